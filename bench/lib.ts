@@ -1,0 +1,83 @@
+// The benchmark contract. A file in bench/cases/ calls `suite()` once per question it answers;
+// `bench/run.mjs` runs every case of every suite in its own fresh Node process (cases that share
+// a process change each other's numbers through JIT and GC state) and prints ratios.
+import { do_not_optimize, measure } from 'mitata';
+
+/** Builds the operation to time; setup runs once, outside the measurement. */
+export type TimeCase = () => (() => unknown) | Promise<() => unknown>;
+/** Builds one live instance whose retained heap is measured (returned value is kept alive). */
+export type MemoryCase = () => unknown;
+
+export interface Goal {
+  /** The case being judged. */
+  readonly case: string;
+  /** The case it is compared with. */
+  readonly vs: string;
+  /** `case` must be at least this many times faster than `vs`. */
+  readonly fasterBy?: number;
+  /** `case` may be at most this many times slower than `vs`. */
+  readonly slowerByAtMost?: number;
+  /** For memory suites: `case` retains at most this many bytes per instance. */
+  readonly maxBytes?: number;
+}
+
+export interface SuiteDefinition {
+  readonly kind?: 'time' | 'memory';
+  /** For memory suites: instances created per measurement; 100 000 by default. */
+  readonly instances?: number;
+  readonly cases: Readonly<Record<string, TimeCase | MemoryCase>>;
+  readonly goals?: readonly Goal[];
+}
+
+const suites = new Map<string, SuiteDefinition>();
+
+/** Declares a suite of cases; in a worker process, runs the one case asked for. */
+export function suite(name: string, definition: SuiteDefinition): void {
+  suites.set(name, definition);
+  queueMicrotask(() => void dispatch());
+}
+
+let dispatched = false;
+async function dispatch(): Promise<void> {
+  if (dispatched) return;
+  dispatched = true;
+  const mode = process.env.PARLEY_BENCH_MODE;
+  if (mode === 'list') {
+    const list = [...suites].map(([name, d]) => ({ name, kind: d.kind ?? 'time', cases: Object.keys(d.cases), goals: d.goals ?? [] }));
+    process.stdout.write(`${JSON.stringify(list)}\n`);
+    return;
+  }
+  const suiteName = process.env.PARLEY_BENCH_SUITE;
+  const caseName = process.env.PARLEY_BENCH_CASE;
+  const definition = suiteName === undefined ? undefined : suites.get(suiteName);
+  const make = caseName === undefined ? undefined : definition?.cases[caseName];
+  if (definition === undefined || make === undefined) {
+    process.stderr.write(`Run benchmarks through "npm run bench" (unknown suite/case ${suiteName}/${caseName})\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if ((definition.kind ?? 'time') === 'memory') {
+    const bytes = measureRetained(make as MemoryCase, definition.instances ?? 100_000);
+    process.stdout.write(`${JSON.stringify({ bytes })}\n`);
+    return;
+  }
+  const op = await (make as TimeCase)();
+  const stats = await measure(() => do_not_optimize(op()), { min_cpu_time: 500e6 });
+  process.stdout.write(`${JSON.stringify({ avgNs: stats.avg, p50Ns: stats.p50, p99Ns: stats.p99 })}\n`);
+}
+
+function measureRetained(make: MemoryCase, count: number): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('Memory suites need node --expose-gc');
+  make(); // warm up code paths so compiled code is not counted
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept: unknown[] = new Array(count);
+  for (let i = 0; i < count; i++) kept[i] = make();
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  do_not_optimize(kept);
+  return (after - before) / count;
+}

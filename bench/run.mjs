@@ -1,0 +1,66 @@
+// Runs every benchmark case in its own Node process and prints a table of ratios.
+// Usage: npm run bench [-- filter]   (filter matches suite names)
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const here = new URL('.', import.meta.url).pathname;
+const filter = process.argv[2] ?? '';
+const files = readdirSync(join(here, 'cases')).filter((f) => f.endsWith('.bench.ts')).sort();
+
+function runCase(file, env) {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'cases', file)], {
+    cwd: here,
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const last = out.trim().split('\n').at(-1);
+  return JSON.parse(last);
+}
+
+const fmtTime = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`);
+const fmtBytes = (b) => (b >= 1024 ? `${(b / 1024).toFixed(2)} kB` : `${b.toFixed(0)} B`);
+let missed = 0;
+const summary = [];
+
+for (const file of files) {
+  const suites = runCase(file, { PARLEY_BENCH_MODE: 'list' });
+  for (const suite of suites) {
+    if (filter && !suite.name.includes(filter)) continue;
+    console.log(`\n▸ ${suite.name}`);
+    const results = {};
+    for (const name of suite.cases) {
+      results[name] = runCase(file, { PARLEY_BENCH_MODE: 'case', PARLEY_BENCH_SUITE: suite.name, PARLEY_BENCH_CASE: name });
+      const r = results[name];
+      console.log(`  ${name.padEnd(28)} ${suite.kind === 'memory' ? `${fmtBytes(r.bytes)} / instance` : `${fmtTime(r.avgNs)} / op  (p99 ${fmtTime(r.p99Ns)})`}`);
+    }
+    for (const goal of suite.goals) {
+      const a = results[goal.case];
+      const b = results[goal.vs];
+      let line;
+      let ok = true;
+      if (suite.kind === 'memory') {
+        const ratio = b ? b.bytes / a.bytes : undefined;
+        ok = goal.maxBytes === undefined || a.bytes <= goal.maxBytes;
+        line = `${goal.case}: ${fmtBytes(a.bytes)}${goal.maxBytes ? ` (goal ≤ ${fmtBytes(goal.maxBytes)})` : ''}${ratio ? `, ${ratio.toFixed(1)}× less than ${goal.vs}` : ''}`;
+      } else {
+        const ratio = b.avgNs / a.avgNs;
+        if (goal.fasterBy !== undefined) ok = ratio >= goal.fasterBy;
+        if (goal.slowerByAtMost !== undefined) ok = 1 / ratio <= goal.slowerByAtMost;
+        line =
+          ratio >= 1
+            ? `${goal.case} is ${ratio.toFixed(2)}× faster than ${goal.vs}`
+            : `${goal.case} is ${(1 / ratio).toFixed(2)}× slower than ${goal.vs}`;
+        if (goal.fasterBy !== undefined) line += ` (goal ≥ ${goal.fasterBy}× faster)`;
+        if (goal.slowerByAtMost !== undefined) line += ` (goal ≤ ${goal.slowerByAtMost}× slower)`;
+      }
+      if (!ok) missed++;
+      console.log(`  ${ok ? '✓' : '✗'} ${line}`);
+      summary.push(`${ok ? '✓' : '✗'} ${suite.name}: ${line}`);
+    }
+  }
+}
+
+console.log(`\nSummary\n${summary.join('\n')}\n${missed === 0 ? 'All goals met.' : `${missed} goal(s) missed.`}`);

@@ -1,0 +1,142 @@
+import type { Clock, TimerHandle } from './clock.js';
+import { DeadlineHeap, type HeapItem } from './internal/heap.js';
+
+/**
+ * A handle to a deadline added to a {@link DeadlineQueue}.
+ *
+ * @example
+ * ```ts
+ * import { createDeadlineQueue, systemClock, type DeadlineHandle } from '@parley/core';
+ *
+ * const queue = createDeadlineQueue({ clock: systemClock });
+ * const handle: DeadlineHandle = queue.add(Date.now() + 1000, () => {});
+ * queue.remove(handle);
+ * ```
+ */
+export interface DeadlineHandle {
+  /** The absolute time (epoch ms) at which the callback runs. */
+  readonly at: number;
+}
+
+/**
+ * Many deadlines on one clock timer: the timer is always set for the earliest deadline only.
+ *
+ * @example
+ * ```ts
+ * import { createDeadlineQueue, createManualClock } from '@parley/core';
+ *
+ * const clock = createManualClock();
+ * const queue = createDeadlineQueue({ clock });
+ * queue.add(100, () => console.log('first'));
+ * queue.add(200, () => console.log('second'));
+ * console.log(clock.pendingTimers()); // 1
+ * ```
+ */
+export interface DeadlineQueue {
+  /** Runs `callback` at the absolute time `at` (at once, on the next tick of the clock, if it is past). */
+  add(at: number, callback: () => void): DeadlineHandle;
+  /** Removes a deadline; returns false when it already ran or was removed. */
+  remove(handle: DeadlineHandle): boolean;
+  /** How many deadlines are waiting. */
+  readonly size: number;
+  /** Drops every deadline without running it and clears the clock timer. */
+  clear(): void;
+}
+
+/**
+ * Options for {@link createDeadlineQueue}.
+ *
+ * @example
+ * ```ts
+ * import { systemClock, type DeadlineQueueOptions } from '@parley/core';
+ *
+ * const options: DeadlineQueueOptions = { clock: systemClock };
+ * ```
+ */
+export interface DeadlineQueueOptions {
+  readonly clock: Clock;
+}
+
+/**
+ * Creates a {@link DeadlineQueue}: absolute deadlines kept in a heap, served by a single timer.
+ *
+ * Use it when a component tracks many timeouts (pending requests, confirmations): it keeps one
+ * clock timer instead of one per entry, so memory per entry stays small and closing is cheap.
+ * Deadlines are absolute, so an entry restored from storage fires at its original time. A
+ * callback that throws does not stop the others; the first error is rethrown after the batch.
+ *
+ * @example
+ * ```ts
+ * import { createDeadlineQueue, createManualClock } from '@parley/core';
+ *
+ * const clock = createManualClock({ now: 0 });
+ * const queue = createDeadlineQueue({ clock });
+ * const handle = queue.add(1_000, () => console.log('expired'));
+ * clock.advance(1_000); // prints "expired"
+ * console.log(queue.remove(handle), clock.pendingTimers()); // false 0
+ * ```
+ */
+export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueue {
+  const { clock } = options;
+  const heap = new DeadlineHeap<Deadline>();
+  let seq = 0;
+  let timer: TimerHandle | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+
+  function schedule(): void {
+    const next = heap.peek();
+    if (next === undefined) {
+      clock.clearTimeout(timer);
+      timer = undefined;
+      timerAt = Number.POSITIVE_INFINITY;
+      return;
+    }
+    if (timer !== undefined && timerAt === next.at) return;
+    clock.clearTimeout(timer);
+    timerAt = next.at;
+    timer = clock.setTimeout(fire, Math.max(0, next.at - clock.now()));
+  }
+
+  function fire(): void {
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    const now = clock.now();
+    let failure: { error: unknown } | undefined;
+    for (let next = heap.peek(); next !== undefined && next.at <= now; next = heap.peek()) {
+      heap.remove(next);
+      try {
+        next.callback();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    schedule();
+    if (failure !== undefined) throw failure.error;
+  }
+
+  return {
+    add(at, callback) {
+      const deadline: Deadline = { at, seq: ++seq, index: -1, callback };
+      heap.push(deadline);
+      if (at < timerAt) schedule();
+      return deadline;
+    },
+    remove(handle) {
+      const removed = heap.remove(handle as Deadline);
+      if (removed && heap.size === 0) schedule();
+      return removed;
+    },
+    get size() {
+      return heap.size;
+    },
+    clear() {
+      heap.clear();
+      schedule();
+    },
+  };
+}
+
+interface Deadline extends HeapItem, DeadlineHandle {
+  at: number;
+  readonly callback: () => void;
+}
