@@ -1,0 +1,125 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createDeadlineQueue, createManualClock } from '../src/index.js';
+
+describe('createDeadlineQueue', () => {
+  it('keeps a single clock timer however many deadlines wait', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    for (let i = 0; i < 100; i++) queue.add(1_000 + i, () => {});
+    expect(queue.size).toBe(100);
+    expect(clock.pendingTimers()).toBe(1);
+    expect(clock.nextTimerAt()).toBe(1_000);
+  });
+
+  it('runs callbacks at their absolute times, in order', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const seen: string[] = [];
+    queue.add(300, () => seen.push(`c@${clock.now()}`));
+    queue.add(100, () => seen.push(`a@${clock.now()}`));
+    queue.add(200, () => seen.push(`b@${clock.now()}`));
+    clock.advance(150);
+    expect(seen).toEqual(['a@100']);
+    clock.advance(1_000);
+    expect(seen).toEqual(['a@100', 'b@200', 'c@300']);
+    expect(queue.size).toBe(0);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('runs a deadline already in the past on the next tick', () => {
+    const clock = createManualClock({ now: 5_000 });
+    const queue = createDeadlineQueue({ clock });
+    const callback = vi.fn();
+    queue.add(1_000, callback);
+    expect(callback).not.toHaveBeenCalled();
+    clock.advance(0);
+    expect(callback).toHaveBeenCalledOnce();
+  });
+
+  it('moves the timer earlier when an earlier deadline arrives', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    queue.add(500, () => {});
+    queue.add(100, () => {});
+    expect(clock.nextTimerAt()).toBe(100);
+    expect(clock.pendingTimers()).toBe(1);
+  });
+
+  it('never runs a removed deadline and clears the timer when the queue empties', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const callback = vi.fn();
+    const handle = queue.add(100, callback);
+    expect(queue.remove(handle)).toBe(true);
+    expect(queue.remove(handle)).toBe(false);
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(200);
+    expect(callback).not.toHaveBeenCalled();
+  });
+
+  it('keeps serving the remaining deadlines after the earliest is removed', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const later = vi.fn();
+    const first = queue.add(100, () => {});
+    queue.add(200, later);
+    queue.remove(first);
+    clock.advance(150);
+    expect(later).not.toHaveBeenCalled();
+    clock.advance(50);
+    expect(later).toHaveBeenCalledOnce();
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('reports a handle that already ran as not removable', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const handle = queue.add(10, () => {});
+    clock.advance(10);
+    expect(queue.remove(handle)).toBe(false);
+  });
+
+  it('runs deadlines added by a callback, including ones already due', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const seen: number[] = [];
+    queue.add(100, () => {
+      queue.add(50, () => seen.push(clock.now()));
+      queue.add(300, () => seen.push(clock.now()));
+    });
+    clock.advance(100);
+    expect(seen).toEqual([100]);
+    clock.advance(200);
+    expect(seen).toEqual([100, 300]);
+  });
+
+  it('runs every due callback even when one throws, then rethrows the first error', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const after = vi.fn();
+    queue.add(10, () => {
+      throw new Error('first');
+    });
+    queue.add(10, () => {
+      throw new Error('second');
+    });
+    queue.add(10, after);
+    queue.add(99, () => {});
+    expect(() => clock.advance(10)).toThrow('first');
+    expect(after).toHaveBeenCalledOnce();
+    expect(clock.pendingTimers()).toBe(1);
+  });
+
+  it('clear drops everything without running it', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const callback = vi.fn();
+    queue.add(10, callback);
+    queue.add(20, callback);
+    queue.clear();
+    expect(queue.size).toBe(0);
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(100);
+    expect(callback).not.toHaveBeenCalled();
+  });
+});
