@@ -1,0 +1,385 @@
+import {
+  type InferInput,
+  type InferOutput,
+  isStandardSchema,
+  type JsonValue,
+  type StandardSchemaV1,
+  stringifyJson,
+} from '@parley/core';
+import { SettingsError } from './errors.js';
+import { deepFreeze } from './internal/freeze.js';
+
+/**
+ * The scopes a setting can have: `campaign` settings may be overridden per campaign (and given a
+ * host-wide value at the global layer); `global` settings are set only at the global layer.
+ *
+ * @example
+ * ```ts
+ * import { SETTING_SCOPES } from '@parley/settings';
+ *
+ * console.log(SETTING_SCOPES); // ['campaign', 'global']
+ * ```
+ */
+export const SETTING_SCOPES = ['campaign', 'global'] as const;
+
+/**
+ * A scope of a setting: see {@link SETTING_SCOPES}.
+ *
+ * @example
+ * ```ts
+ * import type { SettingScope } from '@parley/settings';
+ *
+ * const scope: SettingScope = 'global';
+ * ```
+ */
+export type SettingScope = (typeof SETTING_SCOPES)[number];
+
+/**
+ * The effect tags the reference spec names: what part of a turn a setting changes. Hosts may add
+ * their own tags; these are the known ones.
+ *
+ * @example
+ * ```ts
+ * import { SETTING_EFFECT_TAGS } from '@parley/settings';
+ *
+ * console.log(SETTING_EFFECT_TAGS.includes('context')); // true
+ * ```
+ */
+export const SETTING_EFFECT_TAGS = ['context', 'rules', 'routing', 'ui', 'storage'] as const;
+
+/**
+ * An effect tag: one of {@link SETTING_EFFECT_TAGS} or a host's own string.
+ *
+ * @example
+ * ```ts
+ * import type { SettingEffectTag } from '@parley/settings';
+ *
+ * const tags: SettingEffectTag[] = ['context', 'billing'];
+ * ```
+ */
+export type SettingEffectTag = (typeof SETTING_EFFECT_TAGS)[number] | (string & Record<never, never>);
+
+/**
+ * How a settings UI should present a setting. Plain data; Parley never renders it.
+ *
+ * @example
+ * ```ts
+ * import type { SettingUiHint } from '@parley/settings';
+ *
+ * const hint: SettingUiHint = { control: 'select', label: 'Dialog type', options: ['scene', 'action'] };
+ * ```
+ */
+export interface SettingUiHint {
+  readonly control?: 'toggle' | 'number' | 'select' | 'text' | 'json';
+  readonly label?: string;
+  readonly help?: string;
+  /** The choices of a `select`. */
+  readonly options?: readonly string[];
+}
+
+/**
+ * One setting: its key, Standard Schema, default, scope, effect tags and UI hint. Made by
+ * {@link defineSetting}; frozen.
+ *
+ * @example
+ * ```ts
+ * import { defineSetting, type SettingDefinition } from '@parley/settings';
+ * import { z } from 'zod';
+ *
+ * const compress: SettingDefinition<'context.compress_enabled', z.ZodBoolean> = defineSetting({
+ *   key: 'context.compress_enabled',
+ *   schema: z.boolean(),
+ *   default: true,
+ * });
+ * ```
+ */
+export interface SettingDefinition<
+  TKey extends string = string,
+  TSchema extends StandardSchemaV1 = StandardSchemaV1,
+> {
+  readonly key: TKey;
+  readonly schema: TSchema;
+  /** The value used when neither the campaign nor the global layer sets one (deep-frozen JSON). */
+  readonly default: InferOutput<TSchema>;
+  readonly scope: SettingScope;
+  readonly effects: readonly SettingEffectTag[];
+  readonly ui: SettingUiHint;
+  readonly description?: string | undefined;
+}
+
+/**
+ * What {@link defineSetting} takes: a definition whose `scope` (default `campaign`), `effects`
+ * (default none) and `ui` (default `{}`) may be omitted.
+ *
+ * @example
+ * ```ts
+ * import type { SettingInit } from '@parley/settings';
+ * import { z } from 'zod';
+ *
+ * const schema = z.enum(['scene', 'action']);
+ * const init: SettingInit<'dialog.manual_type', typeof schema> = { key: 'dialog.manual_type', schema, default: 'scene' };
+ * ```
+ */
+export interface SettingInit<TKey extends string, TSchema extends StandardSchemaV1> {
+  readonly key: TKey;
+  readonly schema: TSchema;
+  readonly default: InferOutput<TSchema>;
+  readonly scope?: SettingScope;
+  readonly effects?: readonly SettingEffectTag[];
+  readonly ui?: SettingUiHint;
+  readonly description?: string;
+}
+
+/**
+ * A relation between boolean settings, enforced by the settings service.
+ * - `exclusive`: at most one of `keys` may be `true`; a write that would turn on a second one is
+ *   refused (`mutually_exclusive`), and if layering still produces two (a global write after a
+ *   campaign one), the snapshot keeps the value from the most specific scope and reads the others as `false`.
+ * - `precedence`: when `winner` is `true`, `over` reads as `false` in snapshots (writes are not refused).
+ *
+ * @example
+ * ```ts
+ * import type { SettingRelation } from '@parley/settings';
+ *
+ * const relation: SettingRelation = { kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' };
+ * ```
+ */
+export type SettingRelation<TKey extends string = string> =
+  | { readonly kind: 'exclusive'; readonly keys: readonly TKey[] }
+  | { readonly kind: 'precedence'; readonly winner: TKey; readonly over: TKey };
+
+/**
+ * A frozen set of setting definitions and relations, keyed by setting key. Made by
+ * {@link defineSettings}; its keys and value types are inferred.
+ *
+ * @example
+ * ```ts
+ * import { defineSetting, defineSettings, type SettingsRegistry } from '@parley/settings';
+ * import { z } from 'zod';
+ *
+ * const registry: SettingsRegistry = defineSettings([defineSetting({ key: 'ui.theme', schema: z.string(), default: 'dark' })]);
+ * console.log(registry.keys); // ['ui.theme']
+ * ```
+ */
+export interface SettingsRegistry<TMap extends DefinitionMap = DefinitionMap> {
+  readonly keys: readonly (keyof TMap & string)[];
+  readonly definitions: Readonly<TMap>;
+  readonly relations: readonly SettingRelation<keyof TMap & string>[];
+  /** Tells whether `key` is a key of this registry (own keys only: `'constructor'` is not). */
+  has(key: string): key is keyof TMap & string;
+}
+
+/**
+ * The keys of a registry, as a string-literal union.
+ *
+ * @example
+ * ```ts
+ * import { trpgSettings, type SettingKeyOf } from '@parley/settings';
+ *
+ * const key: SettingKeyOf<typeof trpgSettings> = 'rules.hp_zero_ends_game';
+ * ```
+ */
+export type SettingKeyOf<TRegistry> =
+  TRegistry extends SettingsRegistry<infer TMap> ? keyof TMap & string : never;
+
+/**
+ * The value type of one key of a registry (the schema's output).
+ *
+ * @example
+ * ```ts
+ * import { trpgSettings, type SettingValueOf } from '@parley/settings';
+ *
+ * const max: SettingValueOf<typeof trpgSettings, 'rollback.max_checkpoints'> = 3;
+ * ```
+ */
+export type SettingValueOf<TRegistry, TKey extends string> =
+  TRegistry extends SettingsRegistry<infer TMap>
+    ? TKey extends keyof TMap
+      ? InferOutput<TMap[TKey]['schema']>
+      : never
+    : never;
+
+/**
+ * The type a write of one key accepts (the schema's input).
+ *
+ * @example
+ * ```ts
+ * import { trpgSettings, type SettingInputOf } from '@parley/settings';
+ *
+ * const type: SettingInputOf<typeof trpgSettings, 'dialog.manual_type'> = 'rules';
+ * ```
+ */
+export type SettingInputOf<TRegistry, TKey extends string> =
+  TRegistry extends SettingsRegistry<infer TMap>
+    ? TKey extends keyof TMap
+      ? InferInput<TMap[TKey]['schema']>
+      : never
+    : never;
+
+/**
+ * Every value of a registry as one object type: key → value.
+ *
+ * @example
+ * ```ts
+ * import { trpgSettings, type SettingValuesOf } from '@parley/settings';
+ *
+ * type Values = SettingValuesOf<typeof trpgSettings>;
+ * const compress: Values['context.compress_enabled'] = true;
+ * ```
+ */
+export type SettingValuesOf<TRegistry> = {
+  readonly [K in SettingKeyOf<TRegistry>]: SettingValueOf<TRegistry, K>;
+};
+
+/** @internal A map of key → definition. */
+export type DefinitionMap = Record<string, SettingDefinition>;
+
+/** @internal The definition map a tuple of definitions describes. */
+export type DefinitionMapOf<TDefs extends readonly SettingDefinition[]> = {
+  [D in TDefs[number] as D['key']]: D;
+};
+
+/** @internal The keys of a definition map whose values are booleans. */
+export type BooleanKeyOf<TMap extends DefinitionMap> = {
+  [K in keyof TMap]: InferOutput<TMap[K]['schema']> extends boolean ? K : never;
+}[keyof TMap] &
+  string;
+
+/**
+ * Defines one setting: a pure, frozen definition fit to be a module constant.
+ *
+ * Use it for every setting a host exposes, then gather them with {@link defineSettings}. The key is
+ * dotted identifiers (`context.compress_enabled`); the default is checked against the schema (when
+ * the schema validates synchronously) and must be JSON.
+ *
+ * @throws SettingsError `invalid_definition` for a malformed key, a value that is not a Standard
+ * Schema, an unknown scope, or a default that fails the schema or is not JSON.
+ * @example
+ * ```ts
+ * import { defineSetting } from '@parley/settings';
+ * import { z } from 'zod';
+ *
+ * const compress = defineSetting({
+ *   key: 'context.compress_enabled',
+ *   schema: z.boolean(),
+ *   default: true,
+ *   effects: ['context'],
+ *   ui: { control: 'toggle', label: 'Compress older turns' },
+ * });
+ * console.log(compress.scope); // 'campaign'
+ * ```
+ */
+export function defineSetting<const TKey extends string, TSchema extends StandardSchemaV1>(
+  init: SettingInit<TKey, TSchema>,
+): SettingDefinition<TKey, TSchema> {
+  const { key, schema } = init;
+  const fail = (message: string, cause?: unknown): never => {
+    throw new SettingsError('invalid_definition', `Setting "${String(key)}": ${message}`, {
+      details: { key },
+      cause,
+    });
+  };
+  if (typeof key !== 'string' || !KEY.test(key))
+    fail('the key must be dotted identifiers, like "context.compress_enabled"');
+  if (!isStandardSchema(schema)) fail('the schema is not a Standard Schema');
+  const scope = init.scope ?? 'campaign';
+  if (!SETTING_SCOPES.includes(scope)) fail(`unknown scope "${String(scope)}"`);
+  const checked = schema['~standard'].validate(init.default);
+  if (!(checked instanceof Promise) && checked.issues !== undefined) {
+    fail(`the default fails its schema: ${checked.issues.map((issue) => issue.message).join('; ')}`);
+  }
+  let json: JsonValue = null;
+  try {
+    json = JSON.parse(stringifyJson(init.default)) as JsonValue; // stringifyJson only emits JSON
+  } catch (error) {
+    fail('the default is not JSON', error);
+  }
+  return Object.freeze({
+    key,
+    schema,
+    default: deepFreeze(json) as InferOutput<TSchema>, // the JSON copy of a value of that type
+    scope,
+    effects: Object.freeze([...(init.effects ?? [])]),
+    ui: deepFreeze({ ...init.ui }),
+    description: init.description,
+  });
+}
+
+/**
+ * Gathers setting definitions and the relations between them into a frozen, typed registry.
+ *
+ * Use it once per host (a module constant is fine); pass the registry to `createSettings`. Keys and
+ * value types are inferred, so a snapshot's `get('context.compress_enabled')` is typed `boolean`.
+ * Relations may name only boolean settings.
+ *
+ * @throws SettingsError `duplicate_key` when two definitions share a key; `invalid_definition` when
+ * an item is not a definition; `invalid_relation` when a relation names an unknown or non-boolean
+ * setting, fewer than two distinct keys, or exclusive settings whose defaults are both `true`.
+ * @example
+ * ```ts
+ * import { defineSetting, defineSettings } from '@parley/settings';
+ * import { z } from 'zod';
+ *
+ * const registry = defineSettings(
+ *   [
+ *     defineSetting({ key: 'context.full_context_enabled', schema: z.boolean(), default: false }),
+ *     defineSetting({ key: 'context.compress_enabled', schema: z.boolean(), default: true }),
+ *   ],
+ *   { relations: [{ kind: 'exclusive', keys: ['context.full_context_enabled', 'context.compress_enabled'] }] },
+ * );
+ * console.log(registry.has('context.compress_enabled'), registry.has('context.other')); // true false
+ * ```
+ */
+export function defineSettings<const TDefs extends readonly SettingDefinition[]>(
+  settings: TDefs,
+  options: { readonly relations?: readonly SettingRelation<BooleanKeyOf<DefinitionMapOf<TDefs>>>[] } = {},
+): SettingsRegistry<DefinitionMapOf<TDefs>> {
+  const definitions: Record<string, SettingDefinition> = Object.create(null);
+  for (const definition of settings) {
+    if (typeof definition !== 'object' || definition === null || typeof definition.key !== 'string') {
+      throw new SettingsError('invalid_definition', 'Each setting must come from defineSetting()');
+    }
+    if (Object.hasOwn(definitions, definition.key)) {
+      throw new SettingsError('duplicate_key', `Two settings share the key "${definition.key}"`, {
+        details: { key: definition.key },
+      });
+    }
+    definitions[definition.key] = definition;
+  }
+  const relations = (options.relations ?? []).map((relation) => checkRelation(relation, definitions));
+  return Object.freeze({
+    keys: Object.freeze(Object.keys(definitions)),
+    definitions: Object.freeze(definitions),
+    relations: Object.freeze(relations),
+    has: (key: string) => Object.hasOwn(definitions, key),
+  }) as SettingsRegistry<DefinitionMapOf<TDefs>>; // keys and definitions were built from TDefs
+}
+
+const KEY = /^[A-Za-z][\w-]*(\.[A-Za-z][\w-]*)*$/;
+
+function checkRelation(
+  relation: SettingRelation,
+  definitions: Record<string, SettingDefinition>,
+): SettingRelation {
+  const keys = relation.kind === 'exclusive' ? [...relation.keys] : [relation.winner, relation.over];
+  const fail = (message: string): never => {
+    throw new SettingsError(
+      'invalid_relation',
+      `Relation ${relation.kind} (${keys.join(', ')}): ${message}`,
+      {
+        details: { relation },
+      },
+    );
+  };
+  if (relation.kind !== 'exclusive' && relation.kind !== 'precedence') fail('unknown kind');
+  if (new Set(keys).size !== keys.length || keys.length < 2) fail('it needs at least two distinct keys');
+  for (const key of keys) {
+    const definition = Object.hasOwn(definitions, key) ? definitions[key] : undefined;
+    if (definition === undefined) fail(`unknown key "${key}"`);
+    else if (typeof definition.default !== 'boolean') fail(`"${key}" is not a boolean setting`);
+  }
+  if (relation.kind === 'exclusive' && keys.filter((key) => definitions[key]?.default === true).length > 1) {
+    fail('more than one of its defaults is true');
+  }
+  return deepFreeze(relation.kind === 'exclusive' ? { kind: 'exclusive', keys } : { ...relation });
+}

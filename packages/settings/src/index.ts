@@ -1,0 +1,46 @@
+/**
+ * Typed setting definitions with scopes, effect tags and relations, and a settings service that
+ * keeps campaign and global layers in a core `Store` and hands each turn a fresh, immutable,
+ * versioned snapshot.
+ *
+ * @packageDocumentation
+ * @module @parley/settings
+ */
+export { defineSetting, defineSettings, SETTING_SCOPES, SETTING_EFFECT_TAGS } from './define.js';
+export type {
+  SettingDefinition,
+  SettingInit,
+  SettingScope,
+  SettingEffectTag,
+  SettingUiHint,
+  SettingRelation,
+  SettingsRegistry,
+  SettingKeyOf,
+  SettingValueOf,
+  SettingInputOf,
+  SettingValuesOf,
+  DefinitionMap,
+  DefinitionMapOf,
+  BooleanKeyOf,
+} from './define.js';
+export { createSettings, GLOBAL, SETTINGS_REFUSAL_CODES } from './settings.js';
+export type {
+  Settings,
+  SettingsOptions,
+  SettingsTarget,
+  SettingsRefusal,
+  SettingsResult,
+  SettingsWriteOptions,
+  SettingsEvents,
+  SettingChange,
+} from './settings.js';
+export type {
+  SettingsSnapshot,
+  SettingsSnapshotJson,
+  SettingEntry,
+  SettingSource,
+  SettingsVersion,
+} from './snapshot.js';
+export { SettingsError, SETTINGS_ERROR_CODES } from './errors.js';
+export type { SettingsErrorCode } from './errors.js';
+export { trpgSettings } from './trpg.js';
