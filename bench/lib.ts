@@ -43,7 +43,12 @@ async function dispatch(): Promise<void> {
   dispatched = true;
   const mode = process.env.PARLEY_BENCH_MODE;
   if (mode === 'list') {
-    const list = [...suites].map(([name, d]) => ({ name, kind: d.kind ?? 'time', cases: Object.keys(d.cases), goals: d.goals ?? [] }));
+    const list = [...suites].map(([name, d]) => ({
+      name,
+      kind: d.kind ?? 'time',
+      cases: Object.keys(d.cases),
+      goals: d.goals ?? [],
+    }));
     process.stdout.write(`${JSON.stringify(list)}\n`);
     return;
   }
@@ -52,7 +57,9 @@ async function dispatch(): Promise<void> {
   const definition = suiteName === undefined ? undefined : suites.get(suiteName);
   const make = caseName === undefined ? undefined : definition?.cases[caseName];
   if (definition === undefined || make === undefined) {
-    process.stderr.write(`Run benchmarks through "npm run bench" (unknown suite/case ${suiteName}/${caseName})\n`);
+    process.stderr.write(
+      `Run benchmarks through "npm run bench" (unknown suite/case ${suiteName}/${caseName})\n`,
+    );
     process.exitCode = 2;
     return;
   }

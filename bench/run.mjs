@@ -6,7 +6,9 @@ import { join } from 'node:path';
 
 const here = new URL('.', import.meta.url).pathname;
 const filter = process.argv[2] ?? '';
-const files = readdirSync(join(here, 'cases')).filter((f) => f.endsWith('.bench.ts')).sort();
+const files = readdirSync(join(here, 'cases'))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 
 function runCase(file, env) {
   const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'cases', file)], {
@@ -20,7 +22,12 @@ function runCase(file, env) {
   return JSON.parse(last);
 }
 
-const fmtTime = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`);
+const fmtTime = (ns) =>
+  ns >= 1e6
+    ? `${(ns / 1e6).toFixed(2)} ms`
+    : ns >= 1e3
+      ? `${(ns / 1e3).toFixed(2)} µs`
+      : `${ns.toFixed(1)} ns`;
 const fmtBytes = (b) => (b >= 1024 ? `${(b / 1024).toFixed(2)} kB` : `${b.toFixed(0)} B`);
 let missed = 0;
 const summary = [];
@@ -32,9 +39,15 @@ for (const file of files) {
     console.log(`\n▸ ${suite.name}`);
     const results = {};
     for (const name of suite.cases) {
-      results[name] = runCase(file, { PARLEY_BENCH_MODE: 'case', PARLEY_BENCH_SUITE: suite.name, PARLEY_BENCH_CASE: name });
+      results[name] = runCase(file, {
+        PARLEY_BENCH_MODE: 'case',
+        PARLEY_BENCH_SUITE: suite.name,
+        PARLEY_BENCH_CASE: name,
+      });
       const r = results[name];
-      console.log(`  ${name.padEnd(28)} ${suite.kind === 'memory' ? `${fmtBytes(r.bytes)} / instance` : `${fmtTime(r.avgNs)} / op  (p99 ${fmtTime(r.p99Ns)})`}`);
+      console.log(
+        `  ${name.padEnd(28)} ${suite.kind === 'memory' ? `${fmtBytes(r.bytes)} / instance` : `${fmtTime(r.avgNs)} / op  (p99 ${fmtTime(r.p99Ns)})`}`,
+      );
     }
     for (const goal of suite.goals) {
       const a = results[goal.case];
@@ -63,4 +76,6 @@ for (const file of files) {
   }
 }
 
-console.log(`\nSummary\n${summary.join('\n')}\n${missed === 0 ? 'All goals met.' : `${missed} goal(s) missed.`}`);
+console.log(
+  `\nSummary\n${summary.join('\n')}\n${missed === 0 ? 'All goals met.' : `${missed} goal(s) missed.`}`,
+);

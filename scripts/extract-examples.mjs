@@ -30,7 +30,13 @@ export function extractExamples() {
         if (block === undefined && /^```(ts|typescript)\s*$/.test(text)) block = { start: i + 1, lines: [] };
         else if (block !== undefined && text.startsWith('```')) {
           const name = `${basename(file, '.ts')}-L${block.start}`;
-          examples.push({ pkg, file: file.slice(root.length), line: block.start, name, code: block.lines.join('\n') });
+          examples.push({
+            pkg,
+            file: file.slice(root.length),
+            line: block.start,
+            name,
+            code: block.lines.join('\n'),
+          });
           block = undefined;
           inExample = false;
         } else if (block !== undefined) block.lines.push(text);

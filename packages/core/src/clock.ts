@@ -68,7 +68,8 @@ export const systemClock: Clock = {
     // The runtime's handle is opaque to callers; it only ever comes back to clearTimeout below.
     globalThis.setTimeout(callback, Math.min(Math.max(delayMs, 0), MAX_TIMEOUT_MS)) as unknown as TimerHandle,
   clearTimeout: (handle) => {
-    if (handle !== undefined) globalThis.clearTimeout(handle as unknown as Parameters<typeof clearTimeout>[0]);
+    if (handle !== undefined)
+      globalThis.clearTimeout(handle as unknown as Parameters<typeof clearTimeout>[0]);
   },
 };
 
@@ -172,7 +173,9 @@ export function createManualClock(options: ManualClockOptions = {}): ManualClock
     let fired = 0;
     for (let timer = heap.peek(); timer !== undefined && timer.at <= until; timer = heap.peek()) {
       if (++fired > limit) {
-        throw new CoreError('clock_runaway', `More than ${limit} timers fired in one run`, { details: { limit } });
+        throw new CoreError('clock_runaway', `More than ${limit} timers fired in one run`, {
+          details: { limit },
+        });
       }
       heap.remove(timer);
       if (timer.at > now) now = timer.at;

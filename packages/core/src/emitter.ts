@@ -90,7 +90,9 @@ export interface EmitterOptions {
  * off();
  * ```
  */
-export function createEmitter<TEvents extends EventMap<TEvents>>(options: EmitterOptions = {}): Emitter<TEvents> {
+export function createEmitter<TEvents extends EventMap<TEvents>>(
+  options: EmitterOptions = {},
+): Emitter<TEvents> {
   const inner = new EventEmitter();
   const report = options.onListenerError ?? rethrowLater;
 

@@ -10,7 +10,13 @@ import { CoreError, type CoreErrorCode } from './errors.js';
  * const value: JsonValue = { id: 'req_1', tags: ['a', 'b'], done: false, at: 0, note: null };
  * ```
  */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
 
 /**
  * Limits for {@link parseJson}; every field has a safe default.
@@ -104,7 +110,11 @@ export function safeParseJson(text: string, limits: JsonLimits = {}): JsonParseR
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, code: 'json_syntax', message: error instanceof Error ? error.message : 'Invalid JSON' };
+    return {
+      ok: false,
+      code: 'json_syntax',
+      message: error instanceof Error ? error.message : 'Invalid JSON',
+    };
   }
   const refusal = inspect(value, limits);
   return refusal ?? { ok: true, value: value as JsonValue }; // JSON.parse only yields JSON values
@@ -169,12 +179,21 @@ function inspect(root: unknown, limits: JsonLimits): Extract<JsonParseResult, { 
     const value = values.pop();
     const depth = depths.pop() as number;
     if (++nodes > maxNodes) {
-      return { ok: false, code: 'json_too_many_nodes', message: `The document has more than ${maxNodes} values` };
+      return {
+        ok: false,
+        code: 'json_too_many_nodes',
+        message: `The document has more than ${maxNodes} values`,
+      };
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth > maxDepth) {
       const path = locate(root, (_, d, isObject) => isObject && d > maxDepth);
-      return { ok: false, code: 'json_too_deep', message: `The document nests deeper than ${maxDepth}`, path };
+      return {
+        ok: false,
+        code: 'json_too_deep',
+        message: `The document nests deeper than ${maxDepth}`,
+        path,
+      };
     }
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
@@ -209,7 +228,12 @@ function locate(
     if (test(key, depth, isObject)) return path;
     if (!isObject) continue;
     const children = Array.isArray(value)
-      ? value.map((item, i) => ({ value: item as unknown, key: undefined, depth: depth + 1, path: `${path}[${i}]` }))
+      ? value.map((item, i) => ({
+          value: item as unknown,
+          key: undefined,
+          depth: depth + 1,
+          path: `${path}[${i}]`,
+        }))
       : Object.keys(value).map((k) => ({
           value: (value as Record<string, unknown>)[k],
           key: k,

@@ -33,8 +33,11 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
  * ```
  */
 export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  /** The version of the Standard Schema interface: 1. */
   readonly version: 1;
+  /** The library that made the schema, e.g. `zod`. */
   readonly vendor: string;
+  /** Checks a value; may answer synchronously or with a promise. */
   readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
   readonly types?: StandardTypes<Input, Output> | undefined;
 }
@@ -140,7 +143,9 @@ export type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']
 export interface StandardJsonSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': StandardSchemaProps<Input, Output> & {
     readonly jsonSchema: {
+      /** JSON Schema of what the schema accepts. */
       readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+      /** JSON Schema of what the schema returns. */
       readonly output: (options: { readonly target: string }) => Record<string, unknown>;
     };
   };

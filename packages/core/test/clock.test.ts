@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { assertTimeoutMs, createManualClock, isParleyError, MAX_TIMEOUT_MS, systemClock } from '../src/index.js';
+import {
+  assertTimeoutMs,
+  createManualClock,
+  isParleyError,
+  MAX_TIMEOUT_MS,
+  systemClock,
+} from '../src/index.js';
 
 describe('createManualClock', () => {
   it('starts at the given time and stands still', () => {
@@ -81,7 +87,9 @@ describe('createManualClock', () => {
     expect(callback).toHaveBeenCalledOnce();
     expect(clock.now()).toBe(150);
     expect(() => clock.advanceTo(10)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => clock.advance(Number.POSITIVE_INFINITY)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => clock.advance(Number.POSITIVE_INFINITY)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 
   it('runNext jumps to the next due time and reports when nothing is pending', () => {
@@ -164,7 +172,10 @@ describe('assertTimeoutMs', () => {
     'refuses %s with invalid_timeout',
     (value) => {
       expect(() => assertTimeoutMs(value, 'timeoutMs')).toThrow(
-        expect.objectContaining({ code: 'invalid_timeout', details: expect.objectContaining({ name: 'timeoutMs' }) }),
+        expect.objectContaining({
+          code: 'invalid_timeout',
+          details: expect.objectContaining({ name: 'timeoutMs' }),
+        }),
       );
     },
   );

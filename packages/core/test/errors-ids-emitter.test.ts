@@ -58,7 +58,14 @@ describe('isParleyError', () => {
   });
 
   it('rejects plain errors and non-objects', () => {
-    for (const value of [new Error('x'), Object.assign(new Error('x'), { code: 'timeout' }), null, 'x', 1, undefined]) {
+    for (const value of [
+      new Error('x'),
+      Object.assign(new Error('x'), { code: 'timeout' }),
+      null,
+      'x',
+      1,
+      undefined,
+    ]) {
       expect(isParleyError(value)).toBe(false);
     }
   });

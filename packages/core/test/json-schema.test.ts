@@ -15,9 +15,14 @@ describe('toJsonSchema', () => {
   });
 
   it('describes the output or the input, and another draft, when asked', () => {
-    const Count = z.string().transform((s) => s.length).pipe(z.number());
+    const Count = z
+      .string()
+      .transform((s) => s.length)
+      .pipe(z.number());
     expect(toJsonSchema(Count, { io: 'input' })).toMatchObject({ type: 'string' });
-    expect(toJsonSchema(z.object({ a: z.string().default('x') }), { io: 'output', target: 'draft-07' })).toMatchObject({
+    expect(
+      toJsonSchema(z.object({ a: z.string().default('x') }), { io: 'output', target: 'draft-07' }),
+    ).toMatchObject({
       $schema: 'http://json-schema.org/draft-07/schema#',
       required: ['a'],
     });

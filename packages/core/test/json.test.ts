@@ -3,7 +3,10 @@ import { DEFAULT_JSON_LIMITS, isParleyError, parseJson, safeParseJson, stringify
 
 describe('safeParseJson', () => {
   it('parses a valid document', () => {
-    expect(safeParseJson('{"a":[1,"x",null,true]}')).toEqual({ ok: true, value: { a: [1, 'x', null, true] } });
+    expect(safeParseJson('{"a":[1,"x",null,true]}')).toEqual({
+      ok: true,
+      value: { a: [1, 'x', null, true] },
+    });
   });
 
   it('refuses malformed JSON with json_syntax', () => {
@@ -16,7 +19,10 @@ describe('safeParseJson', () => {
   });
 
   it('refuses a document over maxBytes before parsing it', () => {
-    expect(safeParseJson(`"${'a'.repeat(20)}"`, { maxBytes: 10 })).toMatchObject({ ok: false, code: 'json_too_large' });
+    expect(safeParseJson(`"${'a'.repeat(20)}"`, { maxBytes: 10 })).toMatchObject({
+      ok: false,
+      code: 'json_too_large',
+    });
   });
 
   it('counts UTF-8 bytes, not UTF-16 units', () => {
@@ -47,7 +53,10 @@ describe('safeParseJson', () => {
   });
 
   it('refuses documents with more values than maxNodes', () => {
-    expect(safeParseJson('[1,2,3,4]', { maxNodes: 4 })).toMatchObject({ ok: false, code: 'json_too_many_nodes' });
+    expect(safeParseJson('[1,2,3,4]', { maxNodes: 4 })).toMatchObject({
+      ok: false,
+      code: 'json_too_many_nodes',
+    });
     expect(safeParseJson('[1,2,3]', { maxNodes: 4 }).ok).toBe(true);
   });
 
@@ -58,12 +67,18 @@ describe('safeParseJson', () => {
   });
 
   it('refuses a forbidden key at the root', () => {
-    expect(safeParseJson('{"__proto__":1}')).toMatchObject({ ok: false, code: 'json_forbidden_key', path: '__proto__' });
+    expect(safeParseJson('{"__proto__":1}')).toMatchObject({
+      ok: false,
+      code: 'json_forbidden_key',
+      path: '__proto__',
+    });
   });
 
   it('accepts a replaced list of forbidden keys', () => {
     expect(safeParseJson('{"constructor":1}', { forbiddenKeys: ['$where'] }).ok).toBe(true);
-    expect(safeParseJson('{"$where":1}', { forbiddenKeys: ['$where'] })).toMatchObject({ code: 'json_forbidden_key' });
+    expect(safeParseJson('{"$where":1}', { forbiddenKeys: ['$where'] })).toMatchObject({
+      code: 'json_forbidden_key',
+    });
   });
 
   it('uses safe defaults', () => {

@@ -62,7 +62,9 @@ describe('createMemoryStore', () => {
     const store = createMemoryStore();
     await expect(store.set('k', 1, { ttlMs: 0 })).rejects.toMatchObject({ code: 'invalid_timeout' });
     await expect(store.set('k', 1, { ttlMs: Number.NaN })).rejects.toMatchObject({ code: 'invalid_timeout' });
-    await expect(store.set('k', { at: new Date() } as never)).rejects.toMatchObject({ code: 'json_not_serializable' });
+    await expect(store.set('k', { at: new Date() } as never)).rejects.toMatchObject({
+      code: 'json_not_serializable',
+    });
     expect(await store.get('k')).toBeUndefined();
   });
 

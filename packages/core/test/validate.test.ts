@@ -96,7 +96,11 @@ describe('validate with a hand-written Standard Schema', () => {
 
   it('treats issues without a path as root issues', () => {
     const schema = {
-      '~standard': { version: 1 as const, vendor: 'hand', validate: () => ({ issues: [{ message: 'Bad' }] }) },
+      '~standard': {
+        version: 1 as const,
+        vendor: 'hand',
+        validate: () => ({ issues: [{ message: 'Bad' }] }),
+      },
     };
     const result = validate(schema, 1);
     expect(result.ok ? undefined : result.issues).toEqual([{ path: [], pathText: '', message: 'Bad' }]);
@@ -137,7 +141,15 @@ describe('isStandardSchema', () => {
   it('recognises zod and valibot schemas and nothing else', () => {
     expect(isStandardSchema(z.string())).toBe(true);
     expect(isStandardSchema(v.string())).toBe(true);
-    for (const other of [null, undefined, 1, 'x', {}, { '~standard': null }, { '~standard': { version: 2 } }]) {
+    for (const other of [
+      null,
+      undefined,
+      1,
+      'x',
+      {},
+      { '~standard': null },
+      { '~standard': { version: 2 } },
+    ]) {
       expect(isStandardSchema(other)).toBe(false);
     }
   });
