@@ -1,0 +1,60 @@
+/**
+ * Validated agent messages: envelopes with a payload schema per intent, a codec that decodes
+ * untrusted JSON into a typed envelope or a refusal (with a ready `missing_fields` reply), JSON
+ * Schema export for prompts, and the spawn-tree topology that decides who may message whom.
+ *
+ * @packageDocumentation
+ * @module @parley/envelope
+ */
+export {
+  createEnvelope,
+  createMissingFieldsReply,
+  MISSING_FIELDS_INTENT,
+} from './envelope.js';
+export type {
+  Envelope,
+  EnvelopeInit,
+  EnvelopeOf,
+  DecodedEnvelopeOf,
+  CreateEnvelopeOptions,
+  MissingFieldsEnvelope,
+  MissingFieldsPayload,
+} from './envelope.js';
+export { isPayloadRef, REF_PATTERN } from './payload-ref.js';
+export type { PayloadRef } from './payload-ref.js';
+export { defineIntents } from './intents.js';
+export type {
+  Direction,
+  DirectionRule,
+  IntentSpec,
+  IntentSpecs,
+  IntentRegistry,
+  IntentNameOf,
+  PayloadOf,
+  PayloadInputOf,
+} from './intents.js';
+export { defineAgentIntents } from './agent-intents.js';
+export type { AgentIntentsOptions, AgentIntentSpecs, DefaultReportSchema } from './agent-intents.js';
+export { createCodec, safeParseEnvelope, parseEnvelope, DEFAULT_ENVELOPE_LIMITS } from './codec.js';
+export type { Codec, CodecOptions, DecodeResult, DecodeRefusal, RefResolver } from './codec.js';
+export { toIntentJsonSchemas, toEnvelopeJsonSchema } from './json-schema.js';
+export { createTopology, DEFAULT_TOPOLOGY_LIMITS, MAX_TOPOLOGY_LIMITS } from './topology.js';
+export type {
+  Topology,
+  TopologyOptions,
+  TopologyLimits,
+  TopologySnapshot,
+  TopologyCheck,
+  TopologyRefusal,
+  TopologyEvents,
+  SpawnRequest,
+  SpawnResult,
+} from './topology.js';
+export type { AgentDirectory, AgentInfo } from './directory.js';
+export {
+  EnvelopeError,
+  ENVELOPE_ERROR_CODES,
+  DECODE_REFUSAL_CODES,
+  TOPOLOGY_REFUSAL_CODES,
+} from './errors.js';
+export type { EnvelopeErrorCode, DecodeRefusalCode, TopologyRefusalCode } from './errors.js';
