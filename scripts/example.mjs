@@ -7,7 +7,9 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const dir = join(root, 'examples');
 const available = existsSync(dir)
-  ? readdirSync(dir).filter((name) => existsSync(join(dir, name, 'package.json'))).sort()
+  ? readdirSync(dir)
+      .filter((name) => existsSync(join(dir, name, 'package.json')))
+      .sort()
   : [];
 
 const args = process.argv.slice(2);
@@ -32,5 +34,8 @@ for (const name of names) {
   }
   const manifest = JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8'));
   console.log(`\n━━ ${name}: ${manifest.description ?? ''}\n`);
-  execFileSync('npm', ['run', '--silent', 'start', '--', ...passThrough], { cwd: join(dir, name), stdio: 'inherit' });
+  execFileSync('npm', ['run', '--silent', 'start', '--', ...passThrough], {
+    cwd: join(dir, name),
+    stdio: 'inherit',
+  });
 }
