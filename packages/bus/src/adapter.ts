@@ -1,0 +1,61 @@
+import type { Unsubscribe } from '@parley/core';
+import type { PublishResult } from './types.js';
+import type { InboundInput, OutboundMessage } from './message.js';
+
+/**
+ * What an adapter calls for each event its platform delivers; the bus fills in the channel.
+ *
+ * @example
+ * ```ts
+ * import type { DeliverInbound } from '@parley/bus';
+ *
+ * async function onWebhook(deliver: DeliverInbound, body: { chat: string; user: string; text: string }) {
+ *   await deliver({ chatId: body.chat, senderId: body.user, text: body.text });
+ * }
+ * ```
+ */
+export type DeliverInbound = (input: Omit<InboundInput, 'channel'>) => Promise<PublishResult>;
+
+/**
+ * The interface a real bot implements to plug a platform (Feishu, DingTalk, Telegram…) into a
+ * {@link MessageBus}: send what the bus publishes for its channel, deliver what the platform
+ * receives.
+ *
+ * Attach it with {@link MessageBus.attach}. `send` may throw or reject: the bus reports that as a
+ * `send_failed` result and a `dropped` event, never as an exception in the publisher.
+ *
+ * @example
+ * ```ts
+ * import { createMessageBus, type ChannelAdapter, type DeliverInbound } from '@parley/bus';
+ *
+ * const sent: string[] = [];
+ * let deliver: DeliverInbound | undefined;
+ * const adapter: ChannelAdapter = {
+ *   channel: 'console',
+ *   send: (message) => {
+ *     sent.push(message.text);
+ *   },
+ *   connect: (d) => {
+ *     deliver = d;
+ *     return () => {
+ *       deliver = undefined;
+ *     };
+ *   },
+ * };
+ * const bus = createMessageBus();
+ * const detach = await bus.attach(adapter);
+ * await deliver?.({ chatId: 'c1', senderId: 'u1', text: 'hello' });
+ * await bus.publishOutbound({ channel: 'console', chatId: 'c1', text: 'hi back' });
+ * console.log(sent); // [ 'hi back' ]
+ * detach();
+ * ```
+ */
+export interface ChannelAdapter {
+  /** The channel name this adapter serves; the first part of its session keys. */
+  readonly channel: string;
+  /** Sends one outbound message of this channel to the platform. */
+  send(message: OutboundMessage): void | Promise<void>;
+  /** Starts delivering inbound events; may return a function that stops it. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async connect() {}` type-check
+  connect?(deliver: DeliverInbound): void | Unsubscribe | Promise<void | Unsubscribe>;
+}

@@ -1,0 +1,222 @@
+import { createEmitter, systemClock, type Unsubscribe } from '@parley/core';
+import type { ChannelAdapter } from './adapter.js';
+import { BusError } from './errors.js';
+import { WaitQueue } from './internal/queue.js';
+import { validateInbound, validateOutbound } from './internal/validate.js';
+import type { InboundMessage, OutboundMessage } from './message.js';
+import { sessionKeyOf } from './session-key.js';
+import {
+  type BusEvents,
+  DEFAULT_QUEUE_CAPACITY,
+  type InboundInterceptor,
+  type MessageBus,
+  type MessageBusOptions,
+  OVERFLOW_POLICIES,
+  type PublishRefusalCode,
+  type PublishResult,
+} from './types.js';
+
+/**
+ * Creates a {@link MessageBus} with two bounded queues and the overflow policy chosen.
+ *
+ * Use one per bot process. A peer's malformed event, a full queue, a failing interceptor or a
+ * failing send comes back as a `rejected` result plus a `dropped` event, so a webhook handler can
+ * always answer its platform.
+ *
+ * @throws BusError `invalid_argument` for a capacity that is not a positive integer or an unknown policy.
+ * @example
+ * ```ts
+ * import { createMessageBus } from '@parley/bus';
+ *
+ * const bus = createMessageBus({ capacity: 100, overflow: 'drop-oldest' });
+ * bus.intercept({ name: 'ping', intercept: (message) => message.text === '/ping' });
+ * const result = await bus.publishInbound({ channel: 'tg', chatId: '42', senderId: '7', text: '/ping' });
+ * console.log(result.status); // intercepted
+ * console.log(bus.size.inbound); // 0
+ * ```
+ */
+export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
+  const clock = options.clock ?? systemClock;
+  const capacity = options.capacity ?? DEFAULT_QUEUE_CAPACITY;
+  const overflow = options.overflow ?? 'reject';
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw new BusError('invalid_argument', `capacity must be a positive integer, got ${capacity}`, {
+      details: { capacity },
+    });
+  }
+  if (!OVERFLOW_POLICIES.includes(overflow)) {
+    throw new BusError('invalid_argument', `Unknown overflow policy ${String(overflow)}`, {
+      details: { overflow: String(overflow) },
+    });
+  }
+  const events = createEmitter<BusEvents>(
+    options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
+  );
+  const inboundQueue = new WaitQueue<InboundMessage>(capacity);
+  const outboundQueue = new WaitQueue<OutboundMessage>(capacity);
+  const adapters = new Map<string, ChannelAdapter>();
+  const disconnects = new Map<string, () => void>();
+  let interceptors: readonly InboundInterceptor[] = [];
+  let closed = false;
+
+  function drop<R>(
+    direction: 'inbound' | 'outbound',
+    code: PublishRefusalCode,
+    message: InboundMessage | OutboundMessage | undefined,
+    extra: { by?: string; error?: unknown } = {},
+  ): R {
+    const payload = { direction, code, ...(message === undefined ? {} : { message }), ...extra };
+    events.emit('dropped', payload);
+    const { direction: _, ...result } = payload;
+    return { status: 'rejected', ...result } as R; // the caller picks which result union this belongs to
+  }
+
+  function offer<T extends InboundMessage | OutboundMessage>(
+    queue: WaitQueue<T>,
+    direction: 'inbound' | 'outbound',
+    message: T,
+  ): boolean {
+    if (queue.offer(message)) return true;
+    if (overflow === 'reject') return false;
+    const evicted = queue.poll() as T; // full, so there is an oldest
+    queue.offer(message);
+    drop(direction, 'queue_full', evicted);
+    return true;
+  }
+
+  function enqueue(message: InboundMessage): PublishResult {
+    if (closed) return drop('inbound', 'closed', message);
+    if (!offer(inboundQueue, 'inbound', message)) return drop('inbound', 'queue_full', message);
+    return { status: 'queued', message };
+  }
+
+  function intercepted(message: InboundMessage, by: string): PublishResult {
+    events.emit('intercepted', { message, by });
+    return { status: 'intercepted', message, by };
+  }
+
+  function run(
+    message: InboundMessage,
+    list: readonly InboundInterceptor[],
+    from: number,
+  ): PublishResult | Promise<PublishResult> {
+    for (let i = from; i < list.length; i++) {
+      const interceptor = list[i] as InboundInterceptor;
+      let verdict: boolean | Promise<boolean>;
+      try {
+        verdict = interceptor.intercept(message);
+      } catch (error) {
+        return drop('inbound', 'interceptor_failed', message, { by: interceptor.name, error });
+      }
+      if (verdict === true) return intercepted(message, interceptor.name);
+      if (verdict !== false && typeof verdict?.then === 'function') {
+        return verdict.then(
+          (consumed) =>
+            consumed === true ? intercepted(message, interceptor.name) : run(message, list, i + 1),
+          (error: unknown) => drop('inbound', 'interceptor_failed', message, { by: interceptor.name, error }),
+        );
+      }
+    }
+    return enqueue(message);
+  }
+
+  async function* iterate<T>(queue: WaitQueue<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+    for (;;) {
+      let item: T;
+      try {
+        item = await queue.take(signal);
+      } catch {
+        return; // closed or aborted: the loop simply ends
+      }
+      yield item;
+    }
+  }
+
+  const bus: MessageBus = {
+    publishInbound(input) {
+      const problem = validateInbound(input);
+      if (problem !== undefined) {
+        return Promise.resolve(drop('inbound', 'invalid_message', undefined, { error: problem }));
+      }
+      const message: InboundMessage = {
+        ...input,
+        sessionKey: sessionKeyOf(input),
+        kind: input.kind ?? 'message',
+        text: input.text ?? '',
+        receivedAt: clock.now(),
+      };
+      if (closed) return Promise.resolve(drop('inbound', 'closed', message));
+      return Promise.resolve(run(message, interceptors, 0));
+    },
+    receiveInbound: (receive = {}) => inboundQueue.take(receive.signal),
+    inbound: (receive = {}) => iterate(inboundQueue, receive.signal),
+    async publishOutbound(input) {
+      const problem = validateOutbound(input);
+      if (problem !== undefined) return drop('outbound', 'invalid_message', undefined, { error: problem });
+      const message: OutboundMessage = { ...input, sessionKey: sessionKeyOf(input), createdAt: clock.now() };
+      if (closed) return drop('outbound', 'closed', message);
+      const adapter = adapters.get(message.channel);
+      if (adapter === undefined) {
+        if (!offer(outboundQueue, 'outbound', message)) return drop('outbound', 'queue_full', message);
+        return { status: 'queued', message };
+      }
+      try {
+        await adapter.send(message);
+      } catch (error) {
+        return drop('outbound', 'send_failed', message, { error });
+      }
+      return { status: 'sent', message };
+    },
+    receiveOutbound: (receive = {}) => outboundQueue.take(receive.signal),
+    outbound: (receive = {}) => iterate(outboundQueue, receive.signal),
+    intercept(interceptor) {
+      interceptors = [...interceptors, interceptor];
+      return () => {
+        interceptors = interceptors.filter((item) => item !== interceptor);
+      };
+    },
+    async attach(adapter) {
+      const { channel } = adapter;
+      if (closed) throw new BusError('closed', 'The bus is closed');
+      if (adapters.has(channel)) {
+        throw new BusError('channel_taken', `An adapter is already attached for channel ${channel}`, {
+          details: { channel },
+        });
+      }
+      adapters.set(channel, adapter);
+      let disconnect: Unsubscribe | undefined;
+      try {
+        const stop = await adapter.connect?.((input) => bus.publishInbound({ ...input, channel }));
+        if (typeof stop === 'function') disconnect = stop;
+      } catch (error) {
+        adapters.delete(channel);
+        throw error;
+      }
+      let attached = true;
+      const detach = (): void => {
+        if (!attached) return;
+        attached = false;
+        adapters.delete(channel);
+        disconnects.delete(channel);
+        disconnect?.();
+      };
+      disconnects.set(channel, detach);
+      return detach;
+    },
+    on: (event, listener) => events.on(event, listener),
+    get size() {
+      return { inbound: inboundQueue.size, outbound: outboundQueue.size };
+    },
+    get closed() {
+      return closed;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const detach of [...disconnects.values()]) detach();
+      inboundQueue.close();
+      outboundQueue.close();
+    },
+  };
+  return bus;
+}

@@ -1,0 +1,39 @@
+/**
+ * An inbound / outbound message bus for chat bots: session keys (channel + chat + thread),
+ * interceptors that may consume an inbound message before it is queued, async consumption,
+ * bounded queues with an overflow policy, a hygiene interceptor, and the `ChannelAdapter`
+ * interface a real bot implements in a few lines.
+ *
+ * @packageDocumentation
+ * @module @parley/bus
+ */
+export { createMessageBus } from './bus.js';
+export { OVERFLOW_POLICIES, PUBLISH_REFUSAL_CODES, DEFAULT_QUEUE_CAPACITY } from './types.js';
+export type {
+  MessageBus,
+  MessageBusOptions,
+  BusEvents,
+  InboundInterceptor,
+  PublishResult,
+  OutboundResult,
+  OverflowPolicy,
+  PublishRefusalCode,
+  ReceiveOptions,
+} from './types.js';
+export type { ChannelAdapter, DeliverInbound } from './adapter.js';
+export { INBOUND_KINDS } from './message.js';
+export type {
+  InboundKind,
+  InboundInput,
+  InboundMessage,
+  OutboundInput,
+  OutboundMessage,
+  OutboundCard,
+  CardButton,
+} from './message.js';
+export { sessionKeyOf, parseSessionKey } from './session-key.js';
+export type { SessionAddress } from './session-key.js';
+export { createHygieneInterceptor, HYGIENE_DROP_REASONS } from './hygiene.js';
+export type { HygieneOptions, HygieneDropReason } from './hygiene.js';
+export { BusError, BUS_ERROR_CODES } from './errors.js';
+export type { BusErrorCode } from './errors.js';

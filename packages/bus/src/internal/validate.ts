@@ -1,0 +1,37 @@
+import { INBOUND_KINDS, type InboundInput, type OutboundInput } from '../message.js';
+
+/** Checks an adapter's input at run time (adapters are often plain JS); returns what is wrong. */
+export function validateInbound(input: InboundInput): string | undefined {
+  if (typeof input !== 'object' || input === null) return 'the message is not an object';
+  const address = checkAddress(input);
+  if (address !== undefined) return address;
+  if (!isId(input.senderId)) return 'senderId must be a non-empty string';
+  if (input.text !== undefined && typeof input.text !== 'string') return 'text must be a string';
+  if (input.kind !== undefined && !INBOUND_KINDS.includes(input.kind))
+    return `unknown kind ${String(input.kind)}`;
+  if (input.createdAt !== undefined && !Number.isFinite(input.createdAt))
+    return 'createdAt must be a finite number';
+  if (input.eventId !== undefined && !isId(input.eventId)) return 'eventId must be a non-empty string';
+  return undefined;
+}
+
+/** Checks an outbound message; returns what is wrong. */
+export function validateOutbound(input: OutboundInput): string | undefined {
+  if (typeof input !== 'object' || input === null) return 'the message is not an object';
+  const address = checkAddress(input);
+  if (address !== undefined) return address;
+  if (typeof input.text !== 'string') return 'text must be a string';
+  if (input.card !== undefined && !Array.isArray(input.card?.buttons)) return 'card.buttons must be an array';
+  return undefined;
+}
+
+function checkAddress(input: { channel: unknown; chatId: unknown; threadId?: unknown }): string | undefined {
+  if (!isId(input.channel)) return 'channel must be a non-empty string';
+  if (!isId(input.chatId)) return 'chatId must be a non-empty string';
+  if (input.threadId !== undefined && !isId(input.threadId)) return 'threadId must be a non-empty string';
+  return undefined;
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
