@@ -1,4 +1,10 @@
-import { type CompareAndSetResult, createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
+import {
+  type CompareAndSetResult,
+  createManualClock,
+  createMemoryStore,
+  type ManualClock,
+  type Store,
+} from '@parley/core';
 import { z } from 'zod';
 import { createSettings, defineSetting, defineSettings } from '../src/index.js';
 
@@ -10,7 +16,12 @@ export const registry = defineSettings(
     defineSetting({ key: 'mode.c', schema: z.boolean(), default: false }),
     defineSetting({ key: 'boost.on', schema: z.boolean(), default: false }),
     defineSetting({ key: 'boost.extra', schema: z.boolean(), default: true }),
-    defineSetting({ key: 'limits.max', schema: z.number().int().min(0).max(10), default: 3, scope: 'global' }),
+    defineSetting({
+      key: 'limits.max',
+      schema: z.number().int().min(0).max(10),
+      default: 3,
+      scope: 'global',
+    }),
     defineSetting({ key: 'ui.tags', schema: z.array(z.string()), default: ['x'] }),
   ],
   {

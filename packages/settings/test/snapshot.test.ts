@@ -92,7 +92,10 @@ describe('snapshot', () => {
     const snap = await settings.snapshot('c1');
     expect(written.ok && globalWrite.ok).toBe(true);
     if (!written.ok || !globalWrite.ok) return;
-    expect(snap.version).toEqual({ global: globalWrite.snapshot.version.global, campaign: written.snapshot.version.campaign });
+    expect(snap.version).toEqual({
+      global: globalWrite.snapshot.version.global,
+      campaign: written.snapshot.version.campaign,
+    });
     expect((await settings.snapshot('c1')).version).toEqual(snap.version);
   });
 
@@ -104,7 +107,11 @@ describe('snapshot', () => {
     expect(json).toEqual(snap.toJSON());
     expect(json.campaignId).toBe('c1');
     expect(json.entries['boost.on']).toEqual({ value: true, source: 'campaign' });
-    expect(json.entries['boost.extra']).toEqual({ value: false, source: 'default', suppressedBy: 'boost.on' });
+    expect(json.entries['boost.extra']).toEqual({
+      value: false,
+      source: 'default',
+      suppressedBy: 'boost.on',
+    });
   });
 
   it('throws unknown_key for a key outside the registry', async () => {
@@ -125,7 +132,9 @@ describe('snapshot', () => {
   it('throws invalid_argument for an empty campaign id', async () => {
     const { settings } = setup();
     await expect(settings.snapshot('')).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(settings.snapshot(42 as unknown as string)).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(settings.snapshot(42 as unknown as string)).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
   });
 });
 
