@@ -32,6 +32,13 @@ export type { IdGenerator, IdGeneratorOptions } from './ids.js';
 export { createEmitter } from './emitter.js';
 export type { Emitter, EmitterOptions, EventMap, Unsubscribe } from './emitter.js';
 export { createMemoryStore } from './store.js';
-export type { Store, StoreEntry, StoreSetOptions, CompareAndSetResult, MemoryStoreOptions } from './store.js';
+export type {
+  Store,
+  StoreEntry,
+  StoreChange,
+  StoreSetOptions,
+  CompareAndSetResult,
+  MemoryStoreOptions,
+} from './store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
 export type { JsonValue, JsonLimits, JsonParseResult, JsonErrorCode } from './json.js';

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from './clock.js';
+import { createEmitter, type Unsubscribe } from './emitter.js';
 import { CoreError } from './errors.js';
 import { DeadlineHeap, type HeapItem } from './internal/heap.js';
 import { type JsonValue, stringifyJson } from './json.js';
@@ -52,6 +53,23 @@ export type CompareAndSetResult =
   | { readonly ok: false; readonly version: number | null };
 
 /**
+ * A change to a watched key, as {@link Store.watch} reports it.
+ *
+ * @example
+ * ```ts
+ * import type { StoreChange } from '@parley/core';
+ *
+ * const change: StoreChange = { key: 'confirm:abc', version: 7, kind: 'set' };
+ * ```
+ */
+export interface StoreChange {
+  readonly key: string;
+  /** The version written, or `null` when the key was deleted or expired. */
+  readonly version: number | null;
+  readonly kind: 'set' | 'delete' | 'expire';
+}
+
+/**
  * The asynchronous key/value store in which Parley persists pending flows, requests and
  * confirmations. Values are JSON; every write bumps a per-key version used for compare-and-set.
  *
@@ -88,6 +106,12 @@ export interface Store {
   ): Promise<CompareAndSetResult>;
   /** Every live entry whose key starts with `prefix`, in no guaranteed order. */
   list(prefix: string): AsyncIterable<StoreEntry>;
+  /**
+   * Calls `listener` after any write, delete or expiry of a key starting with `prefix`, made through
+   * any handle on the same data (another instance, another replica). Optional: a store that cannot
+   * notify omits it, and components then poll or rely on their own deadlines.
+   */
+  watch?(prefix: string, listener: (change: StoreChange) => void): Unsubscribe;
   /** Releases resources; later calls reject with `store_closed`. */
   close(): Promise<void>;
 }
@@ -111,7 +135,9 @@ export interface MemoryStoreOptions {
  * Creates an in-memory {@link Store}: the default for a single process and for tests.
  *
  * TTL follows the injected clock, so expiry is tested by advancing a manual clock; expired keys
- * are dropped as time passes (no timers are used). Values are copied on write and on read, as a
+ * are dropped, and reported to watchers, on the next call after they expire (no timers are used).
+ * Watchers are called synchronously after each write commits; share one memory store between two
+ * components to simulate two replicas. Values are copied on write and on read, as a
  * remote store would, so a caller mutating an object never changes what is stored.
  *
  * @throws CoreError `json_not_serializable` when a value is not JSON; `invalid_timeout` for a bad
@@ -135,6 +161,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   let versions = 0;
   let seq = 0;
   let closed = false;
+  const changes = createEmitter<{ change: StoreChange }>();
+  const notify = (change: StoreChange): void => {
+    if (changes.listenerCount('change') > 0) changes.emit('change', change);
+  };
 
   function open(): void {
     if (closed) throw new CoreError('store_closed', 'The store is closed');
@@ -145,6 +175,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
       expiries.remove(slot);
       data.delete(slot.key);
+      notify({ key: slot.key, version: null, kind: 'expire' });
     }
   }
 
@@ -159,6 +190,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     if (previous !== undefined) expiries.remove(previous);
     if (value === undefined) {
       data.delete(key);
+      if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
       return previous?.version ?? 0;
     }
     const json = stringifyJson(value);
@@ -173,6 +205,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     };
     data.set(key, slot);
     if (ttlMs !== undefined) expiries.push(slot);
+    notify({ key, version: slot.version, kind: 'set' });
     return slot.version;
   }
 
@@ -208,8 +241,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         if (slot.at > clock.now() && data.get(slot.key) === slot) yield toEntry(slot);
       }
     },
+    watch(prefix, listener) {
+      open();
+      return changes.on('change', (change) => {
+        if (change.key.startsWith(prefix)) listener(change);
+      });
+    },
     async close() {
       closed = true;
+      changes.removeAllListeners();
       data.clear();
       expiries.clear();
     },

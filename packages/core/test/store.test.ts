@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createManualClock, createMemoryStore, type StoreEntry } from '../src/index.js';
 
 async function collect(iterable: AsyncIterable<StoreEntry>): Promise<StoreEntry[]> {
@@ -141,5 +141,49 @@ describe('createMemoryStore', () => {
     await expect(store.get('k')).rejects.toMatchObject({ code: 'store_closed' });
     await expect(store.set('k', 1)).rejects.toMatchObject({ code: 'store_closed' });
     await expect(collect(store.list(''))).rejects.toMatchObject({ code: 'store_closed' });
+  });
+});
+
+describe('createMemoryStore watch', () => {
+  it('reports sets, deletes and expiries under the watched prefix only', async () => {
+    const clock = createManualClock();
+    const store = createMemoryStore({ clock });
+    const seen: unknown[] = [];
+    const off = store.watch?.('confirm:', (change) => seen.push(change));
+    const v1 = await store.set('confirm:a', 1, { ttlMs: 10 });
+    await store.set('request:b', 1);
+    const v2 = await store.set('confirm:c', 2);
+    await store.delete('confirm:c');
+    await store.delete('confirm:missing');
+    clock.advance(10);
+    await store.get('anything');
+    expect(seen).toEqual([
+      { key: 'confirm:a', version: v1, kind: 'set' },
+      { key: 'confirm:c', version: v2, kind: 'set' },
+      { key: 'confirm:c', version: null, kind: 'delete' },
+      { key: 'confirm:a', version: null, kind: 'expire' },
+    ]);
+    off?.();
+    await store.set('confirm:d', 1);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('reports compare-and-set writes, and nothing for a lost race', async () => {
+    const store = createMemoryStore();
+    const seen: string[] = [];
+    store.watch?.('', (change) => seen.push(`${change.kind}:${change.key}`));
+    const first = await store.compareAndSet('k', null, 1);
+    await store.compareAndSet('k', null, 2);
+    await store.compareAndSet('k', first.ok ? first.version : 0, undefined);
+    expect(seen).toEqual(['set:k', 'delete:k']);
+  });
+
+  it('refuses to watch a closed store and drops watchers on close', async () => {
+    const store = createMemoryStore();
+    const listener = vi.fn();
+    store.watch?.('', listener);
+    await store.close();
+    expect(() => store.watch?.('', listener)).toThrow(expect.objectContaining({ code: 'store_closed' }));
+    expect(listener).not.toHaveBeenCalled();
   });
 });
