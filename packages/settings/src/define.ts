@@ -231,15 +231,45 @@ export type SettingValuesOf<TRegistry> = {
   readonly [K in SettingKeyOf<TRegistry>]: SettingValueOf<TRegistry, K>;
 };
 
-/** @internal A map of key → definition. */
+/**
+ * A map of setting key → definition: the shape a registry is parameterised by.
+ *
+ * @example
+ * ```ts
+ * import { trpgSettings, type DefinitionMap } from '@parley/settings';
+ *
+ * const definitions: DefinitionMap = trpgSettings.definitions;
+ * ```
+ */
 export type DefinitionMap = Record<string, SettingDefinition>;
 
-/** @internal The definition map a tuple of definitions describes. */
+/**
+ * The definition map a tuple of definitions describes, keyed by their literal keys.
+ *
+ * @example
+ * ```ts
+ * import { defineSetting, type DefinitionMapOf } from '@parley/settings';
+ * import { z } from 'zod';
+ *
+ * const theme = defineSetting({ key: 'ui.theme', schema: z.string(), default: 'dark' });
+ * type Map = DefinitionMapOf<[typeof theme]>;
+ * const definition: Map['ui.theme'] = theme;
+ * ```
+ */
 export type DefinitionMapOf<TDefs extends readonly SettingDefinition[]> = {
   [D in TDefs[number] as D['key']]: D;
 };
 
-/** @internal The keys of a definition map whose values are booleans. */
+/**
+ * The keys of a definition map whose values are booleans: the keys a relation may name.
+ *
+ * @example
+ * ```ts
+ * import { trpgSettings, type BooleanKeyOf } from '@parley/settings';
+ *
+ * const key: BooleanKeyOf<typeof trpgSettings.definitions> = 'rules.hp_zero_ends_game';
+ * ```
+ */
 export type BooleanKeyOf<TMap extends DefinitionMap> = {
   [K in keyof TMap]: InferOutput<TMap[K]['schema']> extends boolean ? K : never;
 }[keyof TMap] &
