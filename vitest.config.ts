@@ -12,6 +12,7 @@ const PACKAGES = [
   'conflict',
   'settings',
   'testing',
+  'redis',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
