@@ -1,0 +1,185 @@
+import { type Clock, createEmitter, type Emitter, systemClock, type Unsubscribe } from '@parley/core';
+import { DEFAULT_HISTORY_LIMIT } from './actor.js';
+import type { Flow } from './flow.js';
+import type { FlowFields, FlowSnapshot, FlowStatus, FlowSubmitResult } from './flow-types.js';
+
+/**
+ * Options for {@link createFlowSession}.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock } from '@parley/core';
+ * import type { FlowSessionOptions } from '@parley/fsm';
+ *
+ * const options: FlowSessionOptions<{}> = { clock: createManualClock(), historyLimit: 50 };
+ * ```
+ */
+export interface FlowSessionOptions<TContext> {
+  /** Timestamps; the system clock by default. */
+  readonly clock?: Clock;
+  /** A persisted flow snapshot to resume from; checked like `flow.restore` (all or nothing). */
+  readonly snapshot?: unknown;
+  readonly context?: TContext;
+  /** Most history entries kept; {@link DEFAULT_HISTORY_LIMIT} by default. */
+  readonly historyLimit?: number;
+}
+
+/**
+ * The events a flow session emits, after its snapshot is committed.
+ *
+ * @example
+ * ```ts
+ * import type { FlowSessionEvents } from '@parley/fsm';
+ *
+ * const log = (payload: FlowSessionEvents<'goal'>['failed']) => console.log(payload.step, payload.action);
+ * ```
+ */
+export interface FlowSessionEvents<TStep extends string> {
+  /** The flow moved to another step (or `done`). */
+  transition: { from: TStep | 'done'; to: TStep | 'done'; event: string; at: number };
+  /** A submission failed; `action` is the failure handling taken. */
+  failed: {
+    step: TStep;
+    code: 'invalid_fields' | 'exit_failed';
+    action: string;
+    message: string;
+    at: number;
+  };
+  /** A submission came after the flow was done. */
+  refused: { code: 'flow_done'; reason: string; at: number };
+  /** The last step was completed. */
+  done: { at: number; fields: FlowFields };
+}
+
+/**
+ * A running flow: the current step and prompt, `submit`, the collected fields and the snapshot.
+ *
+ * @example
+ * ```ts
+ * import { createFlowSession, defineFlow, type FlowSession } from '@parley/fsm';
+ * import { z } from 'zod';
+ *
+ * const flow = defineFlow({ id: 'f', version: 1, steps: [{ name: 'goal', prompt: 'Goal?', fields: z.object({ goal: z.string() }) }] });
+ * const session: FlowSession<'goal', Record<string, never>> = createFlowSession(flow);
+ * ```
+ */
+export interface FlowSession<TStep extends string, TContext> {
+  readonly flow: Flow<TStep, TContext>;
+  /** The current step, or `done`. */
+  readonly step: TStep | 'done';
+  readonly status: FlowStatus;
+  readonly done: boolean;
+  /** The question to ask now; `undefined` when done. */
+  readonly prompt: string | undefined;
+  readonly fields: FlowFields;
+  /** Validates and records an answer for the current step (see `Flow.submit`). */
+  submit(fields: unknown): FlowSubmitResult<TStep, TContext>;
+  /** The plain-JSON snapshot to persist. */
+  snapshot(): FlowSnapshot<TStep, TContext>;
+  on<K extends keyof FlowSessionEvents<TStep> & string>(
+    event: K,
+    listener: (payload: FlowSessionEvents<TStep>[K]) => void,
+  ): Unsubscribe;
+}
+
+/**
+ * Creates a running session of a flow, new or resumed from a snapshot.
+ *
+ * Use one per conversation: feed each user answer to `submit`, say `prompt` (or the failure's
+ * `message`), persist `snapshot()` after each answer, and perform side effects when the flow
+ * reaches the step that allows them.
+ *
+ * @throws FsmError the codes of `flow.restore` when `snapshot` cannot be restored.
+ * @example
+ * ```ts
+ * import { createManualClock } from '@parley/core';
+ * import { createFlowSession, defineFlow } from '@parley/fsm';
+ * import { z } from 'zod';
+ *
+ * const flow = defineFlow({
+ *   id: 'notify',
+ *   version: 1,
+ *   steps: [
+ *     {
+ *       name: 'notify',
+ *       prompt: 'How should I notify results? (none/telegram)',
+ *       fields: z.object({ notify_mode: z.enum(['none', 'telegram']) }),
+ *       onFailure: { action: 'default', value: { notify_mode: 'none' }, message: 'Unsupported mode: no notification' },
+ *     },
+ *   ],
+ * });
+ * const session = createFlowSession(flow, { clock: createManualClock() });
+ * const result = session.submit({ notify_mode: 'fax' });
+ * console.log(result.ok && result.notice, session.fields.notify); // Unsupported mode: no notification { notify_mode: 'none' }
+ * ```
+ */
+export function createFlowSession<TStep extends string, TContext>(
+  flow: Flow<TStep, TContext>,
+  options: FlowSessionOptions<TContext> = {},
+): FlowSession<TStep, TContext> {
+  const clock = options.clock ?? systemClock;
+  const historyLimit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  let current: FlowSnapshot<TStep, TContext> =
+    options.snapshot === undefined
+      ? flow.start({
+          at: clock.now(),
+          ...(options.context === undefined ? {} : { context: options.context }),
+        })
+      : flow.restore(options.snapshot);
+  let events: Emitter<FlowSessionEvents<TStep>> | undefined;
+
+  return {
+    flow,
+    get step() {
+      return current.state;
+    },
+    get status() {
+      return current.status;
+    },
+    get done() {
+      return current.done;
+    },
+    get prompt() {
+      return flow.prompt(current);
+    },
+    get fields() {
+      return current.fields;
+    },
+    submit(fields) {
+      const at = clock.now();
+      const before = current;
+      const result = flow.submit(current, fields, { at, historyLimit });
+      current = result.snapshot;
+      if (events === undefined) return result;
+      if (!result.ok && result.code === 'flow_done') {
+        events.emit('refused', { code: 'flow_done', reason: result.reason, at });
+        return result;
+      }
+      if (!result.ok) {
+        events.emit('failed', {
+          step: result.step,
+          code: result.code,
+          action: result.action,
+          message: result.message,
+          at,
+        });
+      }
+      if (current.state !== before.state) {
+        const last = current.history[current.history.length - 1];
+        events.emit('transition', {
+          from: before.state,
+          to: current.state,
+          event: last?.event ?? 'submit',
+          at,
+        });
+      }
+      if (current.done) events.emit('done', { at, fields: current.fields });
+      return result;
+    },
+    snapshot: () => current,
+    on(event, listener) {
+      events ??= createEmitter();
+      return events.on(event, listener);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Typed finite-state machines and step flows for agent protocols: literal state and event names,
+ * pure transitions with refusals as data, timeouts on an injected clock with absolute deadlines,
+ * plain-JSON snapshots with checked restore and migration, and Mermaid drawings.
+ *
+ * @packageDocumentation
+ * @module @parley/fsm
+ */
+export { defineMachine } from './machine.js';
+export type { Machine, MachineConfig } from './machine.js';
+export { createActor, DEFAULT_HISTORY_LIMIT } from './actor.js';
+export type { Actor, ActorEvents, ActorOptions } from './actor.js';
+export { defineFlow } from './flow.js';
+export type { Flow, FlowConfig } from './flow.js';
+export { createFlowSession } from './flow-session.js';
+export type { FlowSession, FlowSessionEvents, FlowSessionOptions } from './flow-session.js';
+export type {
+  FailurePolicy,
+  FlowFields,
+  FlowPart,
+  FlowSnapshot,
+  FlowStatus,
+  FlowStep,
+  FlowSubmitResult,
+  StepFailure,
+} from './flow-types.js';
+export { toMermaid } from './mermaid.js';
+export { requestMachine, defineRequestMachine } from './request-machine.js';
+export type { RequestContext, RequestEvent, RequestMachineOptions, RequestState } from './request-machine.js';
+export { FsmError, FSM_ERROR_CODES } from './errors.js';
+export type { FsmErrorCode } from './errors.js';
+export { REFUSAL_CODES } from './types.js';
+export type {
+  Assign,
+  Deadline,
+  EventObject,
+  Guard,
+  HistoryEntry,
+  MachineEvent,
+  MachineOptions,
+  MachineSnapshot,
+  Refusal,
+  RefusalCode,
+  SendResult,
+  StateConfig,
+  TransitionConfig,
+  TransitionResult,
+  TransitionSpec,
+  Transitioned,
+} from './types.js';
+export type { StateOf, EventOf, ContextOf } from './extractors.js';

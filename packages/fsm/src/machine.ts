@@ -1,0 +1,298 @@
+import { FsmError } from './errors.js';
+import {
+  compileMachine,
+  type CompiledMachine,
+  type CompiledTransition,
+  eventType,
+  refusal,
+} from './internal/compiled.js';
+import { restoreSnapshot } from './snapshot.js';
+import type {
+  EventObject,
+  Guard,
+  MachineEvent,
+  MachineOptions,
+  MachineSnapshot,
+  Refusal,
+  StateConfig,
+  TransitionResult,
+} from './types.js';
+
+/** @internal The compiled form of a machine, read by the runtime and the drawing. */
+export const COMPILED: unique symbol = Symbol.for('@parley/fsm/compiled') as never;
+
+/**
+ * The configuration {@link defineMachine} takes.
+ *
+ * @example
+ * ```ts
+ * import type { MachineConfig } from '@parley/fsm';
+ *
+ * const config: MachineConfig<{ idle: { on: { go: 'busy' } }; busy: { final: true } }, {}> = {
+ *   id: 'job', version: 1, initial: 'idle', context: {},
+ *   states: { idle: { on: { go: 'busy' } }, busy: { final: true } },
+ * };
+ * ```
+ */
+export interface MachineConfig<TStates, TContext, TGuard extends string = string>
+  extends MachineOptions<TContext> {
+  readonly initial: keyof TStates & string;
+  /** Named guards; transitions refer to them by name, which is what refusals and drawings show. */
+  readonly guards?: { readonly [K in TGuard]: Guard<TContext> };
+  readonly states: TStates;
+}
+
+/**
+ * A typed, immutable machine definition; pure functions over its snapshots.
+ *
+ * @example
+ * ```ts
+ * import { requestMachine, type Machine } from '@parley/fsm';
+ *
+ * const machine: Machine<'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled', 'approve' | 'reject' | 'expire' | 'cancel', {}> =
+ *   requestMachine;
+ * ```
+ */
+export interface Machine<TState extends string, TEvent extends string, TContext> {
+  readonly id: string;
+  readonly version: number;
+  readonly initial: TState;
+  /** Every state name, in declaration order. */
+  readonly states: readonly TState[];
+  /** Every event name any state accepts. */
+  readonly events: readonly TEvent[];
+  readonly finalStates: readonly TState[];
+  /** The configuration the machine was defined with. */
+  readonly config: MachineConfig<Record<TState, StateConfig<TState, TContext, TEvent>>, TContext>;
+  /** The snapshot of a new instance at time `at` (0 by default), with its initial timeouts. */
+  initialSnapshot(options?: {
+    readonly at?: number;
+    readonly context?: TContext;
+  }): MachineSnapshot<TState, TContext>;
+  /**
+   * The next snapshot after `event` at time `at` (the snapshot's `updatedAt` by default), or the
+   * refusal. Pure: nothing is mutated and no timer is set. Timeouts due at `at` are applied first.
+   */
+  transition(
+    snapshot: MachineSnapshot<TState, TContext>,
+    event: MachineEvent<TEvent>,
+    options?: { readonly at?: number; readonly historyLimit?: number },
+  ): TransitionResult<TState, TEvent, TContext>;
+  /** Whether `event` would be taken from `snapshot` (guards included). */
+  can(snapshot: MachineSnapshot<TState, TContext>, event: MachineEvent<TEvent>): boolean;
+  /**
+   * Checks a persisted snapshot and returns it typed, migrating an older version when the machine
+   * has a `migrate` hook.
+   *
+   * @throws FsmError `invalid_snapshot`, `wrong_machine`, `version_mismatch`, `migration_failed`,
+   * `unknown_state`, `invalid_context`.
+   */
+  restore(value: unknown): MachineSnapshot<TState, TContext>;
+  /** @internal */
+  readonly [COMPILED]: CompiledMachine;
+}
+
+/** The `on` keys of every state: the events of a machine. */
+type EventsIn<TStates> = {
+  [K in keyof TStates]: TStates[K] extends { readonly on: infer O } ? keyof O & string : never;
+}[keyof TStates];
+
+/** Each state checked against the state names, its own events and the guard names. */
+type CheckedStates<TStates, TContext, TGuard extends string> = {
+  readonly [K in keyof TStates]: Omit<
+    StateConfig<
+      keyof TStates & string,
+      TContext,
+      TStates[K] extends { readonly on: infer O } ? keyof O & string : never,
+      TGuard
+    >,
+    'after'
+  > & { readonly after?: Readonly<Record<number, string>> };
+};
+
+/** The states whose `after` names an event they do not accept. */
+type BadTimeouts<TStates> = {
+  [K in keyof TStates]: TStates[K] extends { readonly after: infer A }
+    ? A[keyof A] extends (TStates[K] extends { readonly on: infer O } ? keyof O : never)
+      ? never
+      : K
+    : never;
+}[keyof TStates];
+
+/** Turns a bad `after` into a compile error naming the rule. */
+type CheckedTimeouts<TStates> = [BadTimeouts<TStates>] extends [never]
+  ? unknown
+  : {
+      readonly states: {
+        readonly [K in BadTimeouts<TStates>]: {
+          readonly after: 'a timeout must send an event its state accepts';
+        };
+      };
+    };
+
+/**
+ * Defines a typed finite-state machine: states with `on` maps, guards, `assign`, timeouts (`after`)
+ * and final states. State and event names are inferred as literal types, so a target that names no
+ * state is a compile error and `send` accepts only declared events.
+ *
+ * Use it for any protocol whose state must be explicit, persisted and drawn: approvals, handshakes,
+ * sessions. The result is a pure module constant; run it with {@link createActor}.
+ *
+ * @throws FsmError `invalid_definition` when the initial state, a target, a guard name or a
+ * timeout's event does not exist, a final state has transitions, or a timeout is not a valid delay.
+ * @example
+ * ```ts
+ * import { defineMachine, createActor } from '@parley/fsm';
+ *
+ * const door = defineMachine({
+ *   id: 'door',
+ *   version: 1,
+ *   initial: 'closed',
+ *   context: { opened: 0 },
+ *   guards: { unlocked: (context: { opened: number }) => context.opened < 3 },
+ *   states: {
+ *     closed: { on: { open: { target: 'open', guard: 'unlocked', assign: (c) => ({ opened: c.opened + 1 }) } } },
+ *     open: { on: { close: 'closed', break: 'broken' } },
+ *     broken: { final: true },
+ *   },
+ * });
+ * const actor = createActor(door);
+ * actor.send('open');
+ * console.log(actor.state, actor.context.opened); // open 1
+ * ```
+ */
+export function defineMachine<
+  const TStates extends Record<string, StateConfig<string, TContext>>,
+  TContext extends object,
+  TGuard extends string = never,
+>(
+  config: MachineConfig<TStates, TContext, TGuard> & {
+    readonly states: CheckedStates<TStates, TContext, TGuard>;
+  } & CheckedTimeouts<TStates>,
+): Machine<keyof TStates & string, EventsIn<TStates>, TContext> {
+  const compiled = compileMachine(config as never); // checked by the types above and at run time in compileMachine
+  return buildMachine(compiled, config as never);
+}
+
+/** @internal Wraps a compiled machine in the public pure API (shared with flows). */
+export function buildMachine<TState extends string, TEvent extends string, TContext>(
+  compiled: CompiledMachine,
+  config: Machine<TState, TEvent, TContext>['config'],
+): Machine<TState, TEvent, TContext> {
+  const machine: Machine<TState, TEvent, TContext> = {
+    id: compiled.id,
+    version: compiled.version,
+    initial: compiled.names[0] as TState,
+    states: compiled.names as TState[],
+    events: compiled.events as TEvent[],
+    finalStates: compiled.names.filter((_, i) => compiled.final[i]) as TState[],
+    config,
+    initialSnapshot(options = {}) {
+      const at = options.at ?? 0;
+      return {
+        machine: compiled.id,
+        version: compiled.version,
+        state: compiled.names[compiled.initial] as TState,
+        context: (options.context ?? compiled.context) as TContext,
+        done: compiled.final[compiled.initial] === true,
+        createdAt: at,
+        updatedAt: at,
+        deadlines: deadlinesFor(compiled, compiled.initial, at),
+        history: [],
+      };
+    },
+    transition(snapshot, event, options = {}) {
+      const at = options.at ?? snapshot.updatedAt;
+      const limit = options.historyLimit ?? Number.POSITIVE_INFINITY;
+      let current: MachineSnapshot<string, unknown> = snapshot;
+      for (let due = current.deadlines[0]; due !== undefined && due.at <= at; due = current.deadlines[0]) {
+        const fired = step(compiled, current, due.event, due.at, limit);
+        // A timeout refused by a guard is dropped: it fires once, like the actor's timer.
+        current = fired.ok ? fired.snapshot : { ...current, deadlines: current.deadlines.slice(1) };
+      }
+      const result = step(compiled, current, event, at, limit);
+      return result as TransitionResult<TState, TEvent, TContext>;
+    },
+    can(snapshot, event) {
+      const index = compiled.index.get(snapshot.state);
+      return index !== undefined && pick(compiled, index, event, snapshot.context).transition !== undefined;
+    },
+    restore(value) {
+      return restoreSnapshot(compiled, value) as MachineSnapshot<TState, TContext>;
+    },
+    [COMPILED]: compiled,
+  };
+  return Object.freeze(machine);
+}
+
+/**
+ * @internal Chooses the transition `event` takes from state `index`: the first candidate whose
+ * guard holds, or a refusal.
+ */
+export function pick(
+  compiled: CompiledMachine,
+  index: number,
+  event: MachineEvent,
+  context: unknown,
+): { transition?: CompiledTransition; refusal?: Refusal } {
+  const type = eventType(event);
+  const candidates = compiled.table.get(type)?.[index];
+  if (candidates === undefined) return { refusal: refusal(compiled, index, type) };
+  let failed: string | undefined;
+  for (const candidate of candidates) {
+    if (candidate.guard === undefined) return { transition: candidate };
+    const object: EventObject =
+      typeof event === 'string' ? (compiled.eventObjects.get(type) as EventObject) : event;
+    if (candidate.guard(context, object)) return { transition: candidate };
+    failed = candidate.guardName;
+  }
+  return { refusal: refusal(compiled, index, type, failed) };
+}
+
+/** @internal The deadlines of state `index` entered at `at`, earliest first. */
+export function deadlinesFor(
+  compiled: CompiledMachine,
+  index: number,
+  at: number,
+): { at: number; event: string }[] {
+  const after = compiled.after[index];
+  if (after === undefined) return [];
+  return after.map((timeout) => ({ at: at + timeout.ms, event: timeout.event }));
+}
+
+function step(
+  compiled: CompiledMachine,
+  snapshot: MachineSnapshot<string, unknown>,
+  event: MachineEvent,
+  at: number,
+  historyLimit: number,
+): TransitionResult<string, string, unknown> {
+  const index = compiled.index.get(snapshot.state);
+  if (index === undefined) {
+    throw new FsmError('unknown_state', `Machine "${compiled.id}" has no state "${snapshot.state}"`, {
+      details: { machine: compiled.id, state: snapshot.state },
+    });
+  }
+  const chosen = pick(compiled, index, event, snapshot.context);
+  if (chosen.transition === undefined) return chosen.refusal as Refusal;
+  const t = chosen.transition;
+  const object: EventObject =
+    typeof event === 'string' ? (compiled.eventObjects.get(t.event) as EventObject) : event;
+  const context =
+    t.assign === undefined
+      ? snapshot.context
+      : { ...(snapshot.context as object), ...t.assign(snapshot.context, object) };
+  const history = [...snapshot.history, { from: t.from, to: t.to, event: t.event, at }];
+  return {
+    ...t.result,
+    snapshot: {
+      ...snapshot,
+      state: t.to,
+      context,
+      done: compiled.final[t.toIndex] === true,
+      updatedAt: at,
+      deadlines: t.internal ? snapshot.deadlines : deadlinesFor(compiled, t.toIndex, at),
+      history: history.length > historyLimit ? history.slice(history.length - historyLimit) : history,
+    },
+  };
+}
