@@ -161,7 +161,7 @@ describe('ids and deadlines', () => {
       expect(clock.pendingTimers()).toBeLessThanOrEqual(1);
       clock.advance(advanceBy);
       clock.runAll();
-      plan.forEach(([, remove], i) => expect(calls.get(i) ?? 0).toBe(remove ? 0 : 1));
+      expect(plan.map((_, i) => calls.get(i) ?? 0)).toEqual(plan.map(([, remove]) => (remove ? 0 : 1)));
       expect(queue.size).toBe(0);
       expect(clock.pendingTimers()).toBe(0);
     },
