@@ -1,0 +1,88 @@
+import { isParleyError, type JsonValue, stringifyJson } from '@parley/core';
+import { ConfirmError } from './errors.js';
+
+/**
+ * The action a confirmation is about: a name (the action kind, e.g. a tool name) and its
+ * arguments as JSON. The gate binds its decision to a digest of both.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmAction } from '@parley/confirm';
+ *
+ * const action: ConfirmAction = { name: 'sql.delete', args: { table: 'orders', where: { status: 1 } } };
+ * ```
+ */
+export interface ConfirmAction {
+  readonly name: string;
+  /** JSON arguments; `{}` when omitted. */
+  readonly args?: JsonValue | undefined;
+}
+
+/**
+ * Writes JSON with object keys sorted at every depth, so equal values always give equal text.
+ *
+ * @throws ConfirmError `invalid_action` when the value is not JSON (functions, NaN, cycles, Dates…).
+ * @example
+ * ```ts
+ * import { canonicalJson } from '@parley/confirm';
+ *
+ * console.log(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })); // {"a":[{"c":3,"d":2}],"b":1}
+ * ```
+ */
+export function canonicalJson(value: JsonValue): string {
+  try {
+    stringifyJson(value);
+  } catch (error) {
+    if (!isParleyError(error, 'json_not_serializable')) throw error;
+    throw new ConfirmError('invalid_action', 'The action arguments are not JSON', {
+      details: error.details,
+      cause: error,
+    });
+  }
+  return JSON.stringify(sortKeys(value));
+}
+
+/**
+ * Computes the SHA-256 digest (hex) of an action's name and canonical arguments with Web Crypto.
+ *
+ * Use it to tell whether two actions are the same one: the gate stores it with every confirmation
+ * and `authorize` recomputes it from the arguments about to run.
+ *
+ * @throws ConfirmError `invalid_action` for an empty name or arguments that are not JSON.
+ * @example
+ * ```ts
+ * import { digestAction } from '@parley/confirm';
+ *
+ * const a = await digestAction({ name: 'drop', args: { table: 't', cascade: false } });
+ * const b = await digestAction({ name: 'drop', args: { cascade: false, table: 't' } });
+ * console.log(a === b, a.length); // true 64
+ * ```
+ */
+export async function digestAction(action: ConfirmAction): Promise<string> {
+  if (typeof action?.name !== 'string' || action.name.length === 0) {
+    throw new ConfirmError('invalid_action', 'An action needs a non-empty name', {
+      details: { name: String(action?.name) },
+    });
+  }
+  const text = `${JSON.stringify(action.name)}\n${canonicalJson(action.args ?? {})}`;
+  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return toHex(new Uint8Array(hash));
+}
+
+function sortKeys(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(sortKeys);
+  const object = value as { readonly [key: string]: JsonValue }; // not an array, so a JSON object
+  const sorted: Record<string, JsonValue> = {};
+  for (const key of Object.keys(object).sort()) {
+    const item = object[key];
+    if (item !== undefined) sorted[key] = sortKeys(item);
+  }
+  return sorted;
+}
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}

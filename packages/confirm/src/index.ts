@@ -1,0 +1,49 @@
+/**
+ * Human confirmation of destructive actions over chat channels: a gate that prompts a session,
+ * intercepts the next reply of an allowed user on the bus (never forwarding it to the agent),
+ * parses it strictly, binds the decision to a digest of the exact action, resolves card clicks by
+ * signed id, supports exact multi-step confirmations, survives restarts through the core `Store`,
+ * and records every decision for audit.
+ *
+ * @packageDocumentation
+ * @module @parley/confirm
+ */
+export { createConfirmGate } from './gate.js';
+export {
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+  CONFIRM_OUTCOMES,
+  DECISION_REASONS,
+  AUTHORIZE_REFUSAL_CODES,
+  CARD_REFUSAL_CODES,
+  IGNORED_REPLY_CODES,
+} from './types.js';
+export type {
+  ConfirmGate,
+  ConfirmGateOptions,
+  ConfirmRequest,
+  ConfirmDecision,
+  ConfirmOutcome,
+  DecisionReason,
+  ConfirmStep,
+  ApproverPolicy,
+  AuthorizeResult,
+  PendingConfirmation,
+  ConfirmEvents,
+  ConfirmMessages,
+  ResumeHandler,
+} from './types.js';
+export {
+  parseReply,
+  normalizeReply,
+  normalizeExact,
+  defineVocabulary,
+  DEFAULT_VOCABULARY,
+  DEFAULT_VOCABULARY_WORDS,
+  REPLY_VERDICTS,
+  MAX_REPLY_LENGTH,
+} from './vocabulary.js';
+export type { Vocabulary, VocabularyWords, ReplyVerdict } from './vocabulary.js';
+export { digestAction, canonicalJson } from './digest.js';
+export type { ConfirmAction } from './digest.js';
+export { ConfirmError, CONFIRM_ERROR_CODES } from './errors.js';
+export type { ConfirmErrorCode } from './errors.js';
