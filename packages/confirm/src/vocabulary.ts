@@ -25,6 +25,10 @@ export const REPLY_VERDICTS = ['confirm', 'cancel', 'always', 'unrecognised'] as
  */
 export type ReplyVerdict = (typeof REPLY_VERDICTS)[number];
 
+const FORMAT_CHARS = /\p{Cf}|\p{Variation_Selector}|[\u034f\u115f\u1160\u3164\uffa0]/gu;
+const WHITESPACE_RUN = /\s+/gu;
+const EDGE_PUNCTUATION = /^[\s\p{P}]+|[\s\p{P}]+$/gu;
+
 /**
  * The longest reply, after normalisation, that can be recognised; longer ones are `unrecognised`.
  *
@@ -75,7 +79,8 @@ export interface VocabularyWords {
  * Normalises a chat reply before matching: Unicode NFKC (full-width to half-width and other
  * compatibility forms), zero-width and other format characters removed, lower case, runs of
  * whitespace collapsed, surrounding whitespace and punctuation trimmed. Symbols and emoji are kept,
- * so they never vanish into a match. Text longer than 4 × {@link MAX_REPLY_LENGTH} is cut first.
+ * so they never vanish into a match. Text longer than 4 × {@link MAX_REPLY_LENGTH} is cut first and
+ * marked with U+FFFD, so a cut reply never matches a word.
  *
  * Use it to compare replies the way the gate does, e.g. in logs.
  *
@@ -88,7 +93,7 @@ export interface VocabularyWords {
  * ```
  */
 export function normalizeReply(text: string): string {
-  const capped = text.length > MAX_REPLY_LENGTH * 4 ? text.slice(0, MAX_REPLY_LENGTH * 4) : text;
+  const capped = text.length > MAX_REPLY_LENGTH * 4 ? `${text.slice(0, MAX_REPLY_LENGTH * 4)}\ufffd` : text;
   return capped
     .normalize('NFKC')
     .replace(FORMAT_CHARS, '')
@@ -109,7 +114,7 @@ export function normalizeReply(text: string): string {
  * ```
  */
 export function normalizeExact(text: string): string {
-  const capped = text.length > MAX_REPLY_LENGTH * 4 ? text.slice(0, MAX_REPLY_LENGTH * 4) : text;
+  const capped = text.length > MAX_REPLY_LENGTH * 4 ? `${text.slice(0, MAX_REPLY_LENGTH * 4)}\ufffd` : text;
   return capped.normalize('NFKC').replace(FORMAT_CHARS, '').trim();
 }
 
@@ -244,7 +249,3 @@ export function parseReply(text: string, vocabulary: Vocabulary = DEFAULT_VOCABU
   if (vocabulary.always.has(normal)) return 'always';
   return 'unrecognised';
 }
-
-const FORMAT_CHARS = /\p{Cf}|\p{Variation_Selector}|[\u034f\u115f\u1160\u3164\uffa0]/gu;
-const WHITESPACE_RUN = /\s+/gu;
-const EDGE_PUNCTUATION = /^[\s\p{P}]+|[\s\p{P}]+$/gu;
