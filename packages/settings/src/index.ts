@@ -14,6 +14,8 @@ export type {
   SettingEffectTag,
   SettingUiHint,
   SettingRelation,
+} from './define.js';
+export type {
   SettingsRegistry,
   SettingKeyOf,
   SettingValueOf,
@@ -22,18 +24,17 @@ export type {
   DefinitionMap,
   DefinitionMapOf,
   BooleanKeyOf,
-} from './define.js';
-export { createSettings, GLOBAL, SETTINGS_REFUSAL_CODES } from './settings.js';
+} from './registry-types.js';
+export { createSettings, GLOBAL } from './settings.js';
+export type { Settings, SettingsOptions, SettingsTarget } from './settings.js';
+export { SETTINGS_REFUSAL_CODES } from './results.js';
 export type {
-  Settings,
-  SettingsOptions,
-  SettingsTarget,
   SettingsRefusal,
   SettingsResult,
   SettingsWriteOptions,
   SettingsEvents,
   SettingChange,
-} from './settings.js';
+} from './results.js';
 export type {
   SettingsSnapshot,
   SettingsSnapshotJson,

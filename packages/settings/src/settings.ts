@@ -4,15 +4,14 @@ import {
   createMemoryStore,
   type Emitter,
   type JsonValue,
-  type StoreEntry,
   type Store,
-  stringifyJson,
   systemClock,
-  type ValidationIssue,
   validateAsync,
 } from '@parley/core';
-import type { SettingInputOf, SettingKeyOf, SettingScope, SettingsRegistry } from './define.js';
+import type { SettingInputOf, SettingKeyOf, SettingsRegistry } from './registry-types.js';
 import { SettingsError } from './errors.js';
+import type { SettingChange, SettingsEvents, SettingsResult, SettingsWriteOptions } from './results.js';
+import { exclusiveClash, sameJson, toJson, toLayer } from './internal/layers.js';
 import { buildSnapshot, type Layer, type SettingsSnapshot } from './snapshot.js';
 
 /**
@@ -41,139 +40,6 @@ export const GLOBAL: unique symbol = Symbol.for('@parley/settings.global');
  * ```
  */
 export type SettingsTarget = string | typeof GLOBAL;
-
-/**
- * The codes of a {@link SettingsRefusal}: the expected "no"s to a write.
- *
- * @example
- * ```ts
- * import { SETTINGS_REFUSAL_CODES } from '@parley/settings';
- *
- * console.log(SETTINGS_REFUSAL_CODES.includes('invalid_value')); // true
- * ```
- */
-export const SETTINGS_REFUSAL_CODES = [
-  'unknown_key',
-  'invalid_value',
-  'scope_mismatch',
-  'mutually_exclusive',
-  'version_mismatch',
-] as const;
-
-/**
- * A write refused as data, with what the caller needs to tell the user or the model why.
- *
- * @example
- * ```ts
- * import type { SettingsRefusal } from '@parley/settings';
- *
- * function explain(refusal: SettingsRefusal): string {
- *   return refusal.code === 'invalid_value' ? `${refusal.key}: ${refusal.issues[0]?.message}` : refusal.code;
- * }
- * ```
- */
-export type SettingsRefusal =
-  | { readonly ok: false; readonly code: 'unknown_key'; readonly key: string }
-  | {
-      readonly ok: false;
-      readonly code: 'invalid_value';
-      readonly key: string;
-      readonly issues: readonly ValidationIssue[];
-    }
-  | {
-      readonly ok: false;
-      readonly code: 'scope_mismatch';
-      readonly key: string;
-      readonly scope: SettingScope;
-    }
-  | {
-      readonly ok: false;
-      readonly code: 'mutually_exclusive';
-      readonly key: string;
-      readonly conflictsWith: string;
-    }
-  | {
-      readonly ok: false;
-      readonly code: 'version_mismatch';
-      readonly expectedVersion: number;
-      readonly version: number;
-    };
-
-/**
- * The result of a write: the fresh snapshot of the target, or a refusal.
- *
- * @example
- * ```ts
- * import type { SettingsResult } from '@parley/settings';
- *
- * const refused: SettingsResult = { ok: false, code: 'unknown_key', key: 'context.nope' };
- * ```
- */
-export type SettingsResult<TRegistry extends SettingsRegistry = SettingsRegistry> =
-  | { readonly ok: true; readonly snapshot: SettingsSnapshot<TRegistry> }
-  | SettingsRefusal;
-
-/**
- * Options of a write.
- *
- * @example
- * ```ts
- * import type { SettingsWriteOptions } from '@parley/settings';
- *
- * const options: SettingsWriteOptions = { expectedVersion: 7 }; // snapshot.version.campaign the user saw
- * ```
- */
-export interface SettingsWriteOptions {
-  /**
-   * Commit only if the target layer is still at this version (`snapshot.version.campaign`, or
-   * `.global` for {@link GLOBAL}); otherwise refuse with `version_mismatch`. Without it, a write
-   * that races another is retried on the fresh layer, so neither is lost.
-   */
-  readonly expectedVersion?: number;
-}
-
-/**
- * One changed key of a `changed` event; `value` is `undefined` when the key was reset.
- *
- * @example
- * ```ts
- * import type { SettingChange } from '@parley/settings';
- *
- * const change: SettingChange = { key: 'context.compress_enabled', previous: undefined, value: false };
- * ```
- */
-export interface SettingChange {
-  readonly key: string;
-  readonly previous: JsonValue | undefined;
-  readonly value: JsonValue | undefined;
-}
-
-/**
- * The events of a settings service (this instance's writes and reads only).
- *
- * @example
- * ```ts
- * import type { SettingsEvents } from '@parley/settings';
- *
- * const log = (event: SettingsEvents['changed']): string => `${event.campaignId ?? 'global'} v${event.version}`;
- * ```
- */
-export interface SettingsEvents {
-  /** A write committed; `campaignId` is `null` for the global layer. */
-  changed: {
-    readonly campaignId: string | null;
-    readonly changes: readonly SettingChange[];
-    readonly version: number;
-    readonly at: number;
-  };
-  /** A stored value failed its (possibly newer) schema while building a snapshot; the next layer or the default was used. */
-  ignored: {
-    readonly campaignId: string | null;
-    readonly key: string;
-    readonly source: 'campaign' | 'global';
-    readonly issues: readonly ValidationIssue[];
-  };
-}
 
 /**
  * Options for {@link createSettings}.
@@ -416,7 +282,13 @@ export function createSettings<TRegistry extends SettingsRegistry>(
       return snapshotOf(campaignId, global, campaign);
     },
     set: (target, key, value, writeOptions) => write(target, [[key, value]], true, writeOptions),
-    update: (target, values, writeOptions) => write(target, Object.entries(values), true, writeOptions),
+    update: (target, values, writeOptions) =>
+      write(
+        target,
+        Object.entries(values).filter(([, value]) => value !== undefined),
+        true,
+        writeOptions,
+      ),
     safeSet: (target, key, value, writeOptions) => write(target, [[key, value]], false, writeOptions),
     reset(target, keys, writeOptions) {
       const all =
@@ -444,48 +316,4 @@ function toCampaignId(target: SettingsTarget): string | null {
     });
   }
   return target;
-}
-
-function toLayer(entry: StoreEntry | undefined): Layer {
-  const values = (entry?.value as { values?: unknown } | null | undefined)?.values;
-  const ok = typeof values === 'object' && values !== null && !Array.isArray(values);
-  // A layer someone else wrote in another shape reads as empty; its version still guards writes.
-  return { values: ok ? (values as Record<string, JsonValue>) : {}, version: entry?.version ?? 0 };
-}
-
-function toJson(value: unknown): JsonValue | undefined {
-  try {
-    return JSON.parse(stringifyJson(value)) as JsonValue; // stringifyJson only emits JSON
-  } catch {
-    return undefined;
-  }
-}
-
-function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : stringifyJson(a) === stringifyJson(b);
-}
-
-/** The first exclusive relation a write would break: a key it turns on while another is on. */
-function exclusiveClash(
-  registry: SettingsRegistry,
-  next: ReadonlyMap<string, JsonValue | undefined>,
-  campaign: Readonly<Record<string, JsonValue>> | undefined,
-  global: Readonly<Record<string, JsonValue>>,
-): { key: string; conflictsWith: string } | undefined {
-  const on = (key: string): boolean => {
-    const definition = registry.definitions[key] as SettingsRegistry['definitions'][string]; // relation keys are known
-    if (campaign !== undefined && definition.scope === 'campaign' && Object.hasOwn(campaign, key)) {
-      return campaign[key] === true;
-    }
-    return (Object.hasOwn(global, key) ? global[key] : definition.default) === true;
-  };
-  for (const relation of registry.relations) {
-    if (relation.kind !== 'exclusive') continue;
-    for (const key of relation.keys) {
-      if (next.get(key) !== true) continue;
-      const other = relation.keys.find((candidate) => candidate !== key && on(candidate));
-      if (other !== undefined) return { key, conflictsWith: other };
-    }
-  }
-  return undefined;
 }

@@ -1,5 +1,5 @@
 import { type JsonValue, type ValidationIssue, validateAsync } from '@parley/core';
-import type { SettingKeyOf, SettingsRegistry, SettingValueOf, SettingValuesOf } from './define.js';
+import type { SettingKeyOf, SettingsRegistry, SettingValueOf, SettingValuesOf } from './registry-types.js';
 import { SettingsError } from './errors.js';
 import { deepFreeze } from './internal/freeze.js';
 

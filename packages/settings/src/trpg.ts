@@ -17,48 +17,53 @@ import { defineSetting, defineSettings } from './define.js';
  * console.log(snap.get('dialog.manual_type'), snap.get('rollback.max_checkpoints')); // 'free_chat' 0
  * ```
  */
-export const trpgSettings = /* @__PURE__ */ defineSettings(
-  [
-    defineSetting({
-      key: 'context.full_context_enabled',
-      schema: z.boolean(),
-      default: false,
-      effects: ['context'],
-      ui: { control: 'toggle', label: 'Send the full context', help: 'Takes precedence over compression.' },
-    }),
-    defineSetting({
-      key: 'context.compress_enabled',
-      schema: z.boolean(),
-      default: true,
-      effects: ['context'],
-      ui: { control: 'toggle', label: 'Compress older turns' },
-    }),
-    defineSetting({
-      key: 'rules.hp_zero_ends_game',
-      schema: z.boolean(),
-      default: false,
-      effects: ['rules'],
-      ui: { control: 'toggle', label: 'HP 0 ends the game' },
-    }),
-    defineSetting({
-      key: 'rollback.max_checkpoints',
-      schema: z.number().int().min(0).max(100),
-      default: 0,
-      scope: 'global',
-      effects: ['storage'],
-      ui: { control: 'number', label: 'Rollback checkpoints kept', help: '0 disables rollback (V1).' },
-    }),
-    defineSetting({
-      key: 'dialog.manual_type',
-      schema: z.enum(['scene', 'action', 'rules', 'free_chat']),
-      default: 'free_chat',
-      effects: ['routing'],
-      ui: { control: 'select', label: 'Dialog type', options: ['scene', 'action', 'rules', 'free_chat'] },
-    }),
-  ],
-  {
-    relations: [
-      { kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' },
+export const trpgSettings = /* @__PURE__ */ defineTrpgSettings();
+
+/** Builds the V1 registry; a pure call, so bundlers drop it when `trpgSettings` is unused. */
+function defineTrpgSettings() {
+  return defineSettings(
+    [
+      defineSetting({
+        key: 'context.full_context_enabled',
+        schema: z.boolean(),
+        default: false,
+        effects: ['context'],
+        ui: { control: 'toggle', label: 'Send the full context', help: 'Takes precedence over compression.' },
+      }),
+      defineSetting({
+        key: 'context.compress_enabled',
+        schema: z.boolean(),
+        default: true,
+        effects: ['context'],
+        ui: { control: 'toggle', label: 'Compress older turns' },
+      }),
+      defineSetting({
+        key: 'rules.hp_zero_ends_game',
+        schema: z.boolean(),
+        default: false,
+        effects: ['rules'],
+        ui: { control: 'toggle', label: 'HP 0 ends the game' },
+      }),
+      defineSetting({
+        key: 'rollback.max_checkpoints',
+        schema: z.number().int().min(0).max(100),
+        default: 0,
+        scope: 'global',
+        effects: ['storage'],
+        ui: { control: 'number', label: 'Rollback checkpoints kept', help: '0 disables rollback (V1).' },
+      }),
+      defineSetting({
+        key: 'dialog.manual_type',
+        schema: z.enum(['scene', 'action', 'rules', 'free_chat']),
+        default: 'free_chat',
+        effects: ['routing'],
+        ui: { control: 'select', label: 'Dialog type', options: ['scene', 'action', 'rules', 'free_chat'] },
+      }),
     ],
-  },
-);
+    {
+      relations: [
+        { kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' },
+      ],
+    },
+  );
+}

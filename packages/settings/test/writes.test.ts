@@ -144,6 +144,13 @@ describe('update and reset', () => {
     expect(done.ok && done.snapshot.values).toMatchObject({ 'mode.a': true, 'ui.tags': ['z'] });
   });
 
+  it('leaves a key given as undefined unchanged', async () => {
+    const { settings } = setup();
+    await settings.set('c1', 'ui.tags', ['kept']);
+    const result = await settings.update('c1', { 'ui.tags': undefined, 'mode.a': true });
+    expect(result.ok && result.snapshot.values).toMatchObject({ 'ui.tags': ['kept'], 'mode.a': true });
+  });
+
   it('resets one key so the global value applies again', async () => {
     const { settings } = setup();
     await settings.set(GLOBAL, 'ui.tags', ['g']);
