@@ -502,6 +502,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     entry.state = 'queued';
     list.push(entry);
     queued.set(entry.sessionKey, list);
+    events.emit('queued', { id: entry.id, sessionKey: entry.sessionKey, position: list.length });
   }
 
   const ready = restore().finally(() => {

@@ -277,6 +277,8 @@ export interface PendingConfirmation {
  * ```
  */
 export interface ConfirmEvents {
+  /** A request waits behind another confirmation of its session (`whenPending: 'queue'`). */
+  queued: { readonly id: string; readonly sessionKey: string; readonly position: number };
   /** A prompt (first, next step, or re-prompt) was sent. */
   prompted: {
     readonly id: string;

@@ -22,6 +22,8 @@ export interface Harness {
   readonly events: { ignored: ConfirmEvents['ignored'][]; refused: ConfirmEvents['refused'][]; error: unknown[] };
   /** Resolves with the next `prompted` event. */
   nextPrompt(): Promise<ConfirmEvents['prompted']>;
+  /** Resolves with the next `queued` event. */
+  nextQueued(): Promise<ConfirmEvents['queued']>;
   /** Starts a request in group chat g1 by alice and waits until it is prompted. */
   ask(overrides?: Partial<ConfirmRequest>): Promise<{ decision: Promise<ConfirmDecision>; id: string }>;
   /** A second gate on the same store and a fresh bus: a restart. */
@@ -54,7 +56,15 @@ export async function setup(
         resolve(event);
       });
     });
+  const nextQueued = (): Promise<ConfirmEvents['queued']> =>
+    new Promise((resolve) => {
+      const off = gate.on('queued', (event) => {
+        off();
+        resolve(event);
+      });
+    });
   const harness: Harness = {
+    nextQueued,
     clock,
     store,
     bus,
