@@ -1,0 +1,308 @@
+import {
+  type CompareAndSetResult,
+  CoreError,
+  createEmitter,
+  DEFAULT_JSON_LIMITS,
+  type JsonLimits,
+  type JsonValue,
+  type Store,
+  type StoreChange,
+  type StoreEntry,
+  type StoreSetOptions,
+  safeParseJson,
+  stringifyJson,
+  type Unsubscribe,
+} from '@parley/core';
+import type { Redis } from 'ioredis';
+import { decodeEntry, escapeGlob, layoutOf, WRITE_SCRIPT } from './codec.js';
+import { connect } from './connection.js';
+import { RedisStoreError } from './errors.js';
+import { createWatchHub, type RedisWatchOptions, type ResyncReason } from './watch.js';
+
+/**
+ * Options for {@link createRedisStore}.
+ *
+ * @example
+ * ```ts
+ * import type { Redis } from 'ioredis';
+ * import type { RedisStoreOptions } from '@parley/redis';
+ *
+ * function optionsFor(redis: Redis): RedisStoreOptions {
+ *   return { redis, prefix: 'billing-bot:', scanCount: 500 };
+ * }
+ * ```
+ */
+export interface RedisStoreOptions {
+  /** The ioredis client to run commands on. The store never quits it: the caller owns it. */
+  readonly redis: Redis;
+  /**
+   * Starts every Redis key and channel of this store, so several applications share one Redis
+   * (`'billing-bot:'`). No application's prefix may be the start of another's. In Redis Cluster,
+   * use a hash tag (`'{billing-bot}:'`) so a write's keys share a slot.
+   */
+  readonly prefix: string;
+  /** Limits a stored value must pass when read (and, so nothing unreadable is written, when written). */
+  readonly jsonLimits?: JsonLimits;
+  /** The COUNT hint of each SCAN that `list` runs; 1000 by default. */
+  readonly scanCount?: number;
+  /**
+   * Turns on Redis keyspace notifications for expired keys (`CONFIG SET notify-keyspace-events`,
+   * adding `Ex`) when the first watcher is added, so watchers hear `expire` changes. Off by default:
+   * managed Redis often forbids CONFIG, and the server may already be configured.
+   */
+  readonly configureExpiryEvents?: boolean;
+}
+
+/**
+ * What a {@link RedisStore} reports besides its return values.
+ *
+ * @example
+ * ```ts
+ * import type { RedisStoreEvents } from '@parley/redis';
+ *
+ * const event: RedisStoreEvents['corrupt'] = { key: 'confirm:abc', reason: 'missing value', source: 'get' };
+ * ```
+ */
+export interface RedisStoreEvents {
+  /** A key under the prefix holds something this store did not write; `list` skipped it, `get` threw. */
+  corrupt: { key: string; reason: string; source: 'get' | 'list' | 'write' | 'message' };
+  /** The change subscription is live (`subscribed`) or live again (`reconnected`): re-read state. */
+  resync: { reason: ResyncReason };
+  /** The command or the subscriber connection dropped (`lost`) or came back (`ready`). */
+  connection: { connection: 'commands' | 'subscriber'; state: 'lost' | 'ready' };
+  /** An error no caller could be given: from the subscriber, a watcher that threw, or CONFIG. */
+  error: { error: unknown; source: 'subscriber' | 'listener' | 'configure' };
+}
+
+/**
+ * The core `Store` over Redis, with events and a resync signal on `watch`.
+ *
+ * @example
+ * ```ts
+ * import type { RedisStore } from '@parley/redis';
+ *
+ * function logOutages(store: RedisStore): void {
+ *   store.on('connection', ({ connection, state }) => console.log(connection, state));
+ * }
+ * ```
+ */
+export interface RedisStore extends Store {
+  /** The application prefix every Redis key and channel of this store starts with. */
+  readonly prefix: string;
+  /**
+   * Calls `listener` after any write, delete or (when Redis reports them) expiry of a key starting
+   * with `prefix`, made through any store on the same Redis and prefix; `options.onResync` says
+   * when changes may have been missed.
+   */
+  watch(prefix: string, listener: (change: StoreChange) => void, options?: RedisWatchOptions): Unsubscribe;
+  /** Adds an event listener; returns a function that removes it. */
+  on<K extends keyof RedisStoreEvents & string>(
+    event: K,
+    listener: (payload: RedisStoreEvents[K]) => void,
+  ): Unsubscribe;
+}
+
+/** The SCAN COUNT hint `list` uses unless `scanCount` says otherwise. */
+export const DEFAULT_SCAN_COUNT = 1000;
+
+/**
+ * Creates a {@link RedisStore}: the core `Store` kept in Redis, so pending confirmations, requests
+ * and flows survive restarts and are shared by every replica of a bot.
+ *
+ * Every write runs one Lua script that checks the version, writes the value, sets its expiry and
+ * publishes the change, atomically. Reads validate what they find. While the connection is down,
+ * calls fail at once with `connection_lost`; a watcher is told to resync once it is back.
+ *
+ * @throws RedisStoreError `invalid_prefix` for an empty prefix. Its methods reject with
+ * `connection_lost`, `corrupt_value`, `script_failed`, `command_failed` or `store_closed`, and
+ * with CoreError `invalid_timeout` (bad `ttlMs`) or a `json_*` code (a value that is not JSON or
+ * breaks `jsonLimits`).
+ * @example
+ * ```ts
+ * import type { Redis } from 'ioredis';
+ * import { createRedisStore } from '@parley/redis';
+ *
+ * export async function remember(redis: Redis): Promise<void> {
+ *   const store = createRedisStore({ redis, prefix: 'billing-bot:' });
+ *   const version = await store.set('confirm:abc', { state: 'pending' }, { ttlMs: 60_000 });
+ *   const won = await store.compareAndSet('confirm:abc', version, { state: 'approved' });
+ *   console.log(won.ok, await store.get('confirm:abc')); // true { state: 'approved' }
+ *   await store.close(); // the client stays open
+ * }
+ * ```
+ */
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  const { redis, prefix } = options;
+  if (typeof prefix !== 'string' || prefix === '') {
+    throw new RedisStoreError('invalid_prefix', 'prefix must be a non-empty string', {
+      details: { prefix: String(prefix) },
+    });
+  }
+  const limits = options.jsonLimits ?? DEFAULT_JSON_LIMITS;
+  const scanCount = options.scanCount ?? DEFAULT_SCAN_COUNT;
+  const layout = layoutOf(prefix);
+  const events = createEmitter<RedisStoreEvents>();
+  const conn = connect(redis, WRITE_SCRIPT, {
+    onState: (state) => events.emit('connection', { connection: 'commands', state }),
+  });
+  const hub = createWatchHub(redis, layout, {
+    onResync: (reason) => events.emit('resync', { reason }),
+    onState: (state) => events.emit('connection', { connection: 'subscriber', state }),
+    onError: (error, source) => events.emit('error', { error, source }),
+    onMalformed: (channel, message) =>
+      events.emit('corrupt', {
+        key: channel,
+        reason: `unreadable change message "${message.slice(0, 80)}"`,
+        source: 'message',
+      }),
+  });
+  let closed = false;
+  let configured = false;
+
+  function open(): void {
+    if (closed) throw new RedisStoreError('store_closed', 'The store is closed');
+  }
+
+  async function read(key: string, source: 'get' | 'list'): Promise<StoreEntry | undefined> {
+    open();
+    const hash = await conn
+      .run(() => redis.hgetall(layout.data + key), 'command_failed', key)
+      .catch((error: unknown) => {
+        if (error instanceof RedisStoreError && error.code === 'corrupt_value') {
+          events.emit('corrupt', { key, reason: 'wrong type', source });
+        }
+        throw error;
+      });
+    const decoded = decodeEntry(key, hash, limits);
+    if (decoded.ok) return decoded.entry;
+    events.emit('corrupt', { key, reason: decoded.reason, source });
+    throw new RedisStoreError(
+      'corrupt_value',
+      `The key "${key}" holds an unreadable value: ${decoded.reason}`,
+      {
+        details: { key, reason: decoded.reason },
+      },
+    );
+  }
+
+  async function write(
+    key: string,
+    mode: 'set' | 'cas',
+    expected: number | null,
+    value: JsonValue | undefined,
+    setOptions: StoreSetOptions | undefined,
+  ): Promise<readonly string[]> {
+    open();
+    const json = value === undefined ? '' : encode(value, limits);
+    const ttl =
+      value === undefined || setOptions?.ttlMs === undefined
+        ? ''
+        : String(Math.ceil(assertTtl(setOptions.ttlMs)));
+    const result = await conn.script(
+      [layout.data + key, layout.version],
+      [mode, expected === null ? '' : String(expected), json, ttl, layout.changes, key],
+      key,
+    );
+    if (result[0] === 'corrupt') {
+      events.emit('corrupt', { key, reason: `holds a ${result[1]}`, source: 'write' });
+      throw new RedisStoreError('corrupt_value', `The key "${key}" does not hold a value of this store`, {
+        details: { key, reason: `holds a ${result[1]}` },
+      });
+    }
+    return result;
+  }
+
+  function configureExpiry(): void {
+    configured = true;
+    conn
+      .run(async () => {
+        const [, flags = ''] = (await redis.config('GET', 'notify-keyspace-events')) as string[];
+        let add = flags.includes('E') ? '' : 'E';
+        if (!flags.includes('x') && !flags.includes('A')) add += 'x';
+        if (add !== '') await redis.config('SET', 'notify-keyspace-events', flags + add);
+      }, 'command_failed')
+      .catch((error: unknown) => events.emit('error', { error, source: 'configure' }));
+  }
+
+  return {
+    prefix,
+    async get(key) {
+      return (await read(key, 'get'))?.value;
+    },
+    getEntry(key) {
+      return read(key, 'get');
+    },
+    async set(key, value, setOptions) {
+      const [, version] = await write(key, 'set', null, value, setOptions);
+      return Number(version);
+    },
+    async delete(key) {
+      const [, , , existed] = await write(key, 'set', null, undefined, undefined);
+      return existed === '1';
+    },
+    async compareAndSet(key, expectedVersion, value, setOptions): Promise<CompareAndSetResult> {
+      const [status, version] = await write(key, 'cas', expectedVersion, value, setOptions);
+      if (status === 'ok') return { ok: true, version: Number(version) };
+      return { ok: false, version: version === '' || version === undefined ? null : Number(version) };
+    },
+    async *list(listPrefix) {
+      open();
+      const match = `${escapeGlob(layout.data + listPrefix)}*`;
+      const seen = new Set<string>(); // SCAN may return a key more than once
+      let cursor = '0';
+      do {
+        const from = cursor;
+        const [next, keys] = await conn.run(
+          () => redis.scan(from, 'MATCH', match, 'COUNT', scanCount),
+          'command_failed',
+        );
+        cursor = next;
+        for (const redisKey of keys) {
+          const key = redisKey.slice(layout.data.length);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          // Each entry is read as it is yielded, so one deleted meanwhile is skipped, not replayed.
+          const entry = await read(key, 'list').catch((error: unknown) => {
+            if (error instanceof RedisStoreError && error.code === 'corrupt_value') return undefined;
+            throw error;
+          });
+          if (entry !== undefined) yield entry;
+        }
+      } while (cursor !== '0');
+    },
+    watch(watchPrefix, listener, watchOptions = {}) {
+      open();
+      if (options.configureExpiryEvents === true && !configured) configureExpiry();
+      return hub.add(watchPrefix, listener, watchOptions);
+    },
+    on(event, listener) {
+      return events.on(event, listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      hub.close();
+      conn.detach();
+      events.removeAllListeners();
+    },
+  };
+}
+
+function encode(value: JsonValue, limits: JsonLimits): string {
+  const json = stringifyJson(value);
+  const check = safeParseJson(json, limits); // what could not be read back is refused now
+  if (!check.ok)
+    throw new CoreError(check.code, check.message, {
+      details: check.path === undefined ? {} : { path: check.path },
+    });
+  return json;
+}
+
+function assertTtl(ttlMs: number): number {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new CoreError('invalid_timeout', `ttlMs must be a finite number > 0, got ${ttlMs}`, {
+      details: { name: 'ttlMs', value: ttlMs },
+    });
+  }
+  return ttlMs;
+}
