@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ConfirmStep } from '../src/index.js';
+import { buttonToken, setup } from './helpers.js';
+
+const STEPS: readonly ConfirmStep[] = [
+  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
+  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
+  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
+];
+
+describe('exact multi-step confirmation', () => {
+  it('confirms after three exact YES replies, prompting each step in turn', async () => {
+    const h = await setup();
+    const { decision } = await h.ask({ steps: STEPS });
+    expect(h.channel.lastSent('g1')?.text).toBe(STEPS[0]?.prompt);
+    expect(h.channel.lastSent('g1')?.card).toBeUndefined();
+    for (const [index, step] of STEPS.entries()) {
+      expect(h.channel.lastSent('g1')?.text).toBe(step.prompt);
+      const next = h.nextPrompt();
+      await h.channel.say('g1', 'alice', 'YES');
+      if (index < STEPS.length - 1) expect(await next).toMatchObject({ step: index + 1, reprompt: false });
+    }
+    expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'reply', reply: 'YES' });
+  });
+
+  it.each([
+    ['yes', 1],
+    ['YES!', 1],
+    ['确认', 1],
+  ])('blocks on %j and reports step %i as failed', async (reply, failedStep) => {
+    const h = await setup();
+    const { decision } = await h.ask({ steps: STEPS });
+    await h.channel.say('g1', 'alice', reply);
+    expect(await decision).toMatchObject({ outcome: 'cancelled', reason: 'step_mismatch', failedStep });
+  });
+
+  it('reports the step that failed after earlier steps passed', async () => {
+    const h = await setup();
+    const { decision } = await h.ask({ steps: STEPS });
+    const next = h.nextPrompt();
+    await h.channel.say('g1', 'alice', 'YES');
+    await next;
+    await h.channel.say('g1', 'alice', 'NO');
+    expect(await decision).toMatchObject({ outcome: 'cancelled', failedStep: 2, reply: 'NO' });
+  });
+
+  it('counts one message for at most one step, and not one written before the step’s prompt', async () => {
+    const h = await setup();
+    const { decision } = await h.ask({ steps: STEPS });
+    h.clock.advance(5);
+    const written = h.clock.now();
+    h.clock.advance(5);
+    await h.channel.say('g1', 'alice', 'YES');
+    await h.channel.say('g1', 'alice', 'YES', { createdAt: written }); // typed before prompt #2 was sent
+    expect(h.events.ignored).toMatchObject([{ code: 'stale_reply' }]);
+    expect(h.gate.pending()).toMatchObject([{ step: 1 }]);
+    await h.channel.say('g1', 'alice', 'YES');
+    await h.channel.say('g1', 'alice', 'YES');
+    expect((await decision).outcome).toBe('confirmed');
+  });
+
+  it('accepts a full-width ＹＥＳ, which is the same text after NFKC', async () => {
+    const h = await setup();
+    const { decision } = await h.ask({ steps: [{ prompt: 'Confirm (YES)', expect: 'YES' }] });
+    await h.channel.say('g1', 'alice', 'ＹＥＳ');
+    expect((await decision).outcome).toBe('confirmed');
+  });
+
+  it('refuses a card click for a multi-step confirmation', async () => {
+    const h = await setup();
+    const first = await h.ask();
+    const token = buttonToken(h.channel, 'confirm');
+    await h.channel.say('g1', 'alice', '取消');
+    await first.decision;
+    const { id } = await h.ask({ steps: STEPS });
+    await h.channel.click('g1', 'alice', { confirmation: `${id}.confirm` });
+    expect(h.events.refused).toMatchObject([{ code: 'steps_required', id }]);
+    expect(token).not.toContain(id);
+  });
+});
