@@ -14,8 +14,8 @@ import {
 } from '@parley/core';
 import type { AgentDirectory } from './directory.js';
 import {
+  buildMissingFieldsReply,
   createEnvelope,
-  createMissingFieldsReply,
   type DecodedEnvelopeOf,
   type Envelope,
   type EnvelopeInit,
@@ -221,7 +221,9 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
   const limits: JsonLimits = { ...DEFAULT_ENVELOPE_LIMITS, ...options.limits };
   const directory = options.directory;
   const resolveRef = options.resolveRef;
-  const ids = { generateId: options.generateId ?? generateId, clock: options.clock ?? systemClock };
+  const nextId = options.generateId ?? generateId;
+  const clock = options.clock ?? systemClock;
+  const ids = { generateId: nextId, clock };
 
   /** Everything before the payload: JSON, frame, intent, direction. */
   function decodeFrame(
@@ -268,20 +270,12 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
       (envelope as { payload: unknown }).payload = validation.value;
       return { ok: true, value: envelope as DecodedEnvelopeOf<R> }; // frame and payload both validated
     }
-    const base = {
-      ok: false,
-      code: 'invalid_payload',
-      message: `The payload of "${envelope.intent}" does not match its schema`,
-      envelope,
-      issues: validation.issues,
-      missingFields: validation.missingFields,
-    } as const;
-    if (!replyable) return base;
-    const spawnDepth = directory?.agent(envelope.to)?.depth ?? 0;
-    return {
-      ...base,
-      reply: createMissingFieldsReply(envelope, validation, { ...ids, spawn_depth: spawnDepth }),
-    };
+    const message = `The payload of "${envelope.intent}" does not match its schema`;
+    const { issues, missingFields } = validation;
+    if (!replyable) return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields };
+    const spawnDepth = directory === undefined ? 0 : (directory.agent(envelope.to)?.depth ?? 0);
+    const reply = buildMissingFieldsReply(envelope, validation, nextId, clock, spawnDepth);
+    return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields, reply };
   }
 
   function refsRefusal(envelope: Envelope, message: string, cause?: unknown): DecodeRefusal {

@@ -254,21 +254,38 @@ export function createMissingFieldsReply(
   },
   options: CreateEnvelopeOptions & { readonly spawn_depth?: number } = {},
 ): MissingFieldsEnvelope {
-  const issues = failure.issues.map((issue) => ({ path: issue.pathText, message: issue.message }));
-  return buildEnvelope(
-    MISSING_FIELDS_INTENT,
-    {
-      from: refused.to,
-      to: refused.from,
-      ref_task: refused.ref_task,
-      request_id: refused.request_id,
-      in_reply_to: refused.id,
-      spawn_depth: options.spawn_depth,
-      payload: { intent: refused.intent, missing_fields: [...failure.missingFields], issues },
-    },
+  return buildMissingFieldsReply(
+    refused,
+    failure,
     options.generateId ?? generateId,
     options.clock ?? systemClock,
-  ) as MissingFieldsEnvelope; // built from a MissingFieldsPayload, never a ref
+    options.spawn_depth ?? 0,
+  );
+}
+
+/** The reply itself, without option objects (the codec calls it on its hot refusal path). @internal */
+export function buildMissingFieldsReply(
+  refused: Envelope,
+  failure: Parameters<typeof createMissingFieldsReply>[1],
+  nextId: IdGenerator,
+  clock: Clock,
+  spawnDepth: number,
+): MissingFieldsEnvelope {
+  const issues = failure.issues.map((issue) => ({ path: issue.pathText, message: issue.message }));
+  const reply: { -readonly [F in keyof MissingFieldsEnvelope]: MissingFieldsEnvelope[F] } = {
+    id: nextId(),
+    from: refused.to,
+    to: refused.from,
+    intent: MISSING_FIELDS_INTENT,
+    payload: { intent: refused.intent, missing_fields: failure.missingFields.slice(), issues },
+    expect_response: false,
+    in_reply_to: refused.id,
+    sent_at: clock.now(),
+    spawn_depth: spawnDepth,
+  };
+  if (refused.ref_task !== undefined) reply.ref_task = refused.ref_task;
+  if (refused.request_id !== undefined) reply.request_id = refused.request_id;
+  return reply;
 }
 
 /** @internal */

@@ -84,10 +84,10 @@ export type IntentSpecs = { readonly [name: string]: IntentSpec };
 export interface IntentRegistry<TSpecs extends IntentSpecs = IntentSpecs> {
   /** The specs as given (frozen). */
   readonly specs: TSpecs;
-  /** Every intent name, in definition order. */
-  readonly names: readonly (keyof TSpecs & string)[];
+  /** Every intent name, in definition order (typed as {@link IntentNameOf} the registry). */
+  readonly names: readonly string[];
   /** Tells whether `name` is an intent of this registry (own names only, never `toString` or `__proto__`). */
-  has(name: string): name is keyof TSpecs & string;
+  has(name: string): boolean;
   /** The spec of `name`; throws {@link EnvelopeError} `unknown_intent` for any other name. */
   get<K extends keyof TSpecs & string>(name: K): TSpecs[K];
   /** The direction of `name` in object form (`down` becomes `{ to: 'child' }`). */
@@ -185,12 +185,12 @@ export function defineIntents<const TSpecs extends IntentSpecs>(specs: TSpecs): 
     }
     rules.set(name, Object.freeze(normaliseDirection(name, spec.direction)));
   }
-  const names = Object.freeze([...rules.keys()]) as readonly (keyof TSpecs & string)[];
+  const names = Object.freeze([...rules.keys()]);
   const frozen = Object.freeze({ ...specs });
   return Object.freeze({
     specs: frozen,
     names,
-    has: (name: string): name is keyof TSpecs & string => rules.has(name),
+    has: (name: string): boolean => rules.has(name),
     get<K extends keyof TSpecs & string>(name: K): TSpecs[K] {
       if (!rules.has(name)) throw unknownIntent(name);
       return frozen[name];
