@@ -270,3 +270,74 @@ describe('snapshot.ts and trpg.ts examples', () => {
     expect([snap.get('dialog.manual_type'), snap.get('rollback.max_checkpoints')]).toEqual(['free_chat', 0]);
   });
 });
+
+describe('README snippet', () => {
+  it('runs the README snippet', async () => {
+    const registry = defineSettings(
+      [
+        defineSetting({
+          key: 'context.full_context_enabled',
+          schema: z.boolean(),
+          default: false,
+          effects: ['context'],
+        }),
+        defineSetting({
+          key: 'context.compress_enabled',
+          schema: z.boolean(),
+          default: true,
+          effects: ['context'],
+        }),
+        defineSetting({
+          key: 'rollback.max_checkpoints',
+          schema: z.number().int().min(0),
+          default: 0,
+          scope: 'global',
+        }),
+      ],
+      {
+        relations: [
+          { kind: 'exclusive', keys: ['context.full_context_enabled', 'context.compress_enabled'] },
+        ],
+      },
+    );
+
+    const clock = createManualClock();
+    const settings = createSettings(registry, { store: createMemoryStore({ clock }), clock });
+    const changed: [string | null, string[]][] = [];
+    settings.on('changed', ({ campaignId, changes }) =>
+      changed.push([campaignId, changes.map((c) => c.key)]),
+    );
+
+    await settings.set(GLOBAL, 'rollback.max_checkpoints', 5);
+    const turn1 = await settings.snapshot('campaign-1');
+
+    const refused = await settings.safeSet('campaign-1', 'context.full_context_enabled', true);
+    expect(refused).toEqual({
+      ok: false,
+      code: 'mutually_exclusive',
+      key: 'context.full_context_enabled',
+      conflictsWith: 'context.compress_enabled',
+    });
+
+    await settings.update(
+      'campaign-1',
+      { 'context.compress_enabled': false, 'context.full_context_enabled': true },
+      { expectedVersion: turn1.version.campaign },
+    );
+
+    const turn2 = await settings.snapshot('campaign-1');
+    const full: boolean = turn2.get('context.full_context_enabled');
+    expect([turn1.get('context.full_context_enabled'), full]).toEqual([false, true]);
+    expect(turn2.entry('rollback.max_checkpoints')).toEqual({ value: 5, source: 'global' });
+    expect(turn2.toJSON().version.campaign).toBeGreaterThan(0);
+
+    expect(await settings.safeSet('campaign-1', 'context.nope', 1)).toMatchObject({ code: 'unknown_key' });
+    expect(await settings.safeSet('campaign-1', 'rollback.max_checkpoints', 3)).toMatchObject({
+      code: 'scope_mismatch',
+    });
+    expect(changed).toEqual([
+      [null, ['rollback.max_checkpoints']],
+      ['campaign-1', ['context.compress_enabled', 'context.full_context_enabled']],
+    ]);
+  });
+});
