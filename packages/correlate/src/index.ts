@@ -1,0 +1,38 @@
+/**
+ * request_id correlation for agents and bots: define a request/response protocol with Standard
+ * Schemas, send requests with fresh ids and await typed replies, track every request through the
+ * shared request machine (pending → approved | rejected | expired | cancelled), and refuse late,
+ * duplicate, unknown, wrong-sender and malformed replies as data. Deadlines share one timer, and
+ * pending requests can live in a `Store` so they survive restarts and span instances.
+ *
+ * @packageDocumentation
+ * @module @parley/correlate
+ */
+export { createCorrelator } from './correlator.js';
+export { defineProtocol, shutdownProtocol, planApprovalProtocol } from './protocol.js';
+export type { Decision, Protocol, ProtocolDefinition, RequestOf, ResponseOf } from './protocol.js';
+export { CorrelateError, CORRELATE_ERROR_CODES, REFUSAL_CODES } from './errors.js';
+export type { CorrelateErrorCode, RefusalCode } from './errors.js';
+export type { CorrelateMessage, ProgressMessage, RequestMessage, ResponseMessage } from './messages.js';
+export {
+  DEFAULT_HUMAN_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_SETTLED,
+  DEFAULT_MAX_TOTAL_MS,
+  DEFAULT_RETAIN_SETTLED_MS,
+  DEFAULT_TIMEOUT_MS,
+} from './types.js';
+export type {
+  Correlator,
+  CorrelatorEvents,
+  CorrelatorOptions,
+  CorrelatorStats,
+  ListFilter,
+  ProgressOptions,
+  ReceiveResult,
+  Refusal,
+  Reply,
+  RequestOptions,
+  TrackedRequest,
+  WaitForOptions,
+} from './types.js';

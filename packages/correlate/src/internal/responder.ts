@@ -1,0 +1,194 @@
+import type { Clock, DeadlineQueue, Emitter } from '@parley/core';
+import type { RequestState } from '@parley/fsm';
+import { CorrelateError } from '../errors.js';
+import type { CorrelateMessage, RequestMessage } from '../messages.js';
+import type { Protocol } from '../protocol.js';
+import type { CorrelatorEvents, ProgressOptions, ReceiveResult, Refusal, TrackedRequest } from '../types.js';
+import { Incoming, SettledLog, toTracked } from './records.js';
+import { check, isPromise, nextState } from './util.js';
+
+export interface ResponderContext {
+  readonly self: string;
+  readonly clock: Clock;
+  readonly queue: DeadlineQueue;
+  readonly events: Emitter<CorrelatorEvents>;
+  readonly protocols: ReadonlyMap<string, Protocol>;
+  readonly maxPending: number;
+  readonly maxTotalMs: number;
+  readonly retainMs: number;
+  readonly maxSettled: number;
+  readonly send: (message: CorrelateMessage) => void;
+  readonly refuse: (refusal: Omit<Refusal, 'ok'>) => Refusal;
+  readonly scheduleSweep: (dueAt: number) => void;
+  readonly isClosed: () => boolean;
+}
+
+export interface Responder {
+  onRequest(message: RequestMessage): Promise<ReceiveResult>;
+  respond(id: string, response: unknown): TrackedRequest;
+  progress(id: string, options?: ProgressOptions): TrackedRequest;
+  get(id: string): TrackedRequest | undefined;
+  list(): TrackedRequest[];
+  sweep(now: number): number | undefined;
+  pendingCount(): number;
+  settledCount(): number;
+  clear(): void;
+}
+
+/** The responder side of a correlator: requests it received, in memory, each answered at most once. */
+export function createResponder(ctx: ResponderContext): Responder {
+  const { self, clock, queue, events } = ctx;
+  const incoming = new Map<string, Incoming>();
+  const settled = new SettledLog<Incoming>(ctx.retainMs, ctx.maxSettled);
+
+  function about(message: RequestMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
+    return { requestId: message.request_id, kind: 'request', from: message.from, protocol: message.protocol };
+  }
+
+  function known(id: string): Incoming | undefined {
+    return incoming.get(id) ?? settled.items.get(id);
+  }
+
+  function finish(record: Incoming, to: RequestState): void {
+    record.state = to;
+    record.settledAt = clock.now();
+    if (record.deadline !== undefined) queue.remove(record.deadline);
+    record.deadline = undefined;
+    incoming.delete(record.id);
+    settled.add(record);
+    ctx.scheduleSweep(record.settledAt + ctx.retainMs);
+    if (events.listenerCount('settled') > 0) events.emit('settled', { request: toTracked(record), remote: false });
+  }
+
+  function pendingOrThrow(id: string): Incoming {
+    if (ctx.isClosed()) throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
+    const record = incoming.get(id);
+    if (record !== undefined) return record;
+    const done = settled.items.get(id);
+    if (done !== undefined) {
+      throw new CorrelateError('not_pending', `Request "${id}" is already ${done.state}`, {
+        details: { requestId: id, state: done.state },
+      });
+    }
+    throw new CorrelateError('unknown_request', `No incoming request "${id}"`, { details: { requestId: id } });
+  }
+
+  function sendOrThrow(record: Incoming, message: CorrelateMessage): void {
+    try {
+      ctx.send(message);
+    } catch (cause) {
+      events.emit('error', { code: 'send_failed', requestId: record.id, error: cause });
+      throw new CorrelateError('send_failed', `Sending the ${message.kind} to "${record.from}" failed`, {
+        details: { requestId: record.id },
+        cause,
+      });
+    }
+  }
+
+  return {
+    async onRequest(message) {
+      const protocol = ctx.protocols.get(message.protocol);
+      if (protocol === undefined) {
+        return ctx.refuse({ ...about(message), code: 'unknown_protocol', message: `Unknown protocol "${message.protocol}"` });
+      }
+      let checked = check(protocol.request, message.payload);
+      if (isPromise(checked)) checked = await checked;
+      const existing = known(message.request_id);
+      if (existing !== undefined) {
+        return ctx.refuse({
+          ...about(message),
+          code: 'duplicate_request',
+          state: existing.state,
+          message: `Request id "${message.request_id}" is already in use (${existing.state}); the new request is refused`,
+        });
+      }
+      if (!checked.ok) {
+        return ctx.refuse({
+          ...about(message),
+          code: 'invalid_payload',
+          issues: checked.issues,
+          message: `The payload does not match the ${protocol.name} request schema`,
+        });
+      }
+      const now = clock.now();
+      if (message.deadline_at <= now) {
+        return ctx.refuse({ ...about(message), code: 'late', message: `Request "${message.request_id}" arrived after its deadline` });
+      }
+      if (incoming.size >= ctx.maxPending) {
+        return ctx.refuse({
+          ...about(message),
+          code: 'too_many_pending',
+          message: `Correlator "${self}" already has ${ctx.maxPending} requests to answer`,
+        });
+      }
+      const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
+      const record = new Incoming(message.request_id, protocol, message.from, self, checked.value, now, Math.min(message.deadline_at, maxAt), maxAt);
+      record.deadline = queue.add(record.deadlineAt, () => {
+        record.deadline = undefined;
+        finish(record, nextState(record.state, 'expire') ?? 'expired');
+      });
+      incoming.set(record.id, record);
+      if (events.listenerCount('request') > 0) events.emit('request', { request: toTracked(record) });
+      return { ok: true, kind: 'request', requestId: record.id, state: record.state };
+    },
+
+    respond(id, response) {
+      const record = pendingOrThrow(id);
+      const checked = check(record.protocol.response, response);
+      if (isPromise(checked)) {
+        checked.catch(() => {}); // answered synchronously below; the async result is not needed
+        throw new CorrelateError('invalid_response', `The ${record.protocol.name} response schema is asynchronous; respond() needs a synchronous one`, {
+          details: { requestId: id },
+        });
+      }
+      if (!checked.ok) {
+        throw new CorrelateError('invalid_response', `The response does not match the ${record.protocol.name} response schema`, {
+          details: { requestId: id, issues: checked.issues, missingFields: checked.missingFields },
+        });
+      }
+      const decision = record.protocol.decide(checked.value);
+      sendOrThrow(record, { kind: 'response', request_id: id, protocol: record.protocol.name, from: self, to: record.from, response: checked.value });
+      record.response = checked.value;
+      record.reason = decision.reason;
+      finish(record, nextState(record.state, decision.approve ? 'approve' : 'reject') ?? record.state);
+      return toTracked(record);
+    },
+
+    progress(id, options = {}) {
+      const record = pendingOrThrow(id);
+      sendOrThrow(record, {
+        kind: 'progress',
+        request_id: id,
+        protocol: record.protocol.name,
+        from: self,
+        to: record.from,
+        ...(options.note === undefined ? {} : { note: options.note }),
+        ...(options.waitingOnHuman === undefined ? {} : { waiting_on_human: options.waitingOnHuman }),
+      });
+      // The requester extends its own deadline, at most to the request's maximum: keep the record until then.
+      record.human ||= options.waitingOnHuman === true;
+      if (record.deadlineAt < record.maxDeadlineAt) {
+        record.deadlineAt = record.maxDeadlineAt;
+        if (record.deadline !== undefined) queue.remove(record.deadline);
+        record.deadline = queue.add(record.deadlineAt, () => {
+          record.deadline = undefined;
+          finish(record, nextState(record.state, 'expire') ?? 'expired');
+        });
+      }
+      return toTracked(record);
+    },
+
+    get(id) {
+      const record = known(id);
+      return record === undefined ? undefined : toTracked(record);
+    },
+    list: () => [...incoming.values(), ...settled.items.values()].map(toTracked),
+    sweep: (now) => settled.sweep(now),
+    pendingCount: () => incoming.size,
+    settledCount: () => settled.items.size,
+    clear() {
+      incoming.clear();
+      settled.items.clear();
+    },
+  };
+}
