@@ -16,6 +16,7 @@ export interface ConnectionHooks {
 }
 
 interface InFlight {
+  readonly key: string | undefined;
   reject(error: RedisStoreError): void;
 }
 
@@ -46,7 +47,7 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
     for (const call of dropped) {
       call.reject(
         new RedisStoreError('connection_lost', 'The Redis connection closed while the call was in flight', {
-          details: { sent: true },
+          details: { sent: true, ...(call.key === undefined ? {} : { key: call.key }) },
         }),
       );
     }
@@ -76,7 +77,7 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
       );
     }
     return new Promise<T>((resolve, reject) => {
-      const call: InFlight = { reject };
+      const call: InFlight = { key, reject };
       inFlight.add(call);
       command().then(
         (value) => {
