@@ -1,0 +1,129 @@
+import { type Detector, defineDetector } from '../detector.js';
+import type { AppliedAction, Proposal } from '../types.js';
+import {
+  type Claim,
+  type ClaimPattern,
+  DEFAULT_CLAIM_GUARD,
+  DEFAULT_HP_CLAIM_PATTERNS,
+  findClaims,
+} from './claims.js';
+
+/**
+ * Options for {@link defineHpClaimDetector}.
+ *
+ * @example
+ * ```ts
+ * import type { HpClaimDetectorOptions } from '@parley/conflict';
+ *
+ * const options: HpClaimDetectorOptions<{ hp: Record<string, number> }> = {
+ *   tool: 'hp_delta',
+ *   snippet: (state) => ({ hp: state.hp }),
+ * };
+ * ```
+ */
+export interface HpClaimDetectorOptions<TState> {
+  /** Reported as `detector`; `hp_claim` by default. */
+  readonly name?: string;
+  /** The phrases that count as an HP claim; {@link DEFAULT_HP_CLAIM_PATTERNS} by default. */
+  readonly patterns?: readonly ClaimPattern[];
+  /** Skips a match when its clause so far matches this; {@link DEFAULT_CLAIM_GUARD} by default, `null` for none. */
+  readonly guard?: RegExp | null;
+  /** The tool that settles HP; `hp_delta` by default. */
+  readonly tool?: string;
+  /** Reads the signed change from a call's args; `args.delta` by default. */
+  readonly deltaOf?: (args: Readonly<Record<string, unknown>>) => number | undefined;
+  /** The `expected_state_snippet` (the authoritative HP fields); by default the rule and the matching calls. */
+  readonly snippet?: (state: TState, claim: string) => unknown;
+  /** The retry instruction; an English sentence naming the tool by default. */
+  readonly instructions?: string;
+}
+
+/**
+ * Defines the detector for the reference document's first example: the narrative claims an HP
+ * change that no `hp_delta` call settles. A claim with an amount ("loses 5 HP", "受到5点伤害")
+ * needs a call whose delta has that size and sign; a claim without one ("生命值减少") needs a call
+ * of that sign. Calls executed in an earlier attempt of the run count too.
+ *
+ * Use it in the conflict loop of a game turn. It is pattern based: it finds the phrases in
+ * `patterns` (English and Chinese defaults), skips those negated or conditional in their clause,
+ * and does not tie a claim to a character. Replace or extend the patterns for your writing style.
+ *
+ * @throws ConflictError `invalid_argument` when `name` is empty.
+ * @example
+ * ```ts
+ * import { defineHpClaimDetector } from '@parley/conflict';
+ *
+ * const hp = defineHpClaimDetector();
+ * const context = { attempt: 1, applied: [] };
+ * const bad = await hp.detect({ text: '哥布林的箭射中了你，你受到5点伤害。' }, {}, context);
+ * const good = await hp.detect(
+ *   { text: 'You lose 5 HP.', tool_calls: [{ id: 'c1', tool: 'hp_delta', args: { target_character_id: 'pc_1', delta: -5, cause: 'arrow' } }] },
+ *   {},
+ *   context,
+ * );
+ * console.log(bad.length, good.length); // 1 0
+ * ```
+ */
+export function defineHpClaimDetector<TState = unknown>(
+  options: HpClaimDetectorOptions<TState> = {},
+): Detector<TState> {
+  const patterns = options.patterns ?? DEFAULT_HP_CLAIM_PATTERNS;
+  const guard = options.guard === undefined ? DEFAULT_CLAIM_GUARD : options.guard;
+  const tool = options.tool ?? 'hp_delta';
+  const deltaOf = options.deltaOf ?? defaultDelta;
+  const instructions =
+    options.instructions ??
+    `Do not change HP in the narrative: request a ${tool} tool call (target_character_id, delta, cause) for every HP change you describe, or describe none.`;
+  return defineDetector<TState>({
+    name: options.name ?? 'hp_claim',
+    detect(proposal, state, { applied }) {
+      const calls = callsOf(proposal, applied, tool);
+      return findClaims(proposal.text, patterns, guard)
+        .filter((claim) => !calls.some((call) => fits(deltaOf(call.args ?? {}), claim)))
+        .map((claim) => ({
+          expected_state_snippet:
+            options.snippet === undefined
+              ? {
+                  hp_changes_only_via: tool,
+                  [`${tool}_calls`]: calls.map((call) => ({
+                    id: call.id,
+                    delta: deltaOf(call.args ?? {}) ?? null,
+                  })),
+                }
+              : options.snippet(state, claim.text),
+          mismatch_reason: `The text claims an HP change ("${claim.text}") but no ${tool} call${expected(claim)} settles it`,
+          instructions,
+          evidence: claim.text,
+        }));
+    },
+  });
+}
+
+/** The calls of `tool` proposed now or executed earlier in the run. */
+export function callsOf(
+  proposal: Proposal,
+  applied: readonly AppliedAction[],
+  tool: string,
+): readonly { readonly id: string; readonly args?: Readonly<Record<string, unknown>> | undefined }[] {
+  return [...(proposal.tool_calls ?? []), ...applied].filter((call) => call.tool === tool);
+}
+
+function defaultDelta(args: Readonly<Record<string, unknown>>): number | undefined {
+  const delta = args['delta'];
+  return typeof delta === 'number' && Number.isFinite(delta) ? delta : undefined;
+}
+
+function fits(delta: number | undefined, claim: Claim): boolean {
+  if (delta === undefined) return claim.direction === undefined && claim.amount === undefined;
+  if (claim.direction === 'loss' && delta >= 0) return false;
+  if (claim.direction === 'gain' && delta <= 0) return false;
+  return claim.amount === undefined || Math.abs(delta) === claim.amount;
+}
+
+function expected(claim: Claim): string {
+  const sign = claim.direction === 'loss' ? '-' : claim.direction === 'gain' ? '+' : '±';
+  if (claim.amount !== undefined) return ` with delta ${sign}${claim.amount}`;
+  if (claim.direction !== undefined)
+    return ` with a ${claim.direction === 'loss' ? 'negative' : 'positive'} delta`;
+  return '';
+}

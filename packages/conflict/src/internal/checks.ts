@@ -1,0 +1,147 @@
+import { ConflictError } from '../errors.js';
+import {
+  type AppliedAction,
+  type Conflict,
+  type DeferredCall,
+  type FailedCall,
+  type Proposal,
+  TOOL_FAILURE_STATUSES,
+  type ToolCall,
+} from '../types.js';
+
+/** The detector name of conflicts about a malformed proposal. */
+export const PROPOSAL_SHAPE = 'proposal_shape';
+
+/** Checks a generator's output is a proposal; a malformed one becomes a conflict to retry. */
+export function checkProposal(
+  output: unknown,
+): { readonly ok: true; readonly value: Proposal } | { readonly ok: false; readonly conflict: Conflict } {
+  const problems: string[] = [];
+  if (!isRecord(output)) problems.push('the output is not an object');
+  else {
+    if (typeof output['text'] !== 'string') problems.push('"text" is not a string');
+    const calls = output['tool_calls'];
+    if (calls !== undefined && !Array.isArray(calls)) problems.push('"tool_calls" is not a list');
+    if (Array.isArray(calls)) {
+      const seen = new Set<string>();
+      calls.forEach((call: unknown, index) => {
+        const problem = callProblem(call);
+        if (problem !== undefined) problems.push(`tool_calls[${index}] ${problem}`);
+        else {
+          const id = (call as ToolCall).id; // checked by callProblem
+          if (seen.has(id)) problems.push(`tool_calls[${index}] repeats the id "${id}"`);
+          seen.add(id);
+        }
+      });
+    }
+    if (output['structured'] !== undefined && !isRecord(output['structured'])) {
+      problems.push('"structured" is not an object');
+    }
+  }
+  if (problems.length === 0) return { ok: true, value: output as unknown as Proposal }; // shape checked above
+  return {
+    ok: false,
+    conflict: {
+      detector: PROPOSAL_SHAPE,
+      expected_state_snippet: {
+        format:
+          '{ "text": string, "tool_calls"?: [{ "id": string, "tool": string, "args": object, "reason"?: string }] }',
+      },
+      mismatch_reason: `The output is malformed: ${problems.join('; ')}`,
+      instructions:
+        'Reply in the requested format: the narrative in "text" and any action as a tool call with a unique "id", a "tool" name and an "args" object.',
+    },
+  };
+}
+
+function callProblem(call: unknown): string | undefined {
+  if (!isRecord(call)) return 'is not an object';
+  if (typeof call['id'] !== 'string' || call['id'] === '') return 'has no "id"';
+  if (typeof call['tool'] !== 'string' || call['tool'] === '') return 'has no "tool"';
+  if (!isRecord(call['args'])) return 'has no "args" object';
+  if (call['reason'] !== undefined && typeof call['reason'] !== 'string')
+    return 'has a "reason" that is not text';
+  return undefined;
+}
+
+/** Checks a gate answered every call it was given exactly once, and nothing else. */
+export function checkGateResult(
+  result: unknown,
+  calls: readonly ToolCall[],
+): {
+  readonly executed: readonly AppliedAction[];
+  readonly failed: readonly FailedCall[];
+  readonly deferred: readonly DeferredCall[];
+} {
+  const fail = (problem: string): never => {
+    throw new ConflictError('gate_failed', `The tool gate broke its contract: ${problem}`, {
+      details: { problem, callIds: calls.map((call) => call.id) },
+    });
+  };
+  if (!isRecord(result)) return fail('it did not return an object');
+  const executed = listOf(result['executed'], 'executed', fail);
+  const feedback = result['feedback'];
+  if (feedback !== undefined && !isRecord(feedback)) return fail('"feedback" is not an object');
+  const failed = listOf(feedback?.['failed_calls'] ?? [], 'feedback.failed_calls', fail);
+  const deferred = listOf(result['deferred'] ?? [], 'deferred', fail);
+
+  const pending = new Map(calls.map((call) => [call.id, call]));
+  const answer = (entry: Record<string, unknown>, where: string): ToolCall => {
+    const call = typeof entry['id'] === 'string' ? pending.get(entry['id']) : undefined;
+    if (call === undefined)
+      return fail(`${where} answers "${String(entry['id'])}", not one open call it was given`);
+    pending.delete(call.id);
+    return call;
+  };
+  const outExecuted = executed.map((entry): AppliedAction => {
+    const call = answer(entry, 'executed');
+    return {
+      id: call.id,
+      tool: call.tool,
+      args: isRecord(entry['args']) ? entry['args'] : call.args,
+      ...('result' in entry ? { result: entry['result'] } : {}),
+    };
+  });
+  const outFailed = failed.map((entry): FailedCall => {
+    const call = answer(entry, 'failed_calls');
+    const status = entry['status'];
+    if (!TOOL_FAILURE_STATUSES.includes(status as FailedCall['status'])) {
+      return fail(`failed_calls entry "${call.id}" has status ${String(status)}`);
+    }
+    if (typeof entry['reason'] !== 'string' || entry['reason'] === '') {
+      return fail(`failed_calls entry "${call.id}" has no reason`);
+    }
+    const until = entry['disabled_until'];
+    return {
+      id: call.id,
+      tool: call.tool,
+      status: status as FailedCall['status'], // checked against the list above
+      reason: entry['reason'],
+      ...(typeof until === 'string' ? { disabled_until: until } : {}),
+    };
+  });
+  const outDeferred = deferred.map((entry): DeferredCall => {
+    const call = answer(entry, 'deferred');
+    return {
+      id: call.id,
+      tool: call.tool,
+      ...(typeof entry['reason'] === 'string' ? { reason: entry['reason'] } : {}),
+    };
+  });
+  if (pending.size > 0) fail(`it did not answer ${[...pending.keys()].map((id) => `"${id}"`).join(', ')}`);
+  return { executed: outExecuted, failed: outFailed, deferred: outDeferred };
+}
+
+function listOf(
+  value: unknown,
+  where: string,
+  fail: (problem: string) => never,
+): readonly Record<string, unknown>[] {
+  if (!Array.isArray(value)) return fail(`"${where}" is not a list`);
+  for (const entry of value) if (!isRecord(entry)) fail(`"${where}" holds a value that is not an object`);
+  return value as Record<string, unknown>[]; // every entry checked above
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

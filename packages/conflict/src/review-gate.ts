@@ -1,0 +1,272 @@
+import { type Clock, createEmitter, systemClock, type Unsubscribe } from '@parley/core';
+import { DEFAULT_MAX_ERROR_RETRIES } from './conflict-loop.js';
+import { isRecord } from './internal/checks.js';
+import { type Judgement, runLoop } from './internal/engine.js';
+import { checkFunction, checkLimit } from './internal/options.js';
+import {
+  type AttemptRequest,
+  type ConflictLoopEvents,
+  type ConflictOutcome,
+  type GenerateFn,
+  REVIEW_SEVERITIES,
+  REVIEW_VERDICTS,
+  type ReviewVerdict,
+} from './types.js';
+import { ConflictError } from './errors.js';
+
+/**
+ * The revise rounds a review gate allows by default: 3, as in the reference pipeline
+ * (`on_revise: retry(converge, max=3)`, then escalate).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_REVISIONS } from '@parley/conflict';
+ *
+ * console.log(DEFAULT_MAX_REVISIONS); // 3
+ * ```
+ */
+export const DEFAULT_MAX_REVISIONS = 3;
+
+/**
+ * What a reviewer's second argument holds.
+ *
+ * @example
+ * ```ts
+ * import type { ReviewContext } from '@parley/conflict';
+ *
+ * const context: ReviewContext<string> = { attempt: 1, revisions: 0, request: { input: 'brief', feedback: [] }, signal: undefined };
+ * ```
+ */
+export interface ReviewContext<TInput> {
+  /** 1-based attempt number. */
+  readonly attempt: number;
+  /** Revise rounds already run before this review. */
+  readonly revisions: number;
+  /** The request the reviewed output was generated from. */
+  readonly request: AttemptRequest<TInput>;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * A reviewer: judges one output and returns a verdict. Usually another model call, so its answer
+ * is checked, never trusted.
+ *
+ * @example
+ * ```ts
+ * import type { Reviewer } from '@parley/conflict';
+ *
+ * const reviewer: Reviewer<{ stop_loss: number }> = (thesis) =>
+ *   thesis.stop_loss > 0
+ *     ? { verdict: 'pass' }
+ *     : { verdict: 'revise', issues: [{ field: 'stop_loss', description: 'Missing stop loss' }] };
+ * ```
+ */
+export type Reviewer<TOutput, TInput = unknown> = (
+  output: TOutput,
+  context: ReviewContext<TInput>,
+) => ReviewVerdict | Promise<ReviewVerdict>;
+
+/**
+ * Options for {@link createReviewGate}.
+ *
+ * @example
+ * ```ts
+ * import type { ReviewGateOptions } from '@parley/conflict';
+ *
+ * const options: ReviewGateOptions<string> = {
+ *   review: (text) => (text.length > 0 ? { verdict: 'pass' } : { verdict: 'block', summary: 'empty' }),
+ *   maxRevisions: 3,
+ *   targets: ['quant_strategist', 'bullish_researcher'],
+ * };
+ * ```
+ */
+export interface ReviewGateOptions<TOutput, TInput = unknown> {
+  readonly review: Reviewer<TOutput, TInput>;
+  /** Revise rounds allowed before escalation (0–100); {@link DEFAULT_MAX_REVISIONS} by default. */
+  readonly maxRevisions?: number;
+  /**
+   * The roles a `revise_target` may name. When set, a verdict naming any other role escalates with
+   * `unknown_target`; when absent, any target is passed on to the generator.
+   */
+  readonly targets?: readonly string[];
+  /** Retries of a generator or reviewer that threw (0–100); 1 by default. */
+  readonly maxErrorRetries?: number;
+  readonly clock?: Clock;
+}
+
+/**
+ * What {@link ReviewGate.run} takes.
+ *
+ * @example
+ * ```ts
+ * import type { ReviewRunOptions } from '@parley/conflict';
+ *
+ * const run: ReviewRunOptions<string, string> = {
+ *   input: 'BTC/USDT thesis',
+ *   generate: async (request) => `thesis v${request.feedback.length + 1} for ${request.target ?? 'quant_strategist'}`,
+ * };
+ * ```
+ */
+export interface ReviewRunOptions<TInput, TOutput> {
+  readonly input: TInput;
+  /** Produces the artifact; on a revise it gets the issues appended and `request.target` set. */
+  readonly generate: GenerateFn<TInput, TOutput>;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A review gate made by {@link createReviewGate}.
+ *
+ * @example
+ * ```ts
+ * import { createReviewGate, type ReviewGate } from '@parley/conflict';
+ *
+ * const gate: ReviewGate<string> = createReviewGate({ review: () => ({ verdict: 'pass' }) });
+ * ```
+ */
+export interface ReviewGate<TOutput, TInput = unknown> {
+  /**
+   * Runs generate → review until `pass`, escalating on `block`, on too many `revise` rounds, or on
+   * a malformed verdict.
+   *
+   * @throws ConflictError `cancelled` when the signal aborts; `invalid_argument` when `generate`
+   * is not a function.
+   */
+  run<TRunInput extends TInput>(
+    options: ReviewRunOptions<TRunInput, TOutput>,
+  ): Promise<ConflictOutcome<TOutput, TRunInput>>;
+  /** Subscribes to `attempt` and `settled`; returns the unsubscribe function. */
+  on<K extends keyof ConflictLoopEvents>(
+    event: K,
+    listener: (payload: ConflictLoopEvents[K]) => void,
+  ): Unsubscribe;
+}
+
+/**
+ * Creates a review gate, the same loop with a reviewer as the judge: `pass` returns the output,
+ * `revise` re-runs the generator with the issues appended to the previous request (and
+ * `request.target` set to `revise_target`), at most `maxRevisions` rounds, and `block` escalates at
+ * once. Every attempt is recorded as in the conflict loop.
+ *
+ * Use it for the reference pipeline's review step: a reviewer agent checks an artifact, and past
+ * 3 revise rounds (or on a block) the report goes to a person. A verdict that is not one of
+ * `pass` / `revise` / `block`, or a `revise` without issues, escalates as `invalid_verdict` (fail
+ * closed). A generator or reviewer that throws is retried once with the same request, then
+ * reported as `generator_failed` / `reviewer_failed`.
+ *
+ * @throws ConflictError `invalid_argument` when `review` is not a function, a limit is outside
+ * 0–100, or `targets` is not a list of strings.
+ * @example
+ * ```ts
+ * import { createManualClock } from '@parley/core';
+ * import { createReviewGate } from '@parley/conflict';
+ *
+ * interface Thesis { stop_loss?: number }
+ * const gate = createReviewGate<Thesis>({
+ *   review: (thesis) =>
+ *     thesis.stop_loss === undefined
+ *       ? { verdict: 'revise', revise_target: 'quant_strategist', issues: [{ severity: 'critical', field: 'stop_loss', description: 'Missing' }] }
+ *       : { verdict: 'pass' },
+ *   clock: createManualClock(),
+ * });
+ *
+ * const outcome = await gate.run({
+ *   input: 'converge the briefs',
+ *   generate: async (request) => (request.feedback.length === 0 ? {} : { stop_loss: 61_200 }),
+ * });
+ * console.log(outcome.ok, outcome.retries); // true 1
+ * ```
+ */
+export function createReviewGate<TOutput, TInput = unknown>(
+  options: ReviewGateOptions<TOutput, TInput>,
+): ReviewGate<TOutput, TInput> {
+  checkFunction(options?.review, 'review');
+  const maxRetries = checkLimit(options.maxRevisions, 'maxRevisions', DEFAULT_MAX_REVISIONS);
+  const maxErrorRetries = checkLimit(options.maxErrorRetries, 'maxErrorRetries', DEFAULT_MAX_ERROR_RETRIES);
+  const targets = options.targets;
+  if (targets !== undefined && (!Array.isArray(targets) || targets.some((t) => typeof t !== 'string'))) {
+    throw new ConflictError('invalid_argument', 'targets must be a list of role names');
+  }
+  const { review } = options;
+  const clock = options.clock ?? systemClock;
+  const events = createEmitter<ConflictLoopEvents>();
+
+  return {
+    async run(run) {
+      checkFunction(run?.generate, 'generate');
+      return runLoop(
+        {
+          maxRetries,
+          maxErrorRetries,
+          limitReason: 'revise_limit',
+          clock,
+          events,
+          async judge(output, { attempt, request, signal, retries }): Promise<Judgement> {
+            let answer: unknown;
+            try {
+              // The output came from the caller's generate, typed TOutput.
+              answer = await review(output as TOutput, { attempt, revisions: retries, request, signal });
+            } catch (error) {
+              return { kind: 'error', status: 'reviewer_error', reason: 'reviewer_failed', error };
+            }
+            const checked = checkVerdict(answer);
+            if (typeof checked === 'string') {
+              return {
+                kind: 'escalate',
+                status: 'invalid_verdict',
+                reason: 'invalid_verdict',
+                error: new Error(checked),
+              };
+            }
+            if (checked.verdict === 'pass') return { kind: 'accept', status: 'passed', verdict: checked };
+            if (checked.verdict === 'block') {
+              return { kind: 'escalate', status: 'blocked', reason: 'blocked', verdict: checked };
+            }
+            const target = checked.revise_target;
+            if (targets !== undefined && target !== undefined && !targets.includes(target)) {
+              return {
+                kind: 'escalate',
+                status: 'unknown_target',
+                reason: 'unknown_target',
+                verdict: checked,
+              };
+            }
+            return { kind: 'retry', status: 'revise', verdict: checked, target };
+          },
+        },
+        run.input,
+        run.generate,
+        run.signal,
+      );
+    },
+    on: (event, listener) => events.on(event, listener),
+  };
+}
+
+/** Returns the verdict as plain data, or what is wrong with it. */
+function checkVerdict(value: unknown): ReviewVerdict | string {
+  if (!isRecord(value)) return 'the verdict is not an object';
+  const verdict = value['verdict'];
+  if (!REVIEW_VERDICTS.includes(verdict as ReviewVerdict['verdict'])) {
+    return `"verdict" is ${JSON.stringify(verdict) ?? 'undefined'}, not pass, revise or block`;
+  }
+  const issues = value['issues'];
+  if (issues !== undefined && !Array.isArray(issues)) return '"issues" is not a list';
+  for (const issue of issues ?? []) {
+    if (!isRecord(issue) || typeof issue['description'] !== 'string') return 'an issue has no description';
+    const severity = issue['severity'];
+    if (
+      severity !== undefined &&
+      !REVIEW_SEVERITIES.includes(severity as (typeof REVIEW_SEVERITIES)[number])
+    ) {
+      return `an issue has severity ${JSON.stringify(severity)}`;
+    }
+  }
+  if (verdict === 'revise' && (issues === undefined || issues.length === 0))
+    return 'a revise verdict has no issues';
+  for (const key of ['revise_target', 'summary'] as const) {
+    if (value[key] !== undefined && typeof value[key] !== 'string') return `"${key}" is not text`;
+  }
+  if (value['score'] !== undefined && typeof value['score'] !== 'number') return '"score" is not a number';
+  return value as unknown as ReviewVerdict; // every field checked above
+}
