@@ -294,8 +294,10 @@ describe('concurrent writers', () => {
   });
 
   it('keeps both of two concurrent writes through one service', async () => {
-    const { settings } = setup();
+    const store = racingStore(createMemoryStore(), async () => {}, 0); // records compare-and-sets only
+    const { settings } = setup(store);
     await Promise.all([settings.set('c1', 'mode.a', true), settings.set('c1', 'ui.tags', ['t'])]);
+    expect(store.casResults.map((cas) => cas.ok)).toEqual([true, false, true]); // the reads interleaved
     expect((await settings.snapshot('c1')).values).toMatchObject({ 'mode.a': true, 'ui.tags': ['t'] });
   });
 
