@@ -317,6 +317,19 @@ describe('createConflictLoop — tool feedback', () => {
     expect(outcome.appliedActions).toEqual([]);
   });
 
+  it('keeps a deferred call without a reason as it is', async () => {
+    const gate = (calls: readonly { id: string; tool: string }[]) => ({
+      executed: [],
+      deferred: calls.map((call) => ({ id: call.id, tool: call.tool })),
+    });
+    const outcome = await createConflictLoop({ gate }).run({
+      input: 'x',
+      generate: answers<Proposal>({ text: 'a', tool_calls: [{ id: 'd1', tool: 'wipe', args: {} }] }),
+      readState,
+    });
+    expect(outcome.deferredCalls).toEqual([{ id: 'd1', tool: 'wipe' }]);
+  });
+
   it('does not send a deferred call id to the gate again in a later attempt', async () => {
     const gate = recordingGate((call) =>
       call.tool === 'delete_save' ? 'defer' : { status: 'rejected', reason: 'no' },
