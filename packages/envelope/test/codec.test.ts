@@ -160,7 +160,7 @@ describe('createMissingFieldsReply', () => {
   });
 
   it('defaults to depth 0, nanoid ids and the system clock', () => {
-    const reply = createMissingFieldsReply(wire() as Parameters<typeof createMissingFieldsReply>[0], {
+    const reply = createMissingFieldsReply(wire() as unknown as Parameters<typeof createMissingFieldsReply>[0], {
       missingFields: [],
       issues: [],
     });
