@@ -4,9 +4,9 @@ import { RedisStoreError } from './errors.js';
 /** Runs commands on the caller's client, failing fast and typed while the connection is down. */
 export interface Connection {
   /** Runs `command`; rejects with `connection_lost` at once while the connection is down. */
-  run<T>(command: () => Promise<T>, failure: 'script_failed' | 'command_failed', key?: string): Promise<T>;
+  run<T>(command: () => Promise<T>, failure: Failure, details?: Details): Promise<T>;
   /** Runs the write script by EVALSHA, loading it again when Redis has lost it (a restart). */
-  script(keys: readonly string[], args: readonly string[], key: string): Promise<string[]>;
+  script(keys: readonly string[], args: readonly string[], details: Details): Promise<string[]>;
   /** Stops listening to the client; the client itself stays open. */
   detach(): void;
 }
@@ -15,8 +15,12 @@ export interface ConnectionHooks {
   onState(state: 'lost' | 'ready'): void;
 }
 
+type Failure = 'script_failed' | 'command_failed';
+/** Facts about the call that its error carries: the store key, or the SCAN pattern. */
+type Details = Readonly<Record<string, string>>;
+
 interface InFlight {
-  readonly key: string | undefined;
+  readonly details: Details;
   reject(error: RedisStoreError): void;
 }
 
@@ -25,21 +29,6 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
   // A client already retrying when the store is created fails fast from the start.
   let lost = redis.status === 'reconnecting' || redis.status === 'close';
   let sha: string | undefined;
-  let learning = false;
-
-  /** Asks Redis for the script's digest once, in the background; a failure only means EVAL next time. */
-  function learnDigest(): void {
-    if (learning) return;
-    learning = true;
-    run(() => redis.script('LOAD', source) as Promise<string>, 'script_failed').then(
-      (digest) => {
-        sha = digest;
-      },
-      () => {
-        learning = false;
-      },
-    );
-  }
 
   const onClose = (): void => {
     const dropped = [...inFlight];
@@ -47,7 +36,7 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
     for (const call of dropped) {
       call.reject(
         new RedisStoreError('connection_lost', 'The Redis connection closed while the call was in flight', {
-          details: { sent: true, ...(call.key === undefined ? {} : { key: call.key }) },
+          details: { ...call.details, sent: true },
         }),
       );
     }
@@ -64,20 +53,16 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
   redis.on('close', onClose);
   redis.on('ready', onReady);
 
-  function run<T>(
-    command: () => Promise<T>,
-    failure: 'script_failed' | 'command_failed',
-    key?: string,
-  ): Promise<T> {
+  function run<T>(command: () => Promise<T>, failure: Failure, details: Details = {}): Promise<T> {
     if (lost || redis.status === 'end') {
       return Promise.reject(
         new RedisStoreError('connection_lost', `Redis is unreachable (connection ${redis.status})`, {
-          details: { sent: false, ...(key === undefined ? {} : { key }) },
+          details: { ...details, sent: false },
         }),
       );
     }
     return new Promise<T>((resolve, reject) => {
-      const call: InFlight = { key, reject };
+      const call: InFlight = { details, reject };
       inFlight.add(call);
       command().then(
         (value) => {
@@ -86,7 +71,7 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
         },
         (error: unknown) => {
           inFlight.delete(call);
-          reject(toStoreError(error, failure, key));
+          reject(toStoreError(error, failure, details));
         },
       );
     });
@@ -94,28 +79,22 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
 
   return {
     run,
-    async script(keys, args, key) {
+    async script(keys, args, details) {
       const all = [...keys, ...args];
-      if (sha !== undefined) {
-        const known = sha;
-        try {
-          return (await run(
-            () => redis.evalsha(known, keys.length, ...all),
-            'script_failed',
-            key,
-          )) as string[];
-        } catch (error) {
-          if (!isNoScript(error)) throw error;
-        }
+      // Loaded once per store; EVALSHA then sends only the digest.
+      sha ??= await run(() => redis.script('LOAD', source) as Promise<string>, 'script_failed', details);
+      const digest = sha;
+      try {
+        return (await run(
+          () => redis.evalsha(digest, keys.length, ...all),
+          'script_failed',
+          details,
+        )) as string[];
+      } catch (error) {
+        if (!isNoScript(error)) throw error;
       }
-      // EVAL runs the script and caches it in Redis; SCRIPT LOAD only returns its digest.
-      const result = (await run(
-        () => redis.eval(source, keys.length, ...all),
-        'script_failed',
-        key,
-      )) as string[];
-      if (sha === undefined) learnDigest();
-      return result;
+      // A restarted (or flushed) Redis has lost its script cache; EVAL runs and caches it again.
+      return (await run(() => redis.eval(source, keys.length, ...all), 'script_failed', details)) as string[];
     },
     detach() {
       redis.off('close', onClose);
@@ -125,27 +104,25 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
 }
 
 /** A reply error is Redis saying no; anything else from ioredis means the transport failed. */
-export function toStoreError(
-  error: unknown,
-  failure: 'script_failed' | 'command_failed',
-  key: string | undefined,
-): RedisStoreError {
-  const keyDetail = key === undefined ? {} : { key };
+export function toStoreError(error: unknown, failure: Failure, details: Details): RedisStoreError {
   if (isReplyError(error)) {
     if (error.message.startsWith('WRONGTYPE')) {
-      return new RedisStoreError('corrupt_value', `The key "${key}" does not hold a value of this store`, {
-        details: { ...keyDetail, reason: 'wrong type' },
-        cause: error,
-      });
+      return new RedisStoreError(
+        'corrupt_value',
+        `The key "${details.key}" does not hold a value of this store`,
+        {
+          details: { ...details, reason: 'wrong type' },
+          cause: error,
+        },
+      );
     }
     return new RedisStoreError(failure, `Redis refused the command: ${error.message}`, {
-      details: keyDetail,
+      details,
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new RedisStoreError('connection_lost', `The Redis connection failed: ${message}`, {
-    details: { ...keyDetail, sent: true },
+  return new RedisStoreError('connection_lost', `The Redis connection failed: ${String(error)}`, {
+    details: { ...details, sent: true },
     cause: error,
   });
 }
@@ -154,7 +131,7 @@ function isReplyError(error: unknown): error is Error {
   return error instanceof Error && error.name === 'ReplyError';
 }
 
+/** `run` rejects only with RedisStoreError, whose cause is the ioredis error. */
 function isNoScript(error: unknown): boolean {
-  const cause = error instanceof RedisStoreError ? error.cause : undefined;
-  return cause instanceof Error && cause.message.startsWith('NOSCRIPT');
+  return String((error as RedisStoreError).cause).startsWith('ReplyError: NOSCRIPT');
 }

@@ -166,7 +166,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   async function read(key: string, source: 'get' | 'list'): Promise<StoreEntry | undefined> {
     open();
     const hash = await conn
-      .run(() => redis.hgetall(layout.data + key), 'command_failed', key)
+      .run(() => redis.hgetall(layout.data + key), 'command_failed', { key })
       .catch((error: unknown) => {
         if (error instanceof RedisStoreError && error.code === 'corrupt_value') {
           events.emit('corrupt', { key, reason: 'wrong type', source });
@@ -201,7 +201,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     const result = await conn.script(
       [layout.data + key, layout.version],
       [mode, expected === null ? '' : String(expected), json, ttl, layout.changes, key],
-      key,
+      { key },
     );
     if (result[0] === 'corrupt') {
       events.emit('corrupt', { key, reason: `holds a ${result[1]}`, source: 'write' });
@@ -255,12 +255,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const [next, keys] = await conn.run(
           () => redis.scan(from, 'MATCH', match, 'COUNT', scanCount),
           'command_failed',
+          { match },
         );
         cursor = next;
-        for (const redisKey of keys) {
+        const batch = [...new Set(keys)].filter((redisKey) => !seen.has(redisKey));
+        for (const redisKey of batch) seen.add(redisKey);
+        for (const redisKey of batch) {
           const key = redisKey.slice(layout.data.length);
-          if (seen.has(key)) continue;
-          seen.add(key);
           // Each entry is read as it is yielded, so one deleted meanwhile is skipped, not replayed.
           const entry = await read(key, 'list').catch((error: unknown) => {
             if (error instanceof RedisStoreError && error.code === 'corrupt_value') return undefined;

@@ -43,7 +43,8 @@ interface Watcher {
  */
 export function createWatchHub(redis: Redis, layout: Layout, hooks: HubHooks): WatchHub {
   const watchers = new Set<Watcher>();
-  const expired = `__keyevent@${redis.options.db ?? 0}__:expired`;
+  // ioredis fills in every default option, so db is always set (0 unless chosen).
+  const expired = `__keyevent@${redis.options.db as number}__:expired`;
   let subscriber: Redis | undefined;
   let live = false;
   let everLive = false;
@@ -72,7 +73,8 @@ export function createWatchHub(redis: Redis, layout: Layout, hooks: HubHooks): W
 
   function start(): Redis {
     const sub = redis.duplicate({ autoResubscribe: false, lazyConnect: false });
-    sub.on('error', (error: unknown) => hooks.onError(error, 'subscriber'));
+    const onError = (error: unknown): void => hooks.onError(error, 'subscriber');
+    sub.on('error', onError);
     sub.on('close', () => {
       if (!live) return;
       live = false;
@@ -89,8 +91,7 @@ export function createWatchHub(redis: Redis, layout: Layout, hooks: HubHooks): W
           hooks.onResync(reason);
           resync(watchers, reason);
         },
-        // The connection dropped again before Redis confirmed; the next 'ready' retries.
-        (error: unknown) => hooks.onError(error, 'subscriber'),
+        onError, // the connection dropped again before Redis confirmed; the next 'ready' retries
       );
     });
     sub.on('message', (channel: string, message: string) => {

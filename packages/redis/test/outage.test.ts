@@ -1,7 +1,7 @@
 import { isParleyError, type StoreChange } from '@parley/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStoreEvents } from '../src/index.js';
-import { type RedisServer, startRedis, until } from './helpers.js';
+import { collect, type RedisServer, startRedis, until } from './helpers.js';
 
 let server: RedisServer;
 
@@ -20,6 +20,8 @@ describe('Redis restarted mid-run', () => {
     const a = createRedisStore({ redis: server.client(fast), prefix: 'outage:' });
     const b = createRedisStore({ redis: server.client(fast), prefix: 'outage:' });
     const connection: string[] = [];
+    const errors: string[] = [];
+    a.on('error', (e) => errors.push(e.source));
     a.on('connection', (e) => connection.push(`${e.connection}:${e.state}`));
     const heard: StoreChange[] = [];
     const resyncs: string[] = [];
@@ -43,6 +45,7 @@ describe('Redis restarted mid-run', () => {
     await expect(a.get('confirm:before')).rejects.toMatchObject({ code: 'connection_lost' });
     await expect(a.compareAndSet('confirm:before', 1, 2)).rejects.toMatchObject({ code: 'connection_lost' });
     expect(resyncs).toEqual(['subscribed']);
+    await until(() => errors.includes('subscriber'), 5_000, 'the subscriber to report a failed reconnect');
 
     await server.start(); // a fresh, empty server on the same port
     await until(() => resyncs.length === 2, 10_000, 'the resync after the restart');
@@ -95,7 +98,11 @@ describe('Redis restarted mid-run', () => {
       const down = server.client(fast);
       await until(() => down.status === 'reconnecting', 5_000, 'the client to retry');
       const late = createRedisStore({ redis: down, prefix: 'quit:' });
+      const lost: string[] = [];
+      late.on('connection', (e) => lost.push(e.state));
+      await new Promise((resolve) => down.once('close', resolve)); // another failed attempt
       await expect(late.set('k', 1)).rejects.toMatchObject({ code: 'connection_lost' });
+      expect(lost).toEqual([]); // it was lost from the start: no new 'lost' event
       await late.close();
     } finally {
       await server.start();
@@ -129,14 +136,23 @@ describe('refusals from Redis', () => {
 
   it('fails a read with command_failed when Redis refuses it (ACL)', async () => {
     const admin = server.client();
-    await admin.acl('SETUSER', 'reader', 'on', 'nopass', '~*', '&*', '+@all', '-hgetall', '-scan');
+    await admin.acl('SETUSER', 'reader', 'on', 'nopass', '~*', '&*', '+@all', '-hgetall');
+    await admin.acl('SETUSER', 'noscan', 'on', 'nopass', '~*', '&*', '+@all', '-scan');
+    const writer = createRedisStore({ redis: admin, prefix: 'acl:' });
+    await writer.set('k', 1);
     const store = createRedisStore({ redis: server.client({ username: 'reader' }), prefix: 'acl:' });
     await expect(store.get('k')).rejects.toMatchObject({ code: 'command_failed', details: { key: 'k' } });
-    const listing = (async () => {
-      for await (const _ of store.list('')) return;
-    })();
-    await expect(listing).rejects.toMatchObject({ code: 'command_failed' });
+    await expect(collect(store.list(''))).rejects.toMatchObject({
+      code: 'command_failed',
+      details: { key: 'k' },
+    });
+    const noscan = createRedisStore({ redis: server.client({ username: 'noscan' }), prefix: 'acl:' });
+    await expect(collect(noscan.list('x*'))).rejects.toMatchObject({
+      code: 'command_failed',
+      details: { match: 'acl:data:x\\**' },
+    });
     await store.close();
+    await noscan.close();
   });
 
   it('reports a failed CONFIG as an error event, and still watches', async () => {
@@ -153,6 +169,19 @@ describe('refusals from Redis', () => {
     await until(() => errors.length === 1, 5_000, 'the configure error');
     expect(errors[0]?.source).toBe('configure');
     expect(errors[0]?.error).toMatchObject({ code: 'command_failed' });
+    await store.close();
+  });
+});
+
+describe('script cache', () => {
+  it('runs the write script again by EVAL when Redis has flushed its script cache', async () => {
+    const admin = server.client();
+    const store = createRedisStore({ redis: server.client(), prefix: 'flush:' });
+    const v1 = await store.set('k', 1);
+    await admin.script('FLUSH');
+    expect(await store.set('k', 2)).toBeGreaterThan(v1);
+    expect(await store.get('k')).toBe(2);
+    expect(await admin.script('EXISTS', (await admin.script('LOAD', 'return 1')) as string)).toEqual([1]);
     await store.close();
   });
 });

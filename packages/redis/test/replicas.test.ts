@@ -149,6 +149,9 @@ describe('two replicas on one Redis', () => {
       5_000,
       'notify-keyspace-events to include x',
     );
+    const configErrors: unknown[] = [];
+    b.on('error', (e) => configErrors.push(e));
+    await live(b, 'other:', () => {}); // configures again: already set, nothing to change
     await b.set('confirm:short', 1, { ttlMs: 100 });
     await until(() => heard.some((c) => c.kind === 'expire'), 5_000, 'the expire change');
     expect(heard.map((c) => [c.kind, c.key, c.kind === 'set' ? 'v' : c.version])).toEqual([
@@ -156,5 +159,28 @@ describe('two replicas on one Redis', () => {
       ['expire', 'confirm:short', null],
     ]);
     expect(await collect(a.list('confirm:'))).toEqual([]);
+    expect(configErrors).toEqual([]);
+  });
+
+  it('does not tell a watcher removed at once that it is live', async () => {
+    const [a] = replicas();
+    await live(a, 'x:', () => {});
+    const late = { called: false };
+    const off = a.watch('y:', () => {}, { onResync: () => (late.called = true) });
+    off();
+    await live(a, 'z:', () => {}); // queued after the removed watcher's notice
+    expect(late.called).toBe(false);
+  });
+
+  it('tells no watcher anything when the store closes before the subscription is live', async () => {
+    const [a, b] = replicas();
+    const calls: string[] = [];
+    a.on('resync', () => calls.push('event'));
+    a.watch('', (c) => calls.push(c.key), { onResync: () => calls.push('resync') });
+    await a.close();
+    await b.set('k', 1);
+    const [c] = replicas();
+    await live(c, '', () => {}); // a later subscription on the same server is live
+    expect(calls).toEqual([]);
   });
 });
