@@ -103,6 +103,7 @@ export interface SettingsSnapshot<TRegistry extends SettingsRegistry = SettingsR
    * @throws SettingsError `unknown_key` when `key` is not in the registry.
    */
   entry<K extends SettingKeyOf<TRegistry>>(key: K): SettingEntry<SettingValueOf<TRegistry, K>>;
+  /** The snapshot as plain JSON, for a turn log. */
   toJSON(): SettingsSnapshotJson;
 }
 
