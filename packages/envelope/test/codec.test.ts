@@ -160,10 +160,13 @@ describe('createMissingFieldsReply', () => {
   });
 
   it('defaults to depth 0, nanoid ids and the system clock', () => {
-    const reply = createMissingFieldsReply(wire() as unknown as Parameters<typeof createMissingFieldsReply>[0], {
-      missingFields: [],
-      issues: [],
-    });
+    const reply = createMissingFieldsReply(
+      wire() as unknown as Parameters<typeof createMissingFieldsReply>[0],
+      {
+        missingFields: [],
+        issues: [],
+      },
+    );
     expect(reply.spawn_depth).toBe(0);
     expect(reply.id).toMatch(/^[\w-]{21}$/);
   });

@@ -38,15 +38,23 @@ describe('defineIntents', () => {
     expect(intents.has('toString')).toBe(false);
     expect(intents.has('__proto__')).toBe(false);
     expect(intents.get('notify')).toBe(intents.specs.notify);
-    expect(() => intents.get('toString' as 'notify')).toThrow(expect.objectContaining({ code: 'unknown_intent' }));
-    expect(() => intents.directionOf('x' as 'notify')).toThrow(expect.objectContaining({ code: 'unknown_intent' }));
+    expect(() => intents.get('toString' as 'notify')).toThrow(
+      expect.objectContaining({ code: 'unknown_intent' }),
+    );
+    expect(() => intents.directionOf('x' as 'notify')).toThrow(
+      expect.objectContaining({ code: 'unknown_intent' }),
+    );
   });
 
   it('accepts any Standard Schema, such as valibot, as a payload', () => {
-    const intents = defineIntents({ notify: { direction: 'any', payload: v.object({ message: v.string() }) } });
+    const intents = defineIntents({
+      notify: { direction: 'any', payload: v.object({ message: v.string() }) },
+    });
     const codec = createCodec(intents, fakes());
     expect(codec.decode(text({ intent: 'notify', payload: { message: 'hi' } })).ok).toBe(true);
-    expect(codec.decode(text({ intent: 'notify', payload: {} }))).toMatchObject({ missingFields: ['message'] });
+    expect(codec.decode(text({ intent: 'notify', payload: {} }))).toMatchObject({
+      missingFields: ['message'],
+    });
   });
 
   it('refuses malformed definitions with invalid_definition', () => {
@@ -67,7 +75,9 @@ describe('defineIntents', () => {
       { notify: { direction: { to: 'sibling' }, payload: z.string() } },
     ];
     for (const specs of bad) {
-      expect(() => defineIntents(specs as never)).toThrow(expect.objectContaining({ code: 'invalid_definition' }));
+      expect(() => defineIntents(specs as never)).toThrow(
+        expect.objectContaining({ code: 'invalid_definition' }),
+      );
     }
   });
 });
@@ -107,7 +117,9 @@ describe('defineAgentIntents', () => {
     topology.spawn({ parent: 'ceo', id: 'quant_strategist' });
     topology.spawn({ parent: 'quant_strategist', id: 'bullish_researcher' });
     topology.spawn({ parent: 'quant_strategist', id: 'rev', role: 'reviewer' });
-    const artifacts = new Map<string, unknown>([['Bullish_Brief.json', { thesis: 'up', invalidation: '< 60k' }]]);
+    const artifacts = new Map<string, unknown>([
+      ['Bullish_Brief.json', { thesis: 'up', invalidation: '< 60k' }],
+    ]);
     const codec = createCodec(defineAgentIntents(), {
       ...fakes(),
       directory: topology,
@@ -129,42 +141,70 @@ describe('defineAgentIntents', () => {
       codec.create('review_verdict', {
         from: 'rev',
         to: 'quant_strategist',
-        payload: { verdict: 'revise', issues: [{ severity: 'major', field: 'key_levels', description: 'no evidence' }], summary: 'fix' },
+        payload: {
+          verdict: 'revise',
+          issues: [{ severity: 'major', field: 'key_levels', description: 'no evidence' }],
+          summary: 'fix',
+        },
         spawn_depth: 2,
       }),
       codec.create('request_clarification', {
         from: 'quant_strategist',
         to: 'bullish_researcher',
-        payload: { previous_report: { $ref: 'Bullish_Brief.json' }, missing_fields: ['key_levels[].evidence'], question: 'Levels?' },
+        payload: {
+          previous_report: { $ref: 'Bullish_Brief.json' },
+          missing_fields: ['key_levels[].evidence'],
+          question: 'Levels?',
+        },
         spawn_depth: 1,
       }),
-      codec.create('escalate', { from: 'quant_strategist', to: 'ceo', payload: { reason: 'revise x3' }, spawn_depth: 1 }),
+      codec.create('escalate', {
+        from: 'quant_strategist',
+        to: 'ceo',
+        payload: { reason: 'revise x3' },
+        spawn_depth: 1,
+      }),
     ];
     for (const envelope of sent) {
       const decoded = codec.decode(codec.encode(envelope));
       expect(decoded.ok).toBe(true);
       if (decoded.ok) expect(topology.check(decoded.value).ok).toBe(true);
     }
-    const wrongWay = codec.decode(codec.encode({ ...sent[2], from: 'bullish_researcher' } as (typeof sent)[number]));
+    const wrongWay = codec.decode(
+      codec.encode({ ...sent[2], from: 'bullish_researcher' } as (typeof sent)[number]),
+    );
     expect(wrongWay).toMatchObject({ code: 'wrong_direction' });
   });
 
   it('refuses a role name that is empty', () => {
-    expect(() => defineAgentIntents({ roles: { reviewer: '' } })).toThrow(expect.objectContaining({ code: 'invalid_definition' }));
+    expect(() => defineAgentIntents({ roles: { reviewer: '' } })).toThrow(
+      expect.objectContaining({ code: 'invalid_definition' }),
+    );
   });
 });
 
 describe('JSON Schema export', () => {
   it('exports every payload schema, with the intent description when the schema has none', () => {
     const schemas = toIntentJsonSchemas(pipelineIntents());
-    expect(Object.keys(schemas)).toEqual(['assign_task', 'deliver_brief', 'deliver_structure', 'escalate', 'review_verdict']);
-    expect(schemas.deliver_brief).toMatchObject({ type: 'object', required: expect.arrayContaining(['date', 'sentiment']) });
+    expect(Object.keys(schemas)).toEqual([
+      'assign_task',
+      'deliver_brief',
+      'deliver_structure',
+      'escalate',
+      'review_verdict',
+    ]);
+    expect(schemas.deliver_brief).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['date', 'sentiment']),
+    });
     const agents = toIntentJsonSchemas(defineAgentIntents(), { target: 'draft-07' });
     expect(agents.notify).toMatchObject({
       $schema: 'http://json-schema.org/draft-07/schema#',
       description: 'A one-way notification, not a conversation',
     });
-    const described = defineIntents({ n: { direction: 'any', payload: z.string().describe('own'), description: 'spec' } });
+    const described = defineIntents({
+      n: { direction: 'any', payload: z.string().describe('own'), description: 'spec' },
+    });
     expect(toIntentJsonSchemas(described).n.description).toBe('own');
   });
 
@@ -187,12 +227,19 @@ describe('JSON Schema export', () => {
   });
 
   it('refuses a schema that cannot be exported, naming the intent', () => {
-    const intents = defineIntents({ ok: notify, legacy: { direction: 'any', payload: v.object({ a: v.string() }) } });
+    const intents = defineIntents({
+      ok: notify,
+      legacy: { direction: 'any', payload: v.object({ a: v.string() }) },
+    });
     expect(() => toIntentJsonSchemas(intents)).toThrow(
       expect.objectContaining({ code: 'schema_not_convertible', details: { intent: 'legacy' } }),
     );
     const dated = defineIntents({ at: { direction: 'any', payload: z.object({ at: z.date() }) } });
-    expect(() => toEnvelopeJsonSchema(dated, 'at')).toThrow(expect.objectContaining({ code: 'schema_not_convertible' }));
-    expect(() => toEnvelopeJsonSchema(dated, 'nope' as 'at')).toThrow(expect.objectContaining({ code: 'unknown_intent' }));
+    expect(() => toEnvelopeJsonSchema(dated, 'at')).toThrow(
+      expect.objectContaining({ code: 'schema_not_convertible' }),
+    );
+    expect(() => toEnvelopeJsonSchema(dated, 'nope' as 'at')).toThrow(
+      expect.objectContaining({ code: 'unknown_intent' }),
+    );
   });
 });

@@ -52,9 +52,16 @@ describe('spawn', () => {
     const topology = createTopology();
     topology.register({ id: 'ceo' });
     const child = topology.spawn({ parent: 'ceo', id: 'strategist' });
-    expect(child).toMatchObject({ ok: true, value: { id: 'strategist', parent: 'ceo', depth: 1, role: 'strategist' } });
+    expect(child).toMatchObject({
+      ok: true,
+      value: { id: 'strategist', parent: 'ceo', depth: 1, role: 'strategist' },
+    });
     const grandchild = topology.spawn({ parent: 'strategist', id: 'bull' });
-    expect(grandchild).toMatchObject({ ok: false, code: 'depth_exceeded', details: { depth: 2, maxSpawnDepth: 1 } });
+    expect(grandchild).toMatchObject({
+      ok: false,
+      code: 'depth_exceeded',
+      details: { depth: 2, maxSpawnDepth: 1 },
+    });
     expect(topology.agent('bull')).toBeUndefined();
   });
 
@@ -68,7 +75,10 @@ describe('spawn', () => {
     const topology = createTopology({ maxSpawnDepth: 5 });
     topology.register({ id: 'a0' });
     for (let depth = 1; depth <= 5; depth++) {
-      expect(topology.spawn({ parent: `a${depth - 1}`, id: `a${depth}` })).toMatchObject({ ok: true, value: { depth } });
+      expect(topology.spawn({ parent: `a${depth - 1}`, id: `a${depth}` })).toMatchObject({
+        ok: true,
+        value: { depth },
+      });
     }
     expect(topology.spawn({ parent: 'a5', id: 'a6' })).toMatchObject({ ok: false, code: 'depth_exceeded' });
   });
@@ -101,7 +111,10 @@ describe('spawn', () => {
       topology.spawn({ parent: 'b' });
     }
     expect(topology.running()).toBe(8);
-    expect(topology.spawn({ parent: 'a' })).toMatchObject({ code: 'concurrency_exceeded', details: { running: 8, maxConcurrent: 8 } });
+    expect(topology.spawn({ parent: 'a' })).toMatchObject({
+      code: 'concurrency_exceeded',
+      details: { running: 8, maxConcurrent: 8 },
+    });
     expect(topology.running()).toBe(8);
   });
 
@@ -128,11 +141,15 @@ describe('spawn', () => {
 
   it('refuses ids and roles that are empty or too long with invalid_option', () => {
     const topology = pipeline();
-    expect(() => topology.spawn({ parent: 'ceo', id: '' })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    expect(() => topology.spawn({ parent: 'ceo', id: '' })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
     expect(() => topology.spawn({ parent: 'ceo', role: 'r'.repeat(300) })).toThrow(
       expect.objectContaining({ code: 'invalid_option' }),
     );
-    expect(() => topology.register({ id: 7 as unknown as string })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    expect(() => topology.register({ id: 7 as unknown as string })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
     expect(() => topology.register({ id: 'x', kind: 'bot' as 'agent' })).toThrow(
       expect.objectContaining({ code: 'invalid_option' }),
     );
@@ -184,9 +201,15 @@ describe('check: who may message whom', () => {
   it('allows a blocking send only between depth-0 agents', () => {
     const topology = pipeline();
     expect(topology.check(message('ceo', 'secretary', 0, true))).toEqual({ ok: true });
-    expect(topology.check(message('bull', 'quant_strategist', 2, true))).toMatchObject({ code: 'send_not_allowed' });
-    expect(topology.check(message('ceo', 'quant_strategist', 0, true))).toMatchObject({ code: 'send_not_allowed' });
-    expect(topology.check(message('quant_strategist', 'ceo', 1, true))).toMatchObject({ code: 'send_not_allowed' });
+    expect(topology.check(message('bull', 'quant_strategist', 2, true))).toMatchObject({
+      code: 'send_not_allowed',
+    });
+    expect(topology.check(message('ceo', 'quant_strategist', 0, true))).toMatchObject({
+      code: 'send_not_allowed',
+    });
+    expect(topology.check(message('quant_strategist', 'ceo', 1, true))).toMatchObject({
+      code: 'send_not_allowed',
+    });
   });
 
   it('refuses a blocking send for children at any maxSpawnDepth', () => {
@@ -271,7 +294,14 @@ describe('finish, events and snapshots', () => {
     expect(restored.running()).toBe(3);
     expect(restored.children('quant_strategist').map((a) => a.id)).toEqual(['bull', 'bear']);
     expect(restored.check(message('bull', 'bear', 2))).toMatchObject({ code: 'lateral_message' });
-    expect(snapshot.agents[0]).toEqual({ id: 'ceo', role: 'ceo', parent: null, depth: 0, kind: 'agent', startedAt: 10 });
+    expect(snapshot.agents[0]).toEqual({
+      id: 'ceo',
+      role: 'ceo',
+      parent: null,
+      depth: 0,
+      kind: 'agent',
+      startedAt: 10,
+    });
   });
 
   it('refuses a malformed snapshot with invalid_snapshot', () => {
@@ -291,7 +321,9 @@ describe('finish, events and snapshots', () => {
       { version: 1, agents: [7] },
     ];
     for (const snapshot of broken) {
-      expect(() => createTopology({ snapshot: snapshot as never })).toThrow(expect.objectContaining({ code: 'invalid_snapshot' }));
+      expect(() => createTopology({ snapshot: snapshot as never })).toThrow(
+        expect.objectContaining({ code: 'invalid_snapshot' }),
+      );
     }
   });
 

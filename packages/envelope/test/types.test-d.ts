@@ -24,7 +24,10 @@ const intents = defineIntents({
 describe('registry types', () => {
   it('infers intent names and payload types from the schemas', () => {
     expectTypeOf<IntentNameOf<typeof intents>>().toEqualTypeOf<'deliver_report' | 'notify'>();
-    expectTypeOf<PayloadOf<typeof intents, 'deliver_report'>>().toEqualTypeOf<{ thesis: string; confidence: number }>();
+    expectTypeOf<PayloadOf<typeof intents, 'deliver_report'>>().toEqualTypeOf<{
+      thesis: string;
+      confidence: number;
+    }>();
     expectTypeOf<PayloadOf<typeof intents, 'notify'>>().toEqualTypeOf<{ count: number }>();
     expectTypeOf<PayloadInputOf<typeof intents, 'notify'>>().toEqualTypeOf<{ count: string }>();
   });
@@ -67,7 +70,8 @@ describe('decode results', () => {
     expectTypeOf(result).toEqualTypeOf<DecodeResult<typeof intents>>();
     if (result.ok) {
       const envelope = result.value;
-      if (envelope.intent === 'deliver_report') expectTypeOf(envelope.payload.confidence).toEqualTypeOf<number>();
+      if (envelope.intent === 'deliver_report')
+        expectTypeOf(envelope.payload.confidence).toEqualTypeOf<number>();
       else if (envelope.intent === 'notify') expectTypeOf(envelope.payload.count).toEqualTypeOf<number>();
       else expectTypeOf(envelope.payload).toEqualTypeOf<MissingFieldsPayload>();
     } else if (result.code === 'invalid_payload') {
@@ -87,7 +91,9 @@ describe('defineAgentIntents types', () => {
   it('carries the report schema into deliver_report', () => {
     const agents = defineAgentIntents({ report: z.object({ thesis: z.string() }) });
     expectTypeOf<PayloadOf<typeof agents, 'deliver_report'>>().toEqualTypeOf<{ thesis: string }>();
-    expectTypeOf<PayloadOf<typeof agents, 'review_verdict'>['verdict']>().toEqualTypeOf<'pass' | 'revise' | 'block'>();
+    expectTypeOf<PayloadOf<typeof agents, 'review_verdict'>['verdict']>().toEqualTypeOf<
+      'pass' | 'revise' | 'block'
+    >();
     expectTypeOf<IntentNameOf<ReturnType<typeof defineAgentIntents>>>().toEqualTypeOf<
       | 'assign_task'
       | 'deliver_report'
