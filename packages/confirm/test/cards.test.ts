@@ -31,7 +31,12 @@ describe('card clicks', () => {
   it('refuses a click from a bot', async () => {
     const h = await setup({ approvers: 'any' });
     await h.ask();
-    await h.channel.click('g1', 'bot', { confirmation: buttonToken(h.channel, 'confirm') }, { senderIsBot: true });
+    await h.channel.click(
+      'g1',
+      'bot',
+      { confirmation: buttonToken(h.channel, 'confirm') },
+      { senderIsBot: true },
+    );
     expect(h.events.refused).toMatchObject([{ code: 'not_allowed' }]);
   });
 
@@ -53,7 +58,12 @@ describe('card clicks', () => {
     await h.channel.click('g1', 'alice', { confirmation: 'cfm_1.launch' });
     await h.channel.click('g1', 'alice', { confirmation: 'cfm_1.confirm.extra' });
     await h.channel.click('g1', 'alice', { confirmation: '' });
-    expect(h.events.refused.map((e) => e.code)).toEqual(['unknown_confirmation', 'forged', 'forged', 'forged']);
+    expect(h.events.refused.map((e) => e.code)).toEqual([
+      'unknown_confirmation',
+      'forged',
+      'forged',
+      'forged',
+    ]);
     expect(h.decided).toEqual([]);
   });
 
@@ -103,7 +113,13 @@ describe('signed card tokens', () => {
     const h = await setup({ secret: new TextEncoder().encode('host-secret') });
     const { decision } = await h.ask();
     const [id, , signature] = buttonToken(h.channel, 'cancel').split('.');
-    for (const confirmation of [`${id}.confirm`, `${id}.confirm.${signature}`, `${id}.cancel.${signature}x`, `${id}.cancel.!!`, `${id}.cancel.A`]) {
+    for (const confirmation of [
+      `${id}.confirm`,
+      `${id}.confirm.${signature}`,
+      `${id}.cancel.${signature}x`,
+      `${id}.cancel.!!`,
+      `${id}.cancel.A`,
+    ]) {
       await h.channel.click('g1', 'alice', { confirmation });
     }
     expect(h.events.refused.map((e) => e.code)).toEqual(['forged', 'forged', 'forged', 'forged', 'forged']);

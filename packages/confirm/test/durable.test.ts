@@ -13,7 +13,9 @@ describe('restart (a new gate on the same store)', () => {
     expect(after.bus.size.inbound).toBe(0);
     const decided = new Promise((resolve) => after.gate.on('decided', resolve));
     await decided;
-    expect(after.decided).toMatchObject([{ id: 'cfm_1', outcome: 'aborted', reason: 'expired', decidedBy: 'alice' }]);
+    expect(after.decided).toMatchObject([
+      { id: 'cfm_1', outcome: 'aborted', reason: 'expired', decidedBy: 'alice' },
+    ]);
     await Promise.resolve();
     expect(after.channel.lastSent('g1')?.text).toContain('已过期');
     expect(await after.gate.authorize('cfm_1', ACTION)).toEqual({ ok: false, code: 'not_confirmed' });
@@ -93,16 +95,27 @@ describe('authorize', () => {
     await h.channel.say('g1', 'alice', '确认');
     const final = await decision;
     expect(final.action.args).toEqual({ table: 'orders', where: { status: 1 } });
-    expect(await h.gate.authorize(final, { name: 'delete', args })).toEqual({ ok: false, code: 'action_mismatch' });
-    expect(await h.gate.authorize(final, { name: 'drop', args: final.action.args })).toEqual({ ok: false, code: 'action_mismatch' });
-    expect(await h.gate.authorize(final, { name: 'delete', args: { where: { status: 1 }, table: 'orders' } })).toMatchObject({ ok: true });
+    expect(await h.gate.authorize(final, { name: 'delete', args })).toEqual({
+      ok: false,
+      code: 'action_mismatch',
+    });
+    expect(await h.gate.authorize(final, { name: 'drop', args: final.action.args })).toEqual({
+      ok: false,
+      code: 'action_mismatch',
+    });
+    expect(
+      await h.gate.authorize(final, { name: 'delete', args: { where: { status: 1 }, table: 'orders' } }),
+    ).toMatchObject({ ok: true });
   });
 
   it('refuses a decision it never recorded, however it claims to be confirmed', async () => {
     const h = await setup();
     const forged = { id: 'cfm_x', outcome: 'confirmed' } as ConfirmDecision;
     expect(await h.gate.authorize(forged, ACTION)).toEqual({ ok: false, code: 'unknown_decision' });
-    expect(await h.gate.authorize(undefined as unknown as string, ACTION)).toEqual({ ok: false, code: 'unknown_decision' });
+    expect(await h.gate.authorize(undefined as unknown as string, ACTION)).toEqual({
+      ok: false,
+      code: 'unknown_decision',
+    });
   });
 });
 
@@ -114,7 +127,12 @@ describe('standing allowance', () => {
     await h.channel.say('g1', 'alice', '总是允许');
     expect(await decision).toMatchObject({ outcome: 'confirmed', allowUntil: h.clock.now() + 60_000 });
     const sent = h.channel.sent.length;
-    const again = await h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'alice' });
+    const again = await h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 's',
+      requester: 'alice',
+    });
     expect(again).toMatchObject({ outcome: 'confirmed', reason: 'standing_allowance', decidedBy: 'alice' });
     expect(h.channel.sent.length).toBe(sent);
     expect(await h.gate.authorize(again, ACTION)).toMatchObject({ ok: true });

@@ -9,7 +9,9 @@ describe('the channel confirmation flow (seed)', () => {
     expect(prompt?.text).toContain(ACTION.args.sql);
     expect(prompt?.text).toMatch(/确认.*取消/s);
     expect(prompt?.card?.buttons.map((b) => b.label)).toEqual(['确认 Confirm', '取消 Cancel']);
-    expect(h.gate.pending()).toMatchObject([{ sessionKey: 'feishu:g1', state: 'prompted', actionName: 'sql.delete' }]);
+    expect(h.gate.pending()).toMatchObject([
+      { sessionKey: 'feishu:g1', state: 'prompted', actionName: 'sql.delete' },
+    ]);
   });
 
   it('confirms on 确认 from the requester, consumes the reply and authorises the action once', async () => {

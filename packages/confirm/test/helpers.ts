@@ -1,5 +1,11 @@
 import { createMessageBus, type MessageBus } from '@parley/bus';
-import { createManualClock, createMemoryStore, createSequentialIds, type ManualClock, type Store } from '@parley/core';
+import {
+  createManualClock,
+  createMemoryStore,
+  createSequentialIds,
+  type ManualClock,
+  type Store,
+} from '@parley/core';
 import { createFakeChannel, type FakeChannel } from '../../bus/test/helpers.js';
 import {
   type ConfirmDecision,
@@ -19,7 +25,11 @@ export interface Harness {
   readonly channel: FakeChannel;
   readonly gate: ConfirmGate;
   readonly decided: ConfirmDecision[];
-  readonly events: { ignored: ConfirmEvents['ignored'][]; refused: ConfirmEvents['refused'][]; error: unknown[] };
+  readonly events: {
+    ignored: ConfirmEvents['ignored'][];
+    refused: ConfirmEvents['refused'][];
+    error: unknown[];
+  };
   /** Resolves with the next `prompted` event. */
   nextPrompt(): Promise<ConfirmEvents['prompted']>;
   /** Resolves with the next `queued` event. */
@@ -85,13 +95,18 @@ export async function setup(
       const { id } = await Promise.race([prompted, decision.then((d) => ({ id: d.id }))]);
       return { decision, id };
     },
-    restart: (more = {}) => setup({ ...options, generateId: createSequentialIds('cfm_r'), ...more }, { clock, store }),
+    restart: (more = {}) =>
+      setup({ ...options, generateId: createSequentialIds('cfm_r'), ...more }, { clock, store }),
   };
   return harness;
 }
 
 /** The `confirmation` token of a button of the last card sent to a chat. */
-export function buttonToken(channel: FakeChannel, choice: 'confirm' | 'cancel' | 'always', chatId = 'g1'): string {
+export function buttonToken(
+  channel: FakeChannel,
+  choice: 'confirm' | 'cancel' | 'always',
+  chatId = 'g1',
+): string {
   const card = channel.lastSent(chatId)?.card;
   const index = { confirm: 0, cancel: 1, always: 2 }[choice];
   const value = card?.buttons[index]?.value as { confirmation: string } | undefined;

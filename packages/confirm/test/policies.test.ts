@@ -9,9 +9,19 @@ describe('a second request for a busy session', () => {
     const h = await setup();
     const first = await h.ask();
     const wait = h.nextQueued();
-    const second = h.gate.request({ sessionKey: 'feishu:g1', action: { name: 'drop' }, summary: 'DROP t', requester: 'alice' });
+    const second = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: { name: 'drop' },
+      summary: 'DROP t',
+      requester: 'alice',
+    });
     expect(await wait).toMatchObject({ sessionKey: 'feishu:g1', position: 1 });
-    expect(h.gate.pending().map((p) => p.state).sort()).toEqual(['prompted', 'queued']);
+    expect(
+      h.gate
+        .pending()
+        .map((p) => p.state)
+        .sort(),
+    ).toEqual(['prompted', 'queued']);
     const prompted = h.nextPrompt();
     await h.channel.say('g1', 'alice', '确认');
     expect((await first.decision).outcome).toBe('confirmed');
@@ -24,14 +34,24 @@ describe('a second request for a busy session', () => {
   it('refuses it past maxQueuedPerSession with session_busy', async () => {
     const h = await setup({ maxQueuedPerSession: 0 });
     await h.ask();
-    const second = await h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'alice' });
+    const second = await h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 's',
+      requester: 'alice',
+    });
     expect(second).toMatchObject({ outcome: 'refused', reason: 'session_busy' });
   });
 
   it('refuses it at once under whenPending: reject', async () => {
     const h = await setup({ whenPending: 'reject' });
     const first = await h.ask();
-    const second = await h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'alice' });
+    const second = await h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 's',
+      requester: 'alice',
+    });
     expect(second).toMatchObject({ outcome: 'refused', reason: 'session_busy' });
     expect(h.gate.pending()).toHaveLength(1);
     await h.channel.say('g1', 'alice', '确认');
@@ -45,7 +65,10 @@ describe('a second request for a busy session', () => {
     expect(await first.decision).toMatchObject({ outcome: 'superseded', reason: 'superseded' });
     await h.channel.say('g1', 'alice', 'yes');
     expect(await second.decision).toMatchObject({ outcome: 'confirmed', action: { name: 'drop' } });
-    expect(await h.gate.authorize(await first.decision, ACTION)).toEqual({ ok: false, code: 'not_confirmed' });
+    expect(await h.gate.authorize(await first.decision, ACTION)).toEqual({
+      ok: false,
+      code: 'not_confirmed',
+    });
   });
 });
 
@@ -126,7 +149,13 @@ describe('cancellation, failures and close', () => {
     const { decision } = await h.ask({ signal: controller.signal });
     controller.abort();
     expect(await decision).toMatchObject({ outcome: 'aborted', reason: 'signal' });
-    const again = await h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'a', signal: controller.signal });
+    const again = await h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 's',
+      requester: 'a',
+      signal: controller.signal,
+    });
     expect(again).toMatchObject({ outcome: 'aborted', reason: 'signal' });
     expect(h.clock.pendingTimers()).toBe(0);
     expect((await h.channel.say('g1', 'alice', '确认')).status).toBe('queued');
@@ -135,7 +164,12 @@ describe('cancellation, failures and close', () => {
   it('aborts with prompt_failed when the prompt cannot be sent', async () => {
     const h = await setup();
     h.channel.failSends(1);
-    const decision = await h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'alice' });
+    const decision = await h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 's',
+      requester: 'alice',
+    });
     expect(decision).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
     expect(h.events.error).toHaveLength(1);
   });
@@ -158,15 +192,27 @@ describe('cancellation, failures and close', () => {
     for (const request of invalid) {
       await expect(h.gate.request(request as never)).rejects.toMatchObject({ code: 'invalid_argument' });
     }
-    await expect(h.gate.request({ ...base, action: { name: '' } })).rejects.toMatchObject({ code: 'invalid_action' });
-    await expect(h.gate.request({ ...base, action: { name: 'x', args: { at: new Date() } as never } })).rejects.toMatchObject({
+    await expect(h.gate.request({ ...base, action: { name: '' } })).rejects.toMatchObject({
+      code: 'invalid_action',
+    });
+    await expect(
+      h.gate.request({ ...base, action: { name: 'x', args: { at: new Date() } as never } }),
+    ).rejects.toMatchObject({
       code: 'invalid_action',
     });
     const bus = createMessageBus();
-    expect(() => createConfirmGate({ bus, timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'invalid_timeout' }));
-    expect(() => createConfirmGate({ bus, whenPending: 'drop' as never })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => createConfirmGate({ bus, maxReprompts: -1 })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => createConfirmGate({ bus, approvers: 'me' as never })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => createConfirmGate({ bus, timeoutMs: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_timeout' }),
+    );
+    expect(() => createConfirmGate({ bus, whenPending: 'drop' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => createConfirmGate({ bus, maxReprompts: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => createConfirmGate({ bus, approvers: 'me' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
     const dotted = createConfirmGate({ bus, generateId: () => 'a.b' });
     await expect(dotted.request(base)).rejects.toMatchObject({ code: 'invalid_argument' });
   });
@@ -175,7 +221,12 @@ describe('cancellation, failures and close', () => {
     const h = await setup();
     const { decision } = await h.ask();
     const wait = h.nextQueued();
-    const queued = h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 'q', requester: 'alice' });
+    const queued = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'q',
+      requester: 'alice',
+    });
     await wait;
     await h.gate.close();
     await h.gate.close();
@@ -183,7 +234,9 @@ describe('cancellation, failures and close', () => {
     expect(await queued).toMatchObject({ outcome: 'aborted', reason: 'closed' });
     expect(h.clock.pendingTimers()).toBe(0);
     expect((await h.channel.say('g1', 'alice', '确认')).status).toBe('queued');
-    const error = await h.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'a' }).catch((e: unknown) => e);
+    const error = await h.gate
+      .request({ sessionKey: 'feishu:g1', action: ACTION, summary: 's', requester: 'a' })
+      .catch((e: unknown) => e);
     expect(isParleyError(error, 'closed')).toBe(true);
   });
 });

@@ -13,7 +13,21 @@ interface Step {
   readonly early: boolean;
 }
 
-const TEXTS = ['确认', 'yes', 'YES', 'ok', '取消', 'no', 'maybe', 'уеѕ', '确认取消', 'yes please don’t', '👍', '', 'always'];
+const TEXTS = [
+  '确认',
+  'yes',
+  'YES',
+  'ok',
+  '取消',
+  'no',
+  'maybe',
+  'уеѕ',
+  '确认取消',
+  'yes please don’t',
+  '👍',
+  '',
+  'always',
+];
 
 const step: fc.Arbitrary<Step> = fc.record({
   chat: fc.constantFrom('g1', 'g2'),
@@ -32,19 +46,28 @@ describe('property: no inbound sequence executes an action without a real confir
         const h = await setup(signed ? { secret: 'k' } : {});
         const { decision, id } = await h.ask();
         const promptedAt = h.clock.now();
-        const tokens = { confirm: buttonToken(h.channel, 'confirm'), cancel: buttonToken(h.channel, 'cancel') };
+        const tokens = {
+          confirm: buttonToken(h.channel, 'confirm'),
+          cancel: buttonToken(h.channel, 'cancel'),
+        };
         let qualifying = false;
         for (const s of steps) {
           const settled = h.decided.length > 0;
           const valid = s.chat === 'g1' && s.user === 'alice' && !s.fromSelf && !settled;
-          const extra = { fromSelf: s.fromSelf, senderIsBot: s.user === 'bot', ...(s.early ? { createdAt: promptedAt - 1 } : {}) };
+          const extra = {
+            fromSelf: s.fromSelf,
+            senderIsBot: s.user === 'bot',
+            ...(s.early ? { createdAt: promptedAt - 1 } : {}),
+          };
           if (s.kind === 'click') {
-            const token = s.button === 'forged' ? `${id}.confirm${signed ? '.AAAA' : '.x'}` : tokens[s.button];
+            const token =
+              s.button === 'forged' ? `${id}.confirm${signed ? '.AAAA' : '.x'}` : tokens[s.button];
             if (valid && s.button === 'confirm') qualifying = true;
             await h.channel.click(s.chat, s.user, { confirmation: token }, extra);
           } else {
             const verdict = parseReply(s.text);
-            if (valid && s.kind === 'message' && !s.early && (verdict === 'confirm' || verdict === 'always')) qualifying = true;
+            if (valid && s.kind === 'message' && !s.early && (verdict === 'confirm' || verdict === 'always'))
+              qualifying = true;
             await h.channel.say(s.chat, s.user, s.text, { ...extra, kind: s.kind });
           }
           h.clock.advance(1);

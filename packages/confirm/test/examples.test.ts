@@ -1,0 +1,302 @@
+// biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
+// biome-ignore-all lint/correctness/noUnusedFunctionParameters: examples show signatures
+// Every TSDoc @example of @parley/confirm, compiled and run; a "// value" comment after console.log is asserted.
+// Generated from the sources' TSDoc; keep in step with them.
+import { formatWithOptions } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ApproverPolicy,
+  AUTHORIZE_REFUSAL_CODES,
+  type AuthorizeResult,
+  canonicalJson,
+  CARD_REFUSAL_CODES,
+  CONFIRM_ERROR_CODES,
+  CONFIRM_OUTCOMES,
+  type ConfirmAction,
+  type ConfirmDecision,
+  type ConfirmErrorCode,
+  type ConfirmEvents,
+  type ConfirmGate,
+  type ConfirmGateOptions,
+  type ConfirmMessages,
+  type ConfirmOutcome,
+  type ConfirmRequest,
+  type ConfirmStep,
+  createConfirmGate,
+  DECISION_REASONS,
+  type DecisionReason,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+  DEFAULT_VOCABULARY,
+  DEFAULT_VOCABULARY_WORDS,
+  defineVocabulary,
+  digestAction,
+  IGNORED_REPLY_CODES,
+  MAX_REPLY_LENGTH,
+  normalizeExact,
+  normalizeReply,
+  parseReply,
+  type PendingConfirmation,
+  REPLY_VERDICTS,
+  type ReplyVerdict,
+  type ResumeHandler,
+  type Vocabulary,
+  type VocabularyWords,
+} from '../src/index.js';
+import { createManualClock, isParleyError } from '@parley/core';
+import { createMessageBus } from '@parley/bus';
+
+let logs: string[] = [];
+function log(...args: unknown[]): void {
+  logs.push(formatWithOptions({}, ...args));
+}
+function expectPrinted(text: string): void {
+  expect(logs).toContain(text);
+  logs.splice(logs.indexOf(text), 1);
+}
+beforeEach(() => {
+  logs = [];
+});
+afterEach(() => {
+  logs = [];
+});
+
+describe('@parley/confirm examples', () => {
+  it('ConfirmAction (digest.ts)', async () => {
+    const action: ConfirmAction = { name: 'sql.delete', args: { table: 'orders', where: { status: 1 } } };
+  });
+
+  it('canonicalJson (digest.ts)', async () => {
+    log(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] }));
+    expectPrinted('{"a":[{"c":3,"d":2}],"b":1}');
+  });
+
+  it('digestAction (digest.ts)', async () => {
+    const a = await digestAction({ name: 'drop', args: { table: 't', cascade: false } });
+    const b = await digestAction({ name: 'drop', args: { cascade: false, table: 't' } });
+    log(a === b, a.length);
+    expectPrinted('true 64');
+  });
+
+  it('CONFIRM_ERROR_CODES (errors.ts)', async () => {
+    log(CONFIRM_ERROR_CODES.includes('closed'));
+    expectPrinted('true');
+  });
+
+  it('ConfirmErrorCode (errors.ts)', async () => {
+    const code: ConfirmErrorCode = 'invalid_action';
+  });
+
+  it('ConfirmError (errors.ts)', async () => {
+    try {
+      defineVocabulary({ confirm: ['ok'], cancel: ['OK'] });
+    } catch (err) {
+      log(isParleyError(err, 'invalid_vocabulary'));
+      expectPrinted('true');
+    }
+  });
+
+  it('createConfirmGate (gate.ts)', async () => {
+    const clock = createManualClock({ now: 1_000 });
+    const bus = createMessageBus({ clock });
+    const gate = createConfirmGate({ bus, clock });
+    const action = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
+    const pending = gate.request({
+      sessionKey: 'feishu:oc_1',
+      action,
+      summary: action.args.sql,
+      requester: 'ou_alice',
+    });
+    await gate.ready;
+    log((await bus.receiveOutbound()).text.startsWith('以下操作需要确认'));
+    expectPrinted('true');
+    await bus.publishInbound({ channel: 'feishu', chatId: 'oc_1', senderId: 'ou_alice', text: '确认' });
+    const decision = await pending;
+    log(decision.outcome, decision.decidedBy);
+    expectPrinted('confirmed ou_alice');
+    log((await gate.authorize(decision, action)).ok);
+    expectPrinted('true');
+    log(bus.size.inbound);
+    expectPrinted('0');
+  });
+
+  it('DEFAULT_CONFIRM_TIMEOUT_MS (types.ts)', async () => {
+    log(DEFAULT_CONFIRM_TIMEOUT_MS);
+    expectPrinted('300000');
+  });
+
+  it('CONFIRM_OUTCOMES (types.ts)', async () => {
+    log(CONFIRM_OUTCOMES.length);
+    expectPrinted('6');
+  });
+
+  it('ConfirmOutcome (types.ts)', async () => {
+    const outcome: ConfirmOutcome = 'timed_out';
+  });
+
+  it('DECISION_REASONS (types.ts)', async () => {
+    log(DECISION_REASONS.includes('step_mismatch'));
+    expectPrinted('true');
+  });
+
+  it('DecisionReason (types.ts)', async () => {
+    const reason: DecisionReason = 'card';
+  });
+
+  it('ApproverPolicy (types.ts)', async () => {
+    const admins: ApproverPolicy = ['ou_admin_1', 'ou_admin_2'];
+  });
+
+  it('ConfirmStep (types.ts)', async () => {
+    const step: ConfirmStep = { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' };
+  });
+
+  it('ConfirmRequest (types.ts)', async () => {
+    const request: ConfirmRequest = {
+      sessionKey: 'feishu:oc_1',
+      action: { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } },
+      summary: 'DELETE FROM orders WHERE status = 1',
+      requester: 'ou_alice',
+    };
+  });
+
+  it('ConfirmDecision (types.ts)', async () => {
+    function explain(decision: ConfirmDecision): string {
+      return `${decision.outcome} (${decision.reason}) by ${decision.decidedBy ?? 'nobody'}`;
+    }
+  });
+
+  it('AUTHORIZE_REFUSAL_CODES (types.ts)', async () => {
+    log(AUTHORIZE_REFUSAL_CODES.includes('action_mismatch'));
+    expectPrinted('true');
+  });
+
+  it('AuthorizeResult (types.ts)', async () => {
+    const refused: AuthorizeResult = { ok: false, code: 'action_mismatch' };
+  });
+
+  it('CARD_REFUSAL_CODES (types.ts)', async () => {
+    log(CARD_REFUSAL_CODES.includes('forged'));
+    expectPrinted('true');
+  });
+
+  it('IGNORED_REPLY_CODES (types.ts)', async () => {
+    log(IGNORED_REPLY_CODES);
+    expectPrinted("[ 'not_allowed', 'bot', 'stale_reply' ]");
+  });
+
+  it('PendingConfirmation (types.ts)', async () => {
+    const view: PendingConfirmation = {
+      id: 'cfm_1',
+      sessionKey: 'feishu:oc_1',
+      actionName: 'sql.delete',
+      requester: 'ou_a',
+      state: 'prompted',
+      step: 0,
+      expiresAt: 300_000,
+      restored: false,
+    };
+  });
+
+  it('ConfirmEvents (types.ts)', async () => {
+    const onDecided = (event: ConfirmEvents['decided']): void => log(event.decision.outcome);
+  });
+
+  it('ConfirmMessages (types.ts)', async () => {
+    const messages: Partial<ConfirmMessages> = { prompt: (summary) => `OK to run ${summary}? (yes/no)` };
+  });
+
+  it('ResumeHandler (types.ts)', async () => {
+    const resumeDelete: ResumeHandler = async (decision, gate) => {
+      const auth = await gate.authorize(decision, decision.action);
+      if (auth.ok) log('run', decision.action.args);
+    };
+  });
+
+  it('ConfirmGateOptions (types.ts)', async () => {
+    const options: ConfirmGateOptions = { bus: createMessageBus(), approvers: 'any', whenPending: 'reject' };
+  });
+
+  it('ConfirmGate (types.ts)', async () => {
+    async function guarded(
+      gate: ConfirmGate,
+      action: ConfirmAction,
+      run: () => Promise<void>,
+    ): Promise<boolean> {
+      const decision = await gate.request({
+        sessionKey: 'feishu:oc_1',
+        action,
+        summary: action.name,
+        requester: 'ou_a',
+      });
+      const auth = await gate.authorize(decision, action);
+      if (auth.ok) await run();
+      return auth.ok;
+    }
+  });
+
+  it('REPLY_VERDICTS (vocabulary.ts)', async () => {
+    log(REPLY_VERDICTS);
+    expectPrinted("[ 'confirm', 'cancel', 'always', 'unrecognised' ]");
+  });
+
+  it('ReplyVerdict (vocabulary.ts)', async () => {
+    const verdict: ReplyVerdict = 'unrecognised';
+  });
+
+  it('MAX_REPLY_LENGTH (vocabulary.ts)', async () => {
+    log(MAX_REPLY_LENGTH);
+    expectPrinted('32');
+  });
+
+  it('Vocabulary (vocabulary.ts)', async () => {
+    const vocabulary: Vocabulary = DEFAULT_VOCABULARY;
+    log(vocabulary.confirm.has('确认'));
+    expectPrinted('true');
+  });
+
+  it('VocabularyWords (vocabulary.ts)', async () => {
+    const words: VocabularyWords = { confirm: ['ja'], cancel: ['nein'] };
+  });
+
+  it('normalizeReply (vocabulary.ts)', async () => {
+    log(normalizeReply('  ＹＥＳ！ '));
+    expectPrinted('yes');
+    log(normalizeReply('确\u200b认。'));
+    expectPrinted('确认');
+  });
+
+  it('normalizeExact (vocabulary.ts)', async () => {
+    log(normalizeExact(' ＹＥＳ\u200d '));
+    expectPrinted('YES');
+  });
+
+  it('defineVocabulary (vocabulary.ts)', async () => {
+    const vocabulary = defineVocabulary({
+      ...DEFAULT_VOCABULARY_WORDS,
+      confirm: [...DEFAULT_VOCABULARY_WORDS.confirm, 'ja'],
+    });
+    log(parseReply('Ja!', vocabulary));
+    expectPrinted('confirm');
+  });
+
+  it('DEFAULT_VOCABULARY_WORDS (vocabulary.ts)', async () => {
+    log(DEFAULT_VOCABULARY_WORDS.cancel.includes('取消'));
+    expectPrinted('true');
+  });
+
+  it('DEFAULT_VOCABULARY (vocabulary.ts)', async () => {
+    log(DEFAULT_VOCABULARY.cancel.has('cancel'));
+    expectPrinted('true');
+  });
+
+  it('parseReply (vocabulary.ts)', async () => {
+    log(parseReply('确认'));
+    expectPrinted('confirm');
+    log(parseReply(' Cancel. '));
+    expectPrinted('cancel');
+    log(parseReply('确认取消'));
+    expectPrinted('unrecognised');
+    log(parseReply('уеѕ'));
+    expectPrinted('unrecognised');
+  });
+});
