@@ -102,7 +102,17 @@ export interface RedisStore extends Store {
   ): Unsubscribe;
 }
 
-/** The SCAN COUNT hint `list` uses unless `scanCount` says otherwise. */
+/**
+ * The SCAN COUNT hint `list` uses unless `scanCount` says otherwise: how many keys Redis looks at
+ * per round trip (a hint, not a limit on what `list` yields).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SCAN_COUNT } from '@parley/redis';
+ *
+ * console.log(DEFAULT_SCAN_COUNT); // 1000
+ * ```
+ */
 export const DEFAULT_SCAN_COUNT = 1000;
 
 /**

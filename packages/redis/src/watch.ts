@@ -6,10 +6,31 @@ import { decodeChange, type Layout } from './codec.js';
  * Why a watcher must re-read the state it follows: `subscribed` once its subscription is live
  * (changes made between `watch()` and then were not heard), `reconnected` after the subscriber
  * connection came back (changes made during the outage were not heard).
+ *
+ * @example
+ * ```ts
+ * import type { ResyncReason } from '@parley/redis';
+ *
+ * const reason: ResyncReason = 'reconnected';
+ * ```
  */
 export type ResyncReason = 'subscribed' | 'reconnected';
 
-/** Options of a watch beyond the core `Store.watch` signature. */
+/**
+ * Options of `RedisStore.watch` beyond the core `Store.watch` signature.
+ *
+ * Pub/sub delivers at most once and keeps nothing for a disconnected subscriber, so a component
+ * that follows changes re-reads its state in `onResync`.
+ *
+ * @example
+ * ```ts
+ * import type { RedisWatchOptions } from '@parley/redis';
+ *
+ * const options: RedisWatchOptions = {
+ *   onResync: ({ prefix, reason }) => console.log(`re-read ${prefix} (${reason})`),
+ * };
+ * ```
+ */
 export interface RedisWatchOptions {
   /**
    * Called when the watcher may have missed changes under its prefix, and must re-read them
