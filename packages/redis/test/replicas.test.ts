@@ -122,7 +122,7 @@ describe('two replicas on one Redis', () => {
     await until(() => heard.length === 1, 5_000, 'the second listener');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.source).toBe('listener');
-    expect((errors[0]?.error as Error).message).toBe('listener bug');
+    expect(errors[0]?.error).toMatchObject({ message: 'listener bug' });
   });
 
   it('reports a resync listener that throws as an error event', async () => {
