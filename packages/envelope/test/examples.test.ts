@@ -514,3 +514,49 @@ describe('topology.ts examples', () => {
     expect(lateral.ok ? 'allowed' : lateral.code).toBe('lateral_message');
   });
 });
+
+describe('README', () => {
+  it('runs the README snippet: an incomplete brief by $ref comes back as a missing_fields reply', () => {
+    const BullishBrief = z.object({ thesis: z.string(), invalidation: z.string(), confidence: z.number() });
+    const intents = defineAgentIntents({ report: BullishBrief });
+
+    const topology = createTopology({ maxSpawnDepth: 2 });
+    topology.register({ id: 'ceo', role: 'ceo' });
+    topology.spawn({ parent: 'ceo', id: 'quant_strategist' });
+    topology.spawn({ parent: 'quant_strategist', id: 'bullish_researcher' });
+
+    const artifacts = new Map<string, unknown>();
+    const codec = createCodec(intents, { directory: topology, resolveRef: (ref) => artifacts.get(ref) });
+
+    artifacts.set('Bullish_Brief.json', { thesis: 'Higher low holds', confidence: 0.6 });
+    const text = codec.encode(
+      codec.create('deliver_report', {
+        from: 'bullish_researcher',
+        to: 'quant_strategist',
+        ref_task: 'quant-pipeline-2026-04-10',
+        payload: { $ref: 'Bullish_Brief.json' },
+        spawn_depth: 2,
+      }),
+    );
+
+    const result = codec.decode(text);
+    expect(result.ok).toBe(false);
+    if (!result.ok && result.code === 'invalid_payload' && result.reply) {
+      expect(result.reply.payload.missing_fields).toEqual(['invalidation']);
+      expect(result.reply.to).toBe('bullish_researcher');
+      expect(topology.check(result.reply).ok).toBe(true);
+    } else {
+      throw new Error('expected a missing_fields reply');
+    }
+    artifacts.set('Bullish_Brief.json', {
+      thesis: 'Higher low holds',
+      invalidation: '< 80k',
+      confidence: 0.6,
+    });
+    const accepted = codec.decode(text);
+    expect(accepted.ok && topology.check(accepted.value).ok).toBe(true);
+    expect(accepted.ok && accepted.value.intent === 'deliver_report' && accepted.value.payload.thesis).toBe(
+      'Higher low holds',
+    );
+  });
+});
