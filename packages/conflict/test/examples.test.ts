@@ -590,3 +590,61 @@ describe('types.ts examples', () => {
     };
   });
 });
+
+describe('README', () => {
+  it('runs the snippet: a contradiction is retried with the debug appended, then the hp_delta runs once', async () => {
+    const campaign = { hp: 20, at: 'market' };
+    const gate: ToolGateLike<typeof campaign> = async (calls, { state }) => {
+      const executed = [];
+      const failed_calls = [];
+      for (const call of calls) {
+        if (call.tool === 'hp_delta') {
+          state.hp += Number(call.args['delta']);
+          executed.push({ id: call.id, tool: call.tool, args: call.args });
+        } else {
+          failed_calls.push({
+            id: call.id,
+            tool: call.tool,
+            status: 'rejected' as const,
+            reason: 'area locked',
+          });
+        }
+      }
+      return { executed, feedback: { failed_calls } };
+    };
+    const loop = createConflictLoop<typeof campaign>({
+      detectors: [defineHpClaimDetector(), defineMoveClaimDetector()],
+      gate,
+      maxRetries: 2,
+      clock: createManualClock(),
+    });
+    const answers: Proposal[] = [
+      { text: '哥布林的箭射中了你，你受到5点伤害。' },
+      {
+        text: '哥布林的箭射中了你，你受到5点伤害。',
+        tool_calls: [
+          {
+            id: 'call_1',
+            tool: 'hp_delta',
+            args: { target_character_id: 'pc_1', delta: -5, cause: 'arrow' },
+          },
+        ],
+      },
+    ];
+    const printed: string[] = [];
+    const outcome = await loop.run({
+      input: { messages: [{ role: 'user', content: 'I open the door' }] },
+      generate: async (request) => {
+        printed.push(toFeedbackText(request.feedback) === '' ? 'first try' : 'retry with conflict_debug');
+        return answers[request.feedback.length]!;
+      },
+      readState: () => campaign,
+    });
+    expect(printed).toEqual(['first try', 'retry with conflict_debug']);
+    expect(outcome.ok && [outcome.output.text, outcome.appliedActions.length, campaign.hp]).toEqual([
+      '哥布林的箭射中了你，你受到5点伤害。',
+      1,
+      15,
+    ]);
+  });
+});

@@ -75,7 +75,7 @@ describe('types', () => {
     });
     expectTypeOf(gate).parameter(1).toHaveProperty('state').toEqualTypeOf<Campaign>();
     // @ts-expect-error status is 'rejected' | 'error'
-    const bad: FailedCall = { id: 'c', tool: 't', status: 'denied', reason: 'x' };
+    const _bad: FailedCall = { id: 'c', tool: 't', status: 'denied', reason: 'x' };
     expectTypeOf<ConflictErrorCode>().toEqualTypeOf<
       'invalid_argument' | 'cancelled' | 'detector_failed' | 'gate_failed'
     >();
