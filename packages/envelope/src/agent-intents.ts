@@ -134,7 +134,19 @@ export function defineAgentIntents<TReport extends StandardSchemaV1 = DefaultRep
   return defineIntents(specs);
 }
 
-type AgentPayloadSchemas = ReturnType<typeof agentPayloadSchemas>;
+/**
+ * The zod payload schemas of the ready intent set, by intent name (`deliver_report` is replaced by
+ * the `report` option when one is given).
+ *
+ * @example
+ * ```ts
+ * import type { AgentPayloadSchemas } from '@parley/envelope';
+ * import type { InferOutput } from '@parley/core';
+ *
+ * const verdict: InferOutput<AgentPayloadSchemas['review_verdict']> = { verdict: 'pass', issues: [], summary: 'ok' };
+ * ```
+ */
+export type AgentPayloadSchemas = ReturnType<typeof agentPayloadSchemas>;
 
 /** Built on call, so importing the package constructs nothing. */
 function agentPayloadSchemas() {

@@ -34,7 +34,12 @@ export type {
   PayloadInputOf,
 } from './intents.js';
 export { defineAgentIntents } from './agent-intents.js';
-export type { AgentIntentsOptions, AgentIntentSpecs, DefaultReportSchema } from './agent-intents.js';
+export type {
+  AgentIntentsOptions,
+  AgentIntentSpecs,
+  AgentPayloadSchemas,
+  DefaultReportSchema,
+} from './agent-intents.js';
 export { createCodec, safeParseEnvelope, parseEnvelope, DEFAULT_ENVELOPE_LIMITS } from './codec.js';
 export type { Codec, CodecOptions, DecodeResult, DecodeRefusal, RefResolver } from './codec.js';
 export { toIntentJsonSchemas, toEnvelopeJsonSchema } from './json-schema.js';

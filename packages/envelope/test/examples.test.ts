@@ -7,6 +7,7 @@ import {
   type AgentInfo,
   type AgentIntentsOptions,
   type AgentIntentSpecs,
+  type AgentPayloadSchemas,
   type Codec,
   type CodecOptions,
   createCodec,
@@ -65,6 +66,15 @@ import {
 import { z } from 'zod';
 
 describe('agent-intents.ts examples', () => {
+  it('AgentPayloadSchemas', () => {
+    const verdict: InferOutput<AgentPayloadSchemas['review_verdict']> = {
+      verdict: 'pass',
+      issues: [],
+      summary: 'ok',
+    };
+    expect(defineAgentIntents().get('review_verdict').payload.parse(verdict)).toEqual(verdict);
+  });
+
   it('AgentIntentsOptions', () => {
     const options: AgentIntentsOptions<z.ZodObject<{ thesis: z.ZodString }>> = {
       roles: { escalation: 'ceo_coo' },
