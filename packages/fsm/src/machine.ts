@@ -207,8 +207,10 @@ export function buildMachine<TState extends string, TEvent extends string, TCont
       let current: MachineSnapshot<string, unknown> = snapshot;
       for (let due = current.deadlines[0]; due !== undefined && due.at <= at; due = current.deadlines[0]) {
         const fired = step(compiled, current, due.event, due.at, limit);
-        // A timeout refused by a guard is dropped: it fires once, like the actor's timer.
-        current = fired.ok ? fired.snapshot : { ...current, deadlines: current.deadlines.slice(1) };
+        const rest = current.deadlines.slice(1);
+        // A timeout fires once: refused by a guard or taken without leaving the state, it is spent.
+        if (!fired.ok) current = { ...current, deadlines: rest };
+        else current = fired.snapshot.deadlines === current.deadlines ? { ...fired.snapshot, deadlines: rest } : fired.snapshot;
       }
       const result = step(compiled, current, event, at, limit);
       return result as TransitionResult<TState, TEvent, TContext>;

@@ -1,0 +1,137 @@
+import { createManualClock, isParleyError } from '@parley/core';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, requestMachine } from '../src/index.js';
+import { orderMachine } from './helpers.js';
+
+describe('createActor', () => {
+  it('starts in the initial state with the machine context', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock({ now: 5 }) });
+    expect(actor.state).toBe('draft');
+    expect(actor.context).toEqual({ items: 0, paid: false });
+    expect(actor.done).toBe(false);
+    expect(actor.history).toEqual([]);
+    expect(actor.snapshot()).toMatchObject({ machine: 'order', version: 2, createdAt: 5, updatedAt: 5 });
+  });
+
+  it('records each transition with the time of the injected clock', () => {
+    const clock = createManualClock({ now: 1_000 });
+    const actor = createActor(orderMachine, { clock });
+    actor.send('add');
+    clock.advance(250);
+    actor.send('submit');
+    expect(actor.history).toEqual([
+      { from: 'draft', to: 'draft', event: 'add', at: 1_000 },
+      { from: 'draft', to: 'review', event: 'submit', at: 1_250 },
+    ]);
+    expect(actor.snapshot().updatedAt).toBe(1_250);
+  });
+
+  it('returns the taken transition from send', () => {
+    const actor = createActor(requestMachine, { clock: createManualClock() });
+    expect(actor.send('approve')).toEqual({ ok: true, from: 'pending', to: 'approved', event: 'approve' });
+  });
+
+  it('emits transition and done after the state is committed', () => {
+    const actor = createActor(requestMachine, { clock: createManualClock({ now: 7 }) });
+    const seen: string[] = [];
+    actor.on('transition', (t) => seen.push(`transition ${t.from}->${t.to} at ${t.at} state=${actor.state}`));
+    actor.on('done', (d) => seen.push(`done ${d.state}`));
+    actor.send({ type: 'approve', reason: 'looks fine' });
+    expect(seen).toEqual(['transition pending->approved at 7 state=approved', 'done approved']);
+  });
+
+  it('emits refused and keeps the state when an event is refused', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    const refused = vi.fn();
+    const transition = vi.fn();
+    actor.on('refused', refused);
+    actor.on('transition', transition);
+    const result = actor.send('submit');
+    expect(result).toMatchObject({ ok: false, code: 'guard_failed', guard: 'hasItems' });
+    expect(refused).toHaveBeenCalledWith(result);
+    expect(transition).not.toHaveBeenCalled();
+    expect(actor.state).toBe('draft');
+    expect(actor.history).toEqual([]);
+  });
+
+  it('stops calling a listener once unsubscribed', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    const listener = vi.fn();
+    const off = actor.on('transition', listener);
+    off();
+    actor.send('add');
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('answers can() for events, guards included, without changing state', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    expect(actor.can('submit')).toBe(false);
+    actor.send({ type: 'add', count: 3 });
+    expect(actor.can('submit')).toBe(true);
+    expect(actor.can({ type: 'pay', amount: 'full' })).toBe(false);
+    expect(actor.state).toBe('draft');
+  });
+
+  it('refuses every event with closed after close() and keeps no timer', () => {
+    const clock = createManualClock();
+    const actor = createActor(orderMachine, { clock });
+    actor.send('add');
+    actor.send('submit');
+    expect(clock.pendingTimers()).toBe(1);
+    actor.close();
+    actor.close();
+    expect(actor.closed).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
+    expect(actor.send('cancel')).toMatchObject({ ok: false, code: 'closed', state: 'review' });
+    expect(actor.can('cancel')).toBe(false);
+    clock.advance(60_000);
+    expect(actor.state).toBe('review');
+  });
+
+  it('keeps the last historyLimit transitions, oldest first', () => {
+    const clock = createManualClock();
+    const actor = createActor(orderMachine, { clock, historyLimit: 3 });
+    for (let i = 0; i < 5; i++) {
+      clock.advance(1);
+      actor.send('add');
+    }
+    expect(actor.history.map((h) => h.at)).toEqual([3, 4, 5]);
+    expect(actor.snapshot().history).toHaveLength(3);
+  });
+
+  it('keeps no history with historyLimit 0', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock(), historyLimit: 0 });
+    actor.send('add');
+    expect(actor.history).toEqual([]);
+    expect(actor.context.items).toBe(1);
+  });
+
+  it('takes a context checked against the context schema', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock(), context: { items: 2, paid: false } });
+    expect(actor.can('submit')).toBe(true);
+    let error: unknown;
+    try {
+      createActor(orderMachine, { context: { items: -1, paid: false } });
+    } catch (err) {
+      error = err;
+    }
+    expect(isParleyError(error, 'invalid_context')).toBe(true);
+  });
+
+  it('uses the system clock by default', () => {
+    const actor = createActor(requestMachine);
+    expect(actor.snapshot().createdAt).toBeGreaterThan(0);
+  });
+
+  it('resumes from a snapshot with its history and context', () => {
+    const clock = createManualClock({ now: 10 });
+    const first = createActor(orderMachine, { clock });
+    first.send({ type: 'add', count: 2 });
+    const json = JSON.parse(JSON.stringify(first.snapshot()));
+    const resumed = createActor(orderMachine, { clock, snapshot: json });
+    expect(resumed.state).toBe('draft');
+    expect(resumed.context).toEqual({ items: 2, paid: false });
+    expect(resumed.history).toEqual(first.history);
+    expect(resumed.snapshot()).toEqual(first.snapshot());
+  });
+});
