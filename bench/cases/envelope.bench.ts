@@ -36,7 +36,7 @@ const ZodEnvelope = z.object({
 });
 
 const envelope = {
-  id: 'env_V1StGXR8_Z5jdHi6B-myT',
+  id: 'V1StGXR8_Z5jdHi6B-myT',
   from: 'bullish_researcher',
   to: 'quant_strategist',
   intent: 'deliver_report',
@@ -44,8 +44,8 @@ const envelope = {
   payload: {
     date: '2026-04-10',
     market: 'BTC/USDT',
-    thesis: 'Higher low on H4 holds',
-    key_levels: [{ type: 'support', price: 81250, timeframe: 'H4', evidence: 'OB + FVG overlap' }],
+    thesis: 'Higher low holds',
+    key_levels: [{ type: 'support', price: 81250, timeframe: 'H4', evidence: 'OB + FVG' }],
     invalidation: 'H4 close below 80k',
     confidence: 0.62,
   },
