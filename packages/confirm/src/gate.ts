@@ -137,7 +137,6 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   }
 
   function notify(entry: Entry, text: string): void {
-    if (entry.remote) return;
     void bus.publishOutbound({ ...entry.address, text }).then((result) => {
       if (result.status === 'rejected') fail(result.error ?? result.code, entry.id);
     });
@@ -203,8 +202,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   }
 
   function expire(entry: Entry): void {
-    entry.deadline = undefined;
-    if (entry.done) return;
+    entry.deadline = undefined; // it fired; settle removes the deadline of any other outcome
     settle(entry, 'timed_out', 'timeout');
     notify(entry, texts.timedOut(entry.summary));
   }
@@ -270,7 +268,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       }
       if (decision.allowUntil !== undefined && standingMs !== undefined) {
         const grant = {
-          grantedBy: decision.decidedBy ?? entry.requester,
+          grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
           grantedAt: decision.decidedAt,
           decisionId: entry.id,
         };
@@ -351,7 +349,6 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   }
 
   function onMessage(message: InboundMessage): boolean {
-    if (message.kind === 'card_action') return false;
     const entry = active.get(message.sessionKey);
     if (entry === undefined || message.kind !== 'message') return false;
     const ignore = (code: ConfirmEvents['ignored']['code'], consumed: boolean): boolean => {
@@ -390,9 +387,9 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       if (recentlySettled.has(id)) return refuse('settled', id);
       const found = await loadRemote(id);
       if (found === 'settled') return refuse('settled', id);
-      entry = byId.get(id) ?? found;
-      if (entry === undefined || entry.done)
-        return refuse(entry === undefined ? 'unknown_confirmation' : 'settled', id);
+      entry = byId.get(id) ?? found; // it may have been restored or settled while the store answered
+      if (entry === undefined) return refuse('unknown_confirmation', id);
+      if (entry.done) return refuse('settled', id);
     }
     if (entry.state !== 'prompted') return refuse('unknown_confirmation', id);
     if (entry.sessionKey !== message.sessionKey) return refuse('session_mismatch', id);
@@ -488,8 +485,6 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       return;
     }
     if (whenPending === 'supersede') {
-      for (const waiting of [...(queued.get(entry.sessionKey) ?? [])])
-        settle(waiting, 'superseded', 'superseded');
       settle(current, 'superseded', 'superseded');
       activate(entry);
       return;
@@ -505,9 +500,12 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     events.emit('queued', { id: entry.id, sessionKey: entry.sessionKey, position: list.length });
   }
 
-  const ready = restore().finally(() => {
-    loading = false;
-  });
+  // Restore after the caller has had a chance to subscribe to `error`.
+  const ready = Promise.resolve()
+    .then(restore)
+    .finally(() => {
+      loading = false;
+    });
 
   const uninstall = bus.intercept({
     name: 'confirm',

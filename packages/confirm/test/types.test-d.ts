@@ -2,6 +2,7 @@ import { createMessageBus } from '@parley/bus';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type AuthorizeResult,
+  type ConfirmAction,
   type ConfirmDecision,
   type ConfirmOutcome,
   createConfirmGate,
@@ -26,12 +27,8 @@ describe('confirm types', () => {
     // @ts-expect-error requester is required
     void gate.request({ sessionKey: 'a:b', action: { name: 'x' }, summary: 's' });
     // @ts-expect-error args must be JSON
-    void gate.request({
-      sessionKey: 'a:b',
-      action: { name: 'x', args: { f: () => 1 } },
-      summary: 's',
-      requester: 'u',
-    });
+    const bad: ConfirmAction = { name: 'x', args: { f: () => 1 } };
+    void bad;
     // @ts-expect-error unknown pending policy
     createConfirmGate({ bus: createMessageBus(), whenPending: 'drop' });
     // @ts-expect-error a bus is required
