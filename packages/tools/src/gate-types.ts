@@ -1,0 +1,290 @@
+import type { Clock, Emitter, ValidationIssue } from '@parley/core';
+import type { ConfirmGate } from '@parley/confirm';
+import type { AnyToolDefinition, ToolNameOf } from './define.js';
+import type {
+  DisableUntil,
+  ToolBatchResult,
+  ToolCallProposal,
+  ToolGateEvents,
+  ToolRefusalCode,
+} from './types.js';
+
+/**
+ * What a policy is asked about: the call (with its validated arguments), the host's context for
+ * the batch, the turn and the time.
+ *
+ * @example
+ * ```ts
+ * import type { ToolPolicyInput } from '@parley/tools';
+ *
+ * const inCombat = (input: ToolPolicyInput<{ phase: string }>): boolean => input.context.phase === 'combat';
+ * ```
+ */
+export interface ToolPolicyInput<TContext> {
+  readonly call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined };
+  /** The arguments after validation (the args schema's output). */
+  readonly args: unknown;
+  readonly context: TContext;
+  readonly turn: number;
+  /** The gate clock's time, epoch ms. */
+  readonly now: number;
+}
+
+/**
+ * A policy's refusal: the reason in words the model can act on, optionally one of the tool's own
+ * reasons, and optionally a time or turn until which the tool is disabled.
+ *
+ * @example
+ * ```ts
+ * import type { ToolPolicyRefusal } from '@parley/tools';
+ *
+ * const locked: ToolPolicyRefusal = { reason: '区域移动锁未解除', toolReason: 'area_locked', disableUntil: { turn: 8 } };
+ * ```
+ */
+export interface ToolPolicyRefusal {
+  readonly reason: string;
+  readonly toolReason?: string | undefined;
+  readonly disableUntil?: DisableUntil | undefined;
+}
+
+/**
+ * A rule of the allowlist that depends on the current state: the machine state, the settings
+ * snapshot, the turn phase… It answers nothing (or `true`) to allow, `false` or a
+ * {@link ToolPolicyRefusal} to refuse. It applies to the named `tools`, or to all when omitted.
+ *
+ * @example
+ * ```ts
+ * import type { ToolPolicy } from '@parley/tools';
+ *
+ * const movementLock: ToolPolicy<{ state: string }, 'move'> = {
+ *   name: 'movement_lock',
+ *   tools: ['move'],
+ *   check: ({ context }) =>
+ *     context.state === 'combat' ? { reason: 'Movement is locked during combat', toolReason: 'area_locked' } : undefined,
+ * };
+ * ```
+ */
+export interface ToolPolicy<TContext = unknown, TName extends string = string> {
+  readonly name: string;
+  readonly tools?: readonly TName[];
+  check(
+    input: ToolPolicyInput<TContext>,
+  ): ToolPolicyRefusal | boolean | undefined | Promise<ToolPolicyRefusal | boolean | undefined>;
+}
+
+/**
+ * What a confirmation function is asked: the call, its arguments, a summary for people, the
+ * context and the addressing the batch was given.
+ *
+ * @example
+ * ```ts
+ * import type { ToolConfirmRequest } from '@parley/tools';
+ *
+ * const prompt = (request: ToolConfirmRequest<unknown>): string => `Run ${request.summary}?`;
+ * ```
+ */
+export interface ToolConfirmRequest<TContext> {
+  readonly call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined };
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly summary: string;
+  readonly context: TContext;
+  readonly turn: number;
+  readonly sessionKey: string | undefined;
+  readonly requester: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * A confirmation function's answer: `true` / `'confirmed'` to run, `false` / `'declined'` not to,
+ * `'timed_out'` when nobody answered.
+ *
+ * @example
+ * ```ts
+ * import type { ToolConfirmAnswer } from '@parley/tools';
+ *
+ * const answer: ToolConfirmAnswer = 'timed_out';
+ * ```
+ */
+export type ToolConfirmAnswer = boolean | 'confirmed' | 'declined' | 'timed_out';
+
+/**
+ * A host's own way to ask for confirmation, instead of a `@parley/confirm` gate.
+ *
+ * @example
+ * ```ts
+ * import type { ToolConfirmFn } from '@parley/tools';
+ *
+ * const askNobody: ToolConfirmFn<unknown> = () => 'declined';
+ * ```
+ */
+export type ToolConfirmFn<TContext> = (
+  request: ToolConfirmRequest<TContext>,
+) => ToolConfirmAnswer | Promise<ToolConfirmAnswer>;
+
+/**
+ * What a repair hook is given: why the call is invalid, the call as it stands, the validation
+ * issues (for `invalid_args`), the canonical tool names, the context and the turn.
+ *
+ * @example
+ * ```ts
+ * import type { ToolRepairInput } from '@parley/tools';
+ *
+ * const isNameProblem = (input: ToolRepairInput<unknown>): boolean => input.problem === 'unknown_tool';
+ * ```
+ */
+export interface ToolRepairInput<TContext> {
+  readonly problem: 'unknown_tool' | 'invalid_args';
+  readonly call: { readonly id: string; readonly tool: string; readonly args: unknown };
+  readonly issues: readonly ValidationIssue[];
+  readonly tools: readonly string[];
+  readonly context: TContext;
+  readonly turn: number;
+}
+
+/**
+ * Turns an invalid call into a valid one (a new tool name and/or arguments), or gives up by
+ * returning nothing. It runs at most once per call; the repaired call is judged like any other, and
+ * the repair is recorded.
+ *
+ * @example
+ * ```ts
+ * import type { ToolRepairHook } from '@parley/tools';
+ *
+ * const lowerCaseNames: ToolRepairHook<unknown> = ({ problem, call, tools }) =>
+ *   problem === 'unknown_tool' && tools.includes(call.tool.toLowerCase())
+ *     ? { tool: call.tool.toLowerCase(), args: call.args }
+ *     : undefined;
+ * ```
+ */
+export type ToolRepairHook<TContext> = (
+  input: ToolRepairInput<TContext>,
+) =>
+  | { readonly tool?: string; readonly args?: unknown }
+  | undefined
+  | Promise<{ readonly tool?: string; readonly args?: unknown } | undefined>;
+
+/**
+ * The facts a refusal message is written from.
+ *
+ * @example
+ * ```ts
+ * import type { ToolRefusalInfo } from '@parley/tools';
+ *
+ * const text = (info: ToolRefusalInfo): string => `${info.tool}: ${info.code}`;
+ * ```
+ */
+export interface ToolRefusalInfo {
+  readonly id: string;
+  readonly tool: string;
+  readonly code: ToolRefusalCode;
+  /** The default English text. */
+  readonly text: string;
+  readonly toolReason?: string | undefined;
+  readonly disabledUntil?: string | undefined;
+  readonly issues?: readonly ValidationIssue[] | undefined;
+}
+
+/**
+ * Options for {@link createToolGate}.
+ *
+ * @example
+ * ```ts
+ * import { defineTool, type ToolGateOptions } from '@parley/tools';
+ * import { z } from 'zod';
+ *
+ * const ping = defineTool({ name: 'ping', description: 'Pings', args: z.object({}), reasons: [], execute: () => 'pong' });
+ * const options: ToolGateOptions<readonly [typeof ping], { phase: string }> = { tools: [ping], allowlist: ['ping'] };
+ * ```
+ */
+export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TContext> {
+  /** The registered tools. */
+  readonly tools: TTools;
+  /** The allowlist configuration: every registered tool must be named in it, and nothing else. */
+  readonly allowlist: readonly ToolNameOf<TTools>[];
+  /** State-dependent rules, checked in order after the arguments are valid. */
+  readonly policies?: readonly ToolPolicy<TContext, ToolNameOf<TTools>>[];
+  /** How to ask a person for tools that need confirmation: a `@parley/confirm` gate or a function. */
+  readonly confirm?: ConfirmGate | ToolConfirmFn<TContext>;
+  readonly repair?: ToolRepairHook<TContext>;
+  readonly clock?: Clock;
+  /** How many turns of executed call ids to remember (the current one included); 2 by default. */
+  readonly keepTurns?: number;
+  /** Replaces the text of refusals, per code (e.g. to answer the model in its language). */
+  readonly messages?: Partial<Readonly<Record<ToolRefusalCode, (info: ToolRefusalInfo) => string>>>;
+  readonly onListenerError?: (error: unknown, event: string) => void;
+}
+
+/**
+ * What one batch is processed with: the turn, the host's context (machine state, settings
+ * snapshot…), where a confirmation is asked and by whom, and a signal.
+ *
+ * @example
+ * ```ts
+ * import type { ToolRunOptions } from '@parley/tools';
+ *
+ * const run: ToolRunOptions<{ state: string }> = {
+ *   turn: 3, context: { state: 'exploring' }, sessionKey: 'feishu:oc_1', requester: 'ou_alice',
+ * };
+ * ```
+ */
+export interface ToolRunOptions<TContext> {
+  /** The turn number; call ids are remembered per turn, and tools can be disabled until one. */
+  readonly turn: number;
+  readonly context: TContext;
+  /** Needed to ask a `@parley/confirm` gate. */
+  readonly sessionKey?: string | undefined;
+  /** The user whose message led to these calls; needed by a `@parley/confirm` gate. */
+  readonly requester?: string | undefined;
+  /** Passed to confirmation gates and executors; calls not yet started are refused once it aborts. */
+  readonly signal?: AbortSignal | undefined;
+  /** The wait for a confirmation; the confirm gate's default otherwise. */
+  readonly confirmTimeoutMs?: number | undefined;
+}
+
+/**
+ * A disabled tool, as {@link ToolGate.disabled} lists it.
+ *
+ * @example
+ * ```ts
+ * import type { DisabledTool } from '@parley/tools';
+ *
+ * const entry: DisabledTool = { tool: 'move', until: { turn: 5 }, reason: 'rooted' };
+ * ```
+ */
+export interface DisabledTool {
+  readonly tool: string;
+  readonly until: DisableUntil;
+  readonly reason: string;
+}
+
+/**
+ * A tool gate: judges batches of proposed calls against the registry, the allowlist, the policies
+ * and confirmation, runs what passes at most once per call id and turn, and reports the rest as
+ * `tool_feedback`. See {@link createToolGate}.
+ *
+ * @example
+ * ```ts
+ * import type { ToolGate } from '@parley/tools';
+ *
+ * async function runTurn(gate: ToolGate<string, { state: string }>, calls: { id: string; tool: string; args: unknown }[]) {
+ *   const { feedback } = await gate.process(calls, { turn: 1, context: { state: 'exploring' } });
+ *   return feedback.failed_calls.length === 0;
+ * }
+ * ```
+ */
+export interface ToolGate<TName extends string = string, TContext = unknown> {
+  /** The canonical tool names, in registration order. */
+  readonly names: readonly TName[];
+  /** Judges and runs a batch in order; never throws for anything the model proposed. */
+  process(calls: readonly ToolCallProposal[], options: ToolRunOptions<TContext>): Promise<ToolBatchResult>;
+  /**
+   * Disables a tool until a time or a turn (replacing an earlier disable).
+   * @throws ToolsError `invalid_argument` for an unknown tool or a bad `until`.
+   */
+  disable(tool: TName, until: DisableUntil, reason?: string): void;
+  /** Re-enables a tool; false when it was not disabled. */
+  enable(tool: TName): boolean;
+  /** The tools disabled now (at the given turn, or any turn when omitted). */
+  disabled(turn?: number): readonly DisabledTool[];
+  on: Emitter<ToolGateEvents>['on'];
+}

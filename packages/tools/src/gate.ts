@@ -1,0 +1,335 @@
+import { createEmitter, systemClock } from '@parley/core';
+import type { AnyToolDefinition, ToolNameOf } from './define.js';
+import { ToolsError } from './errors.js';
+import type { DisabledTool, ToolGate, ToolGateOptions, ToolPolicy, ToolRunOptions } from './gate-types.js';
+import { type CheckedCall, judgeCall, type Runtime, type Settled } from './internal/judge.js';
+import { refuse } from './internal/refuse.js';
+import { buildRegistry } from './registry.js';
+import type {
+  DisableUntil,
+  ExecutedToolCall,
+  FailedToolCall,
+  ToolCallRecord,
+  ToolGateEvents,
+} from './types.js';
+
+/** The latest time `Date` can represent, so `disabled_until` can always be written. */
+const MAX_TIME_MS = 8.64e15;
+
+/**
+ * Creates a tool gate from the registered tools and the allowlist configuration: it judges each
+ * proposed call (canonical name, disabled, args schema with an optional repair, state-dependent
+ * policies, confirmation), runs what passes, and answers the rest as `tool_feedback`.
+ *
+ * Use one gate per agent, and call `process` with the calls of each model output, the turn and
+ * the host's context (machine state, settings snapshot). Nothing the model proposes throws: an
+ * executor that throws becomes `executor_error`. A call id runs at most once per turn, also across
+ * retries and concurrent batches; a repeated id returns the recorded outcome. The registry is
+ * checked at once against the reference's extension rules.
+ *
+ * @throws ToolsError `invalid_tool`, `missing_args_schema`, `missing_reasons`, `duplicate_tool`,
+ * `not_in_allowlist`, `unknown_allowlist_entry` or `confirm_unavailable` for a registry that breaks
+ * the rules; `invalid_argument` for a bad policy, `keepTurns` or option.
+ * @example
+ * ```ts
+ * import { createToolGate, defineTool } from '@parley/tools';
+ * import { z } from 'zod';
+ *
+ * const positions = new Map([['pc_1', 'hall']]);
+ * const move = defineTool({
+ *   name: 'move',
+ *   description: 'Moves an actor to an adjacent area',
+ *   args: z.object({ actor_id: z.string(), from_area_id: z.string(), to_area_id: z.string(), path_id: z.string().optional() }),
+ *   reasons: ['area_locked', 'not_there'],
+ *   execute: (args, { reject }) => {
+ *     if (positions.get(args.actor_id) !== args.from_area_id) return reject('not_there');
+ *     positions.set(args.actor_id, args.to_area_id);
+ *     return { area: args.to_area_id };
+ *   },
+ * });
+ * const gate = createToolGate({
+ *   tools: [move],
+ *   allowlist: ['move'],
+ *   policies: [{
+ *     name: 'movement_lock', tools: ['move'],
+ *     check: ({ context }: { context: { state: string } }) =>
+ *       context.state === 'combat' ? { reason: '区域移动锁未解除', toolReason: 'area_locked' } : undefined,
+ *   }],
+ * });
+ * const result = await gate.process(
+ *   [
+ *     { id: 'call_001', tool: 'move', args: { actor_id: 'pc_1', from_area_id: 'hall', to_area_id: 'vault' } },
+ *     { id: 'call_002', tool: 'teleport', args: {} },
+ *   ],
+ *   { turn: 1, context: { state: 'exploring' } },
+ * );
+ * console.log(result.executed.map((call) => call.id)); // [ 'call_001' ]
+ * console.log(result.feedback.failed_calls[0]?.code); // unknown_tool
+ * console.log(positions.get('pc_1')); // vault
+ * ```
+ */
+export function createToolGate<const TTools extends readonly AnyToolDefinition[], TContext = unknown>(
+  options: ToolGateOptions<TTools, TContext>,
+): ToolGate<ToolNameOf<TTools>, TContext> {
+  const byName = buildRegistry({
+    tools: options?.tools,
+    allowlist: options?.allowlist,
+    confirmAvailable: options.confirm !== undefined,
+  });
+  const names = [...byName.keys()] as ToolNameOf<TTools>[]; // the keys are the tools' own names
+  const policies = checkPolicies(options.policies ?? [], byName);
+  if (options.confirm !== undefined && !isConfirmOption(options.confirm)) {
+    throw new ToolsError('invalid_argument', 'confirm must be a @parley/confirm gate or a function');
+  }
+  if (options.repair !== undefined && typeof options.repair !== 'function') {
+    throw new ToolsError('invalid_argument', 'repair must be a function');
+  }
+  const keepTurns = options.keepTurns ?? 2;
+  if (!Number.isInteger(keepTurns) || keepTurns < 1) {
+    throw new ToolsError('invalid_argument', `keepTurns must be an integer ≥ 1, got ${String(keepTurns)}`);
+  }
+  const clock = options.clock ?? systemClock;
+  const events = createEmitter<ToolGateEvents>(
+    options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
+  );
+  const disabledTools = new Map<string, DisabledTool>();
+  /** Outcomes of calls whose executor ran, by turn then call id. */
+  const turns = new Map<number, Map<string, Settled>>();
+  const inflight = new Map<string, Promise<void>>();
+
+  const isActive = (entry: DisabledTool, turn: number | undefined): boolean =>
+    'at' in entry.until ? clock.now() < entry.until.at : turn === undefined || turn < entry.until.turn;
+
+  function disable(tool: string, until: DisableUntil, reason: string): void {
+    if (!byName.has(tool)) {
+      throw new ToolsError('invalid_argument', `There is no tool named "${String(tool)}" to disable`, {
+        details: { tool: String(tool) },
+      });
+    }
+    const checked = checkUntil(until);
+    const entry: DisabledTool = { tool, until: checked, reason: typeof reason === 'string' ? reason : '' };
+    disabledTools.set(tool, entry);
+    events.emit('disabled', { tool, until: checked, reason: entry.reason });
+  }
+
+  const runtime: Runtime<TContext> = {
+    byName,
+    names,
+    policies,
+    confirm: options.confirm,
+    repair: options.repair,
+    clock,
+    messages: options.messages ?? {},
+    activeDisable(tool, turn) {
+      const entry = disabledTools.get(tool);
+      if (entry === undefined) return undefined;
+      if (isActive(entry, turn)) return entry;
+      if ('at' in entry.until) disabledTools.delete(tool); // a time only moves forward; turns may be replayed
+      return undefined;
+    },
+    disable,
+    emit: (event, payload) => {
+      events.emit(event, payload);
+    },
+  };
+
+  async function handle(
+    raw: unknown,
+    index: number,
+    repeated: ReadonlySet<string>,
+    run: ToolRunOptions<TContext>,
+  ): Promise<Settled> {
+    const { turn } = run;
+    const shape = checkCall(raw, index);
+    if (!shape.ok) {
+      return refuse(runtime, turn, shape.base, 'invalid_call', `The call is malformed: ${shape.problem}`);
+    }
+    const call = shape.call;
+    const base = { id: call.id, tool: call.tool, requested: requestedOf(call) };
+    if (repeated.has(call.id)) {
+      return refuse(
+        runtime,
+        turn,
+        base,
+        'duplicate_call_id',
+        `The id "${call.id}" is used by more than one call in this batch; none of them ran. Give each call its own id`,
+      );
+    }
+    if (run.signal?.aborted === true) {
+      return refuse(runtime, turn, base, 'cancelled', 'The batch was cancelled before this call ran');
+    }
+    const key = `${turn}\u0000${call.id}`;
+    for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;
+    const memory = turns.get(turn);
+    const recorded = memory?.get(call.id);
+    if (recorded !== undefined) return replay(recorded);
+    let release: () => void = () => {};
+    inflight.set(
+      key,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    try {
+      const settled = await judgeCall(runtime, call, run);
+      if (settled.ran) remember(turn, call.id, settled);
+      return settled;
+    } finally {
+      inflight.delete(key);
+      release();
+    }
+  }
+
+  function remember(turn: number, id: string, settled: Settled): void {
+    let memory = turns.get(turn);
+    if (memory === undefined) {
+      memory = new Map();
+      turns.set(turn, memory);
+      for (const kept of turns.keys()) if (kept <= turn - keepTurns) turns.delete(kept);
+    }
+    memory.set(id, settled);
+  }
+
+  return {
+    names,
+    async process(calls, run) {
+      checkRun(run);
+      if (!Array.isArray(calls))
+        throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
+      const repeated = repeatedIds(calls);
+      const executed: ExecutedToolCall[] = [];
+      const failed: FailedToolCall[] = [];
+      const records: ToolCallRecord[] = [];
+      for (let index = 0; index < calls.length; index++) {
+        const settled = await handle(calls[index], index, repeated, run);
+        records.push(settled.record);
+        if (settled.executed !== undefined) {
+          executed.push(settled.executed);
+          if (!settled.executed.replayed) events.emit('executed', { turn: run.turn, call: settled.executed });
+        }
+        if (settled.failed !== undefined) {
+          failed.push(settled.failed);
+          if (!settled.record.replayed) events.emit('refused', { turn: run.turn, failed: settled.failed });
+        }
+      }
+      return { executed, feedback: { failed_calls: failed }, records };
+    },
+    disable(tool, until, reason = '') {
+      disable(tool, until, reason);
+    },
+    enable: (tool) => disabledTools.delete(tool),
+    disabled: (turn) => [...disabledTools.values()].filter((entry) => isActive(entry, turn)),
+    on: (event, listener) => events.on(event, listener),
+  };
+}
+
+function replay(recorded: Settled): Settled {
+  return {
+    record: { ...recorded.record, replayed: true },
+    ...(recorded.executed === undefined ? {} : { executed: { ...recorded.executed, replayed: true } }),
+    ...(recorded.failed === undefined ? {} : { failed: recorded.failed }),
+    ran: false,
+  };
+}
+
+function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
+  return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
+}
+
+function checkCall(
+  raw: unknown,
+  index: number,
+):
+  | { readonly ok: true; readonly call: CheckedCall }
+  | {
+      readonly ok: false;
+      readonly problem: string;
+      readonly base: { id: string; tool: string; requested: ToolCallRecord['requested'] };
+    } {
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const id = value['id'];
+  const tool = value['tool'];
+  const reason = value['reason'];
+  const base = {
+    id: typeof id === 'string' && id !== '' ? id : `#${index}`,
+    tool: typeof tool === 'string' ? tool : '',
+    requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
+  };
+  let problem: string | undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
+  else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
+  else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
+  else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
+  if (problem !== undefined) return { ok: false, problem, base };
+  return {
+    ok: true,
+    call: {
+      id: base.id,
+      tool: base.tool,
+      args: value['args'],
+      ...(typeof reason === 'string' ? { reason } : {}),
+    },
+  };
+}
+
+function repeatedIds(calls: readonly unknown[]): ReadonlySet<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const call of calls) {
+    const id = typeof call === 'object' && call !== null ? (call as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string') continue;
+    if (seen.has(id)) repeated.add(id);
+    seen.add(id);
+  }
+  return repeated;
+}
+
+function checkRun(run: ToolRunOptions<unknown>): void {
+  if (typeof run !== 'object' || run === null || !Number.isSafeInteger(run.turn)) {
+    throw new ToolsError('invalid_argument', 'process needs options with an integer "turn"', {
+      details: { turn: String((run as { turn?: unknown } | null)?.turn) },
+    });
+  }
+}
+
+function checkUntil(until: DisableUntil): DisableUntil {
+  if (typeof until === 'object' && until !== null) {
+    if ('turn' in until && Number.isSafeInteger(until.turn)) return { turn: until.turn };
+    if ('at' in until && Number.isFinite(until.at) && Math.abs(until.at) <= MAX_TIME_MS)
+      return { at: until.at };
+  }
+  throw new ToolsError('invalid_argument', 'until must be { turn: integer } or { at: epoch ms }', {
+    details: { until: JSON.stringify(until) ?? String(until) },
+  });
+}
+
+function checkPolicies<TContext>(
+  policies: readonly ToolPolicy<TContext, string>[],
+  byName: ReadonlyMap<string, AnyToolDefinition>,
+): readonly ToolPolicy<TContext>[] {
+  if (!Array.isArray(policies)) throw new ToolsError('invalid_argument', 'policies must be a list');
+  for (const policy of policies) {
+    if (typeof policy?.check !== 'function' || typeof policy.name !== 'string' || policy.name === '') {
+      throw new ToolsError('invalid_argument', 'a policy needs a name and a check function');
+    }
+    for (const tool of policy.tools ?? []) {
+      if (!byName.has(tool)) {
+        throw new ToolsError(
+          'invalid_argument',
+          `The policy "${policy.name}" names the unknown tool "${tool}"`,
+          {
+            details: { policy: policy.name, tool },
+          },
+        );
+      }
+    }
+  }
+  return [...policies];
+}
+
+function isConfirmOption(value: unknown): boolean {
+  if (typeof value === 'function') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const gate = value as { request?: unknown; authorize?: unknown };
+  return typeof gate.request === 'function' && typeof gate.authorize === 'function';
+}

@@ -1,0 +1,72 @@
+/**
+ * Tools the model may propose and the host decides on: tool definitions with args schemas and
+ * rejection-reason enumerations, a gate built from the registry and the allowlist with
+ * state-dependent policies, disabling until a time or turn, human confirmation for destructive
+ * tools, at-most-once execution per call id and turn, the reference `tool_feedback`, and export to
+ * (and parsing from) the function-calling formats of OpenAI, Anthropic and MCP.
+ *
+ * @packageDocumentation
+ * @module @parley/tools
+ */
+export { defineTool } from './define.js';
+export type {
+  ToolInit,
+  ToolDefinition,
+  AnyToolDefinition,
+  ToolNameOf,
+  ToolExecuteContext,
+  ToolRejection,
+} from './define.js';
+export { createToolGate } from './gate.js';
+export type {
+  ToolGate,
+  ToolGateOptions,
+  ToolRunOptions,
+  ToolPolicy,
+  ToolPolicyInput,
+  ToolPolicyRefusal,
+  ToolConfirmFn,
+  ToolConfirmRequest,
+  ToolConfirmAnswer,
+  ToolRepairHook,
+  ToolRepairInput,
+  ToolRefusalInfo,
+  DisabledTool,
+} from './gate-types.js';
+export { checkToolRegistry } from './registry.js';
+export type { ToolRegistryInput } from './registry.js';
+export { toLoopGate } from './loop-gate.js';
+export type { LoopGate, LoopGateContext } from './loop-gate.js';
+export {
+  toToolJsonSchema,
+  toOpenAITools,
+  toOpenAIResponsesTools,
+  toAnthropicTools,
+  toMcpTools,
+} from './export.js';
+export type {
+  ToolJsonSchema,
+  OpenAIExportOptions,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  AnthropicTool,
+  McpTool,
+} from './export.js';
+export { parseOpenAIToolCalls, parseAnthropicToolUses } from './parse.js';
+export type { ParsedToolCalls } from './parse.js';
+export { TOOL_REFUSAL_CODES, TOOL_FAILURE_STATUSES } from './types.js';
+export type {
+  ToolCallProposal,
+  ToolRefusalCode,
+  ToolFailureStatus,
+  DisableUntil,
+  FailedToolCall,
+  ToolFeedback,
+  ExecutedToolCall,
+  RepairRecord,
+  ToolCallRecord,
+  ToolBatchResult,
+  ToolGateEvents,
+} from './types.js';
+export { ToolsError, TOOLS_ERROR_CODES } from './errors.js';
+export type { ToolsErrorCode } from './errors.js';

@@ -1,0 +1,75 @@
+import type { JsonValue } from '@parley/core';
+import type { AnyToolDefinition } from '../define.js';
+import type { ToolRunOptions } from '../gate-types.js';
+import type { ToolRefusalCode } from '../types.js';
+import type { Runtime } from './judge.js';
+
+/** Asks for confirmation when the tool needs it; `code` is set when the call must not run. */
+export async function askConfirmation<TContext>(
+  rt: Runtime<TContext>,
+  tool: AnyToolDefinition,
+  value: unknown,
+  args: Readonly<Record<string, unknown>>,
+  call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined },
+  run: ToolRunOptions<TContext>,
+): Promise<{ readonly code?: ToolRefusalCode; readonly text: string; readonly id?: string | undefined }> {
+  const failed = {
+    code: 'confirmation_failed' as const,
+    text: `The confirmation for "${tool.name}" could not be asked, so it was not run`,
+  };
+  let summary: string;
+  try {
+    if (!tool.needsConfirmation(value as never, run.context as never)) return { text: '' };
+    summary = tool.summarize(value as never);
+  } catch (error) {
+    rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
+    return failed;
+  }
+  const declined = {
+    code: 'confirmation_declined' as const,
+    text: `The user did not confirm "${tool.name}", so it was not run`,
+  };
+  const timedOut = {
+    code: 'confirmation_timed_out' as const,
+    text: `Nobody confirmed "${tool.name}" in time, so it was not run`,
+  };
+  const confirm = rt.confirm;
+  try {
+    if (typeof confirm === 'function') {
+      const answer = await confirm({
+        call,
+        args,
+        summary,
+        context: run.context,
+        turn: run.turn,
+        sessionKey: run.sessionKey,
+        requester: run.requester,
+        signal: run.signal,
+      });
+      if (answer === true || answer === 'confirmed') return { text: '' };
+      return answer === 'timed_out' ? timedOut : declined;
+    }
+    if (confirm === undefined || run.sessionKey === undefined || run.requester === undefined) {
+      return {
+        code: 'confirmation_unavailable',
+        text: `The tool "${tool.name}" needs a person's confirmation, which cannot be asked here`,
+      };
+    }
+    const action = { name: tool.name, args: args as JsonValue }; // model arguments are JSON; confirm refuses anything else
+    const decision = await confirm.request({
+      sessionKey: run.sessionKey,
+      requester: run.requester,
+      action,
+      summary,
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(run.confirmTimeoutMs === undefined ? {} : { timeoutMs: run.confirmTimeoutMs }),
+    });
+    if (decision.outcome === 'timed_out') return { ...timedOut, id: decision.id };
+    if (decision.outcome !== 'confirmed') return { ...declined, id: decision.id };
+    const auth = await confirm.authorize(decision, action);
+    return auth.ok ? { text: '', id: decision.id } : { ...declined, id: decision.id };
+  } catch (error) {
+    rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
+    return failed;
+  }
+}

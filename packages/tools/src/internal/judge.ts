@@ -1,0 +1,289 @@
+import { type Clock, type ValidationIssue, validateAsync } from '@parley/core';
+import { askConfirmation } from './confirm.js';
+import { disabledText, invalidText, refuse, unknownText } from './refuse.js';
+import type { ConfirmGate } from '@parley/confirm';
+import { type AnyToolDefinition, createRejection, isToolRejection } from '../define.js';
+import { ToolsError } from '../errors.js';
+import type {
+  DisabledTool,
+  ToolConfirmFn,
+  ToolPolicy,
+  ToolRefusalInfo,
+  ToolRepairHook,
+  ToolRunOptions,
+} from '../gate-types.js';
+import type {
+  DisableUntil,
+  ExecutedToolCall,
+  FailedToolCall,
+  RepairRecord,
+  ToolCallRecord,
+  ToolGateEvents,
+  ToolRefusalCode,
+} from '../types.js';
+
+/** What the gate lends the judgement of one call. */
+export interface Runtime<TContext> {
+  readonly byName: ReadonlyMap<string, AnyToolDefinition>;
+  readonly names: readonly string[];
+  readonly policies: readonly ToolPolicy<TContext>[];
+  readonly confirm: ConfirmGate | ToolConfirmFn<TContext> | undefined;
+  readonly repair: ToolRepairHook<TContext> | undefined;
+  readonly clock: Clock;
+  readonly messages: Partial<Readonly<Record<ToolRefusalCode, (info: ToolRefusalInfo) => string>>>;
+  activeDisable(tool: string, turn: number): DisabledTool | undefined;
+  disable(tool: string, until: DisableUntil, reason: string): void;
+  emit<K extends keyof ToolGateEvents & string>(event: K, payload: ToolGateEvents[K]): void;
+}
+
+/** The outcome of one call; `ran` is true when the executor was invoked and did not refuse. */
+export interface Settled {
+  readonly record: ToolCallRecord;
+  readonly executed?: ExecutedToolCall;
+  readonly failed?: FailedToolCall;
+  readonly ran: boolean;
+}
+
+/** A well-formed call (its shape was checked by the gate). */
+export interface CheckedCall {
+  readonly id: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly reason?: string | undefined;
+}
+
+/** Judges one well-formed call and runs it when every check passes. Never throws. */
+export async function judgeCall<TContext>(
+  rt: Runtime<TContext>,
+  call: CheckedCall,
+  run: ToolRunOptions<TContext>,
+): Promise<Settled> {
+  const settled = await judge(rt, call, run);
+  const repair = settled.record.repair;
+  if (repair !== undefined) rt.emit('repaired', { turn: run.turn, id: call.id, repair });
+  return settled;
+}
+
+async function judge<TContext>(
+  rt: Runtime<TContext>,
+  call: CheckedCall,
+  run: ToolRunOptions<TContext>,
+): Promise<Settled> {
+  const { turn } = run;
+  const requested: ToolCallRecord['requested'] = {
+    tool: call.tool,
+    args: call.args,
+    ...(call.reason === undefined ? {} : { reason: call.reason }),
+  };
+  const meta = { id: call.id, reason: call.reason };
+  let current = { tool: call.tool, args: call.args };
+  let repair: RepairRecord | undefined;
+  let tool: AnyToolDefinition | undefined;
+  let value: unknown;
+  const at = (name: string) => ({ id: call.id, tool: name, requested });
+
+  for (;;) {
+    tool = rt.byName.get(current.tool);
+    let issues: readonly ValidationIssue[] = [];
+    if (tool !== undefined) {
+      const checked = await checkArgs(tool, current.args);
+      const off = rt.activeDisable(tool.name, turn);
+      if (off !== undefined) {
+        return refuse(rt, turn, at(tool.name), 'disabled', disabledText(off), {
+          until: off.until,
+          repair: finalRepair(repair, checked.ok),
+        });
+      }
+      if (checked.ok) {
+        value = checked.value;
+        break;
+      }
+      issues = checked.issues;
+    }
+    const problem = tool === undefined ? 'unknown_tool' : 'invalid_args';
+    if (rt.repair === undefined || repair !== undefined) {
+      return problem === 'unknown_tool'
+        ? refuse(rt, turn, at(current.tool), 'unknown_tool', unknownText(current.tool, rt.names), {
+            repair: finalRepair(repair, false),
+          })
+        : refuse(rt, turn, at(current.tool), 'invalid_args', invalidText(issues), {
+            issues,
+            repair: finalRepair(repair, false),
+          });
+    }
+    repair = await runRepair(rt, problem, { id: call.id, ...current }, issues, run);
+    if (repair.repaired === undefined) {
+      return problem === 'unknown_tool'
+        ? refuse(rt, turn, at(current.tool), 'unknown_tool', unknownText(current.tool, rt.names), { repair })
+        : refuse(rt, turn, at(current.tool), 'invalid_args', invalidText(issues), { issues, repair });
+    }
+    current = repair.repaired;
+  }
+
+  const args = current.args as Readonly<Record<string, unknown>>; // checkArgs only passes objects
+  const ran = { tool: tool.name, args };
+  const base = at(tool.name);
+  const done = finalRepair(repair, true);
+  const common = { repair: done, ran };
+
+  for (const policy of rt.policies) {
+    if (policy.tools !== undefined && !policy.tools.includes(tool.name)) continue;
+    let verdict: Awaited<ReturnType<typeof policy.check>>;
+    try {
+      verdict = await policy.check({
+        call: { ...meta, tool: tool.name },
+        args: value,
+        context: run.context,
+        turn,
+        now: rt.clock.now(),
+      });
+      if (
+        typeof verdict === 'object' &&
+        verdict.toolReason !== undefined &&
+        !tool.reasons.includes(verdict.toolReason)
+      ) {
+        throw new ToolsError(
+          'invalid_argument',
+          `The policy "${policy.name}" gave the reason "${verdict.toolReason}", which "${tool.name}" does not declare`,
+          { details: { policy: policy.name, tool: tool.name } },
+        );
+      }
+    } catch (error) {
+      rt.emit('error', { turn, id: call.id, tool: tool.name, stage: 'policy', error });
+      return refuse(
+        rt,
+        turn,
+        base,
+        'policy_error',
+        `The tool "${tool.name}" could not be checked, so it was not run`,
+        common,
+      );
+    }
+    if (verdict === undefined || verdict === true) continue;
+    const refusal =
+      verdict === false ? { reason: `The tool "${tool.name}" is not allowed now (${policy.name})` } : verdict;
+    if (refusal.disableUntil !== undefined) rt.disable(tool.name, refusal.disableUntil, refusal.reason);
+    return refuse(rt, turn, base, 'not_allowed', refusal.reason, {
+      ...common,
+      toolReason: refusal.toolReason,
+      until: refusal.disableUntil,
+    });
+  }
+
+  const confirmed = await askConfirmation(rt, tool, value, args, { ...meta, tool: tool.name }, run);
+  if (confirmed.code !== undefined) {
+    return refuse(rt, turn, base, confirmed.code, confirmed.text, {
+      ...common,
+      confirmationId: confirmed.id,
+    });
+  }
+  const confirmationId = confirmed.id;
+  const withId = { ...common, confirmationId };
+
+  let result: unknown;
+  try {
+    result = await tool.execute(value as never, {
+      call: { ...meta, tool: tool.name },
+      context: run.context as never,
+      turn,
+      signal: run.signal,
+      reject: (reason, message, options) => createRejection(reason, message, options?.disableUntil),
+    });
+  } catch (error) {
+    rt.emit('error', { turn, id: call.id, tool: tool.name, stage: 'execute', error });
+    return refuse(rt, turn, base, 'executor_error', `The tool "${tool.name}" failed while running`, withId);
+  }
+  if (isToolRejection(result)) {
+    if (!tool.reasons.includes(result.reason)) {
+      const error = new ToolsError(
+        'invalid_argument',
+        `The tool "${tool.name}" refused with the undeclared reason "${result.reason}"`,
+        { details: { tool: tool.name, reason: result.reason } },
+      );
+      rt.emit('error', { turn, id: call.id, tool: tool.name, stage: 'execute', error });
+      return refuse(rt, turn, base, 'executor_error', `The tool "${tool.name}" failed while running`, withId);
+    }
+    if (result.disableUntil !== undefined) {
+      rt.disable(tool.name, result.disableUntil, result.message ?? result.reason);
+    }
+    return refuse(
+      rt,
+      turn,
+      base,
+      'tool_refused',
+      result.message ?? `The tool "${tool.name}" refused: ${result.reason}`,
+      {
+        ...withId,
+        toolReason: result.reason,
+        until: result.disableUntil,
+      },
+    );
+  }
+  const executed: ExecutedToolCall = { id: call.id, tool: tool.name, args, result, replayed: false };
+  const record: ToolCallRecord = {
+    id: call.id,
+    turn,
+    requested,
+    ran,
+    ...(done === undefined ? {} : { repair: done }),
+    ...(confirmationId === undefined ? {} : { confirmationId }),
+    outcome: 'executed',
+    replayed: false,
+  };
+  return { record, executed, ran: true };
+}
+
+async function checkArgs(
+  tool: AnyToolDefinition,
+  args: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; issues: readonly ValidationIssue[] }> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { ok: false, issues: [{ path: [], pathText: '', message: 'The arguments must be an object' }] };
+  }
+  try {
+    const result = await validateAsync(tool.args, args);
+    return result.ok ? { ok: true, value: result.value } : { ok: false, issues: result.issues };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      issues: [{ path: [], pathText: '', message: `The arguments could not be validated: ${message}` }],
+    };
+  }
+}
+
+async function runRepair<TContext>(
+  rt: Runtime<TContext>,
+  problem: RepairRecord['problem'],
+  call: { readonly id: string; readonly tool: string; readonly args: unknown },
+  issues: readonly ValidationIssue[],
+  run: ToolRunOptions<TContext>,
+): Promise<RepairRecord> {
+  const original = { tool: call.tool, args: call.args };
+  let answer: Awaited<ReturnType<ToolRepairHook<TContext>>>;
+  try {
+    // rt.repair is defined: the caller checked it
+    answer = await (rt.repair as ToolRepairHook<TContext>)({
+      problem,
+      call,
+      issues,
+      tools: rt.names,
+      context: run.context,
+      turn: run.turn,
+    });
+  } catch (error) {
+    rt.emit('error', { turn: run.turn, id: call.id, tool: call.tool, stage: 'repair', error });
+    return { problem, outcome: 'failed', original };
+  }
+  if (typeof answer !== 'object' || answer === null) return { problem, outcome: 'gave_up', original };
+  const tool = typeof answer.tool === 'string' ? answer.tool : call.tool;
+  const args = 'args' in answer ? answer.args : call.args;
+  // The outcome is settled once the repaired call is judged (see finalRepair).
+  return { problem, outcome: 'still_invalid', original, repaired: { tool, args } };
+}
+
+/** Settles a pending repair's outcome once the repaired call has been judged. */
+function finalRepair(repair: RepairRecord | undefined, valid: boolean): RepairRecord | undefined {
+  if (repair === undefined || repair.repaired === undefined) return repair;
+  return { ...repair, outcome: valid ? 'repaired' : 'still_invalid' };
+}
