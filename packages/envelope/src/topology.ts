@@ -207,7 +207,7 @@ export interface Topology extends AgentDirectory {
   }): AgentInfo;
   /** Spawns a run under a parent, or refuses (`unknown_agent`, `not_an_agent`, `duplicate_agent`, `depth_exceeded`, `too_many_children`, `concurrency_exceeded`). */
   spawn(request: SpawnRequest): SpawnResult;
-  /** Tells whether `parent` could spawn now, with the refusal `spawn` would give. */
+  /** Tells whether `parent` could spawn now, with the refusal `spawn` would give; emits nothing. */
   canSpawn(parent: string): TopologyCheck;
   /** Removes a participant and every descendant; returns their ids (descendants first), `[]` when unknown. */
   finish(id: string): readonly string[];
@@ -294,31 +294,38 @@ export function createTopology(options: TopologyOptions = {}): Topology {
   if (options.snapshot !== undefined) for (const info of restoreAgents(options.snapshot)) add(info);
 
   function refuse(
-    action: 'spawn' | 'message',
     code: TopologyRefusalCode,
     message: string,
     details: Record<string, unknown>,
   ): TopologyRefusal {
-    const refusal: TopologyRefusal = { ok: false, code, message, details: Object.freeze(details) };
-    events.emit('refused', { action, code, message, details: refusal.details });
+    return { ok: false, code, message, details: Object.freeze(details) };
+  }
+
+  /** Emits a refusal of `spawn` or `check` (never of the `canSpawn` query) and returns it. */
+  function report(action: 'spawn' | 'message', refusal: TopologyRefusal): TopologyRefusal {
+    events.emit('refused', {
+      action,
+      code: refusal.code,
+      message: refusal.message,
+      details: refusal.details,
+    });
     return refusal;
   }
 
   function spawnRefusal(parentId: string, id: string | undefined): TopologyRefusal | undefined {
     const parent = nodes.get(parentId);
     if (parent === undefined)
-      return refuse('spawn', 'unknown_agent', `No agent "${parentId}" to spawn under`, { parent: parentId });
+      return refuse('unknown_agent', `No agent "${parentId}" to spawn under`, { parent: parentId });
     if (parent.info.kind === 'channel') {
-      return refuse('spawn', 'not_an_agent', `"${parentId}" is a channel and cannot spawn`, {
+      return refuse('not_an_agent', `"${parentId}" is a channel and cannot spawn`, {
         parent: parentId,
       });
     }
     if (id !== undefined && nodes.has(id))
-      return refuse('spawn', 'duplicate_agent', `The id "${id}" is taken`, { id });
+      return refuse('duplicate_agent', `The id "${id}" is taken`, { id });
     const depth = parent.info.depth + 1;
     if (depth > limits.maxSpawnDepth) {
       return refuse(
-        'spawn',
         'depth_exceeded',
         `A run at depth ${depth} exceeds maxSpawnDepth ${limits.maxSpawnDepth}`,
         {
@@ -329,19 +336,14 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       );
     }
     if (parent.children.size >= limits.maxChildrenPerAgent) {
-      return refuse(
-        'spawn',
-        'too_many_children',
-        `"${parentId}" already has ${parent.children.size} children`,
-        {
-          parent: parentId,
-          children: parent.children.size,
-          maxChildrenPerAgent: limits.maxChildrenPerAgent,
-        },
-      );
+      return refuse('too_many_children', `"${parentId}" already has ${parent.children.size} children`, {
+        parent: parentId,
+        children: parent.children.size,
+        maxChildrenPerAgent: limits.maxChildrenPerAgent,
+      });
     }
     if (running >= limits.maxConcurrent) {
-      return refuse('spawn', 'concurrency_exceeded', `${running} runs are already running`, {
+      return refuse('concurrency_exceeded', `${running} runs are already running`, {
         parent: parentId,
         running,
         maxConcurrent: limits.maxConcurrent,
@@ -357,15 +359,13 @@ export function createTopology(options: TopologyOptions = {}): Topology {
     const sender = nodes.get(from)?.info;
     const recipient = nodes.get(to)?.info;
     const facts = { from, to };
-    if (sender === undefined)
-      return refuse('message', 'unknown_agent', `The sender "${from}" is not running`, facts);
+    if (sender === undefined) return refuse('unknown_agent', `The sender "${from}" is not running`, facts);
     if (recipient === undefined)
-      return refuse('message', 'unknown_agent', `The recipient "${to}" is not running`, facts);
+      return refuse('unknown_agent', `The recipient "${to}" is not running`, facts);
     if (sender.kind === 'channel')
-      return refuse('message', 'not_an_agent', `"${from}" is a channel and cannot send`, facts);
+      return refuse('not_an_agent', `"${from}" is a channel and cannot send`, facts);
     if (envelope.spawn_depth !== sender.depth) {
       return refuse(
-        'message',
         'depth_mismatch',
         `"${from}" runs at depth ${sender.depth}, not ${envelope.spawn_depth}`,
         {
@@ -379,29 +379,17 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       envelope.expect_response &&
       (sender.depth > 0 || recipient.depth > 0 || recipient.kind === 'channel')
     ) {
-      return refuse(
-        'message',
-        'send_not_allowed',
-        'A blocking send is allowed only between depth-0 agents',
-        facts,
-      );
+      return refuse('send_not_allowed', 'A blocking send is allowed only between depth-0 agents', facts);
     }
     if (recipient.kind === 'channel' || from === to) {
-      return from === to
-        ? refuse('message', 'not_parent', `"${from}" cannot message itself`, facts)
-        : undefined;
+      return from === to ? refuse('not_parent', `"${from}" cannot message itself`, facts) : undefined;
     }
     if (sender.depth === 0 && recipient.depth === 0) return undefined;
     if (sender.parent === to || recipient.parent === from) return undefined;
     if (sender.parent !== null && sender.parent === recipient.parent) {
-      return refuse(
-        'message',
-        'lateral_message',
-        `"${from}" and "${to}" are siblings; siblings never talk`,
-        facts,
-      );
+      return refuse('lateral_message', `"${from}" and "${to}" are siblings; siblings never talk`, facts);
     }
-    return refuse('message', 'not_parent', `"${from}" and "${to}" are not parent and child`, facts);
+    return refuse('not_parent', `"${from}" and "${to}" are not parent and child`, facts);
   }
 
   function listChildren(id: string): AgentInfo[] {
@@ -430,7 +418,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       const id = request.id === undefined ? undefined : name(request.id, 'id');
       const role = request.role === undefined ? undefined : name(request.role, 'role');
       const refusal = spawnRefusal(request.parent, id);
-      if (refusal !== undefined) return refusal;
+      if (refusal !== undefined) return report('spawn', refusal);
       const parent = (nodes.get(request.parent) as { info: AgentInfo }).info; // spawnRefusal proved it exists
       const runId = id ?? uniqueId();
       const agent = add({
@@ -461,7 +449,10 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       events.emit('finished', { id, ids: Object.freeze(ids) });
       return ids;
     },
-    check: (envelope) => messageRefusal(envelope) ?? { ok: true },
+    check(envelope) {
+      const refusal = messageRefusal(envelope);
+      return refusal === undefined ? { ok: true } : report('message', refusal);
+    },
     children: listChildren,
     agents: () => [...nodes.values()].map((node) => node.info),
     running: () => running,

@@ -132,11 +132,15 @@ describe('spawn', () => {
     expect(topology.spawn({ parent: 'run_2' })).toMatchObject({ value: { id: 'run_3' } });
   });
 
-  it('tells whether a spawn would be allowed without spawning', () => {
+  it('tells whether a spawn would be allowed without spawning or emitting anything', () => {
     const topology = pipeline();
+    const events: unknown[] = [];
+    topology.on('refused', (event) => events.push(event));
+    topology.on('spawned', (event) => events.push(event));
     expect(topology.canSpawn('quant_strategist')).toEqual({ ok: true });
     expect(topology.canSpawn('bull')).toMatchObject({ ok: false, code: 'depth_exceeded' });
     expect(topology.children('quant_strategist').map((a) => a.id)).toEqual(['bull', 'bear']);
+    expect(events).toEqual([]);
   });
 
   it('refuses ids and roles that are empty or too long with invalid_option', () => {
