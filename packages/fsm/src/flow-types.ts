@@ -11,7 +11,7 @@ import type { MachineSnapshot } from './types.js';
  * const fields: FlowFields = { goal: { goal_type: 'dmca_takedown', intent_summary: 'Remove reposts' } };
  * ```
  */
-export type FlowFields = { readonly [step: string]: { readonly [field: string]: unknown } };
+export type FlowFields = { readonly [step: string]: { readonly [field: string]: JsonValue } };
 
 /**
  * One answer of a step that needs several in sequence: its prompt and the schema of that answer.
@@ -113,7 +113,10 @@ export interface FlowStep<TName extends string = string, TStep extends string = 
   /** Answers asked one after the other, each with its own schema; any failure takes `onFailure`. */
   readonly parts?: readonly FlowPart[];
   /** Checked on the validated fields: `true` to go on, `false` or a reason to fail. */
-  readonly exit?: (fields: { readonly [field: string]: unknown }, collected: FlowFields) => boolean | string;
+  readonly exit?: (
+    fields: { readonly [field: string]: JsonValue },
+    collected: FlowFields,
+  ) => boolean | string;
   /** A short text of the exit condition, for drawings and docs. */
   readonly exitLabel?: string;
   /** `retry` with the schema's message by default. */
@@ -147,8 +150,10 @@ export type FlowStatus = 'active' | 'blocked' | 'done';
  * const fields = (snapshot: FlowSnapshot) => snapshot.fields;
  * ```
  */
-export interface FlowSnapshot<TStep extends string = string, TContext = unknown>
-  extends MachineSnapshot<TStep | 'done', TContext> {
+export type FlowSnapshot<TStep extends string = string, TContext = unknown> = MachineSnapshot<
+  TStep | 'done',
+  TContext
+> & {
   readonly status: FlowStatus;
   readonly fields: FlowFields;
   /** Index of the current part of the current step. */
@@ -161,12 +166,28 @@ export interface FlowSnapshot<TStep extends string = string, TContext = unknown>
   readonly reviews: readonly {
     readonly step: string;
     readonly queue: string;
-    readonly submitted: unknown;
-    readonly issues: readonly ValidationIssue[];
+    readonly submitted: JsonValue;
+    readonly issues: readonly FlowIssue[];
     readonly reason: string;
     readonly at: number;
   }[];
-}
+};
+
+/**
+ * A validation issue as kept in a flow snapshot (plain JSON).
+ *
+ * @example
+ * ```ts
+ * import type { FlowIssue } from '@parley/fsm';
+ *
+ * const issue: FlowIssue = { path: ['export_answer'], pathText: 'export_answer', message: 'Required' };
+ * ```
+ */
+export type FlowIssue = {
+  readonly path: readonly (string | number)[];
+  readonly pathText: string;
+  readonly message: string;
+};
 
 /**
  * What a submission returns: the step moved on, or the failure with the step's handling, or a

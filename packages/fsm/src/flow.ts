@@ -1,4 +1,4 @@
-import { validate } from '@parley/core';
+import { type JsonValue, validate } from '@parley/core';
 import { FsmError } from './errors.js';
 import type { FailurePolicy, FlowFields, FlowSnapshot, FlowStep, FlowSubmitResult } from './flow-types.js';
 import { compileMachine, type CompiledMachine } from './internal/compiled.js';
@@ -206,7 +206,7 @@ export function defineFlow<
             reason: string;
           }
         | undefined;
-      let collected: Record<string, unknown> = { ...(snapshot.fields[step.name] ?? {}) };
+      let collected: Record<string, JsonValue> = { ...(snapshot.fields[step.name] ?? {}) };
       const checked = validate(part.fields, submitted);
       if (!checked.ok) {
         failure = {
@@ -218,7 +218,7 @@ export function defineFlow<
             .join('; '),
         };
       } else {
-        collected = { ...collected, ...(isRecord(checked.value) ? checked.value : {}) };
+        collected = { ...collected, ...asFields(checked.value) };
         const last = snapshot.part >= parts.length - 1;
         if (!last) {
           const fields = { ...snapshot.fields, [step.name]: collected };
@@ -236,7 +236,7 @@ export function defineFlow<
         // 2. the whole step's schema (when parts are merged) and its exit condition
         if (step.parts !== undefined && step.fields !== undefined) {
           const whole = validate(step.fields, collected);
-          if (whole.ok) collected = isRecord(whole.value) ? whole.value : collected;
+          if (whole.ok) collected = { ...collected, ...asFields(whole.value) };
           else {
             failure = {
               code: 'invalid_fields',
@@ -356,7 +356,7 @@ export function defineFlow<
     snapshot: Snapshot,
     step: FlowStep,
     index: number,
-    data: { readonly [field: string]: unknown },
+    data: { readonly [field: string]: JsonValue },
     moveTo: (state: string, patch: Partial<Snapshot>, event: string) => Snapshot,
     notice: string | undefined,
   ): FlowSubmitResult<string, unknown> {
@@ -493,7 +493,12 @@ function restoreFlow(
   return { ...base, fields, part, attempts, status, mark, notices, reviews } as FlowSnapshot<string, unknown>; // checked above
 }
 
-function toJson(value: unknown): unknown {
+/** Schema outputs are taken as the JSON they validated (documented: field schemas describe JSON). */
+function asFields(value: unknown): Record<string, JsonValue> {
+  return isRecord(value) ? (value as Record<string, JsonValue>) : {};
+}
+
+function toJson(value: unknown): JsonValue {
   try {
     return JSON.parse(JSON.stringify(value ?? null));
   } catch {

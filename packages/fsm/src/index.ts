@@ -17,6 +17,7 @@ export type { FlowSession, FlowSessionEvents, FlowSessionOptions } from './flow-
 export type {
   FailurePolicy,
   FlowFields,
+  FlowIssue,
   FlowPart,
   FlowSnapshot,
   FlowStatus,

@@ -210,7 +210,11 @@ export function buildMachine<TState extends string, TEvent extends string, TCont
         const rest = current.deadlines.slice(1);
         // A timeout fires once: refused by a guard or taken without leaving the state, it is spent.
         if (!fired.ok) current = { ...current, deadlines: rest };
-        else current = fired.snapshot.deadlines === current.deadlines ? { ...fired.snapshot, deadlines: rest } : fired.snapshot;
+        else
+          current =
+            fired.snapshot.deadlines === current.deadlines
+              ? { ...fired.snapshot, deadlines: rest }
+              : fired.snapshot;
       }
       const result = step(compiled, current, event, at, limit);
       return result as TransitionResult<TState, TEvent, TContext>;

@@ -34,9 +34,9 @@ export type RequestEvent = 'approve' | 'reject' | 'expire' | 'cancel';
  * const context: RequestContext = { reason: 'plan looks safe' };
  * ```
  */
-export interface RequestContext {
+export type RequestContext = {
   readonly reason?: string;
-}
+};
 
 /**
  * Options for {@link defineRequestMachine}.

@@ -152,13 +152,13 @@ export interface MachineOptions<TContext> {
  * const entry: HistoryEntry = { from: 'pending', to: 'approved', event: 'approve', at: 1_700_000_000_000 };
  * ```
  */
-export interface HistoryEntry {
+export type HistoryEntry = {
   readonly from: string;
   readonly to: string;
   readonly event: string;
   /** Epoch ms from the injected clock. */
   readonly at: number;
-}
+};
 
 /**
  * A pending timeout: the absolute time at which `event` is sent.
@@ -170,13 +170,14 @@ export interface HistoryEntry {
  * const deadline: Deadline = { at: 1_700_000_060_000, event: 'expire' };
  * ```
  */
-export interface Deadline {
+export type Deadline = {
   readonly at: number;
   readonly event: string;
-}
+};
 
 /**
- * The plain-JSON state of a machine instance: persist it in a `Store`, restore it anywhere.
+ * The plain-JSON state of a machine instance: persist it in a `Store`, restore it anywhere. A type
+ * alias (not an interface), so it is assignable to core's `JsonValue` when the context is.
  *
  * @example
  * ```ts
@@ -188,7 +189,7 @@ export interface Deadline {
  * };
  * ```
  */
-export interface MachineSnapshot<TState extends string = string, TContext = unknown> {
+export type MachineSnapshot<TState extends string = string, TContext = unknown> = {
   readonly machine: string;
   readonly version: number;
   readonly state: TState;
@@ -201,7 +202,7 @@ export interface MachineSnapshot<TState extends string = string, TContext = unkn
   readonly deadlines: readonly Deadline[];
   /** Taken transitions, oldest first (bounded by the instance's `historyLimit`). */
   readonly history: readonly HistoryEntry[];
-}
+};
 
 /** The codes an event can be refused with. */
 export const REFUSAL_CODES = [

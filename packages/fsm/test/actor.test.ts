@@ -107,7 +107,10 @@ describe('createActor', () => {
   });
 
   it('takes a context checked against the context schema', () => {
-    const actor = createActor(orderMachine, { clock: createManualClock(), context: { items: 2, paid: false } });
+    const actor = createActor(orderMachine, {
+      clock: createManualClock(),
+      context: { items: 2, paid: false },
+    });
     expect(actor.can('submit')).toBe(true);
     let error: unknown;
     try {

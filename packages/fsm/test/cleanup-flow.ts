@@ -16,11 +16,13 @@ export const cleanupFlow = defineFlow({
         goal_type: z.enum(['delete', 'delist', 'complaint', 'reminder', 'dmca_takedown']),
         intent_summary: z.string().min(1),
       }),
-      exit: (fields) => String(fields.intent_summary).trim().split(/\s+/).length >= 3 || 'The goal is too vague',
+      exit: (fields) =>
+        String(fields.intent_summary).trim().split(/\s+/).length >= 3 || 'The goal is too vague',
       exitLabel: 'specific and actionable',
       onFailure: {
         action: 'retry',
-        message: 'Please narrow it down, e.g. "delete my reposted photos on X" or "file a DMCA takedown for 3 URLs".',
+        message:
+          'Please narrow it down, e.g. "delete my reposted photos on X" or "file a DMCA takedown for 3 URLs".',
       },
     },
     {
@@ -37,7 +39,8 @@ export const cleanupFlow = defineFlow({
       onFailure: {
         action: 'manual_review',
         queue: 'unresolved-targets',
-        message: 'Some targets could not be resolved; they were sent to manual review. Please list URLs or IDs.',
+        message:
+          'Some targets could not be resolved; they were sent to manual review. Please list URLs or IDs.',
       },
     },
     {
@@ -45,17 +48,22 @@ export const cleanupFlow = defineFlow({
       prompt: 'Please authorize access using the minimum required scope and short-lived credentials.',
       fields: z.discriminatedUnion('auth_mode', [
         z.object({ auth_mode: z.literal('none'), consent_ack: z.literal(true) }),
-        z.object({
-          auth_mode: z.enum(['oauth', 'token', 'session']),
-          credential_ref: z.string().min(1).optional(),
-          session_proof: z.string().min(1).optional(),
-          consent_ack: z.literal(true),
-        }).refine((v) => v.credential_ref !== undefined || v.session_proof !== undefined, {
-          message: 'credential_ref or session_proof is required',
-          path: ['credential_ref'],
-        }),
+        z
+          .object({
+            auth_mode: z.enum(['oauth', 'token', 'session']),
+            credential_ref: z.string().min(1).optional(),
+            session_proof: z.string().min(1).optional(),
+            consent_ack: z.literal(true),
+          })
+          .refine((v) => v.credential_ref !== undefined || v.session_proof !== undefined, {
+            message: 'credential_ref or session_proof is required',
+            path: ['credential_ref'],
+          }),
       ]),
-      onFailure: { action: 'retry', message: 'Authorization is missing or expired: please re-authorize (no silent fallback).' },
+      onFailure: {
+        action: 'retry',
+        message: 'Authorization is missing or expired: please re-authorize (no silent fallback).',
+      },
     },
     {
       name: 'evidence',
@@ -64,7 +72,10 @@ export const cleanupFlow = defineFlow({
         evidence_refs: z.array(z.string().min(1)).min(1),
         user_statement_authenticity_ack: z.literal(true),
       }),
-      onFailure: { action: 'retry', message: 'Evidence is missing: please add it (nothing is filled in for you).' },
+      onFailure: {
+        action: 'retry',
+        message: 'Evidence is missing: please add it (nothing is filled in for you).',
+      },
     },
     {
       name: 'risk-confirm',
@@ -74,7 +85,11 @@ export const cleanupFlow = defineFlow({
         { prompt: 'Please reconfirm #2 (YES).', fields: yes('confirm2') },
         { prompt: 'Final confirmation #3 (YES).', fields: yes('confirm3') },
       ],
-      onFailure: { action: 'back', to: 'evidence', message: 'Confirmation mismatch: execution is blocked; back to review.' },
+      onFailure: {
+        action: 'back',
+        to: 'evidence',
+        message: 'Confirmation mismatch: execution is blocked; back to review.',
+      },
     },
     {
       name: 'export-decision',
@@ -83,7 +98,10 @@ export const cleanupFlow = defineFlow({
         z.object({ export_before_delete: z.enum(['yes', 'no']) }),
         z.object({ export_before_delete: z.literal('ask'), export_answer: z.enum(['yes', 'no']) }),
       ]),
-      onFailure: { action: 'block', message: 'An explicit export choice is required before anything is deleted.' },
+      onFailure: {
+        action: 'block',
+        message: 'An explicit export choice is required before anything is deleted.',
+      },
     },
     {
       name: 'execute',
@@ -106,7 +124,11 @@ export const cleanupFlow = defineFlow({
       onFailure: (failure) =>
         failure.attempts < 2
           ? { action: 'retry', message: 'Execution failed (error captured). Retry?' }
-          : { action: 'manual_review', queue: 'manual-execution', message: 'Execution failed again: handed to manual fallback.' },
+          : {
+              action: 'manual_review',
+              queue: 'manual-execution',
+              message: 'Execution failed again: handed to manual fallback.',
+            },
     },
     {
       name: 'notify',
@@ -128,7 +150,11 @@ export const cleanupFlow = defineFlow({
         },
         { prompt: 'Saving the audit summary…', fields: z.object({ audit_saved: z.literal(true) }) },
       ],
-      onFailure: { action: 'retry', mark: 'close_pending', message: 'Saving the audit summary failed: close_pending, retrying.' },
+      onFailure: {
+        action: 'retry',
+        mark: 'close_pending',
+        message: 'Saving the audit summary failed: close_pending, retrying.',
+      },
     },
   ],
 });

@@ -20,13 +20,22 @@ export const orderMachine = defineMachine({
     review: {
       on: {
         pay: [
-          { target: 'paid', guard: (_context, event) => event.amount === 'full', assign: () => ({ paid: true }) },
-          { target: 'partial', guard: function partialAmount(_context, event) { return event.amount === 'partial'; } },
+          {
+            target: 'paid',
+            guard: (_context, event) => event.amount === 'full',
+            assign: () => ({ paid: true }),
+          },
+          {
+            target: 'partial',
+            guard: function partialAmount(_context, event) {
+              return event.amount === 'partial';
+            },
+          },
         ],
         timeout: 'cancelled',
         cancel: 'cancelled',
       },
-      after: { 60_000: 'timeout' },
+      after: { 60000: 'timeout' },
     },
     partial: { on: { pay: { target: 'paid', assign: () => ({ paid: true }) } } },
     paid: { final: true },

@@ -1,6 +1,12 @@
 import { createManualClock, createMemoryStore, isParleyError, stringifyJson } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createActor, defineMachine, FSM_ERROR_CODES, type FsmErrorCode, requestMachine } from '../src/index.js';
+import {
+  createActor,
+  defineMachine,
+  FSM_ERROR_CODES,
+  type FsmErrorCode,
+  requestMachine,
+} from '../src/index.js';
 import { orderMachine } from './helpers.js';
 
 function codeOf(run: () => unknown): FsmErrorCode | undefined {
@@ -57,7 +63,10 @@ describe('restore refusals', () => {
     ['malformed deadlines', { ...snapshotOf(), deadlines: [{ at: 'soon' }] }],
     ['malformed history', { ...snapshotOf(), history: [{ from: 'draft' }] }],
     ['a context that is not JSON', { ...snapshotOf(), context: { at: new Date(0) } }],
-    ['a deadline of a timeout the state does not have', { ...snapshotOf(), deadlines: [{ at: 5, event: 'timeout' }] }],
+    [
+      'a deadline of a timeout the state does not have',
+      { ...snapshotOf(), deadlines: [{ at: 5, event: 'timeout' }] },
+    ],
   ])('refuses %s with invalid_snapshot', (_name, value) => {
     expect(codeOf(() => orderMachine.restore(value))).toBe('invalid_snapshot');
   });
@@ -86,7 +95,12 @@ describe('restore refusals', () => {
 
   it('never half-loads: a refused snapshot leaves no actor and no timer', () => {
     const clock = createManualClock();
-    const bad = { ...snapshotOf(), state: 'review', context: { items: -5, paid: false }, deadlines: [{ at: 9, event: 'timeout' }] };
+    const bad = {
+      ...snapshotOf(),
+      state: 'review',
+      context: { items: -5, paid: false },
+      deadlines: [{ at: 9, event: 'timeout' }],
+    };
     expect(codeOf(() => createActor(orderMachine, { clock, snapshot: bad }))).toBe('invalid_context');
     expect(clock.pendingTimers()).toBe(0);
   });

@@ -54,7 +54,12 @@ describe('timeouts (after)', () => {
     const restored = createActor(orderMachine, { clock: later, snapshot });
     const result = restored.send({ type: 'pay', amount: 'full' });
     expect(result).toMatchObject({ ok: false, code: 'machine_done', state: 'cancelled' });
-    expect(restored.history.at(-1)).toEqual({ from: 'review', to: 'cancelled', event: 'timeout', at: 60_000 });
+    expect(restored.history.at(-1)).toEqual({
+      from: 'review',
+      to: 'cancelled',
+      event: 'timeout',
+      at: 60_000,
+    });
   });
 
   it('fires an overdue timeout of a restored actor on the clock’s next turn, with listeners told', () => {
