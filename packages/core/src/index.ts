@@ -36,6 +36,7 @@ export type {
   Store,
   StoreEntry,
   StoreChange,
+  StoreWatchOptions,
   StoreSetOptions,
   CompareAndSetResult,
   MemoryStoreOptions,

@@ -70,6 +70,27 @@ export interface StoreChange {
 }
 
 /**
+ * Options of {@link Store.watch}.
+ *
+ * @example
+ * ```ts
+ * import type { StoreWatchOptions } from '@parley/core';
+ *
+ * const options: StoreWatchOptions = {
+ *   onResync: ({ prefix, reason }) => console.log(`re-read ${prefix} (${reason})`),
+ * };
+ * ```
+ */
+export interface StoreWatchOptions {
+  /**
+   * Called when the watcher may have missed changes under its prefix and must re-read them
+   * (`list(prefix)` or `getEntry`): once when the subscription is live (`subscribed`), and after
+   * every reconnect of a remote store (`reconnected`).
+   */
+  readonly onResync?: (event: { readonly prefix: string; readonly reason: 'subscribed' | 'reconnected' }) => void;
+}
+
+/**
  * The asynchronous key/value store in which Parley persists pending flows, requests and
  * confirmations. Values are JSON; every write bumps a per-key version used for compare-and-set.
  *
@@ -111,7 +132,7 @@ export interface Store {
    * any handle on the same data (another instance, another replica). Optional: a store that cannot
    * notify omits it, and components then poll or rely on their own deadlines.
    */
-  watch?(prefix: string, listener: (change: StoreChange) => void): Unsubscribe;
+  watch?(prefix: string, listener: (change: StoreChange) => void, options?: StoreWatchOptions): Unsubscribe;
   /** Releases resources; later calls reject with `store_closed`. */
   close(): Promise<void>;
 }
@@ -241,11 +262,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         if (slot.at > clock.now() && data.get(slot.key) === slot) yield toEntry(slot);
       }
     },
-    watch(prefix, listener) {
+    watch(prefix, listener, watchOptions = {}) {
       open();
-      return changes.on('change', (change) => {
+      const off = changes.on('change', (change) => {
         if (change.key.startsWith(prefix)) listener(change);
       });
+      const { onResync } = watchOptions;
+      if (onResync !== undefined) {
+        // Live at once; told in a microtask so the caller has its unsubscribe function first.
+        queueMicrotask(() => {
+          if (!closed) onResync({ prefix, reason: 'subscribed' });
+        });
+      }
+      return off;
     },
     async close() {
       closed = true;

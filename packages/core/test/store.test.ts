@@ -187,3 +187,23 @@ describe('createMemoryStore watch', () => {
     expect(listener).not.toHaveBeenCalled();
   });
 });
+
+describe('createMemoryStore watch resync', () => {
+  it('tells a watcher once, after watch returns, that its subscription is live', async () => {
+    const store = createMemoryStore();
+    const onResync = vi.fn();
+    store.watch?.('p:', () => {}, { onResync });
+    expect(onResync).not.toHaveBeenCalled();
+    await Promise.resolve();
+    expect(onResync).toHaveBeenCalledExactlyOnceWith({ prefix: 'p:', reason: 'subscribed' });
+  });
+
+  it('does not call onResync once the store is closed', async () => {
+    const store = createMemoryStore();
+    const onResync = vi.fn();
+    store.watch?.('p:', () => {}, { onResync });
+    await store.close();
+    await Promise.resolve();
+    expect(onResync).not.toHaveBeenCalled();
+  });
+});

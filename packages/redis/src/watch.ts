@@ -1,4 +1,4 @@
-import type { StoreChange, Unsubscribe } from '@parley/core';
+import type { StoreChange, StoreWatchOptions, Unsubscribe } from '@parley/core';
 import type { Redis } from 'ioredis';
 import { decodeChange, type Layout } from './codec.js';
 
@@ -17,7 +17,7 @@ import { decodeChange, type Layout } from './codec.js';
 export type ResyncReason = 'subscribed' | 'reconnected';
 
 /**
- * Options of `RedisStore.watch` beyond the core `Store.watch` signature.
+ * Options of `RedisStore.watch`: core's `StoreWatchOptions`.
  *
  * Pub/sub delivers at most once and keeps nothing for a disconnected subscriber, so a component
  * that follows changes re-reads its state in `onResync`.
@@ -31,13 +31,7 @@ export type ResyncReason = 'subscribed' | 'reconnected';
  * };
  * ```
  */
-export interface RedisWatchOptions {
-  /**
-   * Called when the watcher may have missed changes under its prefix, and must re-read them
-   * (`list(prefix)` or `getEntry`): once when the subscription is live, and after every reconnect.
-   */
-  readonly onResync?: (event: { readonly prefix: string; readonly reason: ResyncReason }) => void;
-}
+export type RedisWatchOptions = StoreWatchOptions;
 
 export interface HubHooks {
   onResync(reason: ResyncReason): void;
