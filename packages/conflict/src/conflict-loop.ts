@@ -5,7 +5,8 @@ import type { ToolGateLike } from './gate.js';
 import { checkGateResult, checkProposal } from './internal/checks.js';
 import { type Judgement, runLoop } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
-import type { Conflict, ConflictLoopEvents, ConflictOutcome, GenerateFn, Proposal } from './types.js';
+import type { Conflict, Proposal } from './types.js';
+import type { ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
 
 /**
  * K, the retries a conflict loop allows by default: 2 (the reference document suggests 1–2).

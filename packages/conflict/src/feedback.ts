@@ -1,4 +1,4 @@
-import type { RetryFeedback } from './types.js';
+import type { RetryFeedback } from './records.js';
 
 /**
  * Writes retry feedback as text to append to a chat request: one block per rejected attempt with

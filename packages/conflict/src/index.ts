@@ -38,13 +38,8 @@ export {
 } from './detectors/claims.js';
 export type { ClaimPattern } from './detectors/claims.js';
 export { toFeedbackText } from './feedback.js';
-export {
-  TOOL_FAILURE_STATUSES,
-  REVIEW_SEVERITIES,
-  REVIEW_VERDICTS,
-  ATTEMPT_STATUSES,
-  CONFLICT_REPORT_REASONS,
-} from './types.js';
+export { TOOL_FAILURE_STATUSES, REVIEW_SEVERITIES, REVIEW_VERDICTS } from './types.js';
+export { ATTEMPT_STATUSES, CONFLICT_REPORT_REASONS } from './records.js';
 export type {
   ToolCall,
   Proposal,
@@ -57,6 +52,8 @@ export type {
   DeferredCall,
   ReviewIssue,
   ReviewVerdict,
+} from './types.js';
+export type {
   RetryFeedback,
   AttemptRequest,
   GenerateContext,
@@ -67,6 +64,6 @@ export type {
   ConflictReport,
   ConflictOutcome,
   ConflictLoopEvents,
-} from './types.js';
+} from './records.js';
 export { ConflictError, CONFLICT_ERROR_CODES } from './errors.js';
 export type { ConflictErrorCode } from './errors.js';

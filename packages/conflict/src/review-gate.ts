@@ -3,15 +3,8 @@ import { DEFAULT_MAX_ERROR_RETRIES } from './conflict-loop.js';
 import { isRecord } from './internal/checks.js';
 import { type Judgement, runLoop } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
-import {
-  type AttemptRequest,
-  type ConflictLoopEvents,
-  type ConflictOutcome,
-  type GenerateFn,
-  REVIEW_SEVERITIES,
-  REVIEW_VERDICTS,
-  type ReviewVerdict,
-} from './types.js';
+import { REVIEW_SEVERITIES, REVIEW_VERDICTS, type ReviewVerdict } from './types.js';
+import type { AttemptRequest, ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
 import { ConflictError } from './errors.js';
 
 /**

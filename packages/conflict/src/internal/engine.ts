@@ -1,21 +1,17 @@
 import { type Clock, type Emitter, isParleyError } from '@parley/core';
 import { ConflictError } from '../errors.js';
+import type { AppliedAction, Conflict, DeferredCall, ReviewVerdict, ToolFeedback } from '../types.js';
 import type {
-  AppliedAction,
   AttemptRecord,
   AttemptRequest,
   AttemptStatus,
-  Conflict,
   ConflictLoopEvents,
   ConflictOutcome,
   ConflictReport,
   ConflictReportReason,
-  DeferredCall,
   GenerateFn,
   RetryFeedback,
-  ReviewVerdict,
-  ToolFeedback,
-} from '../types.js';
+} from '../records.js';
 
 /** What a judge tells the loop about one output. */
 export interface Judgement {

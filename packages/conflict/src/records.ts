@@ -1,0 +1,293 @@
+import type { AppliedAction, Conflict, DeferredCall, ReviewVerdict, ToolFeedback } from './types.js';
+
+/**
+ * What the loop appends to the request after a rejected attempt: the attempt's `conflict_debug`,
+ * its `tool_feedback`, the reviewer's verdict, or the generator's error, and the output that was
+ * rejected. One entry per rejected attempt, oldest first.
+ *
+ * @example
+ * ```ts
+ * import type { RetryFeedback } from '@parley/conflict';
+ *
+ * const feedback: RetryFeedback = {
+ *   attempt: 1,
+ *   conflict_debug: [],
+ *   tool_feedback: { failed_calls: [{ id: 'call_1', tool: 'move', status: 'rejected', reason: 'area locked' }] },
+ *   rejected_output: { text: 'You walk into the vault.' },
+ * };
+ * ```
+ */
+export interface RetryFeedback {
+  /** The attempt (1-based) this feedback is about. */
+  readonly attempt: number;
+  /** The conflicts found in that attempt; empty when it was rejected for another reason. */
+  readonly conflict_debug: readonly Conflict[];
+  readonly tool_feedback?: ToolFeedback | undefined;
+  /** The reviewer's `revise` verdict (review gates). */
+  readonly review?: ReviewVerdict | undefined;
+  /** The output that was rejected, so the model can correct rather than start over. */
+  readonly rejected_output?: unknown;
+}
+
+/**
+ * The request a generator receives: the caller's original input, unchanged, plus every feedback
+ * entry appended so far. Attempt n + 1 gets attempt n's request with one more entry.
+ *
+ * @example
+ * ```ts
+ * import type { AttemptRequest } from '@parley/conflict';
+ *
+ * const request: AttemptRequest<{ prompt: string }> = { input: { prompt: 'Describe the tavern' }, feedback: [] };
+ * ```
+ */
+export interface AttemptRequest<TInput> {
+  readonly input: TInput;
+  readonly feedback: readonly RetryFeedback[];
+  /** Review gates: the `revise_target` of the last `revise` verdict. */
+  readonly target?: string | undefined;
+}
+
+/**
+ * What the generator's second argument holds.
+ *
+ * @example
+ * ```ts
+ * import type { GenerateContext } from '@parley/conflict';
+ *
+ * const context: GenerateContext = { attempt: 1, signal: undefined };
+ * ```
+ */
+export interface GenerateContext {
+  /** 1-based attempt number. */
+  readonly attempt: number;
+  /** The run's signal; pass it on to the model client so an abort stops the request. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * Any async function that produces an output from a request: wrap a model client in one.
+ *
+ * @example
+ * ```ts
+ * import type { GenerateFn, Proposal } from '@parley/conflict';
+ *
+ * const generate: GenerateFn<string, Proposal> = async (request) => ({
+ *   text: `Echo: ${request.input} (${request.feedback.length} corrections)`,
+ * });
+ * ```
+ */
+export type GenerateFn<TInput, TOutput> = (
+  request: AttemptRequest<TInput>,
+  context: GenerateContext,
+) => Promise<TOutput> | TOutput;
+
+/**
+ * The statuses an attempt record can have.
+ *
+ * @example
+ * ```ts
+ * import { ATTEMPT_STATUSES } from '@parley/conflict';
+ *
+ * console.log(ATTEMPT_STATUSES.includes('tool_rejected')); // true
+ * ```
+ */
+export const ATTEMPT_STATUSES = [
+  'passed',
+  'conflict',
+  'tool_rejected',
+  'revise',
+  'blocked',
+  'invalid_verdict',
+  'unknown_target',
+  'generator_error',
+  'reviewer_error',
+  'cancelled',
+  'failed',
+] as const;
+
+/**
+ * The status of one attempt: `passed`, `conflict` (a detector objected), `tool_rejected` (the gate
+ * refused a call), `revise` / `blocked` / `invalid_verdict` / `unknown_target` (review gates),
+ * `generator_error` / `reviewer_error` (a model call threw), `cancelled`, or `failed` (a detector
+ * or the gate threw).
+ *
+ * @example
+ * ```ts
+ * import type { AttemptStatus } from '@parley/conflict';
+ *
+ * const status: AttemptStatus = 'conflict';
+ * ```
+ */
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+/**
+ * The audit record of one attempt: what went in, what came out, what was found and done, and
+ * when (times from the injected clock).
+ *
+ * @example
+ * ```ts
+ * import type { AttemptRecord } from '@parley/conflict';
+ *
+ * function line(record: AttemptRecord<unknown>): string {
+ *   return `#${record.attempt} ${record.status} in ${record.durationMs} ms`;
+ * }
+ * ```
+ */
+export interface AttemptRecord<TInput> {
+  readonly attempt: number;
+  readonly status: AttemptStatus;
+  /** The request the generator received. */
+  readonly request: AttemptRequest<TInput>;
+  /** What the generator returned, exactly as returned (absent when it threw or was cancelled). */
+  readonly output?: unknown;
+  readonly conflicts: readonly Conflict[];
+  readonly toolFeedback?: ToolFeedback | undefined;
+  /** Calls the gate executed in this attempt. */
+  readonly executed: readonly AppliedAction[];
+  /** Calls the gate holds after this attempt. */
+  readonly deferred: readonly DeferredCall[];
+  /** Ids of proposed calls not sent to the gate because an earlier attempt already handled them. */
+  readonly skippedCallIds: readonly string[];
+  readonly verdict?: ReviewVerdict | undefined;
+  /** The error of a `generator_error`, `reviewer_error`, `failed` or `cancelled` attempt. */
+  readonly error?: { readonly name: string; readonly message: string } | undefined;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Why a run ended with a report for a person.
+ *
+ * @example
+ * ```ts
+ * import { CONFLICT_REPORT_REASONS } from '@parley/conflict';
+ *
+ * console.log(CONFLICT_REPORT_REASONS.includes('max_retries')); // true
+ * ```
+ */
+export const CONFLICT_REPORT_REASONS = [
+  'max_retries',
+  'revise_limit',
+  'blocked',
+  'invalid_verdict',
+  'unknown_target',
+  'generator_failed',
+  'reviewer_failed',
+] as const;
+
+/**
+ * A reason a run was handed to a person: `max_retries` (still contradicting after K retries),
+ * `revise_limit` (the reviewer asked for more revise rounds than allowed), `blocked`,
+ * `invalid_verdict` (the reviewer's answer was malformed), `unknown_target` (it named a revise
+ * target not in `targets`), `generator_failed` / `reviewer_failed` (a model call threw again after
+ * its retry).
+ *
+ * @example
+ * ```ts
+ * import type { ConflictReportReason } from '@parley/conflict';
+ *
+ * const reason: ConflictReportReason = 'revise_limit';
+ * ```
+ */
+export type ConflictReportReason = (typeof CONFLICT_REPORT_REASONS)[number];
+
+/**
+ * The reference document's `conflict_report`: what a person needs to settle a turn the model
+ * could not get right. Plain JSON, snake_case like the other wire shapes.
+ *
+ * @example
+ * ```ts
+ * import type { ConflictReport } from '@parley/conflict';
+ *
+ * function notify(report: ConflictReport): string {
+ *   return `${report.reason} after ${report.attempts} attempts: ${report.summary}`;
+ * }
+ * ```
+ */
+export interface ConflictReport {
+  readonly reason: ConflictReportReason;
+  /** One sentence for the person handling it. */
+  readonly summary: string;
+  /** How many attempts ran (generator calls). */
+  readonly attempts: number;
+  /** Retries used, and the limit (K, or the revise-round limit). */
+  readonly retries: number;
+  readonly max_retries: number;
+  /** The last attempt's conflicts. */
+  readonly conflict_debug: readonly Conflict[];
+  readonly tool_feedback?: ToolFeedback | undefined;
+  /** The last verdict, for review gates. */
+  readonly review?: ReviewVerdict | undefined;
+  /** The last output the model produced, never shown to players as is. */
+  readonly last_output?: unknown;
+  /** The last error message, for `generator_failed` / `reviewer_failed`. */
+  readonly error?: string | undefined;
+  /** Calls already executed during the run; they stay applied. */
+  readonly applied_actions: readonly AppliedAction[];
+  /** Every attempt's status and findings, oldest first. */
+  readonly history: readonly {
+    readonly attempt: number;
+    readonly status: AttemptStatus;
+    readonly conflict_debug: readonly Conflict[];
+    readonly tool_feedback?: ToolFeedback | undefined;
+    readonly review?: ReviewVerdict | undefined;
+  }[];
+  /** When the report was made (epoch ms, injected clock). */
+  readonly created_at: number;
+}
+
+/**
+ * How a run ended: the accepted output with the actions applied, or a report for a person.
+ * Both carry every attempt's record.
+ *
+ * @example
+ * ```ts
+ * import type { ConflictOutcome, Proposal } from '@parley/conflict';
+ *
+ * function show(outcome: ConflictOutcome<Proposal, string>): string {
+ *   return outcome.ok ? outcome.output.text : `A game master will check this turn (${outcome.code}).`;
+ * }
+ * ```
+ */
+export type ConflictOutcome<TOutput, TInput = unknown> =
+  | {
+      readonly ok: true;
+      readonly output: TOutput;
+      readonly appliedActions: readonly AppliedAction[];
+      readonly deferredCalls: readonly DeferredCall[];
+      readonly retries: number;
+      readonly attempts: readonly AttemptRecord<TInput>[];
+    }
+  | {
+      readonly ok: false;
+      readonly code: ConflictReportReason;
+      readonly report: ConflictReport;
+      readonly appliedActions: readonly AppliedAction[];
+      readonly deferredCalls: readonly DeferredCall[];
+      readonly retries: number;
+      readonly attempts: readonly AttemptRecord<TInput>[];
+    };
+
+/**
+ * The events of a conflict loop or review gate.
+ *
+ * @example
+ * ```ts
+ * import type { ConflictLoopEvents } from '@parley/conflict';
+ *
+ * const onAttempt = (payload: ConflictLoopEvents['attempt']): void => {
+ *   console.log(payload.record.status);
+ * };
+ * ```
+ */
+export interface ConflictLoopEvents {
+  /** After every attempt, with its record (emitted once the record is final). */
+  attempt: { readonly record: AttemptRecord<unknown> };
+  /** When a run ends with an outcome (not when it rejects). */
+  settled: {
+    readonly ok: boolean;
+    readonly code?: ConflictReportReason | undefined;
+    readonly attempts: number;
+  };
+}
