@@ -164,8 +164,3 @@ export async function createConfirmHarness(
   await confirm.ready;
   return { clock, bus, channel, confirm };
 }
-
-/** Resolves after pending microtasks and promise callbacks have run. */
-export async function flush(rounds = 20): Promise<void> {
-  for (let i = 0; i < rounds; i++) await Promise.resolve();
-}
