@@ -43,7 +43,8 @@ export type {
 export { createCodec, safeParseEnvelope, parseEnvelope, DEFAULT_ENVELOPE_LIMITS } from './codec.js';
 export type { Codec, CodecOptions, DecodeResult, DecodeRefusal, RefResolver } from './codec.js';
 export { toIntentJsonSchemas, toEnvelopeJsonSchema } from './json-schema.js';
-export { createTopology, DEFAULT_TOPOLOGY_LIMITS, MAX_TOPOLOGY_LIMITS } from './topology.js';
+export { createTopology } from './topology.js';
+export { DEFAULT_TOPOLOGY_LIMITS, MAX_TOPOLOGY_LIMITS } from './topology-types.js';
 export type {
   Topology,
   TopologyOptions,
@@ -54,7 +55,7 @@ export type {
   TopologyEvents,
   SpawnRequest,
   SpawnResult,
-} from './topology.js';
+} from './topology-types.js';
 export type { AgentDirectory, AgentInfo } from './directory.js';
 export {
   EnvelopeError,
