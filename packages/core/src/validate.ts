@@ -68,6 +68,7 @@ export function validate<S extends StandardSchemaV1>(
 ): ValidationResult<InferOutput<S>> {
   const result = standardOf(schema).validate(value);
   if (isPromiseLike(result)) {
+    result.then(undefined, () => {}); // refused below; its eventual rejection must not go unhandled
     throw new CoreError('async_schema', 'This schema validates asynchronously; use validateAsync()', {
       details: { vendor: schema['~standard'].vendor },
     });

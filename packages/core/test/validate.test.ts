@@ -119,6 +119,24 @@ describe('validate with a hand-written Standard Schema', () => {
     expect(isParleyError(thrown, 'async_schema')).toBe(true);
   });
 
+  it('leaves no unhandled rejection behind when an async schema fails after being refused', async () => {
+    const Throws = z.string().refine(async () => {
+      throw new Error('refinement bug');
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      expect(() => validate(Throws, 'x')).toThrow(expect.objectContaining({ code: 'async_schema' }));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('throws invalid_schema when given something that is not a schema', () => {
     expect(() => validate({} as never, 1)).toThrow(expect.objectContaining({ code: 'invalid_schema' }));
   });
