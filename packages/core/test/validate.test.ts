@@ -120,9 +120,13 @@ describe('validate with a hand-written Standard Schema', () => {
   });
 
   it('leaves no unhandled rejection behind when an async schema fails after being refused', async () => {
-    const Throws = z.string().refine(async () => {
-      throw new Error('refinement bug');
-    });
+    const Throws = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'hand',
+        validate: () => Promise.reject(new Error('refinement bug')),
+      },
+    };
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown): void => {
       unhandled.push(reason);
