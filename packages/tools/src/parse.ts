@@ -46,8 +46,8 @@ export function parseOpenAIToolCalls(items: readonly unknown[], limits?: JsonLim
   listOf(items).forEach((item, index) => {
     const value = recordOf(item);
     const type = value['type'];
-    let id: unknown;
-    let name: unknown;
+    let id: unknown = typeof value['call_id'] === 'string' ? value['call_id'] : value['id'];
+    let name: unknown = value['name'] ?? recordOf(value['custom'])['name'];
     let text: unknown;
     if (type === 'function_call') {
       id = value['call_id'];
