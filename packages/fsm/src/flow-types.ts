@@ -197,7 +197,8 @@ export type FlowIssue = {
  * ```ts
  * import type { FlowSubmitResult } from '@parley/fsm';
  *
- * const say = (result: FlowSubmitResult) => (result.ok ? result.prompt ?? 'Done' : result.message);
+ * const say = (result: FlowSubmitResult) =>
+ *   result.ok ? (result.prompt ?? 'Done') : result.code === 'flow_done' ? result.reason : result.message;
  * ```
  */
 export type FlowSubmitResult<TStep extends string = string, TContext = unknown> =

@@ -31,9 +31,14 @@ export interface FlowConfig<TSteps extends readonly FlowStep[], TContext>
  *
  * @example
  * ```ts
+ * import { z } from 'zod';
  * import { defineFlow, type Flow } from '@parley/fsm';
  *
- * const flow: Flow<'goal'> = defineFlow({ id: 'intake', version: 1, steps: [{ name: 'goal', prompt: 'Goal?' }] });
+ * const flow: Flow<'goal', Record<string, never>> = defineFlow({
+ *   id: 'intake',
+ *   version: 1,
+ *   steps: [{ name: 'goal', prompt: 'Goal?', fields: z.object({ goal: z.string() }) }],
+ * });
  * ```
  */
 export interface Flow<TStep extends string, TContext = unknown> {
