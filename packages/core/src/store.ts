@@ -87,7 +87,10 @@ export interface StoreWatchOptions {
    * (`list(prefix)` or `getEntry`): once when the subscription is live (`subscribed`), and after
    * every reconnect of a remote store (`reconnected`).
    */
-  readonly onResync?: (event: { readonly prefix: string; readonly reason: 'subscribed' | 'reconnected' }) => void;
+  readonly onResync?: (event: {
+    readonly prefix: string;
+    readonly reason: 'subscribed' | 'reconnected';
+  }) => void;
 }
 
 /**
