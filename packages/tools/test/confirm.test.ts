@@ -189,10 +189,10 @@ describe('confirmation through a confirm function', () => {
       tools: [
         {
           ...dataModify,
-          needsConfirmation: () => {
+          needsConfirmation: (): boolean => {
             throw new Error('bad regex');
           },
-        },
+        } as typeof dataModify,
       ],
       allowlist: ['data_modify'],
       confirm: () => true,

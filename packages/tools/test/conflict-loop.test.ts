@@ -35,6 +35,7 @@ describe('the gate inside the @parley/conflict loop', () => {
   it('runs the calls of a clean attempt once', async () => {
     const t = setup();
     const outcome = await t.loop.run({
+      input: 'turn 1',
       generate: async (): Promise<Proposal> => ({
         text: 'You walk into the vault.',
         tool_calls: [moveCall()],
@@ -54,6 +55,7 @@ describe('the gate inside the @parley/conflict loop', () => {
       { text: 'You take 3 damage and hold your ground.', tool_calls: [hpCall('c1')] },
     ];
     const outcome = await t.loop.run({
+      input: 'turn 1',
       generate: async (request) => {
         feedbackSeen.push(...request.feedback);
         return answers[request.feedback.length] as Proposal;

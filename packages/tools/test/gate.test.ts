@@ -375,7 +375,7 @@ describe('createToolGate with the reference move and hp_delta tools', () => {
           execute: (_args: unknown, { reject }: { reject: (r: string) => unknown }) => reject('nope'),
         } as never,
       ],
-      allowlist: ['move'],
+      allowlist: ['move'] as never,
     });
     sneaky.on('error', (event) => errors.push(event));
     const result = await sneaky.process([moveCall()], { turn: 1, context: EXPLORING });
@@ -416,7 +416,7 @@ describe('createToolGate with the reference move and hp_delta tools', () => {
           },
         } as never,
       ],
-      allowlist: ['move'],
+      allowlist: ['move'] as never,
     });
     const signal = new AbortController().signal;
     await probe.process([moveCall()], { turn: 7, context: EXPLORING, signal });

@@ -110,16 +110,20 @@ describe('the registry check at start-up', () => {
 
   it('refuses a hand-made tool without an args schema or reasons', () => {
     expect(
-      codeOf(() => createToolGate({ tools: [{ ...move, args: undefined } as never], allowlist: ['move'] })),
+      codeOf(() =>
+        createToolGate({ tools: [{ ...move, args: undefined } as never], allowlist: ['move'] as never }),
+      ),
     ).toBe('missing_args_schema');
     expect(
-      codeOf(() => createToolGate({ tools: [{ ...move, reasons: 'none' } as never], allowlist: ['move'] })),
+      codeOf(() =>
+        createToolGate({ tools: [{ ...move, reasons: 'none' } as never], allowlist: ['move'] as never }),
+      ),
     ).toBe('missing_reasons');
   });
 
   it('refuses an object that was not made with defineTool', () => {
     const { kind: _kind, ...rest } = move;
-    expect(codeOf(() => createToolGate({ tools: [rest as never], allowlist: ['move'] }))).toBe(
+    expect(codeOf(() => createToolGate({ tools: [rest as never], allowlist: ['move'] as never }))).toBe(
       'invalid_tool',
     );
   });
@@ -136,8 +140,8 @@ describe('the registry check at start-up', () => {
     [{ allowlist: 'move' }, 'invalid_argument'],
     [{ policies: {} }, 'invalid_argument'],
     [{ policies: [{ name: 'x' }] }, 'invalid_argument'],
-    [{ policies: [{ name: '', check: () => true }] }, 'invalid_argument'],
-    [{ policies: [{ name: 'x', tools: ['fly'], check: () => true }] }, 'invalid_argument'],
+    [{ policies: [{ name: '', check: (): boolean => true }] }, 'invalid_argument'],
+    [{ policies: [{ name: 'x', tools: ['fly'], check: (): boolean => true }] }, 'invalid_argument'],
     [{ confirm: 'yes' }, 'invalid_argument'],
     [{ confirm: {} }, 'invalid_argument'],
     [{ repair: 'fix' }, 'invalid_argument'],
