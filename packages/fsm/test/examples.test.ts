@@ -26,7 +26,9 @@ describe('TSDoc examples', () => {
       context: { opened: 0 },
       guards: { unlocked: (context: { opened: number }) => context.opened < 3 },
       states: {
-        closed: { on: { open: { target: 'open', guard: 'unlocked', assign: (c) => ({ opened: c.opened + 1 }) } } },
+        closed: {
+          on: { open: { target: 'open', guard: 'unlocked', assign: (c) => ({ opened: c.opened + 1 }) } },
+        },
         open: { on: { close: 'closed', break: 'broken' } },
         broken: { final: true },
       },
@@ -43,7 +45,10 @@ describe('TSDoc examples', () => {
     actor.on('done', ({ state }) => settled.push(state));
     expect(actor.send('approve')).toEqual({ ok: true, from: 'pending', to: 'approved', event: 'approve' });
     expect(actor.send('reject').ok).toBe(false);
-    const resumed = createActor(requestMachine, { clock, snapshot: JSON.parse(JSON.stringify(actor.snapshot())) });
+    const resumed = createActor(requestMachine, {
+      clock,
+      snapshot: JSON.parse(JSON.stringify(actor.snapshot())),
+    });
     expect(resumed.state).toBe('approved');
     expect(settled).toEqual(['approved']);
   });
@@ -81,7 +86,11 @@ describe('TSDoc examples', () => {
           name: 'notify',
           prompt: 'How should I notify results? (none/telegram)',
           fields: z.object({ notify_mode: z.enum(['none', 'telegram']) }),
-          onFailure: { action: 'default', value: { notify_mode: 'none' }, message: 'Unsupported mode: no notification' },
+          onFailure: {
+            action: 'default',
+            value: { notify_mode: 'none' },
+            message: 'Unsupported mode: no notification',
+          },
         },
       ],
     });
