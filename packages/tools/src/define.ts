@@ -141,7 +141,8 @@ export interface ToolDefinition<
 }
 
 /**
- * Any tool definition, whatever its name, schema, reasons, result and context.
+ * Any tool definition, whatever its name, schema, reasons, result and context (the context is
+ * `never`, so a tool expecting any context fits; its methods keep the rest assignable).
  *
  * @example
  * ```ts
@@ -150,7 +151,6 @@ export interface ToolDefinition<
  * const names = (tools: readonly AnyToolDefinition[]): string[] => tools.map((tool) => tool.name);
  * ```
  */
-// The context is `never` so a tool expecting any context fits; methods keep the rest assignable.
 export type AnyToolDefinition = ToolDefinition<string, StandardSchemaV1, string, unknown, never>;
 
 /**

@@ -46,6 +46,7 @@ import {
   type ToolGateOptions,
   type ToolInit,
   type ToolJsonSchema,
+  type ToolNameOf,
   type ToolPolicy,
   type ToolPolicyInput,
   type ToolPolicyRefusal,
@@ -92,8 +93,18 @@ describe('examples in define.ts', () => {
       return `${tool.name}: ${tool.description} (refuses: ${tool.reasons.join(', ')})`;
     }
   });
-  it('runs the ToolNameOf example', async () => {
+  it('runs the AnyToolDefinition example', async () => {
     const names = (tools: readonly AnyToolDefinition[]): string[] => tools.map((tool) => tool.name);
+  });
+  it('runs the ToolNameOf example', async () => {
+    const ping = defineTool({
+      name: 'ping',
+      description: 'Pings',
+      args: z.object({}),
+      reasons: [],
+      execute: () => 'pong',
+    });
+    const name: ToolNameOf<readonly [typeof ping]> = 'ping';
   });
   it('runs the defineTool example', async () => {
     const hpDelta = defineTool({

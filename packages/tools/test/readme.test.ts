@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolGate, defineTool, toOpenAITools } from '../src/index.js';
+
+describe('the README snippet', () => {
+  it('refuses a move under the movement lock and exports the tool for OpenAI', async () => {
+    const positions = new Map([['pc_1', 'hall']]);
+    const move = defineTool({
+      name: 'move',
+      description: 'Moves an actor to an adjacent area',
+      args: z.object({
+        actor_id: z.string(),
+        from_area_id: z.string(),
+        to_area_id: z.string(),
+        path_id: z.string().optional(),
+      }),
+      reasons: ['area_locked', 'not_there'],
+      execute: (args, { reject }) => {
+        if (positions.get(args.actor_id) !== args.from_area_id) return reject('not_there');
+        positions.set(args.actor_id, args.to_area_id);
+        return { area: args.to_area_id };
+      },
+    });
+    const gate = createToolGate({
+      tools: [move],
+      allowlist: ['move'],
+      policies: [
+        {
+          name: 'movement_lock',
+          tools: ['move'],
+          check: ({ context }: { context: { state: string } }) =>
+            context.state === 'combat'
+              ? { reason: '区域移动锁未解除', toolReason: 'area_locked' }
+              : undefined,
+        },
+      ],
+    });
+    const modelTools = toOpenAITools([move]);
+    const { executed, feedback } = await gate.process(
+      [
+        {
+          id: 'call_001',
+          tool: 'move',
+          args: { actor_id: 'pc_1', from_area_id: 'hall', to_area_id: 'vault' },
+        },
+      ],
+      { turn: 1, context: { state: 'combat' } },
+    );
+    expect(modelTools[0]?.function.name).toBe('move');
+    expect(executed.length).toBe(0);
+    expect(feedback.failed_calls[0]?.reason).toBe('区域移动锁未解除');
+    expect(positions.get('pc_1')).toBe('hall');
+  });
+});
