@@ -1,0 +1,48 @@
+// The CLI. By default it runs every scripted scenario and prints the transcripts; with
+// `--interactive` you are the chairman in #approvals (the agents stay scripted); `--scenario <name>`
+// picks one scenario. Time is simulated, so a run takes well under a second.
+import { createInterface } from 'node:readline/promises';
+import type { ChairmanDecision } from './fakes.js';
+import { toPipelineMermaid } from './mermaid.js';
+import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
+import { runQuantPipeline } from './run.js';
+import { SCENARIOS } from './scenarios.js';
+
+const args = process.argv.slice(2);
+const interactive = args.includes('--interactive');
+const named = args.indexOf('--scenario');
+const only = named === -1 ? undefined : args[named + 1];
+
+if (args.includes('--mermaid')) {
+  const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
+  if (parsed.ok) console.log(toPipelineMermaid(parsed.value));
+} else if (interactive) {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  let closed = false;
+  rl.on('close', () => {
+    closed = true;
+  });
+  const chairman = async (plan: string): Promise<ChairmanDecision> => {
+    console.log(`\n  You are @董事長 in #approvals. The CEO asks you to approve:\n    ${plan}`);
+    while (!closed) {
+      const answer = (await rl.question('  approve | reject [reason] > ').catch(() => '')).trim();
+      const [word = '', ...rest] = answer.split(/\s+/);
+      const reason = rest.join(' ') || undefined;
+      if (/^(approve|yes|y|批准)$/i.test(word)) return reason === undefined ? { approve: true } : { approve: true, reason };
+      if (/^(reject|no|n|駁回)$/i.test(word)) return { approve: false, reason: reason ?? 'rejected by the chairman' };
+      if (!closed) console.log('  Please type "approve" or "reject <reason>".');
+    }
+    return { approve: false, reason: 'no answer (input closed)' };
+  };
+  const result = await runQuantPipeline({ scenario: only ?? 'happy', chairman, output: (line) => console.log(line) });
+  rl.close();
+  console.log(`\nfinal status: ${result.status}`);
+} else {
+  for (const scenario of SCENARIOS.filter((s) => only === undefined || s.name === only)) {
+    const result = await runQuantPipeline({ scenario, output: (line) => console.log(line) });
+    const steps = Object.entries(result.steps)
+      .map(([id, step]) => `${id}:${step.status}`)
+      .join(' ');
+    console.log(`  steps: ${steps}\n`);
+  }
+}
