@@ -68,3 +68,19 @@ describe('the gate inside the @parley/conflict loop', () => {
     expect(JSON.stringify(feedbackSeen)).toContain('区域移动锁未解除');
   });
 });
+
+describe('toLoopGate', () => {
+  it('passes the loop signal on unless the selected options carry their own', async () => {
+    const t = setup();
+    const own = new AbortController();
+    own.abort();
+    const loop = new AbortController();
+    const withOwn = toLoopGate(t.gate, () => ({ turn: 1, context: EXPLORING, signal: own.signal }));
+    const refused = await withOwn([hpCall('a')], { state: t.state, attempt: 1, signal: loop.signal });
+    expect(refused.feedback.failed_calls[0]?.code).toBe('cancelled');
+    const withLoop = toLoopGate(t.gate, () => ({ turn: 1, context: EXPLORING }));
+    const ran = await withLoop([hpCall('b')], { state: t.state, attempt: 1, signal: loop.signal });
+    expect(ran.executed.map((call) => call.id)).toEqual(['b']);
+    expect(t.runs).toHaveLength(1);
+  });
+});

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/tools, compiled and run: `console.log(x); // y` lines assert
 // that x prints as y. Regenerate by copying the examples when they change.
 import { format } from 'node:util';

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '@parley/core';
-import { createToolGate, type FailedToolCall, type ToolGateEvents, type ToolPolicy } from '../src/index.js';
+import {
+  createToolGate,
+  defineTool,
+  type FailedToolCall,
+  type ToolGateEvents,
+  type ToolPolicy,
+} from '../src/index.js';
 import { DocumentToolCall, DocumentToolFeedback } from './fixtures/shapes.js';
 import { createCampaign, EXPLORING, hpCall, moveCall, type TurnContext } from './helpers.js';
 
@@ -428,5 +434,24 @@ describe('createToolGate with the reference move and hp_delta tools', () => {
         signal,
       }),
     ]);
+  });
+});
+
+describe('createToolGate with a schema that throws', () => {
+  it('reports the arguments as invalid instead of throwing', async () => {
+    const throwing = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'broken',
+        validate: (): never => {
+          throw new Error('validator crashed');
+        },
+      },
+    };
+    const tool = defineTool({ name: 'odd', description: 'd', args: throwing, reasons: [], execute: () => 1 });
+    const gate = createToolGate({ tools: [tool], allowlist: ['odd'] });
+    const result = await gate.process([{ id: 'c1', tool: 'odd', args: {} }], { turn: 1, context: undefined });
+    expect(result.feedback.failed_calls[0]).toMatchObject({ code: 'invalid_args' });
+    expect(result.feedback.failed_calls[0]?.reason).toContain('validator crashed');
   });
 });
