@@ -5,6 +5,7 @@ import {
   type DeadlineHandle,
   type StoreChange,
   systemClock,
+  type ValidationResult,
 } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError, type RefusalCode } from './errors.js';
@@ -323,8 +324,11 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
 
   async function lookup(id: string): Promise<Outgoing | undefined> {
     const known = outgoing.get(id) ?? settled.items.get(id);
-    if (known !== undefined || store === undefined) return known;
-    const entry = await store.getEntry(key(id));
+    return known !== undefined || store === undefined ? known : load(id);
+  }
+
+  async function load(id: string): Promise<Outgoing | undefined> {
+    const entry = await (store as NonNullable<typeof store>).getEntry(key(id));
     const stored = entry === undefined ? undefined : decode(entry.value);
     const protocol = stored === undefined ? undefined : protocols.get(stored.protocol);
     if (entry === undefined || stored === undefined || protocol === undefined) return undefined;
@@ -343,14 +347,23 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     return record;
   }
 
-  async function onReply(message: ResponseMessage | ProgressMessage): Promise<ReceiveResult> {
-    let record: Outgoing | undefined;
-    try {
-      record = await lookup(message.request_id);
-    } catch (error) {
-      events.emit('error', { code: 'store_error', requestId: message.request_id, error });
-      return refuse({ ...about(message), code: 'store_error', message: 'The store could not be read' });
-    }
+  /** A reply or progress note; synchronous unless the store must be read or a schema is async. */
+  function onReply(message: ResponseMessage | ProgressMessage): ReceiveResult | Promise<ReceiveResult> {
+    const known = outgoing.get(message.request_id) ?? settled.items.get(message.request_id);
+    if (known !== undefined || store === undefined) return withRecord(known, message);
+    return load(message.request_id).then(
+      (record) => withRecord(record, message),
+      (error: unknown) => {
+        events.emit('error', { code: 'store_error', requestId: message.request_id, error });
+        return refuse({ ...about(message), code: 'store_error', message: 'The store could not be read' });
+      },
+    );
+  }
+
+  function withRecord(
+    record: Outgoing | undefined,
+    message: ResponseMessage | ProgressMessage,
+  ): ReceiveResult | Promise<ReceiveResult> {
     if (record === undefined) {
       return refuse({ ...about(message), code: 'unknown_request', message: `No request "${message.request_id}"` });
     }
@@ -371,13 +384,20 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       });
     }
     if (record.state !== 'pending') return refusalFor(record, message);
-    return message.kind === 'response' ? onResponse(record, message) : onProgress(record, message);
+    if (message.kind === 'progress') return onProgress(record, message);
+    const checked = check(record.protocol.response, message.response);
+    return isPromise(checked)
+      ? checked.then((result) => onResponse(record, message, result))
+      : onResponse(record, message, checked);
   }
 
-  async function onResponse(record: Outgoing, message: ResponseMessage): Promise<ReceiveResult> {
+  function onResponse(
+    record: Outgoing,
+    message: ResponseMessage,
+    checked: ValidationResult<unknown>,
+  ): ReceiveResult | Promise<ReceiveResult> {
     const protocol = record.protocol;
-    let checked = check(protocol.response, message.response);
-    if (isPromise(checked)) checked = await checked;
+    if (record.state !== 'pending') return refusalFor(record, message);
     if (!checked.ok) {
       return refuse({
         ...about(message),
@@ -398,13 +418,13 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
         message: `decide() of ${protocol.name} threw: ${String(error)}`,
       });
     }
-    let done = settle(record, decision.approve ? 'approve' : 'reject', {
+    const done = settle(record, decision.approve ? 'approve' : 'reject', {
       response: checked.value,
       reason: decision.reason,
     });
-    if (isPromise(done)) done = await done;
-    if (!done) return refusalFor(record, message);
-    return { ok: true, kind: 'response', requestId: record.id, state: record.state };
+    const result = (ok: boolean): ReceiveResult =>
+      ok ? { ok: true, kind: 'response', requestId: record.id, state: record.state } : refusalFor(record, message);
+    return isPromise(done) ? done.then(result) : result(done);
   }
 
   async function onProgress(record: Outgoing, message: ProgressMessage): Promise<ReceiveResult> {
@@ -524,6 +544,16 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
 
   const unwatch = store?.watch?.(prefix, onChange);
 
+  function receive(raw: unknown): ReceiveResult | Promise<ReceiveResult> {
+    if (closed) return refuse({ code: 'closed', message: `Correlator "${self}" is closed` });
+    const message = parseMessage(raw);
+    if (typeof message === 'string') return refuse({ code: 'malformed', message });
+    if (message.to !== self) {
+      return refuse({ ...about(message), code: 'wrong_recipient', message: `The message is for "${message.to}", not "${self}"` });
+    }
+    return message.kind === 'request' ? responder.onRequest(message) : onReply(message);
+  }
+
   // ── the API ─────────────────────────────────────────────────────────────────────────────────
 
   function closedError(): CorrelateError {
@@ -566,15 +596,16 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       }
     },
 
-    async receive(raw) {
-      if (closed) return refuse({ code: 'closed', message: `Correlator "${self}" is closed` });
-      const message = parseMessage(raw);
-      if (typeof message === 'string') return refuse({ code: 'malformed', message });
-      if (message.to !== self) {
-        return refuse({ ...about(message), code: 'wrong_recipient', message: `The message is for "${message.to}", not "${self}"` });
+    receive(raw) {
+      let result: ReceiveResult | Promise<ReceiveResult>;
+      try {
+        result = receive(raw);
+      } catch (error) {
+        // Nothing a peer sends may throw into the transport; a bug here is still reported.
+        events.emit('error', { code: 'handler_failed', error });
+        result = refuse({ code: 'malformed', message: `The message could not be handled: ${String(error)}` });
       }
-      if (message.kind === 'request') return responder.onRequest(message);
-      return onReply(message);
+      return isPromise(result) ? result : Promise.resolve(result);
     },
 
     respond: (id, response) => responder.respond(id, response),
@@ -689,7 +720,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       }
       outgoing.clear();
       waiters.clear();
-      settled.items.clear();
+      settled.clear();
       responder.clear();
       queue.clear();
       sweepHandle = undefined;

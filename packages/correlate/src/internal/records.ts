@@ -58,23 +58,23 @@ export class Incoming {
 export type AnyRecord = Outgoing | Incoming;
 
 export function toTracked(record: AnyRecord): TrackedRequest {
-  const role = record instanceof Outgoing ? 'requester' : 'responder';
-  return {
+  const tracked: { -readonly [K in keyof TrackedRequest]: TrackedRequest[K] } = {
     id: record.id,
     protocol: record.protocol.name,
-    role,
+    role: record instanceof Outgoing ? 'requester' : 'responder',
     from: record.from,
     to: record.to,
     state: record.state,
     payload: record.payload,
-    ...(record.response === undefined ? {} : { response: record.response }),
-    ...(record.reason === undefined ? {} : { reason: record.reason }),
     createdAt: record.createdAt,
     deadlineAt: record.deadlineAt,
     maxDeadlineAt: record.maxDeadlineAt,
     waitingOnHuman: record.human,
-    ...(record.state === 'pending' ? {} : { settledAt: record.settledAt }),
   };
+  if (record.response !== undefined) tracked.response = record.response;
+  if (record.reason !== undefined) tracked.reason = record.reason;
+  if (record.state !== 'pending') tracked.settledAt = record.settledAt;
+  return tracked;
 }
 
 export function toReply(record: Outgoing): Reply {
@@ -165,30 +165,52 @@ export function applyStored(record: Outgoing, stored: StoredRequest): void {
 }
 
 /**
- * Settled records kept for audit, oldest first (Map order = settle order), dropped after
- * `retainMs` or past `max`.
+ * Settled records kept for audit, dropped after `retainMs` or past `max` (oldest first). A ring
+ * keeps the settle order, so dropping the oldest never scans the map.
  */
 export class SettledLog<T extends AnyRecord> {
   readonly items = new Map<string, T>();
+  private readonly ring: (T | undefined)[];
+  private head = 0;
+  private count = 0;
+
   constructor(
     private readonly retainMs: number,
     private readonly max: number,
-  ) {}
+  ) {
+    this.ring = new Array<T | undefined>(retainMs === 0 ? 0 : max);
+  }
 
   add(record: T): void {
-    if (this.retainMs === 0 || this.max === 0) return;
-    this.items.delete(record.id);
+    if (this.ring.length === 0) return;
+    if (this.count === this.ring.length) this.dropOldest();
+    this.ring[(this.head + this.count) % this.ring.length] = record;
+    this.count++;
     this.items.set(record.id, record);
-    if (this.items.size > this.max) this.items.delete(this.items.keys().next().value as string);
   }
 
   /** Drops what is due; returns when the next record is due, or undefined when none is left. */
   sweep(now: number): number | undefined {
-    for (const [id, record] of this.items) {
-      const dueAt = record.settledAt + this.retainMs;
+    while (this.count > 0) {
+      const dueAt = (this.ring[this.head] as T).settledAt + this.retainMs;
       if (dueAt > now) return dueAt;
-      this.items.delete(id);
+      this.dropOldest();
     }
     return undefined;
+  }
+
+  clear(): void {
+    this.items.clear();
+    this.ring.fill(undefined);
+    this.head = 0;
+    this.count = 0;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.ring[this.head] as T;
+    this.ring[this.head] = undefined;
+    this.head = (this.head + 1) % this.ring.length;
+    this.count--;
+    if (this.items.get(oldest.id) === oldest) this.items.delete(oldest.id);
   }
 }

@@ -1,4 +1,4 @@
-import type { Clock, DeadlineQueue, Emitter } from '@parley/core';
+import type { Clock, DeadlineQueue, Emitter, ValidationResult } from '@parley/core';
 import type { RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage, RequestMessage } from '../messages.js';
@@ -24,7 +24,7 @@ export interface ResponderContext {
 }
 
 export interface Responder {
-  onRequest(message: RequestMessage): Promise<ReceiveResult>;
+  onRequest(message: RequestMessage): ReceiveResult | Promise<ReceiveResult>;
   respond(id: string, response: unknown): TrackedRequest;
   progress(id: string, options?: ProgressOptions): TrackedRequest;
   get(id: string): TrackedRequest | undefined;
@@ -85,51 +85,54 @@ export function createResponder(ctx: ResponderContext): Responder {
     }
   }
 
+  function accept(message: RequestMessage, protocol: Protocol, checked: ValidationResult<unknown>): ReceiveResult {
+    const existing = known(message.request_id);
+    if (existing !== undefined) {
+      return ctx.refuse({
+        ...about(message),
+        code: 'duplicate_request',
+        state: existing.state,
+        message: `Request id "${message.request_id}" is already in use (${existing.state}); the new request is refused`,
+      });
+    }
+    if (!checked.ok) {
+      return ctx.refuse({
+        ...about(message),
+        code: 'invalid_payload',
+        issues: checked.issues,
+        message: `The payload does not match the ${protocol.name} request schema`,
+      });
+    }
+    const now = clock.now();
+    if (message.deadline_at <= now) {
+      return ctx.refuse({ ...about(message), code: 'late', message: `Request "${message.request_id}" arrived after its deadline` });
+    }
+    if (incoming.size >= ctx.maxPending) {
+      return ctx.refuse({
+        ...about(message),
+        code: 'too_many_pending',
+        message: `Correlator "${self}" already has ${ctx.maxPending} requests to answer`,
+      });
+    }
+    const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
+    const record = new Incoming(message.request_id, protocol, message.from, self, checked.value, now, Math.min(message.deadline_at, maxAt), maxAt);
+    record.deadline = queue.add(record.deadlineAt, () => {
+      record.deadline = undefined;
+      finish(record, nextState(record.state, 'expire') ?? 'expired');
+    });
+    incoming.set(record.id, record);
+    if (events.listenerCount('request') > 0) events.emit('request', { request: toTracked(record) });
+    return { ok: true, kind: 'request', requestId: record.id, state: record.state };
+  }
+
   return {
-    async onRequest(message) {
+    onRequest(message) {
       const protocol = ctx.protocols.get(message.protocol);
       if (protocol === undefined) {
         return ctx.refuse({ ...about(message), code: 'unknown_protocol', message: `Unknown protocol "${message.protocol}"` });
       }
-      let checked = check(protocol.request, message.payload);
-      if (isPromise(checked)) checked = await checked;
-      const existing = known(message.request_id);
-      if (existing !== undefined) {
-        return ctx.refuse({
-          ...about(message),
-          code: 'duplicate_request',
-          state: existing.state,
-          message: `Request id "${message.request_id}" is already in use (${existing.state}); the new request is refused`,
-        });
-      }
-      if (!checked.ok) {
-        return ctx.refuse({
-          ...about(message),
-          code: 'invalid_payload',
-          issues: checked.issues,
-          message: `The payload does not match the ${protocol.name} request schema`,
-        });
-      }
-      const now = clock.now();
-      if (message.deadline_at <= now) {
-        return ctx.refuse({ ...about(message), code: 'late', message: `Request "${message.request_id}" arrived after its deadline` });
-      }
-      if (incoming.size >= ctx.maxPending) {
-        return ctx.refuse({
-          ...about(message),
-          code: 'too_many_pending',
-          message: `Correlator "${self}" already has ${ctx.maxPending} requests to answer`,
-        });
-      }
-      const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
-      const record = new Incoming(message.request_id, protocol, message.from, self, checked.value, now, Math.min(message.deadline_at, maxAt), maxAt);
-      record.deadline = queue.add(record.deadlineAt, () => {
-        record.deadline = undefined;
-        finish(record, nextState(record.state, 'expire') ?? 'expired');
-      });
-      incoming.set(record.id, record);
-      if (events.listenerCount('request') > 0) events.emit('request', { request: toTracked(record) });
-      return { ok: true, kind: 'request', requestId: record.id, state: record.state };
+      const checked = check(protocol.request, message.payload);
+      return isPromise(checked) ? checked.then((result) => accept(message, protocol, result)) : accept(message, protocol, checked);
     },
 
     respond(id, response) {
@@ -188,7 +191,7 @@ export function createResponder(ctx: ResponderContext): Responder {
     settledCount: () => settled.items.size,
     clear() {
       incoming.clear();
-      settled.items.clear();
+      settled.clear();
     },
   };
 }

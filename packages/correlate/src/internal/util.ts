@@ -31,6 +31,8 @@ export function compactIds(): IdGenerator {
   return () => base + (n++).toString(36);
 }
 
+const NONE = '-';
+const memo = new Map<RequestState, Map<RequestEvent, RequestState | typeof NONE>>();
 let snapshots: Record<RequestState, MachineSnapshot<RequestState, RequestContext>> | undefined;
 
 /**
@@ -39,6 +41,13 @@ let snapshots: Record<RequestState, MachineSnapshot<RequestState, RequestContext
  * lifecycle; its snapshots for each state are built once, on first use.
  */
 export function nextState(state: RequestState, event: RequestEvent): RequestState | undefined {
+  let byEvent = memo.get(state);
+  if (byEvent === undefined) {
+    byEvent = new Map();
+    memo.set(state, byEvent);
+  }
+  const known = byEvent.get(event);
+  if (known !== undefined) return known === NONE ? undefined : known;
   if (snapshots === undefined) {
     const pending = requestMachine.initialSnapshot();
     const after = (e: RequestEvent): MachineSnapshot<RequestState, RequestContext> => {
@@ -47,8 +56,11 @@ export function nextState(state: RequestState, event: RequestEvent): RequestStat
     };
     snapshots = { pending, approved: after('approve'), rejected: after('reject'), expired: after('expire'), cancelled: after('cancel') };
   }
+  // The request machine has no guards and is pure, so one answer per (state, event) holds forever.
   const result = requestMachine.transition(snapshots[state], event);
-  return result.ok ? result.snapshot.state : undefined;
+  const next = result.ok ? result.snapshot.state : undefined;
+  byEvent.set(event, next ?? NONE);
+  return next;
 }
 
 export function positiveInteger(value: number | undefined, fallback: number, name: string, min = 1): number {

@@ -1,0 +1,173 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type CorrelateMessage, type Correlator, createCorrelator, shutdownProtocol } from '@parley/correlate';
+import type { Clock, TimerHandle } from '@parley/core';
+import { nanoid } from 'nanoid';
+import { suite } from '../lib.js';
+
+const payload = { reason: 'work is done' };
+const TIMEOUT_MS = 30_000;
+
+/** The system clock with timers that do not keep the process alive after the measurement. */
+const unrefClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, delayMs) => {
+    const timer = setTimeout(callback, delayMs);
+    timer.unref();
+    return timer as unknown as TimerHandle; // only ever given back to clearTimeout below
+  },
+  clearTimeout: (handle) => clearTimeout(handle as unknown as ReturnType<typeof setTimeout>),
+};
+
+
+/**
+ * A lead and a teammate correlator over an in-process transport: every request is checked against
+ * its schema, tracked through the request machine, answered by the teammate (response checked too)
+ * and settled. `deferred` queues messages until `flush()` so many requests are in flight at once.
+ */
+function parleyPair(deferred: boolean): { lead: Correlator; flush: () => void } {
+  const queue: CorrelateMessage[] = [];
+  let lead: Correlator;
+  let alice: Correlator;
+  const deliver = (m: CorrelateMessage): void => {
+    void (m.to === 'lead' ? lead : alice).receive(m);
+  };
+  const send = deferred ? (m: CorrelateMessage) => void queue.push(m) : deliver;
+  lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send, clock: unrefClock });
+  alice = createCorrelator({ self: 'alice', protocols: [shutdownProtocol], send, clock: unrefClock });
+  alice.on('request', ({ request }) => alice.respond(request.id, { approve: true }));
+  const flush = (): void => {
+    for (let m = queue.shift(); m !== undefined; m = queue.shift()) deliver(m);
+  };
+  return { lead, flush };
+}
+
+interface BareEntry {
+  resolve: (value: unknown) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** What a host writes without Parley: a Map of id → resolver, nanoid ids, one timer per request. */
+function barePair(): { request: () => Promise<unknown>; answer: (id: string) => void; ids: string[] } {
+  const pending = new Map<string, BareEntry>();
+  const ids: string[] = [];
+  const answer = (id: string): void => {
+    const entry = pending.get(id);
+    if (entry === undefined) return;
+    pending.delete(id);
+    clearTimeout(entry.timer);
+    entry.resolve({ approve: true });
+  };
+  const request = (): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = nanoid();
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error('timeout'));
+      }, TIMEOUT_MS);
+      pending.set(id, { resolve, timer });
+      ids.push(id);
+    });
+  return { request, answer, ids };
+}
+
+async function mcpPair(): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = new Server({ name: 'teammate', version: '1.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'lead', version: '1.0.0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return client;
+}
+
+suite('correlate: sequential round trips', {
+  cases: {
+    'parley correlate': () => {
+      const { lead } = parleyPair(false);
+      return () => lead.request(shutdownProtocol, { to: 'alice', payload });
+    },
+    'bare Map+nanoid+timer': () => {
+      const bare = barePair();
+      return () => {
+        const p = bare.request();
+        bare.answer(bare.ids.pop() as string);
+        return p;
+      };
+    },
+    'MCP SDK in-memory': async () => {
+      const client = await mcpPair();
+      return () => client.ping();
+    },
+  },
+  goals: [
+    { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 8 },
+    { case: 'parley correlate', vs: 'bare Map+nanoid+timer', slowerByAtMost: 1.5 },
+  ],
+});
+
+suite('correlate: 100 round trips in flight', {
+  cases: {
+    'parley correlate': () => {
+      const { lead, flush } = parleyPair(true);
+      return () => {
+        const all: Promise<unknown>[] = [];
+        for (let i = 0; i < 100; i++) all.push(lead.request(shutdownProtocol, { to: 'alice', payload }));
+        flush();
+        return Promise.all(all);
+      };
+    },
+    'bare Map+nanoid+timer': () => {
+      const bare = barePair();
+      return () => {
+        const all: Promise<unknown>[] = [];
+        for (let i = 0; i < 100; i++) all.push(bare.request());
+        for (const id of bare.ids.splice(0)) bare.answer(id);
+        return Promise.all(all);
+      };
+    },
+    'MCP SDK in-memory': async () => {
+      const client = await mcpPair();
+      return () => {
+        const all: Promise<unknown>[] = [];
+        for (let i = 0; i < 100; i++) all.push(client.ping());
+        return Promise.all(all);
+      };
+    },
+  },
+  goals: [
+    { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 8 },
+    { case: 'parley correlate', vs: 'bare Map+nanoid+timer', slowerByAtMost: 1.5 },
+  ],
+});
+
+let shared: Correlator | undefined;
+const barePending = new Map<string, BareEntry>();
+
+suite('correlate: retained heap per pending request (100k pending)', {
+  kind: 'memory',
+  instances: 100_000,
+  cases: {
+    'parley correlate': () => {
+      shared ??= createCorrelator({
+        self: 'lead',
+        protocols: [shutdownProtocol],
+        send: () => {},
+        clock: unrefClock,
+        maxPending: 1_000_000,
+        timeoutMs: 3_600_000,
+      });
+      return shared.request(shutdownProtocol, { to: 'alice', payload });
+    },
+    'bare Map+nanoid+timer': () =>
+      new Promise((resolve, reject) => {
+        const id = nanoid();
+        const timer = setTimeout(() => {
+          barePending.delete(id);
+          reject(new Error('timeout'));
+        }, 3_600_000);
+        timer.unref();
+        barePending.set(id, { resolve, timer });
+      }),
+  },
+  goals: [{ case: 'parley correlate', vs: 'bare Map+nanoid+timer', maxBytes: 600 }],
+});
