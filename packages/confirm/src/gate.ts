@@ -6,6 +6,7 @@ import {
   createMemoryStore,
   generateId,
   type JsonValue,
+  type StoreChange,
   systemClock,
 } from '@parley/core';
 import { canonicalJson, digestAction } from './digest.js';
@@ -40,6 +41,17 @@ import {
 } from './vocabulary.js';
 
 type Extra = Pick<ConfirmDecision, 'decidedBy' | 'reply' | 'failedStep' | 'allowUntil'>;
+
+interface SettleOptions {
+  /** Who and what decided. */
+  readonly extra?: Extra;
+  /** `false`: resolve the local waiter only, record nothing (close). */
+  readonly record?: boolean;
+  /** A decision another gate recorded: taken as is, nothing written. */
+  readonly adopt?: ConfirmDecision;
+  /** Sent to the session when this gate's decision is the one recorded. */
+  readonly notice?: string;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -109,12 +121,17 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const active = new Map<string, Entry>();
   const queued = new Map<string, Entry[]>();
   const byId = new Map<string, Entry>();
+  /** Confirmations pending on other gates of the same store, by id and by session. */
+  const mirrors = new Map<string, Entry>();
+  const mirrorOf = new Map<string, Entry>();
   const recentlySettled = new Set<string>();
   let closed = false;
   let loading = true;
 
-  const pendingKey = (id: string): string => `${prefix}pending:${id}`;
-  const decisionKey = (id: string): string => `${prefix}decision:${id}`;
+  const pendingPrefix = `${prefix}pending:`;
+  const decisionPrefix = `${prefix}decision:`;
+  const pendingKey = (id: string): string => `${pendingPrefix}${id}`;
+  const decisionKey = (id: string): string => `${decisionPrefix}${id}`;
   const allowKey = (entry: Entry): string =>
     `${prefix}allow:${entry.sessionKey}\u0000${entry.action.name}\u0000${entry.approvers === 'requester' ? entry.requester : '*'}`;
 
@@ -133,6 +150,9 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     const ttlMs = Math.max(1, record.expiresAt - clock.now()) + DAY_MS;
     entry.io = entry.io
       .then(() => store.set(pendingKey(entry.id), asJson(record), { ttlMs }))
+      .then((version) => {
+        entry.version = version;
+      })
       .catch((error) => fail(error, entry.id));
   }
 
@@ -203,8 +223,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
 
   function expire(entry: Entry): void {
     entry.deadline = undefined; // it fired; settle removes the deadline of any other outcome
-    settle(entry, 'timed_out', 'timeout');
-    notify(entry, texts.timedOut(entry.summary));
+    settle(entry, 'timed_out', 'timeout', { notice: texts.timedOut(entry.summary) });
   }
 
   function promoteNext(sessionKey: string): void {
@@ -218,14 +237,14 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     entry: Entry,
     outcome: ConfirmOutcome,
     reason: DecisionReason,
-    extra: Extra = {},
-    record = true,
+    how: SettleOptions = {},
   ): void {
     if (entry.done) return;
     entry.done = true;
     if (entry.deadline !== undefined) deadlines.remove(entry.deadline);
     if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
     byId.delete(entry.id);
+    forgetMirror(entry);
     recentlySettled.add(entry.id);
     if (recentlySettled.size > 10_000)
       recentlySettled.delete(recentlySettled.values().next().value as string);
@@ -233,7 +252,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     if (wasActive) active.delete(entry.sessionKey);
     const list = queued.get(entry.sessionKey);
     if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
-    const decision: ConfirmDecision = {
+    const decision: ConfirmDecision = how.adopt ?? {
       id: entry.id,
       sessionKey: entry.sessionKey,
       action: entry.action,
@@ -241,15 +260,21 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       requester: entry.requester,
       outcome,
       reason,
-      ...extra,
+      ...how.extra,
       requestedAt: entry.requestedAt,
       ...(entry.state === 'prompted' ? { promptedAt: entry.firstPromptedAt } : {}),
       decidedAt: clock.now(),
     };
     const wasPersisted = entry.state === 'prompted';
+    const record = how.record !== false && how.adopt === undefined;
     entry.io = entry.io
       .then(() => (record ? write(entry, decision, wasPersisted) : decision))
-      .then((final) => finish(entry, final));
+      .then((final) => {
+        // Only the gate whose decision was recorded tells the session (not one that lost the race).
+        if (how.notice !== undefined && final === decision && how.adopt === undefined)
+          notify(entry, how.notice);
+        return finish(entry, final);
+      });
     if (wasActive && !closed) promoteNext(entry.sessionKey);
   }
 
@@ -295,8 +320,10 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
 
   function answer(entry: Entry, text: string, senderId: string, choice?: CardChoice): void {
     if (entry.restored && !entry.remote && resume[entry.action.name] === undefined) {
-      settle(entry, 'aborted', 'expired', { decidedBy: senderId });
-      notify(entry, texts.expired(entry.summary));
+      settle(entry, 'aborted', 'expired', {
+        extra: { decidedBy: senderId },
+        notice: texts.expired(entry.summary),
+      });
       return;
     }
     const reason: DecisionReason = choice === undefined ? 'reply' : 'card';
@@ -308,15 +335,13 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       const expected = (entry.steps[entry.step] as { expect: string }).expect;
       if (normalizeExact(text) !== normalizeExact(expected)) {
         settle(entry, 'cancelled', 'step_mismatch', {
-          ...by,
-          reply: clip(normalizeExact(text)),
-          failedStep: entry.step + 1,
+          extra: { ...by, reply: clip(normalizeExact(text)), failedStep: entry.step + 1 },
         });
         return;
       }
       entry.step++;
       if (entry.step === entry.steps.length) {
-        settle(entry, 'confirmed', 'reply', { ...by, reply: clip(normalizeExact(text)) });
+        settle(entry, 'confirmed', 'reply', { extra: { ...by, reply: clip(normalizeExact(text)) } });
         return;
       }
       entry.promptedAt = clock.now();
@@ -326,16 +351,16 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     }
     const verdict = choice ?? parseReply(text, vocabulary);
     if (verdict === 'confirm') {
-      settle(entry, 'confirmed', reason, by);
+      settle(entry, 'confirmed', reason, { extra: by });
       return;
     }
     if (verdict === 'always') {
       const allowUntil = standingMs === undefined ? undefined : clock.now() + standingMs;
-      settle(entry, 'confirmed', reason, allowUntil === undefined ? by : { ...by, allowUntil });
+      settle(entry, 'confirmed', reason, { extra: allowUntil === undefined ? by : { ...by, allowUntil } });
       return;
     }
     if (verdict === 'cancel') {
-      settle(entry, 'cancelled', reason, by);
+      settle(entry, 'cancelled', reason, { extra: by });
       return;
     }
     if (unrecognised === 'reprompt' && entry.reprompts < maxReprompts) {
@@ -345,11 +370,11 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       void sendPrompt(entry, 'reprompt');
       return;
     }
-    settle(entry, 'cancelled', 'unrecognised', by);
+    settle(entry, 'cancelled', 'unrecognised', { extra: by });
   }
 
   function onMessage(message: InboundMessage): boolean {
-    const entry = active.get(message.sessionKey);
+    const entry = active.get(message.sessionKey) ?? mirrorOf.get(message.sessionKey);
     if (entry === undefined || message.kind !== 'message') return false;
     const ignore = (code: ConfirmEvents['ignored']['code'], consumed: boolean): boolean => {
       events.emit('ignored', {
@@ -382,7 +407,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     const parsed = await tokens.verify(token);
     if (parsed === undefined) return refuse('forged');
     const { id, choice } = parsed;
-    let entry = byId.get(id);
+    let entry = byId.get(id) ?? mirrors.get(id);
     if (entry === undefined) {
       if (recentlySettled.has(id)) return refuse('settled', id);
       const found = await loadRemote(id);
@@ -442,9 +467,119 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         const record = readPendingRecord(item.value);
         if (record === undefined || byId.has(record.id) || active.has(record.sessionKey)) continue;
         const entry = fromRecord(record, false);
+        entry.version = item.version;
         byId.set(entry.id, entry);
         active.set(entry.sessionKey, entry);
         entry.deadline = deadlines.add(record.expiresAt, () => expire(entry));
+      }
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  function forgetMirror(entry: Entry): void {
+    if (mirrors.get(entry.id) !== entry) return;
+    mirrors.delete(entry.id);
+    if (mirrorOf.get(entry.sessionKey) === entry) mirrorOf.delete(entry.sessionKey);
+  }
+
+  /** Stops following another gate's confirmation (settled or expired there); nothing is recorded or sent. */
+  function dropMirror(entry: Entry): void {
+    if (entry.done) return;
+    entry.done = true;
+    if (entry.deadline !== undefined) deadlines.remove(entry.deadline);
+    forgetMirror(entry);
+  }
+
+  function addMirror(entry: Entry): void {
+    mirrors.set(entry.id, entry);
+    mirrorOf.set(entry.sessionKey, entry);
+    // The owner times it out; stop following it then in case the owner is gone.
+    entry.deadline = deadlines.add(entry.expiresAt as number, () => dropMirror(entry)); // records have one
+  }
+
+  /** A change under the prefix, made by this gate or any other on the same store. */
+  function onChange(change: StoreChange): void {
+    if (closed) return;
+    const { key } = change;
+    const isDecision = key.startsWith(decisionPrefix);
+    if (!isDecision && !key.startsWith(pendingPrefix)) return;
+    const id = key.slice(isDecision ? decisionPrefix.length : pendingPrefix.length);
+    const entry = byId.get(id) ?? mirrors.get(id);
+    if (isDecision) {
+      if (change.kind === 'set' && entry !== undefined && !entry.done) void adoptRecorded(entry);
+    } else if (change.kind !== 'set') {
+      if (entry?.remote) dropMirror(entry);
+    } else if (entry === undefined) {
+      if (!loading && !recentlySettled.has(id)) void loadMirror(id);
+    } else if (!entry.done) {
+      const version = change.version;
+      entry.io = entry.io.then(() => refresh(entry, version)); // after this gate's own write of it
+    }
+  }
+
+  /** Settles an entry with the decision recorded in the store, if there is one. */
+  async function adoptRecorded(entry: Entry): Promise<ConfirmDecision | undefined> {
+    let record: ReturnType<typeof readDecisionRecord>;
+    try {
+      record = readDecisionRecord(await store.get(decisionKey(entry.id)));
+    } catch (error) {
+      fail(error, entry.id);
+      return undefined;
+    }
+    if (record === undefined) return undefined;
+    const decision = toDecision(record);
+    if (entry.remote) dropMirror(entry);
+    else settle(entry, decision.outcome, decision.reason, { adopt: decision });
+    return decision;
+  }
+
+  /** Takes the step, re-prompt count and prompt time another gate wrote for a confirmation. */
+  async function refresh(entry: Entry, version: number | null): Promise<void> {
+    if (entry.done || (version !== null && entry.version !== undefined && version <= entry.version)) return;
+    try {
+      const item = await store.getEntry(pendingKey(entry.id));
+      const record = readPendingRecord(item?.value);
+      if (item === undefined || record === undefined || entry.done) return;
+      entry.version = item.version;
+      entry.step = record.step;
+      entry.reprompts = record.reprompts;
+      entry.promptedAt = record.promptedAt;
+    } catch (error) {
+      fail(error, entry.id);
+    }
+  }
+
+  /** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
+  async function loadMirror(id: string): Promise<void> {
+    try {
+      const item = await store.getEntry(pendingKey(id));
+      const record = readPendingRecord(item?.value);
+      if (item === undefined || record === undefined || closed) return;
+      if (byId.has(id) || mirrors.has(id) || recentlySettled.has(id)) return;
+      const entry = fromRecord(record, true);
+      entry.version = item.version;
+      addMirror(entry);
+    } catch (error) {
+      fail(error, id);
+    }
+  }
+
+  /** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
+  async function resync(): Promise<void> {
+    if (closed) return;
+    const held = [...byId.values(), ...mirrors.values()].filter((entry) => entry.state === 'prompted');
+    for (const entry of held) {
+      if ((await adoptRecorded(entry)) === undefined) await refresh(entry, null);
+    }
+    try {
+      for await (const item of store.list(pendingPrefix)) {
+        const record = readPendingRecord(item.value);
+        if (record === undefined || closed || byId.has(record.id) || mirrors.has(record.id)) continue;
+        if (recentlySettled.has(record.id)) continue;
+        const entry = fromRecord(record, true);
+        entry.version = item.version;
+        addMirror(entry);
       }
     } catch (error) {
       fail(error);
@@ -466,13 +601,13 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     if (standingMs !== undefined && entry.steps === undefined) {
       const grant = await store.get(allowKey(entry)).catch((error: unknown) => fail(error, entry.id));
       if (typeof grant === 'object' && grant !== null && !Array.isArray(grant) && 'grantedBy' in grant) {
-        settle(entry, 'confirmed', 'standing_allowance', { decidedBy: String(grant.grantedBy) });
+        settle(entry, 'confirmed', 'standing_allowance', { extra: { decidedBy: String(grant.grantedBy) } });
         return;
       }
     }
     if (entry.done) return;
     if (closed) {
-      settle(entry, 'aborted', 'closed', {}, false);
+      settle(entry, 'aborted', 'closed', { record: false });
       return;
     }
     const current = active.get(entry.sessionKey);
@@ -515,7 +650,13 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         return token === undefined ? false : onCard(message, token);
       }
       if (loading) return ready.then(() => onMessage(message));
-      return active.size === 0 ? false : onMessage(message);
+      return active.size === 0 && mirrorOf.size === 0 ? false : onMessage(message);
+    },
+  });
+
+  const unwatch = store.watch?.(prefix, onChange, {
+    onResync: () => {
+      void ready.then(resync);
     },
   });
 
@@ -578,13 +719,14 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       return used.ok ? { ok: true, decision: toDecision(record) } : { ok: false, code: 'already_used' };
     },
     async reconcile(id) {
-      const record = readDecisionRecord(await store.get(decisionKey(id)));
-      const entry = byId.get(id);
-      if (record === undefined || entry === undefined)
+      const entry = byId.get(id) ?? mirrors.get(id);
+      if (entry === undefined) {
+        const record = readDecisionRecord(await store.get(decisionKey(id)));
         return record === undefined ? undefined : toDecision(record);
-      settle(entry, record.outcome, record.reason);
+      }
+      const decision = await adoptRecorded(entry);
       await entry.io;
-      return toDecision(record);
+      return decision;
     },
     async *audit() {
       for await (const item of store.list(decisionKey(''))) {
@@ -593,7 +735,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       }
     },
     pending: () =>
-      [...byId.values()].map((entry) => ({
+      [...byId.values(), ...mirrors.values()].map((entry) => ({
         id: entry.id,
         sessionKey: entry.sessionKey,
         actionName: entry.action.name,
@@ -602,6 +744,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         step: entry.step,
         ...(entry.expiresAt === undefined ? {} : { expiresAt: entry.expiresAt }),
         restored: entry.restored,
+        remote: entry.remote,
       })),
     ready,
     on: (event, listener) => events.on(event, listener),
@@ -609,8 +752,10 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       if (closed) return;
       closed = true;
       uninstall();
+      unwatch?.();
+      for (const entry of [...mirrors.values()]) dropMirror(entry);
       const entries = [...byId.values()];
-      for (const entry of entries) settle(entry, 'aborted', 'closed', {}, false);
+      for (const entry of entries) settle(entry, 'aborted', 'closed', { record: false });
       deadlines.clear();
       await Promise.all(entries.map((entry) => entry.io));
     },

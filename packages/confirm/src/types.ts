@@ -248,7 +248,7 @@ export const IGNORED_REPLY_CODES = ['not_allowed', 'bot', 'stale_reply'] as cons
  *
  * const view: PendingConfirmation = {
  *   id: 'cfm_1', sessionKey: 'feishu:oc_1', actionName: 'sql.delete', requester: 'ou_a',
- *   state: 'prompted', step: 0, expiresAt: 300_000, restored: false,
+ *   state: 'prompted', step: 0, expiresAt: 300_000, restored: false, remote: false,
  * };
  * ```
  */
@@ -262,8 +262,13 @@ export interface PendingConfirmation {
   /** Steps already answered (multi-step). */
   readonly step: number;
   readonly expiresAt?: number;
-  /** Loaded from the store after a restart. */
+  /** Loaded from the store after a restart (or followed from another gate). */
   readonly restored: boolean;
+  /**
+   * Prompted by another gate on the same store and followed here through `Store.watch`, so that
+   * its reply is caught on this gate's bus too; the other gate holds the waiting `request`.
+   */
+  readonly remote: boolean;
 }
 
 /**

@@ -194,6 +194,7 @@ describe('@parley/confirm examples', () => {
       step: 0,
       expiresAt: 300_000,
       restored: false,
+      remote: false,
     };
   });
 

@@ -27,6 +27,8 @@ export interface Entry {
   done: boolean;
   /** Store writes of this entry, in order. */
   io: Promise<unknown>;
+  /** The version of its pending record this gate last wrote or read. */
+  version?: number | undefined;
   deadline?: import('@parley/core').DeadlineHandle | undefined;
   signal?: AbortSignal | undefined;
   onAbort?: (() => void) | undefined;

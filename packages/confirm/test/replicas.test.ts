@@ -1,0 +1,214 @@
+import {
+  createManualClock,
+  createMemoryStore,
+  type Store,
+  type StoreChange,
+  type StoreWatchOptions,
+} from '@parley/core';
+import { describe, expect, it } from 'vitest';
+import type { ConfirmDecision } from '../src/index.js';
+import { ACTION, buttonToken, setup } from './helpers.js';
+
+/** Lets every pending store operation and the notifications it causes run (no time passes). */
+const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Two gates (replicas) on one memory store, each with its own bus and channel; B follows A's prompt. */
+async function replicas(options: Parameters<typeof setup>[0] = {}) {
+  const a = await setup(options);
+  const b = await a.restart();
+  await drain();
+  return { a, b };
+}
+
+async function audit(store: Store): Promise<unknown[]> {
+  const list: unknown[] = [];
+  for await (const item of store.list('confirm:decision:')) list.push(item.value);
+  return list;
+}
+
+/** A memory store whose notifications can be muted (a lost pub/sub message) and whose resync is triggered by hand. */
+function lossyStore() {
+  const clock = createManualClock({ now: 1_000_000 });
+  const inner = createMemoryStore({ clock });
+  const watchers = new Set<{ prefix: string; options: StoreWatchOptions }>();
+  let muted = false;
+  const store: Store = {
+    get: inner.get,
+    getEntry: inner.getEntry,
+    set: inner.set,
+    delete: inner.delete,
+    compareAndSet: inner.compareAndSet,
+    list: inner.list,
+    close: inner.close,
+    watch(prefix, listener, options = {}) {
+      const watcher = { prefix, options };
+      watchers.add(watcher);
+      const off = inner.watch?.(prefix, (change: StoreChange) => {
+        if (!muted) listener(change);
+      });
+      return () => {
+        watchers.delete(watcher);
+        off?.();
+      };
+    },
+  };
+  return {
+    clock,
+    store,
+    watchers,
+    mute: (value: boolean) => {
+      muted = value;
+    },
+    reconnect() {
+      for (const { prefix, options } of watchers) options.onResync?.({ prefix, reason: 'reconnected' });
+    },
+  };
+}
+
+describe('cross-replica settlement through Store.watch', () => {
+  it('settles the waiting request of gate A when the reply reaches gate B, with no reconcile', async () => {
+    const { a, b } = await replicas();
+    const { decision, id } = await a.ask();
+    await drain();
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, state: 'prompted' }]);
+    const result = await b.channel.say('g1', 'alice', '确认');
+    expect(result.status).toBe('intercepted');
+    expect(await decision).toMatchObject({ id, outcome: 'confirmed', reason: 'reply', decidedBy: 'alice' });
+    expect(a.bus.size.inbound + b.bus.size.inbound).toBe(0);
+    expect(a.decided).toHaveLength(1);
+    expect(a.gate.pending()).toEqual([]);
+    expect(b.gate.pending()).toEqual([]);
+    expect(await a.gate.authorize(id, ACTION)).toMatchObject({ ok: true });
+  });
+
+  it('records exactly one decision when the same reply reaches both buses', async () => {
+    const { a, b } = await replicas();
+    const { decision, id } = await a.ask();
+    await drain();
+    const event = { eventId: 'evt_dup' };
+    const results = await Promise.all([
+      a.channel.say('g1', 'alice', '确认', event),
+      b.channel.say('g1', 'alice', '确认', event),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['intercepted', 'intercepted']);
+    const final = await decision;
+    await drain();
+    expect(await audit(a.store)).toEqual([final]);
+    expect(a.decided).toEqual([final]);
+    expect(b.decided.every((d) => d.decidedAt === final.decidedAt && d.id === id)).toBe(true);
+    const uses = await Promise.all([a.gate.authorize(id, ACTION), b.gate.authorize(id, ACTION)]);
+    expect(uses.filter((use) => use.ok)).toHaveLength(1);
+  });
+
+  it('settles gate A from a card click on gate B without reconcile', async () => {
+    const { a, b } = await replicas({ secret: 's' });
+    const { decision } = await a.ask();
+    await b.channel.click('g1', 'alice', { confirmation: buttonToken(a.channel, 'cancel') });
+    expect(await decision).toMatchObject({ outcome: 'cancelled', reason: 'card' });
+  });
+
+  it('stops following a confirmation once its owner settles it, so later messages reach the agent', async () => {
+    const { a, b } = await replicas();
+    const { decision } = await a.ask();
+    await drain();
+    await a.channel.say('g1', 'alice', '取消');
+    await decision;
+    await drain();
+    expect(b.gate.pending()).toEqual([]);
+    expect(b.decided).toEqual([]);
+    expect((await b.channel.say('g1', 'alice', '确认')).status).toBe('queued');
+  });
+
+  it('leaves the timeout to the owner: only it records and announces it', async () => {
+    const { a, b } = await replicas();
+    const { decision } = await a.ask();
+    await drain();
+    const sentByB = b.channel.sent.length;
+    a.clock.advance(300_000);
+    expect(await decision).toMatchObject({ outcome: 'timed_out' });
+    await drain();
+    expect(b.gate.pending()).toEqual([]);
+    expect(b.channel.sent).toHaveLength(sentByB);
+    expect(a.channel.lastSent('g1')?.text).toContain('超时');
+    expect(a.clock.pendingTimers()).toBe(0);
+  });
+
+  it('shares multi-step progress: step 1 answered on B, step 2 on A', async () => {
+    const steps = [
+      { prompt: 'Confirm #1 (YES)', expect: 'YES' },
+      { prompt: 'Confirm #2 (YES)', expect: 'YES' },
+    ];
+    const { a, b } = await replicas();
+    const { decision } = await a.ask({ steps });
+    await drain();
+    const next = b.nextPrompt();
+    await b.channel.say('g1', 'alice', 'YES');
+    expect(await next).toMatchObject({ step: 1 });
+    expect(b.channel.lastSent('g1')?.text).toBe('Confirm #2 (YES)');
+    await drain();
+    a.clock.advance(1);
+    await a.channel.say('g1', 'alice', 'YES');
+    expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'reply' });
+  });
+
+  it('runs the resume handler of a restored confirmation that another gate decided, once', async () => {
+    const before = await setup();
+    const other = await before.restart(); // a live replica without resume handlers
+    await drain();
+    await before.ask();
+    await before.gate.close(); // the process that asked is gone
+    const resumed: ConfirmDecision[] = [];
+    const after = await before.restart({ resume: { 'sql.delete': (d) => void resumed.push(d) } });
+    await drain();
+    expect(other.gate.pending()).toMatchObject([{ id: 'cfm_1', remote: true }]);
+    await other.channel.say('g1', 'alice', '确认');
+    await drain();
+    expect(resumed).toMatchObject([{ id: 'cfm_1', outcome: 'confirmed', decidedBy: 'alice' }]);
+    expect(resumed).toHaveLength(1);
+    expect(after.gate.pending()).toEqual([]);
+  });
+});
+
+describe('resync', () => {
+  it('picks up, on reconnect, a decision whose notification was lost', async () => {
+    const lossy = lossyStore();
+    const a = await setup({}, lossy);
+    const b = await a.restart();
+    await drain();
+    const { decision, id } = await a.ask();
+    await drain();
+    lossy.mute(true);
+    await b.channel.say('g1', 'alice', '确认');
+    await drain();
+    expect(a.gate.pending()).toMatchObject([{ id }]); // A has not heard
+    lossy.mute(false);
+    lossy.reconnect();
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+  });
+
+  it('follows, on reconnect, a confirmation prompted while notifications were lost', async () => {
+    const lossy = lossyStore();
+    const a = await setup({}, lossy);
+    const b = await a.restart();
+    await drain();
+    lossy.mute(true);
+    const { id } = await a.ask();
+    await drain();
+    expect(b.gate.pending()).toEqual([]);
+    lossy.mute(false);
+    lossy.reconnect();
+    await drain();
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true }]);
+  });
+
+  it('unsubscribes on close', async () => {
+    const lossy = lossyStore();
+    const a = await setup({}, lossy);
+    expect(lossy.watchers.size).toBe(1);
+    await a.gate.close();
+    expect(lossy.watchers.size).toBe(0);
+    lossy.reconnect();
+    await drain();
+    expect(a.events.error).toEqual([]);
+  });
+});
