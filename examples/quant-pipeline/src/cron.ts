@@ -32,14 +32,21 @@ const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 /** Parses a five-field cron expression; refuses anything else with a message. */
 export function parseCron(source: string): CronParseResult {
   const parts = source.trim().split(/\s+/);
-  if (parts.length !== 5) return { ok: false, message: `a cron expression has 5 fields, got ${parts.length}` };
+  if (parts.length !== 5)
+    return { ok: false, message: `a cron expression has 5 fields, got ${parts.length}` };
   const values: number[][] = [];
   for (const [index, field] of FIELDS.entries()) {
     const parsed = parseField(parts[index] as string, field.min, field.max);
     if (typeof parsed === 'string') return { ok: false, message: `${field.name}: ${parsed}` };
     values.push(parsed);
   }
-  const [minutes, hours, daysOfMonth, months, rawDays] = values as [number[], number[], number[], number[], number[]];
+  const [minutes, hours, daysOfMonth, months, rawDays] = values as [
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+  ];
   const daysOfWeek = [...new Set(rawDays.map((d) => d % 7))].sort((a, b) => a - b);
   const schedule = { source, minutes, hours, daysOfMonth, months, daysOfWeek };
   return { ok: true, value: { ...schedule, description: describe(schedule, parts) } };
@@ -77,10 +84,7 @@ function parseField(text: string, min: number, max: number): number[] | string {
   return [...out].sort((a, b) => a - b);
 }
 
-function describe(
-  schedule: Omit<CronSchedule, 'description' | 'source'>,
-  parts: readonly string[],
-): string {
+function describe(schedule: Omit<CronSchedule, 'description' | 'source'>, parts: readonly string[]): string {
   const time =
     schedule.minutes.length === 1 && schedule.hours.length === 1
       ? `at ${pad(schedule.hours[0] as number)}:${pad(schedule.minutes[0] as number)} UTC`

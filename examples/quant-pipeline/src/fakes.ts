@@ -100,10 +100,17 @@ export interface FakeChairman {
 export function createFakeChairman(
   host: Host,
   send: (message: CorrelateMessage) => void,
-  decide: (plan: string) => Promise<ChairmanDecision> | { readonly afterMs: number; readonly decision: ChairmanDecision },
+  decide: (
+    plan: string,
+  ) => Promise<ChairmanDecision> | { readonly afterMs: number; readonly decision: ChairmanDecision },
 ): FakeChairman {
   const timers = new Set<TimerHandle>();
-  const correlator = createCorrelator({ self: CHAIRMAN, protocols: [planApprovalProtocol], send, clock: host.clock });
+  const correlator = createCorrelator({
+    self: CHAIRMAN,
+    protocols: [planApprovalProtocol],
+    send,
+    clock: host.clock,
+  });
   const answer = (requestId: string, decision: ChairmanDecision): void => {
     if (correlator.get(requestId)?.state !== 'pending') return; // expired or cancelled meanwhile
     host.transcript.log(

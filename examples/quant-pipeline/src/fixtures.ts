@@ -47,7 +47,11 @@ export const bullBrief: DirectionalBrief = {
   market,
   thesis: 'The H4 higher low above the 81.2k order block holds; continuation to 86.5k.',
   arguments: [
-    { point: 'MSS on H4 with displacement', evidence: 'H4 close above 84.1k swing high on Apr 9', confidence: 0.7 },
+    {
+      point: 'MSS on H4 with displacement',
+      evidence: 'H4 close above 84.1k swing high on Apr 9',
+      confidence: 0.7,
+    },
     { point: 'ETF inflows resumed', evidence: 'Farside: +$410M on Apr 9', confidence: 0.6 },
   ],
   key_levels: [
@@ -78,9 +82,7 @@ export const bearBrief: DirectionalBrief = {
   date,
   market,
   thesis: 'Buy-side liquidity at 86.5k gets swept, then price returns to the 80.1k sell-side pool.',
-  arguments: [
-    { point: 'Funding elevated', evidence: 'Binance funding 0.03% per 8h', confidence: 0.5 },
-  ],
+  arguments: [{ point: 'Funding elevated', evidence: 'Binance funding 0.03% per 8h', confidence: 0.5 }],
   key_levels: [{ type: 'resistance', price: 86_500, timeframe: 'H4', evidence: 'Equal highs' }],
   catalysts: ['Options expiry Apr 11'],
   invalidation: 'Acceptance above 87k on H4',
@@ -98,7 +100,12 @@ const baseThesis: StrategyThesis = {
   take_profit: [84_500, 86_400],
   risk_reward: 4.2,
   position_size_pct: 8,
-  risk_assessment: { max_drawdown_pct: 3, bias_check: 'confirmed', bull_confidence: 0.65, bear_confidence: 0.4 },
+  risk_assessment: {
+    max_drawdown_pct: 3,
+    bias_check: 'confirmed',
+    bull_confidence: 0.65,
+    bear_confidence: 0.4,
+  },
   invalidation: 'An H4 close below 80.1k',
   requires_backtest: true,
 };

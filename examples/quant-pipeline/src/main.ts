@@ -28,13 +28,19 @@ if (args.includes('--mermaid')) {
       const answer = (await rl.question('  approve | reject [reason] > ').catch(() => '')).trim();
       const [word = '', ...rest] = answer.split(/\s+/);
       const reason = rest.join(' ') || undefined;
-      if (/^(approve|yes|y|批准)$/i.test(word)) return reason === undefined ? { approve: true } : { approve: true, reason };
-      if (/^(reject|no|n|駁回)$/i.test(word)) return { approve: false, reason: reason ?? 'rejected by the chairman' };
+      if (/^(approve|yes|y|批准)$/i.test(word))
+        return reason === undefined ? { approve: true } : { approve: true, reason };
+      if (/^(reject|no|n|駁回)$/i.test(word))
+        return { approve: false, reason: reason ?? 'rejected by the chairman' };
       if (!closed) console.log('  Please type "approve" or "reject <reason>".');
     }
     return { approve: false, reason: 'no answer (input closed)' };
   };
-  const result = await runQuantPipeline({ scenario: only ?? 'happy', chairman, output: (line) => console.log(line) });
+  const result = await runQuantPipeline({
+    scenario: only ?? 'happy',
+    chairman,
+    output: (line) => console.log(line),
+  });
   rl.close();
   console.log(`\nfinal status: ${result.status}`);
 } else {

@@ -6,7 +6,9 @@ import { isHitlStep, type Pipeline } from './pipeline.js';
 export function toPipelineMermaid(pipeline: Pipeline): string {
   const lines = ['flowchart TD'];
   const escalations = new Set<string>();
-  lines.push(`  trigger(["${label(`${pipeline.trigger.source}<br/>${pipeline.trigger.cron.description}`)}"])`);
+  lines.push(
+    `  trigger(["${label(`${pipeline.trigger.source}<br/>${pipeline.trigger.cron.description}`)}"])`,
+  );
   for (const step of pipeline.steps) {
     if (isHitlStep(step)) {
       lines.push(`  ${step.id}[/"${label(`${step.id}<br/>human approval · ${step.channel}`)}"/]`);
@@ -30,7 +32,8 @@ export function toPipelineMermaid(pipeline: Pipeline): string {
     const target = step.on_block?.escalateTo;
     if (step.on_revise !== undefined) {
       lines.push(`  ${step.id} -. "revise (≤ ${step.on_revise.max} rounds)" .-> ${step.on_revise.step}`);
-      if (target !== undefined) lines.push(`  ${step.id} -. "revise > ${step.on_revise.max}" .-> escalate_${target}`);
+      if (target !== undefined)
+        lines.push(`  ${step.id} -. "revise > ${step.on_revise.max}" .-> escalate_${target}`);
     }
     if (target !== undefined) lines.push(`  ${step.id} -. block .-> escalate_${target}`);
   }

@@ -97,18 +97,20 @@ const Condition = z.string().transform((value, ctx) => {
   return { source: value, step, field, op, value: literal };
 });
 
-const Trigger = z.string().transform((value, ctx): { readonly source: string; readonly cron: CronSchedule } => {
-  const match = TRIGGER.exec(value);
-  const cron = match === null ? undefined : parseCron(match[1] as string);
-  if (cron === undefined || !cron.ok) {
-    ctx.addIssue({
-      code: 'custom',
-      message: cron === undefined ? 'expected cron "<5 fields>"' : cron.message,
-    });
-    return z.NEVER;
-  }
-  return { source: value, cron: cron.value };
-});
+const Trigger = z
+  .string()
+  .transform((value, ctx): { readonly source: string; readonly cron: CronSchedule } => {
+    const match = TRIGGER.exec(value);
+    const cron = match === null ? undefined : parseCron(match[1] as string);
+    if (cron === undefined || !cron.ok) {
+      ctx.addIssue({
+        code: 'custom',
+        message: cron === undefined ? 'expected cron "<5 fields>"' : cron.message,
+      });
+      return z.NEVER;
+    }
+    return { source: value, cron: cron.value };
+  });
 
 const AgentStep = z.strictObject({
   id: name,
@@ -141,19 +143,34 @@ export const PipelineSchema = z
     const ids = pipeline.steps.map((step) => step.id);
     pipeline.steps.forEach((step, index) => {
       const at = (...path: (string | number)[]): (string | number)[] => ['steps', index, ...path];
-      if (ids.indexOf(step.id) !== index) ctx.addIssue({ code: 'custom', path: at('id'), message: 'duplicate step id' });
+      if (ids.indexOf(step.id) !== index)
+        ctx.addIssue({ code: 'custom', path: at('id'), message: 'duplicate step id' });
       step.depends_on.forEach((dep, i) => {
-        if (!ids.includes(dep)) ctx.addIssue({ code: 'custom', path: at('depends_on', i), message: `no step "${dep}"` });
+        if (!ids.includes(dep))
+          ctx.addIssue({ code: 'custom', path: at('depends_on', i), message: `no step "${dep}"` });
       });
       if (step.condition !== undefined && !ancestors(pipeline.steps, step.id).has(step.condition.step)) {
-        ctx.addIssue({ code: 'custom', path: at('condition'), message: 'a condition reads a step this one depends on' });
+        ctx.addIssue({
+          code: 'custom',
+          path: at('condition'),
+          message: 'a condition reads a step this one depends on',
+        });
       }
-      if ('on_revise' in step && step.on_revise !== undefined && !step.depends_on.includes(step.on_revise.step)) {
-        ctx.addIssue({ code: 'custom', path: at('on_revise'), message: 'on_revise retries a step this one depends on' });
+      if (
+        'on_revise' in step &&
+        step.on_revise !== undefined &&
+        !step.depends_on.includes(step.on_revise.step)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: at('on_revise'),
+          message: 'on_revise retries a step this one depends on',
+        });
       }
     });
     const cycle = findCycle(pipeline.steps);
-    if (cycle !== undefined) ctx.addIssue({ code: 'custom', path: ['steps'], message: `cycle: ${cycle.join(' → ')}` });
+    if (cycle !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['steps'], message: `cycle: ${cycle.join(' → ')}` });
   });
 
 export type Pipeline = z.output<typeof PipelineSchema>;
@@ -170,7 +187,10 @@ export type ParsePipelineResult =
 export function parsePipeline(data: unknown): ParsePipelineResult {
   const result = validate(PipelineSchema, data);
   if (result.ok) return { ok: true, value: result.value };
-  return { ok: false, issues: result.issues.map((issue) => `${issue.pathText || '(root)'}: ${issue.message}`) };
+  return {
+    ok: false,
+    issues: result.issues.map((issue) => `${issue.pathText || '(root)'}: ${issue.message}`),
+  };
 }
 
 /** Tells whether a step is the human-in-the-loop kind. */

@@ -114,7 +114,9 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
   for (const correlator of [strategist, ceo]) {
     correlator.on('refused', (refusal) => {
       refusals.push(`${refusal.code} ${refusal.from} ${refusal.requestId}`);
-      transcript.log(`  ⛔ ${correlator.self} refused a ${refusal.kind} from ${refusal.from} (${refusal.requestId}): ${refusal.code}`);
+      transcript.log(
+        `  ⛔ ${correlator.self} refused a ${refusal.kind} from ${refusal.from} (${refusal.requestId}): ${refusal.code}`,
+      );
     });
   }
   function deliver(message: CorrelateMessage): void {
@@ -126,7 +128,9 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
 
   const cron = pipeline.trigger.cron;
   const next = nextCronRun(cron, clock.now());
-  transcript.log(`▶ ${pipeline.name} (owner ${pipeline.owner}) — scenario "${scenario.name}": ${scenario.title}`);
+  transcript.log(
+    `▶ ${pipeline.name} (owner ${pipeline.owner}) — scenario "${scenario.name}": ${scenario.title}`,
+  );
   transcript.log(
     `  trigger ${pipeline.trigger.source}: ${cron.description}; next scheduled ${next === undefined ? 'never' : new Date(next).toISOString().slice(0, 16).replace('T', ' ')} UTC — this run: on demand`,
   );

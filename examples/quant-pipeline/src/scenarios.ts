@@ -42,7 +42,11 @@ export interface Scenario {
 }
 
 const MIN = 60_000;
-const announce = (afterMs: number, report: unknown): AgentBehaviour => ({ kind: 'announce', afterMs, report });
+const announce = (afterMs: number, report: unknown): AgentBehaviour => ({
+  kind: 'announce',
+  afterMs,
+  report,
+});
 
 const research = {
   intel: [announce(4 * MIN, intelBrief)],
@@ -52,7 +56,11 @@ const research = {
   data_analysis: [announce(9 * MIN, analysisReport)],
 } as const;
 
-const approve: ChairmanScript = { afterMs: 12 * MIN, approve: true, reason: 'Go, at half size on the first fill.' };
+const approve: ChairmanScript = {
+  afterMs: 12 * MIN,
+  approve: true,
+  reason: 'Go, at half size on the first fill.',
+};
 
 export const SCENARIOS: readonly Scenario[] = [
   {

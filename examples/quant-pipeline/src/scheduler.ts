@@ -60,7 +60,9 @@ export async function runDag(
           if (condition !== undefined) {
             const actual = records.get(condition.step)?.output?.[condition.field];
             const holds = (String(actual) === condition.value) === (condition.op === '==');
-            log(`  ? [${step.id}] condition ${condition.source}: ${holds} (${condition.field} = ${String(actual)})`);
+            log(
+              `  ? [${step.id}] condition ${condition.source}: ${holds} (${condition.field} = ${String(actual)})`,
+            );
             if (!holds) {
               records.set(step.id, { status: 'skipped', reason: `condition ${condition.source} is false` });
               changed = true;

@@ -24,7 +24,11 @@ export interface SpawnTask {
 
 export type SpawnOutcome =
   | { readonly ok: true; readonly report: unknown; readonly runId: string }
-  | { readonly ok: false; readonly code: 'model_error' | 'respawn_limit' | 'refused'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: 'model_error' | 'respawn_limit' | 'refused';
+      readonly message: string;
+    };
 
 export interface Spawner {
   run(task: SpawnTask): Promise<SpawnOutcome>;
@@ -44,19 +48,14 @@ export function createSpawner(host: Host, correlator: Correlator, options: Spawn
   const maxSpawns = options.maxSpawns ?? 4;
   const runs = new Map<string, string[]>();
 
-  /** Waits until the strategist may spawn: a run finishing frees a slot. */
-  async function room(step: string): Promise<void> {
-    for (;;) {
-      const check = topology.canSpawn(STRATEGIST);
-      if (check.ok) return;
-      transcript.log(`  … [${step}] waits for a slot: ${check.code} (${topology.running()} running)`);
-      await new Promise<void>((resolve) => {
-        const off = topology.on('finished', () => {
-          off();
-          resolve();
-        });
+  /** Resolves when a run finishes and frees a slot. */
+  function aRunFinishes(): Promise<void> {
+    return new Promise((resolve) => {
+      const off = topology.on('finished', () => {
+        off();
+        resolve();
       });
-    }
+    });
   }
 
   async function run(task: SpawnTask): Promise<SpawnOutcome> {
@@ -65,7 +64,14 @@ export function createSpawner(host: Host, correlator: Correlator, options: Spawn
     let payload: Readonly<Record<string, unknown>> = task.payload;
     let modelErrors = 0;
     for (let spawn = 1; spawn <= maxSpawns; spawn++) {
-      await room(task.step);
+      // Check and spawn with no await in between, so two steps never take the same slot.
+      for (let room = topology.canSpawn(STRATEGIST); !room.ok; room = topology.canSpawn(STRATEGIST)) {
+        if (room.code !== 'concurrency_exceeded' && room.code !== 'too_many_children') {
+          return { ok: false, code: 'refused', message: room.message };
+        }
+        transcript.log(`  … [${task.step}] waits for a slot: ${room.code} (${topology.running()} running)`);
+        await aRunFinishes();
+      }
       const list = runs.get(task.step) ?? [];
       runs.set(task.step, list);
       const runId = `${task.step}-${list.length + 1}`;
@@ -103,7 +109,8 @@ export function createSpawner(host: Host, correlator: Correlator, options: Spawn
         topology.finish(runId);
         modelErrors++;
         transcript.log(`  ⚠ ${runId} failed: model API error (${reply.reason})`);
-        if (modelErrors > 1) return { ok: false, code: 'model_error', message: `${task.role}: ${reply.reason}` };
+        if (modelErrors > 1)
+          return { ok: false, code: 'model_error', message: `${task.role}: ${reply.reason}` };
         transcript.log(`  ↻ retrying ${task.role} once`);
         continue;
       }
@@ -115,7 +122,8 @@ export function createSpawner(host: Host, correlator: Correlator, options: Spawn
         const route = topology.check(decoded.value);
         topology.finish(runId);
         if (!route.ok) return { ok: false, code: 'refused', message: route.message };
-        const verdict = decoded.value.intent === 'review_verdict' ? ` → ${decoded.value.payload.verdict}` : '';
+        const verdict =
+          decoded.value.intent === 'review_verdict' ? ` → ${decoded.value.payload.verdict}` : '';
         transcript.log(`${runId} → ${STRATEGIST}  ${describeEnvelope(JSON.parse(text))}${verdict} ✓`);
         host.putArtifact(STRATEGIST, task.output, decoded.value.payload);
         return { ok: true, report: decoded.value.payload, runId };
@@ -138,7 +146,11 @@ export function createSpawner(host: Host, correlator: Correlator, options: Spawn
       };
     }
     transcript.log(`  ⛔ [${task.step}] gave up after ${maxSpawns} spawns`);
-    return { ok: false, code: 'respawn_limit', message: `${task.role} did not deliver after ${maxSpawns} spawns` };
+    return {
+      ok: false,
+      code: 'respawn_limit',
+      message: `${task.role} did not deliver after ${maxSpawns} spawns`,
+    };
   }
 
   return { run, runs };

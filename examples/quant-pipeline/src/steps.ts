@@ -88,7 +88,10 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
     return thesis;
   }
 
-  async function spawnStep(step: AgentPipelineStep, extra: Record<string, unknown> = {}): Promise<StepResult> {
+  async function spawnStep(
+    step: AgentPipelineStep,
+    extra: Record<string, unknown> = {},
+  ): Promise<StepResult> {
     const inputs = step.depends_on.flatMap((dep) => {
       const output = outputOf(dep);
       return output === undefined ? [] : [{ $ref: output }];
@@ -98,14 +101,26 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
       role: step.agent,
       output: step.output,
       intent: 'assign_task',
-      payload: { task: TASKS[step.id] ?? `Produce ${step.output}`, output: step.output, context: { inputs, ...extra } },
+      payload: {
+        task: TASKS[step.id] ?? `Produce ${step.output}`,
+        output: step.output,
+        context: { inputs, ...extra },
+      },
     });
     if (outcome.ok) return { status: 'done', output: outcome.report as Record<string, unknown> };
-    escalate(CEO, `pipeline halted at ${step.id}: ${outcome.code} (${outcome.message})`, { step: step.id }, '#errors');
+    escalate(
+      CEO,
+      `pipeline halted at ${step.id}: ${outcome.code} (${outcome.message})`,
+      { step: step.id },
+      '#errors',
+    );
     return { status: 'failed', reason: outcome.code };
   }
 
-  async function reviewStep(step: AgentPipelineStep, onRevise: { step: string; max: number }): Promise<StepResult> {
+  async function reviewStep(
+    step: AgentPipelineStep,
+    onRevise: { step: string; max: number },
+  ): Promise<StepResult> {
     const researchers = pipeline.steps.filter(
       (s): s is AgentPipelineStep => !isHitlStep(s) && s.action === 'spawn' && s.id !== step.id,
     );
@@ -159,7 +174,8 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
     });
     if (outcome.ok) return { status: 'done', output: last };
     const to = step.on_block?.escalateTo ?? CEO;
-    const why = outcome.code === 'revise_limit' ? `still "revise" after ${onRevise.max} rounds` : outcome.code;
+    const why =
+      outcome.code === 'revise_limit' ? `still "revise" after ${onRevise.max} rounds` : outcome.code;
     host.transcript.log(`  ⛔ review gate: ${outcome.code} — ${outcome.report.summary}`);
     escalate(to, `review of Strategy_Thesis.json: ${why}`, { report: outcome.report }, '#approvals');
     return { status: 'escalated', reason: outcome.code, output: { verdict: outcome.report.review?.verdict } };

@@ -76,7 +76,9 @@ export function createHost(options: HostOptions): Host {
   });
   topology.register({ id: CEO, role: CEO });
   for (const channel of CHANNELS) topology.register({ id: channel, role: 'notifier', kind: 'channel' });
-  topology.on('refused', (event) => transcript.log(`  ⛔ topology refused ${event.action}: ${event.code} — ${event.message}`));
+  topology.on('refused', (event) =>
+    transcript.log(`  ⛔ topology refused ${event.action}: ${event.code} — ${event.message}`),
+  );
 
   const artifacts = new Map<string, Map<string, unknown>>();
   const codecs = new Map<ArtifactName, PipelineCodec>();
@@ -103,8 +105,8 @@ export function createHost(options: HostOptions): Host {
       return codec;
     },
     putArtifact(author, name, content) {
-      let own = artifacts.get(author);
-      if (own === undefined) artifacts.set(author, (own = new Map()));
+      const own = artifacts.get(author) ?? new Map<string, unknown>();
+      artifacts.set(author, own);
       own.set(name, content);
     },
     getArtifact: (author, name) => artifacts.get(author)?.get(name),
