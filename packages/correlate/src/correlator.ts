@@ -322,11 +322,6 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     });
   }
 
-  async function lookup(id: string): Promise<Outgoing | undefined> {
-    const known = outgoing.get(id) ?? settled.items.get(id);
-    return known !== undefined || store === undefined ? known : load(id);
-  }
-
   async function load(id: string): Promise<Outgoing | undefined> {
     const entry = await (store as NonNullable<typeof store>).getEntry(key(id));
     const stored = entry === undefined ? undefined : decode(entry.value);
@@ -428,11 +423,9 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   }
 
   async function onProgress(record: Outgoing, message: ProgressMessage): Promise<ReceiveResult> {
-    const becomesHuman = message.waiting_on_human === true && !record.human;
-    const extendMs = becomesHuman ? (record.protocol.humanTimeoutMs ?? humanTimeoutMs) : record.timeoutMs;
-    const at = Math.min(clock.now() + extendMs, record.maxDeadlineAt);
-    const deadlineAt = Math.max(at, record.deadlineAt);
-    const human = record.human || becomesHuman;
+    const human = record.human || message.waiting_on_human === true;
+    const extendMs = human ? Math.max(record.timeoutMs, record.protocol.humanTimeoutMs ?? humanTimeoutMs) : record.timeoutMs;
+    const deadlineAt = Math.max(Math.min(clock.now() + extendMs, record.maxDeadlineAt), record.deadlineAt);
     if (store !== undefined && record.version !== null) {
       const written = await write(record, encode(record, { deadlineAt, human }), record.maxDeadlineAt - clock.now() + storeRetainMs);
       if (!written) return refusalFor(record, message);
@@ -620,11 +613,14 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
 
     async waitFor(id, waitOptions = {}) {
       if (closed) throw closedError();
-      let record: Outgoing | undefined;
-      try {
-        record = await lookup(id);
-      } catch (cause) {
-        throw new CorrelateError('store_error', `Request "${id}" could not be read from the store`, { details: { requestId: id }, cause });
+      let record = outgoing.get(id) ?? settled.items.get(id);
+      if (record === undefined && store !== undefined) {
+        try {
+          record = await load(id);
+        } catch (cause) {
+          throw new CorrelateError('store_error', `Request "${id}" could not be read from the store`, { details: { requestId: id }, cause });
+        }
+        if (closed) throw closedError();
       }
       if (record === undefined) {
         throw new CorrelateError('unknown_request', `No request "${id}" here`, { details: { requestId: id } });
