@@ -1,0 +1,47 @@
+import type { InboundMessage } from '@parley/bus';
+import type { JsonValue } from '@parley/core';
+import type { ConfirmEvents } from '../types.js';
+import { type GateContext, mayDecide } from './context.js';
+import { loadRemote } from './persistence.js';
+import { answer } from './replies.js';
+
+/** The `confirmation` token a card action carries, if it is one of the gate's buttons. */
+export function cardToken(action: JsonValue | undefined): string | undefined {
+  if (typeof action !== 'object' || action === null || Array.isArray(action)) return undefined;
+  const token = (action as { readonly confirmation?: JsonValue }).confirmation;
+  return typeof token === 'string' ? token : undefined;
+}
+
+/**
+ * Resolves a card click by the confirmation id in its token (checked, and signed when the gate
+ * has a secret), held here or read from the store; the click is consumed whether it counts or not.
+ */
+export async function onCard(ctx: GateContext, message: InboundMessage, token: string): Promise<boolean> {
+  if (ctx.loading) await ctx.ready;
+  const refuse = (code: ConfirmEvents['refused']['code'], id?: string): boolean => {
+    ctx.events.emit(
+      'refused',
+      id === undefined ? { code, senderId: message.senderId } : { code, senderId: message.senderId, id },
+    );
+    return true;
+  };
+  if (message.fromSelf === true || message.senderIsBot === true) return refuse('not_allowed');
+  const parsed = await ctx.tokens.verify(token);
+  if (parsed === undefined) return refuse('forged');
+  const { id, choice } = parsed;
+  let entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
+  if (entry === undefined) {
+    if (ctx.recentlySettled.has(id)) return refuse('settled', id);
+    const found = await loadRemote(ctx, id);
+    if (found === 'settled') return refuse('settled', id);
+    entry = ctx.byId.get(id) ?? found; // it may have been restored or settled while the store answered
+    if (entry === undefined) return refuse('unknown_confirmation', id);
+    if (entry.done) return refuse('settled', id);
+  }
+  if (entry.state !== 'prompted') return refuse('unknown_confirmation', id);
+  if (entry.sessionKey !== message.sessionKey) return refuse('session_mismatch', id);
+  if (!mayDecide(entry, message.senderId)) return refuse('not_allowed', id);
+  if (entry.steps !== undefined) return refuse('steps_required', id);
+  answer(ctx, entry, '', message.senderId, choice);
+  return true;
+}

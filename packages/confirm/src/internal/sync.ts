@@ -1,0 +1,126 @@
+import type { StoreChange, Unsubscribe } from '@parley/core';
+import type { ConfirmDecision } from '../types.js';
+import { fail, forgetMirror, type GateContext } from './context.js';
+import { expire, settle } from './lifecycle.js';
+import { fromRecord, readDecision } from './persistence.js';
+import { type Entry, type PendingRecord, readPendingRecord } from './records.js';
+
+// Keeping a gate in step with its store: what was pending before it started (restore), and what
+// other gates on the same store do meanwhile (Store.watch, and a full re-read on resync).
+
+/** Loads the confirmations persisted before this gate started; it owns them from now on. */
+export async function restore(ctx: GateContext): Promise<void> {
+  try {
+    for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
+      const record = readPendingRecord(item.value);
+      if (record === undefined || ctx.byId.has(record.id) || ctx.active.has(record.sessionKey)) continue;
+      const entry = fromRecord(record, false, item.version);
+      ctx.byId.set(entry.id, entry);
+      ctx.active.set(entry.sessionKey, entry);
+      entry.deadline = ctx.deadlines.add(record.expiresAt, () => expire(ctx, entry));
+    }
+  } catch (error) {
+    fail(ctx, error);
+  }
+}
+
+/** Subscribes to changes under the gate's prefix when the store can report them. */
+export function watchStore(ctx: GateContext): Unsubscribe | undefined {
+  return ctx.store.watch?.(ctx.prefix, (change) => onChange(ctx, change), {
+    onResync: () => {
+      void ctx.ready.then(() => resync(ctx));
+    },
+  });
+}
+
+/** Stops following another gate's confirmation (settled or expired there); nothing is recorded or sent. */
+export function dropMirror(ctx: GateContext, entry: Entry): void {
+  if (entry.done) return;
+  entry.done = true;
+  if (entry.deadline !== undefined) ctx.deadlines.remove(entry.deadline);
+  forgetMirror(ctx, entry);
+}
+
+/** Settles an entry with the decision recorded in the store, if there is one, and returns it. */
+export async function adoptRecorded(ctx: GateContext, entry: Entry): Promise<ConfirmDecision | undefined> {
+  const decision = await readDecision(ctx, entry.id);
+  if (decision === undefined) return undefined;
+  if (entry.remote) dropMirror(ctx, entry);
+  else settle(ctx, entry, decision.outcome, decision.reason, { adopt: decision });
+  return decision;
+}
+
+/** A change under the prefix, made by this gate or any other on the same store. */
+function onChange(ctx: GateContext, change: StoreChange): void {
+  if (ctx.closed) return;
+  const { key } = change;
+  const { decisionPrefix, pendingPrefix } = ctx.keys;
+  const isDecision = key.startsWith(decisionPrefix);
+  if (!isDecision && !key.startsWith(pendingPrefix)) return;
+  const id = key.slice(isDecision ? decisionPrefix.length : pendingPrefix.length);
+  const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
+  if (isDecision) {
+    if (change.kind === 'set' && entry !== undefined && !entry.done) void adoptRecorded(ctx, entry);
+  } else if (change.kind !== 'set') {
+    if (entry?.remote) dropMirror(ctx, entry);
+  } else if (entry === undefined) {
+    if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
+  } else if (!entry.done) {
+    const version = change.version;
+    entry.io = entry.io.then(() => refresh(ctx, entry, version)); // after this gate's own write of it
+  }
+}
+
+/** Takes the step, re-prompt count and prompt time another gate wrote for a confirmation. */
+async function refresh(ctx: GateContext, entry: Entry, version: number | null): Promise<void> {
+  if (entry.done || (version !== null && entry.version !== undefined && version <= entry.version)) return;
+  try {
+    const item = await ctx.store.getEntry(ctx.keys.pending(entry.id));
+    const record = readPendingRecord(item?.value);
+    if (item === undefined || record === undefined || entry.done) return;
+    entry.version = item.version;
+    entry.step = record.step;
+    entry.reprompts = record.reprompts;
+    entry.promptedAt = record.promptedAt;
+  } catch (error) {
+    fail(ctx, error, entry.id);
+  }
+}
+
+/** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
+async function loadMirror(ctx: GateContext, id: string): Promise<void> {
+  try {
+    const item = await ctx.store.getEntry(ctx.keys.pending(id));
+    const record = readPendingRecord(item?.value);
+    if (item !== undefined && record !== undefined) follow(ctx, record, item.version);
+  } catch (error) {
+    fail(ctx, error, id);
+  }
+}
+
+function follow(ctx: GateContext, record: PendingRecord, version: number): void {
+  const { id } = record;
+  if (ctx.closed || ctx.byId.has(id) || ctx.mirrors.has(id) || ctx.recentlySettled.has(id)) return;
+  const entry = fromRecord(record, true, version);
+  ctx.mirrors.set(id, entry);
+  ctx.mirrorOf.set(entry.sessionKey, entry);
+  // The owner times it out; stop following it then, in case the owner is gone.
+  entry.deadline = ctx.deadlines.add(record.expiresAt, () => dropMirror(ctx, entry));
+}
+
+/** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
+async function resync(ctx: GateContext): Promise<void> {
+  if (ctx.closed) return;
+  const held = [...ctx.byId.values(), ...ctx.mirrors.values()].filter((entry) => entry.state === 'prompted');
+  for (const entry of held) {
+    if ((await adoptRecorded(ctx, entry)) === undefined) await refresh(ctx, entry, null);
+  }
+  try {
+    for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
+      const record = readPendingRecord(item.value);
+      if (record !== undefined) follow(ctx, record, item.version);
+    }
+  } catch (error) {
+    fail(ctx, error);
+  }
+}
