@@ -114,6 +114,7 @@ const Trigger = z
 
 const AgentStep = z.strictObject({
   id: name,
+  type: z.undefined().optional(), // no `type`: an agent step (the discriminator of the union below)
   agent: name,
   action: z.enum(['spawn', 'self']),
   output: z.string().refine(isArtifactName, 'not an artifact the example has a schema for'),
@@ -137,7 +138,7 @@ export const PipelineSchema = z
     name,
     trigger: Trigger,
     owner: name,
-    steps: z.array(z.union([AgentStep, HitlStep])).min(1),
+    steps: z.array(z.discriminatedUnion('type', [AgentStep, HitlStep])).min(1),
   })
   .superRefine((pipeline, ctx) => {
     const ids = pipeline.steps.map((step) => step.id);
@@ -195,7 +196,7 @@ export function parsePipeline(data: unknown): ParsePipelineResult {
 
 /** Tells whether a step is the human-in-the-loop kind. */
 export function isHitlStep(step: PipelineStep): step is HitlPipelineStep {
-  return 'type' in step;
+  return step.type === 'hitl';
 }
 
 /** Every step `id` depends on, directly or not. */

@@ -195,7 +195,7 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
           thesis: { $ref: 'Strategy_Thesis.json' },
           analysis: { $ref: 'Data_Analysis_Report.json' },
           review_rounds: state.reviewRounds,
-          summary: 'pipeline complete',
+          summary: `pipeline complete (${state.reviewRounds} revise round(s)); approval needed`,
         },
       }),
     );

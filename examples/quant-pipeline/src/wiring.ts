@@ -150,6 +150,6 @@ export function describeEnvelope(envelope: Envelope): string {
     case 'notify':
       return `${head}: ${String(p['message'])}`;
     default:
-      return head;
+      return typeof p['summary'] === 'string' ? `${head}: ${p['summary']}` : head;
   }
 }
