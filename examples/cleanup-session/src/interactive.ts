@@ -1,0 +1,56 @@
+// `--interactive`: you type the user's replies; the vault, platform and notifier are still fakes.
+import { createInterface } from 'node:readline/promises';
+import { createMemoryStore, generateId, systemClock } from '@parley/core';
+import { createFakeNotifier, createFakePlatform, createFakeVault, createFlakyStore } from './fakes.js';
+import { startCleanupSession } from './host.js';
+import { HINTS } from './replies.js';
+import { clockWait } from './run.js';
+import { createTranscript } from './transcript.js';
+
+const DEMO_CREDENTIALS = {
+  'vault://demo/x-report': { scopes: ['report:write'], minutes: 30 },
+  'vault://demo/x-delete': { scopes: ['content:delete'], minutes: 30 },
+  'vault://demo/expired': { scopes: ['content:delete'], minutes: -60 },
+  'vault://demo/admin': { scopes: ['content:delete', 'account:admin'], minutes: 30 },
+} as const;
+
+export async function runInteractive(): Promise<void> {
+  const clock = systemClock;
+  const now = clock.now();
+  const credentials = Object.fromEntries(
+    Object.entries(DEMO_CREDENTIALS).map(([ref, c]) => [
+      ref,
+      { scopes: c.scopes, expiresAt: now + c.minutes * 60_000 },
+    ]),
+  );
+  const store = createFlakyStore(createMemoryStore({ clock }));
+  const transcript = createTranscript(clock, (line) => console.log(line));
+  console.log('Interactive cleanup session. Demo credentials in the vault:');
+  for (const [ref, c] of Object.entries(DEMO_CREDENTIALS))
+    console.log(`  ${ref}  ${c.scopes.join(' ')}  ${c.minutes} min`);
+  console.log('Type "quit" to stop.\n');
+  const host = await startCleanupSession({
+    store,
+    clock,
+    wait: clockWait(clock),
+    generateId: (prefix) => generateId(prefix),
+    platform: createFakePlatform({ otherwise: 'success' }),
+    vault: createFakeVault(clock, credentials),
+    notifier: createFakeNotifier(),
+    transcript,
+    saveDelaysMs: [200, 400],
+  });
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    while (!host.done) {
+      const step = host.step;
+      const text = await rl.question(step === 'done' ? '> ' : `(${HINTS[step]})\n> `).catch(() => 'quit');
+      if (text.trim() === 'quit') break;
+      await host.reply(text);
+    }
+    console.log(`\nsession JSON:\n${JSON.stringify(host.sessionJson(), null, 2)}`);
+  } finally {
+    rl.close();
+    await store.close();
+  }
+}

@@ -1,0 +1,213 @@
+// What the user typed → the fields a step asks for. These readers only extract; they never judge or
+// fill in a missing fact (the flow's schemas and exit conditions do the judging). A reply that lacks
+// a field leaves it out, so the flow reports it in `missingFields` and asks for it.
+import type { JsonValue } from '@parley/core';
+import { DEFAULT_VOCABULARY_WORDS, defineVocabulary, parseReply } from '@parley/confirm';
+import type { CleanupStep, GoalType } from './flow.js';
+import { platformNamed } from './targets.js';
+
+export type Fields = Record<string, JsonValue>;
+
+/** Steps whose failed answers are kept as a draft, so the next reply only has to add what was missing. */
+export const SLOT_FILLING_STEPS: readonly CleanupStep[] = ['goal', 'auth', 'evidence', 'export-decision'];
+
+/** Yes/no words from @parley/confirm, plus the ways people say "go" to an execution prompt. */
+const TRIGGER_VOCABULARY = defineVocabulary({
+  ...DEFAULT_VOCABULARY_WORDS,
+  confirm: [
+    ...DEFAULT_VOCABULARY_WORDS.confirm,
+    'proceed',
+    'go',
+    'go ahead',
+    'run it',
+    'execute now',
+    '开始',
+  ],
+});
+
+const GOAL_KEYWORDS: readonly [RegExp, GoalType][] = [
+  [/dmca|takedown|copyright|infring|侵权/i, 'dmca_takedown'],
+  [/delist|unlist|下架/i, 'delist'],
+  [/complain|complaint|report|投诉/i, 'complaint'],
+  [/remind|提醒/i, 'reminder'],
+  [/delete|remove|erase|删除/i, 'delete'],
+];
+
+const FILLER = new Set([
+  'and',
+  'or',
+  'on',
+  'in',
+  'the',
+  'plus',
+  'also',
+  'platform',
+  'platforms',
+  'target',
+  'targets',
+]);
+
+/**
+ * Reads a reply for the current step (and part). `draft` is the previous, failed answer of the same
+ * step: replies like "yes" then fill the field that was asked for.
+ */
+export function readAnswer(
+  step: CleanupStep,
+  part: number,
+  text: string,
+  context: { readonly draft?: Fields | undefined; readonly planRef?: string | undefined } = {},
+): Fields {
+  switch (step) {
+    case 'goal':
+      return readGoal(text);
+    case 'platform-scope':
+      return readScope(text);
+    case 'auth':
+      return readAuth(text);
+    case 'evidence':
+      return readEvidence(text);
+    case 'risk-confirm':
+      return { [`confirm${part + 1}`]: text };
+    case 'export-decision':
+      return readExport(text, context.draft);
+    case 'execute':
+      return {
+        manual_trigger: parseReply(firstClause(text), TRIGGER_VOCABULARY) === 'confirm',
+        execution_plan_ref: context.planRef ?? '',
+      };
+    case 'notify':
+      return readNotify(text);
+    case 'close':
+      return readClose(text);
+  }
+}
+
+/** After a failed execution: "retry" runs the rest again, "manual" hands it over; anything else is neither. */
+export function readExecuteCommand(text: string): 'retry' | 'manual' | undefined {
+  const word = firstClause(text).toLowerCase();
+  if (/^(retry|try again|again|重试)$/.test(word)) return 'retry';
+  if (/^(manual|manually|hand over|人工)$/.test(word)) return 'manual';
+  return undefined;
+}
+
+/** A draft and a new partial answer: lists are joined without duplicates, other fields replaced. */
+export function mergeDraft(draft: Fields | undefined, answer: Fields): Fields {
+  const merged: Fields = { ...draft };
+  for (const [key, value] of Object.entries(answer)) {
+    const before = merged[key];
+    merged[key] =
+      Array.isArray(before) && Array.isArray(value)
+        ? [...new Set([...before, ...value])]
+        : (value as JsonValue);
+  }
+  return merged;
+}
+
+/** What to type at each step, for the interactive mode. */
+export const HINTS: Readonly<Record<CleanupStep, string>> = {
+  goal: 'e.g. DMCA takedown: remove the reposts of my photos on X',
+  'platform-scope': 'e.g. x https://x.com/reposter/status/1790001 x:1790002',
+  auth: 'e.g. oauth vault://demo/x-report consent   (or: none, I consent — only where no login is needed)',
+  evidence: 'e.g. ev1 ev2 These reposts copy my photos without a license. I confirm this is authentic.',
+  'risk-confirm': 'type YES exactly',
+  'export-decision': 'yes / no / ask (then yes or no)',
+  execute: 'proceed — or, after a failure, retry / manual',
+  notify: 'none / telegram / email / signal',
+  close: 'e.g. yes, export the audit and remind me in 7 days',
+};
+
+function readGoal(text: string): Fields {
+  const type = GOAL_KEYWORDS.find(([pattern]) => pattern.test(text))?.[1];
+  const summary = text.replace(/^\s*[\w ]{1,20}:\s*/, '').trim();
+  return {
+    ...(type === undefined ? {} : { goal_type: type }),
+    ...(summary === '' ? {} : { intent_summary: summary }),
+  };
+}
+
+function readScope(text: string): Fields {
+  const platforms: string[] = [];
+  const targets: string[] = [];
+  for (const raw of text.split(/[\s,;]+/)) {
+    const token = raw.replace(/[:.]+$/, '');
+    if (token === '' || FILLER.has(token.toLowerCase())) continue;
+    if (!/[.:/]/.test(token) && platformNamed(token) !== undefined) platforms.push(token);
+    else targets.push(token);
+  }
+  return { platforms, targets };
+}
+
+function readAuth(text: string): Fields {
+  const mode = /\b(none|oauth|token|session)\b/i.exec(text)?.[1]?.toLowerCase();
+  const credential = /vault:\/\/[^\s,;]+/i.exec(text)?.[0]?.replace(/[.)]+$/, '');
+  const proof = /\bproof:[^\s,;]+/i.exec(text)?.[0]?.replace(/[.)]+$/, '');
+  const consent = /\b(consent|agree|i authori[sz]e)\b|同意/i.test(text);
+  return {
+    ...(mode === undefined ? {} : { auth_mode: mode }),
+    ...(credential === undefined ? {} : { credential_ref: credential }),
+    ...(proof === undefined ? {} : { session_proof: proof }),
+    ...(consent ? { consent_ack: true } : {}),
+  };
+}
+
+const ACK = /\b(i confirm|authentic|is true)\b|属实/i;
+
+function readEvidence(text: string): Fields {
+  const refs = text.split(/[\s,;]+/).filter((token) => /^ev[-_]?\d[\w-]*$/i.test(token));
+  const sentences = text.split(/(?<=[.!?。])\s+/);
+  const statement = sentences
+    .filter((sentence) => !ACK.test(sentence))
+    .join(' ')
+    .split(/\s+/)
+    .filter((token) => !refs.includes(token.replace(/[,;]$/, '')))
+    .join(' ')
+    .trim();
+  return {
+    ...(refs.length === 0 ? {} : { evidence_refs: refs.map((ref) => ref.toLowerCase()) }),
+    ...(statement === '' ? {} : { statement }),
+    ...(sentences.some((sentence) => ACK.test(sentence)) ? { user_statement_authenticity_ack: true } : {}),
+  };
+}
+
+function readExport(text: string, draft: Fields | undefined): Fields {
+  const ask = /^\s*ask\b[\s,:;—-]*/i.exec(text);
+  if (ask === null && draft?.export_before_delete === 'ask') {
+    const answer = yesNo(text);
+    return answer === undefined ? {} : { export_answer: answer };
+  }
+  if (ask !== null) {
+    const answer = yesNo(text.slice(ask[0].length));
+    return { export_before_delete: 'ask', ...(answer === undefined ? {} : { export_answer: answer }) };
+  }
+  const choice = yesNo(text);
+  return choice === undefined ? {} : { export_before_delete: choice };
+}
+
+function readNotify(text: string): Fields {
+  const word = firstClause(text).toLowerCase().split(/\s+/)[0] ?? '';
+  return { notify_mode: parseReply(word) === 'cancel' ? 'none' : word };
+}
+
+function readClose(text: string): Fields {
+  const noAudit = /\bno (audit|export)\b|\bwithout (an? )?(audit|export)\b/i.test(text);
+  const audit = !noAudit && (/\b(audit|export)\b/i.test(text) || parseReply(firstClause(text)) === 'confirm');
+  const remind = /remind(?:er)?\D*(\d+)\s*(day|week)/i.exec(text);
+  const days =
+    remind === null ? undefined : Number(remind[1]) * (remind[2]?.toLowerCase() === 'week' ? 7 : 1);
+  const noFollowup = /\bno (follow-?up|reminder)s?\b/i.test(text);
+  return {
+    close_ack: true,
+    audit_export: audit,
+    ...(days !== undefined ? { followup_preference: `remind_in_${days}d` } : {}),
+    ...(days === undefined && noFollowup ? { followup_preference: 'none' } : {}),
+  };
+}
+
+function yesNo(text: string): 'yes' | 'no' | undefined {
+  const verdict = parseReply(firstClause(text));
+  return verdict === 'confirm' ? 'yes' : verdict === 'cancel' ? 'no' : undefined;
+}
+
+function firstClause(text: string): string {
+  return text.split(/[,;:.!—]/)[0]?.trim() ?? '';
+}

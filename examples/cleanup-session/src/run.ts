@@ -1,0 +1,139 @@
+// Runs a scripted scenario end to end on injected time, ids and storage, and returns everything a
+// test (or the CLI) wants to look at: the final session JSON, the transcript, the store, the fakes.
+import {
+  type Clock,
+  createMemoryStore,
+  createSequentialIds,
+  type IdGenerator,
+  type JsonValue,
+  type ManualClock,
+} from '@parley/core';
+import {
+  createFakeNotifier,
+  createFakePlatform,
+  createFakeVault,
+  createFlakyStore,
+  type FakePlatform,
+  type FlakyStore,
+  type Notification,
+} from './fakes.js';
+import {
+  type CleanupHost,
+  type CleanupHostOptions,
+  resumeCleanupSession,
+  startCleanupSession,
+} from './host.js';
+import { createSessionRepository, type Wait } from './persistence.js';
+import type { Scenario } from './scenarios.js';
+import type { SessionJson, SessionRecord } from './session-json.js';
+import { createTranscript, type Transcript } from './transcript.js';
+
+/** How long the scripted user takes to answer. */
+export const THINK_MS = 15_000;
+
+export interface RunOptions {
+  readonly scenario: Scenario;
+  /** Scripted time: the run moves it forward itself. */
+  readonly clock: ManualClock;
+  /** Ids with a prefix; per-prefix sequential ids by default (`sess_1`, `plan_1`…). */
+  readonly generateId?: (prefix: string) => string;
+  /** Each transcript line as it is written (already redacted). */
+  readonly output?: (line: string) => void;
+  /** Another transcript to append to (several scenarios in one). */
+  readonly transcript?: Transcript;
+}
+
+export interface RunResult {
+  readonly sessionId: string;
+  readonly step: string;
+  readonly done: boolean;
+  readonly sessionJson: SessionJson;
+  readonly record: SessionRecord;
+  readonly auditExport: JsonValue | undefined;
+  readonly transcript: readonly string[];
+  readonly store: FlakyStore;
+  readonly platform: FakePlatform;
+  readonly notifications: readonly Notification[];
+  readonly reviews: { readonly unresolved: JsonValue[]; readonly manual: JsonValue[] };
+}
+
+/** Runs one scenario: starts a session, feeds the scripted replies, restarts the host where told. */
+export async function runCleanupSession(options: RunOptions): Promise<RunResult> {
+  const { scenario, clock } = options;
+  const generateId = options.generateId ?? createPrefixedIds();
+  const transcript = options.transcript ?? createTranscript(clock, options.output);
+  const store = createFlakyStore(createMemoryStore({ clock }));
+  if (scenario.failAuditSaves !== undefined) store.failWrites(scenario.failAuditSaves, 'cleanup:audit:');
+  const platform = createFakePlatform({ script: scenario.platform });
+  const notifier = createFakeNotifier();
+  const start = clock.now();
+  const credentials = Object.fromEntries(
+    Object.entries(scenario.credentials).map(([ref, c]) => [ref, { ...c, expiresAt: start + c.expiresInMs }]),
+  );
+  const hostOptions: CleanupHostOptions = {
+    store,
+    clock,
+    wait: manualWait(clock),
+    generateId,
+    platform,
+    vault: createFakeVault(clock, credentials),
+    notifier,
+    transcript,
+  };
+
+  transcript.heading(scenario.title);
+  let host: CleanupHost = await startCleanupSession(hostOptions);
+  for (const [index, text] of scenario.replies.entries()) {
+    if (index === scenario.restartBefore) {
+      transcript.say('system', host.step, '⟲ the host restarts; nothing is kept in memory');
+      host = await resumeCleanupSession(hostOptions, host.sessionId);
+    }
+    await hostOptions.wait(THINK_MS);
+    await host.reply(text);
+  }
+
+  const repo = createSessionRepository(store, () => generateId('rev_'));
+  return {
+    sessionId: host.sessionId,
+    step: host.step,
+    done: host.done,
+    sessionJson: host.sessionJson(),
+    record: host.record(),
+    auditExport: host.auditExport,
+    transcript: transcript.lines,
+    store,
+    platform,
+    notifications: notifier.sent,
+    reviews: {
+      unresolved: await repo.listReviews('unresolved-targets'),
+      manual: await repo.listReviews('manual-execution'),
+    },
+  };
+}
+
+/** Waits by moving a manual clock: the scripted run never sleeps. */
+export function manualWait(clock: ManualClock): Wait {
+  return (ms) => {
+    const done = new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
+    clock.advance(ms);
+    return done;
+  };
+}
+
+/** Waits on a real clock (the interactive run). */
+export function clockWait(clock: Clock): Wait {
+  return (ms) => new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
+}
+
+/** Sequential ids per prefix: `sess_1`, `plan_1`, `rev_1`, `rev_2`… */
+export function createPrefixedIds(): (prefix: string) => string {
+  const generators = new Map<string, IdGenerator>();
+  return (prefix) => {
+    let next = generators.get(prefix);
+    if (next === undefined) {
+      next = createSequentialIds(prefix);
+      generators.set(prefix, next);
+    }
+    return next();
+  };
+}

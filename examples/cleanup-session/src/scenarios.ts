@@ -1,0 +1,123 @@
+// The scripted sessions: what the user types, what the platform answers, which credentials the
+// vault holds (expiry relative to the start), and which faults are injected.
+import type { PlatformStep } from './fakes.js';
+
+export interface Scenario {
+  readonly name: string;
+  readonly title: string;
+  readonly replies: readonly string[];
+  /** The platform adapter's answers, in call order (an export is a call too). */
+  readonly platform: readonly PlatformStep[];
+  readonly credentials: Readonly<
+    Record<
+      string,
+      { readonly expiresInMs: number; readonly scopes: readonly string[]; readonly revoked?: boolean }
+    >
+  >;
+  /** How many audit saves fail before one succeeds. */
+  readonly failAuditSaves?: number;
+  /** The host process restarts before this reply (0-based) and resumes from the store. */
+  readonly restartBefore?: number;
+}
+
+const MINUTE = 60_000;
+const YES3 = ['YES', 'YES', 'YES'] as const;
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'happy-path',
+    title: 'Happy path: DMCA takedown of reposts on X, export first, Telegram notice, audit export',
+    replies: [
+      'DMCA takedown: remove the infringing reposts of my photos on X',
+      'x https://twitter.com/Reposter/status/1790001?utm_source=share https://x.com/reposter/status/1790001/ x:1790002',
+      'oauth vault://cleanup/x/alice-report-2026 — I consent to this scope',
+      'ev1 ev2 These accounts repost my original photos without a license. I confirm this is authentic.',
+      ...YES3,
+      'ask: yes, export first',
+      'proceed',
+      'telegram',
+      'yes, export the audit and remind me in 7 days',
+    ],
+    platform: ['success', 'success'],
+    credentials: {
+      'vault://cleanup/x/alice-report-2026': { expiresInMs: 45 * MINUTE, scopes: ['report:write'] },
+    },
+  },
+  {
+    name: 'unhappy-inputs',
+    title: 'A vague goal, an unresolved target, an expired credential, missing evidence and a mismatched YES',
+    replies: [
+      'delete stuff',
+      'delete my old reddit posts that show my home address',
+      'reddit https://www.reddit.com/r/pics/comments/abc123/my_house/ reddit:t3_def456 my-old-blog',
+      'oauth vault://cleanup/reddit/bob-2025, I consent',
+      'vault://cleanup/reddit/bob-2026',
+      'They show my house.',
+      'ev3 Both posts show the street view of my house next to my name. I confirm this is authentic.',
+      'YES',
+      'yes',
+      'ev3 Both posts show the street view of my house next to my name. I confirm this is authentic.',
+      'YES',
+      'ＹＥＳ',
+      ' YES ',
+      'no',
+      'proceed',
+      'carrier pigeon',
+      'no thanks',
+    ],
+    platform: ['success'],
+    credentials: {
+      'vault://cleanup/reddit/bob-2025': { expiresInMs: -2 * 60 * MINUTE, scopes: ['content:delete'] },
+      'vault://cleanup/reddit/bob-2026': { expiresInMs: 50 * MINUTE, scopes: ['content:delete'] },
+    },
+  },
+  {
+    name: 'partial-execution',
+    title:
+      'Partial execution: one target rate-limited twice, then the manual path; the host restarts mid-flow',
+    replies: [
+      'delete my old posts on X that mention my former employer',
+      'x x:1111 x:2222 https://x.com/carol/status/3333',
+      'token vault://cleanup/x/carol-delete, I consent',
+      'ev10 ev11 These are my own posts and they name my former employer. I confirm this is authentic.',
+      ...YES3,
+      'yes',
+      'proceed',
+      'retry',
+      'manual',
+      'email',
+      'yes please, audit export, no reminder',
+    ],
+    platform: [
+      'success',
+      {
+        outcome: 'partial',
+        failTargets: ['x:2222'],
+        error: { code: 'rate_limited', message: 'Too many requests', retryable: true },
+      },
+      { outcome: 'failed', error: { code: 'rate_limited', message: 'Too many requests', retryable: true } },
+    ],
+    credentials: {
+      'vault://cleanup/x/carol-delete': { expiresInMs: 30 * MINUTE, scopes: ['content:delete'] },
+    },
+    restartBefore: 8,
+  },
+  {
+    name: 'close-pending',
+    title: 'The audit save fails twice: close_pending, then a retried save succeeds',
+    replies: [
+      'complaint: report the page that publishes my phone number and address',
+      'web https://Example.org/people/dana#contact',
+      'none, I consent',
+      'ev20 The page lists my private phone number and home address without consent. I confirm this is authentic.',
+      ...YES3,
+      'no',
+      'proceed',
+      'none',
+      'yes, export the audit',
+    ],
+    platform: ['success'],
+    credentials: {},
+    failAuditSaves: 2,
+  },
+];
