@@ -1,7 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CorrelateMessage, type Correlator, createCorrelator, shutdownProtocol } from '@parley/correlate';
+import {
+  type CorrelateMessage,
+  type Correlator,
+  createCorrelator,
+  shutdownProtocol,
+} from '@parley/correlate';
 import type { Clock, TimerHandle } from '@parley/core';
 import { nanoid } from 'nanoid';
 import { suite } from '../lib.js';
@@ -19,7 +24,6 @@ const unrefClock: Clock = {
   },
   clearTimeout: (handle) => clearTimeout(handle as unknown as ReturnType<typeof setTimeout>),
 };
-
 
 /**
  * A lead and a teammate correlator over an in-process transport: every request is checked against

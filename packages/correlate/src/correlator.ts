@@ -9,7 +9,12 @@ import {
 } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError, type RefusalCode } from './errors.js';
-import { type CorrelateMessage, parseMessage, type ProgressMessage, type RequestMessage, type ResponseMessage } from './messages.js';
+import {
+  type CorrelateMessage,
+  parseMessage,
+  type ProgressMessage,
+  type ResponseMessage,
+} from './messages.js';
 import type { Protocol } from './protocol.js';
 import {
   type Correlator,
@@ -27,7 +32,16 @@ import {
   type TrackedRequest,
 } from './types.js';
 import { createResponder } from './internal/responder.js';
-import { applyStored, decode, encode, fromStored, Outgoing, SettledLog, toReply, toTracked } from './internal/records.js';
+import {
+  applyStored,
+  decode,
+  encode,
+  fromStored,
+  Outgoing,
+  SettledLog,
+  toReply,
+  toTracked,
+} from './internal/records.js';
 import { check, compactIds, isPromise, nextState, positiveInteger } from './internal/util.js';
 
 /** What settles a request besides the event: the response, a reason, the error for the promise. */
@@ -80,14 +94,19 @@ const RETRY_MS = 1_000;
 export function createCorrelator(options: CorrelatorOptions): Correlator {
   const self = options.self;
   if (typeof self !== 'string' || self.length === 0) {
-    throw new CorrelateError('invalid_options', 'A correlator needs a non-empty "self"', { details: { self } });
+    throw new CorrelateError('invalid_options', 'A correlator needs a non-empty "self"', {
+      details: { self },
+    });
   }
   const clock = options.clock ?? systemClock;
   const store = options.store;
   const prefix = options.keyPrefix ?? `correlate:${self}:`;
   const nextId = options.generateId ?? compactIds();
   const timeoutMs = assertTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const humanTimeoutMs = assertTimeoutMs(options.humanTimeoutMs ?? DEFAULT_HUMAN_TIMEOUT_MS, 'humanTimeoutMs');
+  const humanTimeoutMs = assertTimeoutMs(
+    options.humanTimeoutMs ?? DEFAULT_HUMAN_TIMEOUT_MS,
+    'humanTimeoutMs',
+  );
   const maxTotalMs = assertTimeoutMs(options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS, 'maxTotalMs');
   const maxPending = positiveInteger(options.maxPending, DEFAULT_MAX_PENDING, 'maxPending');
   const retainMs = positiveInteger(options.retainSettledMs, DEFAULT_RETAIN_SETTLED_MS, 'retainSettledMs', 0);
@@ -157,7 +176,11 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
 
   // ── the requester side ──────────────────────────────────────────────────────────────────────
 
-  function start(protocol: Protocol, input: Parameters<Correlator['request']>[1], value: unknown): Promise<Reply> {
+  function start(
+    protocol: Protocol,
+    input: Parameters<Correlator['request']>[1],
+    value: unknown,
+  ): Promise<Reply> {
     const signal = input.signal;
     if (signal?.aborted) return Promise.reject(cancelledError(undefined, signal.reason));
     const human = input.waitingOnHuman === true;
@@ -171,9 +194,22 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     const maxAt = now + (protocol.maxTotalMs ?? maxTotalMs);
     const id = nextId();
     if (outgoing.has(id) || settled.items.has(id)) {
-      throw new CorrelateError('invalid_options', `generateId returned "${id}", an id already in use`, { details: { id } });
+      throw new CorrelateError('invalid_options', `generateId returned "${id}", an id already in use`, {
+        details: { id },
+      });
     }
-    const record = new Outgoing(id, protocol, self, input.to, value, now, Math.min(now + ms, maxAt), maxAt, ms, human);
+    const record = new Outgoing(
+      id,
+      protocol,
+      self,
+      input.to,
+      value,
+      now,
+      Math.min(now + ms, maxAt),
+      maxAt,
+      ms,
+      human,
+    );
     const promise = new Promise<Reply>((resolve, reject) => {
       record.resolve = resolve;
       record.reject = reject;
@@ -288,7 +324,14 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       return new CorrelateError(
         'timeout',
         `No reply from "${record.to}" to ${record.protocol.name} request "${record.id}" by its deadline`,
-        { details: { requestId: record.id, protocol: record.protocol.name, to: record.to, deadlineAt: record.deadlineAt } },
+        {
+          details: {
+            requestId: record.id,
+            protocol: record.protocol.name,
+            to: record.to,
+            deadlineAt: record.deadlineAt,
+          },
+        },
       );
     }
     return cancelledError(record, undefined);
@@ -296,7 +339,10 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
 
   function cancelledError(record: Outgoing | undefined, cause: unknown): CorrelateError {
     return new CorrelateError('cancelled', `The request${record ? ` "${record.id}"` : ''} was cancelled`, {
-      details: record === undefined ? {} : { requestId: record.id, protocol: record.protocol.name, reason: record.reason },
+      details:
+        record === undefined
+          ? {}
+          : { requestId: record.id, protocol: record.protocol.name, reason: record.reason },
       cause,
     });
   }
@@ -308,7 +354,8 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   }
 
   function refusalFor(record: Outgoing, message: CorrelateMessage): Refusal {
-    const code = record.state === 'expired' ? 'late' : record.state === 'pending' ? 'store_error' : 'duplicate';
+    const code =
+      record.state === 'expired' ? 'late' : record.state === 'pending' ? 'store_error' : 'duplicate';
     return refuse({
       ...about(message),
       code,
@@ -360,7 +407,11 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     message: ResponseMessage | ProgressMessage,
   ): ReceiveResult | Promise<ReceiveResult> {
     if (record === undefined) {
-      return refuse({ ...about(message), code: 'unknown_request', message: `No request "${message.request_id}"` });
+      return refuse({
+        ...about(message),
+        code: 'unknown_request',
+        message: `No request "${message.request_id}"`,
+      });
     }
     if (message.from !== record.to) {
       return refuse({
@@ -418,16 +469,24 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       reason: decision.reason,
     });
     const result = (ok: boolean): ReceiveResult =>
-      ok ? { ok: true, kind: 'response', requestId: record.id, state: record.state } : refusalFor(record, message);
+      ok
+        ? { ok: true, kind: 'response', requestId: record.id, state: record.state }
+        : refusalFor(record, message);
     return isPromise(done) ? done.then(result) : result(done);
   }
 
   async function onProgress(record: Outgoing, message: ProgressMessage): Promise<ReceiveResult> {
     const human = record.human || message.waiting_on_human === true;
-    const extendMs = human ? Math.max(record.timeoutMs, record.protocol.humanTimeoutMs ?? humanTimeoutMs) : record.timeoutMs;
+    const extendMs = human
+      ? Math.max(record.timeoutMs, record.protocol.humanTimeoutMs ?? humanTimeoutMs)
+      : record.timeoutMs;
     const deadlineAt = Math.max(Math.min(clock.now() + extendMs, record.maxDeadlineAt), record.deadlineAt);
     if (store !== undefined && record.version !== null) {
-      const written = await write(record, encode(record, { deadlineAt, human }), record.maxDeadlineAt - clock.now() + storeRetainMs);
+      const written = await write(
+        record,
+        encode(record, { deadlineAt, human }),
+        record.maxDeadlineAt - clock.now() + storeRetainMs,
+      );
       if (!written) return refusalFor(record, message);
     }
     if (record.state !== 'pending') return refusalFor(record, message);
@@ -445,9 +504,14 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   async function persistThenLaunch(record: Outgoing): Promise<void> {
     record.busy = true;
     try {
-      const result = await (store as NonNullable<typeof store>).compareAndSet(key(record.id), null, encode(record), {
-        ttlMs: record.maxDeadlineAt - record.createdAt + storeRetainMs,
-      });
+      const result = await (store as NonNullable<typeof store>).compareAndSet(
+        key(record.id),
+        null,
+        encode(record),
+        {
+          ttlMs: record.maxDeadlineAt - record.createdAt + storeRetainMs,
+        },
+      );
       if (!result.ok) throw new Error(`The key "${key(record.id)}" already exists`);
       record.version = result.version;
     } catch (cause) {
@@ -468,7 +532,11 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   }
 
   /** Compare-and-set of this record; false when another instance changed it first (then reconciled). */
-  async function write(record: Outgoing, value: ReturnType<typeof encode> | undefined, ttlMs: number): Promise<boolean> {
+  async function write(
+    record: Outgoing,
+    value: ReturnType<typeof encode> | undefined,
+    ttlMs: number,
+  ): Promise<boolean> {
     const target = store as NonNullable<typeof store>;
     record.busy = true;
     try {
@@ -487,16 +555,27 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     return false;
   }
 
-  async function commit(record: Outgoing, event: RequestEvent, to: RequestState, outcome: Outcome): Promise<boolean> {
+  async function commit(
+    record: Outgoing,
+    event: RequestEvent,
+    to: RequestState,
+    outcome: Outcome,
+  ): Promise<boolean> {
     const settledAt = clock.now();
-    const value = encode(record, { state: to, settledAt, reason: outcome.reason, response: outcome.response });
+    const value = encode(record, {
+      state: to,
+      settledAt,
+      reason: outcome.reason,
+      response: outcome.response,
+    });
     const written = await write(record, value, storeRetainMs);
     if (written) {
       finish(record, to, { ...outcome, settledAt }, false);
       return true;
     }
     if (record.state === 'pending' && !closed) {
-      if (event === 'cancel') finish(record, to, { ...outcome, settledAt }, true); // the caller gave up; not committed
+      if (event === 'cancel')
+        finish(record, to, { ...outcome, settledAt }, true); // the caller gave up; not committed
       else if (event === 'expire' && record.deadline === undefined) arm(record, clock.now() + RETRY_MS);
     }
     return false;
@@ -520,7 +599,12 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     }
     record.version = entry.version;
     if (stored.state !== 'pending') {
-      finish(record, stored.state, { reason: stored.reason, response: stored.response, settledAt: stored.settledAt }, true);
+      finish(
+        record,
+        stored.state,
+        { reason: stored.reason, response: stored.response, settledAt: stored.settledAt },
+        true,
+      );
       return;
     }
     const deadlineAt = record.deadlineAt;
@@ -542,7 +626,11 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     const message = parseMessage(raw);
     if (typeof message === 'string') return refuse({ code: 'malformed', message });
     if (message.to !== self) {
-      return refuse({ ...about(message), code: 'wrong_recipient', message: `The message is for "${message.to}", not "${self}"` });
+      return refuse({
+        ...about(message),
+        code: 'wrong_recipient',
+        message: `The message is for "${message.to}", not "${self}"`,
+      });
     }
     return message.kind === 'request' ? responder.onRequest(message) : onReply(message);
   }
@@ -560,24 +648,42 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
         if (closed) throw closedError();
         const registered = protocols.get(protocol.name);
         if (registered !== protocol) {
-          throw new CorrelateError('unknown_protocol', `Protocol "${protocol.name}" is not registered with this correlator`, {
-            details: { protocol: protocol.name },
-          });
+          throw new CorrelateError(
+            'unknown_protocol',
+            `Protocol "${protocol.name}" is not registered with this correlator`,
+            {
+              details: { protocol: protocol.name },
+            },
+          );
         }
         if (typeof input.to !== 'string' || input.to.length === 0) {
-          throw new CorrelateError('invalid_options', 'A request needs a non-empty "to"', { details: { to: input.to } });
+          throw new CorrelateError('invalid_options', 'A request needs a non-empty "to"', {
+            details: { to: input.to },
+          });
         }
         if (outgoing.size >= maxPending) {
-          throw new CorrelateError('too_many_pending', `Correlator "${self}" already has ${maxPending} pending requests`, {
-            details: { limit: maxPending, protocol: protocol.name },
-          });
+          throw new CorrelateError(
+            'too_many_pending',
+            `Correlator "${self}" already has ${maxPending} pending requests`,
+            {
+              details: { limit: maxPending, protocol: protocol.name },
+            },
+          );
         }
         const checked = check(protocol.request, input.payload);
         const go = (result: Awaited<typeof checked>): Promise<Reply> => {
           if (!result.ok) {
-            throw new CorrelateError('invalid_payload', `The payload does not match the ${protocol.name} request schema`, {
-              details: { protocol: protocol.name, issues: result.issues, missingFields: result.missingFields },
-            });
+            throw new CorrelateError(
+              'invalid_payload',
+              `The payload does not match the ${protocol.name} request schema`,
+              {
+                details: {
+                  protocol: protocol.name,
+                  issues: result.issues,
+                  missingFields: result.missingFields,
+                },
+              },
+            );
           }
           if (closed) throw closedError();
           return start(protocol, input, result.value);
@@ -618,12 +724,17 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
         try {
           record = await load(id);
         } catch (cause) {
-          throw new CorrelateError('store_error', `Request "${id}" could not be read from the store`, { details: { requestId: id }, cause });
+          throw new CorrelateError('store_error', `Request "${id}" could not be read from the store`, {
+            details: { requestId: id },
+            cause,
+          });
         }
         if (closed) throw closedError();
       }
       if (record === undefined) {
-        throw new CorrelateError('unknown_request', `No request "${id}" here`, { details: { requestId: id } });
+        throw new CorrelateError('unknown_request', `No request "${id}" here`, {
+          details: { requestId: id },
+        });
       }
       if (record.state === 'approved' || record.state === 'rejected') return toReply(record);
       if (record.state !== 'pending') throw failure(record);
@@ -669,7 +780,8 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
         const id = entry.key.slice(prefix.length);
         const stored = decode(entry.value);
         const protocol = stored === undefined ? undefined : protocols.get(stored.protocol);
-        if (stored === undefined || protocol === undefined || outgoing.has(id) || settled.items.has(id)) continue;
+        if (stored === undefined || protocol === undefined || outgoing.has(id) || settled.items.has(id))
+          continue;
         const record = adopt(fromStored(stored, protocol, entry.version));
         if (record.state === 'pending') count++;
       }
@@ -726,5 +838,10 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
 
 /** The fields of a refusal that name the message it refuses. */
 export function about(message: CorrelateMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
-  return { requestId: message.request_id, kind: message.kind, from: message.from, protocol: message.protocol };
+  return {
+    requestId: message.request_id,
+    kind: message.kind,
+    from: message.from,
+    protocol: message.protocol,
+  };
 }

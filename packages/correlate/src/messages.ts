@@ -98,14 +98,17 @@ export function parseMessage(value: unknown): CorrelateMessage | string {
   switch (m.kind) {
     case 'request':
       if (!Object.hasOwn(m, 'payload')) return 'a request needs a "payload"';
-      if (typeof m.deadline_at !== 'number' || !Number.isFinite(m.deadline_at)) return '"deadline_at" must be epoch ms';
+      if (typeof m.deadline_at !== 'number' || !Number.isFinite(m.deadline_at))
+        return '"deadline_at" must be epoch ms';
       return value as RequestMessage;
     case 'response':
       if (!Object.hasOwn(m, 'response')) return 'a response needs a "response"';
       return value as ResponseMessage;
     case 'progress':
-      if (m.note !== undefined && (typeof m.note !== 'string' || m.note.length > MAX_NOTE)) return '"note" must be a short string';
-      if (m.waiting_on_human !== undefined && typeof m.waiting_on_human !== 'boolean') return '"waiting_on_human" must be a boolean';
+      if (m.note !== undefined && (typeof m.note !== 'string' || m.note.length > MAX_NOTE))
+        return '"note" must be a short string';
+      if (m.waiting_on_human !== undefined && typeof m.waiting_on_human !== 'boolean')
+        return '"waiting_on_human" must be a boolean';
       return value as ProgressMessage;
     default:
       return '"kind" must be request, response or progress';

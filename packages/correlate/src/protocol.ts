@@ -132,9 +132,13 @@ export function defineProtocol<
     throw new CorrelateError('invalid_options', 'A protocol needs a non-empty name', { details: { name } });
   }
   if (!isStandardSchema(definition.request) || !isStandardSchema(definition.response)) {
-    throw new CorrelateError('invalid_options', `Protocol "${name}" needs Standard Schemas for request and response`, {
-      details: { protocol: name },
-    });
+    throw new CorrelateError(
+      'invalid_options',
+      `Protocol "${name}" needs Standard Schemas for request and response`,
+      {
+        details: { protocol: name },
+      },
+    );
   }
   const { timeoutMs, humanTimeoutMs, maxTotalMs } = definition;
   return Object.freeze({
@@ -143,7 +147,8 @@ export function defineProtocol<
     response: definition.response,
     decide: definition.decide ?? defaultDecide,
     timeoutMs: timeoutMs === undefined ? undefined : assertTimeoutMs(timeoutMs, 'timeoutMs'),
-    humanTimeoutMs: humanTimeoutMs === undefined ? undefined : assertTimeoutMs(humanTimeoutMs, 'humanTimeoutMs'),
+    humanTimeoutMs:
+      humanTimeoutMs === undefined ? undefined : assertTimeoutMs(humanTimeoutMs, 'humanTimeoutMs'),
     maxTotalMs: maxTotalMs === undefined ? undefined : assertTimeoutMs(maxTotalMs, 'maxTotalMs'),
   });
 }

@@ -369,7 +369,10 @@ export interface Correlator {
   get(requestId: string): TrackedRequest | undefined;
   list(filter?: ListFilter): TrackedRequest[];
   stats(): CorrelatorStats;
-  on<K extends keyof CorrelatorEvents & string>(event: K, listener: (payload: CorrelatorEvents[K]) => void): Unsubscribe;
+  on<K extends keyof CorrelatorEvents & string>(
+    event: K,
+    listener: (payload: CorrelatorEvents[K]) => void,
+  ): Unsubscribe;
   /** Rejects every local promise with `closed`, clears every timer; durable records stay pending in the store. */
   close(): void;
 }

@@ -79,7 +79,13 @@ describe('replies that must never settle a request', () => {
 
   it('refuses malformed messages and messages for someone else without throwing', async () => {
     const { lead } = await pendingShutdown();
-    for (const bad of [null, 'text', {}, { kind: 'response', request_id: 'req_1' }, { ...reply('req_1', {}), kind: 'other' }]) {
+    for (const bad of [
+      null,
+      'text',
+      {},
+      { kind: 'response', request_id: 'req_1' },
+      { ...reply('req_1', {}), kind: 'other' },
+    ]) {
       expect(await lead.receive(bad)).toMatchObject({ ok: false, code: 'malformed' });
     }
     const { response: _r, ...noResponse } = reply('req_1', {}) as { response: unknown };
@@ -127,20 +133,53 @@ describe('incoming requests on the responder side', () => {
 
   it('refuses a request whose payload fails its schema, of an unknown protocol, or past its deadline', async () => {
     const { alice, clock } = createTeam();
-    const base = { kind: 'request', request_id: 'x1', protocol: 'plan_approval', from: 'bob', to: 'alice', deadline_at: clock.now() + 1000 };
-    expect(await alice.receive({ ...base, payload: { plan: '' } })).toMatchObject({ code: 'invalid_payload' });
-    expect(await alice.receive({ ...base, protocol: 'deploy', payload: {} })).toMatchObject({ code: 'unknown_protocol' });
-    expect(await alice.receive({ ...base, payload: { plan: 'p' }, deadline_at: clock.now() })).toMatchObject({ code: 'late' });
-    expect(await alice.receive({ ...base, payload: { plan: 'p' }, deadline_at: 'soon' })).toMatchObject({ code: 'malformed' });
-    expect(alice.stats()).toMatchObject({ incoming: 0, refused: { invalid_payload: 1, unknown_protocol: 1, late: 1, malformed: 1 } });
+    const base = {
+      kind: 'request',
+      request_id: 'x1',
+      protocol: 'plan_approval',
+      from: 'bob',
+      to: 'alice',
+      deadline_at: clock.now() + 1000,
+    };
+    expect(await alice.receive({ ...base, payload: { plan: '' } })).toMatchObject({
+      code: 'invalid_payload',
+    });
+    expect(await alice.receive({ ...base, protocol: 'deploy', payload: {} })).toMatchObject({
+      code: 'unknown_protocol',
+    });
+    expect(await alice.receive({ ...base, payload: { plan: 'p' }, deadline_at: clock.now() })).toMatchObject({
+      code: 'late',
+    });
+    expect(await alice.receive({ ...base, payload: { plan: 'p' }, deadline_at: 'soon' })).toMatchObject({
+      code: 'malformed',
+    });
+    expect(alice.stats()).toMatchObject({
+      incoming: 0,
+      refused: { invalid_payload: 1, unknown_protocol: 1, late: 1, malformed: 1 },
+    });
   });
 
   it('refuses incoming requests past maxPending', async () => {
     const { createCorrelator, planApprovalProtocol } = await import('../src/index.js');
-    const alice = createCorrelator({ self: 'alice', protocols: [planApprovalProtocol], send: () => {}, maxPending: 1 });
-    const base = { kind: 'request', protocol: 'plan_approval', from: 'bob', to: 'alice', deadline_at: Date.now() + 60_000, payload: { plan: 'p' } };
+    const alice = createCorrelator({
+      self: 'alice',
+      protocols: [planApprovalProtocol],
+      send: () => {},
+      maxPending: 1,
+    });
+    const base = {
+      kind: 'request',
+      protocol: 'plan_approval',
+      from: 'bob',
+      to: 'alice',
+      deadline_at: Date.now() + 60_000,
+      payload: { plan: 'p' },
+    };
     expect(await alice.receive({ ...base, request_id: 'a' })).toMatchObject({ ok: true });
-    expect(await alice.receive({ ...base, request_id: 'b' })).toMatchObject({ ok: false, code: 'too_many_pending' });
+    expect(await alice.receive({ ...base, request_id: 'b' })).toMatchObject({
+      ok: false,
+      code: 'too_many_pending',
+    });
     alice.close();
   });
 
@@ -150,15 +189,21 @@ describe('incoming requests on the responder side', () => {
     await deliver();
     clock.advance(30_000);
     expect(alice.get('req_1')?.state).toBe('expired');
-    expect(() => alice.respond('req_1', { approve: true })).toThrowError(expect.objectContaining({ code: 'not_pending' }));
-    expect(() => alice.respond('nope', { approve: true })).toThrowError(expect.objectContaining({ code: 'unknown_request' }));
+    expect(() => alice.respond('req_1', { approve: true })).toThrowError(
+      expect.objectContaining({ code: 'not_pending' }),
+    );
+    expect(() => alice.respond('nope', { approve: true })).toThrowError(
+      expect.objectContaining({ code: 'unknown_request' }),
+    );
   });
 
   it('refuses to send a response that fails the schema', async () => {
     const { lead, alice, deliver, wire } = createTeam();
     void lead.request(shutdownProtocol, { to: 'alice', payload: {} });
     await deliver();
-    expect(() => alice.respond('req_1', { approve: 'sure' })).toThrowError(expect.objectContaining({ code: 'invalid_response' }));
+    expect(() => alice.respond('req_1', { approve: 'sure' })).toThrowError(
+      expect.objectContaining({ code: 'invalid_response' }),
+    );
     expect(wire).toHaveLength(0);
     expect(alice.get('req_1')?.state).toBe('pending');
   });

@@ -1,6 +1,11 @@
 import { createManualClock, createMemoryStore, createSequentialIds, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { type CorrelateMessage, createCorrelator, shutdownProtocol, type TrackedRequest } from '../src/index.js';
+import {
+  type CorrelateMessage,
+  createCorrelator,
+  shutdownProtocol,
+  type TrackedRequest,
+} from '../src/index.js';
 import { flush, recordEvents, reply } from './helpers.js';
 
 function twoLeads(store?: Store) {
@@ -26,7 +31,11 @@ describe('durable requests on a shared store', () => {
     expect(wire).toHaveLength(0);
     await flush();
     expect(wire).toHaveLength(1);
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'pending', to: 'alice', deadlineAt: 31_000 });
+    expect(await store.get('correlate:lead:a_1')).toMatchObject({
+      state: 'pending',
+      to: 'alice',
+      deadlineAt: 31_000,
+    });
   });
 
   it('resolves the promise held by instance A when instance B settles the reply', async () => {
@@ -37,7 +46,10 @@ describe('durable requests on a shared store', () => {
     b.handle('shutdown', (r) => handledB.push(r));
     const promise = a.request(shutdownProtocol, { to: 'alice', payload: {} });
     await flush();
-    expect(await b.receive(reply('a_1', { approve: true, reason: 'done' }))).toMatchObject({ ok: true, state: 'approved' });
+    expect(await b.receive(reply('a_1', { approve: true, reason: 'done' }))).toMatchObject({
+      ok: true,
+      state: 'approved',
+    });
     await flush();
     await expect(promise).resolves.toMatchObject({ state: 'approved', reason: 'done' });
     expect(handledB.map((r) => r.state)).toEqual(['approved']);
@@ -76,10 +88,15 @@ describe('durable requests on a shared store', () => {
     const handled: unknown[] = [];
     restarted.handle('shutdown', (r) => handled.push(r.response));
     // No restore(): an unknown id is looked up in the store.
-    expect(await restarted.receive(reply('a_1', { approve: false, reason: 'busy' }))).toMatchObject({ ok: true, state: 'rejected' });
+    expect(await restarted.receive(reply('a_1', { approve: false, reason: 'busy' }))).toMatchObject({
+      ok: true,
+      state: 'rejected',
+    });
     expect(handled).toEqual([{ approve: false, reason: 'busy' }]);
     await expect(restarted.waitFor('a_1')).resolves.toMatchObject({ state: 'rejected' });
-    expect(await restarted.receive(reply('nope', { approve: true }))).toMatchObject({ code: 'unknown_request' });
+    expect(await restarted.receive(reply('nope', { approve: true }))).toMatchObject({
+      code: 'unknown_request',
+    });
   });
 
   it('expires exactly once when two instances share the store', async () => {
@@ -137,19 +154,32 @@ describe('durable requests on a shared store', () => {
     const store: Store = {
       ...memory,
       list: (prefix) => memory.list(prefix),
-      compareAndSet: (...args) => (failing ? Promise.reject(new Error('down')) : memory.compareAndSet(...args)),
+      compareAndSet: (...args) =>
+        failing ? Promise.reject(new Error('down')) : memory.compareAndSet(...args),
       getEntry: (key) => (failing ? Promise.reject(new Error('down')) : memory.getEntry(key)),
     };
-    const lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send: () => {}, clock, store, generateId: () => 'r1' });
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [shutdownProtocol],
+      send: () => {},
+      clock,
+      store,
+      generateId: () => 'r1',
+    });
     const errors = recordEvents(lead).error;
-    await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({ code: 'store_error' });
+    await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({
+      code: 'store_error',
+    });
     expect(await lead.receive(reply('zz', { approve: true }))).toMatchObject({ code: 'store_error' });
     await expect(lead.waitFor('zz')).rejects.toMatchObject({ code: 'store_error' });
     failing = false;
     const promise = lead.request(shutdownProtocol, { to: 'alice', payload: {} });
     await flush();
     failing = true;
-    expect(await lead.receive(reply('r1', { approve: true }))).toMatchObject({ ok: false, code: 'store_error' });
+    expect(await lead.receive(reply('r1', { approve: true }))).toMatchObject({
+      ok: false,
+      code: 'store_error',
+    });
     clock.advance(30_000); // the expiry write fails too: it is retried
     await flush();
     expect(lead.get('r1')?.state).toBe('pending');

@@ -7,16 +7,42 @@ describe('the shutdown handshake', () => {
     const { lead, alice, wire, deliver, clock, record } = createTeam();
     const events = record(lead);
     const reply = lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 'work is done' } });
-    expect(wire[0]).toMatchObject({ kind: 'request', request_id: 'req_1', protocol: 'shutdown', from: 'lead', to: 'alice' });
-    expect(lead.get('req_1')).toMatchObject({ state: 'pending', role: 'requester', from: 'lead', to: 'alice' });
+    expect(wire[0]).toMatchObject({
+      kind: 'request',
+      request_id: 'req_1',
+      protocol: 'shutdown',
+      from: 'lead',
+      to: 'alice',
+    });
+    expect(lead.get('req_1')).toMatchObject({
+      state: 'pending',
+      role: 'requester',
+      from: 'lead',
+      to: 'alice',
+    });
 
     expect(await deliver()).toEqual({ ok: true, kind: 'request', requestId: 'req_1', state: 'pending' });
-    expect(alice.get('req_1')).toMatchObject({ role: 'responder', from: 'lead', to: 'alice', payload: { reason: 'work is done' } });
+    expect(alice.get('req_1')).toMatchObject({
+      role: 'responder',
+      from: 'lead',
+      to: 'alice',
+      payload: { reason: 'work is done' },
+    });
     alice.respond('req_1', { approve: true, reason: 'wrapping up' });
     expect(await deliver()).toEqual({ ok: true, kind: 'response', requestId: 'req_1', state: 'approved' });
 
-    await expect(reply).resolves.toMatchObject({ requestId: 'req_1', state: 'approved', approved: true, reason: 'wrapping up', from: 'alice' });
-    expect(lead.get('req_1')).toMatchObject({ state: 'approved', settledAt: 1_000, response: { approve: true, reason: 'wrapping up' } });
+    await expect(reply).resolves.toMatchObject({
+      requestId: 'req_1',
+      state: 'approved',
+      approved: true,
+      reason: 'wrapping up',
+      from: 'alice',
+    });
+    expect(lead.get('req_1')).toMatchObject({
+      state: 'approved',
+      settledAt: 1_000,
+      response: { approve: true, reason: 'wrapping up' },
+    });
     expect(alice.get('req_1')?.state).toBe('approved');
     expect(events.settled).toHaveLength(1);
     expect(events.refused).toHaveLength(0);
@@ -42,7 +68,10 @@ describe('plan approval', () => {
   it('lets a teammate submit a plan the lead approves', async () => {
     const { lead, alice, deliver, record } = createTeam();
     const leadEvents = record(lead);
-    const reply = alice.request(planApprovalProtocol, { to: 'lead', payload: { plan: 'Refactor the auth module' } });
+    const reply = alice.request(planApprovalProtocol, {
+      to: 'lead',
+      payload: { plan: 'Refactor the auth module' },
+    });
     await deliver();
     expect(leadEvents.request.map((e) => e.request.payload)).toEqual([{ plan: 'Refactor the auth module' }]);
     lead.respond('al_1', { approve: true });
@@ -60,6 +89,8 @@ describe('plan approval', () => {
     expect(tracked).toMatchObject({ state: 'rejected', reason: 'too risky', role: 'responder' });
     await deliver();
     await expect(reply).resolves.toMatchObject({ state: 'rejected', reason: 'too risky' });
-    expect(alice.list({ role: 'requester' })).toMatchObject([{ id: 'al_1', state: 'rejected', payload: { plan: 'rm -rf build/' } }]);
+    expect(alice.list({ role: 'requester' })).toMatchObject([
+      { id: 'al_1', state: 'rejected', payload: { plan: 'rm -rf build/' } },
+    ]);
   });
 });

@@ -36,7 +36,12 @@ export function createTeam(
   const clock = createManualClock({ now: 1_000 });
   const wire: CorrelateMessage[] = [];
   const base = { clock, protocols, send: (m: CorrelateMessage) => void wire.push(m) };
-  const lead = createCorrelator({ self: 'lead', generateId: createSequentialIds('req_'), ...base, ...options });
+  const lead = createCorrelator({
+    self: 'lead',
+    generateId: createSequentialIds('req_'),
+    ...base,
+    ...options,
+  });
   const alice = createCorrelator({ self: 'alice', generateId: createSequentialIds('al_'), ...base });
   return {
     clock,
@@ -68,6 +73,12 @@ export async function flush(): Promise<void> {
 }
 
 /** A response message from `from` to `to` for a request id. */
-export function reply(requestId: string, response: unknown, from = 'alice', protocol = 'shutdown', to = 'lead'): CorrelateMessage {
+export function reply(
+  requestId: string,
+  response: unknown,
+  from = 'alice',
+  protocol = 'shutdown',
+  to = 'lead',
+): CorrelateMessage {
   return { kind: 'response', request_id: requestId, protocol, from, to, response };
 }

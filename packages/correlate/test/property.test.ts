@@ -53,15 +53,26 @@ describe('any interleaving of replies, timeouts and aborts', () => {
         else if (s.type === 'cancel') await lead.cancel(`r${s.id + 1}`);
         else if (s.type === 'reply') await lead.receive(reply(`r${s.id + 1}`, { approve: s.approve }));
         else if (s.type === 'bad-reply') await lead.receive(reply(`r${s.id + 1}`, { approve: 'maybe' }));
-        else if (s.type === 'wrong-sender') await lead.receive(reply(`r${s.id + 1}`, { approve: true }, 'mallory'));
-        else await lead.receive({ kind: 'progress', request_id: `r${s.id + 1}`, protocol: 'shutdown', from: 'alice', to: 'lead' });
+        else if (s.type === 'wrong-sender')
+          await lead.receive(reply(`r${s.id + 1}`, { approve: true }, 'mallory'));
+        else
+          await lead.receive({
+            kind: 'progress',
+            request_id: `r${s.id + 1}`,
+            protocol: 'shutdown',
+            from: 'alice',
+            to: 'lead',
+          });
         await flush();
       }
       clock.advance(25_000); // past every maximum: whatever is left expires
       await flush();
       for (const [id, seen] of outcomes) {
         expect(seen, id).toHaveLength(1);
-        expect(settledEvents.filter((r) => r.id === id), id).toHaveLength(1);
+        expect(
+          settledEvents.filter((r) => r.id === id),
+          id,
+        ).toHaveLength(1);
       }
       expect(lead.stats().pending).toBe(0);
       clock.advance(1_000); // past retention: audit records go too

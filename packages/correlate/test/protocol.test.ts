@@ -1,7 +1,13 @@
 import { createManualClock } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type CorrelateMessage, createCorrelator, defineProtocol, planApprovalProtocol, shutdownProtocol } from '../src/index.js';
+import {
+  type CorrelateMessage,
+  createCorrelator,
+  defineProtocol,
+  planApprovalProtocol,
+  shutdownProtocol,
+} from '../src/index.js';
 import { flush, reply } from './helpers.js';
 
 describe('defineProtocol', () => {
@@ -20,10 +26,15 @@ describe('defineProtocol', () => {
     expect(() => defineProtocol('p', { request: {} as never, response: z.string() })).toThrowError(
       expect.objectContaining({ code: 'invalid_options' }),
     );
-    expect(() => defineProtocol('p', { request: z.string(), response: z.string(), timeoutMs: 0 })).toThrowError(
-      expect.objectContaining({ code: 'invalid_timeout' }),
-    );
-    const ok = defineProtocol('p', { request: z.string(), response: z.string(), humanTimeoutMs: 5, maxTotalMs: 10 });
+    expect(() =>
+      defineProtocol('p', { request: z.string(), response: z.string(), timeoutMs: 0 }),
+    ).toThrowError(expect.objectContaining({ code: 'invalid_timeout' }));
+    const ok = defineProtocol('p', {
+      request: z.string(),
+      response: z.string(),
+      humanTimeoutMs: 5,
+      maxTotalMs: 10,
+    });
     expect([ok.humanTimeoutMs, ok.maxTotalMs]).toEqual([5, 10]);
   });
 
@@ -45,17 +56,34 @@ describe('asynchronous schemas', () => {
   it('validates payloads and responses with async refinements on both sides', async () => {
     const wire: CorrelateMessage[] = [];
     const clock = createManualClock();
-    const lead = createCorrelator({ self: 'lead', protocols: [slow], send: (m) => void wire.push(m), clock, generateId: () => 's1' });
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [slow],
+      send: (m) => void wire.push(m),
+      clock,
+      generateId: () => 's1',
+    });
     const bob = createCorrelator({ self: 'bob', protocols: [slow], send: (m) => void wire.push(m), clock });
-    await expect(lead.request(slow, { to: 'bob', payload: { q: 'bad' } })).rejects.toMatchObject({ code: 'invalid_payload' });
+    await expect(lead.request(slow, { to: 'bob', payload: { q: 'bad' } })).rejects.toMatchObject({
+      code: 'invalid_payload',
+    });
     const promise = lead.request(slow, { to: 'bob', payload: { q: 'ok?' } });
     await flush();
     const request = wire.shift() as CorrelateMessage;
-    expect(await bob.receive({ ...request, request_id: 'x', payload: { q: 'bad' } })).toMatchObject({ code: 'invalid_payload' });
+    expect(await bob.receive({ ...request, request_id: 'x', payload: { q: 'bad' } })).toMatchObject({
+      code: 'invalid_payload',
+    });
     expect(await bob.receive(request)).toMatchObject({ ok: true });
-    expect(() => bob.respond('s1', { answer: 'yes' })).toThrowError(expect.objectContaining({ code: 'invalid_response' }));
-    expect(await lead.receive(reply('s1', { answer: 'bad' }, 'bob', 'slow'))).toMatchObject({ code: 'invalid_response' });
-    expect(await lead.receive(reply('s1', { answer: 'yes' }, 'bob', 'slow'))).toMatchObject({ ok: true, state: 'approved' });
+    expect(() => bob.respond('s1', { answer: 'yes' })).toThrowError(
+      expect.objectContaining({ code: 'invalid_response' }),
+    );
+    expect(await lead.receive(reply('s1', { answer: 'bad' }, 'bob', 'slow'))).toMatchObject({
+      code: 'invalid_response',
+    });
+    expect(await lead.receive(reply('s1', { answer: 'yes' }, 'bob', 'slow'))).toMatchObject({
+      ok: true,
+      state: 'approved',
+    });
     await expect(promise).resolves.toMatchObject({ approved: true });
   });
 });
@@ -68,14 +96,27 @@ describe('the responder side', () => {
       if (broken) throw new Error('offline');
       wire.push(m);
     };
-    const lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send, generateId: () => 'q1', clock: createManualClock() });
-    const alice = createCorrelator({ self: 'alice', protocols: [shutdownProtocol], send, clock: createManualClock() });
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [shutdownProtocol],
+      send,
+      generateId: () => 'q1',
+      clock: createManualClock(),
+    });
+    const alice = createCorrelator({
+      self: 'alice',
+      protocols: [shutdownProtocol],
+      send,
+      clock: createManualClock(),
+    });
     const errors: string[] = [];
     alice.on('error', (e) => errors.push(e.code));
     void lead.request(shutdownProtocol, { to: 'alice', payload: {} }).catch(() => {});
     await alice.receive(wire.shift());
     broken = true;
-    expect(() => alice.respond('q1', { approve: true })).toThrowError(expect.objectContaining({ code: 'send_failed' }));
+    expect(() => alice.respond('q1', { approve: true })).toThrowError(
+      expect.objectContaining({ code: 'send_failed' }),
+    );
     expect(() => alice.progress('q1')).toThrowError(expect.objectContaining({ code: 'send_failed' }));
     expect(errors).toEqual(['send_failed', 'send_failed']);
     expect(alice.get('q1')?.state).toBe('pending');
@@ -90,7 +131,12 @@ describe('the responder side', () => {
   });
 
   it('reports a handler that throws as an error event and still settles', async () => {
-    const lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send: () => {}, generateId: () => 'h1' });
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [shutdownProtocol],
+      send: () => {},
+      generateId: () => 'h1',
+    });
     const errors: unknown[] = [];
     lead.on('error', (e) => errors.push(e.code));
     const off = lead.handle(shutdownProtocol, () => {

@@ -21,7 +21,8 @@ describe('deadlines', () => {
 
   it('keeps many deadlines on one clock timer', () => {
     const { lead, clock } = createTeam();
-    for (let i = 0; i < 50; i++) void lead.request(shutdownProtocol, { to: 'alice', payload: {}, timeoutMs: 1_000 + i }).catch(() => {});
+    for (let i = 0; i < 50; i++)
+      void lead.request(shutdownProtocol, { to: 'alice', payload: {}, timeoutMs: 1_000 + i }).catch(() => {});
     expect(clock.pendingTimers()).toBe(1);
     lead.close();
     expect(clock.pendingTimers()).toBe(0);
@@ -29,13 +30,19 @@ describe('deadlines', () => {
 
   it('gives a request waiting on a human its own, longer deadline', () => {
     const { lead } = createTeam({ humanTimeoutMs: 600_000 });
-    void lead.request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' }, waitingOnHuman: true }).catch(() => {});
+    void lead
+      .request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' }, waitingOnHuman: true })
+      .catch(() => {});
     expect(lead.get('req_1')).toMatchObject({ waitingOnHuman: true, deadlineAt: 601_000 });
     lead.close();
   });
 
   it('extends the deadline on progress, switches to the human deadline, and never past the maximum total', async () => {
-    const { lead, alice, deliver, clock, record } = createTeam({ timeoutMs: 10_000, humanTimeoutMs: 100_000, maxTotalMs: 150_000 });
+    const { lead, alice, deliver, clock, record } = createTeam({
+      timeoutMs: 10_000,
+      humanTimeoutMs: 100_000,
+      maxTotalMs: 150_000,
+    });
     const events = record(lead);
     const promise = lead.request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' } });
     await deliver();
@@ -63,14 +70,27 @@ describe('deadlines', () => {
     const note = { kind: 'progress', request_id: 'req_1', protocol: 'shutdown', from: 'mallory', to: 'lead' };
     expect(await lead.receive(note)).toMatchObject({ code: 'wrong_sender' });
     expect(await lead.receive({ ...note, from: 'alice', note: 5 })).toMatchObject({ code: 'malformed' });
-    expect(await lead.receive({ ...note, from: 'alice', waiting_on_human: 'yes' })).toMatchObject({ code: 'malformed' });
+    expect(await lead.receive({ ...note, from: 'alice', waiting_on_human: 'yes' })).toMatchObject({
+      code: 'malformed',
+    });
     clock.advance(30_000);
     expect(await lead.receive({ ...note, from: 'alice' })).toMatchObject({ code: 'late' });
   });
 
   it('uses the protocol deadlines before the correlator defaults', () => {
-    const slow = defineProtocol('slow', { request: shutdownProtocol.request, response: shutdownProtocol.response, timeoutMs: 90_000, maxTotalMs: 100_000 });
-    const lead = createCorrelator({ self: 'lead', protocols: [slow], send: () => {}, clock: createManualClock(), generateId: () => 's1' });
+    const slow = defineProtocol('slow', {
+      request: shutdownProtocol.request,
+      response: shutdownProtocol.response,
+      timeoutMs: 90_000,
+      maxTotalMs: 100_000,
+    });
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [slow],
+      send: () => {},
+      clock: createManualClock(),
+      generateId: () => 's1',
+    });
     void lead.request(slow, { to: 'alice', payload: {} }).catch(() => {});
     expect(lead.get('s1')).toMatchObject({ deadlineAt: 90_000, maxDeadlineAt: 100_000 });
     lead.close();
@@ -91,7 +111,9 @@ describe('cancellation', () => {
 
   it('fails at once, sending nothing, when the signal is already aborted', async () => {
     const { lead, wire } = createTeam();
-    const error = await lead.request(shutdownProtocol, { to: 'alice', payload: {}, signal: AbortSignal.abort('no') }).catch((e: unknown) => e);
+    const error = await lead
+      .request(shutdownProtocol, { to: 'alice', payload: {}, signal: AbortSignal.abort('no') })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'cancelled', cause: 'no' });
     expect(wire).toHaveLength(0);
     expect(lead.stats().pending).toBe(0);
@@ -114,7 +136,9 @@ describe('cancellation', () => {
     lead.close();
     await expect(promise).rejects.toMatchObject({ code: 'closed' });
     await expect(waiting).rejects.toMatchObject({ code: 'closed' });
-    await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({ code: 'closed' });
+    await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({
+      code: 'closed',
+    });
     await expect(lead.waitFor('req_1')).rejects.toMatchObject({ code: 'closed' });
     expect(await lead.receive({})).toMatchObject({ code: 'closed' });
     expect(() => lead.respond('x', {})).toThrowError(expect.objectContaining({ code: 'closed' }));
@@ -133,7 +157,9 @@ describe('cancellation', () => {
     });
     const errors: string[] = [];
     lead.on('error', (e) => errors.push(e.code));
-    await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({ code: 'send_failed' });
+    await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({
+      code: 'send_failed',
+    });
     expect(errors).toEqual(['send_failed']);
     expect(lead.list()[0]).toMatchObject({ state: 'cancelled', reason: 'send_failed' });
   });
@@ -160,7 +186,9 @@ describe('waitFor', () => {
     const other = lead.waitFor('req_1');
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
-    await expect(lead.waitFor('req_1', { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(lead.waitFor('req_1', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'cancelled',
+    });
     expect(lead.get('req_1')?.state).toBe('pending');
     clock.advance(30_000);
     await expect(other).rejects.toMatchObject({ code: 'timeout' });
@@ -202,29 +230,53 @@ describe('bounds', () => {
 describe('misuse', () => {
   it('rejects unregistered protocols, bad payloads and a missing recipient', async () => {
     const { lead } = createTeam({}, [shutdownProtocol]);
-    await expect(lead.request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' } })).rejects.toMatchObject({ code: 'unknown_protocol' });
-    await expect(lead.request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' } })).rejects.toMatchObject({ code: 'unknown_protocol' });
-    const bad = await lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 5 } as never }).catch((e: unknown) => e);
+    await expect(
+      lead.request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' } }),
+    ).rejects.toMatchObject({ code: 'unknown_protocol' });
+    await expect(
+      lead.request(planApprovalProtocol, { to: 'alice', payload: { plan: 'p' } }),
+    ).rejects.toMatchObject({ code: 'unknown_protocol' });
+    const bad = await lead
+      .request(shutdownProtocol, { to: 'alice', payload: { reason: 5 } as never })
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: 'invalid_payload', details: { protocol: 'shutdown' } });
-    await expect(lead.request(shutdownProtocol, { to: '', payload: {} })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(lead.request(shutdownProtocol, { to: 'a', payload: {}, timeoutMs: -1 })).rejects.toMatchObject({ code: 'invalid_timeout' });
+    await expect(lead.request(shutdownProtocol, { to: '', payload: {} })).rejects.toMatchObject({
+      code: 'invalid_options',
+    });
+    await expect(
+      lead.request(shutdownProtocol, { to: 'a', payload: {}, timeoutMs: -1 }),
+    ).rejects.toMatchObject({ code: 'invalid_timeout' });
     expect(lead.stats().pending).toBe(0);
   });
 
   it('refuses bad options at creation', () => {
     const send = (): void => {};
-    expect(() => createCorrelator({ self: '', protocols: [], send })).toThrowError(expect.objectContaining({ code: 'invalid_options' }));
-    expect(() => createCorrelator({ self: 'a', protocols: [], send, maxPending: 0 })).toThrowError(expect.objectContaining({ code: 'invalid_options' }));
-    const twin = defineProtocol('shutdown', { request: shutdownProtocol.request, response: shutdownProtocol.response });
+    expect(() => createCorrelator({ self: '', protocols: [], send })).toThrowError(
+      expect.objectContaining({ code: 'invalid_options' }),
+    );
+    expect(() => createCorrelator({ self: 'a', protocols: [], send, maxPending: 0 })).toThrowError(
+      expect.objectContaining({ code: 'invalid_options' }),
+    );
+    const twin = defineProtocol('shutdown', {
+      request: shutdownProtocol.request,
+      response: shutdownProtocol.response,
+    });
     expect(() => createCorrelator({ self: 'a', protocols: [shutdownProtocol, twin], send })).toThrowError(
       expect.objectContaining({ code: 'invalid_options' }),
     );
   });
 
   it('refuses an id generator that repeats itself', async () => {
-    const lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send: () => {}, generateId: () => 'same' });
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [shutdownProtocol],
+      send: () => {},
+      generateId: () => 'same',
+    });
     void lead.request(shutdownProtocol, { to: 'a', payload: {} }).catch(() => {});
-    await expect(lead.request(shutdownProtocol, { to: 'a', payload: {} })).rejects.toMatchObject({ code: 'invalid_options' });
+    await expect(lead.request(shutdownProtocol, { to: 'a', payload: {} })).rejects.toMatchObject({
+      code: 'invalid_options',
+    });
     lead.close();
   });
 });

@@ -176,7 +176,7 @@ export class SettledLog<T extends AnyRecord> {
 
   constructor(
     private readonly retainMs: number,
-    private readonly max: number,
+    max: number,
   ) {
     this.ring = new Array<T | undefined>(retainMs === 0 ? 0 : max);
   }

@@ -57,11 +57,13 @@ export function createResponder(ctx: ResponderContext): Responder {
     incoming.delete(record.id);
     settled.add(record);
     ctx.scheduleSweep(record.settledAt + ctx.retainMs);
-    if (events.listenerCount('settled') > 0) events.emit('settled', { request: toTracked(record), remote: false });
+    if (events.listenerCount('settled') > 0)
+      events.emit('settled', { request: toTracked(record), remote: false });
   }
 
   function pendingOrThrow(id: string): Incoming {
-    if (ctx.isClosed()) throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
+    if (ctx.isClosed())
+      throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
     const record = incoming.get(id);
     if (record !== undefined) return record;
     const done = settled.items.get(id);
@@ -70,7 +72,9 @@ export function createResponder(ctx: ResponderContext): Responder {
         details: { requestId: id, state: done.state },
       });
     }
-    throw new CorrelateError('unknown_request', `No incoming request "${id}"`, { details: { requestId: id } });
+    throw new CorrelateError('unknown_request', `No incoming request "${id}"`, {
+      details: { requestId: id },
+    });
   }
 
   function sendOrThrow(record: Incoming, message: CorrelateMessage): void {
@@ -85,7 +89,11 @@ export function createResponder(ctx: ResponderContext): Responder {
     }
   }
 
-  function accept(message: RequestMessage, protocol: Protocol, checked: ValidationResult<unknown>): ReceiveResult {
+  function accept(
+    message: RequestMessage,
+    protocol: Protocol,
+    checked: ValidationResult<unknown>,
+  ): ReceiveResult {
     const existing = known(message.request_id);
     if (existing !== undefined) {
       return ctx.refuse({
@@ -105,7 +113,11 @@ export function createResponder(ctx: ResponderContext): Responder {
     }
     const now = clock.now();
     if (message.deadline_at <= now) {
-      return ctx.refuse({ ...about(message), code: 'late', message: `Request "${message.request_id}" arrived after its deadline` });
+      return ctx.refuse({
+        ...about(message),
+        code: 'late',
+        message: `Request "${message.request_id}" arrived after its deadline`,
+      });
     }
     if (incoming.size >= ctx.maxPending) {
       return ctx.refuse({
@@ -115,7 +127,16 @@ export function createResponder(ctx: ResponderContext): Responder {
       });
     }
     const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
-    const record = new Incoming(message.request_id, protocol, message.from, self, checked.value, now, Math.min(message.deadline_at, maxAt), maxAt);
+    const record = new Incoming(
+      message.request_id,
+      protocol,
+      message.from,
+      self,
+      checked.value,
+      now,
+      Math.min(message.deadline_at, maxAt),
+      maxAt,
+    );
     record.deadline = queue.add(record.deadlineAt, () => {
       record.deadline = undefined;
       finish(record, nextState(record.state, 'expire') ?? 'expired');
@@ -129,10 +150,16 @@ export function createResponder(ctx: ResponderContext): Responder {
     onRequest(message) {
       const protocol = ctx.protocols.get(message.protocol);
       if (protocol === undefined) {
-        return ctx.refuse({ ...about(message), code: 'unknown_protocol', message: `Unknown protocol "${message.protocol}"` });
+        return ctx.refuse({
+          ...about(message),
+          code: 'unknown_protocol',
+          message: `Unknown protocol "${message.protocol}"`,
+        });
       }
       const checked = check(protocol.request, message.payload);
-      return isPromise(checked) ? checked.then((result) => accept(message, protocol, result)) : accept(message, protocol, checked);
+      return isPromise(checked)
+        ? checked.then((result) => accept(message, protocol, result))
+        : accept(message, protocol, checked);
     },
 
     respond(id, response) {
@@ -140,17 +167,32 @@ export function createResponder(ctx: ResponderContext): Responder {
       const checked = check(record.protocol.response, response);
       if (isPromise(checked)) {
         checked.catch(() => {}); // answered synchronously below; the async result is not needed
-        throw new CorrelateError('invalid_response', `The ${record.protocol.name} response schema is asynchronous; respond() needs a synchronous one`, {
-          details: { requestId: id },
-        });
+        throw new CorrelateError(
+          'invalid_response',
+          `The ${record.protocol.name} response schema is asynchronous; respond() needs a synchronous one`,
+          {
+            details: { requestId: id },
+          },
+        );
       }
       if (!checked.ok) {
-        throw new CorrelateError('invalid_response', `The response does not match the ${record.protocol.name} response schema`, {
-          details: { requestId: id, issues: checked.issues, missingFields: checked.missingFields },
-        });
+        throw new CorrelateError(
+          'invalid_response',
+          `The response does not match the ${record.protocol.name} response schema`,
+          {
+            details: { requestId: id, issues: checked.issues, missingFields: checked.missingFields },
+          },
+        );
       }
       const decision = record.protocol.decide(checked.value);
-      sendOrThrow(record, { kind: 'response', request_id: id, protocol: record.protocol.name, from: self, to: record.from, response: checked.value });
+      sendOrThrow(record, {
+        kind: 'response',
+        request_id: id,
+        protocol: record.protocol.name,
+        from: self,
+        to: record.from,
+        response: checked.value,
+      });
       record.response = checked.value;
       record.reason = decision.reason;
       finish(record, nextState(record.state, decision.approve ? 'approve' : 'reject') ?? record.state);

@@ -7,11 +7,20 @@ import {
   validate,
   validateAsync,
 } from '@parley/core';
-import { type MachineSnapshot, type RequestContext, type RequestEvent, requestMachine, type RequestState } from '@parley/fsm';
+import {
+  type MachineSnapshot,
+  type RequestContext,
+  type RequestEvent,
+  requestMachine,
+  type RequestState,
+} from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 
 /** Validates with a sync schema at sync cost, and falls back to the async path only when needed. */
-export function check(schema: StandardSchemaV1, value: unknown): ValidationResult<unknown> | Promise<ValidationResult<unknown>> {
+export function check(
+  schema: StandardSchemaV1,
+  value: unknown,
+): ValidationResult<unknown> | Promise<ValidationResult<unknown>> {
   try {
     return validate(schema, value);
   } catch (error) {
@@ -54,7 +63,13 @@ export function nextState(state: RequestState, event: RequestEvent): RequestStat
       const result = requestMachine.transition(pending, e);
       return result.ok ? result.snapshot : pending;
     };
-    snapshots = { pending, approved: after('approve'), rejected: after('reject'), expired: after('expire'), cancelled: after('cancel') };
+    snapshots = {
+      pending,
+      approved: after('approve'),
+      rejected: after('reject'),
+      expired: after('expire'),
+      cancelled: after('cancel'),
+    };
   }
   // The request machine has no guards and is pure, so one answer per (state, event) holds forever.
   const result = requestMachine.transition(snapshots[state], event);
