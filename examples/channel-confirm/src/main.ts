@@ -1,0 +1,93 @@
+// The CLI. By default it runs every scripted scenario on a real embedded Postgres (PGlite) with
+// simulated time and prints the transcript. `--interactive`: you are alice in the group chat
+// (type `/help`); the model stays scripted, time is real. `--scenario <name>` picks one scenario.
+import { createInterface } from 'node:readline/promises';
+import { systemClock } from '@parley/core';
+import { createFakeChannel } from '@parley/testing';
+import { formatShop, openDatabase, readShop, resetShop } from './database.js';
+import { createDriver, createProgress } from './driver.js';
+import { CHANNEL, GROUP_CHAT, runChannelConfirm } from './run.js';
+import { ALICE, SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
+import { createTranscript } from './transcript.js';
+import { createShopBot } from './wiring.js';
+
+const args = process.argv.slice(2);
+const named = args.indexOf('--scenario');
+const only = named === -1 ? undefined : args[named + 1];
+
+if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
+  console.error(`Unknown scenario "${only}". Scenarios: ${SCENARIO_NAMES.join(', ')}`);
+  process.exitCode = 1;
+} else if (args.includes('--interactive')) {
+  await interactive();
+} else {
+  console.log('Starting PGlite (Postgres in WebAssembly)…\n');
+  const result = await runChannelConfirm({
+    ...(only === undefined ? {} : { scenarios: [only as ScenarioName] }),
+    output: (line) => console.log(line),
+  });
+  const confirmed = result.scenarios.flatMap((s) => s.decisions).filter((d) => d.outcome === 'confirmed');
+  console.log(
+    `${result.scenarios.length} scenario(s); ${confirmed.length} confirmed change(s); timers left: ${result.pendingTimers}`,
+  );
+}
+
+const HELP = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or:
+  /as <user> <text>     say something as another member (e.g. /as bob 确认)
+  /click <label> [user] click a button of the latest card (e.g. /click 确认, /click 取消 bob)
+  /table                show the orders table as the database has it
+  /quit                 leave (also Ctrl-D)
+Try: 查一下未完成的订单 · 删除 3 号订单 · 把 2 号订单标记为 paid · 给 customer 列建索引 · sql: …`;
+
+async function interactive(): Promise<void> {
+  console.log('Starting PGlite (Postgres in WebAssembly)…');
+  const db = await openDatabase();
+  await resetShop(db);
+  const transcript = createTranscript(systemClock, (line) => console.log(line));
+  const progress = createProgress(10 * 60_000);
+  const channel = createFakeChannel({ channel: CHANNEL, clock: systemClock, echo: true });
+  const bot = await createShopBot({
+    db,
+    channel,
+    clock: systemClock,
+    log: transcript.log,
+    onProgress: progress.poke,
+  });
+  const driver = createDriver({ bot, channel, chatId: GROUP_CHAT, progress, log: transcript.log });
+  console.log(`${HELP}\n\n${formatShop(await readShop(db))}\n`);
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    for (;;) {
+      const line = (await rl.question(`${ALICE}> `).catch(() => '/quit')).trim();
+      if (line === '' || line === '/help') {
+        if (line === '/help') console.log(HELP);
+        continue;
+      }
+      if (line === '/quit') break;
+      if (line === '/table') {
+        console.log(formatShop(await readShop(db)));
+        continue;
+      }
+      const as = line.match(/^\/as\s+(\S+)\s+([\s\S]+)$/);
+      const click = line.match(/^\/click\s+(\S+)(?:\s+(\S+))?$/);
+      try {
+        if (as !== null) await driver.say(as[1] as string, as[2] as string);
+        else if (click !== null)
+          await driver.click(click[2] ?? ALICE, new RegExp(`^${escapeRegExp(click[1] as string)}`));
+        else await driver.say(ALICE, line);
+      } catch (error) {
+        console.log(`(${error instanceof Error ? error.message : String(error)})`);
+        continue;
+      }
+      await driver.idle();
+    }
+  } finally {
+    rl.close();
+    await bot.close();
+    await db.close();
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

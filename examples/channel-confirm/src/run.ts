@@ -1,0 +1,129 @@
+// Runs the scripted scenarios against a real PGlite database with an injected clock and ids, and
+// returns what really happened: the table after each scenario, the decisions the confirm gate
+// recorded, what the agent and the model saw, what the bot said, and the transcript.
+import type { OutboundMessage } from '@parley/bus';
+import type { ConfirmDecision } from '@parley/confirm';
+import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
+import { createFakeChannel, createFakeClock } from '@parley/testing';
+import type { SeenMessage } from './agent.js';
+import {
+  formatShop,
+  openDatabase,
+  readShop,
+  resetShop,
+  type ShopState,
+  type SqlDatabase,
+} from './database.js';
+import { createDriver, createProgress } from './driver.js';
+import { DEFAULT_TIMEOUT_MS, SCENARIOS, type ScenarioName } from './scenarios.js';
+import type { ModelRequest } from './script.js';
+import { createTranscript } from './transcript.js';
+import { createShopBot } from './wiring.js';
+
+export const CHANNEL = 'feishu';
+export const GROUP_CHAT = 'oc_orders_ops';
+
+export interface RunOptions {
+  /** An open database (e.g. one PGlite per test file); opened here, and closed, when omitted. */
+  readonly db?: SqlDatabase;
+  /** Simulated time; a fake clock at 2025-01-06 09:00 UTC by default. */
+  readonly clock?: ManualClock;
+  /** Confirmation ids; `cfm_1`, `cfm_2`… by default. */
+  readonly generateId?: IdGenerator;
+  /** Which scenarios, in order; all by default. */
+  readonly scenarios?: readonly ScenarioName[];
+  /** How long a confirmation waits; 5 minutes by default. */
+  readonly timeoutMs?: number;
+  /** Receives each transcript line as it is written. */
+  readonly output?: (line: string) => void;
+}
+
+export interface ScenarioResult {
+  readonly name: ScenarioName;
+  readonly title: string;
+  /** The shop as the database has it after the scenario. */
+  readonly shop: ShopState;
+  /** Every decision the confirm gate recorded (its audit trail). */
+  readonly decisions: readonly ConfirmDecision[];
+  /** Every message the agent read from the bus. */
+  readonly agentSaw: readonly SeenMessage[];
+  /** Every request the model was sent. */
+  readonly modelRequests: readonly ModelRequest[];
+  /** Every message the bot sent to the group. */
+  readonly botSaid: readonly OutboundMessage[];
+  /** Confirmation prompts sent. */
+  readonly prompts: number;
+  readonly lines: readonly string[];
+}
+
+export interface RunResult {
+  readonly scenarios: readonly ScenarioResult[];
+  readonly lines: readonly string[];
+  /** Timers left on the clock after everything closed (0 when nothing leaks). */
+  readonly pendingTimers: number;
+}
+
+export async function runChannelConfirm(options: RunOptions = {}): Promise<RunResult> {
+  const clock = options.clock ?? createFakeClock({ now: Date.UTC(2025, 0, 6, 9, 0, 0) });
+  const generateId = options.generateId ?? createSequentialIds('cfm_');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const transcript = createTranscript(clock, options.output);
+  const names = options.scenarios ?? SCENARIOS.map((scenario) => scenario.name);
+  const owned = options.db === undefined ? await openDatabase() : undefined;
+  const db: SqlDatabase = options.db ?? (owned as SqlDatabase);
+  const results: ScenarioResult[] = [];
+  try {
+    for (const [index, name] of names.entries()) {
+      const scenario = SCENARIOS.find((candidate) => candidate.name === name);
+      if (scenario === undefined) throw new Error(`Unknown scenario "${name}"`);
+      const from = transcript.lines.length;
+      transcript.note(`━━ ${index + 1}. ${scenario.name}: ${scenario.title}`);
+      await resetShop(db);
+      transcript.log(`table  ${formatShop(await readShop(db))}`);
+
+      const progress = createProgress();
+      const channel = createFakeChannel({ channel: CHANNEL, clock, echo: true });
+      const bot = await createShopBot({
+        db,
+        channel,
+        clock,
+        generateId,
+        timeoutMs,
+        log: transcript.log,
+        onProgress: progress.poke,
+      });
+      try {
+        const driver = createDriver({
+          bot,
+          channel,
+          chatId: GROUP_CHAT,
+          progress,
+          log: transcript.log,
+          clock,
+        });
+        await scenario.run(driver, timeoutMs);
+      } finally {
+        await bot.close();
+      }
+      const shop = await readShop(db);
+      transcript.log(`table  ${formatShop(shop)}`);
+      transcript.note('');
+      const decisions: ConfirmDecision[] = [];
+      for await (const decision of bot.confirm.audit()) decisions.push(decision);
+      results.push({
+        name: scenario.name,
+        title: scenario.title,
+        shop,
+        decisions,
+        agentSaw: [...bot.agent.seen],
+        modelRequests: [...bot.model.requests],
+        botSaid: [...channel.sent],
+        prompts: bot.prompts,
+        lines: transcript.lines.slice(from),
+      });
+    }
+  } finally {
+    await owned?.close();
+  }
+  return { scenarios: results, lines: transcript.lines, pendingTimers: clock.pendingTimers() };
+}

@@ -1,0 +1,163 @@
+// How the pieces are put together for one bot: a message bus with the hygiene interceptor first,
+// the confirm gate (which installs its own interceptor after it), the tool gate with data_modify
+// and the confirm gate, the scripted model, the agent loop, and the chat channel attached last.
+// Every piece gets the same clock, so the scripted run needs no real time at all.
+import {
+  type ChannelAdapter,
+  createHygieneInterceptor,
+  createMessageBus,
+  type MessageBus,
+  type OutboundMessage,
+} from '@parley/bus';
+import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
+import type { Clock, IdGenerator } from '@parley/core';
+import { createScriptedModel, type FakeChannel, type ScriptedModel } from '@parley/testing';
+import { createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
+import { type Agent, startAgent } from './agent.js';
+import type { SqlDatabase, SqlResult } from './database.js';
+import { type ModelOutput, type ModelRequest, shopAssistant } from './script.js';
+import { classifySql } from './sql-classifier.js';
+import { type AgentContext, dataModify, noSessionControl } from './tool.js';
+
+export interface ShopBotOptions {
+  readonly db: SqlDatabase;
+  /** The chat platform; a FakeChannel here, a Feishu / DingTalk adapter in production. */
+  readonly channel: FakeChannel;
+  readonly clock: Clock;
+  /** Confirmation ids; nanoid by default. */
+  readonly generateId?: IdGenerator;
+  /** How long a confirmation waits; @parley/confirm's 5 minutes by default. */
+  readonly timeoutMs?: number;
+  readonly log: (line: string) => void;
+  /** Called whenever something a driver may wait for happened (a reply, a prompt, a decision). */
+  readonly onProgress?: () => void;
+}
+
+export interface ShopBot {
+  readonly bus: MessageBus;
+  readonly confirm: ConfirmGate;
+  readonly tools: ToolGate<'data_modify', AgentContext>;
+  readonly model: ScriptedModel<ModelOutput, ModelRequest>;
+  readonly agent: Agent;
+  /** Confirmation prompts sent so far. */
+  readonly prompts: number;
+  /** Closes the confirm gate and the bus, then waits for the agent loop to end. */
+  close(): Promise<void>;
+}
+
+export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
+  const { clock, log } = options;
+  const progress = (): void => options.onProgress?.();
+  const bus = createMessageBus({ clock });
+  // First: the bot's own echoes, other bots, edits, recalls and redelivered events never count
+  // as anyone's answer (a redelivered 确认 must not confirm twice).
+  bus.intercept(createHygieneInterceptor());
+  const confirm = createConfirmGate({
+    bus,
+    clock,
+    ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    // approvers: 'requester' (the default): only the user whose message led to the call may answer.
+  });
+  const tools = createToolGate({
+    tools: [dataModify],
+    allowlist: ['data_modify'],
+    policies: [noSessionControl],
+    confirm,
+    clock,
+  });
+  const model = createScriptedModel<ModelOutput, ModelRequest>({
+    name: 'shop-assistant',
+    clock,
+    respond: shopAssistant,
+  });
+
+  let prompts = 0;
+  bus.on('intercepted', ({ message, by }) => {
+    if (by === 'confirm') log('  ↳ consumed by the confirm gate: it never reaches the agent');
+    else if (message.fromSelf !== true) log(`  ↳ dropped by ${by}`);
+  });
+  bus.on('dropped', ({ direction, code }) => log(`bus: ${direction} message dropped (${code})`));
+  confirm.on('prompted', () => {
+    prompts++;
+    progress();
+  });
+  confirm.on('ignored', ({ code }) => {
+    log(
+      code === 'not_allowed'
+        ? '  ↳ not counted as an answer (only the requester may answer): passed on to the agent as ordinary chat'
+        : `  ↳ not counted as an answer (${code})`,
+    );
+  });
+  confirm.on('refused', ({ code, senderId }) => log(`confirm: card click by ${senderId} refused (${code})`));
+  confirm.on('decided', ({ decision }) => {
+    const by = decision.decidedBy === undefined ? '' : ` by ${decision.decidedBy}`;
+    const reply = decision.reply === undefined ? '' : ` «${decision.reply}»`;
+    log(`confirm: ${decision.id} ${decision.outcome} (${decision.reason}${by}${reply})`);
+    progress();
+  });
+  confirm.on('error', ({ error }) => log(`confirm: error ${String(error)}`));
+  tools.on('executed', ({ call }) => {
+    const result = call.result as SqlResult; // data_modify's result
+    log(`tool: ${call.tool} ran → ${result.command}, ${result.rowCount} row(s)`);
+  });
+  tools.on('refused', ({ failed }) => {
+    const why = failed.tool_reason === undefined ? failed.code : `${failed.code}/${failed.tool_reason}`;
+    log(`tool: ${failed.tool} not run (${why})`);
+  });
+
+  const agent = startAgent({
+    bus,
+    model: (request) => model(request),
+    tools,
+    context: { db: options.db },
+    log,
+    describeCall,
+    onHandled: progress,
+  });
+
+  // The adapter the bus sees: the platform (FakeChannel) plus a transcript line per bot message.
+  const { channel } = options;
+  const adapter: ChannelAdapter = {
+    channel: channel.channel,
+    async send(message) {
+      log(`bot: ${formatOutbound(message)}`);
+      await channel.send(message);
+    },
+    connect: (deliver) => channel.connect?.(deliver),
+  };
+  await bus.attach(adapter);
+
+  return {
+    bus,
+    confirm,
+    tools,
+    model,
+    agent,
+    get prompts() {
+      return prompts;
+    },
+    async close() {
+      await confirm.close();
+      await bus.close();
+      await agent.done;
+    },
+  };
+}
+
+function describeCall(call: ToolCallProposal): string {
+  const sql = (call.args as { sql?: unknown } | undefined)?.sql;
+  if (typeof sql !== 'string') return `${call.tool} ${JSON.stringify(call.args)}`;
+  const classification = classifySql(sql);
+  const verdict = classification.needsConfirmation ? 'needs 确认' : 'runs at once';
+  return `${call.tool}: ${sql}\n  (${classification.kind.toUpperCase()}: ${classification.reason} → ${verdict})`;
+}
+
+/** A bot message for the transcript: its text, and a card's title and buttons. */
+export function formatOutbound(message: OutboundMessage): string {
+  const card =
+    message.card === undefined
+      ? ''
+      : `\n[card ${message.card.title ?? ''}: ${message.card.buttons.map((button) => button.label).join(' | ')}]`;
+  return `${message.text}${card}`;
+}
