@@ -1,7 +1,13 @@
 // The side effects the flow allows, each performed only once its step says so: the execution plan,
 // the adapter run under the manual trigger (export first when chosen), and the notification.
 import { ACTIONS, type GoalType } from './flow.js';
-import type { Notifier, PlatformAdapter, PlatformError, PlatformResult } from './fakes.js';
+import type {
+  CredentialVault,
+  Notifier,
+  PlatformAdapter,
+  PlatformError,
+  PlatformResult,
+} from './adapters.js';
 import { redactText } from './redact.js';
 import type { Fields } from './replies.js';
 import type { ExecutionPlan, ExecutionState } from './session-json.js';
@@ -86,11 +92,11 @@ export async function notifyResult(
   notifier: Notifier,
   mode: string,
   sessionId: string,
-  plan: ExecutionPlan | null,
+  plan: ExecutionPlan,
   execution: ExecutionState | null,
   manual: readonly string[],
 ): Promise<string | undefined> {
-  if (mode === 'none' || plan === null) return undefined;
+  if (mode === 'none') return undefined;
   const done = execution?.completed.length ?? 0;
   const text = redactText(
     `Cleanup ${sessionId}: ${plan.action} done for ${done} of ${plan.targets.length} target(s)` +
@@ -98,6 +104,23 @@ export async function notifyResult(
   );
   await notifier.send({ mode, text });
   return text;
+}
+
+/**
+ * Asks the vault about the credential a reply names and attaches what it says as `check`, for the
+ * auth step's exit condition to judge. The reference itself is never written to the transcript.
+ */
+export async function checkCredential(
+  vault: CredentialVault,
+  fields: Fields,
+  note: (text: string) => void,
+): Promise<Fields> {
+  const ref = typeof fields.credential_ref === 'string' ? fields.credential_ref : fields.session_proof;
+  if (typeof ref !== 'string' || fields.auth_mode === 'none') return fields;
+  const check = await vault.check(ref);
+  const minutes = check.expires_in_ms === null ? '?' : Math.round(check.expires_in_ms / 60_000);
+  note(`credential check: ${check.status}, ${minutes} min left, scopes ${check.scopes.join(' ') || '—'}`);
+  return { ...fields, check: { ...check } };
 }
 
 function wholeCall(code: string, message: string): PlatformError {

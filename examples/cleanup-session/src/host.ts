@@ -1,40 +1,24 @@
 // The host of one cleanup session: reads each reply into fields, lets the flow decide, performs the
 // side effect the flow allows, tells the user, and persists the record after every step.
-import type { Clock, JsonValue, Store } from '@parley/core';
+import type { JsonValue } from '@parley/core';
 import { createFlowSession, type FlowSession, type FlowSubmitResult } from '@parley/fsm';
-import { createPlan, describePlan, notifyResult, remainingTargets, runExecution } from './effects.js';
-import type { CredentialVault, Notifier, PlatformAdapter } from './fakes.js';
+import {
+  checkCredential,
+  createPlan,
+  describePlan,
+  notifyResult,
+  remainingTargets,
+  runExecution,
+} from './effects.js';
+import type { CleanupHost, CleanupHostOptions } from './host-types.js';
 import { type CleanupStep, cleanupFlow } from './flow.js';
-import { createSessionRepository, SessionConflictError, type Wait, withRetry } from './persistence.js';
+import { createSessionRepository, SessionConflictError, withRetry } from './persistence.js';
 import { redactJson } from './redact.js';
 import { type Fields, mergeDraft, readAnswer, readExecuteCommand, SLOT_FILLING_STEPS } from './replies.js';
-import { type SessionJson, type SessionRecord, toAuditSummary, toSessionJson } from './session-json.js';
-import type { Transcript } from './transcript.js';
+import { type ExecutionPlan, type SessionRecord, toAuditSummary, toSessionJson } from './session-json.js';
+import { reportResult } from './report.js';
 
-export interface CleanupHostOptions {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly wait: Wait;
-  /** Makes ids with a prefix (`sess_`, `plan_`, `rev_`). */
-  readonly generateId: (prefix: string) => string;
-  readonly platform: PlatformAdapter;
-  readonly vault: CredentialVault;
-  readonly notifier: Notifier;
-  readonly transcript: Transcript;
-  /** Waits between tries of a failed save; their count + 1 is the number of tries. */
-  readonly saveDelaysMs?: readonly number[];
-}
-
-export interface CleanupHost {
-  readonly sessionId: string;
-  readonly step: CleanupStep | 'done';
-  readonly done: boolean;
-  reply(text: string): Promise<void>;
-  record(): SessionRecord;
-  sessionJson(): SessionJson;
-  /** The redacted audit summary, once the user asked for an export at close. */
-  readonly auditExport: JsonValue | undefined;
-}
+export type { CleanupHost, CleanupHostOptions } from './host-types.js';
 
 export const DEFAULT_SAVE_DELAYS_MS = [1_000, 2_000, 4_000] as const;
 
@@ -99,6 +83,18 @@ function createHost(
     transcript.say('host', at, detail);
   };
 
+  /** The plan exists from export-decision on; anything later without one is a bug. */
+  const currentPlan = (): ExecutionPlan => {
+    if (plan === null) throw new Error(`Session ${sessionId} has no execution plan`);
+    return plan;
+  };
+  /** Adds an item (redacted) to a manual-review queue in the store. */
+  const enqueue = async (queue: string, item: Record<string, JsonValue>, text: string, at: string) => {
+    const stamped = { session_id: sessionId, ...item, at: new Date(clock.now()).toISOString() };
+    const key = await repo.enqueueReview(queue, redactJson(stamped));
+    note('review', `${text} → ${key}`, at);
+  };
+
   async function persist(): Promise<void> {
     const current = record();
     version = await withRetry(() => repo.save(current, version), {
@@ -115,40 +111,16 @@ function createHost(
     if (prompt !== undefined) bot(prompt);
   }
 
-  /** Tells what the flow decided; returns whether it moved on. */
-  function report(result: FlowSubmitResult<CleanupStep, unknown>): boolean {
-    if (result.ok) {
-      const where = result.next === result.step ? `${result.step} (next answer)` : result.next;
-      const how = result.notice === undefined ? 'accepted' : 'failed, default taken';
-      transcript.say('flow', result.step, `✓ ${how} → ${where}`);
-      if (result.notice !== undefined) transcript.say('bot', result.step, result.notice);
-      return true;
-    }
-    if (result.code === 'flow_done') {
-      transcript.say('flow', 'done', `✗ flow_done: ${result.reason}`);
-      bot('This session is closed; start a new one for another cleanup.');
-      return false;
-    }
-    const to = result.to === undefined ? '' : ` → ${result.to}`;
-    const queue = result.queue === undefined ? '' : ` → queue ${result.queue}`;
-    transcript.say('flow', result.step, `✗ ${result.code}, ${result.action}${to}${queue}: ${why(result)}`);
-    transcript.say('bot', result.step, result.message);
-    if (result.action === 'back') sayPrompt();
-    return false;
-  }
-
   async function submit(fields: Fields): Promise<FlowSubmitResult<CleanupStep, unknown>> {
     const before = session.snapshot();
     const result = session.submit(fields);
-    const moved = report(result);
+    const moved = reportResult(transcript, result, sayPrompt);
     const name = before.state as CleanupStep;
     const keepDraft =
       !moved && SLOT_FILLING_STEPS.includes(name) && result.ok === false && 'action' in result;
     draft = keepDraft && result.action !== 'back' ? { step: name, fields: withoutCheck(fields) } : null;
-    for (const review of result.snapshot.reviews.slice(before.reviews.length)) {
-      const item = { session_id: sessionId, ...review, at: new Date(review.at).toISOString() };
-      const key = await repo.enqueueReview(review.queue, redactJson(item as unknown as JsonValue));
-      note('review', `queued for manual review (${review.queue}): ${key}`);
+    for (const { queue, submitted, reason } of result.snapshot.reviews.slice(before.reviews.length)) {
+      await enqueue(queue, { step: name, submitted, reason }, `queued for manual review (${queue})`, name);
     }
     await persist();
     if (moved) await after(name, before.part);
@@ -165,12 +137,7 @@ function createHost(
       };
       note('scope', `${scope.targets.length} normalised target(s): ${scope.targets.join(' ')}`, done);
       for (const item of scope.unresolved) {
-        const key = await repo.enqueueReview('unresolved-targets', {
-          session_id: sessionId,
-          ...item,
-          at: new Date(clock.now()).toISOString(),
-        });
-        note('review', `unresolved "${item.input}" (${item.reason}) → manual review ${key}`, done);
+        await enqueue('unresolved-targets', item, `unresolved "${item.input}" (${item.reason})`, done);
       }
     }
     if (done === 'export-decision') {
@@ -184,34 +151,19 @@ function createHost(
       bot(describePlan(plan, (fields['platform-scope']?.platforms as string[]) ?? []));
     }
     if (done === 'execute' && fields.execute?.fallback === 'manual') {
-      for (const target of remainingTargets(plan as NonNullable<typeof plan>, execution)) {
-        const key = await repo.enqueueReview('manual-execution', {
-          session_id: sessionId,
-          target,
-          at: new Date(clock.now()).toISOString(),
-        });
-        note('manual', `${target} → manual execution ${key}`, done);
+      for (const target of remainingTargets(currentPlan(), execution)) {
+        await enqueue('manual-execution', { target }, `${target} handed to manual execution`, done);
       }
     }
     if (done === 'notify') {
-      const manual =
-        session.fields.execute?.fallback === 'manual'
-          ? remainingTargets(plan as NonNullable<typeof plan>, execution)
-          : [];
-      const sent = await notifyResult(
-        options.notifier,
-        String(fields.notify?.notify_mode),
-        sessionId,
-        plan,
-        execution,
-        manual,
-      );
-      if (sent !== undefined) note('notify', `sent via ${String(fields.notify?.notify_mode)}: ${sent}`, done);
+      const mode = String(fields.notify?.notify_mode);
+      const manual = fields.execute?.fallback === 'manual' ? remainingTargets(currentPlan(), execution) : [];
+      const sent = await notifyResult(options.notifier, mode, sessionId, currentPlan(), execution, manual);
+      if (sent !== undefined) note('notify', `sent via ${mode}: ${sent}`, done);
       await persist();
     }
     sayPrompt();
-    if (done === 'execute' && part === 0)
-      await execute(remainingTargets(plan as NonNullable<typeof plan>, execution));
+    if (done === 'execute' && part === 0) await execute(remainingTargets(currentPlan(), execution));
     if (done === 'close' && part === 0) await saveAudit();
     if (done === 'close' && part === 1 && session.done)
       bot('Session closed. Thank you: the audit summary is kept for review.');
@@ -222,14 +174,8 @@ function createHost(
     const credential: Record<string, string> = {};
     if (typeof auth.credential_ref === 'string') credential.credential_ref = auth.credential_ref;
     if (typeof auth.session_proof === 'string') credential.session_proof = auth.session_proof;
-    const ran = await runExecution(
-      platform,
-      plan as NonNullable<typeof plan>,
-      targets,
-      execution,
-      credential,
-      (text) => note('execute', text),
-    );
+    const log = (text: string): void => note('execute', text);
+    const ran = await runExecution(platform, currentPlan(), targets, execution, credential, log);
     const { status, ...state } = ran;
     execution = state;
     await submit({
@@ -311,15 +257,15 @@ function createHost(
       const previous = draft?.step === current ? draft.fields : undefined;
       let fields = readAnswer(current, part, text, { draft: previous, planRef: plan?.id });
       if (SLOT_FILLING_STEPS.includes(current)) fields = mergeDraft(previous, fields);
-      if (current === 'auth') fields = await checkCredential(fields);
+      if (current === 'auth')
+        fields = await checkCredential(options.vault, fields, (text) => note('auth', text));
       await submit(fields);
     },
   };
 
   async function executeCommand(text: string): Promise<void> {
     const command = readExecuteCommand(text);
-    const current = plan as NonNullable<typeof plan>;
-    if (command === 'retry') return execute(remainingTargets(current, execution));
+    if (command === 'retry') return execute(remainingTargets(currentPlan(), execution));
     if (command === 'manual' && execution !== null) {
       const { attempts, completed, errors } = execution;
       const status = completed.length === 0 ? 'failed' : 'partial';
@@ -336,32 +282,6 @@ function createHost(
       'Reply "retry" to run the remaining targets again, or "manual" to hand them to the manual-execution queue.',
     );
   }
-
-  async function checkCredential(fields: Fields): Promise<Fields> {
-    const ref = typeof fields.credential_ref === 'string' ? fields.credential_ref : fields.session_proof;
-    if (typeof ref !== 'string' || fields.auth_mode === 'none') return fields;
-    const check = await options.vault.check(ref);
-    const minutes = check.expires_in_ms === null ? '?' : Math.round(check.expires_in_ms / 60_000);
-    note(
-      'auth',
-      `credential check: ${check.status}, ${minutes} min left, scopes ${check.scopes.join(' ') || '—'}`,
-    );
-    return { ...fields, check: { ...check } };
-  }
-}
-
-/** Missing fields by name, other issues with their message. */
-function why(result: {
-  readonly missingFields: readonly string[];
-  readonly issues: readonly { pathText: string; message: string }[];
-  readonly reason: string;
-}): string {
-  if (result.missingFields.length === 0) return result.reason;
-  const others = result.issues.filter((i) => !result.missingFields.includes(i.pathText));
-  return [
-    `missing ${result.missingFields.join(', ')}`,
-    ...others.map((i) => `${i.pathText}: ${i.message}`),
-  ].join('; ');
 }
 
 function withoutCheck(fields: Fields): Fields {

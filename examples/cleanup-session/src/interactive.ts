@@ -1,7 +1,8 @@
 // `--interactive`: you type the user's replies; the vault, platform and notifier are still fakes.
 import { createInterface } from 'node:readline/promises';
-import { createMemoryStore, generateId, systemClock } from '@parley/core';
-import { createFakeNotifier, createFakePlatform, createFakeVault, createFlakyStore } from './fakes.js';
+import { generateId, systemClock } from '@parley/core';
+import { createFakePlatform, createFakeStore } from '@parley/testing';
+import { createFakeNotifier, createFakeVault } from './fakes.js';
 import { startCleanupSession } from './host.js';
 import { HINTS } from './replies.js';
 import { clockWait } from './run.js';
@@ -23,7 +24,7 @@ export async function runInteractive(): Promise<void> {
       { scopes: c.scopes, expiresAt: now + c.minutes * 60_000 },
     ]),
   );
-  const store = createFlakyStore(createMemoryStore({ clock }));
+  const store = createFakeStore({ clock });
   const transcript = createTranscript(clock, (line) => console.log(line));
   console.log('Interactive cleanup session. Demo credentials in the vault:');
   for (const [ref, c] of Object.entries(DEMO_CREDENTIALS))

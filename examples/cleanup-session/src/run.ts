@@ -2,21 +2,14 @@
 // test (or the CLI) wants to look at: the final session JSON, the transcript, the store, the fakes.
 import {
   type Clock,
-  createMemoryStore,
   createSequentialIds,
   type IdGenerator,
   type JsonValue,
   type ManualClock,
 } from '@parley/core';
-import {
-  createFakeNotifier,
-  createFakePlatform,
-  createFakeVault,
-  createFlakyStore,
-  type FakePlatform,
-  type FlakyStore,
-  type Notification,
-} from './fakes.js';
+import { createFakePlatform, createFakeStore, type FakePlatform, type FakeStore } from '@parley/testing';
+import type { Notification } from './adapters.js';
+import { createFakeNotifier, createFakeVault } from './fakes.js';
 import {
   type CleanupHost,
   type CleanupHostOptions,
@@ -51,7 +44,7 @@ export interface RunResult {
   readonly record: SessionRecord;
   readonly auditExport: JsonValue | undefined;
   readonly transcript: readonly string[];
-  readonly store: FlakyStore;
+  readonly store: FakeStore;
   readonly platform: FakePlatform;
   readonly notifications: readonly Notification[];
   readonly reviews: { readonly unresolved: JsonValue[]; readonly manual: JsonValue[] };
@@ -62,8 +55,7 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
   const { scenario, clock } = options;
   const generateId = options.generateId ?? createPrefixedIds();
   const transcript = options.transcript ?? createTranscript(clock, options.output);
-  const store = createFlakyStore(createMemoryStore({ clock }));
-  if (scenario.failAuditSaves !== undefined) store.failWrites(scenario.failAuditSaves, 'cleanup:audit:');
+  const store = createFakeStore({ clock });
   const platform = createFakePlatform({ script: scenario.platform });
   const notifier = createFakeNotifier();
   const start = clock.now();
@@ -87,6 +79,14 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
     if (index === scenario.restartBefore) {
       transcript.say('system', host.step, '⟲ the host restarts; nothing is kept in memory');
       host = await resumeCleanupSession(hostOptions, host.sessionId);
+    }
+    if (index === scenario.storeFault?.beforeReply) {
+      transcript.say(
+        'system',
+        host.step,
+        `the store's writes (set) will fail ${scenario.storeFault.times} time(s)`,
+      );
+      store.fail('set', { times: scenario.storeFault.times });
     }
     await hostOptions.wait(THINK_MS);
     await host.reply(text);

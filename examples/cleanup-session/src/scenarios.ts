@@ -1,6 +1,6 @@
 // The scripted sessions: what the user types, what the platform answers, which credentials the
 // vault holds (expiry relative to the start), and which faults are injected.
-import type { PlatformStep } from './fakes.js';
+import type { PlatformStep } from '@parley/testing';
 
 export interface Scenario {
   readonly name: string;
@@ -14,8 +14,11 @@ export interface Scenario {
       { readonly expiresInMs: number; readonly scopes: readonly string[]; readonly revoked?: boolean }
     >
   >;
-  /** How many audit saves fail before one succeeds. */
-  readonly failAuditSaves?: number;
+  /**
+   * The store's `set` fails this many times from this reply on (session records are written with
+   * compareAndSet, so at close it is the audit summary's save that fails).
+   */
+  readonly storeFault?: { readonly beforeReply: number; readonly times: number };
   /** The host process restarts before this reply (0-based) and resumes from the store. */
   readonly restartBefore?: number;
 }
@@ -118,6 +121,6 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
     platform: ['success'],
     credentials: {},
-    failAuditSaves: 2,
+    storeFault: { beforeReply: 10, times: 2 },
   },
 ];
