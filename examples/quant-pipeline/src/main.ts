@@ -17,24 +17,22 @@ if (args.includes('--mermaid')) {
   const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
   if (parsed.ok) console.log(toPipelineMermaid(parsed.value));
 } else if (interactive) {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  let closed = false;
-  rl.on('close', () => {
-    closed = true;
-  });
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const lines = rl[Symbol.asyncIterator](); // buffers lines typed (or piped) before the question
   const chairman = async (plan: string): Promise<ChairmanDecision> => {
     console.log(`\n  You are @董事長 in #approvals. The CEO asks you to approve:\n    ${plan}`);
-    while (!closed) {
-      const answer = (await rl.question('  approve | reject [reason] > ').catch(() => '')).trim();
-      const [word = '', ...rest] = answer.split(/\s+/);
+    for (;;) {
+      process.stdout.write('  approve | reject [reason] > ');
+      const next = await lines.next();
+      if (next.done === true) return { approve: false, reason: 'no answer (input closed)' };
+      const [word = '', ...rest] = String(next.value).trim().split(/\s+/);
       const reason = rest.join(' ') || undefined;
       if (/^(approve|yes|y|批准)$/i.test(word))
         return reason === undefined ? { approve: true } : { approve: true, reason };
       if (/^(reject|no|n|駁回)$/i.test(word))
         return { approve: false, reason: reason ?? 'rejected by the chairman' };
-      if (!closed) console.log('  Please type "approve" or "reject <reason>".');
+      console.log('  Please type "approve" or "reject <reason>".');
     }
-    return { approve: false, reason: 'no answer (input closed)' };
   };
   const result = await runQuantPipeline({
     scenario: only ?? 'happy',
