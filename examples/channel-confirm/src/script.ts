@@ -57,6 +57,9 @@ export function shopAssistant(request: ModelRequest): ModelOutput {
   return { type: 'reply', text: HELP };
 }
 
+/** Commands whose row count means something to the user. */
+const ROW_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
+
 function describeResults(results: ToolBatchResult): string {
   const lines: string[] = [];
   for (const call of results.executed) {
@@ -68,8 +71,10 @@ function describeResults(results: ToolBatchResult): string {
           .join(' '),
       );
       lines.push(`查询到 ${result.rowCount} 行：${rows.join('；')}`);
-    } else {
+    } else if (ROW_COMMANDS.has(result.command)) {
       lines.push(`已执行 ${result.command}，影响 ${result.rowCount} 行。`);
+    } else {
+      lines.push(`已执行 ${result.command}。`);
     }
   }
   for (const failed of results.feedback.failed_calls) {

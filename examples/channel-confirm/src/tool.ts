@@ -29,7 +29,8 @@ const DataModifyArgs = z.object({
 
 /** `DML · DELETE FROM orders WHERE id = 3`: what a person is asked to confirm. */
 export function summarizeSql(sql: string, classification: SqlClassification = classifySql(sql)): string {
-  return `${KIND_LABEL[classification.kind]} · ${sql}`;
+  const count = classification.statements > 1 ? ` (${classification.statements} statements)` : '';
+  return `${KIND_LABEL[classification.kind]}${count} · ${sql}`;
 }
 
 const KIND_LABEL: Readonly<Record<SqlClassification['kind'], string>> = {

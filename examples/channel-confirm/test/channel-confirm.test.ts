@@ -1,9 +1,12 @@
 import { createSequentialIds } from '@parley/core';
-import { createFakeClock } from '@parley/testing';
+import { createFakeChannel, createFakeClock } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, readShop, resetShop, runSql, SEED_ORDERS, type ShopState } from '../src/database.js';
-import { runChannelConfirm, type ScenarioResult } from '../src/run.js';
+import { createDriver, createProgress } from '../src/driver.js';
+import { CHANNEL, GROUP_CHAT, runChannelConfirm, type ScenarioResult } from '../src/run.js';
 import type { ScenarioName } from '../src/scenarios.js';
+import { MAX_SQL_LENGTH } from '../src/tool.js';
+import { createShopBot } from '../src/wiring.js';
 
 // One PGlite for the whole file (it takes seconds to start); every scenario resets the schema.
 let db: Awaited<ReturnType<typeof openDatabase>>;
@@ -46,7 +49,9 @@ describe('channel-confirm scenarios (real PGlite)', () => {
     expect(result.prompts).toBe(0);
     expect(result.decisions).toEqual([]);
     expect(result.botSaid.some((m) => m.card !== undefined)).toBe(false);
-    expect(botTexts(result)).toEqual(['查询到 2 行：id=2 customer=华南仓 amount=80.50；id=4 customer=华北仓 amount=300.00']);
+    expect(botTexts(result)).toEqual([
+      '查询到 2 行：id=2 customer=华南仓 amount=80.50；id=4 customer=华北仓 amount=300.00',
+    ]);
     expect(saw(result)).toEqual(['alice: 查一下未完成的订单']);
     expect(pendingTimers).toBe(0);
   });
@@ -54,7 +59,9 @@ describe('channel-confirm scenarios (real PGlite)', () => {
   it('deletes the row only after the requester replies 确认, and the reply never reaches the agent', async () => {
     const { result, pendingTimers } = await run('delete-confirmed');
     expect(result.shop.orders).toEqual(withoutId(3));
-    expect(result.decisions.map((d) => [d.outcome, d.reason, d.decidedBy])).toEqual([['confirmed', 'reply', 'alice']]);
+    expect(result.decisions.map((d) => [d.outcome, d.reason, d.decidedBy])).toEqual([
+      ['confirmed', 'reply', 'alice'],
+    ]);
     expect(result.decisions[0]?.action.args).toEqual({ sql: 'DELETE FROM orders WHERE id = 3' });
     expect(saw(result)).toEqual(['alice: 删除 3 号订单']);
     expect(asked(result)).toEqual(['alice: 删除 3 号订单']);
@@ -69,7 +76,9 @@ describe('channel-confirm scenarios (real PGlite)', () => {
   it('leaves the table unchanged when the requester replies 取消 to an UPDATE', async () => {
     const { result } = await run('update-cancelled');
     unchanged(result.shop);
-    expect(result.decisions.map((d) => [d.outcome, d.reason, d.reply])).toEqual([['cancelled', 'reply', '取消']]);
+    expect(result.decisions.map((d) => [d.outcome, d.reason, d.reply])).toEqual([
+      ['cancelled', 'reply', '取消'],
+    ]);
     expect(saw(result)).toEqual(['alice: 把 2 号订单标记为 paid']);
     expect(botTexts(result).at(-1)).toBe('好的，操作已取消，数据没有改动。');
     expect(result.lines.join('\n')).toContain('tool: data_modify not run (confirmation_declined)');
@@ -110,14 +119,18 @@ describe('channel-confirm scenarios (real PGlite)', () => {
     const { result } = await run('card-ddl');
     expect(result.shop.orders).toEqual(SEED);
     expect(result.shop.indexes).toEqual(['orders_customer_idx', 'orders_pkey']);
-    expect(result.decisions.map((d) => [d.outcome, d.reason, d.decidedBy])).toEqual([['confirmed', 'card', 'alice']]);
+    expect(result.decisions.map((d) => [d.outcome, d.reason, d.decidedBy])).toEqual([
+      ['confirmed', 'card', 'alice'],
+    ]);
     expect(result.lines.join('\n')).toContain('confirm: card click by bob refused (not_allowed)');
-    expect(result.botSaid[0]?.text).toContain('修改结构 DDL · CREATE INDEX orders_customer_idx ON orders (customer)');
+    expect(result.botSaid[0]?.text).toContain(
+      '修改结构 DDL · CREATE INDEX orders_customer_idx ON orders (customer)',
+    );
     // Card clicks are consumed by the gate: the agent only read alice's request.
     expect(saw(result)).toEqual(['alice: 给 customer 列建索引']);
   });
 
-  it('cancels on ambiguous replies («确认取消», «yes please don\'t»)', async () => {
+  it("cancels on ambiguous replies («确认取消», «yes please don't»)", async () => {
     const { result } = await run('ambiguous');
     unchanged(result.shop);
     expect(result.decisions.map((d) => [d.outcome, d.reason, d.reply])).toEqual([
@@ -180,5 +193,90 @@ describe('the database guards behind the classifier', () => {
       runSql(db, "DELETE FROM orders WHERE id = 1; UPDATE orders SET status = 'lost' WHERE id = 2", 'write'),
     ).rejects.toThrow(/check constraint/);
     expect((await readShop(db)).orders).toEqual(SEED);
+  });
+});
+
+/** A bot on the shared database, driven directly, for the refusals the scenarios do not show. */
+async function startBot() {
+  await resetShop(db);
+  const clock = createFakeClock({ now: 0 });
+  const lines: string[] = [];
+  const progress = createProgress();
+  const channel = createFakeChannel({ channel: CHANNEL, clock, echo: true });
+  const bot = await createShopBot({
+    db,
+    channel,
+    clock,
+    log: (line) => lines.push(line),
+    onProgress: progress.poke,
+  });
+  const driver = createDriver({
+    bot,
+    channel,
+    chatId: GROUP_CHAT,
+    progress,
+    log: (l) => lines.push(l),
+    clock,
+  });
+  return { bot, driver, channel, lines, clock };
+}
+
+describe('what data_modify refuses', () => {
+  it('refuses transaction and session control before anyone is asked', async () => {
+    const { bot, driver, channel, lines, clock } = await startBot();
+    await driver.say('alice', 'sql: SET search_path TO public');
+    await driver.settle();
+    await bot.close();
+    expect(bot.prompts).toBe(0);
+    expect(lines).toContain('tool: data_modify not run (not_allowed/session_control)');
+    expect(channel.sent.at(-1)?.text).toMatch(
+      /^没有执行（not_allowed）：Transaction and session control \(SET\)/,
+    );
+    expect((await readShop(db)).orders).toEqual(SEED);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('reports a statement Postgres rejects as sql_error, after confirmation, with nothing changed', async () => {
+    const { bot, driver, channel, lines } = await startBot();
+    await driver.say(
+      'alice',
+      "sql: DELETE FROM orders WHERE id = 1; UPDATE orders SET status = 'lost' WHERE id = 2",
+    );
+    await driver.waitForPrompt();
+    expect(channel.sent[0]?.text).toContain(
+      '修改数据 DML (2 statements) · DELETE FROM orders WHERE id = 1; UPDATE',
+    );
+    await driver.say('alice', '确认');
+    await driver.settle();
+    await bot.close();
+    expect(lines).toContain('tool: data_modify not run (tool_refused/sql_error)');
+    expect(channel.sent.at(-1)?.text).toMatch(
+      /PostgreSQL refused the statement \(nothing changed\).*check constraint/,
+    );
+    expect((await readShop(db)).orders).toEqual(SEED);
+  });
+
+  it(`refuses SQL longer than ${MAX_SQL_LENGTH} characters, which a prompt could not show whole`, async () => {
+    const { bot, driver, lines } = await startBot();
+    await driver.say('alice', `sql: DELETE FROM orders WHERE customer = '${'x'.repeat(MAX_SQL_LENGTH)}'`);
+    await driver.settle();
+    await bot.close();
+    expect(bot.prompts).toBe(0);
+    expect(lines).toContain('tool: data_modify not run (invalid_args)');
+    expect((await readShop(db)).orders).toEqual(SEED);
+  });
+
+  it('counts a redelivered 确认 once and never lets it reach the agent', async () => {
+    const { bot, driver, channel } = await startBot();
+    await driver.say('alice', '删除 1 号订单');
+    await driver.waitForPrompt();
+    channel.duplicateNext();
+    await driver.say('alice', '确认');
+    await driver.settle();
+    await bot.close();
+    const duplicates = channel.delivered.filter((d) => d.duplicate).map((d) => d.result);
+    expect(duplicates).toMatchObject([{ status: 'intercepted', by: 'hygiene' }]);
+    expect(bot.agent.seen.map((m) => m.text)).toEqual(['删除 1 号订单']);
+    expect((await readShop(db)).orders).toEqual(withoutId(1));
   });
 });
