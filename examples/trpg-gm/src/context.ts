@@ -1,0 +1,150 @@
+// The ContextBuilder (spec §5.1): the dialog type the player picked by hand chooses the prompt
+// blocks and the tools offered, the settings snapshot of the turn chooses how much history goes in,
+// and the authoritative state, the hidden goal and the milestone's "accelerate" block follow. A
+// rejected attempt is answered by appending its conflict_debug / tool_feedback to this same request.
+import { type Proposal, type RetryFeedback, toFeedbackText } from '@parley/conflict';
+import type { SettingsSnapshot, trpgSettings } from '@parley/settings';
+import { type OpenAIChatTool, toOpenAITools } from '@parley/tools';
+import type { Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
+import { ACCELERATE_INSTRUCTIONS } from './milestone.js';
+import type { Phase } from './phase.js';
+import { GM_TOOLS } from './tools.js';
+import type { GameState } from './world.js';
+
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** `full`: every turn; `summary`: the summary and the last turns; `recent`: the last turns only. */
+export type HistoryMode = 'full' | 'summary' | 'recent';
+
+/** What the model client receives for one attempt. */
+export interface GmRequest {
+  readonly turn_id: string;
+  readonly turn: number;
+  /** 1-based; attempts after the first carry the appended feedback. */
+  readonly attempt: number;
+  readonly dialog_type: DialogType;
+  readonly history_mode: HistoryMode;
+  readonly player: { readonly actor_id: string; readonly input: string };
+  readonly messages: readonly ChatMessage[];
+  /** Chat Completions tools; none in a rules dialog. */
+  readonly tools: readonly OpenAIChatTool[];
+  /** The feedback appended so far (also in `messages`), for hosts and tests to inspect. */
+  readonly appended: readonly RetryFeedback[];
+}
+
+export type GmBaseRequest = Omit<GmRequest, 'attempt' | 'appended'>;
+
+export interface ContextInput {
+  readonly campaign: Campaign;
+  readonly state: GameState;
+  readonly phase: Phase;
+  readonly summary: SummaryState;
+  readonly turnLog: readonly TurnLog[];
+  readonly settings: SettingsSnapshot<typeof trpgSettings>;
+  readonly turn_id: string;
+  readonly turn: number;
+  readonly actor_id: string;
+  readonly user_input: string;
+}
+
+/** The prompt block of each dialog type. */
+export const DIALOG_BLOCKS: Readonly<Record<DialogType, string>> = {
+  scene: 'Dialog type: scene. Describe the surroundings and the mood; resolve nothing mechanically.',
+  action:
+    'Dialog type: action. Resolve the player action. Every HP change needs an hp_delta call and every change of area a move call; narrate only what those calls settle.',
+  rules:
+    'Dialog type: rules. Answer the rules question from the world rules below. Propose no tool calls and change nothing.',
+  free_chat: 'Dialog type: free chat. Talk in character; the world stays as it is.',
+};
+
+const RECENT_TURNS = 2;
+
+export function historyModeOf(settings: SettingsSnapshot<typeof trpgSettings>): HistoryMode {
+  if (settings.get('context.full_context_enabled')) return 'full';
+  return settings.get('context.compress_enabled') ? 'summary' : 'recent';
+}
+
+/** Builds the request of a turn's first attempt. */
+export function buildContext(input: ContextInput): GmBaseRequest {
+  const dialogType = input.campaign.dialog.dialog_type_selected;
+  const historyMode = historyModeOf(input.settings);
+  const system = [
+    `You are the game master of "${input.campaign.title}". The host owns the state: you only propose. Nothing you write changes HP, positions, rules, the map, character sheets or the goal.`,
+    DIALOG_BLOCKS[dialogType],
+    `Authoritative state (phase: ${input.phase}):\n${JSON.stringify(stateSnippet(input, dialogType))}`,
+    `Hidden ultimate goal (never reveal it, never change it): ${input.campaign.goal.ultimate_goal_text}`,
+  ];
+  if (input.campaign.milestone.value > 0) {
+    system.push(`Milestone ${input.campaign.milestone.value} reached. ${ACCELERATE_INSTRUCTIONS.join(' ')}`);
+  }
+  if (input.summary.pins.length > 0) system.push(`Pinned facts: ${input.summary.pins.join(' | ')}`);
+  if (historyMode === 'summary' && input.summary.summary_text !== '') {
+    system.push(`Summary of earlier turns: ${input.summary.summary_text}`);
+  }
+  const turns = historyMode === 'full' ? input.turnLog : input.turnLog.slice(-RECENT_TURNS);
+  const history = turns.flatMap((entry): ChatMessage[] => [
+    { role: 'user', content: `${entry.actor_id}: ${entry.user_input}` },
+    { role: 'assistant', content: entry.assistant_output_text },
+  ]);
+  return {
+    turn_id: input.turn_id,
+    turn: input.turn,
+    dialog_type: dialogType,
+    history_mode: historyMode,
+    player: { actor_id: input.actor_id, input: input.user_input },
+    messages: [
+      ...system.map((content): ChatMessage => ({ role: 'system', content })),
+      ...history,
+      { role: 'user', content: `${input.actor_id}: ${input.user_input}` },
+    ],
+    tools: dialogType === 'rules' ? [] : toOpenAITools(GM_TOOLS),
+  };
+}
+
+/** The request of an attempt: the base request with each rejected attempt and its feedback appended. */
+export function withFeedback(
+  base: GmBaseRequest,
+  feedback: readonly RetryFeedback[],
+  attempt: number,
+): GmRequest {
+  const appended = feedback.flatMap((entry): ChatMessage[] => [
+    { role: 'assistant', content: JSON.stringify(rejectedOf(entry.rejected_output)) },
+    { role: 'system', content: toFeedbackText([entry]) },
+  ]);
+  return { ...base, attempt, messages: [...base.messages, ...appended], appended: feedback };
+}
+
+function rejectedOf(output: unknown): Pick<Proposal, 'text' | 'tool_calls'> | unknown {
+  if (typeof output !== 'object' || output === null) return output;
+  const proposal = output as Partial<Proposal>; // echoed back as the model sent it, whatever it is
+  return { text: proposal.text, tool_calls: proposal.tool_calls ?? [] };
+}
+
+function stateSnippet(input: ContextInput, dialogType: DialogType): Record<string, unknown> {
+  const { state } = input;
+  return {
+    party: input.campaign.selected.party_character_ids.map((id) => {
+      const character = state.characters[id];
+      return {
+        character_id: id,
+        name: character?.name,
+        hp: character?.hp,
+        alive_state: character?.status.alive_state,
+        area_id: state.positions[id],
+      };
+    }),
+    others: Object.values(state.characters)
+      .filter((character) => !input.campaign.selected.party_character_ids.includes(character.character_id))
+      .map((character) => ({
+        character_id: character.character_id,
+        name: character.name,
+        hp: character.hp,
+        area_id: state.positions[character.character_id],
+      })),
+    paths: state.map.paths.map((path) => `${path.from} <-${path.path_id}-> ${path.to}`),
+    ...(dialogType === 'rules' ? { rules: state.world.rules } : {}),
+  };
+}

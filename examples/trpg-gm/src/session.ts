@@ -1,0 +1,129 @@
+// The GM session: the host object a bot wires to its chat. It owns the authoritative state and
+// exposes the player's and the host's commands: play a turn, pick the dialog type, change a setting,
+// host events (combat starts / ends), disable a tool until a turn, roll back, undo.
+import { DEFAULT_MAX_RETRIES } from '@parley/conflict';
+import { type Clock, createIdGenerator, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
+import { createActor, type SendResult } from '@parley/fsm';
+import { createSettings, GLOBAL, type Settings, type SettingsResult, trpgSettings } from '@parley/settings';
+import type { DisableUntil } from '@parley/tools';
+import type { AdvancePolicy, Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
+import { type GmModel, type LedgerEntry, type SessionCore, START_TURN_ID } from './core.js';
+import { createGmDetectors } from './detectors.js';
+import { initialCampaign, initialGameState } from './fixtures.js';
+import { type Phase, turnPhase } from './phase.js';
+import {
+  type RollbackResult,
+  rollbackTo,
+  takeCheckpoint,
+  type UndoResult,
+  undoRollback,
+} from './rollback.js';
+import { INITIAL_SUMMARY } from './summary.js';
+import { createGmGate, type GmToolName } from './tools.js';
+import { runTurn, type TurnInput, type TurnResult } from './turn.js';
+import type { GameState } from './world.js';
+
+export interface GmSessionOptions {
+  readonly clock: Clock;
+  readonly model: GmModel;
+  /** Turn ids (unique across branches); `turn_<nanoid>` by default. */
+  readonly generateTurnId?: IdGenerator;
+  /** Where checkpoints, summaries and the world state are stored; in memory by default. */
+  readonly store?: Store;
+  /** The settings service; a new one over `store` with `trpgSettings` by default. */
+  readonly settings?: Settings<typeof trpgSettings>;
+  /** K: retries of a turn after the first attempt; 2 by default. */
+  readonly maxRetries?: number;
+  readonly advancePolicy?: AdvancePolicy;
+  readonly dialogType?: DialogType;
+  /** `rollback.max_checkpoints` (a global setting); 5 by default. */
+  readonly maxCheckpoints?: number;
+}
+
+export interface GmSession {
+  readonly campaign: Campaign;
+  readonly state: GameState;
+  readonly phase: Phase;
+  readonly turnLog: readonly TurnLog[];
+  readonly summary: SummaryState;
+  /** Every executed tool call of the current branch, oldest first. */
+  readonly ledger: readonly LedgerEntry[];
+  readonly settings: Settings<typeof trpgSettings>;
+  readonly store: Store;
+  turn(input: TurnInput): Promise<TurnResult>;
+  /** The player picks the dialog type by hand (spec §5.1); the next turn's snapshot shows it. */
+  selectDialogType(type: string): Promise<SettingsResult<typeof trpgSettings>>;
+  /** A player or the host changes a campaign setting; untrusted input is refused as data. */
+  changeSetting(key: string, value: unknown): Promise<SettingsResult<typeof trpgSettings>>;
+  hostEvent(event: 'start_combat' | 'end_combat'): SendResult<Phase>;
+  disableTool(tool: GmToolName, until: DisableUntil, reason: string): void;
+  rollback(toTurnId: string): Promise<RollbackResult>;
+  undo(): Promise<UndoResult>;
+  close(): Promise<void>;
+}
+
+export async function createGmSession(options: GmSessionOptions): Promise<GmSession> {
+  const { clock } = options;
+  const store = options.store ?? createMemoryStore({ clock });
+  const settings =
+    options.settings ?? createSettings(trpgSettings, { store, clock, keyPrefix: 'trpg:settings:' });
+  const campaign = initialCampaign(clock.now(), options.advancePolicy, options.dialogType);
+  await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
+  await settings.set(campaign.campaign_id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
+  const core: SessionCore = {
+    clock,
+    store,
+    settings,
+    model: options.model,
+    nextTurnId: options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' }),
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    detectors: createGmDetectors(),
+    campaign,
+    state: initialGameState(),
+    actor: createActor(turnPhase, { clock }),
+    gate: createGmGate([], clock),
+    summary: INITIAL_SUMMARY,
+    summaryVersion: 0,
+    turnLog: [],
+    ledger: [],
+    turn: 0,
+    lastTurnId: START_TURN_ID,
+  };
+  const maxCheckpoints = async (): Promise<number> =>
+    (await settings.snapshot(core.campaign.campaign_id)).get('rollback.max_checkpoints');
+  await takeCheckpoint(core, 'campaign start', await maxCheckpoints());
+
+  return {
+    get campaign() {
+      return core.campaign;
+    },
+    get state() {
+      return core.state;
+    },
+    get phase() {
+      return core.actor.state;
+    },
+    get turnLog() {
+      return core.turnLog;
+    },
+    get summary() {
+      return core.summary;
+    },
+    get ledger() {
+      return core.ledger;
+    },
+    settings,
+    store,
+    turn: (input) => runTurn(core, input),
+    selectDialogType: (type) => settings.safeSet(core.campaign.campaign_id, 'dialog.manual_type', type),
+    changeSetting: (key, value) => settings.safeSet(core.campaign.campaign_id, key, value),
+    hostEvent: (event) => core.actor.send(event),
+    disableTool: (tool, until, reason) => core.gate.disable(tool, until, reason),
+    rollback: async (toTurnId) => rollbackTo(core, toTurnId, await maxCheckpoints()),
+    undo: () => undoRollback(core),
+    async close() {
+      core.actor.close();
+      await store.close();
+    },
+  };
+}
