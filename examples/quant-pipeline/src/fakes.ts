@@ -2,7 +2,7 @@
 // agents answer from a Scenario) and the chairman answering in #approvals. (`@parley/testing` has
 // no source yet; these are the small stand-ins the example needs.)
 import { type CorrelateMessage, type Correlator, createCorrelator } from '@parley/correlate';
-import type { TimerHandle } from '@parley/core';
+import { type TimerHandle, validate } from '@parley/core';
 import { type ArtifactName, isArtifactName } from './artifacts.js';
 import { planApprovalProtocol, sessionsSpawnProtocol } from './protocols.js';
 import type { AgentBehaviour, Scenario } from './scenarios.js';
@@ -37,9 +37,11 @@ export function createFakeSessions(
   return {
     receive(message) {
       if (message.kind !== 'request' || message.protocol !== sessionsSpawnProtocol.name) return;
-      const request = message.payload as { step: string; run_id: string; output: string; envelope: string };
-      if (!isArtifactName(request.output)) return;
+      const checked = validate(sessionsSpawnProtocol.request, message.payload);
+      if (!checked.ok) return;
+      const request = checked.value;
       const output = request.output;
+      if (!isArtifactName(output)) return;
       const codec = host.codec(output);
       const inbound = codec.decode(request.envelope);
       if (!inbound.ok) {
@@ -119,7 +121,7 @@ export function createFakeChairman(
     correlator.respond(requestId, decision.reason === undefined ? { approve: decision.approve } : decision);
   };
   correlator.on('request', ({ request }) => {
-    const plan = (request.payload as { plan: string }).plan;
+    const plan = (request.payload as { plan: string }).plan; // checked against plan_approval on receipt
     const result = decide(plan);
     if ('then' in result) {
       void result.then((decision) => answer(request.id, decision));

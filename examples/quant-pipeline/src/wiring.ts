@@ -7,7 +7,6 @@ import {
   type Codec,
   createCodec,
   createTopology,
-  type DecodeResult,
   defineAgentIntents,
   defineIntents,
   type Envelope,
@@ -37,7 +36,6 @@ export function pipelineIntents(report: StandardSchemaV1) {
 
 export type PipelineIntents = ReturnType<typeof pipelineIntents>;
 export type PipelineCodec = Codec<PipelineIntents>;
-export type Decoded = Extract<DecodeResult<PipelineIntents>, { ok: true }>['value'];
 
 export interface HostOptions {
   readonly clock: Clock;
