@@ -1,9 +1,10 @@
 import { createEmitter, systemClock, type Unsubscribe } from '@parley/core';
 import type { ChannelAdapter } from './adapter.js';
 import { BusError } from './errors.js';
+import { toInboundMessage, toOutboundMessage } from './internal/copy.js';
 import { WaitQueue } from './internal/queue.js';
 import { validateInbound, validateOutbound } from './internal/validate.js';
-import type { InboundMessage, OutboundMessage } from './message.js';
+import type { InboundInput, InboundMessage, OutboundMessage } from './message.js';
 import { sessionKeyOf } from './session-key.js';
 import {
   type BusEvents,
@@ -65,10 +66,19 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
     message: InboundMessage | OutboundMessage | undefined,
     extra: { by?: string; error?: unknown } = {},
   ): R {
-    const payload = { direction, code, ...(message === undefined ? {} : { message }), ...extra };
-    events.emit('dropped', payload);
-    const { direction: _, ...result } = payload;
-    return { status: 'rejected', ...result } as R; // the caller picks which result union this belongs to
+    // Built field by field, not by spreading: see internal/copy.ts.
+    const result: { status: 'rejected'; code: PublishRefusalCode; [key: string]: unknown } = {
+      status: 'rejected',
+      code,
+    };
+    if (message !== undefined) result['message'] = message;
+    if ('by' in extra) result['by'] = extra.by;
+    if ('error' in extra) result['error'] = extra.error;
+    if (events.listenerCount('dropped') > 0) {
+      const { status: _, ...payload } = result;
+      events.emit('dropped', { direction, ...payload } as BusEvents['dropped']); // the same fields, typed above
+    }
+    return result as R; // the caller picks which result union this belongs to
   }
 
   function offer<T extends InboundMessage | OutboundMessage>(
@@ -120,6 +130,18 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
     return enqueue(message);
   }
 
+  /** Publishes an inbound input on `channel` (the adapter's, or the input's own). */
+  function publish(input: Omit<InboundInput, 'channel'>, channel: string): Promise<PublishResult> {
+    const problem = validateInbound(input, channel);
+    if (problem !== undefined) {
+      return Promise.resolve(drop('inbound', 'invalid_message', undefined, { error: problem }));
+    }
+    const sessionKey = sessionKeyOf({ channel, chatId: input.chatId, threadId: input.threadId });
+    const message = toInboundMessage(input, channel, sessionKey, clock.now());
+    if (closed) return Promise.resolve(drop('inbound', 'closed', message));
+    return Promise.resolve(run(message, interceptors, 0));
+  }
+
   async function* iterate<T>(queue: WaitQueue<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
     for (;;) {
       let item: T;
@@ -133,27 +155,13 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
   }
 
   const bus: MessageBus = {
-    publishInbound(input) {
-      const problem = validateInbound(input);
-      if (problem !== undefined) {
-        return Promise.resolve(drop('inbound', 'invalid_message', undefined, { error: problem }));
-      }
-      const message: InboundMessage = {
-        ...input,
-        sessionKey: sessionKeyOf(input),
-        kind: input.kind ?? 'message',
-        text: input.text ?? '',
-        receivedAt: clock.now(),
-      };
-      if (closed) return Promise.resolve(drop('inbound', 'closed', message));
-      return Promise.resolve(run(message, interceptors, 0));
-    },
+    publishInbound: (input) => publish(input, input?.channel),
     receiveInbound: (receive = {}) => inboundQueue.take(receive.signal),
     inbound: (receive = {}) => iterate(inboundQueue, receive.signal),
     async publishOutbound(input) {
       const problem = validateOutbound(input);
       if (problem !== undefined) return drop('outbound', 'invalid_message', undefined, { error: problem });
-      const message: OutboundMessage = { ...input, sessionKey: sessionKeyOf(input), createdAt: clock.now() };
+      const message = toOutboundMessage(input, sessionKeyOf(input), clock.now());
       if (closed) return drop('outbound', 'closed', message);
       const adapter = adapters.get(message.channel);
       if (adapter === undefined) {
@@ -186,7 +194,7 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
       adapters.set(channel, adapter);
       let disconnect: Unsubscribe | undefined;
       try {
-        const stop = await adapter.connect?.((input) => bus.publishInbound({ ...input, channel }));
+        const stop = await adapter.connect?.((input) => publish(input, channel));
         if (typeof stop === 'function') disconnect = stop;
       } catch (error) {
         adapters.delete(channel);

@@ -1,9 +1,12 @@
 import { INBOUND_KINDS, type InboundInput, type OutboundInput } from '../message.js';
 
-/** Checks an adapter's input at run time (adapters are often plain JS); returns what is wrong. */
-export function validateInbound(input: InboundInput): string | undefined {
+/**
+ * Checks an adapter's input at run time (adapters are often plain JS); returns what is wrong.
+ * `channel` is the one it is published on: the adapter's, or the input's own.
+ */
+export function validateInbound(input: Omit<InboundInput, 'channel'>, channel: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return 'the message is not an object';
-  const address = checkAddress(input);
+  const address = checkAddress(channel, input);
   if (address !== undefined) return address;
   if (!isId(input.senderId)) return 'senderId must be a non-empty string';
   if (input.text !== undefined && typeof input.text !== 'string') return 'text must be a string';
@@ -18,15 +21,15 @@ export function validateInbound(input: InboundInput): string | undefined {
 /** Checks an outbound message; returns what is wrong. */
 export function validateOutbound(input: OutboundInput): string | undefined {
   if (typeof input !== 'object' || input === null) return 'the message is not an object';
-  const address = checkAddress(input);
+  const address = checkAddress(input.channel, input);
   if (address !== undefined) return address;
   if (typeof input.text !== 'string') return 'text must be a string';
   if (input.card !== undefined && !Array.isArray(input.card?.buttons)) return 'card.buttons must be an array';
   return undefined;
 }
 
-function checkAddress(input: { channel: unknown; chatId: unknown; threadId?: unknown }): string | undefined {
-  if (!isId(input.channel)) return 'channel must be a non-empty string';
+function checkAddress(channel: unknown, input: { chatId: unknown; threadId?: unknown }): string | undefined {
+  if (!isId(channel)) return 'channel must be a non-empty string';
   if (!isId(input.chatId)) return 'chatId must be a non-empty string';
   if (input.threadId !== undefined && !isId(input.threadId)) return 'threadId must be a non-empty string';
   return undefined;
