@@ -126,11 +126,15 @@ export type ButtonLabel = string | RegExp;
 export interface FakeChat {
   readonly chatId: string;
   readonly threadId: string | undefined;
+  /** {@link FakeChannel.say} in this chat (thread). */
   say(senderId: string, text: string, extra?: Partial<FakeInbound>): Promise<PublishResult>;
+  /** {@link FakeChannel.click} in this chat (thread). */
   click(senderId: string, value: JsonValue, extra?: Partial<FakeInbound>): Promise<PublishResult>;
+  /** {@link FakeChannel.clickButton} on the cards of this chat (thread). */
   clickButton(senderId: string, label: ButtonLabel, extra?: Partial<FakeInbound>): Promise<PublishResult>;
   /** What the bot sent to this chat (thread), oldest first. */
   readonly sent: readonly OutboundMessage[];
+  /** The last message sent to this chat (thread). */
   lastSent(): OutboundMessage | undefined;
 }
 
@@ -199,6 +203,16 @@ export interface FakeChannel extends ChannelAdapter {
   lastSent(chatId?: string, threadId?: string): OutboundMessage | undefined;
   /** The buttons of the latest card sent to a chat (thread); empty when none. */
   buttons(chatId?: string, threadId?: string): readonly CardButton[];
+  /**
+   * Resolves with the latest message already in the outbox that contains `text` (or matches the
+   * pattern or predicate), or else with the next one sent; any message when `match` is omitted
+   * resolves with the next one sent. Use it to wait for a prompt the code under test sends
+   * asynchronously.
+   */
+  waitForSent(
+    match?: string | RegExp | ((message: OutboundMessage) => boolean),
+    filter?: OutboxFilter,
+  ): Promise<OutboundMessage>;
   /** Forgets the outbox and the records, keeping faults and the connection. */
   clear(): void;
   /** Makes the next `count` sends fail with `error` (a TestingError `injected_fault` by default). */

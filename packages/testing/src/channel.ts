@@ -12,7 +12,7 @@ import type {
 import { TestingError } from './errors.js';
 import { checkDelay } from './internal/answer.js';
 import { defer } from './internal/format.js';
-import { matchesFilter, renderMessage } from './internal/outbox.js';
+import { matchesFilter, readableText, renderMessage } from './internal/outbox.js';
 
 /**
  * Creates a {@link FakeChannel}: attach it to a bus with `bus.attach(channel)`, make users talk
@@ -54,6 +54,10 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   let holding = false;
   let held: { input: FakeInbound; copies: number; done: ReturnType<typeof defer<PublishResult>> }[] = [];
   let late = 0;
+  const waiters: {
+    test: (message: OutboundMessage) => boolean;
+    resolve: (message: OutboundMessage) => void;
+  }[] = [];
 
   function stamp(input: FakeInbound): FakeInbound {
     events++;
@@ -155,6 +159,12 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
       }
       sends.push({ ok: true, message });
       sent.push(message);
+      for (const waiter of [...waiters]) {
+        if (waiter.test(message)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(message);
+        }
+      }
       if (options.echo === true && deliverFn !== undefined) {
         const { chatId, threadId, text } = message;
         await deliverNow(
@@ -221,6 +231,19 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
     buttons(chatId, threadId) {
       const cards = outbox({ chatId, threadId }).filter((m) => m.card !== undefined);
       return cards.at(-1)?.card?.buttons ?? [];
+    },
+    waitForSent(match, filter = {}) {
+      const test = (message: OutboundMessage): boolean =>
+        matchesFilter(message, filter) &&
+        (match === undefined ||
+          (typeof match === 'function'
+            ? match(message)
+            : typeof match === 'string'
+              ? readableText(message).includes(match)
+              : match.test(readableText(message))));
+      const existing = match === undefined ? undefined : [...outbox(filter)].reverse().find(test);
+      if (existing !== undefined) return Promise.resolve(existing);
+      return new Promise((resolve) => waiters.push({ test, resolve }));
     },
     clear() {
       sent = [];

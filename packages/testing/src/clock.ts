@@ -22,7 +22,7 @@ export interface PendingTimer {
 }
 
 /**
- * Core's {@link ManualClock} with what a test needs on top: jump to the next timer, list the timers
+ * Core's `ManualClock` with what a test needs on top: jump to the next timer, list the timers
  * still waiting, and fail loudly when one is left.
  *
  * @example

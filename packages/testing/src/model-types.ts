@@ -35,6 +35,7 @@ export interface ModelCallContext {
 export type ModelStep<TOutput, TRequest = unknown, TContext extends ModelCallContext = ModelCallContext> =
   | { readonly reply: TOutput; readonly delayMs?: number }
   | {
+      /** Computes the answer from the request and the call record. */
       readonly respond: (
         request: TRequest,
         call: ModelCall<TOutput, TRequest, TContext>,

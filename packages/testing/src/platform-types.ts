@@ -101,6 +101,7 @@ export type PlatformStep =
     }
   | { readonly outcome: 'failed'; readonly error?: PlatformErrorInit; readonly delayMs?: number }
   | {
+      /** Computes the result from the request and the call record. */
       readonly respond: (
         request: PlatformRequest,
         call: PlatformCall,

@@ -95,7 +95,7 @@ export interface FakeStore extends Store {
   /** Stops failing these methods (every method when omitted). */
   heal(methods?: StoreMethod | readonly StoreMethod[]): void;
   /** Runs `hook` (awaited) just before each of the next `times` (default 1) calls of `method`. */
-  before(method: StoreMethod, hook: (inner: Store) => void | Promise<void>, times?: number): void;
+  before(method: StoreMethod, hook: (inner: Store) => unknown, times?: number): void;
 }
 
 /**
@@ -123,7 +123,7 @@ export function createFakeStore(options: FakeStoreOptions = {}): FakeStore {
   const calls: StoreCall[] = [];
   const casResults: CompareAndSetResult[] = [];
   const failing = new Map<StoreMethod, { left: number; error: unknown }>();
-  const hooks: { method: StoreMethod; hook: (inner: Store) => void | Promise<void>; left: number }[] = [];
+  const hooks: { method: StoreMethod; hook: (inner: Store) => unknown; left: number }[] = [];
 
   function injected(method: StoreMethod): { error: unknown } | undefined {
     const entry = failing.get(method);

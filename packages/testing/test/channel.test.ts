@@ -206,3 +206,38 @@ describe('createFakeChannel: outbox', () => {
     expect(bus.size.inbound).toBe(0);
   });
 });
+
+describe('createFakeChannel: waitForSent', () => {
+  it('resolves with a message already sent, or waits for the next matching one', async () => {
+    const { bus, channel } = await attached();
+    await bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'old prompt' });
+    expect((await channel.waitForSent('prompt')).text).toBe('old prompt');
+    expect((await channel.waitForSent(/old/, { chatId: 'g1' })).text).toBe('old prompt');
+    const next = channel.waitForSent();
+    const inG2 = channel.waitForSent((m) => m.text.startsWith('b'), { chatId: 'g2' });
+    const card = channel.waitForSent('Yes');
+    let early = false;
+    void inG2.then(() => (early = true));
+    await bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'a' });
+    expect((await next).text).toBe('a');
+    await Promise.resolve();
+    expect(early).toBe(false);
+    await bus.publishOutbound({
+      channel: 'feishu',
+      chatId: 'g2',
+      text: 'b',
+      card: { buttons: [{ label: 'Yes', value: 1 }] },
+    });
+    expect((await inG2).chatId).toBe('g2');
+    expect((await card).text).toBe('b');
+  });
+
+  it('does not resolve with a failed send', async () => {
+    const { bus, channel } = await attached();
+    channel.failSends(1);
+    const next = channel.waitForSent();
+    await bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'lost' });
+    await bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'kept' });
+    expect((await next).text).toBe('kept');
+  });
+});

@@ -88,7 +88,7 @@ describe('createFakeStore', () => {
     const store = createFakeStore();
     await store.set('k', 'mine');
     let n = 0;
-    store.before('compareAndSet', (inner) => inner.set('k', `theirs ${++n}`).then(() => {}), 2);
+    store.before('compareAndSet', (inner) => inner.set('k', `theirs ${++n}`), 2);
     expect(await store.compareAndSet('k', 1, 'x')).toEqual({ ok: false, version: 2 });
     expect(await store.compareAndSet('k', 2, 'x')).toEqual({ ok: false, version: 3 });
     expect(await store.compareAndSet('k', 3, 'x')).toEqual({ ok: true, version: 4 });

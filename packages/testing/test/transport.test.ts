@@ -1,9 +1,9 @@
 import { isParleyError } from '@parley/core';
 import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '@parley/correlate';
 import { describe, expect, it } from 'vitest';
-import { createFakeClock, createRecordingTransport } from '../src/index.js';
+import { createFakeClock, createRecordingTransport, type RecordingTransportOptions } from '../src/index.js';
 
-function pingPong(options: Parameters<typeof createRecordingTransport>[0] = {}) {
+function pingPong(options: RecordingTransportOptions<'a' | 'b'> = {}) {
   const wire = createRecordingTransport<string>(options);
   const seenByB: string[] = [];
   const seenByA: string[] = [];
