@@ -148,6 +148,7 @@ export const cleanupFlow = defineFlow({
         { prompt: 'Please reconfirm #2 (YES).', fields: z.object({ confirm2: exactYes }) },
         { prompt: 'Final confirmation #3 (YES).', fields: z.object({ confirm3: exactYes }) },
       ],
+      exitLabel: 'three exact YES',
       onFailure: {
         action: 'back',
         to: 'evidence',
@@ -161,6 +162,7 @@ export const cleanupFlow = defineFlow({
         z.object({ export_before_delete: z.enum(['yes', 'no']) }),
         z.object({ export_before_delete: z.literal('ask'), export_answer: z.enum(['yes', 'no']) }),
       ]),
+      exitLabel: 'explicit export choice',
       onFailure: {
         action: 'block',
         message: 'An explicit export answer is required before anything is deleted: yes or no?',
@@ -199,6 +201,7 @@ export const cleanupFlow = defineFlow({
       name: 'notify',
       prompt: 'How should I notify results? (none/telegram/email/signal)',
       fields: z.object({ notify_mode: z.enum(NOTIFY_MODES) }),
+      exitLabel: 'notification branch resolved',
       onFailure: {
         action: 'default',
         value: { notify_mode: 'none' },
