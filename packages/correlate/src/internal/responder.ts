@@ -1,5 +1,5 @@
 import type { Clock, DeadlineQueue, Emitter, ValidationResult } from '@parley/core';
-import type { RequestState } from '@parley/fsm';
+import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage, RequestMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
@@ -59,6 +59,12 @@ export function createResponder(ctx: ResponderContext): Responder {
     ctx.scheduleSweep(record.settledAt + ctx.retainMs);
     if (events.listenerCount('settled') > 0)
       events.emit('settled', { request: toTracked(record), remote: false });
+  }
+
+  /** The one way an incoming record settles; a final state accepts nothing, so it settles once. */
+  function settle(record: Incoming, event: RequestEvent): void {
+    const to = nextState(record.state, event);
+    if (to !== undefined) finish(record, to);
   }
 
   function pendingOrThrow(id: string): Incoming {
@@ -139,7 +145,7 @@ export function createResponder(ctx: ResponderContext): Responder {
     );
     record.deadline = queue.add(record.deadlineAt, () => {
       record.deadline = undefined;
-      finish(record, nextState(record.state, 'expire') ?? 'expired');
+      settle(record, 'expire');
     });
     incoming.set(record.id, record);
     if (events.listenerCount('request') > 0) events.emit('request', { request: toTracked(record) });
@@ -195,7 +201,7 @@ export function createResponder(ctx: ResponderContext): Responder {
       });
       record.response = checked.value;
       record.reason = decision.reason;
-      finish(record, nextState(record.state, decision.approve ? 'approve' : 'reject') ?? record.state);
+      settle(record, decision.approve ? 'approve' : 'reject');
       return toTracked(record);
     },
 
@@ -217,7 +223,7 @@ export function createResponder(ctx: ResponderContext): Responder {
         if (record.deadline !== undefined) queue.remove(record.deadline);
         record.deadline = queue.add(record.deadlineAt, () => {
           record.deadline = undefined;
-          finish(record, nextState(record.state, 'expire') ?? 'expired');
+          settle(record, 'expire');
         });
       }
       return toTracked(record);

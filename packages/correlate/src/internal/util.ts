@@ -40,8 +40,7 @@ export function compactIds(): IdGenerator {
   return () => base + (n++).toString(36);
 }
 
-const NONE = '-';
-const memo = new Map<RequestState, Map<RequestEvent, RequestState | typeof NONE>>();
+const memo = new Map<RequestState, Map<RequestEvent, RequestState>>();
 let snapshots: Record<RequestState, MachineSnapshot<RequestState, RequestContext>> | undefined;
 
 /**
@@ -50,19 +49,13 @@ let snapshots: Record<RequestState, MachineSnapshot<RequestState, RequestContext
  * lifecycle; its snapshots for each state are built once, on first use.
  */
 export function nextState(state: RequestState, event: RequestEvent): RequestState | undefined {
-  let byEvent = memo.get(state);
-  if (byEvent === undefined) {
-    byEvent = new Map();
-    memo.set(state, byEvent);
-  }
-  const known = byEvent.get(event);
-  if (known !== undefined) return known === NONE ? undefined : known;
+  const known = memo.get(state)?.get(event);
+  if (known !== undefined) return known;
   if (snapshots === undefined) {
     const pending = requestMachine.initialSnapshot();
-    const after = (e: RequestEvent): MachineSnapshot<RequestState, RequestContext> => {
-      const result = requestMachine.transition(pending, e);
-      return result.ok ? result.snapshot : pending;
-    };
+    // From pending the request machine accepts every event, so each of these transitions is taken.
+    const after = (e: RequestEvent) =>
+      (requestMachine.transition(pending, e) as { snapshot: typeof pending }).snapshot;
     snapshots = {
       pending,
       approved: after('approve'),
@@ -71,11 +64,16 @@ export function nextState(state: RequestState, event: RequestEvent): RequestStat
       cancelled: after('cancel'),
     };
   }
-  // The request machine has no guards and is pure, so one answer per (state, event) holds forever.
+  // The request machine has no guards and is pure, so the answer for a (state, event) pair never changes.
   const result = requestMachine.transition(snapshots[state], event);
-  const next = result.ok ? result.snapshot.state : undefined;
-  byEvent.set(event, next ?? NONE);
-  return next;
+  if (!result.ok) return undefined;
+  let byEvent = memo.get(state);
+  if (byEvent === undefined) {
+    byEvent = new Map();
+    memo.set(state, byEvent);
+  }
+  byEvent.set(event, result.snapshot.state);
+  return result.snapshot.state;
 }
 
 export function positiveInteger(value: number | undefined, fallback: number, name: string, min = 1): number {
