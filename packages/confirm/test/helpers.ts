@@ -6,7 +6,7 @@ import {
   type ManualClock,
   type Store,
 } from '@parley/core';
-import { createFakeChannel, type FakeChannel } from '../../bus/test/helpers.js';
+import { createFakeChannel, type FakeChannel } from '@parley/testing';
 import {
   type ConfirmDecision,
   type ConfirmEvents,
@@ -15,8 +15,6 @@ import {
   type ConfirmRequest,
   createConfirmGate,
 } from '../src/index.js';
-
-export { createFakeChannel, type FakeChannel };
 
 export interface Harness {
   readonly clock: ManualClock;
@@ -49,7 +47,7 @@ export async function setup(
   const clock = shared?.clock ?? createManualClock({ now: 1_000_000 });
   const store = shared?.store ?? createMemoryStore({ clock });
   const bus = createMessageBus({ clock });
-  const channel = createFakeChannel('feishu', { clock });
+  const channel = createFakeChannel({ channel: 'feishu', clock });
   await bus.attach(channel);
   const gate = createConfirmGate({ bus, clock, store, generateId: createSequentialIds('cfm_'), ...options });
   await gate.ready;

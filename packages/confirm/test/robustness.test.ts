@@ -1,33 +1,13 @@
 import { createMessageBus } from '@parley/bus';
-import { createManualClock, createMemoryStore, type Store } from '@parley/core';
+import { createManualClock, createMemoryStore } from '@parley/core';
+import { createFakeStore, type FakeStore } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import { createConfirmGate } from '../src/index.js';
 import { ACTION, buttonToken, setup } from './helpers.js';
 
-/** A memory store whose methods can be told to fail. */
-function flakyStore(clock = createManualClock({ now: 1_000_000 })): Store & { failing: Set<string> } {
-  const inner = createMemoryStore({ clock });
-  const failing = new Set<string>();
-  const guard =
-    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      if (failing.has(name)) throw new Error(`${name} failed`);
-      return fn(...args);
-    };
-  async function* list(prefix: string) {
-    if (failing.has('list')) throw new Error('list failed');
-    yield* inner.list(prefix);
-  }
-  return {
-    failing,
-    get: guard('get', inner.get),
-    getEntry: guard('getEntry', inner.getEntry),
-    set: guard('set', inner.set),
-    delete: guard('delete', inner.delete),
-    compareAndSet: guard('compareAndSet', inner.compareAndSet),
-    list,
-    close: inner.close,
-  };
+/** A memory store whose methods can be told to fail, without `watch` (like the hand-written one it replaces). */
+function flakyStore(clock = createManualClock({ now: 1_000_000 })): FakeStore {
+  return createFakeStore({ clock, watch: false });
 }
 
 describe('store failures', () => {
@@ -35,7 +15,7 @@ describe('store failures', () => {
     const clock = createManualClock({ now: 1_000_000 });
     const store = flakyStore(clock);
     const h = await setup({}, { clock, store });
-    store.failing.add('set').add('compareAndSet');
+    store.fail(['set', 'compareAndSet']);
     const { decision } = await h.ask();
     await h.channel.say('g1', 'alice', '确认');
     expect((await decision).outcome).toBe('confirmed');
@@ -45,7 +25,7 @@ describe('store failures', () => {
   it('reports a store that cannot list on restore, and works on', async () => {
     const clock = createManualClock();
     const store = flakyStore(clock);
-    store.failing.add('list');
+    store.fail('list');
     const bus = createMessageBus({ clock });
     const errors: unknown[] = [];
     const gate = createConfirmGate({ bus, clock, store, onListenerError: () => {} });
@@ -58,7 +38,7 @@ describe('store failures', () => {
     const clock = createManualClock({ now: 1_000_000 });
     const store = flakyStore(clock);
     const h = await setup({ standingAllowanceMs: 1_000 }, { clock, store });
-    store.failing.add('get');
+    store.fail('get');
     const { id } = await h.ask();
     expect(h.gate.pending()).toMatchObject([{ id }]);
     expect(h.events.error).toHaveLength(1);
@@ -68,7 +48,7 @@ describe('store failures', () => {
     const clock = createManualClock({ now: 1_000_000 });
     const store = flakyStore(clock);
     const h = await setup({}, { clock, store });
-    store.failing.add('get');
+    store.fail('get');
     await h.channel.click('g1', 'alice', { confirmation: 'cfm_9.confirm' });
     expect(h.events.refused).toMatchObject([{ code: 'unknown_confirmation' }]);
     expect(h.events.error).toHaveLength(1);

@@ -62,6 +62,11 @@ export interface FakeStoreOptions {
   readonly inner?: Store;
   /** The clock of the default memory store (TTLs). */
   readonly clock?: Clock;
+  /**
+   * Whether to offer `watch` (passed through to the inner store, when it has one); `false` makes a
+   * store that cannot notify, as a host's own store may be. True by default.
+   */
+  readonly watch?: boolean;
 }
 
 /**
@@ -207,7 +212,7 @@ export function createFakeStore(options: FakeStoreOptions = {}): FakeStore {
       hooks.push({ method, hook, left: times });
     },
   };
-  if (inner.watch !== undefined) {
+  if (inner.watch !== undefined && options.watch !== false) {
     const watch = inner.watch.bind(inner);
     return Object.assign(store, { watch });
   }

@@ -115,5 +115,6 @@ describe('createFakeStore', () => {
     expect(changes).toEqual(['set']);
     const { watch: _, ...plain } = createMemoryStore();
     expect(createFakeStore({ inner: plain }).watch).toBeUndefined();
+    expect(createFakeStore({ watch: false }).watch).toBeUndefined();
   });
 });
