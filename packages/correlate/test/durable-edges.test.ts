@@ -1,12 +1,12 @@
 import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createCorrelator, planApprovalProtocol, shutdownProtocol } from '../src/index.js';
+import { createCorrelator, planApprovalProtocol, type Protocol, shutdownProtocol } from '../src/index.js';
 import { flush, recordEvents } from './helpers.js';
 
 function setup() {
   const clock = createManualClock({ now: 1_000 });
   const store = createMemoryStore({ clock });
-  const make = (prefix: string, protocols = [shutdownProtocol]) =>
+  const make = (prefix: string, protocols: readonly Protocol[] = [shutdownProtocol]) =>
     createCorrelator({
       self: 'lead',
       protocols,
