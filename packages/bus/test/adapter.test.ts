@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type ChannelAdapter, createMessageBus, type OutboundInput } from '../src/index.js';
-import { createFakeChannel } from './helpers.js';
+import { createFakeChannel } from '@parley/testing';
 
 const reply: OutboundInput = { channel: 'fake', chatId: 'g1', text: 'hi' };
 
 describe('attach', () => {
   it('delivers inbound events from an adapter with its channel filled in', async () => {
     const bus = createMessageBus();
-    const channel = createFakeChannel('fake');
+    const channel = createFakeChannel();
     await bus.attach(channel);
     expect(channel.connected).toBe(true);
     await channel.say('g1', 'alice', 'hello');
@@ -20,7 +20,7 @@ describe('attach', () => {
 
   it('does not let an adapter deliver for another channel', async () => {
     const bus = createMessageBus();
-    const channel = createFakeChannel('fake');
+    const channel = createFakeChannel();
     await bus.attach(channel);
     await channel.deliver({ chatId: 'g1', senderId: 'a', text: 'x', channel: 'other' } as never);
     expect((await bus.receiveInbound()).channel).toBe('fake');
@@ -28,7 +28,7 @@ describe('attach', () => {
 
   it('sends outbound messages of its channel through the adapter', async () => {
     const bus = createMessageBus();
-    const channel = createFakeChannel('fake');
+    const channel = createFakeChannel();
     await bus.attach(channel);
     expect(await bus.publishOutbound(reply)).toMatchObject({
       status: 'sent',
@@ -40,7 +40,7 @@ describe('attach', () => {
 
   it('reports a failing send as send_failed without throwing', async () => {
     const bus = createMessageBus();
-    const channel = createFakeChannel('fake');
+    const channel = createFakeChannel();
     const drops: string[] = [];
     bus.on('dropped', ({ code, direction }) => drops.push(`${direction}:${code}`));
     await bus.attach(channel);
@@ -81,19 +81,19 @@ describe('attach', () => {
 
   it('refuses a second adapter for the same channel with channel_taken', async () => {
     const bus = createMessageBus();
-    await bus.attach(createFakeChannel('fake'));
-    await expect(bus.attach(createFakeChannel('fake'))).rejects.toMatchObject({ code: 'channel_taken' });
+    await bus.attach(createFakeChannel());
+    await expect(bus.attach(createFakeChannel())).rejects.toMatchObject({ code: 'channel_taken' });
   });
 
   it('detaches an adapter so it neither sends nor delivers', async () => {
     const bus = createMessageBus();
-    const channel = createFakeChannel('fake');
+    const channel = createFakeChannel();
     const detach = await bus.attach(channel);
     detach();
     detach();
     expect(channel.connected).toBe(false);
     expect((await bus.publishOutbound(reply)).status).toBe('queued');
-    expect(() => channel.say('g1', 'a', 'x')).toThrow(/not attached/);
+    await expect(channel.say('g1', 'a', 'x')).rejects.toThrow(/not attached/);
     await bus.attach(channel); // the channel is free again
   });
 
@@ -121,10 +121,12 @@ describe('attach', () => {
 
   it('detaches every adapter on close and refuses attach afterwards', async () => {
     const bus = createMessageBus();
-    const channel = createFakeChannel('fake');
+    const channel = createFakeChannel();
     await bus.attach(channel);
     await bus.close();
     expect(channel.connected).toBe(false);
-    await expect(bus.attach(createFakeChannel('other'))).rejects.toMatchObject({ code: 'closed' });
+    await expect(bus.attach(createFakeChannel({ channel: 'other' }))).rejects.toMatchObject({
+      code: 'closed',
+    });
   });
 });
