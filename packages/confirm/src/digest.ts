@@ -1,5 +1,6 @@
 import { isParleyError, type JsonValue, stringifyJson } from '@parley/core';
 import { ConfirmError } from './errors.js';
+import { sha256, toHex } from './internal/sha256.js';
 
 /**
  * The action a confirmation is about: a name (the action kind, e.g. a tool name) and its
@@ -43,7 +44,7 @@ export function canonicalJson(value: JsonValue): string {
 }
 
 /**
- * Computes the SHA-256 digest (hex) of an action's name and canonical arguments with Web Crypto.
+ * Computes the SHA-256 digest (hex) of an action's name and canonical arguments.
  *
  * Use it to tell whether two actions are the same one: the gate stores it with every confirmation
  * and `authorize` recomputes it from the arguments about to run.
@@ -59,14 +60,23 @@ export function canonicalJson(value: JsonValue): string {
  * ```
  */
 export async function digestAction(action: ConfirmAction): Promise<string> {
+  return hashAction(action).digest;
+}
+
+/**
+ * The digest of an action and its canonical arguments, computed synchronously.
+ *
+ * @internal
+ */
+export function hashAction(action: ConfirmAction): { readonly digest: string; readonly args: string } {
   if (typeof action?.name !== 'string' || action.name.length === 0) {
     throw new ConfirmError('invalid_action', 'An action needs a non-empty name', {
       details: { name: String(action?.name) },
     });
   }
-  const text = `${JSON.stringify(action.name)}\n${canonicalJson(action.args ?? {})}`;
-  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return toHex(new Uint8Array(hash));
+  const args = canonicalJson(action.args ?? {});
+  const digest = toHex(sha256(new TextEncoder().encode(`${JSON.stringify(action.name)}\n${args}`)));
+  return { digest, args };
 }
 
 function sortKeys(value: JsonValue): JsonValue {
@@ -79,10 +89,4 @@ function sortKeys(value: JsonValue): JsonValue {
     if (item !== undefined) sorted[key] = sortKeys(item);
   }
   return sorted;
-}
-
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }

@@ -1,6 +1,6 @@
 import type { InboundMessage } from '@parley/bus';
 import { assertTimeoutMs, type JsonValue } from '@parley/core';
-import { canonicalJson, digestAction } from './digest.js';
+import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
 import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
@@ -76,8 +76,9 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
       const timeoutMs = assertTimeoutMs(request?.timeoutMs ?? ctx.defaultTimeoutMs);
       const address = checkRequest(request);
-      const digest = await digestAction(request.action);
-      const args = JSON.parse(canonicalJson(request.action.args ?? {})) as JsonValue; // a private copy
+      const { digest, args: canonicalArgs } = hashAction(request.action);
+      const args = JSON.parse(canonicalArgs) as JsonValue; // a private copy
+      await ready;
       const id = ctx.nextId();
       if (typeof id !== 'string' || id === '' || id.includes('.')) {
         throw new ConfirmError('invalid_argument', `generateId returned an unusable id ${String(id)}`, {
@@ -94,7 +95,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     },
     async authorize(decision, action) {
       const id = typeof decision === 'string' ? decision : decision?.id;
-      const digest = await digestAction(action);
+      const { digest } = hashAction(action);
       const entry = typeof id === 'string' ? await store.getEntry(keys.decision(id)) : undefined;
       const record = readDecisionRecord(entry?.value);
       if (entry === undefined || record === undefined) return { ok: false, code: 'unknown_decision' };

@@ -26,7 +26,7 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
     return true;
   };
   if (message.fromSelf === true || message.senderIsBot === true) return refuse('not_allowed');
-  const parsed = await ctx.tokens.verify(token);
+  const parsed = ctx.tokens.verify(token);
   if (parsed === undefined) return refuse('forged');
   const { id, choice } = parsed;
   let entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);

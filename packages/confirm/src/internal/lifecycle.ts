@@ -61,7 +61,7 @@ export async function sendPrompt(
       kind === 'reprompt'
         ? texts.reprompt(entry.summary, ctx.maxReprompts - entry.reprompts)
         : texts.prompt(entry.summary, ctx.standingMs !== undefined);
-    if (ctx.cards) card = await buildCard(ctx, entry);
+    if (ctx.cards) card = buildCard(ctx, entry);
   }
   const result = await ctx.bus.publishOutbound({
     ...entry.address,
@@ -82,19 +82,17 @@ export async function sendPrompt(
     });
 }
 
-async function buildCard(ctx: GateContext, entry: Entry): Promise<OutboundCard> {
+function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
   const choices: [CardChoice, string, 'danger' | 'default' | 'primary'][] = [
     ['confirm', '确认 Confirm', 'danger'],
     ['cancel', '取消 Cancel', 'default'],
   ];
   if (ctx.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
-  const buttons = await Promise.all(
-    choices.map(async ([choice, label, style]) => ({
-      label,
-      style,
-      value: { confirmation: await ctx.tokens.sign(entry.id, choice) },
-    })),
-  );
+  const buttons = choices.map(([choice, label, style]) => ({
+    label,
+    style,
+    value: { confirmation: ctx.tokens.sign(entry.id, choice) },
+  }));
   return { title: '需要确认 Confirmation required', body: entry.summary, buttons };
 }
 

@@ -1,3 +1,5 @@
+import { equalBytes, hmacSha256 } from './sha256.js';
+
 /** The choices a card button can carry. */
 export type CardChoice = 'confirm' | 'cancel' | 'always';
 
@@ -5,54 +7,38 @@ const CHOICES: readonly string[] = ['confirm', 'cancel', 'always'];
 
 /**
  * Card tokens: `id.choice` without a secret (the id is unguessable), `id.choice.signature` with
- * one, where the signature is HMAC-SHA256 over `id.choice` keyed by the host secret.
+ * one, where the signature is HMAC-SHA256 over `id.choice` keyed by the host secret (base64url).
  */
 export interface TokenCodec {
-  sign(id: string, choice: CardChoice): Promise<string>;
+  sign(id: string, choice: CardChoice): string;
   /** The id and choice of a token, or `undefined` when it is malformed or its signature is wrong. */
-  verify(token: string): Promise<{ id: string; choice: CardChoice } | undefined>;
+  verify(token: string): { id: string; choice: CardChoice } | undefined;
 }
 
 export function createTokenCodec(secret: string | Uint8Array | undefined): TokenCodec {
-  let key: Promise<CryptoKey> | undefined;
-  const getKey = (raw: string | Uint8Array): Promise<CryptoKey> => {
-    key ??= crypto.subtle.importKey(
-      'raw',
-      typeof raw === 'string' ? new TextEncoder().encode(raw) : Uint8Array.from(raw),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign', 'verify'],
-    );
-    return key;
-  };
+  const encoder = new TextEncoder();
+  const key =
+    secret === undefined
+      ? undefined
+      : typeof secret === 'string'
+        ? encoder.encode(secret)
+        : Uint8Array.from(secret);
+  const mac = (body: string): Uint8Array => hmacSha256(key as Uint8Array, encoder.encode(body)); // only called with a key
   return {
-    async sign(id, choice) {
+    sign(id, choice) {
       const body = `${id}.${choice}`;
-      if (secret === undefined) return body;
-      const signature = await crypto.subtle.sign(
-        'HMAC',
-        await getKey(secret),
-        new TextEncoder().encode(body),
-      );
-      return `${body}.${toBase64Url(new Uint8Array(signature))}`;
+      return key === undefined ? body : `${body}.${toBase64Url(mac(body))}`;
     },
-    async verify(token) {
+    verify(token) {
       if (typeof token !== 'string' || token.length > 512) return undefined;
       const parts = token.split('.');
       const [id, choice, signature] = parts;
       if (id === undefined || id === '' || choice === undefined || !CHOICES.includes(choice))
         return undefined;
-      if (parts.length !== (secret === undefined ? 2 : 3)) return undefined;
-      if (secret !== undefined) {
+      if (parts.length !== (key === undefined ? 2 : 3)) return undefined;
+      if (key !== undefined) {
         const bytes = fromBase64Url(signature as string);
-        if (bytes === undefined) return undefined;
-        const ok = await crypto.subtle.verify(
-          'HMAC',
-          await getKey(secret),
-          bytes,
-          new TextEncoder().encode(`${id}.${choice}`),
-        );
-        if (!ok) return undefined;
+        if (bytes === undefined || !equalBytes(bytes, mac(`${id}.${choice}`))) return undefined;
       }
       return { id, choice: choice as CardChoice }; // checked against CHOICES above
     },
@@ -65,7 +51,7 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+function fromBase64Url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(text)) return undefined;
   if (text.length % 4 === 1) return undefined; // no base64 text has this length
   const binary = atob(
