@@ -33,8 +33,11 @@ export interface DeadlineHandle {
  * ```
  */
 export interface DeadlineQueue {
-  /** Runs `callback` at the absolute time `at` (at once, on the next tick of the clock, if it is past). */
-  add(at: number, callback: () => void): DeadlineHandle;
+  /**
+   * Runs `callback(value)` at the absolute time `at` (on the clock's next tick if it is past). Pass
+   * one shared callback and a per-entry `value` instead of a closure per entry to keep entries small.
+   */
+  add<T = undefined>(at: number, callback: (value: T) => void, value?: T): DeadlineHandle;
   /** Removes a deadline; returns false when it already ran or was removed. */
   remove(handle: DeadlineHandle): boolean;
   /** How many deadlines are waiting. */
@@ -105,7 +108,7 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
     for (let next = heap.peek(); next !== undefined && next.at <= now; next = heap.peek()) {
       heap.remove(next);
       try {
-        next.callback();
+        next.callback(next.value);
       } catch (error) {
         failure ??= { error };
       }
@@ -115,8 +118,15 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
   }
 
   return {
-    add(at, callback) {
-      const deadline: Deadline = { at, seq: ++seq, index: -1, callback };
+    add(at, callback, value) {
+      // Each entry stores its own callback and value; the types are checked at the public signature.
+      const deadline: Deadline = {
+        at,
+        seq: ++seq,
+        index: -1,
+        callback: callback as (value: unknown) => void,
+        value,
+      };
       heap.push(deadline);
       if (at < timerAt) schedule();
       return deadline;
@@ -138,5 +148,6 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
 
 interface Deadline extends HeapItem, DeadlineHandle {
   at: number;
-  readonly callback: () => void;
+  readonly callback: (value: unknown) => void;
+  readonly value: unknown;
 }

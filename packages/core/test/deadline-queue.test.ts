@@ -110,6 +110,19 @@ describe('createDeadlineQueue', () => {
     expect(clock.pendingTimers()).toBe(1);
   });
 
+  it('passes each entry its own value, so one shared callback serves every entry', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const seen: string[] = [];
+    const expire = (id: string): void => {
+      seen.push(id);
+    };
+    queue.add(20, expire, 'req_2');
+    queue.add(10, expire, 'req_1');
+    clock.advance(20);
+    expect(seen).toEqual(['req_1', 'req_2']);
+  });
+
   it('clear drops everything without running it', () => {
     const clock = createManualClock();
     const queue = createDeadlineQueue({ clock });
