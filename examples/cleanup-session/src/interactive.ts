@@ -26,7 +26,7 @@ export async function runInteractive(): Promise<void> {
   );
   const store = createFakeStore({ clock });
   const transcript = createTranscript(clock, (line) => console.log(line));
-  console.log('Interactive cleanup session. Demo credentials in the vault:');
+  console.log('Interactive cleanup session. The demo vault (a fake) holds:');
   for (const [ref, c] of Object.entries(DEMO_CREDENTIALS))
     console.log(`  ${ref}  ${c.scopes.join(' ')}  ${c.minutes} min`);
   console.log('Type "quit" to stop.\n');
@@ -41,13 +41,15 @@ export async function runInteractive(): Promise<void> {
     transcript,
     saveDelaysMs: [200, 400],
   });
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const lines = rl[Symbol.asyncIterator](); // buffers lines, so piped input works too
   try {
     while (!host.done) {
       const step = host.step;
-      const text = await rl.question(step === 'done' ? '> ' : `(${HINTS[step]})\n> `).catch(() => 'quit');
-      if (text.trim() === 'quit') break;
-      await host.reply(text);
+      process.stdout.write(step === 'done' ? '> ' : `(${HINTS[step]})\n> `);
+      const next = await lines.next();
+      if (next.done === true || next.value.trim() === 'quit') break;
+      await host.reply(next.value);
     }
     console.log(`\nsession JSON:\n${JSON.stringify(host.sessionJson(), null, 2)}`);
   } finally {

@@ -178,8 +178,8 @@ export function toAuditSummary(record: SessionRecord, at: number): JsonValue {
       event: h.event,
     })),
     failures: flow.attempts,
-    notices: flow.notices,
-    reviews: flow.reviews,
+    notices: flow.notices.map((n) => ({ ...n, at: new Date(n.at).toISOString() })),
+    reviews: flow.reviews.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
     events: record.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
   };
   return redactJson(JSON.parse(JSON.stringify(summary)) as JsonValue); // plain data built above
