@@ -121,7 +121,7 @@ describe('through the public API', () => {
     });
     const expected = await crypto.subtle.digest(
       'SHA-256',
-      text('"sql.delete"\n{"table":"orders","where":{"a":2,"b":1}}'),
+      Uint8Array.from(text('"sql.delete"\n{"table":"orders","where":{"a":2,"b":1}}')),
     );
     expect(digest).toBe(hex(expected));
   });
