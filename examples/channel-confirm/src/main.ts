@@ -1,6 +1,6 @@
 // The CLI. By default it runs every scripted scenario on a real embedded Postgres (PGlite) with
 // simulated time and prints the transcript. `--interactive`: you are alice in the group chat
-// (type `/help`); the model stays scripted, time is real. `--scenario <name>` picks one scenario.
+// (type `/help`); the model stays scripted, time is real. `--scenario=<name>` runs one scenario.
 import { createInterface } from 'node:readline/promises';
 import { systemClock } from '@parley/core';
 import { createFakeChannel } from '@parley/testing';
@@ -12,25 +12,11 @@ import { createTranscript } from './transcript.js';
 import { createShopBot } from './wiring.js';
 
 const args = process.argv.slice(2);
+// `--scenario=<name>` (what `npm run example` passes through) or `--scenario <name>`.
 const named = args.indexOf('--scenario');
-const only = named === -1 ? undefined : args[named + 1];
-
-if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
-  console.error(`Unknown scenario "${only}". Scenarios: ${SCENARIO_NAMES.join(', ')}`);
-  process.exitCode = 1;
-} else if (args.includes('--interactive')) {
-  await interactive();
-} else {
-  console.log('Starting PGlite (Postgres in WebAssembly)…\n');
-  const result = await runChannelConfirm({
-    ...(only === undefined ? {} : { scenarios: [only as ScenarioName] }),
-    output: (line) => console.log(line),
-  });
-  const confirmed = result.scenarios.flatMap((s) => s.decisions).filter((d) => d.outcome === 'confirmed');
-  console.log(
-    `${result.scenarios.length} scenario(s); ${confirmed.length} confirmed change(s); timers left: ${result.pendingTimers}`,
-  );
-}
+const only =
+  args.find((arg) => arg.startsWith('--scenario='))?.slice(11) ??
+  (named === -1 ? undefined : args[named + 1]);
 
 const HELP = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or:
   /as <user> <text>     say something as another member (e.g. /as bob 确认)
@@ -57,15 +43,20 @@ async function interactive(): Promise<void> {
   console.log(`${HELP}\n\n${formatShop(await readShop(db))}\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    for (;;) {
-      const line = (await rl.question(`${ALICE}> `).catch(() => '/quit')).trim();
+    rl.setPrompt(`${ALICE}> `);
+    rl.prompt();
+    // The async iterator buffers lines, so piped input works as well as typing; it ends on Ctrl-D.
+    for await (const raw of rl) {
+      const line = raw.trim();
       if (line === '' || line === '/help') {
         if (line === '/help') console.log(HELP);
+        rl.prompt();
         continue;
       }
       if (line === '/quit') break;
       if (line === '/table') {
         console.log(formatShop(await readShop(db)));
+        rl.prompt();
         continue;
       }
       const as = line.match(/^\/as\s+(\S+)\s+([\s\S]+)$/);
@@ -77,9 +68,11 @@ async function interactive(): Promise<void> {
         else await driver.say(ALICE, line);
       } catch (error) {
         console.log(`(${error instanceof Error ? error.message : String(error)})`);
+        rl.prompt();
         continue;
       }
       await driver.idle();
+      rl.prompt();
     }
   } finally {
     rl.close();
@@ -90,4 +83,21 @@ async function interactive(): Promise<void> {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
+  console.error(`Unknown scenario "${only}". Scenarios: ${SCENARIO_NAMES.join(', ')}`);
+  process.exitCode = 1;
+} else if (args.includes('--interactive')) {
+  await interactive();
+} else {
+  console.log('Starting PGlite (Postgres in WebAssembly)…\n');
+  const result = await runChannelConfirm({
+    ...(only === undefined ? {} : { scenarios: [only as ScenarioName] }),
+    output: (line) => console.log(line),
+  });
+  const confirmed = result.scenarios.flatMap((s) => s.decisions).filter((d) => d.outcome === 'confirmed');
+  console.log(
+    `${result.scenarios.length} scenario(s); ${confirmed.length} confirmed change(s); timers left: ${result.pendingTimers}`,
+  );
 }
