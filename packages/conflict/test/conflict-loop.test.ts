@@ -1,4 +1,5 @@
 import { createManualClock } from '@parley/core';
+import { createFakeToolGate } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type AttemptRecord,
@@ -8,7 +9,7 @@ import {
   defineMoveClaimDetector,
   type Proposal,
 } from '../src/index.js';
-import { answers, hpCall, moveCall, recordingGate, scripted } from './helpers.js';
+import { answers, hpCall, moveCall, scripted } from './helpers.js';
 
 const state = { hp: 20, at: 'market' };
 const readState = () => state;
@@ -16,7 +17,7 @@ const detectors = [defineHpClaimDetector(), defineMoveClaimDetector()];
 
 describe('createConflictLoop — clean output', () => {
   it('returns a clean first answer with its executed calls and one passed record', async () => {
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ detectors, gate, clock: createManualClock() });
     const generate = answers<Proposal>({ text: 'You lose 5 HP.', tool_calls: [hpCall('c1', -5)] });
 
@@ -35,7 +36,7 @@ describe('createConflictLoop — clean output', () => {
   });
 
   it('does not call the gate when the output proposes no calls', async () => {
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ detectors, gate });
     const outcome = await loop.run({
       input: 'look',
@@ -57,7 +58,7 @@ describe('createConflictLoop — clean output', () => {
 
 describe('createConflictLoop — contradictions', () => {
   it('retries a contradiction with the conflict_debug appended to the previous request, then passes', async () => {
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ detectors, gate });
     const generate = answers<Proposal>(
       { text: '你受到5点伤害。' },
@@ -88,7 +89,7 @@ describe('createConflictLoop — contradictions', () => {
   });
 
   it('never executes the tool calls of an attempt a detector rejected', async () => {
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ detectors, gate, maxRetries: 1 });
     const generate = answers<Proposal>(
       { text: 'You move to the tavern and lose 5 HP.', tool_calls: [hpCall('c1', -5)] },
@@ -104,11 +105,11 @@ describe('createConflictLoop — contradictions', () => {
   });
 
   it('ends in a conflict report after exactly K retries of a persistent contradiction', async () => {
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const clock = createManualClock({ now: 1_000 });
     const loop = createConflictLoop({ detectors, gate, maxRetries: 2, clock });
     const generate = scripted<Proposal>(
-      Array.from({ length: 3 }, () => ({ value: { text: 'You walk into the tavern.' } })),
+      Array.from({ length: 3 }, () => ({ reply: { text: 'You walk into the tavern.' } })),
     );
 
     const outcome = await loop.run({ input: 'x', generate, readState });
@@ -155,7 +156,7 @@ describe('createConflictLoop — contradictions', () => {
   });
 
   it('treats a malformed output as a proposal_shape conflict and never sends its calls to the gate', async () => {
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ detectors, gate, maxRetries: 1 });
     const malformed = {
       text: 'ok',
@@ -169,8 +170,8 @@ describe('createConflictLoop — contradictions', () => {
       structured: 'no',
     };
     const generate = scripted<Proposal>([
-      { fn: () => malformed as unknown as Proposal },
-      { value: { text: 'ok' } },
+      { respond: () => malformed as unknown as Proposal },
+      { reply: { text: 'ok' } },
     ]);
 
     const outcome = await loop.run({ input: 'x', generate, readState });
@@ -225,7 +226,7 @@ describe('createConflictLoop — contradictions', () => {
 
 describe('createConflictLoop — tool feedback', () => {
   it('appends the tool_feedback of a rejected call to the previous request and retries', async () => {
-    const gate = recordingGate((call) =>
+    const gate = createFakeToolGate((call) =>
       call.tool === 'move'
         ? {
             status: 'rejected',
@@ -263,7 +264,7 @@ describe('createConflictLoop — tool feedback', () => {
   });
 
   it('runs a side effect at most once per call id across retries', async () => {
-    const gate = recordingGate((call) =>
+    const gate = createFakeToolGate((call) =>
       call.tool === 'move' ? { status: 'error', reason: 'map service down' } : 'execute',
     );
     const loop = createConflictLoop({ detectors, gate });
@@ -285,7 +286,7 @@ describe('createConflictLoop — tool feedback', () => {
   });
 
   it('lets an hp_delta executed in an earlier attempt settle the claim of a retry', async () => {
-    const gate = recordingGate((call) =>
+    const gate = createFakeToolGate((call) =>
       call.tool === 'move' ? { status: 'rejected', reason: 'locked' } : 'execute',
     );
     const loop = createConflictLoop({ detectors, gate, maxRetries: 1 });
@@ -302,7 +303,7 @@ describe('createConflictLoop — tool feedback', () => {
   });
 
   it('reports deferred calls, never re-sends them, and does not retry for them', async () => {
-    const gate = recordingGate((call) => (call.tool === 'delete_save' ? 'defer' : 'execute'));
+    const gate = createFakeToolGate((call) => (call.tool === 'delete_save' ? 'defer' : 'execute'));
     const loop = createConflictLoop({ gate, maxRetries: 1 });
     const call = { id: 'd1', tool: 'delete_save', args: {} };
     const outcome = await loop.run({
@@ -331,7 +332,7 @@ describe('createConflictLoop — tool feedback', () => {
   });
 
   it('does not send a deferred call id to the gate again in a later attempt', async () => {
-    const gate = recordingGate((call) =>
+    const gate = createFakeToolGate((call) =>
       call.tool === 'delete_save' ? 'defer' : { status: 'rejected', reason: 'no' },
     );
     const loop = createConflictLoop({ gate, maxRetries: 1 });
@@ -350,12 +351,12 @@ describe('createConflictLoop — tool feedback', () => {
   });
 
   it('ends in a report carrying the last tool_feedback when calls keep being refused', async () => {
-    const gate = recordingGate(() => ({ status: 'rejected', reason: 'tool not enabled' }));
+    const gate = createFakeToolGate(() => ({ status: 'rejected', reason: 'tool not enabled' }));
     const loop = createConflictLoop({ gate, maxRetries: 1 });
     let n = 0;
     const generate = scripted<Proposal>([
-      { fn: () => ({ text: 'a', tool_calls: [{ id: `t${++n}`, tool: 'teleport', args: {} }] }) },
-      { fn: () => ({ text: 'a', tool_calls: [{ id: `t${++n}`, tool: 'teleport', args: {} }] }) },
+      { respond: () => ({ text: 'a', tool_calls: [{ id: `t${++n}`, tool: 'teleport', args: {} }] }) },
+      { respond: () => ({ text: 'a', tool_calls: [{ id: `t${++n}`, tool: 'teleport', args: {} }] }) },
     ]);
     const outcome = await loop.run({ input: 'x', generate, readState });
     expect(outcome.ok).toBe(false);
@@ -371,13 +372,13 @@ describe('createConflictLoop — records and events', () => {
     const loop = createConflictLoop({ detectors, clock });
     const generate = scripted<Proposal>([
       {
-        fn: () => {
+        respond: () => {
           clock.advance(120);
           return { text: 'HP -2' };
         },
       },
       {
-        fn: () => {
+        respond: () => {
           clock.advance(80);
           return { text: 'Nothing happens.' };
         },

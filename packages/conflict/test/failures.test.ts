@@ -1,4 +1,5 @@
 import { isParleyError } from '@parley/core';
+import { createFakeToolGate } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type AttemptRecord,
@@ -8,7 +9,7 @@ import {
   type Proposal,
   type ToolGateLike,
 } from '../src/index.js';
-import { answers, hpCall, recordingGate, scripted } from './helpers.js';
+import { answers, hpCall, scripted } from './helpers.js';
 
 const readState = () => ({});
 
@@ -36,14 +37,14 @@ describe('cancellation', () => {
 
   it('rejects a hung generator with cancelled when the signal aborts mid-loop, recording the attempt', async () => {
     const controller = new AbortController();
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ detectors: [defineHpClaimDetector()], gate });
     const records: AttemptRecord<unknown>[] = [];
     loop.on('attempt', ({ record }) => {
       records.push(record);
       if (record.attempt === 1) queueMicrotask(() => controller.abort('stop'));
     });
-    const generate = scripted<Proposal>([{ value: { text: 'HP -4', tool_calls: [] } }, { hang: true }]);
+    const generate = scripted<Proposal>([{ reply: { text: 'HP -4', tool_calls: [] } }, { hang: true }]);
 
     const error = await rejection(loop.run({ input: 'x', generate, readState, signal: controller.signal }));
 
@@ -56,11 +57,11 @@ describe('cancellation', () => {
 
   it('never executes the calls of an output that arrives after the abort', async () => {
     const controller = new AbortController();
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const loop = createConflictLoop({ gate });
     const generate = scripted<Proposal>([
       {
-        fn: () => {
+        respond: () => {
           controller.abort();
           return { text: 'You lose 5 HP.', tool_calls: [hpCall('c1', -5)] };
         },
@@ -73,10 +74,10 @@ describe('cancellation', () => {
 
   it('cancels when the signal reads aborted once the output is in, without an abort event', async () => {
     const signal = { aborted: false, reason: 'quiet', addEventListener() {}, removeEventListener() {} };
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const generate = scripted<Proposal>([
       {
-        fn: () => {
+        respond: () => {
           signal.aborted = true;
           return { text: 'a', tool_calls: [hpCall('c1', -1)] };
         },
@@ -139,7 +140,7 @@ describe('cancellation', () => {
 describe('a generator that throws', () => {
   it('is retried when it rejects while a signal is given but not aborted', async () => {
     const controller = new AbortController();
-    const generate = scripted<Proposal>([{ throws: new Error('flaky') }, { value: { text: 'ok' } }]);
+    const generate = scripted<Proposal>([{ fail: new Error('flaky') }, { reply: { text: 'ok' } }]);
     const outcome = await createConflictLoop().run({
       input: 'x',
       generate,
@@ -152,8 +153,8 @@ describe('a generator that throws', () => {
 
   it('is retried once with the same request, not counted as a conflict retry', async () => {
     const generate = scripted<Proposal>([
-      { throws: new Error('502 from the model API') },
-      { value: { text: 'ok' } },
+      { fail: new Error('502 from the model API') },
+      { reply: { text: 'ok' } },
     ]);
     const outcome = await createConflictLoop().run({ input: 'x', generate, readState });
     expect(outcome.ok).toBe(true);
@@ -166,7 +167,7 @@ describe('a generator that throws', () => {
   });
 
   it('ends in a generator_failed report when it throws again after its retry', async () => {
-    const generate = scripted<Proposal>([{ throws: new Error('502') }, { throws: 'timeout' }]);
+    const generate = scripted<Proposal>([{ fail: new Error('502') }, { fail: 'timeout' }]);
     const outcome = await createConflictLoop().run({ input: 'x', generate, readState });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
@@ -188,7 +189,7 @@ describe('a generator that throws', () => {
 
   it('keeps the last output in the report when a later attempt throws', async () => {
     const loop = createConflictLoop({ detectors: [defineHpClaimDetector()], maxErrorRetries: 0 });
-    const generate = scripted<Proposal>([{ value: { text: 'HP -1' } }, { throws: new Error('down') }]);
+    const generate = scripted<Proposal>([{ reply: { text: 'HP -1' } }, { fail: new Error('down') }]);
     const outcome = await loop.run({ input: 'x', generate, readState });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
@@ -205,7 +206,7 @@ describe('host components that break their contract', () => {
         throw new TypeError('oops');
       },
     });
-    const gate = recordingGate();
+    const gate = createFakeToolGate();
     const records: AttemptRecord<unknown>[] = [];
     const loop = createConflictLoop({ detectors: [broken], gate });
     loop.on('attempt', ({ record }) => records.push(record));

@@ -1,25 +1,21 @@
 import { createManualClock, isParleyError } from '@parley/core';
+import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
-import { createReviewGate, type Reviewer, type ReviewVerdict } from '../src/index.js';
+import { createReviewGate, type ReviewContext, type ReviewVerdict } from '../src/index.js';
 import { answers, scripted } from './helpers.js';
 
 interface Thesis {
   readonly version: number;
 }
 
-/** A reviewer that answers from a list and records what it saw. */
-function reviewerOf(...verdicts: unknown[]): Reviewer<Thesis> & { seen: Thesis[]; revisions: number[] } {
-  const seen: Thesis[] = [];
-  const revisions: number[] = [];
-  const review: Reviewer<Thesis> = (output, context) => {
-    seen.push(output);
-    revisions.push(context.revisions);
-    const verdict = verdicts[seen.length - 1];
-    if (verdict instanceof Error) throw verdict;
-    if (verdict === undefined) throw new Error('reviewer: unscripted call');
-    return verdict as ReviewVerdict;
-  };
-  return Object.assign(review, { seen, revisions });
+/** A reviewer that answers from a list (an Error fails that review) and records what it saw. */
+function reviewerOf(...verdicts: unknown[]): ScriptedModel<ReviewVerdict, Thesis, ReviewContext<unknown>> {
+  return createScriptedModel<ReviewVerdict, Thesis, ReviewContext<unknown>>({
+    name: 'reviewer',
+    steps: verdicts.map((verdict) =>
+      verdict instanceof Error ? { fail: verdict } : { reply: verdict as ReviewVerdict },
+    ),
+  });
 }
 
 const revise = (target?: string): ReviewVerdict => ({
@@ -31,7 +27,7 @@ const revise = (target?: string): ReviewVerdict => ({
 });
 
 const versions = (n: number) =>
-  scripted<Thesis>(Array.from({ length: n }, (_, i) => ({ value: { version: i + 1 } })));
+  scripted<Thesis>(Array.from({ length: n }, (_, i) => ({ reply: { version: i + 1 } })));
 
 describe('createReviewGate', () => {
   it('returns the output on pass', async () => {
@@ -63,8 +59,8 @@ describe('createReviewGate', () => {
         },
       ],
     });
-    expect(review.seen).toEqual([{ version: 1 }, { version: 2 }]);
-    expect(review.revisions).toEqual([0, 1]);
+    expect(review.requests).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(review.contexts.map((context) => context?.revisions)).toEqual([0, 1]);
   });
 
   it('keeps the last revise target when a later revise names none', async () => {
@@ -186,11 +182,11 @@ describe('createReviewGate', () => {
   });
 
   it('ends in a generator_failed report when the generator throws twice', async () => {
-    const generate = scripted<Thesis>([{ throws: new Error('a') }, { throws: new Error('b') }]);
+    const generate = scripted<Thesis>([{ fail: new Error('a') }, { fail: new Error('b') }]);
     const review = reviewerOf();
     const outcome = await createReviewGate({ review }).run({ input: 'b', generate });
     expect(outcome.ok || outcome.code).toBe('generator_failed');
-    expect(review.seen).toEqual([]);
+    expect(review.requests).toEqual([]);
   });
 
   it('honours maxRevisions', async () => {
@@ -208,7 +204,7 @@ describe('createReviewGate', () => {
     const review = reviewerOf(revise());
     const gate = createReviewGate({ review });
     gate.on('attempt', () => controller.abort());
-    const generate = scripted<Thesis>([{ value: { version: 1 } }, { hang: true }]);
+    const generate = scripted<Thesis>([{ reply: { version: 1 } }, { hang: true }]);
     let error: unknown;
     try {
       await gate.run({ input: 'b', generate, signal: controller.signal });
@@ -217,7 +213,7 @@ describe('createReviewGate', () => {
     }
     expect(isParleyError(error, 'cancelled')).toBe(true);
     expect(generate.requests).toHaveLength(1);
-    expect(review.seen).toHaveLength(1);
+    expect(review.requests).toHaveLength(1);
   });
 
   it('emits settled with the escalation code', async () => {
