@@ -21,7 +21,6 @@ export type CleanupStep =
 export const GOAL_TYPES = ['delete', 'delist', 'complaint', 'reminder', 'dmca_takedown'] as const;
 export type GoalType = (typeof GOAL_TYPES)[number];
 export const NOTIFY_MODES = ['none', 'telegram', 'email', 'signal'] as const;
-export const AUTH_MODES = ['none', 'oauth', 'token', 'session'] as const;
 
 /** Credentials must be short-lived: at most an hour left when they are presented. */
 export const MAX_CREDENTIAL_TTL_MS = 60 * 60_000;

@@ -117,12 +117,6 @@ export function resolveScope(platforms: readonly string[], targets: readonly str
   };
 }
 
-/** The platform a canonical target belongs to. */
-export function platformOf(target: string): Platform {
-  const result = normalizeTarget(target);
-  return result.ok ? result.platform : 'web';
-}
-
 function parseUrl(text: string): URL | undefined {
   if (/\s/.test(text) || text === '') return undefined;
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
