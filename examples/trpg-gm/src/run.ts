@@ -7,6 +7,7 @@ import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import type { AdvancePolicy, Campaign, SummaryState, TurnLog } from './campaign.js';
 import type { GmRequest } from './context.js';
 import type { LedgerEntry } from './core.js';
+import { describeProgress } from './milestone.js';
 import { SCENARIOS, type Scenario, type ScenarioStep } from './scenarios.js';
 import { createGmSession, type GmSession } from './session.js';
 import { createTranscript, describeTurn, type Transcript } from './transcript.js';
@@ -182,5 +183,5 @@ export function describeState(session: GmSession): string {
     return `${c?.name} ${c?.hp.current}/${c?.hp.max} HP @${state.positions[id]}`;
   });
   const goblin = state.characters['npc_goblin'];
-  return `${party.join(', ')}; Snikt ${goblin?.hp.current}/${goblin?.hp.max} HP · phase ${session.phase} · milestone ${campaign.milestone.value} · turn ${session.turnLog.at(-1)?.turn ?? 0}`;
+  return `${party.join(', ')}; Snikt ${goblin?.hp.current}/${goblin?.hp.max} HP · phase ${session.phase} · milestone ${campaign.milestone.value} (${describeProgress(campaign.milestone)}) · turn ${session.turnLog.at(-1)?.turn ?? 0}`;
 }

@@ -74,7 +74,7 @@ describe('the interactive console with the improvising GM', () => {
       'rolled back to turn_0; /undo until your next command',
     ]);
     expect(await players.handle('/state')).toEqual([
-      'Aria 18/18 HP @village_gate, Bram 26/26 HP @village_gate; Snikt 7/7 HP · phase exploration · milestone 0 · turn 0',
+      'Aria 18/18 HP @village_gate, Bram 26/26 HP @village_gate; Snikt 7/7 HP · phase exploration · milestone 0 (0/7 turns) · turn 0',
     ]);
     expect(await players.handle('/undo')).toEqual(['undone: back to turn_1']);
     expect(await players.handle('/log')).toEqual(['turn_1 (turn 1) Aria: I walk to the market']);

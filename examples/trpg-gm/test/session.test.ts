@@ -124,6 +124,60 @@ describe('tool calls the host refuses', () => {
     expectOnlyToolsChangedState(session);
   });
 
+  it('refuses calls with the reason each tool declares', async () => {
+    const session = await start({ maxRetries: 0 });
+    const call = (id: string, tool: string, args: Record<string, unknown>) => ({ id, tool, args });
+    const turn = await play(session, 'Chaos.', {
+      text: 'Chaos.',
+      tool_calls: [
+        call('c1', 'hp_delta', { target_character_id: 'npc_dragon', delta: -1, cause: 'x' }),
+        call('c2', 'hp_delta', { target_character_id: 'pc_bram', delta: 0, cause: 'x' }),
+        call('c3', 'move', { actor_id: 'npc_dragon', from_area_id: 'market', to_area_id: 'chapel' }),
+        call('c4', 'move', { actor_id: 'pc_aria', from_area_id: 'village_gate', to_area_id: 'moon' }),
+        call('c5', 'move', {
+          actor_id: 'pc_aria',
+          from_area_id: 'village_gate',
+          to_area_id: 'market',
+          path_id: 'rope_bridge',
+        }),
+      ],
+    });
+    expect(turn.refused.map((f) => `${f.id}:${f.code}:${f.tool_reason}`)).toEqual([
+      'c1:tool_refused:unknown_character',
+      'c2:tool_refused:zero_delta',
+      'c3:tool_refused:unknown_actor',
+      'c4:tool_refused:unknown_area',
+      'c5:tool_refused:no_path',
+    ]);
+    expect(session.ledger).toEqual([]);
+
+    // a downed character cannot move; a dead one takes no more HP changes
+    await session.changeSetting('rules.hp_zero_ends_game', false);
+    await play(session, 'Ouch.', {
+      text: 'Ouch.',
+      tool_calls: [call('c1', 'hp_delta', { target_character_id: 'pc_aria', delta: -99, cause: 'x' })],
+    });
+    const stuck = await play(session, 'Go.', {
+      text: 'Go.',
+      tool_calls: [
+        call('c1', 'move', { actor_id: 'pc_aria', from_area_id: 'village_gate', to_area_id: 'market' }),
+      ],
+    });
+    expect(stuck.refused.map((f) => f.tool_reason)).toEqual(['actor_incapacitated']);
+    await session.changeSetting('rules.hp_zero_ends_game', true);
+    await play(session, 'Ouch.', {
+      text: 'Ouch.',
+      tool_calls: [call('c1', 'hp_delta', { target_character_id: 'npc_goblin', delta: -99, cause: 'x' })],
+    });
+    const dead = await play(session, 'Hit it.', {
+      text: 'Hit.',
+      tool_calls: [call('c1', 'hp_delta', { target_character_id: 'npc_goblin', delta: -1, cause: 'x' })],
+    });
+    expect(dead.refused.map((f) => f.tool_reason)).toEqual(['character_dead']);
+    expect(session.phase).toBe('exploration'); // only a dead party member ends the game
+    expectOnlyToolsChangedState(session);
+  });
+
   it('refuses every tool in a rules dialog and offers none', async () => {
     const session = await start({ dialogType: 'rules' });
     const turn = await play(session, 'Can I walk to the market?', toMarket, {
