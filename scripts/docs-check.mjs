@@ -31,6 +31,18 @@ try {
       },
     ),
   );
+  // Keep only the intentionally-unexported names that the chosen packages define.
+  const sources = names.map((n) => join(root, 'packages', n, 'src'));
+  options.intentionallyNotExported = (options.intentionallyNotExported ?? []).filter((symbol) =>
+    sources.some((dir) => {
+      try {
+        execFileSync('grep', ['-rqE', `(type|function|const) ${symbol}\\b`, dir]);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  );
   Object.assign(options, {
     entryPoints: names.map((n) => join(root, 'packages', n, 'src', 'index.ts')),
     tsconfig,

@@ -85,6 +85,7 @@ export type PublishRefusalCode = (typeof PUBLISH_REFUSAL_CODES)[number];
  */
 export interface InboundInterceptor {
   readonly name: string;
+  /** Returns (or resolves to) `true` to consume the message, so it is never queued for the agent. */
   intercept(message: InboundMessage): boolean | Promise<boolean>;
 }
 

@@ -76,6 +76,7 @@ export interface FlowSession<TStep extends string, TContext> {
   submit(fields: unknown): FlowSubmitResult<TStep, TContext>;
   /** The plain-JSON snapshot to persist. */
   snapshot(): FlowSnapshot<TStep, TContext>;
+  /** Adds a listener for a session event; returns a function that removes it. */
   on<K extends keyof FlowSessionEvents<TStep> & string>(
     event: K,
     listener: (payload: FlowSessionEvents<TStep>[K]) => void,

@@ -134,6 +134,7 @@ export interface ToolDefinition<
   needsConfirmation(args: InferOutput<TArgs>, context: TContext): boolean;
   /** The confirmation prompt's summary. */
   summarize(args: InferOutput<TArgs>): string;
+  /** Runs the tool; returns its result, or `context.reject(reason)` to refuse with a declared reason. */
   execute(
     args: InferOutput<TArgs>,
     context: ToolExecuteContext<TContext, TReason>,

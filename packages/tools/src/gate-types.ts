@@ -67,6 +67,7 @@ export interface ToolPolicyRefusal {
 export interface ToolPolicy<TContext = unknown, TName extends string = string> {
   readonly name: string;
   readonly tools?: readonly TName[];
+  /** Allows the call (`true` or `undefined`), refuses it (`false`), or refuses it with a reason. */
   check(
     input: ToolPolicyInput<TContext>,
   ): ToolPolicyRefusal | boolean | undefined | Promise<ToolPolicyRefusal | boolean | undefined>;
@@ -211,6 +212,7 @@ export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TC
   readonly keepTurns?: number;
   /** Replaces the text of refusals, per code (e.g. to answer the model in its language). */
   readonly messages?: Partial<Readonly<Record<ToolRefusalCode, (info: ToolRefusalInfo) => string>>>;
+  /** Called when an event listener throws; by default the error is rethrown in a microtask. */
   readonly onListenerError?: (error: unknown, event: string) => void;
 }
 
@@ -286,5 +288,6 @@ export interface ToolGate<TName extends string = string, TContext = unknown> {
   enable(tool: TName): boolean;
   /** The tools disabled now (at the given turn, or any turn when omitted). */
   disabled(turn?: number): readonly DisabledTool[];
+  /** Adds a listener for a gate event; returns a function that removes it. */
   on: Emitter<ToolGateEvents>['on'];
 }
