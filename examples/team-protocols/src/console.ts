@@ -1,0 +1,86 @@
+// The lead's console of `--interactive`: the person plays the lead and types commands; teammates
+// still follow their scripts. Simulated time: each command lets a few seconds pass so answers
+// arrive, and `wait <seconds>` jumps ahead (shutdown requests expire after 30 s).
+import type { Team } from './team.js';
+import { trackers } from './trackers.js';
+import { clockTime } from './transcript.js';
+
+/** Simulated time that passes after each command, so teammates' answers arrive. */
+export const TICK_MS = 5_000;
+
+export const HELP = `You are the lead. Commands:
+  /team                             every teammate and every request (also: team)
+  shutdown <name> [reason…]         ask a teammate to shut down
+  approve <request_id> [note…]      approve a plan a teammate submitted
+  reject <request_id> <feedback…>   reject a plan, with feedback (bob revises it)
+  wait <seconds>                    let simulated time pass
+  forge <teammate> <request_id>     have a teammate answer a request that is not theirs
+  trackers                          shutdown_requests and plan_requests as JSON
+  /help   /quit (also Ctrl-D)
+Teammates: alice approves a shutdown, carol is busy for 10 minutes, dave never answers, erin's link
+is 45 s slow, bob asks you to approve his plan (the first one is risky).`;
+
+export interface LeadConsole {
+  /** The prompt, with the simulated time. */
+  prompt(): string;
+  /** Handles one typed line; resolves the lines to print, or `undefined` for /quit. */
+  handle(line: string): Promise<readonly string[] | undefined>;
+}
+
+export function createLeadConsole(team: Team): LeadConsole {
+  async function command(name: string, args: readonly string[]): Promise<readonly string[]> {
+    const [first = '', ...rest] = args;
+    const text = rest.join(' ');
+    switch (name) {
+      case '/help':
+      case 'help':
+        return [HELP];
+      case '/team':
+      case 'team':
+        return [team.view()];
+      case 'trackers':
+        return [JSON.stringify(trackers(team.lead), null, 2)];
+      case 'shutdown': {
+        if (first === '') return ['usage: shutdown <name> [reason…]'];
+        const sent = await team.requestShutdown(first, text === '' ? undefined : text);
+        await team.advance(TICK_MS);
+        return sent.ok ? [] : [`refused (${sent.code}): ${sent.message}`];
+      }
+      case 'approve':
+      case 'reject': {
+        if (first === '' || (name === 'reject' && text === '')) return [`usage: ${name} <request_id> …`];
+        const result = team.review(first, name === 'approve', text === '' ? undefined : text);
+        await team.advance(TICK_MS);
+        return result.ok ? [] : [`refused (${result.code}): ${result.message}`];
+      }
+      case 'wait': {
+        const seconds = Number(first);
+        if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 3600)
+          return ['usage: wait <seconds>'];
+        await team.advance(seconds * 1000);
+        return [];
+      }
+      case 'forge': {
+        if (first === '' || rest[0] === undefined) return ['usage: forge <teammate> <request_id>'];
+        const refused = team.forge(first, rest[0], {
+          approve: true,
+          reason: `${first} answers for someone else`,
+        });
+        await team.deliver();
+        return refused === undefined ? [] : [`refused (${refused.code}): ${refused.message}`];
+      }
+      default:
+        return [`unknown command "${name}"; type /help`];
+    }
+  }
+
+  return {
+    prompt: () => `lead ${clockTime(team.clock.now())}> `,
+    async handle(raw) {
+      const [name = '', ...args] = raw.trim().split(/\s+/);
+      if (name === '') return [];
+      if (name === '/quit' || name === 'quit') return undefined;
+      return command(name, args);
+    },
+  };
+}
