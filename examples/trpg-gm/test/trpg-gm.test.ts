@@ -221,6 +221,16 @@ describe('scenario 6: milestone and rollback', () => {
     });
   });
 
+  it('shows the restored state after each rollback and undo', () => {
+    const after = (command: RegExp): string | undefined =>
+      run.transcript[run.transcript.findIndex((line) => command.test(line)) + 1];
+    expect(after(/\/rollback turn_8 →/)).toContain('Bram 22/26 HP @ruined_keep');
+    expect(after(/\/rollback turn_8 →/)).toContain('milestone 1');
+    expect(after(/\/undo → back to turn_9/)).toContain('Bram 19/26 HP @ruined_keep');
+    expect(after(/\/rollback turn_7 →/)).toContain('Aria 18/18 HP @old_road, Bram 22/26 HP @old_road');
+    expect(after(/\/rollback turn_7 →/)).toContain('milestone 0 (7/7 turns)');
+  });
+
   it('restores the state of turn 7: the keep move and the beam damage are gone', () => {
     const state = scenario('milestone-and-rollback').state;
     expect(state.positions).toMatchObject({ pc_aria: 'old_road', pc_bram: 'old_road' });
