@@ -156,6 +156,10 @@ export interface RecordingTransport<TMessage, TName extends string = 'a' | 'b'> 
   messages(filter?: { readonly from?: TName; readonly to?: TName }): TMessage[];
   /** Messages sent but not yet delivered or dropped (waiting, delayed or held back). */
   readonly inFlight: number;
+  /** The messages ready for delivery, in the order they will be delivered (not the delayed or held back). */
+  readonly waiting: readonly TMessage[];
+  /** Loses every message ready or held back (not the delayed ones), as a crashed link would; returns how many. */
+  discard(): number;
   /** Loses the next matching message(s). */
   drop(options?: FaultOptions<TMessage, TName>): void;
   /** Delivers the next matching message(s) twice. */

@@ -237,6 +237,16 @@ export function createRecordingTransport<TMessage, TName extends string = 'a' | 
     get inFlight() {
       return ready.length + held.length + delayed;
     },
+    get waiting() {
+      return ready.map((r) => r.message);
+    },
+    discard() {
+      const lost = [...ready, ...held];
+      ready.length = 0;
+      held = [];
+      for (const record of lost) if (record.deliveries.length === 0) record.status = 'dropped';
+      return lost.length;
+    },
     drop: (fault = {}) => addFault('drop', fault),
     duplicate: (fault = {}) => addFault('duplicate', fault),
     delay(delayMs, fault = {}) {

@@ -152,6 +152,22 @@ describe('createRecordingTransport: faults', () => {
     expect(() => wire.drop({ times: 0 })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
   });
 
+  it('shows the waiting messages and loses them all on discard', async () => {
+    const { wire, seenByB } = pingPong({ delivery: 'manual' });
+    wire.duplicate();
+    wire.endpoint('a').send('dup');
+    await wire.deliverNext();
+    wire.reorder();
+    wire.endpoint('a').send('held');
+    wire.endpoint('b').send('other');
+    expect(wire.waiting).toEqual(['dup', 'other', 'held']);
+    expect(wire.discard()).toBe(3);
+    expect(wire.waiting).toEqual([]);
+    expect(await wire.flush()).toBe(0);
+    expect(seenByB).toEqual(['dup']);
+    expect(wire.records.map((r) => r.status)).toEqual(['delivered', 'dropped', 'dropped']);
+  });
+
   it('reorders a message after the next one, or releases it on flush', async () => {
     const { wire, seenByB } = pingPong({ delivery: 'manual' });
     wire.reorder({ times: 2 });
