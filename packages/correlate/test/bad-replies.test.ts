@@ -15,7 +15,7 @@ async function pendingShutdown() {
       settled = true;
     },
   );
-  team.wire.length = 0;
+  team.transport.discard();
   return { ...team, events, promise, isSettled: () => settled };
 }
 
@@ -119,15 +119,16 @@ describe('replies that must never settle a request', () => {
 
 describe('incoming requests on the responder side', () => {
   it('refuses a second request that reuses an id still in flight, never cross-wiring it', async () => {
-    const { lead, alice, wire, deliver } = createTeam();
+    const team = createTeam();
+    const { lead, alice, deliver } = team;
     void lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 'first' } });
-    const first = wire[0];
+    const first = team.wire[0];
     await deliver();
     const again = await alice.receive({ ...first, from: 'mallory', payload: { reason: 'second' } });
     expect(again).toMatchObject({ ok: false, code: 'duplicate_request', state: 'pending', from: 'mallory' });
     expect(alice.get('req_1')).toMatchObject({ from: 'lead', payload: { reason: 'first' } });
     alice.respond('req_1', { approve: true });
-    expect(wire.at(-1)).toMatchObject({ kind: 'response', to: 'lead' });
+    expect(team.wire.at(-1)).toMatchObject({ kind: 'response', to: 'lead' });
     expect(await alice.receive(first)).toMatchObject({ code: 'duplicate_request', state: 'approved' });
   });
 
@@ -198,13 +199,14 @@ describe('incoming requests on the responder side', () => {
   });
 
   it('refuses to send a response that fails the schema', async () => {
-    const { lead, alice, deliver, wire } = createTeam();
+    const team = createTeam();
+    const { lead, alice, deliver } = team;
     void lead.request(shutdownProtocol, { to: 'alice', payload: {} });
     await deliver();
     expect(() => alice.respond('req_1', { approve: 'sure' })).toThrowError(
       expect.objectContaining({ code: 'invalid_response' }),
     );
-    expect(wire).toHaveLength(0);
+    expect(team.wire).toHaveLength(0);
     expect(alice.get('req_1')?.state).toBe('pending');
   });
 });

@@ -4,10 +4,11 @@ import { createTeam } from './helpers.js';
 
 describe('the shutdown handshake', () => {
   it('settles approved when the teammate approves, and the tracker shows it', async () => {
-    const { lead, alice, wire, deliver, clock, record } = createTeam();
+    const team = createTeam();
+    const { lead, alice, deliver, clock, record } = team;
     const events = record(lead);
     const reply = lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 'work is done' } });
-    expect(wire[0]).toMatchObject({
+    expect(team.wire[0]).toMatchObject({
       kind: 'request',
       request_id: 'req_1',
       protocol: 'shutdown',

@@ -1,4 +1,5 @@
 import { createManualClock, createSequentialIds, type Store } from '@parley/core';
+import { createRecordingTransport, type RecordingTransport } from '@parley/testing';
 import {
   type CorrelateMessage,
   type Correlator,
@@ -7,12 +8,16 @@ import {
   createCorrelator,
   planApprovalProtocol,
   type Protocol,
+  type ReceiveResult,
   shutdownProtocol,
 } from '../src/index.js';
 
 export interface Team {
   readonly clock: ReturnType<typeof createManualClock>;
-  readonly wire: CorrelateMessage[];
+  /** The link between the two correlators (manual delivery), recording every message. */
+  readonly transport: RecordingTransport<CorrelateMessage, 'lead' | 'alice'>;
+  /** The messages sent and not delivered yet, oldest first. */
+  readonly wire: readonly CorrelateMessage[];
   readonly lead: Correlator;
   readonly alice: Correlator;
   /** Delivers the oldest message on the wire to its addressee. */
@@ -34,24 +39,40 @@ export function createTeam(
   protocols: readonly Protocol[] = [shutdownProtocol, planApprovalProtocol],
 ): Team {
   const clock = createManualClock({ now: 1_000 });
-  const wire: CorrelateMessage[] = [];
-  const base = { clock, protocols, send: (m: CorrelateMessage) => void wire.push(m) };
+  const transport = createRecordingTransport<CorrelateMessage, 'lead' | 'alice'>({
+    endpoints: ['lead', 'alice'],
+    clock,
+    delivery: 'manual',
+  });
   const lead = createCorrelator({
     self: 'lead',
     generateId: createSequentialIds('req_'),
-    ...base,
+    clock,
+    protocols,
+    send: transport.endpoint('lead').send,
     ...options,
   });
-  const alice = createCorrelator({ self: 'alice', generateId: createSequentialIds('al_'), ...base });
+  const alice = createCorrelator({
+    self: 'alice',
+    generateId: createSequentialIds('al_'),
+    clock,
+    protocols,
+    send: transport.endpoint('alice').send,
+  });
+  transport.endpoint('lead').listen((message) => lead.receive(message));
+  transport.endpoint('alice').listen((message) => alice.receive(message));
   return {
     clock,
-    wire,
+    transport,
+    get wire() {
+      return transport.waiting;
+    },
     lead,
     alice,
-    deliver() {
-      const message = wire.shift();
-      if (message === undefined) throw new Error('nothing on the wire');
-      return (message.to === 'lead' ? lead : alice).receive(message);
+    async deliver() {
+      const record = await transport.deliverNext();
+      if (record === undefined) throw new Error('nothing on the wire');
+      return record.deliveries.at(-1)?.result as ReceiveResult;
     },
     record: recordEvents,
   };

@@ -110,12 +110,13 @@ describe('cancellation', () => {
   });
 
   it('fails at once, sending nothing, when the signal is already aborted', async () => {
-    const { lead, wire } = createTeam();
+    const team = createTeam();
+    const { lead } = team;
     const error = await lead
       .request(shutdownProtocol, { to: 'alice', payload: {}, signal: AbortSignal.abort('no') })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'cancelled', cause: 'no' });
-    expect(wire).toHaveLength(0);
+    expect(team.wire).toHaveLength(0);
     expect(lead.stats().pending).toBe(0);
   });
 
