@@ -43,15 +43,17 @@ export function createLeadConsole(team: Team): LeadConsole {
       case 'shutdown': {
         if (first === '') return ['usage: shutdown <name> [reason…]'];
         const sent = await team.requestShutdown(first, text === '' ? undefined : text);
+        if (!sent.ok) return [`refused (${sent.code}): ${sent.message}`];
         await team.advance(TICK_MS);
-        return sent.ok ? [] : [`refused (${sent.code}): ${sent.message}`];
+        return [];
       }
       case 'approve':
       case 'reject': {
         if (first === '' || (name === 'reject' && text === '')) return [`usage: ${name} <request_id> …`];
         const result = team.review(first, name === 'approve', text === '' ? undefined : text);
+        if (!result.ok) return [`refused (${result.code}): ${result.message}`];
         await team.advance(TICK_MS);
-        return result.ok ? [] : [`refused (${result.code}): ${result.message}`];
+        return [];
       }
       case 'wait': {
         const seconds = Number(first);

@@ -184,8 +184,8 @@ export function createTeam(options: TeamOptions): Team {
     }
   });
 
+  /** The host's own "no" to a command: returned to the caller, nothing is sent or logged. */
   function refused(code: Refused['code'], message: string): Refused {
-    log(`✗ ${code}: ${message}`);
     return { ok: false, code, message };
   }
 

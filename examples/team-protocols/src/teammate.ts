@@ -144,9 +144,8 @@ export function createTeammate(options: TeammateOptions): Teammate {
   });
 
   correlator.on('refused', (refusal) => {
-    log(
-      `✗ refused ${refusal.kind ?? 'message'} ${refusal.requestId ?? ''} from ${refusal.from ?? '?'}: ${refusal.code}`,
-    );
+    const what = [refusal.kind ?? 'a message', refusal.requestId, refusal.from && `from ${refusal.from}`];
+    log(`✗ refused ${what.filter(Boolean).join(' ')}: ${refusal.code}`);
   });
 
   const teammate: Teammate = {

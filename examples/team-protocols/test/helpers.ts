@@ -1,0 +1,34 @@
+import { createSequentialIds } from '@parley/core';
+import { createFakeClock, type FakeClock } from '@parley/testing';
+import type { TeammateScript } from '../src/cast.js';
+import { START_AT } from '../src/run.js';
+import { createTeam, type Team } from '../src/team.js';
+import { createTranscript, type Transcript } from '../src/transcript.js';
+
+export interface Setup {
+  readonly clock: FakeClock;
+  readonly transcript: Transcript;
+  readonly team: Team;
+}
+
+/** A team on a fake clock at 09:00:00 with ids req_1, req_2…; the default cast unless one is given. */
+export function setup(cast?: readonly TeammateScript[]): Setup {
+  const clock = createFakeClock({ now: START_AT });
+  const transcript = createTranscript(clock);
+  const team = createTeam({
+    clock,
+    generateId: createSequentialIds('req_'),
+    transcript,
+    ...(cast === undefined ? {} : { cast }),
+  });
+  return { clock, transcript, team };
+}
+
+/** Every message the wires carried, as `from→to kind request_id`. */
+export function traffic(team: Team): string[] {
+  return team.members.flatMap((m) =>
+    (team.wire(m.name)?.records ?? []).map(
+      (r) => `${r.from}→${r.to} ${r.message.kind} ${r.message.request_id}`,
+    ),
+  );
+}
