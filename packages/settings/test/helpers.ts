@@ -1,10 +1,5 @@
-import {
-  type CompareAndSetResult,
-  createManualClock,
-  createMemoryStore,
-  type ManualClock,
-  type Store,
-} from '@parley/core';
+import { createFakeStore, type FakeStore } from '@parley/testing';
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { z } from 'zod';
 import { createSettings, defineSetting, defineSettings } from '../src/index.js';
 
@@ -45,32 +40,12 @@ export function setup(store?: Store): Setup {
 }
 
 /**
- * Wraps a store so that, just before the next `times` compare-and-sets, `interfere` runs (another
- * writer committing in between the read and the write). Records every compare-and-set result.
+ * A store over `inner` on which, just before the next `times` compare-and-sets, `interfere` runs
+ * (another writer committing in between the read and the write); it records every compare-and-set
+ * result. Built on `@parley/testing`'s FakeStore, without `watch` like the wrapper it replaces.
  */
-export function racingStore(
-  inner: Store,
-  interfere: (store: Store) => Promise<void>,
-  times = 1,
-): Store & { readonly casResults: CompareAndSetResult[] } {
-  let left = times;
-  const casResults: CompareAndSetResult[] = [];
-  return {
-    casResults,
-    get: (key) => inner.get(key),
-    getEntry: (key) => inner.getEntry(key),
-    set: (key, value, options) => inner.set(key, value, options),
-    delete: (key) => inner.delete(key),
-    list: (prefix) => inner.list(prefix),
-    close: () => inner.close(),
-    async compareAndSet(key, expected, value, options) {
-      if (left > 0) {
-        left--;
-        await interfere(inner);
-      }
-      const result = await inner.compareAndSet(key, expected, value, options);
-      casResults.push(result);
-      return result;
-    },
-  };
+export function racingStore(inner: Store, interfere: (store: Store) => Promise<void>, times = 1): FakeStore {
+  const store = createFakeStore({ inner, watch: false });
+  if (times > 0) store.before('compareAndSet', interfere, times);
+  return store;
 }

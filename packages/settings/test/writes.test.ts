@@ -273,7 +273,7 @@ describe('concurrent writers', () => {
     });
     const settings = createSettings(registry, { store, clock });
     const result = await settings.set('c1', 'mode.a', true);
-    expect(store.casResults.map((cas) => cas.ok)).toEqual([false, true]);
+    expect(store.compareAndSetResults.map((cas) => cas.ok)).toEqual([false, true]);
     expect(result.ok && result.snapshot.values).toMatchObject({ 'mode.a': true, 'ui.tags': ['other'] });
     expect((await other.snapshot('c1')).values).toMatchObject({ 'mode.a': true, 'ui.tags': ['other'] });
   });
@@ -297,7 +297,7 @@ describe('concurrent writers', () => {
     const store = racingStore(createMemoryStore(), async () => {}, 0); // records compare-and-sets only
     const { settings } = setup(store);
     await Promise.all([settings.set('c1', 'mode.a', true), settings.set('c1', 'ui.tags', ['t'])]);
-    expect(store.casResults.map((cas) => cas.ok)).toEqual([true, false, true]); // the reads interleaved
+    expect(store.compareAndSetResults.map((cas) => cas.ok)).toEqual([true, false, true]); // the reads interleaved
     expect((await settings.snapshot('c1')).values).toMatchObject({ 'mode.a': true, 'ui.tags': ['t'] });
   });
 
@@ -315,7 +315,7 @@ describe('concurrent writers', () => {
     settings.on('changed', () => changed++);
     const error = await settings.set(GLOBAL, 'mode.a', true).catch((err: unknown) => err);
     expect(isParleyError(error, 'write_conflict')).toBe(true);
-    expect(store.casResults.every((cas) => !cas.ok)).toBe(true);
+    expect(store.compareAndSetResults.every((cas) => !cas.ok)).toBe(true);
     expect(changed).toBe(0);
     expect(((await inner.get('settings:global')) as { values: object }).values).not.toHaveProperty('mode.a');
   });
