@@ -26,7 +26,13 @@ if (names.length === 0) {
   process.exit(available.length === 0 || all ? 0 : 1);
 }
 
-execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+// Build only the packages the chosen examples use (and what those need).
+const needed = new Set();
+for (const name of names.filter((n) => available.includes(n))) {
+  const deps = JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8')).dependencies ?? {};
+  for (const dep of Object.keys(deps)) if (dep.startsWith('@parley/')) needed.add(dep);
+}
+execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), ...needed], { stdio: 'inherit' });
 for (const name of names) {
   if (!available.includes(name)) {
     console.error(`Unknown example "${name}". Examples: ${available.join(', ')}`);
