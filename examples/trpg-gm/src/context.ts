@@ -117,7 +117,7 @@ export function withFeedback(
   return { ...base, attempt, messages: [...base.messages, ...appended], appended: feedback };
 }
 
-function rejectedOf(output: unknown): Pick<Proposal, 'text' | 'tool_calls'> | unknown {
+function rejectedOf(output: unknown): unknown {
   if (typeof output !== 'object' || output === null) return output;
   const proposal = output as Partial<Proposal>; // echoed back as the model sent it, whatever it is
   return { text: proposal.text, tool_calls: proposal.tool_calls ?? [] };
