@@ -1,6 +1,7 @@
 // Cross-replica settlement through Redis with the public APIs of @parley/correlate and
 // @parley/confirm: each replica has its own Redis connection; they share one application prefix.
 import { createManualClock, createSequentialIds } from '@parley/core';
+import { createRecordingTransport } from '@parley/testing';
 import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '@parley/correlate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, buttonToken, setup } from '../../confirm/test/helpers.js';
@@ -30,35 +31,46 @@ describe('@parley/correlate on Redis', () => {
   it('settles a request on the replica that sent it when the reply reaches the other replica', async () => {
     const [storeA, storeB] = twoReplicas();
     const clock = createManualClock({ now: 1_000 });
-    const wire: CorrelateMessage[] = [];
-    const base = { clock, protocols: [shutdownProtocol], send: (m: CorrelateMessage) => void wire.push(m) };
+    const wire = createRecordingTransport<CorrelateMessage, 'lead' | 'alice'>({
+      endpoints: ['lead', 'alice'],
+      delivery: 'manual',
+    });
+    const base = { clock, protocols: [shutdownProtocol] };
     // The correlators watch their prefix; wait until both subscriptions are live.
     const live = Promise.all([storeA, storeB].map((s) => new Promise((resolve) => s.on('resync', resolve))));
     const leadA = createCorrelator({
       self: 'lead',
       generateId: createSequentialIds('a_'),
       store: storeA,
+      send: wire.endpoint('lead').send,
       ...base,
     });
     const leadB = createCorrelator({
       self: 'lead',
       generateId: createSequentialIds('b_'),
       store: storeB,
+      send: wire.endpoint('lead').send,
       ...base,
     });
-    const alice = createCorrelator({ self: 'alice', generateId: createSequentialIds('al_'), ...base });
+    const alice = createCorrelator({
+      self: 'alice',
+      generateId: createSequentialIds('al_'),
+      send: wire.endpoint('alice').send,
+      ...base,
+    });
+    wire.endpoint('alice').listen((message) => alice.receive(message));
+    wire.endpoint('lead').listen((message) => leadB.receive(message)); // the webhook delivers replies to replica B
     await live;
     const settledOnB: unknown[] = [];
     leadB.on('settled', (e) => settledOnB.push(e));
 
     const reply = leadA.request(shutdownProtocol, { to: 'alice', payload: { reason: 'scale down' } });
-    await until(() => wire.length === 1, 5_000, 'the request on the wire');
-    await alice.receive(wire.shift());
+    await until(() => wire.waiting.length === 1, 5_000, 'the request on the wire');
+    await wire.deliverNext();
     alice.respond('a_1', { approve: true, reason: 'idle' });
-    await until(() => wire.length === 1, 5_000, 'the response on the wire');
-    const response = wire.shift();
-    expect(response).toMatchObject({ kind: 'response', to: 'lead', request_id: 'a_1' });
-    await leadB.receive(response); // the webhook delivered it to replica B
+    await until(() => wire.waiting.length === 1, 5_000, 'the response on the wire');
+    const response = await wire.deliverNext(); // the webhook delivered it to replica B
+    expect(response?.message).toMatchObject({ kind: 'response', to: 'lead', request_id: 'a_1' });
 
     await expect(reply).resolves.toMatchObject({ requestId: 'a_1', state: 'approved', reason: 'idle' });
     expect((await storeA.getEntry('correlate:lead:a_1'))?.value).toMatchObject({ state: 'approved' });
