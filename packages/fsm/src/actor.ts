@@ -355,7 +355,8 @@ class MachineActor {
       const candidates = this.c.table.get(due.event)?.[this.i];
       const t = candidates === undefined ? undefined : this.choose(candidates, due.event, due.event);
       if (t === undefined) {
-        this.dl = rest; // refused (a guard): this timeout is spent
+        this.dl = rest; // refused (a guard): this timeout is spent, which changes the snapshot
+        if (due.at > this.updatedAt) this.updatedAt = due.at;
         this.refuse(refusal(this.c, this.i, due.event, candidates?.[candidates.length - 1]?.guardName));
       } else {
         if (t.internal) this.dl = rest;

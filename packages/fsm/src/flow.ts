@@ -2,7 +2,8 @@ import { type JsonValue, validate } from '@parley/core';
 import { FsmError } from './errors.js';
 import type { FailurePolicy, FlowFields, FlowSnapshot, FlowStep, FlowSubmitResult } from './flow-types.js';
 import { compileMachine, type CompiledMachine } from './internal/compiled.js';
-import { isRecord, restoreSnapshot } from './snapshot.js';
+import { restoreFlow, type StepParts } from './flow-restore.js';
+import { isRecord } from './snapshot.js';
 import type { MachineOptions } from './types.js';
 import { COMPILED } from './machine.js';
 
@@ -140,7 +141,7 @@ export function defineFlow<
   function prompt(snapshot: Snapshot): string | undefined {
     const index = byName.get(snapshot.state);
     if (index === undefined) return undefined;
-    return (partsOf[index] as ReturnType<typeof normaliseParts>)[snapshot.part]?.prompt;
+    return (partsOf[index] as StepParts)[snapshot.part]?.prompt;
   }
 
   const flow: Flow<string, unknown> = {
@@ -185,7 +186,7 @@ export function defineFlow<
         };
       }
       const step = steps[index] as FlowStep;
-      const parts = partsOf[index] as ReturnType<typeof normaliseParts>;
+      const parts = partsOf[index] as StepParts;
       const part = parts[snapshot.part] ?? (parts[0] as (typeof parts)[number]);
       const moveTo = (state: string, patch: Partial<Snapshot>, event: string): Snapshot => {
         const history =
@@ -292,7 +293,15 @@ export function defineFlow<
           return advance(withNotice, step, index, policy.value, moveTo, policy.message);
         }
         case 'back': {
-          const to = byName.get(policy.to) as number; // checked by compileFlow
+          const to = byName.get(policy.to);
+          if (to === undefined || to >= index) {
+            // A static policy is checked by compileFlow; a policy function is checked here, as it runs.
+            throw new FsmError(
+              'invalid_definition',
+              `Flow "${config.id}": the failure policy of "${step.name}" goes back to "${String(policy.to)}", which is not an earlier step`,
+              { details: { flow: config.id, step: step.name, to: policy.to } },
+            );
+          }
           const fields: Record<string, FlowFields[string]> = { ...snapshot.fields };
           const attemptsBack: Record<string, number> = { ...attemptsPatch };
           for (let i = to; i <= index; i++) {
@@ -391,9 +400,7 @@ export function defineFlow<
 }
 
 /** @internal Step parts, with a one-part step for a plain `fields` schema. */
-function normaliseParts(
-  step: FlowStep,
-): readonly { readonly prompt: string; readonly fields: FlowStep['fields'] & object }[] {
+function normaliseParts(step: FlowStep): StepParts {
   if (step.parts !== undefined) return step.parts;
   return [{ prompt: step.prompt, fields: step.fields as FlowStep['fields'] & object }];
 }
@@ -418,17 +425,20 @@ function compileFlow(
       throw invalid(`"${step.name}" needs a fields schema or parts`, { step: step.name });
     }
     const policy = step.onFailure;
-    if (typeof policy === 'object' && policy.action === 'back' && names.indexOf(policy.to) < 0) {
-      throw invalid(`"${step.name}" goes back to "${policy.to}", which is not a step`, {
-        step: step.name,
-        to: policy.to,
-      });
+    if (typeof policy === 'object' && policy.action === 'back') {
+      const to = names.indexOf(policy.to);
+      if (to < 0 || to >= i) {
+        throw invalid(
+          `"${step.name}" goes back to "${policy.to}", which is ${to < 0 ? 'not a step' : 'not an earlier step'}`,
+          { step: step.name, to: policy.to },
+        );
+      }
     }
+    const schemas = step.fields === undefined ? (step.parts ?? []).map((p) => p.fields) : [step.fields];
     if (
       typeof policy === 'object' &&
       policy.action === 'default' &&
-      step.fields !== undefined &&
-      !validate(step.fields, policy.value).ok
+      schemas.some((schema) => !validate(schema, policy.value).ok)
     ) {
       throw invalid(`the default value of "${step.name}" fails its schema`, { step: step.name });
     }
@@ -440,62 +450,6 @@ function compileFlow(
   });
   states.done = { final: true };
   return compileMachine({ ...config, context: config.context ?? {}, initial: names[0] as string, states });
-}
-
-function restoreFlow(
-  compiled: CompiledMachine,
-  steps: readonly FlowStep[],
-  partsOf: readonly ReturnType<typeof normaliseParts>[],
-  value: unknown,
-): FlowSnapshot<string, unknown> {
-  const base = restoreSnapshot(compiled, value);
-  // restoreSnapshot keeps every field of the (migrated) snapshot; the flow's own are checked here.
-  const { fields, part, attempts, status, mark, notices, reviews } = base as unknown as Record<
-    string,
-    unknown
-  >;
-  const bad = (
-    message: string,
-    code: 'invalid_snapshot' | 'invalid_fields' = 'invalid_snapshot',
-    details = {},
-  ): FsmError =>
-    new FsmError(code, `Cannot restore flow "${compiled.id}": ${message}`, {
-      details: { flow: compiled.id, ...details },
-    });
-  if (!isRecord(fields) || !isRecord(attempts) || !Array.isArray(notices) || !Array.isArray(reviews)) {
-    throw bad('"fields", "attempts", "notices" and "reviews" are required');
-  }
-  if (!Number.isInteger(part) || (part as number) < 0) throw bad('"part" must be an integer ≥ 0');
-  if (status !== 'active' && status !== 'blocked' && status !== 'done')
-    throw bad('"status" must be active, blocked or done');
-  if (mark !== null && typeof mark !== 'string') throw bad('"mark" must be a string or null');
-  const current = steps.findIndex((step) => step.name === base.state);
-  if (current < 0 !== (status === 'done'))
-    throw bad(`status "${String(status)}" does not fit state "${base.state}"`);
-  if (current >= 0 && (part as number) >= (partsOf[current] as unknown[]).length)
-    throw bad(`step "${base.state}" has no part ${String(part)}`);
-  for (const [name, data] of Object.entries(fields)) {
-    const index = steps.findIndex((step) => step.name === name);
-    if (index < 0) throw bad(`"fields" names the unknown step "${name}"`, 'invalid_fields', { step: name });
-    const step = steps[index] as FlowStep;
-    const parts = partsOf[index] as ReturnType<typeof normaliseParts>;
-    const done = index === current ? (part as number) : parts.length;
-    const schemas =
-      index === current || step.parts === undefined || step.fields === undefined
-        ? parts.slice(0, done).map((p) => p.fields)
-        : [step.fields];
-    for (const schema of schemas) {
-      const result = validate(schema, data);
-      if (!result.ok) {
-        throw bad(`the fields of "${name}" fail its schema`, 'invalid_fields', {
-          step: name,
-          issues: result.issues,
-          missingFields: result.missingFields,
-        });
-      }
-    }
-  }
-  return { ...base, fields, part, attempts, status, mark, notices, reviews } as FlowSnapshot<string, unknown>; // checked above
 }
 
 /** Schema outputs are taken as the JSON they validated (documented: field schemas describe JSON). */

@@ -8,7 +8,11 @@ import type { Deadline, HistoryEntry, MachineSnapshot } from './types.js';
  * when the machine has a hook), state and context. All or nothing: a refused snapshot is never
  * partly loaded.
  */
-export function restoreSnapshot(compiled: CompiledMachine, value: unknown): MachineSnapshot<string, unknown> {
+export function restoreSnapshot(
+  compiled: CompiledMachine,
+  value: unknown,
+  checkHistory = true,
+): MachineSnapshot<string, unknown> {
   let snapshot = checkShape(compiled, parse(compiled, value));
   if (snapshot.machine !== compiled.id) {
     throw new FsmError(
@@ -41,18 +45,103 @@ export function restoreSnapshot(compiled: CompiledMachine, value: unknown): Mach
     }
     context = result.value;
   }
-  const accepted = compiled.after[index]?.map((t) => t.event) ?? [];
-  for (const deadline of snapshot.deadlines) {
-    if (!accepted.includes(deadline.event)) {
-      throw invalid(compiled, `state "${snapshot.state}" has no timeout "${deadline.event}"`);
+  const final = compiled.final[index] === true;
+  if (snapshot.done !== final) {
+    throw invalid(
+      compiled,
+      `"done" is ${String(snapshot.done)}, but state "${snapshot.state}" is ${final ? '' : 'not '}final`,
+      { state: snapshot.state },
+    );
+  }
+  if (checkHistory) checkMachineHistory(compiled, snapshot);
+  return { ...snapshot, context, done: final, deadlines: checkDeadlines(compiled, index, snapshot) };
+}
+
+/**
+ * The history must be a chain of declared transitions ending in the current state. It may start
+ * anywhere (it is bounded), and its times are not compared: a system clock can step backwards.
+ */
+function checkMachineHistory(compiled: CompiledMachine, snapshot: MachineSnapshot<string, unknown>): void {
+  const history = snapshot.history;
+  history.forEach((entry, k) => {
+    const from = compiled.index.get(entry.from);
+    const candidates = from === undefined ? undefined : compiled.table.get(entry.event)?.[from];
+    if (candidates === undefined || !candidates.some((t) => t.to === entry.to)) {
+      throw invalid(
+        compiled,
+        `history entry ${k} (${entry.from} → ${entry.to} on "${entry.event}") is not a transition of the machine`,
+        { entry: k },
+      );
+    }
+    const next = history[k + 1]?.from ?? snapshot.state;
+    if (entry.to !== next) {
+      throw invalid(
+        compiled,
+        `history entry ${k} ends in "${entry.to}", but ${k + 1 < history.length ? `entry ${k + 1} starts` : 'the snapshot is'} in "${next}"`,
+        { entry: k, state: snapshot.state },
+      );
+    }
+  });
+}
+
+/**
+ * The deadlines must be what entering the state at one time `E` set, minus those already spent:
+ * the state's timeouts, the longest ones left (timeouts are spent earliest first), all at `E + ms`,
+ * with `E` no later than the last update (a deadline cannot be pushed further away) and equal to
+ * the time the history shows the state was entered, when it shows it. A spent timeout must have
+ * fallen due by the last update. Returns the deadlines earliest first.
+ */
+function checkDeadlines(
+  compiled: CompiledMachine,
+  index: number,
+  snapshot: MachineSnapshot<string, unknown>,
+): Deadline[] {
+  const timeouts = compiled.after[index] ?? [];
+  const deadlines = [...snapshot.deadlines].sort((a, b) => a.at - b.at);
+  const state = snapshot.state;
+  const fail = (message: string): FsmError => invalid(compiled, message, { state });
+  if (deadlines.length === 0 && timeouts.length === 0) return deadlines;
+  const left = timeouts.slice(timeouts.length - deadlines.length);
+  if (deadlines.length > timeouts.length) {
+    const extra = deadlines.find((d) => !timeouts.some((t) => t.event === d.event)) ?? deadlines[0];
+    throw fail(`state "${state}" has no timeout "${(extra as Deadline).event}"`);
+  }
+  const entered = entryTime(compiled, snapshot);
+  let at = entered ?? snapshot.createdAt;
+  if (deadlines.length > 0) {
+    at = (deadlines[0] as Deadline).at - (left[0] as { ms: number }).ms;
+    deadlines.forEach((deadline, k) => {
+      const timeout = left[k] as { ms: number; event: string };
+      if (deadline.event !== timeout.event || deadline.at !== at + timeout.ms) {
+        throw fail(
+          `the deadline of "${deadline.event}" at ${deadline.at} is not one state "${state}" set (its timeouts left are ${left.map((t) => `${t.event} after ${t.ms} ms`).join(', ')})`,
+        );
+      }
+    });
+    if (at > snapshot.updatedAt || (entered !== undefined && at !== entered)) {
+      throw fail(`the deadlines of state "${state}" do not match when it was entered`);
     }
   }
-  return {
-    ...snapshot,
-    context,
-    done: compiled.final[index] === true,
-    deadlines: [...snapshot.deadlines].sort((a, b) => a.at - b.at),
-  };
+  const spent = timeouts.slice(0, timeouts.length - deadlines.length);
+  const last = spent[spent.length - 1];
+  if (last !== undefined && at + last.ms > snapshot.updatedAt) {
+    throw fail(`the timeout "${last.event}" of state "${state}" is missing but was not yet due`);
+  }
+  return deadlines;
+}
+
+/** When the current state was entered, if the history shows it (internal transitions do not re-enter). */
+function entryTime(
+  compiled: CompiledMachine,
+  snapshot: MachineSnapshot<string, unknown>,
+): number | undefined {
+  for (let k = snapshot.history.length - 1; k >= 0; k--) {
+    const entry = snapshot.history[k] as HistoryEntry;
+    const from = compiled.index.get(entry.from) as number; // checked by checkMachineHistory
+    const candidates = compiled.table.get(entry.event)?.[from] ?? [];
+    if (candidates.some((t) => t.to === entry.to && !t.internal)) return entry.at;
+  }
+  return undefined;
 }
 
 function parse(compiled: CompiledMachine, value: unknown): unknown {
@@ -98,10 +187,11 @@ function migrate(
 
 function checkShape(compiled: CompiledMachine, value: unknown): MachineSnapshot<string, unknown> {
   if (!isRecord(value)) throw invalid(compiled, 'a snapshot must be an object');
-  const { machine, version, state, createdAt, updatedAt, deadlines, history } = value;
+  const { machine, version, state, done, createdAt, updatedAt, deadlines, history } = value;
   if (typeof machine !== 'string') throw invalid(compiled, '"machine" must be a string');
   if (!Number.isInteger(version)) throw invalid(compiled, '"version" must be an integer');
   if (typeof state !== 'string') throw invalid(compiled, '"state" must be a string');
+  if (typeof done !== 'boolean') throw invalid(compiled, '"done" must be a boolean');
   if (!Number.isFinite(createdAt) || !Number.isFinite(updatedAt)) {
     throw invalid(compiled, '"createdAt" and "updatedAt" must be epoch ms');
   }
@@ -142,8 +232,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(compiled: CompiledMachine, message: string): FsmError {
+function invalid(
+  compiled: CompiledMachine,
+  message: string,
+  details: Readonly<Record<string, unknown>> = {},
+): FsmError {
   return new FsmError('invalid_snapshot', `Cannot restore machine "${compiled.id}": ${message}`, {
-    details: { machine: compiled.id },
+    details: { machine: compiled.id, ...details },
   });
 }

@@ -263,10 +263,18 @@ describe('the cleanup flow (seed)', () => {
     };
     const { notify, ...upToExecute } = seed;
     expect(projection).toEqual(upToExecute);
-    // The seed also shows a notify choice; a snapshot holding it validates against the notify step.
-    expect(
-      cleanupFlow.restore({ ...snapshot, fields: { ...snapshot.fields, notify } }).fields.notify,
-    ).toEqual(notify);
+    // The seed also shows a notify choice, a step after execute: a snapshot at execute may not hold
+    // it (that would be an answer given ahead of its step), and the answer is taken once there.
+    expect(() => cleanupFlow.restore({ ...snapshot, fields: { ...snapshot.fields, notify } })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_snapshot',
+        details: expect.objectContaining({ step: 'notify' }),
+      }),
+    );
+    session.submit({ manual_trigger: true, execution_plan_ref: 'plan-1' });
+    session.submit({ adapter_status: 'success' });
+    session.submit(notify);
+    expect(cleanupFlow.restore(JSON.parse(JSON.stringify(session.snapshot()))).fields.notify).toEqual(notify);
   });
 });
 
@@ -381,6 +389,53 @@ describe('defineFlow', () => {
       },
     ],
     [
+      'a back policy to the step itself',
+      {
+        id: 'f',
+        version: 1,
+        steps: [
+          { name: 'a', prompt: '?', fields: z.object({}) },
+          {
+            name: 'b',
+            prompt: '?',
+            fields: z.object({}),
+            onFailure: { action: 'back', to: 'b', message: '' },
+          },
+        ],
+      },
+    ],
+    [
+      'a back policy to a later step',
+      {
+        id: 'f',
+        version: 1,
+        steps: [
+          {
+            name: 'a',
+            prompt: '?',
+            fields: z.object({}),
+            onFailure: { action: 'back', to: 'b', message: '' },
+          },
+          { name: 'b', prompt: '?', fields: z.object({}) },
+        ],
+      },
+    ],
+    [
+      'a default value failing a part schema',
+      {
+        id: 'f',
+        version: 1,
+        steps: [
+          {
+            name: 'a',
+            prompt: '?',
+            parts: [{ prompt: 'n?', fields: z.object({ n: z.number() }) }],
+            onFailure: { action: 'default', value: { n: 'x' }, message: '' },
+          },
+        ],
+      },
+    ],
+    [
       'a default value failing the schema',
       {
         id: 'f',
@@ -407,6 +462,35 @@ describe('defineFlow', () => {
       error = err;
     }
     expect(isParleyError(error, 'invalid_definition')).toBe(true);
+  });
+});
+
+describe('failure policy functions', () => {
+  it('throw invalid_definition when they go back to a step that is not earlier, and move nothing', () => {
+    const flow = defineFlow({
+      id: 'jump',
+      version: 1,
+      steps: [
+        {
+          name: 'a',
+          prompt: '?',
+          fields: z.object({ ok: z.literal(true) }),
+          onFailure: () => ({ action: 'back', to: 'c', message: 'jump ahead' }),
+        },
+        { name: 'b', prompt: '?', fields: z.object({}) },
+        { name: 'c', prompt: '?', fields: z.object({}) },
+      ],
+    });
+    const session = createFlowSession(flow, { clock: clockAt() });
+    let error: unknown;
+    try {
+      session.submit({ ok: false });
+    } catch (err) {
+      error = err;
+    }
+    expect(isParleyError(error, 'invalid_definition')).toBe(true);
+    expect(session.step).toBe('a');
+    expect(session.snapshot().attempts).toEqual({});
   });
 });
 

@@ -46,8 +46,9 @@ describe('snapshots', () => {
     expect(orderMachine.restore(text).context).toEqual({ items: 1, paid: false });
   });
 
-  it('recompute done from the state instead of trusting it', () => {
-    expect(orderMachine.restore({ ...snapshotOf(), done: true }).done).toBe(false);
+  it('refuse a done flag that does not fit the state', () => {
+    expect(codeOf(() => orderMachine.restore({ ...snapshotOf(), done: true }))).toBe('invalid_snapshot');
+    expect(orderMachine.restore(snapshotOf()).done).toBe(false);
   });
 });
 
