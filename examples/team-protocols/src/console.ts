@@ -13,6 +13,7 @@ export const HELP = `You are the lead. Commands:
   shutdown <name> [reason…]         ask a teammate to shut down
   approve <request_id> [note…]      approve a plan a teammate submitted
   reject <request_id> <feedback…>   reject a plan, with feedback (bob revises it)
+  cancel <request_id>               withdraw a pending shutdown request
   wait <seconds>                    let simulated time pass
   forge <teammate> <request_id>     have a teammate answer a request that is not theirs
   trackers                          shutdown_requests and plan_requests as JSON
@@ -54,6 +55,12 @@ export function createLeadConsole(team: Team): LeadConsole {
         if (!result.ok) return [`refused (${result.code}): ${result.message}`];
         await team.advance(TICK_MS);
         return [];
+      }
+      case 'cancel': {
+        if (first === '') return ['usage: cancel <request_id>'];
+        return (await team.cancel(first))
+          ? []
+          : [`nothing to cancel: ${first} is not a pending request of the lead`];
       }
       case 'wait': {
         const seconds = Number(first);

@@ -6,7 +6,7 @@ import { planRequests } from './trackers.js';
 
 export const PLAN_FEEDBACK =
   'Too risky: dropping legacy_tokens logs everyone out and there is no way back. Stage it behind a flag and add a rollback.';
-export const PLAN_APPROVAL = 'Approved: start with stage 1; keep auth_v2 off in prod until I say so.';
+export const PLAN_APPROVAL = 'Go: start with stage 1; keep auth_v2 off in prod until I say so.';
 
 export interface Scenario {
   readonly name: string;

@@ -78,6 +78,8 @@ export interface Team {
   requestShutdown(name: string, reason?: string): Promise<ShutdownResult>;
   /** The lead approves or rejects a plan a teammate submitted; the feedback goes back as the reason. */
   review(requestId: string, approve: boolean, feedback?: string): ReviewResult;
+  /** The lead withdraws a pending request it sent; false when it was not pending. */
+  cancel(requestId: string): Promise<boolean>;
   /** A teammate answers a request that was never sent to it, straight on its wire (misbehaviour). */
   forge(
     from: string,
@@ -143,20 +145,23 @@ export function createTeam(options: TeamOptions): Team {
       case 'approved':
         m.status = 'shut_down';
         m.note = `approved ${r.id}: ${r.reason ?? ''}`;
-        break;
+        log(`handler: ${m.name} is off the team`);
+        return;
       case 'rejected':
         m.status = 'working';
         m.note = `refused ${r.id}: ${r.reason ?? ''}`;
-        break;
+        log(`handler: ${m.name} keeps working`);
+        return;
       case 'expired':
         m.status = 'unresponsive';
         m.note = `no answer to ${r.id} by ${clockTime(r.deadlineAt)}`;
-        break;
+        log(`handler: ${m.name} is marked unresponsive`);
+        return;
       default:
         m.status = 'working';
         m.note = `${r.id} ${r.state}`;
+        log(`handler: ${m.name} keeps working (${r.id} ${r.state})`);
     }
-    log(`handler: ${m.name} is now ${m.status.replace('_', ' ')}`);
   });
 
   lead.on('request', ({ request: r }) => {
@@ -236,6 +241,8 @@ export function createTeam(options: TeamOptions): Team {
         return refused(codeOf(error), (error as Error).message); // codeOf rethrows what is not a CorrelateError
       }
     },
+
+    cancel: (requestId) => lead.cancel(requestId, 'withdrawn by the lead'),
 
     forge(from, requestId, response) {
       const teammate = teammates.get(from);

@@ -77,6 +77,24 @@ describe('the lead console (--interactive)', () => {
     ]);
   });
 
+  it('withdraws a pending shutdown request; the handler keeps the teammate working', async () => {
+    const { lead, team, transcript } = open();
+    await lead.handle('shutdown dave');
+    expect(await lead.handle('cancel req_1')).toEqual([]);
+    expect(team.lead.get('req_1')).toMatchObject({ state: 'cancelled', reason: 'withdrawn by the lead' });
+    expect(team.members.find((m) => m.name === 'dave')).toMatchObject({
+      status: 'working',
+      note: 'req_1 cancelled',
+    });
+    expect(transcript.lines.at(-1)).toBe(
+      '09:00:05  lead           handler: dave keeps working (req_1 cancelled)',
+    );
+    expect(await lead.handle('cancel req_1')).toEqual([
+      'nothing to cancel: req_1 is not a pending request of the lead',
+    ]);
+    expect(await lead.handle('cancel')).toEqual(['usage: cancel <request_id>']);
+  });
+
   it('prints refusals with their code', async () => {
     const { lead } = open();
     expect(await lead.handle('shutdown mallory')).toEqual([

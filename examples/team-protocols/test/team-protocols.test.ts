@@ -167,9 +167,24 @@ describe('runTeamProtocols options', () => {
 });
 
 describe('README', () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const textBlocks = [...readme.matchAll(/```text\n([\s\S]*?)\n```/g)].map((m) => m[1] ?? '');
+
   it('shows the request machine exactly as toMermaid draws it', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const block = /```mermaid\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBe(toMermaid(requestMachine));
+  });
+
+  it('shows the /team view exactly as the scripted run ends', async () => {
+    const { view } = await runTeamProtocols();
+    expect(textBlocks.find((b) => b.startsWith('/team at'))).toBe(view);
+  });
+
+  it('walks through lines the transcript really has', async () => {
+    const { lines } = await runTeamProtocols();
+    const walk = textBlocks.find((b) => b.startsWith('09:01:00'))?.split('\n') ?? [];
+    expect(walk.length).toBeGreaterThan(5);
+    const from = lines.indexOf(walk[0] ?? '');
+    expect(lines.slice(from, from + walk.length)).toEqual(walk);
   });
 });
