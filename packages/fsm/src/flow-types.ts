@@ -119,8 +119,16 @@ export interface FlowStep<TName extends string = string, TStep extends string = 
   ) => boolean | string;
   /** A short text of the exit condition, for drawings and docs. */
   readonly exitLabel?: string;
-  /** `retry` with the schema's message by default. */
+  /**
+   * `retry` with the schema's message by default. A function must return a `back` to an earlier
+   * step (checked when it runs); a `default` value it returns is taken as the step's fields.
+   */
   readonly onFailure?: FailurePolicy<TStep> | ((failure: StepFailure) => FailurePolicy<TStep>);
+  /**
+   * A short text of the failure handling, for drawings: `toMermaid` draws a policy function as
+   * `policy(fn)` unless this says what it does (e.g. `retry, then manual review`).
+   */
+  readonly onFailureLabel?: string;
   /** When it returns true on entry, the step is skipped. */
   readonly skip?: (collected: FlowFields) => boolean;
   /** A short text of the skip condition, for drawings. */

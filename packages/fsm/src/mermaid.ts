@@ -5,7 +5,9 @@ import { COMPILED, type Machine } from './machine.js';
 /**
  * Draws a machine or a flow as a Mermaid `stateDiagram-v2` diagram: the initial state, every
  * transition labelled with its event, guards as `[guard]`, timeouts as `after Nms`, final states
- * to `[*]`; for flows, skip conditions and each step's failure handling.
+ * to `[*]`; for flows, skip conditions and each step's failure handling with the `mark` it sets
+ * (e.g. `fail / retry, mark close_pending`). A failure policy given as a function is drawn as
+ * `policy(fn)`, or by the step's `onFailureLabel`, which replaces the drawn text of any policy.
  *
  * Use it in docs, reviews and PR descriptions; the output is stable, so it can be golden-tested.
  *
@@ -70,17 +72,21 @@ function drawFlow(flow: Flow<string, unknown>): string {
 function failure(step: FlowStep): string[] {
   const from = id(step.name);
   const policy = step.onFailure;
-  if (typeof policy === 'function') return [`  ${from} --> ${from}: ${label('fail / policy by attempt')}`];
+  const line = (to: string, text: string, mark?: string): string[] => [
+    `  ${from} --> ${id(to)}: ${label(`fail / ${step.onFailureLabel ?? text}${mark === undefined ? '' : `, mark ${mark}`}`)}`,
+  ];
+  // A function may decide anything: drawn by its label, never guessed from its code.
+  if (typeof policy === 'function') return line(step.name, 'policy(fn)');
   const p: FailurePolicy = policy ?? { action: 'retry', message: '' };
   switch (p.action) {
     case 'back':
-      return [`  ${from} --> ${id(p.to)}: ${label('fail / back')}`];
+      return line(p.to, 'back', p.mark);
     case 'manual_review':
-      return [`  ${from} --> ${from}: ${label(`fail / manual review (${p.queue})`)}`];
+      return line(step.name, `manual review (${p.queue})`, p.mark);
     case 'default':
-      return [`  ${from} --> ${from}: ${label('fail / default with notice')}`];
+      return line(step.name, 'default with notice', p.mark);
     default:
-      return [`  ${from} --> ${from}: ${label(`fail / ${p.action}`)}`];
+      return line(step.name, p.action, p.mark);
   }
 }
 

@@ -121,6 +121,7 @@ export const cleanupFlow = defineFlow({
       ],
       exit: (fields) => fields.adapter_status !== 'failed' || 'The adapter reported a failure',
       exitLabel: 'adapter returned success or partial',
+      onFailureLabel: 'retry once, then manual review (manual-execution)',
       onFailure: (failure) =>
         failure.attempts < 2
           ? { action: 'retry', message: 'Execution failed (error captured). Retry?' }

@@ -35,7 +35,15 @@ describe('toMermaid', () => {
     expect(text).toContain('note right of risk_confirm: 3 answers in sequence');
     expect(text).toContain('close --> done: submit');
     expect(text).toContain('done --> [*]');
+    expect(text).toContain('close --> close: fail / retry, mark close_pending');
+    expect(text).toContain('execute --> execute: fail / retry once, then manual review (manual-execution)');
     golden('cleanup-flow', text);
+  });
+
+  it('matches the diagram in the README', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const block = /```mermaid\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBe(toMermaid(cleanupFlow));
   });
 
   it('draws skip conditions and failure policies of every kind', () => {
@@ -43,7 +51,12 @@ describe('toMermaid', () => {
       id: 'kinds',
       version: 1,
       steps: [
-        { name: 'a', prompt: '?', fields: z.object({}), onFailure: { action: 'block', message: 'b' } },
+        {
+          name: 'a',
+          prompt: '?',
+          fields: z.object({}),
+          onFailure: { action: 'block', message: 'b', mark: 'blocked_on_a' },
+        },
         {
           name: 'b',
           prompt: '?',
@@ -52,13 +65,22 @@ describe('toMermaid', () => {
           onFailure: () => ({ action: 'retry', message: 'r' }),
         },
         { name: 'c', prompt: '?', fields: z.object({}), skip: () => false, skipLabel: 'never' },
+        {
+          name: 'd',
+          prompt: '?',
+          fields: z.object({}),
+          onFailure: (f) => ({ action: f.code === 'exit_failed' ? 'block' : 'retry', message: 'm' }),
+          onFailureLabel: 'block on exit failure, else retry',
+        },
       ],
     });
     const text = toMermaid(flow);
-    expect(text).toContain('a --> a: fail / block');
+    expect(text).toContain('a --> a: fail / block, mark blocked_on_a');
     expect(text).toContain('a --> c: skip b [skip]');
-    expect(text).toContain('b --> b: fail / policy by attempt');
-    expect(text).toContain('b --> done: skip c [never]');
+    expect(text).toContain('b --> b: fail / policy(fn)');
+    expect(text).not.toContain('by attempt');
+    expect(text).toContain('b --> d: skip c [never]');
     expect(text).toContain('c --> c: fail / retry');
+    expect(text).toContain('d --> d: fail / block on exit failure, else retry');
   });
 });
