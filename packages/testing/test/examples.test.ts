@@ -64,24 +64,10 @@ import {
   type TransportFault,
   type TransportRecord,
 } from '../src/index.js';
-import {
-  createMessageBus,
-} from '@parley/bus';
-import {
-  type AttemptRequest,
-  createConflictLoop,
-  defineDetector,
-  type Proposal,
-} from '@parley/conflict';
-import {
-  createManualClock,
-  isParleyError,
-} from '@parley/core';
-import {
-  type CorrelateMessage,
-  createCorrelator,
-  shutdownProtocol,
-} from '@parley/correlate';
+import { createMessageBus } from '@parley/bus';
+import { type AttemptRequest, createConflictLoop, defineDetector, type Proposal } from '@parley/conflict';
+import { createManualClock, isParleyError } from '@parley/core';
+import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '@parley/correlate';
 
 let logs: string[] = [];
 function log(...args: unknown[]): void {
@@ -100,7 +86,12 @@ afterEach(() => {
 
 describe('@parley/testing examples', () => {
   it('MessageMatcher (assertions.ts)', async () => {
-    const matchers: MessageMatcher[] = ['确认', /超时|timed out/, (m) => m.card !== undefined, { chatId: 'g1' }];
+    const matchers: MessageMatcher[] = [
+      '确认',
+      /超时|timed out/,
+      (m) => m.card !== undefined,
+      { chatId: 'g1' },
+    ];
   });
 
   it('assertSent (assertions.ts)', async () => {
@@ -131,7 +122,12 @@ describe('@parley/testing examples', () => {
       channel: 'tg',
       chatId: '42',
       text: 'Delete 3 posts?',
-      card: { buttons: [{ label: '确认', value: 'yes' }, { label: '取消', value: 'no' }] },
+      card: {
+        buttons: [
+          { label: '确认', value: 'yes' },
+          { label: '取消', value: 'no' },
+        ],
+      },
     });
     expectOutbox(channel, { chatId: '42' }).toHaveButtons(['确认', '取消']);
     expectOutbox(channel).toHaveLength(1);
@@ -297,7 +293,11 @@ describe('@parley/testing examples', () => {
       detect: (proposal, state) =>
         proposal.text.includes(`${state.hp} HP`)
           ? null
-          : { expected_state_snippet: state, mismatch_reason: 'wrong HP', instructions: `Say ${state.hp} HP.` },
+          : {
+              expected_state_snippet: state,
+              mismatch_reason: 'wrong HP',
+              instructions: `Say ${state.hp} HP.`,
+            },
     });
     const loop = createConflictLoop<{ hp: number }>({ detectors: [hp] });
     const outcome = await loop.run({ input: 'status?', generate: model, readState: () => ({ hp: 12 }) });
@@ -306,11 +306,20 @@ describe('@parley/testing examples', () => {
   });
 
   it('PlatformRequest (platform-types.ts)', async () => {
-    const request: PlatformRequest = { action: 'takedown', targets: ['https://x.com/a/1'], params: { reason: 'dmca' } };
+    const request: PlatformRequest = {
+      action: 'takedown',
+      targets: ['https://x.com/a/1'],
+      params: { reason: 'dmca' },
+    };
   });
 
   it('PlatformError (platform-types.ts)', async () => {
-    const error: PlatformError = { target: 'u2', code: 'rate_limited', message: 'Try again in 60 s', retryable: true };
+    const error: PlatformError = {
+      target: 'u2',
+      code: 'rate_limited',
+      message: 'Try again in 60 s',
+      retryable: true,
+    };
   });
 
   it('PlatformResult (platform-types.ts)', async () => {
@@ -356,13 +365,18 @@ describe('@parley/testing examples', () => {
 
   it('createFakePlatform (platform.ts)', async () => {
     const platform = createFakePlatform({
-      script: [{ outcome: 'partial', failTargets: ['post/2'], error: { code: 'rate_limited', retryable: true } }],
+      script: [
+        { outcome: 'partial', failTargets: ['post/2'], error: { code: 'rate_limited', retryable: true } },
+      ],
       otherwise: 'success',
     });
     const first = await platform.execute({ action: 'takedown', targets: ['post/1', 'post/2'] });
     log(first.status, first.errors[0]?.code);
     expectPrinted('partial rate_limited');
-    const retry = await platform.execute({ action: 'takedown', targets: first.errors.map((e) => e.target ?? '') });
+    const retry = await platform.execute({
+      action: 'takedown',
+      targets: first.errors.map((e) => e.target ?? ''),
+    });
     log(retry.status, platform.calls.length);
     expectPrinted('success 2');
   });
@@ -377,7 +391,8 @@ describe('@parley/testing examples', () => {
   });
 
   it('StoreCall (store.ts)', async () => {
-    const writes = (calls: readonly StoreCall[]) => calls.filter((c) => c.method === 'set' || c.method === 'compareAndSet');
+    const writes = (calls: readonly StoreCall[]) =>
+      calls.filter((c) => c.method === 'set' || c.method === 'compareAndSet');
   });
 
   it('FakeStoreOptions (store.ts)', async () => {
@@ -446,7 +461,11 @@ describe('@parley/testing examples', () => {
   });
 
   it('FaultOptions (transport-types.ts)', async () => {
-    const responses: FaultOptions<{ kind: string }, 'a' | 'b'> = { from: 'b', match: (m) => m.kind === 'response', times: 2 };
+    const responses: FaultOptions<{ kind: string }, 'a' | 'b'> = {
+      from: 'b',
+      match: (m) => m.kind === 'response',
+      times: 2,
+    };
   });
 
   it('TransportDelivery (transport-types.ts)', async () => {
@@ -454,7 +473,8 @@ describe('@parley/testing examples', () => {
   });
 
   it('TransportRecord (transport-types.ts)', async () => {
-    const lost = (records: readonly TransportRecord<unknown>[]) => records.filter((r) => r.status === 'dropped');
+    const lost = (records: readonly TransportRecord<unknown>[]) =>
+      records.filter((r) => r.status === 'dropped');
   });
 
   it('TransportEndpoint (transport-types.ts)', async () => {
@@ -471,7 +491,10 @@ describe('@parley/testing examples', () => {
 
   it('createRecordingTransport (transport.ts)', async () => {
     const clock = createFakeClock();
-    const wire = createRecordingTransport<CorrelateMessage, 'lead' | 'alice'>({ endpoints: ['lead', 'alice'], clock });
+    const wire = createRecordingTransport<CorrelateMessage, 'lead' | 'alice'>({
+      endpoints: ['lead', 'alice'],
+      clock,
+    });
     const common = { clock, protocols: [shutdownProtocol] };
     const lead = createCorrelator({ ...common, self: 'lead', send: wire.endpoint('lead').send });
     const alice = createCorrelator({ ...common, self: 'alice', send: wire.endpoint('alice').send });
@@ -489,5 +512,4 @@ describe('@parley/testing examples', () => {
     log(wire.records[1]?.deliveries.map((d) => (d.result as { ok: boolean }).ok));
     expectPrinted('[ true, false ]');
   });
-
 });
