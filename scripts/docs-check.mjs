@@ -43,6 +43,7 @@ try {
       }
     }),
   );
+  options.plugin = (options.plugin ?? []).map((plugin) => (plugin.startsWith('.') ? join(root, plugin) : plugin));
   Object.assign(options, {
     entryPoints: names.map((n) => join(root, 'packages', n, 'src', 'index.ts')),
     tsconfig,
