@@ -6,8 +6,10 @@ import { type IdGenerator, isParleyError, type ManualClock } from '@parley/core'
 import {
   CORRELATE_ERROR_CODES,
   type CorrelateErrorCode,
+  type CorrelateMessage,
   type Correlator,
   createCorrelator,
+  planApprovalProtocol,
   type Refusal,
   type Reply,
   type ResponseOf,
@@ -101,7 +103,13 @@ export interface Team {
 export function createTeam(options: TeamOptions): Team {
   const { clock, generateId, transcript } = options;
   const cast = options.cast ?? TEAM;
-  const wires = new Map<string, Wire>(cast.map((script) => [script.name, createWire(script.name, clock)]));
+  const wires = new Map<string, Wire>();
+  const senders = new Map<string, (message: CorrelateMessage) => void>();
+  for (const script of cast) {
+    const wire = createWire(script.name, clock);
+    wires.set(script.name, wire);
+    senders.set(script.name, wireSender(wire, LEAD, transcript));
+  }
   const members = cast.map(
     (s): Member => ({ name: s.name, role: s.role, task: s.task, status: 'working', note: s.task }),
   );
@@ -118,19 +126,18 @@ export function createTeam(options: TeamOptions): Team {
     timeoutMs: options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS,
     retainSettledMs: RETAIN_SETTLED_MS,
     send(message) {
-      const wire = wires.get(message.to);
-      if (wire === undefined) throw new Error(`No wire to "${message.to}"`);
-      wireSender(wire, LEAD, transcript)(message);
+      const send = senders.get(message.to);
+      if (send === undefined) throw new Error(`No wire to "${message.to}"`); // the request fails with send_failed
+      send(message);
       if (message.kind === 'request') lastSent = message.request_id;
     },
   });
-  for (const wire of wires.values()) wire.endpoint(LEAD).listen((message) => lead.receive(message));
-  const teammates = new Map<string, Teammate>(
-    cast.map((script) => [
-      script.name,
-      createTeammate({ script, wire: wires.get(script.name) as Wire, clock, generateId, transcript }),
-    ]),
-  );
+  const teammates = new Map<string, Teammate>();
+  for (const [name, wire] of wires) {
+    wire.endpoint(LEAD).listen((message) => lead.receive(message));
+    const script = cast.find((s) => s.name === name) as TeammateScript; // the wires were made from the cast
+    teammates.set(name, createTeammate({ script, wire, clock, generateId, transcript }));
+  }
 
   lead.on('settled', ({ request: r }) => {
     const who = r.role === 'requester' ? r.to : r.from;
@@ -165,6 +172,11 @@ export function createTeam(options: TeamOptions): Team {
   });
 
   lead.on('request', ({ request: r }) => {
+    if (r.protocol !== planApprovalProtocol.name) {
+      // Only the lead asks for shutdowns; a teammate asking the lead is answered no, never ignored.
+      lead.respond(r.id, { approve: false, reason: 'the lead shuts down last' });
+      return;
+    }
     const m = member(r.from);
     if (m !== undefined) m.note = `plan ${r.id} awaits review`;
     log(`plan ${r.id} from ${r.from} awaits review: approve ${r.id} | reject ${r.id} <feedback>`);

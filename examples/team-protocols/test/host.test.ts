@@ -1,7 +1,7 @@
 import { isParleyError } from '@parley/core';
 import { shutdownProtocol } from '@parley/correlate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REVISED_PLAN, RISKY_PLAN } from '../src/cast.js';
+import { REVISED_PLAN, RISKY_PLAN, TEAM, type TeammateScript } from '../src/cast.js';
 import type { Team } from '../src/team.js';
 import { planRequests, shutdownRequests } from '../src/trackers.js';
 import { type Setup, setup, traffic } from './helpers.js';
@@ -183,5 +183,35 @@ describe('forge', () => {
   it('refuses an unknown teammate', () => {
     const { team: t } = team();
     expect(t.forge('mallory', 'req_1', { approve: true })).toMatchObject({ code: 'unknown_teammate' });
+  });
+});
+
+describe('the lead as a responder', () => {
+  it('answers a shutdown request from a teammate with no, naming the same request_id', async () => {
+    const { team: t } = team();
+    const reply = t.teammate('alice')?.correlator.request(shutdownProtocol, { to: 'lead', payload: {} });
+    await t.deliver();
+    await expect(reply).resolves.toMatchObject({
+      state: 'rejected',
+      reason: 'the lead shuts down last',
+      from: 'lead',
+    });
+    expect(traffic(t)).toEqual(['alice→lead request req_1', 'lead→alice response req_1']);
+    expect(t.members.map((m) => m.note)).not.toContain('plan req_1 awaits review');
+  });
+});
+
+describe('a teammate slower than the deadline', () => {
+  it('cannot answer once its own copy of the request expired, so nothing late is even sent', async () => {
+    const alice = TEAM.find((s) => s.name === 'alice') as TeammateScript; // in the cast
+    current = setup([{ ...alice, thinkMs: 40_000 }]);
+    const { team: t, transcript } = current;
+    await sent(t, 'alice');
+    await t.advance(45_000);
+    expect(t.lead.get('req_1')?.state).toBe('expired');
+    expect(t.teammate('alice')?.correlator.get('req_1')?.state).toBe('expired');
+    expect(transcript.lines).toContain('09:00:40  alice          cannot answer req_1: not_pending');
+    expect(traffic(t)).toEqual(['lead→alice request req_1']);
+    expect(t.teammate('alice')?.exited).toBe(false);
   });
 });
