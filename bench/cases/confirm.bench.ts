@@ -1,21 +1,40 @@
-import { createMessageBus, type InboundInput } from '@parley/bus';
+import {
+  type ChannelAdapter,
+  createMessageBus,
+  type InboundInput,
+  type InboundInterceptor,
+  type InboundMessage,
+  type MessageBus,
+} from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
-import { createManualClock, createMemoryStore } from '@parley/core';
+import { createManualClock, createMemoryStore, type ManualClock } from '@parley/core';
 import { suite } from '../lib.js';
 
 const SESSIONS = 10_000;
 const PENDING = 1_000; // sessions 0..999 have a confirmation pending; the measured ones do not
 
-function inputs(): InboundInput[] {
-  const list: InboundInput[] = [];
-  for (let i = PENDING; i < SESSIONS; i++)
-    list.push({ channel: 'feishu', chatId: `oc_${i}`, senderId: `ou_${i}`, text: 'hello' });
-  return list;
+/** An adapter that accepts every send, so outbound messages do not pile up in the bus queue. */
+const sink: ChannelAdapter = { channel: 'feishu', send: async () => {} };
+
+/** A bus whose `intercept` also hands the interceptor to `seen`, to time the gate's interceptor alone. */
+function spyBus(clock: ManualClock, seen: InboundInterceptor[]): MessageBus {
+  const bus = createMessageBus({ clock, capacity: 4096, overflow: 'drop-oldest' });
+  const spy: MessageBus = Object.create(bus);
+  spy.intercept = (interceptor) => {
+    seen.push(interceptor);
+    return bus.intercept(interceptor);
+  };
+  return spy;
 }
 
-async function busWithGate(withGate: boolean) {
+/** A bus with a gate holding PENDING prompted confirmations (or none when `withGate` is false). */
+async function loadedBus(
+  withGate: boolean,
+): Promise<{ bus: MessageBus; interceptors: InboundInterceptor[] }> {
   const clock = createManualClock();
-  const bus = createMessageBus({ clock, capacity: 4096, overflow: 'drop-oldest' });
+  const interceptors: InboundInterceptor[] = [];
+  const bus = spyBus(clock, interceptors);
+  await bus.attach(sink);
   if (withGate) {
     const gate = createConfirmGate({ bus, clock, store: createMemoryStore({ clock }), cards: false });
     await gate.ready;
@@ -35,6 +54,18 @@ async function busWithGate(withGate: boolean) {
     }
     await all;
   }
+  return { bus, interceptors };
+}
+
+function inputs(): InboundInput[] {
+  const list: InboundInput[] = [];
+  for (let i = PENDING; i < SESSIONS; i++)
+    list.push({ channel: 'feishu', chatId: `oc_${i}`, senderId: `ou_${i}`, text: 'hello' });
+  return list;
+}
+
+async function publishing(withGate: boolean): Promise<() => unknown> {
+  const { bus } = await loadedBus(withGate);
   const list = inputs();
   let n = 0;
   return () => bus.publishInbound(list[n++ % list.length] as InboundInput);
@@ -42,20 +73,45 @@ async function busWithGate(withGate: boolean) {
 
 suite('confirm: publishInbound, 10k sessions, nothing pending in this one', {
   cases: {
-    'bus with confirm gate': () => busWithGate(true),
-    'bus without gate': () => busWithGate(false),
+    'bus with confirm gate': () => publishing(true),
+    'bus without gate': () => publishing(false),
   },
   goals: [{ case: 'bus with confirm gate', vs: 'bus without gate', slowerByAtMost: 1.5 }],
 });
 
+/** The gate's interceptor called directly on messages of sessions with nothing pending: what it adds. */
+async function interceptorAlone(withGate: boolean): Promise<() => unknown> {
+  const { interceptors } = await loadedBus(withGate);
+  const intercept = withGate
+    ? (interceptors[0] as InboundInterceptor).intercept
+    : (_message: InboundMessage): boolean => false;
+  const messages: InboundMessage[] = inputs().map((input) => ({
+    ...input,
+    sessionKey: `feishu:${input.chatId}`,
+    kind: 'message',
+    text: input.text ?? '',
+    receivedAt: 0,
+  }));
+  let n = 0;
+  return () => intercept(messages[n++ % messages.length] as InboundMessage);
+}
+
+suite('confirm: interceptor alone, 10k sessions, nothing pending in this one', {
+  cases: {
+    'confirm interceptor': () => interceptorAlone(true),
+    'empty interceptor': () => interceptorAlone(false),
+  },
+});
+
 /**
- * A full round trip: request → prompt on the bus → reply "确认" intercepted → decision. Note that
- * bench/lib.ts does not await an op's promise, so both cases are started per op and settle in the
- * background; the awaited cost is printed by `node bench/cases/confirm.bench.ts --awaited`.
+ * A full round trip on one bus: request → prompt published → reply "确认" published inbound and
+ * intercepted → decision. The gate also digests the action (SHA-256), persists the pending
+ * record, records the decision (compare-and-set) and removes the record in its memory store.
  */
 async function gateRoundTrip(): Promise<() => Promise<unknown>> {
   const clock = createManualClock();
-  const bus = createMessageBus({ clock, capacity: 1 << 20, overflow: 'drop-oldest' });
+  const bus = createMessageBus({ clock });
+  await bus.attach(sink);
   const gate = createConfirmGate({ bus, clock, store: createMemoryStore({ clock }), cards: false });
   await gate.ready;
   let n = 0;
@@ -76,17 +132,53 @@ async function gateRoundTrip(): Promise<() => Promise<unknown>> {
     });
 }
 
-function bareRoundTrip(): () => Promise<unknown> {
-  const pending = new Map<string, (ok: boolean) => void>();
+/**
+ * The same hop by hand: a Map of waiters by session and a Promise, the prompt published on the
+ * same bus, the reply published inbound and taken by a hand-written interceptor. With `durable`,
+ * it also writes what the gate writes: the pending record, the decision, and the delete.
+ */
+async function bareRoundTrip(durable: boolean): Promise<() => Promise<unknown>> {
+  const clock = createManualClock();
+  const bus = createMessageBus({ clock });
+  await bus.attach(sink);
+  const store = createMemoryStore({ clock });
+  const waiting = new Map<string, { id: string; resolve: (confirmed: boolean) => void }>();
+  bus.intercept({
+    name: 'bare',
+    intercept(message) {
+      const waiter = waiting.get(message.sessionKey);
+      if (waiter === undefined) return false;
+      waiting.delete(message.sessionKey);
+      const confirmed = message.text.trim() === '确认';
+      if (!durable) waiter.resolve(confirmed);
+      else {
+        const decision = {
+          id: waiter.id,
+          outcome: confirmed ? 'confirmed' : 'cancelled',
+          by: message.senderId,
+        };
+        void store
+          .compareAndSet(`d:${waiter.id}`, null, decision, { ttlMs: 7 * 86_400_000 })
+          .then(() => store.delete(`p:${waiter.id}`))
+          .then(() => waiter.resolve(confirmed));
+      }
+      return true;
+    },
+  });
   let n = 0;
   return () => {
-    const id = `c${n++}`;
-    const promise = new Promise<boolean>((resolve) => pending.set(id, resolve));
-    queueMicrotask(() => {
-      const resolve = pending.get(id);
-      pending.delete(id);
-      resolve?.('确认'.trim() === '确认');
-    });
+    const id = `c${n}`;
+    const chatId = `c${n++ % 1000}`;
+    const promise = new Promise<boolean>((resolve) => waiting.set(`feishu:${chatId}`, { id, resolve }));
+    const record = {
+      id,
+      sessionKey: `feishu:${chatId}`,
+      action: { name: 'drop', args: { t: 'x' } },
+      summary: 'DROP x',
+    };
+    void (durable ? store.set(`p:${id}`, record, { ttlMs: 300_000 }) : Promise.resolve(0))
+      .then(() => bus.publishOutbound({ channel: 'feishu', chatId, text: 'DROP x? 确认 / 取消' }))
+      .then(() => bus.publishInbound({ channel: 'feishu', chatId, senderId: 'ou_a', text: '确认' }));
     return promise;
   };
 }
@@ -94,23 +186,11 @@ function bareRoundTrip(): () => Promise<unknown> {
 suite('confirm: round trip request → reply → decision', {
   cases: {
     'parley confirm gate': gateRoundTrip,
-    'bare Map + Promise': () => bareRoundTrip(),
+    'bare Map + Promise': () => bareRoundTrip(false),
+    'bare + same store writes': () => bareRoundTrip(true),
   },
-  goals: [{ case: 'parley confirm gate', vs: 'bare Map + Promise', slowerByAtMost: 3 }],
+  goals: [
+    { case: 'parley confirm gate', vs: 'bare Map + Promise', slowerByAtMost: 3 },
+    { case: 'parley confirm gate', vs: 'bare + same store writes', slowerByAtMost: 3 },
+  ],
 });
-
-if (process.argv.includes('--awaited')) {
-  const rounds = 20_000;
-  for (const [name, make] of [
-    ['parley confirm gate', gateRoundTrip],
-    ['bare Map + Promise', async () => bareRoundTrip()],
-  ] as const) {
-    const op = await make();
-    for (let i = 0; i < 2_000; i++) await op();
-    const start = performance.now();
-    for (let i = 0; i < rounds; i++) await op();
-    console.log(
-      `${name}: ${(((performance.now() - start) / rounds) * 1e6).toFixed(0)} ns per awaited round trip`,
-    );
-  }
-}

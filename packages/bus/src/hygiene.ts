@@ -1,4 +1,5 @@
 import { BusError } from './errors.js';
+import { RecentSet } from './internal/recent.js';
 import type { InboundInterceptor } from './types.js';
 import type { InboundKind, InboundMessage } from './message.js';
 
@@ -86,7 +87,7 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): InboundI
       details: { maxAgeMs },
     });
   }
-  const seen = new Set<string>();
+  const seen = new RecentSet(maxEventIds);
 
   function reasonFor(message: InboundMessage): HygieneDropReason | undefined {
     if (dropFromSelf && message.fromSelf === true) return 'from_self';
@@ -102,8 +103,7 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): InboundI
     if (maxEventIds > 0 && message.eventId !== undefined) {
       const key = `${message.channel}\u0000${message.eventId}`;
       if (seen.has(key)) return 'duplicate';
-      seen.add(key);
-      if (seen.size > maxEventIds) seen.delete(seen.values().next().value as string); // oldest first
+      seen.add(key); // forgets the oldest past maxEventIds
     }
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { isParleyError, type JsonValue, stringifyJson } from '@parley/core';
 import { ConfirmError } from './errors.js';
-import { sha256, toHex } from './internal/sha256.js';
+import { sha256, toHex, utf8 } from './internal/sha256.js';
 
 /**
  * The action a confirmation is about: a name (the action kind, e.g. a tool name) and its
@@ -75,7 +75,7 @@ export function hashAction(action: ConfirmAction): { readonly digest: string; re
     });
   }
   const args = canonicalJson(action.args ?? {});
-  const digest = toHex(sha256(new TextEncoder().encode(`${JSON.stringify(action.name)}\n${args}`)));
+  const digest = toHex(sha256(utf8(`${JSON.stringify(action.name)}\n${args}`)));
   return { digest, args };
 }
 

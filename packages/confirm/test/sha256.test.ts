@@ -4,7 +4,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { digestAction } from '../src/index.js';
-import { equalBytes, hmacSha256, sha256, toHex } from '../src/internal/sha256.js';
+import { equalBytes, hmacSha256, sha256, toHex, utf8 } from '../src/internal/sha256.js';
 import { buttonToken, setup } from './helpers.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
@@ -101,6 +101,27 @@ describe('hmacSha256 (RFC 4231)', () => {
     async (key, data) => {
       fc.pre(key.length > 0); // Web Crypto refuses an empty HMAC key
       expect(toHex(hmacSha256(key, data))).toBe(await webHmac(key, data));
+    },
+  );
+});
+
+describe('utf8', () => {
+  it.each([
+    ['ascii', 'DELETE FROM t'],
+    ['two-byte', 'é ñ ß'],
+    ['three-byte', '确认 取消'],
+    ['a surrogate pair', '👍 ok'],
+    ['a lone high surrogate', 'a\ud800b'],
+    ['a lone high surrogate at the end', 'a\ud83d'],
+    ['a lone low surrogate', '\udc00x'],
+  ])('encodes %s as TextEncoder does', (_, value) => {
+    expect([...utf8(value)]).toEqual([...new TextEncoder().encode(value)]);
+  });
+
+  test.prop([fc.string({ unit: 'binary', maxLength: 64 })])(
+    'agrees with TextEncoder on any string',
+    (value) => {
+      expect([...utf8(value)]).toEqual([...new TextEncoder().encode(value)]);
     },
   );
 });

@@ -24,6 +24,7 @@ import {
 } from '../types.js';
 import { DEFAULT_VOCABULARY, MAX_REPLY_LENGTH, type Vocabulary } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
+import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
@@ -72,7 +73,7 @@ export interface GateContext {
   readonly mirrors: Map<string, Entry>;
   readonly mirrorOf: Map<string, Entry>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
-  readonly recentlySettled: Set<string>;
+  readonly recentlySettled: RecentSet;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -126,7 +127,7 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     byId: new Map(),
     mirrors: new Map(),
     mirrorOf: new Map(),
-    recentlySettled: new Set(),
+    recentlySettled: new RecentSet(10_000),
     closed: false,
     loading: true,
     ready: Promise.resolve(),

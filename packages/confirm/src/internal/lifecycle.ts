@@ -116,24 +116,11 @@ export function settle(
   ctx.byId.delete(entry.id);
   forgetMirror(ctx, entry);
   recentlySettled.add(entry.id);
-  if (recentlySettled.size > 10_000) recentlySettled.delete(recentlySettled.values().next().value as string);
   const wasActive = active.get(entry.sessionKey) === entry;
   if (wasActive) active.delete(entry.sessionKey);
   const list = queued.get(entry.sessionKey);
   if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
-  const decision: ConfirmDecision = how.adopt ?? {
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    action: entry.action,
-    summary: entry.summary,
-    requester: entry.requester,
-    outcome,
-    reason,
-    ...how.extra,
-    requestedAt: entry.requestedAt,
-    ...(entry.state === 'prompted' ? { promptedAt: entry.firstPromptedAt } : {}),
-    decidedAt: ctx.clock.now(),
-  };
+  const decision = how.adopt ?? toDecisionOf(entry, outcome, reason, how.extra, ctx.clock.now());
   const wasPersisted = entry.state === 'prompted';
   const record = how.record !== false && how.adopt === undefined;
   entry.io = entry.io
@@ -165,3 +152,32 @@ async function finish(ctx: GateContext, entry: Entry, decision: ConfirmDecision)
     fail(ctx, error, entry.id);
   }
 }
+
+/** The decision this gate makes, built field by field (a literal with spreads is slow in V8). */
+function toDecisionOf(
+  entry: Entry,
+  outcome: ConfirmOutcome,
+  reason: DecisionReason,
+  extra: Extra | undefined,
+  decidedAt: number,
+): ConfirmDecision {
+  const decision: Writable<ConfirmDecision> = {
+    id: entry.id,
+    sessionKey: entry.sessionKey,
+    action: entry.action,
+    summary: entry.summary,
+    requester: entry.requester,
+    outcome,
+    reason,
+    requestedAt: entry.requestedAt,
+    decidedAt,
+  };
+  if (extra?.decidedBy !== undefined) decision.decidedBy = extra.decidedBy;
+  if (extra?.reply !== undefined) decision.reply = extra.reply;
+  if (extra?.failedStep !== undefined) decision.failedStep = extra.failedStep;
+  if (extra?.allowUntil !== undefined) decision.allowUntil = extra.allowUntil;
+  if (entry.state === 'prompted') decision.promptedAt = entry.firstPromptedAt;
+  return decision;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

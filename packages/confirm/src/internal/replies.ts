@@ -13,7 +13,9 @@ import type { CardChoice } from './token.js';
  * replies written before the prompt do not count.
  */
 export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
-  const entry = ctx.active.get(message.sessionKey) ?? ctx.mirrorOf.get(message.sessionKey);
+  const { sessionKey } = message;
+  const entry =
+    ctx.active.get(sessionKey) ?? (ctx.mirrorOf.size === 0 ? undefined : ctx.mirrorOf.get(sessionKey));
   if (entry === undefined || message.kind !== 'message') return false;
   const ignore = (code: ConfirmEvents['ignored']['code'], consumed: boolean): boolean => {
     ctx.events.emit('ignored', {

@@ -1,4 +1,4 @@
-import { equalBytes, hmacSha256 } from './sha256.js';
+import { equalBytes, hmacSha256, utf8 } from './sha256.js';
 
 /** The choices a card button can carry. */
 export type CardChoice = 'confirm' | 'cancel' | 'always';
@@ -16,14 +16,9 @@ export interface TokenCodec {
 }
 
 export function createTokenCodec(secret: string | Uint8Array | undefined): TokenCodec {
-  const encoder = new TextEncoder();
   const key =
-    secret === undefined
-      ? undefined
-      : typeof secret === 'string'
-        ? encoder.encode(secret)
-        : Uint8Array.from(secret);
-  const mac = (body: string): Uint8Array => hmacSha256(key as Uint8Array, encoder.encode(body)); // only called with a key
+    secret === undefined ? undefined : typeof secret === 'string' ? utf8(secret) : Uint8Array.from(secret);
+  const mac = (body: string): Uint8Array => hmacSha256(key as Uint8Array, utf8(body)); // only called with a key
   return {
     sign(id, choice) {
       const body = `${id}.${choice}`;
