@@ -8,7 +8,13 @@ import {
   validate,
 } from '@parley/core';
 import { FsmError } from './errors.js';
-import { type CompiledMachine, type CompiledTransition, eventType, refusal } from './internal/compiled.js';
+import {
+  type CompiledMachine,
+  type CompiledTransition,
+  eventType,
+  findTransition,
+  refusal,
+} from './internal/compiled.js';
 import { COMPILED, deadlinesFor, type Machine } from './machine.js';
 import { restoreSnapshot } from './snapshot.js';
 import type {
@@ -153,7 +159,14 @@ const NO_DEADLINES: readonly Deadline[] = Object.freeze([]);
 
 type Listener = (payload: never) => void;
 
-/** A class (not closures) so an idle instance is a dozen fields: cheap to create and to keep. */
+/**
+ * A class (not closures) so an idle instance is a dozen fields: cheap to create and to keep.
+ *
+ * The hot path of `send` reads the clock once, looks the event up in a one-entry cache of the
+ * event's row of the transition table, and records history in a ring of two arrays (the compiled
+ * transition, which holds `from`, `to` and `event`, and the time as an unboxed double), so taking
+ * a transition allocates nothing. Every compiled transition has the same hidden class.
+ */
 class MachineActor {
   readonly machine: Machine<string, string, unknown>;
   private readonly c: CompiledMachine;
@@ -164,9 +177,22 @@ class MachineActor {
   private readonly createdAt: number;
   private updatedAt: number;
   private dl: readonly Deadline[] = NO_DEADLINES;
+  /** When the earliest deadline falls due; +Infinity when there is none. */
+  private nextAt = Number.POSITIVE_INFINITY;
   private timer: TimerHandle | undefined = undefined;
-  private h: HistoryEntry[] | undefined = undefined;
+  /** History ring: the transitions taken and their times, `hn` entries written in all. */
+  private ht: CompiledTransition[] | undefined = undefined;
+  private ha: number[] | undefined = undefined;
   private hn = 0;
+  /** The ring slot written next. */
+  private hw = 0;
+  /** Whether a transition needs the time: history is kept or the machine has timeouts. */
+  private readonly timeful: boolean;
+  /** A transition was taken without reading the clock; `updatedAt` is stamped when next read. */
+  private stale = false;
+  /** The last event name sent and its row of the transition table. */
+  private lt: string | undefined = undefined;
+  private lr: readonly (readonly CompiledTransition[] | undefined)[] | undefined = undefined;
   private ev: Emitter<ActorEvents<string, string, unknown>> | undefined = undefined;
   closed = false;
 
@@ -175,16 +201,21 @@ class MachineActor {
     const c = machine[COMPILED];
     this.c = c;
     this.clock = options.clock ?? systemClock;
-    this.limit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+    const limit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+    this.limit = Number.isInteger(limit) && limit > 0 ? limit : 0;
+    this.timeful = this.limit !== 0 || c.timed.includes(true);
     if (options.snapshot !== undefined) {
       const snapshot = restoreSnapshot(c, options.snapshot);
       this.i = c.index.get(snapshot.state) as number; // restoreSnapshot checked the state
       this.ctx = snapshot.context;
       this.createdAt = snapshot.createdAt;
       this.updatedAt = snapshot.updatedAt;
-      for (const entry of snapshot.history) this.record(entry);
+      for (const entry of snapshot.history) {
+        // restoreSnapshot checked that each entry is a transition of the machine
+        this.record(findTransition(c, entry) as CompiledTransition, entry.at);
+      }
       if (snapshot.deadlines.length > 0) {
-        this.dl = snapshot.deadlines;
+        this.setDeadlines(snapshot.deadlines);
         this.arm();
       }
       return;
@@ -212,11 +243,18 @@ class MachineActor {
 
   get history(): readonly HistoryEntry[] {
     this.flush();
-    const h = this.h;
-    if (h === undefined) return [];
-    if (this.hn <= this.limit) return h.slice();
-    const start = this.hn % this.limit;
-    return [...h.slice(start), ...h.slice(0, start)];
+    const ht = this.ht;
+    const ha = this.ha as number[];
+    if (ht === undefined) return [];
+    const count = Math.min(this.hn, this.limit);
+    const start = this.hn <= this.limit ? 0 : this.hn % this.limit;
+    const out: HistoryEntry[] = new Array(count);
+    for (let k = 0; k < count; k++) {
+      const slot = (start + k) % this.limit;
+      const t = ht[slot] as CompiledTransition;
+      out[k] = { from: t.from, to: t.to, event: t.event, at: ha[slot] as number };
+    }
+    return out;
   }
 
   get deadlines(): readonly Deadline[] {
@@ -225,11 +263,17 @@ class MachineActor {
   }
 
   send(event: MachineEvent): SendResult {
-    const at = this.clock.now();
-    if (this.dl.length !== 0 && (this.dl[0] as Deadline).at <= at) this.fireDue(at);
+    // The clock is read only when something needs the time (history, timeouts, listeners).
+    const at = this.timeful || this.ev !== undefined ? this.clock.now() : Number.NaN;
+    if (at >= this.nextAt) this.fireDue(at);
     const type = typeof event === 'string' ? event : eventType(event);
     if (this.closed) return this.refuse(this.closedRefusal(type));
-    const row = this.c.table.get(type);
+    let row = this.lr;
+    if (type !== this.lt) {
+      row = this.c.table.get(type);
+      this.lt = type;
+      this.lr = row;
+    }
     const candidates = row === undefined ? undefined : row[this.i];
     if (candidates === undefined) return this.refuse(refusal(this.c, this.i, type));
     let t = candidates[0] as CompiledTransition;
@@ -253,6 +297,10 @@ class MachineActor {
 
   snapshot(): MachineSnapshot<string, unknown> {
     this.flush();
+    if (this.stale) {
+      this.stale = false;
+      this.updatedAt = Math.max(this.updatedAt, this.clock.now());
+    }
     return {
       machine: this.c.id,
       version: this.c.version,
@@ -294,22 +342,30 @@ class MachineActor {
       const object = typeof event === 'string' ? (this.c.eventObjects.get(t.event) as EventObject) : event;
       this.ctx = { ...(this.ctx as object), ...t.assign(this.ctx, object) };
     }
-    const from = this.i;
     this.i = t.toIndex;
-    this.updatedAt = at;
-    if (this.limit > 0) this.record({ from: t.from, to: t.to, event: t.event, at });
-    if (!t.internal && (this.c.timed[from] || this.c.timed[t.toIndex])) this.enter(at);
+    if (at === at) this.updatedAt = at; // NaN when the time was not read: stamped lazily
+    else this.stale = true;
+    if (this.limit !== 0) this.record(t, at);
+    if (t.retimes) this.enter(at);
     const ev = this.ev;
     if (ev === undefined) return;
     ev.emit('transition', { from: t.from, to: t.to, event: t.event, at, context: this.ctx });
-    if (this.c.final[t.toIndex]) ev.emit('done', { state: t.to, at, context: this.ctx });
+    if (t.final) ev.emit('done', { state: t.to, at, context: this.ctx });
   }
 
-  private record(entry: HistoryEntry): void {
-    if (this.limit <= 0) return;
-    this.h ??= [];
-    if (this.hn < this.limit) this.h.push(entry);
-    else this.h[this.hn % this.limit] = entry;
+  private record(t: CompiledTransition, at: number): void {
+    const limit = this.limit;
+    if (limit === 0) return;
+    let ht = this.ht;
+    let ha = this.ha as number[];
+    if (ht === undefined) {
+      ht = this.ht = [];
+      ha = this.ha = [];
+    }
+    const slot = this.hw;
+    ht[slot] = t; // appends until the ring is full, then overwrites the oldest
+    ha[slot] = at;
+    this.hw = slot + 1 === limit ? 0 : slot + 1;
     this.hn++;
   }
 
@@ -323,17 +379,22 @@ class MachineActor {
     return { ok: false, code: 'closed', state, event: type, reason: `The actor of "${this.c.id}" is closed` };
   }
 
+  private setDeadlines(deadlines: readonly Deadline[]): void {
+    this.dl = deadlines;
+    this.nextAt = deadlines.length === 0 ? Number.POSITIVE_INFINITY : (deadlines[0] as Deadline).at;
+  }
+
   /** Enters the current state's timeouts, measured from `at`. */
   private enter(at: number): void {
     this.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    this.dl = this.c.timed[this.i] ? deadlinesFor(this.c, this.i, at) : NO_DEADLINES;
+    this.setDeadlines(this.c.timed[this.i] ? deadlinesFor(this.c, this.i, at) : NO_DEADLINES);
     this.arm();
   }
 
   private arm(): void {
     if (this.closed || this.dl.length === 0) return;
-    const delay = Math.max(0, (this.dl[0] as Deadline).at - this.clock.now());
+    const delay = Math.max(0, this.nextAt - this.clock.now());
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       this.fireDue(this.clock.now());
@@ -342,8 +403,9 @@ class MachineActor {
 
   /** Fires any timeout already due (a late timer never lets a later event in first). */
   private flush(): void {
-    if (this.dl.length !== 0 && !this.closed && (this.dl[0] as Deadline).at <= this.clock.now()) {
-      this.fireDue(this.clock.now());
+    if (this.nextAt !== Number.POSITIVE_INFINITY && !this.closed) {
+      const now = this.clock.now();
+      if (now >= this.nextAt) this.fireDue(now);
     }
   }
 
@@ -355,11 +417,11 @@ class MachineActor {
       const candidates = this.c.table.get(due.event)?.[this.i];
       const t = candidates === undefined ? undefined : this.choose(candidates, due.event, due.event);
       if (t === undefined) {
-        this.dl = rest; // refused (a guard): this timeout is spent, which changes the snapshot
+        this.setDeadlines(rest); // refused (a guard): this timeout is spent, which changes the snapshot
         if (due.at > this.updatedAt) this.updatedAt = due.at;
         this.refuse(refusal(this.c, this.i, due.event, candidates?.[candidates.length - 1]?.guardName));
       } else {
-        if (t.internal) this.dl = rest;
+        if (t.internal) this.setDeadlines(rest);
         this.take(t, due.event, due.at);
       }
       due = this.dl[0];

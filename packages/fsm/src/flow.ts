@@ -1,6 +1,13 @@
-import { type JsonValue, validate } from '@parley/core';
+import { type JsonValue, type StandardSchemaV1, validate } from '@parley/core';
 import { FsmError } from './errors.js';
-import type { FailurePolicy, FlowFields, FlowSnapshot, FlowStep, FlowSubmitResult } from './flow-types.js';
+import type {
+  FailurePolicy,
+  FlowFields,
+  FlowPart,
+  FlowSnapshot,
+  FlowStep,
+  FlowSubmitResult,
+} from './flow-types.js';
 import { compileMachine, type CompiledMachine } from './internal/compiled.js';
 import { restoreFlow, type StepParts } from './flow-restore.js';
 import { isRecord } from './snapshot.js';
@@ -434,11 +441,13 @@ function compileFlow(
         );
       }
     }
-    const schemas = step.fields === undefined ? (step.parts ?? []).map((p) => p.fields) : [step.fields];
+    const parts: readonly FlowPart[] = step.parts ?? [];
+    const schemas: StandardSchemaV1[] =
+      step.fields === undefined ? parts.map((p) => p.fields) : [step.fields];
     if (
       typeof policy === 'object' &&
       policy.action === 'default' &&
-      schemas.some((schema) => !validate(schema, policy.value).ok)
+      schemas.some((schema: StandardSchemaV1) => !validate(schema, policy.value).ok)
     ) {
       throw invalid(`the default value of "${step.name}" fails its schema`, { step: step.name });
     }

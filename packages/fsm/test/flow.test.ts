@@ -475,7 +475,7 @@ describe('failure policy functions', () => {
           name: 'a',
           prompt: '?',
           fields: z.object({ ok: z.literal(true) }),
-          onFailure: () => ({ action: 'back', to: 'c', message: 'jump ahead' }),
+          onFailure: () => ({ action: 'back' as const, to: 'c' as const, message: 'jump ahead' }),
         },
         { name: 'b', prompt: '?', fields: z.object({}) },
         { name: 'c', prompt: '?', fields: z.object({}) },

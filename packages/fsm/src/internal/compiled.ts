@@ -17,12 +17,18 @@ export interface CompiledTransition {
   readonly to: string;
   readonly toIndex: number;
   readonly event: string;
-  readonly guard?: Guard<unknown>;
-  readonly guardName?: string;
-  readonly assign?: Assign<unknown>;
+  // Every field is always present (undefined when absent), so all transitions share one hidden
+  // class and the runtime's property reads stay monomorphic.
+  readonly guard: Guard<unknown> | undefined;
+  readonly guardName: string | undefined;
+  readonly assign: Assign<unknown> | undefined;
   /** No target: the state is kept and not re-entered (its timeouts keep running). */
   readonly internal: boolean;
-  readonly description?: string;
+  /** Whether taking it sets or clears timeouts: not internal, and its source or target is timed. */
+  readonly retimes: boolean;
+  /** Whether the target is final. */
+  readonly final: boolean;
+  readonly description: string | undefined;
   /** The frozen result returned by `send`, so taking a transition allocates nothing for it. */
   readonly result: Transitioned;
 }
@@ -124,17 +130,20 @@ export function compileMachine(config: RawMachineConfig): CompiledMachine {
           });
         }
         const target = to as string;
-        return Object.freeze({
+        return {
           from: name,
           to: target,
           toIndex,
           event,
+          guard,
+          guardName,
+          assign: raw.assign as Assign<unknown> | undefined,
           internal,
-          ...(guard === undefined ? {} : { guard, guardName }),
-          ...(raw.assign === undefined ? {} : { assign: raw.assign as Assign<unknown> }),
-          ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+          retimes: false, // set below, once every state's timeouts are known
+          final: false,
+          description: typeof raw.description === 'string' ? raw.description : undefined,
           result: Object.freeze({ ok: true as const, from: name, to: target, event }),
-        });
+        };
       });
       let row = table.get(event);
       if (row === undefined) {
@@ -146,6 +155,15 @@ export function compileMachine(config: RawMachineConfig): CompiledMachine {
     after.push(compileAfter(state, name, on, invalid));
   });
 
+  const timed = after.map((a) => a !== undefined);
+  for (const row of table.values()) {
+    row.forEach((candidates, i) => {
+      candidates?.forEach((t, k) => {
+        const retimes = !t.internal && (timed[i] === true || timed[t.toIndex] === true);
+        candidates[k] = Object.freeze({ ...t, retimes, final: final[t.toIndex] === true });
+      });
+    });
+  }
   const events = [...table.keys()];
   return Object.freeze({
     id: config.id,
@@ -159,9 +177,19 @@ export function compileMachine(config: RawMachineConfig): CompiledMachine {
     events,
     table,
     after,
-    timed: after.map((a) => a !== undefined),
+    timed,
     eventObjects: new Map(events.map((event) => [event, Object.freeze({ type: event })])),
   });
+}
+
+/** The compiled transition a history entry records, if the machine has it. */
+export function findTransition(
+  compiled: CompiledMachine,
+  entry: { readonly from: string; readonly to: string; readonly event: string },
+): CompiledTransition | undefined {
+  const from = compiled.index.get(entry.from);
+  const candidates = from === undefined ? undefined : compiled.table.get(entry.event)?.[from];
+  return candidates?.find((t) => t.to === entry.to);
 }
 
 /** The name of a sent event. */
@@ -196,8 +224,8 @@ function resolveGuard(
   raw: unknown,
   guards: Readonly<Record<string, unknown>>,
   unknown: () => FsmError,
-): { guard?: Guard<unknown>; guardName?: string } {
-  if (raw === undefined) return {};
+): { guard: Guard<unknown> | undefined; guardName: string | undefined } {
+  if (raw === undefined) return { guard: undefined, guardName: undefined };
   if (typeof raw === 'function') return { guard: raw as Guard<unknown>, guardName: raw.name || 'guard' };
   const named = typeof raw === 'string' && Object.hasOwn(guards, raw) ? guards[raw] : undefined;
   if (typeof named !== 'function') throw unknown();
