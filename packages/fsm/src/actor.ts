@@ -53,11 +53,18 @@ export const DEFAULT_HISTORY_LIMIT = 100;
 export interface ActorOptions<TContext> {
   /** Timestamps and timeouts; the system clock by default. */
   readonly clock?: Clock;
-  /** A persisted snapshot to resume from; checked like `machine.restore` (all or nothing). */
+  /**
+   * A persisted snapshot to resume from; checked like `machine.restore` (all or nothing): a refused
+   * snapshot creates no actor and sets no timer.
+   */
   readonly snapshot?: unknown;
   /** The context of a new instance instead of the machine's; checked by its `contextSchema`. */
   readonly context?: TContext;
-  /** Most transitions kept in the history, oldest dropped first; {@link DEFAULT_HISTORY_LIMIT} by default, 0 for none. */
+  /**
+   * Most transitions kept in the history, oldest dropped first; {@link DEFAULT_HISTORY_LIMIT} by
+   * default, 0 for none. With no history, no timeouts in the machine and no listener, `send` reads
+   * no clock, and `updatedAt` is stamped when the next `snapshot()` is taken after a change.
+   */
   readonly historyLimit?: number;
 }
 
@@ -343,7 +350,8 @@ class MachineActor {
       this.ctx = { ...(this.ctx as object), ...t.assign(this.ctx, object) };
     }
     this.i = t.toIndex;
-    if (at === at) this.updatedAt = at; // NaN when the time was not read: stamped lazily
+    if (at === at)
+      this.updatedAt = at; // NaN when the time was not read: stamped lazily
     else this.stale = true;
     if (this.limit !== 0) this.record(t, at);
     if (t.retimes) this.enter(at);

@@ -90,7 +90,10 @@ export interface FlowSession<TStep extends string, TContext> {
  * `message`), persist `snapshot()` after each answer, and perform side effects when the flow
  * reaches the step that allows them.
  *
- * @throws FsmError the codes of `flow.restore` when `snapshot` cannot be restored.
+ * @throws FsmError the codes of `flow.restore` when `snapshot` cannot be restored (nothing is
+ * created: a snapshot that skips a step, answers ahead of its step or does not fit its history is
+ * refused); `invalid_definition` from `submit` when a policy function goes back to a step that is
+ * not earlier.
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';

@@ -108,7 +108,12 @@ export interface FlowStep<TName extends string = string, TStep extends string = 
   readonly name: TName;
   /** What the user is asked (the first part's prompt stands in when there are parts). */
   readonly prompt: string;
-  /** The schema of the step's fields (all parts merged, when there are parts). */
+  /**
+   * The schema of the step's fields (all parts merged, when there are parts). The flow stores the
+   * schema's output, and `restore` validates the stored fields against the schema again: a schema
+   * that transforms (trims, normalises, fills defaults) must accept its own output and map it to
+   * itself, e.g. `z.string().trim()`, not `z.string().transform((s) => s.length)`.
+   */
   readonly fields?: StandardSchemaV1;
   /** Answers asked one after the other, each with its own schema; any failure takes `onFailure`. */
   readonly parts?: readonly FlowPart[];

@@ -61,6 +61,9 @@ export interface Flow<TStep extends string, TContext = unknown> {
   /**
    * Validates `fields` against the current step (or part) and returns the next snapshot, or the
    * failure with the step's handling applied. Pure; `at` defaults to the snapshot's `updatedAt`.
+   *
+   * @throws FsmError `invalid_definition` when a failure policy function returns a `back` to a
+   * step that is not earlier (nothing moves).
    */
   submit(
     snapshot: FlowSnapshot<TStep, TContext>,
@@ -68,8 +71,15 @@ export interface Flow<TStep extends string, TContext = unknown> {
     options?: { readonly at?: number; readonly historyLimit?: number },
   ): FlowSubmitResult<TStep, TContext>;
   /**
-   * Checks a persisted flow snapshot: everything `Machine.restore` checks, plus the collected fields
-   * of every step against its schemas.
+   * Checks a persisted flow snapshot: everything `Machine.restore` checks, and that the snapshot is
+   * reachable. Every step before the current one is completed with fields that pass its schema and
+   * exit condition (or that its `default` policy stood in for, shown by a notice), or is skipped by
+   * its skip condition evaluated on the restored fields; the current step holds exactly the answers
+   * of the parts before `part`; no later step holds anything; the history is a chain of
+   * `submit`/`default` moves forward and `back` moves backward ending in the current step; a
+   * `blocked` status, a `mark`, `attempts`, `notices` and `reviews` fit the definition. Field schemas
+   * are checked against the stored (already validated) fields, so a schema that transforms its
+   * input must accept its own output. A refused snapshot is never partly loaded.
    *
    * @throws FsmError `invalid_snapshot`, `wrong_machine`, `version_mismatch`, `migration_failed`,
    * `unknown_state`, `invalid_context`, `invalid_fields`.
@@ -90,8 +100,8 @@ type NamesOf<TSteps extends readonly FlowStep[]> = TSteps[number]['name'];
  * protocol lives in the definition, and the host only performs the side effects between steps.
  *
  * @throws FsmError `invalid_definition` for a missing or duplicate step name, a `back` policy naming
- * a step that is not earlier, a step with neither a schema nor parts, or a `default` value that fails
- * its step's schema.
+ * a step that is not earlier (not itself, not a later one), a step with neither a schema nor parts,
+ * or a `default` value that fails its step's schema (or one of its parts' schemas).
  * @example
  * ```ts
  * import { z } from 'zod';

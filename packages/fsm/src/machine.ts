@@ -82,7 +82,11 @@ export interface Machine<TState extends string, TEvent extends string, TContext>
   can(snapshot: MachineSnapshot<TState, TContext>, event: MachineEvent<TEvent>): boolean;
   /**
    * Checks a persisted snapshot and returns it typed, migrating an older version when the machine
-   * has a `migrate` hook.
+   * has a `migrate` hook. Beyond its shape, the snapshot must be one the machine could have
+   * produced: `done` matches the state, the history is a chain of declared transitions ending in
+   * the state, and the deadlines are the state's own timeouts as set when it was entered (none
+   * pushed further away, none dropped before it fell due, none twice). A migrate hook must return
+   * a snapshot that passes these checks for the new version (history included).
    *
    * @throws FsmError `invalid_snapshot`, `wrong_machine`, `version_mismatch`, `migration_failed`,
    * `unknown_state`, `invalid_context`.

@@ -137,4 +137,67 @@ describe('createActor', () => {
     expect(resumed.history).toEqual(first.history);
     expect(resumed.snapshot()).toEqual(first.snapshot());
   });
+
+  it('reads the clock once per send when it keeps history', () => {
+    const clock = countingClock(createManualClock({ now: 50 }));
+    const actor = createActor(orderMachine, { clock });
+    const before = clock.reads;
+    actor.send('add');
+    expect(clock.reads - before).toBe(1);
+  });
+
+  it('reads no clock on send when nothing needs the time, and stamps updatedAt at the next snapshot', () => {
+    const manual = createManualClock({ now: 50 });
+    const clock = countingClock(manual);
+    const actor = createActor(requestMachine, { clock, historyLimit: 0 });
+    const before = clock.reads;
+    manual.advance(10);
+    actor.send('approve');
+    expect(clock.reads).toBe(before);
+    manual.advance(5);
+    expect(actor.snapshot()).toMatchObject({ state: 'approved', createdAt: 50, updatedAt: 65 });
+    manual.advance(5);
+    expect(actor.snapshot().updatedAt).toBe(65);
+  });
+
+  it('reads the clock for a listener even without history', () => {
+    const clock = createManualClock({ now: 9 });
+    const actor = createActor(requestMachine, { clock, historyLimit: 0 });
+    const at = vi.fn();
+    actor.on('transition', (t) => at(t.at));
+    actor.send('cancel');
+    expect(at).toHaveBeenCalledWith(9);
+    expect(actor.snapshot().updatedAt).toBe(9);
+  });
+
+  it('restores a history longer than its historyLimit, keeping the newest entries', () => {
+    const clock = createManualClock();
+    const first = createActor(orderMachine, { clock });
+    for (let i = 0; i < 4; i++) {
+      clock.advance(1);
+      first.send('add');
+    }
+    const resumed = createActor(orderMachine, { clock, historyLimit: 3, snapshot: json(first.snapshot()) });
+    expect(resumed.history.map((h) => h.at)).toEqual([2, 3, 4]);
+    clock.advance(1);
+    resumed.send('add');
+    expect(resumed.history.map((h) => h.at)).toEqual([3, 4, 5]);
+  });
 });
+
+function countingClock(inner: ReturnType<typeof createManualClock>) {
+  const clock = {
+    reads: 0,
+    now: () => {
+      clock.reads++;
+      return inner.now();
+    },
+    setTimeout: inner.setTimeout,
+    clearTimeout: inner.clearTimeout,
+  };
+  return clock;
+}
+
+function json<T>(value: T): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
