@@ -76,6 +76,8 @@ describe('@parley/correlate examples', () => {
     await lead.receive(wire.shift());
     log((await reply).state);
     expectPrinted('approved');
+    lead.close();
+    alice.close();
   });
 
   it('CORRELATE_ERROR_CODES (errors.ts)', async () => {

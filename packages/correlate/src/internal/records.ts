@@ -1,24 +1,37 @@
-import type { DeadlineHandle, JsonValue } from '@parley/core';
+import type { DeadlineHandle } from '@parley/core';
 import type { RequestState } from '@parley/fsm';
-import { z } from 'zod';
 import type { Protocol } from '../protocol.js';
 import type { Reply, TrackedRequest } from '../types.js';
 
-/** A request this correlator sent (or took over from the store). A class: fixed shape, small. */
-export class Outgoing {
+/**
+ * What a record needs only now and then: an abort listener, or the version of its stored copy.
+ * Allocated on first use, so a plain in-memory request carries one empty slot instead of four.
+ */
+export interface Extra {
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  /** The version of the stored record this instance last saw; null before the first write. */
+  version: number | null;
+  /** A store write of this record is in flight: watch notifications are ours, not news. */
+  busy: boolean;
+}
+
+/**
+ * The fields both sides track. Flat and small: times after `createdAt` are kept as offsets, which
+ * fit a small integer, where an absolute epoch-ms time would cost a boxed number per field.
+ */
+abstract class TrackedRecord {
   state: RequestState = 'pending';
   response: unknown = undefined;
   reason: string | undefined = undefined;
   settledAt = 0;
-  resolve: ((reply: Reply) => void) | undefined = undefined;
-  reject: ((error: unknown) => void) | undefined = undefined;
   deadline: DeadlineHandle | undefined = undefined;
-  signal: AbortSignal | undefined = undefined;
-  onAbort: (() => void) | undefined = undefined;
-  /** The version of the stored record this instance last saw; null before the first write. */
-  version: number | null = null;
-  /** A store write of this record is in flight: watch notifications are ours, not news. */
-  busy = false;
+  /** Settled and no longer kept for audit: lookups by id pass over it. */
+  dropped = false;
+  /** ms from `createdAt` to the current deadline. */
+  deadlineIn: number;
+  /** ms from `createdAt` to the latest deadline progress may reach. */
+  readonly maxIn: number;
 
   constructor(
     readonly id: string,
@@ -27,35 +40,59 @@ export class Outgoing {
     readonly to: string,
     readonly payload: unknown,
     readonly createdAt: number,
-    public deadlineAt: number,
-    readonly maxDeadlineAt: number,
-    readonly timeoutMs: number,
+    deadlineAt: number,
+    maxDeadlineAt: number,
     public human: boolean,
-  ) {}
+  ) {
+    this.deadlineIn = deadlineAt - createdAt;
+    this.maxIn = maxDeadlineAt - createdAt;
+  }
+
+  get deadlineAt(): number {
+    return this.createdAt + this.deadlineIn;
+  }
+
+  set deadlineAt(at: number) {
+    this.deadlineIn = at - this.createdAt;
+  }
+
+  get maxDeadlineAt(): number {
+    return this.createdAt + this.maxIn;
+  }
+}
+
+/** A request this correlator sent (or took over from the store). */
+export class Outgoing extends TrackedRecord {
+  /** Settles the request's promise; a failure is passed as a rejected promise (one slot, not two). */
+  resolve: ((reply: Reply | Promise<never>) => void) | undefined = undefined;
+  extra: Extra | undefined = undefined;
+
+  constructor(
+    id: string,
+    protocol: Protocol,
+    from: string,
+    to: string,
+    payload: unknown,
+    createdAt: number,
+    deadlineAt: number,
+    maxDeadlineAt: number,
+    readonly timeoutMs: number,
+    human: boolean,
+  ) {
+    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt, human);
+  }
 }
 
 /** A request this correlator received and must answer. Kept in memory only. */
-export class Incoming {
-  state: RequestState = 'pending';
-  response: unknown = undefined;
-  reason: string | undefined = undefined;
-  settledAt = 0;
-  deadline: DeadlineHandle | undefined = undefined;
-  human = false;
-
-  constructor(
-    readonly id: string,
-    readonly protocol: Protocol,
-    readonly from: string,
-    readonly to: string,
-    readonly payload: unknown,
-    readonly createdAt: number,
-    public deadlineAt: number,
-    readonly maxDeadlineAt: number,
-  ) {}
-}
+export class Incoming extends TrackedRecord {}
 
 export type AnyRecord = Outgoing | Incoming;
+
+/** The side information of a record, created on first use. */
+export function extraOf(record: Outgoing): Extra {
+  record.extra ??= { signal: undefined, onAbort: undefined, version: null, busy: false };
+  return record.extra;
+}
 
 export function toTracked(record: AnyRecord): TrackedRequest {
   const tracked: { -readonly [K in keyof TrackedRequest]: TrackedRequest[K] } = {
@@ -90,86 +127,19 @@ export function toReply(record: Outgoing): Reply {
   };
 }
 
-const STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
-
-/** The persisted form of an outgoing request: plain JSON with absolute times. */
-const StoredRequest = z.object({
-  v: z.literal(1),
-  id: z.string(),
-  protocol: z.string(),
-  from: z.string(),
-  to: z.string(),
-  state: z.enum(STATES),
-  payload: z.unknown(),
-  response: z.unknown().optional(),
-  reason: z.string().optional(),
-  createdAt: z.number(),
-  deadlineAt: z.number(),
-  maxDeadlineAt: z.number(),
-  timeoutMs: z.number(),
-  human: z.boolean(),
-  settledAt: z.number().optional(),
-});
-export type StoredRequest = z.infer<typeof StoredRequest>;
-
-export function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): JsonValue {
-  const stored: StoredRequest = {
-    v: 1,
-    id: record.id,
-    protocol: record.protocol.name,
-    from: record.from,
-    to: record.to,
-    state: record.state,
-    payload: record.payload,
-    createdAt: record.createdAt,
-    deadlineAt: record.deadlineAt,
-    maxDeadlineAt: record.maxDeadlineAt,
-    timeoutMs: record.timeoutMs,
-    human: record.human,
-    ...patch,
-  };
-  return stored as JsonValue; // payloads and responses passed their schemas; the store checks JSON
-}
-
-export function decode(value: unknown): StoredRequest | undefined {
-  const parsed = StoredRequest.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
-}
-
-export function fromStored(stored: StoredRequest, protocol: Protocol, version: number): Outgoing {
-  const record = new Outgoing(
-    stored.id,
-    protocol,
-    stored.from,
-    stored.to,
-    stored.payload,
-    stored.createdAt,
-    stored.deadlineAt,
-    stored.maxDeadlineAt,
-    stored.timeoutMs,
-    stored.human,
-  );
-  record.version = version;
-  applyStored(record, stored);
-  return record;
-}
-
-/** Copies what another instance may have changed into a local record. */
-export function applyStored(record: Outgoing, stored: StoredRequest): void {
-  record.state = stored.state;
-  record.response = stored.response;
-  record.reason = stored.reason;
-  record.settledAt = stored.settledAt ?? 0;
-  record.deadlineAt = stored.deadlineAt;
-  record.human = stored.human;
-}
-
 /**
- * Settled records kept for audit, dropped after `retainMs` or past `max` (oldest first). A ring
- * keeps the settle order, so dropping the oldest never scans the map.
+ * Every record of one side by id: pending ones, then settled ones kept for audit and dropped after
+ * `retainMs` or past `max` (oldest first). A ring keeps the settle order, so dropping the oldest
+ * never scans. Settled records are found by id through two generations of maps that are never
+ * deleted from: a dropped record is only flagged, and the older generation goes as a whole once the
+ * newer one holds `max` records (all of the older ones have left the ring by then). Deleting from a
+ * large map at the rate requests settle makes V8 rehash it again and again, and the discarded tables
+ * keep young records alive into the old generation: that cost more than the rest of a round trip.
  */
-export class SettledLog<T extends AnyRecord> {
-  readonly items = new Map<string, T>();
+export class Tracker<T extends AnyRecord> {
+  private readonly pendingById = new Map<string, T>();
+  private newer = new Map<string, T>();
+  private older = new Map<string, T>();
   private readonly ring: (T | undefined)[];
   private head = 0;
   private count = 0;
@@ -181,12 +151,65 @@ export class SettledLog<T extends AnyRecord> {
     this.ring = new Array<T | undefined>(retainMs === 0 ? 0 : max);
   }
 
-  add(record: T): void {
-    if (this.ring.length === 0) return;
-    if (this.count === this.ring.length) this.dropOldest();
-    this.ring[(this.head + this.count) % this.ring.length] = record;
+  get pending(): number {
+    return this.pendingById.size;
+  }
+
+  get settledCount(): number {
+    return this.count;
+  }
+
+  get(id: string): T | undefined {
+    const record = this.pendingById.get(id) ?? this.newer.get(id) ?? this.older.get(id);
+    return record === undefined || record.dropped ? undefined : record;
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  addPending(record: T): void {
+    this.pendingById.set(record.id, record);
+  }
+
+  /** Forgets a pending record that never settled here (its start failed). */
+  dropPending(record: T): void {
+    this.pendingById.delete(record.id);
+  }
+
+  /** Moves a pending record (already in a final state) to the audit ring. */
+  settle(record: T): void {
+    this.pendingById.delete(record.id);
+    this.retain(record);
+  }
+
+  /** Keeps a settled record for audit, or forgets it at once when nothing is retained. */
+  retain(record: T): void {
+    const ring = this.ring;
+    if (ring.length === 0) {
+      record.dropped = true;
+      return;
+    }
+    if (this.count === ring.length) this.dropOldest();
+    let slot = this.head + this.count;
+    if (slot >= ring.length) slot -= ring.length;
+    ring[slot] = record;
     this.count++;
-    this.items.set(record.id, record);
+    if (this.newer.size >= ring.length) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(record.id, record);
+  }
+
+  /** Pending records, in the order they started. */
+  pendingRecords(): IterableIterator<T> {
+    return this.pendingById.values();
+  }
+
+  /** Settled records, in the order they settled. */
+  *settledRecords(): IterableIterator<T> {
+    for (let i = 0; i < this.count; i++) yield this.ring[(this.head + i) % this.ring.length] as T;
   }
 
   /** Drops what is due; returns when the next record is due, or undefined when none is left. */
@@ -200,7 +223,9 @@ export class SettledLog<T extends AnyRecord> {
   }
 
   clear(): void {
-    this.items.clear();
+    this.pendingById.clear();
+    this.newer = new Map();
+    this.older = new Map();
     this.ring.fill(undefined);
     this.head = 0;
     this.count = 0;
@@ -209,8 +234,8 @@ export class SettledLog<T extends AnyRecord> {
   private dropOldest(): void {
     const oldest = this.ring[this.head] as T;
     this.ring[this.head] = undefined;
-    this.head = (this.head + 1) % this.ring.length;
+    this.head = this.head + 1 === this.ring.length ? 0 : this.head + 1;
     this.count--;
-    if (this.items.get(oldest.id) === oldest) this.items.delete(oldest.id);
+    oldest.dropped = true;
   }
 }

@@ -1,27 +1,12 @@
-import type { Clock, DeadlineQueue, Emitter, ValidationResult } from '@parley/core';
+import type { ValidationResult } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage, RequestMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
-import type { CorrelatorEvents, ProgressOptions, ReceiveResult, Refusal, TrackedRequest } from '../types.js';
-import { Incoming, SettledLog, toTracked } from './records.js';
+import type { ProgressOptions, ReceiveResult, Refusal, TrackedRequest } from '../types.js';
+import type { Shared } from './context.js';
+import { Incoming, Tracker, toTracked } from './records.js';
 import { check, isPromise, nextState } from './util.js';
-
-export interface ResponderContext {
-  readonly self: string;
-  readonly clock: Clock;
-  readonly queue: DeadlineQueue;
-  readonly events: Emitter<CorrelatorEvents>;
-  readonly protocols: ReadonlyMap<string, Protocol>;
-  readonly maxPending: number;
-  readonly maxTotalMs: number;
-  readonly retainMs: number;
-  readonly maxSettled: number;
-  readonly send: (message: CorrelateMessage) => void;
-  readonly refuse: (refusal: Omit<Refusal, 'ok'>) => Refusal;
-  readonly scheduleSweep: (dueAt: number) => void;
-  readonly isClosed: () => boolean;
-}
 
 export interface Responder {
   onRequest(message: RequestMessage): ReceiveResult | Promise<ReceiveResult>;
@@ -36,17 +21,18 @@ export interface Responder {
 }
 
 /** The responder side of a correlator: requests it received, in memory, each answered at most once. */
-export function createResponder(ctx: ResponderContext): Responder {
+export function createResponder(ctx: Shared): Responder {
   const { self, clock, queue, events } = ctx;
-  const incoming = new Map<string, Incoming>();
-  const settled = new SettledLog<Incoming>(ctx.retainMs, ctx.maxSettled);
+  const tracker = new Tracker<Incoming>(ctx.retainMs, ctx.maxSettled);
 
   function about(message: RequestMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
     return { requestId: message.request_id, kind: 'request', from: message.from, protocol: message.protocol };
   }
 
-  function known(id: string): Incoming | undefined {
-    return incoming.get(id) ?? settled.items.get(id);
+  /** One callback for every incoming deadline: no closure per request. */
+  function onDeadline(record: Incoming): void {
+    record.deadline = undefined;
+    settle(record, 'expire');
   }
 
   function finish(record: Incoming, to: RequestState): void {
@@ -54,8 +40,7 @@ export function createResponder(ctx: ResponderContext): Responder {
     record.settledAt = clock.now();
     if (record.deadline !== undefined) queue.remove(record.deadline);
     record.deadline = undefined;
-    incoming.delete(record.id);
-    settled.add(record);
+    tracker.settle(record);
     ctx.scheduleSweep(record.settledAt + ctx.retainMs);
     if (events.listenerCount('settled') > 0)
       events.emit('settled', { request: toTracked(record), remote: false });
@@ -70,9 +55,9 @@ export function createResponder(ctx: ResponderContext): Responder {
   function pendingOrThrow(id: string): Incoming {
     if (ctx.isClosed())
       throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
-    const record = incoming.get(id);
-    if (record !== undefined) return record;
-    const done = settled.items.get(id);
+    const record = tracker.get(id);
+    if (record !== undefined && record.state === 'pending') return record;
+    const done = record;
     if (done !== undefined) {
       throw new CorrelateError('not_pending', `Request "${id}" is already ${done.state}`, {
         details: { requestId: id, state: done.state },
@@ -100,7 +85,7 @@ export function createResponder(ctx: ResponderContext): Responder {
     protocol: Protocol,
     checked: ValidationResult<unknown>,
   ): ReceiveResult {
-    const existing = known(message.request_id);
+    const existing = tracker.get(message.request_id);
     if (existing !== undefined) {
       return ctx.refuse({
         ...about(message),
@@ -125,7 +110,7 @@ export function createResponder(ctx: ResponderContext): Responder {
         message: `Request "${message.request_id}" arrived after its deadline`,
       });
     }
-    if (incoming.size >= ctx.maxPending) {
+    if (tracker.pending >= ctx.maxPending) {
       return ctx.refuse({
         ...about(message),
         code: 'too_many_pending',
@@ -142,12 +127,10 @@ export function createResponder(ctx: ResponderContext): Responder {
       now,
       Math.min(message.deadline_at, maxAt),
       maxAt,
+      false,
     );
-    record.deadline = queue.add(record.deadlineAt, () => {
-      record.deadline = undefined;
-      settle(record, 'expire');
-    });
-    incoming.set(record.id, record);
+    record.deadline = queue.add(record.deadlineAt, onDeadline, record);
+    tracker.addPending(record);
     if (events.listenerCount('request') > 0) events.emit('request', { request: toTracked(record) });
     return { ok: true, kind: 'request', requestId: record.id, state: record.state };
   }
@@ -221,25 +204,26 @@ export function createResponder(ctx: ResponderContext): Responder {
       if (record.deadlineAt < record.maxDeadlineAt) {
         record.deadlineAt = record.maxDeadlineAt;
         if (record.deadline !== undefined) queue.remove(record.deadline);
-        record.deadline = queue.add(record.deadlineAt, () => {
-          record.deadline = undefined;
-          settle(record, 'expire');
-        });
+        record.deadline = queue.add(record.deadlineAt, onDeadline, record);
       }
       return toTracked(record);
     },
 
     get(id) {
-      const record = known(id);
+      const record = tracker.get(id);
       return record === undefined ? undefined : toTracked(record);
     },
-    list: () => [...incoming.values(), ...settled.items.values()].map(toTracked),
-    sweep: (now) => settled.sweep(now),
-    pendingCount: () => incoming.size,
-    settledCount: () => settled.items.size,
+    list() {
+      const out: TrackedRequest[] = [];
+      for (const record of tracker.pendingRecords()) out.push(toTracked(record));
+      for (const record of tracker.settledRecords()) out.push(toTracked(record));
+      return out;
+    },
+    sweep: (now) => tracker.sweep(now),
+    pendingCount: () => tracker.pending,
+    settledCount: () => tracker.settledCount,
     clear() {
-      incoming.clear();
-      settled.clear();
+      tracker.clear();
     },
   };
 }

@@ -15,6 +15,8 @@ import {
   type RequestState,
 } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
+import type { CorrelateMessage } from '../messages.js';
+import type { Refusal } from '../types.js';
 
 /** Validates with a sync schema at sync cost, and falls back to the async path only when needed. */
 export function check(
@@ -40,40 +42,44 @@ export function compactIds(): IdGenerator {
   return () => base + (n++).toString(36);
 }
 
-const memo = new Map<RequestState, Map<RequestEvent, RequestState>>();
-let snapshots: Record<RequestState, MachineSnapshot<RequestState, RequestContext>> | undefined;
+const STATES: readonly RequestState[] = ['pending', 'approved', 'rejected', 'expired', 'cancelled'];
+const EVENTS: readonly RequestEvent[] = ['approve', 'reject', 'expire', 'cancel'];
+type Table = Record<RequestState, Partial<Record<RequestEvent, RequestState>>>;
+let table: Table | undefined;
 
 /**
  * The state `event` leads to from `state` by the shared request machine, or undefined when the
  * machine refuses it (a final state accepts nothing). The machine is the single authority on the
- * lifecycle; its snapshots for each state are built once, on first use.
+ * lifecycle: it has no guards and is pure, so its answer for every (state, event) pair is asked
+ * once, on first use, and kept in a plain table (two property reads per settle).
  */
 export function nextState(state: RequestState, event: RequestEvent): RequestState | undefined {
-  const known = memo.get(state)?.get(event);
-  if (known !== undefined) return known;
-  if (snapshots === undefined) {
-    const pending = requestMachine.initialSnapshot();
-    // From pending the request machine accepts every event, so each of these transitions is taken.
-    const after = (e: RequestEvent) =>
-      (requestMachine.transition(pending, e) as { snapshot: typeof pending }).snapshot;
-    snapshots = {
-      pending,
-      approved: after('approve'),
-      rejected: after('reject'),
-      expired: after('expire'),
-      cancelled: after('cancel'),
-    };
+  table ??= buildTable();
+  return table[state][event];
+}
+
+function buildTable(): Table {
+  const pending = requestMachine.initialSnapshot();
+  // From pending the request machine accepts every event, so each of these transitions is taken.
+  const after = (e: RequestEvent): MachineSnapshot<RequestState, RequestContext> =>
+    (requestMachine.transition(pending, e) as { snapshot: typeof pending }).snapshot;
+  const snapshots = {
+    pending,
+    approved: after('approve'),
+    rejected: after('reject'),
+    expired: after('expire'),
+    cancelled: after('cancel'),
+  };
+  const built = {} as Table; // filled for every state just below
+  for (const state of STATES) {
+    const row: Partial<Record<RequestEvent, RequestState>> = {};
+    for (const event of EVENTS) {
+      const result = requestMachine.transition(snapshots[state], event);
+      if (result.ok) row[event] = result.snapshot.state;
+    }
+    built[state] = row;
   }
-  // The request machine has no guards and is pure, so the answer for a (state, event) pair never changes.
-  const result = requestMachine.transition(snapshots[state], event);
-  if (!result.ok) return undefined;
-  let byEvent = memo.get(state);
-  if (byEvent === undefined) {
-    byEvent = new Map();
-    memo.set(state, byEvent);
-  }
-  byEvent.set(event, result.snapshot.state);
-  return result.snapshot.state;
+  return built;
 }
 
 export function positiveInteger(value: number | undefined, fallback: number, name: string, min = 1): number {
@@ -84,4 +90,14 @@ export function positiveInteger(value: number | undefined, fallback: number, nam
     });
   }
   return n;
+}
+
+/** The fields of a refusal that name the message it refuses. */
+export function about(message: CorrelateMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
+  return {
+    requestId: message.request_id,
+    kind: message.kind,
+    from: message.from,
+    protocol: message.protocol,
+  };
 }

@@ -1,0 +1,26 @@
+import type { Clock, DeadlineQueue, Emitter } from '@parley/core';
+import type { CorrelateError } from '../errors.js';
+import type { CorrelateMessage } from '../messages.js';
+import type { Protocol } from '../protocol.js';
+import type { CorrelatorEvents, Refusal } from '../types.js';
+
+/** What the requester and responder sides of one correlator share. */
+export interface Shared {
+  readonly self: string;
+  readonly clock: Clock;
+  /** Every deadline of both sides and the retention sweep, on one clock timer. */
+  readonly queue: DeadlineQueue;
+  readonly events: Emitter<CorrelatorEvents>;
+  readonly protocols: ReadonlyMap<string, Protocol>;
+  readonly maxPending: number;
+  readonly maxTotalMs: number;
+  readonly retainMs: number;
+  readonly maxSettled: number;
+  readonly send: (message: CorrelateMessage) => void;
+  /** Counts a refusal, tells `refused` listeners and returns it. */
+  readonly refuse: (refusal: Omit<Refusal, 'ok'>) => Refusal;
+  /** Makes sure a retention sweep runs by `dueAt`. */
+  readonly scheduleSweep: (dueAt: number) => void;
+  readonly isClosed: () => boolean;
+  readonly closedError: () => CorrelateError;
+}

@@ -1,0 +1,284 @@
+import type { Clock, Emitter, JsonValue, Store, StoreChange, StoreEntry } from '@parley/core';
+import type { RequestEvent, RequestState } from '@parley/fsm';
+import { z } from 'zod';
+import { CorrelateError } from '../errors.js';
+import type { Protocol } from '../protocol.js';
+import type { CorrelatorEvents } from '../types.js';
+import { extraOf, type Outgoing, Outgoing as OutgoingRecord, type Tracker } from './records.js';
+
+/** Settled records stay this long in a shared store at least, so other instances read the outcome. */
+export const MIN_STORE_RETAIN_MS = 60_000;
+/** A deadline whose store write failed is tried again after this long. */
+const RETRY_MS = 1_000;
+
+/** What the durable side needs from the requester side. */
+export interface DurableHost {
+  readonly store: Store;
+  readonly prefix: string;
+  readonly clock: Clock;
+  readonly events: Emitter<CorrelatorEvents>;
+  readonly protocols: ReadonlyMap<string, Protocol>;
+  readonly tracker: Tracker<Outgoing>;
+  readonly storeRetainMs: number;
+  readonly isClosed: () => boolean;
+  /** Arms the record's deadline (at its `deadlineAt`, or at `at`). */
+  arm(record: Outgoing, at?: number): void;
+  /** Sends a stored request and arms it. */
+  launch(record: Outgoing): void;
+  /** Takes a record read from the store into memory. */
+  adopt(record: Outgoing): Outgoing;
+  /** Moves a pending record to its final state in memory and tells everyone. */
+  finish(
+    record: Outgoing,
+    to: RequestState,
+    response: unknown,
+    reason: string | undefined,
+    error: CorrelateError | undefined,
+    settledAt: number,
+    remote: boolean,
+  ): void;
+}
+
+export interface Durable {
+  persistThenLaunch(record: Outgoing): Promise<void>;
+  commit(
+    record: Outgoing,
+    event: RequestEvent,
+    to: RequestState,
+    response: unknown,
+    reason: string | undefined,
+    error: CorrelateError | undefined,
+  ): Promise<boolean>;
+  /** Writes a deadline moved by progress; false when another instance changed the record first. */
+  extend(record: Outgoing, deadlineAt: number, human: boolean): Promise<boolean>;
+  load(id: string): Promise<Outgoing | undefined>;
+  restore(): Promise<number>;
+  unwatch(): void;
+}
+
+/** The store side of the requester: every pending request is written, and settled by compare-and-set. */
+export function createDurable(host: DurableHost): Durable {
+  const { store, prefix, clock, events, tracker, storeRetainMs } = host;
+  const key = (id: string): string => prefix + id;
+
+  /** Compare-and-set of this record; false when another instance changed it first (then reconciled). */
+  async function write(record: Outgoing, value: JsonValue | undefined, ttlMs: number): Promise<boolean> {
+    const extra = extraOf(record);
+    extra.busy = true;
+    try {
+      const result = await store.compareAndSet(key(record.id), extra.version, value, { ttlMs });
+      extra.busy = false;
+      if (result.ok) {
+        extra.version = result.version;
+        return true;
+      }
+    } catch (error) {
+      extra.busy = false;
+      events.emit('error', { code: 'store_error', requestId: record.id, error });
+      return false;
+    }
+    await reconcile(record);
+    return false;
+  }
+
+  /** Brings a local record in line with the store after another instance wrote it. */
+  async function reconcile(record: Outgoing): Promise<void> {
+    let entry: StoreEntry | undefined;
+    try {
+      entry = await store.getEntry(key(record.id));
+    } catch (error) {
+      events.emit('error', { code: 'store_error', requestId: record.id, error });
+      if (record.state === 'pending' && !host.isClosed()) host.arm(record, clock.now() + RETRY_MS);
+      return;
+    }
+    if (record.state !== 'pending' || host.isClosed()) return;
+    const stored = entry === undefined ? undefined : decode(entry.value);
+    if (entry === undefined || stored === undefined) {
+      host.finish(record, 'expired', undefined, 'the stored record is gone', undefined, clock.now(), true);
+      return;
+    }
+    extraOf(record).version = entry.version;
+    if (stored.state !== 'pending') {
+      host.finish(
+        record,
+        stored.state,
+        stored.response,
+        stored.reason,
+        undefined,
+        stored.settledAt ?? clock.now(),
+        true,
+      );
+      return;
+    }
+    const deadlineAt = record.deadlineAt;
+    applyStored(record, stored);
+    if (record.deadline === undefined || record.deadlineAt !== deadlineAt) host.arm(record);
+  }
+
+  function onChange(change: StoreChange): void {
+    const record = tracker.get(change.key.slice(prefix.length));
+    if (record === undefined || record.state !== 'pending' || host.isClosed()) return;
+    const extra = extraOf(record);
+    if (extra.busy) return;
+    if (change.version !== null && change.version === extra.version) return;
+    void reconcile(record);
+  }
+
+  const unwatch = store.watch?.(prefix, onChange);
+
+  return {
+    async persistThenLaunch(record) {
+      const extra = extraOf(record);
+      extra.busy = true;
+      try {
+        const result = await store.compareAndSet(key(record.id), null, encode(record), {
+          ttlMs: record.maxDeadlineAt - record.createdAt + storeRetainMs,
+        });
+        if (!result.ok) throw new Error(`The key "${key(record.id)}" already exists`);
+        extra.version = result.version;
+      } catch (cause) {
+        extra.busy = false;
+        if (host.isClosed() || record.state !== 'pending') return;
+        tracker.dropPending(record);
+        events.emit('error', { code: 'store_error', requestId: record.id, error: cause });
+        const error = new CorrelateError(
+          'store_error',
+          `Request "${record.id}" could not be written to the store`,
+          {
+            details: { requestId: record.id },
+            cause,
+          },
+        );
+        record.resolve?.(Promise.reject(error));
+        record.resolve = undefined;
+        return;
+      }
+      extra.busy = false;
+      if (!host.isClosed()) host.launch(record);
+    },
+
+    async commit(record, event, to, response, reason, error) {
+      const settledAt = clock.now();
+      const value = encode(record, { state: to, settledAt, reason, response });
+      if (await write(record, value, storeRetainMs)) {
+        host.finish(record, to, response, reason, error, settledAt, false);
+        return true;
+      }
+      if (record.state === 'pending' && !host.isClosed()) {
+        // The caller gave up: settle here even though the store was not updated.
+        if (event === 'cancel') host.finish(record, to, response, reason, error, settledAt, true);
+        else if (event === 'expire' && record.deadline === undefined)
+          host.arm(record, clock.now() + RETRY_MS);
+      }
+      return false;
+    },
+
+    extend(record, deadlineAt, human) {
+      if (extraOf(record).version === null) return Promise.resolve(true);
+      return write(
+        record,
+        encode(record, { deadlineAt, human }),
+        record.maxDeadlineAt - clock.now() + storeRetainMs,
+      );
+    },
+
+    async load(id) {
+      const entry = await store.getEntry(key(id));
+      const stored = entry === undefined ? undefined : decode(entry.value);
+      const protocol = stored === undefined ? undefined : host.protocols.get(stored.protocol);
+      if (entry === undefined || stored === undefined || protocol === undefined) return undefined;
+      return tracker.get(id) ?? host.adopt(fromStored(stored, protocol, entry.version));
+    },
+
+    async restore() {
+      let count = 0;
+      for await (const entry of store.list(prefix)) {
+        const id = entry.key.slice(prefix.length);
+        const stored = decode(entry.value);
+        const protocol = stored === undefined ? undefined : host.protocols.get(stored.protocol);
+        if (stored === undefined || protocol === undefined || tracker.has(id)) continue;
+        const record = host.adopt(fromStored(stored, protocol, entry.version));
+        if (record.state === 'pending') count++;
+      }
+      return count;
+    },
+
+    unwatch() {
+      unwatch?.();
+    },
+  };
+}
+
+const STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
+
+/** The persisted form of an outgoing request: plain JSON with absolute times. */
+const StoredRequest = z.object({
+  v: z.literal(1),
+  id: z.string(),
+  protocol: z.string(),
+  from: z.string(),
+  to: z.string(),
+  state: z.enum(STATES),
+  payload: z.unknown(),
+  response: z.unknown().optional(),
+  reason: z.string().optional(),
+  createdAt: z.number(),
+  deadlineAt: z.number(),
+  maxDeadlineAt: z.number(),
+  timeoutMs: z.number(),
+  human: z.boolean(),
+  settledAt: z.number().optional(),
+});
+type StoredRequest = z.infer<typeof StoredRequest>;
+
+function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): JsonValue {
+  const stored: StoredRequest = {
+    v: 1,
+    id: record.id,
+    protocol: record.protocol.name,
+    from: record.from,
+    to: record.to,
+    state: record.state,
+    payload: record.payload,
+    createdAt: record.createdAt,
+    deadlineAt: record.deadlineAt,
+    maxDeadlineAt: record.maxDeadlineAt,
+    timeoutMs: record.timeoutMs,
+    human: record.human,
+    ...patch,
+  };
+  return stored as JsonValue; // payloads and responses passed their schemas; the store checks JSON
+}
+
+function decode(value: unknown): StoredRequest | undefined {
+  const parsed = StoredRequest.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function fromStored(stored: StoredRequest, protocol: Protocol, version: number): Outgoing {
+  const record = new OutgoingRecord(
+    stored.id,
+    protocol,
+    stored.from,
+    stored.to,
+    stored.payload,
+    stored.createdAt,
+    stored.deadlineAt,
+    stored.maxDeadlineAt,
+    stored.timeoutMs,
+    stored.human,
+  );
+  extraOf(record).version = version;
+  applyStored(record, stored);
+  return record;
+}
+
+/** Copies what another instance may have changed into a local record. */
+function applyStored(record: Outgoing, stored: StoredRequest): void {
+  record.state = stored.state;
+  record.response = stored.response;
+  record.reason = stored.reason;
+  record.settledAt = stored.settledAt ?? 0;
+  record.deadlineAt = stored.deadlineAt;
+  record.human = stored.human;
+}

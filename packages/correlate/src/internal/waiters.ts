@@ -1,0 +1,111 @@
+import { CorrelateError } from '../errors.js';
+import type { Reply } from '../types.js';
+import type { Shared } from './context.js';
+import type { Durable } from './durable.js';
+import { type Outgoing, toReply, type Tracker } from './records.js';
+
+interface Waiter {
+  readonly resolve: (reply: Reply) => void;
+  readonly reject: (error: unknown) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: (() => void) | undefined;
+}
+
+/** `waitFor` callers of requests, and the errors a request fails with. */
+export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
+  const waiting = new Map<string, Waiter[]>();
+
+  function failure(record: Outgoing): CorrelateError {
+    if (record.state !== 'expired') return cancelled(record, undefined);
+    return new CorrelateError(
+      'timeout',
+      `No reply from "${record.to}" to ${record.protocol.name} request "${record.id}" by its deadline`,
+      {
+        details: {
+          requestId: record.id,
+          protocol: record.protocol.name,
+          to: record.to,
+          deadlineAt: record.deadlineAt,
+        },
+      },
+    );
+  }
+
+  function cancelled(record: Outgoing | undefined, cause: unknown): CorrelateError {
+    return new CorrelateError('cancelled', `The request${record ? ` "${record.id}"` : ''} was cancelled`, {
+      details:
+        record === undefined
+          ? {}
+          : { requestId: record.id, protocol: record.protocol.name, reason: record.reason },
+      cause,
+    });
+  }
+
+  function done(waiter: Waiter, reply: Reply | undefined, error: unknown): void {
+    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (reply !== undefined) waiter.resolve(reply);
+    else waiter.reject(error);
+  }
+
+  async function waitFor(
+    id: string,
+    signal: AbortSignal | undefined,
+    durable: Durable | undefined,
+  ): Promise<Reply> {
+    if (ctx.isClosed()) throw ctx.closedError();
+    let record = tracker.get(id);
+    if (record === undefined && durable !== undefined) {
+      try {
+        record = await durable.load(id);
+      } catch (cause) {
+        throw new CorrelateError('store_error', `Request "${id}" could not be read from the store`, {
+          details: { requestId: id },
+          cause,
+        });
+      }
+      if (ctx.isClosed()) throw ctx.closedError();
+    }
+    if (record === undefined) {
+      throw new CorrelateError('unknown_request', `No request "${id}" here`, { details: { requestId: id } });
+    }
+    if (record.state === 'approved' || record.state === 'rejected') return toReply(record);
+    if (record.state !== 'pending') throw failure(record);
+    if (signal?.aborted) throw cancelled(record, signal.reason);
+    const pending = record;
+    return new Promise<Reply>((resolve, reject) => {
+      const onAbort =
+        signal === undefined
+          ? undefined
+          : () => {
+              const list = waiting.get(id);
+              const index = list?.indexOf(waiter) ?? -1;
+              if (index >= 0) list?.splice(index, 1);
+              reject(cancelled(pending, signal.reason));
+            };
+      const waiter: Waiter = { resolve, reject, signal, onAbort };
+      if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+      const list = waiting.get(id);
+      if (list === undefined) waiting.set(id, [waiter]);
+      else list.push(waiter);
+    });
+  }
+
+  return {
+    failure,
+    cancelled,
+    waitFor,
+    /** Settles everyone waiting for `record`, with its reply or (without one) its failure. */
+    settle(record: Outgoing, reply: Reply | undefined): void {
+      if (waiting.size === 0) return;
+      const list = waiting.get(record.id);
+      if (list === undefined) return;
+      waiting.delete(record.id);
+      for (const waiter of list) done(waiter, reply, reply === undefined ? failure(record) : undefined);
+    },
+    close(): void {
+      for (const list of waiting.values())
+        for (const waiter of list) done(waiter, undefined, ctx.closedError());
+      waiting.clear();
+    },
+  };
+}
