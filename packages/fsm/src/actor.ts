@@ -350,9 +350,9 @@ class MachineActor {
       this.ctx = { ...(this.ctx as object), ...t.assign(this.ctx, object) };
     }
     this.i = t.toIndex;
-    if (at === at)
-      this.updatedAt = at; // NaN when the time was not read: stamped lazily
-    else this.stale = true;
+    if (Number.isNaN(at))
+      this.stale = true; // the time was not read: updatedAt is stamped lazily
+    else this.updatedAt = at;
     if (this.limit !== 0) this.record(t, at);
     if (t.retimes) this.enter(at);
     const ev = this.ev;
