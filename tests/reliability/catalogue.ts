@@ -84,6 +84,79 @@ export const CATALOGUE = [
     input: 'many deadlines on one queue, removed in random order',
     expected: 'one timer at most; none left when empty; each callback at most once',
   },
+  // ── Part B: settlement, models, races, soak, crash (rules 3, 5, 9) ──
+  {
+    id: 'SETTLE-01',
+    area: 'lifecycle',
+    input: 'random machines driven by random events and clock advances',
+    expected: 'only declared edges are taken; a final state absorbs every later event (machine_done)',
+  },
+  {
+    id: 'SETTLE-02',
+    area: 'restarts',
+    input: 'a machine snapshot taken at a random point, JSON round-tripped and restored',
+    expected: 'the restored actor behaves exactly like the original from then on, deadlines included',
+  },
+  {
+    id: 'SETTLE-03',
+    area: 'lifecycle',
+    input:
+      'correlated requests under replies, duplicates, late, unknown and wrong-sender replies, aborts, cancels, timeouts',
+    expected: 'one transition out of pending per request; later events refused and counted, never thrown',
+  },
+  {
+    id: 'MODEL-01',
+    area: 'restarts',
+    input:
+      'command sequences against the correlator and a reference model, restart on the same store mid-way',
+    expected:
+      'same states, results and refusal codes as the model; each request settles once across instances',
+  },
+  {
+    id: 'MODEL-02',
+    area: 'restarts',
+    input: 'command sequences against the confirmation gate and a reference model, restart mid-way',
+    expected: 'same decisions as the model; a reply in a pending session is never forwarded to the agent',
+  },
+  {
+    id: 'RACE-01',
+    area: 'lifecycle',
+    input: 'reply vs timeout vs abort vs duplicate vs restore, in every scheduler order',
+    expected: 'exactly one winner; every loser refused or a no-op; nothing left pending',
+  },
+  {
+    id: 'RACE-02',
+    area: 'lifecycle',
+    input: 'a confirmation reply vs its timeout vs its abort vs a card click, in every scheduler order',
+    expected: 'one decision recorded and authorised at most once',
+  },
+  {
+    id: 'SOAK-01',
+    area: 'lifecycle',
+    input:
+      '200k correlated requests (5M full) with 10% timeouts, late, duplicate, unknown and cancelled replies',
+    expected: 'each settles once; no pending entry, timer or abort listener left; heap back near baseline',
+  },
+  {
+    id: 'VOCAB-01',
+    area: 'parsing',
+    input:
+      'vocabulary words decorated (case, full width, format characters, edge punctuation), extended, or arbitrary',
+    expected: 'a verdict only for an exact normalised word; caps and vocabulary errors at their exact bounds',
+  },
+  {
+    id: 'CRASH-01',
+    area: 'restarts',
+    input: 'SIGKILL of a confirmation flow on Redis before prompt, after prompt, after reply',
+    expected: 'no lost gate: a pending gate is resumed or expired with a notice, never forwarded as chat',
+  },
+  {
+    id: 'CRASH-02',
+    area: 'restarts',
+    input: 'SIGKILL mid-execution of a confirmed action',
+    expected:
+      'marked outcome-unknown after restart and never re-run; no execution without a recorded approval',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */
