@@ -52,17 +52,34 @@ interface BareEntry {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** What a host writes without Parley: a Map of id → resolver, nanoid ids, one timer per request. */
-function barePair(): { request: () => Promise<unknown>; answer: (id: string) => void; ids: string[] } {
+interface BareMessage {
+  readonly kind: 'request' | 'response';
+  readonly request_id: string;
+  readonly from: string;
+  readonly to: string;
+  readonly body: unknown;
+}
+
+/**
+ * What a host writes without Parley: a Map of id → resolver, nanoid ids, one timer per request, and
+ * the same in-process hop as the Parley pair (request and response are message objects handed to
+ * `send`; `deferred` queues them until `flush()`). No schema checks, no tracker, no audit log.
+ */
+function barePair(deferred: boolean): { request: () => Promise<unknown>; flush: () => void } {
   const pending = new Map<string, BareEntry>();
-  const ids: string[] = [];
-  const answer = (id: string): void => {
-    const entry = pending.get(id);
+  const queue: BareMessage[] = [];
+  const deliver = (m: BareMessage): void => {
+    if (m.kind === 'request') {
+      send({ kind: 'response', request_id: m.request_id, from: m.to, to: m.from, body: { approve: true } });
+      return;
+    }
+    const entry = pending.get(m.request_id);
     if (entry === undefined) return;
-    pending.delete(id);
+    pending.delete(m.request_id);
     clearTimeout(entry.timer);
-    entry.resolve({ approve: true });
+    entry.resolve(m.body);
   };
+  const send = deferred ? (m: BareMessage) => void queue.push(m) : deliver;
   const request = (): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = nanoid();
@@ -71,9 +88,12 @@ function barePair(): { request: () => Promise<unknown>; answer: (id: string) => 
         reject(new Error('timeout'));
       }, TIMEOUT_MS);
       pending.set(id, { resolve, timer });
-      ids.push(id);
+      send({ kind: 'request', request_id: id, from: 'lead', to: 'alice', body: payload });
     });
-  return { request, answer, ids };
+  const flush = (): void => {
+    for (let m = queue.shift(); m !== undefined; m = queue.shift()) deliver(m);
+  };
+  return { request, flush };
 }
 
 async function mcpPair(): Promise<Client> {
@@ -91,12 +111,8 @@ suite('correlate: sequential round trips', {
       return () => lead.request(shutdownProtocol, { to: 'alice', payload });
     },
     'bare Map+nanoid+timer': () => {
-      const bare = barePair();
-      return () => {
-        const p = bare.request();
-        bare.answer(bare.ids.pop() as string);
-        return p;
-      };
+      const bare = barePair(false);
+      return () => bare.request();
     },
     'MCP SDK in-memory': async () => {
       const client = await mcpPair();
@@ -121,11 +137,11 @@ suite('correlate: 100 round trips in flight', {
       };
     },
     'bare Map+nanoid+timer': () => {
-      const bare = barePair();
+      const bare = barePair(true);
       return () => {
         const all: Promise<unknown>[] = [];
         for (let i = 0; i < 100; i++) all.push(bare.request());
-        for (const id of bare.ids.splice(0)) bare.answer(id);
+        bare.flush();
         return Promise.all(all);
       };
     },

@@ -127,6 +127,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     store: options.store,
     prefix: options.keyPrefix ?? `correlate:${self}:`,
     nextId: options.generateId ?? compactIds(),
+    uniqueIds: options.generateId === undefined,
     timeoutMs,
     humanTimeoutMs,
   });

@@ -1,19 +1,21 @@
 import { assertTimeoutMs, type IdGenerator, type Store, type ValidationResult } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
-import type { ProgressMessage, ResponseMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
-import type { ReceiveResult, Refusal, Reply, RequestOptions, TrackedRequest } from '../types.js';
+import type { Reply, RequestOptions, TrackedRequest } from '../types.js';
 import type { Shared } from './context.js';
 import { createDurable, type Durable, MIN_STORE_RETAIN_MS } from './durable.js';
 import { extraOf, Outgoing, toReply, toTracked, Tracker } from './records.js';
-import { about, check, isPromise, nextState } from './util.js';
+import { check, isPromise, nextState } from './util.js';
+import { createReplyHandler } from './replies.js';
 import { createWaiters } from './waiters.js';
 
 export interface RequesterOptions {
   readonly store: Store | undefined;
   readonly prefix: string;
   readonly nextId: IdGenerator;
+  /** `nextId` is the built-in generator (a random prefix and a counter): it never repeats, so no lookup. */
+  readonly uniqueIds: boolean;
   readonly timeoutMs: number;
   readonly humanTimeoutMs: number;
 }
@@ -32,7 +34,6 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
   const { self, clock, queue, events, retainMs } = ctx;
   const tracker = new Tracker<Outgoing>(retainMs, ctx.maxSettled);
   const waiters = createWaiters(ctx, tracker);
-  const handlers = new Map<string, Set<(request: TrackedRequest) => void>>();
   const durable: Durable | undefined =
     options.store === undefined
       ? undefined
@@ -50,6 +51,14 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
           adopt,
           finish,
         });
+  const onReply = createReplyHandler({
+    ctx,
+    tracker,
+    durable,
+    humanTimeoutMs: options.humanTimeoutMs,
+    settle,
+    arm,
+  });
 
   function request(protocol: Protocol, input: RequestOptions<unknown>): Promise<Reply> {
     if (ctx.isClosed()) return Promise.reject(ctx.closedError());
@@ -118,7 +127,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     const now = clock.now();
     const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
     const id = options.nextId();
-    if (tracker.has(id)) {
+    if (!options.uniqueIds && tracker.has(id)) {
       throw new CorrelateError('invalid_options', `generateId returned "${id}", an id already in use`, {
         details: { id },
       });
@@ -242,20 +251,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
       waiters.settle(record, undefined);
     }
     if (events.listenerCount('settled') > 0) events.emit('settled', { request: toTracked(record), remote });
-    if (!remote && handlers.size > 0) runHandlers(record);
-  }
-
-  function runHandlers(record: Outgoing): void {
-    const set = handlers.get(record.protocol.name);
-    if (set === undefined || set.size === 0) return;
-    const tracked = toTracked(record);
-    for (const handler of set) {
-      try {
-        handler(tracked);
-      } catch (error) {
-        events.emit('error', { code: 'handler_failed', requestId: record.id, error });
-      }
-    }
+    if (!remote) waiters.runHandlers(record);
   }
 
   function adopt(record: Outgoing): Outgoing {
@@ -269,114 +265,6 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     return record;
   }
 
-  function refusalFor(record: Outgoing, message: ResponseMessage | ProgressMessage): Refusal {
-    const code =
-      record.state === 'expired' ? 'late' : record.state === 'pending' ? 'store_error' : 'duplicate';
-    return ctx.refuse({
-      ...about(message),
-      code,
-      state: record.state,
-      message:
-        code === 'late'
-          ? `Request "${record.id}" expired before this ${message.kind} arrived`
-          : code === 'duplicate'
-            ? `Request "${record.id}" is already ${record.state}`
-            : `Request "${record.id}" could not be updated in the store`,
-    });
-  }
-
-  /** A reply or progress note; synchronous unless the store must be read or a schema is async. */
-  function onReply(message: ResponseMessage | ProgressMessage): ReceiveResult | Promise<ReceiveResult> {
-    const known = tracker.get(message.request_id);
-    if (known !== undefined || durable === undefined) return withRecord(known, message);
-    return durable.load(message.request_id).then(
-      (record) => withRecord(record, message),
-      (error: unknown) => {
-        events.emit('error', { code: 'store_error', requestId: message.request_id, error });
-        return ctx.refuse({ ...about(message), code: 'store_error', message: 'The store could not be read' });
-      },
-    );
-  }
-
-  function withRecord(
-    record: Outgoing | undefined,
-    message: ResponseMessage | ProgressMessage,
-  ): ReceiveResult | Promise<ReceiveResult> {
-    if (record === undefined) {
-      const text = `No request "${message.request_id}"`;
-      return ctx.refuse({ ...about(message), code: 'unknown_request', message: text });
-    }
-    if (message.from !== record.to) {
-      const text = `Request "${record.id}" was sent to "${record.to}", not "${message.from}"`;
-      return ctx.refuse({ ...about(message), code: 'wrong_sender', state: record.state, message: text });
-    }
-    if (message.protocol !== record.protocol.name) {
-      const text = `Request "${record.id}" is a ${record.protocol.name} request, not ${message.protocol}`;
-      return ctx.refuse({ ...about(message), code: 'protocol_mismatch', state: record.state, message: text });
-    }
-    if (record.state !== 'pending') return refusalFor(record, message);
-    if (message.kind === 'progress') return onProgress(record, message);
-    const checked = check(record.protocol.response, message.response);
-    return isPromise(checked)
-      ? checked.then((result) => onResponse(record, message, result))
-      : onResponse(record, message, checked);
-  }
-
-  function onResponse(
-    record: Outgoing,
-    message: ResponseMessage,
-    checked: ValidationResult<unknown>,
-  ): ReceiveResult | Promise<ReceiveResult> {
-    const protocol = record.protocol;
-    if (record.state !== 'pending') return refusalFor(record, message);
-    if (!checked.ok) {
-      return ctx.refuse({
-        ...about(message),
-        code: 'invalid_response',
-        state: record.state,
-        issues: checked.issues,
-        message: `The response to "${record.id}" does not match the ${protocol.name} schema; the request stays pending`,
-      });
-    }
-    let approve: boolean;
-    let reason: string | undefined;
-    try {
-      const decision = protocol.decide(checked.value);
-      approve = decision.approve;
-      reason = decision.reason;
-    } catch (error) {
-      const text = `decide() of ${protocol.name} threw: ${String(error)}`;
-      return ctx.refuse({ ...about(message), code: 'invalid_response', state: record.state, message: text });
-    }
-    const done = settle(record, approve ? 'approve' : 'reject', checked.value, reason);
-    if (isPromise(done)) return done.then((ok) => responded(record, message, ok));
-    return responded(record, message, done);
-  }
-
-  function responded(record: Outgoing, message: ResponseMessage, ok: boolean): ReceiveResult {
-    return ok
-      ? { ok: true, kind: 'response', requestId: record.id, state: record.state }
-      : refusalFor(record, message);
-  }
-
-  async function onProgress(record: Outgoing, message: ProgressMessage): Promise<ReceiveResult> {
-    const human = record.human || message.waiting_on_human === true;
-    const humanMs = record.protocol.humanTimeoutMs ?? options.humanTimeoutMs;
-    const extendMs = human ? Math.max(record.timeoutMs, humanMs) : record.timeoutMs;
-    const deadlineAt = Math.max(Math.min(clock.now() + extendMs, record.maxDeadlineAt), record.deadlineAt);
-    if (durable !== undefined && !(await durable.extend(record, deadlineAt, human))) {
-      return refusalFor(record, message);
-    }
-    if (record.state !== 'pending') return refusalFor(record, message);
-    record.human = human;
-    if (deadlineAt !== record.deadlineAt) {
-      record.deadlineAt = deadlineAt;
-      arm(record);
-    }
-    events.emit('progress', { requestId: record.id, deadlineAt, waitingOnHuman: human, note: message.note });
-    return { ok: true, kind: 'progress', requestId: record.id, state: record.state };
-  }
-
   return {
     tracker,
     request,
@@ -388,17 +276,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
       return isPromise(result) ? result : Promise.resolve(result);
     },
     waitFor: (id: string, signal: AbortSignal | undefined) => waiters.waitFor(id, signal, durable),
-    handle(name: string, handler: (request: TrackedRequest) => void): () => void {
-      let set = handlers.get(name);
-      if (set === undefined) {
-        set = new Set();
-        handlers.set(name, set);
-      }
-      set.add(handler);
-      return () => {
-        set.delete(handler);
-      };
-    },
+    handle: (name: string, handler: (request: TrackedRequest) => void) => waiters.handle(name, handler),
     restore: (): Promise<number> => (durable === undefined ? Promise.resolve(0) : durable.restore()),
     close(): void {
       durable?.unwatch();

@@ -1,8 +1,8 @@
 import { CorrelateError } from '../errors.js';
-import type { Reply } from '../types.js';
+import type { Reply, TrackedRequest } from '../types.js';
 import type { Shared } from './context.js';
 import type { Durable } from './durable.js';
-import { type Outgoing, toReply, type Tracker } from './records.js';
+import { type Outgoing, toReply, toTracked, type Tracker } from './records.js';
 
 interface Waiter {
   readonly resolve: (reply: Reply) => void;
@@ -11,9 +11,13 @@ interface Waiter {
   readonly onAbort: (() => void) | undefined;
 }
 
-/** `waitFor` callers of requests, and the errors a request fails with. */
+/**
+ * Who hears that a request settled besides its promise: `waitFor` callers and `handle` handlers;
+ * and the errors a request fails with.
+ */
 export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
   const waiting = new Map<string, Waiter[]>();
+  const handlers = new Map<string, Set<(request: TrackedRequest) => void>>();
 
   function failure(record: Outgoing): CorrelateError {
     if (record.state !== 'expired') return cancelled(record, undefined);
@@ -91,6 +95,30 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
   }
 
   return {
+    handle(name: string, handler: (request: TrackedRequest) => void): () => void {
+      let set = handlers.get(name);
+      if (set === undefined) {
+        set = new Set();
+        handlers.set(name, set);
+      }
+      set.add(handler);
+      return () => {
+        set.delete(handler);
+      };
+    },
+    /** Runs the handlers of the record's protocol on the instance that settled it. */
+    runHandlers(record: Outgoing): void {
+      const set = handlers.size === 0 ? undefined : handlers.get(record.protocol.name);
+      if (set === undefined || set.size === 0) return;
+      const tracked = toTracked(record);
+      for (const handler of set) {
+        try {
+          handler(tracked);
+        } catch (error) {
+          ctx.events.emit('error', { code: 'handler_failed', requestId: record.id, error });
+        }
+      }
+    },
     failure,
     cancelled,
     waitFor,
