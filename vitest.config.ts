@@ -36,6 +36,8 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
+    // After each test (and its afterEach hooks): no real timer and no abort listener left behind.
+    setupFiles: ['./tests/reliability/leaks.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     typecheck: {
