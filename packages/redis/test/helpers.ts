@@ -11,8 +11,10 @@ const BIN = process.env.REDIS_SERVER ?? 'redis-server';
 
 export interface RedisServer {
   readonly port: number;
-  /** A new client on this server, closed by `stop()`. */
+  /** A new client on this server, closed by `disconnectClients()` or `stop()`. */
   client(options?: RedisOptions): Redis;
+  /** Disconnects every client made so far (after each test: no reconnect timer outlives it). */
+  disconnectClients(): void;
   /** Kills the server (SIGKILL: nothing is flushed) and waits until it is gone. */
   kill(): Promise<void>;
   /** Starts the server again on the same port and waits for PING. */
@@ -72,6 +74,10 @@ export async function startRedis(): Promise<RedisServer> {
       client.on('error', () => {}); // expected while a test kills the server
       clients.add(client);
       return client;
+    },
+    disconnectClients() {
+      for (const client of clients) client.disconnect();
+      clients.clear();
     },
     kill,
     start,

@@ -1,5 +1,5 @@
 import { isParleyError, type StoreChange } from '@parley/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStoreEvents } from '../src/index.js';
 import { collect, type RedisServer, startRedis, until } from './helpers.js';
 
@@ -8,12 +8,15 @@ let server: RedisServer;
 beforeAll(async () => {
   server = await startRedis();
 });
+afterEach(() => {
+  server.disconnectClients(); // clients made by the test, so no reconnect timer outlives it
+});
 afterAll(async () => {
   await server.stop();
 });
 
 /** Fast reconnects so the test waits for the restart, not for backoff. */
-const fast = { retryStrategy: () => 50 } as const;
+const fast = { retryStrategy: () => 50, disconnectTimeout: 20 } as const; // a dropped socket is destroyed within the leak check's grace
 
 describe('Redis restarted mid-run', () => {
   it('fails calls with connection_lost during the outage, then resubscribes and tells watchers to resync', async () => {
@@ -82,6 +85,7 @@ describe('Redis restarted mid-run', () => {
     } finally {
       await server.start();
       await store.close();
+      admin.disconnect(); // its reconnect timer would outlive the test
     }
   });
 

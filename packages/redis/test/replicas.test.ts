@@ -1,5 +1,5 @@
 import type { StoreChange } from '@parley/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreEvents } from '../src/index.js';
 import { collect, type RedisServer, startRedis, until } from './helpers.js';
 
@@ -8,6 +8,9 @@ let n = 0;
 
 beforeAll(async () => {
   server = await startRedis();
+});
+afterEach(() => {
+  server.disconnectClients(); // clients made by the test, so no reconnect timer outlives it
 });
 afterAll(async () => {
   await server.stop();

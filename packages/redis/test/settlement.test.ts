@@ -3,7 +3,7 @@
 import { createManualClock, createSequentialIds } from '@parley/core';
 import { createRecordingTransport } from '@parley/testing';
 import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '@parley/correlate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, buttonToken, setup } from '../../confirm/test/helpers.js';
 import { createRedisStore, type RedisStore } from '../src/index.js';
 import { type RedisServer, startRedis, until } from './helpers.js';
@@ -13,6 +13,9 @@ let n = 0;
 
 beforeAll(async () => {
   server = await startRedis();
+});
+afterEach(() => {
+  server.disconnectClients(); // clients made by the test, so no reconnect timer outlives it
 });
 afterAll(async () => {
   await server.stop();
