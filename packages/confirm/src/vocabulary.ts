@@ -27,7 +27,8 @@ export type ReplyVerdict = (typeof REPLY_VERDICTS)[number];
 
 const FORMAT_CHARS = /\p{Cf}|\p{Variation_Selector}|[\u034f\u115f\u1160\u3164\uffa0]/gu;
 const WHITESPACE_RUN = /\s+/gu;
-const EDGE_PUNCTUATION = /^[\s\p{P}]+|[\s\p{P}]+$/gu;
+/** One closing full stop or exclamation mark (after NFKC, ！ is ! and ． is .; ｡ is 。). */
+const TRAILING_STOP = /[。.!]$/u;
 
 /**
  * The longest reply, after normalisation, that can be recognised; longer ones are `unrecognised`.
@@ -78,8 +79,9 @@ export interface VocabularyWords {
 /**
  * Normalises a chat reply before matching: Unicode NFKC (full-width to half-width and other
  * compatibility forms), zero-width and other format characters removed, lower case, runs of
- * whitespace collapsed, surrounding whitespace and punctuation trimmed. Symbols and emoji are kept,
- * so they never vanish into a match. Text longer than 4 × {@link MAX_REPLY_LENGTH} is cut first and
+ * whitespace collapsed, surrounding whitespace trimmed, and one closing 。 . ! ！ removed. Any other
+ * punctuation stays — a question mark, a second full stop, quotes or brackets — as do symbols and
+ * emoji, so "yes?" or "「确认」" never vanish into a match. Text longer than 4 × {@link MAX_REPLY_LENGTH} is cut first and
  * marked with U+FFFD, so a cut reply never matches a word.
  *
  * Use it to compare replies the way the gate does, e.g. in logs.
@@ -99,7 +101,9 @@ export function normalizeReply(text: string): string {
     .replace(FORMAT_CHARS, '')
     .toLowerCase()
     .replace(WHITESPACE_RUN, ' ')
-    .replace(EDGE_PUNCTUATION, '');
+    .trim()
+    .replace(TRAILING_STOP, '')
+    .trimEnd();
 }
 
 /**

@@ -61,6 +61,18 @@ const MUST_NOT_CONFIRM: readonly string[] = [
   '<at user_id="bot">确认</at> 取消',
   '@bot 确认',
   '确认 👍',
+  // questions and decorated answers: only one closing 。 . ! ！ is removed
+  '确认？',
+  '确认?',
+  'yes?',
+  'OK？',
+  'yes?!',
+  '¿yes?',
+  '确认！！',
+  'yes...',
+  '「确认」',
+  '(yes)',
+  '/confirm',
 ];
 
 describe('parseReply', () => {
@@ -82,7 +94,9 @@ describe('parseReply', () => {
     ['ＹＥＳ', 'confirm'],
     ['Yes!', 'confirm'],
     ['OK', 'confirm'],
-    ['「确认」', 'confirm'],
+    ['ＹＥＳ！', 'confirm'],
+    ['yes !', 'confirm'],
+    ['确认｡', 'confirm'],
     ['取消', 'cancel'],
     ['No.', 'cancel'],
     ['ＣＡＮＣＥＬ', 'cancel'],
@@ -90,6 +104,8 @@ describe('parseReply', () => {
     ['Always  allow', 'always'],
     ['总是允许', 'always'],
     ['maybe', 'unrecognised'],
+    ['取消？', 'unrecognised'],
+    ['no!!', 'unrecognised'],
   ] as const)('reads %j as %s', (reply, verdict) => {
     expect(parseReply(reply)).toBe(verdict);
   });
@@ -107,8 +123,10 @@ describe('parseReply', () => {
 });
 
 describe('normalizeReply / normalizeExact', () => {
-  it('folds width, case, format characters, whitespace and edge punctuation', () => {
-    expect(normalizeReply('  ＡＬＷＡＹＳ\u200d   Ａllow！！ ')).toBe('always allow');
+  it('folds width, case, format characters, whitespace and one closing full stop or exclamation mark', () => {
+    expect(normalizeReply('  ＡＬＷＡＹＳ\u200d   Ａllow！ ')).toBe('always allow');
+    expect(normalizeReply('  ＡＬＷＡＹＳ\u200d   Ａllow！！ ')).toBe('always allow!');
+    expect(normalizeReply('「确认」？')).toBe('「确认」?');
   });
 
   it('caps very long input before normalising', () => {
