@@ -31,14 +31,19 @@ function lossyStore() {
   const clock = createManualClock({ now: 1_000_000 });
   const inner = createMemoryStore({ clock });
   const watchers = new Set<{ prefix: string; options: StoreWatchOptions }>();
+  const failing = new Set<'get' | 'getEntry' | 'list'>();
   let muted = false;
   const store: Store = {
-    get: inner.get,
-    getEntry: inner.getEntry,
+    get: (key) => (failing.has('get') ? Promise.reject(new Error('get failed')) : inner.get(key)),
+    getEntry: (key) =>
+      failing.has('getEntry') ? Promise.reject(new Error('getEntry failed')) : inner.getEntry(key),
     set: inner.set,
     delete: inner.delete,
     compareAndSet: inner.compareAndSet,
-    list: inner.list,
+    async *list(prefix) {
+      if (failing.has('list')) throw new Error('list failed');
+      yield* inner.list(prefix);
+    },
     close: inner.close,
     watch(prefix, listener, options = {}) {
       const watcher = { prefix, options };
@@ -56,6 +61,7 @@ function lossyStore() {
     clock,
     store,
     watchers,
+    failing,
     mute: (value: boolean) => {
       muted = value;
     },
@@ -210,5 +216,39 @@ describe('resync', () => {
     lossy.reconnect();
     await drain();
     expect(a.events.error).toEqual([]);
+  });
+
+  it('reports store failures while following other gates, and keeps waiting', async () => {
+    const lossy = lossyStore();
+    const a = await setup({}, lossy);
+    const b = await a.restart();
+    await drain();
+    lossy.failing.add('getEntry');
+    const { decision, id } = await a.ask({
+      steps: [
+        { prompt: 'YES?', expect: 'YES' },
+        { prompt: 'again', expect: 'YES' },
+      ],
+    });
+    await drain();
+    expect(b.events.error).toHaveLength(1); // could not read A's new pending record
+    expect(b.gate.pending()).toEqual([]);
+    lossy.failing.delete('getEntry');
+    lossy.reconnect();
+    await drain();
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true }]);
+    lossy.failing.add('getEntry');
+    await b.channel.say('g1', 'alice', 'YES'); // B writes step 2; A cannot read it
+    await drain();
+    expect(a.events.error).toHaveLength(1);
+    lossy.failing.delete('getEntry');
+    lossy.failing.add('get').add('list');
+    lossy.reconnect();
+    await drain();
+    expect(a.events.error.length).toBeGreaterThanOrEqual(3); // the decision read and the list both failed
+    lossy.failing.clear();
+    a.clock.advance(1);
+    await a.channel.say('g1', 'alice', 'YES');
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
 });
