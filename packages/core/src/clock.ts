@@ -34,9 +34,29 @@ export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
   /** Calls `callback` once after `delayMs`. */
-  setTimeout(callback: () => void, delayMs: number): TimerHandle;
+  setTimeout(callback: () => void, delayMs: number, options?: TimerOptions): TimerHandle;
   /** Cancels a timer; a handle already fired or cleared, or `undefined`, is ignored. */
   clearTimeout(handle: TimerHandle | undefined): void;
+}
+
+/**
+ * Options of {@link Clock.setTimeout}.
+ *
+ * @example
+ * ```ts
+ * import { systemClock, type TimerOptions } from '@parley/core';
+ *
+ * const options: TimerOptions = { background: true };
+ * systemClock.clearTimeout(systemClock.setTimeout(() => {}, 60_000, options));
+ * ```
+ */
+export interface TimerOptions {
+  /**
+   * Housekeeping that must not keep a process alive on its own (audit retention, cache sweeps):
+   * the system clock unrefs such timers where the runtime supports it. Waiting for a reply or a
+   * person is never background work.
+   */
+  readonly background?: boolean;
 }
 
 /**
@@ -64,9 +84,12 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (callback, delayMs) =>
+  setTimeout(callback, delayMs, options) {
+    const handle = globalThis.setTimeout(callback, Math.min(Math.max(delayMs, 0), MAX_TIMEOUT_MS));
+    if (options?.background === true) (handle as { unref?: () => void }).unref?.(); // Node, Bun, Deno
     // The runtime's handle is opaque to callers; it only ever comes back to clearTimeout below.
-    globalThis.setTimeout(callback, Math.min(Math.max(delayMs, 0), MAX_TIMEOUT_MS)) as unknown as TimerHandle,
+    return handle as unknown as TimerHandle;
+  },
   clearTimeout: (handle) => {
     if (handle !== undefined)
       globalThis.clearTimeout(handle as unknown as Parameters<typeof clearTimeout>[0]);

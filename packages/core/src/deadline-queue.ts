@@ -58,6 +58,8 @@ export interface DeadlineQueue {
  */
 export interface DeadlineQueueOptions {
   readonly clock: Clock;
+  /** Its timer is housekeeping that must not keep the process alive (see `TimerOptions`). */
+  readonly background?: boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export interface DeadlineQueueOptions {
  */
 export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueue {
   const { clock } = options;
+  const timerOptions = options.background === true ? { background: true } : undefined;
   const heap = new DeadlineHeap<Deadline>();
   let seq = 0;
   let timer: TimerHandle | undefined;
@@ -97,7 +100,7 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
     if (timer !== undefined && timerAt === next.at) return;
     clock.clearTimeout(timer);
     timerAt = next.at;
-    timer = clock.setTimeout(fire, Math.max(0, next.at - clock.now()));
+    timer = clock.setTimeout(fire, Math.max(0, next.at - clock.now()), timerOptions);
   }
 
   function fire(): void {

@@ -24,7 +24,7 @@ export type { ToJsonSchemaOptions } from './json-schema.js';
 export { ParleyError, isParleyError, CoreError, CORE_ERROR_CODES } from './errors.js';
 export type { ParleyErrorOptions, CoreErrorCode } from './errors.js';
 export { systemClock, createManualClock, assertTimeoutMs, MAX_TIMEOUT_MS } from './clock.js';
-export type { Clock, ManualClock, ManualClockOptions, TimerHandle } from './clock.js';
+export type { Clock, ManualClock, ManualClockOptions, TimerHandle, TimerOptions } from './clock.js';
 export { createDeadlineQueue } from './deadline-queue.js';
 export type { DeadlineQueue, DeadlineHandle, DeadlineQueueOptions } from './deadline-queue.js';
 export { generateId, createIdGenerator, createSequentialIds } from './ids.js';

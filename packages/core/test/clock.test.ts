@@ -153,6 +153,21 @@ describe('systemClock', () => {
     expect(callback).not.toHaveBeenCalled();
   });
 
+  it('unrefs a background timer so it does not keep the process alive', () => {
+    const handle = systemClock.setTimeout(() => {}, 60_000, { background: true });
+    try {
+      expect((handle as unknown as { hasRef(): boolean }).hasRef()).toBe(false);
+    } finally {
+      systemClock.clearTimeout(handle);
+    }
+    const foreground = systemClock.setTimeout(() => {}, 60_000);
+    try {
+      expect((foreground as unknown as { hasRef(): boolean }).hasRef()).toBe(true);
+    } finally {
+      systemClock.clearTimeout(foreground);
+    }
+  });
+
   it('clamps delays above the runtime maximum instead of firing at once', () => {
     vi.useFakeTimers();
     const callback = vi.fn();

@@ -123,6 +123,18 @@ describe('createDeadlineQueue', () => {
     expect(seen).toEqual(['req_1', 'req_2']);
   });
 
+  it('asks the clock for background timers when created as background', () => {
+    const clock = createManualClock();
+    const seen: unknown[] = [];
+    const spying = {
+      ...clock,
+      setTimeout: (cb: () => void, ms: number, o?: unknown) => (seen.push(o), clock.setTimeout(cb, ms)),
+    };
+    createDeadlineQueue({ clock: spying, background: true }).add(10, () => {});
+    createDeadlineQueue({ clock: spying }).add(10, () => {});
+    expect(seen).toEqual([{ background: true }, undefined]);
+  });
+
   it('clear drops everything without running it', () => {
     const clock = createManualClock();
     const queue = createDeadlineQueue({ clock });

@@ -86,6 +86,8 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   }
 
   const queue = createDeadlineQueue({ clock });
+  // Dropping old audit records is housekeeping: its timer must not keep a process alive.
+  const sweeps = createDeadlineQueue({ clock, background: true });
   const events = createEmitter<CorrelatorEvents>();
   const refusals: Partial<Record<RefusalCode, number>> = {};
   let sweepHandle: DeadlineHandle | undefined;
@@ -117,7 +119,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       return result;
     },
     scheduleSweep(dueAt) {
-      if (sweepHandle === undefined && retainMs > 0) sweepHandle = queue.add(dueAt, sweep);
+      if (sweepHandle === undefined && retainMs > 0) sweepHandle = sweeps.add(dueAt, sweep);
     },
     isClosed: () => closed,
     closedError: () => new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } }),
@@ -218,6 +220,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       requester.close();
       responder.clear();
       queue.clear();
+      sweeps.clear();
       sweepHandle = undefined;
     },
   };
