@@ -195,6 +195,7 @@ export const cleanupFlow = defineFlow({
         `The adapter returned ${String(fields.adapter_status)}`,
       exitLabel: 'success, or the rest handed to the manual path',
       onFailure: executeFailure,
+      onFailureLabel: 'retry; manual queue after 3 runs',
     },
     {
       name: 'notify',
