@@ -1,5 +1,7 @@
-import type { StandardSchemaV1 } from '@parley/core';
+import type { InferInput, InferOutput, StandardSchemaV1 } from '@parley/core';
 import { z } from 'zod';
+import { type ArtifactSchemas, type ArtifactSet, defineArtifacts } from './artifacts.js';
+import { EnvelopeError } from './errors.js';
 import { defineIntents, type IntentRegistry, type IntentSpec } from './intents.js';
 
 /**
@@ -29,6 +31,13 @@ export interface AgentIntentsOptions<TReport extends StandardSchemaV1 = Standard
   };
   /** The payload schema of `deliver_report`; any JSON object by default. */
   readonly report?: TReport;
+  /**
+   * One schema per artifact a `deliver_report` may carry (instead of `report`): the codec picks it
+   * by the payload's `$ref` name or its `artifact` field; see {@link defineArtifacts}.
+   */
+  readonly reports?: ArtifactSchemas;
+  /** The field naming the artifact of an inline report, with `reports`; `artifact` by default. */
+  readonly reportField?: string;
 }
 
 /**
@@ -71,7 +80,12 @@ export type DefaultReportSchema = z.ZodRecord<z.ZodString, z.ZodUnknown>;
  * Use it as is, or pass your role names and the schema your reports follow; spread its `specs`
  * into {@link defineIntents} to add intents of your own.
  *
- * @throws EnvelopeError `invalid_definition` when a role name is empty or `report` is not a Standard Schema.
+ * With `reports` (one schema per artifact), `deliver_report` accepts any of them, chosen per
+ * payload by its `$ref` name or `artifact` field, so one codec serves a whole pipeline; a report
+ * naming no known artifact is refused with `unknown_artifact`.
+ *
+ * @throws EnvelopeError `invalid_definition` when a role name is empty, `report` is not a Standard
+ * Schema, both `report` and `reports` are given, or `reports` is malformed (see {@link defineArtifacts}).
  * @example
  * ```ts
  * import { createCodec, defineAgentIntents } from '@parley/envelope';
@@ -81,14 +95,49 @@ export type DefaultReportSchema = z.ZodRecord<z.ZodString, z.ZodUnknown>;
  * const codec = createCodec(intents);
  * const envelope = codec.create('escalate', { from: 'quant_strategist', to: 'ceo_coo', payload: { reason: 'review blocked' } });
  * console.log(intents.names.length, envelope.intent); // 8 escalate
+ *
+ * // One intent set for every artifact of a pipeline:
+ * const pipeline = defineAgentIntents({
+ *   reports: {
+ *     'Bullish_Brief.json': z.object({ thesis: z.string() }),
+ *     'Bearish_Brief.json': z.object({ risk: z.string() }),
+ *   },
+ * });
+ * const artifacts = new Map<string, unknown>([['Bearish_Brief.json', { risk: 'lower high' }]]);
+ * const reports = createCodec(pipeline, { resolveRef: (ref) => artifacts.get(ref) });
+ * const result = reports.decode(
+ *   reports.encode(reports.create('deliver_report', { from: 'bear', to: 'lead', payload: { $ref: 'Bearish_Brief.json' } })),
+ * );
+ * console.log(result.ok && result.ref, result.ok && result.artifact); // Bearish_Brief.json Bearish_Brief.json
  * ```
  */
+export function defineAgentIntents<const TReports extends ArtifactSchemas>(
+  options: AgentIntentsOptions<never> & { readonly reports: TReports },
+): IntentRegistry<
+  AgentIntentSpecs<
+    ArtifactSet<
+      { [K in keyof TReports]: InferInput<TReports[K]> }[keyof TReports],
+      { [K in keyof TReports]: InferOutput<TReports[K]> }[keyof TReports]
+    >
+  >
+>;
 export function defineAgentIntents<TReport extends StandardSchemaV1 = DefaultReportSchema>(
-  options: AgentIntentsOptions<TReport> = {},
-): IntentRegistry<AgentIntentSpecs<TReport>> {
+  options?: AgentIntentsOptions<TReport> & { readonly reports?: undefined },
+): IntentRegistry<AgentIntentSpecs<TReport>>;
+export function defineAgentIntents(
+  options: AgentIntentsOptions = {},
+): IntentRegistry<AgentIntentSpecs<StandardSchemaV1>> {
   const schemas = agentPayloadSchemas();
   const roles = options.roles ?? {};
-  const specs: AgentIntentSpecs<TReport> = {
+  if (options.report !== undefined && options.reports !== undefined) {
+    throw new EnvelopeError('invalid_definition', 'Give either report or reports, not both');
+  }
+  const field = options.reportField;
+  const report =
+    options.reports === undefined
+      ? (options.report ?? schemas.deliver_report)
+      : defineArtifacts(options.reports, field === undefined ? {} : { field });
+  const specs: AgentIntentSpecs<StandardSchemaV1> = {
     assign_task: {
       direction: 'down',
       payload: schemas.assign_task,
@@ -96,8 +145,7 @@ export function defineAgentIntents<TReport extends StandardSchemaV1 = DefaultRep
     },
     deliver_report: {
       direction: 'up',
-      // Without a report schema, TReport is its default, the generic object schema.
-      payload: options.report ?? (schemas.deliver_report as unknown as TReport),
+      payload: report,
       description: 'A child delivers its finished report to its parent',
     },
     request_clarification: {

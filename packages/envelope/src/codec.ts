@@ -28,6 +28,7 @@ import { checkDirection, type IntentNameOf, type IntentRegistry, type PayloadInp
 import { checkFrame, type FrameIssue } from './internal/frame.js';
 import { checkMissingFieldsPayload } from './internal/missing-fields.js';
 import { isPayloadRef, type PayloadRef, REF_PATTERN } from './payload-ref.js';
+import { isArtifactSet } from './artifacts.js';
 
 /**
  * The JSON limits the codec applies to untrusted text unless told otherwise: 1 MiB, nesting depth
@@ -111,7 +112,7 @@ export interface CodecOptions {
 export type DecodeRefusal =
   | {
       readonly ok: false;
-      readonly code: Exclude<DecodeRefusalCode, 'invalid_envelope' | 'invalid_payload'>;
+      readonly code: Exclude<DecodeRefusalCode, 'invalid_envelope' | 'invalid_payload' | 'unknown_artifact'>;
       readonly message: string;
       /** Where a JSON depth or forbidden-key problem was found. */
       readonly path?: string;
@@ -129,16 +130,34 @@ export type DecodeRefusal =
     }
   | {
       readonly ok: false;
+      readonly code: 'unknown_artifact';
+      readonly message: string;
+      readonly envelope: Envelope;
+      /** The artifact name the payload gave (its `$ref`, or its artifact field), if any. */
+      readonly artifact?: string;
+      /** The artifact names the intent accepts. */
+      readonly known: readonly string[];
+    }
+  | {
+      readonly ok: false;
       readonly code: 'invalid_payload';
       readonly message: string;
       readonly envelope: Envelope;
       readonly issues: readonly ValidationIssue[];
       readonly missingFields: readonly string[];
       readonly reply?: MissingFieldsEnvelope;
+      /** The `$ref` name the payload was given by, when it was a reference. */
+      readonly ref?: string;
+      /** The artifact whose schema it failed, when the intent's payload is an artifact set. */
+      readonly artifact?: string;
     };
 
 /**
  * The result of decoding: a validated envelope, typed by the registry, or a refusal.
+ *
+ * The envelope's payload is the validated content, with a `$ref` already resolved; `ref` keeps the
+ * name it was delivered by, and `artifact` the artifact chosen when the intent's payload is an
+ * {@link ArtifactSet}.
  *
  * @example
  * ```ts
@@ -152,7 +171,16 @@ export type DecodeRefusal =
  * }
  * ```
  */
-export type DecodeResult<R> = { readonly ok: true; readonly value: DecodedEnvelopeOf<R> } | DecodeRefusal;
+export type DecodeResult<R> =
+  | {
+      readonly ok: true;
+      readonly value: DecodedEnvelopeOf<R>;
+      /** The `$ref` name the payload was delivered by (`Bullish_Brief.json`), when it was a reference. */
+      readonly ref?: string;
+      /** The artifact whose schema validated the payload, when the intent's payload is an artifact set. */
+      readonly artifact?: string;
+    }
+  | DecodeRefusal;
 
 /**
  * Creates, encodes and decodes envelopes of one registry, with ids, time, JSON limits, a directory
@@ -265,17 +293,49 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
     envelope: Envelope,
     validation: ValidationResult<unknown>,
     replyable: boolean,
+    found: Found = {},
   ): DecodeResult<R> {
     if (validation.ok) {
       (envelope as { payload: unknown }).payload = validation.value;
-      return { ok: true, value: envelope as DecodedEnvelopeOf<R> }; // frame and payload both validated
+      // frame and payload both validated
+      return { ok: true, value: envelope as DecodedEnvelopeOf<R>, ...found };
     }
     const message = `The payload of "${envelope.intent}" does not match its schema`;
     const { issues, missingFields } = validation;
     if (!replyable) return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields };
     const spawnDepth = directory === undefined ? 0 : (directory.agent(envelope.to)?.depth ?? 0);
     const reply = buildMissingFieldsReply(envelope, validation, nextId, clock, spawnDepth);
-    return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields, reply };
+    return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields, reply, ...found };
+  }
+
+  /** The schema to validate with: the intent's, or the artifact the `$ref` name or payload names. */
+  function pick(
+    envelope: Envelope,
+    schema: StandardSchemaV1,
+    ref: string | undefined,
+    payload: unknown,
+  ): { readonly schema: StandardSchemaV1; readonly found: Found } | DecodeRefusal {
+    const found: { ref?: string; artifact?: string } = {};
+    if (ref !== undefined) found.ref = ref;
+    if (!isArtifactSet(schema)) return { schema, found };
+    const match = (ref === undefined ? undefined : schema.select(ref)) ?? schema.selectFor(payload);
+    if (match !== undefined) {
+      found.artifact = match.artifact;
+      return { schema: match.schema, found };
+    }
+    const named = ref ?? (payload as Record<string, unknown> | null)?.[schema.field];
+    const artifact = typeof named === 'string' ? named : undefined;
+    return {
+      ok: false,
+      code: 'unknown_artifact',
+      message:
+        artifact === undefined
+          ? `The payload of "${envelope.intent}" names no artifact (no $ref, no "${schema.field}" field)`
+          : `"${envelope.intent}" accepts no artifact named "${artifact}"`,
+      envelope,
+      ...(artifact === undefined ? {} : { artifact }),
+      known: schema.names,
+    };
   }
 
   function refsRefusal(envelope: Envelope, message: string, cause?: unknown): DecodeRefusal {
@@ -307,16 +367,18 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
     decode(text) {
       const framed = decodeFrame(text);
       if ('ok' in framed) return framed;
-      const { envelope, schema } = framed;
-      if (schema === undefined) return finish(envelope, checkMissingFieldsPayload(envelope), false);
+      const { envelope } = framed;
+      if (framed.schema === undefined) return finish(envelope, checkMissingFieldsPayload(envelope), false);
       let payload: unknown = envelope.payload;
+      let ref: string | undefined;
       if (isPayloadRef(payload)) {
         const found = lookUp(envelope);
         if ('ok' in found) return found;
+        ref = found.ref;
         try {
-          payload = (resolveRef as RefResolver)(found.ref, envelope); // lookUp proved it is set
+          payload = (resolveRef as RefResolver)(ref, envelope); // lookUp proved it is set
         } catch (cause) {
-          return refsRefusal(envelope, `The resolver failed for $ref "${found.ref}"`, cause);
+          return refsRefusal(envelope, `The resolver failed for $ref "${ref}"`, cause);
         }
         if (isThenable(payload)) {
           payload.then(undefined, () => {}); // never leave a rejection unhandled
@@ -327,11 +389,13 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
             envelope,
           };
         }
-        if (payload === undefined) return refsRefusal(envelope, `No artifact named "${found.ref}"`);
+        if (payload === undefined) return refsRefusal(envelope, `No artifact named "${ref}"`);
       }
+      const picked = pick(envelope, framed.schema, ref, payload);
+      if ('ok' in picked) return picked;
       let validation: ValidationResult<unknown>;
       try {
-        validation = validateOrRethrow(schema, payload);
+        validation = validateOrRethrow(picked.schema, payload);
       } catch (cause) {
         if (!(cause instanceof EnvelopeError)) throw cause;
         return {
@@ -341,25 +405,29 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
           envelope,
         };
       }
-      return finish(envelope, validation, true);
+      return finish(envelope, validation, true, picked.found);
     },
     async decodeAsync(text) {
       const framed = decodeFrame(text);
       if ('ok' in framed) return framed;
-      const { envelope, schema } = framed;
-      if (schema === undefined) return finish(envelope, checkMissingFieldsPayload(envelope), false);
+      const { envelope } = framed;
+      if (framed.schema === undefined) return finish(envelope, checkMissingFieldsPayload(envelope), false);
       let payload: unknown = envelope.payload;
+      let ref: string | undefined;
       if (isPayloadRef(payload)) {
         const found = lookUp(envelope);
         if ('ok' in found) return found;
+        ref = found.ref;
         try {
-          payload = await (resolveRef as RefResolver)(found.ref, envelope); // lookUp proved it is set
+          payload = await (resolveRef as RefResolver)(ref, envelope); // lookUp proved it is set
         } catch (cause) {
-          return refsRefusal(envelope, `The resolver failed for $ref "${found.ref}"`, cause);
+          return refsRefusal(envelope, `The resolver failed for $ref "${ref}"`, cause);
         }
-        if (payload === undefined) return refsRefusal(envelope, `No artifact named "${found.ref}"`);
+        if (payload === undefined) return refsRefusal(envelope, `No artifact named "${ref}"`);
       }
-      return finish(envelope, await validateAsync(schema, payload), true);
+      const picked = pick(envelope, framed.schema, ref, payload);
+      if ('ok' in picked) return picked;
+      return finish(envelope, await validateAsync(picked.schema, payload), true, picked.found);
     },
   };
 }
@@ -429,6 +497,12 @@ function frameRefusal(frameIssues: readonly FrameIssue[]): DecodeRefusal {
     issues,
     missingFields: frameIssues.filter((i) => i.message === 'Required').map((i) => i.path),
   };
+}
+
+/** What the codec learnt about a payload on the way: its `$ref` name and chosen artifact. */
+interface Found {
+  readonly ref?: string;
+  readonly artifact?: string;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,4 +1,5 @@
 import { type Clock, generateId, type IdGenerator, isParleyError, systemClock, validate } from '@parley/core';
+import { isArtifactSet } from './artifacts.js';
 import { EnvelopeError } from './errors.js';
 import type { IntentNameOf, IntentRegistry, PayloadInputOf, PayloadOf } from './intents.js';
 import { checkFrame, type FrameIssue } from './internal/frame.js';
@@ -177,7 +178,8 @@ export interface CreateEnvelopeOptions {
  * intent's schema, and a `$ref` payload is accepted as is (it is validated where it is resolved).
  *
  * @throws EnvelopeError `unknown_intent` for a name the registry lacks; `invalid_envelope` when a
- * frame field is empty, too long or of the wrong type; `invalid_payload` (with `details.missingFields`
+ * frame field is empty, too long or of the wrong type; `unknown_artifact` when the intent's payload
+ * is an artifact set and an inline payload names none of its artifacts; `invalid_payload` (with `details.missingFields`
  * and `details.issues`) when the payload fails its schema; `needs_async` when the schema is async.
  * @example
  * ```ts
@@ -213,7 +215,14 @@ export function createEnvelope<R extends IntentRegistry, K extends IntentNameOf<
   const issues = checkFrame(envelope);
   if (issues !== undefined) throw frameError(issues);
   if (!isPayloadRef(envelope.payload)) {
-    const result = validateOrRethrow(registry.get(intent).payload, envelope.payload);
+    const schema = registry.get(intent).payload;
+    if (isArtifactSet(schema) && schema.selectFor(envelope.payload) === undefined) {
+      const named = (envelope.payload as Record<string, unknown> | null)?.[schema.field];
+      throw new EnvelopeError('unknown_artifact', `The payload of "${intent}" names no known artifact`, {
+        details: { intent, artifact: typeof named === 'string' ? named : undefined, known: schema.names },
+      });
+    }
+    const result = validateOrRethrow(schema, envelope.payload);
     if (!result.ok) {
       throw new EnvelopeError('invalid_payload', `The payload of "${intent}" does not match its schema`, {
         details: { intent, missingFields: result.missingFields, issues: result.issues },

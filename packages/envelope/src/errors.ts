@@ -23,6 +23,7 @@ export const DECODE_REFUSAL_CODES = [
   'wrong_direction',
   'unresolved_ref',
   'needs_async',
+  'unknown_artifact',
   'invalid_payload',
 ] as const;
 
@@ -92,6 +93,7 @@ export const ENVELOPE_ERROR_CODES = [
   'schema_not_convertible',
   'duplicate_agent',
   'invalid_snapshot',
+  'cancelled',
 ] as const;
 
 /**

@@ -40,6 +40,8 @@ export type {
   AgentPayloadSchemas,
   DefaultReportSchema,
 } from './agent-intents.js';
+export { defineArtifacts, isArtifactSet } from './artifacts.js';
+export type { ArtifactSchemas, ArtifactSet, ArtifactSetOptions, ArtifactMatch } from './artifacts.js';
 export { createCodec, safeParseEnvelope, parseEnvelope, DEFAULT_ENVELOPE_LIMITS } from './codec.js';
 export type { Codec, CodecOptions, DecodeResult, DecodeRefusal, RefResolver } from './codec.js';
 export { toIntentJsonSchemas, toEnvelopeJsonSchema } from './json-schema.js';
@@ -55,6 +57,7 @@ export type {
   TopologyEvents,
   SpawnRequest,
   SpawnResult,
+  SpawnWaitOptions,
 } from './topology-types.js';
 export type { AgentDirectory, AgentInfo } from './directory.js';
 export {

@@ -110,6 +110,22 @@ export interface SpawnRequest {
 }
 
 /**
+ * Options of {@link Topology.spawnWhenFree}.
+ *
+ * @example
+ * ```ts
+ * import type { SpawnWaitOptions } from '@parley/envelope';
+ *
+ * const controller = new AbortController();
+ * const options: SpawnWaitOptions = { signal: controller.signal };
+ * ```
+ */
+export interface SpawnWaitOptions {
+  /** Stops waiting: the promise rejects with `EnvelopeError` `cancelled`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
  * A topology's "no", with the facts (ids, limits) a host needs to act on it.
  *
  * @example
@@ -198,7 +214,24 @@ export interface Topology extends AgentDirectory {
   }): AgentInfo;
   /** Spawns a run under a parent, or refuses (`unknown_agent`, `not_an_agent`, `duplicate_agent`, `depth_exceeded`, `too_many_children`, `concurrency_exceeded`). */
   spawn(request: SpawnRequest): SpawnResult;
-  /** Tells whether `parent` could spawn now, with the refusal `spawn` would give; emits nothing. */
+  /**
+   * Spawns a run as soon as the limits allow, waiting in arrival order (FIFO) while the only
+   * obstacle is `too_many_children` or `concurrency_exceeded`; the slot is claimed in the same step
+   * that frees it (`finish`), so no other caller can take it in between. Any other refusal
+   * (`unknown_agent`, `depth_exceeded`, a parent finished while waiting…) resolves at once, as
+   * `spawn` would. Direct `spawn` calls are not queued: they succeed whenever a slot is free.
+   * @throws EnvelopeError `cancelled` (a rejection, `cause` = `signal.reason`) when `signal` aborts,
+   * before or while waiting; `invalid_option` for an empty or too long id or role.
+   */
+  spawnWhenFree(request: SpawnRequest, options?: SpawnWaitOptions): Promise<SpawnResult>;
+  /** How many `spawnWhenFree` calls are waiting for a slot. */
+  waitingSpawns(): number;
+  /**
+   * Tells whether `parent` could spawn now, with the refusal `spawn` would give; emits nothing.
+   *
+   * A hint, not a reservation: checking, awaiting anything, then spawning races with every other
+   * spawn in between. To wait for a slot, use {@link Topology.spawnWhenFree}, which claims it atomically.
+   */
   canSpawn(parent: string): TopologyCheck;
   /** Removes a participant and every descendant; returns their ids (descendants first), `[]` when unknown. */
   finish(id: string): readonly string[];

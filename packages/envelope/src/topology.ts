@@ -12,6 +12,8 @@ import {
   type TopologyLimits,
   type TopologyOptions,
   type TopologyRefusal,
+  type SpawnRequest,
+  type SpawnResult,
 } from './topology-types.js';
 
 /**
@@ -66,6 +68,8 @@ export function createTopology(options: TopologyOptions = {}): Topology {
   const events = createEmitter<TopologyEvents>(options);
   const nodes = new Map<string, { readonly info: AgentInfo; readonly children: Set<string> }>();
   let running = 0;
+  const waiters: Waiter[] = [];
+  let draining = false;
 
   function add(info: AgentInfo): AgentInfo {
     const frozen = Object.freeze({ ...info });
@@ -201,23 +205,38 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       return add({ id, role, parent: null, depth: 0, kind, startedAt: clock.now() });
     },
     spawn(request) {
-      const id = request.id === undefined ? undefined : name(request.id, 'id');
-      const role = request.role === undefined ? undefined : name(request.role, 'role');
+      const { id, role } = names(request);
       const refusal = spawnRefusal(request.parent, id);
       if (refusal !== undefined) return report('spawn', refusal);
-      const parent = (nodes.get(request.parent) as { info: AgentInfo }).info; // spawnRefusal proved it exists
-      const runId = id ?? uniqueId();
-      const agent = add({
-        id: runId,
-        role: role ?? runId,
-        parent: parent.id,
-        depth: parent.depth + 1,
-        kind: 'agent',
-        startedAt: clock.now(),
-      });
-      events.emit('spawned', { agent });
-      return { ok: true, value: agent };
+      return { ok: true, value: start(request.parent, id, role) };
     },
+    spawnWhenFree(request, waitOptions = {}) {
+      let named: { readonly id: string | undefined; readonly role: string | undefined };
+      try {
+        named = names(request);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const { signal } = waitOptions;
+      if (signal?.aborted === true) return Promise.reject(cancelled(signal));
+      const refusal = spawnRefusal(request.parent, named.id);
+      if (refusal === undefined) {
+        return Promise.resolve({ ok: true, value: start(request.parent, named.id, named.role) });
+      }
+      if (!WAITABLE.has(refusal.code)) return Promise.resolve(report('spawn', refusal));
+      return new Promise<SpawnResult>((resolve, reject) => {
+        const waiter: Waiter = { parent: request.parent, ...named, resolve, reject, signal };
+        if (signal !== undefined) {
+          waiter.onAbort = () => {
+            waiters.splice(waiters.indexOf(waiter), 1);
+            reject(cancelled(signal));
+          };
+          signal.addEventListener('abort', waiter.onAbort, { once: true });
+        }
+        waiters.push(waiter);
+      });
+    },
+    waitingSpawns: () => waiters.length,
     canSpawn: (parent) => spawnRefusal(parent, undefined) ?? { ok: true },
     finish(id) {
       const node = nodes.get(id);
@@ -233,6 +252,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       remove(id);
       if (node.info.parent !== null) nodes.get(node.info.parent)?.children.delete(id);
       events.emit('finished', { id, ids: Object.freeze(ids) });
+      drain();
       return ids;
     },
     check(envelope) {
@@ -246,11 +266,77 @@ export function createTopology(options: TopologyOptions = {}): Topology {
     on: (event, listener) => events.on(event, listener),
   };
 
+  /** Adds a run the limits allow (the caller checked `spawnRefusal`) and reports it. */
+  function start(parentId: string, id: string | undefined, role: string | undefined): AgentInfo {
+    const parent = (nodes.get(parentId) as { info: AgentInfo }).info;
+    const runId = id ?? uniqueId();
+    const agent = add({
+      id: runId,
+      role: role ?? runId,
+      parent: parent.id,
+      depth: parent.depth + 1,
+      kind: 'agent',
+      startedAt: clock.now(),
+    });
+    events.emit('spawned', { agent });
+    return agent;
+  }
+
+  /** Gives freed slots to waiting spawns in arrival order; settles those that can never spawn. */
+  function drain(): void {
+    if (draining) return; // a listener finishing a run mid-drain: the loop below sees the slot
+    draining = true;
+    for (let i = 0; i < waiters.length; ) {
+      const waiter = waiters[i] as Waiter;
+      const refusal = spawnRefusal(waiter.parent, waiter.id);
+      if (refusal !== undefined && WAITABLE.has(refusal.code)) {
+        i++;
+        continue;
+      }
+      waiters.splice(i, 1);
+      if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve(
+        refusal === undefined
+          ? { ok: true, value: start(waiter.parent, waiter.id, waiter.role) }
+          : report('spawn', refusal),
+      );
+      i = 0; // what just happened may have freed or taken slots for earlier waiters
+    }
+    draining = false;
+  }
+
   function uniqueId(): string {
     let id = nextId();
     while (nodes.has(id)) id = nextId(); // a generator that repeats must not overwrite a run
     return id;
   }
+}
+
+/** The refusals that a finished run can lift, so `spawnWhenFree` waits them out. */
+const WAITABLE: ReadonlySet<TopologyRefusalCode> = new Set(['too_many_children', 'concurrency_exceeded']);
+
+interface Waiter {
+  readonly parent: string;
+  readonly id: string | undefined;
+  readonly role: string | undefined;
+  readonly resolve: (result: SpawnResult) => void;
+  readonly reject: (error: unknown) => void;
+  readonly signal: AbortSignal | undefined;
+  onAbort?: () => void;
+}
+
+function names(request: SpawnRequest): {
+  readonly id: string | undefined;
+  readonly role: string | undefined;
+} {
+  return {
+    id: request.id === undefined ? undefined : name(request.id, 'id'),
+    role: request.role === undefined ? undefined : name(request.role, 'role'),
+  };
+}
+
+function cancelled(signal: AbortSignal): EnvelopeError {
+  return new EnvelopeError('cancelled', 'The wait for a spawn slot was cancelled', { cause: signal.reason });
 }
 
 function limit(value: number | undefined, key: string, fallback: number, max: number): number {

@@ -214,7 +214,8 @@ describe('decode: directions', () => {
 
 describe('decode: every refusal code', () => {
   it('has a test above for each code of DECODE_REFUSAL_CODES', () => {
-    // The codes the other files produce: unresolved_ref, needs_async and invalid_payload are in payloads.test.ts.
+    // The codes the other files produce: unresolved_ref, needs_async and invalid_payload are in payloads.test.ts,
+    // unknown_artifact in artifacts.test.ts.
     expect(DECODE_REFUSAL_CODES).toEqual([
       'json_syntax',
       'json_too_large',
@@ -227,6 +228,7 @@ describe('decode: every refusal code', () => {
       'wrong_direction',
       'unresolved_ref',
       'needs_async',
+      'unknown_artifact',
       'invalid_payload',
     ]);
   });

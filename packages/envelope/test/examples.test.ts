@@ -3,6 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock, createSequentialIds, type InferOutput, isParleyError } from '@parley/core';
 import {
+  type ArtifactMatch,
+  type ArtifactSchemas,
+  type ArtifactSet,
+  type ArtifactSetOptions,
+  defineArtifacts,
+  isArtifactSet,
+  type SpawnWaitOptions,
   type AgentDirectory,
   type AgentInfo,
   type AgentIntentsOptions,
@@ -103,6 +110,76 @@ describe('agent-intents.ts examples', () => {
       payload: { reason: 'review blocked' },
     });
     expect([intents.names.length, envelope.intent]).toEqual([8, 'escalate']);
+
+    // One intent set for every artifact of a pipeline:
+    const pipeline = defineAgentIntents({
+      reports: {
+        'Bullish_Brief.json': z.object({ thesis: z.string() }),
+        'Bearish_Brief.json': z.object({ risk: z.string() }),
+      },
+    });
+    const artifacts = new Map<string, unknown>([['Bearish_Brief.json', { risk: 'lower high' }]]);
+    const reports = createCodec(pipeline, { resolveRef: (ref) => artifacts.get(ref) });
+    const result = reports.decode(
+      reports.encode(
+        reports.create('deliver_report', {
+          from: 'bear',
+          to: 'lead',
+          payload: { $ref: 'Bearish_Brief.json' },
+        }),
+      ),
+    );
+    expect([result.ok && result.ref, result.ok && result.artifact]).toEqual([
+      'Bearish_Brief.json',
+      'Bearish_Brief.json',
+    ]);
+  });
+});
+
+describe('artifacts.ts examples', () => {
+  it('ArtifactSchemas', () => {
+    const reports: ArtifactSchemas = { 'Bullish_Brief.json': z.object({ thesis: z.string() }) };
+  });
+
+  it('ArtifactSetOptions', () => {
+    const options: ArtifactSetOptions = { field: 'kind' };
+  });
+
+  it('ArtifactMatch', () => {
+    const reports = defineArtifacts({ 'Bullish_Brief.json': z.object({ thesis: z.string() }) });
+    const match: ArtifactMatch | undefined = reports.select('Bullish_Brief');
+    expect(match?.artifact).toBe('Bullish_Brief.json');
+  });
+
+  it('ArtifactSet', () => {
+    const reports: ArtifactSet = defineArtifacts({ 'Bullish_Brief.json': z.object({ thesis: z.string() }) });
+    expect([reports.names, reports.field]).toEqual([['Bullish_Brief.json'], 'artifact']);
+  });
+
+  it('defineArtifacts', () => {
+    const reports = defineArtifacts({
+      'Bullish_Brief.json': z.object({ artifact: z.string(), thesis: z.string() }),
+      'Bearish_Brief.json': z.object({ artifact: z.string(), risk: z.string() }),
+    });
+    const codec = createCodec(defineIntents({ deliver_report: { direction: 'any', payload: reports } }));
+    const envelope = codec.create('deliver_report', {
+      from: 'bear',
+      to: 'lead',
+      payload: { artifact: 'Bearish_Brief', risk: 'lower high' },
+    });
+    const result = codec.decode(codec.encode(envelope));
+    expect(result.ok && result.artifact).toBe('Bearish_Brief.json');
+  });
+
+  it('isArtifactSet', () => {
+    expect([isArtifactSet(defineArtifacts({ 'A.json': z.object({}) })), isArtifactSet(z.object({}))]).toEqual(
+      [true, false],
+    );
+  });
+
+  it('SpawnWaitOptions', () => {
+    const controller = new AbortController();
+    const options: SpawnWaitOptions = { signal: controller.signal };
   });
 });
 

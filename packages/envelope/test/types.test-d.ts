@@ -1,10 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
+import type { InferOutput } from '@parley/core';
 import { z } from 'zod';
 import {
   createCodec,
   createEnvelope,
   type DecodeResult,
   defineAgentIntents,
+  defineArtifacts,
+  type ArtifactSet,
   defineIntents,
   type Envelope,
   type EnvelopeOf,
@@ -109,5 +112,37 @@ describe('defineAgentIntents types', () => {
   it('defaults deliver_report to any JSON object', () => {
     const agents = defineAgentIntents();
     expectTypeOf<PayloadOf<typeof agents, 'deliver_report'>>().toEqualTypeOf<Record<string, unknown>>();
+  });
+});
+
+describe('artifact sets', () => {
+  const Bull = z.object({ thesis: z.string() });
+  const Bear = z.object({ risk: z.string() });
+
+  it('types deliver_report as the union of the artifacts given as reports', () => {
+    const intents = defineAgentIntents({
+      reports: { 'Bullish_Brief.json': Bull, 'Bearish_Brief.json': Bear },
+    });
+    expectTypeOf<PayloadOf<typeof intents, 'deliver_report'>>().toEqualTypeOf<
+      { thesis: string } | { risk: string }
+    >();
+    expectTypeOf<PayloadOf<typeof intents, 'escalate'>['reason']>().toEqualTypeOf<string>();
+    const set = defineArtifacts({ 'A.json': Bull, 'B.json': Bear });
+    expectTypeOf<InferOutput<typeof set>>().toEqualTypeOf<{ thesis: string } | { risk: string }>();
+    const wide: ArtifactSet = set; // a specific set is an ArtifactSet
+    expectTypeOf(wide.names).toEqualTypeOf<readonly string[]>();
+    // @ts-expect-error report and reports are exclusive
+    defineAgentIntents({ report: Bull, reports: { 'A.json': Bull } });
+  });
+
+  it('carries ref and artifact on a decoded result', () => {
+    const codec = createCodec(defineAgentIntents({ reports: { 'A.json': Bull } }));
+    const result = codec.decode('{}');
+    if (result.ok) {
+      expectTypeOf(result.ref).toEqualTypeOf<string | undefined>();
+      expectTypeOf(result.artifact).toEqualTypeOf<string | undefined>();
+    } else if (result.code === 'unknown_artifact') {
+      expectTypeOf(result.known).toEqualTypeOf<readonly string[]>();
+    }
   });
 });
