@@ -77,4 +77,16 @@ describe('exact multi-step confirmation', () => {
     expect(h.events.refused).toMatchObject([{ code: 'steps_required', id }]);
     expect(token).not.toContain(id);
   });
+
+  it('counts a redelivered platform event once: the same event id never advances a second step', async () => {
+    const h = await setup();
+    const { decision } = await h.ask({ steps: STEPS });
+    await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' });
+    await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' }); // the platform delivers it again
+    expect(h.gate.pending()).toMatchObject([{ step: 1 }]);
+    expect(h.events.ignored).toMatchObject([{ code: 'stale_reply', senderId: 'alice' }]);
+    await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_2' });
+    await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_3' });
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+  });
 });

@@ -74,6 +74,8 @@ export interface GateContext {
   readonly mirrorOf: Map<string, Entry>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
   readonly recentlySettled: RecentSet;
+  /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
+  readonly countedEvents: RecentSet;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -128,6 +130,7 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     mirrors: new Map(),
     mirrorOf: new Map(),
     recentlySettled: new RecentSet(10_000),
+    countedEvents: new RecentSet(10_000),
     closed: false,
     loading: true,
     ready: Promise.resolve(),

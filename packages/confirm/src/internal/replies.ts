@@ -31,6 +31,11 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
   const createdAt = message.createdAt ?? message.receivedAt;
   if (createdAt < entry.firstPromptedAt) return ignore('stale_reply', false); // written before the prompt
   if (createdAt < entry.promptedAt) return ignore('stale_reply', true); // an answer to an earlier prompt
+  if (message.eventId !== undefined) {
+    const event = `${message.channel}\u0000${message.eventId}`;
+    if (ctx.countedEvents.has(event)) return ignore('stale_reply', true); // a redelivery: it counted once
+    ctx.countedEvents.add(event);
+  }
   answer(ctx, entry, message.text, message.senderId);
   return true;
 }
