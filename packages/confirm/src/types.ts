@@ -356,7 +356,11 @@ export type ResumeHandler = (decision: ConfirmDecision, gate: ConfirmGate) => vo
  */
 export interface ConfirmGateOptions {
   readonly bus: MessageBus;
-  /** Where pending confirmations, decisions and allowances live; in memory by default. */
+  /**
+   * Where pending confirmations, decisions and allowances live; in memory by default. Share one
+   * (e.g. `@parley/redis`) between replicas: with `Store.watch`, a decision recorded by any gate
+   * settles the waiting request on the gate that asked.
+   */
   readonly store?: Store;
   readonly clock?: Clock;
   /** Makes confirmation ids; nanoid with a `cfm_` prefix by default. Ids must not contain `.`. */
@@ -411,7 +415,10 @@ export interface ConfirmGate {
   request(request: ConfirmRequest): Promise<ConfirmDecision>;
   /** Checks, once, that a recorded confirmed decision covers exactly this action. */
   authorize(decision: ConfirmDecision | string, action: ConfirmAction): Promise<AuthorizeResult>;
-  /** Re-reads a confirmation's decision from the store (settled by another replica) and settles it here. */
+  /**
+   * Re-reads a confirmation's decision from the store (settled by another gate) and settles it
+   * here. Needed only with a store without `watch`: otherwise the gate follows the store itself.
+   */
   reconcile(id: string): Promise<ConfirmDecision | undefined>;
   /** Every recorded decision still in the audit trail. */
   audit(): AsyncIterable<ConfirmDecision>;
