@@ -239,7 +239,11 @@ export interface ToolRunOptions<TContext> {
   readonly requester?: string | undefined;
   /** Passed to confirmation gates and executors; calls not yet started are refused once it aborts. */
   readonly signal?: AbortSignal | undefined;
-  /** The wait for a confirmation; the confirm gate's default otherwise. */
+  /**
+   * The wait for a confirmation; the confirm gate's default otherwise. Checked when the batch is
+   * registered: `process` rejects with CoreError `invalid_timeout` unless it is a finite number in
+   * (0, 2^31 − 1].
+   */
   readonly confirmTimeoutMs?: number | undefined;
 }
 

@@ -1,4 +1,4 @@
-import { createEmitter, systemClock } from '@parley/core';
+import { assertTimeoutMs, createEmitter, systemClock } from '@parley/core';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
 import type { DisabledTool, ToolGate, ToolGateOptions, ToolPolicy, ToolRunOptions } from './gate-types.js';
@@ -290,6 +290,7 @@ function checkRun(run: ToolRunOptions<unknown>): void {
       details: { turn: String((run as { turn?: unknown } | null)?.turn) },
     });
   }
+  if (run.confirmTimeoutMs !== undefined) assertTimeoutMs(run.confirmTimeoutMs, 'confirmTimeoutMs');
 }
 
 function checkUntil(until: DisableUntil): DisableUntil {
