@@ -21,6 +21,21 @@ describe('restart (a new gate on the same store)', () => {
     expect(await after.gate.authorize('cfm_1', ACTION)).toEqual({ ok: false, code: 'not_confirmed' });
   });
 
+  it.each(['toString', 'constructor', 'hasOwnProperty'])(
+    'takes no inherited %s for a resume handler: the restored confirmation expires with a notice',
+    async (name) => {
+      const before = await setup();
+      await before.ask({ action: { name, args: {} } });
+      const after = await before.restart({ resume: {} });
+      const decided = new Promise((resolve) => after.gate.on('decided', resolve));
+      await after.channel.say('g1', 'alice', '确认');
+      await decided;
+      expect(after.decided).toMatchObject([{ id: 'cfm_1', outcome: 'aborted', reason: 'expired' }]);
+      await Promise.resolve();
+      expect(after.channel.lastSent('g1')?.text).toContain('已过期');
+    },
+  );
+
   it('resumes through the handler registered by action name, with the persisted action', async () => {
     const before = await setup();
     await before.ask();

@@ -109,7 +109,8 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     vocabulary: options.vocabulary ?? DEFAULT_VOCABULARY,
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },
-    resume: options.resume ?? {},
+    // Looked up by action name: a null-prototype copy, so "toString" or "constructor" is no handler.
+    resume: Object.assign(Object.create(null) as Record<string, ResumeHandler>, options.resume),
     prefix,
     keys: {
       pendingPrefix,
