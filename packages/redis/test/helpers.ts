@@ -33,7 +33,12 @@ export function assertRedisInstalled(): void {
   }
 }
 
-export async function startRedis(): Promise<RedisServer> {
+export interface StartOptions {
+  /** Append-only file fsynced on every write (`--appendonly yes --appendfsync always`), so data survives SIGKILL. */
+  readonly persistent?: boolean;
+}
+
+export async function startRedis(options: StartOptions = {}): Promise<RedisServer> {
   assertRedisInstalled();
   const dir = mkdtempSync(join(tmpdir(), 'parley-redis-'));
   const port = await freePort();
@@ -43,7 +48,19 @@ export async function startRedis(): Promise<RedisServer> {
   async function start(): Promise<void> {
     const proc = spawn(
       BIN,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        ...(options.persistent === true
+          ? ['--appendonly', 'yes', '--appendfsync', 'always']
+          : ['--appendonly', 'no']),
+        '--dir',
+        dir,
+      ],
       { stdio: 'ignore' },
     );
     child = proc;
