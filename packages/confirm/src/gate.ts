@@ -21,7 +21,8 @@ import type { ConfirmDecision, ConfirmGate, ConfirmGateOptions, ConfirmRequest }
  * right before running; only a recorded `confirmed` decision for exactly that action passes, once.
  * Pending confirmations are written to the store, so a new gate on the same store (after a
  * restart) still intercepts their replies and either resumes them through `resume` handlers or
- * tells the user plainly that the action expired.
+ * tells the user plainly that the action expired. Gates of several replicas sharing a store with
+ * `Store.watch` follow each other: a reply caught on any replica settles the request where it waits.
  *
  * @throws CoreError `invalid_timeout` for a bad `timeoutMs`, `standingAllowanceMs` or `auditTtlMs`;
  * ConfirmError `invalid_argument` for a bad approver list, policy or limit.

@@ -321,9 +321,13 @@ export interface ConfirmEvents {
  * ```
  */
 export interface ConfirmMessages {
+  /** The first prompt; `allowAlways` when standing allowances are on. */
   prompt(summary: string, allowAlways: boolean): string;
+  /** Sent after an unrecognised reply under `unrecognised: 'reprompt'`. */
   reprompt(summary: string, attemptsLeft: number): string;
+  /** Sent when a confirmation timed out. */
   timedOut(summary: string): string;
+  /** Sent when a confirmation made before a restart is answered and no `resume` handler exists. */
   expired(summary: string): string;
 }
 
@@ -391,6 +395,7 @@ export interface ConfirmGateOptions {
   readonly keyPrefix?: string;
   /** How long decisions stay in the audit trail; 7 days by default. */
   readonly auditTtlMs?: number;
+  /** Called when an event listener throws; by default the error is rethrown in a microtask. */
   readonly onListenerError?: (error: unknown, event: string) => void;
 }
 
@@ -426,6 +431,7 @@ export interface ConfirmGate {
   pending(): readonly PendingConfirmation[];
   /** Resolves once confirmations persisted before a restart are loaded. */
   readonly ready: Promise<void>;
+  /** Subscribes to an event of {@link ConfirmEvents}; returns a function that unsubscribes. */
   on: Emitter<ConfirmEvents>['on'];
   /** Removes the interceptor and resolves local waiters as `aborted` / `closed`; persisted confirmations stay for the next gate. */
   close(): Promise<void>;
