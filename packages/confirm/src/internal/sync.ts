@@ -104,8 +104,9 @@ function follow(ctx: GateContext, record: PendingRecord, version: number): void 
   const entry = fromRecord(record, true, version);
   ctx.mirrors.set(id, entry);
   ctx.mirrorOf.set(entry.sessionKey, entry);
-  // The owner times it out; stop following it then, in case the owner is gone.
-  entry.deadline = ctx.deadlines.add(record.expiresAt, () => dropMirror(ctx, entry));
+  // Every gate following it times it out, so it expires even when its owner is gone; the decision
+  // is a compare-and-set, so one gate records it and tells the session, the others adopt it.
+  entry.deadline = ctx.deadlines.add(record.expiresAt, () => expire(ctx, entry));
 }
 
 /** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
