@@ -47,6 +47,7 @@ export type {
   Conflict,
   ToolFailureStatus,
   FailedCall,
+  FailedCallIssue,
   ToolFeedback,
   AppliedAction,
   DeferredCall,

@@ -149,6 +149,18 @@ export interface AttemptRecord<TInput> {
   /** Ids of proposed calls not sent to the gate because an earlier attempt already handled them. */
   readonly skippedCallIds: readonly string[];
   readonly verdict?: ReviewVerdict | undefined;
+  /**
+   * Retries (review gates: revise rounds) the run had used once this attempt was judged: the
+   * previous record's count, plus one when this attempt was sent back for another try. The attempt
+   * that asks for one round too many does not count one, so rounds read `retries` of the limit.
+   */
+  readonly retries: number;
+  /**
+   * Whether this attempt ended the run with a report: over the retry or revise-round limit (its
+   * status stays `conflict`, `tool_rejected` or `revise`), blocked, a malformed verdict or an
+   * unknown target, or an error after its retry.
+   */
+  readonly escalated: boolean;
   /** The error of a `generator_error`, `reviewer_error`, `failed` or `cancelled` attempt. */
   readonly error?: { readonly name: string; readonly message: string } | undefined;
   readonly startedAt: number;

@@ -123,7 +123,10 @@ export const TOOL_FAILURE_STATUSES = ['rejected', 'error'] as const;
 export type ToolFailureStatus = (typeof TOOL_FAILURE_STATUSES)[number];
 
 /**
- * One entry of `tool_feedback.failed_calls`, with the reference document's field names.
+ * One entry of `tool_feedback.failed_calls`, with the reference document's field names, plus what
+ * a typed gate (such as `@parley/tools`') adds: its refusal `code`, the tool's own reason and the
+ * argument issues. Attempt records keep those extras; the feedback appended to the model's request
+ * and the conflict report carry the document's fields only.
  *
  * @example
  * ```ts
@@ -135,6 +138,8 @@ export type ToolFailureStatus = (typeof TOOL_FAILURE_STATUSES)[number];
  *   status: 'rejected',
  *   reason: 'area_locked: the movement lock is not released',
  *   disabled_until: 'the door is unlocked',
+ *   code: 'tool_refused',
+ *   tool_reason: 'area_locked',
  * };
  * ```
  */
@@ -146,6 +151,29 @@ export interface FailedCall {
   readonly reason: string;
   /** Optional: until when (or what) the tool stays disabled. */
   readonly disabled_until?: string | undefined;
+  /** The gate's typed refusal code (`not_allowed`, `invalid_args`…), when it gave one. Records only. */
+  readonly code?: string | undefined;
+  /** The tool's own reason (one of its declared reasons), when the gate gave one. Records only. */
+  readonly tool_reason?: string | undefined;
+  /** What is wrong with the arguments, when the gate said. Records only. */
+  readonly issues?: readonly FailedCallIssue[] | undefined;
+}
+
+/**
+ * One argument issue of a {@link FailedCall}, as a gate reports it (the shape of core's
+ * `ValidationIssue`; only `message` is required).
+ *
+ * @example
+ * ```ts
+ * import type { FailedCallIssue } from '@parley/conflict';
+ *
+ * const issue: FailedCallIssue = { path: ['to'], pathText: 'to', message: 'Required' };
+ * ```
+ */
+export interface FailedCallIssue {
+  readonly path?: readonly (string | number)[] | undefined;
+  readonly pathText?: string | undefined;
+  readonly message: string;
 }
 
 /**

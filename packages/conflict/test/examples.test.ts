@@ -39,6 +39,7 @@ import {
   type DetectorInit,
   type DetectResult,
   type FailedCall,
+  type FailedCallIssue,
   type GenerateContext,
   type GenerateFn,
   type HpClaimDetectorOptions,
@@ -480,7 +481,13 @@ describe('types.ts examples', () => {
       status: 'rejected',
       reason: 'area_locked: the movement lock is not released',
       disabled_until: 'the door is unlocked',
+      code: 'tool_refused',
+      tool_reason: 'area_locked',
     };
+  });
+
+  it('FailedCallIssue', async () => {
+    const issue: FailedCallIssue = { path: ['to'], pathText: 'to', message: 'Required' };
   });
 
   it('ToolFeedback', async () => {

@@ -4,9 +4,11 @@ import {
   type Conflict,
   type DeferredCall,
   type FailedCall,
+  type FailedCallIssue,
   type Proposal,
   TOOL_FAILURE_STATUSES,
   type ToolCall,
+  type ToolFeedback,
 } from '../types.js';
 
 /** The detector name of conflicts about a malformed proposal. */
@@ -112,12 +114,16 @@ export function checkGateResult(
       return fail(`failed_calls entry "${call.id}" has no reason`);
     }
     const until = entry['disabled_until'];
+    const issues = issuesOf(entry['issues']);
     return {
       id: call.id,
       tool: call.tool,
       status: status as FailedCall['status'], // checked against the list above
       reason: entry['reason'],
       ...(typeof until === 'string' ? { disabled_until: until } : {}),
+      ...(typeof entry['code'] === 'string' ? { code: entry['code'] } : {}),
+      ...(typeof entry['tool_reason'] === 'string' ? { tool_reason: entry['tool_reason'] } : {}),
+      ...(issues === undefined ? {} : { issues }),
     };
   });
   const outDeferred = deferred.map((entry): DeferredCall => {
@@ -130,6 +136,38 @@ export function checkGateResult(
   });
   if (pending.size > 0) fail(`it did not answer ${[...pending.keys()].map((id) => `"${id}"`).join(', ')}`);
   return { executed: outExecuted, failed: outFailed, deferred: outDeferred };
+}
+
+/** The feedback in the reference document's shape: what the model and the report see. */
+export function toDocumentFeedback(feedback: ToolFeedback): ToolFeedback {
+  return {
+    failed_calls: feedback.failed_calls.map((call) => ({
+      id: call.id,
+      tool: call.tool,
+      status: call.status,
+      reason: call.reason,
+      ...(call.disabled_until === undefined ? {} : { disabled_until: call.disabled_until }),
+    })),
+  };
+}
+
+/** A gate's argument issues as plain data; anything not shaped like issues is left out. */
+function issuesOf(value: unknown): FailedCallIssue[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const issues: FailedCallIssue[] = [];
+  for (const issue of value) {
+    if (!isRecord(issue) || typeof issue['message'] !== 'string') return undefined;
+    const path = issue['path'];
+    const pathText = issue['pathText'];
+    issues.push({
+      ...(Array.isArray(path) && path.every((p) => typeof p === 'string' || typeof p === 'number')
+        ? { path: [...(path as (string | number)[])] }
+        : {}),
+      ...(typeof pathText === 'string' ? { pathText } : {}),
+      message: issue['message'],
+    });
+  }
+  return issues;
 }
 
 function listOf(

@@ -1,5 +1,6 @@
 import { type Clock, type Emitter, isParleyError } from '@parley/core';
 import { ConflictError } from '../errors.js';
+import { toDocumentFeedback } from './checks.js';
 import type { AppliedAction, Conflict, DeferredCall, ReviewVerdict, ToolFeedback } from '../types.js';
 import type {
   AttemptRecord,
@@ -108,6 +109,8 @@ export async function runLoop<TInput, TOutput>(
         executed: [],
         deferred: [],
         skippedCallIds: [],
+        retries,
+        escalated: false,
         ...fields,
         startedAt,
         endedAt,
@@ -128,7 +131,11 @@ export async function runLoop<TInput, TOutput>(
         finish({ status: 'cancelled', error: errorInfo(signal.reason) });
         throw cancelled();
       }
-      finish({ status: 'generator_error', error: errorInfo(error) });
+      finish({
+        status: 'generator_error',
+        error: errorInfo(error),
+        escalated: errors >= spec.maxErrorRetries,
+      });
       if (errors < spec.maxErrorRetries) {
         errors++;
         continue; // the same request again: a failed call is not the model's mistake
@@ -153,7 +160,13 @@ export async function runLoop<TInput, TOutput>(
     }
     applied.push(...(judged.executed ?? []));
     deferred.push(...(judged.deferred ?? []));
+    // A retry past the limit escalates instead: its record says so, and counts no new round.
+    const overLimit = judged.kind === 'retry' && retries >= spec.maxRetries;
+    const retried = judged.kind === 'retry' && !overLimit;
+    const exhausted = judged.kind === 'error' && errors >= spec.maxErrorRetries;
     finish({
+      retries: retried ? retries + 1 : retries,
+      escalated: overLimit || judged.kind === 'escalate' || exhausted,
       status: judged.status,
       output,
       conflicts: judged.conflicts ?? [],
@@ -183,7 +196,9 @@ export async function runLoop<TInput, TOutput>(
           Object.freeze({
             attempt,
             conflict_debug: judged.conflicts ?? [],
-            ...(judged.toolFeedback === undefined ? {} : { tool_feedback: judged.toolFeedback }),
+            ...(judged.toolFeedback === undefined
+              ? {}
+              : { tool_feedback: toDocumentFeedback(judged.toolFeedback) }),
             ...(judged.verdict === undefined ? {} : { review: judged.verdict }),
             rejected_output: output,
           }),
@@ -237,7 +252,7 @@ function buildReport<TInput>(
     retries,
     max_retries: maxRetries,
     conflict_debug: last.conflicts,
-    ...(last.toolFeedback === undefined ? {} : { tool_feedback: last.toolFeedback }),
+    ...(last.toolFeedback === undefined ? {} : { tool_feedback: toDocumentFeedback(last.toolFeedback) }),
     ...(last.verdict === undefined ? {} : { review: last.verdict }),
     ...(lastOutput === undefined ? {} : { last_output: lastOutput.output }),
     ...(message === undefined ? {} : { error: message }),
@@ -246,7 +261,9 @@ function buildReport<TInput>(
       attempt: record.attempt,
       status: record.status,
       conflict_debug: record.conflicts,
-      ...(record.toolFeedback === undefined ? {} : { tool_feedback: record.toolFeedback }),
+      ...(record.toolFeedback === undefined
+        ? {}
+        : { tool_feedback: toDocumentFeedback(record.toolFeedback) }),
       ...(record.verdict === undefined ? {} : { review: record.verdict }),
     })),
     created_at: now,
