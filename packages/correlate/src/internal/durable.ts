@@ -124,7 +124,15 @@ export function createDurable(host: DurableHost): Durable {
     void reconcile(record);
   }
 
-  const unwatch = store.watch?.(prefix, onChange);
+  /** Changes may have gone unheard (a store that lost its subscription): re-read every pending record. */
+  function onResync(): void {
+    if (host.isClosed()) return;
+    for (const record of [...tracker.pendingRecords()]) {
+      if (record.state === 'pending' && !extraOf(record).busy) void reconcile(record);
+    }
+  }
+
+  const unwatch = store.watch?.(prefix, onChange, { onResync });
 
   return {
     async persistThenLaunch(record) {
