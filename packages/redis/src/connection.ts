@@ -7,6 +7,8 @@ export interface Connection {
   run<T>(command: () => Promise<T>, failure: Failure, details?: Details): Promise<T>;
   /** Runs the write script by EVALSHA, loading it again when Redis has lost it (a restart). */
   script(keys: readonly string[], args: readonly string[], details: Details): Promise<string[]>;
+  /** Resolves once the connection is up (at once when it is); `detach` resolves it too. */
+  ready(): Promise<void>;
   /** Stops listening to the client; the client itself stays open. */
   detach(): void;
 }
@@ -29,6 +31,12 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
   // A client already retrying when the store is created fails fast from the start.
   let lost = redis.status === 'reconnecting' || redis.status === 'close';
   let sha: string | undefined;
+  let waiting: (() => void)[] = [];
+  const release = (): void => {
+    const due = waiting;
+    waiting = [];
+    for (const resolve of due) resolve();
+  };
 
   const onClose = (): void => {
     const dropped = [...inFlight];
@@ -49,6 +57,7 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
     if (!lost) return;
     lost = false;
     hooks.onState('ready');
+    release();
   };
   redis.on('close', onClose);
   redis.on('ready', onReady);
@@ -96,9 +105,14 @@ export function connect(redis: Redis, source: string, hooks: ConnectionHooks): C
       // A restarted (or flushed) Redis has lost its script cache; EVAL runs and caches it again.
       return (await run(() => redis.eval(source, keys.length, ...all), 'script_failed', details)) as string[];
     },
+    ready() {
+      if (!lost) return Promise.resolve();
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
     detach() {
       redis.off('close', onClose);
       redis.off('ready', onReady);
+      release();
     },
   };
 }

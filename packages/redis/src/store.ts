@@ -156,6 +156,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     onState: (state) => events.emit('connection', { connection: 'commands', state }),
   });
   const hub = createWatchHub(redis, layout, {
+    commandsReady: () => conn.ready(),
     onResync: (reason) => events.emit('resync', { reason }),
     onState: (state) => events.emit('connection', { connection: 'subscriber', state }),
     onError: (error, source) => events.emit('error', { error, source }),

@@ -34,6 +34,8 @@ export type ResyncReason = 'subscribed' | 'reconnected';
 export type RedisWatchOptions = StoreWatchOptions;
 
 export interface HubHooks {
+  /** Resolves when the command connection is up, so a watcher told to re-read can. */
+  commandsReady(): Promise<void>;
   onResync(reason: ResyncReason): void;
   onState(state: 'lost' | 'ready'): void;
   onError(error: unknown, source: 'subscriber' | 'listener'): void;
@@ -103,8 +105,12 @@ export function createWatchHub(redis: Redis, layout: Layout, hooks: HubHooks): W
           if (everLive) hooks.onState('ready');
           live = true;
           everLive = true;
-          hooks.onResync(reason);
-          resync(watchers, reason);
+          // The subscriber can be back before the command connection: re-reads wait for it.
+          return hooks.commandsReady().then(() => {
+            if (subscriber !== sub || !live) return; // closed or dropped again meanwhile
+            hooks.onResync(reason);
+            resync(watchers, reason);
+          });
         },
         onError, // the connection dropped again before Redis confirmed; the next 'ready' retries
       );

@@ -5,6 +5,7 @@ import { isParleyError } from '@parley/core';
 import { shutdownProtocol } from '@parley/correlate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, type GateCluster, gateCluster } from './gates.js';
+import type { RedisStore } from '../src/index.js';
 import { type RedisServer, startRedis, until } from './helpers.js';
 import { type LeadCluster, leadCluster } from './leads.js';
 
@@ -32,9 +33,21 @@ function slow(gateOpen: () => boolean) {
   return { retryStrategy: () => (gateOpen() ? 50 : 1_000) } as const;
 }
 
-async function outage(until_: () => Promise<void>): Promise<void> {
+/** Kills Redis, waits until every store saw its command connection drop, runs `during`, restarts. */
+async function outage(stores: readonly RedisStore[], during: () => Promise<void>): Promise<void> {
+  const lost = stores.map(
+    (store) =>
+      new Promise<void>((resolve) => {
+        const off = store.on('connection', ({ connection, state }) => {
+          if (connection !== 'commands' || state !== 'lost') return;
+          off();
+          resolve();
+        });
+      }),
+  );
   await server.kill();
-  await until_();
+  await Promise.all(lost);
+  await during();
   await server.start();
 }
 
@@ -49,7 +62,7 @@ describe('confirmation gates across a Redis restart', () => {
     const resyncs: string[] = [];
     a.store.on('resync', ({ reason }) => resyncs.push(reason));
 
-    await outage(async () => {
+    await outage([a.store, b.store], async () => {
       // During the outage: the store refuses at once, typed, and nothing is applied.
       const during = await a.store.set('probe', 1).catch((error: unknown) => error);
       expect(isParleyError(during, 'connection_lost')).toBe(true);
@@ -88,7 +101,7 @@ describe('correlators across a Redis restart', () => {
     await until(() => a.sent.length === 1, 5_000, 'the request to be stored and sent');
     const response = await leads.answer(a.sent[0]);
 
-    await outage(async () => {
+    await outage([a.store, b.store], async () => {
       // A reply that arrives during the outage is refused as store_error (typed), not dropped silently.
       expect(await b.correlator.receive(response)).toMatchObject({ ok: false, code: 'store_error' });
       expect(b.errors.map((e) => e.code)).toContain('store_error');
