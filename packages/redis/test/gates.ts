@@ -83,6 +83,7 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
         store,
         secret: 'fleet-secret',
         generateId: createSequentialIds(`${name}_`),
+        replicaId: name.replace(/[0-9]+$/, ''), // a2 is replica a, restarted
         ...shared,
         ...options.gate,
       });
