@@ -393,6 +393,14 @@ export interface ConfirmGateOptions {
   readonly resume?: Readonly<Record<string, ResumeHandler>>;
   /** Store key prefix; `confirm:` by default. */
   readonly keyPrefix?: string;
+  /**
+   * A stable name of this replica (a pod name, a host), kept across its restarts. Confirmations it
+   * prompts are stored with it, and a gate that starts takes over (restores) only those of its own
+   * replica id, and those stored without one, following the others as another live replica's.
+   * Without it a starting gate takes over every pending confirmation of the store, which is right
+   * for a single instance but not when other replicas are alive.
+   */
+  readonly replicaId?: string;
   /** How long decisions stay in the audit trail; 7 days by default. */
   readonly auditTtlMs?: number;
   /** Called when an event listener throws; by default the error is rethrown in a microtask. */

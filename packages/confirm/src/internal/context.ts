@@ -59,6 +59,8 @@ export interface GateContext {
   readonly texts: ConfirmMessages;
   readonly resume: Readonly<Record<string, ResumeHandler>>;
   readonly prefix: string;
+  /** Written into the records of confirmations this gate prompts; see `ConfirmGateOptions.replicaId`. */
+  readonly replicaId: string | undefined;
   readonly keys: Keys;
   readonly tokens: TokenCodec;
   readonly events: Emitter<ConfirmEvents>;
@@ -112,6 +114,7 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     // Looked up by action name: a null-prototype copy, so "toString" or "constructor" is no handler.
     resume: Object.assign(Object.create(null) as Record<string, ResumeHandler>, options.resume),
     prefix,
+    replicaId: options.replicaId,
     keys: {
       pendingPrefix,
       decisionPrefix,

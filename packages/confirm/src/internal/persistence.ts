@@ -95,6 +95,7 @@ export function fromRecord(record: PendingRecord, remote: boolean, version?: num
     requestedAt: record.requestedAt,
     restored: true,
     remote,
+    owner: record.owner,
     state: 'prompted',
     step: record.step,
     reprompts: record.reprompts,

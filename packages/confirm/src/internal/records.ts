@@ -18,6 +18,8 @@ export interface Entry {
   readonly restored: boolean;
   /** Another live replica owns it: no resume handler, no notices here. */
   readonly remote: boolean;
+  /** The replica id of the gate that prompted it, if it had one. */
+  readonly owner: string | undefined;
   state: 'new' | 'queued' | 'prompted';
   step: number;
   reprompts: number;
@@ -52,10 +54,12 @@ export interface PendingRecord {
   readonly firstPromptedAt: number;
   readonly promptedAt: number;
   readonly expiresAt: number;
+  /** The replica id of the gate that prompted it (absent when it had none). */
+  readonly owner?: string;
 }
 
 export function toPendingRecord(entry: Entry): PendingRecord {
-  return {
+  const record: PendingRecord = {
     v: 1,
     id: entry.id,
     sessionKey: entry.sessionKey,
@@ -72,6 +76,7 @@ export function toPendingRecord(entry: Entry): PendingRecord {
     promptedAt: entry.promptedAt,
     expiresAt: entry.expiresAt as number, // only prompted entries are persisted, and they have one
   };
+  return entry.owner === undefined ? record : { ...record, owner: entry.owner };
 }
 
 /** Reads a stored pending record; anything unexpected is skipped rather than trusted. */

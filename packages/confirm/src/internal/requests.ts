@@ -28,6 +28,7 @@ export function newEntry(
     requestedAt: ctx.clock.now(),
     restored: false,
     remote: false,
+    owner: ctx.replicaId,
     state: 'new',
     step: 0,
     reprompts: 0,

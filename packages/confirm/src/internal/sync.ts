@@ -14,6 +14,10 @@ export async function restore(ctx: GateContext): Promise<void> {
     for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
       const record = readPendingRecord(item.value);
       if (record === undefined || ctx.byId.has(record.id) || ctx.active.has(record.sessionKey)) continue;
+      if (record.owner !== undefined && record.owner !== ctx.replicaId) {
+        follow(ctx, record, item.version); // another replica's: it (or its next start) resumes it
+        continue;
+      }
       const entry = fromRecord(record, false, item.version);
       ctx.byId.set(entry.id, entry);
       ctx.active.set(entry.sessionKey, entry);
