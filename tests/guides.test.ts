@@ -1,0 +1,258 @@
+// Runs the code of every guide in guides/ (each sample in a guide is a region of one of these
+// files), with assertions on what it prints and returns. Time is a manual clock throughout; the
+// Redis guide also runs on a real redis-server on a free loopback port when one is installed.
+import { request } from 'node:http';
+import { createMessageBus } from '@parley/bus';
+import { createManualClock } from '@parley/core';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { main as gettingStarted, startBot } from '../guides/code/getting-started.js';
+import {
+  createTelegramApi,
+  createTelegramBot,
+  main as telegramMain,
+  type TelegramApi,
+  toInbound,
+  toInlineKeyboard,
+  toSendMessage,
+} from '../guides/code/telegram-adapter.js';
+import {
+  ALICE,
+  BOT_USER_ID,
+  channelPost,
+  clickUpdate,
+  editUpdate,
+  GROUP_ID,
+  MALLORY,
+  OTHER_BOT,
+  T0,
+  textUpdate,
+  topicUpdate,
+} from '../guides/code/telegram-updates.js';
+// The testing guide is itself a test file: importing it registers its tests here.
+import '../guides/code/testing-with-fakes.js';
+
+describe('guide: getting started', () => {
+  it('confirms, cancels and times out, in that order, with the transcript it prints', async () => {
+    const clock = createManualClock({ now: Date.UTC(2026, 0, 1) });
+    const transcript = await gettingStarted(clock);
+    const prompt = "bot: 以下操作需要确认：DELETE FROM orders WHERE status = 'cancelled'";
+    expect(transcript).toEqual([
+      'alice: /purge',
+      prompt,
+      'alice: 确认',
+      'bot: Deleted 3 cancelled orders.',
+      'alice: /purge',
+      prompt,
+      'alice: 取消',
+      'bot: Nothing deleted (cancelled).',
+      'alice: /purge',
+      prompt,
+      'bot: Nothing deleted (timed_out).',
+    ]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+});
+
+/** A Bot API stand-in that records every call and answers like Telegram does. */
+function recordingApi(): TelegramApi & { calls: { method: string; params: Record<string, unknown> }[] } {
+  const calls: { method: string; params: Record<string, unknown> }[] = [];
+  return {
+    calls,
+    async call(method, params) {
+      calls.push({ method, params });
+      return method === 'sendMessage' ? { message_id: 100 + calls.length } : true;
+    },
+  };
+}
+
+async function telegramHarness() {
+  const clock = createManualClock({ now: T0 * 1000 });
+  const api = recordingApi();
+  const telegram = createTelegramBot({ api, botUserId: BOT_USER_ID, secretToken: 's3cret' });
+  const runs: number[] = [];
+  const bot = await startBot({ adapter: telegram, clock, orders: { deleteCancelled: async () => runs.push(1) } });
+  onTestFinished(() => bot.close());
+  const post = (body: unknown) => telegram.handleWebhook({ body, secretToken: 's3cret' });
+  /** Resolves once the bot has called sendMessage `count` times in all. */
+  const sent = (count: number) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const check = (): void => {
+        const calls = api.calls.filter((c) => c.method === 'sendMessage');
+        const call = calls[count - 1];
+        if (call !== undefined) resolve(call.params);
+        else queueMicrotask(check);
+      };
+      check();
+    });
+  return { clock, api, telegram, bot, runs, post, sent };
+}
+
+describe('guide: wiring Parley into an existing bot (Telegram)', () => {
+  it('maps a message update to an inbound message of its chat, sender and time', () => {
+    expect(toInbound(textUpdate(900_000_057, '/purge') as never, BOT_USER_ID)).toMatchObject({
+      chatId: String(GROUP_ID),
+      senderId: String(ALICE.id),
+      senderIsBot: false,
+      fromSelf: false,
+      text: '/purge',
+      kind: 'message',
+      eventId: `msg:${GROUP_ID}:57`,
+      createdAt: (T0 + 5) * 1000,
+    });
+    expect(toInbound(topicUpdate(900_000_058, 'hi') as never, BOT_USER_ID)).toMatchObject({ threadId: '42' });
+    expect(toInbound(editUpdate(900_000_059, 57, '/purge!') as never, BOT_USER_ID)).toMatchObject({
+      kind: 'edit',
+      eventId: 'edit:900000059',
+      createdAt: (T0 + 9) * 1000,
+    });
+    expect(toInbound(textUpdate(900_000_060, 'hi', { from: OTHER_BOT }) as never, BOT_USER_ID)).toMatchObject({
+      senderIsBot: true,
+      fromSelf: false,
+    });
+    expect(
+      toInbound(clickUpdate(900_000_061, '{"confirmation":"cfm_1.confirm"}') as never, BOT_USER_ID),
+    ).toMatchObject({ kind: 'card_action', action: { confirmation: 'cfm_1.confirm' }, eventId: expect.stringMatching(/^callback:/) });
+    expect(toInbound(clickUpdate(900_000_062, 'plain') as never, BOT_USER_ID)).toMatchObject({ action: 'plain' });
+  });
+
+  it('renders text, thread, reply and buttons as sendMessage parameters, leaving out oversized buttons', () => {
+    const base = { channel: 'telegram', sessionKey: 'telegram:-100', createdAt: 0 };
+    expect(
+      toSendMessage({
+        ...base,
+        chatId: String(GROUP_ID),
+        threadId: '42',
+        text: 'OK?',
+        replyTo: `msg:${GROUP_ID}:57`,
+        card: { buttons: [{ label: 'Yes', value: { c: 'y' } }] },
+      }),
+    ).toEqual({
+      chat_id: GROUP_ID,
+      text: 'OK?',
+      message_thread_id: 42,
+      reply_parameters: { message_id: 57 },
+      reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: '{"c":"y"}' }]] },
+    });
+    expect(toSendMessage({ ...base, chatId: '5', text: '', replyTo: 'msg:6:1', card: { title: 'T', body: 'B', buttons: [] } })).toEqual({
+      chat_id: 5,
+      text: 'T\nB',
+    });
+    expect(toInlineKeyboard({ buttons: [{ label: 'big', value: 'x'.repeat(63) }] })).toEqual([]);
+  });
+
+  it('guards the purge behind a Telegram prompt whose inline button confirms it', async () => {
+    const { api, post, sent, runs } = await telegramHarness();
+    expect(await post(textUpdate(900_000_057, '/purge'))).toEqual({ status: 200, outcome: 'queued' });
+    const prompt = await sent(1);
+    expect(prompt).toMatchObject({ chat_id: GROUP_ID, text: expect.stringContaining('以下操作需要确认') });
+    const keyboard = (prompt.reply_markup as { inline_keyboard: { text: string; callback_data: string }[][] })
+      .inline_keyboard[0];
+    expect(keyboard?.map((b) => b.text)).toEqual(['确认 Confirm', '取消 Cancel']);
+    const confirm = keyboard?.[0]?.callback_data as string;
+
+    expect(await post(clickUpdate(900_000_060, confirm, MALLORY))).toEqual({ status: 200, outcome: 'intercepted' });
+    expect(await post(clickUpdate(900_000_061, confirm))).toEqual({ status: 200, outcome: 'intercepted' });
+    expect(await sent(2)).toMatchObject({ text: 'Deleted 1 cancelled orders.' });
+    expect(runs).toEqual([1]);
+    expect(api.calls.filter((c) => c.method === 'answerCallbackQuery')).toHaveLength(2);
+  });
+
+  it('takes a typed 确认 once: a redelivered update, an edit and another bot are dropped', async () => {
+    const { post, sent, runs } = await telegramHarness();
+    await post(textUpdate(900_000_057, '/purge'));
+    await sent(1);
+    expect(await post(textUpdate(900_000_058, '确认', { from: OTHER_BOT }))).toMatchObject({ outcome: 'intercepted' });
+    expect(await post(editUpdate(900_000_059, 57, '确认'))).toMatchObject({ outcome: 'intercepted' });
+    expect(runs).toEqual([]);
+    expect(await post(textUpdate(900_000_060, '确认'))).toMatchObject({ status: 200, outcome: 'intercepted' });
+    expect(await sent(2)).toMatchObject({ text: 'Deleted 1 cancelled orders.' });
+    expect(await post(textUpdate(900_000_060, '确认'))).toMatchObject({ status: 200, outcome: 'intercepted' });
+    await post(textUpdate(900_000_061, '/purge'));
+    await sent(3); // a new prompt: the redelivered 确认 above confirmed nothing
+    expect(runs).toEqual([1]);
+  });
+
+  it('answers bad, foreign and unauthenticated requests without throwing', async () => {
+    const { telegram, post, api } = await telegramHarness();
+    expect(await telegram.handleWebhook({ body: textUpdate(1, '/purge') })).toEqual({ status: 401, outcome: 'bad_secret' });
+    for (const body of [null, 'text', 42, { update_id: 'x' }, { update_id: 1, message: { chat: {} } }]) {
+      expect(await post(body)).toEqual({ status: 200, outcome: 'malformed' });
+    }
+    expect(await post(channelPost)).toEqual({ status: 200, outcome: 'unsupported' });
+    const inline = clickUpdate(7, 'x');
+    const { message: _, ...query } = inline.callback_query;
+    expect(await post({ update_id: 7, callback_query: query })).toEqual({ status: 200, outcome: 'unsupported' });
+    expect(api.calls).toEqual([]);
+    const detached = createTelegramBot({ api, botUserId: BOT_USER_ID });
+    expect(await detached.handleWebhook({ body: textUpdate(1, 'hi') })).toEqual({ status: 503, outcome: 'not_attached' });
+  });
+
+  it('asks Telegram to redeliver when the bus is closed, and reports a failed answerCallbackQuery', async () => {
+    const errors: unknown[] = [];
+    const api: TelegramApi = { call: async () => Promise.reject(new Error('429')) };
+    const telegram = createTelegramBot({ api, botUserId: BOT_USER_ID, onError: (e) => errors.push(e) });
+    const bus = createMessageBus();
+    await bus.attach(telegram);
+    expect(await telegram.handleWebhook({ body: clickUpdate(5, 'x') })).toEqual({ status: 200, outcome: 'queued' });
+    expect(errors).toMatchObject([{ message: '429' }]);
+    const sent = await bus.publishOutbound({ channel: 'telegram', chatId: '1', text: 'hi' });
+    expect(sent).toMatchObject({ status: 'rejected', code: 'send_failed' });
+    const full = createMessageBus({ capacity: 1 }); // nobody consumes: the second update does not fit
+    const busy = createTelegramBot({ api, botUserId: BOT_USER_ID });
+    await full.attach(busy);
+    expect(await busy.handleWebhook({ body: textUpdate(6, 'a') })).toEqual({ status: 200, outcome: 'queued' });
+    expect(await busy.handleWebhook({ body: textUpdate(7, 'b') })).toEqual({ status: 503, outcome: 'queue_full' });
+    await bus.close();
+    await full.close();
+    expect(await telegram.handleWebhook({ body: textUpdate(8, 'hi') })).toEqual({ status: 503, outcome: 'not_attached' });
+  });
+
+  it('calls the Bot API over HTTPS with the token and surfaces ok: false', async () => {
+    const requests: { url: string; body: unknown }[] = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      requests.push({ url, body: JSON.parse(String(init.body)) });
+      const ok = requests.length === 1;
+      return new Response(JSON.stringify(ok ? { ok, result: { message_id: 1 } } : { ok, description: 'Bad Request: chat not found' }));
+    }) as typeof fetch;
+    const api = createTelegramApi('123:abc', fakeFetch);
+    expect(await api.call('sendMessage', { chat_id: 1, text: 'hi' })).toEqual({ message_id: 1 });
+    await expect(api.call('sendMessage', { chat_id: 2, text: 'hi' })).rejects.toThrow('chat not found');
+    expect(requests[0]).toEqual({ url: 'https://api.telegram.org/bot123:abc/sendMessage', body: { chat_id: 1, text: 'hi' } });
+  });
+
+  it('serves the webhook over node:http end to end', async () => {
+    const calls: { url: string; body: Record<string, unknown> }[] = [];
+    let called: () => void = () => {};
+    const firstCall = new Promise<void>((resolve) => {
+      called = resolve;
+    });
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      calls.push({ url, body: JSON.parse(String(init.body)) });
+      called();
+      return new Response(JSON.stringify({ ok: true, result: true }));
+    }) as typeof fetch;
+    const clock = createManualClock({ now: T0 * 1000 });
+    const server = await telegramMain({ token: `${BOT_USER_ID}:test`, secretToken: 'hook', port: 0, fetch: fakeFetch, clock });
+    onTestFinished(() => server.close());
+    const postJson = (body: string, secret = 'hook') =>
+      new Promise<[number | undefined, unknown]>((resolve, reject) => {
+        const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret };
+        const req = request(server.url, { method: 'POST', headers, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          res.on('end', () => resolve([res.statusCode, JSON.parse(text)]));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect(await postJson(JSON.stringify(textUpdate(900_000_057, 'hello')))).toEqual([200, { outcome: 'queued' }]);
+    expect(await postJson('{not json')).toEqual([200, { outcome: 'malformed' }]);
+    expect(await postJson('{}', 'wrong')).toEqual([401, { outcome: 'bad_secret' }]);
+    await firstCall; // the bot's answer to "hello"
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.body).toMatchObject({ chat_id: GROUP_ID, text: expect.stringContaining('/purge') });
+    await expect(telegramMain({ token: 'nope' })).rejects.toThrow('TELEGRAM_BOT_TOKEN');
+  });
+});
