@@ -222,7 +222,8 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     settledAt: number,
     remote: boolean,
   ): void {
-    if (record.state !== 'pending') return;
+    // After close() nothing is kept or armed here: a write that lands then is the store's alone.
+    if (record.state !== 'pending' || ctx.isClosed()) return;
     record.state = to;
     record.settledAt = settledAt;
     if (reason !== undefined) record.reason = reason;
