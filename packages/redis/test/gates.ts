@@ -115,6 +115,7 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
         async ask(chatId = 'g1') {
           const prompted = new Promise<string>((resolve) => {
             const off = gate.on('prompted', (event) => {
+              if (event.sessionKey !== `feishu:${chatId}`) return; // another ask's prompt
               off();
               resolve(event.id);
             });
