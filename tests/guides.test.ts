@@ -1,10 +1,12 @@
 // Runs the code of every guide in guides/ (each sample in a guide is a region of one of these
 // files), with assertions on what it prints and returns. Time is a manual clock throughout; the
 // Redis guide also runs on a real redis-server on a free loopback port when one is installed.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { createServer, Socket } from 'node:net';
 import { createMessageBus } from '@parley/bus';
-import { createManualClock } from '@parley/core';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { createManualClock, createMemoryStore } from '@parley/core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { main as gettingStarted, startBot } from '../guides/code/getting-started.js';
 import {
   createTelegramApi,
@@ -15,6 +17,8 @@ import {
   toInlineKeyboard,
   toSendMessage,
 } from '../guides/code/telegram-adapter.js';
+import { confirmScenario, correlatorScenario, flowScenario } from '../guides/code/persistence.js';
+import { main as redisMain, twoReplicas } from '../guides/code/redis-replicas.js';
 import {
   ALICE,
   BOT_USER_ID,
@@ -70,7 +74,11 @@ async function telegramHarness() {
   const api = recordingApi();
   const telegram = createTelegramBot({ api, botUserId: BOT_USER_ID, secretToken: 's3cret' });
   const runs: number[] = [];
-  const bot = await startBot({ adapter: telegram, clock, orders: { deleteCancelled: async () => runs.push(1) } });
+  const bot = await startBot({
+    adapter: telegram,
+    clock,
+    orders: { deleteCancelled: async () => runs.push(1) },
+  });
   onTestFinished(() => bot.close());
   const post = (body: unknown) => telegram.handleWebhook({ body, secretToken: 's3cret' });
   /** Resolves once the bot has called sendMessage `count` times in all. */
@@ -105,14 +113,22 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
       eventId: 'edit:900000059',
       createdAt: (T0 + 9) * 1000,
     });
-    expect(toInbound(textUpdate(900_000_060, 'hi', { from: OTHER_BOT }) as never, BOT_USER_ID)).toMatchObject({
-      senderIsBot: true,
-      fromSelf: false,
-    });
+    expect(toInbound(textUpdate(900_000_060, 'hi', { from: OTHER_BOT }) as never, BOT_USER_ID)).toMatchObject(
+      {
+        senderIsBot: true,
+        fromSelf: false,
+      },
+    );
     expect(
       toInbound(clickUpdate(900_000_061, '{"confirmation":"cfm_1.confirm"}') as never, BOT_USER_ID),
-    ).toMatchObject({ kind: 'card_action', action: { confirmation: 'cfm_1.confirm' }, eventId: expect.stringMatching(/^callback:/) });
-    expect(toInbound(clickUpdate(900_000_062, 'plain') as never, BOT_USER_ID)).toMatchObject({ action: 'plain' });
+    ).toMatchObject({
+      kind: 'card_action',
+      action: { confirmation: 'cfm_1.confirm' },
+      eventId: expect.stringMatching(/^callback:/),
+    });
+    expect(toInbound(clickUpdate(900_000_062, 'plain') as never, BOT_USER_ID)).toMatchObject({
+      action: 'plain',
+    });
   });
 
   it('renders text, thread, reply and buttons as sendMessage parameters, leaving out oversized buttons', () => {
@@ -133,7 +149,15 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
       reply_parameters: { message_id: 57 },
       reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: '{"c":"y"}' }]] },
     });
-    expect(toSendMessage({ ...base, chatId: '5', text: '', replyTo: 'msg:6:1', card: { title: 'T', body: 'B', buttons: [] } })).toEqual({
+    expect(
+      toSendMessage({
+        ...base,
+        chatId: '5',
+        text: '',
+        replyTo: 'msg:6:1',
+        card: { title: 'T', body: 'B', buttons: [] },
+      }),
+    ).toEqual({
       chat_id: 5,
       text: 'T\nB',
     });
@@ -150,7 +174,10 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
     expect(keyboard?.map((b) => b.text)).toEqual(['确认 Confirm', '取消 Cancel']);
     const confirm = keyboard?.[0]?.callback_data as string;
 
-    expect(await post(clickUpdate(900_000_060, confirm, MALLORY))).toEqual({ status: 200, outcome: 'intercepted' });
+    expect(await post(clickUpdate(900_000_060, confirm, MALLORY))).toEqual({
+      status: 200,
+      outcome: 'intercepted',
+    });
     expect(await post(clickUpdate(900_000_061, confirm))).toEqual({ status: 200, outcome: 'intercepted' });
     expect(await sent(2)).toMatchObject({ text: 'Deleted 1 cancelled orders.' });
     expect(runs).toEqual([1]);
@@ -161,12 +188,20 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
     const { post, sent, runs } = await telegramHarness();
     await post(textUpdate(900_000_057, '/purge'));
     await sent(1);
-    expect(await post(textUpdate(900_000_058, '确认', { from: OTHER_BOT }))).toMatchObject({ outcome: 'intercepted' });
+    expect(await post(textUpdate(900_000_058, '确认', { from: OTHER_BOT }))).toMatchObject({
+      outcome: 'intercepted',
+    });
     expect(await post(editUpdate(900_000_059, 57, '确认'))).toMatchObject({ outcome: 'intercepted' });
     expect(runs).toEqual([]);
-    expect(await post(textUpdate(900_000_060, '确认'))).toMatchObject({ status: 200, outcome: 'intercepted' });
+    expect(await post(textUpdate(900_000_060, '确认'))).toMatchObject({
+      status: 200,
+      outcome: 'intercepted',
+    });
     expect(await sent(2)).toMatchObject({ text: 'Deleted 1 cancelled orders.' });
-    expect(await post(textUpdate(900_000_060, '确认'))).toMatchObject({ status: 200, outcome: 'intercepted' });
+    expect(await post(textUpdate(900_000_060, '确认'))).toMatchObject({
+      status: 200,
+      outcome: 'intercepted',
+    });
     await post(textUpdate(900_000_061, '/purge'));
     await sent(3); // a new prompt: the redelivered 确认 above confirmed nothing
     expect(runs).toEqual([1]);
@@ -174,17 +209,26 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
 
   it('answers bad, foreign and unauthenticated requests without throwing', async () => {
     const { telegram, post, api } = await telegramHarness();
-    expect(await telegram.handleWebhook({ body: textUpdate(1, '/purge') })).toEqual({ status: 401, outcome: 'bad_secret' });
+    expect(await telegram.handleWebhook({ body: textUpdate(1, '/purge') })).toEqual({
+      status: 401,
+      outcome: 'bad_secret',
+    });
     for (const body of [null, 'text', 42, { update_id: 'x' }, { update_id: 1, message: { chat: {} } }]) {
       expect(await post(body)).toEqual({ status: 200, outcome: 'malformed' });
     }
     expect(await post(channelPost)).toEqual({ status: 200, outcome: 'unsupported' });
     const inline = clickUpdate(7, 'x');
     const { message: _, ...query } = inline.callback_query;
-    expect(await post({ update_id: 7, callback_query: query })).toEqual({ status: 200, outcome: 'unsupported' });
+    expect(await post({ update_id: 7, callback_query: query })).toEqual({
+      status: 200,
+      outcome: 'unsupported',
+    });
     expect(api.calls).toEqual([]);
     const detached = createTelegramBot({ api, botUserId: BOT_USER_ID });
-    expect(await detached.handleWebhook({ body: textUpdate(1, 'hi') })).toEqual({ status: 503, outcome: 'not_attached' });
+    expect(await detached.handleWebhook({ body: textUpdate(1, 'hi') })).toEqual({
+      status: 503,
+      outcome: 'not_attached',
+    });
   });
 
   it('asks Telegram to redeliver when the bus is closed, and reports a failed answerCallbackQuery', async () => {
@@ -193,18 +237,30 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
     const telegram = createTelegramBot({ api, botUserId: BOT_USER_ID, onError: (e) => errors.push(e) });
     const bus = createMessageBus();
     await bus.attach(telegram);
-    expect(await telegram.handleWebhook({ body: clickUpdate(5, 'x') })).toEqual({ status: 200, outcome: 'queued' });
+    expect(await telegram.handleWebhook({ body: clickUpdate(5, 'x') })).toEqual({
+      status: 200,
+      outcome: 'queued',
+    });
     expect(errors).toMatchObject([{ message: '429' }]);
     const sent = await bus.publishOutbound({ channel: 'telegram', chatId: '1', text: 'hi' });
     expect(sent).toMatchObject({ status: 'rejected', code: 'send_failed' });
     const full = createMessageBus({ capacity: 1 }); // nobody consumes: the second update does not fit
     const busy = createTelegramBot({ api, botUserId: BOT_USER_ID });
     await full.attach(busy);
-    expect(await busy.handleWebhook({ body: textUpdate(6, 'a') })).toEqual({ status: 200, outcome: 'queued' });
-    expect(await busy.handleWebhook({ body: textUpdate(7, 'b') })).toEqual({ status: 503, outcome: 'queue_full' });
+    expect(await busy.handleWebhook({ body: textUpdate(6, 'a') })).toEqual({
+      status: 200,
+      outcome: 'queued',
+    });
+    expect(await busy.handleWebhook({ body: textUpdate(7, 'b') })).toEqual({
+      status: 503,
+      outcome: 'queue_full',
+    });
     await bus.close();
     await full.close();
-    expect(await telegram.handleWebhook({ body: textUpdate(8, 'hi') })).toEqual({ status: 503, outcome: 'not_attached' });
+    expect(await telegram.handleWebhook({ body: textUpdate(8, 'hi') })).toEqual({
+      status: 503,
+      outcome: 'not_attached',
+    });
   });
 
   it('calls the Bot API over HTTPS with the token and surfaces ok: false', async () => {
@@ -212,12 +268,19 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
     const fakeFetch = (async (url: string, init: RequestInit) => {
       requests.push({ url, body: JSON.parse(String(init.body)) });
       const ok = requests.length === 1;
-      return new Response(JSON.stringify(ok ? { ok, result: { message_id: 1 } } : { ok, description: 'Bad Request: chat not found' }));
+      return new Response(
+        JSON.stringify(
+          ok ? { ok, result: { message_id: 1 } } : { ok, description: 'Bad Request: chat not found' },
+        ),
+      );
     }) as typeof fetch;
     const api = createTelegramApi('123:abc', fakeFetch);
     expect(await api.call('sendMessage', { chat_id: 1, text: 'hi' })).toEqual({ message_id: 1 });
     await expect(api.call('sendMessage', { chat_id: 2, text: 'hi' })).rejects.toThrow('chat not found');
-    expect(requests[0]).toEqual({ url: 'https://api.telegram.org/bot123:abc/sendMessage', body: { chat_id: 1, text: 'hi' } });
+    expect(requests[0]).toEqual({
+      url: 'https://api.telegram.org/bot123:abc/sendMessage',
+      body: { chat_id: 1, text: 'hi' },
+    });
   });
 
   it('serves the webhook over node:http end to end', async () => {
@@ -232,7 +295,13 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
       return new Response(JSON.stringify({ ok: true, result: true }));
     }) as typeof fetch;
     const clock = createManualClock({ now: T0 * 1000 });
-    const server = await telegramMain({ token: `${BOT_USER_ID}:test`, secretToken: 'hook', port: 0, fetch: fakeFetch, clock });
+    const server = await telegramMain({
+      token: `${BOT_USER_ID}:test`,
+      secretToken: 'hook',
+      port: 0,
+      fetch: fakeFetch,
+      clock,
+    });
     onTestFinished(() => server.close());
     const postJson = (body: string, secret = 'hook') =>
       new Promise<[number | undefined, unknown]>((resolve, reject) => {
@@ -247,7 +316,10 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
         req.on('error', reject);
         req.end(body);
       });
-    expect(await postJson(JSON.stringify(textUpdate(900_000_057, 'hello')))).toEqual([200, { outcome: 'queued' }]);
+    expect(await postJson(JSON.stringify(textUpdate(900_000_057, 'hello')))).toEqual([
+      200,
+      { outcome: 'queued' },
+    ]);
     expect(await postJson('{not json')).toEqual([200, { outcome: 'malformed' }]);
     expect(await postJson('{}', 'wrong')).toEqual([401, { outcome: 'bad_secret' }]);
     await firstCall; // the bot's answer to "hello"
@@ -256,3 +328,123 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
     await expect(telegramMain({ token: 'nope' })).rejects.toThrow('TELEGRAM_BOT_TOKEN');
   });
 });
+
+describe('guide: persisting and resuming', () => {
+  it('keeps a step flow in the store between answers and refuses a tampered record', async () => {
+    expect(await flowScenario()).toEqual([
+      'How much, in euros?',
+      'amount: Too big: expected number to be <=500',
+      'Type YES to refund.',
+      'Not confirmed: how much, in euros?', // `back` to the amount step
+      'Type YES to refund.',
+      'Your refund could not be resumed (invalid_snapshot); please start again.',
+      'undefined', // the refused record was deleted
+    ]);
+  });
+
+  it('lets a restarted correlator take over the pending request and run its handler', async () => {
+    expect(await correlatorScenario()).toEqual([
+      'first instance: closed',
+      'restored 1 pending request(s)',
+      'run the plan (backups checked)',
+      'state: approved',
+    ]);
+  });
+
+  it('finishes a confirmation answered after a restart through the resume handler', async () => {
+    const log = await confirmScenario();
+    expect(log).toEqual([
+      'pending after restart: orders.delete_cancelled restored=true',
+      expect.stringMatching(/^resumed cfm_\S+: confirmed by alice$/),
+      'bot: Deleted the cancelled orders.',
+    ]);
+  });
+});
+
+const REPLICA_LOG = [
+  'B follows: invoices.void remote=true',
+  'reply on B: intercepted',
+  "A's decision: confirmed by alice",
+  'A authorizes: true',
+  'B authorizes again: already_used',
+];
+/** The handler runs on B, which settles; A hears it through the store, in either order. */
+const REPLICA_TAIL = ["A's plan approval: approved", 'B ran the handler: approved'];
+
+describe('guide: several replicas', () => {
+  it('settles on replica A what reaches replica B, on a shared memory store', async () => {
+    const clock = createManualClock();
+    const store = createMemoryStore({ clock });
+    const log = await twoReplicas([store, store], clock);
+    expect(log.slice(0, 5)).toEqual(REPLICA_LOG);
+    expect(log.slice(5).sort()).toEqual(REPLICA_TAIL);
+  });
+
+  describe.runIf(hasRedis())('on a real redis-server', () => {
+    let url: string | undefined;
+    beforeAllRedis((started) => {
+      url = started;
+    });
+
+    it('settles on replica A what reaches replica B, each on its own connection', async () => {
+      const log = await redisMain(url);
+      expect(log.slice(0, 5)).toEqual(REPLICA_LOG);
+      expect(log.slice(5).sort()).toEqual(REPLICA_TAIL);
+    });
+  });
+});
+
+function hasRedis(): boolean {
+  try {
+    execFileSync(process.env.REDIS_SERVER ?? 'redis-server', ['--version'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts redis-server on a free loopback port (no persistence) for the enclosing describe. */
+function beforeAllRedis(ready: (url: string) => void): void {
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    const port = await new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number }; // a TCP listener
+        probe.close(() => resolve(port));
+      });
+    });
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    const proc = spawn(process.env.REDIS_SERVER ?? 'redis-server', args, { stdio: 'ignore' });
+    child = proc;
+    const deadline = Date.now() + 10_000;
+    while (!(await ping(port))) {
+      if (proc.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server did not start on ${port}`);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    ready(`redis://127.0.0.1:${port}`);
+  });
+  afterAll(async () => {
+    const proc = child;
+    if (proc === undefined || proc.exitCode !== null) return;
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGKILL');
+    await exited;
+  });
+}
+
+/** One PING on a fresh socket; false until the server answers (each try waits on the socket, not a timer). */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('error', () => done(false));
+    socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')));
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+  });
+}

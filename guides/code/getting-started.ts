@@ -50,7 +50,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const loop = (async () => {
     for await (const message of bus.inbound()) {
       const text = message.text.trim() === '/purge' ? await purge(gate, options.orders, message) : help();
-      await bus.publishOutbound({ channel: message.channel, chatId: message.chatId, threadId: message.threadId, text });
+      await bus.publishOutbound({
+        channel: message.channel,
+        chatId: message.chatId,
+        threadId: message.threadId,
+        text,
+      });
     }
   })();
 
@@ -92,7 +97,9 @@ import { createManualClock, type ManualClock } from '@parley/core';
 import { createFakeChannel } from '@parley/testing';
 
 /** Plays three conversations (confirm, cancel, no answer) and returns the chat transcript. */
-export async function main(clock: ManualClock = createManualClock({ now: Date.UTC(2026, 0, 1) })): Promise<string[]> {
+export async function main(
+  clock: ManualClock = createManualClock({ now: Date.UTC(2026, 0, 1) }),
+): Promise<string[]> {
   const channel = createFakeChannel({ channel: 'demo', clock }); // stands in for your platform
   let left = 3;
   const bot = await startBot({ adapter: channel, clock, orders: { deleteCancelled: async () => left-- } });
@@ -102,7 +109,8 @@ export async function main(clock: ManualClock = createManualClock({ now: Date.UT
     await channel.say('ops', 'alice', '/purge');
     const prompt = await channel.waitForSent('确认', { chatId: 'ops' });
     transcript.push(`alice: /purge`, `bot: ${prompt.text.split('\n')[0]}`);
-    if (reply === undefined) clock.advance(2 * 60_000); // nobody answers for two minutes
+    if (reply === undefined)
+      clock.advance(2 * 60_000); // nobody answers for two minutes
     else {
       transcript.push(`alice: ${reply}`);
       await channel.say('ops', 'alice', reply);

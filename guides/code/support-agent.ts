@@ -53,7 +53,12 @@ export function startSupportAgent(options: {
       } catch {
         text = 'Something went wrong; nothing was deleted. Please try again.';
       }
-      await bus.publishOutbound({ channel: message.channel, chatId: message.chatId, threadId: message.threadId, text });
+      await bus.publishOutbound({
+        channel: message.channel,
+        chatId: message.chatId,
+        threadId: message.threadId,
+        text,
+      });
     }
   })();
 }
@@ -61,7 +66,8 @@ export function startSupportAgent(options: {
 function describe(result: Awaited<ReturnType<Platform['execute']>>, asked: number): string {
   const failed = result.errors.map((e) => `${e.target ?? 'all'} (${e.code})`).join(', ');
   if (result.status === 'success') return `Deleted ${result.completed.length} post(s).`;
-  if (result.status === 'partial') return `Deleted ${result.completed.length} of ${asked}; failed: ${failed}.`;
+  if (result.status === 'partial')
+    return `Deleted ${result.completed.length} of ${asked}; failed: ${failed}.`;
   return `Nothing deleted: ${failed}.`;
 }
 // #endregion agent

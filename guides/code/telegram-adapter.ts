@@ -5,7 +5,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 // #region types
-import type { ChannelAdapter, DeliverInbound, InboundInput, OutboundCard, OutboundMessage } from '@parley/bus';
+import type {
+  ChannelAdapter,
+  DeliverInbound,
+  InboundInput,
+  OutboundCard,
+  OutboundMessage,
+} from '@parley/bus';
 import { type JsonValue, safeParseJson, validate } from '@parley/core';
 import { z } from 'zod';
 
@@ -41,7 +47,10 @@ type TelegramMessage = z.infer<typeof Message>;
 
 // #region inbound
 /** What the bus gets for one update, or `undefined` for updates a chat bot does not handle. */
-export function toInbound(update: TelegramUpdate, botUserId: number): Omit<InboundInput, 'channel'> | undefined {
+export function toInbound(
+  update: TelegramUpdate,
+  botUserId: number,
+): Omit<InboundInput, 'channel'> | undefined {
   const query = update.callback_query;
   if (query !== undefined) {
     if (query.message === undefined) return undefined; // an inline-mode button: no chat to answer in
@@ -68,7 +77,8 @@ export function toInbound(update: TelegramUpdate, botUserId: number): Omit<Inbou
     kind: edited === undefined ? 'message' : 'edit',
     // A redelivered update carries the same message, so the hygiene interceptor drops it; every
     // edit is an update of its own.
-    eventId: edited === undefined ? `msg:${message.chat.id}:${message.message_id}` : `edit:${update.update_id}`,
+    eventId:
+      edited === undefined ? `msg:${message.chat.id}:${message.message_id}` : `edit:${update.update_id}`,
     createdAt: ((edited === undefined ? undefined : message.edit_date) ?? message.date) * 1000,
     raw: update,
   };
@@ -93,7 +103,8 @@ function parseCallbackData(data: string | undefined): JsonValue {
 // #region outbound
 /** The `sendMessage` parameters for one outbound message (https://core.telegram.org/bots/api#sendmessage). */
 export function toSendMessage(message: OutboundMessage): Record<string, JsonValue> {
-  const text = message.text !== '' ? message.text : [message.card?.title, message.card?.body].filter(Boolean).join('\n');
+  const text =
+    message.text !== '' ? message.text : [message.card?.title, message.card?.body].filter(Boolean).join('\n');
   const keyboard = message.card === undefined ? [] : toInlineKeyboard(message.card);
   const replyTo = /^msg:(-?\d+):(\d+)$/.exec(message.replyTo ?? '');
   return {
@@ -204,7 +215,9 @@ export function createTelegramBot(options: TelegramBotOptions): TelegramBot {
 
 // #region http
 /** The webhook endpoint on plain node:http; any framework does the same with its request body. */
-export function createWebhookListener(bot: TelegramBot): (request: IncomingMessage, response: ServerResponse) => void {
+export function createWebhookListener(
+  bot: TelegramBot,
+): (request: IncomingMessage, response: ServerResponse) => void {
   return (request: IncomingMessage, response: ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -243,9 +256,12 @@ export interface TelegramMainOptions {
 }
 
 /** The getting-started bot on Telegram: listens for webhook calls until `close()`. */
-export async function main(options: TelegramMainOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function main(
+  options: TelegramMainOptions = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const token = options.token ?? process.env.TELEGRAM_BOT_TOKEN;
-  if (token === undefined || !/^\d+:/.test(token)) throw new Error('Set TELEGRAM_BOT_TOKEN to the token of your bot');
+  if (token === undefined || !/^\d+:/.test(token))
+    throw new Error('Set TELEGRAM_BOT_TOKEN to the token of your bot');
   const secretToken = options.secretToken ?? process.env.TELEGRAM_WEBHOOK_SECRET;
   const telegram = createTelegramBot({
     api: createTelegramApi(token, options.fetch),

@@ -6,7 +6,13 @@
 export const T0 = 1_767_225_600;
 export const BOT_USER_ID = 8_000_000_001;
 export const GROUP_ID = -1_001_234_567_890;
-export const ALICE = { id: 7_002, is_bot: false, first_name: 'Alice', username: 'alice_ops', language_code: 'zh-hans' };
+export const ALICE = {
+  id: 7_002,
+  is_bot: false,
+  first_name: 'Alice',
+  username: 'alice_ops',
+  language_code: 'zh-hans',
+};
 export const MALLORY = { id: 7_666, is_bot: false, first_name: 'Mallory' };
 export const OTHER_BOT = { id: 8_000_000_777, is_bot: true, first_name: 'Helper', username: 'helper_bot' };
 
@@ -23,7 +29,9 @@ export function textUpdate(updateId: number, text: string, options: { from?: obj
       chat: GROUP,
       date: options.at ?? T0 + 5,
       text,
-      ...(text.startsWith('/') ? { entities: [{ offset: 0, length: text.length, type: 'bot_command' }] } : {}),
+      ...(text.startsWith('/')
+        ? { entities: [{ offset: 0, length: text.length, type: 'bot_command' }] }
+        : {}),
     },
   };
 }
@@ -39,7 +47,14 @@ export function topicUpdate(updateId: number, text: string) {
 export function editUpdate(updateId: number, messageId: number, text: string) {
   return {
     update_id: updateId,
-    edited_message: { message_id: messageId, from: ALICE, chat: GROUP, date: T0 + 5, edit_date: T0 + 9, text },
+    edited_message: {
+      message_id: messageId,
+      from: ALICE,
+      chat: GROUP,
+      date: T0 + 5,
+      edit_date: T0 + 9,
+      text,
+    },
   };
 }
 
@@ -68,5 +83,10 @@ export function clickUpdate(updateId: number, data: string, from: object = ALICE
 /** A post in a channel: no `from`, nobody to answer a confirmation. */
 export const channelPost = {
   update_id: 900_000_900,
-  channel_post: { message_id: 3, chat: { id: -1_009_999, type: 'channel', title: 'News' }, date: T0, text: 'hi' },
+  channel_post: {
+    message_id: 3,
+    chat: { id: -1_009_999, type: 'channel', title: 'News' },
+    date: T0,
+    text: 'hi',
+  },
 };
