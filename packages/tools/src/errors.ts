@@ -21,6 +21,7 @@ export const TOOLS_ERROR_CODES = [
   'schema_not_convertible',
   'strict_incompatible',
   'invalid_argument',
+  'invalid_snapshot',
 ] as const;
 
 /**

@@ -1,4 +1,5 @@
-import type { Clock, Emitter, ValidationIssue } from '@parley/core';
+import type { Clock, Emitter, Store, ValidationIssue } from '@parley/core';
+import type { ToolGateSnapshot } from './snapshot.js';
 import type { ConfirmGate } from '@parley/confirm';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import type {
@@ -210,6 +211,20 @@ export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TC
   readonly clock?: Clock;
   /** How many turns of executed call ids to remember (the current one included); 2 by default. */
   readonly keepTurns?: number;
+  /**
+   * Persists the once-per-turn memory, so it survives a restart and is shared by gates on the same
+   * store: a call id is claimed (`executing`, by compare-and-set) right before its executor runs and
+   * recorded with its outcome after. A call found `executing` (the process died mid-call, or another
+   * replica is running it) is answered `outcome_unknown` and never run again automatically.
+   * Executor results must be JSON to be recorded.
+   */
+  readonly store?: Store;
+  /** The key prefix in `store`; `parley:tools:` by default (keys are `<prefix><turn>:<call id>`). */
+  readonly storePrefix?: string;
+  /** How long stored entries live; forever by default (old turns are not swept from the store). */
+  readonly storeTtlMs?: number;
+  /** Resume from a {@link ToolGate.snapshot}: remembered call ids and disabled tools. */
+  readonly snapshot?: ToolGateSnapshot;
   /** Replaces the text of refusals, per code (e.g. to answer the model in its language). */
   readonly messages?: Partial<Readonly<Record<ToolRefusalCode, (info: ToolRefusalInfo) => string>>>;
   /** Called when an event listener throws; by default the error is rethrown in a microtask. */
@@ -292,6 +307,25 @@ export interface ToolGate<TName extends string = string, TContext = unknown> {
   enable(tool: TName): boolean;
   /** The tools disabled now (at the given turn, or any turn when omitted). */
   disabled(turn?: number): readonly DisabledTool[];
+  /**
+   * The gate's memory as plain JSON: executed call ids with their recorded outcomes, per kept turn
+   * (local memory, not the store), and the disabled tools. Persist it with the host's own snapshot.
+   * @throws ToolsError `invalid_snapshot` when a recorded result is not JSON.
+   */
+  snapshot(): ToolGateSnapshot;
+  /**
+   * Replaces the gate's memory and disabled tools with a snapshot's (e.g. after a rollback).
+   * @throws ToolsError `invalid_snapshot` for a malformed snapshot or one naming an unknown tool.
+   */
+  restore(snapshot: ToolGateSnapshot): void;
+  /**
+   * Forgets the call ids remembered for turns after `turn` (locally and in the store), so turn
+   * numbers may repeat after a rollback without replaying the abandoned future's calls.
+   * @throws ToolsError `invalid_argument` when `turn` is not an integer.
+   */
+  forgetTurnsAfter(turn: number): Promise<void>;
+  /** Forgets every remembered call id (locally and in the store) and re-enables every tool. */
+  reset(): Promise<void>;
   /** Adds a listener for a gate event; returns a function that removes it. */
   on: Emitter<ToolGateEvents>['on'];
 }

@@ -1,4 +1,6 @@
 import { assertTimeoutMs, createEmitter, systemClock } from '@parley/core';
+import { createCallMemory } from './internal/memory.js';
+import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
 import type { DisabledTool, ToolGate, ToolGateOptions, ToolPolicy, ToolRunOptions } from './gate-types.js';
@@ -93,9 +95,17 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
   );
   const disabledTools = new Map<string, DisabledTool>();
-  /** Outcomes of calls whose executor ran, by turn then call id. */
-  const turns = new Map<number, Map<string, Settled>>();
+  /** Outcomes of calls whose executor ran, by turn then call id (and in the store, if given). */
+  const memory = createCallMemory({ keepTurns, ...storeOptions(options) });
   const inflight = new Map<string, Promise<void>>();
+
+  function restore(snapshot: ToolGateSnapshot): void {
+    const checked = readSnapshot(snapshot, new Set(byName.keys()));
+    memory.load(checked.turns);
+    disabledTools.clear();
+    for (const entry of checked.disabled) disabledTools.set(entry.tool, entry);
+  }
+  if (options.snapshot !== undefined) restore(options.snapshot);
 
   const isActive = (entry: DisabledTool, turn: number | undefined): boolean =>
     'at' in entry.until ? clock.now() < entry.until.at : turn === undefined || turn < entry.until.turn;
@@ -131,7 +141,39 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     emit: (event, payload) => {
       events.emit(event, payload);
     },
+    persist: memory.persistent
+      ? {
+          async claim(turn, base) {
+            let found: Awaited<ReturnType<typeof memory.claim>>;
+            try {
+              found = await memory.claim(turn, base, clock.now());
+            } catch (error) {
+              events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
+              return refuse(runtime, turn, base, 'store_failed', storeFailedText(base.tool));
+            }
+            if (found === undefined) return undefined;
+            return found.kind === 'done' ? replay(found.settled) : unknownOutcome(turn, base);
+          },
+          async release(turn, id, settled) {
+            try {
+              await memory.release(turn, id, settled);
+            } catch (error) {
+              events.emit('error', { turn, id, tool: settled.record.requested.tool, stage: 'store', error });
+            }
+          },
+        }
+      : undefined,
   };
+
+  function unknownOutcome(turn: number, base: Parameters<typeof refuse>[2]): Settled {
+    return refuse(
+      runtime,
+      turn,
+      base,
+      'outcome_unknown',
+      `The call "${base.id}" was started before and its outcome is unknown (a restart, or another replica running it); it was not run again`,
+    );
+  }
 
   async function handle(
     raw: unknown,
@@ -160,8 +202,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     }
     const key = `${turn}\u0000${call.id}`;
     for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;
-    const memory = turns.get(turn);
-    const recorded = memory?.get(call.id);
+    const recorded = memory.local(turn, call.id);
     if (recorded !== undefined) return replay(recorded);
     let release: () => void = () => {};
     inflight.set(
@@ -171,8 +212,12 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
       }),
     );
     try {
+      if (memory.persistent) {
+        const answered = await fromStore(turn, base);
+        if (answered !== undefined) return answered;
+      }
       const settled = await judgeCall(runtime, call, run);
-      if (settled.ran) remember(turn, call.id, settled);
+      if (settled.ran || settled.failed?.code === 'outcome_unknown') memory.remember(turn, call.id, settled);
       return settled;
     } finally {
       inflight.delete(key);
@@ -180,14 +225,19 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     }
   }
 
-  function remember(turn: number, id: string, settled: Settled): void {
-    let memory = turns.get(turn);
-    if (memory === undefined) {
-      memory = new Map();
-      turns.set(turn, memory);
-      for (const kept of turns.keys()) if (kept <= turn - keepTurns) turns.delete(kept);
+  /** After a local miss: what the store holds for the call (a restart, another replica). */
+  async function fromStore(turn: number, base: Parameters<typeof refuse>[2]): Promise<Settled | undefined> {
+    let found: Awaited<ReturnType<typeof memory.stored>>;
+    try {
+      found = await memory.stored(turn, base.id);
+    } catch (error) {
+      events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
+      return refuse(runtime, turn, base, 'store_failed', storeFailedText(base.tool));
     }
-    memory.set(id, settled);
+    if (found.kind === 'none') return undefined;
+    const settled = found.kind === 'done' ? found.settled : unknownOutcome(turn, base);
+    memory.remember(turn, base.id, found.kind === 'done' ? found.settled : settled);
+    return found.kind === 'done' ? replay(found.settled) : settled;
   }
 
   return {
@@ -219,8 +269,45 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     },
     enable: (tool) => disabledTools.delete(tool),
     disabled: (turn) => [...disabledTools.values()].filter((entry) => isActive(entry, turn)),
+    snapshot: () =>
+      readSnapshot(
+        { version: 1, turns: memory.toSnapshot(), disabled: [...disabledTools.values()] },
+        new Set(byName.keys()),
+      ),
+    restore,
+    async forgetTurnsAfter(turn) {
+      if (!Number.isSafeInteger(turn)) {
+        throw new ToolsError('invalid_argument', `turn must be an integer, got ${String(turn)}`);
+      }
+      await memory.forgetAfter(turn);
+    },
+    async reset() {
+      disabledTools.clear();
+      await memory.forgetAfter(undefined);
+    },
     on: (event, listener) => events.on(event, listener),
   };
+}
+
+function storeOptions(options: ToolGateOptions<readonly AnyToolDefinition[], never>): {
+  readonly store: ToolGateOptions<readonly AnyToolDefinition[], never>['store'];
+  readonly prefix: string;
+  readonly ttlMs: number | undefined;
+} {
+  const { store, storePrefix = 'parley:tools:', storeTtlMs } = options;
+  if (store !== undefined && (typeof store !== 'object' || typeof store?.compareAndSet !== 'function')) {
+    throw new ToolsError('invalid_argument', 'store must be a @parley/core Store');
+  }
+  if (typeof storePrefix !== 'string') throw new ToolsError('invalid_argument', 'storePrefix must be text');
+  return {
+    store,
+    prefix: storePrefix,
+    ttlMs: storeTtlMs === undefined ? undefined : assertTimeoutMs(storeTtlMs, 'storeTtlMs'),
+  };
+}
+
+function storeFailedText(tool: string): string {
+  return `The tool "${tool}" was not run: its run could not be recorded`;
 }
 
 function replay(recorded: Settled): Settled {

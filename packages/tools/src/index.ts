@@ -18,6 +18,9 @@ export type {
   ToolRejection,
 } from './define.js';
 export { createToolGate } from './gate.js';
+export { definePolicy } from './policy.js';
+export type { TypedPolicyInput, TypedPolicyRefusal, DefinePolicyOptions } from './policy.js';
+export type { ToolGateSnapshot, RememberedCall } from './snapshot.js';
 export type {
   ToolGate,
   ToolGateOptions,

@@ -51,6 +51,8 @@ export const TOOL_REFUSAL_CODES = [
   'tool_refused',
   'executor_error',
   'cancelled',
+  'outcome_unknown',
+  'store_failed',
 ] as const;
 
 /**
@@ -267,7 +269,7 @@ export interface ToolGateEvents {
     readonly turn: number;
     readonly id: string;
     readonly tool: string;
-    readonly stage: 'policy' | 'confirm' | 'execute' | 'repair';
+    readonly stage: 'policy' | 'confirm' | 'execute' | 'repair' | 'store';
     readonly error: unknown;
   };
 }

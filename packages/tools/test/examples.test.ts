@@ -9,7 +9,13 @@ import {
   TOOL_REFUSAL_CODES,
   checkToolRegistry,
   createToolGate,
+  definePolicy,
   defineTool,
+  type DefinePolicyOptions,
+  type RememberedCall,
+  type ToolGateSnapshot,
+  type TypedPolicyInput,
+  type TypedPolicyRefusal,
   parseAnthropicToolUses,
   parseOpenAIToolCalls,
   toAnthropicTools,
@@ -510,5 +516,62 @@ describe('examples in types.ts', () => {
   });
   it('runs the ToolGateEvents example', async () => {
     const log = (event: ToolGateEvents['refused']): void => console.log(event.failed.code);
+  });
+});
+
+describe('examples in policy.ts', () => {
+  it('runs the TypedPolicyInput example', async () => {
+    const far = (input: TypedPolicyInput<{ state: string }, { to_area_id: string }>): boolean =>
+      input.args.to_area_id === 'moon';
+  });
+  it('runs the TypedPolicyRefusal example', async () => {
+    const locked: TypedPolicyRefusal<'area_locked' | 'no_path'> = {
+      reason: 'The door is locked',
+      toolReason: 'area_locked',
+    };
+  });
+  it('runs the DefinePolicyOptions example', async () => {
+    const options: DefinePolicyOptions = { name: 'movement_lock' };
+  });
+  it('runs the definePolicy example', async () => {
+    const move = defineTool({
+      name: 'move',
+      description: 'Moves an actor',
+      reasons: ['area_locked'],
+      args: z.object({ actor_id: z.string(), to_area_id: z.string() }),
+      execute: (args) => ({ area: args.to_area_id }),
+    });
+    const vaultLock = definePolicy(
+      move,
+      ({ args, context }: { args: { to_area_id: string }; context: { vaultOpen: boolean } }) =>
+        args.to_area_id === 'vault' && !context.vaultOpen
+          ? { reason: 'The vault is locked', toolReason: 'area_locked' }
+          : undefined,
+    );
+    const gate = createToolGate({ tools: [move], allowlist: ['move'], policies: [vaultLock] });
+    const result = await gate.process(
+      [{ id: 'c1', tool: 'move', args: { actor_id: 'pc_1', to_area_id: 'vault' } }],
+      { turn: 1, context: { vaultOpen: false } },
+    );
+    expect(result.feedback.failed_calls[0]?.tool_reason).toBe('area_locked');
+  });
+});
+
+describe('examples in snapshot.ts', () => {
+  it('runs the RememberedCall example', async () => {
+    const call: RememberedCall = {
+      id: 'c1',
+      record: {
+        id: 'c1',
+        turn: 3,
+        requested: { tool: 'ping', args: {} },
+        outcome: 'executed',
+        replayed: false,
+      },
+      executed: { id: 'c1', tool: 'ping', args: {}, result: 'pong', replayed: false },
+    };
+  });
+  it('runs the ToolGateSnapshot example', async () => {
+    const empty: ToolGateSnapshot = { version: 1, turns: [], disabled: [] };
   });
 });

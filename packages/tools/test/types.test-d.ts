@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
   createToolGate,
+  definePolicy,
   defineTool,
   type FailedToolCall,
   type LoopGate,
@@ -91,5 +92,24 @@ describe('the @parley/conflict tool gate contract', () => {
     expectTypeOf(loopGate).toEqualTypeOf<LoopGate<{ turn: number }>>();
     expectTypeOf(loopGate).toExtend<ToolGateLike<{ turn: number }>>();
     expectTypeOf<ToolBatchResult>().toExtend<ToolGateResult>();
+  });
+});
+
+describe('definePolicy', () => {
+  it('types the arguments and the tool reason of a one-tool policy', () => {
+    const policy = definePolicy(move, (input) => {
+      expectTypeOf(input.args).toEqualTypeOf<{ actor_id: string; to_area_id: string }>();
+      // @ts-expect-error no such argument
+      input.args.from;
+      return input.args.to_area_id === 'moon' ? { reason: 'too far', toolReason: 'no_path' } : true;
+    });
+    expectTypeOf(policy.tools).toEqualTypeOf<readonly 'move'[] | undefined>();
+    // @ts-expect-error a reason move does not declare
+    definePolicy(move, () => ({ reason: 'x', toolReason: 'made_up' }));
+    const typedContext = definePolicy(
+      move,
+      ({ context }: { context: { locked: boolean } }) => !context.locked,
+    );
+    createToolGate({ tools: [move, ping], allowlist: ['move', 'ping'], policies: [typedContext] });
   });
 });

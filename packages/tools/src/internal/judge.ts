@@ -1,5 +1,6 @@
 import { type Clock, type ValidationIssue, validateAsync } from '@parley/core';
 import { askConfirmation } from './confirm.js';
+import type { CallBase } from './memory.js';
 import { disabledText, invalidText, refuse, unknownText } from './refuse.js';
 import type { ConfirmGate } from '@parley/confirm';
 import { type AnyToolDefinition, createRejection, isToolRejection } from '../define.js';
@@ -34,6 +35,16 @@ export interface Runtime<TContext> {
   activeDisable(tool: string, turn: number): DisabledTool | undefined;
   disable(tool: string, until: DisableUntil, reason: string): void;
   emit<K extends keyof ToolGateEvents & string>(event: K, payload: ToolGateEvents[K]): void;
+  /**
+   * With a store: claims the call right before its executor runs (`undefined` when claimed, or the
+   * outcome to answer instead), and records the outcome after.
+   */
+  readonly persist?:
+    | {
+        claim(turn: number, base: CallBase): Promise<Settled | undefined>;
+        release(turn: number, id: string, settled: Settled): Promise<void>;
+      }
+    | undefined;
 }
 
 /** The outcome of one call; `ran` is true when the executor was invoked and did not refuse. */
@@ -179,6 +190,40 @@ async function judge<TContext>(
   }
   const confirmationId = confirmed.id;
   const withId = { ...common, confirmationId };
+  if (rt.persist !== undefined) {
+    const answered = await rt.persist.claim(turn, base);
+    if (answered !== undefined) return answered;
+    const settled = await execute(rt, tool, call, run, value, { base, requested, ran, done, withId });
+    await rt.persist.release(turn, call.id, settled);
+    return settled;
+  }
+  return execute(rt, tool, call, run, value, { base, requested, ran, done, withId });
+}
+
+/** Runs the executor of a call every check allowed. */
+async function execute<TContext>(
+  rt: Runtime<TContext>,
+  tool: AnyToolDefinition,
+  call: CheckedCall,
+  run: ToolRunOptions<TContext>,
+  value: unknown,
+  parts: {
+    readonly base: CallBase;
+    readonly requested: ToolCallRecord['requested'];
+    readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+    readonly done: RepairRecord | undefined;
+    readonly withId: {
+      readonly repair: RepairRecord | undefined;
+      readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+      readonly confirmationId: string | undefined;
+    };
+  },
+): Promise<Settled> {
+  const { turn } = run;
+  const { base, requested, ran, done, withId } = parts;
+  const { confirmationId } = withId;
+  const meta = { id: call.id, reason: call.reason };
+  const args = ran.args;
 
   let result: unknown;
   try {

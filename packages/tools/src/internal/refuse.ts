@@ -13,6 +13,8 @@ const ERROR_CODES: ReadonlySet<ToolRefusalCode> = new Set([
   'policy_error',
   'confirmation_failed',
   'executor_error',
+  'outcome_unknown',
+  'store_failed',
 ]);
 
 /** Writes a failed call (with the host's message for its code, if any) and its record. */
