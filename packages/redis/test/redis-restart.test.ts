@@ -76,7 +76,11 @@ describe('confirmation gates across a Redis restart', () => {
 
     // B is back first and settles A's confirmation from a reply; A's subscriber is still down.
     await until(
-      async () => (await b.store.get('probe').then(() => true).catch(() => false)) === true,
+      async () =>
+        (await b.store
+          .get('probe')
+          .then(() => true)
+          .catch(() => false)) === true,
       10_000,
       'B to reconnect',
     );
@@ -107,7 +111,11 @@ describe('correlators across a Redis restart', () => {
       expect(b.errors.map((e) => e.code)).toContain('store_error');
     });
     await until(
-      async () => (await b.store.get('probe').then(() => true).catch(() => false)) === true,
+      async () =>
+        (await b.store
+          .get('probe')
+          .then(() => true)
+          .catch(() => false)) === true,
       10_000,
       'B to reconnect',
     );
