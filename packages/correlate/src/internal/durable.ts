@@ -81,6 +81,45 @@ export function createDurable(host: DurableHost): Durable {
     return false;
   }
 
+  /**
+   * Runs the store writes of one record one after another: a settlement that starts while another
+   * is being written waits for it, so the first decides and the second sees a settled record.
+   */
+  const chains = new WeakMap<Outgoing, Promise<unknown>>();
+  function exclusive<T>(record: Outgoing, task: () => Promise<T>): Promise<T> {
+    const previous = chains.get(record);
+    const run = previous === undefined ? task() : previous.then(task);
+    const tail = run.then(noop, noop);
+    chains.set(record, tail);
+    void tail.then(() => {
+      if (chains.get(record) === tail) chains.delete(record);
+    });
+    return run;
+  }
+
+  async function commit(
+    record: Outgoing,
+    event: RequestEvent,
+    to: RequestState,
+    response: unknown,
+    reason: string | undefined,
+    error: CorrelateError | undefined,
+  ): Promise<boolean> {
+    if (record.state !== 'pending' || host.isClosed()) return false; // settled by the write before this one, or closed
+    const settledAt = clock.now();
+    const value = encode(record, { state: to, settledAt, reason, response });
+    if (await write(record, value, storeRetainMs)) {
+      host.finish(record, to, response, reason, error, settledAt, false);
+      return true;
+    }
+    if (record.state === 'pending' && !host.isClosed()) {
+      // The caller gave up: settle here even though the store was not updated.
+      if (event === 'cancel') host.finish(record, to, response, reason, error, settledAt, true);
+      else if (event === 'expire' && record.deadline === undefined) host.arm(record, clock.now() + RETRY_MS);
+    }
+    return false;
+  }
+
   /** Brings a local record in line with the store after another instance wrote it. */
   async function reconcile(record: Outgoing): Promise<void> {
     let entry: StoreEntry | undefined;
@@ -165,28 +204,20 @@ export function createDurable(host: DurableHost): Durable {
       if (!host.isClosed()) host.launch(record);
     },
 
-    async commit(record, event, to, response, reason, error) {
-      const settledAt = clock.now();
-      const value = encode(record, { state: to, settledAt, reason, response });
-      if (await write(record, value, storeRetainMs)) {
-        host.finish(record, to, response, reason, error, settledAt, false);
-        return true;
-      }
-      if (record.state === 'pending' && !host.isClosed()) {
-        // The caller gave up: settle here even though the store was not updated.
-        if (event === 'cancel') host.finish(record, to, response, reason, error, settledAt, true);
-        else if (event === 'expire' && record.deadline === undefined)
-          host.arm(record, clock.now() + RETRY_MS);
-      }
-      return false;
+    commit(record, event, to, response, reason, error) {
+      return exclusive(record, () => commit(record, event, to, response, reason, error));
     },
 
     extend(record, deadlineAt, human) {
       if (extraOf(record).version === null) return Promise.resolve(true);
-      return write(
-        record,
-        encode(record, { deadlineAt, human }),
-        record.maxDeadlineAt - clock.now() + storeRetainMs,
+      return exclusive(record, async () =>
+        record.state !== 'pending'
+          ? false
+          : write(
+              record,
+              encode(record, { deadlineAt, human }),
+              record.maxDeadlineAt - clock.now() + storeRetainMs,
+            ),
       );
     },
 
@@ -290,3 +321,5 @@ function applyStored(record: Outgoing, stored: StoredRequest): void {
   record.deadlineAt = stored.deadlineAt;
   record.human = stored.human;
 }
+
+function noop(): void {}

@@ -33,7 +33,13 @@ export function createReplyHandler(
 
   function refusalFor(record: Outgoing, message: ResponseMessage | ProgressMessage): Refusal {
     const code =
-      record.state === 'expired' ? 'late' : record.state === 'pending' ? 'store_error' : 'duplicate';
+      record.state === 'expired'
+        ? 'late'
+        : record.state !== 'pending'
+          ? 'duplicate'
+          : ctx.isClosed()
+            ? 'closed' // closed while the reply waited for a write of the same request
+            : 'store_error';
     return ctx.refuse({
       ...about(message),
       code,
@@ -43,7 +49,9 @@ export function createReplyHandler(
           ? `Request "${record.id}" expired before this ${message.kind} arrived`
           : code === 'duplicate'
             ? `Request "${record.id}" is already ${record.state}`
-            : `Request "${record.id}" could not be updated in the store`,
+            : code === 'closed'
+              ? `The correlator closed before request "${record.id}" could be settled`
+              : `Request "${record.id}" could not be updated in the store`,
     });
   }
 
