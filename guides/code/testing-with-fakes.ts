@@ -39,9 +39,11 @@ describe('the purge command', () => {
     expect(runs).toHaveLength(1);
     clock.assertNoPendingTimers(); // the confirmation's timeout was cleared
   });
-  // #endregion first-test
+});
+// #endregion first-test
 
-  // #region refusals
+// #region refusals
+describe('the purge command, answered otherwise', () => {
   it('does not count someone else’s 确认, and cancels on 取消', async () => {
     const { channel, runs } = await startTestBot();
     await channel.say('ops', 'alice', '/purge');
