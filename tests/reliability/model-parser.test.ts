@@ -15,8 +15,8 @@ import { runs } from './config.js';
 
 // The reply parser against its specification: a reply counts only when the whole normalised reply
 // is one vocabulary word. Decorations that normalisation removes (case, full-width forms, format
-// characters, surrounding whitespace and punctuation) never change the verdict; anything else
-// added to a word makes it unrecognised.
+// characters, surrounding whitespace, one closing full stop or exclamation mark) never change the
+// verdict; anything else added to a word — a question mark, quotes, another word — makes it unrecognised.
 
 const KIND_OF = new Map<string, 'confirm' | 'cancel' | 'always'>();
 for (const kind of ['confirm', 'cancel', 'always'] as const) {
@@ -35,8 +35,8 @@ const decorated = fc
     word: fc.constantFrom(...WORDS),
     upper: fc.boolean(),
     wide: fc.boolean(),
-    before: fc.constantFrom('', ' ', '  \t', '「', '**', '…', '\u3000'),
-    after: fc.constantFrom('', '!', '。', '！', ' .', '?!', '\n', '」'),
+    before: fc.constantFrom('', ' ', '  \t', '\n', '\u3000'),
+    after: fc.constantFrom('', '!', '。', '！', ' .', '．', '\n', ' ! '),
     zeroWidth: fc.constantFrom('', '\u200b', '\u200d', '\ufeff', '\u2060'),
     at: fc.nat(),
   })
@@ -57,14 +57,12 @@ describe('parseReply against its specification', () => {
     },
   );
 
-  test.prop([decorated, fc.constantFrom('a', '吗', '1', '👍', 'no', '确认', 'x y')], { numRuns: runs(500) })(
-    `${cite('VOCAB-01')} never matches a word with anything added inside or after it`,
-    ({ text }, extra) => {
-      const verdict = parseReply(`${text} ${extra}`);
-      const whole = normalizeReply(`${text} ${extra}`);
-      expect(verdict).toBe(KIND_OF.get(whole) ?? 'unrecognised');
-    },
-  );
+  test.prop([decorated, fc.constantFrom('a', '吗', '1', '👍', 'no', '确认', 'x y', '?', '？', '!!', '」')], {
+    numRuns: runs(500),
+  })(`${cite('VOCAB-01')} never matches a word with anything added inside or after it`, ({ text }, extra) => {
+    expect(parseReply(`${text} ${extra}`)).toBe('unrecognised');
+    expect(parseReply(`${text}${extra}`)).toBe('unrecognised');
+  });
 
   test.prop([fc.string({ unit: 'binary', maxLength: 300 })], { numRuns: runs(1_000) })(
     `${cite('VOCAB-01')} never throws, and recognises only an exact normalised word`,
