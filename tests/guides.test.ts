@@ -5,6 +5,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer, Socket } from 'node:net';
 import { createMessageBus } from '@parley/bus';
+import { createConfirmGate } from '@parley/confirm';
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { main as gettingStarted, startBot } from '../guides/code/getting-started.js';
@@ -162,6 +163,23 @@ describe('guide: wiring Parley into an existing bot (Telegram)', () => {
       text: 'T\nB',
     });
     expect(toInlineKeyboard({ buttons: [{ label: 'big', value: 'x'.repeat(63) }] })).toEqual([]);
+  });
+
+  it('fits the gate’s unsigned buttons in callback_data and leaves out signed ones (64-byte limit)', async () => {
+    const sizes: number[][] = [];
+    for (const secret of [undefined, 'replica-secret']) {
+      const bus = createMessageBus();
+      const gate = createConfirmGate({ bus, ...(secret && { secret }) });
+      void gate.request({ sessionKey: 'telegram:1', requester: 'u', action: { name: 'x' }, summary: 'x' });
+      const prompt = await bus.receiveOutbound();
+      const card = prompt.card ?? { buttons: [] };
+      sizes.push(card.buttons.map((b) => new TextEncoder().encode(JSON.stringify(b.value)).length));
+      expect(toInlineKeyboard(card)).toHaveLength(secret === undefined ? 2 : 0);
+      await gate.close();
+      await bus.close();
+    }
+    expect(sizes[0]?.every((n) => n <= 52)).toBe(true);
+    expect(sizes[1]?.every((n) => n > 64)).toBe(true);
   });
 
   it('guards the purge behind a Telegram prompt whose inline button confirms it', async () => {
