@@ -32,6 +32,11 @@ export interface FakeChannelOptions {
   readonly botId?: string;
   /** Like many platforms, deliver every message the bot sends back to it (`fromSelf: true`). */
   readonly echo?: boolean;
+  /**
+   * Called synchronously on every `send` as it happens, failed ones included, after the record is
+   * in `sends` (and, when it succeeded, in the outbox). A listener that throws fails that `send`.
+   */
+  readonly onSend?: (record: SendRecord) => void;
 }
 
 /**
@@ -213,7 +218,12 @@ export interface FakeChannel extends ChannelAdapter {
     match?: string | RegExp | ((message: OutboundMessage) => boolean),
     filter?: OutboxFilter,
   ): Promise<OutboundMessage>;
-  /** Forgets the outbox and the records, keeping faults and the connection. */
+  /**
+   * Observes every `send` as it happens, like the `onSend` option; returns the function that
+   * stops it. Use it to react to a prompt mid-flow (answer it, count it) without polling.
+   */
+  onSend(listener: (record: SendRecord) => void): () => void;
+  /** Forgets the outbox and the records, keeping faults, listeners and the connection. */
   clear(): void;
   /** Makes the next `count` sends fail with `error` (a TestingError `injected_fault` by default). */
   failSends(count?: number, error?: unknown): void;

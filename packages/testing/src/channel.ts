@@ -54,6 +54,12 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   let holding = false;
   let held: { input: FakeInbound; copies: number; done: ReturnType<typeof defer<PublishResult>> }[] = [];
   let late = 0;
+  const sendListeners = new Set<(record: SendRecord) => void>();
+  if (options.onSend !== undefined) sendListeners.add(options.onSend);
+  /** Tells every send listener, in order; the record is already in `sends`. */
+  const announce = (record: SendRecord): void => {
+    for (const listener of [...sendListeners]) listener(record);
+  };
   const waiters: {
     test: (message: OutboundMessage) => boolean;
     resolve: (message: OutboundMessage) => void;
@@ -154,10 +160,13 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
     async send(message) {
       if (sendFailures > 0) {
         sendFailures--;
-        sends.push({ ok: false, message, error: sendError });
+        const failed: SendRecord = { ok: false, message, error: sendError };
+        sends.push(failed);
+        announce(failed);
         throw sendError;
       }
-      sends.push({ ok: true, message });
+      const record: SendRecord = { ok: true, message };
+      sends.push(record);
       sent.push(message);
       for (const waiter of [...waiters]) {
         if (waiter.test(message)) {
@@ -165,6 +174,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
           waiter.resolve(message);
         }
       }
+      announce(record);
       if (options.echo === true && deliverFn !== undefined) {
         const { chatId, threadId, text } = message;
         await deliverNow(
@@ -173,6 +183,13 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
           'echo',
         );
       }
+    },
+    onSend(listener) {
+      const own = (record: SendRecord): void => listener(record); // one entry per subscription
+      sendListeners.add(own);
+      return () => {
+        sendListeners.delete(own);
+      };
     },
     connect(deliverInbound) {
       deliverFn = deliverInbound;

@@ -48,6 +48,8 @@ export type {
 } from './platform-types.js';
 export { createRecordingTransport } from './transport.js';
 export { TRANSPORT_FAULTS } from './transport-types.js';
+export { createRecordingHub } from './hub.js';
+export type { RecordingHub, RecordingHubOptions, HubEndpoint } from './hub.js';
 export type {
   RecordingTransport,
   RecordingTransportOptions,

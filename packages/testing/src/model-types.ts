@@ -179,6 +179,14 @@ export interface ScriptedModel<
   fail(error: unknown): this;
   /** Appends a call that never answers until its signal aborts. */
   hang(): this;
+  /**
+   * Drops the next `count` ordered steps (1 by default) unused, e.g. when the code under test took
+   * another path than the script foresaw; rules stay. Returns the model.
+   * @throws TestingError `invalid_argument` when `count` is not an integer from 0 to `remaining`.
+   */
+  skip(count?: number): this;
+  /** Drops every ordered step left (rules stay), so `assertAllUsed` passes again. Returns the model. */
+  clear(): this;
   /** Appends any steps. */
   enqueue(...steps: ModelStep<TOutput, TRequest, TContext>[]): this;
   /** Adds a rule: `step` answers requests that match, at most `times` times. */

@@ -150,6 +150,21 @@ export function createScriptedModel<
       queue.push({ hang: true });
       return scripted;
     },
+    skip(count = 1) {
+      if (!Number.isInteger(count) || count < 0 || count > queue.length) {
+        throw new TestingError(
+          'invalid_argument',
+          `${name}: skip(${String(count)}) needs an integer from 0 to the ${plural(queue.length, 'step')} left`,
+          { details: { count: String(count), left: queue.length } },
+        );
+      }
+      queue.splice(0, count);
+      return scripted;
+    },
+    clear() {
+      queue.length = 0;
+      return scripted;
+    },
     enqueue(...steps: Step[]) {
       for (const step of steps) queue.push(check(step));
       return scripted;

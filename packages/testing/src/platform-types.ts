@@ -189,8 +189,11 @@ export interface FakePlatform {
   execute(request: PlatformRequest, options?: ExecuteOptions): Promise<PlatformResult>;
   /** Every call, in order. */
   readonly calls: readonly PlatformCall[];
-  /** How many calls returned a result with this target completed. */
-  timesCompleted(target: string): number;
+  /**
+   * How many calls returned a result with this target completed; with `action`, only calls of that
+   * action count (`timesCompleted('u1', 'remove_member')`).
+   */
+  timesCompleted(target: string, action?: string): number;
   /** Makes this target fail in every later call answered by a `success` or `partial` step. */
   failTarget(target: string, error?: PlatformErrorInit): void;
   /** Appends steps to the script. */

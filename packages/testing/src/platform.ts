@@ -145,7 +145,14 @@ export function createFakePlatform(options: FakePlatformOptions = {}): FakePlatf
     get calls() {
       return calls;
     },
-    timesCompleted: (target) => completed.get(target) ?? 0,
+    timesCompleted(target, action) {
+      if (action === undefined) return completed.get(target) ?? 0;
+      let times = 0;
+      for (const call of calls) {
+        if (call.request.action === action && call.result?.completed.includes(target) === true) times++;
+      }
+      return times;
+    },
     failTarget(target, error = {}) {
       failing.set(target, error);
     },

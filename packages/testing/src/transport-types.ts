@@ -68,6 +68,8 @@ export interface FaultOptions<TMessage, TName extends string> {
   readonly times?: number;
   /** Only messages sent by this endpoint. */
   readonly from?: TName;
+  /** Only messages sent to this endpoint (useful on a hub). */
+  readonly to?: TName;
   /** Only messages for which this returns true. */
   readonly match?: (message: TMessage) => boolean;
 }

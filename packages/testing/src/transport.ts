@@ -1,14 +1,6 @@
 import { TestingError } from './errors.js';
-import { checkDelay } from './internal/answer.js';
-import type {
-  FaultOptions,
-  RecordingTransport,
-  RecordingTransportOptions,
-  TransportDelivery,
-  TransportEndpoint,
-  TransportFault,
-  TransportRecord,
-} from './transport-types.js';
+import { createWire } from './internal/wire.js';
+import type { RecordingTransport, RecordingTransportOptions, TransportEndpoint } from './transport-types.js';
 
 /**
  * Creates a {@link RecordingTransport}: two endpoints in one process that carry messages to each
@@ -46,11 +38,6 @@ import type {
 export function createRecordingTransport<TMessage, TName extends string = 'a' | 'b'>(
   options: RecordingTransportOptions<TName> = {},
 ): RecordingTransport<TMessage, TName> {
-  type Record = {
-    -readonly [K in keyof TransportRecord<TMessage, TName>]: TransportRecord<TMessage, TName>[K];
-  } & {
-    deliveries: TransportDelivery[];
-  };
   const names = (options.endpoints ?? ['a', 'b']) as readonly [TName, TName];
   if (names[0] === names[1]) {
     throw new TestingError(
@@ -58,141 +45,11 @@ export function createRecordingTransport<TMessage, TName extends string = 'a' | 
       `RecordingTransport needs two different endpoint names, got ${names[0]} twice`,
     );
   }
-  const clock = options.clock;
-  const manual = options.delivery === 'manual';
-  const maxDeliveries = options.maxDeliveries ?? 10_000;
-  const records: Record[] = [];
-  const ready: Record[] = [];
-  let held: Record[] = [];
-  let delayed = 0;
-  const faults: {
-    kind: TransportFault;
-    left: number;
-    delayMs: number;
-    options: FaultOptions<TMessage, TName>;
-  }[] = [];
-  const receivers = new Map<TName, (message: TMessage) => unknown>();
+  const wire = createWire<TMessage, TName>(options, 'RecordingTransport');
   const endpoints = new Map<TName, TransportEndpoint<TMessage, TName>>();
-  let pumping = false;
-  let scheduled = false;
-
-  function other(name: TName): TName {
-    return name === names[0] ? names[1] : names[0];
-  }
-
-  function enqueue(record: Record): void {
-    ready.push(record);
-    if (held.length > 0) {
-      ready.push(...held);
-      held = [];
-    }
-    schedule();
-  }
-
-  function schedule(): void {
-    if (manual || scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      void pump();
-    });
-  }
-
-  async function pump(): Promise<void> {
-    if (pumping) return;
-    pumping = true;
-    try {
-      while (ready.length > 0 && receivers.has((ready[0] as Record).to)) await deliverNext();
-    } finally {
-      pumping = false;
-    }
-  }
-
-  function takeFault(from: TName, message: TMessage): (typeof faults)[number] | undefined {
-    const fault = faults.find(
-      (f) =>
-        f.left > 0 &&
-        (f.options.from === undefined || f.options.from === from) &&
-        (f.options.match?.(message) ?? true),
-    );
-    if (fault !== undefined) fault.left--;
-    return fault;
-  }
-
-  function send(from: TName, message: TMessage): void {
-    const fault = takeFault(from, message);
-    const record: Record = {
-      seq: records.length + 1,
-      from,
-      to: other(from),
-      message,
-      sentAt: clock?.now(),
-      fault: fault?.kind,
-      status: 'in_flight',
-      deliveries: [],
-    };
-    records.push(record);
-    switch (fault?.kind) {
-      case 'drop':
-        record.status = 'dropped';
-        return;
-      case 'duplicate':
-        enqueue(record);
-        enqueue(record);
-        return;
-      case 'delay':
-        delayed++;
-        clock?.setTimeout(() => {
-          delayed--;
-          enqueue(record);
-        }, fault.delayMs);
-        return;
-      case 'reorder':
-        held.push(record);
-        return;
-      default:
-        enqueue(record);
-    }
-  }
-
-  async function deliverNext(): Promise<TransportRecord<TMessage, TName> | undefined> {
-    const record = ready[0];
-    if (record === undefined) return undefined;
-    const receiver = receivers.get(record.to);
-    if (receiver === undefined) {
-      throw new TestingError(
-        'not_connected',
-        `RecordingTransport: message #${record.seq} is for "${record.to}", which has no receiver; call endpoint("${record.to}").listen(…) first`,
-        { details: { seq: record.seq, to: record.to } },
-      );
-    }
-    ready.shift();
-    record.status = 'delivered';
-    const at = clock?.now();
-    try {
-      record.deliveries.push({ at, result: await receiver(record.message) });
-    } catch (error) {
-      record.deliveries.push({ at, error });
-    }
-    return record;
-  }
-
-  function addFault(kind: TransportFault, fault: FaultOptions<TMessage, TName>, delayMs = 0): void {
-    const times = fault.times ?? 1;
-    if (!Number.isInteger(times) || times < 1) {
-      throw new TestingError(
-        'invalid_argument',
-        `RecordingTransport.${kind}: times must be a positive integer, got ${times}`,
-        {
-          details: { times },
-        },
-      );
-    }
-    faults.push({ kind, left: times, delayMs, options: fault });
-  }
-
-  return {
-    endpoint(name) {
+  const other = (name: TName): TName => (name === names[0] ? names[1] : names[0]);
+  return Object.assign(wire.api, {
+    endpoint(name: TName): TransportEndpoint<TMessage, TName> {
       if (!names.includes(name)) {
         throw new TestingError(
           'invalid_argument',
@@ -204,74 +61,12 @@ export function createRecordingTransport<TMessage, TName extends string = 'a' | 
       if (endpoint === undefined) {
         endpoint = {
           name,
-          send: (message) => send(name, message),
-          listen(receiver) {
-            if (receivers.has(name)) {
-              throw new TestingError(
-                'invalid_argument',
-                `RecordingTransport: endpoint "${name}" already has a receiver`,
-              );
-            }
-            receivers.set(name, receiver);
-            schedule();
-            return () => {
-              if (receivers.get(name) === receiver) receivers.delete(name);
-            };
-          },
+          send: (message) => wire.send(name, other(name), message),
+          listen: (receiver) => wire.listen(name, receiver),
         };
         endpoints.set(name, endpoint);
       }
       return endpoint;
     },
-    get records() {
-      return records;
-    },
-    messages: (filter = {}) =>
-      records
-        .filter(
-          (r) =>
-            (filter.from === undefined || r.from === filter.from) &&
-            (filter.to === undefined || r.to === filter.to),
-        )
-        .map((r) => r.message),
-    get inFlight() {
-      return ready.length + held.length + delayed;
-    },
-    get waiting() {
-      return ready.map((r) => r.message);
-    },
-    discard() {
-      const lost = [...ready, ...held];
-      ready.length = 0;
-      held = [];
-      for (const record of lost) if (record.deliveries.length === 0) record.status = 'dropped';
-      return lost.length;
-    },
-    drop: (fault = {}) => addFault('drop', fault),
-    duplicate: (fault = {}) => addFault('duplicate', fault),
-    delay(delayMs, fault = {}) {
-      checkDelay('RecordingTransport.delay', delayMs, clock);
-      addFault('delay', fault, delayMs);
-    },
-    reorder: (fault = {}) => addFault('reorder', fault),
-    deliverNext,
-    async flush() {
-      let count = 0;
-      for (;;) {
-        if (ready.length === 0 && held.length > 0) {
-          ready.push(...held);
-          held = [];
-        }
-        if (ready.length === 0) return count;
-        if (++count > maxDeliveries) {
-          throw new TestingError(
-            'assertion_failed',
-            `RecordingTransport.flush made ${maxDeliveries} deliveries and messages still wait: the endpoints keep answering each other`,
-            { details: { maxDeliveries, waiting: ready.length } },
-          );
-        }
-        await deliverNext();
-      }
-    },
-  };
+  });
 }

@@ -15,6 +15,10 @@ import {
   createFakeStore,
   createFakeToolGate,
   createRecordingTransport,
+  createRecordingHub,
+  type HubEndpoint,
+  type RecordingHub,
+  type RecordingHubOptions,
   createScriptedModel,
   type DeliveryRecord,
   drainInbound,
@@ -487,6 +491,47 @@ describe('@parley/testing examples', () => {
     wire.endpoint('a').send('ping');
     log(wire.inFlight);
     expectPrinted('1');
+  });
+
+  it('RecordingHubOptions (hub.ts)', async () => {
+    const options: RecordingHubOptions<{ to: string; text: string }, 'lead' | 'alice' | 'bob'> = {
+      endpoints: ['lead', 'alice', 'bob'],
+      route: (message) => message.to,
+    };
+  });
+
+  it('HubEndpoint (hub.ts)', async () => {
+    const hub = createRecordingHub<string, 'lead' | 'alice' | 'bob'>({ endpoints: ['lead', 'alice', 'bob'] });
+    const lead: HubEndpoint<string, 'lead' | 'alice' | 'bob'> = hub.endpoint('lead');
+    lead.sendTo('bob', 'hello bob');
+  });
+
+  it('RecordingHub (hub.ts)', async () => {
+    const hub: RecordingHub<string, 'lead' | 'alice' | 'bob'> = createRecordingHub({
+      endpoints: ['lead', 'alice', 'bob'],
+    });
+    log(hub.names);
+    expectPrinted("[ 'lead', 'alice', 'bob' ]");
+  });
+
+  it('createRecordingHub (hub.ts)', async () => {
+    type Name = 'lead' | 'alice' | 'bob';
+    const hub = createRecordingHub<{ to: Name; text: string }, Name>({
+      endpoints: ['lead', 'alice', 'bob'],
+      route: (message) => message.to,
+    });
+    const heard: string[] = [];
+    for (const name of ['alice', 'bob'] as const) {
+      hub.endpoint(name).listen((message) => heard.push(`${name}: ${message.text}`));
+    }
+    hub.drop({ to: 'bob' }); // bob's copy is lost
+    hub.endpoint('lead').send({ to: 'alice', text: 'shut down' });
+    hub.endpoint('lead').send({ to: 'bob', text: 'shut down' });
+    await hub.flush();
+    log(heard);
+    expectPrinted("[ 'alice: shut down' ]");
+    log(hub.records.map((r) => `${r.to} ${r.status}`));
+    expectPrinted("[ 'alice delivered', 'bob dropped' ]");
   });
 
   it('createRecordingTransport (transport.ts)', async () => {
