@@ -29,7 +29,11 @@ export function activate(ctx: GateContext, entry: Entry): void {
   ctx.active.set(entry.sessionKey, entry);
   entry.deadline = ctx.deadlines.add(entry.expiresAt, () => expire(ctx, entry));
   persist(ctx, entry);
-  void sendPrompt(ctx, entry, 'first');
+  // The prompt goes out only once its pending record is written: a user who saw it and answers
+  // after a crash is caught by the restarted gate, never handed to the agent as chat.
+  void entry.io.then(() => {
+    if (!entry.done) return sendPrompt(ctx, entry, 'first');
+  });
 }
 
 /** Times an entry out at its deadline and tells the session. */
