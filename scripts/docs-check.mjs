@@ -43,7 +43,9 @@ try {
       }
     }),
   );
-  options.plugin = (options.plugin ?? []).map((plugin) => (plugin.startsWith('.') ? join(root, plugin) : plugin));
+  options.plugin = (options.plugin ?? []).map((plugin) =>
+    plugin.startsWith('.') ? join(root, plugin) : plugin,
+  );
   Object.assign(options, {
     entryPoints: names.map((n) => join(root, 'packages', n, 'src', 'index.ts')),
     tsconfig,
