@@ -37,6 +37,12 @@ export interface Clock {
   setTimeout(callback: () => void, delayMs: number, options?: TimerOptions): TimerHandle;
   /** Cancels a timer; a handle already fired or cleared, or `undefined`, is ignored. */
   clearTimeout(handle: TimerHandle | undefined): void;
+  /**
+   * Turns a pending timer into background work, so it no longer keeps the process alive, or back
+   * into foreground work, without moving it. Optional: a clock without it makes a
+   * {@link DeadlineQueue} clear its idle timer and set a new one later instead of parking it.
+   */
+  setBackground?(handle: TimerHandle, background: boolean): void;
 }
 
 /**
@@ -94,6 +100,12 @@ export const systemClock: Clock = {
     if (handle !== undefined)
       globalThis.clearTimeout(handle as unknown as Parameters<typeof clearTimeout>[0]);
   },
+  setBackground(handle, background) {
+    // Node, Bun and Deno timers have ref/unref; elsewhere a timer never keeps anything alive.
+    const timer = handle as unknown as { ref?: () => void; unref?: () => void };
+    if (background) timer.unref?.();
+    else timer.ref?.();
+  },
 };
 
 /**
@@ -144,9 +156,17 @@ export interface ManualClock extends Clock {
   runNext(): boolean;
   /** Fires timers until none is left, including timers they schedule; returns how many fired. */
   runAll(): number;
-  /** How many timers are pending. */
+  /**
+   * How many foreground timers are pending: the ones that would keep a process alive. Background
+   * timers (housekeeping, or a deadline queue's parked timer) fire harmlessly and are not counted,
+   * so `pendingTimers() === 0` means nothing is left waiting.
+   */
   pendingTimers(): number;
-  /** When the next pending timer fires, or `undefined`. */
+  /** How many background timers are pending (see {@link TimerOptions}). */
+  backgroundTimers(): number;
+  /** Moves a pending timer to the background or back; a fired or cleared one is ignored. */
+  setBackground(handle: TimerHandle, background: boolean): void;
+  /** When the next pending timer (foreground or background) fires, or `undefined`. */
   nextTimerAt(): number | undefined;
 }
 
@@ -191,6 +211,7 @@ export function createManualClock(options: ManualClockOptions = {}): ManualClock
   let seq = 0;
   const limit = options.maxTimersPerRun ?? 100_000;
   const heap = new DeadlineHeap<ManualTimer>();
+  let background = 0;
 
   function runUntil(until: number): number {
     let fired = 0;
@@ -201,6 +222,7 @@ export function createManualClock(options: ManualClockOptions = {}): ManualClock
         });
       }
       heap.remove(timer);
+      if (timer.background) background--;
       if (timer.at > now) now = timer.at;
       timer.callback();
     }
@@ -217,14 +239,30 @@ export function createManualClock(options: ManualClockOptions = {}): ManualClock
 
   return {
     now: () => now,
-    setTimeout(callback, delayMs) {
+    setTimeout(callback, delayMs, timerOptions) {
       const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
-      const timer: ManualTimer = { at: now + delay, seq: ++seq, index: -1, callback };
+      const isBackground = timerOptions?.background === true;
+      const timer: ManualTimer = {
+        at: now + delay,
+        seq: ++seq,
+        index: -1,
+        callback,
+        background: isBackground,
+      };
       heap.push(timer);
-      return timer as unknown as TimerHandle; // the object is only ever given back to clearTimeout
+      if (isBackground) background++;
+      return timer as unknown as TimerHandle; // the object is only ever given back to this clock
     },
     clearTimeout(handle) {
-      if (handle !== undefined) heap.remove(handle as unknown as ManualTimer);
+      if (handle === undefined) return;
+      const timer = handle as unknown as ManualTimer;
+      if (heap.remove(timer) && timer.background) background--;
+    },
+    setBackground(handle, value) {
+      const timer = handle as unknown as ManualTimer;
+      if (timer.index < 0 || timer.background === value) return; // fired, cleared, or unchanged
+      timer.background = value;
+      background += value ? 1 : -1;
     },
     advance(ms) {
       checkAmount(ms, 'ms');
@@ -242,11 +280,13 @@ export function createManualClock(options: ManualClockOptions = {}): ManualClock
       return at !== undefined && runUntil(at) > 0;
     },
     runAll: () => runUntil(Number.POSITIVE_INFINITY),
-    pendingTimers: () => heap.size,
+    pendingTimers: () => heap.size - background,
+    backgroundTimers: () => background,
     nextTimerAt: () => heap.peek()?.at,
   };
 }
 
 interface ManualTimer extends HeapItem {
   readonly callback: () => void;
+  background: boolean;
 }

@@ -69,6 +69,10 @@ export interface DeadlineQueueOptions {
  * clock timer instead of one per entry, so memory per entry stays small and closing is cheap.
  * Deadlines are absolute, so an entry restored from storage fires at its original time. A
  * callback that throws does not stop the others; the first error is rethrown after the batch.
+ * When the last deadline is removed, a clock with `setBackground` keeps the timer as background
+ * work (it no longer holds the process open, and fires harmlessly), so a queue that empties and
+ * fills again, one request at a time, reuses it instead of paying for a new timer each time.
+ * `clear()` removes the timer too.
  *
  * @example
  * ```ts
@@ -83,29 +87,39 @@ export interface DeadlineQueueOptions {
  */
 export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueue {
   const { clock } = options;
-  const timerOptions = options.background === true ? { background: true } : undefined;
+  const isBackground = options.background === true;
+  const timerOptions = isBackground ? { background: true } : undefined;
   const heap = new DeadlineHeap<Deadline>();
   let seq = 0;
   let timer: TimerHandle | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
+  /** The timer outlived the last deadline: it is background work now, and fires harmlessly. */
+  let parked = false;
 
-  function schedule(): void {
-    const next = heap.peek();
-    if (next === undefined) {
+  function arm(at: number): void {
+    clock.clearTimeout(timer);
+    parked = false;
+    timerAt = at;
+    timer = clock.setTimeout(fire, Math.max(0, at - clock.now()), timerOptions);
+  }
+
+  /** Leaves the timer of an empty queue in place as background work, where the clock allows it. */
+  function idle(): void {
+    if (timer === undefined || parked) return;
+    if (clock.setBackground === undefined) {
       clock.clearTimeout(timer);
       timer = undefined;
       timerAt = Number.POSITIVE_INFINITY;
       return;
     }
-    if (timer !== undefined && timerAt === next.at) return;
-    clock.clearTimeout(timer);
-    timerAt = next.at;
-    timer = clock.setTimeout(fire, Math.max(0, next.at - clock.now()), timerOptions);
+    parked = true;
+    if (!isBackground) clock.setBackground(timer, true);
   }
 
   function fire(): void {
     timer = undefined;
     timerAt = Number.POSITIVE_INFINITY;
+    parked = false;
     const now = clock.now();
     let failure: { error: unknown } | undefined;
     for (let next = heap.peek(); next !== undefined && next.at <= now; next = heap.peek()) {
@@ -116,7 +130,9 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
         failure ??= { error };
       }
     }
-    schedule();
+    // A callback may have armed a timer for a later deadline it added: the earliest decides.
+    const next = heap.peek();
+    if (next !== undefined && next.at < timerAt) arm(next.at);
     if (failure !== undefined) throw failure.error;
   }
 
@@ -131,12 +147,17 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
         value,
       };
       heap.push(deadline);
-      if (at < timerAt) schedule();
+      if (at < timerAt) arm(at);
+      else if (parked) {
+        // A timer due no later than this deadline is reused: it fires, finds nothing due and re-arms.
+        parked = false;
+        if (!isBackground) clock.setBackground?.(timer as TimerHandle, false);
+      }
       return deadline;
     },
     remove(handle) {
       const removed = heap.remove(handle as Deadline);
-      if (removed && heap.size === 0) schedule();
+      if (removed && heap.size === 0) idle();
       return removed;
     },
     get size() {
@@ -144,7 +165,10 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
     },
     clear() {
       heap.clear();
-      schedule();
+      clock.clearTimeout(timer);
+      timer = undefined;
+      timerAt = Number.POSITIVE_INFINITY;
+      parked = false;
     },
   };
 }

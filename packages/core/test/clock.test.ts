@@ -129,6 +129,43 @@ describe('createManualClock', () => {
   });
 });
 
+describe('createManualClock background timers', () => {
+  it('counts background timers apart from the pending ones', () => {
+    const clock = createManualClock();
+    clock.setTimeout(() => {}, 10);
+    clock.setTimeout(() => {}, 20, { background: true });
+    expect(clock.pendingTimers()).toBe(1);
+    expect(clock.backgroundTimers()).toBe(1);
+    expect(clock.nextTimerAt()).toBe(10);
+  });
+
+  it('moves a timer between foreground and background without moving its due time', () => {
+    const clock = createManualClock();
+    const callback = vi.fn();
+    const handle = clock.setTimeout(callback, 50);
+    clock.setBackground(handle, true);
+    clock.setBackground(handle, true);
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 1]);
+    clock.setBackground(handle, false);
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([1, 0]);
+    clock.setBackground(handle, true);
+    clock.advance(50);
+    expect(callback).toHaveBeenCalledOnce();
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 0]);
+  });
+
+  it('forgets a cleared background timer and ignores one that already fired', () => {
+    const clock = createManualClock();
+    const cleared = clock.setTimeout(() => {}, 10, { background: true });
+    const fired = clock.setTimeout(() => {}, 5);
+    clock.clearTimeout(cleared);
+    clock.clearTimeout(cleared);
+    clock.advance(5);
+    clock.setBackground(fired, true);
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 0]);
+  });
+});
+
 describe('systemClock', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -165,6 +202,19 @@ describe('systemClock', () => {
       expect((foreground as unknown as { hasRef(): boolean }).hasRef()).toBe(true);
     } finally {
       systemClock.clearTimeout(foreground);
+    }
+  });
+
+  it('moves a pending timer to the background and back without moving it', () => {
+    const handle = systemClock.setTimeout(() => {}, 60_000);
+    const timer = handle as unknown as { hasRef(): boolean };
+    try {
+      systemClock.setBackground?.(handle, true);
+      expect(timer.hasRef()).toBe(false);
+      systemClock.setBackground?.(handle, false);
+      expect(timer.hasRef()).toBe(true);
+    } finally {
+      systemClock.clearTimeout(handle);
     }
   });
 

@@ -45,7 +45,7 @@ describe('createDeadlineQueue', () => {
     expect(clock.pendingTimers()).toBe(1);
   });
 
-  it('never runs a removed deadline and clears the timer when the queue empties', () => {
+  it('never runs a removed deadline and leaves no pending timer when the queue empties', () => {
     const clock = createManualClock();
     const queue = createDeadlineQueue({ clock });
     const callback = vi.fn();
@@ -55,6 +55,70 @@ describe('createDeadlineQueue', () => {
     expect(clock.pendingTimers()).toBe(0);
     clock.advance(200);
     expect(callback).not.toHaveBeenCalled();
+  });
+
+  it('parks its timer as background work when the last deadline goes, and reuses it', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const callback = vi.fn();
+    queue.remove(queue.add(100, () => {}));
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 1]);
+    queue.add(250, callback);
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([1, 0]);
+    expect(clock.nextTimerAt()).toBe(100); // the parked timer, not a new one
+    clock.advance(100);
+    expect(callback).not.toHaveBeenCalled();
+    expect(clock.nextTimerAt()).toBe(250);
+    clock.advance(150);
+    expect(callback).toHaveBeenCalledOnce();
+  });
+
+  it('leaves nothing behind when a parked timer fires', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    queue.remove(queue.add(100, () => {}));
+    clock.advance(100);
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 0]);
+    expect(clock.nextTimerAt()).toBeUndefined();
+  });
+
+  it('replaces a parked timer when an earlier deadline arrives', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    queue.remove(queue.add(500, () => {}));
+    queue.add(100, () => {});
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([1, 0]);
+    expect(clock.nextTimerAt()).toBe(100);
+  });
+
+  it('clears the timer of an empty queue on a clock that cannot park it', () => {
+    const manual = createManualClock();
+    const clock = {
+      now: manual.now,
+      setTimeout: manual.setTimeout,
+      clearTimeout: manual.clearTimeout,
+    };
+    const queue = createDeadlineQueue({ clock });
+    queue.remove(queue.add(100, () => {}));
+    expect([manual.pendingTimers(), manual.backgroundTimers()]).toEqual([0, 0]);
+    queue.add(200, () => {});
+    expect(manual.nextTimerAt()).toBe(200);
+  });
+
+  it("keeps a background queue's parked timer in the background", () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock, background: true });
+    queue.remove(queue.add(100, () => {}));
+    queue.add(200, () => {});
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 1]);
+  });
+
+  it('clear removes a parked timer too', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    queue.remove(queue.add(100, () => {}));
+    queue.clear();
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 0]);
   });
 
   it('keeps serving the remaining deadlines after the earliest is removed', () => {
@@ -91,6 +155,18 @@ describe('createDeadlineQueue', () => {
     expect(seen).toEqual([100]);
     clock.advance(200);
     expect(seen).toEqual([100, 300]);
+  });
+
+  it('serves an earlier waiting deadline when a callback adds a later one', () => {
+    const clock = createManualClock();
+    const queue = createDeadlineQueue({ clock });
+    const seen: number[] = [];
+    queue.add(100, () => queue.add(1_000, () => seen.push(clock.now())));
+    queue.add(150, () => seen.push(clock.now()));
+    clock.advance(100);
+    expect(clock.nextTimerAt()).toBe(150);
+    clock.advance(900);
+    expect(seen).toEqual([150, 1_000]);
   });
 
   it('runs every due callback even when one throws, then rethrows the first error', () => {

@@ -40,7 +40,7 @@ export interface FakeClock extends ManualClock {
    * `undefined` (time stands still) when no timer is pending.
    */
   advanceToNextTimer(): number | undefined;
-  /** The timers still pending, soonest first. */
+  /** The timers still pending, soonest first (background timers, which keep nothing alive, are left out). */
   timers(): readonly PendingTimer[];
   /**
    * Throws `assertion_failed` when any timer is pending, listing when each is due.
@@ -72,28 +72,47 @@ export interface FakeClock extends ManualClock {
 export function createFakeClock(options: ManualClockOptions = {}): FakeClock {
   const inner = createManualClock(options);
   const live = new Map<TimerHandle, PendingTimer>();
+  /** Background timers: pending, but not counted or listed (they keep nothing alive). */
+  const background = new Set<TimerHandle>();
 
   const clock: FakeClock = {
     ...inner,
-    setTimeout(callback, delayMs) {
+    setTimeout(callback, delayMs, timerOptions) {
       const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
       const timer: PendingTimer = { dueAt: inner.now() + delay, scheduledAt: inner.now(), delayMs: delay };
-      const handle = inner.setTimeout(() => {
-        live.delete(handle);
-        callback();
-      }, delay);
+      const handle = inner.setTimeout(
+        () => {
+          live.delete(handle);
+          background.delete(handle);
+          callback();
+        },
+        delay,
+        timerOptions,
+      );
       live.set(handle, timer);
+      if (timerOptions?.background === true) background.add(handle);
       return handle;
     },
     clearTimeout(handle) {
       if (handle === undefined) return;
       live.delete(handle);
+      background.delete(handle);
       inner.clearTimeout(handle);
+    },
+    setBackground(handle, value) {
+      if (!live.has(handle)) return;
+      if (value) background.add(handle);
+      else background.delete(handle);
+      inner.setBackground(handle, value);
     },
     advanceToNextTimer() {
       return inner.runNext() ? inner.now() : undefined;
     },
-    timers: () => [...live.values()].sort((a, b) => a.dueAt - b.dueAt),
+    timers: () =>
+      [...live]
+        .filter(([handle]) => !background.has(handle))
+        .map(([, timer]) => timer)
+        .sort((a, b) => a.dueAt - b.dueAt),
     assertNoPendingTimers(message) {
       assertNoPendingTimers(clock, message);
     },

@@ -47,6 +47,23 @@ describe('createFakeClock', () => {
     expect(clock.pendingTimers()).toBe(1);
   });
 
+  it('leaves background timers out of the count and the list, however they became background', () => {
+    const clock = createFakeClock({ now: 0 });
+    clock.setTimeout(() => {}, 100, { background: true });
+    const parked = clock.setTimeout(() => {}, 200);
+    clock.setBackground(parked, true);
+    clock.setTimeout(() => {}, 300);
+    expect(clock.pendingTimers()).toBe(1);
+    expect(clock.backgroundTimers()).toBe(2);
+    expect(clock.timers().map((t) => t.dueAt)).toEqual([300]);
+    expect(() => clock.assertNoPendingTimers()).toThrow(/1 timer is left/);
+    clock.setBackground(parked, false);
+    expect(clock.timers().map((t) => t.dueAt)).toEqual([200, 300]);
+    clock.runAll();
+    clock.setBackground(parked, true); // already fired: ignored
+    expect([clock.pendingTimers(), clock.backgroundTimers()]).toEqual([0, 0]);
+  });
+
   it('tracks timers scheduled by timers', () => {
     const clock = createFakeClock();
     clock.setTimeout(() => clock.setTimeout(() => {}, 50), 10);
