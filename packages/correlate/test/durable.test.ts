@@ -116,9 +116,10 @@ describe('durable requests on a shared store', () => {
     expect([...eventsA.settled, ...eventsB.settled].filter((e) => !e.remote)).toHaveLength(1);
     expect(a.get('a_1')?.state).toBe('expired');
     expect(b.get('a_1')?.state).toBe('expired');
-    expect(clock.pendingTimers()).toBe(2); // only each instance's retention sweep remains
-    clock.advance(5 * 60_000);
     expect(clock.pendingTimers()).toBe(0);
+    expect(clock.backgroundTimers()).toBe(2); // only each instance's retention sweep remains
+    clock.advance(5 * 60_000);
+    expect(clock.backgroundTimers()).toBe(0);
   });
 
   it('shares a progress extension with the other instance so it does not expire early', async () => {

@@ -38,7 +38,8 @@ abstract class TrackedRecord {
     readonly protocol: Protocol,
     readonly from: string,
     readonly to: string,
-    readonly payload: unknown,
+    /** Released (undefined) once the record is dropped from the audit ring. */
+    public payload: unknown,
     readonly createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
@@ -128,18 +129,28 @@ export function toReply(record: Outgoing): Reply {
 }
 
 /**
+ * Settled records are found by id through this many generations of maps. More generations keep
+ * fewer dropped records reachable (at most `max / (GENERATIONS - 1)`), at the price of a few more
+ * map lookups for an id that is not there.
+ */
+const GENERATIONS = 4;
+
+/**
  * Every record of one side by id: pending ones, then settled ones kept for audit and dropped after
  * `retainMs` or past `max` (oldest first). A ring keeps the settle order, so dropping the oldest
- * never scans. Settled records are found by id through two generations of maps that are never
- * deleted from: a dropped record is only flagged, and the older generation goes as a whole once the
- * newer one holds `max` records (all of the older ones have left the ring by then). Deleting from a
- * large map at the rate requests settle makes V8 rehash it again and again, and the discarded tables
- * keep young records alive into the old generation: that cost more than the rest of a round trip.
+ * never scans. Settled records are found by id through generations of maps that are never deleted
+ * from: a dropped record is only flagged (and lets go of its payload and response), and the oldest
+ * generation goes as a whole once the newest is full (all of its records have left the ring by
+ * then). Deleting from a large map at the rate requests settle makes V8 rehash it again and again,
+ * and the discarded tables keep young records alive into the old generation: that cost more than
+ * the rest of a round trip. Every record still reachable survives each young-generation collection,
+ * so how few dropped records stay reachable matters as much as how many are kept on purpose.
  */
 export class Tracker<T extends AnyRecord> {
   private readonly pendingById = new Map<string, T>();
-  private newer = new Map<string, T>();
-  private older = new Map<string, T>();
+  /** Settled records by id, newest generation first. */
+  private readonly generations: Map<string, T>[] = [];
+  private readonly generationSize: number;
   private readonly ring: (T | undefined)[];
   private head = 0;
   private count = 0;
@@ -149,6 +160,8 @@ export class Tracker<T extends AnyRecord> {
     max: number,
   ) {
     this.ring = new Array<T | undefined>(retainMs === 0 ? 0 : max);
+    this.generationSize = Math.max(1, Math.ceil(max / (GENERATIONS - 1)));
+    for (let i = 0; i < GENERATIONS; i++) this.generations.push(new Map());
   }
 
   get pending(): number {
@@ -160,8 +173,13 @@ export class Tracker<T extends AnyRecord> {
   }
 
   get(id: string): T | undefined {
-    const record = this.pendingById.get(id) ?? this.newer.get(id) ?? this.older.get(id);
-    return record === undefined || record.dropped ? undefined : record;
+    let record = this.pendingById.get(id);
+    if (record !== undefined) return record;
+    for (const generation of this.generations) {
+      record = generation.get(id);
+      if (record !== undefined) return record.dropped ? undefined : record;
+    }
+    return undefined;
   }
 
   has(id: string): boolean {
@@ -195,11 +213,12 @@ export class Tracker<T extends AnyRecord> {
     if (slot >= ring.length) slot -= ring.length;
     ring[slot] = record;
     this.count++;
-    if (this.newer.size >= ring.length) {
-      this.older = this.newer;
-      this.newer = new Map();
+    const generations = this.generations;
+    if ((generations[0] as Map<string, T>).size >= this.generationSize) {
+      generations.pop();
+      generations.unshift(new Map());
     }
-    this.newer.set(record.id, record);
+    (generations[0] as Map<string, T>).set(record.id, record);
   }
 
   /** Pending records, in the order they started. */
@@ -224,8 +243,7 @@ export class Tracker<T extends AnyRecord> {
 
   clear(): void {
     this.pendingById.clear();
-    this.newer = new Map();
-    this.older = new Map();
+    for (let i = 0; i < GENERATIONS; i++) this.generations[i] = new Map();
     this.ring.fill(undefined);
     this.head = 0;
     this.count = 0;
@@ -236,6 +254,9 @@ export class Tracker<T extends AnyRecord> {
     this.ring[this.head] = undefined;
     this.head = this.head + 1 === this.ring.length ? 0 : this.head + 1;
     this.count--;
+    // Unreachable through the tracker from now on; its map generation may still hold it a while.
     oldest.dropped = true;
+    oldest.payload = undefined;
+    oldest.response = undefined;
   }
 }
