@@ -44,14 +44,20 @@ export const DEFAULT_MAX_PENDING = 10_000;
  * ```
  */
 export const DEFAULT_RETAIN_SETTLED_MS = 5 * 60_000;
-/** The most settled records kept in memory by default: 1 000 per direction (oldest dropped first). @example
+/**
+ * The most settled records kept in memory by default: 256 per direction (oldest dropped first).
+ * Enough to name a late or duplicate reply for a while; a correlator with a `store` also finds
+ * older outcomes there. Raise it for a longer in-memory audit trail: each kept record costs a few
+ * hundred bytes, and at hundreds of thousands of requests a second a larger window costs time too.
+ *
+ * @example
  * ```ts
  * import { DEFAULT_MAX_SETTLED } from '@parley/correlate';
  *
- * console.log(DEFAULT_MAX_SETTLED); // 1000
+ * console.log(DEFAULT_MAX_SETTLED); // 256
  * ```
  */
-export const DEFAULT_MAX_SETTLED = 1_000;
+export const DEFAULT_MAX_SETTLED = 256;
 
 /**
  * One tracked request, as `get`, `list` and events report it: plain data, a copy.

@@ -221,7 +221,7 @@ describe('@parley/correlate examples', () => {
 
   it('DEFAULT_MAX_SETTLED (types.ts)', async () => {
     log(DEFAULT_MAX_SETTLED);
-    expectPrinted('1000');
+    expectPrinted('256');
   });
 
   it('TrackedRequest (types.ts)', async () => {

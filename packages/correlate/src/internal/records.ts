@@ -26,8 +26,6 @@ abstract class TrackedRecord {
   reason: string | undefined = undefined;
   settledAt = 0;
   deadline: DeadlineHandle | undefined = undefined;
-  /** Settled and no longer kept for audit: lookups by id pass over it. */
-  dropped = false;
   /** ms from `createdAt` to the current deadline. */
   deadlineIn: number;
   /** ms from `createdAt` to the latest deadline progress may reach. */
@@ -129,43 +127,29 @@ export function toReply(record: Outgoing): Reply {
 }
 
 /**
- * Settled records are found by id through this many generations of maps. More generations keep
- * fewer dropped records reachable (at most `max / (GENERATIONS - 1)`), at the price of a few more
- * map lookups for an id that is not there.
- */
-const GENERATIONS = 4;
-
-/**
  * Every record of one side by id: pending ones, then settled ones kept for audit and dropped after
- * `retainMs` or past `max` (oldest first). A ring keeps the settle order, so dropping the oldest
- * never scans. Settled records are found by id through generations of maps that are never deleted
- * from: a dropped record is only flagged (and lets go of its payload and response), and the oldest
- * generation goes as a whole once the newest is full (all of its records have left the ring by
- * then). Deleting from a large map at the rate requests settle makes V8 rehash it again and again,
- * and the discarded tables keep young records alive into the old generation: that cost more than
- * the rest of a round trip. Every record still reachable survives each young-generation collection,
- * so how few dropped records stay reachable matters as much as how many are kept on purpose.
+ * `retainMs` or past `max` (oldest first). One map holds both, so a request costs one insertion
+ * when it starts and one deletion when its record is dropped, and any id is found with one lookup;
+ * a ring keeps the settle order, so dropping the oldest never scans. A dropped record also lets go
+ * of its payload and response: a map table V8 has replaced may still point at it until the next
+ * full collection, and what it points at would survive every young-generation collection until then.
  */
 export class Tracker<T extends AnyRecord> {
-  private readonly pendingById = new Map<string, T>();
-  /** Settled records by id, newest generation first. */
-  private readonly generations: Map<string, T>[] = [];
-  private readonly generationSize: number;
+  private readonly byId = new Map<string, T>();
   private readonly ring: (T | undefined)[];
   private head = 0;
   private count = 0;
+  private pendingCount = 0;
 
   constructor(
     private readonly retainMs: number,
     max: number,
   ) {
     this.ring = new Array<T | undefined>(retainMs === 0 ? 0 : max);
-    this.generationSize = Math.max(1, Math.ceil(max / (GENERATIONS - 1)));
-    for (let i = 0; i < GENERATIONS; i++) this.generations.push(new Map());
   }
 
   get pending(): number {
-    return this.pendingById.size;
+    return this.pendingCount;
   }
 
   get settledCount(): number {
@@ -173,57 +157,40 @@ export class Tracker<T extends AnyRecord> {
   }
 
   get(id: string): T | undefined {
-    let record = this.pendingById.get(id);
-    if (record !== undefined) return record;
-    for (const generation of this.generations) {
-      record = generation.get(id);
-      if (record !== undefined) return record.dropped ? undefined : record;
-    }
-    return undefined;
+    return this.byId.get(id);
   }
 
   has(id: string): boolean {
-    return this.get(id) !== undefined;
+    return this.byId.has(id);
   }
 
   addPending(record: T): void {
-    this.pendingById.set(record.id, record);
+    this.byId.set(record.id, record);
+    this.pendingCount++;
   }
 
   /** Forgets a pending record that never settled here (its start failed). */
   dropPending(record: T): void {
-    this.pendingById.delete(record.id);
+    if (this.byId.get(record.id) !== record) return;
+    this.byId.delete(record.id);
+    this.pendingCount--;
   }
 
   /** Moves a pending record (already in a final state) to the audit ring. */
   settle(record: T): void {
-    this.pendingById.delete(record.id);
-    this.retain(record);
+    this.pendingCount--;
+    this.keep(record);
   }
 
-  /** Keeps a settled record for audit, or forgets it at once when nothing is retained. */
+  /** Keeps a settled record read from elsewhere (a store) for audit. */
   retain(record: T): void {
-    const ring = this.ring;
-    if (ring.length === 0) {
-      record.dropped = true;
-      return;
-    }
-    if (this.count === ring.length) this.dropOldest();
-    let slot = this.head + this.count;
-    if (slot >= ring.length) slot -= ring.length;
-    ring[slot] = record;
-    this.count++;
-    const generations = this.generations;
-    if ((generations[0] as Map<string, T>).size >= this.generationSize) {
-      generations.pop();
-      generations.unshift(new Map());
-    }
-    (generations[0] as Map<string, T>).set(record.id, record);
+    this.byId.set(record.id, record);
+    this.keep(record);
   }
 
   /** Pending records, in the order they started. */
-  pendingRecords(): IterableIterator<T> {
-    return this.pendingById.values();
+  *pendingRecords(): IterableIterator<T> {
+    for (const record of this.byId.values()) if (record.state === 'pending') yield record;
   }
 
   /** Settled records, in the order they settled. */
@@ -242,11 +209,24 @@ export class Tracker<T extends AnyRecord> {
   }
 
   clear(): void {
-    this.pendingById.clear();
-    for (let i = 0; i < GENERATIONS; i++) this.generations[i] = new Map();
+    this.byId.clear();
     this.ring.fill(undefined);
     this.head = 0;
     this.count = 0;
+    this.pendingCount = 0;
+  }
+
+  private keep(record: T): void {
+    const ring = this.ring;
+    if (ring.length === 0) {
+      this.forget(record);
+      return;
+    }
+    if (this.count === ring.length) this.dropOldest();
+    let slot = this.head + this.count;
+    if (slot >= ring.length) slot -= ring.length;
+    ring[slot] = record;
+    this.count++;
   }
 
   private dropOldest(): void {
@@ -254,9 +234,12 @@ export class Tracker<T extends AnyRecord> {
     this.ring[this.head] = undefined;
     this.head = this.head + 1 === this.ring.length ? 0 : this.head + 1;
     this.count--;
-    // Unreachable through the tracker from now on; its map generation may still hold it a while.
-    oldest.dropped = true;
-    oldest.payload = undefined;
-    oldest.response = undefined;
+    this.forget(oldest);
+  }
+
+  private forget(record: T): void {
+    if (this.byId.get(record.id) === record) this.byId.delete(record.id);
+    record.payload = undefined;
+    record.response = undefined;
   }
 }
