@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const EXAMPLE = readFileSync(new URL('./readme/example.ts', import.meta.url), 'utf8');
+const VALIDATE = readFileSync(new URL('./readme/validate.ts', import.meta.url), 'utf8');
 
 function readmeBlock(heading: string): string {
   const section = README.slice(README.indexOf(`\n${heading}\n`));
@@ -60,5 +61,21 @@ describe('README: In 15 lines', () => {
     expect((await gate.authorize(decision, action)).ok).toBe(false);
     await gate.close();
     await bus.close();
+  });
+});
+
+describe('README: the validation snippet under Packages', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('shows exactly the code of tests/readme/validate.ts', () => {
+    expect(readmeBlock('## Packages')).toBe(VALIDATE.slice(VALIDATE.indexOf('\nimport ') + 1));
+  });
+
+  it('runs and names the one missing field, as its last comment says', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    await import('./readme/validate.js');
+    expect(log.mock.calls).toEqual([[{ missing_fields: ['key_levels[0].evidence'] }]]);
   });
 });
