@@ -74,15 +74,15 @@ async function dispatch(): Promise<void> {
   const isAsync = typeof (first as { then?: unknown } | null)?.then === 'function';
   await first;
   if (!isAsync) {
-    const stats = await measure(() => do_not_optimize(op()), { min_cpu_time: 500e6, gc: false });
+    const stats = await measure(() => do_not_optimize(op()), { min_cpu_time: 500e6 });
     process.stdout.write(`${JSON.stringify({ avgNs: stats.avg, p50Ns: stats.p50, p99Ns: stats.p99 })}\n`);
     return;
   }
   // mitata keeps its samples in a 2^20-slot array allocated up front (8 MB of pointers); every full
   // collection walks it, so the async cases that allocate most (and collect most often) paid for it
   // with stalls of several ms that doubled their mean. Async operations are timed here instead, in
-  // batches of about 100 µs whose times go into a small array of unboxed doubles. Neither path forces
-  // a full collection first (mitata's default): after a forced gc(), cases that keep a few hundred
+  // batches of about 100 µs whose times go into a small array of unboxed doubles, and without the
+  // full collection mitata forces first: after a forced gc(), cases that keep a few hundred
   // objects alive kept promoting them, the heap grew through the whole run and each young-generation
   // collection took ~5 ms instead of ~0.5 ms, so they ran up to 2.5× slower than in a process left
   // to collect on its own (see bench/README.md).
