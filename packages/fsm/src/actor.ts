@@ -221,10 +221,8 @@ class MachineActor {
         // restoreSnapshot checked that each entry is a transition of the machine
         this.record(findTransition(c, entry) as CompiledTransition, entry.at);
       }
-      if (snapshot.deadlines.length > 0) {
-        this.setDeadlines(snapshot.deadlines);
-        this.arm();
-      }
+      this.setDeadlines(snapshot.deadlines);
+      this.arm(); // sets no timer when there is no deadline
       return;
     }
     this.i = c.initial;
@@ -424,14 +422,13 @@ class MachineActor {
       const rest = this.dl.slice(1);
       const candidates = this.c.table.get(due.event)?.[this.i];
       const t = candidates === undefined ? undefined : this.choose(candidates, due.event, due.event);
+      // Taken or refused, this timeout is spent; a transition that leaves the state then sets the new state's own.
+      this.setDeadlines(rest);
       if (t === undefined) {
-        this.setDeadlines(rest); // refused (a guard): this timeout is spent, which changes the snapshot
+        // refused by a guard: spending the timeout changed the snapshot
         if (due.at > this.updatedAt) this.updatedAt = due.at;
         this.refuse(refusal(this.c, this.i, due.event, candidates?.[candidates.length - 1]?.guardName));
-      } else {
-        if (t.internal) this.setDeadlines(rest);
-        this.take(t, due.event, due.at);
-      }
+      } else this.take(t, due.event, due.at);
       due = this.dl[0];
     }
     this.clock.clearTimeout(this.timer);

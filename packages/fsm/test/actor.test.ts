@@ -1,7 +1,7 @@
 import { createManualClock, isParleyError } from '@parley/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, requestMachine } from '../src/index.js';
-import { orderMachine } from './helpers.js';
+import { echoMachine, orderMachine } from './helpers.js';
 
 describe('createActor', () => {
   it('starts in the initial state with the machine context', () => {
@@ -52,6 +52,46 @@ describe('createActor', () => {
     expect(transition).not.toHaveBeenCalled();
     expect(actor.state).toBe('draft');
     expect(actor.history).toEqual([]);
+  });
+
+  it('emits done only for a transition that reaches a final state', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    const done = vi.fn();
+    actor.on('done', done);
+    actor.send('add');
+    actor.send('submit');
+    expect(done).not.toHaveBeenCalled();
+    actor.send('cancel');
+    expect(done).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses an event the machine does not declare with unknown_event instead of throwing', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    const refused = vi.fn();
+    actor.on('refused', refused);
+    const result = actor.send('explode' as 'add');
+    expect(result).toMatchObject({ ok: false, code: 'unknown_event', event: 'explode', state: 'draft' });
+    expect(refused).toHaveBeenCalledWith(result);
+    expect(actor.state).toBe('draft');
+  });
+
+  it('answers false from can() for an event the machine does not declare', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    expect(actor.can('explode' as 'add')).toBe(false);
+  });
+
+  it('hands a guard the fields of an event object', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock() });
+    actor.send('add');
+    actor.send('submit');
+    expect(actor.send({ type: 'pay', amount: 'full' })).toMatchObject({ ok: true, to: 'paid' });
+    expect(actor.context.paid).toBe(true);
+  });
+
+  it('hands guards and assigns an event object { type } when the event is sent by name', () => {
+    const actor = createActor(echoMachine, { clock: createManualClock() });
+    expect(actor.send('go')).toMatchObject({ ok: true, to: 'b' });
+    expect(actor.context).toEqual({ last: 'go' });
   });
 
   it('stops calling a listener once unsubscribed', () => {
@@ -119,6 +159,28 @@ describe('createActor', () => {
       error = err;
     }
     expect(isParleyError(error, 'invalid_context')).toBe(true);
+  });
+
+  it('takes the context given when the machine has no context schema', () => {
+    const actor = createActor(echoMachine, { clock: createManualClock(), context: { last: 'given' } });
+    expect(actor.context).toEqual({ last: 'given' });
+  });
+
+  it('names the machine and the missing fields when the given context fails the schema', () => {
+    let details: unknown;
+    try {
+      createActor(orderMachine, { clock: createManualClock(), context: { items: 1 } as never });
+    } catch (error) {
+      details = isParleyError(error, 'invalid_context') ? error.details : undefined;
+    }
+    expect(details).toMatchObject({ machine: 'order', missingFields: ['paid'] });
+  });
+
+  it('keeps no history when historyLimit is negative', () => {
+    const actor = createActor(orderMachine, { clock: createManualClock(), historyLimit: -1 });
+    actor.send('add');
+    expect(actor.history).toEqual([]);
+    expect(actor.snapshot().history).toEqual([]);
   });
 
   it('uses the system clock by default', () => {

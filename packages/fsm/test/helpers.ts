@@ -42,3 +42,23 @@ export const orderMachine = defineMachine({
     cancelled: { final: true },
   },
 });
+
+/** Its guard and assign read the event's `type`, so they see what the runtime hands them. */
+export const echoMachine = defineMachine({
+  id: 'echo',
+  version: 1,
+  initial: 'a',
+  context: { last: '' },
+  states: {
+    a: {
+      on: {
+        go: {
+          target: 'b',
+          guard: (_context, event) => event.type === 'go',
+          assign: (_context, event) => ({ last: event.type }),
+        },
+      },
+    },
+    b: { final: true },
+  },
+});

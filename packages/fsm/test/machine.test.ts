@@ -1,7 +1,7 @@
 import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { defineMachine, FsmError, REFUSAL_CODES } from '../src/index.js';
-import { orderMachine } from './helpers.js';
+import { echoMachine, orderMachine } from './helpers.js';
 
 const define = (config: unknown) => () => defineMachine(config as Parameters<typeof defineMachine>[0]);
 const valid = {
@@ -140,6 +140,30 @@ describe('Machine.transition', () => {
     expect(orderMachine.transition(done.snapshot, 'add')).toMatchObject({ ok: false, code: 'machine_done' });
   });
 
+  it('marks the snapshot done only when the state it enters is final', () => {
+    const added = orderMachine.transition(orderMachine.initialSnapshot(), 'add');
+    const cancelled = orderMachine.transition(orderMachine.initialSnapshot(), 'cancel');
+    expect(added.ok && added.snapshot.done).toBe(false);
+    expect(cancelled.ok && cancelled.snapshot.done).toBe(true);
+  });
+
+  it('marks the initial snapshot done when the initial state is final', () => {
+    const machine = defineMachine({
+      id: 'over',
+      version: 1,
+      initial: 'end',
+      context: {},
+      states: { end: { final: true } },
+    });
+    expect(machine.initialSnapshot().done).toBe(true);
+  });
+
+  it('hands guards and assigns an event object { type } when the event is sent by name', () => {
+    const result = echoMachine.transition(echoMachine.initialSnapshot(), 'go');
+    expect(result).toMatchObject({ ok: true, to: 'b' });
+    expect(result.ok && result.snapshot.context).toEqual({ last: 'go' });
+  });
+
   it('keeps only the last historyLimit entries', () => {
     let snapshot = orderMachine.initialSnapshot();
     for (let i = 1; i <= 4; i++) {
@@ -161,6 +185,12 @@ describe('Machine.transition', () => {
     expect(() =>
       orderMachine.transition({ ...orderMachine.initialSnapshot(), state: 'gone' as 'draft' }, 'add'),
     ).toThrow(expect.objectContaining({ code: 'unknown_state' }));
+  });
+
+  it('names the machine and the state in the details of unknown_state', () => {
+    expect(() =>
+      orderMachine.transition({ ...orderMachine.initialSnapshot(), state: 'gone' as 'draft' }, 'add'),
+    ).toThrow(expect.objectContaining({ details: { machine: 'order', state: 'gone' } }));
   });
 
   it('exports every refusal code', () => {

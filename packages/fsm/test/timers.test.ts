@@ -1,6 +1,12 @@
 import { createManualClock } from '@parley/core';
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, defineMachine, defineRequestMachine, requestMachine } from '../src/index.js';
+import {
+  createActor,
+  type Deadline,
+  defineMachine,
+  defineRequestMachine,
+  requestMachine,
+} from '../src/index.js';
 import { orderMachine } from './helpers.js';
 
 const reviewing = (clock: ReturnType<typeof createManualClock>) => {
@@ -80,6 +86,41 @@ describe('timeouts (after)', () => {
     expect(restored.state).toBe('cancelled');
   });
 
+  it('fires a timeout that falls due exactly now before the event that is sent', () => {
+    const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
+    const restored = createActor(orderMachine, { clock: createManualClock({ now: 60_000 }), snapshot });
+    const result = restored.send({ type: 'pay', amount: 'full' });
+    expect(result).toMatchObject({ ok: false, code: 'machine_done', state: 'cancelled' });
+    expect(restored.context.paid).toBe(false);
+  });
+
+  it('fires a timeout that falls due exactly now when the state is read', () => {
+    const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
+    const restored = createActor(orderMachine, { clock: createManualClock({ now: 60_000 }), snapshot });
+    expect(restored.state).toBe('cancelled');
+  });
+
+  it('takes no timeout after close(), even one overdue when an event is sent', () => {
+    const clock = createManualClock();
+    const actor = reviewing(clock);
+    const transition = vi.fn();
+    actor.on('transition', transition);
+    actor.close();
+    clock.advance(90_000);
+    expect(actor.send('cancel')).toMatchObject({ ok: false, code: 'closed', state: 'review' });
+    expect(transition).not.toHaveBeenCalled();
+    expect(actor.state).toBe('review');
+  });
+
+  it('returns a copy of the deadlines: changing it moves no timeout', () => {
+    const clock = createManualClock();
+    const actor = reviewing(clock);
+    (actor.deadlines as Deadline[]).pop();
+    expect(actor.deadlines).toEqual([{ at: 60_000, event: 'timeout' }]);
+    clock.advance(60_000);
+    expect(actor.state).toBe('cancelled');
+  });
+
   it('spends a timeout refused by a guard and reports it', () => {
     const machine = defineMachine({
       id: 'guarded-timeout',
@@ -126,6 +167,23 @@ describe('timeouts (after)', () => {
     const pure = machine.transition(machine.initialSnapshot({ at: 0 }), 'stop', { at: 120 });
     expect(pure.ok && pure.snapshot.context.ticks).toBe(1);
     expect(pure.ok && pure.snapshot.deadlines).toEqual([]);
+  });
+
+  it('gives the state a timeout enters its own deadlines in the pure transition', () => {
+    const machine = defineMachine({
+      id: 'relay',
+      version: 1,
+      initial: 'first',
+      context: {},
+      states: {
+        first: { on: { pass: 'second' }, after: { 100: 'pass' } },
+        second: { on: { pass: 'last', poke: {} }, after: { 50: 'pass' } },
+        last: { final: true },
+      },
+    });
+    const result = machine.transition(machine.initialSnapshot({ at: 0 }), 'poke', { at: 120 });
+    expect(result.ok && result.snapshot.state).toBe('second');
+    expect(result.ok && result.snapshot.deadlines).toEqual([{ at: 150, event: 'pass' }]);
   });
 
   it('drops a due timeout refused by a guard in the pure transition', () => {
