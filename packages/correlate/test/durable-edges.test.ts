@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createCorrelator, planApprovalProtocol, type Protocol, shutdownProtocol } from '../src/index.js';
-import { flush, recordEvents } from './helpers.js';
+import { flush, recordEvents, storedPlanRequest } from './helpers.js';
 
 function setup() {
   const clock = createManualClock({ now: 1_000 });
@@ -76,20 +76,7 @@ describe('durable edge cases', () => {
   it('restores only what it can read, keeps settled records for audit, and does nothing when closed or storeless', async () => {
     const { make, store } = setup();
     await store.set('correlate:lead:junk', { nope: true });
-    await store.set('correlate:lead:other', {
-      v: 1,
-      id: 'other',
-      protocol: 'plan_approval',
-      from: 'lead',
-      to: 'bob',
-      state: 'pending',
-      payload: { plan: 'p' },
-      createdAt: 0,
-      deadlineAt: 5_000,
-      maxDeadlineAt: 9_000,
-      timeoutMs: 5_000,
-      human: false,
-    });
+    await store.set('correlate:lead:other', storedPlanRequest());
     await store.set('correlate:lead:done', {
       v: 1,
       id: 'done',

@@ -1,4 +1,10 @@
-import { createManualClock, createSequentialIds, type Store } from '@parley/core';
+import {
+  createManualClock,
+  createSequentialIds,
+  type JsonValue,
+  type StandardSchemaV1,
+  type Store,
+} from '@parley/core';
 import { createRecordingTransport, type RecordingTransport } from '@parley/testing';
 import {
   type CorrelateMessage,
@@ -6,6 +12,7 @@ import {
   type CorrelatorEvents,
   type CorrelatorOptions,
   createCorrelator,
+  defineProtocol,
   planApprovalProtocol,
   type Protocol,
   type ReceiveResult,
@@ -102,4 +109,119 @@ export function reply(
   to = 'lead',
 ): CorrelateMessage {
   return { kind: 'response', request_id: requestId, protocol, from, to, response };
+}
+
+/** An abort signal that tracks the `abort` listeners still attached to it. */
+export function trackedSignal(): { controller: AbortController; live: Set<unknown> } {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const live = new Set<unknown>();
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = (type: string, listener: never, options?: never) => {
+    if (type === 'abort') live.add(listener);
+    add(type, listener, options);
+  };
+  signal.removeEventListener = (type: string, listener: never, options?: never) => {
+    if (type === 'abort') live.delete(listener);
+    remove(type, listener, options);
+  };
+  return { controller, live };
+}
+
+export interface FaultyStore {
+  readonly store: Store;
+  /** While set, writes (`compareAndSet`) fail, reads (`getEntry`) fail, or change notifications are lost. */
+  readonly faults: { failWrites: boolean; failReads: boolean; loseChanges: boolean };
+  /** Tells the watcher it may have missed changes, as a remote store does after a reconnect. */
+  reconnect(): void;
+}
+
+/** A view of `inner` whose writes, reads and change notifications fail on demand (it watches if `inner` does). */
+export function faultyStore(inner: Store): FaultyStore {
+  const faults = { failWrites: false, failReads: false, loseChanges: false };
+  const resyncs: (() => void)[] = [];
+  const down = (): Promise<never> => Promise.reject(new Error('down'));
+  const watch = inner.watch;
+  const store: Store = {
+    ...inner,
+    list: (prefix) => inner.list(prefix),
+    getEntry: (key) => (faults.failReads ? down() : inner.getEntry(key)),
+    compareAndSet: (...args) => (faults.failWrites ? down() : inner.compareAndSet(...args)),
+    ...(watch === undefined
+      ? {}
+      : {
+          watch(prefix, listener, options) {
+            const onResync = options?.onResync;
+            if (onResync !== undefined) resyncs.push(() => onResync({ prefix, reason: 'reconnected' }));
+            const forward: typeof listener = (change) => {
+              if (!faults.loseChanges) listener(change);
+            };
+            return watch(prefix, forward, options);
+          },
+        }),
+  };
+  return {
+    store,
+    faults,
+    reconnect() {
+      for (const resync of resyncs) resync();
+    },
+  };
+}
+
+/**
+ * A correlator named `lead` that speaks the shutdown protocol, drops what it sends and runs on a
+ * manual clock, unless `options` say otherwise.
+ */
+export function createLead(options: Partial<CorrelatorOptions> = {}): Correlator {
+  return createCorrelator({
+    self: 'lead',
+    protocols: [shutdownProtocol],
+    send: () => {},
+    clock: createManualClock({ now: 1_000 }),
+    ...options,
+  });
+}
+
+/** The error `run` throws, or undefined. */
+export function errorOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** The protocol `fragile`, whose request and response schemas throw `error`. */
+export function fragileProtocol(error: Error): Protocol<'fragile'> {
+  const throwing: StandardSchemaV1 = {
+    '~standard': {
+      version: 1,
+      vendor: 'test',
+      validate: () => {
+        throw error;
+      },
+    },
+  };
+  return defineProtocol('fragile', { request: throwing, response: throwing });
+}
+
+/** The stored form of a pending plan_approval request `other` from lead to bob, as another instance wrote it. */
+export function storedPlanRequest(): JsonValue {
+  return {
+    v: 1,
+    id: 'other',
+    protocol: 'plan_approval',
+    from: 'lead',
+    to: 'bob',
+    state: 'pending',
+    payload: { plan: 'p' },
+    createdAt: 0,
+    deadlineAt: 5_000,
+    maxDeadlineAt: 9_000,
+    timeoutMs: 5_000,
+    human: false,
+  };
 }

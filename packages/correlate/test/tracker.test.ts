@@ -1,7 +1,7 @@
-import { createManualClock, type StandardSchemaV1 } from '@parley/core';
+import { createManualClock } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { type CorrelateMessage, createCorrelator, defineProtocol, shutdownProtocol } from '../src/index.js';
-import { createTeam, reply } from './helpers.js';
+import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '../src/index.js';
+import { createTeam, fragileProtocol, reply } from './helpers.js';
 
 describe('waitFor with several requests in flight', () => {
   it('settles a waiter only when its own request settles', async () => {
@@ -43,16 +43,7 @@ describe('audit retention', () => {
 describe('schemas that throw', () => {
   it('rejects the request with the error a schema throws and sends nothing', async () => {
     const boom = new Error('schema exploded');
-    const throwing: StandardSchemaV1 = {
-      '~standard': {
-        version: 1,
-        vendor: 'test',
-        validate: () => {
-          throw boom;
-        },
-      },
-    };
-    const fragile = defineProtocol('fragile', { request: throwing, response: throwing });
+    const fragile = fragileProtocol(boom);
     const sent: CorrelateMessage[] = [];
     const lead = createCorrelator({
       self: 'lead',
