@@ -7,7 +7,8 @@ import {
   createCorrelator,
   shutdownProtocol,
 } from '@parley/correlate';
-import type { Clock, TimerHandle } from '@parley/core';
+import { type Clock, type StandardSchemaV1, type TimerHandle, validate } from '@parley/core';
+import { do_not_optimize } from 'mitata';
 import { nanoid } from 'nanoid';
 import { suite } from '../lib.js';
 
@@ -70,15 +71,32 @@ interface BareMessage {
  * What a host writes without Parley: a Map of id → resolver, nanoid ids, one timer per request, and
  * the same in-process hop as the Parley pair (request and response are message objects handed to
  * `send`; `deferred` queues them until `flush()`). No schema checks, no tracker, no audit log.
+ *
+ * With `checked`, it also does the four schema checks a Parley round trip does (request before
+ * sending and on arrival, response before sending and on arrival, with the same zod schemas) and
+ * reads the clock four times (sent, received, answered, settled). It is not a goal: it shows how
+ * much of the distance to the bare baseline is that work alone.
  */
-function barePair(deferred: boolean): { request: () => Promise<unknown>; flush: () => void } {
+function barePair(
+  deferred: boolean,
+  checked = false,
+): { request: () => Promise<unknown>; flush: () => void } {
   const pending = new Map<string, BareEntry>();
   const queue: BareMessage[] = [];
+  const checkpoint = (schema: StandardSchemaV1, value: unknown): void => {
+    if (!checked) return;
+    if (!validate(schema, value).ok) throw new Error('invalid');
+    do_not_optimize(Date.now()); // kept, as a record would keep it
+  };
   const deliver = (m: BareMessage): void => {
     if (m.kind === 'request') {
-      send({ kind: 'response', request_id: m.request_id, from: m.to, to: m.from, body: { approve: true } });
+      checkpoint(shutdownProtocol.request, m.body);
+      const body = { approve: true };
+      checkpoint(shutdownProtocol.response, body);
+      send({ kind: 'response', request_id: m.request_id, from: m.to, to: m.from, body });
       return;
     }
+    checkpoint(shutdownProtocol.response, m.body);
     const entry = pending.get(m.request_id);
     if (entry === undefined) return;
     pending.delete(m.request_id);
@@ -94,6 +112,7 @@ function barePair(deferred: boolean): { request: () => Promise<unknown>; flush: 
         reject(new Error('timeout'));
       }, TIMEOUT_MS);
       pending.set(id, { resolve, timer });
+      checkpoint(shutdownProtocol.request, payload);
       send({ kind: 'request', request_id: id, from: 'lead', to: 'alice', body: payload });
     });
   const flush = (): void => {
@@ -122,6 +141,10 @@ suite('correlate: sequential round trips', {
       const bare = barePair(false);
       return () => bare.request();
     },
+    'bare + checks and clock reads': () => {
+      const bare = barePair(false, true);
+      return () => bare.request();
+    },
     'MCP SDK in-memory': async () => {
       const client = await mcpPair();
       return () => client.ping();
@@ -130,6 +153,8 @@ suite('correlate: sequential round trips', {
   goals: [
     { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 8 },
     { case: 'parley correlate', vs: 'bare Map+nanoid+timer', slowerByAtMost: 1.5 },
+    { case: 'bare + checks and clock reads', vs: 'bare Map+nanoid+timer' },
+    { case: 'parley correlate', vs: 'bare + checks and clock reads' },
   ],
 });
 
@@ -153,6 +178,15 @@ suite('correlate: 100 round trips in flight', {
         return Promise.all(all);
       };
     },
+    'bare + checks and clock reads': () => {
+      const bare = barePair(true, true);
+      return () => {
+        const all: Promise<unknown>[] = [];
+        for (let i = 0; i < 100; i++) all.push(bare.request());
+        bare.flush();
+        return Promise.all(all);
+      };
+    },
     'MCP SDK in-memory': async () => {
       const client = await mcpPair();
       return () => {
@@ -165,6 +199,8 @@ suite('correlate: 100 round trips in flight', {
   goals: [
     { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 8 },
     { case: 'parley correlate', vs: 'bare Map+nanoid+timer', slowerByAtMost: 1.5 },
+    { case: 'bare + checks and clock reads', vs: 'bare Map+nanoid+timer' },
+    { case: 'parley correlate', vs: 'bare + checks and clock reads' },
   ],
 });
 
