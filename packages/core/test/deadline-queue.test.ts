@@ -204,7 +204,10 @@ describe('createDeadlineQueue', () => {
     const seen: unknown[] = [];
     const spying = {
       ...clock,
-      setTimeout: (cb: () => void, ms: number, o?: unknown) => (seen.push(o), clock.setTimeout(cb, ms)),
+      setTimeout: (cb: () => void, ms: number, o?: unknown) => {
+        seen.push(o);
+        return clock.setTimeout(cb, ms);
+      },
     };
     createDeadlineQueue({ clock: spying, background: true }).add(10, () => {});
     createDeadlineQueue({ clock: spying }).add(10, () => {});
