@@ -8,6 +8,7 @@ export type TimeCase = () => (() => unknown) | Promise<() => unknown>;
 /** Builds one live instance whose retained heap is measured (returned value is kept alive). */
 export type MemoryCase = () => unknown;
 
+/** A comparison `npm run bench` prints; with no threshold it is a reference, shown with `·` and not judged. */
 export interface Goal {
   /** The case being judged. */
   readonly case: string;

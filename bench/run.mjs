@@ -70,8 +70,11 @@ for (const file of files) {
         if (goal.slowerByAtMost !== undefined) line += ` (goal ≤ ${goal.slowerByAtMost}× slower)`;
       }
       if (!ok) missed++;
-      console.log(`  ${ok ? '✓' : '✗'} ${line}`);
-      summary.push(`${ok ? '✓' : '✗'} ${suite.name}: ${line}`);
+      // A comparison without a threshold is a reference for reading the others: shown, not judged.
+      const judged = [goal.fasterBy, goal.slowerByAtMost, goal.maxBytes].some((t) => t !== undefined);
+      const mark = judged ? (ok ? '✓' : '✗') : '·';
+      console.log(`  ${mark} ${line}`);
+      summary.push(`${mark} ${suite.name}: ${line}`);
     }
   }
 }
