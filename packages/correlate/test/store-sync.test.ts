@@ -94,4 +94,42 @@ describe('hearing what another instance wrote', () => {
     await flush();
     expect(await outcome).toBe('cancelled');
   });
+
+  it('settles on a reply that finds the record moved, unheard, by another instance: it writes again once', async () => {
+    const { a, b, clock, memory, faults, outcome } = await twoInstances();
+    faults.loseChanges = true;
+    clock.advance(1_000);
+    const note = { kind: 'progress', request_id: 'a_1', protocol: 'shutdown', from: 'alice', to: 'lead' };
+    expect(await b.receive(note)).toMatchObject({ ok: true, kind: 'progress' });
+    await flush();
+    // A still holds the version it wrote: its first write conflicts, it reads B's, and writes again.
+    expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({ ok: true, state: 'approved' });
+    expect(await outcome).toBe('approved');
+    expect((await memory.getEntry('correlate:lead:a_1'))?.value).toMatchObject({ state: 'approved' });
+    a.close();
+    b.close();
+  });
+
+  it('refuses a reply as store_error after a second conflict in a row, leaving the request pending', async () => {
+    let writes = 0;
+    const { a, outcome } = await twoInstances((store) => ({
+      ...store,
+      compareAndSet: (k, expected, value, options) => {
+        writes++;
+        // The first write (the request itself) lands; every later one loses a race it never wins.
+        return writes === 1
+          ? store.compareAndSet(k, expected, value, options)
+          : Promise.resolve({ ok: false as const, version: 99 });
+      },
+    }));
+    expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({
+      ok: false,
+      code: 'store_error',
+      state: 'pending',
+    });
+    expect(writes).toBe(3);
+    expect(a.get('a_1')?.state).toBe('pending');
+    a.close();
+    expect(await outcome).toBe('closed');
+  });
 });

@@ -61,8 +61,15 @@ export function createDurable(host: DurableHost): Durable {
   const { store, prefix, clock, events, tracker, storeRetainMs } = host;
   const key = (id: string): string => prefix + id;
 
-  /** Compare-and-set of this record; false when another instance changed it first (then reconciled). */
-  async function write(record: Outgoing, value: JsonValue | undefined, ttlMs: number): Promise<boolean> {
+  /**
+   * Compare-and-set of this record: `conflict` when another instance changed it first (the local
+   * record is then reconciled with the store), `failed` when the store could not be written.
+   */
+  async function write(
+    record: Outgoing,
+    value: JsonValue | undefined,
+    ttlMs: number,
+  ): Promise<'written' | 'conflict' | 'failed'> {
     const extra = extraOf(record);
     extra.busy = true;
     try {
@@ -70,15 +77,15 @@ export function createDurable(host: DurableHost): Durable {
       extra.busy = false;
       if (result.ok) {
         extra.version = result.version;
-        return true;
+        return 'written';
       }
     } catch (error) {
       extra.busy = false;
       events.emit('error', { code: 'store_error', requestId: record.id, error });
-      return false;
+      return 'failed';
     }
     await reconcile(record);
-    return false;
+    return 'conflict';
   }
 
   /**
@@ -105,12 +112,19 @@ export function createDurable(host: DurableHost): Durable {
     reason: string | undefined,
     error: CorrelateError | undefined,
   ): Promise<boolean> {
-    if (record.state !== 'pending' || host.isClosed()) return false; // settled by the write before this one, or closed
-    const settledAt = clock.now();
-    const value = encode(record, { state: to, settledAt, reason, response });
-    if (await write(record, value, storeRetainMs)) {
-      host.finish(record, to, response, reason, error, settledAt, false);
-      return true;
+    let settledAt = clock.now();
+    // A conflict that leaves the request pending (another instance only moved its deadline) is
+    // written again once with the version just read; a second conflict or a failure is reported.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (record.state !== 'pending' || host.isClosed()) return false; // settled by another write, or closed
+      settledAt = clock.now();
+      const value = encode(record, { state: to, settledAt, reason, response });
+      const outcome = await write(record, value, storeRetainMs);
+      if (outcome === 'written') {
+        host.finish(record, to, response, reason, error, settledAt, false);
+        return true;
+      }
+      if (outcome === 'failed') break;
     }
     if (record.state === 'pending' && !host.isClosed()) {
       // The caller gave up: settle here even though the store was not updated.
@@ -213,11 +227,11 @@ export function createDurable(host: DurableHost): Durable {
       return exclusive(record, async () =>
         record.state !== 'pending'
           ? false
-          : write(
+          : (await write(
               record,
               encode(record, { deadlineAt, human }),
               record.maxDeadlineAt - clock.now() + storeRetainMs,
-            ),
+            )) === 'written',
       );
     },
 
