@@ -57,6 +57,9 @@ export interface Durable {
 }
 
 /** The store side of the requester: every pending request is written, and settled by compare-and-set. */
+/** How a compare-and-set of a record ended. */
+type WriteOutcome = 'written' | 'conflict' | 'failed';
+
 export function createDurable(host: DurableHost): Durable {
   const { store, prefix, clock, events, tracker, storeRetainMs } = host;
   const key = (id: string): string => prefix + id;
@@ -65,11 +68,7 @@ export function createDurable(host: DurableHost): Durable {
    * Compare-and-set of this record: `conflict` when another instance changed it first (the local
    * record is then reconciled with the store), `failed` when the store could not be written.
    */
-  async function write(
-    record: Outgoing,
-    value: JsonValue | undefined,
-    ttlMs: number,
-  ): Promise<'written' | 'conflict' | 'failed'> {
+  async function write(record: Outgoing, value: JsonValue | undefined, ttlMs: number): Promise<WriteOutcome> {
     const extra = extraOf(record);
     extra.busy = true;
     try {
@@ -112,19 +111,24 @@ export function createDurable(host: DurableHost): Durable {
     reason: string | undefined,
     error: CorrelateError | undefined,
   ): Promise<boolean> {
-    let settledAt = clock.now();
     // A conflict that leaves the request pending (another instance only moved its deadline) is
     // written again once with the version just read; a second conflict or a failure is reported.
-    for (let attempt = 0; attempt < 2; attempt++) {
+    let settledAt: number;
+    let outcome: WriteOutcome;
+    let writes = 0;
+    do {
       if (record.state !== 'pending' || host.isClosed()) return false; // settled by another write, or closed
       settledAt = clock.now();
-      const value = encode(record, { state: to, settledAt, reason, response });
-      const outcome = await write(record, value, storeRetainMs);
-      if (outcome === 'written') {
-        host.finish(record, to, response, reason, error, settledAt, false);
-        return true;
-      }
-      if (outcome === 'failed') break;
+      outcome = await write(
+        record,
+        encode(record, { state: to, settledAt, reason, response }),
+        storeRetainMs,
+      );
+      writes++;
+    } while (outcome === 'conflict' && writes < 2);
+    if (outcome === 'written') {
+      host.finish(record, to, response, reason, error, settledAt, false);
+      return true;
     }
     if (record.state === 'pending' && !host.isClosed()) {
       // The caller gave up: settle here even though the store was not updated.
