@@ -1,23 +1,21 @@
-import { createManualClock, createMemoryStore, type Store } from '@parley/core';
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type CorrelateError, createCorrelator, defineProtocol, shutdownProtocol } from '../src/index.js';
-import { createLead, createTeam, errorOf, flush, reply } from './helpers.js';
+import { createLead, createTeam, errorOf, faultyStore, flush, rejectionOf, reply } from './helpers.js';
 
 // Codes are what a host branches on; messages are what a person reads in a log. Each message names
 // the request, party or option it is about, so these pin the text of every error and refusal.
 
-/** The message of what `promise` rejects with. */
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return (error as CorrelateError).message;
-}
+const messageOf = (error: unknown): string => (error as CorrelateError).message;
+const rejection = async (promise: Promise<unknown>): Promise<string> => messageOf(await rejectionOf(promise));
+const thrown = (run: () => unknown): string => messageOf(errorOf(run));
 
-function thrown(run: () => unknown): string {
-  return (errorOf(run) as CorrelateError).message;
+/** A memory store on `clock` whose reads fail. */
+function unreadableStore(clock: ManualClock): Store {
+  const { store, faults } = faultyStore(createMemoryStore({ clock }));
+  faults.failReads = true;
+  return store;
 }
 
 describe('the messages of configuration errors', () => {
@@ -73,18 +71,6 @@ describe('the messages of refused requests', () => {
     );
     lead.close();
   });
-
-  it('names the request a failed send was for', async () => {
-    const lead = createLead({
-      generateId: () => 'r1',
-      send: () => {
-        throw new Error('socket closed');
-      },
-    });
-    expect(await rejection(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toBe(
-      'Sending request "r1" failed',
-    );
-  });
 });
 
 describe('the messages a requester rejects with', () => {
@@ -116,11 +102,7 @@ describe('the messages a requester rejects with', () => {
     const lead = createLead();
     expect(await rejection(lead.waitFor('ghost'))).toBe('No request "ghost" here');
     const clock = createManualClock({ now: 1_000 });
-    const broken: Store = {
-      ...createMemoryStore({ clock }),
-      getEntry: () => Promise.reject(new Error('down')),
-    };
-    const durable = createLead({ clock, store: broken });
+    const durable = createLead({ clock, store: unreadableStore(clock) });
     expect(await rejection(durable.waitFor('ghost'))).toBe(
       'Request "ghost" could not be read from the store',
     );
@@ -169,11 +151,7 @@ describe('the messages of refused replies', () => {
 
   it('says the store could not be read for an id it does not hold', async () => {
     const clock = createManualClock({ now: 1_000 });
-    const broken: Store = {
-      ...createMemoryStore({ clock }),
-      getEntry: () => Promise.reject(new Error('down')),
-    };
-    const lead = createLead({ clock, store: broken });
+    const lead = createLead({ clock, store: unreadableStore(clock) });
     const result = await lead.receive(reply('elsewhere', { approve: true }));
     expect(result.ok === false && result.message).toBe('The store could not be read');
     lead.close();
@@ -262,13 +240,8 @@ describe('the default decision of a protocol', () => {
 describe('a request whose first write to the store fails', () => {
   it('names the request, frees its place under maxPending, and says when the id was taken', async () => {
     const clock = createManualClock({ now: 1_000 });
-    const memory = createMemoryStore({ clock });
-    let failWrites = true;
-    const store: Store = {
-      ...memory,
-      compareAndSet: (...args) =>
-        failWrites ? Promise.reject(new Error('down')) : memory.compareAndSet(...args),
-    };
+    const { store, faults } = faultyStore(createMemoryStore({ clock }));
+    faults.failWrites = true;
     const errors: unknown[] = [];
     const ids = ['r1', 'r2', 'r2'];
     const lead = createLead({ clock, store, maxPending: 1, generateId: () => ids.shift() ?? 'r9' });
@@ -278,7 +251,7 @@ describe('a request whose first write to the store fails', () => {
     );
     expect(lead.stats().pending).toBe(0);
 
-    failWrites = false;
+    faults.failWrites = false;
     const first = lead.request(shutdownProtocol, { to: 'alice', payload: {} });
     await flush();
     expect(await lead.receive(reply('r2', { approve: true }))).toMatchObject({ ok: true });
@@ -287,10 +260,7 @@ describe('a request whose first write to the store fails', () => {
 
     // Another instance already wrote r2: the key exists, so this request is refused, not merged.
     const other = createLead({ clock, store, generateId: () => 'r2' });
-    const taken = await other
-      .request(shutdownProtocol, { to: 'alice', payload: {} })
-      .catch((e: unknown) => e);
-    expect(taken).toMatchObject({
+    expect(await rejectionOf(other.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
       code: 'store_error',
       message: 'Request "r2" could not be written to the store',
       cause: new Error('The key "correlate:lead:r2" already exists'),

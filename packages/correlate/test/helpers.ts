@@ -194,6 +194,14 @@ export function errorOf(run: () => unknown): unknown {
   return undefined;
 }
 
+/** What `promise` rejects with, or undefined when it resolves. */
+export function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
 /** The protocol `fragile`, whose request and response schemas throw `error`. */
 export function fragileProtocol(error: Error): Protocol<'fragile'> {
   const throwing: StandardSchemaV1 = {

@@ -2,19 +2,12 @@ import { createManualClock, createMemoryStore, createSequentialIds, isParleyErro
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type CorrelateMessage, defineProtocol, shutdownProtocol } from '../src/index.js';
-import { createLead, createTeam, flush, reply, trackedSignal } from './helpers.js';
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-}
+import { createLead, createTeam, flush, rejectionOf, reply, trackedSignal } from './helpers.js';
 
 describe('request refusals', () => {
   it('names the protocol in the details of unknown_protocol', async () => {
     const { lead } = createTeam({}, []);
-    expect(await rejection(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
+    expect(await rejectionOf(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
       code: 'unknown_protocol',
       details: { protocol: 'shutdown' },
     });
@@ -22,14 +15,16 @@ describe('request refusals', () => {
 
   it('refuses a recipient that is not a string with invalid_options, naming it', async () => {
     const { lead } = createTeam();
-    const error = await rejection(lead.request(shutdownProtocol, { to: 42 as never, payload: {} }));
+    const error = await rejectionOf(lead.request(shutdownProtocol, { to: 42 as never, payload: {} }));
     expect(error).toMatchObject({ code: 'invalid_options', details: { to: 42 } });
     expect(lead.list()).toEqual([]);
   });
 
   it('names timeoutMs in the details of an invalid per-request timeout', async () => {
     const { lead } = createTeam();
-    const error = await rejection(lead.request(shutdownProtocol, { to: 'alice', payload: {}, timeoutMs: 0 }));
+    const error = await rejectionOf(
+      lead.request(shutdownProtocol, { to: 'alice', payload: {}, timeoutMs: 0 }),
+    );
     expect(isParleyError(error, 'invalid_timeout')).toBe(true);
     expect(error).toMatchObject({ details: { name: 'timeoutMs', value: 0 } });
   });
@@ -37,7 +32,7 @@ describe('request refusals', () => {
   it('names the repeated id in the details of invalid_options', async () => {
     const { lead } = createTeam({ generateId: () => 'same' });
     void lead.request(shutdownProtocol, { to: 'alice', payload: {} }).catch(() => {});
-    expect(await rejection(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
+    expect(await rejectionOf(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
       code: 'invalid_options',
       details: { id: 'same' },
     });
@@ -51,8 +46,9 @@ describe('request refusals', () => {
         throw new Error('socket closed');
       },
     });
-    expect(await rejection(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
+    expect(await rejectionOf(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
       code: 'send_failed',
+      message: 'Sending request "r1" failed',
       details: { requestId: 'r1', protocol: 'shutdown' },
       cause: new Error('socket closed'),
     });
