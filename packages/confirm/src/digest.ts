@@ -1,4 +1,4 @@
-import { isParleyError, type JsonValue, stringifyJson } from '@parley/core';
+import { canonicalJson as canonicalText, isParleyError, type JsonValue } from '@parley/core';
 import { ConfirmError } from './errors.js';
 import { sha256, toHex, utf8 } from './internal/sha256.js';
 
@@ -20,7 +20,9 @@ export interface ConfirmAction {
 }
 
 /**
- * Writes JSON with object keys sorted at every depth, so equal values always give equal text.
+ * Writes JSON with object keys sorted at every depth, so equal values always give equal text
+ * (core's `canonicalJson`: every own key written, `__proto__` included; `-0` kept apart from `0`;
+ * no Unicode normalisation).
  *
  * @throws ConfirmError `invalid_action` when the value is not JSON (functions, NaN, cycles, Dates…).
  * @example
@@ -32,15 +34,14 @@ export interface ConfirmAction {
  */
 export function canonicalJson(value: JsonValue): string {
   try {
-    stringifyJson(value);
+    return canonicalText(value);
   } catch (error) {
-    if (!isParleyError(error, 'json_not_serializable')) throw error;
+    if (!isParleyError(error, 'json_not_serializable') && !isParleyError(error, 'json_too_deep')) throw error;
     throw new ConfirmError('invalid_action', 'The action arguments are not JSON', {
       details: error.details,
       cause: error,
     });
   }
-  return JSON.stringify(sortKeys(value));
 }
 
 /**
@@ -77,16 +78,4 @@ export function hashAction(action: ConfirmAction): { readonly digest: string; re
   const args = canonicalJson(action.args ?? {});
   const digest = toHex(sha256(utf8(`${JSON.stringify(action.name)}\n${args}`)));
   return { digest, args };
-}
-
-function sortKeys(value: JsonValue): JsonValue {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(sortKeys);
-  const object = value as { readonly [key: string]: JsonValue }; // not an array, so a JSON object
-  const sorted: Record<string, JsonValue> = {};
-  for (const key of Object.keys(object).sort()) {
-    const item = object[key];
-    if (item !== undefined) sorted[key] = sortKeys(item);
-  }
-  return sorted;
 }

@@ -42,4 +42,5 @@ export type {
   MemoryStoreOptions,
 } from './store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
+export { canonicalJson } from './canonical.js';
 export type { JsonValue, JsonLimits, JsonParseResult, JsonErrorCode } from './json.js';

@@ -1,0 +1,98 @@
+import { CoreError } from './errors.js';
+
+/**
+ * Writes a JSON value in one canonical text: object keys sorted by UTF-16 code unit at every
+ * depth, no white space, `-0` kept as `-0`, every own key written (an own `__proto__` key
+ * included, as `JSON.parse` creates it).
+ *
+ * Use it to decide whether two values are the same content: a call, a decision or an effect is
+ * the same only when its canonical text is. Two values have equal text exactly when they are the
+ * same JSON, key order aside: keys are never Unicode-normalised, lone surrogates are escaped
+ * (so distinct), and `0` and `-0` differ.
+ *
+ * @throws CoreError `json_not_serializable` for what is not JSON (functions, symbols, bigints,
+ * `NaN`/`Infinity`, `undefined` in an array or at the root, cycles, `Date`/`Map`/class
+ * instances), with `details.path`; `json_too_deep` past 1 000 levels of nesting. Properties whose value is `undefined` are left out, as JSON does.
+ * @example
+ * ```ts
+ * import { canonicalJson } from '@parley/core';
+ *
+ * console.log(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })); // {"a":[{"c":3,"d":2}],"b":1}
+ * console.log(canonicalJson(JSON.parse('{"__proto__":{"x":1}}'))); // {"__proto__":{"x":1}}
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
+  const parts: string[] = [];
+  write(value, '', parts, new Set());
+  return parts.join('');
+}
+
+/** Nesting past this is refused (`json_too_deep`) rather than left to overflow the stack. */
+const MAX_CANONICAL_DEPTH = 1_000;
+
+function write(value: unknown, path: string, parts: string[], open: Set<object>): void {
+  switch (typeof value) {
+    case 'string':
+      parts.push(JSON.stringify(value));
+      return;
+    case 'boolean':
+      parts.push(value ? 'true' : 'false');
+      return;
+    case 'number':
+      if (!Number.isFinite(value)) refuse(path);
+      parts.push(Object.is(value, -0) ? '-0' : JSON.stringify(value));
+      return;
+    case 'object':
+      if (value === null) {
+        parts.push('null');
+        return;
+      }
+      if (open.has(value)) refuse(path);
+      if (open.size >= MAX_CANONICAL_DEPTH) {
+        throw new CoreError('json_too_deep', `The value nests deeper than ${MAX_CANONICAL_DEPTH}`, {
+          details: { path, maxDepth: MAX_CANONICAL_DEPTH },
+        });
+      }
+      if (Array.isArray(value)) writeArray(value, path, parts, open);
+      else writeObject(value, path, parts, open);
+      return;
+    default:
+      refuse(path);
+  }
+}
+
+function writeArray(value: readonly unknown[], path: string, parts: string[], open: Set<object>): void {
+  open.add(value);
+  parts.push('[');
+  for (let i = 0; i < value.length; i++) {
+    if (i > 0) parts.push(',');
+    write(value[i], `${path}[${i}]`, parts, open);
+  }
+  parts.push(']');
+  open.delete(value);
+}
+
+function writeObject(value: object, path: string, parts: string[], open: Set<object>): void {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) refuse(path); // Date, Map, class
+  open.add(value);
+  const record = value as Readonly<Record<string, unknown>>; // a plain object: string keys only count
+  parts.push('{');
+  let first = true;
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue; // JSON leaves undefined properties out
+    if (!first) parts.push(',');
+    first = false;
+    parts.push(JSON.stringify(key), ':');
+    write(item, path === '' ? key : `${path}.${key}`, parts, open);
+  }
+  parts.push('}');
+  open.delete(value);
+}
+
+function refuse(path: string): never {
+  throw new CoreError('json_not_serializable', `The value at "${path || '(root)'}" is not JSON`, {
+    details: { path },
+  });
+}
