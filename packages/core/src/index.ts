@@ -32,6 +32,7 @@ export type { IdGenerator, IdGeneratorOptions } from './ids.js';
 export { createEmitter } from './emitter.js';
 export type { Emitter, EmitterOptions, EventMap, Unsubscribe } from './emitter.js';
 export { createMemoryStore } from './store.js';
+export { assertTtlMs, MAX_TTL_MS, encodeStoreKey, decodeStoreKey } from './store-keys.js';
 export type {
   Store,
   StoreEntry,

@@ -3,6 +3,7 @@ import { createEmitter, type Unsubscribe } from './emitter.js';
 import { CoreError } from './errors.js';
 import { DeadlineHeap, type HeapItem } from './internal/heap.js';
 import { type JsonValue, stringifyJson } from './json.js';
+import { assertTtlMs } from './store-keys.js';
 
 /**
  * One stored value with its version and expiry.
@@ -218,7 +219,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return previous?.version ?? 0;
     }
     const json = stringifyJson(value);
-    const ttlMs = options?.ttlMs === undefined ? undefined : assertTtl(options.ttlMs);
+    const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
     const slot: Slot = {
       key,
       json,
@@ -301,13 +302,4 @@ function toEntry(slot: Slot): StoreEntry {
     version: slot.version,
     expiresAt: Number.isFinite(slot.at) ? slot.at : undefined,
   };
-}
-
-function assertTtl(ttlMs: number): number {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new CoreError('invalid_timeout', `ttlMs must be a finite number > 0, got ${ttlMs}`, {
-      details: { name: 'ttlMs', value: ttlMs },
-    });
-  }
-  return ttlMs;
 }
