@@ -17,7 +17,8 @@ export function listPackages() {
       short: name,
       dir: pkgDir,
       manifest,
-      deps: Object.keys(manifest.dependencies ?? {}),
+      // Peers count too: a package's .d.ts build reads the declarations of what it imports.
+      deps: Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }),
     });
   }
   const order = [];

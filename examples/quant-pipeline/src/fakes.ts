@@ -1,6 +1,6 @@
 // Fakes of what the example does not own: the sessions runtime that hosts spawned runs (scripted
-// agents answer from a Scenario) and the chairman answering in #approvals. (`@parley/testing` has
-// no source yet; these are the small stand-ins the example needs.)
+// agents answer from a Scenario) and the chairman answering in #approvals: small stand-ins shaped
+// to this example's protocols, which @parley/testing's general fakes do not cover.
 import { type CorrelateMessage, type Correlator, createCorrelator } from '@parley/correlate';
 import { type TimerHandle, validate } from '@parley/core';
 import { type ArtifactName, isArtifactName } from './artifacts.js';

@@ -1,11 +1,23 @@
 // The synchronous SHA-256 / HMAC-SHA256 behind action digests and signed card tokens is internal,
 // so this file (unlike the others) imports it directly: it is checked against the published test
-// vectors (NIST FIPS 180-4 examples, RFC 4231) and against Web Crypto on random inputs.
+// vectors (NIST FIPS 180-4 examples, RFC 4231) and against Web Crypto on random inputs. The hashing
+// itself is @noble/hashes' (audited); the mocks below only watch its calls.
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect, it } from 'vitest';
+import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { describe, expect, it, vi } from 'vitest';
 import { digestAction } from '../src/index.js';
 import { equalBytes, hmacSha256, sha256, toHex, utf8 } from '../src/internal/sha256.js';
 import { buttonToken, setup } from './helpers.js';
+
+vi.mock('@noble/hashes/sha2.js', async (original) => {
+  const real = await original<typeof import('@noble/hashes/sha2.js')>();
+  return { ...real, sha256: vi.fn(real.sha256) };
+});
+vi.mock('@noble/hashes/hmac.js', async (original) => {
+  const real = await original<typeof import('@noble/hashes/hmac.js')>();
+  return { ...real, hmac: vi.fn(real.hmac) };
+});
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 const fill = (length: number, byte: number): Uint8Array => new Uint8Array(length).fill(byte);
@@ -21,6 +33,17 @@ async function webHmac(key: Uint8Array, data: Uint8Array): Promise<string> {
   );
   return hex(await crypto.subtle.sign('HMAC', imported, Uint8Array.from(data)));
 }
+
+describe('the implementation', () => {
+  it('hashes and signs with @noble/hashes, not with a hand-written compression function', () => {
+    vi.mocked(nobleSha256).mockClear();
+    vi.mocked(nobleHmac).mockClear();
+    sha256(text('abc'));
+    hmacSha256(text('key'), text('message'));
+    expect(vi.mocked(nobleSha256)).toHaveBeenCalledWith(text('abc'));
+    expect(vi.mocked(nobleHmac)).toHaveBeenCalledWith(nobleSha256, text('key'), text('message'));
+  });
+});
 
 describe('sha256', () => {
   it.each([
