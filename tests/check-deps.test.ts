@@ -18,7 +18,13 @@ describe('importsOf', () => {
       "/** @example\n * import { g } from 'valibot';\n */",
       "// import { h } from 'ioredis';",
     ].join('\n');
-    expect([...importsOf(text)].sort()).toEqual(['@noble/hashes', '@parley/bus', 'eventemitter3', 'nanoid', 'zod']);
+    expect([...importsOf(text)].sort()).toEqual([
+      '@noble/hashes',
+      '@parley/bus',
+      'eventemitter3',
+      'nanoid',
+      'zod',
+    ]);
   });
 
   it('names the package of a deep import and ignores built-ins and relative paths', () => {

@@ -1,10 +1,23 @@
 // Proves the packages work for someone who installs them from npm: each built package is packed
 // with `npm pack`, the tarballs are installed into a fresh project outside the workspace, and
-// every package is imported from ESM and from CJS. `npm test` builds before running this.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// every package is used the ways the README promises: ESM, CJS without Node's require(esm) (which
+// Node 20.0–20.18 lack), a Jest test with Jest's default config (its CommonJS runtime), a
+// `node:test` test and a browser bundle. A second project installs @parley/testing with only the
+// package its fakes need at run time. `npm test` builds before running this.
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
+import { subset } from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ESM script without type declarations
 import { listPackages } from '../../scripts/packages.mjs';
@@ -12,33 +25,49 @@ import { listPackages } from '../../scripts/packages.mjs';
 interface Pkg {
   name: string;
   dir: string;
+  manifest: { engines?: { node?: string } };
 }
 
 const packages = (listPackages() as Pkg[]).filter((p) => existsSync(join(p.dir, 'dist', 'index.js')));
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
+/** Node without require(esm): how Node 20.0–20.18 load a CJS package. */
+const CJS = ['--no-experimental-require-module'];
+const root = new URL('../..', import.meta.url).pathname;
+
+let workdir = '';
 let project = '';
+let tarballs = '';
+
+/** A fresh project in the work directory with the named packages' tarballs installed. */
+function installProject(dirName: string, names: string[]): string {
+  const dir = join(workdir, dirName);
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: dirName, version: '1.0.0', private: true }),
+  );
+  const files = readdirSync(tarballs)
+    .filter((f) => names.some((name) => f.startsWith(`${name.replace('@', '').replace('/', '-')}-`)))
+    .map((f) => join(tarballs, f));
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...files], dir);
+  return dir;
+}
 
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'parley-consumer-'));
-  const tarballs = join(project, 'tarballs');
+  workdir = mkdtempSync(join(tmpdir(), 'parley-consumer-'));
+  tarballs = join(workdir, 'tarballs');
   mkdirSync(tarballs);
   for (const pkg of packages) run('npm', ['pack', '--silent', '--pack-destination', tarballs], pkg.dir);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }),
-  );
-  const files = readdirSync(tarballs).map((f) => join(tarballs, f));
-  run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...files],
-    project,
+  project = installProject(
+    'consumer',
+    packages.map((p) => p.name),
   );
 }, 300_000);
 
 afterAll(() => {
-  if (project) rmSync(project, { recursive: true, force: true });
+  if (workdir) rmSync(workdir, { recursive: true, force: true });
 });
 
 describe('installed from packed tarballs', () => {
@@ -58,7 +87,7 @@ describe('installed from packed tarballs', () => {
     );
     const cjs = run(
       'node',
-      ['-e', `console.log(JSON.stringify(Object.keys(require('${name}')).sort()))`],
+      [...CJS, '-e', `console.log(JSON.stringify(Object.keys(require('${name}')).sort()))`],
       project,
     );
     const esmKeys = JSON.parse(esm) as string[];
@@ -93,7 +122,92 @@ describe('installed from packed tarballs', () => {
         console.log(JSON.stringify([before, await store.get('k') ?? null]));
       });
     `;
-    expect(JSON.parse(run('node', ['-e', script], project))).toEqual([{ a: 1 }, null]);
+    expect(JSON.parse(run('node', [...CJS, '-e', script], project))).toEqual([{ a: 1 }, null]);
+  });
+
+  it("runs a Jest test using @parley/testing with Jest's default config (CommonJS)", () => {
+    writeFileSync(
+      join(project, 'fake-clock.test.js'),
+      `const { createFakeClock } = require('@parley/testing');
+const { generateId } = require('@parley/core');
+test('a timer fires when the fake clock reaches it', () => {
+  const clock = createFakeClock({ now: 0 });
+  let fired = 0;
+  clock.setTimeout(() => fired++, 30000);
+  expect(clock.advanceToNextTimer()).toBe(30000);
+  expect(fired).toBe(1);
+  expect(generateId('req_')).toMatch(/^req_[\\w-]{21}$/);
+});
+`,
+    );
+    const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+    const result = spawnSync('node', [jest, '--ci', '--rootDir', project, 'fake-clock'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: CJS[0] },
+    });
+    expect(result.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(result.status).toBe(0);
+  });
+
+  it('runs a node:test test using @parley/testing and @parley/bus', () => {
+    writeFileSync(
+      join(project, 'bus.test.mjs'),
+      `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createMessageBus } from '@parley/bus';
+import { createFakeChannel, assertSent } from '@parley/testing';
+test('a message published on the bus reaches the fake channel', async () => {
+  const bus = createMessageBus();
+  const channel = createFakeChannel({ channel: 'feishu' });
+  await bus.attach(channel);
+  await bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'Reply 确认 to proceed' });
+  assert.equal(assertSent(channel, '确认', { chatId: 'g1' }).sessionKey, 'feishu:g1');
+});
+`,
+    );
+    expect(run('node', ['--test', '--test-reporter=tap', 'bus.test.mjs'], project)).toMatch(
+      /# pass 1\n# fail 0/,
+    );
+  });
+
+  it('bundles every package for the browser', async () => {
+    const entry = join(project, 'browser-entry.mjs');
+    writeFileSync(entry, packages.map((p, i) => `export * as p${i} from '${p.name}';`).join('\n'));
+    const result = await build({
+      entryPoints: [entry],
+      absWorkingDir: project,
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      // ioredis is a server-side peer: a browser app never bundles @parley/redis.
+      external: ['ioredis'],
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    expect(new TextDecoder().decode(result.outputFiles[0]?.contents)).not.toMatch(/["']node:/);
+  });
+
+  it('installs nothing that asks for a newer Node than the packages promise (engines)', () => {
+    const promised = new Set(packages.map((p) => p.manifest.engines?.node));
+    expect([...promised]).toEqual(['>=20']);
+    // Every installed package's own package.json (not the nested ones some packages ship in subfolders).
+    const manifestPath =
+      /^(?:(?:@[^/]+\/)?[^/@][^/]*\/node_modules\/)*(?:@[^/]+\/)?[^/@][^/]*\/package\.json$/;
+    const tooNew: string[] = [];
+    const modules = join(project, 'node_modules');
+    for (const entry of readdirSync(modules, { recursive: true, encoding: 'utf8' })) {
+      if (!manifestPath.test(entry)) continue;
+      const manifest = JSON.parse(readFileSync(join(modules, entry), 'utf8')) as {
+        name: string;
+        engines?: { node?: string };
+      };
+      const node = manifest.engines?.node;
+      if (node !== undefined && !subset('>=20.0.0', node)) tooNew.push(`${manifest.name}: node ${node}`);
+    }
+    expect(tooNew).toEqual([]);
   });
 
   it('ships only dist, package.json, README and LICENSE', () => {
@@ -102,4 +216,24 @@ describe('installed from packed tarballs', () => {
     expect(files.every((f) => /^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(f))).toBe(true);
     expect(files).toContain('dist/index.d.cts');
   });
+});
+
+describe('@parley/testing with only what its fakes need', () => {
+  it('installs with @parley/core alone and runs a fake clock from ESM and CJS', () => {
+    const light = installProject('light', ['@parley/testing', '@parley/core']);
+    const installed = readdirSync(join(light, 'node_modules', '@parley')).sort();
+    expect(installed).toEqual(['core', 'testing']);
+    const script = (load: string): string =>
+      `${load}; const c = createFakeClock({ now: 0 }); let n = 0; c.setTimeout(() => n++, 5); c.advanceToNextTimer(); console.log(n);`;
+    expect(
+      run(
+        'node',
+        ['--input-type=module', '-e', script("import { createFakeClock } from '@parley/testing'")],
+        light,
+      ),
+    ).toBe('1\n');
+    expect(
+      run('node', [...CJS, '-e', script("const { createFakeClock } = require('@parley/testing')")], light),
+    ).toBe('1\n');
+  }, 120_000);
 });
