@@ -1,6 +1,7 @@
 // A small typedoc plugin: ```mermaid blocks in READMEs, guides and TSDoc render as diagrams.
-// It ships the dependency-free Mermaid build (@mermaid-js/tiny 11; 12 wants Node ≥ 22.12) with the site, so the docs work
-// offline, and turns the highlighted code blocks back into <pre class="mermaid"> elements.
+// It ships the dependency-free Mermaid build (@mermaid-js/tiny 11: 12 wants Node ≥ 22.12) with the
+// site, so the docs work offline, and turns the highlighted code blocks back into <pre
+// class="mermaid"> elements.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
