@@ -1,5 +1,6 @@
 import { assertTimeoutMs, type InferOutput, isStandardSchema, type StandardSchemaV1 } from '@parley/core';
-import { z } from 'zod';
+// zod/mini: the same validation as zod's classic API at a fraction of its bundle size.
+import * as z from 'zod/mini';
 import { CorrelateError } from './errors.js';
 
 /**
@@ -160,8 +161,14 @@ function defaultDecide(response: unknown): Decision {
   return typeof reason === 'string' ? { ...decision, reason } : decision;
 }
 
-const Reason = z.string().max(4000).optional();
-const Answer = z.object({ approve: z.boolean(), reason: Reason });
+// zod/mini carries no locale: each check says in its own words what it wants.
+const Reason = z.optional(
+  z.string('reason must be a string').check(z.maxLength(4000, 'reason must be at most 4000 characters')),
+);
+const Answer = z.object(
+  { approve: z.boolean('approve must be true or false'), reason: Reason },
+  'the answer must be an object',
+);
 
 /**
  * The shutdown handshake from the team-protocols seed: the lead asks a teammate to shut down
@@ -180,7 +187,7 @@ export const shutdownProtocol: Protocol<
   { reason?: string | undefined },
   { approve: boolean; reason?: string | undefined }
 > = /* @__PURE__ */ defineProtocol('shutdown', {
-  request: z.object({ reason: Reason }),
+  request: z.object({ reason: Reason }, 'the request must be an object'),
   response: Answer,
 });
 
@@ -200,6 +207,17 @@ export const planApprovalProtocol: Protocol<
   { plan: string; reason?: string | undefined },
   { approve: boolean; reason?: string | undefined }
 > = /* @__PURE__ */ defineProtocol('plan_approval', {
-  request: z.object({ plan: z.string().min(1).max(100_000), reason: Reason }),
+  request: z.object(
+    {
+      plan: z
+        .string('plan must be a string')
+        .check(
+          z.minLength(1, 'plan must not be empty'),
+          z.maxLength(100_000, 'plan must be at most 100000 characters'),
+        ),
+      reason: Reason,
+    },
+    'the request must be an object',
+  ),
   response: Answer,
 });
