@@ -1,6 +1,7 @@
 // The CLI. By default it runs every scripted scenario on a real embedded Postgres (PGlite) with
 // simulated time and prints the transcript. `--interactive`: you are alice in the group chat
-// (type `/help`); the model stays scripted, time is real. `--scenario=<name>` runs one scenario.
+// (type `/help`); the model stays scripted, time is real. `--scenario=<name>` runs one scenario;
+// `--tour` (what `npm run demo` passes) runs the three that show the most.
 import { createInterface } from 'node:readline/promises';
 import { systemClock } from '@parley/core';
 import { createFakeChannel } from '@parley/testing';
@@ -55,7 +56,7 @@ async function interactive(): Promise<void> {
       }
       if (line === '/quit') break;
       if (line === '/table') {
-        console.log(formatShop(await readShop(db)));
+        console.log(await showTable(db));
         rl.prompt();
         continue;
       }
@@ -81,6 +82,19 @@ async function interactive(): Promise<void> {
   }
 }
 
+/** The orders table as the database has it, or why it cannot be read (e.g. after a confirmed DROP TABLE). */
+async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
+  try {
+    return formatShop(await readShop(db));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `(the orders table cannot be read: ${reason}; /quit and start again for a fresh table)`;
+  }
+}
+
+/** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, and ambiguous replies. */
+const TOUR: readonly ScenarioName[] = ['delete-confirmed', 'other-member', 'ambiguous'];
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -92,8 +106,10 @@ if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
   await interactive();
 } else {
   console.log('Starting PGlite (Postgres in WebAssembly)…\n');
+  const chosen: readonly ScenarioName[] | undefined =
+    only !== undefined ? [only as ScenarioName] : args.includes('--tour') ? TOUR : undefined;
   const result = await runChannelConfirm({
-    ...(only === undefined ? {} : { scenarios: [only as ScenarioName] }),
+    ...(chosen === undefined ? {} : { scenarios: chosen }),
     output: (line) => console.log(line),
   });
   const confirmed = result.scenarios.flatMap((s) => s.decisions).filter((d) => d.outcome === 'confirmed');

@@ -1,6 +1,8 @@
 // The CLI. By default it runs every scripted scenario and prints the transcripts; with
 // `--interactive` you are the chairman in #approvals (the agents stay scripted); `--scenario <name>`
-// picks one scenario. Time is simulated, so a run takes well under a second.
+// picks one scenario. Time is simulated, so a run takes well under a second. The scenarios share
+// their opening (the same spawns at the same times): after the first it is folded into one line
+// unless `--verbose` is given. `--tour` (what `npm run demo` passes) runs the first two scenarios.
 import { createInterface } from 'node:readline/promises';
 import type { ChairmanDecision } from './fakes.js';
 import { toPipelineMermaid } from './mermaid.js';
@@ -42,8 +44,21 @@ if (args.includes('--mermaid')) {
   rl.close();
   console.log(`\nfinal status: ${result.status}`);
 } else {
-  for (const scenario of SCENARIOS.filter((s) => only === undefined || s.name === only)) {
-    const result = await runQuantPipeline({ scenario, output: (line) => console.log(line) });
+  const verbose = args.includes('--verbose');
+  let first: string[] | undefined;
+  const chosen = SCENARIOS.filter((s) => only === undefined || s.name === only);
+  for (const scenario of args.includes('--tour') && only === undefined ? chosen.slice(0, 2) : chosen) {
+    const lines: string[] = [];
+    const result = await runQuantPipeline({ scenario, output: (line) => lines.push(line) });
+    // The title line differs per scenario; the lines after it repeat the first scenario's opening.
+    let same = 0;
+    while (!verbose && first !== undefined && lines[same + 1] === first[same + 1]) same++;
+    const [title = '', ...rest] = lines;
+    console.log(title);
+    if (same > 1)
+      console.log(`  … the same ${same} opening lines as the first scenario (--verbose shows them)`);
+    for (const line of same > 1 ? rest.slice(same) : rest) console.log(line);
+    first ??= lines;
     const steps = Object.entries(result.steps)
       .map(([id, step]) => `${id}:${step.status}`)
       .join(' ');
