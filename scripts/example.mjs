@@ -132,7 +132,8 @@ function main(args) {
       cwd: join(dir, name),
       stdio: 'inherit',
     });
-    if (short && part?.shortened === true) console.log(`\n(every scenario of ${name}: npm run example ${name})`);
+    if (short && part?.shortened === true)
+      console.log(`\n(every scenario of ${name}: npm run example ${name})`);
   });
   if (tour) console.log(`\n${NEXT_STEPS}`);
 }

@@ -1,5 +1,6 @@
 // The rules a @parley/* package must follow to be published, as pure functions of its manifest,
 // its tarball listing and the release plan; scripts/check-packages.mjs applies them.
+import { satisfies } from 'semver';
 
 /** What a tarball may hold: the build, the manifest, the readme and the licence. */
 const ALLOWED_FILE = /^(dist\/.+|package\.json|README\.md|LICENSE)$/;
@@ -47,7 +48,17 @@ export function manifestProblems(pkg, versions) {
     'exports["."] must map import to ./dist/index.js and require to ./dist/index.cjs',
   );
   expect(m.exports?.['./package.json'] === './package.json', 'exports must include ./package.json');
-  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+  for (const [name, range] of Object.entries(m.peerDependencies ?? {})) {
+    // A sibling as a peer keeps a range of its own (changesets, with
+    // onlyUpdatePeerDependentsWhenOutOfRange, leaves a range the new version satisfies alone and
+    // bumps the dependent's major when it does not), so it need only accept the sibling's version.
+    if (!versions.has(name)) continue;
+    expect(
+      satisfies(versions.get(name), range),
+      `peerDependencies.${name} must accept ${versions.get(name)} (is ${range})`,
+    );
+  }
+  for (const field of ['dependencies', 'optionalDependencies']) {
     for (const [name, range] of Object.entries(m[field] ?? {})) {
       if (!versions.has(name)) continue;
       // changeset version rewrites ^x.y.z to the sibling's new version, so it always resolves.
@@ -73,7 +84,7 @@ export function tarballProblems(paths) {
 /**
  * What is wrong with the release plan (as @changesets/get-release-plan returns it) for the given
  * packages: a package never released (version 0.0.0) must have a pending changeset that gives it
- * a first version.
+ * a first version, and that version is 0.1.0.
  */
 export function releasePlanProblems(packages, plan) {
   const found = [];
@@ -82,6 +93,9 @@ export function releasePlanProblems(packages, plan) {
     const release = plan.releases.find((r) => r.name === pkg.name);
     if (release === undefined || release.type === 'none') {
       found.push(`${pkg.name} has never been released and no changeset releases it (add one: npx changeset)`);
+    } else if (release.newVersion !== '0.1.0') {
+      // e.g. a sibling peer's range that the sibling's first version leaves: changesets makes that major.
+      found.push(`${pkg.name}'s first release would be ${release.newVersion}, not 0.1.0`);
     }
   }
   return found;

@@ -138,6 +138,26 @@ describe('releasePlanProblems', () => {
   });
 });
 
+describe('releasePlanProblems: first versions', () => {
+  it('refuses a first release that would not be 0.1.0 (a sibling peer out of range makes it major)', () => {
+    const plan = {
+      releases: [{ name: '@parley/confirm', type: 'major', oldVersion: '0.0.0', newVersion: '1.0.0' }],
+    };
+    expect(releasePlanProblems([confirm()], plan)).toEqual([
+      "@parley/confirm's first release would be 1.0.0, not 0.1.0",
+    ]);
+  });
+});
+
+describe('manifestProblems: sibling peers', () => {
+  it('accepts a sibling peer range that holds its version, and refuses one that does not', () => {
+    const withPeers = (range: string): string[] =>
+      manifestProblems(confirm({ peerDependencies: { '@parley/core': range, ioredis: '^5' } }), versions);
+    expect(withPeers('>=0.0.0 <1.0.0')).toEqual([]);
+    expect(withPeers('^0.2.0')).toEqual(['peerDependencies.@parley/core must accept 0.0.0 (is ^0.2.0)']);
+  });
+});
+
 describe('isAlreadyPublished', () => {
   it("recognises npm's refusal to publish over a published version, and nothing else", () => {
     expect(
