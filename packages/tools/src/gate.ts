@@ -1,5 +1,13 @@
 import { assertTimeoutMs, createEmitter, systemClock } from '@parley/core';
-import { createCallMemory } from './internal/memory.js';
+import {
+  type CallBase,
+  contentOf,
+  createCallMemory,
+  type Remembered,
+  type StoredLookup,
+  utf8Length,
+} from './internal/memory.js';
+import { checkLimits, type ToolGateLimits } from './limits.js';
 import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
@@ -11,6 +19,7 @@ import type {
   DisableUntil,
   ExecutedToolCall,
   FailedToolCall,
+  ToolBatchResult,
   ToolCallRecord,
   ToolGateEvents,
 } from './types.js';
@@ -90,13 +99,19 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   if (!Number.isInteger(keepTurns) || keepTurns < 1) {
     throw new ToolsError('invalid_argument', `keepTurns must be an integer ≥ 1, got ${String(keepTurns)}`);
   }
+  const limits = checkLimits(options.limits);
   const clock = options.clock ?? systemClock;
   const events = createEmitter<ToolGateEvents>(
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
   );
   const disabledTools = new Map<string, DisabledTool>();
   /** Outcomes of calls whose executor ran, by turn then call id (and in the store, if given). */
-  const memory = createCallMemory({ keepTurns, ...storeOptions(options) });
+  const memory = createCallMemory({
+    keepTurns,
+    maxCalls: limits.maxRememberedCalls,
+    maxBytes: limits.maxRememberedBytes,
+    ...storeOptions(options),
+  });
   const inflight = new Map<string, Promise<void>>();
 
   function restore(snapshot: ToolGateSnapshot): void {
@@ -144,28 +159,32 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     persist: memory.persistent
       ? {
           async claim(turn, base) {
-            let found: Awaited<ReturnType<typeof memory.claim>>;
+            let found: StoredLookup | undefined;
             try {
               found = await memory.claim(turn, base, clock.now());
             } catch (error) {
-              events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
-              return refuse(runtime, turn, base, 'store_failed', storeFailedText(base.tool));
+              return storeFailed(turn, base, error);
             }
-            if (found === undefined) return undefined;
-            return found.kind === 'done' ? replay(found.settled) : unknownOutcome(turn, base);
+            return found === undefined ? undefined : answerStored(turn, base, found);
           },
-          async release(turn, id, settled) {
+          async release(turn, base, settled) {
             try {
-              await memory.release(turn, id, settled);
+              await memory.release(turn, base, settled);
             } catch (error) {
-              events.emit('error', { turn, id, tool: settled.record.requested.tool, stage: 'store', error });
+              events.emit('error', {
+                turn,
+                id: base.id,
+                tool: settled.record.requested.tool,
+                stage: 'store',
+                error,
+              });
             }
           },
         }
       : undefined,
   };
 
-  function unknownOutcome(turn: number, base: Parameters<typeof refuse>[2]): Settled {
+  function unknownOutcome(turn: number, base: CallBase): Settled {
     return refuse(
       runtime,
       turn,
@@ -175,6 +194,80 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     );
   }
 
+  function storeFailed(turn: number, base: CallBase, error: unknown): Settled {
+    events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
+    return refuse(
+      runtime,
+      turn,
+      base,
+      'store_failed',
+      `The tool "${base.tool}" was not run: its run could not be recorded`,
+    );
+  }
+
+  /** The answer to a call whose id is remembered: a replay for the same content, else `call_id_reused`. */
+  function answerRemembered(turn: number, base: CallBase, remembered: Remembered): Settled {
+    if (remembered.content === base.content) return replay(remembered.settled);
+    const earlier = remembered.settled.record.requested.tool;
+    return refuse(
+      runtime,
+      turn,
+      base,
+      'call_id_reused',
+      `The id "${base.id}" was already used in this turn for another call (${earlier} with other arguments, or another tool); this call did not run. Send it again with a new id`,
+    );
+  }
+
+  /** The answer to a call the store already holds (remembered locally from now on), or `undefined`. */
+  function answerStored(turn: number, base: CallBase, found: StoredLookup): Settled | undefined {
+    switch (found.kind) {
+      case 'none':
+        return undefined;
+      case 'corrupt':
+        events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error: found.error });
+        return unknownOutcome(turn, base);
+      case 'done':
+        memory.remember(turn, base.id, found);
+        return answerRemembered(turn, base, found);
+      case 'executing': {
+        if (found.content !== undefined && found.content !== base.content) {
+          const claimed = { settled: unknownOutcome(turn, base), content: found.content };
+          return answerRemembered(turn, base, claimed);
+        }
+        const settled = unknownOutcome(turn, base);
+        memory.remember(turn, base.id, { settled, content: base.content });
+        return settled;
+      }
+    }
+  }
+
+  /** A batch over `maxBatchCalls`: every call refused, none judged. */
+  function tooMany(calls: readonly unknown[], turn: number): ToolBatchResult {
+    const failed: FailedToolCall[] = [];
+    const records: ToolCallRecord[] = [];
+    calls.forEach((raw, index) => {
+      const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+      const id = value['id'];
+      const tool = value['tool'];
+      const base = {
+        id: typeof id === 'string' && id !== '' && id.length <= limits.maxCallIdLength ? id : `#${index}`,
+        tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
+        requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
+      };
+      const settled = refuse(
+        runtime,
+        turn,
+        base,
+        'too_many_calls',
+        `The batch has ${calls.length} calls, more than the ${limits.maxBatchCalls} allowed; none of them ran. Send fewer calls at once`,
+      );
+      records.push(settled.record);
+      failed.push(settled.failed as FailedToolCall); // refuse always writes one
+      events.emit('refused', { turn, failed: settled.failed as FailedToolCall });
+    });
+    return { executed: [], feedback: { failed_calls: failed }, records };
+  }
+
   async function handle(
     raw: unknown,
     index: number,
@@ -182,12 +275,17 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     run: ToolRunOptions<TContext>,
   ): Promise<Settled> {
     const { turn } = run;
-    const shape = checkCall(raw, index);
+    const shape = checkCall(raw, index, limits);
     if (!shape.ok) {
       return refuse(runtime, turn, shape.base, 'invalid_call', `The call is malformed: ${shape.problem}`);
     }
     const call = shape.call;
-    const base = { id: call.id, tool: call.tool, requested: requestedOf(call) };
+    const base: CallBase = {
+      id: call.id,
+      tool: call.tool,
+      requested: requestedOf(call),
+      content: call.content,
+    };
     if (repeated.has(call.id)) {
       return refuse(
         runtime,
@@ -200,10 +298,19 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     if (run.signal?.aborted === true) {
       return refuse(runtime, turn, base, 'cancelled', 'The batch was cancelled before this call ran');
     }
+    if (memory.stale(turn)) {
+      return refuse(
+        runtime,
+        turn,
+        base,
+        'stale_turn',
+        `Turn ${turn} is older than the turns this gate remembers, so it cannot tell what already ran; nothing in it runs`,
+      );
+    }
     const key = `${turn}\u0000${call.id}`;
     for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;
     const recorded = memory.local(turn, call.id);
-    if (recorded !== undefined) return replay(recorded);
+    if (recorded !== undefined) return answerRemembered(turn, base, recorded);
     let release: () => void = () => {};
     inflight.set(
       key,
@@ -211,33 +318,39 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
         release = resolve;
       }),
     );
+    const size = utf8Length(call.id) + utf8Length(call.content);
+    let reserved = false;
     try {
       if (memory.persistent) {
-        const answered = await fromStore(turn, base);
+        let found: StoredLookup;
+        try {
+          found = await memory.stored(turn, base.id);
+        } catch (error) {
+          return storeFailed(turn, base, error);
+        }
+        const answered = answerStored(turn, base, found);
         if (answered !== undefined) return answered;
       }
+      reserved = memory.reserve(turn, size);
+      if (!reserved) {
+        return refuse(
+          runtime,
+          turn,
+          base,
+          'memory_full',
+          `The tool "${call.tool}" was not run: the gate remembers as many calls as it may (limits.maxRememberedCalls / maxRememberedBytes)`,
+        );
+      }
       const settled = await judgeCall(runtime, call, run);
-      if (settled.ran || settled.failed?.code === 'outcome_unknown') memory.remember(turn, call.id, settled);
+      if (settled.ran || settled.failed?.code === 'outcome_unknown') {
+        memory.remember(turn, call.id, { settled, content: call.content });
+      }
       return settled;
     } finally {
+      if (reserved) memory.unreserve(size);
       inflight.delete(key);
       release();
     }
-  }
-
-  /** After a local miss: what the store holds for the call (a restart, another replica). */
-  async function fromStore(turn: number, base: Parameters<typeof refuse>[2]): Promise<Settled | undefined> {
-    let found: Awaited<ReturnType<typeof memory.stored>>;
-    try {
-      found = await memory.stored(turn, base.id);
-    } catch (error) {
-      events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
-      return refuse(runtime, turn, base, 'store_failed', storeFailedText(base.tool));
-    }
-    if (found.kind === 'none') return undefined;
-    const settled = found.kind === 'done' ? found.settled : unknownOutcome(turn, base);
-    memory.remember(turn, base.id, found.kind === 'done' ? found.settled : settled);
-    return found.kind === 'done' ? replay(found.settled) : settled;
   }
 
   return {
@@ -246,6 +359,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
       checkRun(run);
       if (!Array.isArray(calls))
         throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
+      if (calls.length > limits.maxBatchCalls) return tooMany(calls, run.turn);
       const repeated = repeatedIds(calls);
       const executed: ExecutedToolCall[] = [];
       const failed: FailedToolCall[] = [];
@@ -306,10 +420,6 @@ function storeOptions(options: ToolGateOptions<readonly AnyToolDefinition[], nev
   };
 }
 
-function storeFailedText(tool: string): string {
-  return `The tool "${tool}" was not run: its run could not be recorded`;
-}
-
 function replay(recorded: Settled): Settled {
   return {
     record: { ...recorded.record, replayed: true },
@@ -326,34 +436,48 @@ function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
 function checkCall(
   raw: unknown,
   index: number,
+  limits: ToolGateLimits,
 ):
   | { readonly ok: true; readonly call: CheckedCall }
-  | {
-      readonly ok: false;
-      readonly problem: string;
-      readonly base: { id: string; tool: string; requested: ToolCallRecord['requested'] };
-    } {
+  | { readonly ok: false; readonly problem: string; readonly base: CallBase } {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const id = value['id'];
   const tool = value['tool'];
   const reason = value['reason'];
+  const longId = typeof id === 'string' && id.length > limits.maxCallIdLength;
   const base = {
-    id: typeof id === 'string' && id !== '' ? id : `#${index}`,
-    tool: typeof tool === 'string' ? tool : '',
+    id: typeof id === 'string' && id !== '' && !longId ? id : `#${index}`,
+    tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
     requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
+    content: '',
   };
   let problem: string | undefined;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
   else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
+  else if (longId) problem = `its id is longer than ${limits.maxCallIdLength} characters`;
   else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
   else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
   if (problem !== undefined) return { ok: false, problem, base };
+  let content: string;
+  try {
+    content = contentOf(base.tool, value['args']);
+  } catch {
+    return { ok: false, problem: 'its arguments are not JSON', base };
+  }
+  if (utf8Length(content) > limits.maxCallBytes) {
+    return {
+      ok: false,
+      problem: `its tool name and arguments are larger than ${limits.maxCallBytes} bytes`,
+      base,
+    };
+  }
   return {
     ok: true,
     call: {
       id: base.id,
       tool: base.tool,
       args: value['args'],
+      content,
       ...(typeof reason === 'string' ? { reason } : {}),
     },
   };
