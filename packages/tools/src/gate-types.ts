@@ -216,6 +216,14 @@ export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TC
    * (that one included); 2 by default. A call in an older turn is refused `stale_turn`.
    */
   readonly keepTurns?: number;
+  /**
+   * What to do with a call under a fresh id whose content (tool and canonical arguments) equals a
+   * call that already ran in this turn, in an earlier batch: `run` it (the default; its record and
+   * result carry `sameContentAs`), `replay` the earlier outcome without running, or `refuse` it
+   * (`already_applied`). Calls of one batch are distinct calls even when equal. Only what the gate
+   * remembers locally counts (this process, or a restored snapshot; not other replicas).
+   */
+  readonly repeatedContent?: 'run' | 'replay' | 'refuse';
   /** Caps on batches, calls and what the gate remembers; {@link DEFAULT_TOOL_GATE_LIMITS} otherwise. */
   readonly limits?: Partial<ToolGateLimits>;
   /**

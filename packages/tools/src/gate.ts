@@ -100,6 +100,11 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     throw new ToolsError('invalid_argument', `keepTurns must be an integer ≥ 1, got ${String(keepTurns)}`);
   }
   const limits = checkLimits(options.limits);
+  const repeatedContent = options.repeatedContent ?? 'run';
+  if (!['run', 'replay', 'refuse'].includes(repeatedContent)) {
+    throw new ToolsError('invalid_argument', 'repeatedContent must be "run", "replay" or "refuse"');
+  }
+  let batches = 0;
   const clock = options.clock ?? systemClock;
   const events = createEmitter<ToolGateEvents>(
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
@@ -273,6 +278,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     index: number,
     repeated: ReadonlySet<string>,
     run: ToolRunOptions<TContext>,
+    batch: number,
   ): Promise<Settled> {
     const { turn } = run;
     const shape = checkCall(raw, index, limits);
@@ -341,9 +347,25 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
           `The tool "${call.tool}" was not run: the gate remembers as many calls as it may (limits.maxRememberedCalls / maxRememberedBytes)`,
         );
       }
-      const settled = await judgeCall(runtime, call, run);
+      const same = memory.sameContent(turn, call.content, batch);
+      if (same !== undefined && repeatedContent === 'refuse') {
+        return refuse(
+          runtime,
+          turn,
+          base,
+          'already_applied',
+          `The same call (${call.tool} with the same arguments) already ran in this turn as "${same.id}"; it did not run again`,
+        );
+      }
+      if (same !== undefined && repeatedContent === 'replay') {
+        const settled = replayAs(base, same.id, same.entry.settled);
+        memory.remember(turn, call.id, { settled, content: call.content }, batch);
+        return settled;
+      }
+      const judged = await judgeCall(runtime, call, run);
+      const settled = same === undefined || !judged.ran ? judged : marked(judged, same.id);
       if (settled.ran || settled.failed?.code === 'outcome_unknown') {
-        memory.remember(turn, call.id, { settled, content: call.content });
+        memory.remember(turn, call.id, { settled, content: call.content }, batch);
       }
       return settled;
     } finally {
@@ -361,11 +383,12 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
         throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
       if (calls.length > limits.maxBatchCalls) return tooMany(calls, run.turn);
       const repeated = repeatedIds(calls);
+      const batch = ++batches;
       const executed: ExecutedToolCall[] = [];
       const failed: FailedToolCall[] = [];
       const records: ToolCallRecord[] = [];
       for (let index = 0; index < calls.length; index++) {
-        const settled = await handle(calls[index], index, repeated, run);
+        const settled = await handle(calls[index], index, repeated, run, batch);
         records.push(settled.record);
         if (settled.executed !== undefined) {
           executed.push(settled.executed);
@@ -426,6 +449,28 @@ function replay(recorded: Settled): Settled {
     ...(recorded.executed === undefined ? {} : { executed: { ...recorded.executed, replayed: true } }),
     ...(recorded.failed === undefined ? {} : { failed: recorded.failed }),
     ran: false,
+  };
+}
+
+/** The earlier outcome of the same content, answered for a call under a new id without running it. */
+function replayAs(base: CallBase, sameAs: string, earlier: Settled): Settled {
+  const again = replay(earlier);
+  return {
+    record: { ...again.record, id: base.id, requested: base.requested, sameContentAs: sameAs },
+    ...(again.executed === undefined
+      ? {}
+      : { executed: { ...again.executed, id: base.id, sameContentAs: sameAs } }),
+    ...(again.failed === undefined ? {} : { failed: { ...again.failed, id: base.id } }),
+    ran: false,
+  };
+}
+
+/** A call that ran although the same content ran before in this turn, marked as such. */
+function marked(settled: Settled, sameAs: string): Settled {
+  return {
+    ...settled,
+    record: { ...settled.record, sameContentAs: sameAs },
+    ...(settled.executed === undefined ? {} : { executed: { ...settled.executed, sameContentAs: sameAs } }),
   };
 }
 

@@ -43,6 +43,7 @@ export const TOOL_REFUSAL_CODES = [
   'too_many_calls',
   'duplicate_call_id',
   'call_id_reused',
+  'already_applied',
   'stale_turn',
   'memory_full',
   'unknown_tool',
@@ -181,6 +182,11 @@ export interface ExecutedToolCall {
   readonly args: Readonly<Record<string, unknown>>;
   readonly result: unknown;
   readonly replayed: boolean;
+  /**
+   * The id of an earlier call of this turn, from another batch, with the same content (tool and
+   * canonical arguments) that already ran: the same effect, proposed again under a fresh id.
+   */
+  readonly sameContentAs?: string | undefined;
 }
 
 /**
@@ -233,6 +239,8 @@ export interface ToolCallRecord {
   readonly outcome: 'executed' | ToolFailureStatus;
   readonly code?: ToolRefusalCode | undefined;
   readonly replayed: boolean;
+  /** As in {@link ExecutedToolCall}: an earlier call of this turn with the same content that ran. */
+  readonly sameContentAs?: string | undefined;
 }
 
 /**

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { createToolGate, defineTool, type ToolGateEvents, type ToolGateOptions } from '../src/index.js';
 
 type Hook = 'throws' | 'rejects';
-const fail = (how: Hook) => (): never | Promise<never> =>
-  how === 'throws'
-    ? (() => {
-        throw new Error('host bug');
-      })()
-    : Promise.reject(new Error('host bug'));
+/** A hook that throws, or returns a rejected promise where the hook may return one. */
+function fail<T>(how: Hook): () => T {
+  return () => {
+    if (how === 'throws') throw new Error('host bug');
+    return Promise.reject(new Error('host bug')) as never;
+  };
+}
 
 /** A `wipe` tool whose every host hook can be made to fail; `ran` counts executions. */
 function wipeGate(
@@ -21,20 +22,20 @@ function wipeGate(
     description: 'Wipes a disk',
     args: z.object({ disk: z.string() }),
     reasons: [],
-    confirm: broken === 'confirm-predicate' ? () => (fail('throws') as () => boolean)() : true,
-    ...(broken === 'summarize' ? { summarize: fail('throws') as () => string } : {}),
+    confirm: broken === 'confirm-predicate' ? () => fail<boolean>('throws')() : true,
+    ...(broken === 'summarize' ? { summarize: fail<string>('throws') } : {}),
     execute: () => {
       ran++;
-      return broken === 'execute' ? (fail(how) as () => unknown)() : 'wiped';
+      return broken === 'execute' ? fail<unknown>(how)() : 'wiped';
     },
   });
   const options: ToolGateOptions<readonly [typeof wipe], undefined> = {
     tools: [wipe],
     allowlist: ['wipe'],
-    confirm: broken === 'confirm' ? (fail(how) as () => boolean) : () => true,
-    ...(broken === 'policy' ? { policies: [{ name: 'p', check: fail(how) as () => undefined }] } : {}),
-    ...(broken === 'repair' ? { repair: fail(how) as () => undefined } : {}),
-    ...(broken === 'message' ? { messages: { unknown_tool: fail('throws') as () => string } } : {}),
+    confirm: broken === 'confirm' ? fail<boolean>(how) : () => true,
+    ...(broken === 'policy' ? { policies: [{ name: 'p', check: fail<undefined>(how) }] } : {}),
+    ...(broken === 'repair' ? { repair: fail<undefined>(how) } : {}),
+    ...(broken === 'message' ? { messages: { unknown_tool: fail<string>('throws') } } : {}),
   };
   const gate = createToolGate(options);
   const errors: ToolGateEvents['error'][] = [];

@@ -24,7 +24,14 @@ describe('at most once per call id and turn', () => {
     expect(t.runs).toHaveLength(2);
     expect(retry.executed).toEqual([
       { ...first.executed[0], replayed: true },
-      { id: 'c2', tool: 'hp_delta', args: hpCall().args, result: { hp: 9 }, replayed: false },
+      {
+        id: 'c2',
+        tool: 'hp_delta',
+        args: hpCall().args,
+        result: { hp: 9 },
+        replayed: false,
+        sameContentAs: 'c1', // the same content already ran in this turn, in an earlier batch
+      },
     ]);
     expect(retry.records[0]).toMatchObject({ id: 'c1', outcome: 'executed', replayed: true });
     expect(executed.map((event) => event.call.id)).toEqual(['c1', 'c2']);

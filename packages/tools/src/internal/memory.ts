@@ -48,7 +48,17 @@ export interface CallMemory {
    */
   reserve(turn: number, bytes: number): boolean;
   unreserve(bytes: number): void;
-  remember(turn: number, id: string, entry: Remembered): void;
+  /** Remembers a call; `batch` tells the batch it came in (`-1`, or omitted, for an earlier life). */
+  remember(turn: number, id: string, entry: Remembered, batch?: number): void;
+  /**
+   * The first call of `turn` with this content whose executor ran, when it came in another batch
+   * than `batch` (in one batch, equal calls under distinct ids are distinct calls).
+   */
+  sameContent(
+    turn: number,
+    content: string,
+    batch: number,
+  ): { readonly id: string; readonly entry: Remembered } | undefined;
   /** With a store only: reads it after a local miss. */
   stored(turn: number, id: string): Promise<StoredLookup>;
   /** Claims a call before its executor runs; `undefined` when claimed, else what the store holds. */
@@ -72,11 +82,18 @@ export interface MemoryOptions {
 
 interface Entry extends Remembered {
   readonly size: number;
+  readonly batch: number;
+}
+
+/** One remembered turn: its calls by id, and the first id that ran per content. */
+interface TurnMemory {
+  readonly calls: Map<string, Entry>;
+  readonly byContent: Map<string, string>;
 }
 
 export function createCallMemory(options: MemoryOptions): CallMemory {
   const { keepTurns, maxCalls, maxBytes, store, prefix, ttlMs } = options;
-  const turns = new Map<number, Map<string, Entry>>();
+  const turns = new Map<number, TurnMemory>();
   const claims = new Map<string, number>();
   let count = 0;
   let bytes = 0;
@@ -109,37 +126,44 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
   }
 
   function drop(turn: number): void {
-    const calls = turns.get(turn);
-    if (calls === undefined) return;
-    for (const entry of calls.values()) {
+    const memory = turns.get(turn);
+    if (memory === undefined) return;
+    for (const entry of memory.calls.values()) {
       count--;
       bytes -= entry.size;
     }
     turns.delete(turn);
   }
 
-  function put(turn: number, id: string, entry: Remembered): void {
+  function put(turn: number, id: string, entry: Remembered, batch = -1): void {
     advance(turn);
     if (turn <= (horizon as number) - keepTurns) return; // out of the window (a snapshot's old turn)
-    let calls = turns.get(turn);
-    if (calls === undefined) {
-      calls = new Map();
-      turns.set(turn, calls);
+    let memory = turns.get(turn);
+    if (memory === undefined) {
+      memory = { calls: new Map(), byContent: new Map() };
+      turns.set(turn, memory);
     }
-    const previous = calls.get(id);
+    const previous = memory.calls.get(id);
     if (previous !== undefined) {
       count--;
       bytes -= previous.size;
     }
     const size = sizeOf(id, entry);
-    calls.set(id, { ...entry, size });
+    memory.calls.set(id, { ...entry, size, batch });
+    if (entry.settled.ran && !memory.byContent.has(entry.content)) memory.byContent.set(entry.content, id);
     count++;
     bytes += size;
   }
 
   return {
     persistent: store !== undefined,
-    local: (turn, id) => turns.get(turn)?.get(id),
+    local: (turn, id) => turns.get(turn)?.calls.get(id),
+    sameContent(turn, content, batch) {
+      const memory = turns.get(turn);
+      const id = memory?.byContent.get(content);
+      const entry = id === undefined ? undefined : memory?.calls.get(id);
+      return entry === undefined || id === undefined || entry.batch === batch ? undefined : { id, entry };
+    },
     stale: (turn) => horizon !== undefined && turn <= horizon - keepTurns,
     reserve(turn, size) {
       advance(turn);
@@ -182,9 +206,9 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       await backing().compareAndSet(key, version, done as unknown as JsonValue, write);
     },
     toSnapshot: () =>
-      [...turns].map(([turn, calls]) => ({
+      [...turns].map(([turn, memory]) => ({
         turn,
-        calls: [...calls].map(([id, entry]) => ({
+        calls: [...memory.calls].map(([id, entry]) => ({
           ...toRemembered(id, entry.settled),
           content: entry.content,
         })),
@@ -202,7 +226,7 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       }
       if (count > maxCalls || bytes > maxBytes) {
         turns.clear();
-        for (const [turn, calls] of previous) turns.set(turn, calls);
+        for (const [turn, memory] of previous) turns.set(turn, memory);
         ({ count, bytes, horizon } = before);
         throw new ToolsError('invalid_snapshot', 'The snapshot remembers more calls than the gate may keep', {
           details: { maxRememberedCalls: maxCalls, maxRememberedBytes: maxBytes },
