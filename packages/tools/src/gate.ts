@@ -34,13 +34,17 @@ const MAX_TIME_MS = 8.64e15;
  *
  * Use one gate per agent, and call `process` with the calls of each model output, the turn and
  * the host's context (machine state, settings snapshot). Nothing the model proposes throws: an
- * executor that throws becomes `executor_error`. A call id runs at most once per turn, also across
- * retries and concurrent batches; a repeated id returns the recorded outcome. The registry is
- * checked at once against the reference's extension rules.
+ * executor that throws becomes `executor_error`. A call is its id and its content (the tool and
+ * its arguments by `canonicalJson`): an id runs at most once per turn, also across retries and
+ * concurrent batches; the same id with the same content returns the recorded outcome, and with
+ * other content is refused `call_id_reused` (the model may send it again under a new id). What the
+ * gate remembers is capped by `limits`, and past a cap it refuses rather than forgets. The registry
+ * is checked at once against the reference's extension rules.
  *
  * @throws ToolsError `invalid_tool`, `missing_args_schema`, `missing_reasons`, `duplicate_tool`,
  * `not_in_allowlist`, `unknown_allowlist_entry` or `confirm_unavailable` for a registry that breaks
- * the rules; `invalid_argument` for a bad policy, `keepTurns` or option.
+ * the rules; `invalid_argument` for a bad policy, `keepTurns`, `limits`, `repeatedContent` or
+ * option; `invalid_snapshot` for a bad `snapshot` option.
  * @example
  * ```ts
  * import { createToolGate, defineTool } from '@parley/tools';

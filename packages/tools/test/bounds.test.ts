@@ -23,7 +23,7 @@ function setup(limits: Partial<ToolGateLimits> = {}, keepTurns?: number) {
 }
 
 describe('limits', () => {
-  it('refuses every call of a batch longer than maxBatchCalls and runs none of them', async () => {
+  it('[CALLID-05] refuses every call of a batch longer than maxBatchCalls and runs none of them', async () => {
     const t = setup({ maxBatchCalls: 3 });
     const calls = [hpCall('a', -1), hpCall('b', -1), hpCall('c', -1), hpCall('d', -1)];
     const result = await t.gate.process(calls, { turn: 1, context: EXPLORING });
@@ -56,7 +56,7 @@ describe('limits', () => {
     ]);
   });
 
-  it('refuses a call whose id is longer than maxCallIdLength without echoing the id', async () => {
+  it('[CALLID-05] refuses a call whose id is longer than maxCallIdLength without echoing the id', async () => {
     const t = setup({ maxCallIdLength: 8 });
     const result = await t.gate.process([hpCall('c'.repeat(9))], { turn: 1, context: EXPLORING });
     expect(result.feedback.failed_calls[0]).toMatchObject({ id: '#0', code: 'invalid_call' });
@@ -84,7 +84,7 @@ describe('limits', () => {
     expect(result.feedback.failed_calls[0]?.reason).toContain('not JSON');
   });
 
-  it('refuses with memory_full, running nothing, once maxRememberedCalls calls are remembered', async () => {
+  it('[CALLID-05] refuses with memory_full, running nothing, once maxRememberedCalls calls are remembered', async () => {
     const t = setup({ maxRememberedCalls: 2 });
     const first = await t.gate.process([hpCall('a', -1), hpCall('b', -1), hpCall('c', -1)], {
       turn: 1,

@@ -13,7 +13,7 @@ function setup(options: { store?: ReturnType<typeof createMemoryStore> } = {}) {
 }
 
 describe('a call is its id and its content', () => {
-  it('refuses a reused id carrying another tool with call_id_reused, runs nothing and replays nothing', async () => {
+  it('[CALLID-01] refuses a reused id carrying another tool with call_id_reused, runs nothing and replays nothing', async () => {
     const t = setup();
     await t.gate.process([hpCall('call_001', -5)], { turn: 7, context: EXPLORING });
     const r = await t.gate.process([moveCall('call_001')], { turn: 7, context: EXPLORING });
@@ -28,7 +28,7 @@ describe('a call is its id and its content', () => {
     expect(t.refused.map((event) => event.failed.code)).toEqual(['call_id_reused']);
   });
 
-  it('refuses a reused id carrying the same tool with other arguments', async () => {
+  it('[CALLID-02] refuses a reused id carrying the same tool with other arguments', async () => {
     const t = setup();
     await t.gate.process([hpCall('c1', -3)], { turn: 1, context: EXPLORING });
     const retry = await t.gate.process([hpCall('c1', -10)], { turn: 1, context: EXPLORING });
@@ -46,7 +46,7 @@ describe('a call is its id and its content', () => {
     expect(t.positions.get('pc_1')).toBe('vault');
   });
 
-  it('replays the same content whatever its key order or reason text', async () => {
+  it('[CALLID-02] replays the same content whatever its key order or reason text', async () => {
     const t = setup();
     await t.gate.process([hpCall('c1', -3)], { turn: 1, context: EXPLORING });
     const reordered = {
@@ -60,7 +60,7 @@ describe('a call is its id and its content', () => {
     expect(t.runs).toHaveLength(1);
   });
 
-  it('tells -0 from 0 and an own __proto__ key from its absence', async () => {
+  it('[CALLID-02] tells -0 from 0 and an own __proto__ key from its absence', async () => {
     let runs = 0;
     const note = defineTool({
       name: 'note',
@@ -103,7 +103,7 @@ describe('a call is its id and its content', () => {
     expect(next.executed[0]).toMatchObject({ tool: 'move', replayed: false });
   });
 
-  it('keeps the content in a snapshot, so a restored gate refuses a reused id and replays the same call', async () => {
+  it('[CALLID-03] keeps the content in a snapshot, so a restored gate refuses a reused id and replays the same call', async () => {
     const before = setup();
     await before.gate.process([hpCall('c1', -0)], { turn: 3, context: EXPLORING });
     const snapshot = JSON.parse(JSON.stringify(before.gate.snapshot()));
@@ -138,7 +138,7 @@ describe('a call is its id and its content', () => {
     ).toBe(true);
   });
 
-  it('refuses a reused id after a restart on the same store, and replays the same call', async () => {
+  it('[CALLID-03] refuses a reused id after a restart on the same store, and replays the same call', async () => {
     const store = createMemoryStore();
     const before = setup({ store });
     await before.gate.process([hpCall('c1', -0)], { turn: 3, context: EXPLORING });

@@ -17,7 +17,7 @@ const sameObject: StandardSchemaV1<Record<string, unknown>, Record<string, unkno
 };
 
 describe('what a confirmation is bound to', () => {
-  it('binds the confirm gate decision to the validated arguments the executor runs with', async () => {
+  it('[CALLID-10] binds the confirm gate decision to the validated arguments the executor runs with', async () => {
     const h = await createConfirmHarness(() => '确认');
     const asked: ConfirmAction[] = [];
     const spy: ConfirmGate = {
@@ -50,7 +50,7 @@ describe('what a confirmation is bound to', () => {
     expect(ran).toEqual([{ cascade: true, table: 'orders' }]);
   });
 
-  it('runs exactly what was confirmed even when the confirm function changes the arguments it was shown', async () => {
+  it('[CALLID-10] runs exactly what was confirmed even when the confirm function changes the arguments it was shown', async () => {
     const ran: unknown[] = [];
     const drop = defineTool({
       name: 'drop_table',
@@ -78,7 +78,7 @@ describe('what a confirmation is bound to', () => {
     expect(ran).toEqual([{ table: 'orders' }]);
   });
 
-  it('shows the default summary with the tool name and the arguments in canonical key order', async () => {
+  it('[CALLID-10] shows the default summary with the tool name and the arguments in canonical key order', async () => {
     const asked: ToolConfirmRequest<unknown>[] = [];
     const dataModify = defineTool({
       name: 'data_modify',

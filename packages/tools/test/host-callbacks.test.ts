@@ -54,7 +54,7 @@ describe('host code that throws or rejects', () => {
     ['execute', 'throws', 'executor_error', 'execute', 1],
     ['execute', 'rejects', 'executor_error', 'execute', 1],
   ] as const)(
-    'contains a %s hook that %s: %s, reported with stage %s, nothing unhandled',
+    '[CALLID-06] contains a %s hook that %s: %s, reported with stage %s, nothing unhandled',
     async (broken, how, code, stage, runs) => {
       const t = wipeGate(broken, how);
       const result = await t.gate.process([{ id: 'c1', tool: 'wipe', args: { disk: 'sda' } }], {
@@ -81,7 +81,7 @@ describe('host code that throws or rejects', () => {
     },
   );
 
-  it('falls back to the default text when a custom refusal message throws, and reports it', async () => {
+  it('[CALLID-06] falls back to the default text when a custom refusal message throws, and reports it', async () => {
     const t = wipeGate('message', 'throws');
     const result = await t.gate.process([{ id: 'c1', tool: 'wype', args: {} }], {
       turn: 1,

@@ -126,7 +126,7 @@ describe('at most once per call id and turn', () => {
     expect(again.executed[0]?.replayed).toBe(false);
   });
 
-  it('keeps at most keepTurns turns even when turns arrive in descending order', async () => {
+  it('[CALLID-05] keeps at most keepTurns turns even when turns arrive in descending order', async () => {
     const t = setup(2);
     for (const turn of [10, 9, 8, 7]) {
       await t.gate.process([hpCall(`c${turn}`, -1)], { turn, context: EXPLORING });

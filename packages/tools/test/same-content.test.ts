@@ -13,7 +13,7 @@ function setup(repeatedContent?: ToolGateOptions<readonly [], unknown>['repeated
 }
 
 describe('the same effect under a fresh id', () => {
-  it('runs it by default and marks it with the id of the earlier call that had the same content', async () => {
+  it('[CALLID-09] runs it by default and marks it with the id of the earlier call that had the same content', async () => {
     const t = setup();
     await t.gate.process([hpCall('call_A', -5)], { turn: 1, context: EXPLORING });
     const retry = await t.gate.process([hpCall('call_C', -5)], { turn: 1, context: EXPLORING });
@@ -22,7 +22,7 @@ describe('the same effect under a fresh id', () => {
     expect(t.hp.get('pc_1')).toBe(5);
   });
 
-  it('replays the earlier outcome under the new id with repeatedContent "replay", applying nothing twice', async () => {
+  it('[CALLID-09] replays the earlier outcome under the new id with repeatedContent "replay", applying nothing twice', async () => {
     const t = setup('replay');
     await t.gate.process([hpCall('call_A', -5)], { turn: 1, context: EXPLORING });
     const retry = await t.gate.process([hpCall('call_C', -5)], { turn: 1, context: EXPLORING });
@@ -39,7 +39,7 @@ describe('the same effect under a fresh id', () => {
     expect(t.runs).toHaveLength(1);
   });
 
-  it('refuses it with already_applied under repeatedContent "refuse", naming the earlier call', async () => {
+  it('[CALLID-09] refuses it with already_applied under repeatedContent "refuse", naming the earlier call', async () => {
     const t = setup('refuse');
     await t.gate.process([hpCall('call_A', -5)], { turn: 1, context: EXPLORING });
     const retry = await t.gate.process([hpCall('call_C', -5)], { turn: 1, context: EXPLORING });

@@ -53,7 +53,7 @@ describe('records read from a store', () => {
     ['a claim without a tool', { state: 'executing', startedAt: 0 }],
     ['an unknown state', { state: 'finished' }],
   ])(
-    'refuses a stored record holding %s as outcome_unknown, reporting it, running nothing',
+    '[CALLID-07] refuses a stored record holding %s as outcome_unknown, reporting it, running nothing',
     async (_name, entry) => {
       const store = createMemoryStore();
       const t = gateOn(store);
@@ -68,7 +68,7 @@ describe('records read from a store', () => {
 });
 
 describe('a batch delivered twice', () => {
-  it('runs each call of a batch delivered twice at once exactly once, and replays the second delivery', async () => {
+  it('[CALLID-08] runs each call of a batch delivered twice at once exactly once, and replays the second delivery', async () => {
     const t = gateOn(createMemoryStore());
     const batch = [hpCall('c1'), moveCall('c2')];
     const [first, second] = await Promise.all([
@@ -81,7 +81,7 @@ describe('a batch delivered twice', () => {
     expect(second.feedback.failed_calls).toEqual([]);
   });
 
-  it('replays a batch delivered again after a restart on the same store', async () => {
+  it('[CALLID-08] replays a batch delivered again after a restart on the same store', async () => {
     const store = createMemoryStore();
     const batch = [hpCall('c1'), moveCall('c2')];
     const before = gateOn(store);
