@@ -74,6 +74,48 @@ describe('limits', () => {
     expect(small.executed).toHaveLength(1);
   });
 
+  it('counts bytes as UTF-8: a call of exactly maxCallBytes passes, one byte more does not', async () => {
+    const note = defineTool({
+      name: 'n',
+      description: 'Notes',
+      args: z.object({ s: z.string() }),
+      reasons: [],
+      execute: () => 1,
+    });
+    // {"args":{"s":"…"},"tool":"n"} is 28 bytes around the text; 😀 is 4 bytes, é 2, 中 3
+    const gate = createToolGate({ tools: [note], allowlist: ['n'], limits: { maxCallBytes: 28 + 9 } });
+    const fits = await gate.process([{ id: 'a', tool: 'n', args: { s: '😀é中' } }], {
+      turn: 1,
+      context: undefined,
+    });
+    expect(fits.executed).toHaveLength(1);
+    const over = await gate.process([{ id: 'b', tool: 'n', args: { s: '😀é中x' } }], {
+      turn: 1,
+      context: undefined,
+    });
+    expect(over.feedback.failed_calls[0]?.code).toBe('invalid_call');
+  });
+
+  it('counts a result that is not JSON as nothing, as it is kept by reference', async () => {
+    const odd = defineTool({
+      name: 'odd',
+      description: 'Odd',
+      args: z.object({}),
+      reasons: [],
+      execute: () => () => 1,
+    });
+    const gate = createToolGate({ tools: [odd], allowlist: ['odd'], limits: { maxRememberedBytes: 40 } });
+    const result = await gate.process(
+      [
+        { id: 'a', tool: 'odd', args: {} },
+        { id: 'b', tool: 'odd', args: {} },
+      ],
+      { turn: 1, context: undefined },
+    );
+    expect(result.executed).toHaveLength(1); // each call is 1 + 22 bytes: the second would pass 40
+    expect(result.feedback.failed_calls[0]?.code).toBe('memory_full');
+  });
+
   it('refuses a call whose arguments are not JSON, as it has no content to be known by', async () => {
     const t = setup();
     const result = await t.gate.process([{ ...hpCall('c1'), args: { delta: Number.NaN } }], {

@@ -52,6 +52,11 @@ describe('records read from a store', () => {
     ['content that is not text', doneEntry('c1', 1, { content: 7 })],
     ['a claim without a tool', { state: 'executing', startedAt: 0 }],
     ['an unknown state', { state: 'finished' }],
+    ['no id', doneEntry('c1', 1, { id: 7 })],
+    [
+      'a request without a tool name',
+      { ...doneEntry('c1', 1), record: { ...doneEntry('c1', 1).record, requested: { args: {} } } },
+    ],
   ])(
     '[CALLID-07] refuses a stored record holding %s as outcome_unknown, reporting it, running nothing',
     async (_name, entry) => {

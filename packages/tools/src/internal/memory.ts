@@ -252,7 +252,7 @@ export function contentOf(tool: string, args: unknown): string {
   return canonicalJson({ tool, args });
 }
 
-/** The UTF-8 length of a text, without encoding it. */
+/** The UTF-8 length of a text, without encoding it (a high surrogate and what follows count 4). */
 export function utf8Length(text: string): number {
   let length = 0;
   for (let i = 0; i < text.length; i++) {
@@ -260,11 +260,8 @@ export function utf8Length(text: string): number {
     if (code < 0x80) length += 1;
     else if (code < 0x800) length += 2;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length += 4;
-        i++;
-      } else length += 3;
+      length += 4;
+      i++;
     } else length += 3;
   }
   return length;
