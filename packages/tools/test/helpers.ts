@@ -185,3 +185,19 @@ export function createSlowTool() {
   });
   return { slow, release: () => release(), runs: () => runs };
 }
+
+/** A `charge` tool whose executor counts its runs and throws after (perhaps) charging. */
+export function createThrowingCharge() {
+  let runs = 0;
+  const charge = defineTool({
+    name: 'charge',
+    description: 'Charges a card',
+    args: z.object({ cents: z.number() }),
+    reasons: [],
+    execute: () => {
+      runs++;
+      throw new Error('timeout after write');
+    },
+  });
+  return { charge, runs: () => runs };
+}

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createToolGate, defineTool, type ToolGateEvents } from '../src/index.js';
-import { createCampaign, createSlowTool, EXPLORING, hpCall, moveCall } from './helpers.js';
+import { createToolGate, type ToolGateEvents } from '../src/index.js';
+import {
+  createCampaign,
+  createSlowTool,
+  createThrowingCharge,
+  EXPLORING,
+  hpCall,
+  moveCall,
+} from './helpers.js';
 
 function setup(keepTurns?: number) {
   const campaign = createCampaign();
@@ -38,24 +44,14 @@ describe('at most once per call id and turn', () => {
   });
 
   it('replays an executor error instead of running a possibly half-done side effect again', async () => {
-    let calls = 0;
-    const flaky = defineTool({
-      name: 'charge',
-      description: 'Charges a card',
-      args: z.object({ cents: z.number() }),
-      reasons: [],
-      execute: () => {
-        calls++;
-        throw new Error('timeout after write');
-      },
-    });
+    const { charge: flaky, runs } = createThrowingCharge();
     const gate = createToolGate({ tools: [flaky], allowlist: ['charge'] });
     const refused: ToolGateEvents['refused'][] = [];
     gate.on('refused', (event) => refused.push(event));
     const call = { id: 'pay_1', tool: 'charge', args: { cents: 100 } };
     await gate.process([call], { turn: 1, context: undefined });
     const retry = await gate.process([call], { turn: 1, context: undefined });
-    expect(calls).toBe(1);
+    expect(runs()).toBe(1);
     expect(retry.feedback.failed_calls[0]).toMatchObject({ code: 'executor_error', status: 'error' });
     expect(retry.records[0]).toMatchObject({ replayed: true, outcome: 'error' });
     expect(refused).toHaveLength(1);

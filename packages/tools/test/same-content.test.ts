@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createToolGate, defineTool, type ToolGateOptions } from '../src/index.js';
-import { createCampaign, EXPLORING, hpCall } from './helpers.js';
+import { createToolGate, type ToolGateOptions } from '../src/index.js';
+import { createCampaign, createThrowingCharge, EXPLORING, hpCall } from './helpers.js';
 
 function setup(repeatedContent?: ToolGateOptions<readonly [], unknown>['repeatedContent']) {
   const campaign = createCampaign();
@@ -87,24 +86,14 @@ describe('the same effect under a fresh id', () => {
   it.each(['run', 'replay'] as const)(
     'keeps an executor error as the earlier outcome under repeatedContent "%s"',
     async (mode) => {
-      let runs = 0;
-      const charge = defineTool({
-        name: 'charge',
-        description: 'Charges a card',
-        args: z.object({ cents: z.number() }),
-        reasons: [],
-        execute: () => {
-          runs++;
-          throw new Error('timeout after write');
-        },
-      });
+      const { charge, runs } = createThrowingCharge();
       const gate = createToolGate({ tools: [charge], allowlist: ['charge'], repeatedContent: mode });
       const args = { cents: 100 };
       await gate.process([{ id: 'p1', tool: 'charge', args }], { turn: 1, context: undefined });
       const again = await gate.process([{ id: 'p2', tool: 'charge', args }], { turn: 1, context: undefined });
       expect(again.feedback.failed_calls[0]).toMatchObject({ id: 'p2', code: 'executor_error' });
       expect(again.records[0]).toMatchObject({ id: 'p2', sameContentAs: 'p1' });
-      expect(runs).toBe(mode === 'run' ? 2 : 1);
+      expect(runs()).toBe(mode === 'run' ? 2 : 1);
     },
   );
 
