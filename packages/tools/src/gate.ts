@@ -217,14 +217,26 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   /** The answer to a call whose id is remembered: a replay for the same content, else `call_id_reused`. */
   function answerRemembered(turn: number, base: CallBase, remembered: Remembered): Settled {
     if (remembered.content === base.content) return replay(remembered.settled);
-    const earlier = remembered.settled.record.requested.tool;
+    return reused(turn, base, remembered.settled.record.requested.tool);
+  }
+
+  function reused(turn: number, base: CallBase, earlierTool: string): Settled {
+    const earlier = earlierTool === base.requested.tool ? `${earlierTool} with other arguments` : earlierTool;
     return refuse(
       runtime,
       turn,
       base,
       'call_id_reused',
-      `The id "${base.id}" was already used in this turn for another call (${earlier} with other arguments, or another tool); this call did not run. Send it again with a new id`,
+      `The id "${base.id}" was already used in this turn for another call (${earlier}); this call did not run. Send it again with a new id`,
     );
+  }
+
+  /** Remembers locally what the store holds, when there is room (the store stays the record otherwise). */
+  function keep(turn: number, id: string, entry: Remembered): void {
+    const size = utf8Length(id) + utf8Length(entry.content);
+    if (!memory.reserve(turn, size)) return;
+    memory.unreserve(size);
+    memory.remember(turn, id, entry);
   }
 
   /** The answer to a call the store already holds (remembered locally from now on), or `undefined`. */
@@ -236,15 +248,13 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
         events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error: found.error });
         return unknownOutcome(turn, base);
       case 'done':
-        memory.remember(turn, base.id, found);
+        keep(turn, base.id, found);
         return answerRemembered(turn, base, found);
       case 'executing': {
-        if (found.content !== undefined && found.content !== base.content) {
-          const claimed = { settled: unknownOutcome(turn, base), content: found.content };
-          return answerRemembered(turn, base, claimed);
-        }
+        if (found.content !== undefined && found.content !== base.content)
+          return reused(turn, base, found.tool);
         const settled = unknownOutcome(turn, base);
-        memory.remember(turn, base.id, { settled, content: base.content });
+        keep(turn, base.id, { settled, content: base.content });
         return settled;
       }
     }

@@ -1,3 +1,4 @@
+import { createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -164,6 +165,25 @@ describe('limits', () => {
     // b fits before it runs; its result takes the total past the cap, so c is refused
     expect(result.executed.map((call) => call.id)).toEqual(['a', 'b']);
     expect(result.feedback.failed_calls[0]).toMatchObject({ id: 'c', code: 'memory_full' });
+  });
+
+  it('replays what the store holds without remembering it locally when the memory is full', async () => {
+    const store = createMemoryStore();
+    const { tools } = createCampaign();
+    const writer = createToolGate({ tools, allowlist: ['move', 'hp_delta'], store });
+    await writer.process([hpCall('s1', -1)], { turn: 1, context: EXPLORING });
+    const t = createCampaign();
+    const full = createToolGate({
+      tools: t.tools,
+      allowlist: ['move', 'hp_delta'],
+      store,
+      limits: { maxRememberedCalls: 1 },
+    });
+    await full.process([hpCall('a', -1)], { turn: 1, context: EXPLORING });
+    const stored = await full.process([hpCall('s1', -1)], { turn: 1, context: EXPLORING });
+    expect(stored.executed[0]).toMatchObject({ id: 's1', replayed: true });
+    expect(full.snapshot().turns[0]?.calls.map((call) => call.id)).toEqual(['a']);
+    expect(t.runs).toHaveLength(1);
   });
 
   it('reserves room for calls in flight, so concurrent batches cannot pass maxRememberedCalls', async () => {

@@ -21,6 +21,7 @@ describe('a call is its id and its content', () => {
     expect(r.feedback.failed_calls).toEqual([
       expect.objectContaining({ id: 'call_001', tool: 'move', status: 'rejected', code: 'call_id_reused' }),
     ]);
+    expect(r.feedback.failed_calls[0]?.reason).toContain('another call (hp_delta)');
     expect(r.feedback.failed_calls[0]?.reason).toContain('new id');
     expect(r.records[0]).toMatchObject({ outcome: 'rejected', code: 'call_id_reused', replayed: false });
     expect(t.runs.map((run) => run.tool)).toEqual(['hp_delta']);
@@ -33,6 +34,7 @@ describe('a call is its id and its content', () => {
     await t.gate.process([hpCall('c1', -3)], { turn: 1, context: EXPLORING });
     const retry = await t.gate.process([hpCall('c1', -10)], { turn: 1, context: EXPLORING });
     expect(retry.feedback.failed_calls[0]?.code).toBe('call_id_reused');
+    expect(retry.feedback.failed_calls[0]?.reason).toContain('(hp_delta with other arguments)');
     expect(t.hp.get('pc_1')).toBe(12);
     expect(t.runs).toHaveLength(1);
   });
@@ -166,6 +168,7 @@ describe('a call is its id and its content', () => {
     });
     const reused = await t.gate.process([moveCall('c1')], { turn: 1, context: EXPLORING });
     expect(reused.feedback.failed_calls[0]?.code).toBe('call_id_reused');
+    expect(reused.feedback.failed_calls[0]?.reason).toContain('(hp_delta)');
     const same = await t.gate.process([{ id: 'c1', tool: 'hp_delta', args: { delta: -3 } }], {
       turn: 1,
       context: EXPLORING,

@@ -33,7 +33,7 @@ export type StoredLookup =
   | { readonly kind: 'none' }
   | ({ readonly kind: 'done' } & Remembered)
   /** A claim: the call started and has no recorded outcome (`content` absent in old claims). */
-  | { readonly kind: 'executing'; readonly content: string | undefined }
+  | { readonly kind: 'executing'; readonly tool: string; readonly content: string | undefined }
   /** Not an entry this gate could have written for this turn and id. */
   | { readonly kind: 'corrupt'; readonly error: unknown };
 
@@ -316,7 +316,7 @@ function fromStored(value: JsonValue, turn: number, id: string): StoredLookup {
       if (typeof stored['tool'] !== 'string' || (content !== undefined && typeof content !== 'string')) {
         throw new ToolsError('invalid_snapshot', `The store's claim for "${id}" is malformed`);
       }
-      return { kind: 'executing', content };
+      return { kind: 'executing', tool: stored['tool'], content };
     }
     if (stored['state'] !== 'done') {
       throw new ToolsError(
