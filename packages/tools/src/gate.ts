@@ -19,7 +19,6 @@ import type {
   DisableUntil,
   ExecutedToolCall,
   FailedToolCall,
-  ToolBatchResult,
   ToolCallRecord,
   ToolGateEvents,
 } from './types.js';
@@ -260,33 +259,6 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     }
   }
 
-  /** A batch over `maxBatchCalls`: every call refused, none judged. */
-  function tooMany(calls: readonly unknown[], turn: number): ToolBatchResult {
-    const failed: FailedToolCall[] = [];
-    const records: ToolCallRecord[] = [];
-    calls.forEach((raw, index) => {
-      const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-      const id = value['id'];
-      const tool = value['tool'];
-      const base = {
-        id: typeof id === 'string' && id !== '' && id.length <= limits.maxCallIdLength ? id : `#${index}`,
-        tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
-        requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
-      };
-      const settled = refuse(
-        runtime,
-        turn,
-        base,
-        'too_many_calls',
-        `The batch has ${calls.length} calls, more than the ${limits.maxBatchCalls} allowed; none of them ran. Send fewer calls at once`,
-      );
-      records.push(settled.record);
-      failed.push(settled.failed as FailedToolCall); // refuse always writes one
-      events.emit('refused', { turn, failed: settled.failed as FailedToolCall });
-    });
-    return { executed: [], feedback: { failed_calls: failed }, records };
-  }
-
   async function handle(
     raw: unknown,
     index: number,
@@ -395,14 +367,18 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
       checkRun(run);
       if (!Array.isArray(calls))
         throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
-      if (calls.length > limits.maxBatchCalls) return tooMany(calls, run.turn);
+      // A batch over the cap is refused whole: every call, none judged.
+      const over = calls.length > limits.maxBatchCalls;
+      const tooMany = `The batch has ${calls.length} calls, over the ${limits.maxBatchCalls} allowed; none ran. Send fewer at once`;
       const repeated = repeatedIds(calls);
       const batch = ++batches;
       const executed: ExecutedToolCall[] = [];
       const failed: FailedToolCall[] = [];
       const records: ToolCallRecord[] = [];
       for (let index = 0; index < calls.length; index++) {
-        const settled = await handle(calls[index], index, repeated, run, batch);
+        const settled = over
+          ? refuse(runtime, run.turn, baseOf(calls[index], index, limits), 'too_many_calls', tooMany)
+          : await handle(calls[index], index, repeated, run, batch);
         records.push(settled.record);
         if (settled.executed !== undefined) {
           executed.push(settled.executed);
@@ -492,6 +468,18 @@ function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
   return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
 }
 
+/** What a failed call is reported as: its id (`#<index>` when missing or too long) and tool. */
+function baseOf(raw: unknown, index: number, limits: ToolGateLimits): CallBase {
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const { id, tool } = value;
+  return {
+    id: typeof id === 'string' && id !== '' && id.length <= limits.maxCallIdLength ? id : `#${index}`,
+    tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
+    requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
+    content: '',
+  };
+}
+
 function checkCall(
   raw: unknown,
   index: number,
@@ -500,26 +488,20 @@ function checkCall(
   | { readonly ok: true; readonly call: CheckedCall }
   | { readonly ok: false; readonly problem: string; readonly base: CallBase } {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const id = value['id'];
-  const tool = value['tool'];
-  const reason = value['reason'];
-  const longId = typeof id === 'string' && id.length > limits.maxCallIdLength;
-  const base = {
-    id: typeof id === 'string' && id !== '' && !longId ? id : `#${index}`,
-    tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
-    requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
-    content: '',
-  };
+  const { id, tool, reason } = value;
+  const base = baseOf(raw, index, limits);
   let problem: string | undefined;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
   else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
-  else if (longId) problem = `its id is longer than ${limits.maxCallIdLength} characters`;
+  else if (id.length > limits.maxCallIdLength)
+    problem = `its id is longer than ${limits.maxCallIdLength} characters`;
   else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
   else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
   if (problem !== undefined) return { ok: false, problem, base };
+  const name = tool as string; // checked to be text above, as is the id
   let content: string;
   try {
-    content = contentOf(base.tool, value['args']);
+    content = contentOf(name, value['args']);
   } catch {
     return { ok: false, problem: 'its arguments are not JSON', base };
   }
@@ -534,7 +516,7 @@ function checkCall(
     ok: true,
     call: {
       id: base.id,
-      tool: base.tool,
+      tool: name,
       args: value['args'],
       content,
       ...(typeof reason === 'string' ? { reason } : {}),

@@ -306,36 +306,29 @@ function contentOfCall(call: RememberedCall): string {
 
 /** A stored entry read back: an outcome or a claim for this turn and id, or `corrupt`. */
 function fromStored(value: JsonValue, turn: number, id: string): StoredLookup {
+  const stored: Readonly<Record<string, JsonValue>> =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Readonly<Record<string, JsonValue>>)
+      : {};
+  const { state, tool, content } = stored;
+  if (
+    state === 'executing' &&
+    typeof tool === 'string' &&
+    (content === undefined || typeof content === 'string')
+  ) {
+    return { kind: 'executing', tool, content };
+  }
   try {
-    const stored: Readonly<Record<string, JsonValue>> =
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as Readonly<Record<string, JsonValue>>)
-        : {};
-    if (stored['state'] === 'executing') {
-      const content = stored['content'];
-      if (typeof stored['tool'] !== 'string' || (content !== undefined && typeof content !== 'string')) {
-        throw new ToolsError('invalid_snapshot', `The store's claim for "${id}" is malformed`);
-      }
-      return { kind: 'executing', tool: stored['tool'], content };
+    const call = checkRememberedCall(state === 'done' ? stored : undefined, 'entry');
+    if (call.id === id && call.record.turn === turn) {
+      return { kind: 'done', settled: toSettled(call), content: contentOfCall(call) };
     }
-    if (stored['state'] !== 'done') {
-      throw new ToolsError(
-        'invalid_snapshot',
-        `The store's entry for "${id}" is neither a claim nor an outcome`,
-      );
-    }
-    const call = checkRememberedCall(stored, 'entry');
-    if (call.id !== id || call.record.turn !== turn) {
-      throw new ToolsError(
-        'invalid_snapshot',
-        `The store's entry for "${id}" in turn ${turn} is another call's`,
-        {
-          details: { id: call.id, turn: call.record.turn },
-        },
-      );
-    }
-    return { kind: 'done', settled: toSettled(call), content: contentOfCall(call) };
   } catch (error) {
     return { kind: 'corrupt', error };
   }
+  const error = new ToolsError(
+    'invalid_snapshot',
+    `The store holds another call's record for "${id}" in turn ${turn}`,
+  );
+  return { kind: 'corrupt', error };
 }
