@@ -1,20 +1,29 @@
-import { assertTimeoutMs, createEmitter, systemClock } from '@parley/core';
+import { createEmitter, systemClock } from '@parley/core';
+import type { AnyToolDefinition, ToolNameOf } from './define.js';
+import { ToolsError } from './errors.js';
+import type { DisabledTool, ToolGate, ToolGateOptions, ToolRunOptions } from './gate-types.js';
+import {
+  baseOf,
+  checkCall,
+  marked,
+  repeatedIds,
+  replay,
+  replayAs,
+  requestedOf,
+} from './internal/call-shape.js';
+import { judgeCall, type Runtime, type Settled } from './internal/judge.js';
 import {
   type CallBase,
-  contentOf,
   createCallMemory,
   type Remembered,
   type StoredLookup,
   utf8Length,
 } from './internal/memory.js';
-import { checkLimits, type ToolGateLimits } from './limits.js';
-import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
-import type { AnyToolDefinition, ToolNameOf } from './define.js';
-import { ToolsError } from './errors.js';
-import type { DisabledTool, ToolGate, ToolGateOptions, ToolPolicy, ToolRunOptions } from './gate-types.js';
-import { type CheckedCall, judgeCall, type Runtime, type Settled } from './internal/judge.js';
+import { checkPolicies, checkRun, checkUntil, isConfirmOption, storeOptions } from './internal/options.js';
 import { refuse } from './internal/refuse.js';
+import { checkLimits } from './limits.js';
 import { buildRegistry } from './registry.js';
+import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
 import type {
   DisableUntil,
   ExecutedToolCall,
@@ -22,9 +31,6 @@ import type {
   ToolCallRecord,
   ToolGateEvents,
 } from './types.js';
-
-/** The latest time `Date` can represent, so `disabled_until` can always be written. */
-const MAX_TIME_MS = 8.64e15;
 
 /**
  * Creates a tool gate from the registered tools and the allowlist configuration: it judges each
@@ -414,175 +420,4 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     },
     on: (event, listener) => events.on(event, listener),
   };
-}
-
-function storeOptions(options: ToolGateOptions<readonly AnyToolDefinition[], never>): {
-  readonly store: ToolGateOptions<readonly AnyToolDefinition[], never>['store'];
-  readonly prefix: string;
-  readonly ttlMs: number | undefined;
-} {
-  const { store, storePrefix = 'parley:tools:', storeTtlMs } = options;
-  if (store !== undefined && (typeof store !== 'object' || typeof store?.compareAndSet !== 'function')) {
-    throw new ToolsError('invalid_argument', 'store must be a @parley/core Store');
-  }
-  if (typeof storePrefix !== 'string') throw new ToolsError('invalid_argument', 'storePrefix must be text');
-  return {
-    store,
-    prefix: storePrefix,
-    ttlMs: storeTtlMs === undefined ? undefined : assertTimeoutMs(storeTtlMs, 'storeTtlMs'),
-  };
-}
-
-function replay(recorded: Settled): Settled {
-  return {
-    record: { ...recorded.record, replayed: true },
-    ...(recorded.executed === undefined ? {} : { executed: { ...recorded.executed, replayed: true } }),
-    ...(recorded.failed === undefined ? {} : { failed: recorded.failed }),
-    ran: false,
-  };
-}
-
-/** The earlier outcome of the same content, answered for a call under a new id without running it. */
-function replayAs(base: CallBase, sameAs: string, earlier: Settled): Settled {
-  const again = replay(earlier);
-  return {
-    record: { ...again.record, id: base.id, requested: base.requested, sameContentAs: sameAs },
-    ...(again.executed === undefined
-      ? {}
-      : { executed: { ...again.executed, id: base.id, sameContentAs: sameAs } }),
-    ...(again.failed === undefined ? {} : { failed: { ...again.failed, id: base.id } }),
-    ran: false,
-  };
-}
-
-/** A call that ran although the same content ran before in this turn, marked as such. */
-function marked(settled: Settled, sameAs: string): Settled {
-  return {
-    ...settled,
-    record: { ...settled.record, sameContentAs: sameAs },
-    ...(settled.executed === undefined ? {} : { executed: { ...settled.executed, sameContentAs: sameAs } }),
-  };
-}
-
-function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
-  return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
-}
-
-/** What a failed call is reported as: its id (`#<index>` when missing or too long) and tool. */
-function baseOf(raw: unknown, index: number, limits: ToolGateLimits): CallBase {
-  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const { id, tool } = value;
-  return {
-    id: typeof id === 'string' && id !== '' && id.length <= limits.maxCallIdLength ? id : `#${index}`,
-    tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
-    requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
-    content: '',
-  };
-}
-
-function checkCall(
-  raw: unknown,
-  index: number,
-  limits: ToolGateLimits,
-):
-  | { readonly ok: true; readonly call: CheckedCall }
-  | { readonly ok: false; readonly problem: string; readonly base: CallBase } {
-  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const { id, tool, reason } = value;
-  const base = baseOf(raw, index, limits);
-  let problem: string | undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
-  else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
-  else if (id.length > limits.maxCallIdLength)
-    problem = `its id is longer than ${limits.maxCallIdLength} characters`;
-  else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
-  else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
-  if (problem !== undefined) return { ok: false, problem, base };
-  const name = tool as string; // checked to be text above, as is the id
-  let content: string;
-  try {
-    content = contentOf(name, value['args']);
-  } catch {
-    return { ok: false, problem: 'its arguments are not JSON', base };
-  }
-  if (utf8Length(content) > limits.maxCallBytes) {
-    return {
-      ok: false,
-      problem: `its tool name and arguments are larger than ${limits.maxCallBytes} bytes`,
-      base,
-    };
-  }
-  return {
-    ok: true,
-    call: {
-      id: base.id,
-      tool: name,
-      args: value['args'],
-      content,
-      ...(typeof reason === 'string' ? { reason } : {}),
-    },
-  };
-}
-
-function repeatedIds(calls: readonly unknown[]): ReadonlySet<string> {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const call of calls) {
-    const id = typeof call === 'object' && call !== null ? (call as { id?: unknown }).id : undefined;
-    if (typeof id !== 'string') continue;
-    if (seen.has(id)) repeated.add(id);
-    seen.add(id);
-  }
-  return repeated;
-}
-
-function checkRun(run: ToolRunOptions<unknown>): void {
-  if (typeof run !== 'object' || run === null || !Number.isSafeInteger(run.turn)) {
-    throw new ToolsError('invalid_argument', 'process needs options with an integer "turn"', {
-      details: { turn: String((run as { turn?: unknown } | null)?.turn) },
-    });
-  }
-  if (run.confirmTimeoutMs !== undefined) assertTimeoutMs(run.confirmTimeoutMs, 'confirmTimeoutMs');
-}
-
-function checkUntil(until: DisableUntil): DisableUntil {
-  if (typeof until === 'object' && until !== null) {
-    if ('turn' in until && Number.isSafeInteger(until.turn)) return { turn: until.turn };
-    if ('at' in until && Number.isFinite(until.at) && Math.abs(until.at) <= MAX_TIME_MS)
-      return { at: until.at };
-  }
-  throw new ToolsError('invalid_argument', 'until must be { turn: integer } or { at: epoch ms }', {
-    details: { until: JSON.stringify(until) ?? String(until) },
-  });
-}
-
-function checkPolicies<TContext>(
-  policies: readonly ToolPolicy<TContext, string>[],
-  byName: ReadonlyMap<string, AnyToolDefinition>,
-): readonly ToolPolicy<TContext>[] {
-  if (!Array.isArray(policies)) throw new ToolsError('invalid_argument', 'policies must be a list');
-  for (const policy of policies) {
-    if (typeof policy?.check !== 'function' || typeof policy.name !== 'string' || policy.name === '') {
-      throw new ToolsError('invalid_argument', 'a policy needs a name and a check function');
-    }
-    for (const tool of policy.tools ?? []) {
-      if (!byName.has(tool)) {
-        throw new ToolsError(
-          'invalid_argument',
-          `The policy "${policy.name}" names the unknown tool "${tool}"`,
-          {
-            details: { policy: policy.name, tool },
-          },
-        );
-      }
-    }
-  }
-  return [...policies];
-}
-
-function isConfirmOption(value: unknown): boolean {
-  if (typeof value === 'function') return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const gate = value as { request?: unknown; authorize?: unknown };
-  return typeof gate.request === 'function' && typeof gate.authorize === 'function';
 }
