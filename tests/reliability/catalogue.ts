@@ -451,7 +451,7 @@ export const CATALOGUE = [
     id: 'TOOL-03',
     area: 'tools',
     input: 'the same call id proposed again in the same turn',
-    expected: 'replayed; the side effect ran once',
+    expected: 'replayed when the content is the same, call_id_reused otherwise; the side effect ran once',
   },
   {
     id: 'TOOL-04',
@@ -502,6 +502,74 @@ export const CATALOGUE = [
     area: 'restarts',
     input: 'a gate restarted after the persisted absolute deadline passed',
     expected: 'timed_out from the persisted deadline, not a fresh timeout',
+  },
+  // ── Issue 19 §2: a tool call is its id and its content (principles 8, 9) ──
+  {
+    id: 'CALLID-01',
+    area: 'tools',
+    input: "a call id reused in the same turn for another tool (hp_delta's call_001 sent again as a move)",
+    expected: 'call_id_reused in tool_feedback; the move does not run, the old result is not replayed',
+  },
+  {
+    id: 'CALLID-02',
+    area: 'tools',
+    input:
+      'a reused id with other canonical arguments (another value, -0 for 0, an own __proto__ key), or the same ones in another key order',
+    expected: 'call_id_reused for other content; replayed for the same content whatever the key order',
+  },
+  {
+    id: 'CALLID-03',
+    area: 'restarts',
+    input: 'a reused id after a restart on the same store, or after a snapshot restore',
+    expected: 'call_id_reused for other content, replayed for the same; nothing runs again',
+  },
+  {
+    id: 'CALLID-04',
+    area: 'tools',
+    input: 'random batches of (turn, id, content) proposals, with concurrent deliveries (property)',
+    expected:
+      'each (turn, id) runs once with its first content; a later proposal is replayed iff its content is the same',
+  },
+  {
+    id: 'CALLID-05',
+    area: 'tools',
+    input: 'a batch over maxBatchCalls, a huge id or call, a full memory, turns arriving in descending order',
+    expected:
+      'too_many_calls / invalid_call / memory_full / stale_turn; remembered calls and turns never pass their caps',
+  },
+  {
+    id: 'CALLID-06',
+    area: 'tools',
+    input:
+      'a policy, confirm function, confirm predicate, summary, executor, repair or message hook that throws or rejects',
+    expected:
+      'contained: the call fails closed with its code and an error event; process resolves, nothing unhandled',
+  },
+  {
+    id: 'CALLID-07',
+    area: 'restarts',
+    input: "a store record for the call that is another id's, another turn's or malformed",
+    expected: 'outcome_unknown with an error event; never replayed as this call, never run',
+  },
+  {
+    id: 'CALLID-08',
+    area: 'retries',
+    input: 'the same batch delivered twice, at once or after a restart',
+    expected: 'each call runs once; the second delivery is replayed',
+  },
+  {
+    id: 'CALLID-09',
+    area: 'retries',
+    input: 'an effect already applied this turn proposed again under a fresh id in a later batch',
+    expected: 'recognised (sameContentAs); replayed or refused already_applied when the host asks',
+  },
+  {
+    id: 'CALLID-10',
+    area: 'tools',
+    input:
+      "a destructive call whose schema adds defaults, a confirm function that edits the arguments, keys in the model's order",
+    expected:
+      'the decision binds the validated arguments that run, exactly; the summary is the tool name and canonical JSON',
   },
 ] as const satisfies readonly CatalogueCase[];
 

@@ -98,7 +98,8 @@ describe('at most once per call id and turn (rule 7)', () => {
     const changed = await gate.process([{ ...call, args: { to: 'hall' } }], { turn: 3, context: undefined });
     expect(first.executed).toMatchObject([{ id: 'call_1', replayed: false }]);
     expect(second.executed).toMatchObject([{ id: 'call_1', replayed: true, result: { at: 'vault' } }]);
-    expect(changed.executed).toMatchObject([{ id: 'call_1', replayed: true }]);
+    expect(changed.executed).toEqual([]);
+    expect(changed.feedback.failed_calls).toMatchObject([{ id: 'call_1', code: 'call_id_reused' }]);
     expect(t.effects).toEqual(['move:vault:call_1']);
     const nextTurn = await gate.process([call], { turn: 4, context: undefined });
     expect(nextTurn.executed).toMatchObject([{ replayed: false }]);
@@ -231,4 +232,110 @@ describe('destructive tools need the exact consent of the right person (rules 2,
     expect(bot.channel.sent).toEqual([]);
     expect(t.effects).toEqual([]);
   });
+});
+
+describe('a tool call is its id and its content (issue 19 §2, principles 8 and 9)', () => {
+  function ledger() {
+    const runs: { turn: number; id: string; v: number }[] = [];
+    const set = defineTool({
+      name: 'set',
+      description: 'Sets a value',
+      args: z.object({ v: z.number() }),
+      reasons: [],
+      execute: (args, context) => {
+        runs.push({ turn: context.turn, id: context.call.id, v: args.v });
+        return { v: args.v };
+      },
+    });
+    return { set, runs };
+  }
+
+  it(`${cite('CALLID-01')} refuses call_001 reused for a move after an hp_delta in turn 7, running and replaying nothing`, async () => {
+    const effects: string[] = [];
+    const hpDelta = defineTool({
+      name: 'hp_delta',
+      description: 'Changes hit points',
+      args: z.object({ delta: z.number() }),
+      reasons: [],
+      execute: (args) => effects.push(`hp:${args.delta}`),
+    });
+    const move = defineTool({
+      name: 'move',
+      description: 'Moves',
+      args: z.object({ to: z.string() }),
+      reasons: [],
+      execute: (args) => effects.push(`move:${args.to}`),
+    });
+    const gate = createToolGate({ tools: [hpDelta, move], allowlist: ['hp_delta', 'move'] });
+    const context = { state: 'exploring' };
+    await gate.process([{ id: 'call_001', tool: 'hp_delta', args: { delta: -5 } }], { turn: 7, context });
+    const r = await gate.process([{ id: 'call_001', tool: 'move', args: { to: 'vault' } }], {
+      turn: 7,
+      context,
+    });
+    expect(r.executed).toEqual([]);
+    expect(r.feedback.failed_calls).toMatchObject([{ id: 'call_001', tool: 'move', code: 'call_id_reused' }]);
+    expect(effects).toEqual(['hp:-5']);
+    const reissued = await gate.process([{ id: 'call_002', tool: 'move', args: { to: 'vault' } }], {
+      turn: 7,
+      context,
+    });
+    expect(reissued.executed).toMatchObject([{ id: 'call_002', replayed: false }]);
+    expect(effects).toEqual(['hp:-5', 'move:vault']);
+  });
+
+  fcIt.prop(
+    [
+      fc.array(
+        fc.tuple(
+          fc.integer({ min: 1, max: 3 }),
+          fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 2 })), {
+            minLength: 1,
+            maxLength: 3,
+            selector: ([id]) => id,
+          }),
+          fc.boolean(),
+        ),
+        { minLength: 1, maxLength: 10 },
+      ),
+    ],
+    { numRuns: runs(150) },
+  )(
+    `${cite('CALLID-04')} runs each (turn, id) once with its first content and answers a later proposal by its content`,
+    async (batches) => {
+      const t = ledger();
+      const gate = createToolGate({ tools: [t.set], allowlist: ['set'], keepTurns: 10 });
+      const answers: { turn: number; id: string; v: number; code: string; result?: unknown }[] = [];
+      const deliver = async (turn: number, calls: readonly (readonly [string, number])[]) => {
+        const proposals = calls.map(([id, v]) => ({ id, tool: 'set', args: { v } }));
+        const result = await gate.process(proposals, { turn, context: undefined });
+        for (const [id, v] of calls) {
+          const executed = result.executed.find((call) => call.id === id);
+          const failed = result.feedback.failed_calls.find((call) => call.id === id);
+          answers.push({
+            turn,
+            id,
+            v,
+            code: executed ? 'executed' : (failed?.code ?? 'none'),
+            result: executed?.result,
+          });
+        }
+      };
+      for (const [turn, calls, twice] of batches) {
+        await (twice ? Promise.all([deliver(turn, calls), deliver(turn, calls)]) : deliver(turn, calls));
+      }
+      const ran = new Map<string, number>();
+      for (const run of t.runs) {
+        const key = `${run.turn}:${run.id}`;
+        expect(ran.has(key), key).toBe(false); // at most once per (turn, id)
+        ran.set(key, run.v);
+      }
+      for (const answer of answers) {
+        const first = ran.get(`${answer.turn}:${answer.id}`);
+        expect(first, `${answer.turn}:${answer.id}`).toBeDefined(); // the first proposal of each key ran
+        if (answer.v === first) expect(answer).toMatchObject({ code: 'executed', result: { v: first } });
+        else expect(answer.code).toBe('call_id_reused'); // never another content's result
+      }
+    },
+  );
 });

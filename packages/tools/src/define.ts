@@ -1,4 +1,4 @@
-import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from '@parley/core';
+import { canonicalJson, type InferOutput, isStandardSchema, type StandardSchemaV1 } from '@parley/core';
 import { ToolsError } from './errors.js';
 import type { DisableUntil } from './types.js';
 
@@ -88,7 +88,11 @@ export interface ToolInit<
   readonly reasons: readonly TReason[];
   /** Whether a person must confirm first: always, never (default), or per call from the arguments. */
   readonly confirm?: boolean | ((args: InferOutput<TArgs>, context: TContext) => boolean);
-  /** The confirmation prompt's summary; `<name> <arguments as JSON>` by default. */
+  /**
+   * The confirmation prompt's summary; by default `<name> <arguments>`, the arguments (the args
+   * schema's output) written by `canonicalJson` from `@parley/core`, keys sorted whatever order the
+   * model used. It is given the arguments exactly as confirmed and run.
+   */
   readonly summarize?: (args: InferOutput<TArgs>) => string;
   /** Ask OpenAI for strict schema adherence when exported (the schema must allow it). */
   readonly strict?: boolean;
@@ -220,7 +224,7 @@ export function defineTool<
     needsConfirmation: (args: InferOutput<TArgs>, context: TContext) =>
       typeof confirm === 'function' ? confirm(args, context) === true : confirm,
     summarize: (args: InferOutput<TArgs>) =>
-      summarize === undefined ? `${init.name} ${safeStringify(args)}` : summarize(args),
+      summarize === undefined ? `${init.name} ${canonicalJson(args)}` : summarize(args),
     execute: (args: InferOutput<TArgs>, context: ToolExecuteContext<TContext, TReason>) =>
       execute(args, context),
   } as const);
@@ -283,13 +287,5 @@ export function checkToolShape(tool: unknown, where: string): void {
       fail('missing_reasons', `has a bad or repeated rejection reason: ${JSON.stringify(reason)}`);
     }
     seen.add(reason as string);
-  }
-}
-
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock, Emitter, Store, ValidationIssue } from '@parley/core';
+import type { ToolGateLimits } from './limits.js';
 import type { ToolGateSnapshot } from './snapshot.js';
 import type { ConfirmGate } from '@parley/confirm';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
@@ -87,6 +88,7 @@ export interface ToolPolicy<TContext = unknown, TName extends string = string> {
  */
 export interface ToolConfirmRequest<TContext> {
   readonly call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined };
+  /** The arguments the executor will get if confirmed (the args schema's output), as a copy. */
   readonly args: Readonly<Record<string, unknown>>;
   readonly summary: string;
   readonly context: TContext;
@@ -209,8 +211,21 @@ export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TC
   readonly confirm?: ConfirmGate | ToolConfirmFn<TContext>;
   readonly repair?: ToolRepairHook<TContext>;
   readonly clock?: Clock;
-  /** How many turns of executed call ids to remember (the current one included); 2 by default. */
+  /**
+   * How many turns of executed call ids to remember, counted back from the latest turn remembered
+   * (that one included); 2 by default. A call in an older turn is refused `stale_turn`.
+   */
   readonly keepTurns?: number;
+  /**
+   * What to do with a call under a fresh id whose content (tool and canonical arguments) equals a
+   * call that already ran in this turn, in an earlier batch: `run` it (the default; its record and
+   * result carry `sameContentAs`), `replay` the earlier outcome without running, or `refuse` it
+   * (`already_applied`). Calls of one batch are distinct calls even when equal. Only what the gate
+   * remembers locally counts (this process, or a restored snapshot; not other replicas).
+   */
+  readonly repeatedContent?: 'run' | 'replay' | 'refuse';
+  /** Caps on batches, calls and what the gate remembers; {@link DEFAULT_TOOL_GATE_LIMITS} otherwise. */
+  readonly limits?: Partial<ToolGateLimits>;
   /**
    * Persists the once-per-turn memory, so it survives a restart and is shared by gates on the same
    * store: a call id is claimed (`executing`, by compare-and-set) right before its executor runs and

@@ -1,12 +1,29 @@
-import { assertTimeoutMs, createEmitter, systemClock } from '@parley/core';
-import { createCallMemory } from './internal/memory.js';
-import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
+import { createEmitter, systemClock } from '@parley/core';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
-import type { DisabledTool, ToolGate, ToolGateOptions, ToolPolicy, ToolRunOptions } from './gate-types.js';
-import { type CheckedCall, judgeCall, type Runtime, type Settled } from './internal/judge.js';
+import type { DisabledTool, ToolGate, ToolGateOptions, ToolRunOptions } from './gate-types.js';
+import {
+  baseOf,
+  checkCall,
+  marked,
+  repeatedIds,
+  replay,
+  replayAs,
+  requestedOf,
+} from './internal/call-shape.js';
+import { judgeCall, type Runtime, type Settled } from './internal/judge.js';
+import {
+  type CallBase,
+  createCallMemory,
+  type Remembered,
+  type StoredLookup,
+  utf8Length,
+} from './internal/memory.js';
+import { checkPolicies, checkRun, checkUntil, isConfirmOption, storeOptions } from './internal/options.js';
 import { refuse } from './internal/refuse.js';
+import { checkLimits } from './limits.js';
 import { buildRegistry } from './registry.js';
+import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
 import type {
   DisableUntil,
   ExecutedToolCall,
@@ -15,9 +32,6 @@ import type {
   ToolGateEvents,
 } from './types.js';
 
-/** The latest time `Date` can represent, so `disabled_until` can always be written. */
-const MAX_TIME_MS = 8.64e15;
-
 /**
  * Creates a tool gate from the registered tools and the allowlist configuration: it judges each
  * proposed call (canonical name, disabled, args schema with an optional repair, state-dependent
@@ -25,13 +39,17 @@ const MAX_TIME_MS = 8.64e15;
  *
  * Use one gate per agent, and call `process` with the calls of each model output, the turn and
  * the host's context (machine state, settings snapshot). Nothing the model proposes throws: an
- * executor that throws becomes `executor_error`. A call id runs at most once per turn, also across
- * retries and concurrent batches; a repeated id returns the recorded outcome. The registry is
- * checked at once against the reference's extension rules.
+ * executor that throws becomes `executor_error`. A call is its id and its content (the tool and
+ * its arguments by `canonicalJson`): an id runs at most once per turn, also across retries and
+ * concurrent batches; the same id with the same content returns the recorded outcome, and with
+ * other content is refused `call_id_reused` (the model may send it again under a new id). What the
+ * gate remembers is capped by `limits`, and past a cap it refuses rather than forgets. The registry
+ * is checked at once against the reference's extension rules.
  *
  * @throws ToolsError `invalid_tool`, `missing_args_schema`, `missing_reasons`, `duplicate_tool`,
  * `not_in_allowlist`, `unknown_allowlist_entry` or `confirm_unavailable` for a registry that breaks
- * the rules; `invalid_argument` for a bad policy, `keepTurns` or option.
+ * the rules; `invalid_argument` for a bad policy, `keepTurns`, `limits`, `repeatedContent` or
+ * option; `invalid_snapshot` for a bad `snapshot` option.
  * @example
  * ```ts
  * import { createToolGate, defineTool } from '@parley/tools';
@@ -90,13 +108,24 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   if (!Number.isInteger(keepTurns) || keepTurns < 1) {
     throw new ToolsError('invalid_argument', `keepTurns must be an integer ≥ 1, got ${String(keepTurns)}`);
   }
+  const limits = checkLimits(options.limits);
+  const repeatedContent = options.repeatedContent ?? 'run';
+  if (!['run', 'replay', 'refuse'].includes(repeatedContent)) {
+    throw new ToolsError('invalid_argument', 'repeatedContent must be "run", "replay" or "refuse"');
+  }
+  let batches = 0;
   const clock = options.clock ?? systemClock;
   const events = createEmitter<ToolGateEvents>(
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
   );
   const disabledTools = new Map<string, DisabledTool>();
   /** Outcomes of calls whose executor ran, by turn then call id (and in the store, if given). */
-  const memory = createCallMemory({ keepTurns, ...storeOptions(options) });
+  const memory = createCallMemory({
+    keepTurns,
+    maxCalls: limits.maxRememberedCalls,
+    maxBytes: limits.maxRememberedBytes,
+    ...storeOptions(options),
+  });
   const inflight = new Map<string, Promise<void>>();
 
   function restore(snapshot: ToolGateSnapshot): void {
@@ -144,28 +173,32 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     persist: memory.persistent
       ? {
           async claim(turn, base) {
-            let found: Awaited<ReturnType<typeof memory.claim>>;
+            let found: StoredLookup | undefined;
             try {
               found = await memory.claim(turn, base, clock.now());
             } catch (error) {
-              events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
-              return refuse(runtime, turn, base, 'store_failed', storeFailedText(base.tool));
+              return storeFailed(turn, base, error);
             }
-            if (found === undefined) return undefined;
-            return found.kind === 'done' ? replay(found.settled) : unknownOutcome(turn, base);
+            return found === undefined ? undefined : answerStored(turn, base, found);
           },
-          async release(turn, id, settled) {
+          async release(turn, base, settled) {
             try {
-              await memory.release(turn, id, settled);
+              await memory.release(turn, base, settled);
             } catch (error) {
-              events.emit('error', { turn, id, tool: settled.record.requested.tool, stage: 'store', error });
+              events.emit('error', {
+                turn,
+                id: base.id,
+                tool: settled.record.requested.tool,
+                stage: 'store',
+                error,
+              });
             }
           },
         }
       : undefined,
   };
 
-  function unknownOutcome(turn: number, base: Parameters<typeof refuse>[2]): Settled {
+  function unknownOutcome(turn: number, base: CallBase): Settled {
     return refuse(
       runtime,
       turn,
@@ -175,19 +208,82 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     );
   }
 
+  function storeFailed(turn: number, base: CallBase, error: unknown): Settled {
+    events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
+    return refuse(
+      runtime,
+      turn,
+      base,
+      'store_failed',
+      `The tool "${base.tool}" was not run: its run could not be recorded`,
+    );
+  }
+
+  /** The answer to a call whose id is remembered: a replay for the same content, else `call_id_reused`. */
+  function answerRemembered(turn: number, base: CallBase, remembered: Remembered): Settled {
+    if (remembered.content === base.content) return replay(remembered.settled);
+    return reused(turn, base, remembered.settled.record.requested.tool);
+  }
+
+  function reused(turn: number, base: CallBase, earlierTool: string): Settled {
+    const earlier = earlierTool === base.requested.tool ? `${earlierTool} with other arguments` : earlierTool;
+    return refuse(
+      runtime,
+      turn,
+      base,
+      'call_id_reused',
+      `The id "${base.id}" was already used in this turn for another call (${earlier}); this call did not run. Send it again with a new id`,
+    );
+  }
+
+  /** Remembers locally what the store holds, when there is room (the store stays the record otherwise). */
+  function keep(turn: number, id: string, entry: Remembered): void {
+    const size = utf8Length(id) + utf8Length(entry.content);
+    if (!memory.reserve(turn, size)) return;
+    memory.unreserve(size);
+    memory.remember(turn, id, entry);
+  }
+
+  /** The answer to a call the store already holds (remembered locally from now on), or `undefined`. */
+  function answerStored(turn: number, base: CallBase, found: StoredLookup): Settled | undefined {
+    switch (found.kind) {
+      case 'none':
+        return undefined;
+      case 'corrupt':
+        events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error: found.error });
+        return unknownOutcome(turn, base);
+      case 'done':
+        keep(turn, base.id, found);
+        return answerRemembered(turn, base, found);
+      case 'executing': {
+        if (found.content !== undefined && found.content !== base.content)
+          return reused(turn, base, found.tool);
+        const settled = unknownOutcome(turn, base);
+        keep(turn, base.id, { settled, content: base.content });
+        return settled;
+      }
+    }
+  }
+
   async function handle(
     raw: unknown,
     index: number,
     repeated: ReadonlySet<string>,
     run: ToolRunOptions<TContext>,
+    batch: number,
   ): Promise<Settled> {
     const { turn } = run;
-    const shape = checkCall(raw, index);
+    const shape = checkCall(raw, index, limits);
     if (!shape.ok) {
       return refuse(runtime, turn, shape.base, 'invalid_call', `The call is malformed: ${shape.problem}`);
     }
     const call = shape.call;
-    const base = { id: call.id, tool: call.tool, requested: requestedOf(call) };
+    const base: CallBase = {
+      id: call.id,
+      tool: call.tool,
+      requested: requestedOf(call),
+      content: call.content,
+    };
     if (repeated.has(call.id)) {
       return refuse(
         runtime,
@@ -200,10 +296,19 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     if (run.signal?.aborted === true) {
       return refuse(runtime, turn, base, 'cancelled', 'The batch was cancelled before this call ran');
     }
+    if (memory.stale(turn)) {
+      return refuse(
+        runtime,
+        turn,
+        base,
+        'stale_turn',
+        `Turn ${turn} is older than the turns this gate remembers, so it cannot tell what already ran; nothing in it runs`,
+      );
+    }
     const key = `${turn}\u0000${call.id}`;
     for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;
     const recorded = memory.local(turn, call.id);
-    if (recorded !== undefined) return replay(recorded);
+    if (recorded !== undefined) return answerRemembered(turn, base, recorded);
     let release: () => void = () => {};
     inflight.set(
       key,
@@ -211,33 +316,55 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
         release = resolve;
       }),
     );
+    const size = utf8Length(call.id) + utf8Length(call.content);
+    let reserved = false;
     try {
       if (memory.persistent) {
-        const answered = await fromStore(turn, base);
+        let found: StoredLookup;
+        try {
+          found = await memory.stored(turn, base.id);
+        } catch (error) {
+          return storeFailed(turn, base, error);
+        }
+        const answered = answerStored(turn, base, found);
         if (answered !== undefined) return answered;
       }
-      const settled = await judgeCall(runtime, call, run);
-      if (settled.ran || settled.failed?.code === 'outcome_unknown') memory.remember(turn, call.id, settled);
+      reserved = memory.reserve(turn, size);
+      if (!reserved) {
+        return refuse(
+          runtime,
+          turn,
+          base,
+          'memory_full',
+          `The tool "${call.tool}" was not run: the gate remembers as many calls as it may (limits.maxRememberedCalls / maxRememberedBytes)`,
+        );
+      }
+      const same = memory.sameContent(turn, call.content, batch);
+      if (same !== undefined && repeatedContent === 'refuse') {
+        return refuse(
+          runtime,
+          turn,
+          base,
+          'already_applied',
+          `The same call (${call.tool} with the same arguments) already ran in this turn as "${same.id}"; it did not run again`,
+        );
+      }
+      if (same !== undefined && repeatedContent === 'replay') {
+        const settled = replayAs(base, same.id, same.entry.settled);
+        memory.remember(turn, call.id, { settled, content: call.content }, batch);
+        return settled;
+      }
+      const judged = await judgeCall(runtime, call, run);
+      const settled = same === undefined || !judged.ran ? judged : marked(judged, same.id);
+      if (settled.ran || settled.failed?.code === 'outcome_unknown') {
+        memory.remember(turn, call.id, { settled, content: call.content }, batch);
+      }
       return settled;
     } finally {
+      if (reserved) memory.unreserve(size);
       inflight.delete(key);
       release();
     }
-  }
-
-  /** After a local miss: what the store holds for the call (a restart, another replica). */
-  async function fromStore(turn: number, base: Parameters<typeof refuse>[2]): Promise<Settled | undefined> {
-    let found: Awaited<ReturnType<typeof memory.stored>>;
-    try {
-      found = await memory.stored(turn, base.id);
-    } catch (error) {
-      events.emit('error', { turn, id: base.id, tool: base.tool, stage: 'store', error });
-      return refuse(runtime, turn, base, 'store_failed', storeFailedText(base.tool));
-    }
-    if (found.kind === 'none') return undefined;
-    const settled = found.kind === 'done' ? found.settled : unknownOutcome(turn, base);
-    memory.remember(turn, base.id, found.kind === 'done' ? found.settled : settled);
-    return found.kind === 'done' ? replay(found.settled) : settled;
   }
 
   return {
@@ -246,12 +373,18 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
       checkRun(run);
       if (!Array.isArray(calls))
         throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
+      // A batch over the cap is refused whole: every call, none judged.
+      const over = calls.length > limits.maxBatchCalls;
+      const tooMany = `The batch has ${calls.length} calls, over the ${limits.maxBatchCalls} allowed; none ran. Send fewer at once`;
       const repeated = repeatedIds(calls);
+      const batch = ++batches;
       const executed: ExecutedToolCall[] = [];
       const failed: FailedToolCall[] = [];
       const records: ToolCallRecord[] = [];
       for (let index = 0; index < calls.length; index++) {
-        const settled = await handle(calls[index], index, repeated, run);
+        const settled = over
+          ? refuse(runtime, run.turn, baseOf(calls[index], index, limits), 'too_many_calls', tooMany)
+          : await handle(calls[index], index, repeated, run, batch);
         records.push(settled.record);
         if (settled.executed !== undefined) {
           executed.push(settled.executed);
@@ -287,137 +420,4 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     },
     on: (event, listener) => events.on(event, listener),
   };
-}
-
-function storeOptions(options: ToolGateOptions<readonly AnyToolDefinition[], never>): {
-  readonly store: ToolGateOptions<readonly AnyToolDefinition[], never>['store'];
-  readonly prefix: string;
-  readonly ttlMs: number | undefined;
-} {
-  const { store, storePrefix = 'parley:tools:', storeTtlMs } = options;
-  if (store !== undefined && (typeof store !== 'object' || typeof store?.compareAndSet !== 'function')) {
-    throw new ToolsError('invalid_argument', 'store must be a @parley/core Store');
-  }
-  if (typeof storePrefix !== 'string') throw new ToolsError('invalid_argument', 'storePrefix must be text');
-  return {
-    store,
-    prefix: storePrefix,
-    ttlMs: storeTtlMs === undefined ? undefined : assertTimeoutMs(storeTtlMs, 'storeTtlMs'),
-  };
-}
-
-function storeFailedText(tool: string): string {
-  return `The tool "${tool}" was not run: its run could not be recorded`;
-}
-
-function replay(recorded: Settled): Settled {
-  return {
-    record: { ...recorded.record, replayed: true },
-    ...(recorded.executed === undefined ? {} : { executed: { ...recorded.executed, replayed: true } }),
-    ...(recorded.failed === undefined ? {} : { failed: recorded.failed }),
-    ran: false,
-  };
-}
-
-function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
-  return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
-}
-
-function checkCall(
-  raw: unknown,
-  index: number,
-):
-  | { readonly ok: true; readonly call: CheckedCall }
-  | {
-      readonly ok: false;
-      readonly problem: string;
-      readonly base: { id: string; tool: string; requested: ToolCallRecord['requested'] };
-    } {
-  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const id = value['id'];
-  const tool = value['tool'];
-  const reason = value['reason'];
-  const base = {
-    id: typeof id === 'string' && id !== '' ? id : `#${index}`,
-    tool: typeof tool === 'string' ? tool : '',
-    requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
-  };
-  let problem: string | undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
-  else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
-  else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
-  else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
-  if (problem !== undefined) return { ok: false, problem, base };
-  return {
-    ok: true,
-    call: {
-      id: base.id,
-      tool: base.tool,
-      args: value['args'],
-      ...(typeof reason === 'string' ? { reason } : {}),
-    },
-  };
-}
-
-function repeatedIds(calls: readonly unknown[]): ReadonlySet<string> {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const call of calls) {
-    const id = typeof call === 'object' && call !== null ? (call as { id?: unknown }).id : undefined;
-    if (typeof id !== 'string') continue;
-    if (seen.has(id)) repeated.add(id);
-    seen.add(id);
-  }
-  return repeated;
-}
-
-function checkRun(run: ToolRunOptions<unknown>): void {
-  if (typeof run !== 'object' || run === null || !Number.isSafeInteger(run.turn)) {
-    throw new ToolsError('invalid_argument', 'process needs options with an integer "turn"', {
-      details: { turn: String((run as { turn?: unknown } | null)?.turn) },
-    });
-  }
-  if (run.confirmTimeoutMs !== undefined) assertTimeoutMs(run.confirmTimeoutMs, 'confirmTimeoutMs');
-}
-
-function checkUntil(until: DisableUntil): DisableUntil {
-  if (typeof until === 'object' && until !== null) {
-    if ('turn' in until && Number.isSafeInteger(until.turn)) return { turn: until.turn };
-    if ('at' in until && Number.isFinite(until.at) && Math.abs(until.at) <= MAX_TIME_MS)
-      return { at: until.at };
-  }
-  throw new ToolsError('invalid_argument', 'until must be { turn: integer } or { at: epoch ms }', {
-    details: { until: JSON.stringify(until) ?? String(until) },
-  });
-}
-
-function checkPolicies<TContext>(
-  policies: readonly ToolPolicy<TContext, string>[],
-  byName: ReadonlyMap<string, AnyToolDefinition>,
-): readonly ToolPolicy<TContext>[] {
-  if (!Array.isArray(policies)) throw new ToolsError('invalid_argument', 'policies must be a list');
-  for (const policy of policies) {
-    if (typeof policy?.check !== 'function' || typeof policy.name !== 'string' || policy.name === '') {
-      throw new ToolsError('invalid_argument', 'a policy needs a name and a check function');
-    }
-    for (const tool of policy.tools ?? []) {
-      if (!byName.has(tool)) {
-        throw new ToolsError(
-          'invalid_argument',
-          `The policy "${policy.name}" names the unknown tool "${tool}"`,
-          {
-            details: { policy: policy.name, tool },
-          },
-        );
-      }
-    }
-  }
-  return [...policies];
-}
-
-function isConfirmOption(value: unknown): boolean {
-  if (typeof value === 'function') return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const gate = value as { request?: unknown; authorize?: unknown };
-  return typeof gate.request === 'function' && typeof gate.authorize === 'function';
 }

@@ -18,6 +18,8 @@ export type {
   ToolRejection,
 } from './define.js';
 export { createToolGate } from './gate.js';
+export { DEFAULT_TOOL_GATE_LIMITS } from './limits.js';
+export type { ToolGateLimits } from './limits.js';
 export { definePolicy } from './policy.js';
 export type { TypedPolicyInput, TypedPolicyRefusal, DefinePolicyOptions } from './policy.js';
 export type { ToolGateSnapshot, RememberedCall } from './snapshot.js';

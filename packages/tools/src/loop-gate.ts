@@ -41,7 +41,8 @@ export type LoopGate<TState> = (
  * the loop's signal is passed on unless `select` sets one.
  *
  * Use it to pass a gate as `gate` to `createConflictLoop` from `@parley/conflict`. Retries keep
- * the turn, so a call id that already ran is never run again.
+ * the turn, so a call id that already ran is never run again (the same content is replayed; other
+ * content under that id is refused `call_id_reused`).
  *
  * @example
  * ```ts

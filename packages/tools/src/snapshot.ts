@@ -25,6 +25,13 @@ import {
  */
 export interface RememberedCall {
   readonly id: string;
+  /**
+   * The call's content as the model proposed it: `canonicalJson({ tool, args })` from
+   * `@parley/core` (the reason text left out). A call with this id is replayed only when its
+   * content is the same; otherwise it is refused `call_id_reused`. Read from `record.requested`
+   * when absent (snapshots written before it existed).
+   */
+  readonly content?: string | undefined;
   readonly record: ToolCallRecord;
   readonly executed?: ExecutedToolCall | undefined;
   readonly failed?: FailedToolCall | undefined;
@@ -80,6 +87,8 @@ export function readSnapshot(value: unknown, tools: ReadonlySet<string>): ToolGa
       if (typeof id !== 'string' || id === '' || ids.has(id)) at(`${path}.id`, 'expected a unique id');
       ids.add(id as string);
       checkCall(call, path, at);
+      const record = call['record'] as Record<string, unknown>; // checked by checkCall
+      if (record['turn'] !== turn['turn']) at(`${path}.record.turn`, 'is not the turn it is kept under');
     });
   });
   const seenTools = new Set<string>();
@@ -103,11 +112,30 @@ export function readSnapshot(value: unknown, tools: ReadonlySet<string>): ToolGa
 
 type Fail = (path: string, problem: string) => never;
 
+/**
+ * Checks one remembered call read from elsewhere (a store), throwing `invalid_snapshot` when it is
+ * malformed. @internal
+ */
+export function checkRememberedCall(value: unknown, path: string): RememberedCall {
+  const at: Fail = (where, problem) => {
+    throw new ToolsError('invalid_snapshot', `The record is malformed at ${where}: ${problem}`, {
+      details: { path: where },
+    });
+  };
+  const call = object(value, path, at);
+  if (typeof call['id'] !== 'string' || call['id'] === '') at(`${path}.id`, 'expected an id');
+  checkCall(call, path, at);
+  return call as unknown as RememberedCall; // every part checked by checkCall
+}
+
 function checkCall(call: Record<string, unknown>, path: string, at: Fail): void {
+  const content = call['content'];
+  if (content !== undefined && typeof content !== 'string') at(`${path}.content`, 'expected text');
   const record = object(call['record'], `${path}.record`, at);
   if (record['id'] !== call['id']) at(`${path}.record.id`, 'does not match the call id');
   if (!Number.isSafeInteger(record['turn'])) at(`${path}.record.turn`, 'expected an integer');
-  object(record['requested'], `${path}.record.requested`, at);
+  const requested = object(record['requested'], `${path}.record.requested`, at);
+  if (typeof requested['tool'] !== 'string') at(`${path}.record.requested.tool`, 'expected a tool name');
   if (typeof record['replayed'] !== 'boolean') at(`${path}.record.replayed`, 'expected a boolean');
   const outcome = record['outcome'];
   if (outcome === 'executed') {

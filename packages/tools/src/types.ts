@@ -26,8 +26,10 @@ export interface ToolCallProposal {
 
 /**
  * Every reason a call can fail for, as the `code` of a {@link FailedToolCall}; the README says
- * when each is produced. `policy_error`, `confirmation_failed` and `executor_error` have status
- * `error`; the others `rejected`.
+ * when each is produced. `policy_error`, `confirmation_failed`, `executor_error`, `stale_turn`,
+ * `memory_full`, `outcome_unknown` and `store_failed` have status `error`; the others `rejected`.
+ * `call_id_reused` means the id already named another call (other tool or other arguments) in this
+ * turn: the call did not run, and the model may send it again under a new id.
  *
  * @example
  * ```ts
@@ -38,7 +40,12 @@ export interface ToolCallProposal {
  */
 export const TOOL_REFUSAL_CODES = [
   'invalid_call',
+  'too_many_calls',
   'duplicate_call_id',
+  'call_id_reused',
+  'already_applied',
+  'stale_turn',
+  'memory_full',
   'unknown_tool',
   'disabled',
   'invalid_args',
@@ -175,6 +182,11 @@ export interface ExecutedToolCall {
   readonly args: Readonly<Record<string, unknown>>;
   readonly result: unknown;
   readonly replayed: boolean;
+  /**
+   * The id of an earlier call of this turn, from another batch, with the same content (tool and
+   * canonical arguments) that already ran: the same effect, proposed again under a fresh id.
+   */
+  readonly sameContentAs?: string | undefined;
 }
 
 /**
@@ -227,6 +239,8 @@ export interface ToolCallRecord {
   readonly outcome: 'executed' | ToolFailureStatus;
   readonly code?: ToolRefusalCode | undefined;
   readonly replayed: boolean;
+  /** As in {@link ExecutedToolCall}: an earlier call of this turn with the same content that ran. */
+  readonly sameContentAs?: string | undefined;
 }
 
 /**
@@ -269,7 +283,7 @@ export interface ToolGateEvents {
     readonly turn: number;
     readonly id: string;
     readonly tool: string;
-    readonly stage: 'policy' | 'confirm' | 'execute' | 'repair' | 'store';
+    readonly stage: 'policy' | 'confirm' | 'execute' | 'repair' | 'store' | 'message';
     readonly error: unknown;
   };
 }

@@ -4,6 +4,7 @@
 import { format } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_TOOL_GATE_LIMITS,
   TOOLS_ERROR_CODES,
   TOOL_FAILURE_STATUSES,
   TOOL_REFUSAL_CODES,
@@ -50,6 +51,7 @@ import {
   type ToolFeedback,
   type ToolGate,
   type ToolGateEvents,
+  type ToolGateLimits,
   type ToolGateOptions,
   type ToolInit,
   type ToolJsonSchema,
@@ -573,5 +575,14 @@ describe('examples in snapshot.ts', () => {
   });
   it('runs the ToolGateSnapshot example', async () => {
     const empty: ToolGateSnapshot = { version: 1, turns: [], disabled: [] };
+  });
+});
+
+describe('examples in limits.ts', () => {
+  it('runs the ToolGateLimits example', async () => {
+    const small: Partial<ToolGateLimits> = { maxBatchCalls: 16, maxRememberedCalls: 1_000 };
+  });
+  it('runs the DEFAULT_TOOL_GATE_LIMITS example', async () => {
+    expectLogged([DEFAULT_TOOL_GATE_LIMITS.maxBatchCalls], '256');
   });
 });

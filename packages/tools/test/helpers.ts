@@ -164,3 +164,40 @@ export async function createConfirmHarness(
   await confirm.ready;
   return { clock, bus, channel, confirm };
 }
+
+/** A `slow` tool whose executor counts its runs and waits until `release()` (a call in flight). */
+export function createSlowTool() {
+  let release: () => void = () => {};
+  const wait = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let runs = 0;
+  const slow = defineTool({
+    name: 'slow',
+    description: 'Takes a while',
+    args: z.object({}),
+    reasons: [],
+    execute: async () => {
+      runs++;
+      await wait;
+      return runs;
+    },
+  });
+  return { slow, release: () => release(), runs: () => runs };
+}
+
+/** A `charge` tool whose executor counts its runs and throws after (perhaps) charging. */
+export function createThrowingCharge() {
+  let runs = 0;
+  const charge = defineTool({
+    name: 'charge',
+    description: 'Charges a card',
+    args: z.object({ cents: z.number() }),
+    reasons: [],
+    execute: () => {
+      runs++;
+      throw new Error('timeout after write');
+    },
+  });
+  return { charge, runs: () => runs };
+}

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createToolGate, defineTool, type ToolGateEvents } from '../src/index.js';
-import { createCampaign, EXPLORING, hpCall, moveCall } from './helpers.js';
+import { createToolGate, type ToolGateEvents } from '../src/index.js';
+import {
+  createCampaign,
+  createSlowTool,
+  createThrowingCharge,
+  EXPLORING,
+  hpCall,
+  moveCall,
+} from './helpers.js';
 
 function setup(keepTurns?: number) {
   const campaign = createCampaign();
@@ -24,39 +30,28 @@ describe('at most once per call id and turn', () => {
     expect(t.runs).toHaveLength(2);
     expect(retry.executed).toEqual([
       { ...first.executed[0], replayed: true },
-      { id: 'c2', tool: 'hp_delta', args: hpCall().args, result: { hp: 9 }, replayed: false },
+      {
+        id: 'c2',
+        tool: 'hp_delta',
+        args: hpCall().args,
+        result: { hp: 9 },
+        replayed: false,
+        sameContentAs: 'c1', // the same content already ran in this turn, in an earlier batch
+      },
     ]);
     expect(retry.records[0]).toMatchObject({ id: 'c1', outcome: 'executed', replayed: true });
     expect(executed.map((event) => event.call.id)).toEqual(['c1', 'c2']);
   });
 
-  it('replays the recorded outcome even when the repeated id carries other arguments', async () => {
-    const t = setup();
-    await t.gate.process([hpCall('c1', -3)], { turn: 1, context: EXPLORING });
-    const retry = await t.gate.process([hpCall('c1', -10)], { turn: 1, context: EXPLORING });
-    expect(retry.executed[0]).toMatchObject({ replayed: true, result: { hp: 12 } });
-    expect(t.hp.get('pc_1')).toBe(12);
-  });
-
   it('replays an executor error instead of running a possibly half-done side effect again', async () => {
-    let calls = 0;
-    const flaky = defineTool({
-      name: 'charge',
-      description: 'Charges a card',
-      args: z.object({ cents: z.number() }),
-      reasons: [],
-      execute: () => {
-        calls++;
-        throw new Error('timeout after write');
-      },
-    });
+    const { charge: flaky, runs } = createThrowingCharge();
     const gate = createToolGate({ tools: [flaky], allowlist: ['charge'] });
     const refused: ToolGateEvents['refused'][] = [];
     gate.on('refused', (event) => refused.push(event));
     const call = { id: 'pay_1', tool: 'charge', args: { cents: 100 } };
     await gate.process([call], { turn: 1, context: undefined });
     const retry = await gate.process([call], { turn: 1, context: undefined });
-    expect(calls).toBe(1);
+    expect(runs()).toBe(1);
     expect(retry.feedback.failed_calls[0]).toMatchObject({ code: 'executor_error', status: 'error' });
     expect(retry.records[0]).toMatchObject({ replayed: true, outcome: 'error' });
     expect(refused).toHaveLength(1);
@@ -82,21 +77,7 @@ describe('at most once per call id and turn', () => {
   });
 
   it('runs a call id once when two batches of the same turn race', async () => {
-    let release: () => void = () => {};
-    let runs = 0;
-    const slow = defineTool({
-      name: 'slow',
-      description: 'Takes a while',
-      args: z.object({}),
-      reasons: [],
-      execute: async () => {
-        runs++;
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        return runs;
-      },
-    });
+    const { slow, release, runs } = createSlowTool();
     const gate = createToolGate({ tools: [slow], allowlist: ['slow'] });
     const call = { id: 'c1', tool: 'slow', args: {} };
     const a = gate.process([call], { turn: 1, context: undefined });
@@ -104,7 +85,7 @@ describe('at most once per call id and turn', () => {
     await new Promise((resolve) => setImmediate(resolve));
     release();
     const [first, second] = await Promise.all([a, b]);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     expect(first.executed[0]).toMatchObject({ result: 1, replayed: false });
     expect(second.executed[0]).toMatchObject({ result: 1, replayed: true });
   });
@@ -124,10 +105,29 @@ describe('at most once per call id and turn', () => {
     const remembered = await t.gate.process([hpCall('c2')], { turn: 2, context: EXPLORING });
     expect(remembered.executed[0]?.replayed).toBe(true);
     await t.gate.process([hpCall('c3')], { turn: 3, context: EXPLORING });
-    // turn 1 is now forgotten: the id runs again if a host replays that turn
+    // turn 1 is now forgotten: nothing in it runs again, it is refused instead
     const replayedTurn = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
-    expect(replayedTurn.executed[0]?.replayed).toBe(false);
+    expect(replayedTurn.feedback.failed_calls[0]).toMatchObject({ code: 'stale_turn', status: 'error' });
+    expect(t.runs).toHaveLength(3);
     const stillKept = await t.gate.process([hpCall('c2')], { turn: 2, context: EXPLORING });
     expect(stillKept.executed[0]?.replayed).toBe(true);
+  });
+
+  it('runs a stale turn again once the host forgot the later turns (a rollback)', async () => {
+    const t = setup(2);
+    await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
+    await t.gate.process([hpCall('c3')], { turn: 3, context: EXPLORING });
+    await t.gate.forgetTurnsAfter(0);
+    const again = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
+    expect(again.executed[0]?.replayed).toBe(false);
+  });
+
+  it('[CALLID-05] keeps at most keepTurns turns even when turns arrive in descending order', async () => {
+    const t = setup(2);
+    for (const turn of [10, 9, 8, 7]) {
+      await t.gate.process([hpCall(`c${turn}`, -1)], { turn, context: EXPLORING });
+    }
+    expect(t.gate.snapshot().turns.map((entry) => entry.turn)).toEqual([10, 9]);
+    expect(t.runs).toHaveLength(2);
   });
 });

@@ -47,12 +47,25 @@ describe('defineTool', () => {
     expect(dataModify.summarize({ sql: 'select 1' })).toBe('select 1');
   });
 
-  it('summarises arguments that are not JSON without throwing', () => {
+  it('summarises by default with the tool name and the arguments in canonical key order', () => {
+    const tool = defineTool({ ...base, name: 'data_modify', args: z.any() });
+    const padded = { comment: 'routine cleanup', statement: 'DROP TABLE orders', after: -0 };
+    expect(tool.summarize(padded)).toBe(
+      'data_modify {"after":-0,"comment":"routine cleanup","statement":"DROP TABLE orders"}',
+    );
+    expect(tool.summarize(JSON.parse('{"b":1,"__proto__":{"a":2}}'))).toBe(
+      'data_modify {"__proto__":{"a":2},"b":1}',
+    );
+  });
+
+  it('refuses to summarise by default arguments that are not JSON, so nothing unclear is confirmed', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
     const tool = defineTool({ ...base, args: z.any() });
-    expect(tool.summarize(cyclic)).toBe('ping [object Object]');
-    expect(tool.summarize(undefined)).toBe('ping undefined');
+    expect(() => tool.summarize(cyclic)).toThrow(expect.objectContaining({ code: 'json_not_serializable' }));
+    expect(() => tool.summarize(undefined)).toThrow(
+      expect.objectContaining({ code: 'json_not_serializable' }),
+    );
   });
 
   it.each([

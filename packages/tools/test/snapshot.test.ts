@@ -92,6 +92,12 @@ describe('gate.snapshot / restore', () => {
       { ...good, turns: [{ turn: 1, calls: [{ ...call, record: { ...call?.record, turn: 'x' } }] }] },
       { ...good, turns: [{ turn: 1, calls: [{ ...call, record: { ...call?.record, replayed: 1 } }] }] },
       { ...good, turns: [{ turn: 1, calls: [{ ...call, record: { ...call?.record, requested: 3 } }] }] },
+      {
+        ...good,
+        turns: [{ turn: 1, calls: [{ ...call, record: { ...call?.record, requested: { args: {} } } }] }],
+      },
+      { ...good, turns: [{ turn: 2, calls: [call] }] },
+      { ...good, turns: [{ turn: 1, calls: [{ ...call, content: 5 }] }] },
       { ...good, turns: [{ turn: 1, calls: [{ ...call, executed: undefined }] }] },
       { ...good, turns: [{ turn: 1, calls: [{ ...call, executed: { ...call?.executed, id: 'x' } }] }] },
       { ...good, turns: [{ turn: 1, calls: [{ ...call, executed: { ...call?.executed, args: [] } }] }] },

@@ -113,3 +113,15 @@ describe('definePolicy', () => {
     createToolGate({ tools: [move, ping], allowlist: ['move', 'ping'], policies: [typedContext] });
   });
 });
+
+describe('call identity options', () => {
+  it('types repeatedContent, limits and the new refusal codes', () => {
+    type Options = Parameters<typeof createToolGate>[0];
+    expectTypeOf<Options['repeatedContent']>().toEqualTypeOf<'run' | 'replay' | 'refuse' | undefined>();
+    expectTypeOf<
+      'call_id_reused' | 'already_applied' | 'too_many_calls' | 'memory_full' | 'stale_turn'
+    >().toMatchTypeOf<ToolRefusalCode>();
+    // @ts-expect-error limits are numbers
+    createToolGate({ tools: [ping], allowlist: ['ping'], limits: { maxBatchCalls: '3' } });
+  });
+});

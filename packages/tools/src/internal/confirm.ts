@@ -1,26 +1,36 @@
-import type { JsonValue } from '@parley/core';
+import { canonicalJson, type JsonValue } from '@parley/core';
 import type { AnyToolDefinition } from '../define.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ToolRefusalCode } from '../types.js';
 import type { Runtime } from './judge.js';
 
-/** Asks for confirmation when the tool needs it; `code` is set when the call must not run. */
+/**
+ * Asks for confirmation when the tool needs it; `code` is set when the call must not run. The
+ * confirmation is about the arguments the executor will get (the args schema's output, which must
+ * be JSON): `bound` is their canonical text, and the executor runs with a copy of exactly that.
+ */
 export async function askConfirmation<TContext>(
   rt: Runtime<TContext>,
   tool: AnyToolDefinition,
   value: unknown,
-  args: Readonly<Record<string, unknown>>,
   call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined },
   run: ToolRunOptions<TContext>,
-): Promise<{ readonly code?: ToolRefusalCode; readonly text: string; readonly id?: string | undefined }> {
+): Promise<{
+  readonly code?: ToolRefusalCode;
+  readonly text: string;
+  readonly id?: string | undefined;
+  readonly bound?: string;
+}> {
   const failed = {
     code: 'confirmation_failed' as const,
     text: `The confirmation for "${tool.name}" could not be asked, so it was not run`,
   };
   let summary: string;
+  let bound: string;
   try {
     if (!tool.needsConfirmation(value as never, run.context as never)) return { text: '' };
-    summary = tool.summarize(value as never);
+    bound = canonicalJson(value); // throws for arguments that are not JSON: nothing to bind to
+    summary = tool.summarize(JSON.parse(bound));
   } catch (error) {
     rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
     return failed;
@@ -34,6 +44,8 @@ export async function askConfirmation<TContext>(
     text: `Nobody confirmed "${tool.name}" in time, so it was not run`,
   };
   const confirm = rt.confirm;
+  // The arguments as parsed from the bound text: whoever is asked gets a copy, not what will run.
+  const args = JSON.parse(bound) as Readonly<Record<string, unknown>>;
   try {
     if (typeof confirm === 'function') {
       const answer = await confirm({
@@ -46,7 +58,7 @@ export async function askConfirmation<TContext>(
         requester: run.requester,
         signal: run.signal,
       });
-      if (answer === true || answer === 'confirmed') return { text: '' };
+      if (answer === true || answer === 'confirmed') return { text: '', bound };
       return answer === 'timed_out' ? timedOut : declined;
     }
     if (confirm === undefined || run.sessionKey === undefined || run.requester === undefined) {
@@ -55,7 +67,7 @@ export async function askConfirmation<TContext>(
         text: `The tool "${tool.name}" needs a person's confirmation, which cannot be asked here`,
       };
     }
-    const action = { name: tool.name, args: args as JsonValue }; // model arguments are JSON; confirm refuses anything else
+    const action = { name: tool.name, args: JSON.parse(bound) as JsonValue }; // parsed from canonical JSON
     const decision = await confirm.request({
       sessionKey: run.sessionKey,
       requester: run.requester,
@@ -67,7 +79,7 @@ export async function askConfirmation<TContext>(
     if (decision.outcome === 'timed_out') return { ...timedOut, id: decision.id };
     if (decision.outcome !== 'confirmed') return { ...declined, id: decision.id };
     const auth = await confirm.authorize(decision, action);
-    return auth.ok ? { text: '', id: decision.id } : { ...declined, id: decision.id };
+    return auth.ok ? { text: '', id: decision.id, bound } : { ...declined, id: decision.id };
   } catch (error) {
     rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
     return failed;

@@ -42,7 +42,7 @@ export interface Runtime<TContext> {
   readonly persist?:
     | {
         claim(turn: number, base: CallBase): Promise<Settled | undefined>;
-        release(turn: number, id: string, settled: Settled): Promise<void>;
+        release(turn: number, base: CallBase, settled: Settled): Promise<void>;
       }
     | undefined;
 }
@@ -60,6 +60,8 @@ export interface CheckedCall {
   readonly id: string;
   readonly tool: string;
   readonly args: unknown;
+  /** `canonicalJson({ tool, args })` as proposed: what makes two proposals the same call. */
+  readonly content: string;
   readonly reason?: string | undefined;
 }
 
@@ -181,23 +183,26 @@ async function judge<TContext>(
     });
   }
 
-  const confirmed = await askConfirmation(rt, tool, value, args, { ...meta, tool: tool.name }, run);
+  const confirmed = await askConfirmation(rt, tool, value, { ...meta, tool: tool.name }, run);
   if (confirmed.code !== undefined) {
     return refuse(rt, turn, base, confirmed.code, confirmed.text, {
       ...common,
       confirmationId: confirmed.id,
     });
   }
+  // After a confirmation, the executor gets a fresh copy of exactly the arguments confirmed.
+  const runs = confirmed.bound === undefined ? value : JSON.parse(confirmed.bound);
   const confirmationId = confirmed.id;
   const withId = { ...common, confirmationId };
   if (rt.persist !== undefined) {
-    const answered = await rt.persist.claim(turn, base);
+    const claimed = { ...base, content: call.content };
+    const answered = await rt.persist.claim(turn, claimed);
     if (answered !== undefined) return answered;
-    const settled = await execute(rt, tool, call, run, value, { base, requested, ran, done, withId });
-    await rt.persist.release(turn, call.id, settled);
+    const settled = await execute(rt, tool, call, run, runs, { base, requested, ran, done, withId });
+    await rt.persist.release(turn, claimed, settled);
     return settled;
   }
-  return execute(rt, tool, call, run, value, { base, requested, ran, done, withId });
+  return execute(rt, tool, call, run, runs, { base, requested, ran, done, withId });
 }
 
 /** Runs the executor of a call every check allowed. */
@@ -208,7 +213,7 @@ async function execute<TContext>(
   run: ToolRunOptions<TContext>,
   value: unknown,
   parts: {
-    readonly base: CallBase;
+    readonly base: Omit<CallBase, 'content'>;
     readonly requested: ToolCallRecord['requested'];
     readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
     readonly done: RepairRecord | undefined;

@@ -15,6 +15,8 @@ const ERROR_CODES: ReadonlySet<ToolRefusalCode> = new Set([
   'executor_error',
   'outcome_unknown',
   'store_failed',
+  'stale_turn',
+  'memory_full',
 ]);
 
 /** Writes a failed call (with the host's message for its code, if any) and its record. */
@@ -48,7 +50,7 @@ export function refuse<TContext>(
     id: base.id,
     tool: base.tool,
     status,
-    reason: rt.messages[code]?.(info) ?? text,
+    reason: messageFor(rt, turn, info),
     code,
     ...(disabledUntil === undefined ? {} : { disabled_until: disabledUntil }),
     ...(extra.toolReason === undefined ? {} : { tool_reason: extra.toolReason }),
@@ -66,6 +68,22 @@ export function refuse<TContext>(
     replayed: false,
   };
   return { record, failed, ran: code === 'executor_error' };
+}
+
+/**
+ * The host's text for a refusal, or the default one when it has none, throws or answers something
+ * other than text (the throw is reported as an `error` event with stage `message`).
+ */
+function messageFor<TContext>(rt: Runtime<TContext>, turn: number, info: ToolRefusalInfo): string {
+  const write = rt.messages[info.code];
+  if (write === undefined) return info.text;
+  try {
+    const text: unknown = write(info);
+    return typeof text === 'string' ? text : info.text;
+  } catch (error) {
+    rt.emit('error', { turn, id: info.id, tool: info.tool, stage: 'message', error });
+    return info.text;
+  }
 }
 
 /** Writes `turn 5` or an ISO 8601 time. */

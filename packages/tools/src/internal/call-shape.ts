@@ -1,0 +1,109 @@
+import type { ToolGateLimits } from '../limits.js';
+import type { ToolCallRecord } from '../types.js';
+import type { CheckedCall, Settled } from './judge.js';
+import { type CallBase, contentOf, utf8Length } from './memory.js';
+
+// The shape of a proposed call as the gate reads it, and the answers it gives from memory.
+
+export function replay(recorded: Settled): Settled {
+  return {
+    record: { ...recorded.record, replayed: true },
+    ...(recorded.executed === undefined ? {} : { executed: { ...recorded.executed, replayed: true } }),
+    ...(recorded.failed === undefined ? {} : { failed: recorded.failed }),
+    ran: false,
+  };
+}
+
+/** The earlier outcome of the same content, answered for a call under a new id without running it. */
+export function replayAs(base: CallBase, sameAs: string, earlier: Settled): Settled {
+  const again = replay(earlier);
+  return {
+    record: { ...again.record, id: base.id, requested: base.requested, sameContentAs: sameAs },
+    ...(again.executed === undefined
+      ? {}
+      : { executed: { ...again.executed, id: base.id, sameContentAs: sameAs } }),
+    ...(again.failed === undefined ? {} : { failed: { ...again.failed, id: base.id } }),
+    ran: false,
+  };
+}
+
+/** A call that ran although the same content ran before in this turn, marked as such. */
+export function marked(settled: Settled, sameAs: string): Settled {
+  return {
+    ...settled,
+    record: { ...settled.record, sameContentAs: sameAs },
+    ...(settled.executed === undefined ? {} : { executed: { ...settled.executed, sameContentAs: sameAs } }),
+  };
+}
+
+export function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
+  return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
+}
+
+/** What a failed call is reported as: its id (`#<index>` when missing or too long) and tool. */
+export function baseOf(raw: unknown, index: number, limits: ToolGateLimits): CallBase {
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const { id, tool } = value;
+  return {
+    id: typeof id === 'string' && id !== '' && id.length <= limits.maxCallIdLength ? id : `#${index}`,
+    tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
+    requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
+    content: '',
+  };
+}
+
+export function checkCall(
+  raw: unknown,
+  index: number,
+  limits: ToolGateLimits,
+):
+  | { readonly ok: true; readonly call: CheckedCall }
+  | { readonly ok: false; readonly problem: string; readonly base: CallBase } {
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const { id, tool, reason } = value;
+  const base = baseOf(raw, index, limits);
+  let problem: string | undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
+  else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
+  else if (id.length > limits.maxCallIdLength)
+    problem = `its id is longer than ${limits.maxCallIdLength} characters`;
+  else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
+  else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
+  if (problem !== undefined) return { ok: false, problem, base };
+  const name = tool as string; // checked to be text above, as is the id
+  let content: string;
+  try {
+    content = contentOf(name, value['args']);
+  } catch {
+    return { ok: false, problem: 'its arguments are not JSON', base };
+  }
+  if (utf8Length(content) > limits.maxCallBytes) {
+    return {
+      ok: false,
+      problem: `its tool name and arguments are larger than ${limits.maxCallBytes} bytes`,
+      base,
+    };
+  }
+  return {
+    ok: true,
+    call: {
+      id: base.id,
+      tool: name,
+      args: value['args'],
+      content,
+      ...(typeof reason === 'string' ? { reason } : {}),
+    },
+  };
+}
+
+export function repeatedIds(calls: readonly unknown[]): ReadonlySet<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const call of calls) {
+    const id = typeof call === 'object' && call !== null ? (call as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string') continue;
+    if (seen.has(id)) repeated.add(id);
+    seen.add(id);
+  }
+  return repeated;
+}

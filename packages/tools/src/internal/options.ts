@@ -1,0 +1,78 @@
+import { assertTimeoutMs } from '@parley/core';
+import type { AnyToolDefinition } from '../define.js';
+import { ToolsError } from '../errors.js';
+import type { ToolGateOptions, ToolPolicy, ToolRunOptions } from '../gate-types.js';
+import type { DisableUntil } from '../types.js';
+
+// The checks of the gate's options and of each batch's run options.
+
+/** The latest time `Date` can represent, so `disabled_until` can always be written. */
+const MAX_TIME_MS = 8.64e15;
+
+export function storeOptions(options: ToolGateOptions<readonly AnyToolDefinition[], never>): {
+  readonly store: ToolGateOptions<readonly AnyToolDefinition[], never>['store'];
+  readonly prefix: string;
+  readonly ttlMs: number | undefined;
+} {
+  const { store, storePrefix = 'parley:tools:', storeTtlMs } = options;
+  if (store !== undefined && (typeof store !== 'object' || typeof store?.compareAndSet !== 'function')) {
+    throw new ToolsError('invalid_argument', 'store must be a @parley/core Store');
+  }
+  if (typeof storePrefix !== 'string') throw new ToolsError('invalid_argument', 'storePrefix must be text');
+  return {
+    store,
+    prefix: storePrefix,
+    ttlMs: storeTtlMs === undefined ? undefined : assertTimeoutMs(storeTtlMs, 'storeTtlMs'),
+  };
+}
+
+export function checkRun(run: ToolRunOptions<unknown>): void {
+  if (typeof run !== 'object' || run === null || !Number.isSafeInteger(run.turn)) {
+    throw new ToolsError('invalid_argument', 'process needs options with an integer "turn"', {
+      details: { turn: String((run as { turn?: unknown } | null)?.turn) },
+    });
+  }
+  if (run.confirmTimeoutMs !== undefined) assertTimeoutMs(run.confirmTimeoutMs, 'confirmTimeoutMs');
+}
+
+export function checkUntil(until: DisableUntil): DisableUntil {
+  if (typeof until === 'object' && until !== null) {
+    if ('turn' in until && Number.isSafeInteger(until.turn)) return { turn: until.turn };
+    if ('at' in until && Number.isFinite(until.at) && Math.abs(until.at) <= MAX_TIME_MS)
+      return { at: until.at };
+  }
+  throw new ToolsError('invalid_argument', 'until must be { turn: integer } or { at: epoch ms }', {
+    details: { until: JSON.stringify(until) ?? String(until) },
+  });
+}
+
+export function checkPolicies<TContext>(
+  policies: readonly ToolPolicy<TContext, string>[],
+  byName: ReadonlyMap<string, AnyToolDefinition>,
+): readonly ToolPolicy<TContext>[] {
+  if (!Array.isArray(policies)) throw new ToolsError('invalid_argument', 'policies must be a list');
+  for (const policy of policies) {
+    if (typeof policy?.check !== 'function' || typeof policy.name !== 'string' || policy.name === '') {
+      throw new ToolsError('invalid_argument', 'a policy needs a name and a check function');
+    }
+    for (const tool of policy.tools ?? []) {
+      if (!byName.has(tool)) {
+        throw new ToolsError(
+          'invalid_argument',
+          `The policy "${policy.name}" names the unknown tool "${tool}"`,
+          {
+            details: { policy: policy.name, tool },
+          },
+        );
+      }
+    }
+  }
+  return [...policies];
+}
+
+export function isConfirmOption(value: unknown): boolean {
+  if (typeof value === 'function') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const gate = value as { request?: unknown; authorize?: unknown };
+  return typeof gate.request === 'function' && typeof gate.authorize === 'function';
+}
