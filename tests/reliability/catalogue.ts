@@ -503,6 +503,50 @@ export const CATALOGUE = [
     input: 'a gate restarted after the persisted absolute deadline passed',
     expected: 'timed_out from the persisted deadline, not a fresh timeout',
   },
+  // ── Issue 19: distinct store keys, checked TTLs (STORE) ──
+  {
+    id: 'STORE-1',
+    area: 'ids',
+    input:
+      "compare-and-set on 'call_\\ud800' then on 'call_\\udbff' (lone surrogates), memory and Redis stores",
+    expected: 'both win: two keys, two values (Redis used to merge them into one U+FFFD key)',
+  },
+  {
+    id: 'STORE-2',
+    area: 'ids',
+    input: 'look-alike keys: lone and paired surrogates, U+FFFD, %, %25, %uD800, NUL, %00, glob characters',
+    expected: 'every key is its own record through set, get, compare-and-set and delete',
+  },
+  {
+    id: 'STORE-3',
+    area: 'ids',
+    input: 'list with a lone-surrogate, %, glob or half-emoji prefix',
+    expected: 'exactly the keys starting with that prefix, under their own names',
+  },
+  {
+    id: 'STORE-4',
+    area: 'ids',
+    input: 'watch a lone-surrogate prefix; set, delete and Redis expiry of look-alike keys',
+    expected: 'changes reported under the original key; none for keys of the look-alike',
+  },
+  {
+    id: 'STORE-5',
+    area: 'lifecycle',
+    input: 'ttlMs 1e16, 1e300, MAX_TTL_MS + 1, Infinity, -1 or a string on set and compare-and-set',
+    expected: 'invalid_timeout before anything is written, in every store; the previous value kept',
+  },
+  {
+    id: 'STORE-6',
+    area: 'lifecycle',
+    input: 'ttlMs = MAX_TTL_MS (ten years)',
+    expected: 'written, readable with its expiresAt, listed',
+  },
+  {
+    id: 'STORE-7',
+    area: 'restarts',
+    input: 'Redis records written before key encoding under a name holding %, an emoji or a stray %uXXXX',
+    expected: 'not read under another key; list skips them with a corrupt event; plain keys read as before',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */
