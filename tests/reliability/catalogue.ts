@@ -547,6 +547,18 @@ export const CATALOGUE = [
     input: 'Redis records written before key encoding under a name holding %, an emoji or a stray %uXXXX',
     expected: 'not read under another key; list skips them with a corrupt event; plain keys read as before',
   },
+  {
+    id: 'STORE-8',
+    area: 'json',
+    input: "'\\ud800确' repeated (lone surrogates before 3-byte characters); JSON limits set to NaN",
+    expected: 'json_too_large at the true UTF-8 size; a NaN limit refuses every document instead of none',
+  },
+  {
+    id: 'STORE-9',
+    area: 'lifecycle',
+    input: 'a deadline at NaN ahead of a valid one; a manual clock with maxTimersPerRun NaN or now NaN',
+    expected: 'the NaN deadline runs at once and the next one on time; the clock options are refused',
+  },
   // ── Issue 19: bounded replies and refusals (BOUND) ──
   {
     id: 'BOUND-1',
