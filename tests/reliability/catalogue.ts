@@ -571,6 +571,115 @@ export const CATALOGUE = [
     expected:
       'the decision binds the validated arguments that run, exactly; the summary is the tool name and canonical JSON',
   },
+  // ── Issue 19: distinct store keys, checked TTLs (STORE) ──
+  {
+    id: 'STORE-1',
+    area: 'ids',
+    input:
+      "compare-and-set on 'call_\\ud800' then on 'call_\\udbff' (lone surrogates), memory and Redis stores",
+    expected: 'both win: two keys, two values (Redis used to merge them into one U+FFFD key)',
+  },
+  {
+    id: 'STORE-2',
+    area: 'ids',
+    input: 'look-alike keys: lone and paired surrogates, U+FFFD, %, %25, %uD800, NUL, %00, glob characters',
+    expected: 'every key is its own record through set, get, compare-and-set and delete',
+  },
+  {
+    id: 'STORE-3',
+    area: 'ids',
+    input: 'list with a lone-surrogate, %, glob or half-emoji prefix',
+    expected: 'exactly the keys starting with that prefix, under their own names',
+  },
+  {
+    id: 'STORE-4',
+    area: 'ids',
+    input: 'watch a lone-surrogate prefix; set, delete and Redis expiry of look-alike keys',
+    expected: 'changes reported under the original key; none for keys of the look-alike',
+  },
+  {
+    id: 'STORE-5',
+    area: 'lifecycle',
+    input: 'ttlMs 1e16, 1e300, MAX_TTL_MS + 1, Infinity, -1 or a string on set and compare-and-set',
+    expected: 'invalid_timeout before anything is written, in every store; the previous value kept',
+  },
+  {
+    id: 'STORE-6',
+    area: 'lifecycle',
+    input: 'ttlMs = MAX_TTL_MS (ten years)',
+    expected: 'written, readable with its expiresAt, listed',
+  },
+  {
+    id: 'STORE-7',
+    area: 'restarts',
+    input: 'Redis records written before key encoding under a name holding %, an emoji or a stray %uXXXX',
+    expected: 'not read under another key; list skips them with a corrupt event; plain keys read as before',
+  },
+  {
+    id: 'STORE-8',
+    area: 'json',
+    input: "'\\ud800确' repeated (lone surrogates before 3-byte characters); JSON limits set to NaN",
+    expected: 'json_too_large at the true UTF-8 size; a NaN limit refuses every document instead of none',
+  },
+  {
+    id: 'STORE-9',
+    area: 'lifecycle',
+    input: 'a deadline at NaN ahead of a valid one; a manual clock with maxTimersPerRun NaN or now NaN',
+    expected: 'the NaN deadline runs at once and the next one on time; the clock options are refused',
+  },
+  // ── Issue 19: bounded replies and refusals (BOUND) ──
+  {
+    id: 'BOUND-1',
+    area: 'envelope',
+    input: 'a 100 KB envelope with 45 000 wrong-typed numbers',
+    expected:
+      'invalid_payload with a missing_fields reply under 40 KiB (was 3.77 MB) that decodes; omitted counts 44 950',
+  },
+  {
+    id: 'BOUND-2',
+    area: 'envelope',
+    input: 'exactly maxIssues issues, one more, and more missing fields than maxMissingFields',
+    expected:
+      'all listed with no marker at the limit; beyond it a last issue "and N more …" and payload.omitted',
+  },
+  {
+    id: 'BOUND-3',
+    area: 'envelope',
+    input: 'payload keys of 100 000 characters, emoji at the cut, 3-byte characters in every issue',
+    expected:
+      'paths and messages cut to 256 characters without halving a surrogate pair; the 32 KiB budget stops the list',
+  },
+  {
+    id: 'BOUND-4',
+    area: 'envelope',
+    input: 'any failure list or payload (property test, lone surrogates, long texts, up to 40 000 repeats)',
+    expected: 'every reply the codec builds decodes under DEFAULT_ENVELOPE_LIMITS',
+  },
+  {
+    id: 'BOUND-5',
+    area: 'envelope',
+    input: '40 000 unknown frame fields and one 300 000-character key',
+    expected: 'invalid_envelope with 50 issues, omitted counting the rest, a message naming 10',
+  },
+  {
+    id: 'BOUND-6',
+    area: 'envelope',
+    input: 'an unknown artifact name of 500 000 characters; a forbidden key under a 300 000-character key',
+    expected: 'unknown_artifact / json_forbidden_key with the name and path cut to 256 characters',
+  },
+  {
+    id: 'BOUND-7',
+    area: 'envelope',
+    input: 'topology.check and spawn with ids of 1 000 000 characters',
+    expected: 'unknown_agent with message and details cut',
+  },
+  {
+    id: 'BOUND-8',
+    area: 'envelope',
+    input:
+      'refusing 1× against 8× input: wrong-typed numbers, unknown frame fields, unknown keys, record values',
+    expected: 'linear: time per unit of parse+schema work stays flat; issue reads grow at most 8×',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

@@ -192,7 +192,8 @@ export interface ManualClockOptions {
  * `runAll` moves it, so every timeout is tested without sleeping.
  *
  * @throws CoreError `clock_runaway` when timers keep scheduling timers past `maxTimersPerRun`;
- * `invalid_argument` when asked to move backwards or by a non-finite amount.
+ * `invalid_argument` when asked to move backwards or by a non-finite amount, or created with a
+ * `maxTimersPerRun` that is not an integer ≥ 1 or a `now` that is not finite.
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';
@@ -210,6 +211,17 @@ export function createManualClock(options: ManualClockOptions = {}): ManualClock
   let now = options.now ?? 0;
   let seq = 0;
   const limit = options.maxTimersPerRun ?? 100_000;
+  // NaN would turn the runaway guard off, and a NaN start time every comparison with it.
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new CoreError('invalid_argument', `maxTimersPerRun must be an integer ≥ 1, got ${String(limit)}`, {
+      details: { maxTimersPerRun: String(limit) },
+    });
+  }
+  if (!Number.isFinite(now)) {
+    throw new CoreError('invalid_argument', `now must be a finite number, got ${String(now)}`, {
+      details: { now: String(now) },
+    });
+  }
   const heap = new DeadlineHeap<ManualTimer>();
   let background = 0;
 

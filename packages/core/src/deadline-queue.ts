@@ -34,8 +34,9 @@ export interface DeadlineHandle {
  */
 export interface DeadlineQueue {
   /**
-   * Runs `callback(value)` at the absolute time `at` (on the clock's next tick if it is past). Pass
-   * one shared callback and a per-entry `value` instead of a closure per entry to keep entries small.
+   * Runs `callback(value)` at the absolute time `at` (on the clock's next tick if it is past, or
+   * NaN: a corrupt deadline fails closed). Pass one shared callback and a per-entry `value` instead
+   * of a closure per entry to keep entries small.
    */
   add<T = undefined>(at: number, callback: (value: T) => void, value?: T): DeadlineHandle;
   /** Removes a deadline; returns false when it already ran or was removed. */
@@ -137,7 +138,10 @@ export function createDeadlineQueue(options: DeadlineQueueOptions): DeadlineQueu
   }
 
   return {
-    add(at, callback, value) {
+    add(given, callback, value) {
+      // A deadline that is not a number (NaN from a corrupt record) is due now: it fails closed, and
+      // it cannot sit at the top of the heap, compare with nothing and hold back every other one.
+      const at = typeof given === 'number' && !Number.isNaN(given) ? given : clock.now();
       // Each entry stores its own callback and value; the types are checked at the public signature.
       const deadline: Deadline = {
         at,

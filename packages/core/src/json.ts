@@ -103,7 +103,8 @@ export type JsonParseResult =
 export function safeParseJson(text: string, limits: JsonLimits = {}): JsonParseResult {
   if (typeof text !== 'string') return { ok: false, code: 'json_syntax', message: 'Expected a JSON string' };
   const maxBytes = limits.maxBytes ?? DEFAULT_JSON_LIMITS.maxBytes;
-  if (text.length > maxBytes || (text.length * 3 > maxBytes && utf8Length(text) > maxBytes)) {
+  // Written so a limit that is not a number (NaN) refuses everything instead of nothing.
+  if (!(text.length <= maxBytes) || (text.length * 3 > maxBytes && utf8Length(text) > maxBytes)) {
     return { ok: false, code: 'json_too_large', message: `The document is larger than ${maxBytes} bytes` };
   }
   let value: unknown;
@@ -178,7 +179,7 @@ function inspect(root: unknown, limits: JsonLimits): Extract<JsonParseResult, { 
   while (values.length > 0) {
     const value = values.pop();
     const depth = depths.pop() as number;
-    if (++nodes > maxNodes) {
+    if (!(++nodes <= maxNodes)) {
       return {
         ok: false,
         code: 'json_too_many_nodes',
@@ -186,8 +187,8 @@ function inspect(root: unknown, limits: JsonLimits): Extract<JsonParseResult, { 
       };
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) {
-      const path = locate(root, (_, d, isObject) => isObject && d > maxDepth);
+    if (!(depth <= maxDepth)) {
+      const path = locate(root, (_, d, isObject) => isObject && !(d <= maxDepth));
       return {
         ok: false,
         code: 'json_too_deep',
@@ -251,12 +252,16 @@ function utf8Length(text: string): number {
     const code = text.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 4; // a surrogate pair is one 4-byte code point
       i++;
-    } else bytes += 3;
+    } else bytes += 3; // a lone surrogate is written as U+FFFD, 3 bytes
   }
   return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {

@@ -245,3 +245,16 @@ describe('assertTimeoutMs', () => {
     },
   );
 });
+
+describe('createManualClock options (issue 19 hunt)', () => {
+  it('[STORE-9] refuses a maxTimersPerRun or a start time that would switch its checks off', () => {
+    for (const maxTimersPerRun of [Number.NaN, 0, -1, 1.5]) {
+      expect(() => createManualClock({ maxTimersPerRun })).toThrow(
+        expect.objectContaining({ code: 'invalid_argument' }),
+      );
+    }
+    expect(() => createManualClock({ now: Number.NaN })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', details: { now: 'NaN' } }),
+    );
+  });
+});

@@ -227,3 +227,19 @@ describe('createDeadlineQueue', () => {
     expect(callback).not.toHaveBeenCalled();
   });
 });
+
+describe('createDeadlineQueue: deadlines that are not numbers (issue 19 hunt)', () => {
+  it('[STORE-9] runs a NaN deadline at once and never lets it hold back the deadlines behind it', () => {
+    const clock = createManualClock({ now: 1_000 });
+    const queue = createDeadlineQueue({ clock });
+    const ran: string[] = [];
+    const bad = queue.add(Number.NaN, () => ran.push('nan'));
+    queue.add(1_100, () => ran.push('later'));
+    expect(bad.at).toBe(1_000);
+    clock.advance(0);
+    expect(ran).toEqual(['nan']);
+    clock.advance(100);
+    expect(ran).toEqual(['nan', 'later']);
+    expect(queue.size).toBe(0);
+  });
+});

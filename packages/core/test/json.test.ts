@@ -133,3 +133,21 @@ describe('stringifyJson', () => {
     expect(stringifyJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
   });
 });
+
+describe('safeParseJson limits (issue 19 hunt)', () => {
+  it('[STORE-8] counts a lone high surrogate before a 3-byte character as 3 + 3 bytes, so maxBytes holds', () => {
+    const text = `"${'\ud800确'.repeat(200)}"`; // 1 202 bytes in UTF-8 (U+FFFD for each lone half), 402 code units
+    expect(new TextEncoder().encode(text).length).toBe(1_202);
+    expect(safeParseJson(text, { maxBytes: 1_000 })).toMatchObject({ ok: false, code: 'json_too_large' });
+    expect(safeParseJson(text, { maxBytes: 1_202 }).ok).toBe(true);
+  });
+
+  it('[STORE-8] refuses every document when a limit is NaN, instead of none', () => {
+    expect(safeParseJson('{}', { maxBytes: Number.NaN })).toMatchObject({ code: 'json_too_large' });
+    expect(safeParseJson('[1]', { maxNodes: Number.NaN })).toMatchObject({ code: 'json_too_many_nodes' });
+    expect(safeParseJson('{"a":{}}', { maxDepth: Number.NaN })).toMatchObject({
+      code: 'json_too_deep',
+      path: '',
+    });
+  });
+});

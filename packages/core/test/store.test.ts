@@ -207,3 +207,21 @@ describe('createMemoryStore watch resync', () => {
     expect(onResync).not.toHaveBeenCalled();
   });
 });
+
+describe('createMemoryStore: issue 19 reproductions', () => {
+  it('[STORE-1] keeps call_\\ud800 and call_\\udbff apart, so a compare-and-set on each wins', async () => {
+    const store = createMemoryStore();
+    expect((await store.compareAndSet('call_\ud800', null, 'a')).ok).toBe(true);
+    expect((await store.compareAndSet('call_\udbff', null, 'b')).ok).toBe(true);
+    expect((await collect(store.list('call_\ud800'))).map((e) => e.value)).toEqual(['a']);
+    expect(await store.get('call_\udbff')).toBe('b');
+  });
+
+  it('[STORE-5] refuses ttlMs 1e16 and 1e300 with invalid_timeout and writes nothing', async () => {
+    const clock = createManualClock();
+    const store = createMemoryStore({ clock });
+    await expect(store.set('k', 1, { ttlMs: 1e16 })).rejects.toMatchObject({ code: 'invalid_timeout' });
+    await expect(store.set('k', 1, { ttlMs: 1e300 })).rejects.toMatchObject({ code: 'invalid_timeout' });
+    expect(await store.getEntry('k')).toBeUndefined();
+  });
+});

@@ -1,3 +1,4 @@
+import { clip } from './reply-limits.js';
 import {
   type InferInput,
   type InferOutput,
@@ -215,7 +216,7 @@ function unknownArtifactIssue(
     typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[field] : undefined;
   const message =
     typeof given === 'string'
-      ? `Unknown artifact "${given}"; expected one of ${names.join(', ')}`
+      ? `Unknown artifact "${clip(given)}"; expected one of ${names.join(', ')}`
       : `Required: the artifact name, one of ${names.join(', ')}`;
   return { issues: [{ message, path: [field] }] };
 }

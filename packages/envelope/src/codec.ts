@@ -29,6 +29,7 @@ import { checkFrame, type FrameIssue } from './internal/frame.js';
 import { checkMissingFieldsPayload } from './internal/missing-fields.js';
 import { isPayloadRef, type PayloadRef, REF_PATTERN } from './payload-ref.js';
 import { isArtifactSet } from './artifacts.js';
+import { boundFailure, clip, type Omitted } from './reply-limits.js';
 
 /**
  * The JSON limits the codec applies to untrusted text unless told otherwise: 1 MiB, nesting depth
@@ -127,6 +128,8 @@ export type DecodeRefusal =
       readonly message: string;
       readonly issues: readonly ValidationIssue[];
       readonly missingFields: readonly string[];
+      /** How many issues were left out to keep the refusal within `REPLY_LIMITS`; absent when none. */
+      readonly omitted?: RefusalOmitted;
     }
   | {
       readonly ok: false;
@@ -145,12 +148,29 @@ export type DecodeRefusal =
       readonly envelope: Envelope;
       readonly issues: readonly ValidationIssue[];
       readonly missingFields: readonly string[];
+      /** How many issues and missing fields were left out to keep within `REPLY_LIMITS`; absent when none. */
+      readonly omitted?: RefusalOmitted;
       readonly reply?: MissingFieldsEnvelope;
       /** The `$ref` name the payload was given by, when it was a reference. */
       readonly ref?: string;
       /** The artifact whose schema it failed, when the intent's payload is an artifact set. */
       readonly artifact?: string;
     };
+
+/**
+ * What a refusal left out of its `issues` and `missingFields` to keep within `REPLY_LIMITS`.
+ *
+ * @example
+ * ```ts
+ * import type { RefusalOmitted } from '@parley/envelope';
+ *
+ * const omitted: RefusalOmitted = { issues: 44_950, missingFields: 0 };
+ * ```
+ */
+export interface RefusalOmitted {
+  readonly issues: number;
+  readonly missingFields: number;
+}
 
 /**
  * The result of decoding: a validated envelope, typed by the registry, or a refusal.
@@ -260,8 +280,8 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
     const json = safeParseJson(text, limits);
     if (!json.ok)
       return json.path === undefined
-        ? { ok: false, code: json.code, message: json.message }
-        : { ...json, ok: false };
+        ? { ok: false, code: json.code, message: clip(json.message) }
+        : { ok: false, code: json.code, message: clip(json.message), path: clip(json.path) };
     const frameIssues = checkFrame(json.value);
     if (frameIssues !== undefined) return frameRefusal(frameIssues);
     // checkFrame proved every field's type; the object is ours (fresh from JSON.parse) to complete.
@@ -301,11 +321,23 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
       return { ok: true, value: envelope as DecodedEnvelopeOf<R>, ...found };
     }
     const message = `The payload of "${envelope.intent}" does not match its schema`;
-    const { issues, missingFields } = validation;
-    if (!replyable) return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields };
+    // Both the refusal and the reply are cut to REPLY_LIMITS, however many issues the schema found.
+    const bounded = boundFailure(validation);
+    const { issues, missingFields } = bounded;
+    const omitted = omittedOf(bounded.omitted);
+    const refusal = {
+      ok: false,
+      code: 'invalid_payload',
+      message,
+      envelope,
+      issues,
+      missingFields,
+      ...omitted,
+    } as const;
+    if (!replyable) return refusal;
     const spawnDepth = directory === undefined ? 0 : (directory.agent(envelope.to)?.depth ?? 0);
     const reply = buildMissingFieldsReply(envelope, validation, nextId, clock, spawnDepth);
-    return { ok: false, code: 'invalid_payload', message, envelope, issues, missingFields, reply, ...found };
+    return { ...refusal, reply, ...found };
   }
 
   /** The schema to validate with: the intent's, or the artifact the `$ref` name or payload names. */
@@ -324,7 +356,7 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
       return { schema: match.schema, found };
     }
     const named = ref ?? (payload as Record<string, unknown> | null)?.[schema.field];
-    const artifact = typeof named === 'string' ? named : undefined;
+    const artifact = typeof named === 'string' ? clip(named) : undefined;
     return {
       ok: false,
       code: 'unknown_artifact',
@@ -485,18 +517,30 @@ export function parseEnvelope<R extends IntentRegistry>(
 }
 
 function frameRefusal(frameIssues: readonly FrameIssue[]): DecodeRefusal {
-  const issues: ValidationIssue[] = frameIssues.map((issue) => ({
-    path: issue.path === '' ? [] : [issue.path],
-    pathText: issue.path,
-    message: issue.message,
-  }));
+  const bounded = boundFailure({
+    issues: frameIssues.map((issue) => ({
+      path: issue.path === '' ? [] : [issue.path],
+      pathText: issue.path,
+      message: issue.message,
+    })),
+    missingFields: frameIssues.filter((i) => i.message === 'Required').map((i) => i.path),
+  });
+  const shown = bounded.issues.slice(0, 10).map((i) => `${i.pathText || '(root)'}: ${i.message}`);
+  const more = frameIssues.length - shown.length;
   return {
     ok: false,
     code: 'invalid_envelope',
-    message: `The envelope frame is invalid: ${frameIssues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
-    issues,
-    missingFields: frameIssues.filter((i) => i.message === 'Required').map((i) => i.path),
+    message: `The envelope frame is invalid: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
+    issues: bounded.issues,
+    missingFields: bounded.missingFields,
+    ...omittedOf(bounded.omitted),
   };
+}
+
+function omittedOf(omitted: Omitted | undefined): { omitted?: RefusalOmitted } {
+  return omitted === undefined
+    ? {}
+    : { omitted: { issues: omitted.issues, missingFields: omitted.missing_fields } };
 }
 
 /** What the codec learnt about a payload on the way: its `$ref` name and chosen artifact. */

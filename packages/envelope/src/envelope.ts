@@ -4,6 +4,7 @@ import { EnvelopeError } from './errors.js';
 import type { IntentNameOf, IntentRegistry, PayloadInputOf, PayloadOf } from './intents.js';
 import { checkFrame, type FrameIssue } from './internal/frame.js';
 import { isPayloadRef, type PayloadRef } from './payload-ref.js';
+import { boundFailure, clip, omittedMarker } from './reply-limits.js';
 
 /**
  * The structured message agents exchange: who sends what intent to whom, about which task, with a
@@ -79,6 +80,11 @@ export interface MissingFieldsPayload {
   readonly intent: string;
   readonly missing_fields: readonly string[];
   readonly issues: readonly { readonly path: string; readonly message: string }[];
+  /**
+   * How many issues and missing fields were left out to keep the reply within `REPLY_LIMITS`
+   * (the last issue then says so in words); absent when nothing was.
+   */
+  readonly omitted?: { readonly issues: number; readonly missing_fields: number };
 }
 
 /**
@@ -236,7 +242,11 @@ export function createEnvelope<R extends IntentRegistry, K extends IntentNameOf<
  * Builds the `missing_fields` reply to an envelope whose payload failed validation, addressed
  * back to its author and naming it in `in_reply_to`.
  *
- * The codec writes this reply itself; call this when a payload was checked some other way.
+ * The codec writes this reply itself; call this when a payload was checked some other way. The
+ * reply keeps to `REPLY_LIMITS` however many issues it is given: at most 50 issues and 50 missing
+ * fields within 32 KiB, texts cut to 256 characters, and what is left out counted in
+ * `payload.omitted` and named by a last issue ("and N more…"), so it always decodes under the
+ * default limits.
  *
  * @example
  * ```ts
@@ -280,20 +290,30 @@ export function buildMissingFieldsReply(
   clock: Clock,
   spawnDepth: number,
 ): MissingFieldsEnvelope {
-  const issues = failure.issues.map((issue) => ({ path: issue.pathText, message: issue.message }));
+  const bounded = boundFailure(failure);
+  const issues = bounded.issues.map((issue) => ({ path: issue.pathText, message: issue.message }));
+  const payload: { -readonly [F in keyof MissingFieldsPayload]: MissingFieldsPayload[F] } = {
+    intent: clip(refused.intent),
+    missing_fields: bounded.missingFields,
+    issues,
+  };
+  if (bounded.omitted !== undefined) {
+    issues.push(omittedMarker(bounded.omitted));
+    payload.omitted = bounded.omitted;
+  }
   const reply: { -readonly [F in keyof MissingFieldsEnvelope]: MissingFieldsEnvelope[F] } = {
     id: nextId(),
-    from: refused.to,
-    to: refused.from,
+    from: clip(refused.to),
+    to: clip(refused.from),
     intent: MISSING_FIELDS_INTENT,
-    payload: { intent: refused.intent, missing_fields: failure.missingFields.slice(), issues },
+    payload,
     expect_response: false,
-    in_reply_to: refused.id,
+    in_reply_to: clip(refused.id),
     sent_at: clock.now(),
     spawn_depth: spawnDepth,
   };
-  if (refused.ref_task !== undefined) reply.ref_task = refused.ref_task;
-  if (refused.request_id !== undefined) reply.request_id = refused.request_id;
+  if (refused.ref_task !== undefined) reply.ref_task = clip(refused.ref_task);
+  if (refused.request_id !== undefined) reply.request_id = clip(refused.request_id);
   return reply;
 }
 

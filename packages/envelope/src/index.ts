@@ -43,7 +43,15 @@ export type {
 export { defineArtifacts, isArtifactSet } from './artifacts.js';
 export type { ArtifactSchemas, ArtifactSet, ArtifactSetOptions, ArtifactMatch } from './artifacts.js';
 export { createCodec, safeParseEnvelope, parseEnvelope, DEFAULT_ENVELOPE_LIMITS } from './codec.js';
-export type { Codec, CodecOptions, DecodeResult, DecodeRefusal, RefResolver } from './codec.js';
+export type {
+  Codec,
+  CodecOptions,
+  DecodeResult,
+  DecodeRefusal,
+  RefResolver,
+  RefusalOmitted,
+} from './codec.js';
+export { REPLY_LIMITS } from './reply-limits.js';
 export { toIntentJsonSchemas, toEnvelopeJsonSchema } from './json-schema.js';
 export { createTopology } from './topology.js';
 export { DEFAULT_TOPOLOGY_LIMITS, MAX_TOPOLOGY_LIMITS } from './topology-types.js';

@@ -1,3 +1,4 @@
+import { clip, REPLY_LIMITS } from './reply-limits.js';
 import { createEmitter, generateId, systemClock } from '@parley/core';
 import type { AgentInfo } from './directory.js';
 import type { Envelope } from './envelope.js';
@@ -88,7 +89,16 @@ export function createTopology(options: TopologyOptions = {}): Topology {
     message: string,
     details: Record<string, unknown>,
   ): TopologyRefusal {
-    return { ok: false, code, message, details: Object.freeze(details) };
+    // Ids come from the caller's (possibly a peer's) input: echoes are cut to REPLY_LIMITS.
+    for (const [key, value] of Object.entries(details)) {
+      if (typeof value === 'string') details[key] = clip(value);
+    }
+    return {
+      ok: false,
+      code,
+      message: clip(message, 4 * REPLY_LIMITS.maxTextLength),
+      details: Object.freeze(details),
+    };
   }
 
   /** Emits a refusal of `spawn` or `check` (never of the `canSpawn` query) and returns it. */

@@ -55,6 +55,8 @@ import {
   type PayloadRef,
   REF_PATTERN,
   type RefResolver,
+  type RefusalOmitted,
+  REPLY_LIMITS,
   safeParseEnvelope,
   type SpawnRequest,
   type SpawnResult,
@@ -186,6 +188,11 @@ describe('artifacts.ts examples', () => {
 describe('codec.ts examples', () => {
   it('DEFAULT_ENVELOPE_LIMITS', () => {
     expect(DEFAULT_ENVELOPE_LIMITS.maxDepth).toBe(32);
+  });
+
+  it('RefusalOmitted', () => {
+    const omitted: RefusalOmitted = { issues: 44_950, missingFields: 0 };
+    expect(omitted.issues).toBe(44_950);
   });
 
   it('RefResolver', () => {
@@ -645,5 +652,11 @@ describe('README', () => {
     expect(accepted.ok && accepted.value.intent === 'deliver_report' && accepted.value.payload.thesis).toBe(
       'Higher low holds',
     );
+  });
+});
+
+describe('reply-limits.ts examples', () => {
+  it('REPLY_LIMITS', () => {
+    expect([REPLY_LIMITS.maxIssues, REPLY_LIMITS.maxBytes]).toEqual([50, 32768]);
   });
 });

@@ -1,4 +1,6 @@
 import {
+  decodeStoreKey,
+  encodeStoreKey,
   type JsonLimits,
   type JsonValue,
   type StoreChange,
@@ -19,6 +21,38 @@ export interface Layout {
 
 export function layoutOf(prefix: string): Layout {
   return { prefix, data: `${prefix}data:`, version: `${prefix}version`, changes: `${prefix}changes` };
+}
+
+/**
+ * The Redis name of a store key: the data prefix and core's lossless key encoding, so keys that
+ * UTF-8 would merge (lone surrogates) stay apart. A key without `%`, NUL or surrogates is its own
+ * encoding, so its Redis name is what earlier versions wrote.
+ */
+export function redisKeyOf(layout: Layout, key: string): string {
+  return layout.data + encodeStoreKey(key);
+}
+
+/**
+ * The store key of an encoded key name (the part after the data prefix, or in a change message),
+ * or `undefined` when this store cannot have written it: a stray `%`, or a name that is not its
+ * key's own encoding (a key holding `%` or a character outside the BMP written by a version before
+ * the encoding).
+ */
+export function storeKeyOf(encoded: string): string | undefined {
+  let key: string;
+  try {
+    key = decodeStoreKey(encoded);
+  } catch {
+    return undefined;
+  }
+  return encodeStoreKey(key) === encoded ? key : undefined;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a prefix survives UTF-8 unchanged (no lone surrogate), so it names one Redis key space. */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
 }
 
 /** A decoded hash: an entry, nothing (absent) or the reason it is not one of ours. */
@@ -59,14 +93,15 @@ export function toEntry(
 }
 
 /**
- * Parses a change message published by the write script: `s|<version>|<key>` or `d||<key>`.
- * Anything else on the channel is not ours and yields `undefined`.
+ * Parses a change message published by the write script: `s|<version>|<encoded key>` or
+ * `d||<encoded key>`. Anything else on the channel is not ours and yields `undefined`.
  */
 export function decodeChange(message: string): StoreChange | undefined {
   const bar = message.indexOf('|', 2);
   if (message[1] !== '|' || bar < 0) return undefined;
   const version = message.slice(2, bar);
-  const key = message.slice(bar + 1);
+  const key = storeKeyOf(message.slice(bar + 1));
+  if (key === undefined) return undefined;
   if (message[0] === 's' && VERSION.test(version)) return { key, version: Number(version), kind: 'set' };
   if (message[0] === 'd' && version === '') return { key, version: null, kind: 'delete' };
   return undefined;
@@ -82,7 +117,7 @@ export function escapeGlob(text: string): string {
  * message are a single atomic step.
  *
  * KEYS: data key, version counter. ARGV: mode (`set` | `cas`), expected version (`''` for
- * absent), JSON (`''` deletes), ttl ms (`''` for none), channel, store key.
+ * absent), JSON (`''` deletes), ttl ms (`''` for none), channel, encoded store key.
  * Returns `{status, version, expiresAt, existed}` with status `ok`, `mismatch` or `corrupt`.
  */
 export const WRITE_SCRIPT = `

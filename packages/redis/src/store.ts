@@ -1,8 +1,10 @@
 import {
+  assertTtlMs,
   type CompareAndSetResult,
   CoreError,
   createEmitter,
   DEFAULT_JSON_LIMITS,
+  encodeStoreKey,
   type JsonLimits,
   type JsonValue,
   type Store,
@@ -14,7 +16,15 @@ import {
   type Unsubscribe,
 } from '@parley/core';
 import type { Redis } from 'ioredis';
-import { decodeEntry, escapeGlob, layoutOf, WRITE_SCRIPT } from './codec.js';
+import {
+  decodeEntry,
+  escapeGlob,
+  isWellFormed,
+  layoutOf,
+  redisKeyOf,
+  storeKeyOf,
+  WRITE_SCRIPT,
+} from './codec.js';
 import { connect } from './connection.js';
 import { RedisStoreError } from './errors.js';
 import { createWatchHub, type RedisWatchOptions, type ResyncReason } from './watch.js';
@@ -43,7 +53,7 @@ export interface RedisStoreOptions {
   readonly prefix: string;
   /** Limits a stored value must pass when read (and, so nothing unreadable is written, when written). */
   readonly jsonLimits?: JsonLimits;
-  /** The COUNT hint of each SCAN that `list` runs; 1000 by default. */
+  /** The COUNT hint of each SCAN that `list` runs: an integer from 1 to 1 000 000; 1000 by default. */
   readonly scanCount?: number;
   /**
    * Turns on Redis keyspace notifications for expired keys (`CONFIG SET notify-keyspace-events`,
@@ -123,7 +133,11 @@ export const DEFAULT_SCAN_COUNT = 1000;
  * publishes the change, atomically. Reads validate what they find. While the connection is down,
  * calls fail at once with `connection_lost`; a watcher is told to resync once it is back.
  *
- * @throws RedisStoreError `invalid_prefix` for an empty prefix. Its methods reject with
+ * Store keys are written in core's lossless key encoding (`encodeStoreKey`), so keys UTF-8 would
+ * merge (lone surrogates) stay distinct; a key without `%`, NUL or surrogates keeps its Redis name.
+ *
+ * @throws RedisStoreError `invalid_prefix` for an empty prefix or one with a lone surrogate;
+ * `invalid_option` for a `scanCount` that is not an integer from 1 to 1 000 000. Its methods reject with
  * `connection_lost`, `corrupt_value`, `script_failed`, `command_failed` or `store_closed`, and
  * with CoreError `invalid_timeout` (bad `ttlMs`) or a `json_*` code (a value that is not JSON or
  * breaks `jsonLimits`).
@@ -143,13 +157,18 @@ export const DEFAULT_SCAN_COUNT = 1000;
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { redis, prefix } = options;
-  if (typeof prefix !== 'string' || prefix === '') {
-    throw new RedisStoreError('invalid_prefix', 'prefix must be a non-empty string', {
-      details: { prefix: String(prefix) },
+  if (typeof prefix !== 'string' || prefix === '' || !isWellFormed(prefix)) {
+    throw new RedisStoreError('invalid_prefix', 'prefix must be a non-empty string without lone surrogates', {
+      details: { prefix: typeof prefix === 'string' ? encodeStoreKey(prefix) : String(prefix) },
     });
   }
   const limits = options.jsonLimits ?? DEFAULT_JSON_LIMITS;
   const scanCount = options.scanCount ?? DEFAULT_SCAN_COUNT;
+  if (!Number.isInteger(scanCount) || scanCount < 1 || scanCount > MAX_SCAN_COUNT) {
+    throw new RedisStoreError('invalid_option', `scanCount must be an integer from 1 to ${MAX_SCAN_COUNT}`, {
+      details: { name: 'scanCount', value: String(scanCount) },
+    });
+  }
   const layout = layoutOf(prefix);
   const events = createEmitter<RedisStoreEvents>();
   const conn = connect(redis, WRITE_SCRIPT, {
@@ -174,10 +193,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (closed) throw new RedisStoreError('store_closed', 'The store is closed');
   }
 
-  async function read(key: string, source: 'get' | 'list'): Promise<StoreEntry | undefined> {
+  async function read(
+    key: string,
+    source: 'get' | 'list',
+    redisKey = redisKeyOf(layout, key),
+  ): Promise<StoreEntry | undefined> {
     open();
     const hash = await conn
-      .run(() => redis.hgetall(layout.data + key), 'command_failed', { key })
+      .run(() => redis.hgetall(redisKey), 'command_failed', { key })
       .catch((error: unknown) => {
         if (error instanceof RedisStoreError && error.code === 'corrupt_value') {
           events.emit('corrupt', { key, reason: 'wrong type', source });
@@ -208,10 +231,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     const ttl =
       value === undefined || setOptions?.ttlMs === undefined
         ? ''
-        : String(Math.ceil(assertTtl(setOptions.ttlMs)));
+        : String(Math.ceil(assertTtlMs(setOptions.ttlMs)));
+    const redisKey = redisKeyOf(layout, key);
     const result = await conn.script(
-      [layout.data + key, layout.version],
-      [mode, expected === null ? '' : String(expected), json, ttl, layout.changes, key],
+      [redisKey, layout.version],
+      [
+        mode,
+        expected === null ? '' : String(expected),
+        json,
+        ttl,
+        layout.changes,
+        redisKey.slice(layout.data.length),
+      ],
       { key },
     );
     if (result[0] === 'corrupt') {
@@ -258,7 +289,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async *list(listPrefix) {
       open();
-      const match = `${escapeGlob(layout.data + listPrefix)}*`;
+      // The encoding keeps prefixes, so the encoded list prefix matches exactly the keys it starts.
+      const match = `${escapeGlob(redisKeyOf(layout, listPrefix))}*`;
       const seen = new Set<string>(); // SCAN may return a key more than once
       let cursor = '0';
       do {
@@ -272,9 +304,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const batch = [...new Set(keys)].filter((redisKey) => !seen.has(redisKey));
         for (const redisKey of batch) seen.add(redisKey);
         for (const redisKey of batch) {
-          const key = redisKey.slice(layout.data.length);
+          const encoded = redisKey.slice(layout.data.length);
+          const key = storeKeyOf(encoded);
+          if (key === undefined) {
+            events.emit('corrupt', { key: encoded, reason: LEGACY_KEY, source: 'list' });
+            continue;
+          }
           // Each entry is read as it is yielded, so one deleted meanwhile is skipped, not replayed.
-          const entry = await read(key, 'list').catch((error: unknown) => {
+          const entry = await read(key, 'list', redisKey).catch((error: unknown) => {
             if (error instanceof RedisStoreError && error.code === 'corrupt_value') return undefined;
             throw error;
           });
@@ -310,11 +347,7 @@ function encode(value: JsonValue, limits: JsonLimits): string {
   return json;
 }
 
-function assertTtl(ttlMs: number): number {
-  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new CoreError('invalid_timeout', `ttlMs must be a finite number > 0, got ${ttlMs}`, {
-      details: { name: 'ttlMs', value: ttlMs },
-    });
-  }
-  return ttlMs;
-}
+const MAX_SCAN_COUNT = 1_000_000;
+
+/** Why `list` skips a key name this store cannot have written (see the README on key encoding). */
+const LEGACY_KEY = 'key name not in the store key encoding (written before keys were encoded?)';

@@ -1,6 +1,6 @@
 import type { StoreChange, StoreWatchOptions, Unsubscribe } from '@parley/core';
 import type { Redis } from 'ioredis';
-import { decodeChange, type Layout } from './codec.js';
+import { decodeChange, type Layout, storeKeyOf } from './codec.js';
 
 /**
  * Why a watcher must re-read the state it follows: `subscribed` once its subscription is live
@@ -117,9 +117,11 @@ export function createWatchHub(redis: Redis, layout: Layout, hooks: HubHooks): W
     });
     sub.on('message', (channel: string, message: string) => {
       if (channel === expired) {
-        if (message.startsWith(layout.data)) {
-          dispatch({ key: message.slice(layout.data.length), version: null, kind: 'expire' });
-        }
+        // A key name this store cannot have written (an older version's) expires unannounced.
+        const key = message.startsWith(layout.data)
+          ? storeKeyOf(message.slice(layout.data.length))
+          : undefined;
+        if (key !== undefined) dispatch({ key, version: null, kind: 'expire' });
         return;
       }
       const change = decodeChange(message);

@@ -123,10 +123,27 @@ describe('corrupted and foreign values', () => {
     expect(() => createRedisStore({ redis, prefix: '' })).toThrow(
       expect.objectContaining({ code: 'invalid_prefix' }),
     );
+    expect(() => createRedisStore({ redis, prefix: 'app\ud800:' })).toThrow(
+      expect.objectContaining({ code: 'invalid_prefix', details: { prefix: 'app%uD800:' } }),
+    );
     expect(() => createRedisStore({ redis, prefix: 3 as never })).toThrow(
       expect.objectContaining({ code: 'invalid_prefix', details: { prefix: '3' } }),
     );
   });
+});
+
+describe('options', () => {
+  it.each([0, -1, 1.5, Number.NaN, 2_000_000, '10' as unknown as number])(
+    'refuses scanCount %s with invalid_option',
+    (scanCount) => {
+      expect(() => createRedisStore({ redis, prefix: 'opt:', scanCount })).toThrow(
+        expect.objectContaining({
+          code: 'invalid_option',
+          details: { name: 'scanCount', value: String(scanCount) },
+        }),
+      );
+    },
+  );
 });
 
 describe('prefix isolation', () => {
@@ -158,6 +175,65 @@ describe('prefix isolation', () => {
     expect((await collect(star.list('[a'))).map((e) => e.value)).toEqual([2]);
     expect((await collect(star.list(''))).map((e) => e.value)).toEqual([3, 2]);
     expect((await collect(plain.list(''))).map((e) => e.value)).toEqual([1]);
+  });
+});
+
+describe('key encoding', () => {
+  it('[STORE-1] stores call_\\ud800 and call_\\udbff under two Redis keys, so the second compare-and-set wins', async () => {
+    const { store, raw } = fresh();
+    expect((await store.compareAndSet('call_\ud800', null, 'a')).ok).toBe(true);
+    expect((await store.compareAndSet('call_\udbff', null, 'b')).ok).toBe(true);
+    expect(await redis.hget(raw('call_%uD800'), 'j')).toBe('"a"');
+    expect(await redis.hget(raw('call_%uDBFF'), 'j')).toBe('"b"');
+    expect(await redis.exists(raw('call_\ufffd'))).toBe(0);
+  });
+
+  it('keeps the Redis name of a key without %, NUL or surrogates, so records written before are read', async () => {
+    const { store, raw } = fresh();
+    await redis.hset(raw('confirm:确认 x*?['), { v: '4', j: '{"state":"pending"}' });
+    expect(await store.getEntry('confirm:确认 x*?[')).toEqual({
+      key: 'confirm:确认 x*?[',
+      value: { state: 'pending' },
+      version: 4,
+      expiresAt: undefined,
+    });
+    expect((await store.compareAndSet('confirm:确认 x*?[', 4, 'next')).ok).toBe(true);
+  });
+
+  it('[STORE-7] skips and reports a key name written before keys were encoded (% or a character outside the BMP)', async () => {
+    const { store, raw, corrupt } = fresh();
+    await redis.hset(raw('p:50%'), { v: '1', j: '1' });
+    await redis.hset(raw('p:😀'), { v: '2', j: '2' });
+    await redis.hset(raw('p:%u0041'), { v: '3', j: '3' });
+    await store.set('p:ok', 4);
+    expect(await store.get('p:50%')).toBeUndefined(); // its new name is p:50%25
+    expect((await collect(store.list('p:'))).map((e) => e.key)).toEqual(['p:ok']);
+    expect(corrupt.map((e) => [e.key, e.source]).sort()).toEqual([
+      ['p:%u0041', 'list'],
+      ['p:50%', 'list'],
+      ['p:😀', 'list'],
+    ]);
+    expect(corrupt[0]?.reason).toContain('not in the store key encoding');
+    await store.set('p:50%', 'new');
+    expect(await redis.hget(raw('p:50%'), 'j')).toBe('1'); // the old record is left for the operator
+    expect(await store.get('p:50%')).toBe('new');
+  });
+
+  it('reports a change message whose key this store cannot have written, and tells no watcher', async () => {
+    const { store, prefix, corrupt } = fresh();
+    const heard: StoreChange[] = [];
+    await new Promise<void>((resolve) =>
+      store.watch('', (c) => heard.push(c), { onResync: () => resolve() }),
+    );
+    await redis.publish(`${prefix}changes`, 's|3|50%');
+    await redis.publish(`${prefix}changes`, 'd||%uD80');
+    await redis.publish(`${prefix}changes`, 's|4|k%uD800');
+    await until(() => heard.length === 1, 5_000, 'the valid message');
+    expect(heard).toEqual([{ key: 'k\ud800', version: 4, kind: 'set' }]);
+    expect(corrupt.map((e) => e.reason)).toEqual([
+      'unreadable change message "s|3|50%"',
+      'unreadable change message "d||%uD80"',
+    ]);
   });
 });
 

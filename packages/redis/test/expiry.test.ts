@@ -1,8 +1,10 @@
 // Timeouts are enforced when the replica that started them is gone: the survivors race to expire
 // an overdue entry, one wins (compare-and-set), and nothing throws.
+import { MAX_TTL_MS } from '@parley/core';
 import type { ConfirmDecision } from '@parley/confirm';
 import { shutdownProtocol } from '@parley/correlate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisStore } from '../src/index.js';
 import { type GateCluster, gateCluster } from './gates.js';
 import { type RedisServer, startRedis, until } from './helpers.js';
 import { type LeadCluster, leadCluster, TIMEOUT_MS } from './leads.js';
@@ -89,5 +91,19 @@ describe('a request whose correlator is gone', () => {
     expect(b.handled.length + c.handled.length).toBe(1);
     expect([...b.errors, ...c.errors]).toEqual([]);
     expect(b.correlator.stats().pending + c.correlator.stats().pending).toBe(0);
+  });
+});
+
+describe('ttl range', () => {
+  it('[STORE-5] refuses ttlMs 1e16 and 1e300 with invalid_timeout instead of writing an unreadable or vanished value', async () => {
+    const redis = server.client();
+    const store = createRedisStore({ redis, prefix: 'ttl-range:' });
+    await expect(store.set('big', 1, { ttlMs: 1e16 })).rejects.toMatchObject({ code: 'invalid_timeout' });
+    await expect(store.set('huge', 1, { ttlMs: 1e300 })).rejects.toMatchObject({ code: 'invalid_timeout' });
+    expect(await redis.exists('ttl-range:data:big', 'ttl-range:data:huge')).toBe(0);
+    await store.set('longest', 1, { ttlMs: MAX_TTL_MS });
+    expect(await store.get('longest')).toBe(1);
+    expect(await redis.pttl('ttl-range:data:longest')).toBeGreaterThan(MAX_TTL_MS - 60_000);
+    await store.close();
   });
 });

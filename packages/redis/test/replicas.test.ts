@@ -165,6 +165,26 @@ describe('two replicas on one Redis', () => {
     expect(configErrors).toEqual([]);
   });
 
+  it('[STORE-4] reports the expiry of a lone-surrogate key under its own name, and none for a name it cannot have written', async () => {
+    const [a] = replicas({ configureExpiryEvents: true });
+    const heard: StoreChange[] = [];
+    await live(a, 'confirm:', (change) => heard.push(change));
+    const raw = server.client();
+    await raw.hset(`${a.prefix}data:confirm:50%`, { v: '1', j: '1' });
+    await raw.pexpire(`${a.prefix}data:confirm:50%`, 50);
+    await a.set('confirm:\udbff', 1, { ttlMs: 100 });
+    await until(() => heard.some((c) => c.kind === 'expire'), 5_000, 'the expire change');
+    await until(
+      async () => (await raw.exists(`${a.prefix}data:confirm:50%`)) === 0,
+      5_000,
+      'the old key to go',
+    );
+    expect(heard.map((c) => [c.kind, c.key])).toEqual([
+      ['set', 'confirm:\udbff'],
+      ['expire', 'confirm:\udbff'],
+    ]);
+  });
+
   it('does not tell a watcher removed at once that it is live', async () => {
     const [a] = replicas();
     await live(a, 'x:', () => {});

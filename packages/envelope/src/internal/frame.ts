@@ -1,3 +1,5 @@
+import { clip } from '../reply-limits.js';
+
 /** One problem with an envelope's frame (every field but the payload's contents). */
 export interface FrameIssue {
   readonly path: string;
@@ -35,7 +37,7 @@ export function checkFrame(value: unknown): FrameIssue[] | undefined {
   const v = value as Record<string, unknown>;
   let issues: FrameIssue[] | undefined;
   for (const key in v) {
-    if (!FRAME_KEYS.has(key)) issues = add(issues, key, `Unknown envelope field "${key}"`);
+    if (!FRAME_KEYS.has(key)) issues = add(issues, key, `Unknown envelope field "${clip(key, 64)}"`);
   }
   issues = text(v.id, 'id', true, issues);
   issues = text(v.from, 'from', true, issues);

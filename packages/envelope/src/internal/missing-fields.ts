@@ -27,6 +27,9 @@ export function checkMissingFieldsPayload(envelope: Envelope): ValidationResult<
         add(['issues', i, 'message'], 'Expected a string', item.message == null);
     });
   }
+  if (p.omitted !== undefined && !isOmitted(p.omitted)) {
+    add(['omitted'], 'Expected { issues, missing_fields }: counts (integers ≥ 0)', false);
+  }
   if (issues.length > 0) return { ok: false, issues, missingFields: missing };
   return { ok: true, value: payload as MissingFieldsPayload }; // every field checked above
 }
@@ -43,4 +46,16 @@ function stringList(
   value.forEach((item: unknown, i: number) => {
     if (typeof item !== 'string') add([key, i], 'Expected a string', item == null);
   });
+}
+
+function isOmitted(value: unknown): boolean {
+  const o = value as { issues?: unknown; missing_fields?: unknown } | null;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    Number.isSafeInteger(o.issues) &&
+    (o.issues as number) >= 0 &&
+    Number.isSafeInteger(o.missing_fields) &&
+    (o.missing_fields as number) >= 0
+  );
 }
