@@ -5,6 +5,7 @@ import { fc, test } from '@fast-check/vitest';
 import type { Envelope } from '../src/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv } from 'ajv';
+import { default as addFormats } from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -80,6 +81,15 @@ describe('toEnvelopeJsonSchema read by ajv', () => {
     expect((schema.properties as Record<string, unknown>).payload).toMatchObject({ type: 'object' });
     const tree = (toEnvelopeJsonSchema(intents, 'tree').properties as Record<string, unknown>).payload;
     expect(tree).toMatchObject({ description: 'A tree' });
+  });
+
+  it('keeps string formats that ajv-formats checks', () => {
+    const contact = defineIntents({ contact: { direction: 'any', payload: z.object({ email: z.email() }) } });
+    const check = addFormats(new Ajv2020({ strict: false })).compile(
+      toEnvelopeJsonSchema(contact, 'contact'),
+    );
+    expect(check(envelope('contact', { email: 'ops@example.com' }))).toBe(true);
+    expect(check(envelope('contact', { email: 'not an email' }))).toBe(false);
   });
 
   it('exports every intent on its own as a document ajv compiles', () => {
