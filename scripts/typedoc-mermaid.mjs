@@ -1,14 +1,14 @@
 // A small typedoc plugin: ```mermaid blocks in READMEs, guides and TSDoc render as diagrams.
-// It ships the dependency-free Mermaid build (@mermaid-js/tiny 11: 12 wants Node ≥ 22.12) with the
-// site, so the docs work offline, and turns the highlighted code blocks back into <pre
-// class="mermaid"> elements.
+// It ships Mermaid's own browser bundle (mermaid/dist/mermaid.min.js, the same mermaid 11 whose
+// parser the fsm tests read toMermaid's output with) with the site, so the docs work offline, and
+// turns the highlighted code blocks back into <pre class="mermaid"> elements.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { JSX, Renderer } from 'typedoc';
 
 const require = createRequire(import.meta.url);
-const ASSET = 'assets/mermaid.tiny.js';
+const ASSET = 'assets/mermaid.min.js';
 
 /** @param {import('typedoc').Application} app */
 export function load(app) {
@@ -31,7 +31,7 @@ export function load(app) {
 
   app.renderer.on(Renderer.EVENT_END, (event) => {
     mkdirSync(join(event.outputDirectory, 'assets'), { recursive: true });
-    copyFileSync(require.resolve('@mermaid-js/tiny'), join(event.outputDirectory, ASSET));
+    copyFileSync(require.resolve('mermaid/dist/mermaid.min.js'), join(event.outputDirectory, ASSET));
   });
 }
 

@@ -2,12 +2,16 @@
 // files), with assertions on what it prints and returns. Time is a manual clock throughout; the
 // Redis guide also runs on a real redis-server on a free loopback port when one is installed.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, Socket } from 'node:net';
 import { createMessageBus } from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
 import { createManualClock, createMemoryStore } from '@parley/core';
+import { createFakeChannel } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+// @ts-expect-error: a plain ESM script without type declarations
+import { drifted, guideFiles } from '../scripts/guides.mjs';
 import { main as gettingStarted, startBot } from '../guides/code/getting-started.js';
 import {
   createTelegramApi,
@@ -36,7 +40,35 @@ import {
 // The testing guide is itself a test file: importing it registers its tests here.
 import '../guides/code/testing-with-fakes.js';
 
+describe('guides as people read them (GitHub, an editor)', () => {
+  it('show in each code sample exactly the code of the regions it names', () => {
+    expect(drifted()).toEqual([]);
+  });
+
+  it('hold no typedoc tag that only the API site would render', () => {
+    for (const guide of guideFiles() as string[]) {
+      expect({ guide, tags: readFileSync(guide, 'utf8').match(/\{@\w+[^}]*\}/g) ?? [] }).toEqual({
+        guide,
+        tags: [],
+      });
+    }
+  });
+});
+
 describe('guide: getting started', () => {
+  it('answers another chat while one chat waits for its confirmation', async () => {
+    const clock = createManualClock();
+    const channel = createFakeChannel({ channel: 'demo', clock });
+    const bot = await startBot({ adapter: channel, clock, orders: { deleteCancelled: async () => 1 } });
+    onTestFinished(() => bot.close());
+    await channel.say('ops', 'alice', '/purge');
+    await channel.waitForSent('确认', { chatId: 'ops' });
+    await channel.say('sales', 'bob', 'hi');
+    const answer = await channel.waitForSent('/purge', { chatId: 'sales' });
+    expect(answer.text).toBe('Send /purge to delete every cancelled order.');
+    expect(bot.gate.pending().map((p) => p.sessionKey)).toEqual(['demo:ops']); // ops still waits for alice
+  });
+
   it('confirms, cancels and times out, in that order, with the transcript it prints', async () => {
     const clock = createManualClock({ now: Date.UTC(2026, 0, 1) });
     const transcript = await gettingStarted(clock);

@@ -2,12 +2,12 @@
 // asked replies 确认 (or clicks the confirm button) in the same chat. `startBot` is the code you
 // keep; `main` plays a short conversation on a fake chat so the file runs on its own.
 // Run it: npx tsx guides/code/getting-started.ts
-import { fileURLToPath } from 'node:url';
 // #region bot
 import {
   type ChannelAdapter,
   createHygieneInterceptor,
   createMessageBus,
+  dispatchBySession,
   type InboundMessage,
   type MessageBus,
 } from '@parley/bus';
@@ -32,7 +32,7 @@ export interface BotOptions {
 export interface Bot {
   readonly bus: MessageBus;
   readonly gate: ConfirmGate;
-  /** Stops taking messages, settles waiting confirmations as `aborted`, and waits for the loop. */
+  /** Stops taking messages, settles waiting confirmations as `aborted`, and waits for the handlers. */
   close(): Promise<void>;
 }
 
@@ -47,17 +47,20 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const gate = createConfirmGate({ bus, store, clock, timeoutMs: 2 * 60_000 });
   await bus.attach(options.adapter);
 
-  const loop = (async () => {
-    for await (const message of bus.inbound()) {
-      const text = message.text.trim() === '/purge' ? await purge(gate, options.orders, message) : help();
-      await bus.publishOutbound({
-        channel: message.channel,
-        chatId: message.chatId,
-        threadId: message.threadId,
-        text,
-      });
-    }
-  })();
+  // One message at a time per chat, chats at once: while one chat waits for its 确认, the others
+  // are still answered (a plain `for await … bus.inbound()` loop would hold them all up).
+  const dispatcher = dispatchBySession(bus, async (message) => {
+    const text = message.text.trim() === '/purge' ? await purge(gate, options.orders, message) : help();
+    await bus.publishOutbound({
+      channel: message.channel,
+      chatId: message.chatId,
+      threadId: message.threadId,
+      text,
+    });
+  });
+  dispatcher.on('failed', ({ message, error }) =>
+    console.error(`handler failed in ${message.sessionKey}`, error),
+  );
 
   return {
     bus,
@@ -65,7 +68,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     async close() {
       await gate.close();
       await bus.close();
-      await loop;
+      await dispatcher.done;
     },
   };
 }
@@ -93,6 +96,7 @@ export async function purge(gate: ConfirmGate, orders: Orders, message: InboundM
 // #endregion guarded-action
 
 // #region demo
+import { fileURLToPath } from 'node:url';
 import { createManualClock, type ManualClock } from '@parley/core';
 import { createFakeChannel } from '@parley/testing';
 
@@ -123,8 +127,9 @@ export async function main(
   await bot.close();
   return transcript;
 }
-// #endregion demo
 
+// Run as a program (not when a test imports this file): print the transcript.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const line of await main()) console.log(line);
 }
+// #endregion demo

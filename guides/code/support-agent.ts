@@ -2,7 +2,7 @@
 // `delete_posts` call; the host asks the requester to confirm in the chat, then runs it on the
 // moderation platform and reports what happened. Nothing the model says deletes anything.
 // #region agent
-import type { MessageBus } from '@parley/bus';
+import { dispatchBySession, type MessageBus } from '@parley/bus';
 import type { ConfirmGate } from '@parley/confirm';
 
 export interface ModelRequest {
@@ -32,35 +32,35 @@ export function startSupportAgent(options: {
   platform: Platform;
 }): Promise<void> {
   const { bus, gate, model, platform } = options;
-  return (async () => {
-    for await (const message of bus.inbound()) {
-      let text: string;
-      try {
-        const output = await model({ text: message.text, sender: message.senderId });
-        if ('reply' in output) text = output.reply;
-        else {
-          const action = { name: 'posts.delete', args: { urls: [...output.urls] } };
-          const decision = await gate.request({
-            sessionKey: message.sessionKey,
-            requester: message.senderId,
-            action,
-            summary: `Delete ${output.urls.length} post(s): ${output.urls.join(', ')}`,
-          });
-          text = (await gate.authorize(decision, action)).ok
-            ? describe(await platform.execute({ action: 'delete', targets: output.urls }), output.urls.length)
-            : `Nothing deleted (${decision.outcome}).`;
-        }
-      } catch {
-        text = 'Something went wrong; nothing was deleted. Please try again.';
+  // One message at a time per chat, chats at once: a chat waiting for its confirmation never
+  // holds up another chat. `done` resolves once the bus closes and every handler has finished.
+  return dispatchBySession(bus, async (message) => {
+    let text: string;
+    try {
+      const output = await model({ text: message.text, sender: message.senderId });
+      if ('reply' in output) text = output.reply;
+      else {
+        const action = { name: 'posts.delete', args: { urls: [...output.urls] } };
+        const decision = await gate.request({
+          sessionKey: message.sessionKey,
+          requester: message.senderId,
+          action,
+          summary: `Delete ${output.urls.length} post(s): ${output.urls.join(', ')}`,
+        });
+        text = (await gate.authorize(decision, action)).ok
+          ? describe(await platform.execute({ action: 'delete', targets: output.urls }), output.urls.length)
+          : `Nothing deleted (${decision.outcome}).`;
       }
-      await bus.publishOutbound({
-        channel: message.channel,
-        chatId: message.chatId,
-        threadId: message.threadId,
-        text,
-      });
+    } catch {
+      text = 'Something went wrong; nothing was deleted. Please try again.';
     }
-  })();
+    await bus.publishOutbound({
+      channel: message.channel,
+      chatId: message.chatId,
+      threadId: message.threadId,
+      text,
+    });
+  }).done;
 }
 
 function describe(result: Awaited<ReturnType<Platform['execute']>>, asked: number): string {

@@ -1,10 +1,10 @@
 // The "Wiring Parley into an existing bot" guide: a ChannelAdapter for the Telegram Bot API,
 // written against its documented `Update` objects and `sendMessage` method. Framework-free:
 // `handleWebhook` takes the parsed JSON body of a webhook call and never throws.
+// #region types
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-// #region types
 import type {
   ChannelAdapter,
   DeliverInbound,

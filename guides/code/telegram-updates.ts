@@ -2,6 +2,7 @@
 // adapter ignores, such as first_name, entities and chat_instance), for feeding the adapter in
 // tests. Times are Unix seconds, as Telegram sends them.
 
+// #region fixtures
 /** 2026-01-01T00:00:00Z, in Unix seconds. */
 export const T0 = 1_767_225_600;
 export const BOT_USER_ID = 8_000_000_001;
@@ -17,6 +18,7 @@ export const MALLORY = { id: 7_666, is_bot: false, first_name: 'Mallory' };
 export const OTHER_BOT = { id: 8_000_000_777, is_bot: true, first_name: 'Helper', username: 'helper_bot' };
 
 const GROUP = { id: GROUP_ID, title: 'Ops', type: 'supergroup' };
+// #endregion fixtures
 
 // #region message-update
 /** A text message in the Ops group. */

@@ -35,5 +35,11 @@ export { sessionKeyOf, parseSessionKey } from './session-key.js';
 export type { SessionAddress } from './session-key.js';
 export { createHygieneInterceptor, HYGIENE_DROP_REASONS } from './hygiene.js';
 export type { HygieneOptions, HygieneDropReason } from './hygiene.js';
+export {
+  dispatchBySession,
+  DEFAULT_MAX_CONCURRENT_SESSIONS,
+  DEFAULT_MAX_QUEUED_PER_SESSION,
+} from './dispatch.js';
+export type { DispatchBySessionOptions, SessionDispatcher, SessionDispatchEvents } from './dispatch.js';
 export { BusError, BUS_ERROR_CODES } from './errors.js';
 export type { BusErrorCode } from './errors.js';

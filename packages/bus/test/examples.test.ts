@@ -11,7 +11,11 @@ import {
   type ChannelAdapter,
   createHygieneInterceptor,
   createMessageBus,
+  DEFAULT_MAX_CONCURRENT_SESSIONS,
+  DEFAULT_MAX_QUEUED_PER_SESSION,
   DEFAULT_QUEUE_CAPACITY,
+  type DispatchBySessionOptions,
+  dispatchBySession,
   type DeliverInbound,
   HYGIENE_DROP_REASONS,
   type HygieneDropReason,
@@ -34,6 +38,8 @@ import {
   type PublishResult,
   type ReceiveOptions,
   type SessionAddress,
+  type SessionDispatcher,
+  type SessionDispatchEvents,
   sessionKeyOf,
 } from '../src/index.js';
 import { createManualClock, isParleyError } from '@parley/core';
@@ -92,6 +98,48 @@ describe('@parley/bus examples', () => {
     expectPrinted('intercepted');
     log(bus.size.inbound);
     expectPrinted('0');
+  });
+
+  it('DispatchBySessionOptions (dispatch.ts)', async () => {
+    const options: DispatchBySessionOptions = { maxConcurrent: 4, maxQueuedPerSession: 8 };
+    expect([DEFAULT_MAX_CONCURRENT_SESSIONS, DEFAULT_MAX_QUEUED_PER_SESSION]).toEqual([16, 32]);
+  });
+
+  it('SessionDispatchEvents (dispatch.ts)', async () => {
+    const log = (event: SessionDispatchEvents['failed']): string =>
+      `${event.message.sessionKey}: ${String(event.error)}`;
+  });
+
+  it('SessionDispatcher (dispatch.ts)', async () => {
+    const bus = createMessageBus();
+    const dispatcher: SessionDispatcher = dispatchBySession(bus, () => {});
+    await bus.close();
+    await dispatcher.done;
+    log(dispatcher.running, dispatcher.queued);
+    expectPrinted('0 0');
+  });
+
+  it('dispatchBySession (dispatch.ts)', async () => {
+    const bus = createMessageBus();
+    const replies: string[] = [];
+    let answerA: () => void = () => {};
+    const dispatcher = dispatchBySession(bus, async (message) => {
+      if (message.chatId === 'a')
+        await new Promise<void>((resolve) => {
+          answerA = resolve;
+        }); // e.g. a confirmation
+      replies.push(`${message.chatId}: ${message.text}`);
+    });
+    await bus.publishInbound({ channel: 'demo', chatId: 'a', senderId: 'u1', text: '/purge' });
+    await bus.publishInbound({ channel: 'demo', chatId: 'b', senderId: 'u2', text: 'hello' });
+    await new Promise((resolve) => setImmediate(resolve));
+    log(replies);
+    expectPrinted("[ 'b: hello' ]");
+    answerA();
+    await bus.close();
+    await dispatcher.done;
+    log(replies);
+    expectPrinted("[ 'b: hello', 'a: /purge' ]");
   });
 
   it('BUS_ERROR_CODES (errors.ts)', async () => {

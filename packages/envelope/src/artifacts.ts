@@ -8,6 +8,7 @@ import {
   toJsonSchema,
 } from '@parley/core';
 import { EnvelopeError } from './errors.js';
+import { artifactSetJsonSchema, defsKeywordOf } from './internal/json-schema-embed.js';
 
 /**
  * A map of artifact name → the Standard Schema that artifact's content must satisfy, as given to
@@ -59,7 +60,8 @@ export interface ArtifactMatch {
 /**
  * A payload schema that is one of several artifact schemas, chosen per payload: by the `$ref` name
  * when the codec resolved one, otherwise by the payload's artifact field. It is itself a Standard
- * Schema (and Standard JSON Schema, as a `oneOf`), so it goes wherever an intent's payload does.
+ * Schema (and Standard JSON Schema: an `anyOf` over the artifacts, each requiring the artifact
+ * field to name it), so it goes wherever an intent's payload does.
  *
  * @example
  * ```ts
@@ -147,12 +149,18 @@ export function defineArtifacts<const TSchemas extends ArtifactSchemas>(
     const name = (payload as Record<string, unknown>)[field];
     return typeof name === 'string' ? select(name) : undefined;
   };
-  const jsonSchema = (io: 'input' | 'output', target: string): Record<string, unknown> => ({
-    oneOf: [...byKey.values()].map(({ schema }) =>
-      // toJsonSchema's target union is narrower than the Standard JSON Schema's string; it passes it on.
-      toJsonSchema(schema, { io, target: target as 'draft-2020-12' }),
-    ),
-  });
+  const jsonSchema = (io: 'input' | 'output', target: string): Record<string, unknown> =>
+    artifactSetJsonSchema(
+      [...byKey].map(([stem, { artifact, schema }]) => ({
+        artifact,
+        stem,
+        // toJsonSchema's target union is narrower than the Standard JSON Schema's string; it passes it on.
+        document: toJsonSchema(schema, { io, target: target as 'draft-2020-12' }),
+      })),
+      field,
+      io,
+      defsKeywordOf(target),
+    );
   type Input = { [K in keyof TSchemas]: InferInput<TSchemas[K]> }[keyof TSchemas];
   type Output = { [K in keyof TSchemas]: InferOutput<TSchemas[K]> }[keyof TSchemas];
   const set: ArtifactSet<Input, Output> = {

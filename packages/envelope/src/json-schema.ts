@@ -2,6 +2,7 @@ import { type ToJsonSchemaOptions, toJsonSchema } from '@parley/core';
 import { EnvelopeError } from './errors.js';
 import type { IntentNameOf, IntentRegistry } from './intents.js';
 import { MAX_FIELD_LENGTH, MAX_SPAWN_DEPTH } from './internal/frame.js';
+import { defsKeywordOf, embedJsonSchema } from './internal/json-schema-embed.js';
 
 /**
  * Exports the payload schema of every intent as JSON Schema (through core's `toJsonSchema`, so
@@ -32,7 +33,10 @@ export function toIntentJsonSchemas<R extends IntentRegistry>(
 
 /**
  * Exports the whole envelope of one intent as JSON Schema: the frame's fields, `intent` fixed to
- * that name, and the payload's schema inlined.
+ * that name, and the payload's schema inlined. The payload's definitions (recursive `z.lazy`,
+ * `.meta({ id })`) move to the envelope's `$defs` (`definitions` for draft-07) as `payload__<name>`
+ * with its `$ref`s rewritten, so ajv and other validators resolve them. A `{ "$ref": name }`
+ * payload is not described: the codec accepts one only through a host's resolver.
  *
  * Use it when a model writes whole envelopes, so its prompt holds the exact output shape.
  *
@@ -53,7 +57,13 @@ export function toEnvelopeJsonSchema<R extends IntentRegistry>(
   intent: IntentNameOf<R>,
   options: ToJsonSchemaOptions = {},
 ): Record<string, unknown> {
-  const { $schema, ...payload } = payloadJsonSchema(registry, intent, options);
+  const { $schema, ...document } = payloadJsonSchema(registry, intent, options);
+  const keyword = defsKeywordOf(options.target);
+  const defs: Record<string, unknown> = {};
+  const embedded = embedJsonSchema(document, 'payload', defs, keyword);
+  const { description } = document;
+  const payload =
+    embedded.$ref === undefined || description === undefined ? embedded : { ...embedded, description };
   const text = { type: 'string', minLength: 1, maxLength: MAX_FIELD_LENGTH };
   return {
     ...($schema === undefined ? {} : { $schema }),
@@ -73,6 +83,7 @@ export function toEnvelopeJsonSchema<R extends IntentRegistry>(
       sent_at: { type: 'integer', minimum: 0 },
       spawn_depth: { type: 'integer', minimum: 0, maximum: MAX_SPAWN_DEPTH },
     },
+    ...(Object.keys(defs).length === 0 ? {} : { [keyword]: defs }),
   };
 }
 

@@ -240,14 +240,21 @@ describe('defineArtifacts', () => {
     expect(Object.isFrozen(set) && Object.isFrozen(set.artifacts)).toBe(true);
   });
 
-  it('exports JSON Schema as a oneOf of its artifacts', () => {
+  it('exports JSON Schema as an anyOf of its artifacts, each naming itself in the artifact field', () => {
     const set = defineArtifacts({
       'A.json': z.object({ a: z.string() }),
       'B.json': z.object({ b: z.number() }),
     });
     const schema = toJsonSchema(set);
-    expect((schema.oneOf as unknown[]).length).toBe(2);
-    expect(toJsonSchema(set, { io: 'output', target: 'draft-07' }).oneOf).toHaveLength(2);
+    expect(schema.oneOf).toBeUndefined();
+    expect(schema.anyOf).toMatchObject([
+      {
+        title: 'A.json',
+        allOf: [{ required: ['artifact'], properties: { artifact: { pattern: '^A(\\.[^.]*)?$' } } }, {}],
+      },
+      { title: 'B.json' },
+    ]);
+    expect(toJsonSchema(set, { io: 'output', target: 'draft-07' }).anyOf).toHaveLength(2);
   });
 
   it('refuses malformed definitions with invalid_definition', () => {

@@ -204,7 +204,22 @@ export type MachineSnapshot<TState extends string = string, TContext = unknown> 
   readonly history: readonly HistoryEntry[];
 };
 
-/** The codes an event can be refused with. */
+/**
+ * The codes an event can be refused with: `unknown_event`, `event_not_accepted` (not in this
+ * state), `guard_failed`, `machine_done` (a final state), `closed`.
+ *
+ * Use it to handle every refusal of `send` exhaustively, or to list them in a host's own docs.
+ *
+ * @example
+ * ```ts
+ * import { createActor, REFUSAL_CODES, requestMachine } from '@parley/fsm';
+ *
+ * const actor = createActor(requestMachine);
+ * actor.send('approve');
+ * const result = actor.send('reject'); // the request is already approved
+ * console.log(result.ok === false && REFUSAL_CODES.includes(result.code)); // true
+ * ```
+ */
 export const REFUSAL_CODES = [
   'unknown_event',
   'event_not_accepted',

@@ -133,4 +133,11 @@ describe('TSDoc examples', () => {
     expect(REFUSAL_CODES).toContain('guard_failed');
     expect(DEFAULT_HISTORY_LIMIT).toBe(100);
   });
+
+  it('REFUSAL_CODES (types.ts)', () => {
+    const actor = createActor(requestMachine);
+    actor.send('approve');
+    const result = actor.send('reject'); // the request is already approved
+    expect(result.ok === false && REFUSAL_CODES.includes(result.code)).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { isParleyError, toJsonSchema } from '@parley/core';
+import { canonicalJson, isParleyError, toJsonSchema } from '@parley/core';
 import type { AnyToolDefinition } from './define.js';
 import { ToolsError } from './errors.js';
 
@@ -163,8 +163,13 @@ export function toToolJsonSchema(tool: AnyToolDefinition): ToolJsonSchema {
  * Use it for the `tools` parameter of `chat.completions.create`; parse the answer's
  * `message.tool_calls` back with {@link parseOpenAIToolCalls}.
  *
+ * A strict tool's parameters are written the way strict mode takes them: a `oneOf` whose branches
+ * exclude each other (a discriminated union) becomes the `anyOf` it equals.
+ *
  * @throws ToolsError `schema_not_convertible` (see {@link toToolJsonSchema}); `strict_incompatible`
- * when a strict tool's schema leaves an object open or a property optional (`details.path`).
+ * when a strict tool's schema leaves an object open or a property optional, or holds what strict
+ * mode refuses (a tuple's `prefixItems`, an overlapping `oneOf`, `allOf`, `not`, `if`, …), with
+ * `details.path` and `details.keyword`.
  * @example
  * ```ts
  * import { defineTool, toOpenAITools } from '@parley/tools';
@@ -180,8 +185,7 @@ export function toOpenAITools(
   options: OpenAIExportOptions = {},
 ): OpenAIChatTool[] {
   return listOf(tools).map((tool) => {
-    const parameters = toToolJsonSchema(tool);
-    const strict = strictOf(tool, parameters, options);
+    const { strict, parameters } = strictOf(tool, toToolJsonSchema(tool), options);
     return {
       type: 'function',
       function: {
@@ -216,13 +220,13 @@ export function toOpenAIResponsesTools(
   options: OpenAIExportOptions = {},
 ): OpenAIResponsesTool[] {
   return listOf(tools).map((tool) => {
-    const parameters = toToolJsonSchema(tool);
+    const { strict, parameters } = strictOf(tool, toToolJsonSchema(tool), options);
     return {
       type: 'function',
       name: tool.name,
       description: tool.description,
       parameters,
-      strict: strictOf(tool, parameters, options) ?? false,
+      strict: strict ?? false,
     };
   });
 }
@@ -281,55 +285,128 @@ function listOf(tools: readonly AnyToolDefinition[]): readonly AnyToolDefinition
   return tools;
 }
 
+/** A tool's `strict` flag and the parameters to send with it (rewritten for strict mode). */
 function strictOf(
   tool: AnyToolDefinition,
   schema: ToolJsonSchema,
   options: OpenAIExportOptions,
-): boolean | undefined {
+): { readonly strict: boolean | undefined; readonly parameters: ToolJsonSchema } {
   const strict = options.strict ?? tool.strict;
-  if (strict !== true) return strict;
-  const path = openNode(schema, '');
-  if (path !== undefined) {
+  if (strict !== true) return { strict, parameters: schema };
+  const refuse = (path: string, keyword: string, why: string): never => {
     throw new ToolsError(
       'strict_incompatible',
-      `The schema of "${tool.name}" cannot be strict: the object at "${path || '(root)'}" must set additionalProperties: false and require every property`,
-      { details: { tool: tool.name, path } },
+      `The schema of "${tool.name}" cannot be strict: ${why} at "${path || '(root)'}"`,
+      { details: { tool: tool.name, path, keyword } },
     );
-  }
-  return true;
+  };
+  // The copy of an object schema is an object schema.
+  return { strict: true, parameters: strictCopy(schema, '', refuse) as ToolJsonSchema };
 }
 
-/** Finds the first object schema that strict mode refuses: open, or with an optional property. */
-function openNode(node: unknown, path: string): string | undefined {
-  if (typeof node !== 'object' || node === null) return undefined;
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const found = openNode(node[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
+type Refuse = (path: string, keyword: string, why: string) => never;
+
+/**
+ * Keywords OpenAI's strict mode does not take (its SDK throws on `prefixItems` and rewrites
+ * `oneOf`): refused wherever they appear, but for a `oneOf` whose branches exclude each other.
+ */
+const STRICT_UNSUPPORTED: readonly string[] = [
+  'prefixItems',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
+/** Keywords holding a map of names to schemas. */
+const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', '$defs', 'definitions']);
+/** Keywords holding a schema or a list of schemas. */
+const SUBSCHEMAS: ReadonlySet<string> = new Set(['items', 'anyOf', 'oneOf', 'additionalProperties']);
+
+/**
+ * Copies a schema for strict mode: every object closed and every property required, a `oneOf`
+ * whose branches exclude each other (each requires one property to hold a `const`/`enum` the
+ * others' do not allow) written as the `anyOf` it equals, anything else strict mode refuses
+ * reported with its path and keyword.
+ */
+function strictCopy(node: unknown, path: string, refuse: Refuse): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => strictCopy(item, `${path}[${i}]`, refuse));
+  if (typeof node !== 'object' || node === null) return node;
   const schema = node as Record<string, unknown>;
+  const keyword = STRICT_UNSUPPORTED.find((k) => schema[k] !== undefined);
+  if (keyword !== undefined) refuse(path, keyword, `strict mode does not take ${keyword}`);
+  checkClosed(schema, path, refuse);
+  const out: Record<string, unknown> = {};
+  const at = (key: string): string => `${path === '' ? '' : `${path}.`}${key}`;
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [name, strictCopy(child, at(`${key}.${name}`), refuse)]),
+      );
+    } else if (key === 'oneOf') {
+      if (!exclusive(value) || schema['anyOf'] !== undefined) {
+        refuse(path, 'oneOf', 'strict mode takes anyOf, and these oneOf branches may overlap');
+      }
+      out['anyOf'] = strictCopy(value, at('anyOf'), refuse);
+    } else out[key] = SUBSCHEMAS.has(key) ? strictCopy(value, at(key), refuse) : value;
+  }
+  return out;
+}
+
+/** Refuses an object schema that is open or leaves a property optional. */
+function checkClosed(schema: Record<string, unknown>, path: string, refuse: Refuse): void {
   const properties = schema['properties'];
   const isObject = schema['type'] === 'object' || (typeof properties === 'object' && properties !== null);
-  if (isObject) {
-    if (schema['additionalProperties'] !== false) return path;
-    const required = Array.isArray(schema['required']) ? schema['required'] : [];
-    const keys = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
-    if (keys.some((key) => !required.includes(key))) return path;
-  }
-  for (const keyword of ['properties', '$defs', 'definitions']) {
-    const children = schema[keyword];
-    if (typeof children !== 'object' || children === null) continue;
-    for (const [key, child] of Object.entries(children)) {
-      const found = openNode(child, `${path === '' ? '' : `${path}.`}${keyword}.${key}`);
-      if (found !== undefined) return found;
+  if (!isObject) return;
+  const why = 'the object must set additionalProperties: false and require every property';
+  if (schema['additionalProperties'] !== false) refuse(path, 'additionalProperties', why);
+  const required = Array.isArray(schema['required']) ? schema['required'] : [];
+  const keys = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  if (keys.some((key) => !required.includes(key))) refuse(path, 'required', why);
+}
+
+/**
+ * Whether at most one branch can match any value: some property is required by every branch and
+ * fixed by each to `const`/`enum` values no other branch allows (a discriminated union).
+ */
+function exclusive(branches: unknown): boolean {
+  if (!Array.isArray(branches)) return false;
+  const tags = branches.map(tagsOf);
+  const candidates = tags[0] === undefined ? [] : [...tags[0].keys()];
+  return candidates.some((name) => {
+    const seen = new Set<string>();
+    for (const branch of tags) {
+      const values = branch?.get(name);
+      if (values === undefined) return false;
+      for (const value of values) {
+        if (seen.has(value)) return false;
+      }
+      for (const value of values) seen.add(value);
     }
+    return true;
+  });
+}
+
+/** The required properties a branch fixes to `const`/`enum` values, each value as canonical JSON. */
+function tagsOf(branch: unknown): Map<string, readonly string[]> | undefined {
+  if (typeof branch !== 'object' || branch === null) return undefined;
+  const { properties, required } = branch as Record<string, unknown>;
+  if (typeof properties !== 'object' || properties === null || !Array.isArray(required)) return undefined;
+  const tags = new Map<string, readonly string[]>();
+  for (const [name, property] of Object.entries(properties)) {
+    if (!required.includes(name) || typeof property !== 'object' || property === null) continue;
+    const { const: fixed, enum: values } = property as Record<string, unknown>;
+    if (fixed !== undefined) tags.set(name, [canonicalJson(fixed)]);
+    else if (Array.isArray(values))
+      tags.set(
+        name,
+        values.map((v) => canonicalJson(v)),
+      );
   }
-  for (const keyword of ['items', 'anyOf', 'oneOf', 'allOf', 'prefixItems']) {
-    if (schema[keyword] === undefined) continue;
-    const found = openNode(schema[keyword], `${path === '' ? '' : `${path}.`}${keyword}`);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  return tags;
 }

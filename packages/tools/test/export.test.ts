@@ -170,7 +170,7 @@ describe('OpenAI exports', () => {
     }
   });
 
-  it('check strict mode through $defs, unions and hand-written tuples', () => {
+  it('check strict mode through $defs, unions and array items', () => {
     const hand = (jsonSchema: Record<string, unknown>) =>
       defineTool({
         name: 'hand',
@@ -185,7 +185,7 @@ describe('OpenAI exports', () => {
       ...closed,
       $defs: { a: closed },
       anyOf: [closed, { type: 'string' }],
-      prefixItems: [closed],
+      items: closed,
     });
     expect(toOpenAITools([ok], { strict: true })[0]?.function.strict).toBe(true);
     const badDef = hand({ ...closed, $defs: { a: { type: 'object' } } });
