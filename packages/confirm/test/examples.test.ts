@@ -100,13 +100,14 @@ describe('@parley/confirm examples', () => {
     const bus = createMessageBus({ clock });
     const gate = createConfirmGate({ bus, clock });
     const action = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
+    const delivered = new Promise((resolve) => gate.on('prompted', resolve)); // replies count from here
     const pending = gate.request({
       sessionKey: 'feishu:oc_1',
       action,
       summary: action.args.sql,
       requester: 'ou_alice',
     });
-    await gate.ready;
+    await delivered;
     log((await bus.receiveOutbound()).text.startsWith('以下操作需要确认'));
     expectPrinted('true');
     await bus.publishInbound({ channel: 'feishu', chatId: 'oc_1', senderId: 'ou_alice', text: '确认' });
@@ -180,8 +181,8 @@ describe('@parley/confirm examples', () => {
   });
 
   it('IGNORED_REPLY_CODES (types.ts)', async () => {
-    log(IGNORED_REPLY_CODES);
-    expectPrinted("[ 'not_allowed', 'bot', 'stale_reply' ]");
+    log(IGNORED_REPLY_CODES.includes('before_delivery'));
+    expectPrinted('true');
   });
 
   it('PendingConfirmation (types.ts)', async () => {
@@ -193,6 +194,7 @@ describe('@parley/confirm examples', () => {
       state: 'prompted',
       step: 0,
       expiresAt: 300_000,
+      delivered: true,
       restored: false,
       remote: false,
     };

@@ -231,7 +231,7 @@ describe('resync', () => {
       ],
     });
     await drain();
-    expect(b.events.error).toHaveLength(1); // could not read A's new pending record
+    expect(b.events.error.length).toBeGreaterThanOrEqual(1); // could not read A's new pending record
     expect(b.gate.pending()).toEqual([]);
     lossy.failing.delete('getEntry');
     lossy.reconnect();
@@ -240,12 +240,13 @@ describe('resync', () => {
     lossy.failing.add('getEntry');
     await b.channel.say('g1', 'alice', 'YES'); // B writes step 2; A cannot read it
     await drain();
-    expect(a.events.error).toHaveLength(1);
+    const unread = a.events.error.length;
+    expect(unread).toBeGreaterThanOrEqual(1);
     lossy.failing.delete('getEntry');
     lossy.failing.add('get').add('list');
     lossy.reconnect();
     await drain();
-    expect(a.events.error.length).toBeGreaterThanOrEqual(3); // the decision read and the list both failed
+    expect(a.events.error.length).toBeGreaterThanOrEqual(unread + 2); // the decision read and the list both failed
     lossy.failing.clear();
     a.clock.advance(1);
     await a.channel.say('g1', 'alice', 'YES');
