@@ -1,0 +1,176 @@
+import { createManualClock, createMemoryStore } from '@parley/core';
+import { createFakeStore } from '@parley/testing';
+import { describe, expect, it } from 'vitest';
+import type { ConfirmDecision } from '../src/index.js';
+import { ACTION, flush, setup, setupSlow } from './helpers.js';
+
+// Issue 18, section 1: a reply counts only for a prompt that was delivered before it was written.
+
+const DROP = { name: 'sql.drop', args: { sql: 'DROP TABLE customers' } };
+const YES3 = [
+  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
+  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
+  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
+];
+
+describe('a reply counts only for a prompt delivered before it was written', () => {
+  it('[CONSENT-01] does not let a second 确认 of one polling batch confirm the queued request whose prompt was never seen', async () => {
+    const h = await setup();
+    const a = await h.ask();
+    const b = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: DROP,
+      summary: DROP.args.sql,
+      requester: 'alice',
+    });
+    await h.nextQueued();
+    const written = h.clock.now();
+    h.clock.advance(1_000);
+    await h.channel.say('g1', 'alice', '确认', { createdAt: written });
+    await h.channel.say('g1', 'alice', '确认', { createdAt: written }); // the same batch
+    expect(await a.decision).toMatchObject({ outcome: 'confirmed' });
+    await flush();
+    const decisions: string[] = h.decided.map((d) => `${d.action.name}:${d.outcome}`);
+    expect(decisions).toEqual(['sql.delete:confirmed']);
+    expect(h.gate.pending()).toMatchObject([{ actionName: 'sql.drop', state: 'prompted' }]);
+    h.clock.advance(1_000);
+    await h.channel.say('g1', 'alice', '取消'); // an answer written after B's prompt counts
+    expect(await b).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it('[CONSENT-02] does not count a reply while the prompt is in flight, even with a slow store write', async () => {
+    const clock = createManualClock({ now: 1_000_000 });
+    const store = createFakeStore({ inner: createMemoryStore({ clock }) });
+    let release: () => void = () => {};
+    store.before('set', () => new Promise<void>((resolve) => (release = resolve)));
+    const h = await setup({ store }, { clock, store });
+    const decision = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    expect((await h.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    expect(h.decided).toEqual([]);
+    release();
+    await flush();
+    release();
+    await flush();
+    h.clock.advance(1);
+    await h.channel.say('g1', 'alice', '取消');
+    expect(await decision).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it('[CONSENT-03] does not let a 确认 typed while reading the superseded prompt confirm its successor', async () => {
+    const h = await setup({ whenPending: 'supersede' });
+    await h.ask();
+    const written = h.clock.now();
+    h.clock.advance(2_000);
+    const b = await h.ask({ action: DROP, summary: DROP.args.sql });
+    await h.channel.say('g1', 'alice', '确认', { createdAt: written }); // typed while reading A's prompt
+    expect(h.events.ignored).toMatchObject([{ code: 'stale_reply' }]);
+    expect(h.gate.pending()).toMatchObject([{ id: b.id }]);
+    h.clock.advance(1);
+    await h.channel.say('g1', 'alice', '取消');
+    expect(await b.decision).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it('[CONSENT-04] counts three back-to-back YES replies for the first step only while prompts 2 and 3 are unsent', async () => {
+    const s = await setupSlow();
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+      steps: YES3,
+    });
+    await flush();
+    s.slow.deliverNext();
+    await flush();
+    s.clock.advance(1_000);
+    for (let i = 0; i < 3; i++) await s.slow.say('g1', 'alice', 'YES');
+    await flush();
+    expect(s.gate.pending()).toMatchObject([{ step: 1, delivered: false }]);
+    expect(s.ignored.map((e) => e.code)).toEqual(['before_delivery', 'before_delivery']);
+    expect(s.slow.held.map((h) => h.message.text)).toEqual([YES3[1]?.prompt]); // prompt 3 never sent
+    s.slow.deliverNext();
+    await flush();
+    s.clock.advance(1_000);
+    await s.slow.say('g1', 'alice', 'NO');
+    expect(await decision).toMatchObject({ outcome: 'cancelled', failedStep: 2 });
+  });
+
+  it('[CONSENT-05] never leaves a confirmation answerable when its send fails or hangs', async () => {
+    const s = await setupSlow({ timeoutMs: 60_000 });
+    const hung = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    s.clock.advance(1_000);
+    expect((await s.slow.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    s.clock.advance(59_000);
+    expect(await hung).toMatchObject({ outcome: 'timed_out', reason: 'timeout' });
+    s.slow.deliverNext(); // the hung send resolves after all: nothing changes
+    await flush();
+    expect(s.gate.pending()).toEqual([]);
+    s.clock.advance(60_000);
+    const failed = s.gate.request({
+      sessionKey: 'feishu:g2',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+      steps: YES3,
+    });
+    await flush();
+    s.slow.deliverNext();
+    await flush();
+    s.clock.advance(1_000);
+    await s.slow.say('g2', 'alice', 'YES');
+    await flush();
+    s.slow.held[0]?.reject(new Error('429'));
+    expect(await failed).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
+  });
+
+  it('[CONSENT-06] treats a whole-second platform stamp as the start of its second: a same-second reply does not count', async () => {
+    const s = await setupSlow();
+    s.clock.advance(5_000_000 - s.clock.now());
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    s.clock.advance(300); // delivered at 5 000.300 s
+    s.slow.deliverNext();
+    await flush();
+    s.clock.advance(500);
+    await s.slow.say('g1', 'alice', '确认', { createdAt: 5_000_000 }); // sent at 5 000.800 s, stamped 5 000 s
+    expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    s.clock.advance(1_000);
+    await s.slow.say('g1', 'alice', '确认', { createdAt: 5_001_000 }); // the next second: counts
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+  });
+
+  it('counts a reply stamped in the very millisecond of delivery (stamps bound creation from below)', async () => {
+    const s = await setupSlow();
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    s.slow.deliverNext();
+    await flush();
+    await s.slow.say('g1', 'alice', '确认', { createdAt: s.clock.now() });
+    const final: ConfirmDecision = await decision;
+    expect(final.outcome).toBe('confirmed');
+  });
+});
