@@ -24,14 +24,10 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       requester: 'alice',
     });
     await h.nextQueued();
-    const written = h.clock.now();
-    h.clock.advance(1_000);
-    await h.channel.say('g1', 'alice', '确认', { createdAt: written });
-    await h.channel.say('g1', 'alice', '确认', { createdAt: written }); // the same batch
+    await Promise.all([h.channel.say('g1', 'alice', '确认'), h.channel.say('g1', 'alice', '确认')]); // one batch
     expect(await a.decision).toMatchObject({ outcome: 'confirmed' });
     await flush();
-    const decisions: string[] = h.decided.map((d) => `${d.action.name}:${d.outcome}`);
-    expect(decisions).toEqual(['sql.delete:confirmed']);
+    expect(h.decided.map((d) => `${d.action.name}:${d.outcome}`)).toEqual(['sql.delete:confirmed']);
     expect(h.gate.pending()).toMatchObject([{ actionName: 'sql.drop', state: 'prompted' }]);
     h.clock.advance(1_000);
     await h.channel.say('g1', 'alice', '取消'); // an answer written after B's prompt counts
@@ -64,17 +60,31 @@ describe('a reply counts only for a prompt delivered before it was written', () 
   });
 
   it('[CONSENT-03] does not let a 确认 typed while reading the superseded prompt confirm its successor', async () => {
-    const h = await setup({ whenPending: 'supersede' });
+    const clock = createManualClock({ now: 1_000_000 });
+    const store = createFakeStore({ inner: createMemoryStore({ clock }) });
+    const h = await setup({ store, whenPending: 'supersede' }, { clock, store });
     await h.ask();
-    const written = h.clock.now();
-    h.clock.advance(2_000);
-    const b = await h.ask({ action: DROP, summary: DROP.args.sql });
-    await h.channel.say('g1', 'alice', '确认', { createdAt: written }); // typed while reading A's prompt
-    expect(h.events.ignored).toMatchObject([{ code: 'stale_reply' }]);
-    expect(h.gate.pending()).toMatchObject([{ id: b.id }]);
+    let release: () => void = () => {};
+    store.before('set', () => new Promise<void>((resolve) => (release = resolve)));
+    h.clock.advance(1_000);
+    const b = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: DROP,
+      summary: DROP.args.sql,
+      requester: 'alice',
+    });
+    await flush();
+    h.clock.advance(1_000);
+    await h.channel.say('g1', 'alice', '确认'); // typed while reading A's prompt; B's is still being written
+    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    expect(h.decided.map((d) => d.outcome)).toEqual(['superseded']);
+    for (let i = 0; i < 3; i++) {
+      release();
+      await flush();
+    }
     h.clock.advance(1);
     await h.channel.say('g1', 'alice', '取消');
-    expect(await b.decision).toMatchObject({ outcome: 'cancelled' });
+    expect(await b).toMatchObject({ outcome: 'cancelled' });
   });
 
   it('[CONSENT-04] counts three back-to-back YES replies for the first step only while prompts 2 and 3 are unsent', async () => {
