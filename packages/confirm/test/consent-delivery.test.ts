@@ -24,7 +24,12 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       requester: 'alice',
     });
     await h.nextQueued();
-    await Promise.all([h.channel.say('g1', 'alice', '确认'), h.channel.say('g1', 'alice', '确认')]); // one batch
+    h.clock.advance(1_000);
+    const written = { createdAt: h.clock.now() - 1 }; // both written before the batch arrives
+    await Promise.all([
+      h.channel.say('g1', 'alice', '确认', written),
+      h.channel.say('g1', 'alice', '确认', written),
+    ]);
     expect(await a.decision).toMatchObject({ outcome: 'confirmed' });
     await flush();
     expect(h.decided.map((d) => `${d.action.name}:${d.outcome}`)).toEqual(['sql.delete:confirmed']);
@@ -47,13 +52,15 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       requester: 'alice',
     });
     await flush();
-    expect((await h.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    const reply = h.channel.say('g1', 'alice', '确认'); // waits while the prompt is in flight
+    h.clock.advance(1);
+    release();
+    await flush();
+    release();
+    await flush();
+    expect((await reply).status).toBe('intercepted');
     expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
     expect(h.decided).toEqual([]);
-    release();
-    await flush();
-    release();
-    await flush();
     h.clock.advance(1);
     await h.channel.say('g1', 'alice', '取消');
     expect(await decision).toMatchObject({ outcome: 'cancelled' });
@@ -75,13 +82,15 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     });
     await flush();
     h.clock.advance(1_000);
-    await h.channel.say('g1', 'alice', '确认'); // typed while reading A's prompt; B's is still being written
-    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
-    expect(h.decided.map((d) => d.outcome)).toEqual(['superseded']);
+    const reply = h.channel.say('g1', 'alice', '确认'); // typed while reading A's prompt; B's is being written
+    h.clock.advance(1);
     for (let i = 0; i < 3; i++) {
       release();
       await flush();
     }
+    expect((await reply).status).toBe('intercepted');
+    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    expect(h.decided.map((d) => d.outcome)).toEqual(['superseded']);
     h.clock.advance(1);
     await h.channel.say('g1', 'alice', '取消');
     expect(await b).toMatchObject({ outcome: 'cancelled' });
@@ -100,13 +109,15 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     s.slow.deliverNext();
     await flush();
     s.clock.advance(1_000);
-    for (let i = 0; i < 3; i++) await s.slow.say('g1', 'alice', 'YES');
+    const replies = [1, 2, 3].map(() => s.slow.say('g1', 'alice', 'YES'));
     await flush();
     expect(s.gate.pending()).toMatchObject([{ step: 1, delivered: false }]);
-    expect(s.ignored.map((e) => e.code)).toEqual(['before_delivery', 'before_delivery']);
     expect(s.slow.held.map((h) => h.message.text)).toEqual([YES3[1]?.prompt]); // prompt 3 never sent
+    s.clock.advance(400); // prompt 2 reaches the platform after the replies were written
     s.slow.deliverNext();
-    await flush();
+    await Promise.all(replies);
+    expect(s.ignored.map((e) => e.code)).toEqual(['before_delivery', 'before_delivery']);
+    expect(s.gate.pending()).toMatchObject([{ step: 1, delivered: true }]);
     s.clock.advance(1_000);
     await s.slow.say('g1', 'alice', 'NO');
     expect(await decision).toMatchObject({ outcome: 'cancelled', failedStep: 2 });
@@ -122,29 +133,14 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     });
     await flush();
     s.clock.advance(1_000);
-    expect((await s.slow.say('g1', 'alice', '确认')).status).toBe('intercepted');
-    expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    const reply = s.slow.say('g1', 'alice', '确认');
     s.clock.advance(59_000);
     expect(await hung).toMatchObject({ outcome: 'timed_out', reason: 'timeout' });
+    expect((await reply).status).toBe('intercepted');
+    expect(s.ignored).toMatchObject([{ code: 'after_decision' }]);
     s.slow.deliverNext(); // the hung send resolves after all: nothing changes
     await flush();
     expect(s.gate.pending()).toEqual([]);
-    s.clock.advance(60_000);
-    const failed = s.gate.request({
-      sessionKey: 'feishu:g2',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-      steps: YES3,
-    });
-    await flush();
-    s.slow.deliverNext();
-    await flush();
-    s.clock.advance(1_000);
-    await s.slow.say('g2', 'alice', 'YES');
-    await flush();
-    s.slow.held[0]?.reject(new Error('429'));
-    expect(await failed).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
   });
 
   it('[CONSENT-06] treats a whole-second platform stamp as the start of its second: a same-second reply does not count', async () => {

@@ -147,6 +147,7 @@ async function sendPrompt(
     return;
   }
   entry.deliveredAt = ctx.clock.now(); // prompt_delivered: replies written from now on count here
+  wake(entry);
   persist(ctx, entry);
   // Announced once the delivery is written, so every replica reading the store can judge by it.
   const announced = {
@@ -242,6 +243,7 @@ export function settle(
   const list = queued.get(entry.sessionKey);
   if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
   if (entry.state === 'prompted') remember(ctx, entry);
+  wake(entry);
   const decision = how.adopt ?? toDecisionOf(entry, outcome, reason, how.extra, ctx.clock.now());
   const wasPersisted = entry.state === 'prompted';
   const record = how.record !== false && how.adopt === undefined;
@@ -254,6 +256,13 @@ export function settle(
       return finish(ctx, entry, final);
     });
   if (wasActive && !ctx.closed) promoteNext(ctx, entry.sessionKey);
+}
+
+/** Lets the replies that arrived while the prompt was in flight be judged now. */
+export function wake(entry: Entry): void {
+  const waiting = entry.waiting;
+  entry.waiting = undefined;
+  if (waiting !== undefined) for (const resume of waiting) resume();
 }
 
 /** Keeps a decided confirmation's approvers for `afterDecisionMs`, so their late answers are absorbed. */

@@ -36,6 +36,8 @@ export interface Entry {
   deliveredAt: number | undefined;
   /** Counts prompts sent, so a late `send` result of an earlier prompt is recognised. */
   sends: number;
+  /** Replies that arrived while the prompt was in flight, woken when its send settles. */
+  waiting?: (() => void)[] | undefined;
   /** Pages of the summary sent so far (`summaryPaging`). */
   pages: number;
   expiresAt: number | undefined;

@@ -3,6 +3,7 @@ import type { ConfirmEvents } from '../types.js';
 import { normalizeExact, parseReply } from '../vocabulary.js';
 import { eventKeyOf, type GateContext } from './context.js';
 import { run, viewOf } from './lifecycle.js';
+import type { Entry } from './records.js';
 import { mayAnswer, step } from './step.js';
 
 /**
@@ -10,7 +11,7 @@ import { mayAnswer, step } from './step.js';
  * follows from another gate), or one decided within `afterDecisionMs`; returns whether it is
  * consumed. The rules themselves are in `step`.
  */
-export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
+export function onMessage(ctx: GateContext, message: InboundMessage): boolean | Promise<boolean> {
   if (message.kind !== 'message') return false;
   const { sessionKey } = message;
   const entry =
@@ -25,6 +26,20 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
     return true;
   }
   if (entry === undefined) return afterDecision(ctx, message, ignore);
+  const bot = message.fromSelf === true || message.senderIsBot === true;
+  if (entry.deliveredAt === undefined && !entry.done && !bot && mayAnswer(entry, message.senderId)) {
+    // The prompt is in flight: the reply waits for its send to settle (or the confirmation to end),
+    // then is judged by when it was written against when the prompt was delivered.
+    return new Promise<boolean>((resolve) => {
+      const waiting = entry.waiting ?? [];
+      if (waiting.length >= MAX_WAITING) {
+        resolve(heldTooMany(ctx, entry, message));
+        return;
+      }
+      waiting.push(() => resolve(onMessage(ctx, message)));
+      entry.waiting = waiting;
+    });
+  }
   const result = step(
     viewOf(ctx, entry),
     {
@@ -32,7 +47,7 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
       text: message.text,
       senderId: message.senderId,
       createdAt: message.createdAt ?? message.receivedAt,
-      bot: message.fromSelf === true || message.senderIsBot === true,
+      bot,
     },
     ctx.clock.now(),
     ctx.rules,
@@ -42,6 +57,19 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
   const counted = result.kind !== 'pass' && result.kind !== 'ignore';
   if (counted && event !== undefined) ctx.countedEvents.add(event, entry.id);
   return run(ctx, entry, result);
+}
+
+/** At most this many replies wait for one prompt in flight; more are consumed, not counted. */
+const MAX_WAITING = 16;
+
+function heldTooMany(ctx: GateContext, entry: Entry, message: InboundMessage): boolean {
+  ctx.events.emit('ignored', {
+    id: entry.id,
+    sessionKey: message.sessionKey,
+    senderId: message.senderId,
+    code: 'before_delivery',
+  });
+  return true;
 }
 
 /**
