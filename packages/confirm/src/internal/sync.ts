@@ -1,7 +1,7 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../types.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { schedule, settle } from './lifecycle.js';
+import { schedule, settle, wake } from './lifecycle.js';
 import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
 import type { Entry, PendingRecord } from './records.js';
 
@@ -95,11 +95,7 @@ async function refresh(ctx: GateContext, entry: Entry, version: number | null): 
     const item = await ctx.store.getEntry(key);
     const record = readPending(ctx, key, item?.value);
     if (item === undefined || record === undefined || entry.done) return;
-    entry.version = item.version;
-    entry.step = record.step;
-    entry.reprompts = record.reprompts;
-    entry.promptedAt = record.promptedAt;
-    entry.deliveredAt = record.deliveredAt;
+    update(entry, record, item.version);
   } catch (error) {
     fail(ctx, error, entry.id);
   }
@@ -118,9 +114,25 @@ async function loadMirror(ctx: GateContext, id: string): Promise<void> {
   }
 }
 
+/** Takes the step, re-prompt count, prompt and delivery times another gate wrote. */
+function update(entry: Entry, record: PendingRecord, version: number): void {
+  entry.version = version;
+  entry.step = record.step;
+  entry.reprompts = record.reprompts;
+  entry.promptedAt = record.promptedAt;
+  entry.deliveredAt = record.deliveredAt;
+  if (entry.deliveredAt !== undefined) wake(entry); // replies held while its prompt was in flight
+}
+
 function follow(ctx: GateContext, record: PendingRecord, version: number): void {
   const { id } = record;
-  if (ctx.closed || ctx.byId.has(id) || ctx.mirrors.has(id) || ctx.recentlySettled.has(id)) return;
+  const held = ctx.mirrors.get(id);
+  if (held !== undefined) {
+    // Read twice (a notification raced the first read): keep the newer version.
+    if (!held.done && (held.version === undefined || version > held.version)) update(held, record, version);
+    return;
+  }
+  if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return;
   const entry = fromRecord(record, true, version);
   ctx.mirrors.set(id, entry);
   ctx.mirrorOf.set(entry.sessionKey, entry);
