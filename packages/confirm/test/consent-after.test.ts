@@ -52,6 +52,7 @@ describe('after the decision', () => {
   it.each([
     ['without approvers', (r: Record<string, unknown>) => ({ ...r, approvers: undefined })],
     ['with approvers as a string', (r: Record<string, unknown>) => ({ ...r, approvers: 'alice bob' })],
+    ['with an empty approver id', (r: Record<string, unknown>) => ({ ...r, approvers: [''] })],
     [
       'with a step past its steps',
       (r: Record<string, unknown>) => ({ ...r, steps: [{ prompt: 'p', expect: 'YES' }], step: 3 }),
@@ -95,6 +96,18 @@ describe('bounds', () => {
     expect(h.gate.pending()).toHaveLength(3);
     expect(await h.gate.authorize(refused, ACTION)).toEqual({ ok: false, code: 'unknown_decision' });
     await expect(setup({ maxPending: 0 })).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
+  it('forgets the oldest decided session past maxPending, so absorption stays bounded', async () => {
+    const h = await setup({ maxPending: 1 });
+    for (const chat of ['g1', 'g2']) {
+      const { decision } = await h.ask({ sessionKey: `feishu:${chat}` });
+      h.clock.advance(1);
+      await h.channel.say(chat, 'alice', '取消');
+      await decision;
+    }
+    expect((await h.channel.say('g1', 'alice', '确认')).status).toBe('queued'); // g1 was forgotten
+    expect((await h.channel.say('g2', 'alice', '确认')).status).toBe('intercepted');
   });
 
   it('[CONSENT-19] remembers a long event id by its digest: bounded per id, and still counted once', async () => {

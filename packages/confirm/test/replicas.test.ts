@@ -204,7 +204,20 @@ describe('resync', () => {
     lossy.mute(false);
     lossy.reconnect();
     await drain();
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true }]);
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, delivered: true }]);
+    lossy.reconnect(); // read again: the same version changes nothing
+    await drain();
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, delivered: true }]);
+  });
+
+  it('follows, at start, a confirmation another live replica prompted, and lets its reply settle it there', async () => {
+    const a = await setup({ replicaId: 'pod-a' });
+    const { decision, id } = await a.ask();
+    const b = await a.restart({ replicaId: 'pod-b' });
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, restored: true }]);
+    a.clock.advance(1);
+    await b.channel.say('g1', 'alice', '确认');
+    expect(await decision).toMatchObject({ outcome: 'confirmed', decidedBy: 'alice' });
   });
 
   it('unsubscribes on close', async () => {

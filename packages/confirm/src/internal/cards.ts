@@ -56,5 +56,6 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
     ctx.rules,
   );
   if (result.kind === 'refuse') return refuse(result.code, id);
-  return run(ctx, entry, result) || true;
+  run(ctx, entry, result);
+  return true; // a click on the gate's button is consumed whether it counts or not
 }

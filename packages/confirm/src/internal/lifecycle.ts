@@ -302,13 +302,13 @@ async function finish(ctx: GateContext, entry: Entry, recorded: ConfirmDecision)
 
 /**
  * A recorded `confirmed` decided at or after the confirmation's deadline (another replica's, or
- * an older gate's) counts as `timed_out` here; `authorize` refuses it the same way.
+ * an older gate's) counts as `timed_out` here; `authorize` refuses it the same way. (A standing
+ * allowance is never prompted, so it has no deadline.)
  */
 function decidedInTime(entry: Entry, decision: ConfirmDecision): ConfirmDecision {
   const deadline = decision.expiresAt ?? entry.expiresAt;
   if (decision.outcome !== 'confirmed' || deadline === undefined || decision.decidedAt < deadline)
     return decision;
-  if (decision.reason === 'standing_allowance') return decision; // never prompted: no deadline applies
   return { ...decision, outcome: 'timed_out', reason: 'timeout' };
 }
 
