@@ -25,13 +25,16 @@ import {
   createConfirmGate,
   DECISION_REASONS,
   type DecisionReason,
+  DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING,
   DEFAULT_VOCABULARY,
   DEFAULT_VOCABULARY_WORDS,
   defineVocabulary,
   digestAction,
   IGNORED_REPLY_CODES,
   MAX_REPLY_LENGTH,
+  MAX_SUMMARY_LENGTH,
   normalizeExact,
   normalizeReply,
   parseReply,
@@ -123,6 +126,21 @@ describe('@parley/confirm examples', () => {
   it('DEFAULT_CONFIRM_TIMEOUT_MS (types.ts)', async () => {
     log(DEFAULT_CONFIRM_TIMEOUT_MS);
     expectPrinted('300000');
+  });
+
+  it('DEFAULT_MAX_PENDING (types.ts)', async () => {
+    log(DEFAULT_MAX_PENDING);
+    expectPrinted('10000');
+  });
+
+  it('DEFAULT_AFTER_DECISION_MS (types.ts)', async () => {
+    log(DEFAULT_AFTER_DECISION_MS);
+    expectPrinted('30000');
+  });
+
+  it('MAX_SUMMARY_LENGTH (types.ts)', async () => {
+    log(MAX_SUMMARY_LENGTH);
+    expectPrinted('500');
   });
 
   it('CONFIRM_OUTCOMES (types.ts)', async () => {
