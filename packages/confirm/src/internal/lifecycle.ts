@@ -1,11 +1,9 @@
-import type { OutboundCard } from '@parley/bus';
-import type { ConfirmDecision, ConfirmMessages, ConfirmOutcome, DecisionReason } from '../types.js';
+import type { ConfirmDecision, ConfirmOutcome, DecisionReason } from '../types.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
-import { DEFAULT_MESSAGES, type Entry } from './records.js';
-import { renderSummary, summaryPages } from './render.js';
+import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
+import type { Entry } from './records.js';
 import { type Extra, type StepResult, type StepView, step } from './step.js';
-import type { CardChoice } from './token.js';
 
 // The effect runner of a confirmation: it performs what the pure `step` function decides (settle,
 // prompt the next step, re-prompt, send a page), writes the store, sends, schedules the deadline
@@ -58,9 +56,11 @@ export function run(ctx: GateContext, entry: Entry, result: StepResult): boolean
       entry.reprompts++;
       reprompt(ctx, entry, 'reprompt');
       return true;
-    case 'page':
-      sendPage(ctx, entry);
+    case 'page': {
+      const page = nextPage(entry);
+      if (page !== undefined) notify(ctx, entry, page);
       return true;
+    }
     case 'ignore':
     case 'refuse':
       return true;
@@ -159,63 +159,6 @@ async function sendPrompt(
   void entry.io.then(() => {
     if (!entry.done && entry.sends === seq) ctx.events.emit('prompted', announced);
   });
-}
-
-/** The prompt text, or `undefined` (reported) when a host template throws or returns no text. */
-function promptText(ctx: GateContext, entry: Entry, kind: 'first' | 'step' | 'reprompt'): string | undefined {
-  if (entry.steps !== undefined) return (entry.steps[entry.step] as { prompt: string }).prompt;
-  const summary = renderSummary(entry.action, entry.summary, ctx.rules.paging);
-  return contained(ctx, entry, () =>
-    kind === 'reprompt'
-      ? ctx.texts.reprompt(summary, ctx.maxReprompts - entry.reprompts)
-      : ctx.texts.prompt(summary, ctx.standingMs !== undefined),
-  );
-}
-
-/** Runs a host template; a throw or a non-text result is reported and reads as `undefined`. */
-function contained(ctx: GateContext, entry: Entry, template: () => unknown): string | undefined {
-  try {
-    const text = template();
-    if (typeof text === 'string' && text !== '') return text;
-    fail(ctx, new TypeError(`A confirm message template returned ${typeof text}, not text`), entry.id);
-  } catch (error) {
-    fail(ctx, error, entry.id);
-  }
-  return undefined;
-}
-
-/** A notice text: the host's template, or the default one when the host's throws. */
-function noticeText(
-  ctx: GateContext,
-  entry: Entry,
-  name: keyof Pick<ConfirmMessages, 'timedOut' | 'expired'>,
-): string {
-  const summary = renderSummary(entry.action, entry.summary, false);
-  return contained(ctx, entry, () => ctx.texts[name](summary)) ?? DEFAULT_MESSAGES[name](summary);
-}
-
-/** Sends the next page of a shortened summary (`summaryPaging`); past the last, nothing. */
-function sendPage(ctx: GateContext, entry: Entry): void {
-  const pages = summaryPages(entry.action, entry.summary);
-  const page = pages[entry.pages];
-  if (page === undefined) return;
-  entry.pages++;
-  notify(ctx, entry, page);
-}
-
-function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
-  const choices: [CardChoice, string, 'danger' | 'default' | 'primary'][] = [
-    ['confirm', '确认 Confirm', 'danger'],
-    ['cancel', '取消 Cancel', 'default'],
-  ];
-  if (ctx.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
-  const buttons = choices.map(([choice, label, style]) => ({
-    label,
-    style,
-    value: { confirmation: ctx.tokens.sign(entry.id, choice) },
-  }));
-  const body = renderSummary(entry.action, entry.summary, ctx.rules.paging);
-  return { title: '需要确认 Confirmation required', body, buttons };
 }
 
 /**
