@@ -19,6 +19,27 @@ describe('edges of exact consent', () => {
     expect(s.ignored).toHaveLength(17);
   });
 
+  it('waits with a click on a prompt in flight, then refuses it as before_delivery when made before the delivery', async () => {
+    const s = await setupSlow();
+    const refused: unknown[] = [];
+    s.gate.on('refused', (event) => refused.push(event));
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    const card = { kind: 'card_action', action: { confirmation: 'cfm_1.confirm' } } as const;
+    const early = s.slow.say('g1', 'alice', '', card);
+    s.clock.advance(1);
+    s.slow.deliverNext();
+    expect((await early).status).toBe('intercepted');
+    expect(refused).toMatchObject([{ code: 'before_delivery', id: 'cfm_1' }]);
+    await s.slow.say('g1', 'alice', '', card);
+    expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card' });
+  });
+
   it('takes a confirmed decision recorded at or after the deadline as timed_out, and authorize refuses it', async () => {
     const h = await setup({ timeoutMs: 60_000 });
     const { decision, id } = await h.ask();

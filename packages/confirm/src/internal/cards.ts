@@ -1,7 +1,7 @@
 import type { InboundMessage } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
 import type { ConfirmEvents } from '../types.js';
-import type { GateContext } from './context.js';
+import { type GateContext, MAX_WAITING } from './context.js';
 import { run, viewOf } from './lifecycle.js';
 import { loadRemote } from './persistence.js';
 import { step } from './step.js';
@@ -39,6 +39,14 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
     if (found === 'settled') return refuse('settled', id);
     entry = ctx.byId.get(id) ?? found; // it may have been restored or settled while the store answered
     if (entry === undefined) return refuse('unknown_confirmation', id);
+    if (entry.done) return refuse('settled', id);
+  }
+  const inFlight = entry.state === 'prompted' && entry.deliveredAt === undefined && !entry.done;
+  if (inFlight && (entry.waiting?.length ?? 0) < MAX_WAITING) {
+    // The prompt is in flight: the click waits for its send to settle, then is judged like a reply.
+    const waiting = entry.waiting ?? [];
+    entry.waiting = waiting;
+    await new Promise<void>((resolve) => waiting.push(resolve));
     if (entry.done) return refuse('settled', id);
   }
   const result = step(

@@ -57,6 +57,8 @@ export interface Lately {
 
 /** The longest event key kept as is; a longer one is kept as its SHA-256 (bounded memory). */
 export const MAX_EVENT_KEY_LENGTH = 128;
+/** At most this many replies or clicks wait for one prompt in flight; more are consumed, not counted. */
+export const MAX_WAITING = 16;
 /** How many counted event ids a gate remembers. */
 export const MAX_COUNTED_EVENTS = 10_000;
 

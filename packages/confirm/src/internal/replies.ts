@@ -1,7 +1,7 @@
 import type { InboundMessage } from '@parley/bus';
 import type { ConfirmEvents } from '../types.js';
 import { normalizeExact, parseReply } from '../vocabulary.js';
-import { eventKeyOf, type GateContext } from './context.js';
+import { eventKeyOf, type GateContext, MAX_WAITING } from './context.js';
 import { run, viewOf } from './lifecycle.js';
 import type { Entry } from './records.js';
 import { mayAnswer, step } from './step.js';
@@ -58,9 +58,6 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean | 
   if (counted && event !== undefined) ctx.countedEvents.add(event, entry.id);
   return run(ctx, entry, result);
 }
-
-/** At most this many replies wait for one prompt in flight; more are consumed, not counted. */
-const MAX_WAITING = 16;
 
 function heldTooMany(ctx: GateContext, entry: Entry, message: InboundMessage): boolean {
   ctx.events.emit('ignored', {
