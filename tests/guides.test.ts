@@ -72,7 +72,10 @@ describe('guide: getting started', () => {
   it('confirms, cancels and times out, in that order, with the transcript it prints', async () => {
     const clock = createManualClock({ now: Date.UTC(2026, 0, 1) });
     const transcript = await gettingStarted(clock);
-    const prompt = "bot: 以下操作需要确认：DELETE FROM orders WHERE status = 'cancelled'";
+    // The prompt leads with the action name and the first 12 hex digits of its digest.
+    const prompt = expect.stringMatching(
+      /^bot: 以下操作需要确认：\[orders\.delete_cancelled · [0-9a-f]{12}\] DELETE FROM orders WHERE status = 'cancelled'$/,
+    );
     expect(transcript).toEqual([
       'alice: /purge',
       prompt,

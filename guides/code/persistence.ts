@@ -178,13 +178,17 @@ export async function confirmScenario(clock: Clock = createManualClock({ now: 1_
 
   // Before: the prompt goes out, then the process stops.
   const before = await startGate(store, clock, {});
+  // `prompted` fires once the prompt's send resolved and that was written to the store: from then
+  // on a restarted gate can take the reply (a record whose delivery was never written is settled
+  // `aborted` / `prompt_failed` instead, since nobody can tell whether a reply answers it).
+  const delivered = new Promise((resolve) => before.gate.on('prompted', resolve));
   void before.gate.request({
     sessionKey: 'tg:ops',
     requester: 'alice',
     action,
     summary: 'Delete cancelled orders',
   });
-  await before.channel.waitForSent('以下操作需要确认');
+  await delivered;
   await before.stop(); // local waiters settle as aborted/closed; the store keeps the confirmation
 
   // After: a new gate on the same store, with a resume handler per action name.

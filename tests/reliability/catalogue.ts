@@ -680,6 +680,131 @@ export const CATALOGUE = [
       'refusing 1× against 8× input: wrong-typed numbers, unknown frame fields, unknown keys, record values',
     expected: 'linear: time per unit of parse+schema work stays flat; issue reads grow at most 8×',
   },
+  // Exact consent in @parley/confirm (issue 18)
+  {
+    id: 'CONSENT-01',
+    area: 'routing',
+    input: "a queued request's prompt unsent; the requester's two 确认 of one polling batch",
+    expected:
+      'only the first request is confirmed; the second 确认 is consumed, not counted (before_delivery)',
+  },
+  {
+    id: 'CONSENT-02',
+    area: 'routing',
+    input: "a 确认 while the prompt's pending record is still being written (slow store)",
+    expected: 'consumed, not counted (before_delivery); a reply after delivery decides',
+  },
+  {
+    id: 'CONSENT-03',
+    area: 'routing',
+    input: 'whenPending supersede: a 确认 typed while reading the superseded prompt',
+    expected: 'not counted for the successor, whose prompt was not delivered when it was written',
+  },
+  {
+    id: 'CONSENT-04',
+    area: 'routing',
+    input: 'three exact YES sent back to back for a three-step confirmation',
+    expected: 'only step 1 counts; steps 2 and 3 need replies written after their prompts were delivered',
+  },
+  {
+    id: 'CONSENT-05',
+    area: 'lifecycle',
+    input: 'a prompt send that hangs, and a step prompt whose send fails',
+    expected: 'unanswerable while in flight; timed_out at the deadline; aborted / prompt_failed on failure',
+  },
+  {
+    id: 'CONSENT-06',
+    area: 'routing',
+    input: 'whole-second createdAt (Telegram): reply stamped in the same second as the delivery',
+    expected: 'not counted (a stamp is the start of its second); a reply stamped a later second counts',
+  },
+  {
+    id: 'CONSENT-07',
+    area: 'restarts',
+    input: 'timeout 150 ms, gate down 300 ms, a 确认 delivered while the new gate loads',
+    expected: 'timed_out from the stored deadline; the resume handler gets timed_out; authorize refuses',
+  },
+  {
+    id: 'CONSENT-08',
+    area: 'restarts',
+    input: 'a card click on a gate over a store without watch, 10 min after a 1 min deadline',
+    expected: 'timed_out, never confirmed',
+  },
+  {
+    id: 'CONSENT-09',
+    area: 'lifecycle',
+    input: 'a messages.timedOut template that throws',
+    expected: 'error event; settles timed_out with the default notice; a later 确认 confirms nothing',
+  },
+  {
+    id: 'CONSENT-10',
+    area: 'lifecycle',
+    input: 'prompt / reprompt templates that throw or return no text',
+    expected: 'error event; aborted / prompt_failed; no unhandled rejection, nothing left pending',
+  },
+  {
+    id: 'CONSENT-11',
+    area: 'routing',
+    input: "a summary of 640 characters of padding before 'DROP TABLE orders'",
+    expected:
+      "name + digest shown; visible '… N more characters'; every argument key shown in canonical order",
+  },
+  {
+    id: 'CONSENT-12',
+    area: 'ids',
+    input: 'authorize with own __proto__ args for a decision on {to, amount}',
+    expected: 'action_mismatch at any depth',
+  },
+  {
+    id: 'CONSENT-13',
+    area: 'ids',
+    input: 'two different argument values (prototype keys, -0, key order, NFC/NFD keys, null vs {})',
+    expected: 'different digests (property test); key order alone gives the same digest',
+  },
+  {
+    id: 'CONSENT-14',
+    area: 'routing',
+    input: "bob's 'always' under approvers [bob], then a request by dave under approvers [carol]",
+    expected: "prompted, not confirmed by bob's allowance",
+  },
+  {
+    id: 'CONSENT-15',
+    area: 'routing',
+    input: 'a second 确认 and a redelivered event id right after a decision',
+    expected: 'absorbed (after_decision / stale_reply), not handed to the agent; other chat flows',
+  },
+  {
+    id: 'CONSENT-16',
+    area: 'restarts',
+    input: 'the pending-record delete fails at settlement, then a restart',
+    expected:
+      'the record is not restored (its decision exists) and is removed; the resume handler does not run again',
+  },
+  {
+    id: 'CONSENT-17',
+    area: 'restarts',
+    input: 'stored records without approvers, with approvers as a string, with a step past its steps',
+    expected: "corrupt_record error event; ignored for deciding; the chat's messages flow",
+  },
+  {
+    id: 'CONSENT-18',
+    area: 'lifecycle',
+    input: 'more requests than maxPending across chats',
+    expected: 'refused / too_many_pending, not recorded',
+  },
+  {
+    id: 'CONSENT-19',
+    area: 'ids',
+    input: 'a 64 KB event id counted as an answer, then redelivered',
+    expected: 'remembered as its digest (≤ 128 chars); still consumed once',
+  },
+  {
+    id: 'CONSENT-20',
+    area: 'routing',
+    input: 'a slow, reordering, redelivering channel with restarts (model test)',
+    expected:
+      'no confirmation is ever confirmed by a reply created before its prompt was delivered or after its deadline',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

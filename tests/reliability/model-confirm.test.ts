@@ -95,6 +95,9 @@ async function open(real: Pick<Real, 'clock' | 'store' | 'ids' | 'executed'>): P
     generateId: real.ids,
     timeoutMs: TIMEOUT_MS,
     cards: false,
+    // The seed's rules only: answers to a just-decided confirmation reach the agent here (the
+    // after-decision absorption is modelled in model-consent.test.ts and confirm's own tests).
+    afterDecisionMs: 0,
     resume: {
       // A confirmation restored after a restart runs through here, and only once authorised.
       [ACTIONS.resumable.name]: async (decision, g) => {

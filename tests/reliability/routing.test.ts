@@ -274,7 +274,8 @@ describe('what an agent can reach', () => {
     bot.clock.advance(1);
     expect(await decision).toMatchObject({ outcome: 'timed_out', reason: 'timeout' });
     const late = await bot.channel.say('g1', 'alice', '确认');
-    expect(late.status).toBe('queued');
+    expect(late.status).toBe('intercepted'); // absorbed as an answer to a just-decided confirmation
+    expect(bot.ignored.at(-1)).toMatchObject({ code: 'after_decision' });
     expect(bot.decided).toHaveLength(1);
     expect(bot.clock.pendingTimers()).toBe(0);
   });

@@ -66,7 +66,9 @@ describe('channel-confirm scenarios (real PGlite)', () => {
     expect(saw(result)).toEqual(['alice: 删除 3 号订单']);
     expect(asked(result)).toEqual(['alice: 删除 3 号订单']);
     const [prompt, done] = result.botSaid;
-    expect(prompt?.text).toContain('以下操作需要确认：修改数据 DML · DELETE FROM orders WHERE id = 3');
+    expect(prompt?.text).toMatch(
+      /^以下操作需要确认：\[data_modify · [0-9a-f]{12}\] 修改数据 DML · DELETE FROM orders WHERE id = 3/,
+    );
     expect(prompt?.card?.buttons.map((b) => b.label)).toEqual(['确认 Confirm', '取消 Cancel']);
     expect(done?.text).toBe('已执行 DELETE，影响 1 行。');
     expect(result.lines.join('\n')).toMatch(/alice: 确认\n.*consumed by the confirm gate/);

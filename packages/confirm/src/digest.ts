@@ -75,7 +75,7 @@ export function hashAction(action: ConfirmAction): { readonly digest: string; re
       details: { name: String(action?.name) },
     });
   }
-  const args = canonicalJson(action.args ?? {});
+  const args = canonicalJson(action.args === undefined ? {} : action.args); // null is an argument, not {}
   const digest = toHex(sha256(utf8(`${JSON.stringify(action.name)}\n${args}`)));
   return { digest, args };
 }

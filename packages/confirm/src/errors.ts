@@ -15,6 +15,7 @@ export const CONFIRM_ERROR_CODES = [
   'invalid_argument',
   'invalid_action',
   'invalid_vocabulary',
+  'corrupt_record',
 ] as const;
 
 /**
@@ -32,7 +33,8 @@ export type ConfirmErrorCode = (typeof CONFIRM_ERROR_CODES)[number];
 /**
  * The error `@parley/confirm` throws or rejects with when it is misused: a request on a closed
  * gate, a malformed request or action, a vocabulary whose words overlap. What users reply is
- * never an error: it becomes a decision.
+ * never an error: it becomes a decision. `corrupt_record` is never thrown: it is reported as an
+ * `error` event for a stored record the gate could not read, which it then leaves out of deciding.
  *
  * @example
  * ```ts

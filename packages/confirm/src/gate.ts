@@ -6,6 +6,9 @@ import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
 import { settle } from './internal/lifecycle.js';
+
+/** The longest confirmation id `generateId` may return (ids are kept in bounded memory and tokens). */
+const MAX_ID_LENGTH = 128;
 import { readDecisionRecord, toDecision } from './internal/records.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
@@ -36,8 +39,9 @@ import type { ConfirmDecision, ConfirmGate, ConfirmGateOptions, ConfirmRequest }
  * const bus = createMessageBus({ clock });
  * const gate = createConfirmGate({ bus, clock });
  * const action = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
+ * const delivered = new Promise((resolve) => gate.on('prompted', resolve)); // replies count from here
  * const pending = gate.request({ sessionKey: 'feishu:oc_1', action, summary: action.args.sql, requester: 'ou_alice' });
- * await gate.ready;
+ * await delivered;
  * console.log((await bus.receiveOutbound()).text.startsWith('以下操作需要确认')); // true
  * await bus.publishInbound({ channel: 'feishu', chatId: 'oc_1', senderId: 'ou_alice', text: '确认' });
  * const decision = await pending;
@@ -66,7 +70,12 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         return token === undefined ? false : onCard(ctx, message, token);
       }
       if (ctx.loading) return ready.then(() => onMessage(ctx, message));
-      return ctx.active.size === 0 && ctx.mirrorOf.size === 0 ? false : onMessage(ctx, message);
+      const idle =
+        ctx.active.size === 0 &&
+        ctx.mirrorOf.size === 0 &&
+        ctx.lately.size === 0 &&
+        (message.eventId === undefined || ctx.countedEvents.size === 0);
+      return idle ? false : onMessage(ctx, message);
     },
   });
 
@@ -81,7 +90,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       const args = JSON.parse(canonicalArgs) as JsonValue; // a private copy
       await ready;
       const id = ctx.nextId();
-      if (typeof id !== 'string' || id === '' || id.includes('.')) {
+      if (typeof id !== 'string' || id === '' || id.includes('.') || id.length > MAX_ID_LENGTH) {
         throw new ConfirmError('invalid_argument', `generateId returned an unusable id ${String(id)}`, {
           details: { id: String(id) },
         });
@@ -101,6 +110,9 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       const record = readDecisionRecord(entry?.value);
       if (entry === undefined || record === undefined) return { ok: false, code: 'unknown_decision' };
       if (record.outcome !== 'confirmed') return { ok: false, code: 'not_confirmed' };
+      // Decided at or after its deadline (by a replica or gate that did not check it): not consent.
+      if (record.expiresAt !== undefined && record.decidedAt >= record.expiresAt)
+        return { ok: false, code: 'not_confirmed' };
       if (record.action.digest !== digest) return { ok: false, code: 'action_mismatch' };
       if (record.usedAt !== undefined) return { ok: false, code: 'already_used' };
       const used = await store.compareAndSet(
@@ -135,6 +147,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         requester: entry.requester,
         state: entry.state === 'prompted' ? 'prompted' : 'queued',
         step: entry.step,
+        delivered: entry.deliveredAt !== undefined,
         ...(entry.expiresAt === undefined ? {} : { expiresAt: entry.expiresAt }),
         restored: entry.restored,
         remote: entry.remote,

@@ -16,6 +16,43 @@ import type { Vocabulary } from './vocabulary.js';
 export const DEFAULT_CONFIRM_TIMEOUT_MS = 300_000;
 
 /**
+ * How many confirmations a gate holds at once unless told otherwise (`maxPending`): 10 000.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_PENDING } from '@parley/confirm';
+ *
+ * console.log(DEFAULT_MAX_PENDING); // 10000
+ * ```
+ */
+export const DEFAULT_MAX_PENDING = 10_000;
+
+/**
+ * How long after a decision its approvers' answers are still absorbed (`afterDecisionMs`): 30 s.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_AFTER_DECISION_MS } from '@parley/confirm';
+ *
+ * console.log(DEFAULT_AFTER_DECISION_MS); // 30000
+ * ```
+ */
+export const DEFAULT_AFTER_DECISION_MS = 30_000;
+
+/**
+ * The longest summary a prompt shows whole: 500 characters. A longer one is shortened with a
+ * visible "… N more characters" marker and followed by the arguments key by key.
+ *
+ * @example
+ * ```ts
+ * import { MAX_SUMMARY_LENGTH } from '@parley/confirm';
+ *
+ * console.log(MAX_SUMMARY_LENGTH); // 500
+ * ```
+ */
+export const MAX_SUMMARY_LENGTH = 500;
+
+/**
  * The outcomes of a confirmation. Only `confirmed` authorises the action.
  *
  * @example
@@ -69,6 +106,7 @@ export const DECISION_REASONS = [
   'prompt_failed',
   'session_busy',
   'expired',
+  'too_many_pending',
 ] as const;
 
 /**
@@ -131,7 +169,11 @@ export interface ConfirmStep {
 export interface ConfirmRequest {
   readonly sessionKey: string;
   readonly action: ConfirmAction;
-  /** Shown in the prompt; cut to 500 characters. */
+  /**
+   * Shown in the prompt after the action name and a short digest. Longer than
+   * {@link MAX_SUMMARY_LENGTH} characters it is shortened visibly ("… N more characters") and the
+   * arguments are shown key by key in canonical order; see the README ("What a prompt shows").
+   */
   readonly summary: string;
   /** The user id whose message triggered the action. */
   readonly requester: string;
@@ -172,6 +214,8 @@ export interface ConfirmDecision {
   readonly failedStep?: number;
   /** When `always` was chosen: until when this action kind is allowed in this session. */
   readonly allowUntil?: number;
+  /** The absolute deadline of the confirmation (absent when it was never prompted). */
+  readonly expiresAt?: number;
   readonly requestedAt: number;
   readonly promptedAt?: number;
   readonly decidedAt: number;
@@ -225,19 +269,29 @@ export const CARD_REFUSAL_CODES = [
   'not_allowed',
   'session_mismatch',
   'steps_required',
+  'before_delivery',
 ] as const;
 
 /**
- * Why an inbound message of a session with a pending confirmation was not counted as a reply.
+ * Why an inbound message of a session with a pending (or just decided) confirmation was not
+ * counted as a reply: `not_allowed`, `bot`, `stale_reply` (written before the prompt, or a
+ * redelivered event that already counted), `before_delivery` (written or arrived before the
+ * prompt's send resolved), `after_decision` (an answer to a confirmation decided moments ago).
  *
  * @example
  * ```ts
  * import { IGNORED_REPLY_CODES } from '@parley/confirm';
  *
- * console.log(IGNORED_REPLY_CODES); // [ 'not_allowed', 'bot', 'stale_reply' ]
+ * console.log(IGNORED_REPLY_CODES.includes('before_delivery')); // true
  * ```
  */
-export const IGNORED_REPLY_CODES = ['not_allowed', 'bot', 'stale_reply'] as const;
+export const IGNORED_REPLY_CODES = [
+  'not_allowed',
+  'bot',
+  'stale_reply',
+  'before_delivery',
+  'after_decision',
+] as const;
 
 /**
  * A pending confirmation as {@link ConfirmGate.pending} lists it.
@@ -248,7 +302,7 @@ export const IGNORED_REPLY_CODES = ['not_allowed', 'bot', 'stale_reply'] as cons
  *
  * const view: PendingConfirmation = {
  *   id: 'cfm_1', sessionKey: 'feishu:oc_1', actionName: 'sql.delete', requester: 'ou_a',
- *   state: 'prompted', step: 0, expiresAt: 300_000, restored: false, remote: false,
+ *   state: 'prompted', step: 0, expiresAt: 300_000, delivered: true, restored: false, remote: false,
  * };
  * ```
  */
@@ -262,6 +316,8 @@ export interface PendingConfirmation {
   /** Steps already answered (multi-step). */
   readonly step: number;
   readonly expiresAt?: number;
+  /** The current prompt's `send` resolved: replies written from then on count. */
+  readonly delivered: boolean;
   /** Loaded from the store after a restart (or followed from another gate). */
   readonly restored: boolean;
   /**
@@ -306,7 +362,11 @@ export interface ConfirmEvents {
     readonly senderId: string;
     readonly id?: string;
   };
-  /** A store write, resume handler or notice failed; the gate keeps going. */
+  /**
+   * A store write, a notice, a host template or resume handler failed, or a stored record could
+   * not be read (`corrupt_record`); the gate keeps going and the confirmation concerned settles
+   * as a refusal where one is waiting.
+   */
   error: { readonly error: unknown; readonly id?: string };
 }
 
@@ -321,7 +381,10 @@ export interface ConfirmEvents {
  * ```
  */
 export interface ConfirmMessages {
-  /** The first prompt; `allowAlways` when standing allowances are on. */
+  /**
+   * The first prompt; `allowAlways` when standing allowances are on. `summary` is the rendered
+   * one: action name, short digest, and the (visibly shortened) summary.
+   */
   prompt(summary: string, allowAlways: boolean): string;
   /** Sent after an unrecognised reply under `unrecognised: 'reprompt'`. */
   reprompt(summary: string, attemptsLeft: number): string;
@@ -377,6 +440,23 @@ export interface ConfirmGateOptions {
   readonly whenPending?: 'queue' | 'reject' | 'supersede';
   /** Most requests queued per session; 8 by default. Past it, `refused` / `session_busy`. */
   readonly maxQueuedPerSession?: number;
+  /**
+   * Most confirmations this gate holds at once (prompted and queued, every session);
+   * {@link DEFAULT_MAX_PENDING} by default. Past it a request settles at once as `refused` /
+   * `too_many_pending` (not recorded), so a flood of chats cannot grow the gate without bound.
+   */
+  readonly maxPending?: number;
+  /**
+   * How long after a confirmation is decided its approvers' answers to it ("确认" sent twice, a
+   * late button word) are still consumed instead of reaching the agent as chat;
+   * {@link DEFAULT_AFTER_DECISION_MS} by default, 0 turns it off.
+   */
+  readonly afterDecisionMs?: number;
+  /**
+   * Lets approvers reply "more" / 「更多」 to a shortened prompt to receive the rest of the
+   * summary and the full canonical arguments, page by page; off by default.
+   */
+  readonly summaryPaging?: boolean;
   /** An unrecognised reply: `cancel` (default) or `reprompt` up to `maxReprompts` times. */
   readonly unrecognised?: 'cancel' | 'reprompt';
   /** 2 by default. */

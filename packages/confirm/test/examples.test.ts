@@ -25,13 +25,16 @@ import {
   createConfirmGate,
   DECISION_REASONS,
   type DecisionReason,
+  DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING,
   DEFAULT_VOCABULARY,
   DEFAULT_VOCABULARY_WORDS,
   defineVocabulary,
   digestAction,
   IGNORED_REPLY_CODES,
   MAX_REPLY_LENGTH,
+  MAX_SUMMARY_LENGTH,
   normalizeExact,
   normalizeReply,
   parseReply,
@@ -100,13 +103,14 @@ describe('@parley/confirm examples', () => {
     const bus = createMessageBus({ clock });
     const gate = createConfirmGate({ bus, clock });
     const action = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
+    const delivered = new Promise((resolve) => gate.on('prompted', resolve)); // replies count from here
     const pending = gate.request({
       sessionKey: 'feishu:oc_1',
       action,
       summary: action.args.sql,
       requester: 'ou_alice',
     });
-    await gate.ready;
+    await delivered;
     log((await bus.receiveOutbound()).text.startsWith('以下操作需要确认'));
     expectPrinted('true');
     await bus.publishInbound({ channel: 'feishu', chatId: 'oc_1', senderId: 'ou_alice', text: '确认' });
@@ -122,6 +126,21 @@ describe('@parley/confirm examples', () => {
   it('DEFAULT_CONFIRM_TIMEOUT_MS (types.ts)', async () => {
     log(DEFAULT_CONFIRM_TIMEOUT_MS);
     expectPrinted('300000');
+  });
+
+  it('DEFAULT_MAX_PENDING (types.ts)', async () => {
+    log(DEFAULT_MAX_PENDING);
+    expectPrinted('10000');
+  });
+
+  it('DEFAULT_AFTER_DECISION_MS (types.ts)', async () => {
+    log(DEFAULT_AFTER_DECISION_MS);
+    expectPrinted('30000');
+  });
+
+  it('MAX_SUMMARY_LENGTH (types.ts)', async () => {
+    log(MAX_SUMMARY_LENGTH);
+    expectPrinted('500');
   });
 
   it('CONFIRM_OUTCOMES (types.ts)', async () => {
@@ -180,8 +199,8 @@ describe('@parley/confirm examples', () => {
   });
 
   it('IGNORED_REPLY_CODES (types.ts)', async () => {
-    log(IGNORED_REPLY_CODES);
-    expectPrinted("[ 'not_allowed', 'bot', 'stale_reply' ]");
+    log(IGNORED_REPLY_CODES.includes('before_delivery'));
+    expectPrinted('true');
   });
 
   it('PendingConfirmation (types.ts)', async () => {
@@ -193,6 +212,7 @@ describe('@parley/confirm examples', () => {
       state: 'prompted',
       step: 0,
       expiresAt: 300_000,
+      delivered: true,
       restored: false,
       remote: false,
     };

@@ -1,4 +1,12 @@
-import { createMessageBus, type MessageBus } from '@parley/bus';
+import {
+  type ChannelAdapter,
+  createMessageBus,
+  type DeliverInbound,
+  type InboundInput,
+  type MessageBus,
+  type OutboundMessage,
+  type PublishResult,
+} from '@parley/bus';
 import {
   createManualClock,
   createMemoryStore,
@@ -110,4 +118,85 @@ export function buttonToken(
   const value = card?.buttons[index]?.value as { confirmation: string } | undefined;
   if (value === undefined) throw new Error(`No ${choice} button in the last card sent to ${chatId}`);
   return value.confirmation;
+}
+
+/** A channel whose sends hang until the test resolves (or fails) them: a slow platform. */
+export interface SlowChannel {
+  readonly adapter: ChannelAdapter;
+  /** Sends not yet resolved, oldest first. */
+  readonly held: { readonly message: OutboundMessage; resolve(): void; reject(error: unknown): void }[];
+  /** Every message whose send resolved. */
+  readonly delivered: OutboundMessage[];
+  /** Resolves the oldest held send. */
+  deliverNext(): void;
+  say(chatId: string, senderId: string, text: string, extra?: Partial<InboundInput>): Promise<PublishResult>;
+}
+
+export function createSlowChannel(channel = 'feishu'): SlowChannel {
+  let deliver: DeliverInbound | undefined;
+  const held: SlowChannel['held'] = [];
+  const delivered: OutboundMessage[] = [];
+  return {
+    held,
+    delivered,
+    adapter: {
+      channel,
+      connect(next) {
+        deliver = next;
+      },
+      send: (message) =>
+        new Promise<void>((resolve, reject) => {
+          held.push({
+            message,
+            resolve: () => {
+              delivered.push(message);
+              resolve();
+            },
+            reject,
+          });
+        }),
+    },
+    deliverNext() {
+      const next = held.shift();
+      if (next === undefined) throw new Error('No send is held');
+      next.resolve();
+    },
+    say(chatId, senderId, text, extra = {}) {
+      if (deliver === undefined) throw new Error('Not attached');
+      return deliver({ chatId, senderId, text, ...extra });
+    },
+  };
+}
+
+/** A gate on a bus with a slow channel. */
+export async function setupSlow(options: Partial<ConfirmGateOptions> = {}): Promise<{
+  clock: ManualClock;
+  bus: MessageBus;
+  slow: SlowChannel;
+  gate: ConfirmGate;
+  ignored: ConfirmEvents['ignored'][];
+  errors: unknown[];
+}> {
+  const clock = createManualClock({ now: 1_000_000 });
+  const bus = createMessageBus({ clock });
+  const slow = createSlowChannel();
+  await bus.attach(slow.adapter);
+  const gate = createConfirmGate({
+    bus,
+    clock,
+    generateId: createSequentialIds('cfm_'),
+    cards: false,
+    ...options,
+  });
+  await gate.ready;
+  const ignored: ConfirmEvents['ignored'][] = [];
+  const errors: unknown[] = [];
+  gate.on('ignored', (event) => ignored.push(event));
+  gate.on('error', ({ error }) => errors.push(error));
+  return { clock, bus, slow, gate, ignored, errors };
+}
+
+/** Lets queued promise callbacks and store writes run (microtasks only; no time passes). */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 30; i++) await Promise.resolve();
 }

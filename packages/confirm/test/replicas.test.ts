@@ -204,7 +204,20 @@ describe('resync', () => {
     lossy.mute(false);
     lossy.reconnect();
     await drain();
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true }]);
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, delivered: true }]);
+    lossy.reconnect(); // read again: the same version changes nothing
+    await drain();
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, delivered: true }]);
+  });
+
+  it('follows, at start, a confirmation another live replica prompted, and lets its reply settle it there', async () => {
+    const a = await setup({ replicaId: 'pod-a' });
+    const { decision, id } = await a.ask();
+    const b = await a.restart({ replicaId: 'pod-b' });
+    expect(b.gate.pending()).toMatchObject([{ id, remote: true, restored: true }]);
+    a.clock.advance(1);
+    await b.channel.say('g1', 'alice', '确认');
+    expect(await decision).toMatchObject({ outcome: 'confirmed', decidedBy: 'alice' });
   });
 
   it('unsubscribes on close', async () => {
@@ -231,7 +244,7 @@ describe('resync', () => {
       ],
     });
     await drain();
-    expect(b.events.error).toHaveLength(1); // could not read A's new pending record
+    expect(b.events.error.length).toBeGreaterThanOrEqual(1); // could not read A's new pending record
     expect(b.gate.pending()).toEqual([]);
     lossy.failing.delete('getEntry');
     lossy.reconnect();
@@ -240,12 +253,13 @@ describe('resync', () => {
     lossy.failing.add('getEntry');
     await b.channel.say('g1', 'alice', 'YES'); // B writes step 2; A cannot read it
     await drain();
-    expect(a.events.error).toHaveLength(1);
+    const unread = a.events.error.length;
+    expect(unread).toBeGreaterThanOrEqual(1);
     lossy.failing.delete('getEntry');
     lossy.failing.add('get').add('list');
     lossy.reconnect();
     await drain();
-    expect(a.events.error.length).toBeGreaterThanOrEqual(3); // the decision read and the list both failed
+    expect(a.events.error.length).toBeGreaterThanOrEqual(unread + 2); // the decision read and the list both failed
     lossy.failing.clear();
     a.clock.advance(1);
     await a.channel.say('g1', 'alice', 'YES');

@@ -50,11 +50,15 @@ describe('exact multi-step confirmation', () => {
     h.clock.advance(5);
     const written = h.clock.now();
     h.clock.advance(5);
+    const second = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES');
+    await second;
     await h.channel.say('g1', 'alice', 'YES', { createdAt: written }); // typed before prompt #2 was sent
     expect(h.events.ignored).toMatchObject([{ code: 'stale_reply' }]);
     expect(h.gate.pending()).toMatchObject([{ step: 1 }]);
+    const third = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES');
+    await third;
     await h.channel.say('g1', 'alice', 'YES');
     expect((await decision).outcome).toBe('confirmed');
   });
@@ -81,11 +85,15 @@ describe('exact multi-step confirmation', () => {
   it('counts a redelivered platform event once: the same event id never advances a second step', async () => {
     const h = await setup();
     const { decision } = await h.ask({ steps: STEPS });
+    const second = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' });
+    await second;
     await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' }); // the platform delivers it again
     expect(h.gate.pending()).toMatchObject([{ step: 1 }]);
     expect(h.events.ignored).toMatchObject([{ code: 'stale_reply', senderId: 'alice' }]);
+    const third = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_2' });
+    await third;
     await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_3' });
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });

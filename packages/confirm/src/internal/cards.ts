@@ -1,9 +1,10 @@
 import type { InboundMessage } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
 import type { ConfirmEvents } from '../types.js';
-import { type GateContext, mayDecide } from './context.js';
+import { type GateContext, MAX_WAITING } from './context.js';
+import { run, viewOf } from './lifecycle.js';
 import { loadRemote } from './persistence.js';
-import { answer } from './replies.js';
+import { step } from './step.js';
 
 /** The `confirmation` token a card action carries, if it is one of the gate's buttons. */
 export function cardToken(action: JsonValue | undefined): string | undefined {
@@ -15,6 +16,7 @@ export function cardToken(action: JsonValue | undefined): string | undefined {
 /**
  * Resolves a card click by the confirmation id in its token (checked, and signed when the gate
  * has a secret), held here or read from the store; the click is consumed whether it counts or not.
+ * The rules (deadline first, who may click, delivered before the click) are in `step`.
  */
 export async function onCard(ctx: GateContext, message: InboundMessage, token: string): Promise<boolean> {
   if (ctx.loading) await ctx.ready;
@@ -25,7 +27,8 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
     );
     return true;
   };
-  if (message.fromSelf === true || message.senderIsBot === true) return refuse('not_allowed');
+  const bot = message.fromSelf === true || message.senderIsBot === true;
+  if (bot) return refuse('not_allowed');
   const parsed = ctx.tokens.verify(token);
   if (parsed === undefined) return refuse('forged');
   const { id, choice } = parsed;
@@ -38,10 +41,29 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
     if (entry === undefined) return refuse('unknown_confirmation', id);
     if (entry.done) return refuse('settled', id);
   }
-  if (entry.state !== 'prompted') return refuse('unknown_confirmation', id);
-  if (entry.sessionKey !== message.sessionKey) return refuse('session_mismatch', id);
-  if (!mayDecide(entry, message.senderId)) return refuse('not_allowed', id);
-  if (entry.steps !== undefined) return refuse('steps_required', id);
-  answer(ctx, entry, '', message.senderId, choice);
-  return true;
+  const inFlight = entry.state === 'prompted' && entry.deliveredAt === undefined && !entry.done;
+  if (inFlight && (entry.waiting?.length ?? 0) < MAX_WAITING) {
+    // The prompt is in flight: the click waits for its send to settle, then is judged like a reply.
+    const waiting = entry.waiting ?? [];
+    entry.waiting = waiting;
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    if (entry.done) return refuse('settled', id);
+  }
+  const result = step(
+    viewOf(ctx, entry),
+    {
+      type: 'card',
+      choice,
+      senderId: message.senderId,
+      sessionKey: message.sessionKey,
+      promptSession: entry.sessionKey,
+      createdAt: message.createdAt ?? message.receivedAt,
+      bot,
+    },
+    ctx.clock.now(),
+    ctx.rules,
+  );
+  if (result.kind === 'refuse') return refuse(result.code, id);
+  run(ctx, entry, result);
+  return true; // a click on the gate's button is consumed whether it counts or not
 }

@@ -1,4 +1,5 @@
 import type { MessageBus } from '@parley/bus';
+import { ConfirmError } from '../errors.js';
 import {
   assertTimeoutMs,
   type Clock,
@@ -19,13 +20,18 @@ import {
   type ConfirmGate,
   type ConfirmGateOptions,
   type ConfirmMessages,
+  type ConfirmStep,
+  DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING,
   type ResumeHandler,
 } from '../types.js';
-import { DEFAULT_VOCABULARY, MAX_REPLY_LENGTH, type Vocabulary } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
+import { toHex, sha256, utf8 } from './sha256.js';
+import type { StepRules } from './step.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
@@ -36,9 +42,25 @@ export interface Keys {
   readonly decisionPrefix: string;
   pending(id: string): string;
   decision(id: string): string;
-  /** The standing allowance that would cover an entry. */
+  /** The standing allowance that would cover an entry: its session, action and approver policy. */
   allow(entry: Entry): string;
 }
+
+/** A confirmation decided moments ago, whose approvers' further answers are still absorbed. */
+export interface Lately {
+  readonly id: string;
+  readonly requester: string;
+  readonly approvers: ApproverPolicy;
+  readonly steps: readonly ConfirmStep[] | undefined;
+  readonly until: number;
+}
+
+/** The longest event key kept as is; a longer one is kept as its SHA-256 (bounded memory). */
+export const MAX_EVENT_KEY_LENGTH = 128;
+/** At most this many replies or clicks wait for one prompt in flight; more are consumed, not counted. */
+export const MAX_WAITING = 16;
+/** How many counted event ids a gate remembers. */
+export const MAX_COUNTED_EVENTS = 10_000;
 
 /** Everything the parts of one gate share: its settings, its collaborators and its live state. */
 export interface GateContext {
@@ -52,6 +74,10 @@ export interface GateContext {
   readonly unrecognised: 'cancel' | 'reprompt';
   readonly maxQueued: number;
   readonly maxReprompts: number;
+  readonly maxPending: number;
+  readonly afterDecisionMs: number;
+  /** What the pure step function reads of the gate's settings. */
+  readonly rules: StepRules;
   readonly standingMs: number | undefined;
   readonly auditTtlMs: number;
   readonly vocabulary: Vocabulary;
@@ -78,6 +104,8 @@ export interface GateContext {
   readonly recentlySettled: RecentSet;
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
   readonly countedEvents: RecentSet;
+  /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
+  readonly lately: Map<string, Lately>;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -92,6 +120,21 @@ export function createContext(options: ConfirmGateOptions): GateContext {
   const prefix = options.keyPrefix ?? 'confirm:';
   const pendingPrefix = `${prefix}pending:`;
   const decisionPrefix = `${prefix}decision:`;
+  const standingMs =
+    options.standingAllowanceMs === undefined
+      ? undefined
+      : assertTimeoutMs(options.standingAllowanceMs, 'standingAllowanceMs');
+  const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
+  const unrecognised = checkChoice(options.unrecognised ?? 'cancel', ['cancel', 'reprompt'], 'unrecognised');
+  const maxReprompts = checkCount(options.maxReprompts ?? 2, 'maxReprompts');
+  const afterDecisionMs = options.afterDecisionMs ?? DEFAULT_AFTER_DECISION_MS;
+  if (afterDecisionMs !== 0) assertTimeoutMs(afterDecisionMs, 'afterDecisionMs');
+  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+  if (!Number.isInteger(maxPending) || maxPending < 1 || maxPending > 1_000_000) {
+    throw new ConfirmError('invalid_argument', 'maxPending must be an integer from 1 to 1 000 000', {
+      details: { maxPending },
+    });
+  }
   return {
     bus: options.bus,
     clock,
@@ -100,15 +143,15 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
     whenPending: checkChoice(options.whenPending ?? 'queue', ['queue', 'reject', 'supersede'], 'whenPending'),
-    unrecognised: checkChoice(options.unrecognised ?? 'cancel', ['cancel', 'reprompt'], 'unrecognised'),
+    unrecognised,
     maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
-    maxReprompts: checkCount(options.maxReprompts ?? 2, 'maxReprompts'),
-    standingMs:
-      options.standingAllowanceMs === undefined
-        ? undefined
-        : assertTimeoutMs(options.standingAllowanceMs, 'standingAllowanceMs'),
+    maxReprompts,
+    maxPending,
+    afterDecisionMs,
+    rules: { vocabulary, unrecognised, maxReprompts, standingMs, paging: options.summaryPaging === true },
+    standingMs,
     auditTtlMs: assertTimeoutMs(options.auditTtlMs ?? 7 * DAY_MS, 'auditTtlMs'),
-    vocabulary: options.vocabulary ?? DEFAULT_VOCABULARY,
+    vocabulary,
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },
     // Looked up by action name: a null-prototype copy, so "toString" or "constructor" is no handler.
@@ -121,7 +164,7 @@ export function createContext(options: ConfirmGateOptions): GateContext {
       pending: (id) => `${pendingPrefix}${id}`,
       decision: (id) => `${decisionPrefix}${id}`,
       allow: (entry) =>
-        `${prefix}allow:${entry.sessionKey}\u0000${entry.action.name}\u0000${entry.approvers === 'requester' ? entry.requester : '*'}`,
+        `${prefix}allow:${entry.sessionKey}\u0000${entry.action.name}\u0000${policyKey(entry)}`,
     },
     tokens: createTokenCodec(options.secret),
     events: createEmitter<ConfirmEvents>(
@@ -134,7 +177,8 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     mirrors: new Map(),
     mirrorOf: new Map(),
     recentlySettled: new RecentSet(10_000),
-    countedEvents: new RecentSet(10_000),
+    countedEvents: new RecentSet(MAX_COUNTED_EVENTS),
+    lately: new Map(),
     closed: false,
     loading: true,
     ready: Promise.resolve(),
@@ -147,10 +191,21 @@ export function fail(ctx: GateContext, error: unknown, id?: string): void {
   ctx.events.emit('error', id === undefined ? { error } : { error, id });
 }
 
-export function mayDecide(entry: Entry, userId: string): boolean {
+/**
+ * The approver policy an allowance was granted under, as key text: the requester under
+ * `requester`, `any`, or the sorted list of approvers.
+ */
+function policyKey(entry: Entry): string {
   const policy = entry.approvers;
-  if (policy === 'requester') return userId === entry.requester;
-  return policy === 'any' || policy.includes(userId);
+  if (policy === 'requester') return `requester\u0000${entry.requester}`;
+  if (policy === 'any') return 'any';
+  return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
+}
+
+/** The key under which a platform event is remembered: bounded in length whatever the id. */
+export function eventKeyOf(channel: string, eventId: string): string {
+  const key = `${channel}\u0000${eventId}`;
+  return key.length <= MAX_EVENT_KEY_LENGTH ? key : `#${toHex(sha256(utf8(key)))}`;
 }
 
 /** Stops listing an entry as followed from another gate. */
@@ -163,8 +218,4 @@ export function forgetMirror(ctx: GateContext, entry: Entry): void {
 /** Records and decisions are plain JSON by construction (strings, numbers, arrays, objects). */
 export function asJson(value: object): JsonValue {
   return value as unknown as JsonValue; // interfaces lack the index signature JsonValue has
-}
-
-export function clip(text: string): string {
-  return text.slice(0, MAX_REPLY_LENGTH);
 }

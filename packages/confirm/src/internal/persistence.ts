@@ -1,5 +1,7 @@
 import { parseSessionKey } from '@parley/bus';
 import type { ConfirmDecision } from '../types.js';
+import type { JsonValue } from '@parley/core';
+import { ConfirmError } from '../errors.js';
 import { asJson, DAY_MS, fail, type GateContext } from './context.js';
 import {
   type Entry,
@@ -47,6 +49,8 @@ export async function writeDecision(
         grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
         grantedAt: decision.decidedAt,
         decisionId: entry.id,
+        approvers: asJson(entry.approvers as object),
+        requester: entry.requester,
       };
       await store.set(keys.allow(entry), grant, { ttlMs: ctx.standingMs });
     }
@@ -71,13 +75,43 @@ export async function readDecision(ctx: GateContext, id: string): Promise<Confir
 /** A confirmation this gate does not hold: settled, unknown, or pending on another replica. */
 export async function loadRemote(ctx: GateContext, id: string): Promise<Entry | 'settled' | undefined> {
   try {
-    if ((await ctx.store.get(ctx.keys.decision(id))) !== undefined) return 'settled';
-    const record = readPendingRecord(await ctx.store.get(ctx.keys.pending(id)));
+    if (await isDecided(ctx, id)) return 'settled';
+    const key = ctx.keys.pending(id);
+    const record = readPending(ctx, key, await ctx.store.get(key));
     return record === undefined ? undefined : fromRecord(record, true);
   } catch (error) {
     fail(ctx, error, id);
     return undefined;
   }
+}
+
+/**
+ * Whether a decision is recorded for an id. A pending record whose decision exists is settled,
+ * whatever is left of it (its delete may have failed): it is never taken as pending again.
+ */
+export async function isDecided(ctx: GateContext, id: string): Promise<boolean> {
+  return (await ctx.store.get(ctx.keys.decision(id))) !== undefined;
+}
+
+/** Reads a stored pending record strictly; one that does not parse is reported and read as none. */
+export function readPending(
+  ctx: GateContext,
+  key: string,
+  value: JsonValue | undefined,
+): PendingRecord | undefined {
+  if (value === undefined) return undefined;
+  const record = readPendingRecord(value);
+  if (record === undefined) {
+    fail(
+      ctx,
+      new ConfirmError(
+        'corrupt_record',
+        `The stored confirmation under ${key} cannot be read; it is ignored`,
+        { details: { key } },
+      ),
+    );
+  }
+  return record;
 }
 
 /** An entry for a persisted confirmation: restored after a restart, or another gate's (`remote`). */
@@ -101,6 +135,9 @@ export function fromRecord(record: PendingRecord, remote: boolean, version?: num
     reprompts: record.reprompts,
     firstPromptedAt: record.firstPromptedAt,
     promptedAt: record.promptedAt,
+    deliveredAt: record.deliveredAt,
+    sends: 0,
+    pages: 0,
     expiresAt: record.expiresAt,
     done: false,
     io: Promise.resolve(),

@@ -4,7 +4,7 @@
  * front of a Set before it compacts, which made that call cost ~20 µs once the set was full.
  */
 export class RecentSet {
-  private readonly keys = new Set<string>();
+  private readonly keys = new Map<string, string>();
   private readonly ring: string[] = [];
   private next = 0;
 
@@ -14,7 +14,12 @@ export class RecentSet {
     return this.keys.has(key);
   }
 
-  add(key: string): void {
+  /** The value remembered with a key (its confirmation id, for event ids). */
+  get(key: string): string | undefined {
+    return this.keys.get(key);
+  }
+
+  add(key: string, value = ''): void {
     if (this.keys.has(key)) return;
     if (this.ring.length < this.capacity) {
       this.ring.push(key);
@@ -23,7 +28,7 @@ export class RecentSet {
       this.ring[this.next] = key;
       this.next = (this.next + 1) % this.capacity;
     }
-    this.keys.add(key);
+    this.keys.set(key, value);
   }
 
   get size(): number {

@@ -1,6 +1,13 @@
 import type { SessionAddress } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
-import type { ApproverPolicy, ConfirmDecision, ConfirmMessages, ConfirmStep } from '../types.js';
+import {
+  type ApproverPolicy,
+  CONFIRM_OUTCOMES,
+  type ConfirmDecision,
+  type ConfirmMessages,
+  type ConfirmStep,
+  DECISION_REASONS,
+} from '../types.js';
 
 /** A confirmation being handled by this gate. */
 export interface Entry {
@@ -25,6 +32,14 @@ export interface Entry {
   reprompts: number;
   firstPromptedAt: number;
   promptedAt: number;
+  /** When the current prompt's `send` resolved; `undefined` while it is in flight (unanswerable). */
+  deliveredAt: number | undefined;
+  /** Counts prompts sent, so a late `send` result of an earlier prompt is recognised. */
+  sends: number;
+  /** Replies that arrived while the prompt was in flight, woken when its send settles. */
+  waiting?: (() => void)[] | undefined;
+  /** Pages of the summary sent so far (`summaryPaging`). */
+  pages: number;
   expiresAt: number | undefined;
   done: boolean;
   /** Store writes of this entry, in order. */
@@ -53,6 +68,8 @@ export interface PendingRecord {
   readonly requestedAt: number;
   readonly firstPromptedAt: number;
   readonly promptedAt: number;
+  /** When the current prompt's send resolved; absent while it is in flight. */
+  readonly deliveredAt?: number;
   readonly expiresAt: number;
   /** The replica id of the gate that prompted it (absent when it had none). */
   readonly owner?: string;
@@ -76,17 +93,35 @@ export function toPendingRecord(entry: Entry): PendingRecord {
     promptedAt: entry.promptedAt,
     expiresAt: entry.expiresAt as number, // only prompted entries are persisted, and they have one
   };
-  return entry.owner === undefined ? record : { ...record, owner: entry.owner };
+  const delivered = entry.deliveredAt === undefined ? record : { ...record, deliveredAt: entry.deliveredAt };
+  return entry.owner === undefined ? delivered : { ...delivered, owner: entry.owner };
 }
 
-/** Reads a stored pending record; anything unexpected is skipped rather than trusted. */
+/**
+ * Reads a stored pending record strictly: every field must have its type (approvers one of the
+ * three policies, steps a list of texts, times finite numbers, the digest 64 hex digits), or the
+ * record is `undefined` and the caller reports it and leaves it out of every decision.
+ */
 export function readPendingRecord(value: JsonValue | undefined): PendingRecord | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Partial<Record<keyof PendingRecord, unknown>>;
-  if (record.v !== 1 || typeof record.id !== 'string' || typeof record.sessionKey !== 'string')
-    return undefined;
-  if (typeof record.expiresAt !== 'number' || typeof record.requester !== 'string') return undefined;
-  return value as unknown as PendingRecord; // written by toPendingRecord through the same store
+  if (!isObject(value)) return undefined;
+  const r = value as Partial<Record<keyof PendingRecord, JsonValue>>;
+  const ok =
+    r.v === 1 &&
+    isText(r.id) &&
+    isText(r.sessionKey) &&
+    isText(r.requester) &&
+    typeof r.summary === 'string' &&
+    isAction(r.action) &&
+    isPolicy(r.approvers) &&
+    (r.steps === null || isSteps(r.steps)) &&
+    isCount(r.step) &&
+    isCount(r.reprompts) &&
+    [r.timeoutMs, r.requestedAt, r.firstPromptedAt, r.promptedAt, r.expiresAt].every(isTime) &&
+    (r.deliveredAt === undefined || isTime(r.deliveredAt)) &&
+    (r.owner === undefined || isText(r.owner));
+  if (!ok) return undefined;
+  if (r.steps !== null && (r.step as number) >= (r.steps as unknown[]).length) return undefined;
+  return value as unknown as PendingRecord; // every field checked above
 }
 
 /** A stored decision with its single-use mark. */
@@ -94,11 +129,27 @@ export interface DecisionRecord extends ConfirmDecision {
   readonly usedAt?: number;
 }
 
+/** Reads a stored decision strictly; anything else is `undefined` (and never authorises). */
 export function readDecisionRecord(value: JsonValue | undefined): DecisionRecord | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Partial<Record<keyof DecisionRecord, unknown>>;
-  if (typeof record.id !== 'string' || typeof record.outcome !== 'string') return undefined;
-  return value as unknown as DecisionRecord; // written by the gate through the same store
+  if (!isObject(value)) return undefined;
+  const r = value as Partial<Record<keyof DecisionRecord, JsonValue>>;
+  const ok =
+    isText(r.id) &&
+    isText(r.sessionKey) &&
+    isText(r.requester) &&
+    typeof r.summary === 'string' &&
+    typeof r.outcome === 'string' &&
+    (CONFIRM_OUTCOMES as readonly string[]).includes(r.outcome) &&
+    typeof r.reason === 'string' &&
+    (DECISION_REASONS as readonly string[]).includes(r.reason) &&
+    isAction(r.action) &&
+    isTime(r.requestedAt) &&
+    isTime(r.decidedAt) &&
+    [r.promptedAt, r.expiresAt, r.usedAt, r.allowUntil, r.failedStep].every(
+      (n) => n === undefined || isTime(n),
+    ) &&
+    [r.decidedBy, r.reply].every((t) => t === undefined || typeof t === 'string');
+  return ok ? (value as unknown as DecisionRecord) : undefined; // every field checked above
 }
 
 export function toDecision(record: DecisionRecord): ConfirmDecision {
@@ -119,4 +170,41 @@ export const DEFAULT_MESSAGES: ConfirmMessages = {
     `该操作已过期，请重新发起：${summary}\nThis action has expired; please start it again.`,
 };
 
-export const MAX_SUMMARY_LENGTH = 500;
+function isObject(value: JsonValue | undefined): value is { readonly [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isText(value: JsonValue | undefined): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+function isTime(value: JsonValue | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function isCount(value: JsonValue | undefined): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}
+
+function isPolicy(value: JsonValue | undefined): boolean {
+  if (value === 'requester' || value === 'any') return true;
+  return Array.isArray(value) && value.length > 0 && value.every(isText);
+}
+
+function isSteps(value: JsonValue | undefined): boolean {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((step) => isObject(step) && isText(step.prompt) && isText(step.expect))
+  );
+}
+
+function isAction(value: JsonValue | undefined): boolean {
+  return (
+    isObject(value) &&
+    isText(value.name) &&
+    value.args !== undefined &&
+    typeof value.digest === 'string' &&
+    /^[0-9a-f]{64}$/.test(value.digest)
+  );
+}

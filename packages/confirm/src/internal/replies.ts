@@ -1,104 +1,96 @@
 import type { InboundMessage } from '@parley/bus';
-import type { ConfirmEvents, DecisionReason } from '../types.js';
-import { normalizeExact, normalizeReply, parseReply } from '../vocabulary.js';
-import { clip, type GateContext, mayDecide } from './context.js';
-import { sendPrompt, settle } from './lifecycle.js';
-import { persist } from './persistence.js';
+import type { ConfirmEvents } from '../types.js';
+import { normalizeExact, parseReply } from '../vocabulary.js';
+import { eventKeyOf, type GateContext, MAX_WAITING } from './context.js';
+import { run, viewOf } from './lifecycle.js';
 import type { Entry } from './records.js';
-import type { CardChoice } from './token.js';
+import { mayAnswer, step } from './step.js';
 
 /**
  * Judges an inbound message of a session with a pending confirmation (this gate's, or one it
- * follows from another gate); returns whether it is consumed. Bots, users who may not answer and
- * replies written before the prompt do not count.
+ * follows from another gate), or one decided within `afterDecisionMs`; returns whether it is
+ * consumed. The rules themselves are in `step`.
  */
-export function onMessage(ctx: GateContext, message: InboundMessage): boolean {
+export function onMessage(ctx: GateContext, message: InboundMessage): boolean | Promise<boolean> {
+  if (message.kind !== 'message') return false;
   const { sessionKey } = message;
   const entry =
     ctx.active.get(sessionKey) ?? (ctx.mirrorOf.size === 0 ? undefined : ctx.mirrorOf.get(sessionKey));
-  if (entry === undefined || message.kind !== 'message') return false;
-  const ignore = (code: ConfirmEvents['ignored']['code'], consumed: boolean): boolean => {
-    ctx.events.emit('ignored', {
-      id: entry.id,
-      sessionKey: entry.sessionKey,
-      senderId: message.senderId,
-      code,
-    });
-    return consumed;
+  const event = message.eventId === undefined ? undefined : eventKeyOf(message.channel, message.eventId);
+  const ignore = (id: string, code: ConfirmEvents['ignored']['code']): void => {
+    ctx.events.emit('ignored', { id, sessionKey, senderId: message.senderId, code });
   };
-  if (message.fromSelf === true || message.senderIsBot === true) return ignore('bot', false);
-  if (!mayDecide(entry, message.senderId)) return ignore('not_allowed', false);
-  const createdAt = message.createdAt ?? message.receivedAt;
-  if (createdAt < entry.firstPromptedAt) return ignore('stale_reply', false); // written before the prompt
-  if (createdAt < entry.promptedAt) return ignore('stale_reply', true); // an answer to an earlier prompt
-  if (message.eventId !== undefined) {
-    const event = `${message.channel}\u0000${message.eventId}`;
-    if (ctx.countedEvents.has(event)) return ignore('stale_reply', true); // a redelivery: it counted once
-    ctx.countedEvents.add(event);
+  const countedFor = event === undefined ? undefined : ctx.countedEvents.get(event);
+  if (countedFor !== undefined) {
+    ignore(countedFor, 'stale_reply'); // a redelivery of an event that already counted: consumed
+    return true;
   }
-  answer(ctx, entry, message.text, message.senderId);
+  if (entry === undefined) return afterDecision(ctx, message, ignore);
+  const bot = message.fromSelf === true || message.senderIsBot === true;
+  if (entry.deliveredAt === undefined && !entry.done && !bot && mayAnswer(entry, message.senderId)) {
+    // The prompt is in flight: the reply waits for its send to settle (or the confirmation to end),
+    // then is judged by when it was written against when the prompt was delivered.
+    return new Promise<boolean>((resolve) => {
+      const waiting = entry.waiting ?? [];
+      if (waiting.length >= MAX_WAITING) {
+        resolve(heldTooMany(ctx, entry, message));
+        return;
+      }
+      waiting.push(() => resolve(onMessage(ctx, message)));
+      entry.waiting = waiting;
+    });
+  }
+  const result = step(
+    viewOf(ctx, entry),
+    {
+      type: 'reply',
+      text: message.text,
+      senderId: message.senderId,
+      createdAt: message.createdAt ?? message.receivedAt,
+      bot,
+    },
+    ctx.clock.now(),
+    ctx.rules,
+  );
+  if ((result.kind === 'pass' || result.kind === 'ignore') && result.code !== undefined)
+    ignore(entry.id, result.code);
+  const counted = result.kind !== 'pass' && result.kind !== 'ignore';
+  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.id);
+  return run(ctx, entry, result);
+}
+
+function heldTooMany(ctx: GateContext, entry: Entry, message: InboundMessage): boolean {
+  ctx.events.emit('ignored', {
+    id: entry.id,
+    sessionKey: message.sessionKey,
+    senderId: message.senderId,
+    code: 'before_delivery',
+  });
   return true;
 }
 
-/** Applies an allowed user's reply (or card `choice`) to a prompted entry. */
-export function answer(
+/**
+ * A message of a session whose confirmation was decided lately: an approver's answer to it (a
+ * reply word, or a step's exact text) is consumed, anything else goes on to the agent.
+ */
+function afterDecision(
   ctx: GateContext,
-  entry: Entry,
-  text: string,
-  senderId: string,
-  choice?: CardChoice,
-): void {
-  const { clock } = ctx;
-  if (entry.restored && !entry.remote && ctx.resume[entry.action.name] === undefined) {
-    settle(ctx, entry, 'aborted', 'expired', {
-      extra: { decidedBy: senderId },
-      notice: ctx.texts.expired(entry.summary),
-    });
-    return;
+  message: InboundMessage,
+  ignore: (id: string, code: 'after_decision') => void,
+): boolean {
+  const lately = ctx.lately.size === 0 ? undefined : ctx.lately.get(message.sessionKey);
+  if (lately === undefined) return false;
+  if (ctx.clock.now() >= lately.until) {
+    ctx.lately.delete(message.sessionKey);
+    return false;
   }
-  const reason: DecisionReason = choice === undefined ? 'reply' : 'card';
-  const by = {
-    decidedBy: senderId,
-    ...(choice === undefined ? { reply: clip(normalizeReply(text)) } : {}),
-  };
-  if (entry.steps !== undefined && choice === undefined) {
-    const expected = (entry.steps[entry.step] as { expect: string }).expect;
-    if (normalizeExact(text) !== normalizeExact(expected)) {
-      settle(ctx, entry, 'cancelled', 'step_mismatch', {
-        extra: { ...by, reply: clip(normalizeExact(text)), failedStep: entry.step + 1 },
-      });
-      return;
-    }
-    entry.step++;
-    if (entry.step === entry.steps.length) {
-      settle(ctx, entry, 'confirmed', 'reply', { extra: { ...by, reply: clip(normalizeExact(text)) } });
-      return;
-    }
-    entry.promptedAt = clock.now();
-    persist(ctx, entry);
-    void sendPrompt(ctx, entry, 'step');
-    return;
-  }
-  const verdict = choice ?? parseReply(text, ctx.vocabulary);
-  if (verdict === 'confirm') {
-    settle(ctx, entry, 'confirmed', reason, { extra: by });
-    return;
-  }
-  if (verdict === 'always') {
-    const allowUntil = ctx.standingMs === undefined ? undefined : clock.now() + ctx.standingMs;
-    settle(ctx, entry, 'confirmed', reason, { extra: allowUntil === undefined ? by : { ...by, allowUntil } });
-    return;
-  }
-  if (verdict === 'cancel') {
-    settle(ctx, entry, 'cancelled', reason, { extra: by });
-    return;
-  }
-  if (ctx.unrecognised === 'reprompt' && entry.reprompts < ctx.maxReprompts) {
-    entry.reprompts++;
-    entry.promptedAt = clock.now();
-    persist(ctx, entry);
-    void sendPrompt(ctx, entry, 'reprompt');
-    return;
-  }
-  settle(ctx, entry, 'cancelled', 'unrecognised', { extra: by });
+  if (message.fromSelf === true || message.senderIsBot === true || !mayAnswer(lately, message.senderId))
+    return false;
+  const exact = normalizeExact(message.text);
+  const isAnswer =
+    parseReply(message.text, ctx.vocabulary) !== 'unrecognised' ||
+    (lately.steps?.some((item) => normalizeExact(item.expect) === exact) ?? false);
+  if (!isAnswer) return false;
+  ignore(lately.id, 'after_decision');
+  return true;
 }

@@ -4,7 +4,11 @@ import type { ConfirmDecision, ConfirmRequest } from '../types.js';
 import { checkApprovers } from './checks.js';
 import { fail, type GateContext } from './context.js';
 import { activate, settle } from './lifecycle.js';
-import { type Entry, MAX_SUMMARY_LENGTH } from './records.js';
+import type { Entry } from './records.js';
+import { mayAnswer } from './step.js';
+
+/** The longest summary kept; a longer one is kept cut, with a visible count of what was not kept. */
+const MAX_KEPT_SUMMARY = 8_000;
 
 /** A new entry for a checked request, not yet admitted. */
 export function newEntry(
@@ -20,7 +24,7 @@ export function newEntry(
     sessionKey: request.sessionKey,
     address,
     action,
-    summary: request.summary.slice(0, MAX_SUMMARY_LENGTH),
+    summary: keep(request.summary),
     requester: request.requester,
     approvers: request.approvers === undefined ? ctx.approvers : checkApprovers(request.approvers),
     steps: request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect })),
@@ -34,6 +38,9 @@ export function newEntry(
     reprompts: 0,
     firstPromptedAt: 0,
     promptedAt: 0,
+    deliveredAt: undefined,
+    sends: 0,
+    pages: 0,
     expiresAt: undefined,
     done: false,
     io: Promise.resolve(),
@@ -54,6 +61,10 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
     entry.onAbort = () => settle(ctx, entry, 'aborted', 'signal');
     signal.addEventListener('abort', entry.onAbort, { once: true });
   }
+  if (ctx.byId.size >= ctx.maxPending) {
+    settle(ctx, entry, 'refused', 'too_many_pending', { record: false }); // not recorded: a flood writes nothing
+    return;
+  }
   ctx.byId.set(entry.id, entry);
   if (ctx.loading) await ctx.ready;
   if (ctx.standingMs !== undefined && entry.steps === undefined) {
@@ -61,9 +72,9 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
       fail(ctx, error, entry.id);
       return undefined;
     });
-    if (isGrant(grant)) {
+    if (isGrant(grant) && mayAnswer(entry, grant.grantedBy)) {
       settle(ctx, entry, 'confirmed', 'standing_allowance', {
-        extra: { decidedBy: String(grant.grantedBy) },
+        extra: { decidedBy: grant.grantedBy },
       });
       return;
     }
@@ -98,6 +109,17 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
   ctx.events.emit('queued', { id: entry.id, sessionKey: entry.sessionKey, position: list.length });
 }
 
-function isGrant(value: JsonValue | undefined): value is { readonly grantedBy: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'grantedBy' in value;
+/**
+ * A standing allowance, read strictly: it covers a request only when its granter may answer that
+ * request (its key already binds session, action and approver policy).
+ */
+function isGrant(value: JsonValue | undefined): value is { readonly grantedBy: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { grantedBy } = value as { readonly grantedBy?: JsonValue };
+  return typeof grantedBy === 'string' && grantedBy !== '';
+}
+
+function keep(summary: string): string {
+  if (summary.length <= MAX_KEPT_SUMMARY) return summary;
+  return `${summary.slice(0, MAX_KEPT_SUMMARY)}… (${summary.length - MAX_KEPT_SUMMARY} more characters not kept)`;
 }

@@ -1,19 +1,29 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../types.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { expire, settle } from './lifecycle.js';
-import { fromRecord, readDecision } from './persistence.js';
-import { type Entry, type PendingRecord, readPendingRecord } from './records.js';
+import { schedule, settle, wake } from './lifecycle.js';
+import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
+import type { Entry, PendingRecord } from './records.js';
 
 // Keeping a gate in step with its store: what was pending before it started (restore), and what
 // other gates on the same store do meanwhile (Store.watch, and a full re-read on resync).
 
-/** Loads the confirmations persisted before this gate started; it owns them from now on. */
+/**
+ * Loads the confirmations persisted before this gate started; it owns them from now on. A record
+ * whose decision exists is settled (its delete failed) and is removed, not restored; a record that
+ * does not parse is reported and skipped; one whose prompt was never confirmed delivered settles
+ * `aborted` / `prompt_failed` (nobody can tell whether its replies answer it).
+ */
 export async function restore(ctx: GateContext): Promise<void> {
+  const undelivered: Entry[] = [];
   try {
     for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
-      const record = readPendingRecord(item.value);
+      const record = readPending(ctx, item.key, item.value);
       if (record === undefined || ctx.byId.has(record.id) || ctx.active.has(record.sessionKey)) continue;
+      if (await isDecided(ctx, record.id)) {
+        await ctx.store.delete(item.key).catch((error: unknown) => fail(ctx, error, record.id));
+        continue;
+      }
       if (record.owner !== undefined && record.owner !== ctx.replicaId) {
         follow(ctx, record, item.version); // another replica's: it (or its next start) resumes it
         continue;
@@ -21,11 +31,13 @@ export async function restore(ctx: GateContext): Promise<void> {
       const entry = fromRecord(record, false, item.version);
       ctx.byId.set(entry.id, entry);
       ctx.active.set(entry.sessionKey, entry);
-      entry.deadline = ctx.deadlines.add(record.expiresAt, () => expire(ctx, entry));
+      schedule(ctx, entry);
+      if (entry.deliveredAt === undefined) undelivered.push(entry);
     }
   } catch (error) {
     fail(ctx, error);
   }
+  for (const entry of undelivered) settle(ctx, entry, 'aborted', 'prompt_failed');
 }
 
 /** Subscribes to changes under the gate's prefix when the store can report them. */
@@ -79,13 +91,11 @@ function onChange(ctx: GateContext, change: StoreChange): void {
 async function refresh(ctx: GateContext, entry: Entry, version: number | null): Promise<void> {
   if (entry.done || (version !== null && entry.version !== undefined && version <= entry.version)) return;
   try {
-    const item = await ctx.store.getEntry(ctx.keys.pending(entry.id));
-    const record = readPendingRecord(item?.value);
+    const key = ctx.keys.pending(entry.id);
+    const item = await ctx.store.getEntry(key);
+    const record = readPending(ctx, key, item?.value);
     if (item === undefined || record === undefined || entry.done) return;
-    entry.version = item.version;
-    entry.step = record.step;
-    entry.reprompts = record.reprompts;
-    entry.promptedAt = record.promptedAt;
+    update(entry, record, item.version);
   } catch (error) {
     fail(ctx, error, entry.id);
   }
@@ -94,23 +104,41 @@ async function refresh(ctx: GateContext, entry: Entry, version: number | null): 
 /** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
 async function loadMirror(ctx: GateContext, id: string): Promise<void> {
   try {
-    const item = await ctx.store.getEntry(ctx.keys.pending(id));
-    const record = readPendingRecord(item?.value);
-    if (item !== undefined && record !== undefined) follow(ctx, record, item.version);
+    const key = ctx.keys.pending(id);
+    const item = await ctx.store.getEntry(key);
+    const record = readPending(ctx, key, item?.value);
+    if (item !== undefined && record !== undefined && !(await isDecided(ctx, id)))
+      follow(ctx, record, item.version);
   } catch (error) {
     fail(ctx, error, id);
   }
 }
 
+/** Takes the step, re-prompt count, prompt and delivery times another gate wrote. */
+function update(entry: Entry, record: PendingRecord, version: number): void {
+  entry.version = version;
+  entry.step = record.step;
+  entry.reprompts = record.reprompts;
+  entry.promptedAt = record.promptedAt;
+  entry.deliveredAt = record.deliveredAt;
+  if (entry.deliveredAt !== undefined) wake(entry); // replies held while its prompt was in flight
+}
+
 function follow(ctx: GateContext, record: PendingRecord, version: number): void {
   const { id } = record;
-  if (ctx.closed || ctx.byId.has(id) || ctx.mirrors.has(id) || ctx.recentlySettled.has(id)) return;
+  const held = ctx.mirrors.get(id);
+  if (held !== undefined) {
+    // Read twice (a notification raced the first read): keep the newer version.
+    if (!held.done && (held.version === undefined || version > held.version)) update(held, record, version);
+    return;
+  }
+  if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return;
   const entry = fromRecord(record, true, version);
   ctx.mirrors.set(id, entry);
   ctx.mirrorOf.set(entry.sessionKey, entry);
   // Every gate following it times it out, so it expires even when its owner is gone; the decision
   // is a compare-and-set, so one gate records it and tells the session, the others adopt it.
-  entry.deadline = ctx.deadlines.add(record.expiresAt, () => expire(ctx, entry));
+  schedule(ctx, entry);
 }
 
 /** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
@@ -122,8 +150,14 @@ async function resync(ctx: GateContext): Promise<void> {
   }
   try {
     for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
-      const record = readPendingRecord(item.value);
-      if (record !== undefined) follow(ctx, record, item.version);
+      const record = readPending(ctx, item.key, item.value);
+      if (
+        record !== undefined &&
+        !ctx.mirrors.has(record.id) &&
+        !ctx.byId.has(record.id) &&
+        !(await isDecided(ctx, record.id))
+      )
+        follow(ctx, record, item.version);
     }
   } catch (error) {
     fail(ctx, error);

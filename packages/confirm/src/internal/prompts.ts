@@ -1,0 +1,68 @@
+import type { OutboundCard } from '@parley/bus';
+import type { ConfirmMessages } from '../types.js';
+import { fail, type GateContext } from './context.js';
+import { DEFAULT_MESSAGES, type Entry } from './records.js';
+import { renderSummary, summaryPages } from './render.js';
+import type { CardChoice } from './token.js';
+
+// The texts a confirmation sends — prompt, re-prompt, step, notices, card, summary pages — with
+// the host's templates contained: one that throws is reported and never escapes.
+
+/** The prompt text, or `undefined` (reported) when a host template throws or returns no text. */
+export function promptText(
+  ctx: GateContext,
+  entry: Entry,
+  kind: 'first' | 'step' | 'reprompt',
+): string | undefined {
+  if (entry.steps !== undefined) return (entry.steps[entry.step] as { prompt: string }).prompt;
+  const summary = renderSummary(entry.action, entry.summary, ctx.rules.paging);
+  return contained(ctx, entry, () =>
+    kind === 'reprompt'
+      ? ctx.texts.reprompt(summary, ctx.maxReprompts - entry.reprompts)
+      : ctx.texts.prompt(summary, ctx.standingMs !== undefined),
+  );
+}
+
+/** Runs a host template; a throw or a non-text result is reported and reads as `undefined`. */
+function contained(ctx: GateContext, entry: Entry, template: () => unknown): string | undefined {
+  try {
+    const text = template();
+    if (typeof text === 'string' && text !== '') return text;
+    fail(ctx, new TypeError(`A confirm message template returned ${typeof text}, not text`), entry.id);
+  } catch (error) {
+    fail(ctx, error, entry.id);
+  }
+  return undefined;
+}
+
+/** A notice text: the host's template, or the default one when the host's throws. */
+export function noticeText(
+  ctx: GateContext,
+  entry: Entry,
+  name: keyof Pick<ConfirmMessages, 'timedOut' | 'expired'>,
+): string {
+  const summary = renderSummary(entry.action, entry.summary, false);
+  return contained(ctx, entry, () => ctx.texts[name](summary)) ?? DEFAULT_MESSAGES[name](summary);
+}
+
+/** The next page of a shortened summary (`summaryPaging`), counted as sent; past the last, none. */
+export function nextPage(entry: Entry): string | undefined {
+  const page = summaryPages(entry.action, entry.summary)[entry.pages];
+  if (page !== undefined) entry.pages++;
+  return page;
+}
+
+export function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
+  const choices: [CardChoice, string, 'danger' | 'default' | 'primary'][] = [
+    ['confirm', '确认 Confirm', 'danger'],
+    ['cancel', '取消 Cancel', 'default'],
+  ];
+  if (ctx.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
+  const buttons = choices.map(([choice, label, style]) => ({
+    label,
+    style,
+    value: { confirmation: ctx.tokens.sign(entry.id, choice) },
+  }));
+  const body = renderSummary(entry.action, entry.summary, ctx.rules.paging);
+  return { title: '需要确认 Confirmation required', body, buttons };
+}

@@ -1,0 +1,182 @@
+import { createManualClock, createMemoryStore } from '@parley/core';
+import { createFakeStore } from '@parley/testing';
+import { describe, expect, it } from 'vitest';
+import type { ConfirmDecision } from '../src/index.js';
+import { ACTION, flush, setup, setupSlow } from './helpers.js';
+
+// Issue 18, section 1: a reply counts only for a prompt that was delivered before it was written.
+
+const DROP = { name: 'sql.drop', args: { sql: 'DROP TABLE customers' } };
+const YES3 = [
+  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
+  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
+  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
+];
+
+describe('a reply counts only for a prompt delivered before it was written', () => {
+  it('[CONSENT-01] does not let a second 确认 of one polling batch confirm the queued request whose prompt was never seen', async () => {
+    const h = await setup();
+    const a = await h.ask();
+    const b = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: DROP,
+      summary: DROP.args.sql,
+      requester: 'alice',
+    });
+    await h.nextQueued();
+    h.clock.advance(1_000);
+    const written = { createdAt: h.clock.now() - 1 }; // both written before the batch arrives
+    await Promise.all([
+      h.channel.say('g1', 'alice', '确认', written),
+      h.channel.say('g1', 'alice', '确认', written),
+    ]);
+    expect(await a.decision).toMatchObject({ outcome: 'confirmed' });
+    await flush();
+    expect(h.decided.map((d) => `${d.action.name}:${d.outcome}`)).toEqual(['sql.delete:confirmed']);
+    expect(h.gate.pending()).toMatchObject([{ actionName: 'sql.drop', state: 'prompted' }]);
+    h.clock.advance(1_000);
+    await h.channel.say('g1', 'alice', '取消'); // an answer written after B's prompt counts
+    expect(await b).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it('[CONSENT-02] does not count a reply while the prompt is in flight, even with a slow store write', async () => {
+    const clock = createManualClock({ now: 1_000_000 });
+    const store = createFakeStore({ inner: createMemoryStore({ clock }) });
+    let release: () => void = () => {};
+    store.before('set', () => new Promise<void>((resolve) => (release = resolve)));
+    const h = await setup({ store }, { clock, store });
+    const decision = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    const reply = h.channel.say('g1', 'alice', '确认'); // waits while the prompt is in flight
+    h.clock.advance(1);
+    release();
+    await flush();
+    release();
+    await flush();
+    expect((await reply).status).toBe('intercepted');
+    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    expect(h.decided).toEqual([]);
+    h.clock.advance(1);
+    await h.channel.say('g1', 'alice', '取消');
+    expect(await decision).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it('[CONSENT-03] does not let a 确认 typed while reading the superseded prompt confirm its successor', async () => {
+    const clock = createManualClock({ now: 1_000_000 });
+    const store = createFakeStore({ inner: createMemoryStore({ clock }) });
+    const h = await setup({ store, whenPending: 'supersede' }, { clock, store });
+    await h.ask();
+    let release: () => void = () => {};
+    store.before('set', () => new Promise<void>((resolve) => (release = resolve)));
+    h.clock.advance(1_000);
+    const b = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: DROP,
+      summary: DROP.args.sql,
+      requester: 'alice',
+    });
+    await flush();
+    h.clock.advance(1_000);
+    const reply = h.channel.say('g1', 'alice', '确认'); // typed while reading A's prompt; B's is being written
+    h.clock.advance(1);
+    for (let i = 0; i < 3; i++) {
+      release();
+      await flush();
+    }
+    expect((await reply).status).toBe('intercepted');
+    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    expect(h.decided.map((d) => d.outcome)).toEqual(['superseded']);
+    h.clock.advance(1);
+    await h.channel.say('g1', 'alice', '取消');
+    expect(await b).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it('[CONSENT-04] counts three back-to-back YES replies for the first step only while prompts 2 and 3 are unsent', async () => {
+    const s = await setupSlow();
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+      steps: YES3,
+    });
+    await flush();
+    s.slow.deliverNext();
+    await flush();
+    s.clock.advance(1_000);
+    const replies = [1, 2, 3].map(() => s.slow.say('g1', 'alice', 'YES'));
+    await flush();
+    expect(s.gate.pending()).toMatchObject([{ step: 1, delivered: false }]);
+    expect(s.slow.held.map((h) => h.message.text)).toEqual([YES3[1]?.prompt]); // prompt 3 never sent
+    s.clock.advance(400); // prompt 2 reaches the platform after the replies were written
+    s.slow.deliverNext();
+    await Promise.all(replies);
+    expect(s.ignored.map((e) => e.code)).toEqual(['before_delivery', 'before_delivery']);
+    expect(s.gate.pending()).toMatchObject([{ step: 1, delivered: true }]);
+    s.clock.advance(1_000);
+    await s.slow.say('g1', 'alice', 'NO');
+    expect(await decision).toMatchObject({ outcome: 'cancelled', failedStep: 2 });
+  });
+
+  it('[CONSENT-05] never leaves a confirmation answerable when its send fails or hangs', async () => {
+    const s = await setupSlow({ timeoutMs: 60_000 });
+    const hung = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    s.clock.advance(1_000);
+    const reply = s.slow.say('g1', 'alice', '确认');
+    s.clock.advance(59_000);
+    expect(await hung).toMatchObject({ outcome: 'timed_out', reason: 'timeout' });
+    expect((await reply).status).toBe('intercepted');
+    expect(s.ignored).toMatchObject([{ code: 'after_decision' }]);
+    s.slow.deliverNext(); // the hung send resolves after all: nothing changes
+    await flush();
+    expect(s.gate.pending()).toEqual([]);
+  });
+
+  it('[CONSENT-06] treats a whole-second platform stamp as the start of its second: a same-second reply does not count', async () => {
+    const s = await setupSlow();
+    s.clock.advance(5_000_000 - s.clock.now());
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    s.clock.advance(300); // delivered at 5 000.300 s
+    s.slow.deliverNext();
+    await flush();
+    s.clock.advance(500);
+    await s.slow.say('g1', 'alice', '确认', { createdAt: 5_000_000 }); // sent at 5 000.800 s, stamped 5 000 s
+    expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    s.clock.advance(1_000);
+    await s.slow.say('g1', 'alice', '确认', { createdAt: 5_001_000 }); // the next second: counts
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+  });
+
+  it('counts a reply stamped in the very millisecond of delivery (stamps bound creation from below)', async () => {
+    const s = await setupSlow();
+    const decision = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    s.slow.deliverNext();
+    await flush();
+    await s.slow.say('g1', 'alice', '确认', { createdAt: s.clock.now() });
+    const final: ConfirmDecision = await decision;
+    expect(final.outcome).toBe('confirmed');
+  });
+});
