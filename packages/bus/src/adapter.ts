@@ -17,6 +17,22 @@ import type { InboundInput, OutboundMessage } from './message.js';
 export type DeliverInbound = (input: Omit<InboundInput, 'channel'>) => Promise<PublishResult>;
 
 /**
+ * What an adapter may report of a message it sent: `sentAt`, the platform's own time stamp of the
+ * message (epoch ms, e.g. Telegram's `date` × 1000), read with the same clock as inbound
+ * `createdAt`.
+ *
+ * @example
+ * ```ts
+ * import type { SendReceipt } from '@parley/bus';
+ *
+ * const receipt: SendReceipt = { sentAt: 1_700_000_000_000 };
+ * ```
+ */
+export interface SendReceipt {
+  readonly sentAt?: number | undefined;
+}
+
+/**
  * The interface a real bot implements to plug a platform (Feishu, DingTalk, Telegram…) into a
  * {@link MessageBus}: send what the bus publishes for its channel, deliver what the platform
  * receives.
@@ -53,8 +69,12 @@ export type DeliverInbound = (input: Omit<InboundInput, 'channel'>) => Promise<P
 export interface ChannelAdapter {
   /** The channel name this adapter serves; the first part of its session keys. */
   readonly channel: string;
-  /** Sends one outbound message of this channel to the platform. */
-  send(message: OutboundMessage): void | Promise<void>;
+  /**
+   * Sends one outbound message of this channel to the platform. It may resolve to a
+   * {@link SendReceipt} carrying the platform's own time stamp of the sent message.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async send() {}` type-check
+  send(message: OutboundMessage): void | SendReceipt | Promise<void | SendReceipt>;
   /** Starts delivering inbound events; may return a function that stops it. */
   // biome-ignore lint/suspicious/noConfusingVoidType: lets `async connect() {}` type-check
   connect?(deliver: DeliverInbound): void | Unsubscribe | Promise<void | Unsubscribe>;

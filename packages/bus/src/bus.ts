@@ -168,12 +168,16 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
         if (!offer(outboundQueue, 'outbound', message)) return drop('outbound', 'queue_full', message);
         return { status: 'queued', message };
       }
+      let receipt: unknown;
       try {
-        await adapter.send(message);
+        receipt = await adapter.send(message);
       } catch (error) {
         return drop('outbound', 'send_failed', message, { error });
       }
-      return { status: 'sent', message };
+      const sentAt = (receipt as { sentAt?: unknown } | undefined)?.sentAt; // an adapter's receipt, or nothing
+      return typeof sentAt === 'number' && Number.isFinite(sentAt)
+        ? { status: 'sent', message, sentAt }
+        : { status: 'sent', message };
     },
     receiveOutbound: (receive = {}) => outboundQueue.take(receive.signal),
     outbound: (receive = {}) => iterate(outboundQueue, receive.signal),

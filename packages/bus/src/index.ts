@@ -20,7 +20,7 @@ export type {
   PublishRefusalCode,
   ReceiveOptions,
 } from './types.js';
-export type { ChannelAdapter, DeliverInbound } from './adapter.js';
+export type { ChannelAdapter, DeliverInbound, SendReceipt } from './adapter.js';
 export { INBOUND_KINDS } from './message.js';
 export type {
   InboundKind,

@@ -124,7 +124,12 @@ export type PublishResult =
  * ```
  */
 export type OutboundResult =
-  | { readonly status: 'sent' | 'queued'; readonly message: OutboundMessage }
+  | {
+      readonly status: 'sent' | 'queued';
+      readonly message: OutboundMessage;
+      /** With `sent`: the platform's stamp of the message, when the adapter reported a finite one. */
+      readonly sentAt?: number | undefined;
+    }
   | {
       readonly status: 'rejected';
       readonly code: Exclude<PublishRefusalCode, 'interceptor_failed'>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChannelAdapter, createMessageBus, type OutboundInput } from '../src/index.js';
+import { type ChannelAdapter, createMessageBus, type OutboundInput, type SendReceipt } from '../src/index.js';
 import { createFakeChannel } from '@parley/testing';
 
 const reply: OutboundInput = { channel: 'fake', chatId: 'g1', text: 'hi' };
@@ -128,5 +128,27 @@ describe('attach', () => {
     await expect(bus.attach(createFakeChannel({ channel: 'other' }))).rejects.toMatchObject({
       code: 'closed',
     });
+  });
+});
+
+describe('send receipts', () => {
+  it('passes on the platform stamp an adapter reports for a sent message', async () => {
+    const receipts: unknown[] = [
+      { sentAt: 1_700_000_000_000 },
+      { sentAt: Number.NaN },
+      { sentAt: '5' },
+      null,
+      7,
+    ];
+    const bus = createMessageBus();
+    await bus.attach({ channel: 'tg', send: () => receipts.shift() as SendReceipt });
+    const results = [];
+    for (let i = 0; i < 5; i++)
+      results.push(await bus.publishOutbound({ channel: 'tg', chatId: 'c', text: 'x' }));
+    expect(results[0]).toMatchObject({ status: 'sent', sentAt: 1_700_000_000_000 });
+    for (const result of results.slice(1)) {
+      expect(result.status).toBe('sent');
+      expect(result).not.toHaveProperty('sentAt');
+    }
   });
 });

@@ -9,6 +9,7 @@ import type {
   OutboxFilter,
   SendRecord,
 } from './channel-types.js';
+import { systemClock } from '@parley/core';
 import { TestingError } from './errors.js';
 import { checkDelay } from './internal/answer.js';
 import { defer } from './internal/format.js';
@@ -166,6 +167,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
         throw sendError;
       }
       const record: SendRecord = { ok: true, message };
+      const sentAt = (clock ?? systemClock).now(); // the platform's stamp of the message it now holds
       sends.push(record);
       sent.push(message);
       for (const waiter of [...waiters]) {
@@ -183,6 +185,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
           'echo',
         );
       }
+      return { sentAt };
     },
     onSend(listener) {
       const own = (record: SendRecord): void => listener(record); // one entry per subscription

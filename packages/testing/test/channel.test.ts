@@ -241,3 +241,17 @@ describe('createFakeChannel: waitForSent', () => {
     expect((await next).text).toBe('kept');
   });
 });
+
+describe('createFakeChannel send receipts', () => {
+  it('reports the time it took each message as its platform stamp', async () => {
+    const clock = createFakeClock({ now: 5_000 });
+    const channel = createFakeChannel({ channel: 'tg', clock });
+    const bus = createMessageBus({ clock });
+    await bus.attach(channel);
+    clock.advance(250);
+    expect(await bus.publishOutbound({ channel: 'tg', chatId: 'ops', text: 'prompt' })).toMatchObject({
+      status: 'sent',
+      sentAt: 5_250,
+    });
+  });
+});

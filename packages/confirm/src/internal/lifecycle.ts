@@ -146,7 +146,12 @@ async function sendPrompt(
     settle(ctx, entry, 'aborted', 'prompt_failed');
     return;
   }
-  entry.deliveredAt = ctx.clock.now(); // prompt_delivered: replies written from now on count here
+  // prompt_delivered: replies written from now on count here. "Now" is when the send resolved, or
+  // the platform's own stamp of the prompt when the adapter reported one inside the send's window
+  // (so a reply the platform stamped after the prompt counts even if the send's answer came later).
+  const now = ctx.clock.now();
+  const stamped = result.sentAt;
+  entry.deliveredAt = stamped !== undefined && stamped >= entry.promptedAt && stamped <= now ? stamped : now;
   wake(entry);
   persist(ctx, entry);
   // Announced once the delivery is written, so every replica reading the store can judge by it.
