@@ -3,7 +3,7 @@
 // every package is used the ways the README promises: ESM, CJS without Node's require(esm) (which
 // Node 20.0–20.18 lack), a Jest test with Jest's default config (its CommonJS runtime), a
 // `node:test` test and a browser bundle. A second project installs @parley/testing with only the
-// package its fakes need at run time. `npm test` builds before running this.
+// packages its public types name. `npm test` builds before running this.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -219,10 +219,15 @@ test('a message published on the bus reaches the fake channel', async () => {
 });
 
 describe('@parley/testing with only what its fakes need', () => {
-  it('installs with @parley/core alone and runs a fake clock from ESM and CJS', () => {
-    const light = installProject('light', ['@parley/testing', '@parley/core']);
+  it('installs with core, bus and conflict alone and runs a fake clock from ESM and CJS', () => {
+    const light = installProject('light', [
+      '@parley/testing',
+      '@parley/core',
+      '@parley/bus',
+      '@parley/conflict',
+    ]);
     const installed = readdirSync(join(light, 'node_modules', '@parley')).sort();
-    expect(installed).toEqual(['core', 'testing']);
+    expect(installed).toEqual(['bus', 'conflict', 'core', 'testing']);
     const script = (load: string): string =>
       `${load}; const c = createFakeClock({ now: 0 }); let n = 0; c.setTimeout(() => n++, 5); c.advanceToNextTimer(); console.log(n);`;
     expect(
