@@ -130,11 +130,17 @@ function pgDb(handle: PgPoolLike | PgListenClient, kind: 'pool' | 'client'): Db 
           if (stopped) return;
           stopped = true;
           client.removeListener('notification', onNotification);
-          client.removeListener('error', onGone);
           client.removeListener('end', onGone);
-          // A lent connection is destroyed rather than returned still listening.
-          if (kind === 'pool') client.release?.(true);
-          else client.query(`UNLISTEN "${channel}"`).catch(() => {});
+          if (kind === 'pool') {
+            // A lent connection is destroyed rather than returned still listening; an error it
+            // raises while closing is nobody's business any more.
+            client.removeListener('error', onGone);
+            client.on('error', () => {});
+            client.release?.(true);
+          } else {
+            client.removeListener('error', onGone);
+            client.query(`UNLISTEN "${channel}"`).catch(() => {});
+          }
         },
       };
     },
