@@ -107,12 +107,13 @@ function pgDb(handle: PgPoolLike | PgListenClient, kind: 'pool' | 'client'): Db 
       const client = kind === 'pool' ? await (handle as PgPoolLike).connect() : (handle as PgListenClient);
       let stopped = false;
       const onNotification = (message: { channel: string; payload?: string }): void => {
-        if (!stopped && message.channel === channel) hooks.onPayload(message.payload ?? '');
+        if (!stopped && message.channel === channel) hooks.onPayload(String(message.payload));
       };
       const onGone = (error?: unknown): void => {
         if (stopped) return;
         stopped = true;
-        client.release?.(error instanceof Error ? error : true); // a broken connection is destroyed
+        // A broken connection lent by the pool is destroyed; a host's own Client stays the host's.
+        if (kind === 'pool') client.release?.(error instanceof Error ? error : true);
         hooks.onLost(error);
       };
       client.on('notification', onNotification);
@@ -122,7 +123,7 @@ function pgDb(handle: PgPoolLike | PgListenClient, kind: 'pool' | 'client'): Db 
         await client.query(`LISTEN "${channel}"`);
       } catch (error) {
         stopped = true; // the caller hears of it from the rejection, not from onLost
-        client.release?.(error instanceof Error ? error : true);
+        if (kind === 'pool') client.release?.(error instanceof Error ? error : true);
         throw error;
       }
       return {

@@ -113,6 +113,20 @@ describe('expiry', () => {
     expect(errors).toHaveLength(2);
   });
 
+  it('schedules nothing more once closed while a sweep was running', async () => {
+    const clock = createManualClock();
+    const store = createPostgresStore({ db, schema: `expiry_${++n}`, clock, sweepIntervalMs: 100 });
+    await store.set('k', 1, { ttlMs: 10 });
+    const swept: number[] = [];
+    store.on('swept', ({ count }) => swept.push(count));
+    clock.advance(100); // the sweep starts
+    await store.close();
+    await until(() => true);
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(1_000);
+    expect(swept).toEqual([]);
+  });
+
   it('runs no sweep when sweepIntervalMs is 0, and sweep() deletes on demand', async () => {
     const clock = createManualClock();
     const schema = `expiry_${++n}`;

@@ -110,6 +110,16 @@ describe('statements the server cancels or refuses', () => {
 });
 
 describe('migration', () => {
+  it('uses the parley schema by default', async () => {
+    const pool = server.pool();
+    await migratePostgresStore(pool);
+    const s = createPostgresStore({ db: pool });
+    opened.push(s);
+    expect(s.schema).toBe('parley');
+    await s.set('k', 1);
+    expect((await pool.query('SELECT key FROM parley.store_entries')).rows).toEqual([{ key: 'k' }]);
+  });
+
   it('[PG-06] is idempotent and safe from several pools at once, and keeps the rows it finds', async () => {
     const schema = `m_${++n}`;
     const stores = Array.from({ length: 5 }, () => store({ schema }));
@@ -158,6 +168,33 @@ describe('what the store refuses', () => {
     const listed: string[] = [];
     for await (const entry of s.list('a'.repeat(MAX_KEY_BYTES + 1))) listed.push(entry.key);
     expect(listed).toEqual([]);
+  });
+
+  it('refuses values beyond jsonLimits with the core json_* codes, storing nothing', async () => {
+    const s = store({ jsonLimits: { maxDepth: 2, maxBytes: 64 } });
+    await expect(s.set('k', { a: { b: { c: 1 } } })).rejects.toMatchObject({
+      code: 'json_too_deep',
+      details: { path: 'a.b' },
+    });
+    await expect(s.set('k', 'x'.repeat(100))).rejects.toMatchObject({ code: 'json_too_large', details: {} });
+    expect(await s.get('k')).toBeUndefined();
+  });
+
+  it('counts a key in UTF-8 bytes: one, two and three bytes a character', async () => {
+    const s = store();
+    await s.set('é'.repeat(MAX_KEY_BYTES / 2), 1);
+    await expect(s.set(`${'é'.repeat(MAX_KEY_BYTES / 2)}a`, 1)).rejects.toMatchObject({
+      code: 'key_too_long',
+    });
+  });
+
+  it('maps anything else a driver throws to connection_lost, sent', async () => {
+    const s = store({ db: { query: () => Promise.reject('socket hang up') }, migrate: false });
+    await expect(s.get('k')).rejects.toMatchObject({
+      code: 'connection_lost',
+      message: 'The Postgres connection failed: socket hang up',
+      details: { key: 'k', sent: true },
+    });
   });
 
   it('refuses bad options with invalid_options', () => {

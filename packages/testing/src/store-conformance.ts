@@ -261,7 +261,12 @@ const CASES: readonly StoreConformanceCase[] = [
         false,
         'a delete at a wrong version',
       );
-      equal(await store.get('k'), 1, 'the key after a refused delete');
+      equal(
+        await store.compareAndSet('k', null, undefined),
+        { ok: false, version },
+        'a delete expecting absence',
+      );
+      equal(await store.get('k'), 1, 'the key after refused deletes');
       equal(await store.compareAndSet('k', version, undefined), { ok: true, version }, 'the delete');
       equal(await store.get('k'), undefined, 'the deleted key');
       equal(await store.compareAndSet('k', null, undefined), { ok: true, version: 0 }, 'a delete of nothing');
