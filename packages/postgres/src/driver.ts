@@ -12,6 +12,7 @@ import { PostgresStoreError } from './errors.js';
  * ```
  */
 export interface PgQueryable {
+  /** Runs one statement (with `values`: extended protocol; without: a script in one transaction). */
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
@@ -43,9 +44,13 @@ interface PgListenClient extends PgQueryable {
  * ```
  */
 export interface PGliteLike {
+  /** Runs one parameterised statement. */
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** Runs a script of statements (the migration). */
   exec(text: string): Promise<unknown>;
+  /** LISTENs on `channel`; resolves to a function that UNLISTENs. */
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Whether `close()` was called. */
   readonly closed: boolean;
 }
 

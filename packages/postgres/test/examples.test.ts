@@ -44,7 +44,9 @@ describe('errors.ts examples', () => {
   });
 
   it('PostgresStoreError', () => {
-    const err = new PostgresStoreError('connection_lost', 'Postgres is unreachable', { details: { sent: false } });
+    const err = new PostgresStoreError('connection_lost', 'Postgres is unreachable', {
+      details: { sent: false },
+    });
     expect([isParleyError(err, 'connection_lost'), err.details.sent]).toEqual([true, false]);
   });
 
@@ -112,7 +114,9 @@ describe('store.ts examples', () => {
     const db = new PGlite();
     await migratePostgresStore(db, { schema: 'billing_bot' });
     await migratePostgresStore(db, { schema: 'billing_bot' }); // again: nothing changes
-    expect((await db.query('SELECT count(*)::int AS n FROM billing_bot.store_entries')).rows).toEqual([{ n: 0 }]);
+    expect((await db.query('SELECT count(*)::int AS n FROM billing_bot.store_entries')).rows).toEqual([
+      { n: 0 },
+    ]);
     await db.close();
   });
 
