@@ -10,6 +10,8 @@ import pg from 'pg';
 
 export interface PostgresServer {
   readonly port: number;
+  /** The temp dir holding the data directory and the socket. */
+  readonly dir: string;
   /** A new pool on this server (no idle timers), ended by `endPools()` or `stop()`. */
   pool(options?: pg.PoolConfig): pg.Pool;
   /** Ends every pool made so far. */
@@ -106,6 +108,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   await start();
   return {
     port,
+    dir,
     pool(options = {}) {
       const pool = new pg.Pool({
         host: '127.0.0.1',
@@ -123,8 +126,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     kill,
     start,
     async stop() {
+      const killed = kill(); // the signal goes out before the first await, even from an exit handler
       await endPools();
-      await kill();
+      await killed;
       rmSync(dir, { recursive: true, force: true });
     },
   };
