@@ -13,6 +13,7 @@ const PACKAGES = [
   'settings',
   'testing',
   'redis',
+  'postgres',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

@@ -23,6 +23,7 @@ import {
   toSendMessage,
 } from '../guides/code/telegram-adapter.js';
 import { confirmScenario, correlatorScenario, flowScenario } from '../guides/code/persistence.js';
+import { main as postgresMain } from '../guides/code/postgres-replicas.js';
 import { main as redisMain, twoReplicas } from '../guides/code/redis-replicas.js';
 import {
   ALICE,
@@ -429,6 +430,12 @@ describe('guide: several replicas', () => {
     const clock = createManualClock();
     const store = createMemoryStore({ clock });
     const log = await twoReplicas([store, store], clock);
+    expect(log.slice(0, 5)).toEqual(REPLICA_LOG);
+    expect(log.slice(5).sort()).toEqual(REPLICA_TAIL);
+  });
+
+  it('settles the same way on two Postgres stores sharing one embedded PGlite database', async () => {
+    const log = await postgresMain(undefined, createManualClock());
     expect(log.slice(0, 5)).toEqual(REPLICA_LOG);
     expect(log.slice(5).sort()).toEqual(REPLICA_TAIL);
   });

@@ -805,6 +805,60 @@ export const CATALOGUE = [
     expected:
       'no confirmation is ever confirmed by a reply created before its prompt was delivered or after its deadline',
   },
+  // ── @parley/postgres (issue 25) ──
+  {
+    id: 'PG-01',
+    area: 'lifecycle',
+    input: 'two pools (two processes) on one database compare-and-set the same pending confirmation at once',
+    expected: "exactly one wins; the loser gets ok: false with the winner's version; one stored decision",
+  },
+  {
+    id: 'PG-02',
+    area: 'restarts',
+    input: 'PostgreSQL stopped as a crash would and restarted mid-run, with a pending record and a watcher',
+    expected:
+      'the record survives; calls fail connection_lost (sent: false) meanwhile; the watcher resyncs (reconnected)',
+  },
+  {
+    id: 'PG-03',
+    area: 'restarts',
+    input: 'a compare-and-set in flight when the server dies',
+    expected:
+      'connection_lost with sent: true, and the write did not commit (never a silent double settlement)',
+  },
+  {
+    id: 'PG-04',
+    area: 'retries',
+    input: 'a write the server cancels (statement_timeout while another session holds the row lock)',
+    expected: 'statement_timeout; nothing written',
+  },
+  {
+    id: 'PG-05',
+    area: 'retries',
+    input: 'a write refused with a serialization failure under serializable isolation',
+    expected:
+      'run again (the statement rolled back whole) and settled once; serialization_failure once the retries are spent, nothing written',
+  },
+  {
+    id: 'PG-06',
+    area: 'restarts',
+    input: 'the migration run again, from several pools at once, or over a table of another format',
+    expected:
+      'idempotent and race-free, rows kept; another format refused with unsupported_format and left untouched',
+  },
+  {
+    id: 'PG-07',
+    area: 'lifecycle',
+    input: 'list by prefix on a table of 20 000 keys',
+    expected: 'EXPLAIN shows the primary key index range, never a Seq Scan (PostgreSQL and PGlite)',
+  },
+  {
+    id: 'PG-08',
+    area: 'lifecycle',
+    input: '100 000 pending records with TTLs, expired and swept in four rounds',
+    expected:
+      'absent on read before any sweep; every sweep ≤ sweepLimit; no rows left and no growth after the first reuse',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

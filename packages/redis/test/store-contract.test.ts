@@ -1,8 +1,8 @@
 import { createMemoryStore, type Store, type StoreChange, type Unsubscribe } from '@parley/core';
+import { type StoreConformanceSubject, storeConformanceCases } from '@parley/testing';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { createRedisStore, type RedisStore } from '../src/index.js';
-import { storeContract } from './contract.js';
 import { type RedisServer, startRedis } from './helpers.js';
 
 let server: RedisServer;
@@ -20,6 +20,22 @@ afterEach(async () => {
 afterAll(async () => {
   await server.stop();
 });
+
+/** Runs @parley/testing's Store conformance cases under `describe`, one `it` per case. */
+function storeContract(name: string, make: () => Promise<StoreConformanceSubject>): void {
+  describe(`${name}: Store contract`, () => {
+    for (const group of [undefined, 'compareAndSet', 'watch'] as const) {
+      const cases = storeConformanceCases().filter((c) => c.group === group);
+      const register = (): void => {
+        for (const c of cases) {
+          it(c.name, () => c.run(make));
+        }
+      };
+      if (group === undefined) register();
+      else describe(group, register);
+    }
+  });
+}
 
 storeContract('createMemoryStore', async () => {
   const store = createMemoryStore();

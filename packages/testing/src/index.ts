@@ -2,7 +2,8 @@
  * Fakes that test authors reach for first: a manual clock that lists its timers, a chat platform
  * that plugs into the bus (group chats, threads, cards, platform faults), a scripted model client,
  * a cleanup platform with success / partial / failed outcomes, a recording transport for
- * envelopes and correlators, a store that fails on cue, and assertions with clear messages that
+ * envelopes and correlators, a store that fails on cue, the Store conformance cases any store
+ * implementation can run, and assertions with clear messages that
  * work in vitest, jest or `node:test`.
  *
  * @packageDocumentation
@@ -61,6 +62,8 @@ export type {
 } from './transport-types.js';
 export { createFakeStore, STORE_METHODS } from './store.js';
 export type { FakeStore, FakeStoreOptions, StoreCall, StoreMethod } from './store.js';
+export { storeConformanceCases } from './store-conformance.js';
+export type { StoreConformanceCase, StoreConformanceSubject } from './store-conformance.js';
 export { assertSent, assertNotSent, expectOutbox } from './assertions.js';
 export type { MessageMatcher, OutboxExpectation } from './assertions.js';
 export { drainInbound } from './bus.js';

@@ -13,6 +13,9 @@ import {
   createFakeClock,
   createFakePlatform,
   createFakeStore,
+  storeConformanceCases,
+  type StoreConformanceCase,
+  type StoreConformanceSubject,
   createFakeToolGate,
   createRecordingTransport,
   createRecordingHub,
@@ -70,7 +73,7 @@ import {
 } from '../src/index.js';
 import { createMessageBus } from '@parley/bus';
 import { type AttemptRequest, createConflictLoop, defineDetector, type Proposal } from '@parley/conflict';
-import { createManualClock, isParleyError } from '@parley/core';
+import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '@parley/correlate';
 
 let logs: string[] = [];
@@ -420,6 +423,29 @@ describe('@parley/testing examples', () => {
     store.before('compareAndSet', (inner) => inner.set('k', 3)); // another writer wins the race
     log(await store.compareAndSet('k', 1, 4));
     expectPrinted('{ ok: false, version: 2 }');
+  });
+
+  it('StoreConformanceSubject (store-conformance.ts)', async () => {
+    const store = createMemoryStore();
+    const subject: StoreConformanceSubject = {
+      store,
+      watch: async (prefix, listener) => store.watch?.(prefix, listener) ?? (() => {}),
+    };
+  });
+
+  it('StoreConformanceCase (store-conformance.ts)', async () => {
+    const watchCases: StoreConformanceCase[] = storeConformanceCases().filter((c) => c.group === 'watch');
+    expect(watchCases).toHaveLength(2);
+  });
+
+  it('storeConformanceCases (store-conformance.ts)', async () => {
+    const passed: string[] = [];
+    for (const check of storeConformanceCases()) {
+      await check.run(async () => ({ store: createMemoryStore() })); // throws on a broken contract
+      passed.push(check.name);
+    }
+    log(passed.length === storeConformanceCases().length);
+    expectPrinted('true');
   });
 
   it('FakeToolDecision (tool-gate.ts)', async () => {
