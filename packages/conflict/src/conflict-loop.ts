@@ -1,11 +1,12 @@
 import { type Clock, createEmitter, isParleyError, systemClock, type Unsubscribe } from '@parley/core';
-import type { Detector } from './detector.js';
+import type { DetectContext, Detector } from './detector.js';
 import { ConflictError } from './errors.js';
 import type { ToolGateLike } from './gate.js';
 import { checkGateResult, checkProposal } from './internal/checks.js';
+import { createLedger, type Sorted } from './internal/effects.js';
 import { type Judgement, runLoop } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
-import type { Conflict, Proposal } from './types.js';
+import type { Conflict, FailedCall, Proposal } from './types.js';
 import type { ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
 
 /**
@@ -180,6 +181,7 @@ export function createConflictLoop<TState = unknown>(
       checkFunction(run?.generate, 'generate');
       checkFunction(run.readState, 'readState');
       const { readState } = run;
+      const ledger = createLedger();
       return runLoop(
         {
           maxRetries,
@@ -187,25 +189,40 @@ export function createConflictLoop<TState = unknown>(
           limitReason: 'max_retries',
           clock,
           events,
-          async judge(output, { attempt, signal, applied, deferred }): Promise<Judgement> {
+          async judge(output, { attempt, signal, applied }): Promise<Judgement> {
             const shape = checkProposal(output);
             if (!shape.ok) return { kind: 'retry', status: 'conflict', conflicts: [shape.conflict] };
             const proposal = shape.value;
-            const state = await readState();
-            const conflicts: Conflict[] = [];
-            for (const detector of detectors) {
-              const found = await detectWith(detector, proposal, state, attempt, applied);
-              for (const conflict of found) conflicts.push({ detector: detector.name, ...conflict });
-            }
-            if (conflicts.length > 0) return { kind: 'retry', status: 'conflict', conflicts };
-
             const calls = proposal.tool_calls ?? [];
-            const handled = new Set([...applied, ...deferred].map((entry) => entry.id));
-            const fresh = calls.filter((call) => !handled.has(call.id));
-            const skippedCallIds = calls.filter((call) => handled.has(call.id)).map((call) => call.id);
-            if (gate === undefined || fresh.length === 0) {
-              return { kind: 'accept', status: 'passed', skippedCallIds };
+            const sorted = ledger.sort(calls, shape.keys);
+            const state = await readState();
+            const found: Conflict[] = [];
+            const context = { attempt, applied: [...applied], effects: sorted.effects };
+            for (const detector of detectors) {
+              for (const conflict of await detectWith(detector, proposal, state, context)) {
+                found.push({ detector: detector.name, ...conflict });
+              }
             }
+            const conflicts = capConflicts(found);
+            const common = {
+              recognised: sorted.recognised,
+              skippedCallIds: sorted.recognised.map((call) => call.id),
+              alreadyApplied: ledger.applied(),
+            };
+            if (conflicts.length > 0 || sorted.reused.length > 0) {
+              return {
+                kind: 'retry',
+                status: conflicts.length > 0 ? 'conflict' : 'tool_rejected',
+                conflicts,
+                ...(sorted.reused.length === 0
+                  ? {}
+                  : { toolFeedback: { failed_calls: sorted.reused.map(reusedId) } }),
+                ...common,
+              };
+            }
+            const fresh = sorted.fresh;
+            if (gate === undefined || fresh.length === 0)
+              return { kind: 'accept', status: 'passed', ...common };
             let result: unknown;
             try {
               result = await gate(fresh, { state, attempt, proposal, applied: [...applied], signal });
@@ -216,13 +233,21 @@ export function createConflictLoop<TState = unknown>(
               });
             }
             const checked = checkGateResult(result, fresh);
-            const common = { executed: checked.executed, deferred: checked.deferred, skippedCallIds };
-            if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...common };
+            const keys = new Map(calls.map((call, index) => [call.id, shape.keys[index]!]));
+            const failedIds = checked.failed.map((call) => call.id);
+            ledger.record(fresh, keys, checked.executed, checked.deferred, failedIds, attempt);
+            const done = {
+              ...common,
+              alreadyApplied: ledger.applied(),
+              executed: checked.executed,
+              deferred: checked.deferred,
+            };
+            if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...done };
             return {
               kind: 'retry',
               status: 'tool_rejected',
               toolFeedback: { failed_calls: checked.failed },
-              ...common,
+              ...done,
             };
           },
         },
@@ -235,15 +260,43 @@ export function createConflictLoop<TState = unknown>(
   };
 }
 
+/** At most this many conflicts of one attempt are kept; a last entry counts the rest. */
+const MAX_CONFLICTS_PER_ATTEMPT = 20;
+
+function capConflicts(conflicts: readonly Conflict[]): readonly Conflict[] {
+  if (conflicts.length <= MAX_CONFLICTS_PER_ATTEMPT) return conflicts;
+  const kept = conflicts.slice(0, MAX_CONFLICTS_PER_ATTEMPT - 1);
+  const more = conflicts.length - kept.length;
+  return [
+    ...kept,
+    {
+      detector: 'conflict_limit',
+      expected_state_snippet: null,
+      mismatch_reason: `${more} more conflicts were found in this output and left out`,
+      instructions:
+        'Fix every conflict listed above; the same mistakes are repeated further on in the output.',
+    },
+  ];
+}
+
+function reusedId(entry: Sorted['reused'][number]): FailedCall {
+  return {
+    id: entry.call.id,
+    tool: entry.call.tool,
+    status: 'rejected',
+    reason: `The id "${entry.call.id}" already stood for another call (${entry.tool}) in attempt ${entry.attempt}; give this call a new id.`,
+    code: 'call_id_reused',
+  };
+}
+
 async function detectWith<TState>(
   detector: Detector<TState>,
   proposal: Proposal,
   state: TState,
-  attempt: number,
-  applied: Parameters<Detector<TState>['detect']>[2]['applied'],
+  context: DetectContext,
 ): ReturnType<Detector<TState>['detect']> {
   try {
-    return await detector.detect(proposal, state, { attempt, applied: [...applied] });
+    return await detector.detect(proposal, state, context);
   } catch (error) {
     if (isParleyError(error, 'detector_failed')) throw error;
     throw new ConflictError('detector_failed', `Detector "${detector.name}" threw`, {

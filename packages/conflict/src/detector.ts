@@ -16,6 +16,14 @@ export interface DetectContext {
   readonly attempt: number;
   /** Calls executed in earlier attempts of this run; a claim they already settle is no conflict. */
   readonly applied: readonly AppliedAction[];
+  /**
+   * What the turn will have taken effect if this proposal is accepted, each effect once: the
+   * calls applied in earlier attempts plus the proposal's calls that are not equal to one of
+   * them (a call re-sent under a fresh id is the applied one, not a second effect). The conflict
+   * loop sets it; when absent, the ready detectors work it out from `applied` and the proposal.
+   * Match claims against this, not against `proposal.tool_calls` plus `applied`.
+   */
+  readonly effects?: readonly AppliedAction[] | undefined;
 }
 
 /**

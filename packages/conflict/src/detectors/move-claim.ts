@@ -74,15 +74,15 @@ export function defineMoveClaimDetector<TState = unknown>(
     `Do not move anyone in the narrative: request a ${tool} tool call (actor_id, from_area_id, to_area_id) and describe the move only as proposed.`;
   return defineDetector<TState>({
     name: options.name ?? 'move_claim',
-    detect(proposal, state, { applied }) {
-      const calls = callsOf(proposal, applied, tool);
+    detect(proposal, state, context) {
+      const calls = callsOf(proposal, context, tool);
+      const destinations = new Set(calls.map((call) => destinationOf(call.args ?? {})));
       const here = options.currentAreas?.(state);
+      const hereSet = new Set(here ?? []);
       return findClaims(proposal.text, patterns, guard).flatMap((claim) => {
         const areaId = claim.area === undefined ? undefined : options.resolveArea?.(claim.area, state);
-        if (areaId !== undefined && here?.includes(areaId)) return [];
-        const settled = calls.some(
-          (call) => areaId === undefined || destinationOf(call.args ?? {}) === areaId,
-        );
+        if (areaId !== undefined && hereSet.has(areaId)) return [];
+        const settled = areaId === undefined ? calls.length > 0 : destinations.has(areaId);
         if (settled) return [];
         return [
           {

@@ -1,7 +1,15 @@
 import { type Clock, type Emitter, isParleyError } from '@parley/core';
 import { ConflictError } from '../errors.js';
 import { toDocumentFeedback } from './checks.js';
-import type { AppliedAction, Conflict, DeferredCall, ReviewVerdict, ToolFeedback } from '../types.js';
+import type {
+  AlreadyApplied,
+  AppliedAction,
+  Conflict,
+  DeferredCall,
+  RecognisedCall,
+  ReviewVerdict,
+  ToolFeedback,
+} from '../types.js';
 import type {
   AttemptRecord,
   AttemptRequest,
@@ -25,6 +33,9 @@ export interface Judgement {
   readonly executed?: readonly AppliedAction[];
   readonly deferred?: readonly DeferredCall[];
   readonly skippedCallIds?: readonly string[];
+  readonly recognised?: readonly RecognisedCall[];
+  /** Every call that has taken effect in the run once this attempt is judged, for the feedback. */
+  readonly alreadyApplied?: readonly AlreadyApplied[];
   readonly verdict?: ReviewVerdict | undefined;
   /** For `retry`: who must produce the next attempt. */
   readonly target?: string | undefined;
@@ -109,6 +120,7 @@ export async function runLoop<TInput, TOutput>(
         executed: [],
         deferred: [],
         skippedCallIds: [],
+        recognised: [],
         retries,
         escalated: false,
         ...fields,
@@ -174,6 +186,7 @@ export async function runLoop<TInput, TOutput>(
       executed: judged.executed ?? [],
       deferred: judged.deferred ?? [],
       skippedCallIds: judged.skippedCallIds ?? [],
+      recognised: judged.recognised ?? [],
       verdict: judged.verdict,
       ...(judged.error === undefined ? {} : { error: errorInfo(judged.error) }),
     });
@@ -199,6 +212,9 @@ export async function runLoop<TInput, TOutput>(
             ...(judged.toolFeedback === undefined
               ? {}
               : { tool_feedback: toDocumentFeedback(judged.toolFeedback) }),
+            ...(judged.alreadyApplied === undefined || judged.alreadyApplied.length === 0
+              ? {}
+              : { already_applied: judged.alreadyApplied }),
             ...(judged.verdict === undefined ? {} : { review: judged.verdict }),
             rejected_output: output,
           }),
