@@ -14,7 +14,7 @@ export {
   DEFAULT_MAX_ERROR_RETRIES,
 } from './conflict-loop.js';
 export type { ConflictLoop, ConflictLoopOptions, ConflictRunOptions } from './conflict-loop.js';
-export { createReviewGate, DEFAULT_MAX_REVISIONS } from './review-gate.js';
+export { createReviewGate, DEFAULT_MAX_REVISIONS, DEFAULT_REVIEW_TTL_MS } from './review-gate.js';
 export type {
   ReviewGate,
   ReviewGateOptions,
@@ -53,6 +53,8 @@ export type {
   DeferredCall,
   ReviewIssue,
   ReviewVerdict,
+  RecognisedCall,
+  AlreadyApplied,
 } from './types.js';
 export type {
   RetryFeedback,

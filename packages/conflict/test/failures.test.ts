@@ -9,18 +9,9 @@ import {
   type Proposal,
   type ToolGateLike,
 } from '../src/index.js';
-import { answers, hpCall, scripted } from './helpers.js';
+import { answers, hpCall, scripted, rejection } from './helpers.js';
 
 const readState = () => ({});
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('cancellation', () => {
   it('rejects with cancelled and calls nothing when the signal is already aborted', async () => {

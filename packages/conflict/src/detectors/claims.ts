@@ -187,12 +187,12 @@ function isTaken(taken: Uint8Array, start: number, end: number): boolean {
 
 /**
  * For each clause (the text after the last clause mark), where the guard's first match in it
- * ends, found once per clause: a match starting at or after that end is guarded.
+ * ends, found with one search of the whole clause: a match starting at or after that end is
+ * guarded. (Searching the clause up to each match instead costs the square of its length.)
  */
 function clauseIndex(text: string, guard: RegExp): { guarded(start: number): boolean } {
   const starts: number[] = [0];
   for (let i = 0; i < text.length; i++) if (CLAUSE_MARKS.has(text[i]!)) starts.push(i + 1);
-  const first = new RegExp(guard.source, guard.flags.replace(/[gy]/g, ''));
   const ends = new Map<number, number>();
   return {
     guarded(start) {
@@ -208,7 +208,8 @@ function clauseIndex(text: string, guard: RegExp): { guarded(start: number): boo
         const from = starts[low]!;
         const to = low + 1 < starts.length ? starts[low + 1]! - 1 : text.length;
         const clause = text.slice(from, to);
-        const match = first.exec(clause);
+        guard.lastIndex = 0; // a global or sticky guard would otherwise resume mid-string
+        const match = guard.exec(clause);
         end = match === null ? Number.POSITIVE_INFINITY : from + match.index + match[0].length;
         ends.set(low, end);
       }

@@ -37,6 +37,8 @@ export interface Judgement {
   /** Every call that has taken effect in the run once this attempt is judged, for the feedback. */
   readonly alreadyApplied?: readonly AlreadyApplied[];
   readonly verdict?: ReviewVerdict | undefined;
+  /** For `retry`: the rounds used once this one is counted, when the judge counted it itself. */
+  readonly retries?: number;
   /** For `retry`: who must produce the next attempt. */
   readonly target?: string | undefined;
   readonly error?: unknown;
@@ -55,9 +57,11 @@ export interface EngineSpec<TInput> {
   readonly maxRetries: number;
   readonly maxErrorRetries: number;
   readonly limitReason: 'max_retries' | 'revise_limit';
+  /** Rounds already used before this run (a count kept with the task); 0 by default. */
+  readonly initialRetries?: number;
   readonly clock: Clock;
   readonly events: Emitter<ConflictLoopEvents>;
-  /** Judges one output; throws only a ConflictError (detector_failed, gate_failed) or a host error. */
+  /** Judges one output; throws only a ConflictError (detector_failed, gate_failed, store_failed) or a host error. */
   readonly judge: (output: unknown, context: JudgeContext<TInput>) => Promise<Judgement>;
 }
 
@@ -76,7 +80,7 @@ export async function runLoop<TInput, TOutput>(
   const feedback: RetryFeedback[] = [];
   const applied: AppliedAction[] = [];
   const deferred: DeferredCall[] = [];
-  let retries = 0;
+  let retries = spec.initialRetries ?? 0;
   let errors = 0;
   let target: string | undefined;
 
@@ -164,7 +168,7 @@ export async function runLoop<TInput, TOutput>(
       judged = await spec.judge(output, { attempt, request, signal, applied, deferred, retries });
     } catch (error) {
       finish({ status: 'failed', output, error: errorInfo(error) });
-      if (!isParleyError(error, 'detector_failed', 'gate_failed')) throw error; // host errors pass through
+      if (!isParleyError(error, 'detector_failed', 'gate_failed', 'store_failed')) throw error; // host errors pass through
       throw new ConflictError(error.code, error.message, {
         cause: error.cause,
         details: { ...error.details, attempts: [...records], appliedActions: [...applied] },
@@ -177,7 +181,7 @@ export async function runLoop<TInput, TOutput>(
     const retried = judged.kind === 'retry' && !overLimit;
     const exhausted = judged.kind === 'error' && errors >= spec.maxErrorRetries;
     finish({
-      retries: retried ? retries + 1 : retries,
+      retries: retried ? (judged.retries ?? retries + 1) : retries,
       escalated: overLimit || judged.kind === 'escalate' || exhausted,
       status: judged.status,
       output,
@@ -204,7 +208,7 @@ export async function runLoop<TInput, TOutput>(
         return settle(judged.reason ?? 'generator_failed', undefined, judged.error);
       case 'retry':
         if (retries >= spec.maxRetries) return settle(spec.limitReason, undefined);
-        retries++;
+        retries = judged.retries ?? retries + 1;
         feedback.push(
           Object.freeze({
             attempt,
