@@ -4,7 +4,7 @@ import { ConflictError } from './errors.js';
 import type { ToolGateLike } from './gate.js';
 import { checkGateResult, checkProposal } from './internal/checks.js';
 import { createLedger, type Sorted } from './internal/effects.js';
-import { type Judgement, runLoop } from './internal/engine.js';
+import { type Judgement, runLoop, withAbort } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
 import type { Conflict, FailedCall, Proposal } from './types.js';
 import type { ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
@@ -35,6 +35,19 @@ export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_ERROR_RETRIES = 1;
 
 /**
+ * The most tool calls one output may propose by default: 50. A turn needs a handful; the cap keeps
+ * the gate's work, the feedback and the report bounded whatever the model writes.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_CALLS_PER_ATTEMPT } from '@parley/conflict';
+ *
+ * console.log(DEFAULT_MAX_CALLS_PER_ATTEMPT); // 50
+ * ```
+ */
+export const DEFAULT_MAX_CALLS_PER_ATTEMPT = 50;
+
+/**
  * Options for {@link createConflictLoop}.
  *
  * @example
@@ -61,6 +74,11 @@ export interface ConflictLoopOptions<TState> {
   readonly maxRetries?: number;
   /** Retries of a generator that threw, with the same request (0–100); 1 by default. */
   readonly maxErrorRetries?: number;
+  /**
+   * The most tool calls one output may propose (0–1000); {@link DEFAULT_MAX_CALLS_PER_ATTEMPT} by
+   * default. An output with more is a `proposal_shape` conflict and none of its calls run.
+   */
+  readonly maxCallsPerAttempt?: number;
   /** The source of the records' times; `systemClock` by default. */
   readonly clock?: Clock;
 }
@@ -170,6 +188,12 @@ export function createConflictLoop<TState = unknown>(
 ): ConflictLoop<TState> {
   const maxRetries = checkLimit(options.maxRetries, 'maxRetries', DEFAULT_MAX_RETRIES);
   const maxErrorRetries = checkLimit(options.maxErrorRetries, 'maxErrorRetries', DEFAULT_MAX_ERROR_RETRIES);
+  const maxCallsPerAttempt = checkLimit(
+    options.maxCallsPerAttempt,
+    'maxCallsPerAttempt',
+    DEFAULT_MAX_CALLS_PER_ATTEMPT,
+    1_000,
+  );
   const detectors = checkDetectors(options.detectors ?? []);
   const gate = options.gate;
   if (gate !== undefined) checkFunction(gate, 'gate');
@@ -190,16 +214,21 @@ export function createConflictLoop<TState = unknown>(
           clock,
           events,
           async judge(output, { attempt, signal, applied }): Promise<Judgement> {
-            const shape = checkProposal(output);
+            const shape = checkProposal(output, maxCallsPerAttempt);
             if (!shape.ok) return { kind: 'retry', status: 'conflict', conflicts: [shape.conflict] };
             const proposal = shape.value;
             const calls = proposal.tool_calls ?? [];
             const sorted = ledger.sort(calls, shape.keys);
-            const state = await readState();
+            // A host callback that hangs must not outlive an abort: state reads and detectors are
+            // abandoned when the signal fires (the gate is not, since what it ran must be known).
+            const state = await withAbort(Promise.resolve().then(readState), signal);
             const found: Conflict[] = [];
             const context = { attempt, applied: [...applied], effects: sorted.effects };
             for (const detector of detectors) {
-              for (const conflict of await detectWith(detector, proposal, state, context)) {
+              for (const conflict of await withAbort(
+                detectWith(detector, proposal, state, context),
+                signal,
+              )) {
                 found.push({ detector: detector.name, ...conflict });
               }
             }

@@ -1,4 +1,5 @@
 import { ConflictError } from './errors.js';
+import { clip } from './internal/checks.js';
 import type { AppliedAction, ConflictDebug, Proposal } from './types.js';
 
 /**
@@ -158,6 +159,9 @@ export function defineDetector<TState = unknown>(init: DetectorInit<TState>): De
   });
 }
 
+/** A conflict's texts are cut to this many characters, so feedback stays bounded. */
+const MAX_TEXT = 1_000;
+
 function checkConflict(detector: string, entry: unknown, index: number): DetectedConflict {
   const value = entry as Partial<DetectedConflict> | null; // every field is checked below
   if (
@@ -176,9 +180,9 @@ function checkConflict(detector: string, entry: unknown, index: number): Detecte
   }
   return {
     expected_state_snippet: value.expected_state_snippet ?? null,
-    mismatch_reason: value.mismatch_reason,
-    instructions: value.instructions,
-    ...(typeof value.evidence === 'string' ? { evidence: value.evidence } : {}),
-    ...(typeof value.call_id === 'string' ? { call_id: value.call_id } : {}),
+    mismatch_reason: clip(value.mismatch_reason, MAX_TEXT),
+    instructions: clip(value.instructions, MAX_TEXT),
+    ...(typeof value.evidence === 'string' ? { evidence: clip(value.evidence, MAX_TEXT) } : {}),
+    ...(typeof value.call_id === 'string' ? { call_id: clip(value.call_id, MAX_TEXT) } : {}),
   };
 }

@@ -18,6 +18,7 @@ export const PROPOSAL_SHAPE = 'proposal_shape';
 /** Checks a generator's output is a proposal; a malformed one becomes a conflict to retry. */
 export function checkProposal(
   output: unknown,
+  maxCalls: number,
 ):
   | { readonly ok: true; readonly value: Proposal; readonly keys: readonly string[] }
   | { readonly ok: false; readonly conflict: Conflict } {
@@ -28,7 +29,11 @@ export function checkProposal(
     if (typeof output['text'] !== 'string') problems.push('"text" is not a string');
     const calls = output['tool_calls'];
     if (calls !== undefined && !Array.isArray(calls)) problems.push('"tool_calls" is not a list');
-    if (Array.isArray(calls)) {
+    if (Array.isArray(calls) && calls.length > maxCalls) {
+      problems.push(
+        `"tool_calls" holds ${calls.length} calls, more than the ${maxCalls} allowed in one answer`,
+      );
+    } else if (Array.isArray(calls)) {
       const seen = new Set<string>();
       calls.forEach((call: unknown, index) => {
         const problem = callProblem(call);

@@ -167,6 +167,10 @@ export async function runLoop<TInput, TOutput>(
     try {
       judged = await spec.judge(output, { attempt, request, signal, applied, deferred, retries });
     } catch (error) {
+      if (signal?.aborted) {
+        finish({ status: 'cancelled', output, error: errorInfo(signal.reason) });
+        throw cancelled();
+      }
       finish({ status: 'failed', output, error: errorInfo(error) });
       if (!isParleyError(error, 'detector_failed', 'gate_failed', 'store_failed')) throw error; // host errors pass through
       throw new ConflictError(error.code, error.message, {
@@ -229,7 +233,7 @@ export async function runLoop<TInput, TOutput>(
 }
 
 /** Races a promise against a signal; the promise's later outcome is observed, so nothing is unhandled. */
-function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
