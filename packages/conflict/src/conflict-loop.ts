@@ -146,9 +146,13 @@ export interface ConflictLoop<TState> {
  * for a person.
  *
  * Use one loop per kind of turn (its detectors and gate are fixed) and call `run` per turn. Tool
- * calls of an attempt a detector rejects are never executed, and a call id the gate has handled is
- * never sent to it again within the run. A malformed output (no text, a call without id/tool/args,
- * a repeated id) is a conflict of the built-in `proposal_shape` detector. A generator that throws
+ * calls of an attempt a detector rejects are never executed. Effects are carried forward: what the
+ * gate executed stays applied, every retry's feedback lists it in `already_applied`, and a later
+ * call equal to it (same tool, same canonical arguments, matched one to one) is recognised and not
+ * run again, whatever its id. A call id reused for other content is refused (`call_id_reused`)
+ * and nothing of that attempt runs. A malformed output (no text, a call without id/tool/args,
+ * a repeated id, args that are not JSON, more than `maxCallsPerAttempt` calls) is a conflict of
+ * the built-in `proposal_shape` detector. A generator that throws
  * is retried once with the same request (`maxErrorRetries`), then reported as `generator_failed`.
  *
  * @throws ConflictError `invalid_argument` for a limit outside 0–100, a detector not made by

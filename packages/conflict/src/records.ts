@@ -160,7 +160,7 @@ export interface AttemptRecord<TInput> {
   readonly executed: readonly AppliedAction[];
   /** Calls the gate holds after this attempt. */
   readonly deferred: readonly DeferredCall[];
-  /** Ids of proposed calls not sent to the gate because an earlier attempt already handled them. */
+  /** Ids of proposed calls not sent to the gate because they equal one applied or held earlier (see `recognised`). */
   readonly skippedCallIds: readonly string[];
   /** The proposed calls recognised as equal to a call applied (or held) earlier in the run. */
   readonly recognised: readonly RecognisedCall[];

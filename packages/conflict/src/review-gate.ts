@@ -160,7 +160,8 @@ export interface ReviewGate<TOutput, TInput = unknown> {
    * a malformed verdict.
    *
    * @throws ConflictError `cancelled` when the signal aborts; `invalid_argument` when `generate`
-   * is not a function.
+   * is not a function, or the gate has a store and no `taskId` is given; `store_failed` when the
+   * store fails, holds a corrupt count or keeps losing compare-and-set.
    */
   run<TRunInput extends TInput>(
     options: ReviewRunOptions<TRunInput, TOutput>,
@@ -182,10 +183,13 @@ export interface ReviewGate<TOutput, TInput = unknown> {
  * 3 revise rounds (or on a block) the report goes to a person. A verdict that is not one of
  * `pass` / `revise` / `block`, or a `revise` without issues, escalates as `invalid_verdict` (fail
  * closed). A generator or reviewer that throws is retried once with the same request, then
- * reported as `generator_failed` / `reviewer_failed`.
+ * reported as `generator_failed` / `reviewer_failed`. With a `store`, the rounds are counted per
+ * `taskId` in the store (compare-and-set), so a restarted pipeline keeps the task's count.
  *
  * @throws ConflictError `invalid_argument` when `review` is not a function, a limit is outside
- * 0–100, or `targets` is not a list of strings.
+ * 0–100, `targets` is not a list of strings, `ttlMs` is out of range or `store` is not a Store;
+ * `run` rejects with `store_failed` when the store fails or holds a corrupt count, and with
+ * `invalid_argument` when the gate has a store and the run no `taskId`.
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';

@@ -15,7 +15,11 @@
  * ```
  */
 export interface ToolCall {
-  /** Unique within a proposal; the loop runs a side effect at most once per id across retries. */
+  /**
+   * Unique within a proposal, and within a run it stands for one content: an id reused for another
+   * call is refused (`call_id_reused`). It is a label only: the loop knows a call by its tool and
+   * canonical arguments, so an equal call re-sent under a fresh id is not run again.
+   */
   readonly id: string;
   /** The tool's name, e.g. `move` or `hp_delta`. */
   readonly tool: string;
@@ -213,7 +217,8 @@ export interface AppliedAction {
 
 /**
  * A tool call the gate neither executed nor refused but holds, e.g. waiting for a person to
- * confirm a destructive tool. It does not cause a retry and is never sent to the gate again.
+ * confirm a destructive tool. It does not cause a retry, and an equal call (by content) in a later
+ * attempt is recognised as held and never sent to the gate again.
  *
  * @example
  * ```ts

@@ -27,6 +27,10 @@ import {
   DEFAULT_MAX_ERROR_RETRIES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_REVISIONS,
+  DEFAULT_MAX_CALLS_PER_ATTEMPT,
+  DEFAULT_REVIEW_TTL_MS,
+  type RecognisedCall,
+  type AlreadyApplied,
   DEFAULT_MOVE_CLAIM_PATTERNS,
   type DeferredCall,
   defineDetector,
@@ -71,6 +75,10 @@ import { describe, expect, it } from 'vitest';
 describe('conflict-loop.ts examples', () => {
   it('DEFAULT_MAX_RETRIES', async () => {
     expect([DEFAULT_MAX_RETRIES]).toEqual([2]);
+  });
+
+  it('DEFAULT_MAX_CALLS_PER_ATTEMPT', async () => {
+    expect([DEFAULT_MAX_CALLS_PER_ATTEMPT]).toEqual([50]);
   });
 
   it('DEFAULT_MAX_ERROR_RETRIES', async () => {
@@ -365,6 +373,10 @@ describe('gate.ts examples', () => {
 });
 
 describe('review-gate.ts examples', () => {
+  it('DEFAULT_REVIEW_TTL_MS', async () => {
+    expect([DEFAULT_REVIEW_TTL_MS / 86_400_000]).toEqual([7]);
+  });
+
   it('DEFAULT_MAX_REVISIONS', async () => {
     expect([DEFAULT_MAX_REVISIONS]).toEqual([3]);
   });
@@ -498,6 +510,14 @@ describe('types.ts examples', () => {
 
   it('AppliedAction', async () => {
     const action: AppliedAction = { id: 'call_1', tool: 'hp_delta', args: { delta: -5 }, result: { hp: 15 } };
+  });
+
+  it('RecognisedCall', async () => {
+    const again: RecognisedCall = { id: 'call_C', tool: 'hp_delta', as: 'call_A', status: 'applied' };
+  });
+
+  it('AlreadyApplied', async () => {
+    const done: AlreadyApplied = { id: 'call_A', tool: 'hp_delta', args: { delta: -5 }, attempt: 1 };
   });
 
   it('DeferredCall', async () => {
