@@ -69,7 +69,7 @@ import {
   type ToolGateLike,
   type ToolGateResult,
 } from '../src/index.js';
-import { createManualClock, isParleyError } from '@parley/core';
+import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 
 describe('conflict-loop.ts examples', () => {
@@ -619,6 +619,26 @@ describe('types.ts examples', () => {
 });
 
 describe('README', () => {
+  it('runs the review-store snippet: the round count lives with the task in the store', async () => {
+    const store = createMemoryStore(); // @parley/redis in production
+    const gate = createReviewGate<{ stop_loss?: number }>({
+      review: (thesis) =>
+        thesis.stop_loss === undefined
+          ? { verdict: 'revise', issues: [{ field: 'stop_loss', description: 'Missing' }] }
+          : { verdict: 'pass' },
+      store,
+    });
+    const outcome = await gate.run({
+      input: 'converge the briefs',
+      taskId: 'quant-2026-04-10:converge',
+      generate: async (request) => (request.feedback.length === 0 ? {} : { stop_loss: 61_200 }),
+    });
+    expect([outcome.ok, await store.get('review:quant-2026-04-10:converge')]).toEqual([
+      true,
+      { revisions: 1 },
+    ]);
+  });
+
   it('runs the snippet: a contradiction is retried with the debug appended, then the hp_delta runs once', async () => {
     const campaign = { hp: 20, at: 'market' };
     const gate: ToolGateLike<typeof campaign> = async (calls, { state }) => {
