@@ -267,3 +267,62 @@ describe('claims matched to effects one to one', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('content identity at the edges', () => {
+  const context = {
+    attempt: 2,
+    applied: [] as { id: string; tool: string; args?: Record<string, unknown> }[],
+  };
+
+  it('settles a claim of either sign with an effect of either sign, once per effect', async () => {
+    const either = defineHpClaimDetector({ patterns: [{ pattern: /\bchanges by (?<amount>\d+)\b/ }] });
+    const found = await either.detect(
+      {
+        text: 'HP changes by 4. HP changes by 4. HP changes by 4.',
+        tool_calls: [hpCall('a', -4), hpCall('b', 4)],
+      },
+      {},
+      context,
+    );
+    expect(found).toHaveLength(1);
+  });
+
+  it('tells two applied calls with equal content apart from a third, new one', async () => {
+    const found = await defineHpClaimDetector().detect(
+      {
+        text: 'You lose 5 HP. You lose 5 HP. You lose 5 HP.',
+        tool_calls: [hpCall('x', -5), hpCall('y', -5), hpCall('z', -5)],
+      },
+      {},
+      {
+        attempt: 2,
+        applied: [
+          { id: 'a', tool: 'hp_delta', args: hpCall('a', -5).args },
+          { id: 'b', tool: 'hp_delta', args: hpCall('b', -5).args },
+        ],
+      },
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('counts a proposed call whose args are not JSON as unlike any applied one', async () => {
+    const odd = { id: 'n', tool: 'hp_delta', args: { delta: -5, at: new Date(0) } };
+    const found = await defineHpClaimDetector().detect(
+      { text: 'You lose 5 HP. You lose 5 HP.', tool_calls: [odd] },
+      {},
+      { attempt: 2, applied: [{ id: 'a', tool: 'hp_delta', args: hpCall('a', -5).args }] },
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('cuts a long repeated id in a malformed output without splitting a surrogate pair', async () => {
+    const id = `${'x'.repeat(78)}😀tail`;
+    const outcome = await createConflictLoop({ maxRetries: 0 }).run({
+      input: 'x',
+      generate: answers<Proposal>({ text: 'a', tool_calls: [hpCall(id, -1), hpCall(id, -1)] }),
+      readState: () => ({}),
+    });
+    const reason = outcome.attempts[0]!.conflicts[0]!.mismatch_reason;
+    expect(reason).toContain(`"${'x'.repeat(78)}…"`);
+  });
+});

@@ -186,3 +186,18 @@ describe('review gate store options', () => {
     expect(isParleyError(error, 'invalid_argument')).toBe(true);
   });
 });
+
+describe('a stored count that is not a count', () => {
+  it('rejects with store_failed when the stored value is not an object', async () => {
+    const store = createMemoryStore();
+    await store.set('review:t', 'three');
+    const error = await rejection(
+      createReviewGate({ review: reviewer(revise), store }).run({
+        input: 'b',
+        taskId: 't',
+        generate: drafts(1),
+      }),
+    );
+    expect((error as { details: { problem: string } }).details.problem).toBe('corrupt_value');
+  });
+});
