@@ -859,6 +859,47 @@ export const CATALOGUE = [
     expected:
       'absent on read before any sweep; every sweep ≤ sweepLimit; no rows left and no growth after the first reuse',
   },
+  // ── Issue 19 §3: effects applied at most once across conflict retries ──
+  {
+    id: 'EFFECT-01',
+    area: 'retries',
+    input:
+      'attempt 1 runs hp_delta -5 (call_A) and has move (call_B) refused; attempt 2 re-sends hp_delta -5 as call_C',
+    expected:
+      'call_C is recognised as call_A and not run: HP 20 → 15; the retry feedback lists call_A in already_applied',
+  },
+  {
+    id: 'EFFECT-02',
+    area: 'retries',
+    input: 'attempt 2 reuses call_1 (an hp_delta before) for a move to the garden and narrates the walk',
+    expected: 'refused as call_id_reused, nothing of the attempt runs, the narrative is not accepted',
+  },
+  {
+    id: 'EFFECT-03',
+    area: 'retries',
+    input: 'two separate "you lose 5 HP" claims and one hp_delta(-5)',
+    expected: 'claims and effects matched one to one: one claim is a conflict',
+  },
+  {
+    id: 'EFFECT-04',
+    area: 'parsing',
+    input: "narratives of 10–80 KB: 'HP-1 '.repeat(n), many claims against many calls, move claims",
+    expected: 'detector work grows linearly (8× input → < 16× work); claim text clipped in evidence',
+  },
+  {
+    id: 'EFFECT-05',
+    area: 'restarts',
+    input: 'a review pipeline restarted after 3 revise rounds; the reviewer says revise again',
+    expected: 'the count lives with the task in the Store: revise_limit at once, no 4th round',
+  },
+  {
+    id: 'EFFECT-06',
+    area: 'retries',
+    input:
+      'random attempt sequences with fresh call ids, refusals and reused ids (model-based, against a reference log)',
+    expected:
+      'no effect applied more often than one attempt proposed it; no accepted narrative the log does not back',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

@@ -109,14 +109,19 @@ export const SCENARIOS: readonly Scenario[] = [
         kind: 'turn',
         actor_id: 'pc_aria',
         user_input: 'I run back to the gate!',
+        // The retry re-sends the arrow under a fresh id, as real model APIs do: the loop knows it
+        // is the hp_delta that already ran (already_applied told the model), so it runs once.
         drafts: [
           {
-            text: 'Aria runs to the gate.',
-            tool_calls: [move('call_1', 'pc_aria', 'market', 'village_gate')],
+            text: 'Aria looses an arrow (the goblin loses 5 HP) and runs to the gate.',
+            tool_calls: [
+              hp('call_1', 'npc_goblin', -5, 'arrow'),
+              move('call_2', 'pc_aria', 'market', 'village_gate'),
+            ],
           },
           {
-            text: 'Snikt blocks the way back, so Aria stands her ground and looses an arrow: the goblin loses 5 HP.',
-            tool_calls: [hp('call_2', 'npc_goblin', -5, 'arrow')],
+            text: 'Snikt blocks the way back, so Aria stands her ground after her arrow: the goblin loses 5 HP.',
+            tool_calls: [hp('call_3', 'npc_goblin', -5, 'arrow')],
           },
         ],
       },

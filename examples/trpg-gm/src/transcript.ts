@@ -69,11 +69,14 @@ function describeAttempt(
   for (const conflict of record.conflicts)
     lines.push(`     ✗ conflict [${conflict.detector}] ${conflict.mismatch_reason}`);
   for (const failed of record.toolFeedback?.failed_calls ?? []) {
-    const code = result.refused.find((entry) => entry.id === failed.id)?.code ?? failed.status;
+    const code = result.refused.find((entry) => entry.id === failed.id)?.code ?? failed.code ?? failed.status;
     const until = failed.disabled_until === undefined ? '' : ` (disabled_until: ${failed.disabled_until})`;
     lines.push(`     ✗ refused ${failed.tool} ${failed.id} [${code}]: ${failed.reason}${until}`);
   }
   for (const action of record.executed) lines.push(`     ✓ ${formatApplied(action)}`);
+  for (const again of record.recognised) {
+    lines.push(`     = ${again.tool} ${again.id} is ${again.as}, already ${again.status}: not run again`);
+  }
   if (record.status === 'conflict' || record.status === 'tool_rejected') {
     const what = record.status === 'conflict' ? 'conflict_debug' : 'tool_feedback';
     const last = record.attempt === result.outcome.attempts.length;

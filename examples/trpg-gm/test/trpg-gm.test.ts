@@ -135,7 +135,7 @@ describe('scenario 4: refused tools', () => {
     expect(feedback).toEqual({
       failed_calls: [
         {
-          id: 'call_1',
+          id: 'call_2',
           tool: 'move',
           status: 'rejected',
           reason: 'Movement is locked during combat (区域移动锁未解除)',
@@ -144,6 +144,18 @@ describe('scenario 4: refused tools', () => {
     });
     expect(turn.requests[1]?.messages.at(-1)?.content).toContain('区域移动锁未解除');
     expect(turn.log.applied_actions.map((action) => action.tool)).toEqual(['hp_delta']);
+  });
+
+  it('[EFFECT-01] tells the retry the arrow already hit and does not shoot it again under its fresh id', () => {
+    const turn = turnOf('tool-refused', 0);
+    expect(turn.requests[1]?.appended[0]?.already_applied?.map((entry) => [entry.id, entry.tool])).toEqual([
+      ['call_1', 'hp_delta'],
+    ]);
+    expect(turn.requests[1]?.messages.at(-1)?.content).toContain('already_applied');
+    expect(turn.outcome.attempts[1]?.recognised).toEqual([
+      { id: 'call_3', tool: 'hp_delta', as: 'call_1', status: 'applied' },
+    ]);
+    expect(turn.log.applied_actions.map((action) => action.id)).toEqual(['call_1']);
   });
 
   it('refuses moves while the tool is disabled until a turn, with disabled_until', () => {
@@ -311,7 +323,7 @@ describe('the final campaign', () => {
     const text = run.transcript.join('\n');
     expect(text).toContain('✗ conflict [hp_claim] The text claims an HP change ("takes 4 damage")');
     expect(text).toContain(
-      '✗ refused move call_1 [not_allowed]: Movement is locked during combat (区域移动锁未解除)',
+      '✗ refused move call_2 [not_allowed]: Movement is locked during combat (区域移动锁未解除)',
     );
     expect(text).toContain('(disabled_until: turn 6)');
     expect(text).toContain('⚠ conflict_report (max_retries) after 3 attempts');

@@ -1,11 +1,12 @@
 import { type Clock, createEmitter, isParleyError, systemClock, type Unsubscribe } from '@parley/core';
-import type { Detector } from './detector.js';
+import type { DetectContext, Detector } from './detector.js';
 import { ConflictError } from './errors.js';
 import type { ToolGateLike } from './gate.js';
 import { checkGateResult, checkProposal } from './internal/checks.js';
-import { type Judgement, runLoop } from './internal/engine.js';
+import { createLedger, type Sorted } from './internal/effects.js';
+import { type Judgement, runLoop, withAbort } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
-import type { Conflict, Proposal } from './types.js';
+import type { Conflict, FailedCall, Proposal } from './types.js';
 import type { ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
 
 /**
@@ -34,6 +35,19 @@ export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_ERROR_RETRIES = 1;
 
 /**
+ * The most tool calls one output may propose by default: 50. A turn needs a handful; the cap keeps
+ * the gate's work, the feedback and the report bounded whatever the model writes.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_CALLS_PER_ATTEMPT } from '@parley/conflict';
+ *
+ * console.log(DEFAULT_MAX_CALLS_PER_ATTEMPT); // 50
+ * ```
+ */
+export const DEFAULT_MAX_CALLS_PER_ATTEMPT = 50;
+
+/**
  * Options for {@link createConflictLoop}.
  *
  * @example
@@ -60,6 +74,11 @@ export interface ConflictLoopOptions<TState> {
   readonly maxRetries?: number;
   /** Retries of a generator that threw, with the same request (0–100); 1 by default. */
   readonly maxErrorRetries?: number;
+  /**
+   * The most tool calls one output may propose (0–1000); {@link DEFAULT_MAX_CALLS_PER_ATTEMPT} by
+   * default. An output with more is a `proposal_shape` conflict and none of its calls run.
+   */
+  readonly maxCallsPerAttempt?: number;
   /** The source of the records' times; `systemClock` by default. */
   readonly clock?: Clock;
 }
@@ -127,9 +146,13 @@ export interface ConflictLoop<TState> {
  * for a person.
  *
  * Use one loop per kind of turn (its detectors and gate are fixed) and call `run` per turn. Tool
- * calls of an attempt a detector rejects are never executed, and a call id the gate has handled is
- * never sent to it again within the run. A malformed output (no text, a call without id/tool/args,
- * a repeated id) is a conflict of the built-in `proposal_shape` detector. A generator that throws
+ * calls of an attempt a detector rejects are never executed. Effects are carried forward: what the
+ * gate executed stays applied, every retry's feedback lists it in `already_applied`, and a later
+ * call equal to it (same tool, same canonical arguments, matched one to one) is recognised and not
+ * run again, whatever its id. A call id reused for other content is refused (`call_id_reused`)
+ * and nothing of that attempt runs. A malformed output (no text, a call without id/tool/args,
+ * a repeated id, args that are not JSON, more than `maxCallsPerAttempt` calls) is a conflict of
+ * the built-in `proposal_shape` detector. A generator that throws
  * is retried once with the same request (`maxErrorRetries`), then reported as `generator_failed`.
  *
  * @throws ConflictError `invalid_argument` for a limit outside 0–100, a detector not made by
@@ -169,6 +192,12 @@ export function createConflictLoop<TState = unknown>(
 ): ConflictLoop<TState> {
   const maxRetries = checkLimit(options.maxRetries, 'maxRetries', DEFAULT_MAX_RETRIES);
   const maxErrorRetries = checkLimit(options.maxErrorRetries, 'maxErrorRetries', DEFAULT_MAX_ERROR_RETRIES);
+  const maxCallsPerAttempt = checkLimit(
+    options.maxCallsPerAttempt,
+    'maxCallsPerAttempt',
+    DEFAULT_MAX_CALLS_PER_ATTEMPT,
+    1_000,
+  );
   const detectors = checkDetectors(options.detectors ?? []);
   const gate = options.gate;
   if (gate !== undefined) checkFunction(gate, 'gate');
@@ -180,6 +209,7 @@ export function createConflictLoop<TState = unknown>(
       checkFunction(run?.generate, 'generate');
       checkFunction(run.readState, 'readState');
       const { readState } = run;
+      const ledger = createLedger();
       return runLoop(
         {
           maxRetries,
@@ -187,25 +217,45 @@ export function createConflictLoop<TState = unknown>(
           limitReason: 'max_retries',
           clock,
           events,
-          async judge(output, { attempt, signal, applied, deferred }): Promise<Judgement> {
-            const shape = checkProposal(output);
+          async judge(output, { attempt, signal, applied }): Promise<Judgement> {
+            const shape = checkProposal(output, maxCallsPerAttempt);
             if (!shape.ok) return { kind: 'retry', status: 'conflict', conflicts: [shape.conflict] };
             const proposal = shape.value;
-            const state = await readState();
-            const conflicts: Conflict[] = [];
-            for (const detector of detectors) {
-              const found = await detectWith(detector, proposal, state, attempt, applied);
-              for (const conflict of found) conflicts.push({ detector: detector.name, ...conflict });
-            }
-            if (conflicts.length > 0) return { kind: 'retry', status: 'conflict', conflicts };
-
             const calls = proposal.tool_calls ?? [];
-            const handled = new Set([...applied, ...deferred].map((entry) => entry.id));
-            const fresh = calls.filter((call) => !handled.has(call.id));
-            const skippedCallIds = calls.filter((call) => handled.has(call.id)).map((call) => call.id);
-            if (gate === undefined || fresh.length === 0) {
-              return { kind: 'accept', status: 'passed', skippedCallIds };
+            const sorted = ledger.sort(calls, shape.keys);
+            // A host callback that hangs must not outlive an abort: state reads and detectors are
+            // abandoned when the signal fires (the gate is not, since what it ran must be known).
+            const state = await withAbort(Promise.resolve().then(readState), signal);
+            const found: Conflict[] = [];
+            const context = { attempt, applied: [...applied], effects: sorted.effects };
+            for (const detector of detectors) {
+              for (const conflict of await withAbort(
+                detectWith(detector, proposal, state, context),
+                signal,
+              )) {
+                found.push({ detector: detector.name, ...conflict });
+              }
             }
+            const conflicts = capConflicts(found);
+            const common = {
+              recognised: sorted.recognised,
+              skippedCallIds: sorted.recognised.map((call) => call.id),
+              alreadyApplied: ledger.applied(),
+            };
+            if (conflicts.length > 0 || sorted.reused.length > 0) {
+              return {
+                kind: 'retry',
+                status: conflicts.length > 0 ? 'conflict' : 'tool_rejected',
+                conflicts,
+                ...(sorted.reused.length === 0
+                  ? {}
+                  : { toolFeedback: { failed_calls: sorted.reused.map(reusedId) } }),
+                ...common,
+              };
+            }
+            const fresh = sorted.fresh;
+            if (gate === undefined || fresh.length === 0)
+              return { kind: 'accept', status: 'passed', ...common };
             let result: unknown;
             try {
               result = await gate(fresh, { state, attempt, proposal, applied: [...applied], signal });
@@ -216,13 +266,21 @@ export function createConflictLoop<TState = unknown>(
               });
             }
             const checked = checkGateResult(result, fresh);
-            const common = { executed: checked.executed, deferred: checked.deferred, skippedCallIds };
-            if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...common };
+            const keys = new Map(calls.map((call, index) => [call.id, shape.keys[index]!]));
+            const failedIds = checked.failed.map((call) => call.id);
+            ledger.record(fresh, keys, checked.executed, checked.deferred, failedIds, attempt);
+            const done = {
+              ...common,
+              alreadyApplied: ledger.applied(),
+              executed: checked.executed,
+              deferred: checked.deferred,
+            };
+            if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...done };
             return {
               kind: 'retry',
               status: 'tool_rejected',
               toolFeedback: { failed_calls: checked.failed },
-              ...common,
+              ...done,
             };
           },
         },
@@ -235,15 +293,43 @@ export function createConflictLoop<TState = unknown>(
   };
 }
 
+/** At most this many conflicts of one attempt are kept; a last entry counts the rest. */
+const MAX_CONFLICTS_PER_ATTEMPT = 20;
+
+function capConflicts(conflicts: readonly Conflict[]): readonly Conflict[] {
+  if (conflicts.length <= MAX_CONFLICTS_PER_ATTEMPT) return conflicts;
+  const kept = conflicts.slice(0, MAX_CONFLICTS_PER_ATTEMPT - 1);
+  const more = conflicts.length - kept.length;
+  return [
+    ...kept,
+    {
+      detector: 'conflict_limit',
+      expected_state_snippet: null,
+      mismatch_reason: `${more} more conflicts were found in this output and left out`,
+      instructions:
+        'Fix every conflict listed above; the same mistakes are repeated further on in the output.',
+    },
+  ];
+}
+
+function reusedId(entry: Sorted['reused'][number]): FailedCall {
+  return {
+    id: entry.call.id,
+    tool: entry.call.tool,
+    status: 'rejected',
+    reason: `The id "${entry.call.id}" already stood for another call (${entry.tool}) in attempt ${entry.attempt}; give this call a new id.`,
+    code: 'call_id_reused',
+  };
+}
+
 async function detectWith<TState>(
   detector: Detector<TState>,
   proposal: Proposal,
   state: TState,
-  attempt: number,
-  applied: Parameters<Detector<TState>['detect']>[2]['applied'],
+  context: DetectContext,
 ): ReturnType<Detector<TState>['detect']> {
   try {
-    return await detector.detect(proposal, state, { attempt, applied: [...applied] });
+    return await detector.detect(proposal, state, context);
   } catch (error) {
     if (isParleyError(error, 'detector_failed')) throw error;
     throw new ConflictError('detector_failed', `Detector "${detector.name}" threw`, {

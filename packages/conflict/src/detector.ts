@@ -1,4 +1,5 @@
 import { ConflictError } from './errors.js';
+import { clip } from './internal/checks.js';
 import type { AppliedAction, ConflictDebug, Proposal } from './types.js';
 
 /**
@@ -16,6 +17,14 @@ export interface DetectContext {
   readonly attempt: number;
   /** Calls executed in earlier attempts of this run; a claim they already settle is no conflict. */
   readonly applied: readonly AppliedAction[];
+  /**
+   * What the turn will have taken effect if this proposal is accepted, each effect once: the
+   * calls applied in earlier attempts plus the proposal's calls that are not equal to one of
+   * them (a call re-sent under a fresh id is the applied one, not a second effect). The conflict
+   * loop sets it; when absent, the ready detectors work it out from `applied` and the proposal.
+   * Match claims against this, not against `proposal.tool_calls` plus `applied`.
+   */
+  readonly effects?: readonly AppliedAction[] | undefined;
 }
 
 /**
@@ -150,6 +159,9 @@ export function defineDetector<TState = unknown>(init: DetectorInit<TState>): De
   });
 }
 
+/** A conflict's texts are cut to this many characters, so feedback stays bounded. */
+const MAX_TEXT = 1_000;
+
 function checkConflict(detector: string, entry: unknown, index: number): DetectedConflict {
   const value = entry as Partial<DetectedConflict> | null; // every field is checked below
   if (
@@ -168,9 +180,9 @@ function checkConflict(detector: string, entry: unknown, index: number): Detecte
   }
   return {
     expected_state_snippet: value.expected_state_snippet ?? null,
-    mismatch_reason: value.mismatch_reason,
-    instructions: value.instructions,
-    ...(typeof value.evidence === 'string' ? { evidence: value.evidence } : {}),
-    ...(typeof value.call_id === 'string' ? { call_id: value.call_id } : {}),
+    mismatch_reason: clip(value.mismatch_reason, MAX_TEXT),
+    instructions: clip(value.instructions, MAX_TEXT),
+    ...(typeof value.evidence === 'string' ? { evidence: clip(value.evidence, MAX_TEXT) } : {}),
+    ...(typeof value.call_id === 'string' ? { call_id: clip(value.call_id, MAX_TEXT) } : {}),
   };
 }

@@ -19,6 +19,7 @@ export const CONFLICT_ERROR_CODES = [
   'cancelled',
   'detector_failed',
   'gate_failed',
+  'store_failed',
 ] as const;
 
 /**

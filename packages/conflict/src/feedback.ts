@@ -1,8 +1,12 @@
 import type { RetryFeedback } from './records.js';
 
+const ALREADY_APPLIED_NOTE =
+  'These calls already took effect and stay applied. Do not request them again: an equal call is recognised as the one that ran and is not run twice. Narrate what follows from them.';
+
 /**
  * Writes retry feedback as text to append to a chat request: one block per rejected attempt with
- * its `conflict_debug`, `tool_feedback` and review issues as JSON, in the document's field names.
+ * its `conflict_debug`, `tool_feedback`, `already_applied` (with a note that those calls stay
+ * applied and must not be requested again) and review issues as JSON, in the document's field names.
  *
  * Use it inside a generator whose model takes messages, e.g. as the content of a message added
  * after the previous request's messages. `rejected_output` is left out unless asked for.
@@ -36,6 +40,10 @@ export function toFeedbackText(
         }));
       }
       if (entry.tool_feedback !== undefined) body['tool_feedback'] = entry.tool_feedback;
+      if (entry.already_applied !== undefined && entry.already_applied.length > 0) {
+        body['already_applied'] = entry.already_applied;
+        body['already_applied_note'] = ALREADY_APPLIED_NOTE;
+      }
       if (entry.review !== undefined) {
         body['review'] = { issues: entry.review.issues ?? [], revise_target: entry.review.revise_target };
       }

@@ -52,15 +52,17 @@ export interface ToolGateResult {
  *
  * It is a structural type, so this package does not depend on `@parley/tools`: a gate from there,
  * or any function of this shape, is passed as `gate` directly. Contract:
- * - it is called only for an attempt no detector objected to, and only with calls whose ids were
- *   not handled in an earlier attempt of the run (so a side effect runs at most once per call id);
+ * - it is called only for an attempt no detector objected to, and only with calls not equal (same
+ *   tool, same canonical arguments, matched one to one) to a call it executed or holds earlier in
+ *   the run, so an effect re-sent under a fresh id is not run twice; a call id it saw earlier
+ *   with other content is refused by the loop (`call_id_reused`) and never reaches it;
  * - every call it receives is answered exactly once, in `executed`, `feedback.failed_calls` or
  *   `deferred`, and it answers no other id;
  * - a refusal is data (`status: 'rejected'`), and so is a tool that failed when run
  *   (`status: 'error'`). Throwing means the gate itself broke: the run rejects with `gate_failed`
  *   and is not retried, since what was executed is unknown;
  * - calls it executed stay executed, even when another call of the same attempt is refused and the
- *   model is asked to try again.
+ *   model is asked to try again: the retry feedback lists them in `already_applied`.
  *
  * @example
  * ```ts

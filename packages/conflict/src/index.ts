@@ -12,9 +12,10 @@ export {
   createConflictLoop,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_ERROR_RETRIES,
+  DEFAULT_MAX_CALLS_PER_ATTEMPT,
 } from './conflict-loop.js';
 export type { ConflictLoop, ConflictLoopOptions, ConflictRunOptions } from './conflict-loop.js';
-export { createReviewGate, DEFAULT_MAX_REVISIONS } from './review-gate.js';
+export { createReviewGate, DEFAULT_MAX_REVISIONS, DEFAULT_REVIEW_TTL_MS } from './review-gate.js';
 export type {
   ReviewGate,
   ReviewGateOptions,
@@ -53,6 +54,8 @@ export type {
   DeferredCall,
   ReviewIssue,
   ReviewVerdict,
+  RecognisedCall,
+  AlreadyApplied,
 } from './types.js';
 export type {
   RetryFeedback,

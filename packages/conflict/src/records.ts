@@ -1,4 +1,12 @@
-import type { AppliedAction, Conflict, DeferredCall, ReviewVerdict, ToolFeedback } from './types.js';
+import type {
+  AlreadyApplied,
+  AppliedAction,
+  Conflict,
+  DeferredCall,
+  RecognisedCall,
+  ReviewVerdict,
+  ToolFeedback,
+} from './types.js';
 
 /**
  * What the loop appends to the request after a rejected attempt: the attempt's `conflict_debug`,
@@ -23,6 +31,12 @@ export interface RetryFeedback {
   /** The conflicts found in that attempt; empty when it was rejected for another reason. */
   readonly conflict_debug: readonly Conflict[];
   readonly tool_feedback?: ToolFeedback | undefined;
+  /**
+   * Every call that has taken effect in the run so far (this attempt and the earlier ones). They
+   * stay applied; an equal call (same tool and arguments) in the next attempt is recognised as
+   * one of them and not run again. Absent when nothing has taken effect.
+   */
+  readonly already_applied?: readonly AlreadyApplied[] | undefined;
   /** The reviewer's `revise` verdict (review gates). */
   readonly review?: ReviewVerdict | undefined;
   /** The output that was rejected, so the model can correct rather than start over. */
@@ -146,8 +160,10 @@ export interface AttemptRecord<TInput> {
   readonly executed: readonly AppliedAction[];
   /** Calls the gate holds after this attempt. */
   readonly deferred: readonly DeferredCall[];
-  /** Ids of proposed calls not sent to the gate because an earlier attempt already handled them. */
+  /** Ids of proposed calls not sent to the gate because they equal one applied or held earlier (see `recognised`). */
   readonly skippedCallIds: readonly string[];
+  /** The proposed calls recognised as equal to a call applied (or held) earlier in the run. */
+  readonly recognised: readonly RecognisedCall[];
   readonly verdict?: ReviewVerdict | undefined;
   /**
    * Retries (review gates: revise rounds) the run had used once this attempt was judged: the

@@ -1,8 +1,16 @@
-import { type Clock, createEmitter, systemClock, type Unsubscribe } from '@parley/core';
+import {
+  assertTtlMs,
+  type Clock,
+  createEmitter,
+  type Store,
+  systemClock,
+  type Unsubscribe,
+} from '@parley/core';
 import { DEFAULT_MAX_ERROR_RETRIES } from './conflict-loop.js';
 import { isRecord } from './internal/checks.js';
 import { type Judgement, runLoop } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
+import { type StoredRounds, storedRounds } from './internal/rounds.js';
 import { REVIEW_SEVERITIES, REVIEW_VERDICTS, type ReviewVerdict } from './types.js';
 import type { AttemptRequest, ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
 import { ConflictError } from './errors.js';
@@ -85,7 +93,31 @@ export interface ReviewGateOptions<TOutput, TInput = unknown> {
   /** Retries of a generator or reviewer that threw (0–100); 1 by default. */
   readonly maxErrorRetries?: number;
   readonly clock?: Clock;
+  /**
+   * Keeps each task's revise-round count in this store (compare-and-set), under
+   * `keyPrefix + taskId`, so the limit holds across restarts and gate instances: a pipeline
+   * restarted after 3 revise rounds escalates on the next `revise`. Runs then need a `taskId`.
+   * Without a store the count lives in one `run()` only.
+   */
+  readonly store?: Store;
+  /** The key prefix of the stored counts; `review:` by default. */
+  readonly keyPrefix?: string;
+  /** How long a stored count lives after its last round; {@link DEFAULT_REVIEW_TTL_MS} by default. */
+  readonly ttlMs?: number;
 }
+
+/**
+ * How long a review gate keeps a task's revise-round count in its store after the last round by
+ * default: 7 days.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_REVIEW_TTL_MS } from '@parley/conflict';
+ *
+ * console.log(DEFAULT_REVIEW_TTL_MS / 86_400_000); // 7
+ * ```
+ */
+export const DEFAULT_REVIEW_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * What {@link ReviewGate.run} takes.
@@ -102,6 +134,11 @@ export interface ReviewGateOptions<TOutput, TInput = unknown> {
  */
 export interface ReviewRunOptions<TInput, TOutput> {
   readonly input: TInput;
+  /**
+   * The task under review (e.g. the pipeline's `ref_task` and step). Required when the gate has a
+   * `store`: its revise rounds are counted under this id across runs. Ignored without a store.
+   */
+  readonly taskId?: string;
   /** Produces the artifact; on a revise it gets the issues appended and `request.target` set. */
   readonly generate: GenerateFn<TInput, TOutput>;
   readonly signal?: AbortSignal;
@@ -123,7 +160,8 @@ export interface ReviewGate<TOutput, TInput = unknown> {
    * a malformed verdict.
    *
    * @throws ConflictError `cancelled` when the signal aborts; `invalid_argument` when `generate`
-   * is not a function.
+   * is not a function, or the gate has a store and no `taskId` is given; `store_failed` when the
+   * store fails, holds a corrupt count or keeps losing compare-and-set.
    */
   run<TRunInput extends TInput>(
     options: ReviewRunOptions<TRunInput, TOutput>,
@@ -145,10 +183,13 @@ export interface ReviewGate<TOutput, TInput = unknown> {
  * 3 revise rounds (or on a block) the report goes to a person. A verdict that is not one of
  * `pass` / `revise` / `block`, or a `revise` without issues, escalates as `invalid_verdict` (fail
  * closed). A generator or reviewer that throws is retried once with the same request, then
- * reported as `generator_failed` / `reviewer_failed`.
+ * reported as `generator_failed` / `reviewer_failed`. With a `store`, the rounds are counted per
+ * `taskId` in the store (compare-and-set), so a restarted pipeline keeps the task's count.
  *
  * @throws ConflictError `invalid_argument` when `review` is not a function, a limit is outside
- * 0–100, or `targets` is not a list of strings.
+ * 0–100, `targets` is not a list of strings, `ttlMs` is out of range or `store` is not a Store;
+ * `run` rejects with `store_failed` when the store fails or holds a corrupt count, and with
+ * `invalid_argument` when the gate has a store and the run no `taskId`.
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';
@@ -180,16 +221,36 @@ export function createReviewGate<TOutput, TInput = unknown>(
   if (targets !== undefined && (!Array.isArray(targets) || targets.some((t) => typeof t !== 'string'))) {
     throw new ConflictError('invalid_argument', 'targets must be a list of role names');
   }
-  const { review } = options;
+  const { review, store } = options;
+  const keyPrefix = options.keyPrefix ?? 'review:';
+  if (typeof keyPrefix !== 'string') throw new ConflictError('invalid_argument', 'keyPrefix must be text');
+  const ttlMs = checkTtl(options.ttlMs);
+  if (
+    store !== undefined &&
+    (typeof store?.getEntry !== 'function' || typeof store.compareAndSet !== 'function')
+  ) {
+    throw new ConflictError('invalid_argument', 'store must be a core Store (getEntry, compareAndSet)');
+  }
   const clock = options.clock ?? systemClock;
   const events = createEmitter<ConflictLoopEvents>();
 
   return {
     async run(run) {
       checkFunction(run?.generate, 'generate');
+      let rounds: StoredRounds | undefined;
+      if (store !== undefined) {
+        if (typeof run.taskId !== 'string' || run.taskId === '') {
+          throw new ConflictError(
+            'invalid_argument',
+            'A review gate with a store needs a taskId for every run',
+          );
+        }
+        rounds = storedRounds(store, keyPrefix + run.taskId, ttlMs);
+      }
       return runLoop(
         {
           maxRetries,
+          initialRetries: rounds === undefined ? 0 : await rounds.load(),
           maxErrorRetries,
           limitReason: 'revise_limit',
           clock,
@@ -224,7 +285,13 @@ export function createReviewGate<TOutput, TInput = unknown>(
                 verdict: checked,
               };
             }
-            return { kind: 'retry', status: 'revise', verdict: checked, target };
+            if (rounds === undefined) return { kind: 'retry', status: 'revise', verdict: checked, target };
+            // The count lives with the task: take the round in the store, whoever else took one.
+            const used = await rounds.claim(maxRetries);
+            if (used === undefined) {
+              return { kind: 'escalate', status: 'revise', reason: 'revise_limit', verdict: checked };
+            }
+            return { kind: 'retry', status: 'revise', verdict: checked, target, retries: used };
           },
         },
         run.input,
@@ -262,4 +329,19 @@ function checkVerdict(value: unknown): ReviewVerdict | string {
   }
   if (value['score'] !== undefined && typeof value['score'] !== 'number') return '"score" is not a number';
   return value as unknown as ReviewVerdict; // every field checked above
+}
+
+function checkTtl(value: unknown): number {
+  if (value === undefined) return DEFAULT_REVIEW_TTL_MS;
+  try {
+    return assertTtlMs(value);
+  } catch (error) {
+    throw new ConflictError(
+      'invalid_argument',
+      `ttlMs must be a positive number of ms, got ${String(value)}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }

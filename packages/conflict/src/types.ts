@@ -15,7 +15,11 @@
  * ```
  */
 export interface ToolCall {
-  /** Unique within a proposal; the loop runs a side effect at most once per id across retries. */
+  /**
+   * Unique within a proposal, and within a run it stands for one content: an id reused for another
+   * call is refused (`call_id_reused`). It is a label only: the loop knows a call by its tool and
+   * canonical arguments, so an equal call re-sent under a fresh id is not run again.
+   */
   readonly id: string;
   /** The tool's name, e.g. `move` or `hp_delta`. */
   readonly tool: string;
@@ -213,7 +217,8 @@ export interface AppliedAction {
 
 /**
  * A tool call the gate neither executed nor refused but holds, e.g. waiting for a person to
- * confirm a destructive tool. It does not cause a retry and is never sent to the gate again.
+ * confirm a destructive tool. It does not cause a retry, and an equal call (by content) in a later
+ * attempt is recognised as held and never sent to the gate again.
  *
  * @example
  * ```ts
@@ -296,4 +301,46 @@ export interface ReviewVerdict {
   readonly revise_target?: string | undefined;
   readonly summary?: string | undefined;
   readonly score?: number | undefined;
+}
+
+/**
+ * A proposed call the conflict loop recognised as equal (same tool, same canonical arguments) to
+ * one that already took effect, or is held, earlier in the run: it is not sent to the gate again.
+ *
+ * @example
+ * ```ts
+ * import type { RecognisedCall } from '@parley/conflict';
+ *
+ * const again: RecognisedCall = { id: 'call_C', tool: 'hp_delta', as: 'call_A', status: 'applied' };
+ * ```
+ */
+export interface RecognisedCall {
+  /** The id this proposal gave it. */
+  readonly id: string;
+  readonly tool: string;
+  /** The id of the earlier call it is equal to. */
+  readonly as: string;
+  /** `applied` (it ran) or `deferred` (the gate holds it). */
+  readonly status: 'applied' | 'deferred';
+}
+
+/**
+ * One call that already took effect in this run, as the retry feedback lists it
+ * (`already_applied`): it stays applied, and an equal call in a later attempt is recognised as it
+ * and not run again.
+ *
+ * @example
+ * ```ts
+ * import type { AlreadyApplied } from '@parley/conflict';
+ *
+ * const done: AlreadyApplied = { id: 'call_A', tool: 'hp_delta', args: { delta: -5 }, attempt: 1 };
+ * ```
+ */
+export interface AlreadyApplied {
+  readonly id: string;
+  readonly tool: string;
+  /** The arguments as proposed. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The attempt (1-based) in which it ran. */
+  readonly attempt: number;
 }

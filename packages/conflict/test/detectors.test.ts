@@ -177,6 +177,14 @@ describe('defineMoveClaimDetector', () => {
     expect(await found({ text: 'You walk into the tavern.' }, { at: 'tavern' })).toEqual([]);
   });
 
+  it('does not pass a claim of arriving where the party is when the same turn moves it elsewhere', async () => {
+    const claims = await found(
+      { text: 'You walk into the vault. You walk into the tavern.', tool_calls: [moveCall('m1', 'vault')] },
+      { at: 'tavern' },
+    );
+    expect(claims).toEqual(['walk into the tavern']);
+  });
+
   it('accepts any move call when the area cannot be resolved', async () => {
     expect(await found({ text: 'You head to the old mill.', tool_calls: [moveCall('m1', 'mill')] })).toEqual(
       [],

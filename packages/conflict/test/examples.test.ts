@@ -27,6 +27,10 @@ import {
   DEFAULT_MAX_ERROR_RETRIES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_REVISIONS,
+  DEFAULT_MAX_CALLS_PER_ATTEMPT,
+  DEFAULT_REVIEW_TTL_MS,
+  type RecognisedCall,
+  type AlreadyApplied,
   DEFAULT_MOVE_CLAIM_PATTERNS,
   type DeferredCall,
   defineDetector,
@@ -65,12 +69,16 @@ import {
   type ToolGateLike,
   type ToolGateResult,
 } from '../src/index.js';
-import { createManualClock, isParleyError } from '@parley/core';
+import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 
 describe('conflict-loop.ts examples', () => {
   it('DEFAULT_MAX_RETRIES', async () => {
     expect([DEFAULT_MAX_RETRIES]).toEqual([2]);
+  });
+
+  it('DEFAULT_MAX_CALLS_PER_ATTEMPT', async () => {
+    expect([DEFAULT_MAX_CALLS_PER_ATTEMPT]).toEqual([50]);
   });
 
   it('DEFAULT_MAX_ERROR_RETRIES', async () => {
@@ -365,6 +373,10 @@ describe('gate.ts examples', () => {
 });
 
 describe('review-gate.ts examples', () => {
+  it('DEFAULT_REVIEW_TTL_MS', async () => {
+    expect([DEFAULT_REVIEW_TTL_MS / 86_400_000]).toEqual([7]);
+  });
+
   it('DEFAULT_MAX_REVISIONS', async () => {
     expect([DEFAULT_MAX_REVISIONS]).toEqual([3]);
   });
@@ -500,6 +512,14 @@ describe('types.ts examples', () => {
     const action: AppliedAction = { id: 'call_1', tool: 'hp_delta', args: { delta: -5 }, result: { hp: 15 } };
   });
 
+  it('RecognisedCall', async () => {
+    const again: RecognisedCall = { id: 'call_C', tool: 'hp_delta', as: 'call_A', status: 'applied' };
+  });
+
+  it('AlreadyApplied', async () => {
+    const done: AlreadyApplied = { id: 'call_A', tool: 'hp_delta', args: { delta: -5 }, attempt: 1 };
+  });
+
   it('DeferredCall', async () => {
     const held: DeferredCall = { id: 'call_3', tool: 'delete_save', reason: 'awaiting confirmation cfm_1' };
   });
@@ -599,6 +619,26 @@ describe('types.ts examples', () => {
 });
 
 describe('README', () => {
+  it('runs the review-store snippet: the round count lives with the task in the store', async () => {
+    const store = createMemoryStore(); // @parley/redis in production
+    const gate = createReviewGate<{ stop_loss?: number }>({
+      review: (thesis) =>
+        thesis.stop_loss === undefined
+          ? { verdict: 'revise', issues: [{ field: 'stop_loss', description: 'Missing' }] }
+          : { verdict: 'pass' },
+      store,
+    });
+    const outcome = await gate.run({
+      input: 'converge the briefs',
+      taskId: 'quant-2026-04-10:converge',
+      generate: async (request) => (request.feedback.length === 0 ? {} : { stop_loss: 61_200 }),
+    });
+    expect([outcome.ok, await store.get('review:quant-2026-04-10:converge')]).toEqual([
+      true,
+      { revisions: 1 },
+    ]);
+  });
+
   it('runs the snippet: a contradiction is retried with the debug appended, then the hp_delta runs once', async () => {
     const campaign = { hp: 20, at: 'market' };
     const gate: ToolGateLike<typeof campaign> = async (calls, { state }) => {

@@ -9,18 +9,9 @@ import {
   type Proposal,
   type ToolGateLike,
 } from '../src/index.js';
-import { answers, hpCall, scripted } from './helpers.js';
+import { answers, hpCall, scripted, rejection } from './helpers.js';
 
 const readState = () => ({});
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('cancellation', () => {
   it('rejects with cancelled and calls nothing when the signal is already aborted', async () => {
@@ -116,7 +107,7 @@ describe('cancellation', () => {
     expect(generate.requests).toHaveLength(1);
   });
 
-  it('removes its abort listener once the generator answers', async () => {
+  it('removes every abort listener it adds once the generator and the state read answer', async () => {
     const controller = new AbortController();
     const added: string[] = [];
     const removed: string[] = [];
@@ -132,8 +123,8 @@ describe('cancellation', () => {
       remove(type, ...rest);
     }) as typeof signal.removeEventListener;
     await createConflictLoop().run({ input: 'x', generate: answers({ text: 'a' }), readState, signal });
-    expect(added).toEqual(['abort']);
-    expect(removed).toEqual(['abort']);
+    expect(added).toEqual(['abort', 'abort']);
+    expect(removed).toEqual(added);
   });
 });
 
@@ -331,6 +322,10 @@ describe('invalid options', () => {
     ['a fractional maxRetries', { maxRetries: 1.5 }],
     ['a huge maxErrorRetries', { maxErrorRetries: 101 }],
     ['a maxRetries that is not a number', { maxRetries: '2' }],
+    ['a maxRetries of NaN', { maxRetries: Number.NaN }],
+    ['an infinite maxRetries', { maxRetries: Number.POSITIVE_INFINITY }],
+    ['a maxRetries over 100', { maxRetries: 101 }],
+    ['a maxCallsPerAttempt over 1000', { maxCallsPerAttempt: 1_001 }],
     ['detectors that are not a list', { detectors: 'hp' }],
     ['a detector not made by defineDetector', { detectors: [{ name: 'x' }] }],
     ['two detectors with one name', { detectors: [defineHpClaimDetector(), defineHpClaimDetector()] }],
@@ -347,5 +342,97 @@ describe('invalid options', () => {
     const noState = await rejection(loop.run({ input: 'x', generate: answers({ text: 'a' }) } as never));
     expect(isParleyError(noGenerate, 'invalid_argument')).toBe(true);
     expect(isParleyError(noState, 'invalid_argument')).toBe(true);
+  });
+});
+
+describe('host callbacks and bounds', () => {
+  it('[EFFECT-07] rejects with cancelled when the signal aborts while a detector hangs', async () => {
+    const controller = new AbortController();
+    const gate = createFakeToolGate();
+    const hang = defineDetector({ name: 'hang', detect: () => new Promise<undefined>(() => undefined) });
+    const loop = createConflictLoop({ detectors: [hang], gate });
+    const running = loop.run({
+      input: 'x',
+      generate: answers<Proposal>({ text: 'a', tool_calls: [hpCall('c1', -1)] }),
+      readState,
+      signal: controller.signal,
+    });
+    queueMicrotask(() => controller.abort(new Error('player left')));
+    const error = await rejection(running);
+    expect(isParleyError(error, 'cancelled')).toBe(true);
+    const attempts = (error as { details: { attempts: AttemptRecord<unknown>[] } }).details.attempts;
+    expect(attempts.map((record) => record.status)).toEqual(['cancelled']);
+    expect(gate.batches).toEqual([]);
+  });
+
+  it('[EFFECT-07] rejects with cancelled when the signal aborts while readState hangs', async () => {
+    const controller = new AbortController();
+    const running = createConflictLoop().run({
+      input: 'x',
+      generate: answers<Proposal>({ text: 'a' }),
+      readState: () => new Promise<never>(() => undefined),
+      signal: controller.signal,
+    });
+    queueMicrotask(() => controller.abort());
+    expect(isParleyError(await rejection(running), 'cancelled')).toBe(true);
+  });
+
+  it('[EFFECT-07] refuses an output with more calls than maxCallsPerAttempt, running none of them', async () => {
+    const gate = createFakeToolGate();
+    const many = Array.from({ length: 4 }, (_, i) => hpCall(`c${i}`, -1));
+    const outcome = await createConflictLoop({ gate, maxCallsPerAttempt: 3, maxRetries: 0 }).run({
+      input: 'x',
+      generate: answers<Proposal>({ text: 'a', tool_calls: many }),
+      readState,
+    });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.attempts[0]?.conflicts[0]?.mismatch_reason).toContain('more than the 3 allowed');
+    expect(gate.batches).toEqual([]);
+  });
+
+  it('[EFFECT-07] keeps at most 20 conflicts of one attempt, counting the rest in a last entry', async () => {
+    const noisy = defineDetector({
+      name: 'noisy',
+      detect: () =>
+        Array.from({ length: 500 }, (_, i) => ({
+          expected_state_snippet: null,
+          mismatch_reason: `problem ${i} ${'!'.repeat(5_000)}`,
+          instructions: 'fix it',
+        })),
+    });
+    const outcome = await createConflictLoop({ detectors: [noisy], maxRetries: 0 }).run({
+      input: 'x',
+      generate: answers<Proposal>({ text: 'a' }),
+      readState,
+    });
+    const conflicts = outcome.attempts[0]!.conflicts;
+    expect(conflicts).toHaveLength(20);
+    expect(conflicts[19]).toMatchObject({
+      detector: 'conflict_limit',
+      mismatch_reason: expect.stringContaining('481 more'),
+    });
+    expect(Math.max(...conflicts.map((conflict) => conflict.mismatch_reason.length))).toBeLessThanOrEqual(
+      1_000,
+    );
+  });
+
+  it('[EFFECT-07] names at most 10 problems of a malformed output and refuses args that are not JSON', async () => {
+    const calls = [
+      ...Array.from({ length: 12 }, () => 'x'),
+      { id: 'nan', tool: 'hp_delta', args: { delta: Number.NaN } },
+    ];
+    const outcome = await createConflictLoop({ maxRetries: 0 }).run({
+      input: 'x',
+      generate: answers({ text: 'a', tool_calls: calls } as unknown as Proposal),
+      readState,
+    });
+    const reason = outcome.attempts[0]!.conflicts[0]!.mismatch_reason;
+    expect(reason).toContain('and 3 more');
+    const nan = await createConflictLoop({ maxRetries: 0 }).run({
+      input: 'x',
+      generate: answers({ text: 'a', tool_calls: [calls[12]] } as unknown as Proposal),
+      readState,
+    });
+    expect(nan.attempts[0]!.conflicts[0]!.mismatch_reason).toContain('not plain JSON');
   });
 });

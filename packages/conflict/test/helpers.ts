@@ -27,3 +27,13 @@ export const moveCall = (id: string, to: string): ToolCall => ({
   tool: 'move',
   args: { actor_id: 'pc_1', from_area_id: 'market', to_area_id: to },
 });
+
+/** What a promise rejected with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}

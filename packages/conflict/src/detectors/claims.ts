@@ -1,3 +1,5 @@
+import { clip } from '../internal/checks.js';
+
 /**
  * One pattern a narrative detector looks for. Named groups carry the details: `amount` (digits or
  * Chinese numerals) and `sign` (`+` / `-`) for HP claims, `area` for move claims.
@@ -134,46 +136,86 @@ export interface Claim {
   readonly area: string | undefined;
 }
 
-/** Finds every claim in `text`; overlapping matches count once (the earlier pattern wins). */
+/** The characters that end a clause for the guard. */
+const CLAUSE_MARKS = new Set(['.', '!', '?', ';', '\n', '。', '！', '？', '；']);
+
+/** Claim texts longer than this are cut in evidence and reasons (a run of digits can be any length). */
+const MAX_CLAIM_TEXT = 120;
+
+/**
+ * Finds every claim in `text`; overlapping matches count once (the earlier pattern wins). A match
+ * is skipped when the guard matches in its clause before it. Linear in the text: each pattern
+ * scans it once, overlaps are checked against a per-character mark, and the guard is searched
+ * once per clause.
+ */
 export function findClaims(
   text: string,
   patterns: readonly ClaimPattern[],
   guard: RegExp | null,
 ): readonly Claim[] {
-  const taken: [number, number][] = [];
-  const claims: Claim[] = [];
+  const taken = new Uint8Array(text.length);
+  const clauses = guard === null ? undefined : clauseIndex(text, guard);
+  const found: { readonly start: number; readonly claim: Claim }[] = [];
   for (const { pattern, direction } of patterns) {
-    const global = new RegExp(
-      pattern.source,
-      pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
-    );
+    const global = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'g');
     for (const match of text.matchAll(global)) {
       const start = match.index;
       const end = start + match[0].length;
-      if (match[0] === '' || taken.some(([s, e]) => start < e && end > s)) continue;
-      if (guard !== null) guard.lastIndex = 0; // a global guard would otherwise resume mid-string
-      if (guard?.test(clauseBefore(text, start))) continue;
-      taken.push([start, end]);
+      if (match[0] === '' || isTaken(taken, start, end)) continue;
+      if (clauses?.guarded(start)) continue;
+      taken.fill(1, start, end);
       const groups = match.groups ?? {};
       const sign = groups['sign'];
-      claims.push({
-        text: match[0].trim(),
-        direction: sign === undefined ? direction : sign === '+' ? 'gain' : 'loss',
-        amount: parseAmount(groups['amount']),
-        area: groups['area']?.trim(),
+      found.push({
+        start,
+        claim: {
+          text: clip(match[0].trim(), MAX_CLAIM_TEXT),
+          direction: sign === undefined ? direction : sign === '+' ? 'gain' : 'loss',
+          amount: parseAmount(groups['amount']),
+          area: groups['area']?.trim(),
+        },
       });
     }
   }
-  return claims;
+  return found.map((entry) => entry.claim);
 }
 
-/** The text from the start of the clause that holds `index` up to `index`. */
-function clauseBefore(text: string, index: number): string {
-  const before = text.slice(0, index);
-  let cut = -1;
-  for (const mark of ['.', '!', '?', ';', '\n', '。', '！', '？', '；'])
-    cut = Math.max(cut, before.lastIndexOf(mark));
-  return before.slice(cut + 1);
+function isTaken(taken: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (taken[i] === 1) return true;
+  return false;
+}
+
+/**
+ * For each clause (the text after the last clause mark), where the guard's first match in it
+ * ends, found with one search of the whole clause: a match starting at or after that end is
+ * guarded. (Searching the clause up to each match instead costs the square of its length.)
+ */
+function clauseIndex(text: string, guard: RegExp): { guarded(start: number): boolean } {
+  const starts: number[] = [0];
+  for (let i = 0; i < text.length; i++) if (CLAUSE_MARKS.has(text[i]!)) starts.push(i + 1);
+  const ends = new Map<number, number>();
+  return {
+    guarded(start) {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (starts[mid]! <= start) low = mid;
+        else high = mid - 1;
+      }
+      let end = ends.get(low);
+      if (end === undefined) {
+        const from = starts[low]!;
+        const to = low + 1 < starts.length ? starts[low + 1]! - 1 : text.length;
+        const clause = text.slice(from, to);
+        guard.lastIndex = 0; // a global or sticky guard would otherwise resume mid-string
+        const match = guard.exec(clause);
+        end = match === null ? Number.POSITIVE_INFINITY : from + match.index + match[0].length;
+        ends.set(low, end);
+      }
+      return end <= start;
+    },
+  };
 }
 
 const DIGITS: Readonly<Record<string, number>> = {

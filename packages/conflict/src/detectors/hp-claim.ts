@@ -1,5 +1,7 @@
 import { type Detector, defineDetector } from '../detector.js';
-import type { AppliedAction, Proposal } from '../types.js';
+import type { DetectContext } from '../detector.js';
+import { effectsOf } from '../internal/effects.js';
+import type { Proposal } from '../types.js';
 import {
   type Claim,
   type ClaimPattern,
@@ -76,21 +78,29 @@ export function defineHpClaimDetector<TState = unknown>(
     `Do not change HP in the narrative: request a ${tool} tool call (target_character_id, delta, cause) for every HP change you describe, or describe none.`;
   return defineDetector<TState>({
     name: options.name ?? 'hp_claim',
-    detect(proposal, state, { applied }) {
-      const calls = callsOf(proposal, applied, tool);
-      return findClaims(proposal.text, patterns, guard)
-        .filter((claim) => !calls.some((call) => fits(deltaOf(call.args ?? {}), claim)))
+    detect(proposal, state, context) {
+      const calls = callsOf(proposal, context, tool);
+      const claims = findClaims(proposal.text, patterns, guard);
+      const settled = settle(
+        claims,
+        calls.map((call) => deltaOf(call.args ?? {})),
+      );
+      let snippet: unknown;
+      const defaultSnippet = (): unknown => {
+        snippet ??= {
+          hp_changes_only_via: tool,
+          [`${tool}_calls`]: calls
+            .slice(0, MAX_LISTED_CALLS)
+            .map((call) => ({ id: call.id, delta: deltaOf(call.args ?? {}) ?? null })),
+          ...(calls.length > MAX_LISTED_CALLS ? { more_calls: calls.length - MAX_LISTED_CALLS } : {}),
+        };
+        return snippet;
+      };
+      return claims
+        .filter((_, index) => !settled[index])
         .map((claim) => ({
           expected_state_snippet:
-            options.snippet === undefined
-              ? {
-                  hp_changes_only_via: tool,
-                  [`${tool}_calls`]: calls.map((call) => ({
-                    id: call.id,
-                    delta: deltaOf(call.args ?? {}) ?? null,
-                  })),
-                }
-              : options.snippet(state, claim.text),
+            options.snippet === undefined ? defaultSnippet() : options.snippet(state, claim.text),
           mismatch_reason: `The text claims an HP change ("${claim.text}") but no ${tool} call${expected(claim)} settles it`,
           instructions,
           evidence: claim.text,
@@ -99,25 +109,67 @@ export function defineHpClaimDetector<TState = unknown>(
   });
 }
 
-/** The calls of `tool` proposed now or executed earlier in the run. */
+/** The snippet lists at most this many calls; the rest are counted. */
+const MAX_LISTED_CALLS = 20;
+
+/**
+ * The calls of `tool` the turn has taken effect with if this proposal is accepted, each effect
+ * once: the loop's `effects`, or, for a detector called on its own, the applied calls plus the
+ * proposed ones not equal to one of them.
+ */
 export function callsOf(
   proposal: Proposal,
-  applied: readonly AppliedAction[],
+  context: DetectContext,
   tool: string,
 ): readonly { readonly id: string; readonly args?: Readonly<Record<string, unknown>> | undefined }[] {
-  return [...(proposal.tool_calls ?? []), ...applied].filter((call) => call.tool === tool);
+  const effects = context.effects ?? effectsOf(proposal, context.applied ?? []);
+  return effects.filter((call) => call.tool === tool);
+}
+
+/**
+ * Matches claims to effects one to one: a claim that states an amount takes one effect of that
+ * size and sign (no effect settles two such claims); a claim without an amount needs an effect of
+ * its sign (or any, without a sign) and shares it, since it restates a change rather than adding
+ * one ("you take 5 damage; your HP drops"). Linear: effects are counted by delta.
+ */
+function settle(claims: readonly Claim[], deltas: readonly (number | undefined)[]): readonly boolean[] {
+  const left = new Map<number, number>();
+  let losses = 0;
+  let gains = 0;
+  for (const delta of deltas) {
+    if (delta === undefined) continue;
+    left.set(delta, (left.get(delta) ?? 0) + 1);
+    if (delta < 0) losses++;
+    if (delta > 0) gains++;
+  }
+  const take = (delta: number): boolean => {
+    const count = left.get(delta) ?? 0;
+    if (count === 0) return false;
+    left.set(delta, count - 1);
+    return true;
+  };
+  const settled = claims.map(() => false);
+  // Signed amounts first, then amounts of either sign, so a free choice never takes a needed effect.
+  claims.forEach((claim, index) => {
+    if (claim.amount === undefined || claim.direction === undefined) return;
+    settled[index] = take(claim.direction === 'loss' ? -claim.amount : claim.amount);
+  });
+  claims.forEach((claim, index) => {
+    if (claim.amount === undefined || claim.direction !== undefined) return;
+    settled[index] = take(-claim.amount) || take(claim.amount);
+  });
+  claims.forEach((claim, index) => {
+    if (claim.amount !== undefined) return;
+    if (claim.direction === 'loss') settled[index] = losses > 0;
+    else if (claim.direction === 'gain') settled[index] = gains > 0;
+    else settled[index] = deltas.length > 0;
+  });
+  return settled;
 }
 
 function defaultDelta(args: Readonly<Record<string, unknown>>): number | undefined {
   const delta = args['delta'];
   return typeof delta === 'number' && Number.isFinite(delta) ? delta : undefined;
-}
-
-function fits(delta: number | undefined, claim: Claim): boolean {
-  if (delta === undefined) return claim.direction === undefined && claim.amount === undefined;
-  if (claim.direction === 'loss' && delta >= 0) return false;
-  if (claim.direction === 'gain' && delta <= 0) return false;
-  return claim.amount === undefined || Math.abs(delta) === claim.amount;
 }
 
 function expected(claim: Claim): string {

@@ -30,7 +30,10 @@ export interface MoveClaimDetectorOptions<TState> {
    * id, or `undefined` when it names no known area. Without it, any `move` call settles a claim.
    */
   readonly resolveArea?: (text: string, state: TState) => string | undefined;
-  /** Where the actors are now; a claim of arriving where they already are is no conflict. */
+  /**
+   * Where the actors are now; a claim of arriving where they already are is no conflict, unless
+   * the turn also moves someone (then only a move's destination settles a claim).
+   */
   readonly currentAreas?: (state: TState) => readonly string[];
   /** Reads the destination from a call's args; `args.to_area_id` by default. */
   readonly destinationOf?: (args: Readonly<Record<string, unknown>>) => string | undefined;
@@ -74,15 +77,17 @@ export function defineMoveClaimDetector<TState = unknown>(
     `Do not move anyone in the narrative: request a ${tool} tool call (actor_id, from_area_id, to_area_id) and describe the move only as proposed.`;
   return defineDetector<TState>({
     name: options.name ?? 'move_claim',
-    detect(proposal, state, { applied }) {
-      const calls = callsOf(proposal, applied, tool);
+    detect(proposal, state, context) {
+      const calls = callsOf(proposal, context, tool);
+      const destinations = new Set(calls.map((call) => destinationOf(call.args ?? {})));
       const here = options.currentAreas?.(state);
+      // Where the party is counts only for a turn that moves nobody: a move elsewhere in the same
+      // turn means "you walk into the market" (where it stood) is no longer where it ends up.
+      const hereSet = new Set(calls.length === 0 ? (here ?? []) : []);
       return findClaims(proposal.text, patterns, guard).flatMap((claim) => {
         const areaId = claim.area === undefined ? undefined : options.resolveArea?.(claim.area, state);
-        if (areaId !== undefined && here?.includes(areaId)) return [];
-        const settled = calls.some(
-          (call) => areaId === undefined || destinationOf(call.args ?? {}) === areaId,
-        );
+        if (areaId !== undefined && hereSet.has(areaId)) return [];
+        const settled = areaId === undefined ? calls.length > 0 : destinations.has(areaId);
         if (settled) return [];
         return [
           {

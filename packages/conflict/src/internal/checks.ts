@@ -1,4 +1,5 @@
 import { ConflictError } from '../errors.js';
+import { callKey } from './effects.js';
 import {
   type AppliedAction,
   type Conflict,
@@ -17,22 +18,35 @@ export const PROPOSAL_SHAPE = 'proposal_shape';
 /** Checks a generator's output is a proposal; a malformed one becomes a conflict to retry. */
 export function checkProposal(
   output: unknown,
-): { readonly ok: true; readonly value: Proposal } | { readonly ok: false; readonly conflict: Conflict } {
+  maxCalls: number,
+):
+  | { readonly ok: true; readonly value: Proposal; readonly keys: readonly string[] }
+  | { readonly ok: false; readonly conflict: Conflict } {
   const problems: string[] = [];
+  const keys: string[] = [];
   if (!isRecord(output)) problems.push('the output is not an object');
   else {
     if (typeof output['text'] !== 'string') problems.push('"text" is not a string');
     const calls = output['tool_calls'];
     if (calls !== undefined && !Array.isArray(calls)) problems.push('"tool_calls" is not a list');
-    if (Array.isArray(calls)) {
+    if (Array.isArray(calls) && calls.length > maxCalls) {
+      problems.push(
+        `"tool_calls" holds ${calls.length} calls, more than the ${maxCalls} allowed in one answer`,
+      );
+    } else if (Array.isArray(calls)) {
       const seen = new Set<string>();
       calls.forEach((call: unknown, index) => {
         const problem = callProblem(call);
         if (problem !== undefined) problems.push(`tool_calls[${index}] ${problem}`);
         else {
-          const id = (call as ToolCall).id; // checked by callProblem
-          if (seen.has(id)) problems.push(`tool_calls[${index}] repeats the id "${id}"`);
+          const { id, tool, args } = call as ToolCall; // checked by callProblem
+          if (seen.has(id)) problems.push(`tool_calls[${index}] repeats the id "${clip(id, 80)}"`);
           seen.add(id);
+          try {
+            keys.push(callKey(tool, args));
+          } catch {
+            problems.push(`tool_calls[${index}] has "args" that are not plain JSON`);
+          }
         }
       });
     }
@@ -40,7 +54,7 @@ export function checkProposal(
       problems.push('"structured" is not an object');
     }
   }
-  if (problems.length === 0) return { ok: true, value: output as unknown as Proposal }; // shape checked above
+  if (problems.length === 0) return { ok: true, value: output as unknown as Proposal, keys }; // shape checked above
   return {
     ok: false,
     conflict: {
@@ -49,11 +63,27 @@ export function checkProposal(
         format:
           '{ "text": string, "tool_calls"?: [{ "id": string, "tool": string, "args": object, "reason"?: string }] }',
       },
-      mismatch_reason: `The output is malformed: ${problems.join('; ')}`,
+      mismatch_reason: `The output is malformed: ${listed(problems)}`,
       instructions:
         'Reply in the requested format: the narrative in "text" and any action as a tool call with a unique "id", a "tool" name and an "args" object.',
     },
   };
+}
+
+/** At most this many problems are named in one conflict; the rest are counted. */
+const MAX_PROBLEMS = 10;
+
+function listed(problems: readonly string[]): string {
+  const named = problems.slice(0, MAX_PROBLEMS).join('; ');
+  return problems.length > MAX_PROBLEMS ? `${named}; and ${problems.length - MAX_PROBLEMS} more` : named;
+}
+
+/** Cuts text to at most `max` characters (whole code points), marking the cut. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const safe = /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+  return `${safe}…`;
 }
 
 function callProblem(call: unknown): string | undefined {

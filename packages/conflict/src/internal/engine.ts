@@ -1,7 +1,15 @@
 import { type Clock, type Emitter, isParleyError } from '@parley/core';
 import { ConflictError } from '../errors.js';
 import { toDocumentFeedback } from './checks.js';
-import type { AppliedAction, Conflict, DeferredCall, ReviewVerdict, ToolFeedback } from '../types.js';
+import type {
+  AlreadyApplied,
+  AppliedAction,
+  Conflict,
+  DeferredCall,
+  RecognisedCall,
+  ReviewVerdict,
+  ToolFeedback,
+} from '../types.js';
 import type {
   AttemptRecord,
   AttemptRequest,
@@ -25,7 +33,12 @@ export interface Judgement {
   readonly executed?: readonly AppliedAction[];
   readonly deferred?: readonly DeferredCall[];
   readonly skippedCallIds?: readonly string[];
+  readonly recognised?: readonly RecognisedCall[];
+  /** Every call that has taken effect in the run once this attempt is judged, for the feedback. */
+  readonly alreadyApplied?: readonly AlreadyApplied[];
   readonly verdict?: ReviewVerdict | undefined;
+  /** For `retry`: the rounds used once this one is counted, when the judge counted it itself. */
+  readonly retries?: number;
   /** For `retry`: who must produce the next attempt. */
   readonly target?: string | undefined;
   readonly error?: unknown;
@@ -44,9 +57,11 @@ export interface EngineSpec<TInput> {
   readonly maxRetries: number;
   readonly maxErrorRetries: number;
   readonly limitReason: 'max_retries' | 'revise_limit';
+  /** Rounds already used before this run (a count kept with the task); 0 by default. */
+  readonly initialRetries?: number;
   readonly clock: Clock;
   readonly events: Emitter<ConflictLoopEvents>;
-  /** Judges one output; throws only a ConflictError (detector_failed, gate_failed) or a host error. */
+  /** Judges one output; throws only a ConflictError (detector_failed, gate_failed, store_failed) or a host error. */
   readonly judge: (output: unknown, context: JudgeContext<TInput>) => Promise<Judgement>;
 }
 
@@ -65,7 +80,7 @@ export async function runLoop<TInput, TOutput>(
   const feedback: RetryFeedback[] = [];
   const applied: AppliedAction[] = [];
   const deferred: DeferredCall[] = [];
-  let retries = 0;
+  let retries = spec.initialRetries ?? 0;
   let errors = 0;
   let target: string | undefined;
 
@@ -109,6 +124,7 @@ export async function runLoop<TInput, TOutput>(
         executed: [],
         deferred: [],
         skippedCallIds: [],
+        recognised: [],
         retries,
         escalated: false,
         ...fields,
@@ -151,8 +167,12 @@ export async function runLoop<TInput, TOutput>(
     try {
       judged = await spec.judge(output, { attempt, request, signal, applied, deferred, retries });
     } catch (error) {
+      if (signal?.aborted) {
+        finish({ status: 'cancelled', output, error: errorInfo(signal.reason) });
+        throw cancelled();
+      }
       finish({ status: 'failed', output, error: errorInfo(error) });
-      if (!isParleyError(error, 'detector_failed', 'gate_failed')) throw error; // host errors pass through
+      if (!isParleyError(error, 'detector_failed', 'gate_failed', 'store_failed')) throw error; // host errors pass through
       throw new ConflictError(error.code, error.message, {
         cause: error.cause,
         details: { ...error.details, attempts: [...records], appliedActions: [...applied] },
@@ -165,7 +185,7 @@ export async function runLoop<TInput, TOutput>(
     const retried = judged.kind === 'retry' && !overLimit;
     const exhausted = judged.kind === 'error' && errors >= spec.maxErrorRetries;
     finish({
-      retries: retried ? retries + 1 : retries,
+      retries: retried ? (judged.retries ?? retries + 1) : retries,
       escalated: overLimit || judged.kind === 'escalate' || exhausted,
       status: judged.status,
       output,
@@ -174,6 +194,7 @@ export async function runLoop<TInput, TOutput>(
       executed: judged.executed ?? [],
       deferred: judged.deferred ?? [],
       skippedCallIds: judged.skippedCallIds ?? [],
+      recognised: judged.recognised ?? [],
       verdict: judged.verdict,
       ...(judged.error === undefined ? {} : { error: errorInfo(judged.error) }),
     });
@@ -191,7 +212,7 @@ export async function runLoop<TInput, TOutput>(
         return settle(judged.reason ?? 'generator_failed', undefined, judged.error);
       case 'retry':
         if (retries >= spec.maxRetries) return settle(spec.limitReason, undefined);
-        retries++;
+        retries = judged.retries ?? retries + 1;
         feedback.push(
           Object.freeze({
             attempt,
@@ -199,6 +220,9 @@ export async function runLoop<TInput, TOutput>(
             ...(judged.toolFeedback === undefined
               ? {}
               : { tool_feedback: toDocumentFeedback(judged.toolFeedback) }),
+            ...(judged.alreadyApplied === undefined || judged.alreadyApplied.length === 0
+              ? {}
+              : { already_applied: judged.alreadyApplied }),
             ...(judged.verdict === undefined ? {} : { review: judged.verdict }),
             rejected_output: output,
           }),
@@ -209,7 +233,7 @@ export async function runLoop<TInput, TOutput>(
 }
 
 /** Races a promise against a signal; the promise's later outcome is observed, so nothing is unhandled. */
-function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

@@ -1,12 +1,12 @@
 import { ConflictError } from '../errors.js';
 
-/** Checks a retry limit: an integer from 0 to 100. */
-export function checkLimit(value: unknown, name: string, fallback: number): number {
+/** Checks a limit: an integer from 0 to `max` (100 by default). */
+export function checkLimit(value: unknown, name: string, fallback: number, max = 100): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 100) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
     throw new ConflictError(
       'invalid_argument',
-      `${name} must be an integer from 0 to 100, got ${String(value)}`,
+      `${name} must be an integer from 0 to ${max}, got ${String(value)}`,
       {
         details: { name, value: typeof value === 'number' ? value : String(value) },
       },
