@@ -503,6 +503,29 @@ export const CATALOGUE = [
     input: 'a gate restarted after the persisted absolute deadline passed',
     expected: 'timed_out from the persisted deadline, not a fresh timeout',
   },
+  // ── Issue 19 §1: every settlement decided at its own time (SETTLE) ──
+  {
+    id: 'SETTLE-04',
+    area: 'restarts',
+    input:
+      'a request whose deadline passed while no instance ran; restore(), then an approving reply before the timer',
+    expected: 'late / the request expires: handler and store record say expired, never approved',
+  },
+  {
+    id: 'SETTLE-05',
+    area: 'restarts',
+    input:
+      'an overdue request found in the store by an instance that never called restore() (reply, waitFor)',
+    expected: 'late / expired on adoption: the reply is refused, waitFor rejects with timeout',
+  },
+  {
+    id: 'SETTLE-06',
+    area: 'lifecycle',
+    input:
+      'a reply, progress note, cancel or answer 15 s past the deadline while the timer has not run (lagging loop)',
+    expected:
+      'late (requester) or not_pending (responder): the request expires first, nothing else settles it',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
 import type { CorrelatorEvents } from '../types.js';
+import { type Step, step } from './step.js';
 import { extraOf, type Outgoing, Outgoing as OutgoingRecord, type Tracker } from './records.js';
 
 /** Settled records stay this long in a shared store at least, so other instances read the outcome. */
@@ -41,10 +42,13 @@ export interface DurableHost {
 
 export interface Durable {
   persistThenLaunch(record: Outgoing): Promise<void>;
+  /**
+   * Settles a record by compare-and-set; resolves true when `event` itself settled it (false when
+   * it was already final, the deadline turned it into an expiry, or the write failed).
+   */
   commit(
     record: Outgoing,
     event: RequestEvent,
-    to: RequestState,
     response: unknown,
     reason: string | undefined,
     error: CorrelateError | undefined,
@@ -106,34 +110,46 @@ export function createDurable(host: DurableHost): Durable {
   async function commit(
     record: Outgoing,
     event: RequestEvent,
-    to: RequestState,
     response: unknown,
     reason: string | undefined,
     error: CorrelateError | undefined,
   ): Promise<boolean> {
     // A conflict that leaves the request pending (another instance only moved its deadline) is
     // written again once with the version just read; a second conflict or a failure is reported.
+    // Each write is decided at its own time against the deadline last read from the store.
     let settledAt: number;
+    let next: Step | undefined;
     let outcome: WriteOutcome;
     let writes = 0;
     do {
-      if (record.state !== 'pending' || host.isClosed()) return false; // settled by another write, or closed
+      if (host.isClosed()) return false;
       settledAt = clock.now();
+      next = step(record.state, record.deadlineAt, event, settledAt);
+      if (next === undefined) return false; // settled by another write
+      const own = next.event === event;
       outcome = await write(
         record,
-        encode(record, { state: to, settledAt, reason, response }),
+        encode(record, {
+          state: next.to,
+          settledAt,
+          reason: own ? reason : undefined,
+          response: own ? response : undefined,
+        }),
         storeRetainMs,
       );
       writes++;
     } while (outcome === 'conflict' && writes < 2);
+    const own = next.event === event;
     if (outcome === 'written') {
-      host.finish(record, to, response, reason, error, settledAt, false);
-      return true;
+      if (own) host.finish(record, next.to, response, reason, error, settledAt, false);
+      else host.finish(record, next.to, undefined, undefined, undefined, settledAt, false);
+      return own;
     }
     if (record.state === 'pending' && !host.isClosed()) {
       // The caller gave up: settle here even though the store was not updated.
-      if (event === 'cancel') host.finish(record, to, response, reason, error, settledAt, true);
-      else if (event === 'expire' && record.deadline === undefined) host.arm(record, clock.now() + RETRY_MS);
+      if (next.event === 'cancel') host.finish(record, next.to, response, reason, error, settledAt, true);
+      else if (next.event === 'expire' && record.deadline === undefined)
+        host.arm(record, clock.now() + RETRY_MS);
     }
     return false;
   }
@@ -222,8 +238,8 @@ export function createDurable(host: DurableHost): Durable {
       if (!host.isClosed()) host.launch(record);
     },
 
-    commit(record, event, to, response, reason, error) {
-      return exclusive(record, () => commit(record, event, to, response, reason, error));
+    commit(record, event, response, reason, error) {
+      return exclusive(record, () => commit(record, event, response, reason, error));
     },
 
     extend(record, deadlineAt, human) {

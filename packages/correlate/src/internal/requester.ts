@@ -6,7 +6,8 @@ import type { Reply, RequestOptions, TrackedRequest } from '../types.js';
 import type { Shared } from './context.js';
 import { createDurable, type Durable, MIN_STORE_RETAIN_MS } from './durable.js';
 import { extraOf, Outgoing, toReply, toTracked, Tracker } from './records.js';
-import { check, isPromise, nextState } from './util.js';
+import { step } from './step.js';
+import { check, isPromise } from './util.js';
 import { createReplyHandler } from './replies.js';
 import { createWaiters } from './waiters.js';
 
@@ -206,11 +207,15 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     reason?: string,
     error?: CorrelateError,
   ): boolean | Promise<boolean> {
-    const to = nextState(record.state, event);
-    if (to === undefined || ctx.isClosed()) return false;
-    if (durable !== undefined) return durable.commit(record, event, to, response, reason, error);
-    finish(record, to, response, reason, error, clock.now(), false);
-    return true;
+    if (ctx.isClosed()) return false;
+    if (durable !== undefined) return durable.commit(record, event, response, reason, error);
+    const now = clock.now();
+    const next = step(record.state, record.deadlineAt, event, now);
+    if (next === undefined) return false;
+    // Past the deadline the event became an expiry: it settles nothing of its own.
+    if (next.event !== event) finish(record, next.to, undefined, undefined, undefined, now, false);
+    else finish(record, next.to, response, reason, error, now, false);
+    return next.event === event;
   }
 
   function finish(
@@ -259,6 +264,8 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     if (record.state === 'pending') {
       tracker.addPending(record);
       arm(record);
+      // Overdue while no instance held it: it expires now, before any reply is weighed.
+      if (clock.now() >= record.deadlineAt) void settle(record, 'expire');
     } else {
       tracker.retain(record);
       ctx.scheduleSweep(record.settledAt + retainMs);
