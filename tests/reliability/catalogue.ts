@@ -526,6 +526,43 @@ export const CATALOGUE = [
     expected:
       'late (requester) or not_pending (responder): the request expires first, nothing else settles it',
   },
+  {
+    id: 'SETTLE-07',
+    area: 'parsing',
+    input: 'a response with no boolean approve field ({ go: false }, null) under the default decide',
+    expected: 'rejected with reason no_verdict, never approved',
+  },
+  {
+    id: 'SETTLE-08',
+    area: 'lifecycle',
+    input: 'a handle() handler whose promise rejects',
+    expected: 'error event handler_failed; the settlement stands; no unhandled rejection',
+  },
+  {
+    id: 'SETTLE-09',
+    area: 'parsing',
+    input: 'a user schema that throws (a zod transform) in an async check by receive or codec.decodeAsync',
+    expected: 'malformed (receive) / invalid_payload (decodeAsync) as data; nothing rejects',
+  },
+  {
+    id: 'SETTLE-10',
+    area: 'lifecycle',
+    input: 'ten concurrent requests with an async payload schema and maxPending 2',
+    expected: 'two pending, eight too_many_pending: the place is reserved before the await',
+  },
+  {
+    id: 'SETTLE-11',
+    area: 'lifecycle',
+    input: 'one AbortSignal shared by 50 requests and 50 waits',
+    expected:
+      'one abort listener, removed with the last; no MaxListenersExceededWarning; all cancelled on abort',
+  },
+  {
+    id: 'SETTLE-12',
+    area: 'ids',
+    input: 'two requests pending at once; the caller needs the id of each',
+    expected: 'request() returns the id on its promise; no search of list()',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */
