@@ -563,6 +563,12 @@ export const CATALOGUE = [
     input: 'two requests pending at once; the caller needs the id of each',
     expected: 'request() returns the id on its promise; no search of list()',
   },
+  {
+    id: 'SETTLE-13',
+    area: 'lifecycle',
+    input: 'an fsm guard or assign that throws, on send, transition or when a timeout fires from its timer',
+    expected: 'callback_failed refusal, state unchanged, the timeout spent; nothing escapes the timer',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */
