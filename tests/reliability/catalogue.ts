@@ -569,6 +569,20 @@ export const CATALOGUE = [
     input: 'an fsm guard or assign that throws, on send, transition or when a timeout fires from its timer',
     expected: 'callback_failed refusal, state unchanged, the timeout spent; nothing escapes the timer',
   },
+  {
+    id: 'SETTLE-14',
+    area: 'lifecycle',
+    input: '50 bus receives waiting on one AbortSignal',
+    expected:
+      'one abort listener, removed with the last; no MaxListenersExceededWarning; all cancelled on abort',
+  },
+  {
+    id: 'SETTLE-15',
+    area: 'lifecycle',
+    input: 'bus.close() while an adapter is still connecting',
+    expected:
+      'attach rejects with closed and the adapter is disconnected; nothing stays attached to a closed bus',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */
