@@ -583,6 +583,14 @@ export const CATALOGUE = [
     expected:
       'attach rejects with closed and the adapter is disconnected; nothing stays attached to a closed bus',
   },
+  {
+    id: 'SETTLE-16',
+    area: 'restarts',
+    input:
+      'a stored request record with another id than its key, another requester, times out of order or a settledAt that does not fit its state',
+    expected:
+      'not restored or adopted; a reply to it is unknown_request; error event store_error; the record is left as it is',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

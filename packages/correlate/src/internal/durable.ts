@@ -16,6 +16,8 @@ const RETRY_MS = 1_000;
 export interface DurableHost {
   readonly store: Store;
   readonly prefix: string;
+  /** Who this correlator is: every record under its prefix must name it as the requester. */
+  readonly self: string;
   readonly clock: Clock;
   readonly events: Emitter<CorrelatorEvents>;
   readonly protocols: ReadonlyMap<string, Protocol>;
@@ -165,7 +167,7 @@ export function createDurable(host: DurableHost): Durable {
       return;
     }
     if (record.state !== 'pending' || host.isClosed()) return;
-    const stored = entry === undefined ? undefined : decode(entry.value);
+    const stored = entry === undefined ? undefined : decode(entry.value, record.id, host.self);
     if (entry === undefined || stored === undefined) {
       host.finish(record, 'expired', undefined, 'the stored record is gone', undefined, clock.now(), true);
       return;
@@ -203,6 +205,31 @@ export function createDurable(host: DurableHost): Durable {
     for (const record of [...tracker.pendingRecords()]) {
       if (record.state === 'pending' && !extraOf(record).busy) void reconcile(record);
     }
+  }
+
+  /**
+   * A stored record of this correlator, read strictly; undefined when it belongs to a protocol
+   * not known here (another party's, left alone) or is corrupt (reported as `store_error`, left in
+   * the store for a person to look at, and never adopted: a reply to it is an unknown request).
+   */
+  function readStrictly(
+    entry: StoreEntry,
+    id: string,
+  ): { stored: StoredRequest; protocol: Protocol } | undefined {
+    const stored = decode(entry.value, id, host.self);
+    if (stored === undefined) {
+      const error = new CorrelateError(
+        'store_error',
+        `The stored request "${id}" is corrupt; it is ignored`,
+        {
+          details: { requestId: id, key: entry.key },
+        },
+      );
+      events.emit('error', { code: 'store_error', requestId: id, error });
+      return undefined;
+    }
+    const protocol = host.protocols.get(stored.protocol);
+    return protocol === undefined ? undefined : { stored, protocol };
   }
 
   const unwatch = store.watch?.(prefix, onChange, { onResync });
@@ -257,20 +284,19 @@ export function createDurable(host: DurableHost): Durable {
 
     async load(id) {
       const entry = await store.getEntry(key(id));
-      const stored = entry === undefined ? undefined : decode(entry.value);
-      const protocol = stored === undefined ? undefined : host.protocols.get(stored.protocol);
-      if (entry === undefined || stored === undefined || protocol === undefined) return undefined;
-      return tracker.get(id) ?? host.adopt(fromStored(stored, protocol, entry.version));
+      const read = entry === undefined ? undefined : readStrictly(entry, id);
+      if (entry === undefined || read === undefined) return undefined;
+      return tracker.get(id) ?? host.adopt(fromStored(read.stored, read.protocol, entry.version));
     },
 
     async restore() {
       let count = 0;
       for await (const entry of store.list(prefix)) {
         const id = entry.key.slice(prefix.length);
-        const stored = decode(entry.value);
-        const protocol = stored === undefined ? undefined : host.protocols.get(stored.protocol);
-        if (stored === undefined || protocol === undefined || tracker.has(id)) continue;
-        const record = host.adopt(fromStored(stored, protocol, entry.version));
+        if (tracker.has(id)) continue;
+        const read = readStrictly(entry, id);
+        if (read === undefined) continue;
+        const record = host.adopt(fromStored(read.stored, read.protocol, entry.version));
         if (record.state === 'pending') count++;
       }
       return count;
@@ -295,12 +321,12 @@ const StoredRequest = z.object({
   payload: z.unknown(),
   response: z.unknown().optional(),
   reason: z.string().optional(),
-  createdAt: z.number(),
-  deadlineAt: z.number(),
-  maxDeadlineAt: z.number(),
-  timeoutMs: z.number(),
+  createdAt: z.number().finite(),
+  deadlineAt: z.number().finite(),
+  maxDeadlineAt: z.number().finite(),
+  timeoutMs: z.number().int().positive(),
   human: z.boolean(),
-  settledAt: z.number().optional(),
+  settledAt: z.number().finite().optional(),
 });
 type StoredRequest = z.infer<typeof StoredRequest>;
 
@@ -323,9 +349,18 @@ function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): JsonValue
   return stored as JsonValue; // payloads and responses passed their schemas; the store checks JSON
 }
 
-function decode(value: unknown): StoredRequest | undefined {
+/**
+ * The record stored under request `id` of requester `self`, or undefined when it is not one this
+ * correlator could have written: the wrong shape, another id or requester, times out of order
+ * (`createdAt ≤ deadlineAt ≤ maxDeadlineAt`), or a `settledAt` that does not fit its state.
+ */
+function decode(value: unknown, id: string, self: string): StoredRequest | undefined {
   const parsed = StoredRequest.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  const r = parsed.data;
+  const inOrder = r.createdAt <= r.deadlineAt && r.deadlineAt <= r.maxDeadlineAt;
+  const settledFits = (r.state === 'pending') === (r.settledAt === undefined);
+  return r.id === id && r.from === self && inOrder && settledFits ? r : undefined;
 }
 
 function fromStored(stored: StoredRequest, protocol: Protocol, version: number): Outgoing {

@@ -41,6 +41,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
       : createDurable({
           store: options.store,
           prefix: options.prefix,
+          self,
           clock,
           events,
           protocols: ctx.protocols,
