@@ -5,6 +5,21 @@ import { recordEvents, reply, storedPlanRequest } from './helpers.js';
 
 const base = storedPlanRequest() as Record<string, JsonValue>;
 
+/** A `lead` on a store holding `record` under request id `other`. */
+async function leadWith(record: JsonValue) {
+  const clock = createManualClock({ now: 1_000 });
+  const store = createMemoryStore({ clock });
+  await store.set('correlate:lead:other', record);
+  const lead = createCorrelator({
+    self: 'lead',
+    protocols: [planApprovalProtocol],
+    send: () => {},
+    clock,
+    store,
+  });
+  return { store, lead };
+}
+
 describe('stored request records read strictly', () => {
   it.each([
     ['an id other than its key', { id: 'someone_else' }],
@@ -42,16 +57,7 @@ describe('stored request records read strictly', () => {
   );
 
   it('[SETTLE-16] still restores the well-formed record those cases were made from', async () => {
-    const clock = createManualClock({ now: 1_000 });
-    const store = createMemoryStore({ clock });
-    await store.set('correlate:lead:other', base);
-    const lead = createCorrelator({
-      self: 'lead',
-      protocols: [planApprovalProtocol],
-      send: () => {},
-      clock,
-      store,
-    });
+    const { lead } = await leadWith(base);
     expect(await lead.restore()).toBe(1);
     lead.close();
   });
