@@ -32,16 +32,7 @@ describe('stored request records read strictly', () => {
   ])(
     '[SETTLE-16] refuses a record with %s: not restored, a reply to it unknown, and reported',
     async (_, patch) => {
-      const clock = createManualClock({ now: 1_000 });
-      const store = createMemoryStore({ clock });
-      await store.set('correlate:lead:other', { ...base, ...patch });
-      const lead = createCorrelator({
-        self: 'lead',
-        protocols: [planApprovalProtocol],
-        send: () => {},
-        clock,
-        store,
-      });
+      const { store, lead } = await leadWith({ ...base, ...patch } as JsonValue);
       const events = recordEvents(lead);
       expect(await lead.restore()).toBe(0);
       expect(lead.get('other')).toBeUndefined();
