@@ -900,6 +900,94 @@ export const CATALOGUE = [
     expected:
       'no effect applied more often than one attempt proposed it; no accepted narrative the log does not back',
   },
+  // ── Issue 19 §1: every settlement decided at its own time (SETTLE) ──
+  {
+    id: 'SETTLE-04',
+    area: 'restarts',
+    input:
+      'a request whose deadline passed while no instance ran; restore(), then an approving reply before the timer',
+    expected: 'late / the request expires: handler and store record say expired, never approved',
+  },
+  {
+    id: 'SETTLE-05',
+    area: 'restarts',
+    input:
+      'an overdue request found in the store by an instance that never called restore() (reply, waitFor)',
+    expected: 'late / expired on adoption: the reply is refused, waitFor rejects with timeout',
+  },
+  {
+    id: 'SETTLE-06',
+    area: 'lifecycle',
+    input:
+      'a reply, progress note, cancel or answer 15 s past the deadline while the timer has not run (lagging loop)',
+    expected:
+      'late (requester) or not_pending (responder): the request expires first, nothing else settles it',
+  },
+  {
+    id: 'SETTLE-07',
+    area: 'parsing',
+    input: 'a response with no boolean approve field ({ go: false }, null) under the default decide',
+    expected: 'rejected with reason no_verdict, never approved',
+  },
+  {
+    id: 'SETTLE-08',
+    area: 'lifecycle',
+    input: 'a handle() handler whose promise rejects',
+    expected: 'error event handler_failed; the settlement stands; no unhandled rejection',
+  },
+  {
+    id: 'SETTLE-09',
+    area: 'parsing',
+    input: 'a user schema that throws (a zod transform) in an async check by receive or codec.decodeAsync',
+    expected: 'malformed (receive) / invalid_payload (decodeAsync) as data; nothing rejects',
+  },
+  {
+    id: 'SETTLE-10',
+    area: 'lifecycle',
+    input: 'ten concurrent requests with an async payload schema and maxPending 2',
+    expected: 'two pending, eight too_many_pending: the place is reserved before the await',
+  },
+  {
+    id: 'SETTLE-11',
+    area: 'lifecycle',
+    input: 'one AbortSignal shared by 50 requests and 50 waits',
+    expected:
+      'one abort listener, removed with the last; no MaxListenersExceededWarning; all cancelled on abort',
+  },
+  {
+    id: 'SETTLE-12',
+    area: 'ids',
+    input: 'two requests pending at once; the caller needs the id of each',
+    expected: 'request() returns the id on its promise; no search of list()',
+  },
+  {
+    id: 'SETTLE-13',
+    area: 'lifecycle',
+    input: 'an fsm guard or assign that throws, on send, transition or when a timeout fires from its timer',
+    expected: 'callback_failed refusal, state unchanged, the timeout spent; nothing escapes the timer',
+  },
+  {
+    id: 'SETTLE-14',
+    area: 'lifecycle',
+    input: '50 bus receives waiting on one AbortSignal',
+    expected:
+      'one abort listener, removed with the last; no MaxListenersExceededWarning; all cancelled on abort',
+  },
+  {
+    id: 'SETTLE-15',
+    area: 'lifecycle',
+    input: 'bus.close() while an adapter is still connecting',
+    expected:
+      'attach rejects with closed and the adapter is disconnected; nothing stays attached to a closed bus',
+  },
+  {
+    id: 'SETTLE-16',
+    area: 'restarts',
+    input:
+      'a stored request record with another id than its key, another requester, times out of order or a settledAt that does not fit its state',
+    expected:
+      'not restored or adopted; a reply to it is unknown_request; error event store_error; the record is left as it is',
+  },
 ] as const satisfies readonly CatalogueCase[];
 
 /** An id from the catalogue. */

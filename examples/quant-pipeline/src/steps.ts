@@ -207,7 +207,7 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
       waitingOnHuman: true,
       timeoutMs: context.approvalTimeoutMs,
     });
-    const requestId = context.ceo.list({ role: 'requester', state: 'pending' }).at(-1)?.id ?? '';
+    const requestId = reply.id;
     host.post(
       codec.create('notify', {
         from: CEO,

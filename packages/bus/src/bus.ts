@@ -204,6 +204,14 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
         adapters.delete(channel);
         throw error;
       }
+      if (closed) {
+        // close() ran while the adapter was connecting: it found nothing to disconnect.
+        adapters.delete(channel);
+        disconnect?.();
+        throw new BusError('closed', 'The bus closed while the adapter was connecting', {
+          details: { channel },
+        });
+      }
       let attached = true;
       const detach = (): void => {
         if (!attached) return;

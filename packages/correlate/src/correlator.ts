@@ -20,12 +20,14 @@ import {
   DEFAULT_TIMEOUT_MS,
   type ReceiveResult,
   type Refusal,
+  type RequestPromise,
   type TrackedRequest,
 } from './types.js';
 import type { Shared } from './internal/context.js';
 import { toTracked } from './internal/records.js';
 import { createRequester } from './internal/requester.js';
 import { createResponder } from './internal/responder.js';
+import { createAbortWatch } from './internal/signals.js';
 import { about, compactIds, isPromise, positiveInteger } from './internal/util.js';
 
 /**
@@ -50,7 +52,7 @@ import { about, compactIds, isPromise, positiveInteger } from './internal/util.j
  *
  * const reply = lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 'work is done' } });
  * await alice.receive(wire.shift());
- * alice.respond(alice.list({ role: 'responder' })[0]!.id, { approve: true });
+ * alice.respond(reply.id, { approve: true }); // the request_id both sides know it by
  * await lead.receive(wire.shift());
  * console.log((await reply).state); // approved
  * lead.close(); // clears the retention sweep's timer
@@ -122,6 +124,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       if (sweepHandle === undefined && retainMs > 0) sweepHandle = sweeps.add(dueAt, sweep);
     },
     isClosed: () => closed,
+    aborts: createAbortWatch(),
     closedError: () => new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } }),
   };
   const responder = createResponder(shared);
@@ -149,24 +152,29 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     return message.kind === 'request' ? responder.onRequest(message) : requester.onReply(message);
   }
 
+  /** Nothing a peer sends may throw into the transport; a user schema or a bug that throws is still reported. */
+  function failed(error: unknown): Refusal {
+    events.emit('error', { code: 'handler_failed', error });
+    return shared.refuse({
+      code: 'malformed',
+      message: `The message could not be handled: ${String(error)}`,
+    });
+  }
+
   return {
     self,
     // The protocol's types tie the reply to its response schema; the record holds it as unknown.
-    request: (protocol, input) => requester.request(protocol, input) as Promise<never>,
+    request: (protocol, input) => requester.request(protocol, input) as RequestPromise<never>,
 
     receive(raw) {
       let result: ReceiveResult | Promise<ReceiveResult>;
       try {
         result = receive(raw);
       } catch (error) {
-        // Nothing a peer sends may throw into the transport; a bug here is still reported.
-        events.emit('error', { code: 'handler_failed', error });
-        result = shared.refuse({
-          code: 'malformed',
-          message: `The message could not be handled: ${String(error)}`,
-        });
+        result = failed(error);
       }
-      return isPromise(result) ? result : Promise.resolve(result);
+      // An async step that throws (a user schema, a bug) is reported the same way.
+      return isPromise(result) ? result.then(undefined, failed) : Promise.resolve(result);
     },
 
     respond: (id, response) => responder.respond(id, response),
@@ -178,7 +186,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
       // The response of a settled request was checked by this protocol's schema.
       return requester.handle(
         typeof protocol === 'string' ? protocol : protocol.name,
-        handler as (request: TrackedRequest) => void,
+        handler as (request: TrackedRequest) => unknown,
       );
     },
 

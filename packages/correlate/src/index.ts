@@ -33,6 +33,7 @@ export type {
   Refusal,
   Reply,
   RequestOptions,
+  RequestPromise,
   TrackedRequest,
   WaitForOptions,
 } from './types.js';

@@ -42,7 +42,8 @@ export interface ProtocolDefinition<TRequest extends StandardSchemaV1, TResponse
   readonly response: TResponse;
   /**
    * Turns a valid response into approve or reject. By default a boolean `approve` field decides
-   * (a response without one approves) and a string `reason` field is the reason.
+   * and a string `reason` field is the reason; a response without a boolean `approve` fails
+   * closed: it rejects the request with the reason `no_verdict`. Write `decide` for any other shape.
    */
   readonly decide?: (response: InferOutput<TResponse>) => Decision;
   /** The default deadline of a request, in ms; the correlator's own default when omitted. */
@@ -154,11 +155,20 @@ export function defineProtocol<
   });
 }
 
+/**
+ * The reason a response without a verdict is rejected with by the default `decide`: it has no
+ * boolean `approve` field. Give the protocol its own `decide` to read another shape.
+ */
+const NO_VERDICT = 'no_verdict';
+
 function defaultDecide(response: unknown): Decision {
-  if (typeof response !== 'object' || response === null) return { approve: true };
-  const { approve, reason } = response as { approve?: unknown; reason?: unknown };
-  const decision = { approve: approve !== false };
-  return typeof reason === 'string' ? { ...decision, reason } : decision;
+  const { approve, reason } =
+    typeof response === 'object' && response !== null
+      ? (response as { approve?: unknown; reason?: unknown })
+      : {};
+  // Fail closed: only an explicit `approve: true` approves; anything else unread is no verdict.
+  if (typeof approve !== 'boolean') return { approve: false, reason: NO_VERDICT };
+  return typeof reason === 'string' ? { approve, reason } : { approve };
 }
 
 // zod/mini carries no locale: each check says in its own words what it wants.

@@ -141,6 +141,27 @@ export interface RequestOptions<TPayload> {
 }
 
 /**
+ * What {@link Correlator.request} returns: the promise of the reply, carrying the id of the
+ * request it sent as `id`. Use the id to correlate logs, show it to a person, `cancel` or
+ * `waitFor` the request, or find it with `get`.
+ *
+ * @example
+ * ```ts
+ * import { createCorrelator, shutdownProtocol } from '@parley/correlate';
+ *
+ * const lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send: () => {} });
+ * const reply = lead.request(shutdownProtocol, { to: 'alice', payload: {} });
+ * console.log(lead.get(reply.id)?.state); // pending
+ * lead.close();
+ * await reply.catch(() => {}); // rejected with closed
+ * ```
+ */
+export type RequestPromise<T> = Promise<T> & {
+  /** The request's id (`request_id` on the wire); empty only when `generateId` itself threw. */
+  readonly id: string;
+};
+
+/**
  * Options of {@link Correlator.waitFor}.
  *
  * @example
@@ -334,7 +355,8 @@ export interface CorrelatorOptions {
 export interface Correlator {
   readonly self: string;
   /**
-   * Sends a request and returns the promise of its reply (approved or rejected).
+   * Sends a request and returns the promise of its reply (approved or rejected); the promise's
+   * `id` is the request's id, set before it is sent.
    *
    * @throws CorrelateError (as a rejection) `timeout`, `cancelled`, `closed`, `too_many_pending`,
    * `unknown_protocol`, `invalid_payload`, `send_failed`, `store_error`.
@@ -342,7 +364,7 @@ export interface Correlator {
   request<TName extends string, TRequest, TResponse>(
     protocol: Protocol<TName, TRequest, TResponse>,
     options: RequestOptions<TRequest>,
-  ): Promise<Reply<TResponse>>;
+  ): RequestPromise<Reply<TResponse>>;
   /** Feeds an incoming message from the transport. Never throws and never rejects. */
   receive(message: unknown): Promise<ReceiveResult>;
   /**
@@ -365,10 +387,15 @@ export interface Correlator {
    * @throws CorrelateError (as a rejection) `unknown_request`, `timeout`, `cancelled`, `closed`, `store_error`.
    */
   waitFor(requestId: string, options?: WaitForOptions): Promise<Reply>;
-  /** Runs `handler` whenever this instance settles a request of the protocol; survives restarts when re-registered. */
+  /**
+   * Runs `handler` whenever this instance settles a request of the protocol; survives restarts
+   * when re-registered. It runs after the outcome is committed: a handler that throws or whose
+   * promise rejects changes nothing about the request and is reported as an `error` event
+   * (`handler_failed`), never as an unhandled rejection.
+   */
   handle<TResponse>(
     protocol: Protocol<string, unknown, TResponse> | string,
-    handler: (request: TrackedRequest & { readonly response?: TResponse }) => void,
+    handler: (request: TrackedRequest & { readonly response?: TResponse }) => unknown,
   ): Unsubscribe;
   /** Loads pending requests from the store (after a restart); resolves how many it took over. */
   restore(): Promise<number>;

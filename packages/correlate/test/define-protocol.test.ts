@@ -38,8 +38,8 @@ describe('defineProtocol refusals', () => {
 });
 
 describe('the default decide', () => {
-  it('approves a null response', () => {
+  it('rejects a null response as no verdict', () => {
     const p = defineProtocol('p', { request: z.unknown(), response: z.unknown() });
-    expect(p.decide(null)).toEqual({ approve: true });
+    expect(p.decide(null)).toEqual({ approve: false, reason: 'no_verdict' });
   });
 });

@@ -43,7 +43,7 @@ describe('the messages of configuration errors', () => {
 describe('the messages of refused requests', () => {
   it('names the protocol, the limit, the id and the schema', async () => {
     const other = defineProtocol('other', { request: z.object({}), response: z.object({}) });
-    const lead = createLead({ maxPending: 1, generateId: () => 'same' });
+    const lead = createLead({ maxPending: 1 });
     expect(await rejection(lead.request(other, { to: 'alice', payload: {} }))).toBe(
       'Protocol "other" is not registered with this correlator',
     );
@@ -231,9 +231,9 @@ describe('the messages of the responder side', () => {
 });
 
 describe('the default decision of a protocol', () => {
-  it('approves a response that is not an object, such as null', () => {
+  it('rejects a response that is not an object, such as null, as no verdict', () => {
     const nullable = defineProtocol('nullable', { request: z.object({}), response: z.null() });
-    expect(nullable.decide(null)).toEqual({ approve: true });
+    expect(nullable.decide(null)).toEqual({ approve: false, reason: 'no_verdict' });
   });
 });
 

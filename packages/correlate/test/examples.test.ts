@@ -72,7 +72,7 @@ describe('@parley/correlate examples', () => {
 
     const reply = lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 'work is done' } });
     await alice.receive(wire.shift());
-    alice.respond(alice.list({ role: 'responder' })[0]!.id, { approve: true });
+    alice.respond(reply.id, { approve: true }); // the request_id both sides know it by
     await lead.receive(wire.shift());
     log((await reply).state);
     expectPrinted('approved');
@@ -285,6 +285,15 @@ describe('@parley/correlate examples', () => {
       protocols: [shutdownProtocol],
       send: (m) => log(m.kind),
     };
+  });
+
+  it('RequestPromise (types.ts)', async () => {
+    const lead = createCorrelator({ self: 'lead', protocols: [shutdownProtocol], send: () => {} });
+    const reply = lead.request(shutdownProtocol, { to: 'alice', payload: {} });
+    log(lead.get(reply.id)?.state);
+    expectPrinted('pending');
+    lead.close();
+    await reply.catch(() => {}); // rejected with closed
   });
 
   it('Correlator (types.ts)', async () => {

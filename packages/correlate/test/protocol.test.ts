@@ -15,8 +15,9 @@ describe('defineProtocol', () => {
     const p = defineProtocol('p', { request: z.unknown(), response: z.unknown() });
     expect(p.decide({ approve: false, reason: 'no' })).toEqual({ approve: false, reason: 'no' });
     expect(p.decide({ approve: true })).toEqual({ approve: true });
-    expect(p.decide({ ok: 1 })).toEqual({ approve: true });
-    expect(p.decide('fine')).toEqual({ approve: true });
+    expect(p.decide({ ok: 1 })).toEqual({ approve: false, reason: 'no_verdict' });
+    expect(p.decide({ approve: 'yes', reason: 'sure' })).toEqual({ approve: false, reason: 'no_verdict' });
+    expect(p.decide('fine')).toEqual({ approve: false, reason: 'no_verdict' });
   });
 
   it('refuses an empty name, schemas that are not Standard Schemas and bad deadlines', () => {

@@ -6,6 +6,7 @@ import {
   defineProtocol,
   planApprovalProtocol,
   type Reply,
+  type RequestPromise,
   type RequestOf,
   type ResponseOf,
   shutdownProtocol,
@@ -31,7 +32,9 @@ describe('types', () => {
       send: () => {},
     });
     const reply = lead.request(planApprovalProtocol, { to: 'bob', payload: { plan: 'x' } });
-    expectTypeOf(reply).toEqualTypeOf<Promise<Reply<ResponseOf<typeof planApprovalProtocol>>>>();
+    expectTypeOf(reply).toEqualTypeOf<RequestPromise<Reply<ResponseOf<typeof planApprovalProtocol>>>>();
+    expectTypeOf(reply).toMatchTypeOf<Promise<Reply<ResponseOf<typeof planApprovalProtocol>>>>();
+    expectTypeOf(reply.id).toEqualTypeOf<string>();
     // @ts-expect-error a plan-approval payload needs a plan
     void lead.request(planApprovalProtocol, { to: 'bob', payload: { reason: 'x' } });
     // @ts-expect-error the recipient is required

@@ -459,7 +459,14 @@ export function createCodec<R extends IntentRegistry>(intents: R, options: Codec
       }
       const picked = pick(envelope, framed.schema, ref, payload);
       if ('ok' in picked) return picked;
-      return finish(envelope, await validateAsync(picked.schema, payload), true, picked.found);
+      let validation: ValidationResult<unknown>;
+      try {
+        validation = await validateAsync(picked.schema, payload);
+      } catch {
+        // A payload schema that throws (a transform, a refinement) refuses the envelope, as data.
+        validation = SCHEMA_FAILED;
+      }
+      return finish(envelope, validation, true, picked.found);
     },
   };
 }
@@ -552,3 +559,10 @@ interface Found {
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
+
+/** What a payload schema that threw counts as: an invalid payload, with nothing of the error sent back. */
+const SCHEMA_FAILED: ValidationResult<unknown> = {
+  ok: false,
+  issues: [{ path: [], pathText: '', message: 'The payload could not be checked: its schema failed' }],
+  missingFields: [],
+};

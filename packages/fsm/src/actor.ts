@@ -13,6 +13,7 @@ import {
   type CompiledTransition,
   eventType,
   findTransition,
+  callbackFailed,
   refusal,
 } from './internal/compiled.js';
 import { COMPILED, deadlinesFor, type Machine } from './machine.js';
@@ -282,14 +283,18 @@ class MachineActor {
     const candidates = row === undefined ? undefined : row[this.i];
     if (candidates === undefined) return this.refuse(refusal(this.c, this.i, type));
     let t = candidates[0] as CompiledTransition;
-    if (t.guard !== undefined) {
-      const chosen = this.choose(candidates, event, type);
-      if (chosen === undefined) {
-        return this.refuse(refusal(this.c, this.i, type, candidates[candidates.length - 1]?.guardName));
+    try {
+      if (t.guard !== undefined) {
+        const chosen = this.choose(candidates, event, type);
+        if (chosen === undefined) {
+          return this.refuse(refusal(this.c, this.i, type, candidates[candidates.length - 1]?.guardName));
+        }
+        t = chosen;
       }
-      t = chosen;
+      this.take(t, event, at); // assign runs first: when it throws, nothing has changed
+    } catch (cause) {
+      return this.refuse(callbackFailed(this.c, this.i, type, cause));
     }
-    this.take(t, event, at);
     return t.result;
   }
 
@@ -297,7 +302,12 @@ class MachineActor {
     this.flush();
     const type = eventType(event);
     const candidates = this.c.table.get(type)?.[this.i];
-    return !this.closed && candidates !== undefined && this.choose(candidates, event, type) !== undefined;
+    if (this.closed || candidates === undefined) return false;
+    try {
+      return this.choose(candidates, event, type) !== undefined;
+    } catch {
+      return false; // a guard that throws does not hold
+    }
   }
 
   snapshot(): MachineSnapshot<string, unknown> {
@@ -415,20 +425,29 @@ class MachineActor {
     }
   }
 
+  /** A timeout refused in the state: spending it changed the snapshot. */
+  private spent(at: number): void {
+    if (at > this.updatedAt) this.updatedAt = at;
+  }
+
   private fireDue(now: number): void {
     if (this.closed) return;
     let due = this.dl[0];
     while (due !== undefined && due.at <= now) {
-      const rest = this.dl.slice(1);
       const candidates = this.c.table.get(due.event)?.[this.i];
-      const t = candidates === undefined ? undefined : this.choose(candidates, due.event, due.event);
       // Taken or refused, this timeout is spent; a transition that leaves the state then sets the new state's own.
-      this.setDeadlines(rest);
-      if (t === undefined) {
-        // refused by a guard: spending the timeout changed the snapshot
-        if (due.at > this.updatedAt) this.updatedAt = due.at;
-        this.refuse(refusal(this.c, this.i, due.event, candidates?.[candidates.length - 1]?.guardName));
-      } else this.take(t, due.event, due.at);
+      this.setDeadlines(this.dl.slice(1));
+      // A guard or assign that throws is refused here: nothing may escape a timer callback.
+      try {
+        const t = candidates === undefined ? undefined : this.choose(candidates, due.event, due.event);
+        if (t === undefined) {
+          this.spent(due.at);
+          this.refuse(refusal(this.c, this.i, due.event, candidates?.[candidates.length - 1]?.guardName));
+        } else this.take(t, due.event, due.at);
+      } catch (cause) {
+        this.spent(due.at);
+        this.refuse(callbackFailed(this.c, this.i, due.event, cause));
+      }
       due = this.dl[0];
     }
     this.clock.clearTimeout(this.timer);

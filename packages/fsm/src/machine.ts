@@ -1,5 +1,6 @@
 import { FsmError } from './errors.js';
 import {
+  callbackFailed,
   compileMachine,
   type CompiledMachine,
   type CompiledTransition,
@@ -225,7 +226,12 @@ export function buildMachine<TState extends string, TEvent extends string, TCont
     },
     can(snapshot, event) {
       const index = compiled.index.get(snapshot.state);
-      return index !== undefined && pick(compiled, index, event, snapshot.context).transition !== undefined;
+      if (index === undefined) return false;
+      try {
+        return pick(compiled, index, event, snapshot.context).transition !== undefined;
+      } catch {
+        return false; // a guard that throws does not hold
+      }
     },
     restore(value) {
       return restoreSnapshot(compiled, value) as MachineSnapshot<TState, TContext>;
@@ -283,15 +289,21 @@ function step(
       details: { machine: compiled.id, state: snapshot.state },
     });
   }
-  const chosen = pick(compiled, index, event, snapshot.context);
-  if (chosen.transition === undefined) return chosen.refusal as Refusal;
-  const t = chosen.transition;
-  const object: EventObject =
-    typeof event === 'string' ? (compiled.eventObjects.get(t.event) as EventObject) : event;
-  const context =
-    t.assign === undefined
-      ? snapshot.context
-      : { ...(snapshot.context as object), ...t.assign(snapshot.context, object) };
+  let t: CompiledTransition;
+  let context: unknown;
+  try {
+    const chosen = pick(compiled, index, event, snapshot.context);
+    if (chosen.transition === undefined) return chosen.refusal as Refusal;
+    t = chosen.transition;
+    const object: EventObject =
+      typeof event === 'string' ? (compiled.eventObjects.get(t.event) as EventObject) : event;
+    context =
+      t.assign === undefined
+        ? snapshot.context
+        : { ...(snapshot.context as object), ...t.assign(snapshot.context, object) };
+  } catch (cause) {
+    return callbackFailed(compiled, index, eventType(event), cause);
+  }
   const history = [...snapshot.history, { from: t.from, to: t.to, event: t.event, at }];
   return {
     ...t.result,

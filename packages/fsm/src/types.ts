@@ -226,6 +226,7 @@ export const REFUSAL_CODES = [
   'guard_failed',
   'machine_done',
   'closed',
+  'callback_failed',
 ] as const;
 
 /**
@@ -261,6 +262,8 @@ export interface Refusal<TState extends string = string, TEvent extends string =
   readonly reason: string;
   /** For `guard_failed`: the name of the guard that did not hold (the last one tried). */
   readonly guard?: string;
+  /** For `callback_failed`: what the guard or `assign` threw. */
+  readonly cause?: unknown;
 }
 
 /**

@@ -200,6 +200,7 @@ describe('Machine.transition', () => {
       'guard_failed',
       'machine_done',
       'closed',
+      'callback_failed',
     ]);
   });
 });

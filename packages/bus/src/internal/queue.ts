@@ -8,6 +8,7 @@ export class WaitQueue<T> {
   private items: (T | undefined)[] = [];
   private head = 0;
   private readonly waiters: Waiter<T>[] = [];
+  private readonly bySignal = new WeakMap<AbortSignal, { members: Set<Waiter<T>>; onAbort: () => void }>();
   closed = false;
 
   constructor(readonly capacity: number) {}
@@ -48,17 +49,40 @@ export class WaitQueue<T> {
     if (signal?.aborted) return Promise.reject(cancelled(signal));
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = { resolve, reject, cleanup: () => {} };
-      if (signal !== undefined) {
-        const onAbort = (): void => {
-          const index = this.waiters.indexOf(waiter);
-          if (index >= 0) this.waiters.splice(index, 1);
-          reject(cancelled(signal));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        waiter.cleanup = () => signal.removeEventListener('abort', onAbort);
-      }
+      if (signal !== undefined) waiter.cleanup = this.watch(signal, waiter);
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * Cancels `waiter` when `signal` aborts. Every waiter on one signal shares one `abort` listener,
+   * removed with the last of them: a signal reused by many receives never piles up listeners.
+   */
+  private watch(signal: AbortSignal, waiter: Waiter<T>): () => void {
+    let group = this.bySignal.get(signal);
+    if (group === undefined) {
+      const members = new Set<Waiter<T>>();
+      const onAbort = (): void => {
+        this.bySignal.delete(signal);
+        signal.removeEventListener('abort', onAbort); // already gone ({ once }): a no-op, said for symmetry
+        for (const member of members) {
+          const index = this.waiters.indexOf(member);
+          if (index >= 0) this.waiters.splice(index, 1);
+          member.reject(cancelled(signal));
+        }
+        members.clear();
+      };
+      group = { members, onAbort };
+      this.bySignal.set(signal, group);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    const own = group;
+    own.members.add(waiter);
+    return () => {
+      if (!own.members.delete(waiter) || own.members.size > 0) return;
+      this.bySignal.delete(signal);
+      signal.removeEventListener('abort', own.onAbort);
+    };
   }
 
   /** Wakes every waiter with `closed`; stored items can still be drained. */

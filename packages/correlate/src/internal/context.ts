@@ -3,6 +3,7 @@ import type { CorrelateError } from '../errors.js';
 import type { CorrelateMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
 import type { CorrelatorEvents, Refusal } from '../types.js';
+import type { AbortWatch } from './signals.js';
 
 /** What the requester and responder sides of one correlator share. */
 export interface Shared {
@@ -22,5 +23,7 @@ export interface Shared {
   /** Makes sure a retention sweep runs by `dueAt`. */
   readonly scheduleSweep: (dueAt: number) => void;
   readonly isClosed: () => boolean;
+  /** One `abort` listener per signal for every request and wait of this correlator. */
+  readonly aborts: AbortWatch;
   readonly closedError: () => CorrelateError;
 }

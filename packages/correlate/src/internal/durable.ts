@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
 import type { CorrelatorEvents } from '../types.js';
+import { type Step, step } from './step.js';
 import { extraOf, type Outgoing, Outgoing as OutgoingRecord, type Tracker } from './records.js';
 
 /** Settled records stay this long in a shared store at least, so other instances read the outcome. */
@@ -16,6 +17,8 @@ const RETRY_MS = 1_000;
 export interface DurableHost {
   readonly store: Store;
   readonly prefix: string;
+  /** Who this correlator is: every record under its prefix must name it as the requester. */
+  readonly self: string;
   readonly clock: Clock;
   readonly events: Emitter<CorrelatorEvents>;
   readonly protocols: ReadonlyMap<string, Protocol>;
@@ -42,10 +45,13 @@ export interface DurableHost {
 
 export interface Durable {
   persistThenLaunch(record: Outgoing): Promise<void>;
+  /**
+   * Settles a record by compare-and-set; resolves true when `event` itself settled it (false when
+   * it was already final, the deadline turned it into an expiry, or the write failed).
+   */
   commit(
     record: Outgoing,
     event: RequestEvent,
-    to: RequestState,
     response: unknown,
     reason: string | undefined,
     error: CorrelateError | undefined,
@@ -107,34 +113,46 @@ export function createDurable(host: DurableHost): Durable {
   async function commit(
     record: Outgoing,
     event: RequestEvent,
-    to: RequestState,
     response: unknown,
     reason: string | undefined,
     error: CorrelateError | undefined,
   ): Promise<boolean> {
     // A conflict that leaves the request pending (another instance only moved its deadline) is
     // written again once with the version just read; a second conflict or a failure is reported.
+    // Each write is decided at its own time against the deadline last read from the store.
     let settledAt: number;
+    let next: Step | undefined;
     let outcome: WriteOutcome;
     let writes = 0;
     do {
-      if (record.state !== 'pending' || host.isClosed()) return false; // settled by another write, or closed
+      if (host.isClosed()) return false;
       settledAt = clock.now();
+      next = step(record.state, record.deadlineAt, event, settledAt);
+      if (next === undefined) return false; // settled by another write
+      const own = next.event === event;
       outcome = await write(
         record,
-        encode(record, { state: to, settledAt, reason, response }),
+        encode(record, {
+          state: next.to,
+          settledAt,
+          reason: own ? reason : undefined,
+          response: own ? response : undefined,
+        }),
         storeRetainMs,
       );
       writes++;
     } while (outcome === 'conflict' && writes < 2);
+    const own = next.event === event;
     if (outcome === 'written') {
-      host.finish(record, to, response, reason, error, settledAt, false);
-      return true;
+      if (own) host.finish(record, next.to, response, reason, error, settledAt, false);
+      else host.finish(record, next.to, undefined, undefined, undefined, settledAt, false);
+      return own;
     }
     if (record.state === 'pending' && !host.isClosed()) {
       // The caller gave up: settle here even though the store was not updated.
-      if (event === 'cancel') host.finish(record, to, response, reason, error, settledAt, true);
-      else if (event === 'expire' && record.deadline === undefined) host.arm(record, clock.now() + RETRY_MS);
+      if (next.event === 'cancel') host.finish(record, next.to, response, reason, error, settledAt, true);
+      else if (next.event === 'expire' && record.deadline === undefined)
+        host.arm(record, clock.now() + RETRY_MS);
     }
     return false;
   }
@@ -150,7 +168,7 @@ export function createDurable(host: DurableHost): Durable {
       return;
     }
     if (record.state !== 'pending' || host.isClosed()) return;
-    const stored = entry === undefined ? undefined : decode(entry.value);
+    const stored = entry === undefined ? undefined : decode(entry.value, record.id, host.self);
     if (entry === undefined || stored === undefined) {
       host.finish(record, 'expired', undefined, 'the stored record is gone', undefined, clock.now(), true);
       return;
@@ -190,6 +208,31 @@ export function createDurable(host: DurableHost): Durable {
     }
   }
 
+  /**
+   * A stored record of this correlator, read strictly; undefined when it belongs to a protocol
+   * not known here (another party's, left alone) or is corrupt (reported as `store_error`, left in
+   * the store for a person to look at, and never adopted: a reply to it is an unknown request).
+   */
+  function readStrictly(
+    entry: StoreEntry,
+    id: string,
+  ): { stored: StoredRequest; protocol: Protocol } | undefined {
+    const stored = decode(entry.value, id, host.self);
+    if (stored === undefined) {
+      const error = new CorrelateError(
+        'store_error',
+        `The stored request "${id}" is corrupt; it is ignored`,
+        {
+          details: { requestId: id, key: entry.key },
+        },
+      );
+      events.emit('error', { code: 'store_error', requestId: id, error });
+      return undefined;
+    }
+    const protocol = host.protocols.get(stored.protocol);
+    return protocol === undefined ? undefined : { stored, protocol };
+  }
+
   const unwatch = store.watch?.(prefix, onChange, { onResync });
 
   return {
@@ -223,8 +266,8 @@ export function createDurable(host: DurableHost): Durable {
       if (!host.isClosed()) host.launch(record);
     },
 
-    commit(record, event, to, response, reason, error) {
-      return exclusive(record, () => commit(record, event, to, response, reason, error));
+    commit(record, event, response, reason, error) {
+      return exclusive(record, () => commit(record, event, response, reason, error));
     },
 
     extend(record, deadlineAt, human) {
@@ -242,20 +285,19 @@ export function createDurable(host: DurableHost): Durable {
 
     async load(id) {
       const entry = await store.getEntry(key(id));
-      const stored = entry === undefined ? undefined : decode(entry.value);
-      const protocol = stored === undefined ? undefined : host.protocols.get(stored.protocol);
-      if (entry === undefined || stored === undefined || protocol === undefined) return undefined;
-      return tracker.get(id) ?? host.adopt(fromStored(stored, protocol, entry.version));
+      const read = entry === undefined ? undefined : readStrictly(entry, id);
+      if (entry === undefined || read === undefined) return undefined;
+      return tracker.get(id) ?? host.adopt(fromStored(read.stored, read.protocol, entry.version));
     },
 
     async restore() {
       let count = 0;
       for await (const entry of store.list(prefix)) {
         const id = entry.key.slice(prefix.length);
-        const stored = decode(entry.value);
-        const protocol = stored === undefined ? undefined : host.protocols.get(stored.protocol);
-        if (stored === undefined || protocol === undefined || tracker.has(id)) continue;
-        const record = host.adopt(fromStored(stored, protocol, entry.version));
+        if (tracker.has(id)) continue;
+        const read = readStrictly(entry, id);
+        if (read === undefined) continue;
+        const record = host.adopt(fromStored(read.stored, read.protocol, entry.version));
         if (record.state === 'pending') count++;
       }
       return count;
@@ -280,10 +322,10 @@ const StoredRequest = z.object({
   payload: z.unknown(),
   response: z.optional(z.unknown()),
   reason: z.optional(z.string()),
-  createdAt: z.number(),
+  createdAt: z.number(), // zod 4 numbers are finite
   deadlineAt: z.number(),
   maxDeadlineAt: z.number(),
-  timeoutMs: z.number(),
+  timeoutMs: z.int().check(z.positive()),
   human: z.boolean(),
   settledAt: z.optional(z.number()),
 });
@@ -308,9 +350,18 @@ function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): JsonValue
   return stored as JsonValue; // payloads and responses passed their schemas; the store checks JSON
 }
 
-function decode(value: unknown): StoredRequest | undefined {
+/**
+ * The record stored under request `id` of requester `self`, or undefined when it is not one this
+ * correlator could have written: the wrong shape, another id or requester, times out of order
+ * (`createdAt ≤ deadlineAt ≤ maxDeadlineAt`), or a `settledAt` that does not fit its state.
+ */
+function decode(value: unknown, id: string, self: string): StoredRequest | undefined {
   const parsed = StoredRequest.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  const r = parsed.data;
+  const inOrder = r.createdAt <= r.deadlineAt && r.deadlineAt <= r.maxDeadlineAt;
+  const settledFits = (r.state === 'pending') === (r.settledAt === undefined);
+  return r.id === id && r.from === self && inOrder && settledFits ? r : undefined;
 }
 
 function fromStored(stored: StoredRequest, protocol: Protocol, version: number): Outgoing {

@@ -9,7 +9,8 @@ import type { Reply, TrackedRequest } from '../types.js';
  */
 export interface Extra {
   signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  /** Stops watching `signal` (see `Shared.aborts`). */
+  offAbort: (() => void) | undefined;
   /** The version of the stored record this instance last saw; null before the first write. */
   version: number | null;
   /** A store write of this record is in flight: watch notifications are ours, not news. */
@@ -89,7 +90,7 @@ export type AnyRecord = Outgoing | Incoming;
 
 /** The side information of a record, created on first use. */
 export function extraOf(record: Outgoing): Extra {
-  record.extra ??= { signal: undefined, onAbort: undefined, version: null, busy: false };
+  record.extra ??= { signal: undefined, offAbort: undefined, version: null, busy: false };
   return record.extra;
 }
 

@@ -85,6 +85,13 @@ export function createReplyHandler(
       return ctx.refuse({ ...about(message), code: 'protocol_mismatch', state: record.state, message: text });
     }
     if (record.state !== 'pending') return refusalFor(record, message);
+    if (clock.now() >= record.deadlineAt) {
+      // Its timer has not run yet (a lagging loop, a record just read): the deadline decides first.
+      const expired = settle(record, 'expire');
+      return isPromise(expired)
+        ? expired.then(() => refusalFor(record, message))
+        : refusalFor(record, message);
+    }
     if (message.kind === 'progress') return onProgress(record, message);
     const checked = check(record.protocol.response, message.response);
     return isPromise(checked)

@@ -2,11 +2,12 @@ import { assertTimeoutMs, type IdGenerator, type Store, type ValidationResult } 
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
-import type { Reply, RequestOptions, TrackedRequest } from '../types.js';
+import type { Reply, RequestOptions, RequestPromise, TrackedRequest } from '../types.js';
 import type { Shared } from './context.js';
 import { createDurable, type Durable, MIN_STORE_RETAIN_MS } from './durable.js';
 import { extraOf, Outgoing, toReply, toTracked, Tracker } from './records.js';
-import { check, isPromise, nextState } from './util.js';
+import { step } from './step.js';
+import { check, isPromise, withId } from './util.js';
 import { createReplyHandler } from './replies.js';
 import { createWaiters } from './waiters.js';
 
@@ -40,6 +41,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
       : createDurable({
           store: options.store,
           prefix: options.prefix,
+          self,
           clock,
           events,
           protocols: ctx.protocols,
@@ -60,47 +62,76 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     arm,
   });
 
-  function request(protocol: Protocol, input: RequestOptions<unknown>): Promise<Reply> {
-    if (ctx.isClosed()) return Promise.reject(ctx.closedError());
-    if (ctx.protocols.get(protocol.name) !== protocol) {
-      return Promise.reject(
-        new CorrelateError(
-          'unknown_protocol',
-          `Protocol "${protocol.name}" is not registered with this correlator`,
-          {
-            details: { protocol: protocol.name },
-          },
-        ),
-      );
-    }
-    if (typeof input.to !== 'string' || input.to.length === 0) {
-      return Promise.reject(
-        new CorrelateError('invalid_options', 'A request needs a non-empty "to"', {
-          details: { to: input.to },
-        }),
-      );
-    }
-    if (tracker.pending >= ctx.maxPending) {
-      return Promise.reject(
-        new CorrelateError(
-          'too_many_pending',
-          `Correlator "${self}" already has ${ctx.maxPending} pending requests`,
-          {
-            details: { limit: ctx.maxPending, protocol: protocol.name },
-          },
-        ),
-      );
-    }
+  /** Requests whose async payload check is still running: they hold a place under `maxPending`. */
+  let reserved = 0;
+
+  function request(protocol: Protocol, input: RequestOptions<unknown>): RequestPromise<Reply> {
+    let id = '';
+    let result: Promise<Reply>;
     try {
-      const checked = check(protocol.request, input.payload);
-      if (isPromise(checked)) return checked.then((result) => start(protocol, input, result));
-      return start(protocol, input, checked);
+      id = newId();
+      result = begin(id, protocol, input);
     } catch (error) {
-      return Promise.reject(error);
+      result = Promise.reject(error);
+    }
+    return withId(result, id);
+  }
+
+  /** The id of a new request, given before any check so every promise carries one. */
+  function newId(): string {
+    const id = options.nextId();
+    assertFree(id);
+    return id;
+  }
+
+  /** A generator other than the built-in one may repeat an id: one in use is refused. */
+  function assertFree(id: string): void {
+    if (!options.uniqueIds && tracker.has(id)) {
+      throw new CorrelateError('invalid_options', `generateId returned "${id}", an id already in use`, {
+        details: { id },
+      });
     }
   }
 
+  function begin(id: string, protocol: Protocol, input: RequestOptions<unknown>): Promise<Reply> {
+    if (ctx.isClosed()) throw ctx.closedError();
+    if (ctx.protocols.get(protocol.name) !== protocol) {
+      throw new CorrelateError(
+        'unknown_protocol',
+        `Protocol "${protocol.name}" is not registered with this correlator`,
+        { details: { protocol: protocol.name } },
+      );
+    }
+    if (typeof input.to !== 'string' || input.to.length === 0) {
+      throw new CorrelateError('invalid_options', 'A request needs a non-empty "to"', {
+        details: { to: input.to },
+      });
+    }
+    if (tracker.pending + reserved >= ctx.maxPending) {
+      throw new CorrelateError(
+        'too_many_pending',
+        `Correlator "${self}" already has ${ctx.maxPending} pending requests`,
+        { details: { limit: ctx.maxPending, protocol: protocol.name } },
+      );
+    }
+    const checked = check(protocol.request, input.payload);
+    if (!isPromise(checked)) return start(id, protocol, input, checked);
+    // The place is taken now, not when the schema answers: the limit holds across the await.
+    reserved++;
+    return checked.then(
+      (result) => {
+        reserved--;
+        return start(id, protocol, input, result);
+      },
+      (error: unknown) => {
+        reserved--;
+        throw error;
+      },
+    );
+  }
+
   function start(
+    id: string,
     protocol: Protocol,
     input: RequestOptions<unknown>,
     checked: ValidationResult<unknown>,
@@ -126,12 +157,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
           : (protocol.timeoutMs ?? options.timeoutMs);
     const now = clock.now();
     const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
-    const id = options.nextId();
-    if (!options.uniqueIds && tracker.has(id)) {
-      throw new CorrelateError('invalid_options', `generateId returned "${id}", an id already in use`, {
-        details: { id },
-      });
-    }
+    assertFree(id); // again: a request may have taken it while the schema was awaited
     const deadlineAt = now + ms < maxAt ? now + ms : maxAt;
     const record = new Outgoing(
       id,
@@ -175,8 +201,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
         cancel();
         return;
       }
-      extraOf(record).onAbort = cancel;
-      signal.addEventListener('abort', cancel, { once: true });
+      extraOf(record).offAbort = ctx.aborts.on(signal, cancel);
     }
     try {
       ctx.send({
@@ -206,11 +231,15 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     reason?: string,
     error?: CorrelateError,
   ): boolean | Promise<boolean> {
-    const to = nextState(record.state, event);
-    if (to === undefined || ctx.isClosed()) return false;
-    if (durable !== undefined) return durable.commit(record, event, to, response, reason, error);
-    finish(record, to, response, reason, error, clock.now(), false);
-    return true;
+    if (ctx.isClosed()) return false;
+    if (durable !== undefined) return durable.commit(record, event, response, reason, error);
+    const now = clock.now();
+    const next = step(record.state, record.deadlineAt, event, now);
+    if (next === undefined) return false;
+    // Past the deadline the event became an expiry: it settles nothing of its own.
+    if (next.event !== event) finish(record, next.to, undefined, undefined, undefined, now, false);
+    else finish(record, next.to, response, reason, error, now, false);
+    return next.event === event;
   }
 
   function finish(
@@ -234,9 +263,9 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     }
     const extra = record.extra;
     if (extra !== undefined) {
-      if (extra.onAbort !== undefined) extra.signal?.removeEventListener('abort', extra.onAbort);
+      extra.offAbort?.();
       extra.signal = undefined;
-      extra.onAbort = undefined;
+      extra.offAbort = undefined;
     }
     tracker.settle(record);
     ctx.scheduleSweep(settledAt + retainMs);
@@ -259,6 +288,8 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     if (record.state === 'pending') {
       tracker.addPending(record);
       arm(record);
+      // Overdue while no instance held it: it expires now, before any reply is weighed.
+      if (clock.now() >= record.deadlineAt) void settle(record, 'expire');
     } else {
       tracker.retain(record);
       ctx.scheduleSweep(record.settledAt + retainMs);
@@ -277,13 +308,13 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
       return isPromise(result) ? result : Promise.resolve(result);
     },
     waitFor: (id: string, signal: AbortSignal | undefined) => waiters.waitFor(id, signal, durable),
-    handle: (name: string, handler: (request: TrackedRequest) => void) => waiters.handle(name, handler),
+    handle: (name: string, handler: (request: TrackedRequest) => unknown) => waiters.handle(name, handler),
     restore: (): Promise<number> => (durable === undefined ? Promise.resolve(0) : durable.restore()),
     close(): void {
       durable?.unwatch();
       for (const record of tracker.pendingRecords()) {
         const extra = record.extra;
-        if (extra?.onAbort !== undefined) extra.signal?.removeEventListener('abort', extra.onAbort);
+        extra?.offAbort?.();
         record.resolve?.(Promise.reject(ctx.closedError()));
         record.resolve = undefined;
       }

@@ -6,7 +6,8 @@ import type { Protocol } from '../protocol.js';
 import type { ProgressOptions, ReceiveResult, Refusal, TrackedRequest } from '../types.js';
 import type { Shared } from './context.js';
 import { Incoming, Tracker, toTracked } from './records.js';
-import { check, isPromise, nextState } from './util.js';
+import { step } from './step.js';
+import { check, isPromise } from './util.js';
 
 export interface Responder {
   onRequest(message: RequestMessage): ReceiveResult | Promise<ReceiveResult>;
@@ -32,7 +33,7 @@ export function createResponder(ctx: Shared): Responder {
   /** One callback for every incoming deadline: no closure per request. */
   function onDeadline(record: Incoming): void {
     record.deadline = undefined;
-    settle(record, 'expire');
+    settle(record, 'expire', clock.now());
   }
 
   function finish(record: Incoming, to: RequestState): void {
@@ -47,16 +48,21 @@ export function createResponder(ctx: Shared): Responder {
   }
 
   /** The one way an incoming record settles; a final state accepts nothing, so it settles once. */
-  function settle(record: Incoming, event: RequestEvent): void {
-    const to = nextState(record.state, event);
-    if (to !== undefined) finish(record, to);
+  function settle(record: Incoming, event: RequestEvent, now: number): void {
+    const next = step(record.state, record.deadlineAt, event, now);
+    if (next !== undefined) finish(record, next.to);
   }
 
   function pendingOrThrow(id: string): Incoming {
     if (ctx.isClosed())
       throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
     const record = tracker.get(id);
-    if (record !== undefined && record.state === 'pending') return record;
+    // An answer at or past the deadline is too late whatever the timer did: the request expires first.
+    if (record !== undefined && record.state === 'pending') {
+      const now = clock.now();
+      if (now < record.deadlineAt) return record;
+      settle(record, 'expire', now);
+    }
     const done = record;
     if (done !== undefined) {
       throw new CorrelateError('not_pending', `Request "${id}" is already ${done.state}`, {
@@ -184,7 +190,7 @@ export function createResponder(ctx: Shared): Responder {
       });
       record.response = checked.value;
       record.reason = decision.reason;
-      settle(record, decision.approve ? 'approve' : 'reject');
+      settle(record, decision.approve ? 'approve' : 'reject', clock.now());
       return toTracked(record);
     },
 

@@ -16,7 +16,7 @@ import {
 } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage } from '../messages.js';
-import type { Refusal } from '../types.js';
+import type { Refusal, RequestPromise } from '../types.js';
 
 /** Validates with a sync schema at sync cost, and falls back to the async path only when needed. */
 export function check(
@@ -29,6 +29,22 @@ export function check(
     if (isParleyError(error, 'async_schema')) return validateAsync(schema, value);
     throw error;
   }
+}
+
+/** Gives a request's promise its id (one own property; the promise is otherwise untouched). */
+export function withId<T>(promise: Promise<T>, id: string): RequestPromise<T> {
+  const tagged = promise as Promise<T> & { id: string };
+  tagged.id = id;
+  return tagged;
+}
+
+/** A promise from any realm or library: something with a `then` method. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

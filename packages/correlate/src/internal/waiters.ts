@@ -3,12 +3,15 @@ import type { Reply, TrackedRequest } from '../types.js';
 import type { Shared } from './context.js';
 import type { Durable } from './durable.js';
 import { type Outgoing, toReply, toTracked, type Tracker } from './records.js';
+import { isThenable } from './util.js';
+
+type Handler = (request: TrackedRequest) => unknown;
 
 interface Waiter {
   readonly resolve: (reply: Reply) => void;
   readonly reject: (error: unknown) => void;
-  readonly signal: AbortSignal | undefined;
-  readonly onAbort: (() => void) | undefined;
+  /** Stops watching the wait's signal, if it has one. */
+  off: (() => void) | undefined;
 }
 
 /**
@@ -17,7 +20,7 @@ interface Waiter {
  */
 export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
   const waiting = new Map<string, Waiter[]>();
-  const handlers = new Map<string, Set<(request: TrackedRequest) => void>>();
+  const handlers = new Map<string, Set<Handler>>();
 
   function failure(record: Outgoing): CorrelateError {
     if (record.state !== 'expired') return cancelled(record, undefined);
@@ -46,7 +49,7 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
   }
 
   function done(waiter: Waiter, reply: Reply | undefined, error: unknown): void {
-    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    waiter.off?.();
     if (reply !== undefined) waiter.resolve(reply);
     else waiter.reject(error);
   }
@@ -77,17 +80,15 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
     if (signal?.aborted) throw cancelled(record, signal.reason);
     const pending = record;
     return new Promise<Reply>((resolve, reject) => {
-      const onAbort =
-        signal === undefined
-          ? undefined
-          : () => {
-              const list = waiting.get(id);
-              const index = list?.indexOf(waiter) ?? -1;
-              if (index >= 0) list?.splice(index, 1);
-              reject(cancelled(pending, signal.reason));
-            };
-      const waiter: Waiter = { resolve, reject, signal, onAbort };
-      if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+      const waiter: Waiter = { resolve, reject, off: undefined };
+      if (signal !== undefined) {
+        waiter.off = ctx.aborts.on(signal, () => {
+          const list = waiting.get(id);
+          const index = list?.indexOf(waiter) ?? -1;
+          if (index >= 0) list?.splice(index, 1);
+          reject(cancelled(pending, signal.reason));
+        });
+      }
       const list = waiting.get(id);
       if (list === undefined) waiting.set(id, [waiter]);
       else list.push(waiter);
@@ -95,7 +96,7 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
   }
 
   return {
-    handle(name: string, handler: (request: TrackedRequest) => void): () => void {
+    handle(name: string, handler: Handler): () => void {
       let set = handlers.get(name);
       if (set === undefined) {
         set = new Set();
@@ -112,10 +113,14 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
       if (set === undefined || set.size === 0) return;
       const tracked = toTracked(record);
       for (const handler of set) {
-        try {
-          handler(tracked);
-        } catch (error) {
+        const failed = (error: unknown): void => {
           ctx.events.emit('error', { code: 'handler_failed', requestId: record.id, error });
+        };
+        try {
+          const done = handler(tracked);
+          if (isThenable(done)) done.then(undefined, failed);
+        } catch (error) {
+          failed(error);
         }
       }
     },

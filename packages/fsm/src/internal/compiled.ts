@@ -220,6 +220,21 @@ export function refusal(compiled: CompiledMachine, index: number, event: string,
     : { ok: false, code, state, event, reason, guard };
 }
 
+/**
+ * The refusal of an event whose guard or `assign` threw: a host callback's failure is contained
+ * (never thrown out of `send` or a timer) and nothing changes.
+ */
+export function callbackFailed(
+  compiled: CompiledMachine,
+  index: number,
+  event: string,
+  cause: unknown,
+): Refusal {
+  const state = compiled.names[index] as string;
+  const reason = `A guard or assign of "${event}" in state "${state}" threw: ${String(cause)}`;
+  return { ok: false, code: 'callback_failed', state, event, reason, cause };
+}
+
 function resolveGuard(
   raw: unknown,
   guards: Readonly<Record<string, unknown>>,
