@@ -7,7 +7,9 @@
 //   node scripts/check-deps.mjs    prints each problem and exits 1 when there is any
 //
 // Packages (packages/*): imports in src/ must be dependencies or peerDependencies; each of those
-// must be imported in src/. Examples (examples/*): the same over src/ and test/, where test/ may
+// must be imported in src/, except an optional peer that the package's tests import (the package
+// takes an instance of it from the host, such as a pg Pool, and the range says which versions its
+// tests run); a devDependency must be imported by src/ or test/. Examples (examples/*): the same over src/ and test/, where test/ may
 // also use the root's devDependencies (vitest and the like).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -35,7 +37,13 @@ export function importsOf(text) {
  * those only its tests import (`test`), as sentences; `testMay` are the extra packages tests may
  * use without declaring them (the root's devDependencies).
  */
-export function findDependencyProblems({ manifest, source, test = new Set(), testMay = new Set() }) {
+export function findDependencyProblems({
+  manifest,
+  source,
+  test = new Set(),
+  testMay = new Set(),
+  testedWith = new Set(),
+}) {
   const declared = new Set([
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}),
@@ -51,11 +59,18 @@ export function findDependencyProblems({ manifest, source, test = new Set(), tes
       found.push(`its tests import ${name}, which it does not depend on`);
     }
   }
+  const optionalPeer = (name) => manifest.peerDependenciesMeta?.[name]?.optional === true;
   for (const name of [...declared].sort()) {
-    if (!source.has(name) && !test.has(name)) found.push(`depends on ${name} but never imports it`);
+    if (source.has(name) || test.has(name)) continue;
+    if (optionalPeer(name) && testedWith.has(name)) continue; // an instance the host passes in
+    found.push(`depends on ${name} but never imports it`);
   }
+  const used = (name) => source.has(name) || test.has(name) || testedWith.has(name);
   for (const name of [...dev].sort()) {
-    if (!source.has(name) && !test.has(name)) found.push(`has a devDependency on ${name} it never imports`);
+    const typesOf = name.startsWith('@types/') ? name.slice('@types/'.length) : undefined; // @types/pg types pg
+    if (!used(name) && !(typesOf !== undefined && used(typesOf))) {
+      found.push(`has a devDependency on ${name} it never imports`);
+    }
   }
   return found;
 }
@@ -85,7 +100,9 @@ export function checkRepository() {
       const source = importsUnder(join(dir, 'src'));
       // A package's own tests run against the workspace; an example's tests are part of the example.
       const test = group === 'examples' ? importsUnder(join(dir, 'test')) : new Set();
-      for (const problem of findDependencyProblems({ manifest, source, test, testMay })) {
+      // A package's tests may use its devDependencies and the optional peers it takes instances of.
+      const testedWith = group === 'packages' ? importsUnder(join(dir, 'test')) : new Set();
+      for (const problem of findDependencyProblems({ manifest, source, test, testMay, testedWith })) {
         found.push(`${group}/${name}/package.json: ${problem}`);
       }
     }

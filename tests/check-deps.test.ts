@@ -69,6 +69,25 @@ describe('findDependencyProblems', () => {
       'has a devDependency on tsx it never imports',
     ]);
   });
+
+  it("accepts an optional peer the source never imports only when the package's tests use it", () => {
+    const manifest = {
+      peerDependencies: { pg: '^8', ioredis: '^5' },
+      peerDependenciesMeta: { pg: { optional: true }, ioredis: { optional: true } },
+      devDependencies: { pg: '^8', '@types/pg': '^8', '@types/ws': '^8' },
+    };
+    expect(findDependencyProblems({ manifest, source: new Set(), testedWith: new Set(['pg']) })).toEqual([
+      'depends on ioredis but never imports it',
+      'has a devDependency on @types/ws it never imports',
+    ]);
+  });
+
+  it('does not excuse a required peer the source never imports', () => {
+    const manifest = { peerDependencies: { pg: '^8' } };
+    expect(findDependencyProblems({ manifest, source: new Set(), testedWith: new Set(['pg']) })).toEqual([
+      'depends on pg but never imports it',
+    ]);
+  });
 });
 
 describe('the repository', () => {
