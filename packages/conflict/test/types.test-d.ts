@@ -1,6 +1,10 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type AlreadyApplied,
+  type AttemptRecord,
   type ConflictErrorCode,
+  type RecognisedCall,
+  type RetryFeedback,
   type ConflictOutcome,
   type ConflictReportReason,
   createConflictLoop,
@@ -79,5 +83,11 @@ describe('types', () => {
     expectTypeOf<ConflictErrorCode>().toEqualTypeOf<
       'invalid_argument' | 'cancelled' | 'detector_failed' | 'gate_failed' | 'store_failed'
     >();
+  });
+
+  it('types what the loop says about effects that already ran', () => {
+    expectTypeOf<RetryFeedback['already_applied']>().toEqualTypeOf<readonly AlreadyApplied[] | undefined>();
+    expectTypeOf<AttemptRecord<unknown>['recognised']>().toEqualTypeOf<readonly RecognisedCall[]>();
+    expectTypeOf<RecognisedCall['status']>().toEqualTypeOf<'applied' | 'deferred'>();
   });
 });
