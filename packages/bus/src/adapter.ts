@@ -1,5 +1,5 @@
 import type { Unsubscribe } from '@parley/core';
-import type { PublishResult } from './types.js';
+import type { PublishResult } from './results.js';
 import type { InboundInput, OutboundMessage } from './message.js';
 
 /**

@@ -13,9 +13,8 @@ import {
   type MessageBus,
   type MessageBusOptions,
   OVERFLOW_POLICIES,
-  type PublishRefusalCode,
-  type PublishResult,
 } from './types.js';
+import type { PublishRefusalCode, PublishResult } from './results.js';
 
 /**
  * Creates a {@link MessageBus} with two bounded queues and the overflow policy chosen.

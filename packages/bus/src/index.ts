@@ -8,16 +8,15 @@
  * @module @parley/bus
  */
 export { createMessageBus } from './bus.js';
-export { OVERFLOW_POLICIES, PUBLISH_REFUSAL_CODES, DEFAULT_QUEUE_CAPACITY } from './types.js';
+export { OVERFLOW_POLICIES, DEFAULT_QUEUE_CAPACITY } from './types.js';
+export { PUBLISH_REFUSAL_CODES } from './results.js';
+export type { PublishResult, OutboundResult, PublishRefusalCode } from './results.js';
 export type {
   MessageBus,
   MessageBusOptions,
   BusEvents,
   InboundInterceptor,
-  PublishResult,
-  OutboundResult,
   OverflowPolicy,
-  PublishRefusalCode,
   ReceiveOptions,
 } from './types.js';
 export type { ChannelAdapter, DeliverInbound, SendReceipt } from './adapter.js';

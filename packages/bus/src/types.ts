@@ -1,5 +1,6 @@
 import type { Clock, Emitter, Unsubscribe } from '@parley/core';
 import type { ChannelAdapter } from './adapter.js';
+import type { OutboundResult, PublishRefusalCode, PublishResult } from './results.js';
 import type { InboundInput, InboundMessage, OutboundInput, OutboundMessage } from './message.js';
 
 /**
@@ -40,36 +41,6 @@ export type OverflowPolicy = (typeof OVERFLOW_POLICIES)[number];
 export const DEFAULT_QUEUE_CAPACITY = 1000;
 
 /**
- * Why a message did not reach its destination.
- *
- * @example
- * ```ts
- * import { PUBLISH_REFUSAL_CODES } from '@parley/bus';
- *
- * console.log(PUBLISH_REFUSAL_CODES.includes('queue_full')); // true
- * ```
- */
-export const PUBLISH_REFUSAL_CODES = [
-  'queue_full',
-  'closed',
-  'invalid_message',
-  'interceptor_failed',
-  'send_failed',
-] as const;
-
-/**
- * One of {@link PUBLISH_REFUSAL_CODES}.
- *
- * @example
- * ```ts
- * import type { PublishRefusalCode } from '@parley/bus';
- *
- * const code: PublishRefusalCode = 'closed';
- * ```
- */
-export type PublishRefusalCode = (typeof PUBLISH_REFUSAL_CODES)[number];
-
-/**
  * Something that sees every inbound message before it is queued and may consume it.
  *
  * Return `true` to consume the message (it never reaches a consumer), `false` to let it pass.
@@ -88,54 +59,6 @@ export interface InboundInterceptor {
   /** Returns (or resolves to) `true` to consume the message, so it is never queued for the agent. */
   intercept(message: InboundMessage): boolean | Promise<boolean>;
 }
-
-/**
- * The result of {@link MessageBus.publishInbound}; a refusal is data, never an exception.
- *
- * @example
- * ```ts
- * import type { PublishResult } from '@parley/bus';
- *
- * function describe(result: PublishResult): string {
- *   return result.status === 'rejected' ? result.code : result.status;
- * }
- * ```
- */
-export type PublishResult =
-  | { readonly status: 'queued'; readonly message: InboundMessage }
-  | { readonly status: 'intercepted'; readonly message: InboundMessage; readonly by: string }
-  | {
-      readonly status: 'rejected';
-      readonly code: Exclude<PublishRefusalCode, 'send_failed'>;
-      readonly message?: InboundMessage;
-      readonly by?: string;
-      readonly error?: unknown;
-    };
-
-/**
- * The result of {@link MessageBus.publishOutbound}: handed to the channel's adapter (`sent`),
- * queued for an outbound consumer (`queued`), or refused.
- *
- * @example
- * ```ts
- * import type { OutboundResult } from '@parley/bus';
- *
- * const failed: OutboundResult = { status: 'rejected', code: 'send_failed', error: new Error('429') };
- * ```
- */
-export type OutboundResult =
-  | {
-      readonly status: 'sent' | 'queued';
-      readonly message: OutboundMessage;
-      /** With `sent`: the platform's stamp of the message, when the adapter reported a finite one. */
-      readonly sentAt?: number | undefined;
-    }
-  | {
-      readonly status: 'rejected';
-      readonly code: Exclude<PublishRefusalCode, 'interceptor_failed'>;
-      readonly message?: OutboundMessage;
-      readonly error?: unknown;
-    };
 
 /**
  * The events of a {@link MessageBus}.

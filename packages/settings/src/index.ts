@@ -6,7 +6,8 @@
  * @packageDocumentation
  * @module @parley/settings
  */
-export { defineSetting, defineSettings, SETTING_SCOPES, SETTING_EFFECT_TAGS } from './define.js';
+export { defineSetting, SETTING_SCOPES, SETTING_EFFECT_TAGS } from './define.js';
+export { defineSettings } from './registry.js';
 export type {
   SettingDefinition,
   SettingInit,

@@ -1,7 +1,8 @@
 // zod/mini: the same validation as zod's classic API at a fraction of its bundle size. It carries
 // no locale, so each schema says in its own words what it wants.
 import * as z from 'zod/mini';
-import { defineSetting, defineSettings } from './define.js';
+import { defineSetting } from './define.js';
+import { defineSettings } from './registry.js';
 
 /**
  * The V1 settings of the reference TRPG agent spec (section 4.3), ready to use or to copy: the
