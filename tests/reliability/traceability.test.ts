@@ -40,3 +40,18 @@ describe('reliability catalogue', () => {
     expect(CATALOGUE.filter((c) => !cited.has(c.id)).map((c) => c.id)).toEqual([]);
   });
 });
+
+describe("the README's catalogue figures", () => {
+  const LABELS: Record<string, string> = { envelope: 'envelopes', json: 'untrusted JSON' };
+
+  it('state the number of cases and the count of every area', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith('| catalogue cases, each cited by a test'));
+    const counts = new Map<string, number>();
+    for (const c of CATALOGUE) counts.set(c.area, (counts.get(c.area) ?? 0) + 1);
+    const areas = [...counts].sort((a, b) => b[1] - a[1]).map(([area, n]) => `${LABELS[area] ?? area} ${n}`);
+    expect(row).toBe(
+      `| catalogue cases, each cited by a test (${areas.join(', ')}) | ${CATALOGUE.length} | \`npx vitest run tests/reliability/traceability.test.ts\` |`,
+    );
+  });
+});
