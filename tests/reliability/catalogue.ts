@@ -805,6 +805,14 @@ export const CATALOGUE = [
     expected:
       'no confirmation is ever confirmed by a reply created before its prompt was delivered or after its deadline',
   },
+  {
+    id: 'CONSENT-21',
+    area: 'routing',
+    input:
+      "a reply held on a replica while the owner's prompt is in flight, then the owner settles it (abort, failed send, a duplicate reply that counted there)",
+    expected:
+      'the held reply is released, consumed (after_decision) and not counted; it used to hang the adapter forever (redis soak)',
+  },
   // ── @parley/postgres (issue 25) ──
   {
     id: 'PG-01',

@@ -214,7 +214,7 @@ export function wake(entry: Entry): void {
 }
 
 /** Keeps a decided confirmation's approvers for `afterDecisionMs`, so their late answers are absorbed. */
-function remember(ctx: GateContext, entry: Entry): void {
+export function remember(ctx: GateContext, entry: Entry): void {
   if (ctx.afterDecisionMs === 0) return;
   const { lately } = ctx;
   lately.delete(entry.sessionKey);

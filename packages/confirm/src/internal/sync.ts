@@ -1,7 +1,7 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../types.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { schedule, settle, wake } from './lifecycle.js';
+import { remember, schedule, settle, wake } from './lifecycle.js';
 import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
 import type { Entry, PendingRecord } from './records.js';
 
@@ -55,6 +55,8 @@ export function dropMirror(ctx: GateContext, entry: Entry): void {
   entry.done = true;
   if (entry.deadline !== undefined) ctx.deadlines.remove(entry.deadline);
   forgetMirror(ctx, entry);
+  if (entry.state === 'prompted') remember(ctx, entry); // answers to it are absorbed here too
+  wake(entry); // replies held for its delivery are judged again (absorbed), never left hanging
 }
 
 /** Settles an entry with the decision recorded in the store, if there is one, and returns it. */
