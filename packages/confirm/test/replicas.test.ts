@@ -6,7 +6,7 @@ import {
   type StoreWatchOptions,
 } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import type { ConfirmDecision } from '../src/index.js';
+import { type ConfirmDecision, DEFAULT_AFTER_DECISION_MS } from '../src/index.js';
 import { ACTION, buttonToken, setup } from './helpers.js';
 
 /** Lets every pending store operation and the notifications it causes run (no time passes). */
@@ -113,7 +113,7 @@ describe('cross-replica settlement through Store.watch', () => {
     expect(await decision).toMatchObject({ outcome: 'cancelled', reason: 'card' });
   });
 
-  it('stops following a confirmation once its owner settles it, so later messages reach the agent', async () => {
+  it('stops following a confirmation once its owner settles it, absorbing answers to it like the owner does', async () => {
     const { a, b } = await replicas();
     const { decision } = await a.ask();
     await drain();
@@ -122,6 +122,12 @@ describe('cross-replica settlement through Store.watch', () => {
     await drain();
     expect(b.gate.pending()).toEqual([]);
     expect(b.decided).toEqual([]);
+    // Within afterDecisionMs an answer to it is consumed on either replica; other chat passes.
+    expect((await b.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect((await a.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect(b.events.ignored.map((event) => event.code)).toEqual(['after_decision']);
+    expect((await b.channel.say('g1', 'alice', 'what about the logs table?')).status).toBe('queued');
+    b.clock.advance(DEFAULT_AFTER_DECISION_MS);
     expect((await b.channel.say('g1', 'alice', '确认')).status).toBe('queued');
   });
 
