@@ -181,8 +181,9 @@ test('a message published on the bus reaches the fake channel', async () => {
       minify: true,
       format: 'esm',
       platform: 'browser',
-      // ioredis is a server-side peer: a browser app never bundles @parley/redis.
-      external: ['ioredis'],
+      // Server-side peers: a browser app never bundles @parley/redis (ioredis) or @parley/dingtalk
+      // (dingtalk-stream runs its stream over Node's ws, with axios).
+      external: ['ioredis', 'dingtalk-stream', 'axios'],
       write: false,
       logLevel: 'silent',
     });

@@ -1,0 +1,341 @@
+import type {
+  ChannelAdapter,
+  DeliverInbound,
+  InboundInput,
+  OutboundMessage,
+  PublishResult,
+  SendReceipt,
+} from '@parley/bus';
+import { FeishuError } from './errors.js';
+import {
+  cardToInbound,
+  type FeishuCardAction,
+  type FeishuMessageEvent,
+  type FeishuRecallEvent,
+  type MessagePlace,
+  messageToInbound,
+  recallToInbound,
+} from './inbound.js';
+import { toFeishuError } from './internal/failure.js';
+import { RecentMap } from './internal/recent.js';
+import { type FeishuMessageBody, toFeishuMessage } from './outbound.js';
+
+/**
+ * What an OpenAPI call of the SDK resolves to: `code` 0 and `data` on success.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuApiAnswer } from '@parley/feishu';
+ *
+ * const answer: FeishuApiAnswer = { code: 0, msg: 'success', data: { message_id: 'om_1' } };
+ * ```
+ */
+export interface FeishuApiAnswer {
+  readonly code?: number | undefined;
+  readonly msg?: string | undefined;
+  readonly data?: unknown;
+}
+
+/**
+ * The part of the SDK's `Client` the adapter sends with: `client.im.message.create` and `reply`.
+ * A `new lark.Client({ appId, appSecret })` is one.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuClient } from '@parley/feishu';
+ *
+ * const client: FeishuClient = {
+ *   im: { message: {
+ *     create: async () => ({ code: 0, data: { message_id: 'om_1', create_time: '1767225600000' } }),
+ *     reply: async () => ({ code: 0, data: { message_id: 'om_2', create_time: '1767225600000' } }),
+ *   } },
+ * };
+ * ```
+ */
+export interface FeishuClient {
+  readonly im: {
+    readonly message: {
+      /** `POST /open-apis/im/v1/messages`. */
+      create(payload: {
+        params: { receive_id_type: 'chat_id' };
+        data: { receive_id: string; msg_type: string; content: string };
+      }): Promise<FeishuApiAnswer>;
+      /** `POST /open-apis/im/v1/messages/:message_id/reply`. */
+      reply(payload: {
+        path: { message_id: string };
+        data: { msg_type: string; content: string; reply_in_thread?: boolean };
+      }): Promise<FeishuApiAnswer>;
+    };
+  };
+}
+
+/**
+ * The part of the SDK's `EventDispatcher` the adapter registers its handlers on.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuDispatcher } from '@parley/feishu';
+ *
+ * const handles = new Map<string, unknown>();
+ * const dispatcher: FeishuDispatcher = {
+ *   register: (h) => {
+ *     for (const [k, v] of Object.entries(h)) handles.set(k, v);
+ *   },
+ * };
+ * ```
+ */
+export interface FeishuDispatcher {
+  /** Adds (or replaces) the handlers of these event keys. */
+  register(handles: FeishuEventHandles): unknown;
+  /** Removes the handlers of these event keys; called on detach when present. */
+  unregister?(...keys: string[]): unknown;
+}
+
+/**
+ * The event handlers of a {@link FeishuAdapter}, by the SDK's event keys.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuEventHandles } from '@parley/feishu';
+ *
+ * const keys: (keyof FeishuEventHandles)[] = ['im.message.receive_v1', 'im.message.recalled_v1', 'card.action.trigger'];
+ * ```
+ */
+export interface FeishuEventHandles {
+  /** A message sent to the bot (direct) or in a group it is in. */
+  'im.message.receive_v1': (event: FeishuMessageEvent) => Promise<void>;
+  /** A message was recalled. */
+  'im.message.recalled_v1': (event: FeishuRecallEvent) => Promise<void>;
+  /** A card button was clicked; resolves to the answer shown to the user. */
+  'card.action.trigger': (click: FeishuCardAction) => Promise<FeishuCardResponse>;
+}
+
+/**
+ * What a card callback answers Feishu: a toast shown to the user who clicked.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuCardResponse } from '@parley/feishu';
+ *
+ * const answer: FeishuCardResponse = { toast: { type: 'success', content: '已确认' } };
+ * ```
+ */
+export interface FeishuCardResponse {
+  readonly toast?: { readonly type: 'info' | 'success' | 'error' | 'warning'; readonly content: string };
+}
+
+/**
+ * Options for {@link createFeishuAdapter}.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuAdapterOptions, FeishuClient } from '@parley/feishu';
+ *
+ * declare const client: FeishuClient;
+ * const options: FeishuAdapterOptions = { client, botOpenId: 'ou_bot', maxRememberedMessages: 500 };
+ * ```
+ */
+export interface FeishuAdapterOptions {
+  /** The SDK client that sends (`new lark.Client({ appId, appSecret, domain })`). */
+  readonly client: FeishuClient;
+  /** The bot's own open id: its mentions are stripped, its own messages marked `fromSelf`. */
+  readonly botOpenId: string;
+  /** The channel name in session keys; `feishu` by default. */
+  readonly channel?: string;
+  /** When given, `connect` registers the handlers on it and detaching unregisters them. */
+  readonly dispatcher?: FeishuDispatcher;
+  /** Message ids remembered (for threads of clicks, recalls, `replyTo`); 1000 by default. */
+  readonly maxRememberedMessages?: number;
+  /** The toast a click gets, from the bus's result (absent when no bus was attached). */
+  readonly toast?: (result: PublishResult | undefined) => FeishuCardResponse;
+  /** Hears events that could not reach the bus (`not_delivered`). */
+  readonly onError?: (error: FeishuError) => void;
+}
+
+/**
+ * A `ChannelAdapter` for Feishu / Lark, plus the handlers its `EventDispatcher` and
+ * `CardActionHandler` call.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuAdapter } from '@parley/feishu';
+ *
+ * function channelOf(adapter: FeishuAdapter): string {
+ *   return adapter.channel;
+ * }
+ * ```
+ */
+export interface FeishuAdapter extends ChannelAdapter {
+  /** Sends one message (create, or reply in a thread); resolves to Feishu's `create_time` as `sentAt`. */
+  send(message: OutboundMessage): Promise<SendReceipt>;
+  /** Register these on an `EventDispatcher` (or pass `dispatcher` and `connect` does it). */
+  readonly handles: FeishuEventHandles;
+  /** The `cardHandler` of a `CardActionHandler` (older card callbacks). */
+  handleCardAction(click: FeishuCardAction): Promise<FeishuCardResponse>;
+}
+
+const DEFAULT_MAX_REMEMBERED = 1000;
+
+const defaultToast = (result: PublishResult | undefined): FeishuCardResponse =>
+  result === undefined || result.status === 'rejected'
+    ? { toast: { type: 'error', content: '暂时无法处理，请稍后再试 Please try again later' } }
+    : { toast: { type: 'info', content: '已收到 Received' } };
+
+/**
+ * Creates a Feishu / Lark {@link FeishuAdapter} over the official SDK: events from its
+ * `EventDispatcher` (webhook or `WSClient`) and card clicks become bus inputs, and outbound
+ * messages go out through `client.im.message.create` / `reply` as text or interactive cards.
+ *
+ * Use one per bot. A send that Feishu refuses or rate-limits rejects with a {@link FeishuError},
+ * which the bus reports as a `send_failed` result and a `dropped` event.
+ *
+ * @throws FeishuError `invalid_argument` for an empty `botOpenId` or a bad `maxRememberedMessages`.
+ * @example
+ * ```ts
+ * import { createMessageBus } from '@parley/bus';
+ * import { createFeishuAdapter, type FeishuClient } from '@parley/feishu';
+ *
+ * const sent: string[] = [];
+ * const client: FeishuClient = {
+ *   im: { message: {
+ *     async create({ data }) {
+ *       sent.push(data.content);
+ *       return { code: 0, data: { message_id: 'om_9', create_time: '1767225600000' } };
+ *     },
+ *     reply: async () => ({ code: 0, data: {} }),
+ *   } },
+ * };
+ * const adapter = createFeishuAdapter({ client, botOpenId: 'ou_bot' });
+ * const bus = createMessageBus();
+ * await bus.attach(adapter);
+ * await adapter.handles['im.message.receive_v1']({
+ *   event_id: 'ev_1',
+ *   sender: { sender_id: { open_id: 'ou_alice' }, sender_type: 'user' },
+ *   message: { message_id: 'om_1', chat_id: 'oc_ops', chat_type: 'group', message_type: 'text',
+ *     create_time: '1767225605000', content: '{"text":"@_user_1 hello"}',
+ *     mentions: [{ key: '@_user_1', id: { open_id: 'ou_bot' }, name: 'Bot' }] },
+ * });
+ * console.log((await bus.receiveInbound()).text); // hello
+ * const result = await bus.publishOutbound({ channel: 'feishu', chatId: 'oc_ops', text: 'hi' });
+ * console.log(result.status, sent); // sent [ '{"text":"hi"}' ]
+ * ```
+ */
+export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapter {
+  const { client, botOpenId, dispatcher, onError } = options;
+  const max = options.maxRememberedMessages ?? DEFAULT_MAX_REMEMBERED;
+  if (typeof botOpenId !== 'string' || botOpenId === '') {
+    throw new FeishuError('invalid_argument', 'botOpenId must be the bot’s open id');
+  }
+  if (!Number.isInteger(max) || max < 1) {
+    throw new FeishuError(
+      'invalid_argument',
+      `maxRememberedMessages must be a positive integer, got ${max}`,
+      {
+        details: { maxRememberedMessages: max },
+      },
+    );
+  }
+  const toast = options.toast ?? defaultToast;
+  const places = new RecentMap<string, MessagePlace>(max);
+  const messageOfEvent = new RecentMap<string, string>(max);
+  let deliver: DeliverInbound | undefined;
+
+  async function publish(
+    input: Omit<InboundInput, 'channel'> | undefined,
+  ): Promise<PublishResult | undefined> {
+    if (input === undefined) return undefined; // nothing a chat bot can address
+    if (deliver === undefined) {
+      onError?.(new FeishuError('not_delivered', 'A Feishu event arrived while no bus was attached'));
+      return undefined;
+    }
+    const result = await deliver(input);
+    if (result.status === 'rejected' && (result.code === 'queue_full' || result.code === 'closed')) {
+      onError?.(
+        new FeishuError('not_delivered', `The bus refused a Feishu event: ${result.code}`, {
+          details: { code: result.code, eventId: input.eventId },
+        }),
+      );
+    }
+    return result;
+  }
+
+  async function onClick(click: FeishuCardAction): Promise<FeishuCardResponse> {
+    const messageId = click.context?.open_message_id ?? click.open_message_id;
+    const place = messageId === undefined ? undefined : places.get(messageId);
+    return toast(await publish(cardToInbound(click, place)));
+  }
+
+  const handles: FeishuEventHandles = {
+    async 'im.message.receive_v1'(event) {
+      const input = messageToInbound(event, botOpenId);
+      const message = event.message;
+      if (input !== undefined && message !== undefined) {
+        places.set(message.message_id, {
+          chatId: input.chatId,
+          threadId: input.threadId,
+          senderId: input.senderId,
+        });
+        if (input.eventId !== undefined) messageOfEvent.set(input.eventId, message.message_id);
+      }
+      await publish(input);
+    },
+    async 'im.message.recalled_v1'(event) {
+      const place = event.message_id === undefined ? undefined : places.get(event.message_id);
+      await publish(recallToInbound(event, place));
+    },
+    'card.action.trigger': onClick,
+  };
+
+  async function call(
+    body: FeishuMessageBody,
+    chatId: string,
+    threadId: string | undefined,
+    replyTo: string | undefined,
+  ): Promise<FeishuApiAnswer> {
+    const target = threadId ?? (replyTo === undefined ? undefined : messageOfEvent.get(replyTo));
+    if (target === undefined) {
+      return client.im.message.create({
+        params: { receive_id_type: 'chat_id' },
+        data: { receive_id: chatId, ...body },
+      });
+    }
+    return client.im.message.reply({
+      path: { message_id: target },
+      data: threadId === undefined ? body : { ...body, reply_in_thread: true },
+    });
+  }
+
+  return {
+    channel: options.channel ?? 'feishu',
+    handles,
+    handleCardAction: onClick,
+    async send(message): Promise<SendReceipt> {
+      const body = toFeishuMessage(message);
+      const operation =
+        message.threadId === undefined && message.replyTo === undefined
+          ? 'im.message.create'
+          : 'im.message.reply';
+      let answer: FeishuApiAnswer;
+      try {
+        answer = await call(body, message.chatId, message.threadId, message.replyTo);
+      } catch (error) {
+        throw toFeishuError(error, operation);
+      }
+      if (answer?.code !== 0) throw toFeishuError(answer, operation);
+      const data = (answer.data ?? {}) as { message_id?: unknown; create_time?: unknown };
+      if (typeof data.message_id === 'string') {
+        places.set(data.message_id, { chatId: message.chatId, threadId: message.threadId });
+      }
+      const sentAt = Number(data.create_time);
+      return Number.isFinite(sentAt) && sentAt > 0 ? { sentAt } : {};
+    },
+    connect(d) {
+      deliver = d;
+      dispatcher?.register(handles);
+      return () => {
+        deliver = undefined;
+        dispatcher?.unregister?.(...Object.keys(handles));
+      };
+    },
+  };
+}

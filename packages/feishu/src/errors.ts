@@ -1,0 +1,59 @@
+import { ParleyError } from '@parley/core';
+
+/**
+ * The codes {@link FeishuError} can carry.
+ *
+ * @example
+ * ```ts
+ * import { FEISHU_ERROR_CODES } from '@parley/feishu';
+ *
+ * console.log(FEISHU_ERROR_CODES.includes('rate_limited')); // true
+ * ```
+ */
+export const FEISHU_ERROR_CODES = [
+  'send_failed',
+  'rate_limited',
+  'payload_too_large',
+  'not_delivered',
+  'invalid_argument',
+] as const;
+
+/**
+ * A code of {@link FeishuError}.
+ *
+ * - `send_failed`: the OpenAPI refused a send (`details.status`, `details.platformCode`,
+ *   `details.platformMessage`), or the request never got an answer (`cause`).
+ * - `rate_limited`: Feishu answered a send with its rate limit (HTTP 429, code 99991400 or
+ *   230020); `details.retryAfterMs` when it said when to retry.
+ * - `payload_too_large`: the rendered message is over Feishu's size limit (`details.bytes`,
+ *   `details.limit`); nothing was sent.
+ * - `not_delivered`: an event arrived while no bus was attached, or the bus refused it
+ *   (`details.code`); reported to `onError`, the event handler still answers Feishu.
+ * - `invalid_argument`: `createFeishuAdapter` was given no bot open id or a bad limit.
+ *
+ * @example
+ * ```ts
+ * import type { FeishuErrorCode } from '@parley/feishu';
+ *
+ * const code: FeishuErrorCode = 'payload_too_large';
+ * ```
+ */
+export type FeishuErrorCode = (typeof FEISHU_ERROR_CODES)[number];
+
+/**
+ * The error `@parley/feishu` throws, rejects with, or reports to `onError`; check it with
+ * `isParleyError(err, 'rate_limited')`.
+ *
+ * A send that fails rejects with one, which the bus turns into a `send_failed` result and a
+ * `dropped` event carrying it as `error`.
+ *
+ * @example
+ * ```ts
+ * import { isParleyError } from '@parley/core';
+ * import { FeishuError } from '@parley/feishu';
+ *
+ * const err = new FeishuError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
+ * console.log(isParleyError(err, 'rate_limited'), err.details.retryAfterMs); // true 1000
+ * ```
+ */
+export class FeishuError extends ParleyError<FeishuErrorCode> {}
