@@ -38,14 +38,14 @@ const BUTTON_PREFIX = 'parley:telegram:button:';
  * handlers. Clicks on the bot's own inline keyboards and updates it does not map go on to the next
  * middleware; so do messages that the {@link TelegramAdapter.handoff} interceptor lets through.
  *
- * @throws CoreError `invalid_ttl` for a bad `buttonTtlMs`.
+ * @throws CoreError `invalid_timeout` for a bad `buttonTtlMs`.
  * @example
  * ```ts
  * import { createMessageBus } from '@parley/bus';
  * import { createTelegramAdapter } from '@parley/telegram';
  * import { Bot } from 'grammy';
  *
- * const bot = new Bot('123:ABC', { botInfo: { id: 123, is_bot: true, first_name: 'Shop', username: 'shop_bot', can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false } });
+ * const bot = new Bot('123:ABC');
  * const telegram = createTelegramAdapter({ bot });
  * bot.use(telegram); // before the bot's own handlers
  * const bus = createMessageBus();

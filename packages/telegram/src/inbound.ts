@@ -98,7 +98,11 @@ function stripMention(
         : entity.type === 'text_mention' && entity.user.id === me.id,
     )
     .sort((a, b) => b.offset - a.offset);
+  if (ours.length === 0) return text.trim();
   let out = text;
-  for (const entity of ours) out = out.slice(0, entity.offset) + out.slice(entity.offset + entity.length);
-  return out.replace(/\s{2,}/g, ' ').trim();
+  for (const entity of ours) {
+    // Join what was either side of the mention with one space.
+    out = `${out.slice(0, entity.offset).trimEnd()} ${out.slice(entity.offset + entity.length).trimStart()}`;
+  }
+  return out.trim();
 }

@@ -1,4 +1,4 @@
-import type { ChannelAdapter, InboundInterceptor } from '@parley/bus';
+import type { ChannelAdapter, InboundInterceptor, OutboundMessage, SendReceipt } from '@parley/bus';
 import type { Emitter, Store } from '@parley/core';
 import type { Api, Context, MiddlewareFn } from 'grammy';
 
@@ -95,6 +95,11 @@ export interface TelegramAdapterEvents {
  */
 export interface TelegramAdapter extends ChannelAdapter {
   readonly channel: string;
+  /**
+   * Sends one message with `sendMessage` (several past 4 096 characters); resolves to the end of
+   * Telegram's whole-second stamp of the last one as `sentAt`, rejects with a `TelegramAdapterError`.
+   */
+  send(message: OutboundMessage): Promise<SendReceipt>;
   /** The grammY middleware; `bot.use(adapter)` calls it. */
   middleware(): MiddlewareFn<Context>;
   /**
