@@ -70,13 +70,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       } catch (error) {
         throw toAdapterError(error);
       }
-      const sentAt = tsToMs(typeof ts === 'string' ? ts : undefined);
-      return sentAt === undefined ? {} : { sentAt };
+      return { sentAt: tsToMs(String(ts)) }; // Slack answers every posted message with its ts
     },
     connect(d): Unsubscribe {
       deliver = d;
       return () => {
-        if (deliver === d) deliver = undefined;
+        deliver = undefined;
       };
     },
     middleware,

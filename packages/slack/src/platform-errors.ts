@@ -14,11 +14,11 @@ type Coded = {
  * `platform_error`; a request that got no answer (`slack_webapi_request_error`) → `network_error`.
  */
 export function toAdapterError(error: unknown): SlackAdapterError {
-  const coded = (typeof error === 'object' && error !== null ? error : {}) as Coded;
+  const coded = Object(error) as Coded; // any thrown value, read by its fields
   if (coded.code === 'slack_webapi_rate_limited_error') {
-    const retryAfter = typeof coded.retryAfter === 'number' ? { retryAfterMs: coded.retryAfter * 1000 } : {};
+    // The WebClient raises this error only with the Retry-After header's seconds in `retryAfter`.
     return new SlackAdapterError('rate_limited', 'Slack rate-limited the call (HTTP 429)', {
-      details: retryAfter,
+      details: { retryAfterMs: Number(coded.retryAfter) * 1000 },
       cause: error,
     });
   }
