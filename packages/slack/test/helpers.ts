@@ -10,7 +10,7 @@ import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@pa
 import type { ManualClock } from '@parley/core';
 import { App, LogLevel } from '@slack/bolt';
 import { createSlackAdapter, type SlackAdapter } from '../src/index.js';
-import { httpFetch, type WebApiStandIn } from './web-api.js';
+import type { WebApiStandIn } from './web-api.js';
 
 export const SIGNING_SECRET = 'signing-secret-8f2a';
 
@@ -51,7 +51,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     deferInitialization: true,
     clientOptions: {
       slackApiUrl: api.url,
-      fetch: httpFetch as never, // FetchFunction: (url, init) => Promise<Response>, as httpFetch is
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
     },

@@ -3,7 +3,7 @@
 // chat.postMessage in the documented shapes, records every call (form-encoded, as the WebClient
 // sends them), and lets a test script failures: `{ ok: false, error }`, HTTP 429 with Retry-After,
 // a dropped connection. https://api.slack.com/web
-import { createServer, request, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '@parley/core';
 
@@ -109,30 +109,4 @@ export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-/**
- * `fetch` for the WebClient (its documented `fetch` option) over node:http, one connection per
- * request. The global fetch would do the same job, but it leaves an abort listener behind per
- * request, which the repository's leak check counts.
- */
-export function httpFetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      String(url),
-      { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const headers = new Headers();
-          for (const [key, value] of Object.entries(res.headers))
-            if (typeof value === 'string') headers.set(key, value);
-          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers }));
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(typeof init.body === 'string' ? init.body : undefined);
-  });
 }
