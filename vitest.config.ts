@@ -16,6 +16,8 @@ const PACKAGES = [
   'postgres',
   'feishu',
   'dingtalk',
+  'telegram',
+  'slack',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

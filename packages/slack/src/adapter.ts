@@ -1,0 +1,94 @@
+import type { DeliverInbound, InboundInterceptor, SendReceipt } from '@parley/bus';
+import { createEmitter, type Unsubscribe } from '@parley/core';
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { mapBody, tsToMs } from './inbound.js';
+import { toPostMessage } from './outbound.js';
+import { toAdapterError } from './platform-errors.js';
+import type { SlackAdapter, SlackAdapterEvents, SlackAdapterOptions } from './types.js';
+
+/**
+ * Creates a `ChannelAdapter` for `@parley/bus` on a Bolt app: its global middleware
+ * (`app.use(slack.middleware)`) hands messages, thread replies, edits, deletions and clicks on
+ * Parley's Block Kit buttons to the bus, and its `send` posts what the bus publishes with
+ * `chat.postMessage` (cards as Block Kit).
+ *
+ * Use it with any Bolt receiver (HTTP, Express, Socket Mode, Lambda): the adapter reads the
+ * request body Bolt parsed and never starts the app. Requests it does not map, and clicks on the
+ * app's own buttons, go on to the app's listeners; so do messages that the
+ * {@link SlackAdapter.handoff} interceptor lets through.
+ *
+ * @example
+ * ```ts
+ * import { createMessageBus } from '@parley/bus';
+ * import { createSlackAdapter } from '@parley/slack';
+ * import { App } from '@slack/bolt';
+ *
+ * const app = new App({ token: 'xoxb-1', signingSecret: 's', deferInitialization: true });
+ * const slack = createSlackAdapter({ client: app.client });
+ * app.use(slack.middleware); // before the app's listeners
+ * const bus = createMessageBus();
+ * const detach = await bus.attach(slack);
+ * console.log(slack.channel); // slack
+ * detach();
+ * ```
+ */
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+  const { client } = options;
+  const channel = options.channel ?? 'slack';
+  const events = createEmitter<SlackAdapterEvents>();
+  const handoffName = `${channel}:handoff`;
+  let deliver: DeliverInbound | undefined;
+
+  const middleware: Middleware<AnyMiddlewareArgs> = async (args) => {
+    const current = deliver;
+    if (current === undefined) return args.next();
+    const { body, context } = args;
+    const mapped = mapBody(body, { botUserId: context.botUserId, botId: context.botId });
+    if (mapped.kind === 'skip') {
+      events.emit('skipped', { reason: mapped.reason, type: typeOf(body) });
+      return args.next();
+    }
+    const ack = mapped.ack ? (args as { ack?: () => Promise<void> }).ack : undefined; // interactions carry ack
+    if (ack !== undefined) {
+      try {
+        await ack(); // within Slack's 3 seconds, before the gate decides
+      } catch (error) {
+        events.emit('error', { code: 'ack_failed', error });
+      }
+    }
+    const result = await current(mapped.input);
+    if (result.status === 'intercepted' && result.by === handoffName) return args.next();
+  };
+
+  return {
+    channel,
+    async send(message): Promise<SendReceipt> {
+      const params = toPostMessage(message);
+      let ts: unknown;
+      try {
+        ts = (await client.chat.postMessage(params)).ts;
+      } catch (error) {
+        throw toAdapterError(error);
+      }
+      return { sentAt: tsToMs(String(ts)) }; // Slack answers every posted message with its ts
+    },
+    connect(d): Unsubscribe {
+      deliver = d;
+      return () => {
+        deliver = undefined;
+      };
+    },
+    middleware,
+    handoff(): InboundInterceptor {
+      return { name: handoffName, intercept: (message) => message.channel === channel };
+    },
+    on: (event, listener) => events.on(event, listener),
+  };
+}
+
+function typeOf(body: unknown): string {
+  const root = body as { type?: unknown; event?: { type?: unknown; subtype?: unknown } };
+  const event = root.event;
+  const parts = [root.type, event?.type, event?.subtype].filter((part) => typeof part === 'string');
+  return parts.join('/');
+}

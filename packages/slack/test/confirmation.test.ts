@@ -1,0 +1,158 @@
+// The channel-confirmation seed end to end through the real Bolt (HTTPReceiver, signed requests),
+// the real WebClient against the Web API stand-in, the bus and the confirm gate: the prompt card is
+// posted as Block Kit, "确认" from the requester executes once, another member's click is refused,
+// a redelivered event (Slack's retry) changes nothing, and a restart keeps the pending confirmation.
+import {
+  type ConfirmDecision,
+  type ConfirmEvents,
+  type ConfirmGate,
+  createConfirmGate,
+} from '@parley/confirm';
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './helpers.js';
+import { ALICE, blockActions, CHANNEL, MALLORY, messageEvent, T0 } from './payloads.js';
+import { startWebApi, type WebApiStandIn } from './web-api.js';
+
+const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
+
+interface Button {
+  action_id: string;
+  value: string;
+  text: { text: string };
+}
+
+describe('the confirmation seed on Bolt', () => {
+  let clock: ManualClock;
+  let api: WebApiStandIn;
+  let store: Store;
+  let h: Harness;
+  let gate: ConfirmGate;
+  let executed: number;
+  const refused: ConfirmEvents['refused'][] = [];
+  const ignored: ConfirmEvents['ignored'][] = [];
+
+  async function start(resume?: (d: ConfirmDecision) => Promise<void>): Promise<void> {
+    h = await startHarness({ clock, api });
+    gate = createConfirmGate({
+      bus: h.bus,
+      clock,
+      store,
+      ...(resume === undefined ? {} : { resume: { 'sql.delete': resume } }),
+    });
+    gate.on('refused', (event) => refused.push(event));
+    gate.on('ignored', (event) => ignored.push(event));
+    await gate.ready;
+  }
+
+  async function purge(decision: ConfirmDecision): Promise<void> {
+    if ((await gate.authorize(decision, ACTION)).ok) executed++;
+  }
+
+  async function requestPurge(): Promise<{ decision: Promise<ConfirmDecision>; buttons: Button[] }> {
+    expect(await h.event(messageEvent('purge cancelled orders', { at: T0 - 2_000 }))).toBe(200);
+    const message = await h.bus.receiveInbound();
+    const prompted = new Promise((resolve) => gate.on('prompted', resolve));
+    const decision = gate.request({
+      sessionKey: message.sessionKey,
+      requester: message.senderId,
+      action: ACTION,
+      summary: ACTION.args.sql,
+    });
+    await prompted;
+    const post = api.callsOf('chat.postMessage').at(-1);
+    const blocks = post?.params['blocks'] as { type: string; elements?: Button[] }[];
+    const buttons = blocks.find((block) => block.type === 'actions')?.elements ?? [];
+    return { decision, buttons };
+  }
+
+  beforeEach(async () => {
+    clock = createManualClock({ now: T0 });
+    api = await startWebApi(clock);
+    store = createMemoryStore({ clock });
+    executed = 0;
+    refused.length = 0;
+    ignored.length = 0;
+    await start();
+  });
+
+  afterEach(async () => {
+    await gate.close();
+    await h.stop();
+    await api.close();
+  });
+
+  it('posts the prompt with confirm / cancel Block Kit buttons to the channel', async () => {
+    const { buttons } = await requestPurge();
+    const post = api.callsOf('chat.postMessage')[0];
+    expect(post?.params['channel']).toBe(CHANNEL);
+    expect(String(post?.params['text'])).toContain('DELETE FROM orders');
+    expect(buttons.map((b) => b.text.text)).toEqual([
+      expect.stringContaining('确认'),
+      expect.stringContaining('取消'),
+    ]);
+    expect(JSON.parse(buttons[0]?.value ?? '')).toEqual({
+      confirmation: expect.stringMatching(/\.confirm$/),
+    });
+  });
+
+  it('executes once on the requester\'s "确认", and a retried event changes nothing', async () => {
+    const { decision } = await requestPurge();
+    clock.advance(1_000);
+    const reply = messageEvent('确认', { at: T0 + 1_000 });
+    await h.event(reply);
+    const settled = await decision;
+    expect(settled).toMatchObject({ outcome: 'confirmed', decidedBy: ALICE });
+    await purge(settled);
+    const posts = api.callsOf('chat.postMessage').length;
+    // Slack retries an event it thinks was not acknowledged: same body, same event_id.
+    await h.event(reply, { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    await purge(settled);
+    expect(executed).toBe(1);
+    expect(api.callsOf('chat.postMessage')).toHaveLength(posts);
+    expect(h.bus.size.inbound).toBe(0);
+  });
+
+  it("refuses another member's click and counts the requester's", async () => {
+    const { decision, buttons } = await requestPurge();
+    const confirm = buttons[0]?.value as string;
+    clock.advance(1_000);
+    expect(await h.interaction(blockActions(confirm, { user: MALLORY, at: T0 + 1_000 }))).toBe(200);
+    expect(refused).toMatchObject([{ code: 'not_allowed', senderId: MALLORY }]);
+    expect(gate.pending()).toHaveLength(1);
+    await h.interaction(blockActions(confirm, { user: ALICE, at: T0 + 1_000 }));
+    const settled = await decision;
+    expect(settled).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: ALICE });
+    await purge(settled);
+    expect(executed).toBe(1);
+  });
+
+  it("counts a reply stamped after the prompt's ts within the same second (Slack stamps microseconds)", async () => {
+    clock.advance(300);
+    const { decision } = await requestPurge(); // posted at T0 + 0.300 s
+    await h.event(messageEvent('确认', { at: T0 + 200 })); // stamped before it: not an answer
+    expect(ignored).toMatchObject([{ code: 'stale_reply' }]);
+    clock.advance(400);
+    await h.event(messageEvent('确认', { at: T0 + 700 })); // the same second, after the prompt
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+  });
+
+  it('keeps the pending confirmation across a restart: a new app, bus and gate on the same store', async () => {
+    const { decision } = await requestPurge();
+    await gate.close();
+    expect(await decision).toMatchObject({ outcome: 'aborted', reason: 'closed' });
+    await h.stop();
+    const resumed: ConfirmDecision[] = [];
+    await start(async (settled) => {
+      resumed.push(settled);
+      await purge(settled);
+    });
+    expect(gate.pending()).toMatchObject([{ restored: true, requester: ALICE }]);
+    const decided = new Promise((resolve) => gate.on('decided', resolve));
+    clock.advance(2_000);
+    await h.event(messageEvent('确认', { at: T0 + 2_000 }));
+    await decided;
+    expect(resumed).toMatchObject([{ outcome: 'confirmed' }]);
+    expect(executed).toBe(1);
+  });
+});

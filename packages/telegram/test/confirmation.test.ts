@@ -1,0 +1,162 @@
+// The channel-confirmation seed end to end through the real grammY (polling and webhook), the
+// bus and the confirm gate, against the Bot API stand-in: the prompt card is sent, "确认" from the
+// requester executes once, another member's click is refused, a redelivered update changes
+// nothing, and a restart (a new bot, bus and gate on the same store) keeps the pending confirmation.
+import {
+  type ConfirmDecision,
+  type ConfirmEvents,
+  type ConfirmGate,
+  createConfirmGate,
+} from '@parley/confirm';
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type BotApiStandIn, startBotApi } from './bot-api.js';
+import { type Harness, MODES, startHarness } from './helpers.js';
+import { ALICE, clickUpdate, GROUP_ID, MALLORY, T0, textUpdate } from './updates.js';
+
+const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
+
+interface Keyboard {
+  inline_keyboard: { text: string; callback_data: string }[][];
+}
+
+describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
+  let clock: ManualClock;
+  let api: BotApiStandIn;
+  let store: Store;
+  let h: Harness;
+  let gate: ConfirmGate;
+  let executed: number;
+  const refused: ConfirmEvents['refused'][] = [];
+  const ignored: ConfirmEvents['ignored'][] = [];
+
+  async function start(): Promise<void> {
+    h = await startHarness({ mode, clock, api });
+    gate = createConfirmGate({ bus: h.bus, clock, store });
+    gate.on('refused', (event) => refused.push(event));
+    gate.on('ignored', (event) => ignored.push(event));
+    await gate.ready;
+  }
+
+  /** What the destructive tool does: ask, then run only on an authorised decision. */
+  async function purge(decision: ConfirmDecision): Promise<void> {
+    if ((await gate.authorize(decision, ACTION)).ok) executed++;
+  }
+
+  /** The agent's side: a user's /purge arrives on the bus, and the tool asks for confirmation. */
+  async function requestPurge(): Promise<{ decision: Promise<ConfirmDecision>; keyboard: Keyboard }> {
+    await h.feed(textUpdate('/purge', { at: T0 }));
+    const message = await h.bus.receiveInbound();
+    const prompted = new Promise((resolve) => gate.on('prompted', resolve));
+    const sends = api.callsOf('sendMessage').length;
+    const decision = gate.request({
+      sessionKey: message.sessionKey,
+      requester: message.senderId,
+      action: ACTION,
+      summary: ACTION.args.sql,
+    });
+    const sent = await api.waitFor('sendMessage', sends + 1);
+    await prompted;
+    return { decision, keyboard: sent.params['reply_markup'] as Keyboard };
+  }
+
+  beforeEach(async () => {
+    clock = createManualClock({ now: T0 * 1000 });
+    api = await startBotApi(clock);
+    store = createMemoryStore({ clock });
+    executed = 0;
+    refused.length = 0;
+    ignored.length = 0;
+    await start();
+  });
+
+  afterEach(async () => {
+    await gate.close();
+    await h.stop();
+    await api.close();
+  });
+
+  it('sends the prompt as a message with a confirm / cancel inline keyboard to the chat', async () => {
+    const { keyboard } = await requestPurge();
+    const sent = api.callsOf('sendMessage')[0];
+    expect(sent?.params['chat_id']).toBe(GROUP_ID);
+    expect(String(sent?.params['text'])).toContain('DELETE FROM orders');
+    const row = keyboard.inline_keyboard[0] ?? [];
+    expect(row.map((b) => b.text)).toEqual([
+      expect.stringContaining('确认'),
+      expect.stringContaining('取消'),
+    ]);
+    expect(row.every((b) => b.callback_data.startsWith('p:c:') && b.callback_data.length <= 64)).toBe(true);
+  });
+
+  it('executes once on the requester\'s "确认", and a redelivered update changes nothing', async () => {
+    const { decision } = await requestPurge();
+    const reply = textUpdate('确认', { at: T0 + 1 });
+    await h.feed(reply);
+    const settled = await decision;
+    expect(settled).toMatchObject({ outcome: 'confirmed', decidedBy: String(ALICE.id) });
+    await purge(settled);
+    const sends = api.callsOf('sendMessage').length;
+    await h.feed(reply); // Telegram delivers the same update again
+    await purge(settled); // and the tool, asked again, refuses to run twice
+    expect(executed).toBe(1);
+    expect(api.callsOf('sendMessage')).toHaveLength(sends);
+    expect(h.bus.size.inbound).toBe(0);
+  });
+
+  it("refuses another member's click and counts the requester's", async () => {
+    const { decision, keyboard } = await requestPurge();
+    const confirm = keyboard.inline_keyboard[0]?.[0]?.callback_data as string;
+    await h.feed(clickUpdate(confirm, MALLORY));
+    expect(refused).toMatchObject([{ code: 'not_allowed', senderId: String(MALLORY.id) }]);
+    expect(gate.pending()).toHaveLength(1);
+    clock.advance(1_000);
+    await h.feed(clickUpdate(confirm, ALICE));
+    const settled = await decision;
+    expect(settled).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: String(ALICE.id) });
+    await purge(settled);
+    expect(executed).toBe(1);
+    // Every click is acknowledged, so no button keeps spinning.
+    expect(api.callsOf('answerCallbackQuery')).toHaveLength(2);
+  });
+
+  it('does not count a reply stamped in the second the prompt was delivered, and counts the next second', async () => {
+    api.onSend(() => clock.advance(300)); // sent at T0, delivered at T0 + 0.3 s, stamped T0 by Telegram
+    const { decision } = await requestPurge();
+    await h.feed(textUpdate('确认', { at: T0 })); // written in that second: maybe before the prompt showed
+    expect(ignored).toMatchObject([{ code: 'before_delivery', senderId: String(ALICE.id) }]);
+    expect(gate.pending()).toHaveLength(1);
+    clock.advance(1_000);
+    await h.feed(textUpdate('确认', { at: T0 + 1 }));
+    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+  });
+
+  it('keeps the pending confirmation across a restart: a new bot, bus and gate on the same store', async () => {
+    const { decision } = await requestPurge();
+    await gate.close();
+    expect(await decision).toMatchObject({ outcome: 'aborted', reason: 'closed' });
+    await h.stop();
+
+    const resumed: ConfirmDecision[] = [];
+    h = await startHarness({ mode, clock, api });
+    gate = createConfirmGate({
+      bus: h.bus,
+      clock,
+      store,
+      resume: {
+        'sql.delete': async (settled) => {
+          resumed.push(settled);
+          await purge(settled);
+        },
+      },
+    });
+    await gate.ready;
+    expect(gate.pending()).toMatchObject([{ restored: true, requester: String(ALICE.id) }]);
+    const decided = new Promise((resolve) => gate.on('decided', resolve));
+    await h.feed(textUpdate('确认', { at: T0 + 2 }));
+    await decided;
+    expect(resumed).toMatchObject([{ outcome: 'confirmed' }]);
+    expect(executed).toBe(1);
+    expect(h.bus.size.inbound).toBe(0);
+  });
+});
