@@ -14,6 +14,8 @@ const PACKAGES = [
   'testing',
   'redis',
   'postgres',
+  'ai-sdk',
+  'openai-agents',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
