@@ -1,8 +1,15 @@
 import { RunState, type RunToolApprovalItem } from '@openai/agents';
-import { type ConfirmDecision, createConfirmGate, type ResumeHandler } from '@parley/confirm';
-import { createMemoryStore, type JsonValue, systemClock } from '@parley/core';
+import {
+  type AUTHORIZE_REFUSAL_CODES,
+  type ConfirmDecision,
+  createConfirmGate,
+  type ResumeHandler,
+} from '@parley/confirm';
+import { canonicalJson, createMemoryStore, type JsonValue, systemClock } from '@parley/core';
 import { AgentsBridgeError } from './errors.js';
-import { createRecords } from './records.js';
+import { createRecords, type RunRecord } from './records.js';
+
+type AuthorizeRefusalCode = (typeof AUTHORIZE_REFUSAL_CODES)[number];
 import type { AgentsBridge, AgentsBridgeOptions, AgentsRunOutcome } from './types.js';
 
 const DEFAULT_RECORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -60,13 +67,12 @@ export function createAgentsBridge<TContext = unknown>(
       });
       if (approval === undefined || !(await records.claim(approval.runId, approval.callId, decision.id)))
         return;
-      const run = await records.readRun(approval.runId);
-      const result = await continueRun(approval.runId);
-      if (run === undefined || result === undefined) return;
-      const outcome = await settle(result, {
+      const resumed = await continueRun(approval.runId);
+      if (resumed === undefined) return; // other answers of the run are still awaited, or another process took it
+      const outcome = await settle(resumed.result, {
         runId: approval.runId,
-        sessionKey: run.record.sessionKey,
-        requester: run.record.requester,
+        sessionKey: resumed.run.sessionKey,
+        requester: resumed.run.requester,
         fresh: false,
       });
       await onResumed({ runId: approval.runId, outcome });
@@ -119,7 +125,7 @@ export function createAgentsBridge<TContext = unknown>(
       if (claimed.some((won) => !won)) return { status: 'elsewhere' };
       const next = await continueRun(where.runId);
       if (next === undefined) return { status: 'elsewhere' };
-      result = next;
+      result = next.result;
     }
     const done = await records.readRun(where.runId);
     if (done !== undefined)
@@ -128,7 +134,7 @@ export function createAgentsBridge<TContext = unknown>(
   }
 
   async function ask(item: RunToolApprovalItem, where: Where): Promise<ConfirmDecision> {
-    const tool = item.name ?? 'tool';
+    const tool = item.name as string; // function tool approvals carry the tool's name
     const args = argsOf(item);
     await records.writeApproval({
       runId: where.runId,
@@ -142,13 +148,13 @@ export function createAgentsBridge<TContext = unknown>(
       sessionKey: where.sessionKey,
       requester: where.requester,
       action: { name: tool, args },
-      summary: `${tool} ${item.arguments ?? ''}`,
+      summary: `${tool} ${canonicalJson(args)}`,
       ...(where.timeoutMs === undefined ? {} : { timeoutMs: where.timeoutMs }),
     });
   }
 
   /** Takes a waiting run whose approvals are all decided (once, by compare-and-set) and resumes it. */
-  async function continueRun(runId: string): Promise<Result | undefined> {
+  async function continueRun(runId: string): Promise<{ result: Result; run: RunRecord } | undefined> {
     const run = await records.readRun(runId);
     if (run === undefined || run.record.status !== 'waiting') return undefined;
     const approvals = await Promise.all(
@@ -157,17 +163,15 @@ export function createAgentsBridge<TContext = unknown>(
     if (approvals.some((approval) => approval?.record.decisionId === undefined)) return undefined;
     if (!(await records.writeRun({ ...run.record, status: 'resuming' }, run.version))) return undefined;
     const state = await RunState.fromString(agent, run.record.state);
+    const decided = new Map(approvals.map((entry) => [entry?.record.callId, entry?.record.decisionId]));
     for (const item of state.getInterruptions()) {
-      const approval = approvals.find((entry) => entry?.record.callId === callIdOf(item));
-      const decisionId = approval?.record.decisionId;
-      const auth =
-        decisionId === undefined
-          ? undefined
-          : await confirmGate.authorize(decisionId, { name: item.name ?? 'tool', args: argsOf(item) });
-      if (auth?.ok === true) state.approve(item);
-      else state.reject(item, { message: rejection(auth === undefined ? 'not_asked' : auth.code) });
+      const action = { name: item.name as string, args: argsOf(item) }; // a function tool call
+      const auth = await confirmGate.authorize(String(decided.get(callIdOf(item))), action); // none: unknown_decision
+      if (auth.ok) state.approve(item);
+      else state.reject(item, { message: REJECTIONS[auth.code] });
     }
-    return (await runner.run(agent, state)) as Result; // the same agent, resumed from its state
+    const result = (await runner.run(agent, state)) as Result; // the same agent, resumed from its state
+    return { result, run: run.record };
   }
 
   return {
@@ -194,20 +198,25 @@ export function createAgentsBridge<TContext = unknown>(
 }
 
 function callIdOf(item: RunToolApprovalItem): string {
-  const raw = item.rawItem as { callId?: unknown; id?: unknown };
-  return typeof raw.callId === 'string' ? raw.callId : String(raw.id);
+  return (item.rawItem as { callId: string }).callId; // function tool calls carry their call id
 }
 
 function argsOf(item: RunToolApprovalItem): JsonValue {
+  const text = item.arguments as string; // function tool calls carry their arguments as JSON text
   try {
-    return JSON.parse(item.arguments ?? '{}') as JsonValue; // JSON text is JSON
+    return JSON.parse(text) as JsonValue;
   } catch {
-    return item.arguments ?? null;
+    return text;
   }
 }
 
-function rejection(code: string): string {
-  if (code === 'action_mismatch') return 'Not run: the approved arguments differ from these.';
-  if (code === 'already_used') return 'Not run: this approval was used already.';
-  return 'Not run: the person did not confirm this call in time (declined, timed out or not asked).';
-}
+const NOT_CONFIRMED =
+  'Not run: the person did not confirm this call in time (declined, timed out or never asked).';
+
+/** What the model is told when a call is rejected, by the confirm gate's `authorize` refusal code. */
+const REJECTIONS: Readonly<Record<AuthorizeRefusalCode, string>> = {
+  unknown_decision: NOT_CONFIRMED,
+  not_confirmed: NOT_CONFIRMED,
+  action_mismatch: 'Not run: the approved arguments differ from these.',
+  already_used: 'Not run: this approval was used already.',
+};

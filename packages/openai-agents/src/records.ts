@@ -80,14 +80,18 @@ export function createRecords(store: Store, prefix: string, ttlMs: number): Reco
     },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
-      let found: ApprovalRecord | undefined;
+      const open: ApprovalRecord[] = [];
       for await (const entry of store.list(`${prefix}approval:`)) {
         const record = entry.value as unknown as ApprovalRecord; // only writeApproval writes under this prefix
-        if (record.decisionId !== undefined || record.sessionKey !== match.sessionKey) continue;
-        if (record.tool !== match.tool || canonicalJson(record.args) !== wanted) continue;
-        if (found === undefined || record.createdAt < found.createdAt) found = record;
+        const same = [
+          record.decisionId === undefined,
+          record.sessionKey === match.sessionKey,
+          record.tool === match.tool,
+          canonicalJson(record.args) === wanted,
+        ];
+        if (same.every(Boolean)) open.push(record);
       }
-      return found;
+      return open.sort((a, b) => a.createdAt - b.createdAt)[0]; // the oldest
     },
   };
   return records;

@@ -149,4 +149,36 @@ describe('a restart between the interruption and the answer', () => {
     await after.bridge.close();
     await twin.bridge.close();
   });
+
+  it('continues once when the waiting process and a replica that took over both see the answer', async () => {
+    const world = sharedWorld();
+    const model = new ScriptedModel([
+      [call('call_1', 'drop_table', { table: 'orders' })],
+      [say('Dropped orders.')],
+    ]);
+    const before = await startProcess(world, model, {}, 'cfm_a');
+    const prompted = before.nextPrompt();
+    const waiting = before.bridge.run({
+      runId: 'r1',
+      input: 'Drop orders',
+      context: { readOnly: false },
+      ...where,
+    });
+    await prompted;
+    const resumed: AgentsRunOutcome<{ readOnly: boolean }>[] = [];
+    const replica = await startProcess(
+      world,
+      new ScriptedModel([[say('Dropped orders.')]]),
+      { onResumed: ({ outcome }) => void resumed.push(outcome) },
+      'cfm_b',
+    );
+    await replica.channel.say('g1', 'alice', '确认');
+    const here = await waiting;
+    await flush(200);
+    const completed = [here, ...resumed].filter((outcome) => outcome.status === 'completed');
+    expect(completed).toHaveLength(1);
+    expect(world.dropped).toEqual(['orders']);
+    await before.bridge.close();
+    await replica.bridge.close();
+  });
 });

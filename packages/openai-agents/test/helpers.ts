@@ -147,3 +147,32 @@ export async function startProcess(
 export async function flush(times = 20): Promise<void> {
   for (let i = 0; i < times; i += 1) await Promise.resolve();
 }
+
+/**
+ * A store standing for one shared by replicas: `raceNext(prefix, skip)` makes another replica write
+ * a key of that prefix right before one of our next compare-and-sets on it, so that one loses.
+ */
+export function racingStore(inner: Store): Store & { raceNext(prefix: string, skip?: number): void } {
+  let race: { prefix: string; skip: number } | undefined;
+  return {
+    get: (key) => inner.get(key),
+    getEntry: (key) => inner.getEntry(key),
+    set: (key, value, options) => inner.set(key, value, options),
+    delete: (key) => inner.delete(key),
+    list: (prefix) => inner.list(prefix),
+    close: () => inner.close(),
+    ...(inner.watch === undefined ? {} : { watch: inner.watch.bind(inner) }),
+    async compareAndSet(key, version, value, options) {
+      if (race !== undefined && key.startsWith(race.prefix)) {
+        if (race.skip === 0) {
+          race = undefined;
+          await inner.set(key, (await inner.get(key)) ?? { by: 'another replica' });
+        } else race.skip -= 1;
+      }
+      return inner.compareAndSet(key, version, value, options);
+    },
+    raceNext(prefix, skip = 0) {
+      race = { prefix, skip };
+    },
+  };
+}
