@@ -1,4 +1,4 @@
-import { Agent, Runner, type ToolInputGuardrailData } from '@openai/agents';
+import { Agent, Runner, type ToolGuardrailFunctionOutput, type ToolInputGuardrailData } from '@openai/agents';
 import { isParleyError, type JsonValue } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -24,8 +24,12 @@ function guardrailInput(args: string, context: unknown = {}): ToolInputGuardrail
   } as unknown as ToolInputGuardrailData<unknown>; // the fields the guardrail reads
 }
 
-async function verdictOf(guardrail: ReturnType<typeof toInputGuardrail>, args: string, context?: unknown) {
-  const output = await guardrail.run(guardrailInput(args, context));
+async function verdictOf(
+  guardrail: { run(data: ToolInputGuardrailData<never>): Promise<ToolGuardrailFunctionOutput> },
+  args: string,
+  context?: unknown,
+) {
+  const output = await guardrail.run(guardrailInput(args, context) as ToolInputGuardrailData<never>);
   return output.behavior.type === 'rejectContent'
     ? (JSON.parse(output.behavior.message) as JsonValue)
     : output.behavior.type;
@@ -68,11 +72,14 @@ describe('toInputGuardrail', () => {
       { on: false },
     ],
     ['a policy that throws (fail closed)', '{"table":"x"}', { code: 'policy_error', status: 'error' }],
-  ])('refuses %s with tool_feedback', async (_name, args, failed, context = {}) => {
-    expect(await verdictOf(guardrail, args, context)).toMatchObject({
-      tool_feedback: { failed_calls: [{ id: 'c1', tool: 'drop_table', ...failed }] },
-    });
-  });
+  ] as [string, string, object, object?][])(
+    'refuses %s with tool_feedback',
+    async (_name, args, failed, context = {}) => {
+      expect(await verdictOf(guardrail, args, context)).toMatchObject({
+        tool_feedback: { failed_calls: [{ id: 'c1', tool: 'drop_table', ...failed }] },
+      });
+    },
+  );
 });
 
 describe('createAgentsBridge edges', () => {
