@@ -18,6 +18,8 @@ const PACKAGES = [
   'dingtalk',
   'telegram',
   'slack',
+  'ai-sdk',
+  'openai-agents',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

@@ -1,0 +1,41 @@
+import { ParleyError } from '@parley/core';
+
+/**
+ * The codes of {@link AiSdkBridgeError}: `invalid_argument` for a bad option (no tools, a tool
+ * without `execute`, a name outside the tool set) and `invalid_result` for an `approve` call given
+ * something that is not a `generateText` result.
+ *
+ * @example
+ * ```ts
+ * import { AI_SDK_BRIDGE_ERROR_CODES } from '@parley/ai-sdk';
+ *
+ * console.log(AI_SDK_BRIDGE_ERROR_CODES); // [ 'invalid_argument', 'invalid_result' ]
+ * ```
+ */
+export const AI_SDK_BRIDGE_ERROR_CODES = ['invalid_argument', 'invalid_result'] as const;
+
+/**
+ * One of {@link AI_SDK_BRIDGE_ERROR_CODES}.
+ *
+ * @example
+ * ```ts
+ * import type { AiSdkBridgeErrorCode } from '@parley/ai-sdk';
+ *
+ * const code: AiSdkBridgeErrorCode = 'invalid_argument';
+ * ```
+ */
+export type AiSdkBridgeErrorCode = (typeof AI_SDK_BRIDGE_ERROR_CODES)[number];
+
+/**
+ * The error the bridge throws when it is misused (never for anything the model proposed).
+ *
+ * @example
+ * ```ts
+ * import { isParleyError } from '@parley/core';
+ * import { AiSdkBridgeError } from '@parley/ai-sdk';
+ *
+ * const error = new AiSdkBridgeError('invalid_argument', 'no tools');
+ * console.log(isParleyError(error, 'invalid_argument')); // true
+ * ```
+ */
+export class AiSdkBridgeError extends ParleyError<AiSdkBridgeErrorCode> {}

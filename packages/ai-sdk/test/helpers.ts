@@ -1,0 +1,141 @@
+type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+import { createMessageBus, type MessageBus } from '@parley/bus';
+import type { ConfirmEvents } from '@parley/confirm';
+import {
+  createManualClock,
+  createMemoryStore,
+  createSequentialIds,
+  type ManualClock,
+  type Store,
+} from '@parley/core';
+import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import { tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { type AiSdkBridge, type AiSdkBridgeOptions, createAiSdkBridge } from '../src/index.js';
+
+export interface Shop {
+  readonly tables: Set<string>;
+  readonly dropped: string[];
+}
+
+/** The host's tools: one destructive (needs approval), one read-only. */
+export function shopTools(shop: Shop) {
+  return {
+    dropTable: tool({
+      description: 'Drops a table',
+      inputSchema: z.object({ table: z.string().min(1) }),
+      needsApproval: true,
+      execute: async ({ table }: { table: string }) => {
+        shop.dropped.push(table);
+        shop.tables.delete(table);
+        return { dropped: table };
+      },
+    }),
+    countRows: tool({
+      description: 'Counts the rows of a table',
+      inputSchema: z.object({ table: z.string() }),
+      execute: async ({ table }: { table: string }) => ({ table, rows: shop.tables.has(table) ? 3 : 0 }),
+    }),
+  };
+}
+
+export interface Process {
+  readonly bus: MessageBus;
+  readonly channel: FakeChannel;
+  readonly bridge: AiSdkBridge<{ readOnly: boolean }>;
+  /** Resolves with the next prompt the confirm gate sends. */
+  nextPrompt(): Promise<ConfirmEvents['prompted']>;
+}
+
+/** One process of the host: a bus with a fake chat, and a bridge on the shared store and clock. */
+export async function startProcess(
+  shared: { clock: ManualClock; store: Store; shop: Shop },
+  more: Partial<AiSdkBridgeOptions<{ readOnly: boolean }>> = {},
+  ids = 'cfm_',
+): Promise<Process> {
+  const bus = createMessageBus({ clock: shared.clock });
+  const channel = createFakeChannel({ channel: 'tg', clock: shared.clock });
+  await bus.attach(channel);
+  const bridge = createAiSdkBridge<{ readOnly: boolean }>({
+    tools: shopTools(shared.shop),
+    confirm: { bus, generateId: createSequentialIds(ids), timeoutMs: 60_000 },
+    store: shared.store,
+    clock: shared.clock,
+    policies: [
+      {
+        name: 'read_only',
+        tools: ['dropTable'],
+        check: ({ context }) => (context.readOnly ? { reason: 'The shop is in read-only mode' } : undefined),
+      },
+    ],
+    ...more,
+  });
+  await bridge.ready;
+  const nextPrompt = (): Promise<ConfirmEvents['prompted']> =>
+    new Promise((resolve) => {
+      const off = bridge.confirmGate.on('prompted', (event) => {
+        off();
+        resolve(event);
+      });
+    });
+  return { bus, channel, bridge, nextPrompt };
+}
+
+export function sharedWorld(): { clock: ManualClock; store: Store; shop: Shop } {
+  const clock = createManualClock({ now: 1_700_000_000_000 });
+  return {
+    clock,
+    store: createMemoryStore({ clock }),
+    shop: { tables: new Set(['orders', 'users']), dropped: [] },
+  };
+}
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+/** A model step that proposes one tool call. */
+export function callStep(
+  toolCallId: string,
+  toolName: string,
+  input: unknown,
+): LanguageModelV3GenerateResult {
+  return {
+    content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
+}
+
+/** A model step that answers in text. */
+export function textStep(text: string): LanguageModelV3GenerateResult {
+  return {
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage,
+    warnings: [],
+  };
+}
+
+/** The AI SDK's own mock model, answering with the given steps in order. */
+export function scriptedModel(steps: LanguageModelV3GenerateResult[]): MockLanguageModelV3 {
+  return new MockLanguageModelV3({ doGenerate: steps });
+}
+
+/** The text of every tool-result output the model was sent in its last call. */
+export function toolOutputsSeen(model: MockLanguageModelV3): unknown[] {
+  const prompt = model.doGenerateCalls.at(-1)?.prompt ?? [];
+  return prompt.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) => (part.type === 'tool-result' ? [part.output] : []))
+      : [],
+  );
+}
+
+/** Lets pending promise callbacks run (no timers involved). */
+export async function flush(times = 20): Promise<void> {
+  for (let i = 0; i < times; i += 1) await Promise.resolve();
+}

@@ -1,0 +1,222 @@
+import { RunState, type RunToolApprovalItem } from '@openai/agents';
+import {
+  type AUTHORIZE_REFUSAL_CODES,
+  type ConfirmDecision,
+  createConfirmGate,
+  type ResumeHandler,
+} from '@parley/confirm';
+import { canonicalJson, createMemoryStore, type JsonValue, systemClock } from '@parley/core';
+import { AgentsBridgeError } from './errors.js';
+import { createRecords, type RunRecord } from './records.js';
+
+type AuthorizeRefusalCode = (typeof AUTHORIZE_REFUSAL_CODES)[number];
+import type { AgentsBridge, AgentsBridgeOptions, AgentsRunOutcome } from './types.js';
+
+const DEFAULT_RECORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Answers OpenAI Agents JS `needsApproval` interruptions through a Parley confirm gate in the
+ * user's chat (reply words or card buttons, a deadline), keeping the `RunState` in the Parley
+ * `Store`, so that a restart or another replica resumes the run exactly once (compare-and-set). The
+ * approval is bound to the call's exact arguments: the resumed state's call is approved only if the
+ * recorded decision covers them (the action digest), once, before its deadline; otherwise it is
+ * rejected with the reason, which the model reads.
+ *
+ * Use one bridge per agent: `await bridge.run({ runId, input, sessionKey, requester })` replaces
+ * `runner.run(agent, input)`. Give tools Parley policies with {@link toInputGuardrail}.
+ *
+ * @throws AgentsBridgeError `invalid_argument` without an agent or runner.
+ * @example
+ * ```ts
+ * import { Agent, Runner } from '@openai/agents';
+ * import { createMessageBus } from '@parley/bus';
+ * import { createAgentsBridge } from '@parley/openai-agents';
+ *
+ * const bridge = createAgentsBridge({
+ *   agent: new Agent({ name: 'ops', instructions: 'Help.' }),
+ *   runner: new Runner({ tracingDisabled: true }),
+ *   confirm: { bus: createMessageBus() },
+ * });
+ * await bridge.ready;
+ * console.log(bridge.confirmGate.pending()); // []
+ * await bridge.close();
+ * ```
+ */
+export function createAgentsBridge<TContext = unknown>(
+  options: AgentsBridgeOptions<TContext>,
+): AgentsBridge<TContext> {
+  const { agent, runner } = options;
+  if (typeof agent !== 'object' || agent === null || typeof runner?.run !== 'function') {
+    throw new AgentsBridgeError('invalid_argument', 'createAgentsBridge needs an agent and a runner');
+  }
+  const clock = options.clock ?? systemClock;
+  const store = options.store ?? createMemoryStore({ clock });
+  const records = createRecords(
+    store,
+    options.keyPrefix ?? 'parley:agents:',
+    options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS,
+  );
+  const onResumed = options.onResumed;
+  const resume: Record<string, ResumeHandler> = {};
+  if (onResumed !== undefined) {
+    const handler: ResumeHandler = async (decision) => {
+      const approval = await records.findUnclaimed({
+        sessionKey: decision.sessionKey,
+        tool: decision.action.name,
+        args: decision.action.args,
+      });
+      if (approval === undefined || !(await records.claim(approval.runId, approval.callId, decision.id)))
+        return;
+      const resumed = await continueRun(approval.runId);
+      if (resumed === undefined) return; // other answers of the run are still awaited, or another process took it
+      const outcome = await settle(resumed.result, {
+        runId: approval.runId,
+        sessionKey: resumed.run.sessionKey,
+        requester: resumed.run.requester,
+        fresh: false,
+      });
+      await onResumed({ runId: approval.runId, outcome });
+    };
+    for (const tool of agent.tools) resume[tool.name] = handler;
+  }
+  const confirmGate = createConfirmGate({ ...options.confirm, store, clock, resume });
+
+  type Result = Extract<AgentsRunOutcome<TContext>, { status: 'completed' }>['result'];
+  interface Where {
+    readonly runId: string;
+    readonly sessionKey: string;
+    readonly requester: string;
+    readonly timeoutMs?: number | undefined;
+    readonly fresh: boolean;
+  }
+
+  /** Asks about the result's interruptions and resumes the run until none is left (or it moves elsewhere). */
+  async function settle(first: Result, where: Where): Promise<AgentsRunOutcome<TContext>> {
+    let result = first;
+    let fresh = where.fresh;
+    while (result.interruptions.length > 0) {
+      const items = result.interruptions;
+      const current = await records.readRun(where.runId);
+      if (fresh && current?.record.status === 'waiting') {
+        throw new AgentsBridgeError('run_pending', `The run "${where.runId}" already waits for an answer`, {
+          details: { runId: where.runId },
+        });
+      }
+      fresh = false;
+      const written = await records.writeRun(
+        {
+          runId: where.runId,
+          state: result.state.toString(),
+          status: 'waiting',
+          sessionKey: where.sessionKey,
+          requester: where.requester,
+          callIds: items.map(callIdOf),
+        },
+        current?.version ?? null,
+      );
+      if (!written) return { status: 'elsewhere' };
+      const decisions = await Promise.all(items.map((item) => ask(item, where)));
+      if (decisions.some((decision) => decision.reason === 'closed')) return { status: 'elsewhere' };
+      const claimed = await Promise.all(
+        decisions.map((decision, index) =>
+          records.claim(where.runId, callIdOf(items[index] as RunToolApprovalItem), decision.id),
+        ),
+      );
+      if (claimed.some((won) => !won)) return { status: 'elsewhere' };
+      const next = await continueRun(where.runId);
+      if (next === undefined) return { status: 'elsewhere' };
+      result = next.result;
+    }
+    const done = await records.readRun(where.runId);
+    if (done !== undefined)
+      await records.writeRun({ ...done.record, status: 'done', state: '' }, done.version);
+    return { status: 'completed', result };
+  }
+
+  async function ask(item: RunToolApprovalItem, where: Where): Promise<ConfirmDecision> {
+    const tool = item.name as string; // function tool approvals carry the tool's name
+    const args = argsOf(item);
+    await records.writeApproval({
+      runId: where.runId,
+      callId: callIdOf(item),
+      tool,
+      args,
+      sessionKey: where.sessionKey,
+      createdAt: clock.now(),
+    });
+    return confirmGate.request({
+      sessionKey: where.sessionKey,
+      requester: where.requester,
+      action: { name: tool, args },
+      summary: `${tool} ${canonicalJson(args)}`,
+      ...(where.timeoutMs === undefined ? {} : { timeoutMs: where.timeoutMs }),
+    });
+  }
+
+  /** Takes a waiting run whose approvals are all decided (once, by compare-and-set) and resumes it. */
+  async function continueRun(runId: string): Promise<{ result: Result; run: RunRecord } | undefined> {
+    const run = await records.readRun(runId);
+    if (run === undefined || run.record.status !== 'waiting') return undefined;
+    const approvals = await Promise.all(
+      run.record.callIds.map((callId) => records.readApproval(runId, callId)),
+    );
+    if (approvals.some((approval) => approval?.record.decisionId === undefined)) return undefined;
+    if (!(await records.writeRun({ ...run.record, status: 'resuming' }, run.version))) return undefined;
+    const state = await RunState.fromString(agent, run.record.state);
+    const decided = new Map(approvals.map((entry) => [entry?.record.callId, entry?.record.decisionId]));
+    for (const item of state.getInterruptions()) {
+      const action = { name: item.name as string, args: argsOf(item) }; // a function tool call
+      const auth = await confirmGate.authorize(String(decided.get(callIdOf(item))), action); // none: unknown_decision
+      if (auth.ok) state.approve(item);
+      else state.reject(item, { message: REJECTIONS[auth.code] });
+    }
+    const result = (await runner.run(agent, state)) as Result; // the same agent, resumed from its state
+    return { result, run: run.record };
+  }
+
+  return {
+    async run(run) {
+      if (typeof run?.runId !== 'string' || run.runId === '')
+        throw new AgentsBridgeError('invalid_argument', 'run needs a runId');
+      const result = (await runner.run(
+        agent,
+        run.input,
+        run.context === undefined ? {} : { context: run.context },
+      )) as Result;
+      return settle(result, {
+        runId: run.runId,
+        sessionKey: run.sessionKey,
+        requester: run.requester,
+        timeoutMs: run.timeoutMs,
+        fresh: true,
+      });
+    },
+    confirmGate,
+    ready: confirmGate.ready,
+    close: () => confirmGate.close(),
+  };
+}
+
+function callIdOf(item: RunToolApprovalItem): string {
+  return (item.rawItem as { callId: string }).callId; // function tool calls carry their call id
+}
+
+function argsOf(item: RunToolApprovalItem): JsonValue {
+  const text = item.arguments as string; // function tool calls carry their arguments as JSON text
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+const NOT_CONFIRMED =
+  'Not run: the person did not confirm this call in time (declined, timed out or never asked).';
+
+/** What the model is told when a call is rejected, by the confirm gate's `authorize` refusal code. */
+const REJECTIONS: Readonly<Record<AuthorizeRefusalCode, string>> = {
+  unknown_decision: NOT_CONFIRMED,
+  not_confirmed: NOT_CONFIRMED,
+  action_mismatch: 'Not run: the approved arguments differ from these.',
+  already_used: 'Not run: this approval was used already.',
+};

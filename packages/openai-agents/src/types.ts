@@ -1,0 +1,102 @@
+import type { Agent, AgentInputItem, AgentOutputType, Runner, RunResult } from '@openai/agents';
+import type { ConfirmGate, ConfirmGateOptions } from '@parley/confirm';
+import type { Clock, Store } from '@parley/core';
+
+/**
+ * Options for {@link createAgentsBridge}.
+ *
+ * @example
+ * ```ts
+ * import { Agent, Runner } from '@openai/agents';
+ * import { createMessageBus } from '@parley/bus';
+ * import type { AgentsBridgeOptions } from '@parley/openai-agents';
+ *
+ * const options: AgentsBridgeOptions<unknown> = {
+ *   agent: new Agent({ name: 'ops', instructions: 'Help.' }),
+ *   runner: new Runner({ tracingDisabled: true }),
+ *   confirm: { bus: createMessageBus() },
+ * };
+ * ```
+ */
+export interface AgentsBridgeOptions<TContext> {
+  /** The agent runs start with, and the one `RunState.fromString` restores them with. */
+  readonly agent: Agent<TContext>;
+  readonly runner: Runner;
+  /** The confirm gate's options, without `store`, `clock` and `resume`, which the bridge sets. */
+  readonly confirm: Omit<ConfirmGateOptions, 'store' | 'clock' | 'resume'>;
+  /** Where run states, approvals and decisions live; in memory by default. Share it between replicas. */
+  readonly store?: Store;
+  readonly clock?: Clock;
+  /** Prefix of the bridge's store keys; `parley:agents:` by default. */
+  readonly keyPrefix?: string;
+  /** How long run and approval records live; 7 days by default. */
+  readonly recordTtlMs?: number;
+  /**
+   * Gets the outcome of a run whose approval was answered after a restart (or on another gate),
+   * exactly once per run. Without it, such an answer is told that the approval expired.
+   */
+  readonly onResumed?: (resumed: {
+    readonly runId: string;
+    readonly outcome: AgentsRunOutcome<TContext>;
+  }) => void | Promise<void>;
+}
+
+/**
+ * What {@link AgentsBridge.run} takes: a run id unique per run (a conversation turn), the input,
+ * whose chat to ask, and the run context.
+ *
+ * @example
+ * ```ts
+ * import type { AgentsRunOptions } from '@parley/openai-agents';
+ *
+ * const run: AgentsRunOptions<null> = { runId: 'turn-1', input: 'Drop orders', sessionKey: 'tg:1', requester: 'u1' };
+ * ```
+ */
+export interface AgentsRunOptions<TContext> {
+  readonly runId: string;
+  readonly input: string | AgentInputItem[];
+  readonly sessionKey: string;
+  readonly requester: string;
+  readonly context?: TContext;
+  /** The wait for each approval; the confirm gate's default otherwise. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * How a run ended here: `completed` with the SDK's result (no interruption left), or `elsewhere`
+ * when another process took it (a resume on another replica, or this bridge closed while waiting).
+ *
+ * @example
+ * ```ts
+ * import type { AgentsRunOutcome } from '@parley/openai-agents';
+ *
+ * const text = (outcome: AgentsRunOutcome<unknown>): unknown => (outcome.status === 'completed' ? outcome.result.finalOutput : undefined);
+ * ```
+ */
+export type AgentsRunOutcome<TContext> =
+  | { readonly status: 'completed'; readonly result: RunResult<TContext, Agent<TContext, AgentOutputType>> }
+  | { readonly status: 'elsewhere' };
+
+/**
+ * A bridge made by {@link createAgentsBridge}.
+ *
+ * @example
+ * ```ts
+ * import type { AgentsBridge } from '@parley/openai-agents';
+ *
+ * const close = (bridge: AgentsBridge<unknown>): Promise<void> => bridge.close();
+ * ```
+ */
+export interface AgentsBridge<TContext> {
+  /**
+   * Runs the agent; every `needsApproval` interruption is asked in chat, and the run is resumed
+   * with the answers until it completes.
+   * @throws AgentsBridgeError `run_pending` when this run id already waits; `invalid_argument` for an empty run id.
+   */
+  run(options: AgentsRunOptions<TContext>): Promise<AgentsRunOutcome<TContext>>;
+  readonly confirmGate: ConfirmGate;
+  /** Resolves once approvals pending before a restart are loaded. */
+  readonly ready: Promise<void>;
+  /** Closes the confirm gate; waiting runs stay in the store for the next process. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,178 @@
+import {
+  Agent,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  Runner,
+  tool,
+  Usage,
+} from '@openai/agents';
+import { createMessageBus, type MessageBus } from '@parley/bus';
+import type { ConfirmEvents } from '@parley/confirm';
+import {
+  createManualClock,
+  createMemoryStore,
+  createSequentialIds,
+  type ManualClock,
+  type Store,
+} from '@parley/core';
+import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import { z } from 'zod';
+import {
+  type AgentsBridge,
+  type AgentsBridgeOptions,
+  createAgentsBridge,
+  toInputGuardrail,
+} from '../src/index.js';
+
+type OutputItem = ModelResponse['output'][number];
+
+/** A model implementing the SDK's `Model` interface with scripted outputs, recording every request. */
+export class ScriptedModel implements Model {
+  readonly requests: ModelRequest[] = [];
+  constructor(private readonly steps: OutputItem[][]) {}
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    this.requests.push(request);
+    const output = this.steps.shift();
+    if (output === undefined) throw new Error('ScriptedModel: no output scripted for this call');
+    return { usage: new Usage(), output };
+  }
+  // biome-ignore lint/correctness/useYield: streaming is not scripted
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('ScriptedModel: streaming is not scripted');
+  }
+}
+
+export function call(callId: string, name: string, args: unknown): OutputItem {
+  return { type: 'function_call', callId, name, arguments: JSON.stringify(args), status: 'completed' };
+}
+
+export function say(text: string): OutputItem {
+  return {
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text }],
+  };
+}
+
+/** The outputs of tool calls the model was sent in its last request. */
+export function toolOutputsSeen(model: ScriptedModel): unknown[] {
+  const input = model.requests.at(-1)?.input;
+  if (!Array.isArray(input)) return [];
+  return input.flatMap((item) => (item.type === 'function_call_result' ? [item.output] : []));
+}
+
+export interface World {
+  readonly clock: ManualClock;
+  readonly store: Store;
+  readonly dropped: string[];
+  /** Authoritative state outside the run context (which a resumed run reads from its stored copy). */
+  frozen: boolean;
+}
+
+export function sharedWorld(): World {
+  const clock = createManualClock({ now: 1_700_000_000_000 });
+  return { clock, store: createMemoryStore({ clock }), dropped: [], frozen: false };
+}
+
+export function opsAgent(world: World, model: Model): Agent<{ readOnly: boolean }> {
+  const guardrail = toInputGuardrail<{ readOnly: boolean }>({
+    policies: [
+      { name: 'frozen', check: () => (world.frozen ? { reason: 'The shop is frozen' } : undefined) },
+      {
+        name: 'read_only',
+        check: ({ context }) =>
+          context.readOnly ? { reason: 'The shop is in read-only mode', toolReason: 'read_only' } : undefined,
+      },
+    ],
+    args: z.object({ table: z.string().min(1) }),
+    clock: world.clock,
+  });
+  return new Agent<{ readOnly: boolean }>({
+    name: 'ops',
+    instructions: 'You run the shop database.',
+    model,
+    tools: [
+      tool({
+        name: 'drop_table',
+        description: 'Drops a table',
+        parameters: z.object({ table: z.string() }),
+        needsApproval: true,
+        inputGuardrails: [guardrail],
+        execute: async ({ table }) => {
+          world.dropped.push(table);
+          return `dropped ${table}`;
+        },
+      }),
+    ],
+  });
+}
+
+export interface Process {
+  readonly bus: MessageBus;
+  readonly channel: FakeChannel;
+  readonly bridge: AgentsBridge<{ readOnly: boolean }>;
+  nextPrompt(): Promise<ConfirmEvents['prompted']>;
+}
+
+export async function startProcess(
+  world: World,
+  model: Model,
+  more: Partial<AgentsBridgeOptions<{ readOnly: boolean }>> = {},
+  ids = 'cfm_',
+): Promise<Process> {
+  const bus = createMessageBus({ clock: world.clock });
+  const channel = createFakeChannel({ channel: 'tg', clock: world.clock });
+  await bus.attach(channel);
+  const bridge = createAgentsBridge<{ readOnly: boolean }>({
+    agent: opsAgent(world, model),
+    runner: new Runner({ tracingDisabled: true, toolExecution: { preApprovalInputGuardrails: true } }),
+    confirm: { bus, generateId: createSequentialIds(ids), timeoutMs: 60_000 },
+    store: world.store,
+    clock: world.clock,
+    ...more,
+  });
+  await bridge.ready;
+  const nextPrompt = (): Promise<ConfirmEvents['prompted']> =>
+    new Promise((resolve) => {
+      const off = bridge.confirmGate.on('prompted', (event) => {
+        off();
+        resolve(event);
+      });
+    });
+  return { bus, channel, bridge, nextPrompt };
+}
+
+export async function flush(times = 20): Promise<void> {
+  for (let i = 0; i < times; i += 1) await Promise.resolve();
+}
+
+/**
+ * A store standing for one shared by replicas: `raceNext(prefix, skip)` makes another replica write
+ * a key of that prefix right before one of our next compare-and-sets on it, so that one loses.
+ */
+export function racingStore(inner: Store): Store & { raceNext(prefix: string, skip?: number): void } {
+  let race: { prefix: string; skip: number } | undefined;
+  return {
+    get: (key) => inner.get(key),
+    getEntry: (key) => inner.getEntry(key),
+    set: (key, value, options) => inner.set(key, value, options),
+    delete: (key) => inner.delete(key),
+    list: (prefix) => inner.list(prefix),
+    close: () => inner.close(),
+    ...(inner.watch === undefined ? {} : { watch: inner.watch.bind(inner) }),
+    async compareAndSet(key, version, value, options) {
+      if (race !== undefined && key.startsWith(race.prefix)) {
+        if (race.skip === 0) {
+          race = undefined;
+          await inner.set(key, (await inner.get(key)) ?? { by: 'another replica' });
+        } else race.skip -= 1;
+      }
+      return inner.compareAndSet(key, version, value, options);
+    },
+    raceNext(prefix, skip = 0) {
+      race = { prefix, skip };
+    },
+  };
+}
