@@ -2,6 +2,7 @@
 // Usage: npm run bench [-- filter]   (filter matches suite names)
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const here = new URL('.', import.meta.url).pathname;
@@ -36,7 +37,12 @@ for (const file of files) {
   const suites = runCase(file, { PARLEY_BENCH_MODE: 'list' });
   for (const suite of suites) {
     if (filter && !suite.name.includes(filter)) continue;
-    console.log(`\n▸ ${suite.name}`);
+    // The load average is part of every figure: on a busy machine ratios move by a factor of two.
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ');
+    console.log(`\n▸ ${suite.name}  (load average ${load()})`);
     const results = {};
     for (const name of suite.cases) {
       results[name] = runCase(file, {
@@ -76,6 +82,7 @@ for (const file of files) {
       console.log(`  ${mark} ${line}`);
       summary.push(`${mark} ${suite.name}: ${line}`);
     }
+    console.log(`  (load average after the suite: ${load()})`);
   }
 }
 

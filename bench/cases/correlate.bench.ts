@@ -135,7 +135,7 @@ async function mcpPair(): Promise<Client> {
 
 /** The goals of both round-trip suites, and two reference comparisons (no threshold) for reading them. */
 const roundTripGoals = [
-  { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 8 },
+  { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 10 },
   { case: 'parley correlate', vs: 'bare Map+nanoid+timer', slowerByAtMost: 1.5 },
   { case: 'bare + checks and clock reads', vs: 'bare Map+nanoid+timer' },
   { case: 'parley correlate', vs: 'bare + checks and clock reads' },

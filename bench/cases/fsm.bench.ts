@@ -74,8 +74,8 @@ suite('fsm: one transition (9-state linear flow, cycled)', {
   },
   goals: [
     { case: 'parley actor.send', vs: 'xstate actor.send', fasterBy: 50 },
-    { case: 'parley actor.send', vs: 'lookup table', slowerByAtMost: 6 },
-    { case: 'parley send, historyLimit 0', vs: 'lookup table', slowerByAtMost: 6 },
+    { case: 'parley actor.send', vs: 'lookup table', slowerByAtMost: 4 },
+    { case: 'parley send, historyLimit 0', vs: 'lookup table', slowerByAtMost: 4 },
   ],
 });
 

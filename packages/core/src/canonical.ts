@@ -22,9 +22,60 @@ import { CoreError } from './errors.js';
  * ```
  */
 export function canonicalJson(value: unknown): string {
+  // The fast pass builds no paths; when it gives up, the slow pass names the path (and throws).
+  const text = fast(value, []);
+  if (text !== undefined) return text;
   const parts: string[] = [];
   write(value, '', parts, new Set());
   return parts.join('');
+}
+
+/** The canonical text of `value`, or `undefined` for anything `write` would refuse. */
+function fast(value: unknown, open: object[]): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) return undefined;
+      return Object.is(value, -0) ? '-0' : JSON.stringify(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (open.length >= MAX_CANONICAL_DEPTH || open.includes(value)) return undefined;
+      open.push(value);
+      const text = Array.isArray(value) ? fastArray(value, open) : fastObject(value, open);
+      open.pop();
+      return text;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function fastArray(value: readonly unknown[], open: object[]): string | undefined {
+  let text = '[';
+  for (let i = 0; i < value.length; i++) {
+    const item = fast(value[i], open);
+    if (item === undefined) return undefined;
+    text += i === 0 ? item : `,${item}`;
+  }
+  return `${text}]`;
+}
+
+function fastObject(value: object, open: object[]): string | undefined {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const record = value as Readonly<Record<string, unknown>>;
+  let text = '{';
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue;
+    const written = fast(item, open);
+    if (written === undefined) return undefined;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${written}`;
+  }
+  return `${text}}`;
 }
 
 /** Nesting past this is refused (`json_too_deep`) rather than left to overflow the stack. */

@@ -17,7 +17,7 @@ export type {
   InferInput,
   InferOutput,
 } from './standard-schema.js';
-export { validate, validateAsync, isStandardSchema, formatPath } from './validate.js';
+export { validate, validateAsync, validateEither, isStandardSchema, formatPath } from './validate.js';
 export type { ValidationIssue, ValidationResult } from './validate.js';
 export { toJsonSchema } from './json-schema.js';
 export type { ToJsonSchemaOptions } from './json-schema.js';

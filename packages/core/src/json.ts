@@ -1,4 +1,5 @@
 import { CoreError, type CoreErrorCode } from './errors.js';
+import { findNonJson, isPlainJson } from './internal/plain-json.js';
 
 /**
  * A JSON value: what Parley persists and what safe parsing returns.
@@ -159,6 +160,8 @@ export function parseJson(text: string, limits: JsonLimits = {}): JsonValue {
  * ```
  */
 export function stringifyJson(value: unknown): string {
+  // The fast pass builds no paths; the path of a refusal is found by a second pass, on failure only.
+  if (isPlainJson(value, undefined)) return JSON.stringify(value);
   const bad = findNonJson(value, '', new Set());
   if (bad !== undefined) {
     throw new CoreError('json_not_serializable', `The value at "${bad || '(root)'}" is not JSON`, {
@@ -262,33 +265,4 @@ function utf8Length(text: string): number {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return undefined;
-    case 'number':
-      return Number.isFinite(value) ? undefined : path;
-    case 'object': {
-      if (value === null) return undefined;
-      if (seen.has(value)) return path;
-      const proto: unknown = Object.getPrototypeOf(value);
-      if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return path; // Date, Map, class
-      seen.add(value);
-      const entries = Array.isArray(value)
-        ? value.map((item, i) => [`${path}[${i}]`, item] as const)
-        : Object.entries(value).map(([key, item]) => [path === '' ? key : `${path}.${key}`, item] as const);
-      for (const [childPath, item] of entries) {
-        if (item === undefined && !Array.isArray(value)) continue; // JSON drops undefined properties
-        const bad = findNonJson(item, childPath, seen);
-        if (bad !== undefined) return bad;
-      }
-      seen.delete(value);
-      return undefined;
-    }
-    default:
-      return path;
-  }
 }

@@ -101,6 +101,37 @@ export async function validateAsync<S extends StandardSchemaV1>(
 }
 
 /**
+ * Validates a value against any Standard Schema, synchronously when the schema answers
+ * synchronously and as a promise only when it validates asynchronously.
+ *
+ * Use it on a hot path that must accept both kinds of schema: awaiting {@link validateAsync}
+ * costs a promise and a microtask per call even for a schema that answered at once. Check the
+ * result with `instanceof Promise` (or just `await` it when the cost does not matter).
+ *
+ * @throws CoreError `invalid_schema` when the value passed is not a Standard Schema.
+ * @example
+ * ```ts
+ * import { validateEither } from '@parley/core';
+ * import { z } from 'zod';
+ *
+ * const now = validateEither(z.string(), 'ab');
+ * if (!(now instanceof Promise)) console.log(now.ok); // true
+ * const later = validateEither(z.string().refine(async (s) => s.length > 2), 'ab');
+ * console.log(later instanceof Promise, (await later).ok); // true false
+ * ```
+ */
+export function validateEither<S extends StandardSchemaV1>(
+  schema: S,
+  value: unknown,
+): ValidationResult<InferOutput<S>> | Promise<ValidationResult<InferOutput<S>>> {
+  const result = standardOf(schema).validate(value);
+  if (!isPromiseLike(result)) return toValidationResult(result as StandardResult<InferOutput<S>>, value);
+  return Promise.resolve(result).then((settled) =>
+    toValidationResult(settled as StandardResult<InferOutput<S>>, value),
+  );
+}
+
+/**
  * Tells whether a value implements Standard Schema V1.
  *
  * @example

@@ -1,7 +1,14 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatPath, isParleyError, isStandardSchema, validate, validateAsync } from '../src/index.js';
+import {
+  formatPath,
+  isParleyError,
+  isStandardSchema,
+  validate,
+  validateAsync,
+  validateEither,
+} from '../src/index.js';
 
 const Brief = z.object({
   topic: z.string(),
@@ -183,5 +190,26 @@ describe('formatPath', () => {
     expect(formatPath(['a', 0, 'b'])).toBe('a[0].b');
     expect(formatPath([0, 'a'])).toBe('[0].a');
     expect(formatPath(['headers', 'x-id'])).toBe('headers["x-id"]');
+  });
+});
+
+describe('validateEither', () => {
+  it('answers at once for a schema that validates synchronously', () => {
+    const result = validateEither(Brief, { key_levels: [{ price: 1 }] });
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(result).toMatchObject({ ok: false, missingFields: ['topic', 'key_levels[0].evidence'] });
+    expect(validateEither(z.string(), 'a')).toEqual({ ok: true, value: 'a' });
+  });
+
+  it('returns a promise only for a schema that validates asynchronously', async () => {
+    const Name = z.string().refine(async (s) => s.length > 2, 'Too short');
+    const later = validateEither(Name, 'ab');
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toMatchObject({ ok: false, issues: [{ message: 'Too short' }] });
+    expect(await validateEither(Name, 'abc')).toEqual({ ok: true, value: 'abc' });
+  });
+
+  it('throws invalid_schema for something that is not a Standard Schema', () => {
+    expect(() => validateEither({} as never, 1)).toThrow(expect.objectContaining({ code: 'invalid_schema' }));
   });
 });

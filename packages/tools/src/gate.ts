@@ -32,6 +32,12 @@ import type {
   ToolGateEvents,
 } from './types.js';
 
+/** A call being judged; `ended` settles when it is done, made only when another call waits for it. */
+interface Inflight {
+  ended: Promise<void> | undefined;
+  release: (() => void) | undefined;
+}
+
 /**
  * Creates a tool gate from the registered tools and the allowlist configuration: it judges each
  * proposed call (canonical name, disabled, args schema with an optional repair, state-dependent
@@ -126,7 +132,8 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     maxBytes: limits.maxRememberedBytes,
     ...storeOptions(options),
   });
-  const inflight = new Map<string, Promise<void>>();
+  /** Calls being judged, by turn and id; a later call with the same key waits for the first to end. */
+  const inflight = new Map<string, Inflight>();
 
   function restore(snapshot: ToolGateSnapshot): void {
     const checked = readSnapshot(snapshot, new Set(byName.keys()));
@@ -306,16 +313,18 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
       );
     }
     const key = `${turn}\u0000${call.id}`;
-    for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;
+    for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) {
+      // The promise is made by the first call that waits: an uncontended call allocates none.
+      const current = waiting;
+      current.ended ??= new Promise<void>((resolve) => {
+        current.release = resolve;
+      });
+      await current.ended;
+    }
     const recorded = memory.local(turn, call.id);
     if (recorded !== undefined) return answerRemembered(turn, base, recorded);
-    let release: () => void = () => {};
-    inflight.set(
-      key,
-      new Promise<void>((resolve) => {
-        release = resolve;
-      }),
-    );
+    const mine: Inflight = { ended: undefined, release: undefined };
+    inflight.set(key, mine);
     const size = utf8Length(call.id) + utf8Length(call.content);
     let reserved = false;
     try {
@@ -355,6 +364,8 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
         return settled;
       }
       const judged = await judgeCall(runtime, call, run);
+      const repair = judged.record.repair;
+      if (repair !== undefined) events.emit('repaired', { turn, id: call.id, repair });
       const settled = same === undefined || !judged.ran ? judged : marked(judged, same.id);
       if (settled.ran || settled.failed?.code === 'outcome_unknown') {
         memory.remember(turn, call.id, { settled, content: call.content }, batch);
@@ -363,7 +374,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     } finally {
       if (reserved) memory.unreserve(size);
       inflight.delete(key);
-      release();
+      mine.release?.();
     }
   }
 

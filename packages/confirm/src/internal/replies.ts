@@ -17,15 +17,12 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean | 
   const entry =
     ctx.active.get(sessionKey) ?? (ctx.mirrorOf.size === 0 ? undefined : ctx.mirrorOf.get(sessionKey));
   const event = message.eventId === undefined ? undefined : eventKeyOf(message.channel, message.eventId);
-  const ignore = (id: string, code: ConfirmEvents['ignored']['code']): void => {
-    ctx.events.emit('ignored', { id, sessionKey, senderId: message.senderId, code });
-  };
   const countedFor = event === undefined ? undefined : ctx.countedEvents.get(event);
   if (countedFor !== undefined) {
-    ignore(countedFor, 'stale_reply'); // a redelivery of an event that already counted: consumed
+    ignore(ctx, message, countedFor, 'stale_reply'); // a redelivery of an event that already counted: consumed
     return true;
   }
-  if (entry === undefined) return afterDecision(ctx, message, ignore);
+  if (entry === undefined) return afterDecision(ctx, message);
   const bot = message.fromSelf === true || message.senderIsBot === true;
   if (entry.deliveredAt === undefined && !entry.done && !bot && mayAnswer(entry, message.senderId)) {
     // The prompt is in flight: the reply waits for its send to settle (or the confirmation to end),
@@ -53,10 +50,20 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean | 
     ctx.rules,
   );
   if ((result.kind === 'pass' || result.kind === 'ignore') && result.code !== undefined)
-    ignore(entry.id, result.code);
+    ignore(ctx, message, entry.id, result.code);
   const counted = result.kind !== 'pass' && result.kind !== 'ignore';
   if (counted && event !== undefined) ctx.countedEvents.add(event, entry.id);
   return run(ctx, entry, result);
+}
+
+/** Reports a message the gate saw and did not count (a function, not a closure per message). */
+function ignore(
+  ctx: GateContext,
+  message: InboundMessage,
+  id: string,
+  code: ConfirmEvents['ignored']['code'],
+): void {
+  ctx.events.emit('ignored', { id, sessionKey: message.sessionKey, senderId: message.senderId, code });
 }
 
 function heldTooMany(ctx: GateContext, entry: Entry, message: InboundMessage): boolean {
@@ -73,11 +80,7 @@ function heldTooMany(ctx: GateContext, entry: Entry, message: InboundMessage): b
  * A message of a session whose confirmation was decided lately: an approver's answer to it (a
  * reply word, or a step's exact text) is consumed, anything else goes on to the agent.
  */
-function afterDecision(
-  ctx: GateContext,
-  message: InboundMessage,
-  ignore: (id: string, code: 'after_decision') => void,
-): boolean {
+function afterDecision(ctx: GateContext, message: InboundMessage): boolean {
   const lately = ctx.lately.size === 0 ? undefined : ctx.lately.get(message.sessionKey);
   if (lately === undefined) return false;
   if (ctx.clock.now() >= lately.until) {
@@ -91,6 +94,6 @@ function afterDecision(
     parseReply(message.text, ctx.vocabulary) !== 'unrecognised' ||
     (lately.steps?.some((item) => normalizeExact(item.expect) === exact) ?? false);
   if (!isAnswer) return false;
-  ignore(lately.id, 'after_decision');
+  ignore(ctx, message, lately.id, 'after_decision');
   return true;
 }

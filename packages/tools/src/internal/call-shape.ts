@@ -96,7 +96,11 @@ export function checkCall(
   };
 }
 
+/** Shared by every batch of fewer than two calls, which cannot repeat an id. */
+const NONE: ReadonlySet<string> = new Set<string>();
+
 export function repeatedIds(calls: readonly unknown[]): ReadonlySet<string> {
+  if (calls.length < 2) return NONE;
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const call of calls) {

@@ -9,32 +9,52 @@ import type { Runtime } from './judge.js';
  * confirmation is about the arguments the executor will get (the args schema's output, which must
  * be JSON): `bound` is their canonical text, and the executor runs with a copy of exactly that.
  */
-export async function askConfirmation<TContext>(
+export function askConfirmation<TContext>(
   rt: Runtime<TContext>,
   tool: AnyToolDefinition,
   value: unknown,
   call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined },
   run: ToolRunOptions<TContext>,
-): Promise<{
-  readonly code?: ToolRefusalCode;
-  readonly text: string;
-  readonly id?: string | undefined;
-  readonly bound?: string;
-}> {
-  const failed = {
-    code: 'confirmation_failed' as const,
-    text: `The confirmation for "${tool.name}" could not be asked, so it was not run`,
-  };
+): Confirmation | Promise<Confirmation> {
   let summary: string;
   let bound: string;
   try {
-    if (!tool.needsConfirmation(value as never, run.context as never)) return { text: '' };
+    if (!tool.needsConfirmation(value as never, run.context as never)) return NOT_NEEDED;
     bound = canonicalJson(value); // throws for arguments that are not JSON: nothing to bind to
     summary = tool.summarize(JSON.parse(bound));
   } catch (error) {
     rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
-    return failed;
+    return failedFor(tool);
   }
+  return ask(rt, tool, call, run, bound, summary);
+}
+
+/** What {@link askConfirmation} answers. */
+interface Confirmation {
+  readonly code?: ToolRefusalCode;
+  readonly text: string;
+  readonly id?: string | undefined;
+  readonly bound?: string;
+}
+
+/** The answer for a tool that needs no confirmation: shared, as it says nothing about the call. */
+const NOT_NEEDED: Confirmation = Object.freeze({ text: '' });
+
+function failedFor(tool: AnyToolDefinition): Confirmation {
+  return {
+    code: 'confirmation_failed',
+    text: `The confirmation for "${tool.name}" could not be asked, so it was not run`,
+  };
+}
+
+async function ask<TContext>(
+  rt: Runtime<TContext>,
+  tool: AnyToolDefinition,
+  call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined },
+  run: ToolRunOptions<TContext>,
+  bound: string,
+  summary: string,
+): Promise<Confirmation> {
   const declined = {
     code: 'confirmation_declined' as const,
     text: `The user did not confirm "${tool.name}", so it was not run`,
@@ -82,6 +102,6 @@ export async function askConfirmation<TContext>(
     return auth.ok ? { text: '', id: decision.id, bound } : { ...declined, id: decision.id };
   } catch (error) {
     rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
-    return failed;
+    return failedFor(tool);
   }
 }

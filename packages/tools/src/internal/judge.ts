@@ -1,4 +1,4 @@
-import { type Clock, type ValidationIssue, validateAsync } from '@parley/core';
+import { type Clock, type ValidationIssue, validateEither } from '@parley/core';
 import { askConfirmation } from './confirm.js';
 import type { CallBase } from './memory.js';
 import { disabledText, invalidText, refuse, unknownText } from './refuse.js';
@@ -65,19 +65,12 @@ export interface CheckedCall {
   readonly reason?: string | undefined;
 }
 
-/** Judges one well-formed call and runs it when every check passes. Never throws. */
+/**
+ * Judges one well-formed call and runs it when every check passes. Never throws. Awaits only what
+ * answers with a promise (a schema, policy, executor or store that is asynchronous): a call whose
+ * checks and executor are synchronous costs no microtask inside. The caller emits `repaired`.
+ */
 export async function judgeCall<TContext>(
-  rt: Runtime<TContext>,
-  call: CheckedCall,
-  run: ToolRunOptions<TContext>,
-): Promise<Settled> {
-  const settled = await judge(rt, call, run);
-  const repair = settled.record.repair;
-  if (repair !== undefined) rt.emit('repaired', { turn: run.turn, id: call.id, repair });
-  return settled;
-}
-
-async function judge<TContext>(
   rt: Runtime<TContext>,
   call: CheckedCall,
   run: ToolRunOptions<TContext>,
@@ -99,7 +92,8 @@ async function judge<TContext>(
     tool = rt.byName.get(current.tool);
     let issues: readonly ValidationIssue[] = [];
     if (tool !== undefined) {
-      const checked = await checkArgs(tool, current.args);
+      const maybe = checkArgs(tool, current.args);
+      const checked = maybe instanceof Promise ? await maybe : maybe;
       const off = rt.activeDisable(tool.name, turn);
       if (off !== undefined) {
         return refuse(rt, turn, at(tool.name), 'disabled', disabledText(off), {
@@ -143,13 +137,14 @@ async function judge<TContext>(
     if (policy.tools !== undefined && !policy.tools.includes(tool.name)) continue;
     let verdict: Awaited<ReturnType<typeof policy.check>>;
     try {
-      verdict = await policy.check({
+      const answer = policy.check({
         call: { ...meta, tool: tool.name },
         args: value,
         context: run.context,
         turn,
         now: rt.clock.now(),
       });
+      verdict = answer instanceof Promise ? await answer : answer;
       if (
         typeof verdict === 'object' &&
         verdict.toolReason !== undefined &&
@@ -183,7 +178,8 @@ async function judge<TContext>(
     });
   }
 
-  const confirmed = await askConfirmation(rt, tool, value, { ...meta, tool: tool.name }, run);
+  const asked = askConfirmation(rt, tool, value, { ...meta, tool: tool.name }, run);
+  const confirmed = asked instanceof Promise ? await asked : asked;
   if (confirmed.code !== undefined) {
     return refuse(rt, turn, base, confirmed.code, confirmed.text, {
       ...common,
@@ -198,51 +194,85 @@ async function judge<TContext>(
     const claimed = { ...base, content: call.content };
     const answered = await rt.persist.claim(turn, claimed);
     if (answered !== undefined) return answered;
-    const settled = await execute(rt, tool, call, run, runs, { base, requested, ran, done, withId });
+    const running = execute(rt, tool, call, run, runs, { base, requested, ran, done, withId });
+    const settled = running instanceof Promise ? await running : running;
     await rt.persist.release(turn, claimed, settled);
     return settled;
   }
   return execute(rt, tool, call, run, runs, { base, requested, ran, done, withId });
 }
 
-/** Runs the executor of a call every check allowed. */
-async function execute<TContext>(
+/** Runs the executor of a call every check allowed; a promise only when the executor returns one. */
+function execute<TContext>(
   rt: Runtime<TContext>,
   tool: AnyToolDefinition,
   call: CheckedCall,
   run: ToolRunOptions<TContext>,
   value: unknown,
-  parts: {
-    readonly base: Omit<CallBase, 'content'>;
-    readonly requested: ToolCallRecord['requested'];
-    readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
-    readonly done: RepairRecord | undefined;
-    readonly withId: {
-      readonly repair: RepairRecord | undefined;
-      readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
-      readonly confirmationId: string | undefined;
-    };
-  },
-): Promise<Settled> {
+  parts: Parts,
+): Settled | Promise<Settled> {
   const { turn } = run;
-  const { base, requested, ran, done, withId } = parts;
-  const { confirmationId } = withId;
-  const meta = { id: call.id, reason: call.reason };
-  const args = ran.args;
-
   let result: unknown;
   try {
-    result = await tool.execute(value as never, {
-      call: { ...meta, tool: tool.name },
+    result = tool.execute(value as never, {
+      call: { id: call.id, reason: call.reason, tool: tool.name },
       context: run.context as never,
       turn,
       signal: run.signal,
       reject: (reason, message, options) => createRejection(reason, message, options?.disableUntil),
     });
   } catch (error) {
-    rt.emit('error', { turn, id: call.id, tool: tool.name, stage: 'execute', error });
-    return refuse(rt, turn, base, 'executor_error', `The tool "${tool.name}" failed while running`, withId);
+    return executorFailed(rt, tool, call, turn, parts, error);
   }
+  if (!(result instanceof Promise)) return outcome(rt, tool, call, turn, parts, result);
+  return result.then(
+    (settled: unknown) => outcome(rt, tool, call, turn, parts, settled),
+    (error: unknown) => executorFailed(rt, tool, call, turn, parts, error),
+  );
+}
+
+interface Parts {
+  readonly base: Omit<CallBase, 'content'>;
+  readonly requested: ToolCallRecord['requested'];
+  readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+  readonly done: RepairRecord | undefined;
+  readonly withId: {
+    readonly repair: RepairRecord | undefined;
+    readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+    readonly confirmationId: string | undefined;
+  };
+}
+
+function executorFailed<TContext>(
+  rt: Runtime<TContext>,
+  tool: AnyToolDefinition,
+  call: CheckedCall,
+  turn: number,
+  parts: Parts,
+  error: unknown,
+): Settled {
+  rt.emit('error', { turn, id: call.id, tool: tool.name, stage: 'execute', error });
+  return refuse(
+    rt,
+    turn,
+    parts.base,
+    'executor_error',
+    `The tool "${tool.name}" failed while running`,
+    parts.withId,
+  );
+}
+
+/** What the executor's answer makes of the call: executed, or refused with a declared reason. */
+function outcome<TContext>(
+  rt: Runtime<TContext>,
+  tool: AnyToolDefinition,
+  call: CheckedCall,
+  turn: number,
+  parts: Parts,
+  result: unknown,
+): Settled {
+  const { base, requested, ran, done, withId } = parts;
+  const { confirmationId } = withId;
   if (isToolRejection(result)) {
     if (!tool.reasons.includes(result.reason)) {
       const error = new ToolsError(
@@ -250,8 +280,7 @@ async function execute<TContext>(
         `The tool "${tool.name}" refused with the undeclared reason "${result.reason}"`,
         { details: { tool: tool.name, reason: result.reason } },
       );
-      rt.emit('error', { turn, id: call.id, tool: tool.name, stage: 'execute', error });
-      return refuse(rt, turn, base, 'executor_error', `The tool "${tool.name}" failed while running`, withId);
+      return executorFailed(rt, tool, call, turn, parts, error);
     }
     if (result.disableUntil !== undefined) {
       rt.disable(tool.name, result.disableUntil, result.message ?? result.reason);
@@ -269,7 +298,13 @@ async function execute<TContext>(
       },
     );
   }
-  const executed: ExecutedToolCall = { id: call.id, tool: tool.name, args, result, replayed: false };
+  const executed: ExecutedToolCall = {
+    id: call.id,
+    tool: tool.name,
+    args: ran.args,
+    result,
+    replayed: false,
+  };
   const record: ToolCallRecord = {
     id: call.id,
     turn,
@@ -283,23 +318,31 @@ async function execute<TContext>(
   return { record, executed, ran: true };
 }
 
-async function checkArgs(
-  tool: AnyToolDefinition,
-  args: unknown,
-): Promise<{ ok: true; value: unknown } | { ok: false; issues: readonly ValidationIssue[] }> {
+type Checked = { ok: true; value: unknown } | { ok: false; issues: readonly ValidationIssue[] };
+
+/** The arguments checked by the tool's schema; a promise only when the schema validates asynchronously. */
+function checkArgs(tool: AnyToolDefinition, args: unknown): Checked | Promise<Checked> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return { ok: false, issues: [{ path: [], pathText: '', message: 'The arguments must be an object' }] };
   }
   try {
-    const result = await validateAsync(tool.args, args);
-    return result.ok ? { ok: true, value: result.value } : { ok: false, issues: result.issues };
+    const result = validateEither(tool.args, args);
+    if (!(result instanceof Promise)) return result.ok ? result : { ok: false, issues: result.issues };
+    return result.then(
+      (settled): Checked => (settled.ok ? settled : { ok: false, issues: settled.issues }),
+      unvalidated,
+    );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      issues: [{ path: [], pathText: '', message: `The arguments could not be validated: ${message}` }],
-    };
+    return unvalidated(error);
   }
+}
+
+function unvalidated(error: unknown): Checked {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    ok: false,
+    issues: [{ path: [], pathText: '', message: `The arguments could not be validated: ${message}` }],
+  };
 }
 
 async function runRepair<TContext>(
