@@ -39,9 +39,7 @@ import type {
  * console.log((await checkpoints.undo()).ok); // false (undo_unavailable)
  * ```
  */
-export function createCheckpoints<TState extends JsonValue>(
-  options: CheckpointsOptions,
-): Checkpoints<TState> {
+export function createCheckpoints<TState = JsonValue>(options: CheckpointsOptions): Checkpoints<TState> {
   const { store, keyPrefix: prefix, stateSchema } = options;
   const clock = options.clock ?? systemClock;
   if (typeof prefix !== 'string' || prefix.length === 0) {
@@ -127,13 +125,13 @@ export function createCheckpoints<TState extends JsonValue>(
       const existing = log.checkpoints.find((c) => c.id === id);
       if (existing !== undefined) {
         const kept = await loadState(existing.ref, id);
-        if (kept.ok && canonicalJson(kept.state) === canonicalJson(state) && freed.length === 0) {
+        if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
           return { ok: true, checkpoint: existing, dropped: [], log: viewOf(log, current.version) };
         }
         return refuse('duplicate_id', `checkpoint ${id} is kept already, with other content`);
       }
       const checkpoint: Checkpoint = { id, at: clock.now(), label: takeOptions.label ?? id, ref: refOf(id) };
-      await store.set(checkpoint.ref, { kind: 'parley.checkpoint', id, state });
+      await store.set(checkpoint.ref, { kind: 'parley.checkpoint', id, state: json(state) });
       const all = [...log.checkpoints, checkpoint];
       const dropped = all.slice(0, Math.max(0, all.length - limit));
       const next: LogRecord = { ...log, checkpoints: all.slice(dropped.length) };
@@ -147,7 +145,7 @@ export function createCheckpoints<TState extends JsonValue>(
       const current = await read();
       if ('ok' in current) return current;
       const checkpoint = current.log.checkpoints.find((c) => c.id === id);
-      if (checkpoint === undefined) return refuse('no_checkpoint', `no checkpoint ${id} is kept`);
+      if (checkpoint === undefined) return refuse('no_checkpoint', `No checkpoint ${id} is kept`);
       const loaded = await loadState(checkpoint.ref, id);
       return loaded.ok
         ? { ok: true, state: loaded.state, id, log: viewOf(current.log, current.version) }
@@ -165,7 +163,7 @@ export function createCheckpoints<TState extends JsonValue>(
       const index = log.checkpoints.findIndex((c) => c.id === id);
       const checkpoint = log.checkpoints[index];
       if (checkpoint === undefined) {
-        return refuse('no_checkpoint', `there is no checkpoint ${id} (kept: ${limit})`);
+        return refuse('no_checkpoint', `There is no checkpoint for ${id} (kept: ${limit})`);
       }
       const latest = log.checkpoints[log.checkpoints.length - 1] as Checkpoint;
       if (index === log.checkpoints.length - 1) {
@@ -179,7 +177,7 @@ export function createCheckpoints<TState extends JsonValue>(
       const written: string[] = [];
       if (!pending || undo === null) {
         const ref = `${prefix}undo:${String(version)}`;
-        await store.set(ref, { kind: 'parley.checkpoint', id: fromId, state: present });
+        await store.set(ref, { kind: 'parley.checkpoint', id: fromId, state: json(present) });
         written.push(ref);
         undo = { ref, checkpoints: log.checkpoints };
       }
@@ -200,12 +198,12 @@ export function createCheckpoints<TState extends JsonValue>(
       const { log, version } = current;
       const changed = stale(undoOptions.ifVersion, version);
       if (changed !== undefined) return changed;
-      if (log.rollback === null) return refuse('nothing_to_undo', 'no rollback to undo');
+      if (log.rollback === null) return refuse('nothing_to_undo', 'No rollback to undo');
       if (!log.rollback.canUndo || log.undo === null) {
         const { fromId, toId } = log.rollback;
         return refuse(
           'undo_unavailable',
-          `a new command was sent after rolling back ${fromId} to ${toId}: that branch is final`,
+          `A new command was sent after rolling back ${fromId} to ${toId}: that branch is final`,
         );
       }
       const kept = await loadState(log.undo.ref, log.rollback.fromId);
@@ -228,6 +226,11 @@ export function createCheckpoints<TState extends JsonValue>(
       return { ok: true, committed: true, log: viewOf(log, saved.version) };
     },
   };
+}
+
+/** States are plain JSON (documented on `Checkpoints`); a Store refuses anything else when it writes. */
+function json(state: unknown): JsonValue {
+  return state as JsonValue;
 }
 
 function cap(value: number): number {

@@ -165,7 +165,8 @@ export type Restored<TState> =
 
 /**
  * Checkpoints of one authoritative state in a Store: take one per command, roll back to one,
- * undo the rollback until the next command. Every change reads the log and writes it with
+ * undo the rollback until the next command. States must be plain JSON (an interface of JSON fields
+ * is fine; the Store refuses anything else). Every change reads the log and writes it with
  * compare-and-set; nothing is held in memory, so a restarted process sees the same log.
  *
  * @example
@@ -178,7 +179,7 @@ export type Restored<TState> =
  * };
  * ```
  */
-export interface Checkpoints<TState extends JsonValue> {
+export interface Checkpoints<TState = JsonValue> {
   /** The log as stored now (refused `corrupt_record` when it is not a log). */
   log(): Promise<({ readonly ok: true } & CheckpointLog) | CheckpointRefusal>;
   /**
