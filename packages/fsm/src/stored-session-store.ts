@@ -115,6 +115,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     idleTimeoutMs:
       options.idleTimeoutMs === undefined ? undefined : timeout(options.idleTimeoutMs, 'idleTimeoutMs'),
     historyLimit: options.historyLimit,
+    wait: options.wait,
   });
   settings(prefix); // checks the options once, up front
   let events: Emitter<FlowSessionStoreEvents> | undefined;

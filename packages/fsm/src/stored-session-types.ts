@@ -100,6 +100,11 @@ export interface FlowSessionStoreOptions<TStep extends string = string> {
   readonly dataSchema?: StandardSchemaV1;
   /** Most flow history entries kept per session. */
   readonly historyLimit?: number;
+  /**
+   * How to wait between retries; a timer on `clock` by default. A host on simulated time passes one
+   * that moves its own clock (`close()` then takes effect when the wait returns).
+   */
+  readonly wait?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -128,6 +133,8 @@ export interface FlowSessionStoreEvents {
  */
 export interface StoredFlowSessionEvents {
   saved: { id: string; version: number; at: number };
+  /** A submission (also each attempt of `perform`) was written; `result` is the flow's verdict. */
+  submitted: { id: string; version: number; result: FlowSubmitResult };
   /** One write threw; `willRetry` says whether another try follows. */
   'save-failed': { id: string; attempt: number; reason: string; willRetry: boolean; at: number };
   /** An effect attempt failed and the next is stored as due at `dueAt`. */

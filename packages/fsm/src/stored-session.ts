@@ -32,6 +32,7 @@ export interface HandleSettings<TStep extends string> {
   readonly effectDelays: readonly number[];
   readonly idleTimeoutMs: number | undefined;
   readonly historyLimit: number | undefined;
+  readonly wait: ((ms: number) => Promise<void>) | undefined;
 }
 
 /**
@@ -62,6 +63,8 @@ export function bindSession<TStep extends string, TContext, TData>(
   /** Sleeps on the clock; false when the handle was closed meanwhile. */
   function sleep(ms: number): Promise<boolean> {
     if (closed) return Promise.resolve(false);
+    const wait = settings.wait;
+    if (wait !== undefined) return wait(Math.max(0, ms)).then(() => !closed);
     return new Promise((resolve) => {
       const entry = {
         wake: (woke: boolean) => {
@@ -186,6 +189,7 @@ export function bindSession<TStep extends string, TContext, TData>(
         data: options.data === undefined ? record.data : options.data,
       });
       if (!saved.ok) return saved;
+      events?.emit('submitted', { id, version: saved.version, result });
       if (schedule && retry !== null) {
         events?.emit('retry-scheduled', {
           id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredFlowSession } from '../src/index.js';
-import { drive, GOAL, setup, type Step, YES } from './stored-helpers.js';
+import { createFlowSessionStore, type StoredFlowSession } from '../src/index.js';
+import { drive, GOAL, intake, setup, type Step, YES } from './stored-helpers.js';
 
 async function started(options: Parameters<typeof setup>[0] = {}) {
   const env = setup(options);
@@ -243,5 +243,48 @@ describe('perform', () => {
       session.perform(() => ({ audit_saved: false })),
     );
     expect(result).toMatchObject({ ok: false, code: 'expired' });
+  });
+});
+
+describe('a host on simulated time', () => {
+  it('waits through the given wait function and reports every written submission', async () => {
+    const waits: number[] = [];
+    const env = setup({
+      effectRetryDelaysMs: [250],
+      wait: async (ms) => {
+        waits.push(ms);
+        env.clock.advance(ms);
+      },
+    });
+    const start = await env.sessions.start('s1', { data: null });
+    if (!start.ok) throw new Error(start.reason);
+    const verdicts: string[] = [];
+    start.session.on('submitted', (e) => verdicts.push(e.result.ok ? `ok ${e.result.step}` : e.result.code));
+    await start.session.submit(GOAL);
+    await start.session.submit(YES);
+    const result = await start.session.perform((attempt) => ({ audit_saved: attempt === 2 }));
+    expect(result).toMatchObject({ ok: true, attempts: 2 });
+    expect(waits).toEqual([250]);
+    expect(verdicts).toEqual(['ok goal', 'ok confirm', 'invalid_fields', 'ok close']);
+  });
+
+  it('refuses closed when the handle was closed during the wait', async () => {
+    const env = setup({ effectRetryDelaysMs: [250] });
+    const start = await env.sessions.start('s1', { data: null });
+    if (!start.ok) throw new Error(start.reason);
+    await start.session.submit(GOAL);
+    await start.session.submit(YES);
+    const closing = createFlowSessionStore(intake, {
+      store: env.store,
+      clock: env.clock,
+      wait: async () => resumed.close(),
+    });
+    const again = await closing.resume('s1');
+    if (!again.ok) throw new Error(again.reason);
+    const resumed = again.session;
+    expect(await resumed.perform(() => ({ audit_saved: false }))).toMatchObject({
+      ok: false,
+      code: 'closed',
+    });
   });
 });
