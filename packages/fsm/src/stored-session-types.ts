@@ -131,10 +131,10 @@ export interface FlowSessionStoreEvents {
  * const log = (e: StoredFlowSessionEvents['save-failed']) => console.log(`try ${e.attempt}: ${e.reason}`);
  * ```
  */
-export interface StoredFlowSessionEvents {
+export interface StoredFlowSessionEvents<TStep extends string = string, TContext = unknown> {
   saved: { id: string; version: number; at: number };
   /** A submission (also each attempt of `perform`) was written; `result` is the flow's verdict. */
-  submitted: { id: string; version: number; result: FlowSubmitResult };
+  submitted: { id: string; version: number; result: FlowSubmitResult<TStep, TContext> };
   /** One write threw; `willRetry` says whether another try follows. */
   'save-failed': { id: string; attempt: number; reason: string; willRetry: boolean; at: number };
   /** An effect attempt failed and the next is stored as due at `dueAt`. */
@@ -247,7 +247,7 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
   /** Adds a listener for a session event; returns a function that removes it. */
   on<K extends keyof StoredFlowSessionEvents & string>(
     event: K,
-    listener: (payload: StoredFlowSessionEvents[K]) => void,
+    listener: (payload: StoredFlowSessionEvents<TStep, TContext>[K]) => void,
   ): Unsubscribe;
   /** Ends a waiting retry (`closed`) and refuses later writes. */
   close(): void;

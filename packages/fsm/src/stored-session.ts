@@ -52,7 +52,7 @@ export function bindSession<TStep extends string, TContext, TData>(
   let closed = false;
   let chain: Promise<unknown> = Promise.resolve();
   const waits = new Set<{ timer: TimerHandle; wake: (woke: boolean) => void }>();
-  let events: Emitter<StoredFlowSessionEvents> | undefined;
+  let events: Emitter<StoredFlowSessionEvents<TStep, TContext>> | undefined;
   const id = record.id;
 
   const refuse = (code: FlowSessionRefusalCode, reason: string, extra: object = {}): FlowSessionRefusal => {

@@ -274,14 +274,15 @@ describe('a host on simulated time', () => {
     if (!start.ok) throw new Error(start.reason);
     await start.session.submit(GOAL);
     await start.session.submit(YES);
+    let resumed: StoredFlowSession<Step> | undefined;
     const closing = createFlowSessionStore(intake, {
       store: env.store,
       clock: env.clock,
-      wait: async () => resumed.close(),
+      wait: async () => resumed?.close(),
     });
     const again = await closing.resume('s1');
     if (!again.ok) throw new Error(again.reason);
-    const resumed = again.session;
+    resumed = again.session;
     expect(await resumed.perform(() => ({ audit_saved: false }))).toMatchObject({
       ok: false,
       code: 'closed',
