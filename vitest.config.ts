@@ -20,6 +20,7 @@ const PACKAGES = [
   'slack',
   'ai-sdk',
   'openai-agents',
+  'checkpoints',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

@@ -1,7 +1,36 @@
-// Session records, plans, review queues and audit summaries in a core Store. Records are written
-// with compareAndSet against the version last read, so two hosts never overwrite each other's step.
-import type { IdGenerator, JsonValue, Store } from '@parley/core';
-import type { SessionRecord } from './session-json.js';
+// Store keys, the manual-review queues and the audit summary. The session record itself is written
+// by the stored flow session of @parley/fsm (compare-and-set per step, retries on the clock).
+import type { Clock, IdGenerator, JsonValue, Store } from '@parley/core';
+import { createFlowSessionStore, type FlowSessionRefusal, type FlowSessionStore } from '@parley/fsm';
+import { type CleanupStep, cleanupFlow } from './flow.js';
+import { SLOT_FILLING_STEPS } from './replies.js';
+import type { HostData } from './session-json.js';
+
+export const DEFAULT_SAVE_DELAYS_MS = [1_000, 2_000, 4_000] as const;
+
+/** The cleanup sessions in the Store: slot-filling drafts, store writes and the audit save retried on `delays`. */
+export function createCleanupSessions(
+  store: Store,
+  options: { readonly clock: Clock; readonly wait: Wait; readonly saveDelaysMs?: readonly number[] },
+): FlowSessionStore<CleanupStep, unknown, HostData> {
+  const delays = options.saveDelaysMs ?? DEFAULT_SAVE_DELAYS_MS;
+  return createFlowSessionStore<CleanupStep, unknown, HostData>(cleanupFlow, {
+    store,
+    clock: options.clock,
+    keyPrefix: sessionKey(''),
+    draftSteps: SLOT_FILLING_STEPS,
+    saveRetryDelaysMs: delays,
+    effectRetryDelaysMs: delays,
+    wait: options.wait,
+  });
+}
+
+/** A refused write as the error the host's callers handle: a lost race, or the store's own failure. */
+export function refusedError(sessionId: string, refusal: FlowSessionRefusal): Error {
+  if (refusal.code === 'conflict' || refusal.code === 'stale') return new SessionConflictError(sessionId);
+  if (refusal.code === 'store_failed' && refusal.cause instanceof Error) return refusal.cause;
+  return new Error(`${refusal.code}: ${refusal.reason}`);
+}
 
 export const KEY_PREFIX = 'cleanup:';
 export const sessionKey = (id: string): string => `${KEY_PREFIX}session:${id}`;
@@ -11,29 +40,6 @@ export const reviewPrefix = (queue: string): string => `${KEY_PREFIX}review:${qu
 /** Waits on the injected clock (the scripted run moves a manual clock; the interactive run waits). */
 export type Wait = (ms: number) => Promise<void>;
 
-/** Tries `attempt` up to `delaysMs.length + 1` times, waiting between tries; the last error is thrown. */
-export async function withRetry<T>(
-  attempt: (n: number) => Promise<T>,
-  options: {
-    readonly delaysMs: readonly number[];
-    readonly wait: Wait;
-    /** False stops at once (e.g. a version conflict, which waiting cannot fix). */
-    readonly retryable?: (error: unknown) => boolean;
-    readonly onFailure?: (error: unknown, n: number) => void;
-  },
-): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(n);
-    } catch (error) {
-      options.onFailure?.(error, n);
-      const delay = options.delaysMs[n - 1];
-      if (delay === undefined || options.retryable?.(error) === false) throw error;
-      await options.wait(delay);
-    }
-  }
-}
-
 /** Thrown when another host wrote the session since this one read it. */
 export class SessionConflictError extends Error {
   constructor(readonly sessionId: string) {
@@ -42,41 +48,23 @@ export class SessionConflictError extends Error {
   }
 }
 
-export interface SessionRepository {
-  /** The record and its version, or `undefined`. */
-  load(id: string): Promise<{ readonly record: SessionRecord; readonly version: number } | undefined>;
-  /** Writes the record if nobody else did since `version` (`null`: new); returns the new version. */
-  save(record: SessionRecord, version: number | null): Promise<number>;
+export interface ReviewQueues {
   /** Adds an item to a manual-review queue; returns its key. */
-  enqueueReview(queue: string, item: JsonValue): Promise<string>;
-  /** Every item of a queue. */
-  listReviews(queue: string): Promise<JsonValue[]>;
+  enqueue(queue: string, item: JsonValue): Promise<string>;
+  /** Every item of a queue, oldest first. */
+  list(queue: string): Promise<JsonValue[]>;
+  /** Writes the audit summary of a session; returns its key. */
   saveAudit(id: string, summary: JsonValue): Promise<string>;
 }
 
-export function createSessionRepository(store: Store, generateId: IdGenerator): SessionRepository {
+export function createReviewQueues(store: Store, generateId: IdGenerator): ReviewQueues {
   return {
-    async load(id) {
-      const entry = await store.getEntry(sessionKey(id));
-      if (entry === undefined) return undefined;
-      // Written only by save() below; the flow snapshot inside is checked again by flow.restore.
-      return { record: entry.value as unknown as SessionRecord, version: entry.version };
-    },
-    async save(record, version) {
-      const result = await store.compareAndSet(
-        sessionKey(record.session_id),
-        version,
-        record as unknown as JsonValue, // plain JSON by construction (FlowSnapshot is JSON)
-      );
-      if (!result.ok) throw new SessionConflictError(record.session_id);
-      return result.version;
-    },
-    async enqueueReview(queue, item) {
+    async enqueue(queue, item) {
       const key = `${reviewPrefix(queue)}${generateId()}`;
       await store.set(key, item);
       return key;
     },
-    async listReviews(queue) {
+    async list(queue) {
       const items: JsonValue[] = [];
       for await (const entry of store.list(reviewPrefix(queue))) items.push(entry.value);
       return items.sort((a, b) =>

@@ -90,19 +90,6 @@ export function readExecuteCommand(text: string): 'retry' | 'manual' | undefined
   return undefined;
 }
 
-/** A draft and a new partial answer: lists are joined without duplicates, other fields replaced. */
-export function mergeDraft(draft: Fields | undefined, answer: Fields): Fields {
-  const merged: Fields = { ...draft };
-  for (const [key, value] of Object.entries(answer)) {
-    const before = merged[key];
-    merged[key] =
-      Array.isArray(before) && Array.isArray(value)
-        ? [...new Set([...before, ...value])]
-        : (value as JsonValue);
-  }
-  return merged;
-}
-
 /** What to type at each step, for the interactive mode. */
 export const HINTS: Readonly<Record<CleanupStep, string>> = {
   goal: 'e.g. DMCA takedown: remove the reposts of my photos on X',

@@ -16,7 +16,7 @@ import {
   resumeCleanupSession,
   startCleanupSession,
 } from './host.js';
-import { createSessionRepository, type Wait } from './persistence.js';
+import { createReviewQueues, type Wait } from './persistence.js';
 import type { Scenario } from './scenarios.js';
 import type { SessionJson, SessionRecord } from './session-json.js';
 import { createTranscript, type Transcript } from './transcript.js';
@@ -92,7 +92,7 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
     await host.reply(text);
   }
 
-  const repo = createSessionRepository(store, () => generateId('rev_'));
+  const repo = createReviewQueues(store, () => generateId('rev_'));
   return {
     sessionId: host.sessionId,
     step: host.step,
@@ -105,8 +105,8 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
     platform,
     notifications: notifier.sent,
     reviews: {
-      unresolved: await repo.listReviews('unresolved-targets'),
-      manual: await repo.listReviews('manual-execution'),
+      unresolved: await repo.list('unresolved-targets'),
+      manual: await repo.list('manual-execution'),
     },
   };
 }

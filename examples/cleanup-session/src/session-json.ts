@@ -1,7 +1,7 @@
 // The host's persisted record of a session, and what it shows outside: the document's session JSON
 // and the audit summary. Both outward forms are redacted; only the record holds credential references.
 import type { JsonValue } from '@parley/core';
-import type { FlowSnapshot } from '@parley/fsm';
+import type { FlowSessionRecord, FlowSnapshot } from '@parley/fsm';
 import { z } from 'zod';
 import type { CleanupStep } from './flow.js';
 import { REDACTED_CREDENTIAL, REDACTED_PROOF, redactJson } from './redact.js';
@@ -30,7 +30,7 @@ export interface HostEvent {
   readonly detail: string;
 }
 
-/** What the host persists after every step, under `cleanup:session:<id>`. */
+/** The session as the host reads it: the flow, the draft of a half-answered step, the host's data. */
 export interface SessionRecord {
   readonly session_id: string;
   readonly flow: FlowSnapshot<CleanupStep>;
@@ -39,6 +39,24 @@ export interface SessionRecord {
   readonly plan: ExecutionPlan | null;
   readonly execution: ExecutionState | null;
   readonly events: readonly HostEvent[];
+}
+
+/** The host's own data in the stored flow session record (`data`). */
+export interface HostData {
+  readonly plan: ExecutionPlan | null;
+  readonly execution: ExecutionState | null;
+  readonly events: readonly HostEvent[];
+}
+
+/** The host's view of the stored flow session record (`cleanup:session:<id>`). */
+export function toSessionRecord(stored: FlowSessionRecord<CleanupStep, unknown, HostData>): SessionRecord {
+  const { draft } = stored;
+  return {
+    session_id: stored.id,
+    flow: stored.flow,
+    draft: draft === null ? null : { step: draft.step, fields: draft.fields },
+    ...stored.data,
+  };
 }
 
 const Targets = z.array(z.string());

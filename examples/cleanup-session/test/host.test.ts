@@ -4,15 +4,19 @@ import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { type CleanupHost, resumeCleanupSession, startCleanupSession } from '../src/host.js';
 import { SessionConflictError, sessionKey } from '../src/persistence.js';
-import { type SessionRecord, toSessionJson } from '../src/session-json.js';
+import type { FlowSessionRecord } from '@parley/fsm';
+import type { CleanupStep } from '../src/flow.js';
+import { type HostData, type SessionRecord, toSessionJson, toSessionRecord } from '../src/session-json.js';
 import { createRig, linesOf, type Rig, TO_END, TO_EXECUTE } from './helpers.js';
 
 async function drive(host: CleanupHost, replies: readonly string[]): Promise<void> {
   for (const text of replies) await host.reply(text);
 }
 
-const stored = async (rig: Rig, id = 'sess_1') =>
-  (await rig.store.inner.get(sessionKey(id))) as unknown as SessionRecord;
+// the stored flow session record of @parley/fsm, as the host reads it
+const raw = async (rig: Rig, id = 'sess_1') =>
+  (await rig.store.inner.get(sessionKey(id))) as unknown as FlowSessionRecord<CleanupStep, unknown, HostData>;
+const stored = async (rig: Rig, id = 'sess_1'): Promise<SessionRecord> => toSessionRecord(await raw(rig, id));
 
 describe('execution', () => {
   it('runs nothing until the user triggers it by hand', async () => {
@@ -110,13 +114,13 @@ describe('resuming from the stored JSON snapshot', () => {
     const rig = createRig();
     const host = await startCleanupSession(rig.options);
     await drive(host, TO_EXECUTE.slice(0, 2));
-    const record = await stored(rig);
+    const record = await raw(rig);
     const goal = { ...record.flow.fields.goal, goal_type: 'nuke_everything' };
     const flow = { ...record.flow, fields: { ...record.flow.fields, goal } };
     await rig.store.inner.set(sessionKey('sess_1'), { ...record, flow } as never);
     const before = rig.transcript.lines.length;
     const error = await resumeCleanupSession(rig.options, 'sess_1').catch((err: unknown) => err);
-    expect(isParleyError(error, 'invalid_fields')).toBe(true);
+    expect(String(error)).toContain('(corrupt_record)');
     expect(rig.transcript.lines.length).toBe(before);
   });
 

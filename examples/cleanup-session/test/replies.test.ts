@@ -1,6 +1,6 @@
 // The readers of replies and the target normaliser: they extract, and leave out what is not there.
 import { describe, expect, it } from 'vitest';
-import { readAnswer, readExecuteCommand, mergeDraft } from '../src/replies.js';
+import { readAnswer, readExecuteCommand } from '../src/replies.js';
 import { normalizeTarget, resolveScope } from '../src/targets.js';
 import { redactJson, redactText } from '../src/redact.js';
 
@@ -122,18 +122,6 @@ describe('readAnswer', () => {
       close_ack: true,
       audit_export: true,
       followup_preference: 'none',
-    });
-  });
-
-  it('merges a draft: lists joined, other fields replaced', () => {
-    expect(
-      mergeDraft(
-        { evidence_refs: ['ev1'], statement: 'a' },
-        { evidence_refs: ['ev1', 'ev2'], statement: 'b' },
-      ),
-    ).toEqual({
-      evidence_refs: ['ev1', 'ev2'],
-      statement: 'b',
     });
   });
 });

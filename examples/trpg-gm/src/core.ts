@@ -1,6 +1,7 @@
 // The session's mutable core: everything a turn reads and writes, and the JSON snapshot of the
 // current branch that checkpoints store (state, phase machine snapshot, milestone, summary, turn
 // log, ledger, disabled tools).
+import type { Checkpoints } from '@parley/checkpoints';
 import type { Detector, Proposal } from '@parley/conflict';
 import type { Clock, IdGenerator, JsonValue, Store } from '@parley/core';
 import { type Actor, createActor, type EventOf, type MachineSnapshot } from '@parley/fsm';
@@ -34,6 +35,8 @@ export interface SessionCore {
   readonly nextTurnId: IdGenerator;
   readonly maxRetries: number;
   readonly detectors: readonly Detector<AuthoritativeView>[];
+  /** The branch's checkpoints in the Store (@parley/checkpoints). */
+  readonly checkpoints: Checkpoints<BranchSnapshot>;
   campaign: Campaign;
   state: GameState;
   actor: PhaseActor;
@@ -98,14 +101,6 @@ export function restoreBranch(core: SessionCore, snapshot: BranchSnapshot): void
     milestone: copy.milestone,
     state_refs: { ...core.campaign.state_refs, summary_state_id: copy.summary_state_id },
   };
-}
-
-export function checkpointKey(core: SessionCore, turnId: string): string {
-  return `trpg:${core.campaign.campaign_id}:checkpoint:${turnId}`;
-}
-
-export function undoKey(core: SessionCore): string {
-  return `trpg:${core.campaign.campaign_id}:undo`;
 }
 
 /** Stores a value that is plain JSON by construction (structuredClone of JSON-shaped records). */

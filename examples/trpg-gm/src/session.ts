@@ -1,13 +1,20 @@
 // The GM session: the host object a bot wires to its chat. It owns the authoritative state and
 // exposes the player's and the host's commands: play a turn, pick the dialog type, change a setting,
 // host events (combat starts / ends), disable a tool until a turn, roll back, undo.
+import { createCheckpoints } from '@parley/checkpoints';
 import { DEFAULT_MAX_RETRIES } from '@parley/conflict';
 import { type Clock, createIdGenerator, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createActor, type SendResult } from '@parley/fsm';
 import { createSettings, GLOBAL, type Settings, type SettingsResult, trpgSettings } from '@parley/settings';
 import type { DisableUntil } from '@parley/tools';
 import type { AdvancePolicy, Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
-import { type GmModel, type LedgerEntry, type SessionCore, START_TURN_ID } from './core.js';
+import {
+  type BranchSnapshot,
+  type GmModel,
+  type LedgerEntry,
+  type SessionCore,
+  START_TURN_ID,
+} from './core.js';
 import { createGmDetectors } from './detectors.js';
 import { initialCampaign, initialGameState } from './fixtures.js';
 import { type Phase, turnPhase } from './phase.js';
@@ -78,6 +85,14 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     nextTurnId: options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' }),
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     detectors: createGmDetectors(),
+    checkpoints: createCheckpoints<BranchSnapshot>({
+      store,
+      clock,
+      keyPrefix: `trpg:${campaign.campaign_id}:`,
+      // read fresh at every take and rollback: the setting may change mid-campaign
+      maxCheckpoints: async () =>
+        (await settings.snapshot(campaign.campaign_id)).get('rollback.max_checkpoints'),
+    }),
     campaign,
     state: initialGameState(),
     actor: createActor(turnPhase, { clock }),
@@ -89,9 +104,7 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     turn: 0,
     lastTurnId: START_TURN_ID,
   };
-  const maxCheckpoints = async (): Promise<number> =>
-    (await settings.snapshot(core.campaign.campaign_id)).get('rollback.max_checkpoints');
-  await takeCheckpoint(core, 'campaign start', await maxCheckpoints());
+  await takeCheckpoint(core, 'campaign start');
 
   return {
     get campaign() {
@@ -119,7 +132,7 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     changeSetting: (key, value) => settings.safeSet(core.campaign.campaign_id, key, value),
     hostEvent: (event) => core.actor.send(event),
     disableTool: (tool, until, reason) => core.gate.disable(tool, until, reason),
-    rollback: async (toTurnId) => rollbackTo(core, toTurnId, await maxCheckpoints()),
+    rollback: (toTurnId) => rollbackTo(core, toTurnId),
     undo: () => undoRollback(core),
     async close() {
       core.actor.close();

@@ -151,7 +151,7 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
     milestone: recordTurnProgress(core.campaign.milestone, { tokens, summarized }),
     updated_at: core.clock.now(),
   };
-  await takeCheckpoint(core, `turn ${turn}`, settings.get('rollback.max_checkpoints'));
+  await takeCheckpoint(core, `turn ${turn}`);
   return {
     ok: true,
     log,

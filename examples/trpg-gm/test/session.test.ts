@@ -302,7 +302,7 @@ describe('rollback and undo', () => {
     const session = await start({ maxCheckpoints: 0 });
     await play(session, 'To the market.', toMarket);
     expect(session.campaign.checkpoints).toEqual([]);
-    expect(await session.rollback('turn_0')).toMatchObject({ ok: false, code: 'rollback_disabled' });
+    expect(await session.rollback('turn_0')).toMatchObject({ ok: false, code: 'disabled' });
   });
 
   it('drops the oldest checkpoints beyond the limit, from the list and the store', async () => {

@@ -25,6 +25,27 @@ export type {
   FlowSubmitResult,
   StepFailure,
 } from './flow-types.js';
+export {
+  createFlowSessionStore,
+  DEFAULT_EFFECT_RETRY_DELAYS_MS,
+  DEFAULT_SAVE_RETRY_DELAYS_MS,
+  MAX_RETRY_DELAYS,
+} from './stored-session-store.js';
+export { FLOW_SESSION_REFUSAL_CODES } from './stored-session-types.js';
+export type {
+  FlowEffectResult,
+  FlowSaveResult,
+  FlowSessionRefusal,
+  FlowSessionRefusalCode,
+  FlowSessionStore,
+  FlowSessionStoreEvents,
+  FlowSessionStoreOptions,
+  StoredFlowSession,
+  StoredFlowSessionEvents,
+  StoredSubmitResult,
+} from './stored-session-types.js';
+export { FLOW_SESSION_RECORD_FORMAT } from './stored-session-record.js';
+export type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 export { toMermaid } from './mermaid.js';
 export { requestMachine, defineRequestMachine } from './request-machine.js';
 export type { RequestContext, RequestEvent, RequestMachineOptions, RequestState } from './request-machine.js';

@@ -1,11 +1,17 @@
 // The @example of every exported function and constant, with assertions. (Type-only examples are
 // compiled and run by the repository's tests/doc-examples.test.ts.)
-import { createManualClock, isParleyError } from '@parley/core';
+import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createActor,
   createFlowSession,
+  createFlowSessionStore,
+  DEFAULT_EFFECT_RETRY_DELAYS_MS,
+  DEFAULT_SAVE_RETRY_DELAYS_MS,
+  FLOW_SESSION_RECORD_FORMAT,
+  FLOW_SESSION_REFUSAL_CODES,
+  MAX_RETRY_DELAYS,
   DEFAULT_HISTORY_LIMIT,
   defineFlow,
   defineMachine,
@@ -139,5 +145,43 @@ describe('TSDoc examples', () => {
     actor.send('approve');
     const result = actor.send('reject'); // the request is already approved
     expect(result.ok === false && REFUSAL_CODES.includes(result.code)).toBe(true);
+  });
+
+  it('createFlowSessionStore', async () => {
+    const flow = defineFlow({
+      id: 'intake',
+      version: 1,
+      steps: [
+        {
+          name: 'goal',
+          prompt: 'Goal and where?',
+          fields: z.object({ goal: z.string(), where: z.string() }),
+        },
+        { name: 'notify', prompt: 'Notify how?', fields: z.object({ mode: z.enum(['none', 'email']) }) },
+      ],
+    });
+    const clock = createManualClock();
+    const store = createMemoryStore({ clock });
+    const sessions = createFlowSessionStore(flow, { store, clock, draftSteps: ['goal'] });
+
+    const started = await sessions.start('s1', { data: { user: 'ann' } });
+    if (!started.ok) throw new Error(started.reason);
+    await started.session.submit({ goal: 'delete reposts' });
+
+    const resumed = await sessions.resume('s1');
+    if (!resumed.ok) throw new Error(resumed.reason);
+    const answer = await resumed.session.submit({ where: 'x.com' });
+    expect([answer.ok && answer.result.ok, resumed.session.step]).toEqual([true, 'notify']);
+
+    const lost = await started.session.submit({ mode: 'none' });
+    expect(lost.ok ? 'written' : lost.code).toBe('conflict');
+  });
+
+  it('stored flow session constants', () => {
+    expect(FLOW_SESSION_RECORD_FORMAT).toBe(1);
+    expect(FLOW_SESSION_REFUSAL_CODES.includes('conflict')).toBe(true);
+    expect(DEFAULT_SAVE_RETRY_DELAYS_MS).toEqual([1000, 2000, 4000]);
+    expect(DEFAULT_EFFECT_RETRY_DELAYS_MS.length + 1).toBe(3);
+    expect(MAX_RETRY_DELAYS).toBe(10);
   });
 });

@@ -1,0 +1,130 @@
+import { type JsonValue, type StandardSchemaV1, validate } from '@parley/core';
+import { FsmError } from './errors.js';
+import type { Flow } from './flow.js';
+import type { FlowSnapshot } from './flow-types.js';
+import { isRecord } from './snapshot.js';
+
+/**
+ * The format number of a stored flow session record; a record of another format is refused as
+ * `foreign_version`.
+ *
+ * @example
+ * ```ts
+ * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/fsm';
+ *
+ * console.log(FLOW_SESSION_RECORD_FORMAT); // 1
+ * ```
+ */
+export const FLOW_SESSION_RECORD_FORMAT = 1;
+
+/**
+ * The answers of a slot-filling step kept after a failed submission, merged into the next one.
+ *
+ * @example
+ * ```ts
+ * import type { FlowDraft } from '@parley/fsm';
+ *
+ * const draft: FlowDraft<'goal'> = { step: 'goal', part: 0, fields: { goal_type: 'delete' } };
+ * ```
+ */
+export interface FlowDraft<TStep extends string = string> {
+  readonly step: TStep;
+  readonly part: number;
+  readonly fields: { readonly [field: string]: JsonValue };
+}
+
+/**
+ * A retry of a step's effect waiting in the store: the attempts made and the absolute time of the
+ * next one (epoch ms). A resumed session waits until `dueAt`, whatever happened to the timers.
+ *
+ * @example
+ * ```ts
+ * import type { FlowRetry } from '@parley/fsm';
+ *
+ * const retry: FlowRetry<'close'> = { step: 'close', attempts: 1, dueAt: 1_700_000_001_000 };
+ * ```
+ */
+export interface FlowRetry<TStep extends string = string> {
+  readonly step: TStep;
+  readonly attempts: number;
+  readonly dueAt: number;
+}
+
+/**
+ * What a stored flow session writes under its key: the flow snapshot, the draft, the host's data,
+ * a pending effect retry and the absolute expiry. Plain JSON.
+ *
+ * @example
+ * ```ts
+ * import type { FlowSessionRecord } from '@parley/fsm';
+ *
+ * const stateOf = (record: FlowSessionRecord) => (record.flow.mark === 'close_pending' ? 'close_pending' : record.flow.state);
+ * ```
+ */
+export interface FlowSessionRecord<TStep extends string = string, TContext = unknown, TData = JsonValue> {
+  readonly kind: 'parley.flow-session';
+  readonly format: typeof FLOW_SESSION_RECORD_FORMAT;
+  readonly id: string;
+  readonly flow: FlowSnapshot<TStep, TContext>;
+  readonly draft: FlowDraft<TStep> | null;
+  readonly data: TData;
+  readonly retry: FlowRetry<TStep> | null;
+  /** Absolute expiry (epoch ms) after `idleTimeoutMs` without a write, or `null` for none. */
+  readonly expiresAt: number | null;
+  readonly savedAt: number;
+}
+
+/** @internal Why a stored value is not a record this flow can resume. */
+export type RecordProblem = { readonly code: 'corrupt_record' | 'foreign_version'; readonly reason: string };
+
+/**
+ * @internal Checks a stored value as a session record of `flow` (pure): the envelope, the flow
+ * snapshot (through `flow.restore`), the draft and retry against the current step, the data.
+ */
+export function readSessionRecord<TStep extends string, TContext, TData>(
+  flow: Flow<TStep, TContext>,
+  id: string,
+  value: unknown,
+  dataSchema: StandardSchemaV1 | undefined,
+): { readonly ok: true; readonly record: FlowSessionRecord<TStep, TContext, TData> } | RecordProblem {
+  const corrupt = (reason: string): RecordProblem => ({ code: 'corrupt_record', reason });
+  if (!isRecord(value) || value.kind !== 'parley.flow-session') return corrupt('not a flow session record');
+  if (value.format !== FLOW_SESSION_RECORD_FORMAT) {
+    return { code: 'foreign_version', reason: `record format ${String(value.format)} is not 1` };
+  }
+  if (value.id !== id) return corrupt(`the record is of session "${String(value.id)}"`);
+  const { draft, retry, expiresAt, savedAt } = value;
+  if (!Number.isFinite(savedAt)) return corrupt('"savedAt" must be a time');
+  if (expiresAt !== null && !Number.isFinite(expiresAt)) return corrupt('"expiresAt" must be a time or null');
+  let flowSnapshot: FlowSnapshot<TStep, TContext>;
+  try {
+    flowSnapshot = flow.restore(value.flow);
+  } catch (error) {
+    const code = error instanceof FsmError ? error.code : 'invalid_snapshot';
+    const foreign = code === 'wrong_machine' || code === 'version_mismatch';
+    const reason = `the flow snapshot is refused (${code}): ${(error as Error).message}`;
+    return foreign ? { code: 'foreign_version', reason } : corrupt(reason);
+  }
+  const here = (item: Record<string, unknown>): boolean => item.step === flowSnapshot.state;
+  if (
+    draft !== null &&
+    !(isRecord(draft) && here(draft) && draft.part === flowSnapshot.part && isRecord(draft.fields))
+  ) {
+    return corrupt('the draft is not one of the current step and part');
+  }
+  if (
+    retry !== null &&
+    !(isRecord(retry) && here(retry) && Number.isInteger(retry.attempts) && Number.isFinite(retry.dueAt))
+  ) {
+    return corrupt('the retry is not one of the current step');
+  }
+  if (dataSchema !== undefined) {
+    const checked = validate(dataSchema, value.data);
+    if (!checked.ok) return corrupt(`the data fails its schema: ${checked.issues[0]?.message ?? ''}`);
+  }
+  // every part was checked above; the data by its schema when the store has one
+  return {
+    ok: true,
+    record: { ...value, flow: flowSnapshot } as unknown as FlowSessionRecord<TStep, TContext, TData>,
+  };
+}
