@@ -15,6 +15,7 @@ const PACKAGES = [
   'redis',
   'postgres',
   'mcp',
+  'langgraph',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
