@@ -21,6 +21,8 @@ const PACKAGES = [
   'ai-sdk',
   'openai-agents',
   'checkpoints',
+  'mcp',
+  'langgraph',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

@@ -1,0 +1,28 @@
+/**
+ * Parley in LangGraph.js: `interrupt()` inside a node answered by a person in chat through a
+ * `@parley/confirm` gate (bound to the exact action, with its deadline, authorized once) and
+ * resumed with `new Command({ resume })` by interrupt id, also after a restart from the graph's
+ * checkpointer; and a tools node with Parley's tool gate in front, refusals returned as
+ * `ToolMessage`s the model reads.
+ *
+ * @packageDocumentation
+ * @module @parley/langgraph
+ */
+export { requestConfirmation, CONFIRM_INTERRUPT_KIND } from './interrupt.js';
+export type {
+  ConfirmInterruptRequest,
+  ConfirmInterruptValue,
+  ConfirmAnswer,
+  NodeConfirmation,
+} from './interrupt.js';
+export { runWithConfirmation, graphResumeHandlers, DEFAULT_MAX_ROUNDS } from './runner.js';
+export type {
+  ConfirmableGraph,
+  RunWithConfirmationOptions,
+  GraphResumed,
+  GraphResumeOptions,
+} from './runner.js';
+export { createGatedToolNode } from './tool-node.js';
+export type { GatedToolNode, GatedToolNodeOptions } from './tool-node.js';
+export { LangGraphBridgeError, LANGGRAPH_BRIDGE_ERROR_CODES } from './errors.js';
+export type { LangGraphBridgeErrorCode } from './errors.js';
