@@ -14,6 +14,7 @@ const PACKAGES = [
   'testing',
   'redis',
   'postgres',
+  'pipeline',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
