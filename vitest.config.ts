@@ -23,6 +23,7 @@ const PACKAGES = [
   'checkpoints',
   'mcp',
   'langgraph',
+  'pipeline',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

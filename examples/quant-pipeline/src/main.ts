@@ -4,8 +4,8 @@
 // their opening (the same spawns at the same times): after the first it is folded into one line
 // unless `--verbose` is given. `--tour` (what `npm run demo` passes) runs the first two scenarios.
 import { createInterface } from 'node:readline/promises';
+import { toMermaid } from '@parley/pipeline';
 import type { ChairmanDecision } from './fakes.js';
-import { toPipelineMermaid } from './mermaid.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { runQuantPipeline } from './run.js';
 import { SCENARIOS } from './scenarios.js';
@@ -17,7 +17,7 @@ const only = named === -1 ? undefined : args[named + 1];
 
 if (args.includes('--mermaid')) {
   const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
-  if (parsed.ok) console.log(toPipelineMermaid(parsed.value));
+  if (parsed.ok) console.log(toMermaid(parsed.value));
 } else if (interactive) {
   const rl = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator](); // buffers lines typed (or piped) before the question

@@ -4,7 +4,7 @@
 // correlator and timer, and returns the final state with the transcript.
 import { createManualClock, createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
 import { type CorrelateMessage, createCorrelator } from '@parley/correlate';
-import { nextCronRun } from './cron.js';
+import { nextCronRun, parseCron } from '@parley/pipeline';
 import { type ChairmanDecision, createFakeChairman, createFakeSessions } from './fakes.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { APPROVAL_TIMEOUT_MS, planApprovalProtocol, sessionsSpawnProtocol } from './protocols.js';
@@ -126,13 +126,15 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     else if (message.to === CHAIRMAN) void chairman.correlator.receive(message);
   }
 
-  const cron = pipeline.trigger.cron;
-  const next = nextCronRun(cron, clock.now());
+  const source = pipeline.trigger?.cron ?? '';
+  const parsedCron = parseCron(source);
+  const cron = parsedCron.ok ? parsedCron.value : undefined;
+  const next = cron === undefined ? undefined : nextCronRun(cron, clock.now());
   transcript.log(
     `▶ ${pipeline.name} (owner ${pipeline.owner}) — scenario "${scenario.name}": ${scenario.title}`,
   );
   transcript.log(
-    `  trigger ${pipeline.trigger.source}: ${cron.description}; next scheduled ${next === undefined ? 'never' : new Date(next).toISOString().slice(0, 16).replace('T', ' ')} UTC — this run: on demand`,
+    `  trigger cron "${source}": ${cron?.description ?? 'none'}; next scheduled ${next === undefined ? 'never' : new Date(next).toISOString().slice(0, 16).replace('T', ' ')} UTC — this run: on demand`,
   );
   const state: StepState = { reviewRounds: 0, thesisVersions: 0 };
   const spawner = createSpawner(host, strategist);

@@ -1,10 +1,10 @@
-// The small DAG scheduler: a step starts as soon as every step it depends on is done and its
-// condition holds, so independent steps (bull and bear) run at the same time; a step whose
-// dependency did not finish, or whose condition is false, is skipped. What a step does is the
-// caller's `execute`; the topology decides how many runs may actually be alive at once.
+// The DAG scheduler, on @parley/pipeline's pure `planRun`: a step starts as soon as every step
+// it depends on is done and its condition holds, so independent steps (bull and bear) run at the
+// same time; a step whose dependency did not finish, or whose condition is false, is skipped.
+// What a step does is the caller's `execute`; the topology decides how many runs are alive.
+import type { JsonValue } from '@parley/core';
+import { type NodeRecord, type NodeStatus, planRun } from '@parley/pipeline';
 import type { Pipeline, PipelineStep } from './pipeline.js';
-
-export type StepStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'escalated';
 
 /** What `execute` reports for one step. */
 export interface StepResult {
@@ -15,7 +15,7 @@ export interface StepResult {
 }
 
 export interface StepRecord {
-  readonly status: StepStatus;
+  readonly status: NodeStatus;
   readonly output?: Readonly<Record<string, unknown>>;
   readonly reason?: string;
 }
@@ -26,56 +26,56 @@ export async function runDag(
   execute: (step: PipelineStep) => Promise<StepResult>,
   log: (text: string) => void,
 ): Promise<Readonly<Record<string, StepRecord>>> {
-  const records = new Map<string, StepRecord>(pipeline.steps.map((step) => [step.id, { status: 'pending' }]));
-  const running = new Map<string, Promise<void>>();
-  const status = (id: string): StepStatus => (records.get(id) as StepRecord).status;
-
-  const start = (step: PipelineStep): void => {
-    records.set(step.id, { status: 'running' });
-    const done = execute(step).then(
-      (result) => records.set(step.id, result),
-      (error: unknown) => records.set(step.id, { status: 'failed', reason: String(error) }),
-    );
-    running.set(
-      step.id,
-      done.then(() => {
-        running.delete(step.id);
-      }),
-    );
-  };
-
+  const records: Record<string, NodeRecord> = {};
+  const record = (status: NodeStatus, extra: Partial<NodeRecord> = {}): NodeRecord => ({
+    v: 1,
+    status,
+    attempts: 0,
+    spawns: 0,
+    revision: 0,
+    failures: {},
+    ...extra,
+  });
+  const running = new Set<Promise<void>>();
   for (;;) {
-    let changed = true;
-    while (changed) {
-      changed = false;
-      for (const step of pipeline.steps) {
-        if (status(step.id) !== 'pending') continue;
-        const blocked = step.depends_on.find((dep) => !['pending', 'running', 'done'].includes(status(dep)));
-        if (blocked !== undefined) {
-          records.set(step.id, { status: 'skipped', reason: `${blocked} ${status(blocked)}` });
-          log(`  ⤼ [${step.id}] skipped: ${blocked} ${status(blocked)}`);
-          changed = true;
-        } else if (step.depends_on.every((dep) => status(dep) === 'done')) {
-          const condition = step.condition;
-          if (condition !== undefined) {
-            const actual = records.get(condition.step)?.output?.[condition.field];
-            const holds = (String(actual) === condition.value) === (condition.op === '==');
-            log(
-              `  ? [${step.id}] condition ${condition.source}: ${holds} (${condition.field} = ${String(actual)})`,
-            );
-            if (!holds) {
-              records.set(step.id, { status: 'skipped', reason: `condition ${condition.source} is false` });
-              changed = true;
-              continue;
-            }
-          }
-          start(step);
-          changed = true;
-        }
-      }
+    const plan = planRun(pipeline, records);
+    for (const { id, reason } of plan.skip) {
+      records[id] = record('skipped', { reason });
+      if (!reason.startsWith('condition')) log(`  ⤼ [${id}] skipped: ${reason}`);
+      else log(`  ? [${id}] ${reason.replace(/ is false \((.*)\)$/, ': false ($1)')}`);
     }
+    for (const id of plan.start) {
+      const step = pipeline.nodes.find((node) => node.id === id) as PipelineStep;
+      const c = step.condition;
+      if (c !== undefined) {
+        const actual = records[c.node]?.output as Record<string, unknown> | undefined;
+        log(
+          `  ? [${id}] condition ${c.node}.${c.field} ${c.op} "${c.value}": true (${c.field} = ${String(actual?.[c.field])})`,
+        );
+      }
+      records[id] = record('running');
+      const done: Promise<void> = execute(step)
+        .catch((error: unknown): StepResult => ({ status: 'failed', reason: String(error) }))
+        .then((result) => {
+          // Outputs are the JSON reports the codec checked.
+          const output = result.output as JsonValue | undefined;
+          records[id] = record(result.status, { output, reason: result.reason });
+          running.delete(done);
+        });
+      running.add(done);
+    }
+    if (plan.skip.length > 0) continue;
     if (running.size === 0) break;
-    await Promise.race(running.values());
+    await Promise.race(running);
   }
-  return Object.fromEntries(records);
+  return Object.fromEntries(
+    Object.entries(records).map(([id, r]) => [
+      id,
+      {
+        status: r.status,
+        ...(r.output === undefined ? {} : { output: r.output as Record<string, unknown> }),
+        ...(r.reason === undefined ? {} : { reason: r.reason }),
+      },
+    ]),
+  );
 }

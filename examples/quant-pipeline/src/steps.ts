@@ -49,8 +49,8 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
   const { host, pipeline, scenario, spawner, state } = context;
   const codec = host.codec('Pipeline_Summary.json');
   const outputOf = (id: string): ArtifactName | undefined => {
-    const step = pipeline.steps.find((s) => s.id === id);
-    return step === undefined || isHitlStep(step) ? undefined : step.output;
+    const step = pipeline.nodes.find((s) => s.id === id);
+    return step === undefined || isHitlStep(step) ? undefined : (step.output as ArtifactName);
   };
 
   function escalate(to: string, reason: string, details: Record<string, unknown>, channel: string): void {
@@ -92,7 +92,7 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
     step: AgentPipelineStep,
     extra: Record<string, unknown> = {},
   ): Promise<StepResult> {
-    const inputs = step.depends_on.flatMap((dep) => {
+    const inputs = step.dependsOn.flatMap((dep) => {
       const output = outputOf(dep);
       return output === undefined ? [] : [{ $ref: output }];
     });
@@ -121,8 +121,8 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
     step: AgentPipelineStep,
     onRevise: { step: string; max: number },
   ): Promise<StepResult> {
-    const researchers = pipeline.steps.filter(
-      (s): s is AgentPipelineStep => !isHitlStep(s) && s.action === 'spawn' && s.id !== step.id,
+    const researchers = pipeline.nodes.filter(
+      (s): s is AgentPipelineStep => !isHitlStep(s) && s.action !== 'self' && s.id !== step.id,
     );
     let last: ReviewReport | undefined;
     const gate = createReviewGate<StrategyThesis>({
@@ -173,7 +173,7 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
       },
     });
     if (outcome.ok) return { status: 'done', output: last };
-    const to = step.on_block?.escalateTo ?? CEO;
+    const to = (step.kind === 'review' ? step.escalateTo : undefined) ?? CEO;
     const why =
       outcome.code === 'revise_limit' ? `still "revise" after ${onRevise.max} rounds` : outcome.code;
     host.transcript.log(`  ⛔ review gate: ${outcome.code} — ${outcome.report.summary}`);
@@ -211,10 +211,13 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
     host.post(
       codec.create('notify', {
         from: CEO,
-        to: step.channel,
+        to: step.channel ?? '#approvals',
         ref_task: host.refTask,
         request_id: requestId,
-        payload: { message: `@董事長 approve strategy (${requestId}): ${plan}`, channel: step.channel },
+        payload: {
+          message: `@董事長 approve strategy (${requestId}): ${plan}`,
+          channel: step.channel ?? '#approvals',
+        },
       }),
     );
     try {
@@ -232,8 +235,10 @@ export function createStepExecutor(context: StepContext): (step: PipelineStep) =
 
   return async (step) => {
     if (isHitlStep(step)) return approvalStep(step);
-    if (step.on_revise !== undefined) return reviewStep(step, step.on_revise);
+    if (step.kind === 'review') {
+      return reviewStep(step as AgentPipelineStep, { step: step.reviews, max: step.maxRevisions ?? 3 });
+    }
     if (step.action === 'self') return { status: 'done', output: converge() };
-    return spawnStep(step);
+    return spawnStep(step as AgentPipelineStep); // parsePipeline checked every output
   };
 }

@@ -1,9 +1,15 @@
-// The pipeline's `trigger: cron "30 7 * * 1-5"`: parsed, described and its next run computed,
-// so the demo can show the schedule; the demo itself runs on demand. Five fields (minute, hour,
-// day of month, month, day of week), each `*`, a number, a range `a-b`, a list `a,b` or a step
-// `*/n`. Times are UTC.
-
-/** A parsed cron expression: the allowed values of each field. */
+/**
+ * A parsed five-field cron expression (minute, hour, day of month, month, day of week; UTC).
+ *
+ * @example
+ * ```ts
+ * import { parseCron, type CronSchedule } from '@parley/pipeline';
+ *
+ * const parsed = parseCron('30 7 * * 1-5');
+ * const schedule: CronSchedule | undefined = parsed.ok ? parsed.value : undefined;
+ * console.log(schedule?.daysOfWeek); // [1, 2, 3, 4, 5]
+ * ```
+ */
 export interface CronSchedule {
   readonly source: string;
   readonly minutes: readonly number[];
@@ -12,9 +18,20 @@ export interface CronSchedule {
   readonly months: readonly number[];
   /** 0 = Sunday … 6 = Saturday (7 is read as Sunday too). */
   readonly daysOfWeek: readonly number[];
+  /** In words: `at 07:30 UTC, Monday to Friday`. */
   readonly description: string;
 }
 
+/**
+ * The result of {@link parseCron}.
+ *
+ * @example
+ * ```ts
+ * import type { CronParseResult } from '@parley/pipeline';
+ *
+ * const bad: CronParseResult = { ok: false, message: 'minute: "60" is outside 0-59' };
+ * ```
+ */
 export type CronParseResult =
   | { readonly ok: true; readonly value: CronSchedule }
   | { readonly ok: false; readonly message: string };
@@ -29,9 +46,23 @@ const FIELDS = [
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** Parses a five-field cron expression; refuses anything else with a message. */
+/**
+ * Parses a five-field cron expression: each field `*`, a number, a range `a-b`, a list `a,b` or a
+ * step `*\/n`; refuses anything else with a message.
+ *
+ * Use it for a pipeline's `trigger`; {@link createCronTrigger} fires it on the injected clock.
+ *
+ * @example
+ * ```ts
+ * import { parseCron } from '@parley/pipeline';
+ *
+ * const cron = parseCron('30 7 * * 1-5');
+ * console.log(cron.ok && cron.value.description); // at 07:30 UTC, Monday to Friday
+ * console.log(parseCron('60 7 * * *')); // { ok: false, message: 'minute: "60" is outside 0-59' }
+ * ```
+ */
 export function parseCron(source: string): CronParseResult {
-  const parts = source.trim().split(/\s+/);
+  const parts = String(source).trim().split(/\s+/);
   if (parts.length !== 5)
     return { ok: false, message: `a cron expression has 5 fields, got ${parts.length}` };
   const values: number[][] = [];
@@ -52,20 +83,34 @@ export function parseCron(source: string): CronParseResult {
   return { ok: true, value: { ...schedule, description: describe(schedule, parts) } };
 }
 
-/** The first time strictly after `after` (epoch ms) that the schedule fires, within a year. */
+/**
+ * The first time strictly after `after` (epoch ms) at which the schedule fires, within 366 days;
+ * `undefined` when it never does (`0 0 31 2 *`).
+ *
+ * @example
+ * ```ts
+ * import { nextCronRun, parseCron } from '@parley/pipeline';
+ *
+ * const cron = parseCron('30 7 * * 1-5');
+ * const friday = Date.UTC(2026, 3, 10, 7, 30);
+ * if (cron.ok) console.log(new Date(nextCronRun(cron.value, friday) ?? 0).toISOString()); // 2026-04-13T07:30:00.000Z
+ * ```
+ */
 export function nextCronRun(schedule: CronSchedule, after: number): number | undefined {
   const start = Math.floor(after / 60_000) * 60_000 + 60_000;
-  for (let at = start; at < start + 366 * 24 * 60 * 60_000; at += 60_000) {
+  const end = start + 366 * 24 * 60 * 60_000;
+  for (let at = start; at < end; ) {
     const d = new Date(at);
     if (
-      schedule.minutes.includes(d.getUTCMinutes()) &&
-      schedule.hours.includes(d.getUTCHours()) &&
-      schedule.daysOfMonth.includes(d.getUTCDate()) &&
-      schedule.months.includes(d.getUTCMonth() + 1) &&
-      schedule.daysOfWeek.includes(d.getUTCDay())
+      !schedule.months.includes(d.getUTCMonth() + 1) ||
+      !schedule.daysOfMonth.includes(d.getUTCDate()) ||
+      !schedule.daysOfWeek.includes(d.getUTCDay())
     ) {
-      return at;
+      at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1); // next day, 00:00
+      continue;
     }
+    if (schedule.hours.includes(d.getUTCHours()) && schedule.minutes.includes(d.getUTCMinutes())) return at;
+    at += 60_000;
   }
   return undefined;
 }
@@ -89,18 +134,16 @@ function describe(schedule: Omit<CronSchedule, 'description' | 'source'>, parts:
     schedule.minutes.length === 1 && schedule.hours.length === 1
       ? `at ${pad(schedule.hours[0] as number)}:${pad(schedule.minutes[0] as number)} UTC`
       : `at minute ${parts[0]} of hour ${parts[1]} (UTC)`;
-  const days =
+  const days = schedule.daysOfWeek;
+  const run = days.length > 1 && days.every((v, i) => i === 0 || v === (days[i - 1] as number) + 1);
+  const week =
     parts[4] === '*'
       ? 'every day'
-      : isRun(schedule.daysOfWeek)
-        ? `${DAY_NAMES[schedule.daysOfWeek[0] as number]} to ${DAY_NAMES[schedule.daysOfWeek.at(-1) as number]}`
-        : schedule.daysOfWeek.map((d) => DAY_NAMES[d]).join(', ');
+      : run
+        ? `${DAY_NAMES[days[0] as number]} to ${DAY_NAMES[days.at(-1) as number]}`
+        : days.map((d) => DAY_NAMES[d]).join(', ');
   const dates = parts[2] === '*' && parts[3] === '*' ? '' : `, day-of-month ${parts[2]}, month ${parts[3]}`;
-  return `${time}, ${days}${dates}`;
-}
-
-function isRun(values: readonly number[]): boolean {
-  return values.length > 1 && values.every((v, i) => i === 0 || v === (values[i - 1] as number) + 1);
+  return `${time}, ${week}${dates}`;
 }
 
 function pad(n: number): string {

@@ -1,0 +1,46 @@
+/**
+ * Pipelines of agents: a typed DAG definition (in code, or the reference DSL), a runner that keeps
+ * every node's state in the core `Store` and resumes after a restart, spawn limits through the
+ * envelope topology, failure policies per failure kind, review gates and human approvals, a live
+ * Mermaid drawing and cron triggers on the injected clock.
+ *
+ * @packageDocumentation
+ * @module @parley/pipeline
+ */
+export { definePipeline, DEFAULT_NODE_TIMEOUT_MS, MAX_PIPELINE_NODES } from './define.js';
+export { parsePipeline } from './dsl.js';
+export type { ParsePipelineResult } from './dsl.js';
+export { FAILURE_KINDS, DEFAULT_FAILURE_POLICIES } from './types.js';
+export type {
+  FailureKind,
+  FailurePolicy,
+  NodeCondition,
+  NodeBase,
+  TaskNode,
+  ReviewNode,
+  ApprovalNode,
+  PipelineNode,
+  PipelineInit,
+  PipelineDefinition,
+} from './types.js';
+export { planRun } from './plan.js';
+export type { RunPlan } from './plan.js';
+export { NODE_STATUSES } from './records.js';
+export type { NodeStatus, RunStatus, NodeRecord, RunRecord } from './records.js';
+export { createPipelineRunner } from './runner.js';
+export type {
+  PipelineRunner,
+  PipelineRunnerOptions,
+  PipelineRunnerEvents,
+  NodeContext,
+  StartRunOptions,
+  RunResult,
+  ApprovalDecision,
+} from './runner-types.js';
+export { toMermaid } from './mermaid.js';
+export { parseCron, nextCronRun } from './cron.js';
+export type { CronSchedule, CronParseResult } from './cron.js';
+export { createCronTrigger } from './cron-trigger.js';
+export type { CronTrigger, CronTriggerOptions } from './cron-trigger.js';
+export { PipelineError, PIPELINE_ERROR_CODES, RUN_REFUSAL_CODES } from './errors.js';
+export type { PipelineErrorCode, RunRefusalCode } from './errors.js';

@@ -1,0 +1,200 @@
+import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parley/core';
+import type { NodeContext } from '../runner-types.js';
+import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
+import type { ActiveRun, RunnerEnv } from './env.js';
+import { outputsOf, writeNode } from './io.js';
+
+type WorkNode = NodeContext['node'];
+
+/** How a node's work ended after its retries: an output, a failure with what to do, or stopped. */
+export type WorkOutcome =
+  | { readonly ok: true; readonly output: JsonValue }
+  | {
+      readonly ok: false;
+      readonly kind: FailureKind;
+      readonly after: 'skip' | 'escalate' | 'abort';
+      readonly message: string;
+    }
+  /** The run was aborted or closed, or another runner took the node: nothing more to write. */
+  | { readonly ok: false; readonly kind: 'stopped' };
+
+type Settled =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'error' | 'timeout' | 'refused' | 'stopped'; readonly message: string };
+
+/**
+ * Runs a task or review node's work until it succeeds or its failure policy gives up: one attempt
+ * per loop, each stored before it starts, spawned in the topology when the node spawns, bounded
+ * by the node's timeout, its output checked against the node's artifact schema.
+ */
+export async function runWork(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: WorkNode,
+  extra: Pick<NodeContext, 'revision'> & { readonly outputs?: NodeContext['outputs'] } = {},
+): Promise<WorkOutcome> {
+  run.busy.add(node.id);
+  try {
+    return await work(env, run, node, extra);
+  } finally {
+    run.busy.delete(node.id);
+  }
+}
+
+async function work(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: WorkNode,
+  extra: Pick<NodeContext, 'revision'> & { readonly outputs?: NodeContext['outputs'] },
+): Promise<WorkOutcome> {
+  let retry: NodeContext['retry'];
+  for (;;) {
+    const record = run.records.get(node.id)?.value;
+    if (record === undefined || run.controller.signal.aborted) return { ok: false, kind: 'stopped' };
+    const spawns = env.topology !== undefined && node.action !== 'self';
+    const spawnId = spawns
+      ? env.spawnId({ runId: run.runId, node: node.id, spawn: record.spawns + 1 })
+      : undefined;
+    if (record.spawnId !== undefined) env.topology?.finish(record.spawnId); // a run left by a crash
+    const now = env.clock.now();
+    const started = await writeNode(env, run, node.id, {
+      ...record,
+      status: 'running',
+      attempts: record.attempts + 1,
+      spawns: record.spawns + (spawns ? 1 : 0),
+      spawnId,
+      owner: env.runnerId,
+      leaseUntil: now + node.timeoutMs + env.leaseGraceMs,
+      startedAt: now,
+      code: undefined,
+      reason: undefined,
+    });
+    if (started === undefined) return { ok: false, kind: 'stopped' };
+    const settled = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
+    const result =
+      settled ??
+      (await attempt(env, run, {
+        runId: run.runId,
+        node,
+        attempt: started.attempts,
+        spawnId,
+        input: run.input,
+        outputs: extra.outputs ?? outputsOf(run),
+        retry,
+        revision: extra.revision,
+        signal: run.controller.signal,
+      }));
+    if (spawnId !== undefined) env.topology?.finish(spawnId);
+    if (result.kind === 'stopped') return { ok: false, kind: 'stopped' };
+    let failure: { kind: FailureKind; message: string; missingFields?: readonly string[] };
+    if (result.kind === 'value') {
+      const checked = checkOutput(env, node, result.value);
+      if (checked.ok) return { ok: true, output: checked.value };
+      failure = { kind: 'invalid_output', message: checked.message, missingFields: checked.missingFields };
+    } else failure = { kind: result.kind, message: result.message };
+    const failures = { ...started.failures, [failure.kind]: (started.failures[failure.kind] ?? 0) + 1 };
+    const policy = node.onFailure?.[failure.kind] ?? DEFAULT_FAILURE_POLICIES[failure.kind];
+    const next = (failures[failure.kind] ?? 0) <= policy.retries ? 'retry' : policy.after;
+    env.events.emit('failure', {
+      runId: run.runId,
+      node: node.id,
+      attempt: started.attempts,
+      ...failure,
+      next,
+    });
+    const kept = await writeNode(
+      env,
+      run,
+      node.id,
+      { ...started, failures, code: failure.kind, reason: failure.message },
+      true,
+    );
+    if (kept === undefined) return { ok: false, kind: 'stopped' };
+    if (next !== 'retry') return { ok: false, kind: failure.kind, after: next, message: failure.message };
+    retry = failure;
+  }
+}
+
+/** Takes a slot in the spawn tree (waiting for one); a refusal is this attempt's failure. */
+async function spawnRun(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: WorkNode,
+  id: string,
+): Promise<Settled | undefined> {
+  const parent = run.parent ?? run.definition.owner ?? '';
+  const topology = env.topology as NonNullable<RunnerEnv['topology']>;
+  // One request of this run in the topology's queue at a time: runs side by side alternate.
+  const request = run.spawnTurn.then(() =>
+    topology.spawnWhenFree({ parent, id, role: node.agent }, { signal: run.controller.signal }),
+  );
+  run.spawnTurn = request.catch(() => undefined);
+  try {
+    const spawned = await request;
+    return spawned.ok ? undefined : { kind: 'refused', message: `${spawned.code}: ${spawned.message}` };
+  } catch (error) {
+    if (isParleyError(error, 'cancelled')) return { kind: 'stopped', message: 'cancelled' };
+    // The tree refused the request itself (an id or role it cannot take): this attempt's failure.
+    return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** One call of the work, settled once by its result, its timeout or the run's abort. */
+function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<Settled> {
+  return new Promise((resolve) => {
+    const controller = new AbortController();
+    let done = false;
+    let timer: TimerHandle | undefined;
+    const onAbort = (): void => settle({ kind: 'stopped', message: 'run stopped' });
+    const settle = (outcome: Settled): void => {
+      if (done) {
+        if (outcome.kind === 'value' || outcome.kind === 'error')
+          env.events.emit('ignored', { runId: run.runId, node: context.node.id, code: 'late_result' });
+        return;
+      }
+      done = true;
+      env.clock.clearTimeout(timer);
+      run.controller.signal.removeEventListener('abort', onAbort);
+      if (outcome.kind !== 'value') controller.abort(new Error(outcome.message));
+      resolve(outcome);
+    };
+    run.controller.signal.addEventListener('abort', onAbort, { once: true });
+    timer = env.clock.setTimeout(
+      () => settle({ kind: 'timeout', message: `no result within ${context.node.timeoutMs} ms` }),
+      context.node.timeoutMs,
+    );
+    Promise.resolve()
+      .then(() => env.work({ ...context, signal: controller.signal }))
+      .then(
+        (value) => settle({ kind: 'value', value }),
+        (error: unknown) =>
+          settle({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
+      );
+  });
+}
+
+type Checked =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly message: string; readonly missingFields?: readonly string[] };
+
+/** The output as JSON, checked against the node's artifact schema when there is one. */
+function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Checked {
+  let json: JsonValue;
+  try {
+    const text = JSON.stringify(value ?? null);
+    json = JSON.parse(text) as JsonValue; // what the store will keep
+  } catch (error) {
+    return { ok: false, message: `the output is not JSON (${String(error)})` };
+  }
+  const match = node.output === undefined ? undefined : env.artifacts?.select(node.output);
+  if (node.output !== undefined && env.artifacts !== undefined && match === undefined)
+    return { ok: false, message: `no schema for the artifact ${node.output}` };
+  if (match === undefined) return { ok: true, value: json };
+  const result = validate(match.schema, json);
+  if (result.ok) return { ok: true, value: json };
+  return {
+    ok: false,
+    message: `${node.output}: ${result.issues.map((issue) => `${issue.pathText || '(root)'} ${issue.message}`).join('; ')}`,
+    missingFields: result.missingFields,
+  };
+}

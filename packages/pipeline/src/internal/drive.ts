@@ -1,0 +1,178 @@
+import type { TimerHandle } from '@parley/core';
+import { planRun } from '../plan.js';
+import { type NodeRecord, readRecord, runKey, type RunRecord, writeRecord } from '../records.js';
+import type { RunResult } from '../runner-types.js';
+import type { PipelineDefinition } from '../types.js';
+import { runApproval } from './approval.js';
+import { runWork } from './attempt.js';
+import type { ActiveRun, RunnerEnv } from './env.js';
+import { CorruptRecord, loadNode, writeNode } from './io.js';
+import { type ReviewOutcome, runReview } from './review.js';
+
+/**
+ * Drives one run to its end: each tick reads the records, applies the pure plan (skips, starts,
+ * take-overs of nodes whose owner stopped), then sleeps until a node settles, a decision or another
+ * runner's write arrives, or a foreign lease runs out.
+ */
+export async function drive(
+  env: RunnerEnv,
+  run: ActiveRun,
+  waiters: Set<() => void>,
+  maxParallel: number,
+): Promise<RunResult> {
+  const { runId, definition } = run;
+  const inflight = new Map<string, Promise<void>>();
+  let woken = false;
+  let resolveSleep: (() => void) | undefined;
+  run.wake = () => {
+    woken = true;
+    resolveSleep?.();
+    for (const wake of [...waiters]) wake();
+  };
+  let leaseTimer: TimerHandle | undefined;
+  const unwatch = env.store.watch?.(`${env.prefix}node:${runId}:`, () => run.wake());
+  const launch = (id: string, task: () => Promise<void>): void => {
+    inflight.set(
+      id,
+      task()
+        .catch((error: unknown) => {
+          run.failure ??= error;
+        })
+        .finally(() => {
+          inflight.delete(id);
+          run.wake();
+        }),
+    );
+  };
+  try {
+    for (;;) {
+      woken = false;
+      if (run.failure !== undefined || run.controller.signal.reason === 'closed') break;
+      for (const node of definition.nodes) if (!run.busy.has(node.id)) await loadNode(env, run, node.id);
+      const records: Record<string, NodeRecord> = {};
+      for (const [id, record] of run.records) records[id] = record.value;
+      const plan = planRun(definition, records);
+      const starts = new Set(plan.start);
+      for (const { id, reason } of plan.skip) {
+        const record = records[id] as NodeRecord;
+        await writeNode(env, run, id, { ...record, status: 'skipped', reason, endedAt: env.clock.now() });
+      }
+      if (plan.skip.length > 0) continue;
+      if (plan.finished && inflight.size === 0) return await finish(env, run, plan.status ?? 'succeeded');
+      const now = env.clock.now();
+      let nextLease = Number.POSITIVE_INFINITY;
+      for (const node of definition.nodes) {
+        if (inflight.has(node.id) || run.busy.has(node.id) || inflight.size >= maxParallel) continue;
+        const record = records[node.id] as NodeRecord;
+        const stale =
+          (record.status === 'running' || record.status === 'waiting') &&
+          (record.owner === env.runnerId || now >= (record.leaseUntil ?? 0));
+        if (!starts.has(node.id) && !stale) {
+          if (record.status === 'running' || record.status === 'waiting')
+            nextLease = Math.min(nextLease, record.leaseUntil ?? now);
+          continue;
+        }
+        if (node.kind === 'approval') launch(node.id, () => runApproval(env, run, node, waiters));
+        else launch(node.id, () => settleWork(env, run, node));
+      }
+      env.clock.clearTimeout(leaseTimer);
+      if (Number.isFinite(nextLease))
+        leaseTimer = env.clock.setTimeout(() => run.wake(), Math.max(nextLease - now, 0));
+      if (!woken) await new Promise<void>((resolve) => (resolveSleep = resolve));
+      resolveSleep = undefined;
+    }
+  } catch (error) {
+    run.failure ??= error;
+  } finally {
+    env.clock.clearTimeout(leaseTimer);
+    unwatch?.();
+  }
+  run.controller.abort('closed'); // a no-op when the run was aborted or closed already
+  await Promise.all(inflight.values());
+  const failure = run.failure;
+  if (failure instanceof CorruptRecord) {
+    env.events.emit('refused', {
+      runId,
+      code: 'corrupt_record',
+      message: failure.message,
+      key: failure.key,
+    });
+    return { ok: false, runId, code: 'corrupt_record', message: failure.message };
+  }
+  if (failure !== undefined) {
+    const message = `The store failed: ${failure instanceof Error ? failure.message : String(failure)}`;
+    env.events.emit('refused', { runId, code: 'store_failed', message });
+    return { ok: false, runId, code: 'store_failed', message };
+  }
+  return { ok: false, runId, code: 'closed', message: 'The runner closed before the run ended' };
+}
+
+/** Runs a task or review node and stores how it ended. */
+async function settleWork(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: PipelineDefinition['nodes'][number],
+): Promise<void> {
+  if (node.kind === 'approval') return;
+  const outcome: ReviewOutcome =
+    node.kind === 'review' ? await runReview(env, run, node) : await runWork(env, run, node);
+  const record = run.records.get(node.id)?.value as NodeRecord;
+  const end = { ...record, endedAt: env.clock.now(), owner: undefined, leaseUntil: undefined };
+  if (outcome.ok) {
+    await writeNode(env, run, node.id, {
+      ...end,
+      status: 'done',
+      output: outcome.output,
+      code: undefined,
+      reason: undefined,
+    });
+  } else if (outcome.kind === 'stopped') {
+    if (run.controller.signal.reason === 'aborted' && record.status === 'running')
+      await writeNode(env, run, node.id, { ...end, status: 'skipped', reason: 'run aborted' });
+  } else if (outcome.kind === 'escalated') {
+    await writeNode(env, run, node.id, {
+      ...end,
+      status: 'escalated',
+      code: outcome.code,
+      reason: outcome.message,
+      output: outcome.output,
+      escalateTo: outcome.escalateTo,
+    });
+  } else if (outcome.after === 'abort') {
+    const stored = await writeNode(env, run, node.id, {
+      ...end,
+      status: 'failed',
+      code: outcome.kind,
+      reason: outcome.message,
+      abort: true,
+    });
+    if (stored !== undefined) run.controller.abort('aborted');
+  } else {
+    const status = outcome.after === 'skip' ? 'skipped' : 'escalated';
+    await writeNode(env, run, node.id, { ...end, status, code: outcome.kind, reason: outcome.message });
+  }
+}
+
+/** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
+async function finish(
+  env: RunnerEnv,
+  run: ActiveRun,
+  status: Exclude<RunResult & { ok: true }, never>['status'],
+): Promise<RunResult> {
+  const key = runKey(env.prefix, run.runId);
+  for (let tries = 0; tries < 5; tries++) {
+    const header = readRecord(await env.store.getEntry(key), 'run');
+    if (header === 'corrupt') throw new CorruptRecord(key);
+    if (header === undefined || header.value.status !== 'running') break;
+    const next: RunRecord = {
+      ...header.value,
+      status: status as RunRecord['status'],
+      endedAt: env.clock.now(),
+    };
+    if ((await writeRecord(env.store, key, header.version, next, env.ttlMs)) !== false) break;
+  }
+  env.events.emit('run', { runId: run.runId, status });
+  const nodes: Record<string, NodeRecord> = {};
+  for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id)?.value as NodeRecord;
+  return { ok: true, runId: run.runId, status, nodes };
+}

@@ -1,0 +1,47 @@
+import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
+import type { ArtifactSet, Topology } from '@parley/envelope';
+import type { NodeContext, PipelineRunnerEvents } from '../runner-types.js';
+import type { NodeRecord, Versioned } from '../records.js';
+import type { PipelineDefinition } from '../types.js';
+
+/** What every part of a runner shares. */
+export interface RunnerEnv {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly runnerId: string;
+  readonly prefix: string;
+  readonly ttlMs: number;
+  readonly leaseGraceMs: number;
+  readonly events: Emitter<PipelineRunnerEvents>;
+  readonly work: (context: NodeContext) => unknown;
+  readonly artifacts: ArtifactSet | undefined;
+  readonly topology: Topology | undefined;
+  readonly spawnId: (info: {
+    readonly runId: string;
+    readonly node: string;
+    readonly spawn: number;
+  }) => string;
+}
+
+/** One run being driven by this process. */
+export interface ActiveRun {
+  readonly runId: string;
+  readonly definition: PipelineDefinition;
+  readonly parent: string | undefined;
+  readonly input: JsonValue | undefined;
+  /** Aborted on close (reason `closed`) or when a node aborts the run (reason `aborted`). */
+  readonly controller: AbortController;
+  /** Node records as last read or written, by node id. */
+  readonly records: Map<string, Versioned<NodeRecord>>;
+  /** Nodes this process is working on now (a review re-running its target included). */
+  readonly busy: Set<string>;
+  /**
+   * Settles when this run's last spawn request got its answer: a run queues one spawn at a time
+   * in the topology's FIFO, so runs side by side take free slots in turn.
+   */
+  spawnTurn: Promise<unknown>;
+  /** Set when a store operation failed inside a node; the drive loop stops with it. */
+  failure: unknown;
+  /** Wakes the drive loop. */
+  wake(): void;
+}

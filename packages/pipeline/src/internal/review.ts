@@ -1,0 +1,137 @@
+import { createReviewGate, DEFAULT_MAX_REVISIONS, type ReviewVerdict } from '@parley/conflict';
+import type { JsonValue } from '@parley/core';
+import { ancestors } from '../define.js';
+import type { NodeContext } from '../runner-types.js';
+import type { NodeRecord } from '../records.js';
+import type { ReviewNode } from '../types.js';
+import type { ActiveRun, RunnerEnv } from './env.js';
+import { type WorkOutcome, runWork } from './attempt.js';
+import { outputsOf, writeNode } from './io.js';
+
+type Node = NodeContext['node'];
+
+/** How a review node ended: its verdict output, escalated, or a failure from its work. */
+export type ReviewOutcome =
+  | WorkOutcome
+  | {
+      readonly ok: false;
+      readonly kind: 'escalated';
+      readonly code: string;
+      readonly message: string;
+      readonly output: JsonValue;
+      readonly escalateTo: string | undefined;
+    };
+
+/**
+ * Runs a review node through @parley/conflict's review gate: the reviewer (this node's work) judges
+ * the reviewed node's output; a `revise` re-runs the upstream node `revise_target` names (by id or
+ * agent) and then the reviewed node, with the issues, and the gate counts the rounds in the store
+ * (per run and node), so a restarted run keeps them. `block`, too many rounds, or a malformed
+ * verdict escalate.
+ */
+export async function runReview(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: ReviewNode & Node,
+): Promise<ReviewOutcome> {
+  const max = node.maxRevisions ?? DEFAULT_MAX_REVISIONS;
+  const nodes = run.definition.nodes;
+  const upstream = ancestors(nodes, node.id);
+  let failed: WorkOutcome | undefined;
+  let last: JsonValue = null;
+  const gate = createReviewGate<JsonValue | undefined>({
+    maxRevisions: max,
+    maxErrorRetries: 0, // the nodes' own failure policies retry
+    store: env.store,
+    keyPrefix: `${env.prefix}review:`,
+    ttlMs: env.ttlMs,
+    clock: env.clock,
+    review: async (output) => {
+      const outcome = await runWork(env, run, node, {
+        outputs: { ...outputsOf(run), [node.reviews]: output },
+      });
+      if (!outcome.ok) {
+        failed = outcome;
+        throw new Error('reviewer failed');
+      }
+      last = outcome.output;
+      return outcome.output as unknown as ReviewVerdict; // checked by the gate before it counts
+    },
+  });
+  gate.on('attempt', ({ record }) => {
+    if (record.status !== 'revise' || record.escalated) return;
+    env.events.emit('revise', {
+      runId: run.runId,
+      node: node.id,
+      round: record.retries,
+      max,
+      target: record.verdict?.revise_target,
+      issues: record.verdict?.issues ?? [],
+    });
+  });
+  const outcome = await gate
+    .run({
+      input: undefined,
+      taskId: `${run.runId}:${node.id}`,
+      signal: run.controller.signal,
+      generate: async (request) => {
+        const reviewed = run.records.get(node.reviews)?.value.output;
+        const feedback = request.feedback.at(-1);
+        if (feedback === undefined) return reviewed;
+        const revision = {
+          round: feedback.attempt,
+          issues: feedback.review?.issues ?? [],
+          summary: feedback.review?.summary,
+        };
+        const target = request.target;
+        const named = nodes.find(
+          (n) => n.kind !== 'approval' && upstream.has(n.id) && (n.id === target || n.agent === target),
+        );
+        if (named !== undefined && named.id !== node.reviews) await redo(named as Node, revision);
+        return redo(nodes.find((n) => n.id === node.reviews) as Node, revision);
+      },
+    })
+    .catch((error: unknown) => {
+      if (run.controller.signal.aborted) return undefined; // cancelled: the run is stopping
+      throw error;
+    });
+  if (outcome === undefined || (failed !== undefined && !failed.ok && failed.kind === 'stopped'))
+    return { ok: false, kind: 'stopped' };
+  if (outcome.ok) return { ok: true, output: last };
+  if (failed !== undefined) return failed;
+  return {
+    ok: false,
+    kind: 'escalated',
+    code: outcome.code,
+    message: outcome.report.summary,
+    output: last,
+    escalateTo: node.escalateTo,
+  };
+
+  /** Re-runs an upstream node with the reviewer's issues and stores its new output (revision + 1). */
+  async function redo(target: Node, revision: NonNullable<NodeContext['revision']>): Promise<JsonValue> {
+    const before = run.records.get(target.id)?.value as NodeRecord;
+    const outcome = await runWork(env, run, target, { revision });
+    const record = run.records.get(target.id)?.value as NodeRecord;
+    if (!outcome.ok) failed = outcome;
+    // A failed revision leaves the node as it was (done, its earlier output); the review carries the failure.
+    const stored =
+      outcome.ok || outcome.kind !== 'stopped'
+        ? await writeNode(env, run, target.id, {
+            ...record,
+            status: 'done',
+            output: outcome.ok ? outcome.output : before.output,
+            revision: record.revision + (outcome.ok ? 1 : 0),
+            endedAt: env.clock.now(),
+            owner: undefined,
+            leaseUntil: undefined,
+          })
+        : undefined;
+    if (!outcome.ok) throw new Error(`${target.id} could not revise`);
+    if (stored === undefined) {
+      failed = { ok: false, kind: 'stopped' };
+      throw new Error('lost the record');
+    }
+    return outcome.output;
+  }
+}

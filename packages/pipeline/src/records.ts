@@ -1,0 +1,198 @@
+import type { JsonValue, Store, StoreEntry } from '@parley/core';
+import { z } from 'zod';
+import { FAILURE_KINDS, type FailureKind } from './types.js';
+
+/**
+ * The states a node goes through: `pending` → `running` (or `waiting` for a person) → `done`,
+ * `skipped`, `failed`, `escalated` or `rejected`.
+ *
+ * @example
+ * ```ts
+ * import { NODE_STATUSES } from '@parley/pipeline';
+ *
+ * console.log(NODE_STATUSES.length); // 8
+ * ```
+ */
+export const NODE_STATUSES = [
+  'pending',
+  'running',
+  'waiting',
+  'done',
+  'skipped',
+  'failed',
+  'escalated',
+  'rejected',
+] as const;
+
+/**
+ * One of {@link NODE_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import type { NodeStatus } from '@parley/pipeline';
+ *
+ * const status: NodeStatus = 'waiting';
+ * ```
+ */
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+
+/**
+ * How a run ended: every node done or skipped (`succeeded`), or the worst of a failed, escalated
+ * or rejected node. A run this process stops driving (closed, store failure) has no status: it resumes.
+ *
+ * @example
+ * ```ts
+ * import type { RunStatus } from '@parley/pipeline';
+ *
+ * const status: RunStatus = 'escalated';
+ * ```
+ */
+export type RunStatus = 'succeeded' | 'failed' | 'escalated' | 'rejected';
+
+const Failures = z.partialRecord(z.enum(FAILURE_KINDS), z.number().int().min(0));
+const Json = z.custom<JsonValue>(() => true);
+
+const NodeRecordSchema = z.strictObject({
+  v: z.literal(1),
+  status: z.enum(NODE_STATUSES),
+  attempts: z.number().int().min(0),
+  spawns: z.number().int().min(0),
+  revision: z.number().int().min(0),
+  failures: Failures,
+  owner: z.string().optional(),
+  leaseUntil: z.number().optional(),
+  spawnId: z.string().optional(),
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+  deadlineAt: z.number().optional(),
+  output: Json.optional(),
+  code: z.string().optional(),
+  reason: z.string().optional(),
+  escalateTo: z.string().optional(),
+  abort: z.boolean().optional(),
+});
+
+const RunRecordSchema = z.strictObject({
+  v: z.literal(1),
+  name: z.string(),
+  digest: z.string(),
+  status: z.enum(['running', 'succeeded', 'failed', 'escalated', 'rejected']),
+  createdAt: z.number(),
+  endedAt: z.number().optional(),
+  input: Json.optional(),
+});
+
+/**
+ * A node's state as stored (plain JSON), what `runner.snapshot()` and the `node` event report.
+ *
+ * @example
+ * ```ts
+ * import type { NodeRecord } from '@parley/pipeline';
+ *
+ * const record: NodeRecord = { v: 1, status: 'done', attempts: 1, spawns: 1, revision: 0, failures: {}, output: { verdict: 'pass' } };
+ * ```
+ */
+export interface NodeRecord {
+  readonly v: 1;
+  readonly status: NodeStatus;
+  /** Attempts started (every kind, restarts and revisions included). */
+  readonly attempts: number;
+  /** Runs spawned in the topology for this node. */
+  readonly spawns: number;
+  /** Times a review had this node redo its work. */
+  readonly revision: number;
+  /** Failures so far, per kind. */
+  readonly failures: Readonly<Partial<Record<FailureKind, number>>>;
+  /** The runner working on it (running or waiting). */
+  readonly owner?: string | undefined;
+  /** Until when its owner holds it; after that another runner may take it over. */
+  readonly leaseUntil?: number | undefined;
+  readonly spawnId?: string | undefined;
+  readonly startedAt?: number | undefined;
+  readonly endedAt?: number | undefined;
+  /** An approval's absolute deadline. */
+  readonly deadlineAt?: number | undefined;
+  readonly output?: JsonValue | undefined;
+  readonly code?: string | undefined;
+  readonly reason?: string | undefined;
+  readonly escalateTo?: string | undefined;
+  /** Set on the failure that aborted the run. */
+  readonly abort?: boolean | undefined;
+}
+
+/**
+ * A run's header as stored.
+ *
+ * @example
+ * ```ts
+ * import type { RunRecord } from '@parley/pipeline';
+ *
+ * const run: RunRecord = { v: 1, name: 'daily', digest: '0badf00d', status: 'running', createdAt: 0 };
+ * ```
+ */
+export interface RunRecord {
+  readonly v: 1;
+  readonly name: string;
+  /** The definition's digest: a run resumes only under the same one. */
+  readonly digest: string;
+  readonly status: 'running' | RunStatus;
+  readonly createdAt: number;
+  readonly endedAt?: number | undefined;
+  readonly input?: JsonValue | undefined;
+}
+
+/** A stored record with the version a compare-and-set must name (`null`: absent). */
+export interface Versioned<T> {
+  readonly value: T;
+  readonly version: number | null;
+}
+
+export const PENDING: NodeRecord = Object.freeze({
+  v: 1,
+  status: 'pending',
+  attempts: 0,
+  spawns: 0,
+  revision: 0,
+  failures: {},
+});
+
+export const runKey = (prefix: string, runId: string): string => `${prefix}run:${runId}`;
+export const nodeKey = (prefix: string, runId: string, node: string): string =>
+  `${prefix}node:${runId}:${node}`;
+
+/** Reads and checks a stored record; `corrupt` when it fails its schema. */
+export function readRecord(
+  entry: StoreEntry | undefined,
+  kind: 'run',
+): Versioned<RunRecord> | 'corrupt' | undefined;
+export function readRecord(entry: StoreEntry | undefined, kind: 'node'): Versioned<NodeRecord> | 'corrupt';
+export function readRecord(
+  entry: StoreEntry | undefined,
+  kind: 'run' | 'node',
+): Versioned<RunRecord | NodeRecord> | 'corrupt' | undefined {
+  if (entry === undefined) return kind === 'node' ? { value: PENDING, version: null } : undefined;
+  const parsed = (kind === 'run' ? RunRecordSchema : NodeRecordSchema).safeParse(entry.value);
+  // The schemas above describe exactly these interfaces.
+  return parsed.success
+    ? { value: parsed.data as RunRecord | NodeRecord, version: entry.version }
+    : 'corrupt';
+}
+
+/** Writes a record if its version is still `expected`; `false` when another writer got there first. */
+export async function writeRecord(
+  store: Store,
+  key: string,
+  expected: number | null,
+  value: NodeRecord | RunRecord,
+  ttlMs: number,
+): Promise<number | false> {
+  // Records are built from checked JSON fields only; strip the undefined ones for the store.
+  const json = JSON.parse(JSON.stringify(value)) as JsonValue;
+  const result = await store.compareAndSet(key, expected, json, { ttlMs });
+  return result.ok ? result.version : false;
+}
+
+/** Tells whether a status is final. */
+export function isFinal(status: NodeStatus): boolean {
+  return status !== 'pending' && status !== 'running' && status !== 'waiting';
+}
