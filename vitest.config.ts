@@ -14,6 +14,8 @@ const PACKAGES = [
   'testing',
   'redis',
   'postgres',
+  'peers',
+  'protocol-tools',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
