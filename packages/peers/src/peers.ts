@@ -32,9 +32,8 @@ import type {
   PeersOptions,
 } from './types.js';
 
-/** Compare-and-set attempts before a send is refused `store_error`. */
+/** Compare-and-set attempts before `store_error`; how long a record outlives its expiry (late retries). */
 const CLAIM_ATTEMPTS = 3;
-/** How long a conversation record outlives its expiry in the store, for late retries. */
 const RETAIN_MS = 60_000;
 
 /**
@@ -265,7 +264,6 @@ export function createPeers(options: PeersOptions): Peers {
   };
 }
 
-/** How a failed round of `@parley/correlate` reads as a refusal. */
 const CODE_OF: Partial<Record<string, PeerRefusalCode>> = {
   timeout: 'timeout',
   cancelled: 'cancelled',

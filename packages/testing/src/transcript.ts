@@ -37,7 +37,7 @@ export interface TranscriptOptions {
 export interface Transcript {
   /** Every line kept so far, in order. */
   readonly lines: readonly string[];
-  /** A time-stamped entry; the lines after the first are indented under it. */
+  /** A time-stamped entry; the lines after the first are indented past its stamp. */
   log(text: string): void;
   /** A time-stamped entry of one party: `who` in its own column (`lead`, `alice → lead`). */
   entry(who: string, text: string): void;
@@ -62,7 +62,7 @@ export interface Transcript {
  * clock.advance(2_000);
  * transcript.log('alice approves\n(exits after saving)');
  * console.log(transcript.lines);
- * // [ '09:00:00  lead → alice   shutdown request req_1', '09:00:02  alice approves', '          (exits after saving)' ]
+ * // [ '09:00:00  lead → alice   shutdown request req_1', '09:00:02  alice approves', '            (exits after saving)' ]
  * ```
  */
 export function createTranscript(options: TranscriptOptions): Transcript {
@@ -80,7 +80,7 @@ export function createTranscript(options: TranscriptOptions): Transcript {
       const [first = '', ...rest] = text.split('\n');
       const stamp = clockTime(clock.now());
       keep(`${stamp}  ${first}`);
-      for (const more of rest) keep(`${' '.repeat(stamp.length + 2)}${more}`);
+      for (const more of rest) keep(`${' '.repeat(stamp.length + 4)}${more}`);
     },
     entry(who, text) {
       keep(`${clockTime(clock.now())}  ${who.padEnd(whoWidth)} ${text}`);

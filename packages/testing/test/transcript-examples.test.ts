@@ -34,7 +34,7 @@ describe('transcript.ts examples', () => {
     expect(transcript.lines).toEqual([
       '09:00:00  lead → alice   shutdown request req_1',
       '09:00:02  alice approves',
-      '          (exits after saving)',
+      '            (exits after saving)',
     ]);
   });
 

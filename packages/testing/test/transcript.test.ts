@@ -17,7 +17,7 @@ describe('createTranscript', () => {
       '',
       '09:00:00  lead   asks',
       '09:01:05  answers',
-      '          with two lines',
+      '            with two lines',
     ]);
     expect(seen).toEqual(t.lines);
   });
