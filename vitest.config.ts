@@ -24,6 +24,8 @@ const PACKAGES = [
   'mcp',
   'langgraph',
   'pipeline',
+  'peers',
+  'protocol-tools',
 ];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */

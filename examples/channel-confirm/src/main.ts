@@ -4,12 +4,11 @@
 // `--tour` (what `npm run demo` passes) runs the three that show the most.
 import { createInterface } from 'node:readline/promises';
 import { systemClock } from '@parley/core';
-import { createFakeChannel } from '@parley/testing';
+import { createFakeChannel, createTranscript } from '@parley/testing';
 import { formatShop, openDatabase, readShop, resetShop } from './database.js';
 import { createDriver, createProgress } from './driver.js';
 import { CHANNEL, GROUP_CHAT, runChannelConfirm } from './run.js';
 import { ALICE, SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
-import { createTranscript } from './transcript.js';
 import { createShopBot } from './wiring.js';
 
 const args = process.argv.slice(2);
@@ -30,7 +29,7 @@ async function interactive(): Promise<void> {
   console.log('Starting PGlite (Postgres in WebAssembly)…');
   const db = await openDatabase();
   await resetShop(db);
-  const transcript = createTranscript(systemClock, (line) => console.log(line));
+  const transcript = createTranscript({ clock: systemClock, output: (line) => console.log(line) });
   const progress = createProgress(10 * 60_000);
   const channel = createFakeChannel({ channel: CHANNEL, clock: systemClock, echo: true });
   const bot = await createShopBot({

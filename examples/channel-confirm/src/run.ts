@@ -4,7 +4,7 @@
 import type { OutboundMessage } from '@parley/bus';
 import type { ConfirmDecision } from '@parley/confirm';
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
-import { createFakeChannel, createFakeClock } from '@parley/testing';
+import { createFakeChannel, createFakeClock, createTranscript } from '@parley/testing';
 import type { SeenMessage } from './agent.js';
 import {
   formatShop,
@@ -17,7 +17,6 @@ import {
 import { createDriver, createProgress } from './driver.js';
 import { DEFAULT_TIMEOUT_MS, SCENARIOS, type ScenarioName } from './scenarios.js';
 import type { ModelRequest } from './script.js';
-import { createTranscript } from './transcript.js';
 import { createShopBot } from './wiring.js';
 
 export const CHANNEL = 'feishu';
@@ -67,7 +66,10 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
   const clock = options.clock ?? createFakeClock({ now: Date.UTC(2025, 0, 6, 9, 0, 0) });
   const generateId = options.generateId ?? createSequentialIds('cfm_');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const transcript = createTranscript(clock, options.output);
+  const transcript = createTranscript({
+    clock,
+    ...(options.output === undefined ? {} : { output: options.output }),
+  });
   const names = options.scenarios ?? SCENARIOS.map((scenario) => scenario.name);
   const owned = options.db === undefined ? await openDatabase() : undefined;
   const db: SqlDatabase = options.db ?? (owned as SqlDatabase);

@@ -3,7 +3,7 @@
 // arrive, and `wait <seconds>` jumps ahead (shutdown requests expire after 30 s).
 import type { Team } from './team.js';
 import { trackers } from './trackers.js';
-import { clockTime } from './transcript.js';
+import { clockTime } from '@parley/testing';
 
 /** Simulated time that passes after each command, so teammates' answers arrive. */
 export const TICK_MS = 5_000;

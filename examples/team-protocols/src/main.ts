@@ -7,12 +7,12 @@ import { createFakeClock } from '@parley/testing';
 import { createLeadConsole, HELP, TICK_MS } from './console.js';
 import { runTeamProtocols } from './run.js';
 import { createTeam } from './team.js';
-import { createTranscript } from './transcript.js';
+import { createTranscript } from '@parley/testing';
 
 async function interactive(): Promise<void> {
   // Simulated time starting now: `wait 30` shows an expiry without waiting 30 real seconds.
   const clock = createFakeClock({ now: Math.floor(Date.now() / 1000) * 1000 });
-  const transcript = createTranscript(clock, (line) => console.log(line));
+  const transcript = createTranscript({ clock, output: (line) => console.log(line) });
   const team = createTeam({ clock, generateId: createSequentialIds('req_'), transcript });
   const lead = createLeadConsole(team);
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });

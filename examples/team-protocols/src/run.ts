@@ -8,7 +8,7 @@ import type { TeammateScript } from './cast.js';
 import { SCENARIOS, type ScenarioName } from './scenarios.js';
 import { createTeam, type Member } from './team.js';
 import { type Trackers, trackers } from './trackers.js';
-import { createTranscript } from './transcript.js';
+import { createTranscript } from '@parley/testing';
 
 /** 2026-04-15 09:00:00 UTC: where simulated time starts by default. */
 export const START_AT = Date.UTC(2026, 3, 15, 9, 0, 0);
@@ -48,7 +48,10 @@ export interface RunResult {
 export async function runTeamProtocols(options: RunOptions = {}): Promise<RunResult> {
   const clock = options.clock ?? createFakeClock({ now: START_AT });
   const generateId = options.generateId ?? createSequentialIds('req_');
-  const transcript = createTranscript(clock, options.output);
+  const transcript = createTranscript({
+    clock,
+    ...(options.output === undefined ? {} : { output: options.output }),
+  });
   const team = createTeam({ clock, generateId, transcript, ...(options.cast ? { cast: options.cast } : {}) });
   const names = options.scenarios ?? SCENARIOS.map((s) => s.name);
   try {

@@ -3,7 +3,7 @@
 // works in a terminal, a chat message or a log.
 import type { CorrelatorStats, TrackedRequest } from '@parley/correlate';
 import { planOf, sorted } from './trackers.js';
-import { clockTime } from './transcript.js';
+import { clockTime } from '@parley/testing';
 
 export interface TeamViewInput {
   readonly now: number;

@@ -19,7 +19,7 @@ import {
 import { TEAM, type TeammateScript } from './cast.js';
 import { renderTeamView } from './team-view.js';
 import { createTeammate, PROTOCOLS, type Teammate } from './teammate.js';
-import { clockTime, type Transcript } from './transcript.js';
+import { clockTime, type Transcript } from '@parley/testing';
 import { createWire, deliverAll, LEAD, type Wire, wireSender } from './wire.js';
 
 export const SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -115,7 +115,7 @@ export function createTeam(options: TeamOptions): Team {
   );
   const member = (name: string): Member | undefined => members.find((m) => m.name === name);
   const ignored: Refusal[] = [];
-  const log = (text: string): void => transcript.log(LEAD, text);
+  const log = (text: string): void => transcript.entry(LEAD, text);
   let lastSent: string | undefined;
 
   const lead = createCorrelator({

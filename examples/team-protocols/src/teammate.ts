@@ -12,7 +12,7 @@ import {
   type TrackedRequest,
 } from '@parley/correlate';
 import type { TeammateScript } from './cast.js';
-import { clockTime, type Transcript } from './transcript.js';
+import { clockTime, type Transcript } from '@parley/testing';
 import { LEAD, type Wire, wireSender } from './wire.js';
 
 /** Every party of the team speaks both protocols. */
@@ -59,7 +59,7 @@ export function createTeammate(options: TeammateOptions): Teammate {
   let rejected: string | undefined;
   let exited = false;
   let closed = false;
-  const log = (text: string): void => transcript.log(name, text);
+  const log = (text: string): void => transcript.entry(name, text);
 
   /** Runs `action` after the teammate's thinking time, on the clock. */
   function later(action: () => void): void {

@@ -4,7 +4,7 @@
 import type { Clock } from '@parley/core';
 import type { CorrelateMessage } from '@parley/correlate';
 import { createRecordingTransport, type RecordingTransport } from '@parley/testing';
-import { brief, type Transcript } from './transcript.js';
+import { brief, type Transcript } from '@parley/testing';
 
 export const LEAD = 'lead';
 
@@ -34,7 +34,7 @@ export function wireSender(
     if (delayMs > 0) wire.delay(delayMs, { from });
     endpoint.send(message);
     const late = delayMs > 0 ? `  (slow link: arrives in ${delayMs / 1000} s)` : '';
-    transcript.log(`${message.from} → ${message.to}`, `${describeMessage(message)}${late}`);
+    transcript.entry(`${message.from} → ${message.to}`, `${describeMessage(message)}${late}`);
   };
 }
 

@@ -3,7 +3,7 @@ import { createFakeClock, type FakeClock } from '@parley/testing';
 import type { TeammateScript } from '../src/cast.js';
 import { START_AT } from '../src/run.js';
 import { createTeam, type Team } from '../src/team.js';
-import { createTranscript, type Transcript } from '../src/transcript.js';
+import { createTranscript, type Transcript } from '@parley/testing';
 
 export interface Setup {
   readonly clock: FakeClock;
@@ -14,7 +14,7 @@ export interface Setup {
 /** A team on a fake clock at 09:00:00 with ids req_1, req_2…; the default cast unless one is given. */
 export function setup(cast?: readonly TeammateScript[]): Setup {
   const clock = createFakeClock({ now: START_AT });
-  const transcript = createTranscript(clock);
+  const transcript = createTranscript({ clock });
   const team = createTeam({
     clock,
     generateId: createSequentialIds('req_'),

@@ -67,5 +67,7 @@ export type { StoreConformanceCase, StoreConformanceSubject } from './store-conf
 export { assertSent, assertNotSent, expectOutbox } from './assertions.js';
 export type { MessageMatcher, OutboxExpectation } from './assertions.js';
 export { drainInbound } from './bus.js';
+export { createTranscript, clockTime, brief } from './transcript.js';
+export type { Transcript, TranscriptOptions } from './transcript.js';
 export { TestingError, TESTING_ERROR_CODES } from './errors.js';
 export type { TestingErrorCode } from './errors.js';
