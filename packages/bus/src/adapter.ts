@@ -18,8 +18,10 @@ export type DeliverInbound = (input: Omit<InboundInput, 'channel'>) => Promise<P
 
 /**
  * What an adapter may report of a message it sent: `sentAt`, the platform's own time stamp of the
- * message (epoch ms, e.g. Telegram's `date` × 1000), read with the same clock as inbound
- * `createdAt`.
+ * message (epoch ms), read with the same clock as inbound `createdAt`. A platform that stamps whole
+ * seconds gives the end of the stamped second (Telegram: `date × 1000 + 999`), while inbound
+ * `createdAt` is the start of its second, so a reply stamped in the prompt's own second is never
+ * taken as written after it.
  *
  * @example
  * ```ts
