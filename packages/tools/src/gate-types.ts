@@ -1,5 +1,6 @@
 import type { Clock, Emitter, Store, ValidationIssue } from '@parley/core';
 import type { ToolGateLimits } from './limits.js';
+import type { DisabledTool } from './disabled-tool.js';
 import type { ToolGateSnapshot } from './snapshot.js';
 import type { ConfirmGate } from '@parley/confirm';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
@@ -275,22 +276,6 @@ export interface ToolRunOptions<TContext> {
    * (0, 2^31 − 1].
    */
   readonly confirmTimeoutMs?: number | undefined;
-}
-
-/**
- * A disabled tool, as {@link ToolGate.disabled} lists it.
- *
- * @example
- * ```ts
- * import type { DisabledTool } from '@parley/tools';
- *
- * const entry: DisabledTool = { tool: 'move', until: { turn: 5 }, reason: 'rooted' };
- * ```
- */
-export interface DisabledTool {
-  readonly tool: string;
-  readonly until: DisableUntil;
-  readonly reason: string;
 }
 
 /**

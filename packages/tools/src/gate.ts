@@ -1,7 +1,8 @@
 import { createEmitter, systemClock } from '@parley/core';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
-import type { DisabledTool, ToolGate, ToolGateOptions, ToolRunOptions } from './gate-types.js';
+import type { DisabledTool } from './disabled-tool.js';
+import type { ToolGate, ToolGateOptions, ToolRunOptions } from './gate-types.js';
 import {
   baseOf,
   checkCall,
@@ -11,16 +12,11 @@ import {
   replayAs,
   requestedOf,
 } from './internal/call-shape.js';
-import { judgeCall, type Runtime, type Settled } from './internal/judge.js';
-import {
-  type CallBase,
-  createCallMemory,
-  type Remembered,
-  type StoredLookup,
-  utf8Length,
-} from './internal/memory.js';
+import { judgeCall } from './internal/judge.js';
+import { createCallMemory, type Remembered, type StoredLookup, utf8Length } from './internal/memory.js';
 import { checkPolicies, checkRun, checkUntil, isConfirmOption, storeOptions } from './internal/options.js';
 import { refuse } from './internal/refuse.js';
+import type { CallBase, Runtime, Settled } from './internal/runtime.js';
 import { checkLimits } from './limits.js';
 import { buildRegistry } from './registry.js';
 import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';

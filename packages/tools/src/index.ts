@@ -36,8 +36,8 @@ export type {
   ToolRepairHook,
   ToolRepairInput,
   ToolRefusalInfo,
-  DisabledTool,
 } from './gate-types.js';
+export type { DisabledTool } from './disabled-tool.js';
 export { checkToolRegistry } from './registry.js';
 export type { ToolRegistryInput } from './registry.js';
 export { toLoopGate } from './loop-gate.js';

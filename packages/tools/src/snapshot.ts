@@ -1,6 +1,6 @@
 import { parseJson, stringifyJson } from '@parley/core';
 import { ToolsError } from './errors.js';
-import type { DisabledTool } from './gate-types.js';
+import type { DisabledTool } from './disabled-tool.js';
 import {
   type ExecutedToolCall,
   type FailedToolCall,

@@ -2,7 +2,7 @@ import { canonicalJson, type JsonValue } from '@parley/core';
 import type { AnyToolDefinition } from '../define.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ToolRefusalCode } from '../types.js';
-import type { Runtime } from './judge.js';
+import type { Runtime } from './runtime.js';
 
 /**
  * Asks for confirmation when the tool needs it; `code` is set when the call must not run. The

@@ -1,69 +1,11 @@
-import { type Clock, type ValidationIssue, validateEither } from '@parley/core';
+import { type ValidationIssue, validateEither } from '@parley/core';
 import { askConfirmation } from './confirm.js';
-import type { CallBase } from './memory.js';
+import type { CallBase, CheckedCall, Runtime, Settled } from './runtime.js';
 import { disabledText, invalidText, refuse, unknownText } from './refuse.js';
-import type { ConfirmGate } from '@parley/confirm';
 import { type AnyToolDefinition, createRejection, isToolRejection } from '../define.js';
 import { ToolsError } from '../errors.js';
-import type {
-  DisabledTool,
-  ToolConfirmFn,
-  ToolPolicy,
-  ToolRefusalInfo,
-  ToolRepairHook,
-  ToolRunOptions,
-} from '../gate-types.js';
-import type {
-  DisableUntil,
-  ExecutedToolCall,
-  FailedToolCall,
-  RepairRecord,
-  ToolCallRecord,
-  ToolGateEvents,
-  ToolRefusalCode,
-} from '../types.js';
-
-/** What the gate lends the judgement of one call. */
-export interface Runtime<TContext> {
-  readonly byName: ReadonlyMap<string, AnyToolDefinition>;
-  readonly names: readonly string[];
-  readonly policies: readonly ToolPolicy<TContext>[];
-  readonly confirm: ConfirmGate | ToolConfirmFn<TContext> | undefined;
-  readonly repair: ToolRepairHook<TContext> | undefined;
-  readonly clock: Clock;
-  readonly messages: Partial<Readonly<Record<ToolRefusalCode, (info: ToolRefusalInfo) => string>>>;
-  activeDisable(tool: string, turn: number): DisabledTool | undefined;
-  disable(tool: string, until: DisableUntil, reason: string): void;
-  emit<K extends keyof ToolGateEvents & string>(event: K, payload: ToolGateEvents[K]): void;
-  /**
-   * With a store: claims the call right before its executor runs (`undefined` when claimed, or the
-   * outcome to answer instead), and records the outcome after.
-   */
-  readonly persist?:
-    | {
-        claim(turn: number, base: CallBase): Promise<Settled | undefined>;
-        release(turn: number, base: CallBase, settled: Settled): Promise<void>;
-      }
-    | undefined;
-}
-
-/** The outcome of one call; `ran` is true when the executor was invoked and did not refuse. */
-export interface Settled {
-  readonly record: ToolCallRecord;
-  readonly executed?: ExecutedToolCall;
-  readonly failed?: FailedToolCall;
-  readonly ran: boolean;
-}
-
-/** A well-formed call (its shape was checked by the gate). */
-export interface CheckedCall {
-  readonly id: string;
-  readonly tool: string;
-  readonly args: unknown;
-  /** `canonicalJson({ tool, args })` as proposed: what makes two proposals the same call. */
-  readonly content: string;
-  readonly reason?: string | undefined;
-}
+import type { ToolRepairHook, ToolRunOptions } from '../gate-types.js';
+import type { ExecutedToolCall, RepairRecord, ToolCallRecord } from '../types.js';
 
 /**
  * Judges one well-formed call and runs it when every check passes. Never throws. Awaits only what

@@ -1,17 +1,7 @@
 import { canonicalJson, type JsonValue, type Store } from '@parley/core';
 import { ToolsError } from '../errors.js';
 import { checkRememberedCall, type GateMemorySnapshot, type RememberedCall } from '../snapshot.js';
-import type { ToolCallRecord } from '../types.js';
-import type { Settled } from './judge.js';
-
-/** A call about to run, as the memory needs it to write its claim or its unknown outcome. */
-export interface CallBase {
-  readonly id: string;
-  readonly tool: string;
-  readonly requested: ToolCallRecord['requested'];
-  /** `canonicalJson({ tool, args })` of the call as proposed: what makes it the same call. */
-  readonly content: string;
-}
+import type { CallBase, Settled } from './runtime.js';
 
 /** A remembered call: its outcome and the content it was proposed with. */
 export interface Remembered {

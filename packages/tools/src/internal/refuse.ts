@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '@parley/core';
-import type { DisabledTool, ToolRefusalInfo } from '../gate-types.js';
+import type { DisabledTool } from '../disabled-tool.js';
+import type { ToolRefusalInfo } from '../gate-types.js';
 import type {
   DisableUntil,
   FailedToolCall,
@@ -7,7 +8,7 @@ import type {
   ToolCallRecord,
   ToolRefusalCode,
 } from '../types.js';
-import type { Runtime, Settled } from './judge.js';
+import type { Runtime, Settled } from './runtime.js';
 
 const ERROR_CODES: ReadonlySet<ToolRefusalCode> = new Set([
   'policy_error',
