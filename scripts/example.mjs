@@ -26,6 +26,14 @@ export const TOUR = [
       '@parley/tools, @parley/bus).',
   },
   {
+    name: 'ai-sdk-confirm',
+    watch:
+      "The same confirmation on the Vercel AI SDK: generateText with the SDK's scripted model proposes\n" +
+      'a dropTable that needs approval. Watch the approval request become a question in chat, a 确认\n' +
+      'run the tool once, a 确认 after the deadline run nothing, and invalid arguments come back to the\n' +
+      'model as tool_feedback (@parley/ai-sdk).',
+  },
+  {
     name: 'cleanup-session',
     shortened: true,
     watch:
