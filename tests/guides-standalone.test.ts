@@ -105,14 +105,14 @@ describe.runIf(built)('guides typed into a fresh project', () => {
     expect(printed).toBe(guide.output);
   }, 300_000);
 
-  it('wiring an existing bot: the adapter, next to the getting-started bot, and its test data compile', () => {
+  it('wiring an existing bot: the grammY, Bolt and Feishu wiring compile next to the getting-started bot', () => {
     const start = readGuide('getting-started.md');
     const guide = readGuide('wiring-an-existing-bot.md');
     const dir = project('wiring', guide.installs);
-    const data = guide.samples.pop() ?? '';
     writeFileSync(join(dir, 'getting-started.ts'), start.samples.join('\n'));
-    writeFileSync(join(dir, 'telegram.ts'), guide.samples.join('\n'));
-    writeFileSync(join(dir, 'telegram-updates.ts'), data);
+    const files = ['telegram.ts', 'slack.ts', 'feishu.ts']; // the files the guide names, in its order
+    expect(guide.samples).toHaveLength(files.length);
+    for (const [i, file] of files.entries()) writeFileSync(join(dir, file), guide.samples[i] ?? '');
     expect(typecheck(dir)).toBe('');
   }, 300_000);
 });

@@ -1,12 +1,14 @@
 // The CLI. By default it runs every scripted scenario on a real embedded Postgres (PGlite) with
 // simulated time and prints the transcript. `--interactive`: you are alice in the group chat
 // (type `/help`); the model stays scripted, time is real. `--scenario=<name>` runs one scenario;
-// `--tour` (what `npm run demo` passes) runs the three that show the most.
+// `--tour` (what `npm run demo` passes) runs the three that show the most. `--platform <name>`:
+// the same bot on Telegram, Feishu, DingTalk or Slack for real (credentials: see the README).
 import { createInterface } from 'node:readline/promises';
 import { systemClock } from '@parley/core';
 import { createFakeChannel, createTranscript } from '@parley/testing';
 import { formatShop, openDatabase, readShop, resetShop } from './database.js';
 import { createDriver, createProgress } from './driver.js';
+import { createPlatformHost, PLATFORMS, type Platform } from './platforms.js';
 import { CHANNEL, GROUP_CHAT, runChannelConfirm } from './run.js';
 import { ALICE, SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
 import { createShopBot } from './wiring.js';
@@ -17,6 +19,10 @@ const named = args.indexOf('--scenario');
 const only =
   args.find((arg) => arg.startsWith('--scenario='))?.slice(11) ??
   (named === -1 ? undefined : args[named + 1]);
+const onPlatform = args.indexOf('--platform');
+const platform =
+  args.find((arg) => arg.startsWith('--platform='))?.slice(11) ??
+  (onPlatform === -1 ? undefined : args[onPlatform + 1]);
 
 const HELP = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or:
   /as <user> <text>     say something as another member (e.g. /as bob 确认)
@@ -81,6 +87,22 @@ async function interactive(): Promise<void> {
   }
 }
 
+/** The bot on a real platform until Ctrl-C: the scripted model, real time, a fresh orders table. */
+async function onRealPlatform(name: Platform): Promise<void> {
+  const host = createPlatformHost(name); // throws first when a variable is missing
+  console.log('Starting PGlite (Postgres in WebAssembly)…');
+  const db = await openDatabase();
+  await resetShop(db);
+  const transcript = createTranscript({ clock: systemClock, output: (line) => console.log(line) });
+  const bot = await createShopBot({ db, channel: host.adapter, clock: systemClock, log: transcript.log });
+  await host.start();
+  console.log(`On ${name}: write to the bot (e.g. 删除 3 号订单), then 确认 or 取消. Ctrl-C stops.`);
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  await host.stop();
+  await bot.close();
+  await db.close();
+}
+
 /** The orders table as the database has it, or why it cannot be read (e.g. after a confirmed DROP TABLE). */
 async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
   try {
@@ -98,7 +120,15 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
+if (platform !== undefined && !PLATFORMS.includes(platform as Platform)) {
+  console.error(`Unknown platform "${platform}". Platforms: ${PLATFORMS.join(', ')}`);
+  process.exitCode = 1;
+} else if (platform !== undefined) {
+  await onRealPlatform(platform as Platform).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error)); // e.g. a missing variable
+    process.exitCode = 1;
+  });
+} else if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
   console.error(`Unknown scenario "${only}". Scenarios: ${SCENARIO_NAMES.join(', ')}`);
   process.exitCode = 1;
 } else if (args.includes('--interactive')) {

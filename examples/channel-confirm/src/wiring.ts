@@ -11,7 +11,7 @@ import {
 } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
 import type { Clock, IdGenerator } from '@parley/core';
-import { createScriptedModel, type FakeChannel, type ScriptedModel } from '@parley/testing';
+import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import { createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
 import { type Agent, startAgent } from './agent.js';
 import type { SqlDatabase, SqlResult } from './database.js';
@@ -21,8 +21,8 @@ import { type AgentContext, dataModify, noSessionControl } from './tool.js';
 
 export interface ShopBotOptions {
   readonly db: SqlDatabase;
-  /** The chat platform; a FakeChannel here, a Feishu / DingTalk adapter in production. */
-  readonly channel: FakeChannel;
+  /** The chat platform: the fake channel in the scripted runs, a real adapter with --platform. */
+  readonly channel: ChannelAdapter;
   readonly clock: Clock;
   /** Confirmation ids; nanoid by default. */
   readonly generateId?: IdGenerator;
@@ -116,7 +116,7 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     onHandled: progress,
   });
 
-  // The adapter the bus sees: the platform (FakeChannel) plus a transcript line per bot message.
+  // The adapter the bus sees: the platform plus a transcript line per bot message.
   const { channel } = options;
   const adapter: ChannelAdapter = {
     channel: channel.channel,
