@@ -65,9 +65,10 @@ export interface DingTalkStreamClient {
  *
  * @example
  * ```ts
- * import type { DingTalkAdapterOptions, DingTalkStreamClient } from '@parley/dingtalk';
+ * import type { DingTalkAdapterOptions } from '@parley/dingtalk';
+ * import { DWClient } from 'dingtalk-stream';
  *
- * declare const client: DingTalkStreamClient;
+ * const client = new DWClient({ clientId: 'dingexample', clientSecret: 'secret' }); // not connected
  * const options: DingTalkAdapterOptions = { client, robotCode: 'dingbot123', botName: 'Ops bot' };
  * ```
  */
@@ -109,9 +110,10 @@ const DEFAULT_MAX_REMEMBERED = 1000;
  * @throws DingTalkError `invalid_argument` for an empty `robotCode` or a bad `maxRemembered`.
  * @example
  * ```ts
- * import { createDingTalkAdapter, type DingTalkStreamClient } from '@parley/dingtalk';
+ * import { createDingTalkAdapter } from '@parley/dingtalk';
+ * import { DWClient } from 'dingtalk-stream';
  *
- * declare const client: DingTalkStreamClient; // new DWClient({ clientId, clientSecret })
+ * const client = new DWClient({ clientId: 'dingexample', clientSecret: 'secret' }); // not connected
  * const adapter = createDingTalkAdapter({ client, robotCode: 'dingbot123' });
  * console.log(adapter.channel); // dingtalk
  * ```

@@ -129,9 +129,10 @@ export interface FeishuCardResponse {
  *
  * @example
  * ```ts
- * import type { FeishuAdapterOptions, FeishuClient } from '@parley/feishu';
+ * import * as lark from '@larksuiteoapi/node-sdk';
+ * import type { FeishuAdapterOptions } from '@parley/feishu';
  *
- * declare const client: FeishuClient;
+ * const client = new lark.Client({ appId: 'cli_example', appSecret: 'secret' }); // sends nothing yet
  * const options: FeishuAdapterOptions = { client, botOpenId: 'ou_bot', maxRememberedMessages: 500 };
  * ```
  */

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/feishu, compiled and run; each console.log is an assertion here.
+import * as lark from '@larksuiteoapi/node-sdk';
 import { createMessageBus } from '@parley/bus';
 import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
@@ -146,7 +147,7 @@ describe('adapter.ts examples', () => {
     expect(answer.toast?.type).toBe('success');
   });
   it('FeishuAdapterOptions', () => {
-    const client = {} as FeishuClient;
+    const client = new lark.Client({ appId: 'cli_example', appSecret: 'secret' }); // sends nothing yet
     const options: FeishuAdapterOptions = { client, botOpenId: 'ou_bot', maxRememberedMessages: 500 };
     expect(options.maxRememberedMessages).toBe(500);
   });
