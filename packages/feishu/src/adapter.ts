@@ -131,7 +131,6 @@ export interface FeishuCardResponse {
  * ```ts
  * import * as lark from '@larksuiteoapi/node-sdk';
  * import type { FeishuAdapterOptions } from '@parley/feishu';
- *
  * const client = new lark.Client({ appId: 'cli_example', appSecret: 'secret' }); // sends nothing yet
  * const options: FeishuAdapterOptions = { client, botOpenId: 'ou_bot', maxRememberedMessages: 500 };
  * ```
