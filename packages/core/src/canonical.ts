@@ -22,6 +22,9 @@ import { CoreError } from './errors.js';
  * ```
  */
 export function canonicalJson(value: unknown): string {
+  // Values whose keys are already in order everywhere are written by JSON.stringify, which then
+  // writes exactly the canonical text; the check allocates nothing but each object's key list.
+  if (typeof value === 'object' && value !== null && inOrder(value, 0)) return JSON.stringify(value);
   // The fast pass builds no paths; when it gives up, the slow pass names the path (and throws).
   const text = fast(value, []);
   if (text !== undefined) return text;
@@ -29,6 +32,49 @@ export function canonicalJson(value: unknown): string {
   write(value, '', parts, new Set());
   return parts.join('');
 }
+
+/**
+ * Whether `JSON.stringify(value)` is the canonical text: plain objects and arrays only, every
+ * object's keys already sorted, no `-0`, no number that is not finite, nothing JSON leaves out or
+ * turns into `null` (a function, symbol, bigint, `undefined` in an array), and no more than
+ * {@link SHALLOW} levels of nesting (which also rules out cycles). `false` sends the value to the
+ * passes that sort, refuse and name paths.
+ */
+function inOrder(value: object, depth: number): boolean {
+  if (depth >= SHALLOW) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!itemInOrder(value[i], depth)) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = value as Readonly<Record<string, unknown>>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0 && (keys[i - 1] as string) >= key) return false;
+    const item = record[key];
+    if (item !== undefined && !itemInOrder(item, depth)) return false;
+  }
+  return true;
+}
+
+function itemInOrder(item: unknown, depth: number): boolean {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(item) && !Object.is(item, -0);
+    case 'object':
+      return item === null || inOrder(item, depth + 1);
+    default:
+      return false;
+  }
+}
+
+/** Nesting the JSON.stringify path checks; deeper values take the other passes. */
+const SHALLOW = 64;
 
 /** The canonical text of `value`, or `undefined` for anything `write` would refuse. */
 function fast(value: unknown, open: object[]): string | undefined {
@@ -67,8 +113,10 @@ function fastObject(value: object, open: object[]): string | undefined {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return undefined;
   const record = value as Readonly<Record<string, unknown>>;
+  const keys = sortedKeys(record);
   let text = '{';
-  for (const key of Object.keys(record).sort()) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const item = record[key];
     if (item === undefined) continue;
     const written = fast(item, open);
@@ -76,6 +124,28 @@ function fastObject(value: object, open: object[]): string | undefined {
     text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${written}`;
   }
   return `${text}}`;
+}
+
+/**
+ * The own enumerable keys in UTF-16 code-unit order. Most objects arrive with few keys, often
+ * already in order: those are put in order in place (no comparator, no sort buffer); larger ones
+ * take `Array.prototype.sort`, which orders strings the same way.
+ */
+function sortedKeys(record: object): string[] {
+  const keys = Object.keys(record);
+  const n = keys.length;
+  if (n > 16) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    if ((keys[j] as string) <= key) continue;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** Nesting past this is refused (`json_too_deep`) rather than left to overflow the stack. */
@@ -130,7 +200,7 @@ function writeObject(value: object, path: string, parts: string[], open: Set<obj
   const record = value as Readonly<Record<string, unknown>>; // a plain object: string keys only count
   parts.push('{');
   let first = true;
-  for (const key of Object.keys(record).sort()) {
+  for (const key of sortedKeys(record)) {
     const item = record[key];
     if (item === undefined) continue; // JSON leaves undefined properties out
     if (!first) parts.push(',');

@@ -106,6 +106,18 @@ describe('canonicalJson', () => {
     expect(same).toBe(deepEqualJson(a, b));
   });
 
+  test.prop([fc.dictionary(fc.string(), fc.nat(), { maxKeys: 40 })])(
+    'orders keys by UTF-16 code unit, as Array.prototype.sort does, at any key count',
+    (record) => {
+      const expected = `{${Object.keys(record)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${record[key]}`)
+        .join(',')}}`;
+      expect(canonicalJson(record)).toBe(expected);
+      expect(canonicalJson(Object.fromEntries(Object.entries(record).reverse()))).toBe(expected);
+    },
+  );
+
   test.prop([fc.dictionary(fc.string(), fc.jsonValue())])(
     'ignores the order keys were inserted in',
     (record) => {

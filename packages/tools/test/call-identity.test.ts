@@ -176,4 +176,31 @@ describe('a call is its id and its content', () => {
     expect(same.feedback.failed_calls[0]?.code).toBe('outcome_unknown');
     expect(t.runs).toHaveLength(0);
   });
+
+  it('makes a call that its own executor sends again with the same id wait for it, then replays it', async () => {
+    const runs: string[] = [];
+    let again: Promise<unknown> | undefined;
+    const gate = createToolGate({
+      tools: [
+        defineTool({
+          name: 'note',
+          description: 'Writes a note',
+          args: z.object({ text: z.string() }),
+          reasons: [],
+          execute: (args) => {
+            runs.push(args.text);
+            // The executor proposes the same call again while it is still running.
+            again ??= gate.process([{ id: 'n1', tool: 'note', args }], { turn: 1, context: {} });
+            return { written: args.text };
+          },
+        }),
+      ],
+      allowlist: ['note'],
+    });
+    const first = await gate.process([{ id: 'n1', tool: 'note', args: { text: 'hi' } }], { turn: 1, context: {} });
+    const second = (await again) as Awaited<typeof first>;
+    expect(runs).toEqual(['hi']);
+    expect(first.executed.map((call) => call.replayed)).toEqual([false]);
+    expect(second.executed).toEqual([expect.objectContaining({ id: 'n1', replayed: true, result: { written: 'hi' } })]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { ToolGateLimits } from '../limits.js';
 import type { ToolCallRecord } from '../types.js';
-import { contentOf, utf8Length } from './memory.js';
+import { contentOf, utf8Length } from './remembered.js';
 import type { CallBase, CheckedCall, Settled } from './runtime.js';
 
 // The shape of a proposed call as the gate reads it, and the answers it gives from memory.

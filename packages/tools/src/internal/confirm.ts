@@ -30,7 +30,7 @@ export function askConfirmation<TContext>(
 }
 
 /** What {@link askConfirmation} answers. */
-interface Confirmation {
+export interface Confirmation {
   readonly code?: ToolRefusalCode;
   readonly text: string;
   readonly id?: string | undefined;

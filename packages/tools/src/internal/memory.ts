@@ -1,31 +1,17 @@
-import { canonicalJson, type JsonValue, type Store } from '@parley/core';
+import type { JsonValue, Store } from '@parley/core';
 import { ToolsError } from '../errors.js';
-import { checkRememberedCall, type GateMemorySnapshot, type RememberedCall } from '../snapshot.js';
+import type { GateMemorySnapshot } from '../snapshot.js';
+import {
+  contentOfCall,
+  fromStored,
+  type Remembered,
+  type StoredCall,
+  type StoredLookup,
+  sizeOf,
+  toRemembered,
+  toSettled,
+} from './remembered.js';
 import type { CallBase, Settled } from './runtime.js';
-
-/** A remembered call: its outcome and the content it was proposed with. */
-export interface Remembered {
-  readonly settled: Settled;
-  readonly content: string;
-}
-
-/** What the store holds per call: a claim taken before the executor ran, or the outcome after. */
-type StoredCall =
-  | {
-      readonly state: 'executing';
-      readonly tool: string;
-      readonly startedAt: number;
-      readonly content: string;
-    }
-  | ({ readonly state: 'done' } & RememberedCall);
-
-export type StoredLookup =
-  | { readonly kind: 'none' }
-  | ({ readonly kind: 'done' } & Remembered)
-  /** A claim: the call started and has no recorded outcome (`content` absent in old claims). */
-  | { readonly kind: 'executing'; readonly tool: string; readonly content: string | undefined }
-  /** Not an entry this gate could have written for this turn and id. */
-  | { readonly kind: 'corrupt'; readonly error: unknown };
 
 /** The once-per-turn memory of a gate: a bounded local map by turn, optionally backed by a core `Store`. */
 export interface CallMemory {
@@ -77,13 +63,25 @@ interface Entry extends Remembered {
 
 /** One remembered turn: its calls by id, and the first id that ran per content. */
 interface TurnMemory {
+  readonly turn: number;
   readonly calls: Map<string, Entry>;
   readonly byContent: Map<string, string>;
 }
 
 export function createCallMemory(options: MemoryOptions): CallMemory {
   const { keepTurns, maxCalls, maxBytes, store, prefix, ttlMs } = options;
-  const turns = new Map<number, TurnMemory>();
+  // The kept turns in the order they were first written, in `slots[0 … kept)`, scanned from the
+  // newest end (a gate mostly writes to its latest turn). Not a Map, and an array that never
+  // shrinks: a container that takes and forgets a turn at every turn by reallocating its storage
+  // leaves retired storage in the old generation still pointing at recent calls, so V8 promotes
+  // every call's outcome before it can be freed. Forgotten slots are overwritten in place.
+  const slots: (TurnMemory | undefined)[] = [];
+  let kept = 0;
+  const find = (turn: number): TurnMemory | undefined => {
+    for (let i = kept - 1; i >= 0; i--) if ((slots[i] as TurnMemory).turn === turn) return slots[i];
+    return undefined;
+  };
+  const keptTurns = (): TurnMemory[] => slots.slice(0, kept) as TurnMemory[];
   const claims = new Map<string, number>();
   let count = 0;
   let bytes = 0;
@@ -104,7 +102,7 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
 
   const latest = (): number | undefined => {
     let top: number | undefined;
-    for (const turn of turns.keys()) if (top === undefined || turn > top) top = turn;
+    for (const { turn } of keptTurns()) if (top === undefined || turn > top) top = turn;
     return top;
   };
 
@@ -112,26 +110,40 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
   function advance(turn: number): void {
     if (horizon !== undefined && turn <= horizon) return;
     horizon = turn;
-    for (const kept of [...turns.keys()]) if (kept <= turn - keepTurns) drop(kept);
+    dropWhere((kept) => kept <= turn - keepTurns);
   }
 
-  function drop(turn: number): void {
-    const memory = turns.get(turn);
-    if (memory === undefined) return;
-    for (const entry of memory.calls.values()) {
-      count--;
-      bytes -= entry.size;
+  /** Forgets the turns `doomed` answers true for, keeping the others in order. */
+  function dropWhere(doomed: (turn: number) => boolean): void {
+    let left = 0;
+    for (let i = 0; i < kept; i++) {
+      const memory = slots[i] as TurnMemory;
+      if (!doomed(memory.turn)) {
+        slots[left++] = memory;
+        continue;
+      }
+      for (const entry of memory.calls.values()) {
+        count--;
+        bytes -= entry.size;
+      }
     }
-    turns.delete(turn);
+    for (let i = left; i < kept; i++) slots[i] = undefined;
+    kept = left;
+  }
+
+  function append(memory: TurnMemory): void {
+    if (kept < slots.length) slots[kept] = memory;
+    else slots.push(memory);
+    kept++;
   }
 
   function put(turn: number, id: string, entry: Remembered, batch = -1): void {
     advance(turn);
     if (turn <= (horizon as number) - keepTurns) return; // out of the window (a snapshot's old turn)
-    let memory = turns.get(turn);
+    let memory = find(turn);
     if (memory === undefined) {
-      memory = { calls: new Map(), byContent: new Map() };
-      turns.set(turn, memory);
+      memory = { turn, calls: new Map(), byContent: new Map() };
+      append(memory);
     }
     const previous = memory.calls.get(id);
     if (previous !== undefined) {
@@ -139,7 +151,7 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       bytes -= previous.size;
     }
     const size = sizeOf(id, entry);
-    memory.calls.set(id, { ...entry, size, batch });
+    memory.calls.set(id, { settled: entry.settled, content: entry.content, size, batch });
     if (entry.settled.ran && !memory.byContent.has(entry.content)) memory.byContent.set(entry.content, id);
     count++;
     bytes += size;
@@ -147,9 +159,9 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
 
   return {
     persistent: store !== undefined,
-    local: (turn, id) => turns.get(turn)?.calls.get(id),
+    local: (turn, id) => find(turn)?.calls.get(id),
     sameContent(turn, content, batch) {
-      const memory = turns.get(turn);
+      const memory = find(turn);
       const id = memory?.byContent.get(content);
       const entry = id === undefined ? undefined : memory?.calls.get(id);
       return entry === undefined || id === undefined || entry.batch === batch ? undefined : { id, entry };
@@ -196,17 +208,17 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       await backing().compareAndSet(key, version, done as unknown as JsonValue, write);
     },
     toSnapshot: () =>
-      [...turns].map(([turn, memory]) => ({
-        turn,
+      keptTurns().map((memory) => ({
+        turn: memory.turn,
         calls: [...memory.calls].map(([id, entry]) => ({
           ...toRemembered(id, entry.settled),
           content: entry.content,
         })),
       })),
     load(snapshot) {
-      const previous = [...turns];
+      const previous = keptTurns();
       const before = { count, bytes, horizon };
-      turns.clear();
+      dropWhere(() => true);
       count = 0;
       bytes = 0;
       horizon = undefined;
@@ -215,8 +227,8 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
           put(turn, call.id, { settled: toSettled(call), content: contentOfCall(call) });
       }
       if (count > maxCalls || bytes > maxBytes) {
-        turns.clear();
-        for (const [turn, memory] of previous) turns.set(turn, memory);
+        dropWhere(() => true);
+        for (const memory of previous) append(memory);
         ({ count, bytes, horizon } = before);
         throw new ToolsError('invalid_snapshot', 'The snapshot remembers more calls than the gate may keep', {
           details: { maxRememberedCalls: maxCalls, maxRememberedBytes: maxBytes },
@@ -224,7 +236,7 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       }
     },
     async forgetAfter(turn) {
-      for (const kept of [...turns.keys()]) if (turn === undefined || kept > turn) drop(kept);
+      dropWhere((kept) => turn === undefined || kept > turn);
       horizon = latest();
       if (store === undefined) return;
       const doomed: string[] = [];
@@ -235,90 +247,4 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       for (const key of doomed) await store.delete(key);
     },
   };
-}
-
-/** `canonicalJson({ tool, args })`: the content that makes two proposals the same call. */
-export function contentOf(tool: string, args: unknown): string {
-  return canonicalJson({ tool, args });
-}
-
-/** The UTF-8 length of a text, without encoding it (a high surrogate and what follows count 4). */
-export function utf8Length(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) length += 1;
-    else if (code < 0x800) length += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      length += 4;
-      i++;
-    } else length += 3;
-  }
-  return length;
-}
-
-export function toRemembered(id: string, settled: Settled): RememberedCall {
-  return {
-    id,
-    record: settled.record,
-    ...(settled.executed === undefined ? {} : { executed: settled.executed }),
-    ...(settled.failed === undefined ? {} : { failed: settled.failed }),
-  };
-}
-
-export function toSettled(call: RememberedCall): Settled {
-  return {
-    record: call.record,
-    ...(call.executed === undefined ? {} : { executed: call.executed }),
-    ...(call.failed === undefined ? {} : { failed: call.failed }),
-    ran: true,
-  };
-}
-
-/** What an entry counts against `maxRememberedBytes`: its id, its content and its result as JSON. */
-function sizeOf(id: string, entry: Remembered): number {
-  let result = 0;
-  const executed = entry.settled.executed;
-  if (executed !== undefined && executed.result !== undefined) {
-    try {
-      result = utf8Length(canonicalJson(executed.result));
-    } catch {
-      result = 0; // not JSON: kept by reference, not copied (and refused by snapshot() and stores)
-    }
-  }
-  return utf8Length(id) + utf8Length(entry.content) + result;
-}
-
-/** The recorded content, or (for records written before it existed) the one of the recorded request. */
-function contentOfCall(call: RememberedCall): string {
-  return call.content ?? contentOf(call.record.requested.tool, call.record.requested.args);
-}
-
-/** A stored entry read back: an outcome or a claim for this turn and id, or `corrupt`. */
-function fromStored(value: JsonValue, turn: number, id: string): StoredLookup {
-  const stored: Readonly<Record<string, JsonValue>> =
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Readonly<Record<string, JsonValue>>)
-      : {};
-  const { state, tool, content } = stored;
-  if (
-    state === 'executing' &&
-    typeof tool === 'string' &&
-    (content === undefined || typeof content === 'string')
-  ) {
-    return { kind: 'executing', tool, content };
-  }
-  try {
-    const call = checkRememberedCall(state === 'done' ? stored : undefined, 'entry');
-    if (call.id === id && call.record.turn === turn) {
-      return { kind: 'done', settled: toSettled(call), content: contentOfCall(call) };
-    }
-  } catch (error) {
-    return { kind: 'corrupt', error };
-  }
-  const error = new ToolsError(
-    'invalid_snapshot',
-    `The store holds another call's record for "${id}" in turn ${turn}`,
-  );
-  return { kind: 'corrupt', error };
 }
