@@ -18,7 +18,6 @@ const OVER_LIMIT: Readonly<Record<string, number>> = {
   'packages/conflict/src/records.ts': 321,
   'packages/conflict/src/review-gate.ts': 347,
   'packages/conflict/src/types.ts': 346,
-  'packages/core/src/clock.ts': 304,
   'packages/core/src/store.ts': 305,
   'packages/correlate/src/internal/durable.ts': 395,
   'packages/correlate/src/internal/requester.ts': 325,
