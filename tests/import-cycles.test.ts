@@ -25,7 +25,6 @@ const OVER_LIMIT: Readonly<Record<string, number>> = {
   'packages/fsm/src/machine.ts': 320,
   'packages/fsm/src/types.ts': 320,
   'packages/langgraph/src/runner.ts': 363,
-  'packages/redis/src/store.ts': 353,
   'packages/testing/src/channel.ts': 331,
   'packages/testing/src/store-conformance.ts': 464,
   'packages/tools/src/export.ts': 412,
