@@ -9,20 +9,16 @@ import { CorrelateError, type RefusalCode } from './errors.js';
 import { parseMessage } from './messages.js';
 import type { Protocol } from './protocol.js';
 import {
-  type Correlator,
-  type CorrelatorEvents,
-  type CorrelatorOptions,
   DEFAULT_HUMAN_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,
   DEFAULT_MAX_SETTLED,
   DEFAULT_MAX_TOTAL_MS,
   DEFAULT_RETAIN_SETTLED_MS,
   DEFAULT_TIMEOUT_MS,
-  type ReceiveResult,
-  type Refusal,
-  type RequestPromise,
-  type TrackedRequest,
-} from './types.js';
+} from './defaults.js';
+import type { ReceiveResult, Refusal } from './receive-result.js';
+import type { RequestPromise, TrackedRequest } from './request-types.js';
+import type { Correlator, CorrelatorEvents, CorrelatorOptions } from './types.js';
 import type { Shared } from './internal/context.js';
 import { toTracked } from './internal/records.js';
 import { createRequester } from './internal/requester.js';

@@ -21,19 +21,15 @@ export {
   DEFAULT_MAX_TOTAL_MS,
   DEFAULT_RETAIN_SETTLED_MS,
   DEFAULT_TIMEOUT_MS,
-} from './types.js';
+} from './defaults.js';
+export type { ReceiveResult, Refusal } from './receive-result.js';
 export type {
-  Correlator,
-  CorrelatorEvents,
-  CorrelatorOptions,
-  CorrelatorStats,
   ListFilter,
   ProgressOptions,
-  ReceiveResult,
-  Refusal,
   Reply,
   RequestOptions,
   RequestPromise,
   TrackedRequest,
   WaitForOptions,
-} from './types.js';
+} from './request-types.js';
+export type { Correlator, CorrelatorEvents, CorrelatorOptions, CorrelatorStats } from './types.js';

@@ -6,20 +6,10 @@
  * @packageDocumentation
  * @module @parley/envelope
  */
-export {
-  createEnvelope,
-  createMissingFieldsReply,
-  MISSING_FIELDS_INTENT,
-} from './envelope.js';
-export type {
-  Envelope,
-  EnvelopeInit,
-  EnvelopeOf,
-  DecodedEnvelopeOf,
-  CreateEnvelopeOptions,
-  MissingFieldsEnvelope,
-  MissingFieldsPayload,
-} from './envelope.js';
+export { createEnvelope } from './envelope.js';
+export type { Envelope, EnvelopeInit, EnvelopeOf, CreateEnvelopeOptions } from './envelope.js';
+export { createMissingFieldsReply, MISSING_FIELDS_INTENT } from './missing-fields-reply.js';
+export type { MissingFieldsEnvelope, MissingFieldsPayload } from './missing-fields-reply.js';
 export { isPayloadRef, REF_PATTERN } from './payload-ref.js';
 export type { PayloadRef } from './payload-ref.js';
 export { defineIntents } from './intents.js';
@@ -46,11 +36,12 @@ export { createCodec, safeParseEnvelope, parseEnvelope, DEFAULT_ENVELOPE_LIMITS 
 export type {
   Codec,
   CodecOptions,
+  DecodedEnvelopeOf,
   DecodeResult,
   DecodeRefusal,
   RefResolver,
   RefusalOmitted,
-} from './codec.js';
+} from './codec-types.js';
 export { REPLY_LIMITS } from './reply-limits.js';
 export { toIntentJsonSchemas, toEnvelopeJsonSchema } from './json-schema.js';
 export { createTopology } from './topology.js';

@@ -1,20 +1,21 @@
-import { clip, REPLY_LIMITS } from './reply-limits.js';
 import { createEmitter, generateId, systemClock } from '@parley/core';
 import type { AgentInfo } from './directory.js';
-import type { Envelope } from './envelope.js';
-import { EnvelopeError, type TopologyRefusalCode } from './errors.js';
-import { MAX_FIELD_LENGTH, MAX_SPAWN_DEPTH } from './internal/frame.js';
+import { EnvelopeError } from './errors.js';
 import { restoreAgents } from './internal/restore.js';
+import { name, names, topologyLimits } from './internal/topology-options.js';
 import {
-  DEFAULT_TOPOLOGY_LIMITS,
-  MAX_TOPOLOGY_LIMITS,
-  type Topology,
-  type TopologyEvents,
-  type TopologyLimits,
-  type TopologyOptions,
-  type TopologyRefusal,
-  type SpawnRequest,
-  type SpawnResult,
+  messageRefusal,
+  spawnRefusal,
+  type TopologyNode,
+  type TopologyView,
+  WAITABLE,
+} from './internal/topology-rules.js';
+import type {
+  SpawnResult,
+  Topology,
+  TopologyEvents,
+  TopologyOptions,
+  TopologyRefusal,
 } from './topology-types.js';
 
 /**
@@ -44,33 +45,16 @@ import {
  * ```
  */
 export function createTopology(options: TopologyOptions = {}): Topology {
-  const limits: TopologyLimits = Object.freeze({
-    maxSpawnDepth: limit(
-      options.maxSpawnDepth,
-      'maxSpawnDepth',
-      DEFAULT_TOPOLOGY_LIMITS.maxSpawnDepth,
-      MAX_SPAWN_DEPTH,
-    ),
-    maxChildrenPerAgent: limit(
-      options.maxChildrenPerAgent,
-      'maxChildrenPerAgent',
-      DEFAULT_TOPOLOGY_LIMITS.maxChildrenPerAgent,
-      MAX_TOPOLOGY_LIMITS.maxChildrenPerAgent,
-    ),
-    maxConcurrent: limit(
-      options.maxConcurrent,
-      'maxConcurrent',
-      DEFAULT_TOPOLOGY_LIMITS.maxConcurrent,
-      Number.MAX_SAFE_INTEGER,
-    ),
-  });
+  const limits = topologyLimits(options);
   const clock = options.clock ?? systemClock;
   const nextId = options.generateId ?? generateId;
   const events = createEmitter<TopologyEvents>(options);
-  const nodes = new Map<string, { readonly info: AgentInfo; readonly children: Set<string> }>();
+  const nodes = new Map<string, TopologyNode>();
   let running = 0;
   const waiters: Waiter[] = [];
   let draining = false;
+
+  const view = (): TopologyView => ({ nodes, running, limits });
 
   function add(info: AgentInfo): AgentInfo {
     const frozen = Object.freeze({ ...info });
@@ -84,23 +68,6 @@ export function createTopology(options: TopologyOptions = {}): Topology {
 
   if (options.snapshot !== undefined) for (const info of restoreAgents(options.snapshot)) add(info);
 
-  function refuse(
-    code: TopologyRefusalCode,
-    message: string,
-    details: Record<string, unknown>,
-  ): TopologyRefusal {
-    // Ids come from the caller's (possibly a peer's) input: echoes are cut to REPLY_LIMITS.
-    for (const [key, value] of Object.entries(details)) {
-      if (typeof value === 'string') details[key] = clip(value);
-    }
-    return {
-      ok: false,
-      code,
-      message: clip(message, 4 * REPLY_LIMITS.maxTextLength),
-      details: Object.freeze(details),
-    };
-  }
-
   /** Emits a refusal of `spawn` or `check` (never of the `canSpawn` query) and returns it. */
   function report(action: 'spawn' | 'message', refusal: TopologyRefusal): TopologyRefusal {
     events.emit('refused', {
@@ -110,86 +77,6 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       details: refusal.details,
     });
     return refusal;
-  }
-
-  function spawnRefusal(parentId: string, id: string | undefined): TopologyRefusal | undefined {
-    const parent = nodes.get(parentId);
-    if (parent === undefined)
-      return refuse('unknown_agent', `No agent "${parentId}" to spawn under`, { parent: parentId });
-    if (parent.info.kind === 'channel') {
-      return refuse('not_an_agent', `"${parentId}" is a channel and cannot spawn`, {
-        parent: parentId,
-      });
-    }
-    if (id !== undefined && nodes.has(id))
-      return refuse('duplicate_agent', `The id "${id}" is taken`, { id });
-    const depth = parent.info.depth + 1;
-    if (depth > limits.maxSpawnDepth) {
-      return refuse(
-        'depth_exceeded',
-        `A run at depth ${depth} exceeds maxSpawnDepth ${limits.maxSpawnDepth}`,
-        {
-          parent: parentId,
-          depth,
-          maxSpawnDepth: limits.maxSpawnDepth,
-        },
-      );
-    }
-    if (parent.children.size >= limits.maxChildrenPerAgent) {
-      return refuse('too_many_children', `"${parentId}" already has ${parent.children.size} children`, {
-        parent: parentId,
-        children: parent.children.size,
-        maxChildrenPerAgent: limits.maxChildrenPerAgent,
-      });
-    }
-    if (running >= limits.maxConcurrent) {
-      return refuse('concurrency_exceeded', `${running} runs are already running`, {
-        parent: parentId,
-        running,
-        maxConcurrent: limits.maxConcurrent,
-      });
-    }
-    return undefined;
-  }
-
-  function messageRefusal(
-    envelope: Pick<Envelope, 'from' | 'to' | 'expect_response' | 'spawn_depth'>,
-  ): TopologyRefusal | undefined {
-    const { from, to } = envelope;
-    const sender = nodes.get(from)?.info;
-    const recipient = nodes.get(to)?.info;
-    const facts = { from, to };
-    if (sender === undefined) return refuse('unknown_agent', `The sender "${from}" is not running`, facts);
-    if (recipient === undefined)
-      return refuse('unknown_agent', `The recipient "${to}" is not running`, facts);
-    if (sender.kind === 'channel')
-      return refuse('not_an_agent', `"${from}" is a channel and cannot send`, facts);
-    if (envelope.spawn_depth !== sender.depth) {
-      return refuse(
-        'depth_mismatch',
-        `"${from}" runs at depth ${sender.depth}, not ${envelope.spawn_depth}`,
-        {
-          ...facts,
-          depth: sender.depth,
-          claimed: envelope.spawn_depth,
-        },
-      );
-    }
-    if (
-      envelope.expect_response &&
-      (sender.depth > 0 || recipient.depth > 0 || recipient.kind === 'channel')
-    ) {
-      return refuse('send_not_allowed', 'A blocking send is allowed only between depth-0 agents', facts);
-    }
-    if (recipient.kind === 'channel' || from === to) {
-      return from === to ? refuse('not_parent', `"${from}" cannot message itself`, facts) : undefined;
-    }
-    if (sender.depth === 0 && recipient.depth === 0) return undefined;
-    if (sender.parent === to || recipient.parent === from) return undefined;
-    if (sender.parent !== null && sender.parent === recipient.parent) {
-      return refuse('lateral_message', `"${from}" and "${to}" are siblings; siblings never talk`, facts);
-    }
-    return refuse('not_parent', `"${from}" and "${to}" are not parent and child`, facts);
   }
 
   function listChildren(id: string): AgentInfo[] {
@@ -216,7 +103,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
     },
     spawn(request) {
       const { id, role } = names(request);
-      const refusal = spawnRefusal(request.parent, id);
+      const refusal = spawnRefusal(view(), request.parent, id);
       if (refusal !== undefined) return report('spawn', refusal);
       return { ok: true, value: start(request.parent, id, role) };
     },
@@ -229,7 +116,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       }
       const { signal } = waitOptions;
       if (signal?.aborted === true) return Promise.reject(cancelled(signal));
-      const refusal = spawnRefusal(request.parent, named.id);
+      const refusal = spawnRefusal(view(), request.parent, named.id);
       if (refusal === undefined) {
         return Promise.resolve({ ok: true, value: start(request.parent, named.id, named.role) });
       }
@@ -247,7 +134,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       });
     },
     waitingSpawns: () => waiters.length,
-    canSpawn: (parent) => spawnRefusal(parent, undefined) ?? { ok: true },
+    canSpawn: (parent) => spawnRefusal(view(), parent, undefined) ?? { ok: true },
     finish(id) {
       const node = nodes.get(id);
       if (node === undefined) return [];
@@ -266,7 +153,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       return ids;
     },
     check(envelope) {
-      const refusal = messageRefusal(envelope);
+      const refusal = messageRefusal(nodes, envelope);
       return refusal === undefined ? { ok: true } : report('message', refusal);
     },
     children: listChildren,
@@ -298,7 +185,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
     draining = true;
     for (let i = 0; i < waiters.length; ) {
       const waiter = waiters[i] as Waiter;
-      const refusal = spawnRefusal(waiter.parent, waiter.id);
+      const refusal = spawnRefusal(view(), waiter.parent, waiter.id);
       if (refusal !== undefined && WAITABLE.has(refusal.code)) {
         i++;
         continue;
@@ -322,9 +209,6 @@ export function createTopology(options: TopologyOptions = {}): Topology {
   }
 }
 
-/** The refusals that a finished run can lift, so `spawnWhenFree` waits them out. */
-const WAITABLE: ReadonlySet<TopologyRefusalCode> = new Set(['too_many_children', 'concurrency_exceeded']);
-
 interface Waiter {
   readonly parent: string;
   readonly id: string | undefined;
@@ -335,39 +219,6 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-function names(request: SpawnRequest): {
-  readonly id: string | undefined;
-  readonly role: string | undefined;
-} {
-  return {
-    id: request.id === undefined ? undefined : name(request.id, 'id'),
-    role: request.role === undefined ? undefined : name(request.role, 'role'),
-  };
-}
-
 function cancelled(signal: AbortSignal): EnvelopeError {
   return new EnvelopeError('cancelled', 'The wait for a spawn slot was cancelled', { cause: signal.reason });
-}
-
-function limit(value: number | undefined, key: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new EnvelopeError(
-      'invalid_option',
-      `${key} must be an integer from 1 to ${max}, got ${String(value)}`,
-      {
-        details: { [key]: value },
-      },
-    );
-  }
-  return value;
-}
-
-function name(value: unknown, key: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_FIELD_LENGTH) {
-    throw new EnvelopeError('invalid_option', `${key} must be 1 to ${MAX_FIELD_LENGTH} characters`, {
-      details: { [key]: typeof value === 'string' ? value.slice(0, 64) : String(value) },
-    });
-  }
-  return value;
 }

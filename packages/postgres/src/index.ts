@@ -8,8 +8,9 @@
  * @packageDocumentation
  * @module @parley/postgres
  */
-export { createPostgresStore, migratePostgresStore } from './store.js';
-export type { PostgresStore, PostgresStoreOptions, PostgresStoreEvents } from './store.js';
+export { createPostgresStore } from './store.js';
+export { migratePostgresStore } from './migrate.js';
+export type { PostgresStore, PostgresStoreOptions, PostgresStoreEvents } from './store-types.js';
 export { postgresStoreMigration, STORE_FORMAT, DEFAULT_SCHEMA } from './migration.js';
 export type { PgQueryable, PGliteLike } from './driver.js';
 export type { PostgresResyncReason } from './watch.js';

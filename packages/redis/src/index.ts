@@ -8,7 +8,7 @@
  * @module @parley/redis
  */
 export { createRedisStore, DEFAULT_SCAN_COUNT } from './store.js';
-export type { RedisStore, RedisStoreOptions, RedisStoreEvents } from './store.js';
+export type { RedisStore, RedisStoreOptions, RedisStoreEvents } from './store-types.js';
 export type { RedisWatchOptions, ResyncReason } from './watch.js';
 export { RedisStoreError, REDIS_STORE_ERROR_CODES } from './errors.js';
 export type { RedisStoreErrorCode } from './errors.js';

@@ -26,8 +26,10 @@ export type {
   DefinitionMapOf,
   BooleanKeyOf,
 } from './registry-types.js';
-export { createSettings, GLOBAL } from './settings.js';
-export type { Settings, SettingsOptions, SettingsTarget } from './settings.js';
+export { createSettings } from './settings.js';
+export type { Settings, SettingsOptions } from './settings-types.js';
+export { GLOBAL } from './target.js';
+export type { SettingsTarget } from './target.js';
 export { SETTINGS_REFUSAL_CODES } from './results.js';
 export type {
   SettingsRefusal,

@@ -2,7 +2,8 @@ import type { Clock, DeadlineQueue, Emitter } from '@parley/core';
 import type { CorrelateError } from '../errors.js';
 import type { CorrelateMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
-import type { CorrelatorEvents, Refusal } from '../types.js';
+import type { Refusal } from '../receive-result.js';
+import type { CorrelatorEvents } from '../types.js';
 import type { AbortWatch } from './signals.js';
 
 /** What the requester and responder sides of one correlator share. */

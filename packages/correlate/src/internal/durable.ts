@@ -1,72 +1,20 @@
-import type { Clock, Emitter, JsonValue, Store, StoreChange, StoreEntry } from '@parley/core';
-import type { RequestEvent, RequestState } from '@parley/fsm';
-// zod/mini: the same validation as zod's classic API at a fraction of its bundle size.
-import * as z from 'zod/mini';
+import type { JsonValue, StoreChange, StoreEntry } from '@parley/core';
+import type { RequestEvent } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
-import type { CorrelatorEvents } from '../types.js';
+import type { Durable, DurableHost } from './durable-types.js';
+import { extraOf, type Outgoing } from './records.js';
 import { type Step, step } from './step.js';
-import { extraOf, type Outgoing, Outgoing as OutgoingRecord, type Tracker } from './records.js';
+import { applyStored, decode, encode, fromStored, type StoredRequest } from './stored-request.js';
 
 /** Settled records stay this long in a shared store at least, so other instances read the outcome. */
 export const MIN_STORE_RETAIN_MS = 60_000;
 /** A deadline whose store write failed is tried again after this long. */
 const RETRY_MS = 1_000;
-
-/** What the durable side needs from the requester side. */
-export interface DurableHost {
-  readonly store: Store;
-  readonly prefix: string;
-  /** Who this correlator is: every record under its prefix must name it as the requester. */
-  readonly self: string;
-  readonly clock: Clock;
-  readonly events: Emitter<CorrelatorEvents>;
-  readonly protocols: ReadonlyMap<string, Protocol>;
-  readonly tracker: Tracker<Outgoing>;
-  readonly storeRetainMs: number;
-  readonly isClosed: () => boolean;
-  /** Arms the record's deadline (at its `deadlineAt`, or at `at`). */
-  arm(record: Outgoing, at?: number): void;
-  /** Sends a stored request and arms it. */
-  launch(record: Outgoing): void;
-  /** Takes a record read from the store into memory. */
-  adopt(record: Outgoing): Outgoing;
-  /** Moves a pending record to its final state in memory and tells everyone. */
-  finish(
-    record: Outgoing,
-    to: RequestState,
-    response: unknown,
-    reason: string | undefined,
-    error: CorrelateError | undefined,
-    settledAt: number,
-    remote: boolean,
-  ): void;
-}
-
-export interface Durable {
-  persistThenLaunch(record: Outgoing): Promise<void>;
-  /**
-   * Settles a record by compare-and-set; resolves true when `event` itself settled it (false when
-   * it was already final, the deadline turned it into an expiry, or the write failed).
-   */
-  commit(
-    record: Outgoing,
-    event: RequestEvent,
-    response: unknown,
-    reason: string | undefined,
-    error: CorrelateError | undefined,
-  ): Promise<boolean>;
-  /** Writes a deadline moved by progress; false when another instance changed the record first. */
-  extend(record: Outgoing, deadlineAt: number, human: boolean): Promise<boolean>;
-  load(id: string): Promise<Outgoing | undefined>;
-  restore(): Promise<number>;
-  unwatch(): void;
-}
-
-/** The store side of the requester: every pending request is written, and settled by compare-and-set. */
 /** How a compare-and-set of a record ended. */
 type WriteOutcome = 'written' | 'conflict' | 'failed';
 
+/** The store side of the requester: every pending request is written, and settled by compare-and-set. */
 export function createDurable(host: DurableHost): Durable {
   const { store, prefix, clock, events, tracker, storeRetainMs } = host;
   const key = (id: string): string => prefix + id;
@@ -307,89 +255,6 @@ export function createDurable(host: DurableHost): Durable {
       unwatch?.();
     },
   };
-}
-
-const STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
-
-/** The persisted form of an outgoing request: plain JSON with absolute times. */
-const StoredRequest = z.object({
-  v: z.literal(1),
-  id: z.string(),
-  protocol: z.string(),
-  from: z.string(),
-  to: z.string(),
-  state: z.enum(STATES),
-  payload: z.unknown(),
-  response: z.optional(z.unknown()),
-  reason: z.optional(z.string()),
-  createdAt: z.number(), // zod 4 numbers are finite
-  deadlineAt: z.number(),
-  maxDeadlineAt: z.number(),
-  timeoutMs: z.int().check(z.positive()),
-  human: z.boolean(),
-  settledAt: z.optional(z.number()),
-});
-type StoredRequest = z.infer<typeof StoredRequest>;
-
-function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): JsonValue {
-  const stored: StoredRequest = {
-    v: 1,
-    id: record.id,
-    protocol: record.protocol.name,
-    from: record.from,
-    to: record.to,
-    state: record.state,
-    payload: record.payload,
-    createdAt: record.createdAt,
-    deadlineAt: record.deadlineAt,
-    maxDeadlineAt: record.maxDeadlineAt,
-    timeoutMs: record.timeoutMs,
-    human: record.human,
-    ...patch,
-  };
-  return stored as JsonValue; // payloads and responses passed their schemas; the store checks JSON
-}
-
-/**
- * The record stored under request `id` of requester `self`, or undefined when it is not one this
- * correlator could have written: the wrong shape, another id or requester, times out of order
- * (`createdAt ≤ deadlineAt ≤ maxDeadlineAt`), or a `settledAt` that does not fit its state.
- */
-function decode(value: unknown, id: string, self: string): StoredRequest | undefined {
-  const parsed = StoredRequest.safeParse(value);
-  if (!parsed.success) return undefined;
-  const r = parsed.data;
-  const inOrder = r.createdAt <= r.deadlineAt && r.deadlineAt <= r.maxDeadlineAt;
-  const settledFits = (r.state === 'pending') === (r.settledAt === undefined);
-  return r.id === id && r.from === self && inOrder && settledFits ? r : undefined;
-}
-
-function fromStored(stored: StoredRequest, protocol: Protocol, version: number): Outgoing {
-  const record = new OutgoingRecord(
-    stored.id,
-    protocol,
-    stored.from,
-    stored.to,
-    stored.payload,
-    stored.createdAt,
-    stored.deadlineAt,
-    stored.maxDeadlineAt,
-    stored.timeoutMs,
-    stored.human,
-  );
-  extraOf(record).version = version;
-  applyStored(record, stored);
-  return record;
-}
-
-/** Copies what another instance may have changed into a local record. */
-function applyStored(record: Outgoing, stored: StoredRequest): void {
-  record.state = stored.state;
-  record.response = stored.response;
-  record.reason = stored.reason;
-  record.settledAt = stored.settledAt ?? 0;
-  record.deadlineAt = stored.deadlineAt;
-  record.human = stored.human;
 }
 
 function noop(): void {}

@@ -1,7 +1,7 @@
 import type { DeadlineHandle } from '@parley/core';
 import type { RequestState } from '@parley/fsm';
 import type { Protocol } from '../protocol.js';
-import type { Reply, TrackedRequest } from '../types.js';
+import type { Reply, TrackedRequest } from '../request-types.js';
 
 /**
  * What a record needs only now and then: an abort listener, or the version of its stored copy.

@@ -1,9 +1,9 @@
 import type { ValidationResult } from '@parley/core';
 import type { RequestEvent } from '@parley/fsm';
 import type { ProgressMessage, ResponseMessage } from '../messages.js';
-import type { ReceiveResult, Refusal } from '../types.js';
+import type { ReceiveResult, Refusal } from '../receive-result.js';
 import type { Shared } from './context.js';
-import type { Durable } from './durable.js';
+import type { Durable } from './durable-types.js';
 import type { Outgoing, Tracker } from './records.js';
 import { about, check, isPromise } from './util.js';
 

@@ -1,14 +1,16 @@
-import { assertTimeoutMs, type IdGenerator, type Store, type ValidationResult } from '@parley/core';
+import type { IdGenerator, Store, ValidationResult } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
-import type { Reply, RequestOptions, RequestPromise, TrackedRequest } from '../types.js';
+import type { Reply, RequestOptions, RequestPromise, TrackedRequest } from '../request-types.js';
 import type { Shared } from './context.js';
-import { createDurable, type Durable, MIN_STORE_RETAIN_MS } from './durable.js';
+import { createDurable, MIN_STORE_RETAIN_MS } from './durable.js';
+import type { Durable } from './durable-types.js';
 import { extraOf, Outgoing, toReply, toTracked, Tracker } from './records.js';
 import { step } from './step.js';
 import { check, isPromise, withId } from './util.js';
 import { createReplyHandler } from './replies.js';
+import { assertAdmissible, assertValidPayload, requestTiming } from './request-admission.js';
 import { createWaiters } from './waiters.js';
 
 export interface RequesterOptions {
@@ -94,26 +96,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
   }
 
   function begin(id: string, protocol: Protocol, input: RequestOptions<unknown>): Promise<Reply> {
-    if (ctx.isClosed()) throw ctx.closedError();
-    if (ctx.protocols.get(protocol.name) !== protocol) {
-      throw new CorrelateError(
-        'unknown_protocol',
-        `Protocol "${protocol.name}" is not registered with this correlator`,
-        { details: { protocol: protocol.name } },
-      );
-    }
-    if (typeof input.to !== 'string' || input.to.length === 0) {
-      throw new CorrelateError('invalid_options', 'A request needs a non-empty "to"', {
-        details: { to: input.to },
-      });
-    }
-    if (tracker.pending + reserved >= ctx.maxPending) {
-      throw new CorrelateError(
-        'too_many_pending',
-        `Correlator "${self}" already has ${ctx.maxPending} pending requests`,
-        { details: { limit: ctx.maxPending, protocol: protocol.name } },
-      );
-    }
+    assertAdmissible(ctx, protocol, input, tracker.pending + reserved);
     const checked = check(protocol.request, input.payload);
     if (!isPromise(checked)) return start(id, protocol, input, checked);
     // The place is taken now, not when the schema answers: the limit holds across the await.
@@ -136,29 +119,13 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     input: RequestOptions<unknown>,
     checked: ValidationResult<unknown>,
   ): Promise<Reply> {
-    if (!checked.ok) {
-      throw new CorrelateError(
-        'invalid_payload',
-        `The payload does not match the ${protocol.name} request schema`,
-        {
-          details: { protocol: protocol.name, issues: checked.issues, missingFields: checked.missingFields },
-        },
-      );
-    }
+    assertValidPayload(protocol, checked);
     if (ctx.isClosed()) throw ctx.closedError();
     const signal = input.signal;
     if (signal?.aborted) throw waiters.cancelled(undefined, signal.reason);
-    const human = input.waitingOnHuman === true;
-    const ms =
-      input.timeoutMs !== undefined
-        ? assertTimeoutMs(input.timeoutMs, 'timeoutMs')
-        : human
-          ? (protocol.humanTimeoutMs ?? options.humanTimeoutMs)
-          : (protocol.timeoutMs ?? options.timeoutMs);
     const now = clock.now();
-    const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
+    const timing = requestTiming(ctx, protocol, input, options, now);
     assertFree(id); // again: a request may have taken it while the schema was awaited
-    const deadlineAt = now + ms < maxAt ? now + ms : maxAt;
     const record = new Outgoing(
       id,
       protocol,
@@ -166,10 +133,10 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
       input.to,
       checked.value,
       now,
-      deadlineAt,
-      maxAt,
-      ms,
-      human,
+      timing.deadlineAt,
+      timing.maxDeadlineAt,
+      timing.timeoutMs,
+      timing.human,
     );
     const promise = new Promise<Reply>(capture);
     record.resolve = captured;

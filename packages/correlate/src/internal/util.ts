@@ -16,7 +16,8 @@ import {
 } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage } from '../messages.js';
-import type { Refusal, RequestPromise } from '../types.js';
+import type { Refusal } from '../receive-result.js';
+import type { RequestPromise } from '../request-types.js';
 
 /** Validates with a sync schema at sync cost, and falls back to the async path only when needed. */
 export function check(

@@ -1,7 +1,7 @@
 import { CorrelateError } from '../errors.js';
-import type { Reply, TrackedRequest } from '../types.js';
+import type { Reply, TrackedRequest } from '../request-types.js';
 import type { Shared } from './context.js';
-import type { Durable } from './durable.js';
+import type { Durable } from './durable-types.js';
 import { type Outgoing, toReply, toTracked, type Tracker } from './records.js';
 import { isThenable } from './util.js';
 

@@ -1,5 +1,6 @@
 import { formatPath, type ValidationIssue, type ValidationResult } from '@parley/core';
-import type { Envelope, MissingFieldsPayload } from '../envelope.js';
+import type { Envelope } from '../envelope.js';
+import type { MissingFieldsPayload } from '../missing-fields-reply.js';
 
 /** Checks a `missing_fields` reply's payload by hand, reporting absent fields like core's validate. */
 export function checkMissingFieldsPayload(envelope: Envelope): ValidationResult<MissingFieldsPayload> {
