@@ -28,7 +28,6 @@ const OVER_LIMIT: Readonly<Record<string, number>> = {
   'packages/envelope/src/topology.ts': 373,
   'packages/feishu/src/adapter.ts': 341,
   'packages/fsm/src/actor.ts': 467,
-  'packages/fsm/src/flow.ts': 485,
   'packages/fsm/src/machine.ts': 320,
   'packages/fsm/src/types.ts': 320,
   'packages/langgraph/src/runner.ts': 363,
