@@ -32,7 +32,8 @@ export function advance(
   at: number,
   limit: number,
 ): Result {
-  const fields = { ...snapshot.fields, [step.name]: data };
+  const fields: Record<string, Fields> = { ...snapshot.fields };
+  fields[step.name] = data;
   const steps = def.steps;
   let state = 'done';
   let skipped = NONE;
