@@ -1,5 +1,5 @@
 import { type Clock, createEmitter, type Emitter, systemClock, type Unsubscribe } from '@parley/core';
-import { DEFAULT_HISTORY_LIMIT } from './actor.js';
+import { DEFAULT_HISTORY_LIMIT } from './actor-types.js';
 import type { Flow } from './flow.js';
 import type { FlowFields, FlowSnapshot, FlowStatus, FlowSubmitResult } from './flow-types.js';
 
