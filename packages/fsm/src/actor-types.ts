@@ -4,7 +4,8 @@ import type { Deadline, HistoryEntry, MachineEvent, MachineSnapshot } from './ty
 import type { Refusal, SendResult } from './results.js';
 
 /**
- * How many history entries an instance keeps unless told otherwise.
+ * How many history entries an instance keeps unless told otherwise. Keeping history costs one
+ * clock read per `send` (the entry's exact time) and one ring slot; `historyLimit: 0` reads none.
  *
  * @example
  * ```ts
