@@ -36,11 +36,13 @@ export function advance(
   fields[step.name] = data;
   const steps = def.steps;
   let state = 'done';
+  let prompt: string | undefined;
   let skipped = NONE;
   for (let i = index + 1; i < steps.length; i++) {
     const next = steps[i] as FlowStep;
     if (next.skip?.(fields) !== true) {
       state = next.name;
+      prompt = (def.partsOf[i] as StepParts)[0]?.prompt; // a landed step starts at its first part
       break;
     }
     skipped = skipped === NONE ? [next.name] : [...skipped, next.name];
@@ -60,7 +62,6 @@ export function advance(
     mark,
     snapshot.notices,
   );
-  const prompt = promptOf(def, next);
   if (notice === undefined && prompt !== undefined) {
     return {
       ok: true,

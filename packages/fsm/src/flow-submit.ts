@@ -1,7 +1,7 @@
 import { type JsonValue, validate } from '@parley/core';
 import type { FlowDefinition } from './flow-compile.js';
 import { fail } from './flow-failure.js';
-import { advance, build, NONE, promptOf, trim } from './flow-next.js';
+import { advance, build, NONE, trim } from './flow-next.js';
 import type { StepParts } from './flow-restore.js';
 import type { FlowSnapshot, FlowStep, FlowSubmitResult } from './flow-types.js';
 import { isRecord } from './snapshot.js';
@@ -51,9 +51,11 @@ export function submitFlow(
     } as const;
     return fail(def, snapshot, step, index, failure, submitted, at, limit);
   }
-  // the schema's output is copied once: the snapshot never shares an object with the caller
+  // The snapshot never shares an object with the caller: their own object is copied, a fresh
+  // output of the schema is kept as it is.
+  const value = asFields(checked.value);
   let collected: Record<string, JsonValue> =
-    before === undefined ? { ...asFields(checked.value) } : { ...before, ...asFields(checked.value) };
+    before !== undefined ? { ...before, ...value } : value === submitted ? { ...value } : value;
   if (snapshot.part < parts.length - 1) {
     const fields = { ...snapshot.fields, [step.name]: collected };
     const next = build(
@@ -73,7 +75,7 @@ export function submitFlow(
       step: step.name,
       next: step.name,
       done: false,
-      prompt: promptOf(def, next) as string,
+      prompt: (parts[snapshot.part + 1] as StepParts[number]).prompt,
       skipped: NONE,
       snapshot: next,
     };

@@ -82,6 +82,10 @@ export interface Flow<TStep extends string, TContext = unknown> {
   readonly [COMPILED]: CompiledMachine;
 }
 
+/** A new run's empty lists and records: shared and frozen, as snapshots are never changed in place. */
+const EMPTY_LIST: readonly never[] = Object.freeze([]);
+const EMPTY_RECORD: { readonly [key: string]: never } = Object.freeze({});
+
 type NamesOf<TSteps extends readonly FlowStep[]> = TSteps[number]['name'];
 
 /**
@@ -156,15 +160,15 @@ export function defineFlow<
         done: state === 'done',
         createdAt: at,
         updatedAt: at,
-        deadlines: [],
-        history: [],
+        deadlines: EMPTY_LIST,
+        history: EMPTY_LIST,
         status: state === 'done' ? 'done' : 'active',
-        fields: {},
+        fields: EMPTY_RECORD,
         part: 0,
-        attempts: {},
+        attempts: EMPTY_RECORD,
         mark: null,
-        notices: [],
-        reviews: [],
+        notices: EMPTY_LIST,
+        reviews: EMPTY_LIST,
       };
     },
     prompt: (snapshot) => promptOf(def, snapshot),
