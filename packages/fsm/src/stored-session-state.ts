@@ -108,7 +108,7 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
     return this.rec.flow;
   }
 
-  record(): SessionRecord<TStep, TContext, TData> {
+  record(): FlowSessionRecord<TStep, TContext, TData> {
     return this.rec;
   }
 
