@@ -1,4 +1,4 @@
-import type { Actor } from './actor.js';
+import type { Actor } from './actor-types.js';
 import type { Flow } from './flow.js';
 import type { Machine } from './machine.js';
 

@@ -1,5 +1,5 @@
 import { type Clock, createEmitter, type Emitter, systemClock, type Unsubscribe } from '@parley/core';
-import { DEFAULT_HISTORY_LIMIT } from './actor.js';
+import { DEFAULT_HISTORY_LIMIT } from './actor-types.js';
 import type { Flow } from './flow.js';
 import type { FlowFields, FlowSnapshot, FlowStatus, FlowSubmitResult } from './flow-types.js';
 
@@ -121,69 +121,98 @@ export function createFlowSession<TStep extends string, TContext>(
   flow: Flow<TStep, TContext>,
   options: FlowSessionOptions<TContext> = {},
 ): FlowSession<TStep, TContext> {
-  const clock = options.clock ?? systemClock;
-  const historyLimit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
-  let current: FlowSnapshot<TStep, TContext> =
-    options.snapshot === undefined
-      ? flow.start({
-          at: clock.now(),
-          ...(options.context === undefined ? {} : { context: options.context }),
-        })
-      : flow.restore(options.snapshot);
-  let events: Emitter<FlowSessionEvents<TStep>> | undefined;
+  // The class is the untyped implementation of the typed interface (as the actor's is).
+  return new Session(flow as unknown as Flow<string, unknown>, options) as unknown as FlowSession<
+    TStep,
+    TContext
+  >;
+}
 
-  return {
-    flow,
-    get step() {
-      return current.state;
-    },
-    get status() {
-      return current.status;
-    },
-    get done() {
-      return current.done;
-    },
-    get prompt() {
-      return flow.prompt(current);
-    },
-    get fields() {
-      return current.fields;
-    },
-    submit(fields) {
-      const at = clock.now();
-      const before = current;
-      const result = flow.submit(current, fields, { at, historyLimit });
-      current = result.snapshot;
-      if (events === undefined) return result;
-      if (!result.ok && result.code === 'flow_done') {
-        events.emit('refused', { code: 'flow_done', reason: result.reason, at });
-        return result;
-      }
-      if (!result.ok) {
-        events.emit('failed', {
-          step: result.step,
-          code: result.code,
-          action: result.action,
-          message: result.message,
-          at,
-        });
-      }
-      if (current.state !== before.state) {
-        const last = current.history[current.history.length - 1];
-        events.emit('transition', {
-          from: before.state,
-          to: current.state,
-          event: last?.event ?? 'submit',
-          at,
-        });
-      }
-      if (current.done) events.emit('done', { at, fields: current.fields });
+/** A class, not an object literal of getters and closures: cheap to create, one shape for all. */
+class Session {
+  readonly flow: Flow<string, unknown>;
+  private readonly clock: Clock;
+  private readonly limit: number;
+  private current: FlowSnapshot<string, unknown>;
+  private events: Emitter<FlowSessionEvents<string>> | undefined = undefined;
+
+  constructor(flow: Flow<string, unknown>, options: FlowSessionOptions<unknown>) {
+    this.flow = flow;
+    this.clock = options.clock ?? systemClock;
+    this.limit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+    this.current =
+      options.snapshot === undefined
+        ? flow.start(
+            options.context === undefined
+              ? { at: this.clock.now() }
+              : { at: this.clock.now(), context: options.context },
+          )
+        : flow.restore(options.snapshot);
+  }
+
+  get step(): string {
+    return this.current.state;
+  }
+
+  get status(): FlowStatus {
+    return this.current.status;
+  }
+
+  get done(): boolean {
+    return this.current.done;
+  }
+
+  get prompt(): string | undefined {
+    return this.flow.prompt(this.current);
+  }
+
+  get fields(): FlowFields {
+    return this.current.fields;
+  }
+
+  submit(fields: unknown): FlowSubmitResult<string, unknown> {
+    const at = this.clock.now();
+    const before = this.current;
+    const result = this.flow.submit(before, fields, { at, historyLimit: this.limit });
+    const current = result.snapshot;
+    this.current = current;
+    const events = this.events;
+    if (events === undefined) return result;
+    if (!result.ok && result.code === 'flow_done') {
+      events.emit('refused', { code: 'flow_done', reason: result.reason, at });
       return result;
-    },
-    snapshot: () => current,
-    on(event, listener) {
-      events ??= createEmitter();
-      return events.on(event, listener);
-    },
-  };
+    }
+    if (!result.ok) {
+      events.emit('failed', {
+        step: result.step,
+        code: result.code,
+        action: result.action,
+        message: result.message,
+        at,
+      });
+    }
+    if (current.state !== before.state) {
+      const last = current.history[current.history.length - 1];
+      events.emit('transition', {
+        from: before.state,
+        to: current.state,
+        event: last?.event ?? 'submit',
+        at,
+      });
+    }
+    if (current.done) events.emit('done', { at, fields: current.fields });
+    return result;
+  }
+
+  snapshot(): FlowSnapshot<string, unknown> {
+    return this.current;
+  }
+
+  on<K extends keyof FlowSessionEvents<string> & string>(
+    event: K,
+    listener: (payload: FlowSessionEvents<string>[K]) => void,
+  ): Unsubscribe {
+    this.events ??= createEmitter();
+    return this.events.on(event, listener);
+  }
 }

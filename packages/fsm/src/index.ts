@@ -8,8 +8,9 @@
  */
 export { defineMachine } from './machine.js';
 export type { Machine, MachineConfig } from './machine.js';
-export { createActor, DEFAULT_HISTORY_LIMIT } from './actor.js';
-export type { Actor, ActorEvents, ActorOptions } from './actor.js';
+export { createActor } from './actor.js';
+export { DEFAULT_HISTORY_LIMIT } from './actor-types.js';
+export type { Actor, ActorEvents, ActorOptions } from './actor-types.js';
 export { defineFlow } from './flow.js';
 export type { Flow, FlowConfig } from './flow.js';
 export { createFlowSession } from './flow-session.js';
@@ -51,7 +52,7 @@ export { requestMachine, defineRequestMachine } from './request-machine.js';
 export type { RequestContext, RequestEvent, RequestMachineOptions, RequestState } from './request-machine.js';
 export { FsmError, FSM_ERROR_CODES } from './errors.js';
 export type { FsmErrorCode } from './errors.js';
-export { REFUSAL_CODES } from './types.js';
+export { REFUSAL_CODES } from './results.js';
 export type {
   Assign,
   Deadline,
@@ -61,13 +62,9 @@ export type {
   MachineEvent,
   MachineOptions,
   MachineSnapshot,
-  Refusal,
-  RefusalCode,
-  SendResult,
   StateConfig,
   TransitionConfig,
-  TransitionResult,
   TransitionSpec,
-  Transitioned,
 } from './types.js';
+export type { Refusal, RefusalCode, SendResult, TransitionResult, Transitioned } from './results.js';
 export type { StateOf, EventOf, ContextOf } from './extractors.js';

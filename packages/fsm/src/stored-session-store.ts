@@ -1,7 +1,8 @@
 import { assertTimeoutMs, createEmitter, type Emitter, type JsonValue, systemClock } from '@parley/core';
 import { FsmError } from './errors.js';
 import type { Flow } from './flow.js';
-import { bindSession, type HandleSettings } from './stored-session.js';
+import { StoredSession } from './stored-session.js';
+import type { HandleSettings } from './stored-session-state.js';
 import {
   FLOW_SESSION_RECORD_FORMAT,
   type FlowSessionRecord,
@@ -102,10 +103,10 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
 ): FlowSessionStore<TStep, TContext, TData> {
   const clock = options.clock ?? systemClock;
   const prefix = options.keyPrefix ?? 'flow-session:';
-  const settings = (key: string): HandleSettings<TStep> => ({
+  // checked once, up front, and shared by every handle
+  const settings: HandleSettings<TStep> = {
     store: options.store,
     clock,
-    key,
     draftSteps: options.draftSteps ?? [],
     saveDelays: delays(options.saveRetryDelaysMs ?? DEFAULT_SAVE_RETRY_DELAYS_MS, 'saveRetryDelaysMs'),
     effectDelays: delays(
@@ -116,8 +117,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
       options.idleTimeoutMs === undefined ? undefined : timeout(options.idleTimeoutMs, 'idleTimeoutMs'),
     historyLimit: options.historyLimit,
     wait: options.wait,
-  });
-  settings(prefix); // checks the options once, up front
+  };
   let events: Emitter<FlowSessionStoreEvents> | undefined;
 
   const refuse = (
@@ -154,7 +154,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
         const result = await options.store.compareAndSet(prefix + id, null, record as unknown as JsonValue);
         if (!result.ok)
           return refuse(id, 'exists', `a session ${id} is already stored`, { version: result.version });
-        return { ok: true, session: bindSession(flow, settings(prefix + id), record, result.version) };
+        return { ok: true, session: new StoredSession(flow, settings, prefix + id, record, result.version) };
       } catch (error) {
         return refuse(id, 'store_failed', `the store failed: ${message(error)}`, {
           attempts: 1,
@@ -179,7 +179,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
       if (record.expiresAt !== null && clock.now() >= record.expiresAt) {
         return refuse(id, 'expired', `session ${id} expired at ${new Date(record.expiresAt).toISOString()}`);
       }
-      return { ok: true, session: bindSession(flow, settings(prefix + id), record, entry.version) };
+      return { ok: true, session: new StoredSession(flow, settings, prefix + id, record, entry.version) };
     },
     on(event, listener) {
       events ??= createEmitter();

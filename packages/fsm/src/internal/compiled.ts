@@ -1,15 +1,7 @@
-import { MAX_TIMEOUT_MS } from '@parley/core';
+import { MAX_TIMEOUT_MS, validate } from '@parley/core';
 import { FsmError } from '../errors.js';
-import type {
-  Assign,
-  EventObject,
-  Guard,
-  MachineEvent,
-  MachineOptions,
-  Refusal,
-  RefusalCode,
-  Transitioned,
-} from '../types.js';
+import type { Assign, EventObject, Guard, MachineEvent, MachineOptions } from '../types.js';
+import type { Refusal, RefusalCode, Transitioned } from '../results.js';
 
 /** One transition after compilation: indexes instead of names, and its success result prebuilt. */
 export interface CompiledTransition {
@@ -272,4 +264,15 @@ function compileAfter(
   });
   timeouts.sort((a, b) => a.ms - b.ms);
   return timeouts.length === 0 ? undefined : timeouts;
+}
+
+/** @internal A new instance's context, checked by the machine's `contextSchema` when it has one. */
+export function checkContext(c: CompiledMachine, context: unknown): unknown {
+  const schema = c.options.contextSchema;
+  if (schema === undefined) return context;
+  const result = validate(schema, context);
+  if (result.ok) return result.value;
+  throw new FsmError('invalid_context', `The context does not match machine "${c.id}"`, {
+    details: { machine: c.id, issues: result.issues, missingFields: result.missingFields },
+  });
 }

@@ -1,0 +1,182 @@
+import {
+  type Clock,
+  createEmitter,
+  type Emitter,
+  type JsonValue,
+  type Store,
+  type TimerHandle,
+  type Unsubscribe,
+} from '@parley/core';
+import type { Flow } from './flow.js';
+import type { FlowSnapshot } from './flow-types.js';
+import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
+import type {
+  FlowSessionRefusal,
+  FlowSessionRefusalCode,
+  StoredFlowSessionEvents,
+} from './stored-session-types.js';
+
+type Fields = { readonly [field: string]: JsonValue };
+type Sleeper = { timer: TimerHandle; wake: (woke: boolean) => void };
+
+/** @internal What a handle needs from its store: checked once, shared by every handle. */
+export interface HandleSettings<TStep extends string> {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly draftSteps: readonly TStep[];
+  readonly saveDelays: readonly number[];
+  readonly effectDelays: readonly number[];
+  readonly idleTimeoutMs: number | undefined;
+  readonly historyLimit: number | undefined;
+  readonly wait: ((ms: number) => Promise<void>) | undefined;
+}
+
+/**
+ * @internal What a stored session handle holds and reads: the record it last wrote or read at
+ * `version`, its clock waits and its refusals. The writes are in {@link StoredSession}.
+ */
+export abstract class SessionState<TStep extends string, TContext, TData> {
+  readonly id: string;
+  protected rec: FlowSessionRecord<TStep, TContext, TData>;
+  protected ver: number;
+  protected lost = false;
+  protected closed = false;
+  private waits: Set<Sleeper> | undefined = undefined;
+  protected events: Emitter<StoredFlowSessionEvents<TStep, TContext>> | undefined = undefined;
+
+  constructor(
+    protected readonly flow: Flow<TStep, TContext>,
+    protected readonly settings: HandleSettings<TStep>,
+    readonly key: string,
+    initial: FlowSessionRecord<TStep, TContext, TData>,
+    initialVersion: number,
+  ) {
+    this.rec = initial;
+    this.ver = initialVersion;
+    this.id = initial.id;
+  }
+
+  get version(): number {
+    return this.ver;
+  }
+
+  get step(): TStep | 'done' {
+    return this.rec.flow.state;
+  }
+
+  get status(): FlowSnapshot['status'] {
+    return this.rec.flow.status;
+  }
+
+  get done(): boolean {
+    return this.rec.flow.done;
+  }
+
+  get prompt(): string | undefined {
+    return this.flow.prompt(this.rec.flow);
+  }
+
+  get fields(): FlowSnapshot['fields'] {
+    return this.rec.flow.fields;
+  }
+
+  get mark(): string | null {
+    return this.rec.flow.mark;
+  }
+
+  get draft(): FlowDraft<TStep> | null {
+    return this.draftOf();
+  }
+
+  get retry(): FlowRetry<TStep> | null {
+    return this.rec.retry;
+  }
+
+  get data(): TData {
+    return this.rec.data;
+  }
+
+  get expiresAt(): number | null {
+    return this.rec.expiresAt;
+  }
+
+  get stale(): boolean {
+    return this.lost;
+  }
+
+  snapshot(): FlowSnapshot<TStep, TContext> {
+    return this.rec.flow;
+  }
+
+  record(): FlowSessionRecord<TStep, TContext, TData> {
+    return this.rec;
+  }
+
+  merged(fields: Fields): Fields {
+    const out: Record<string, JsonValue> = { ...this.draftOf()?.fields };
+    for (const [name, value] of Object.entries(fields)) {
+      const before = out[name];
+      out[name] = Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])] : value;
+    }
+    return out;
+  }
+
+  on<K extends keyof StoredFlowSessionEvents & string>(
+    event: K,
+    listener: (payload: StoredFlowSessionEvents<TStep, TContext>[K]) => void,
+  ): Unsubscribe {
+    this.events ??= createEmitter();
+    return this.events.on(event, listener);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.waits === undefined) return;
+    for (const wait of [...this.waits]) {
+      this.settings.clock.clearTimeout(wait.timer);
+      wait.wake(false);
+    }
+  }
+
+  protected refuse(code: FlowSessionRefusalCode, reason: string, extra: object = {}): FlowSessionRefusal {
+    this.events?.emit('refused', { id: this.id, code, reason, at: this.settings.clock.now() });
+    return { ok: false, code, reason, ...extra };
+  }
+
+  /** Sleeps on the clock; false when the handle was closed meanwhile. */
+  protected sleep(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    const wait = this.settings.wait;
+    if (wait !== undefined) return wait(Math.max(0, ms)).then(() => !this.closed);
+    this.waits ??= new Set();
+    const waits = this.waits;
+    return new Promise((resolve) => {
+      const entry: Sleeper = {
+        wake: (woke: boolean) => {
+          waits.delete(entry);
+          resolve(woke);
+        },
+        timer: this.settings.clock.setTimeout(() => entry.wake(true), Math.max(0, ms)),
+      };
+      waits.add(entry);
+    });
+  }
+
+  protected gate(): FlowSessionRefusal | undefined {
+    const id = this.id;
+    if (this.closed) return this.refuse('closed', `session ${id} is closed`);
+    if (this.lost)
+      return this.refuse('stale', `session ${id} lost a race to another writer: resume it again`);
+    const expiresAt = this.rec.expiresAt;
+    if (expiresAt !== null && this.settings.clock.now() >= expiresAt) {
+      return this.refuse('expired', `session ${id} expired at ${new Date(expiresAt).toISOString()}`);
+    }
+    return undefined;
+  }
+
+  protected draftOf(): FlowDraft<TStep> | null {
+    const draft = this.rec.draft;
+    const flow = this.rec.flow;
+    return draft !== null && draft.step === flow.state && draft.part === flow.part ? draft : null;
+  }
+}
