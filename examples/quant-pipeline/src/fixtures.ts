@@ -65,18 +65,11 @@ export const bullBrief: DirectionalBrief = {
 };
 
 /** The bullish brief without the evidence of its first level and without `invalidation` (§4.4). */
-export const bullBriefIncomplete: Omit<DirectionalBrief, 'invalidation' | 'key_levels'> & {
-  readonly key_levels: readonly Omit<DirectionalBrief['key_levels'][number], 'evidence'>[];
-} = {
-  date,
-  market,
-  thesis: bullBrief.thesis,
-  arguments: bullBrief.arguments,
+const { invalidation: _invalidation, ...withoutInvalidation } = bullBrief;
+export const bullBriefIncomplete = {
+  ...withoutInvalidation,
   key_levels: [{ type: 'support', price: 81_200, timeframe: 'H4' }],
-  catalysts: bullBrief.catalysts,
-  confidence: bullBrief.confidence,
-  data_sources: bullBrief.data_sources,
-};
+} as const;
 
 export const bearBrief: DirectionalBrief = {
   date,

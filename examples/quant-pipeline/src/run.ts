@@ -5,12 +5,7 @@
 // wires the pieces, drives the clock until the run ends and reports what happened.
 import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { defineArtifacts } from '@parley/envelope';
-import {
-  createCronTrigger,
-  createPipelineRunner,
-  type NodeRecord,
-  type RunResult,
-} from '@parley/pipeline';
+import { createCronTrigger, createPipelineRunner, type NodeRecord, type RunResult } from '@parley/pipeline';
 import { ARTIFACT_SCHEMAS } from './artifacts.js';
 import { CEO, createHost, STRATEGIST } from './host.js';
 import { type ChairmanDecision, narrate } from './narrate.js';
@@ -24,17 +19,15 @@ export const DEMO_START = Date.UTC(2026, 3, 10, 7, 0);
 export interface RunOptions {
   /** A scenario or its name; `happy` by default. */
   readonly scenario?: Scenario | string;
-  /** Simulated time, moved forward by the run itself; starts at {@link DEMO_START} by default. */
+  /** Simulated time, moved forward by the run itself; {@link DEMO_START} by default. */
   readonly clock?: ManualClock;
   /** Where the runner keeps every step's state; a fresh memory store by default. */
   readonly store?: Store;
-  /** Receives each transcript line as it is written. */
   readonly output?: (line: string) => void;
   /** A person answering in #approvals (`--interactive`); the scenario's scripted answer otherwise. */
   readonly chairman?: (plan: string) => Promise<ChairmanDecision>;
   /** The topology's concurrency limit (spawned runs alive at once, the strategist included). */
   readonly maxConcurrent?: number;
-  /** The pipeline definition; the document's by default. */
   readonly pipeline?: unknown;
 }
 
@@ -42,24 +35,24 @@ export type PipelineStatus = 'approved' | 'rejected' | 'escalated' | 'failed' | 
 
 export interface PipelineRunResult {
   readonly status: PipelineStatus;
-  /** `quant-pipeline-<date>`, named by the day the cron fired. */
-  readonly runId: string;
-  /** Every step's stored record. */
+  readonly runId: string; // quant-pipeline-<the day the cron fired>
   readonly steps: Readonly<Record<string, NodeRecord>>;
-  /** Spawned run ids per step, in order. */
-  readonly runs: Readonly<Record<string, readonly string[]>>;
-  /** Spawn-tree events in order: `spawned <id>` / `finished <id>`. */
-  readonly timeline: readonly string[];
-  /** The most spawned runs alive at once (the strategist included). */
-  readonly maxRunning: number;
-  /** Every notify that reached a Discord channel. */
+  readonly runs: Readonly<Record<string, readonly string[]>>; // spawned run ids per step
+  readonly timeline: readonly string[]; // `spawned <id>` / `finished <id>`
+  readonly maxRunning: number; // spawned runs alive at once, the strategist included
   readonly notifications: readonly { readonly channel: string; readonly message: string }[];
   readonly transcript: readonly string[];
 }
 
 /** Runs one scenario of the pipeline and resolves with its final state and transcript. */
 export async function runQuantPipeline(options: RunOptions = {}): Promise<PipelineRunResult> {
-  const scenario = typeof options.scenario === 'object' ? options.scenario : pickScenario(options.scenario);
+  const named =
+    typeof options.scenario === 'object' ? options.scenario : findScenario(options.scenario ?? 'happy');
+  if (named === undefined)
+    throw new Error(
+      `Unknown scenario "${options.scenario}"; one of ${SCENARIOS.map((s) => s.name).join(', ')}`,
+    );
+  const scenario = named;
   const parsed = parsePipeline(options.pipeline ?? DAILY_QUANT_PIPELINE);
   if (!parsed.ok) throw new Error(`Invalid pipeline:\n${parsed.issues.join('\n')}`);
   const pipeline = parsed.value;
@@ -104,29 +97,24 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     host.post(host.envelope('assign_task', { from: CEO, to: STRATEGIST, payload }));
     run = runner.start(pipeline, { runId, input: { market: 'BTC/USDT', date: day(at) } });
   };
-  const trigger = pipeline.trigger?.cron;
-  const cron =
-    trigger === undefined
-      ? undefined
-      : createCronTrigger({
-          cron: trigger,
-          clock,
-          onFire: (at) => {
-            cron?.stop(); // one run per scenario; a host would keep it armed for tomorrow
-            transcript.log(`⏰ cron "${trigger}" fired (scheduled ${clockTime(at)} UTC): start the run`);
-            fire(at);
-          },
-        });
-  const next = cron?.next();
-  transcript.log(
-    `  trigger cron "${trigger ?? ''}": next ${next === undefined ? 'never' : `${day(next)} ${clockTime(next).slice(0, 5)} UTC`} — the run starts when it fires`,
-  );
-  if (cron === undefined) fire(clock.now());
+  const trigger = pipeline.trigger?.cron ?? '30 7 * * 1-5';
+  const cron = createCronTrigger({
+    cron: trigger,
+    clock,
+    onFire: (at) => {
+      cron.stop(); // one run per scenario; a host would keep it armed for tomorrow
+      transcript.log(`⏰ cron "${trigger}" fired (scheduled ${clockTime(at)} UTC): start the run`);
+      fire(at);
+    },
+  });
+  const next = cron.next() as number;
+  const at = `${day(next)} ${clockTime(next).slice(0, 5)} UTC`;
+  transcript.log(`  trigger cron "${trigger}": next ${at} — the run starts when it fires`);
   let result: RunResult;
   try {
     result = await drive(clock, () => run, external);
   } finally {
-    cron?.stop();
+    cron.stop();
     await runner.close();
     stop();
     if (run !== undefined) host.topology.finish(STRATEGIST);
@@ -139,24 +127,17 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
         ? 'expired'
         : result.status;
   transcript.log(`■ ${pipeline.name}: ${status}`);
-  const { notifications } = host;
+  const { runId, nodes: steps } = result;
   return {
     status,
-    runId: result.runId,
-    steps: result.nodes,
+    runId,
+    steps,
     runs,
     timeline,
     maxRunning,
-    notifications,
+    notifications: host.notifications,
     transcript: transcript.lines,
   };
-}
-
-function pickScenario(name = 'happy'): Scenario {
-  const scenario = findScenario(name);
-  if (scenario === undefined)
-    throw new Error(`Unknown scenario "${name}"; one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
-  return scenario;
 }
 
 /**
