@@ -45,9 +45,10 @@ export const TOUR = [
     name: 'quant-pipeline',
     shortened: true,
     watch:
-      'Agents in a DAG exchanging validated envelopes: parallel bull/bear briefs, review with at most\n' +
-      'three revise rounds, escalation and a human approval. Watch a report with missing fields come\n' +
-      'back as missing_fields instead of a guess (@parley/envelope, @parley/correlate).',
+      'Agents in a DAG started by a cron trigger, exchanging validated envelopes: parallel bull/bear\n' +
+      'briefs, two review gates with revise limits, escalation and a human approval. Watch a report\n' +
+      'with missing fields come back as a re-spawn naming them instead of a guess (@parley/pipeline,\n' +
+      '@parley/envelope).',
   },
   {
     name: 'team-protocols',

@@ -122,19 +122,6 @@ export const DataAnalysisReport = z.object({
   summary: text,
 });
 
-/**
- * Not in the document: what the strategist announces to the CEO when its part is done
- * ("announce 給 CEO「pipeline 完成」"), so that announce is checked like every other.
- */
-export const PipelineSummary = z.object({
-  pipeline: text,
-  ref_task: text,
-  thesis: z.object({ $ref: text }),
-  analysis: z.object({ $ref: text }),
-  review_rounds: z.number().int().nonnegative(),
-  summary: text,
-});
-
 /** Artifact file name → its schema. */
 export const ARTIFACT_SCHEMAS = {
   'Finance_Research_Brief.json': FinanceResearchBrief,
@@ -144,7 +131,6 @@ export const ARTIFACT_SCHEMAS = {
   'Strategy_Thesis.json': StrategyThesis,
   'Review_Report.json': ReviewReport,
   'Data_Analysis_Report.json': DataAnalysisReport,
-  'Pipeline_Summary.json': PipelineSummary,
 } as const;
 
 export type ArtifactName = keyof typeof ARTIFACT_SCHEMAS;

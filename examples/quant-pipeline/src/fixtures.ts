@@ -65,18 +65,11 @@ export const bullBrief: DirectionalBrief = {
 };
 
 /** The bullish brief without the evidence of its first level and without `invalidation` (§4.4). */
-export const bullBriefIncomplete: Omit<DirectionalBrief, 'invalidation' | 'key_levels'> & {
-  readonly key_levels: readonly Omit<DirectionalBrief['key_levels'][number], 'evidence'>[];
-} = {
-  date,
-  market,
-  thesis: bullBrief.thesis,
-  arguments: bullBrief.arguments,
+const { invalidation: _invalidation, ...withoutInvalidation } = bullBrief;
+export const bullBriefIncomplete = {
+  ...withoutInvalidation,
   key_levels: [{ type: 'support', price: 81_200, timeframe: 'H4' }],
-  catalysts: bullBrief.catalysts,
-  confidence: bullBrief.confidence,
-  data_sources: bullBrief.data_sources,
-};
+} as const;
 
 export const bearBrief: DirectionalBrief = {
   date,
@@ -168,6 +161,26 @@ export const reviewBlock: ReviewReport = review('block', {
   summary: 'Risk policy breach; not fixable by a revision.',
 });
 
+/** The backtest results, checked by the reviewer (§4.6 "回測結果提交": are the metrics plausible?). */
+export const backtestPass: ReviewReport = review('pass', {
+  reviewed_artifact: 'Data_Analysis_Report.json',
+  revise_target: 'data_analyst',
+  summary: 'Metrics plausible for 48 trades, costs included.',
+});
+
+export const backtestRevise: ReviewReport = review('revise', {
+  reviewed_artifact: 'Data_Analysis_Report.json',
+  revise_target: 'data_analyst',
+  issues: [
+    {
+      severity: 'major',
+      field: 'metrics.sharpe_ratio',
+      description: 'A Sharpe of 3.4 over 48 trades is not plausible; fees and slippage look left out.',
+      suggestion: 'Run the backtest again with 0.04% fees and one tick of slippage per side.',
+    },
+  ],
+});
+
 export const analysisReport: DataAnalysisReport = {
   date,
   analyzed_artifact: 'Backtest_Delivery.json',
@@ -182,4 +195,11 @@ export const analysisReport: DataAnalysisReport = {
   insights: ['Order-block retests after an H4 MSS paid best in trending weeks.'],
   recommendation: 'proceed',
   summary: 'The setup held up over 18 months of H4 data.',
+};
+
+/** The first backtest, run without costs: the numbers the backtest review sends back. */
+export const analysisNoCosts: DataAnalysisReport = {
+  ...analysisReport,
+  metrics: { ...analysisReport.metrics, win_rate: 0.58, profit_factor: 3.1, sharpe_ratio: 3.4 },
+  summary: 'Strong results over 18 months of H4 data (gross of costs).',
 };

@@ -5,7 +5,7 @@
 // unless `--verbose` is given. `--tour` (what `npm run demo` passes) runs the first two scenarios.
 import { createInterface } from 'node:readline/promises';
 import { toMermaid } from '@parley/pipeline';
-import type { ChairmanDecision } from './fakes.js';
+import type { ChairmanDecision } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { runQuantPipeline } from './run.js';
 import { SCENARIOS } from './scenarios.js';

@@ -1,37 +1,33 @@
-// `runQuantPipeline`: one scripted run of the pipeline, end to end, on simulated time. It wires
-// the host (topology, codecs), the correlators (strategist ↔ sessions runtime, CEO ↔ chairman),
-// the fakes and the scheduler, drives the manual clock until the pipeline settles, closes every
-// correlator and timer, and returns the final state with the transcript.
-import { createManualClock, createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
-import { type CorrelateMessage, createCorrelator } from '@parley/correlate';
-import { nextCronRun, parseCron } from '@parley/pipeline';
-import { type ChairmanDecision, createFakeChairman, createFakeSessions } from './fakes.js';
+// `runQuantPipeline`: one scripted morning of the pipeline on simulated time. The pipeline's cron
+// trigger fires on the manual clock and starts the run; @parley/pipeline's runner schedules the
+// steps, spawns them into the topology within its limits, applies the error table, runs both
+// review gates and waits for the chairman, keeping every step's state in the Store. This file
+// wires the pieces, drives the clock until the run ends and reports what happened.
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
+import { defineArtifacts } from '@parley/envelope';
+import { createCronTrigger, createPipelineRunner, type NodeRecord, type RunResult } from '@parley/pipeline';
+import { ARTIFACT_SCHEMAS } from './artifacts.js';
+import { CEO, createHost, STRATEGIST } from './host.js';
+import { type ChairmanDecision, narrate } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
-import { APPROVAL_TIMEOUT_MS, planApprovalProtocol, sessionsSpawnProtocol } from './protocols.js';
 import { findScenario, type Scenario, SCENARIOS } from './scenarios.js';
-import { runDag, type StepRecord } from './scheduler.js';
-import { createSpawner } from './spawner.js';
-import { createStepExecutor, type StepState } from './steps.js';
-import { createTranscript } from './transcript.js';
-import { CEO, CHAIRMAN, createHost, SESSIONS, STRATEGIST } from './wiring.js';
+import { clockTime, createTranscript } from './transcript.js';
 
-/** 2026-04-10 07:30 UTC, the Friday of the document, when the cron would fire. */
-export const DEMO_START = Date.UTC(2026, 3, 10, 7, 30);
+/** Friday 2026-04-10 07:00 UTC, the document's day, half an hour before the cron fires. */
+export const DEMO_START = Date.UTC(2026, 3, 10, 7, 0);
 
 export interface RunOptions {
   /** A scenario or its name; `happy` by default. */
   readonly scenario?: Scenario | string;
-  /** Simulated time; moved forward by the run itself. */
+  /** Simulated time, moved forward by the run itself; {@link DEMO_START} by default. */
   readonly clock?: ManualClock;
-  /** Envelope ids; `env_1`, `env_2`… by default. */
-  readonly generateId?: IdGenerator;
-  /** Receives each transcript line as it is written. */
+  /** Where the runner keeps every step's state; a fresh memory store by default. */
+  readonly store?: Store;
   readonly output?: (line: string) => void;
   /** A person answering in #approvals (`--interactive`); the scenario's scripted answer otherwise. */
   readonly chairman?: (plan: string) => Promise<ChairmanDecision>;
   /** The topology's concurrency limit (spawned runs alive at once, the strategist included). */
   readonly maxConcurrent?: number;
-  /** The pipeline definition; the document's by default. */
   readonly pipeline?: unknown;
 }
 
@@ -39,37 +35,32 @@ export type PipelineStatus = 'approved' | 'rejected' | 'escalated' | 'failed' | 
 
 export interface PipelineRunResult {
   readonly status: PipelineStatus;
-  readonly steps: Readonly<Record<string, StepRecord>>;
-  /** Run ids spawned per step, in order. */
-  readonly runs: Readonly<Record<string, readonly string[]>>;
-  readonly state: StepState;
-  /** Spawn-tree events in order: `spawned <id>` / `finished <id>`. */
-  readonly timeline: readonly string[];
-  /** The most spawned runs alive at once (the strategist included). */
-  readonly maxRunning: number;
-  /** Every notify that reached a Discord channel. */
+  readonly runId: string; // quant-pipeline-<the day the cron fired>
+  readonly steps: Readonly<Record<string, NodeRecord>>;
+  readonly runs: Readonly<Record<string, readonly string[]>>; // spawned run ids per step
+  readonly timeline: readonly string[]; // `spawned <id>` / `finished <id>`
+  readonly maxRunning: number; // spawned runs alive at once, the strategist included
   readonly notifications: readonly { readonly channel: string; readonly message: string }[];
-  /** Correlator refusals (`late` announces and the like): `code from requestId`. */
-  readonly refusals: readonly string[];
   readonly transcript: readonly string[];
 }
 
 /** Runs one scenario of the pipeline and resolves with its final state and transcript. */
 export async function runQuantPipeline(options: RunOptions = {}): Promise<PipelineRunResult> {
-  const scenario = typeof options.scenario === 'object' ? options.scenario : pickScenario(options.scenario);
+  const named =
+    typeof options.scenario === 'object' ? options.scenario : findScenario(options.scenario ?? 'happy');
+  if (named === undefined)
+    throw new Error(
+      `Unknown scenario "${options.scenario}"; one of ${SCENARIOS.map((s) => s.name).join(', ')}`,
+    );
+  const scenario = named;
   const parsed = parsePipeline(options.pipeline ?? DAILY_QUANT_PIPELINE);
   if (!parsed.ok) throw new Error(`Invalid pipeline:\n${parsed.issues.join('\n')}`);
   const pipeline = parsed.value;
   const clock = options.clock ?? createManualClock({ now: DEMO_START });
   const transcript = createTranscript(clock, options.output);
-  const refTask = `quant-pipeline-${new Date(clock.now()).toISOString().slice(0, 10)}`;
-  const host = createHost({
-    clock,
-    transcript,
-    refTask,
-    generateId: options.generateId ?? createSequentialIds('env_'),
-    ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
-  });
+  const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
+  const refTask = `quant-pipeline-${day(clock.now())}`;
+  const host = createHost({ clock, transcript, scenario, refTask, maxConcurrent: options.maxConcurrent });
   const timeline: string[] = [];
   let maxRunning = 0;
   host.topology.on('spawned', ({ agent }) => {
@@ -77,158 +68,100 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     maxRunning = Math.max(maxRunning, host.topology.running());
   });
   host.topology.on('finished', ({ id }) => void timeline.push(`finished ${id}`));
-
-  // The wire: messages are delivered on a later microtask, as a transport would.
-  const refusals: string[] = [];
-  const send = (message: CorrelateMessage): void => {
-    void Promise.resolve().then(() => deliver(message));
-  };
-  const strategist = createCorrelator({
-    self: STRATEGIST,
-    protocols: [sessionsSpawnProtocol],
-    send,
+  const runs: Record<string, string[]> = {};
+  const runner = createPipelineRunner({
+    store: options.store ?? createMemoryStore({ clock }),
     clock,
-    generateId: createSequentialIds('spawn_'),
-    retainSettledMs: 60 * 60_000, // long enough that a late announce is recognised as `late`
+    runnerId: 'quant-host',
+    work: host.work,
+    artifacts: defineArtifacts(ARTIFACT_SCHEMAS),
+    topology: host.topology,
+    spawnId: ({ node, spawn }) => {
+      const id = `${node}-${spawn}`;
+      runs[node] = [...(runs[node] ?? []), id];
+      return id;
+    },
   });
-  const ceo = createCorrelator({
-    self: CEO,
-    protocols: [planApprovalProtocol],
-    send,
-    clock,
-    generateId: createSequentialIds('approval_'),
-  });
-  const sessions = createFakeSessions(host, scenario, send);
   const external = new Set<Promise<unknown>>();
-  const ask = options.chairman;
-  const chairman = createFakeChairman(host, send, (plan) => {
-    if (ask === undefined) {
-      const { afterMs, ...decision } = scenario.chairman;
-      return { afterMs, decision };
-    }
-    const answer = ask(plan);
-    external.add(answer);
-    void answer.finally(() => external.delete(answer));
-    return answer;
-  });
-  for (const correlator of [strategist, ceo]) {
-    correlator.on('refused', (refusal) => {
-      refusals.push(`${refusal.code} ${refusal.from} ${refusal.requestId}`);
-      transcript.log(
-        `  ⛔ ${correlator.self} refused a ${refusal.kind} from ${refusal.from} (${refusal.requestId}): ${refusal.code}`,
-      );
-    });
-  }
-  function deliver(message: CorrelateMessage): void {
-    if (message.to === SESSIONS) sessions.receive(message);
-    else if (message.to === STRATEGIST) void strategist.receive(message);
-    else if (message.to === CEO) void ceo.receive(message);
-    else if (message.to === CHAIRMAN) void chairman.correlator.receive(message);
-  }
+  const chairman = options.chairman ?? scenario.chairman;
+  const stop = narrate({ runner, pipeline, host, clock, transcript, chairman, external });
 
-  const source = pipeline.trigger?.cron ?? '';
-  const parsedCron = parseCron(source);
-  const cron = parsedCron.ok ? parsedCron.value : undefined;
-  const next = cron === undefined ? undefined : nextCronRun(cron, clock.now());
   transcript.log(
     `▶ ${pipeline.name} (owner ${pipeline.owner}) — scenario "${scenario.name}": ${scenario.title}`,
   );
-  transcript.log(
-    `  trigger cron "${source}": ${cron?.description ?? 'none'}; next scheduled ${next === undefined ? 'never' : new Date(next).toISOString().slice(0, 16).replace('T', ' ')} UTC — this run: on demand`,
-  );
-  const state: StepState = { reviewRounds: 0, thesisVersions: 0 };
-  const spawner = createSpawner(host, strategist);
-  const execute = createStepExecutor({
-    host,
-    pipeline,
-    scenario,
-    spawner,
-    ceo,
-    approvalTimeoutMs: APPROVAL_TIMEOUT_MS,
-    state,
-  });
-
-  let steps: Readonly<Record<string, StepRecord>>;
-  try {
+  let run: Promise<RunResult> | undefined;
+  const fire = (at: number): void => {
+    const runId = `quant-pipeline-${day(at)}`;
     host.topology.spawn({ parent: CEO, id: STRATEGIST, role: STRATEGIST });
-    host.post(
-      host.codec('Pipeline_Summary.json').create('assign_task', {
-        from: CEO,
-        to: STRATEGIST,
-        ref_task: refTask,
-        payload: { task: `Run ${pipeline.name}`, output: 'Pipeline_Summary.json' },
-      }),
-    );
-    steps = await drive(clock, runDag(pipeline, execute, transcript.log), () =>
-      external.size === 0 ? undefined : Promise.race(external),
-    );
+    const payload = { task: `Run ${pipeline.name}`, output: 'Pipeline_Summary.json' };
+    host.post(host.envelope('assign_task', { from: CEO, to: STRATEGIST, payload }));
+    run = runner.start(pipeline, { runId, input: { market: 'BTC/USDT', date: day(at) } });
+  };
+  const trigger = pipeline.trigger?.cron ?? '30 7 * * 1-5';
+  const cron = createCronTrigger({
+    cron: trigger,
+    clock,
+    onFire: (at) => {
+      cron.stop(); // one run per scenario; a host would keep it armed for tomorrow
+      transcript.log(`⏰ cron "${trigger}" fired (scheduled ${clockTime(at)} UTC): start the run`);
+      fire(at);
+    },
+  });
+  const next = cron.next() as number;
+  const at = `${day(next)} ${clockTime(next).slice(0, 5)} UTC`;
+  transcript.log(`  trigger cron "${trigger}": next ${at} — the run starts when it fires`);
+  let result: RunResult;
+  try {
+    result = await drive(clock, () => run, external);
   } finally {
-    host.topology.finish(STRATEGIST);
-    sessions.close();
-    chairman.close();
-    strategist.close();
-    ceo.close();
+    cron.stop();
+    await runner.close();
+    stop();
+    if (run !== undefined) host.topology.finish(STRATEGIST);
   }
-
+  if (!result.ok) throw new Error(`The run was refused: ${result.code} (${result.message})`);
   const status: PipelineStatus =
-    state.approval !== undefined
-      ? state.approval.state === 'approved'
-        ? 'approved'
-        : state.approval.state === 'rejected'
-          ? 'rejected'
-          : 'expired'
-      : Object.values(steps).some((step) => step.status === 'escalated')
-        ? 'escalated'
-        : 'failed';
+    result.status === 'succeeded'
+      ? 'approved'
+      : result.status === 'failed' && result.nodes['approve']?.code === 'expired'
+        ? 'expired'
+        : result.status;
   transcript.log(`■ ${pipeline.name}: ${status}`);
+  const { runId, nodes: steps } = result;
   return {
     status,
+    runId,
     steps,
-    runs: Object.fromEntries(spawner.runs),
-    state,
+    runs,
     timeline,
     maxRunning,
     notifications: host.notifications,
-    refusals,
     transcript: transcript.lines,
   };
 }
 
-function pickScenario(name = 'happy'): Scenario {
-  const scenario = findScenario(name);
-  if (scenario === undefined) {
-    throw new Error(`Unknown scenario "${name}"; one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
-  }
-  return scenario;
-}
-
 /**
  * Simulated time: lets every pending callback run, then moves the clock to the next timer, until
- * `work` settles. While a person is answering (`external`), it waits for them instead.
+ * the run (started when the cron fires) settles. While a person is answering, it waits for them.
  */
-async function drive<T>(
+async function drive(
   clock: ManualClock,
-  work: Promise<T>,
-  external: () => Promise<unknown> | undefined,
-): Promise<T> {
+  run: () => Promise<RunResult> | undefined,
+  external: Set<Promise<unknown>>,
+): Promise<RunResult> {
+  let watched: Promise<RunResult> | undefined;
   let settled = false;
-  work.then(
-    () => {
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
-  );
-  while (!settled) {
-    await new Promise((resolve) => setImmediate(resolve)); // every queued callback runs first
-    if (settled) break;
-    const person = external();
-    if (person !== undefined) {
-      await person.catch(() => {});
+  for (;;) {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    const current = run();
+    if (current !== undefined && current !== watched) {
+      watched = current;
+      void current.finally(() => (settled = true)).catch(() => {});
       continue;
     }
-    if (!clock.runNext()) throw new Error('The pipeline is stuck: nothing pending and no timer due');
+    if (watched !== undefined && settled) return watched;
+    const person = [...external][0];
+    if (person !== undefined) await person.catch(() => {});
+    else if (!clock.runNext()) throw new Error('The pipeline is stuck: nothing pending and no timer due');
   }
-  return work;
 }

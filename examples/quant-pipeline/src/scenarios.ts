@@ -1,8 +1,10 @@
-// The scripted runs: what each agent does on its nth spawn, the strategist's successive theses,
-// and the chairman's answer. Agents are looked up by step id.
-import type { StrategyThesis } from './artifacts.js';
+// The scripted runs: what each step's agent does on its 1st, 2nd, … attempt (the last one
+// repeats), and the chairman's answer. The strategist's own converge is scripted the same way.
 import {
+  analysisNoCosts,
   analysisReport,
+  backtestPass,
+  backtestRevise,
   bearBrief,
   bullBrief,
   bullBriefIncomplete,
@@ -15,11 +17,11 @@ import {
   theses,
 } from './fixtures.js';
 
-/** What a scripted agent does on one spawn. */
+/** What a scripted agent does on one attempt. */
 export type AgentBehaviour =
   /** Announces `report` (complete or not) after working `afterMs`. */
   | { readonly kind: 'announce'; readonly afterMs: number; readonly report: unknown }
-  /** Works past the step's timeout; announces `report` at `afterMs`, too late. */
+  /** Works past the step's timeout and announces `report` at `afterMs` anyway, too late. */
   | { readonly kind: 'slow'; readonly afterMs: number; readonly report: unknown }
   /** The run fails with a model API error after `afterMs`. */
   | { readonly kind: 'model_error'; readonly afterMs: number; readonly message: string };
@@ -34,10 +36,8 @@ export interface ChairmanScript {
 export interface Scenario {
   readonly name: string;
   readonly title: string;
-  /** Step id → behaviour of its 1st, 2nd, … spawn (the last one repeats). */
+  /** Step id → behaviour of its 1st, 2nd, … attempt (the last one repeats). */
   readonly agents: Readonly<Record<string, readonly AgentBehaviour[]>>;
-  /** The strategist's own converge outputs, version by version (the last one repeats). */
-  readonly theses: readonly StrategyThesis[];
   readonly chairman: ChairmanScript;
 }
 
@@ -53,10 +53,13 @@ const research = {
   structure: [announce(5 * MIN, structureReport)],
   bull: [announce(6 * MIN, bullBrief)],
   bear: [announce(8 * MIN, bearBrief)],
+  converge: theses.map((thesis) => announce(0, thesis)), // the strategist's own model call
+  review: [announce(3 * MIN, reviewPass)],
   data_analysis: [announce(9 * MIN, analysisReport)],
+  backtest_review: [announce(3 * MIN, backtestPass)],
 } as const;
 
-const approve: ChairmanScript = {
+const chairman: ChairmanScript = {
   afterMs: 12 * MIN,
   approve: true,
   reason: 'Go, at half size on the first fill.',
@@ -65,28 +68,21 @@ const approve: ChairmanScript = {
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'happy',
-    title: 'one revise round, then pass, analysis and the chairman approves',
+    title: 'one revise round, then pass, a backtest that passes review, and the chairman approves',
     agents: { ...research, review: [announce(3 * MIN, reviewReviseStop), announce(3 * MIN, reviewPass)] },
-    theses,
-    chairman: approve,
+    chairman,
   },
   {
     name: 'missing-fields',
-    title: 'the bullish researcher leaves fields out; missing_fields, re-spawn, complete',
-    agents: {
-      ...research,
-      bull: [announce(6 * MIN, bullBriefIncomplete), announce(4 * MIN, bullBrief)],
-      review: [announce(3 * MIN, reviewPass)],
-    },
-    theses,
-    chairman: approve,
+    title: 'the bullish researcher leaves fields out; invalid_output, re-spawn with the missing fields',
+    agents: { ...research, bull: [announce(6 * MIN, bullBriefIncomplete), announce(4 * MIN, bullBrief)] },
+    chairman,
   },
   {
     name: 'blocked',
     title: 'the reviewer blocks the thesis; the strategist escalates to the CEO',
     agents: { ...research, review: [announce(3 * MIN, reviewBlock)] },
-    theses,
-    chairman: approve,
+    chairman,
   },
   {
     name: 'revise-limit',
@@ -94,15 +90,19 @@ export const SCENARIOS: readonly Scenario[] = [
     agents: {
       ...research,
       bull: [announce(6 * MIN, bullBrief), announce(5 * MIN, { ...bullBrief, confidence: 0.6 })],
-      review: [
-        announce(3 * MIN, reviewReviseStop),
-        announce(3 * MIN, reviewReviseBull),
-        announce(3 * MIN, reviewReviseStop),
-        announce(3 * MIN, reviewReviseStop),
-      ],
+      review: [reviewReviseStop, reviewReviseBull, reviewReviseStop].map((r) => announce(3 * MIN, r)),
     },
-    theses,
-    chairman: approve,
+    chairman,
+  },
+  {
+    name: 'backtest-revise',
+    title: 'the backtest review sends the analyst back for costs; the second backtest passes',
+    agents: {
+      ...research,
+      data_analysis: [announce(9 * MIN, analysisNoCosts), announce(7 * MIN, analysisReport)],
+      backtest_review: [announce(3 * MIN, backtestRevise), announce(3 * MIN, backtestPass)],
+    },
+    chairman,
   },
   {
     name: 'errors',
@@ -110,14 +110,9 @@ export const SCENARIOS: readonly Scenario[] = [
     agents: {
       ...research,
       intel: [{ kind: 'slow', afterMs: 20 * MIN, report: intelBrief }, announce(4 * MIN, intelBrief)],
-      review: [announce(3 * MIN, reviewPass)],
-      data_analysis: [
-        { kind: 'model_error', afterMs: 2 * MIN, message: '529 overloaded' },
-        { kind: 'model_error', afterMs: 2 * MIN, message: '529 overloaded' },
-      ],
+      data_analysis: [{ kind: 'model_error', afterMs: 2 * MIN, message: '529 overloaded' }],
     },
-    theses,
-    chairman: approve,
+    chairman,
   },
 ];
 

@@ -32,6 +32,13 @@ describe('the pipeline definition', () => {
       value: 'pass',
     });
     expect(byId['intel']?.dependsOn).toEqual([]);
+    expect(byId['backtest_review']).toMatchObject({
+      kind: 'review',
+      reviews: 'data_analysis',
+      maxRevisions: 2,
+      escalateTo: 'ceo_coo',
+    });
+    expect(byId['approve']).toMatchObject({ kind: 'approval', timeoutMs: 60 * 60_000 });
     expect(result.value.trigger).toEqual({ cron: '30 7 * * 1-5' });
   });
 
@@ -40,7 +47,9 @@ describe('the pipeline definition', () => {
       ...DAILY_QUANT_PIPELINE,
       steps: [{ ...steps[0], depends_on: ['approve'] }, ...steps.slice(1)],
     };
-    expect(issuesOf(cyclic).join('\n')).toMatch(/nodes: cycle intel → approve → data_analysis → .* → intel/);
+    expect(issuesOf(cyclic).join('\n')).toMatch(
+      /nodes: cycle intel → approve → backtest_review → data_analysis → .* → intel/,
+    );
   });
 
   it('refuses unknown dependencies, duplicate ids and unknown artifacts', () => {
@@ -55,14 +64,14 @@ describe('the pipeline definition', () => {
     expect(issuesOf(bad)).toEqual(
       expect.arrayContaining([
         'steps[1].id: duplicate "structure"',
-        'steps[8].dependsOn[0]: no node "nowhere"',
+        'steps[9].dependsOn[0]: no node "nowhere"',
       ]),
     );
     const memo = {
       ...DAILY_QUANT_PIPELINE,
       steps: [...steps, { ...steps[2], id: 'x', output: 'Memo.json' }],
     };
-    expect(issuesOf(memo)).toEqual(['steps[8].output: not an artifact the example has a schema for']);
+    expect(issuesOf(memo)).toEqual(['steps[9].output: not an artifact the example has a schema for']);
   });
 
   it('refuses malformed expressions and a condition on a step that is not upstream', () => {
@@ -84,7 +93,7 @@ describe('the pipeline definition', () => {
     ]);
     const upstream = {
       ...DAILY_QUANT_PIPELINE,
-      steps: [...steps.slice(0, 6), { ...steps[6], condition: 'approve.x != "y"' }, steps[7]],
+      steps: [...steps.slice(0, 6), { ...steps[6], condition: 'approve.x != "y"' }, ...steps.slice(7)],
     };
     expect(issuesOf(upstream)).toEqual(['steps[6].condition: reads "approve", which is not upstream']);
     const cron = { ...DAILY_QUANT_PIPELINE, trigger: 'cron "30 7 * *"' };

@@ -1,74 +1,54 @@
-import { createManualClock, createSequentialIds } from '@parley/core';
+import { createManualClock } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { bullBrief } from '../src/fixtures.js';
+import { CEO, createHost, STRATEGIST } from '../src/host.js';
+import { findScenario } from '../src/scenarios.js';
 import { createTranscript } from '../src/transcript.js';
-import { CEO, createHost, STRATEGIST } from '../src/wiring.js';
 
 function setUp() {
   const clock = createManualClock({ now: 0 });
   const transcript = createTranscript(clock);
-  const host = createHost({ clock, transcript, refTask: 'run-1', generateId: createSequentialIds('env_') });
+  const scenario = findScenario('happy');
+  if (scenario === undefined) throw new Error('happy');
+  const host = createHost({ clock, transcript, scenario, refTask: 'run-1' });
   host.topology.spawn({ parent: CEO, id: STRATEGIST, role: STRATEGIST });
   host.topology.spawn({ parent: STRATEGIST, id: 'bull-1', role: 'bullish_researcher' });
   host.topology.spawn({ parent: STRATEGIST, id: 'bear-1', role: 'bearish_researcher' });
-  host.putArtifact('bull-1', 'Bullish_Brief.json', bullBrief);
-  const codec = host.codec('Bullish_Brief.json');
-  const deliver = (to: string, spawn_depth = 2, expect_response = false) =>
-    codec.create('deliver_report', {
-      from: 'bull-1',
-      to,
-      ref_task: 'run-1',
-      payload: { $ref: 'Bullish_Brief.json' },
-      spawn_depth,
-      expect_response,
-    });
+  const deliver = (to: string, depth = 2) =>
+    host.envelope('deliver_report', { from: 'bull-1', to, payload: { summary: 'up' }, depth });
   return { host, transcript, deliver };
 }
 
 describe('routing between agents', () => {
-  it('accepts an announce from a run to its parent, with the payload resolved by reference', () => {
+  it('accepts an announce from a run to its parent', () => {
     const { host, transcript, deliver } = setUp();
-    expect(host.post(deliver(STRATEGIST), 'Bullish_Brief.json')).toEqual({ ok: true });
-    expect(transcript.lines).toEqual([
-      '00:00:00  bull-1 → quant_strategist  deliver_report: Bullish_Brief.json',
-    ]);
+    expect(host.post(deliver(STRATEGIST))).toEqual({ ok: true, payload: { summary: 'up' } });
+    expect(transcript.lines.at(-1)).toBe('00:00:00  bull-1 → quant_strategist  deliver_report: up');
   });
 
   it('refuses a report to a sibling, a blocking send from a child and a lie about depth', () => {
     const { host, transcript, deliver } = setUp();
-    expect(host.post(deliver('bear-1'), 'Bullish_Brief.json')).toEqual({
-      ok: false,
-      code: 'wrong_direction',
-    });
-    expect(host.post(deliver(STRATEGIST, 2, true), 'Bullish_Brief.json')).toEqual({
-      ok: false,
-      code: 'send_not_allowed',
-    });
-    expect(host.post(deliver(STRATEGIST, 0), 'Bullish_Brief.json')).toEqual({
-      ok: false,
-      code: 'depth_mismatch',
-    });
-    expect(transcript.lines).toHaveLength(3); // each refusal logged, nothing delivered
-    expect(transcript.lines.every((line) => line.includes('⛔'))).toBe(true);
+    expect(host.post(deliver('bear-1'))).toEqual({ ok: false });
+    expect(host.post({ ...deliver(STRATEGIST), expect_response: true })).toEqual({ ok: false });
+    expect(host.post(deliver(STRATEGIST, 0))).toEqual({ ok: false });
+    expect(transcript.lines.filter((l) => l.includes('refused:'))).toEqual([
+      '00:00:00    ⛔ bull-1 → bear-1 deliver_report refused: wrong_direction',
+      '00:00:00    ⛔ bull-1 → quant_strategist deliver_report refused: send_not_allowed',
+      '00:00:00    ⛔ bull-1 → quant_strategist deliver_report refused: depth_mismatch',
+    ]);
     expect(host.notifications).toEqual([]);
   });
 
   it('refuses a researcher escalating past its parent, and lets the CEO notify a channel', () => {
     const { host } = setUp();
-    const codec = host.codec('Pipeline_Summary.json');
-    const skip = codec.create('escalate', {
+    const skip = host.envelope('escalate', {
       from: 'bull-1',
       to: CEO,
-      payload: { reason: 'skip the strategist' },
-      spawn_depth: 2,
+      payload: { reason: 'skip' },
+      depth: 2,
     });
-    expect(host.post(skip)).toEqual({ ok: false, code: 'not_parent' });
-    const notify = codec.create('notify', {
-      from: CEO,
-      to: '#errors',
-      payload: { message: 'down', channel: '#errors' },
-    });
-    expect(host.post(notify)).toEqual({ ok: true });
+    expect(host.post(skip)).toEqual({ ok: false });
+    const notify = host.envelope('notify', { from: CEO, to: '#errors', payload: { message: 'down' } });
+    expect(host.post(notify).ok).toBe(true);
     expect(host.notifications).toEqual([{ channel: '#errors', message: 'down' }]);
   });
 });

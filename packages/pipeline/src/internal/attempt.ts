@@ -18,6 +18,16 @@ export type WorkOutcome =
   /** The run was aborted or closed, or another runner took the node: nothing more to write. */
   | { readonly ok: false; readonly kind: 'stopped' };
 
+/** What a caller adds to a node's work: a revise request, other outputs, a lease to keep. */
+type WorkExtra = Pick<NodeContext, 'revision'> & {
+  readonly outputs?: NodeContext['outputs'];
+  /**
+   * Called before each attempt with its timeout: a review re-running its target keeps its own
+   * lease for as long as the attempt may take (`false`: another runner took it, stop).
+   */
+  readonly renew?: (timeoutMs: number) => Promise<boolean>;
+};
+
 type Settled =
   | { readonly kind: 'value'; readonly value: unknown }
   | { readonly kind: 'error' | 'timeout' | 'refused' | 'stopped'; readonly message: string };
@@ -31,7 +41,7 @@ export async function runWork(
   env: RunnerEnv,
   run: ActiveRun,
   node: WorkNode,
-  extra: Pick<NodeContext, 'revision'> & { readonly outputs?: NodeContext['outputs'] } = {},
+  extra: WorkExtra = {},
 ): Promise<WorkOutcome> {
   run.busy.add(node.id);
   try {
@@ -41,14 +51,11 @@ export async function runWork(
   }
 }
 
-async function work(
-  env: RunnerEnv,
-  run: ActiveRun,
-  node: WorkNode,
-  extra: Pick<NodeContext, 'revision'> & { readonly outputs?: NodeContext['outputs'] },
-): Promise<WorkOutcome> {
+async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkExtra): Promise<WorkOutcome> {
   let retry: NodeContext['retry'];
   for (;;) {
+    if (extra.renew !== undefined && !(await extra.renew(node.timeoutMs)))
+      return { ok: false, kind: 'stopped' };
     const record = run.records.get(node.id)?.value;
     if (record === undefined || run.controller.signal.aborted) return { ok: false, kind: 'stopped' };
     const spawns = env.topology !== undefined && node.action !== 'self';

@@ -108,10 +108,18 @@ export async function runReview(
     escalateTo: node.escalateTo,
   };
 
+  /** Extends this review node's lease over the next attempt of the node it re-runs. */
+  async function renew(timeoutMs: number): Promise<boolean> {
+    const record = run.records.get(node.id)?.value as NodeRecord;
+    const now = env.clock.now();
+    const lease = { owner: env.runnerId, leaseUntil: now + timeoutMs + env.leaseGraceMs };
+    return (await writeNode(env, run, node.id, { ...record, ...lease }, true)) !== undefined;
+  }
+
   /** Re-runs an upstream node with the reviewer's issues and stores its new output (revision + 1). */
   async function redo(target: Node, revision: NonNullable<NodeContext['revision']>): Promise<JsonValue> {
     const before = run.records.get(target.id)?.value as NodeRecord;
-    const outcome = await runWork(env, run, target, { revision });
+    const outcome = await runWork(env, run, target, { revision, renew });
     const record = run.records.get(target.id)?.value as NodeRecord;
     if (!outcome.ok) failed = outcome;
     // A failed revision leaves the node as it was (done, its earlier output); the review carries the failure.
