@@ -13,7 +13,8 @@ import { readDecisionRecord, toDecision } from './internal/records.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
 import { adoptRecorded, dropMirror, restore, watchStore } from './internal/sync.js';
-import type { ConfirmDecision, ConfirmGate, ConfirmGateOptions, ConfirmRequest } from './types.js';
+import type { ConfirmGate, ConfirmGateOptions } from './types.js';
+import type { ConfirmDecision, ConfirmRequest } from './decision.js';
 
 /**
  * Creates a {@link ConfirmGate} on a bus and installs its interceptor: a pending confirmation of a

@@ -16,25 +16,19 @@ export {
   MAX_SUMMARY_LENGTH,
   CONFIRM_OUTCOMES,
   DECISION_REASONS,
-  AUTHORIZE_REFUSAL_CODES,
-  CARD_REFUSAL_CODES,
-  IGNORED_REPLY_CODES,
-} from './types.js';
+} from './outcomes.js';
+export type { ConfirmOutcome, DecisionReason, ApproverPolicy } from './outcomes.js';
+export { AUTHORIZE_REFUSAL_CODES, CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from './refusal-codes.js';
+export type { ConfirmGate, ConfirmGateOptions } from './types.js';
 export type {
-  ConfirmGate,
-  ConfirmGateOptions,
   ConfirmRequest,
   ConfirmDecision,
-  ConfirmOutcome,
-  DecisionReason,
   ConfirmStep,
-  ApproverPolicy,
   AuthorizeResult,
   PendingConfirmation,
-  ConfirmEvents,
-  ConfirmMessages,
-  ResumeHandler,
-} from './types.js';
+} from './decision.js';
+export type { ConfirmEvents, ConfirmMessages } from './events.js';
+export type { ResumeHandler } from './types.js';
 export {
   parseReply,
   normalizeReply,

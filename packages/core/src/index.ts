@@ -33,7 +33,7 @@ export { generateId, createIdGenerator, createSequentialIds } from './ids.js';
 export type { IdGenerator, IdGeneratorOptions } from './ids.js';
 export { createEmitter } from './emitter.js';
 export type { Emitter, EmitterOptions, EventMap, Unsubscribe } from './emitter.js';
-export { createMemoryStore } from './store.js';
+export { createMemoryStore } from './memory-store.js';
 export { assertTtlMs, MAX_TTL_MS, encodeStoreKey, decodeStoreKey } from './store-keys.js';
 export type {
   Store,
@@ -42,8 +42,8 @@ export type {
   StoreWatchOptions,
   StoreSetOptions,
   CompareAndSetResult,
-  MemoryStoreOptions,
 } from './store.js';
+export type { MemoryStoreOptions } from './memory-store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
 export { canonicalJson } from './canonical.js';
 export type { JsonValue, JsonLimits, JsonParseResult, JsonErrorCode } from './json.js';

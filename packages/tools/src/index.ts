@@ -23,10 +23,8 @@ export type { ToolGateLimits } from './limits.js';
 export { definePolicy } from './policy.js';
 export type { TypedPolicyInput, TypedPolicyRefusal, DefinePolicyOptions } from './policy.js';
 export type { ToolGateSnapshot, RememberedCall } from './snapshot.js';
+export type { ToolGate, ToolGateOptions, ToolRunOptions } from './gate-types.js';
 export type {
-  ToolGate,
-  ToolGateOptions,
-  ToolRunOptions,
   ToolPolicy,
   ToolPolicyInput,
   ToolPolicyRefusal,
@@ -36,7 +34,7 @@ export type {
   ToolRepairHook,
   ToolRepairInput,
   ToolRefusalInfo,
-} from './gate-types.js';
+} from './hook-types.js';
 export type { DisabledTool } from './disabled-tool.js';
 export { checkToolRegistry } from './registry.js';
 export type { ToolRegistryInput } from './registry.js';
@@ -56,7 +54,7 @@ export type {
   OpenAIResponsesTool,
   AnthropicTool,
   McpTool,
-} from './export.js';
+} from './export-types.js';
 export { parseOpenAIToolCalls, parseAnthropicToolUses } from './parse.js';
 export type { ParsedToolCalls } from './parse.js';
 export { TOOL_REFUSAL_CODES, TOOL_FAILURE_STATUSES } from './types.js';

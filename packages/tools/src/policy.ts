@@ -1,7 +1,7 @@
 import type { InferOutput, StandardSchemaV1 } from '@parley/core';
 import type { ToolDefinition } from './define.js';
 import { ToolsError } from './errors.js';
-import type { ToolPolicy, ToolPolicyInput, ToolPolicyRefusal } from './gate-types.js';
+import type { ToolPolicy, ToolPolicyInput, ToolPolicyRefusal } from './hook-types.js';
 
 /**
  * What the check of a one-tool policy receives: the {@link ToolPolicyInput} with `args` typed by

@@ -1,6 +1,6 @@
 import type { InboundMessage } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
-import type { ConfirmEvents } from '../types.js';
+import type { ConfirmEvents } from '../events.js';
 import { type GateContext, MAX_WAITING } from './context.js';
 import { run, viewOf } from './lifecycle.js';
 import { loadRemote } from './persistence.js';

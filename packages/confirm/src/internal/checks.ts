@@ -1,6 +1,7 @@
 import { type SessionAddress, parseSessionKey } from '@parley/bus';
 import { ConfirmError } from '../errors.js';
-import type { ApproverPolicy, ConfirmRequest } from '../types.js';
+import type { ConfirmRequest } from '../decision.js';
+import type { ApproverPolicy } from '../outcomes.js';
 import { normalizeExact } from '../vocabulary.js';
 
 /** Checks a request's shape and returns the address of its session. */

@@ -14,18 +14,15 @@ import {
   type Store,
   systemClock,
 } from '@parley/core';
+import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
+import type { ConfirmStep } from '../decision.js';
+import type { ConfirmEvents, ConfirmMessages } from '../events.js';
 import {
   type ApproverPolicy,
-  type ConfirmEvents,
-  type ConfirmGate,
-  type ConfirmGateOptions,
-  type ConfirmMessages,
-  type ConfirmStep,
   DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,
-  type ResumeHandler,
-} from '../types.js';
+} from '../outcomes.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';

@@ -1,4 +1,5 @@
-import type { ConfirmDecision, ConfirmOutcome, DecisionReason } from '../types.js';
+import type { ConfirmDecision } from '../decision.js';
+import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, nextPage, noticeText, promptText } from './prompts.js';

@@ -1,5 +1,5 @@
 import { parseSessionKey } from '@parley/bus';
-import type { ConfirmDecision } from '../types.js';
+import type { ConfirmDecision } from '../decision.js';
 import type { JsonValue } from '@parley/core';
 import { ConfirmError } from '../errors.js';
 import { asJson, DAY_MS, fail, type GateContext } from './context.js';

@@ -1,5 +1,5 @@
 import type { OutboundCard } from '@parley/bus';
-import type { ConfirmMessages } from '../types.js';
+import type { ConfirmMessages } from '../events.js';
 import { fail, type GateContext } from './context.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
 import { renderSummary, summaryPages } from './render.js';

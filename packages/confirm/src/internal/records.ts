@@ -1,13 +1,8 @@
 import type { SessionAddress } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
-import {
-  type ApproverPolicy,
-  CONFIRM_OUTCOMES,
-  type ConfirmDecision,
-  type ConfirmMessages,
-  type ConfirmStep,
-  DECISION_REASONS,
-} from '../types.js';
+import type { ConfirmDecision, ConfirmStep } from '../decision.js';
+import type { ConfirmMessages } from '../events.js';
+import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
 
 /** A confirmation being handled by this gate. */
 export interface Entry {

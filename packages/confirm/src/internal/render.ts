@@ -1,6 +1,6 @@
 import type { JsonValue } from '@parley/core';
 import { canonicalJson } from '../digest.js';
-import { MAX_SUMMARY_LENGTH } from '../types.js';
+import { MAX_SUMMARY_LENGTH } from '../outcomes.js';
 
 // What a prompt shows, as pure functions of the action and its summary. The person confirms what
 // will run, so nothing is cut silently: the action name and a short digest always lead; a summary

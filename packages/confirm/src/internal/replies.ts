@@ -1,5 +1,5 @@
 import type { InboundMessage } from '@parley/bus';
-import type { ConfirmEvents } from '../types.js';
+import type { ConfirmEvents } from '../events.js';
 import { normalizeExact, parseReply } from '../vocabulary.js';
 import { eventKeyOf, type GateContext, MAX_WAITING } from './context.js';
 import { run, viewOf } from './lifecycle.js';

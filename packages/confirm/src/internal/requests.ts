@@ -1,6 +1,6 @@
 import type { SessionAddress } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
-import type { ConfirmDecision, ConfirmRequest } from '../types.js';
+import type { ConfirmDecision, ConfirmRequest } from '../decision.js';
 import { checkApprovers } from './checks.js';
 import { fail, type GateContext } from './context.js';
 import { activate, settle } from './lifecycle.js';

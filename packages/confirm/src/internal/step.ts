@@ -1,12 +1,6 @@
-import type {
-  ApproverPolicy,
-  CARD_REFUSAL_CODES,
-  ConfirmDecision,
-  ConfirmOutcome,
-  ConfirmStep,
-  DecisionReason,
-  IGNORED_REPLY_CODES,
-} from '../types.js';
+import type { ConfirmDecision, ConfirmStep } from '../decision.js';
+import type { ApproverPolicy, ConfirmOutcome, DecisionReason } from '../outcomes.js';
+import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from '../refusal-codes.js';
 import { normalizeExact, normalizeReply, parseReply, type Vocabulary } from '../vocabulary.js';
 import type { CardChoice } from './token.js';
 

@@ -1,5 +1,5 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
-import type { ConfirmDecision } from '../types.js';
+import type { ConfirmDecision } from '../decision.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { remember, schedule, settle, wake } from './lifecycle.js';
 import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';

@@ -1,6 +1,7 @@
 import { type ValidationIssue, validateEither } from '@parley/core';
 import type { AnyToolDefinition } from '../define.js';
-import type { ToolRepairHook, ToolRunOptions } from '../gate-types.js';
+import type { ToolRunOptions } from '../gate-types.js';
+import type { ToolRepairHook } from '../hook-types.js';
 import type { RepairRecord, ToolCallRecord } from '../types.js';
 import { at, finalRepair, type Judging, type Proposal } from './judging.js';
 import { allowed } from './policies.js';

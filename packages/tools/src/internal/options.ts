@@ -1,7 +1,8 @@
 import { assertTimeoutMs } from '@parley/core';
 import type { AnyToolDefinition } from '../define.js';
 import { ToolsError } from '../errors.js';
-import type { ToolGateOptions, ToolPolicy, ToolRunOptions } from '../gate-types.js';
+import type { ToolGateOptions, ToolRunOptions } from '../gate-types.js';
+import type { ToolPolicy } from '../hook-types.js';
 import type { DisableUntil } from '../types.js';
 
 // The checks of the gate's options and of each batch's run options.

@@ -1,6 +1,6 @@
 import type { AnyToolDefinition } from '../define.js';
 import { ToolsError } from '../errors.js';
-import type { ToolPolicy } from '../gate-types.js';
+import type { ToolPolicy } from '../hook-types.js';
 import type { RepairRecord } from '../types.js';
 import { at, finalRepair, type Judging, type Parts } from './judging.js';
 import { refuse } from './refuse.js';

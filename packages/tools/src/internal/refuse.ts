@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '@parley/core';
 import type { DisabledTool } from '../disabled-tool.js';
-import type { ToolRefusalInfo } from '../gate-types.js';
+import type { ToolRefusalInfo } from '../hook-types.js';
 import type {
   DisableUntil,
   FailedToolCall,

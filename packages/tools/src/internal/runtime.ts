@@ -2,7 +2,7 @@ import type { Clock } from '@parley/core';
 import type { ConfirmGate } from '@parley/confirm';
 import type { AnyToolDefinition } from '../define.js';
 import type { DisabledTool } from '../disabled-tool.js';
-import type { ToolConfirmFn, ToolPolicy, ToolRefusalInfo, ToolRepairHook } from '../gate-types.js';
+import type { ToolConfirmFn, ToolPolicy, ToolRefusalInfo, ToolRepairHook } from '../hook-types.js';
 import type {
   DisableUntil,
   ExecutedToolCall,

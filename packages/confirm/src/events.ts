@@ -1,0 +1,71 @@
+import type { ConfirmDecision } from './decision.js';
+import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from './refusal-codes.js';
+
+// What a gate tells its host: its events, its texts, and the handler that resumes a decided action.
+
+/**
+ * The events of a {@link ConfirmGate}.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmEvents } from '@parley/confirm';
+ *
+ * const onDecided = (event: ConfirmEvents['decided']): void => console.log(event.decision.outcome);
+ * ```
+ */
+export interface ConfirmEvents {
+  /** A request waits behind another confirmation of its session (`whenPending: 'queue'`). */
+  queued: { readonly id: string; readonly sessionKey: string; readonly position: number };
+  /** A prompt (first, next step, or re-prompt) was sent. */
+  prompted: {
+    readonly id: string;
+    readonly sessionKey: string;
+    readonly step: number;
+    readonly reprompt: boolean;
+  };
+  /** A confirmation settled; the decision is already recorded. */
+  decided: { readonly decision: ConfirmDecision };
+  /** A message of a pending session was not counted as a reply. */
+  ignored: {
+    readonly id: string;
+    readonly sessionKey: string;
+    readonly senderId: string;
+    readonly code: (typeof IGNORED_REPLY_CODES)[number];
+  };
+  /** A card click was refused. */
+  refused: {
+    readonly code: (typeof CARD_REFUSAL_CODES)[number];
+    readonly senderId: string;
+    readonly id?: string;
+  };
+  /**
+   * A store write, a notice, a host template or resume handler failed, or a stored record could
+   * not be read (`corrupt_record`); the gate keeps going and the confirmation concerned settles
+   * as a refusal where one is waiting.
+   */
+  error: { readonly error: unknown; readonly id?: string };
+}
+
+/**
+ * Texts the gate sends; each can be replaced.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmMessages } from '@parley/confirm';
+ *
+ * const messages: Partial<ConfirmMessages> = { prompt: (summary) => `OK to run ${summary}? (yes/no)` };
+ * ```
+ */
+export interface ConfirmMessages {
+  /**
+   * The first prompt; `allowAlways` when standing allowances are on. `summary` is the rendered
+   * one: action name, short digest, and the (visibly shortened) summary.
+   */
+  prompt(summary: string, allowAlways: boolean): string;
+  /** Sent after an unrecognised reply under `unrecognised: 'reprompt'`. */
+  reprompt(summary: string, attemptsLeft: number): string;
+  /** Sent when a confirmation timed out. */
+  timedOut(summary: string): string;
+  /** Sent when a confirmation made before a restart is answered and no `resume` handler exists. */
+  expired(summary: string): string;
+}

@@ -1,0 +1,59 @@
+// Why the gate refuses an authorization, a card click or a reply.
+
+/**
+ * Why {@link ConfirmGate.authorize} refused.
+ *
+ * @example
+ * ```ts
+ * import { AUTHORIZE_REFUSAL_CODES } from '@parley/confirm';
+ *
+ * console.log(AUTHORIZE_REFUSAL_CODES.includes('action_mismatch')); // true
+ * ```
+ */
+export const AUTHORIZE_REFUSAL_CODES = [
+  'unknown_decision',
+  'not_confirmed',
+  'action_mismatch',
+  'already_used',
+] as const;
+
+/**
+ * Why a card click was refused (it is consumed either way).
+ *
+ * @example
+ * ```ts
+ * import { CARD_REFUSAL_CODES } from '@parley/confirm';
+ *
+ * console.log(CARD_REFUSAL_CODES.includes('forged')); // true
+ * ```
+ */
+export const CARD_REFUSAL_CODES = [
+  'forged',
+  'unknown_confirmation',
+  'settled',
+  'not_allowed',
+  'session_mismatch',
+  'steps_required',
+  'before_delivery',
+] as const;
+
+/**
+ * Why an inbound message of a session with a pending (or just decided) confirmation was not
+ * counted as a reply: `not_allowed`, `bot`, `stale_reply` (written before the prompt, or a
+ * redelivered event that already counted), `before_delivery` (written or arrived before the
+ * prompt's send resolved), `after_decision` (an answer to a confirmation decided moments ago).
+ *
+ * @example
+ * ```ts
+ * import { IGNORED_REPLY_CODES } from '@parley/confirm';
+ *
+ * console.log(IGNORED_REPLY_CODES.includes('before_delivery')); // true
+ * ```
+ */
+export const IGNORED_REPLY_CODES = [
+  'not_allowed',
+  'bot',
+  'stale_reply',
+  'before_delivery',
+  'after_decision',
+] as const;

@@ -1,0 +1,170 @@
+import { type Clock, systemClock } from './clock.js';
+import { createEmitter } from './emitter.js';
+import { CoreError } from './errors.js';
+import { DeadlineHeap, type HeapItem } from './internal/heap.js';
+import { type JsonValue, stringifyJson } from './json.js';
+import type { Store, StoreChange, StoreEntry, StoreSetOptions } from './store.js';
+import { assertTtlMs } from './store-keys.js';
+
+/**
+ * Options for {@link createMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock, type MemoryStoreOptions } from '@parley/core';
+ *
+ * const options: MemoryStoreOptions = { clock: createManualClock() };
+ * ```
+ */
+export interface MemoryStoreOptions {
+  /** Drives expiry; the system clock by default. */
+  readonly clock?: Clock;
+}
+
+/**
+ * Creates an in-memory {@link Store}: the default for a single process and for tests.
+ *
+ * TTL follows the injected clock, so expiry is tested by advancing a manual clock; expired keys
+ * are dropped, and reported to watchers, on the next call after they expire (no timers are used).
+ * Watchers are called synchronously after each write commits; share one memory store between two
+ * components to simulate two replicas. Values are copied on write and on read, as a
+ * remote store would, so a caller mutating an object never changes what is stored.
+ *
+ * @throws CoreError `json_not_serializable` when a value is not JSON; `invalid_timeout` for a bad
+ * `ttlMs`; `store_closed` after `close()`.
+ * @example
+ * ```ts
+ * import { createManualClock, createMemoryStore } from '@parley/core';
+ *
+ * const clock = createManualClock();
+ * const store = createMemoryStore({ clock });
+ * const version = await store.set('k', 1, { ttlMs: 1000 });
+ * console.log((await store.compareAndSet('k', version, 2)).ok); // true
+ * clock.advance(1000);
+ * console.log(await store.get('k')); // undefined
+ * ```
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const clock = options.clock ?? systemClock;
+  const data = new Map<string, Slot>();
+  const expiries = new DeadlineHeap<Slot>();
+  let versions = 0;
+  let seq = 0;
+  let closed = false;
+  const changes = createEmitter<{ change: StoreChange }>();
+  const notify = (change: StoreChange): void => {
+    if (changes.listenerCount('change') > 0) changes.emit('change', change);
+  };
+
+  function open(): void {
+    if (closed) throw new CoreError('store_closed', 'The store is closed');
+  }
+
+  function sweep(): void {
+    const now = clock.now();
+    for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
+      expiries.remove(slot);
+      data.delete(slot.key);
+      notify({ key: slot.key, version: null, kind: 'expire' });
+    }
+  }
+
+  function live(key: string): Slot | undefined {
+    open();
+    sweep();
+    return data.get(key);
+  }
+
+  function write(key: string, value: JsonValue | undefined, options: StoreSetOptions | undefined): number {
+    const previous = data.get(key);
+    if (previous !== undefined) expiries.remove(previous);
+    if (value === undefined) {
+      data.delete(key);
+      if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
+      return previous?.version ?? 0;
+    }
+    const json = stringifyJson(value);
+    const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
+    const slot: Slot = {
+      key,
+      json,
+      version: ++versions,
+      at: ttlMs === undefined ? Number.POSITIVE_INFINITY : clock.now() + ttlMs,
+      seq: ++seq,
+      index: -1,
+    };
+    data.set(key, slot);
+    if (ttlMs !== undefined) expiries.push(slot);
+    notify({ key, version: slot.version, kind: 'set' });
+    return slot.version;
+  }
+
+  return {
+    async get(key) {
+      const slot = live(key);
+      return slot === undefined ? undefined : (JSON.parse(slot.json) as JsonValue);
+    },
+    async getEntry(key) {
+      const slot = live(key);
+      return slot === undefined ? undefined : toEntry(slot);
+    },
+    async set(key, value, setOptions) {
+      live(key);
+      return write(key, value, setOptions);
+    },
+    async delete(key) {
+      const slot = live(key);
+      if (slot === undefined) return false;
+      write(key, undefined, undefined);
+      return true;
+    },
+    async compareAndSet(key, expectedVersion, value, setOptions) {
+      const current = live(key)?.version ?? null;
+      if (current !== expectedVersion) return { ok: false, version: current };
+      return { ok: true, version: write(key, value, setOptions) };
+    },
+    async *list(prefix) {
+      open();
+      sweep();
+      const matching = [...data.values()].filter((slot) => slot.key.startsWith(prefix));
+      for (const slot of matching) {
+        if (slot.at > clock.now() && data.get(slot.key) === slot) yield toEntry(slot);
+      }
+    },
+    watch(prefix, listener, watchOptions = {}) {
+      open();
+      const off = changes.on('change', (change) => {
+        if (change.key.startsWith(prefix)) listener(change);
+      });
+      const { onResync } = watchOptions;
+      if (onResync !== undefined) {
+        // Live at once; told in a microtask so the caller has its unsubscribe function first.
+        queueMicrotask(() => {
+          if (!closed) onResync({ prefix, reason: 'subscribed' });
+        });
+      }
+      return off;
+    },
+    async close() {
+      closed = true;
+      changes.removeAllListeners();
+      data.clear();
+      expiries.clear();
+    },
+  };
+}
+
+interface Slot extends HeapItem {
+  readonly key: string;
+  readonly json: string;
+  readonly version: number;
+}
+
+function toEntry(slot: Slot): StoreEntry {
+  return {
+    key: slot.key,
+    value: JSON.parse(slot.json) as JsonValue, // written by stringifyJson, so it parses
+    version: slot.version,
+    expiresAt: Number.isFinite(slot.at) ? slot.at : undefined,
+  };
+}
