@@ -139,6 +139,9 @@ export function createTeam(options: TeamOptions): Team {
     teammates.set(name, createTeammate({ script, wire, clock, generateId, transcript }));
   }
 
+  /** Waits until no teammate's model turn is still running through its tool gate. */
+  const idle = (): Promise<unknown> => Promise.all([...teammates.values()].map((t) => t.idle()));
+
   lead.on('settled', ({ request: r }) => {
     const who = r.role === 'requester' ? r.to : r.from;
     log(`${r.id} ${r.protocol} (${who}) → ${r.state}${r.reason === undefined ? '' : `: ${r.reason}`}`);
@@ -273,17 +276,17 @@ export function createTeam(options: TeamOptions): Team {
 
     startWork: (name) => teammates.get(name)?.startWork(),
     log,
-    deliver: () => deliverAll(wires.values()),
+    deliver: () => deliverAll(wires.values(), idle),
 
     async advance(ms) {
       const until = clock.now() + ms;
-      await deliverAll(wires.values());
+      await deliverAll(wires.values(), idle);
       for (let next = clock.nextTimerAt(); next !== undefined && next <= until; next = clock.nextTimerAt()) {
         clock.advanceTo(next);
-        await deliverAll(wires.values());
+        await deliverAll(wires.values(), idle);
       }
       clock.advanceTo(until);
-      await deliverAll(wires.values());
+      await deliverAll(wires.values(), idle);
     },
 
     view: () => renderTeamView({ now: clock.now(), members, requests: lead.list(), stats: lead.stats() }),

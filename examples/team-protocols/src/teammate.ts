@@ -1,33 +1,58 @@
-// A teammate: a correlator endpoint of its own with scripted behaviour. It answers shutdown requests
-// (approve and exit, refuse while busy, or never answer) and submits plans for approval, revising a
-// rejected plan with the lead's feedback. Everything it knows about a request comes from its own
-// correlator; it reaches the lead only through its wire.
-import { type Clock, type IdGenerator, isParleyError, type TimerHandle } from '@parley/core';
+// A teammate: a correlator endpoint of its own, driven by a model that can only act through the
+// protocol tools of @parley/protocol-tools (shutdown_response, plan_submit). What it hears (a
+// request waiting for its answer, the outcome of its plan) reaches the model as a notice; what the
+// model calls goes through a @parley/tools gate holding only the teammate's side of each handshake;
+// anything the correlator refuses comes back as tool_feedback. The model here is a
+// createScriptedModel (@parley/testing) whose answers follow the cast; a real model plugs in the same way.
+import type { Clock, IdGenerator, TimerHandle } from '@parley/core';
 import {
   type CorrelateMessage,
   type Correlator,
   createCorrelator,
   planApprovalProtocol,
   shutdownProtocol,
-  type TrackedRequest,
 } from '@parley/correlate';
+import { defineProtocolTools, type ProtocolNotice } from '@parley/protocol-tools';
+import { clockTime, createScriptedModel, type ScriptedModel, type Transcript } from '@parley/testing';
+import { createToolGate, type ToolCallProposal, type ToolFeedback } from '@parley/tools';
 import type { TeammateScript } from './cast.js';
-import { clockTime, type Transcript } from '@parley/testing';
 import { LEAD, type Wire, wireSender } from './wire.js';
 
 /** Every party of the team speaks both protocols. */
 export const PROTOCOLS = [shutdownProtocol, planApprovalProtocol];
+export const shutdownTools = defineProtocolTools(shutdownProtocol, {
+  requestName: 'shutdown_request',
+  respondName: 'shutdown_response',
+});
+export const planTools = defineProtocolTools(planApprovalProtocol, {
+  requestName: 'plan_submit',
+  respondName: 'plan_review',
+  waitingOnHuman: true,
+});
+
+/** What the teammate's model is asked: start its task, or react to a protocol notice. */
+export type TeammatePrompt =
+  | { readonly type: 'start'; readonly task: string }
+  | (ProtocolNotice & { readonly tool_feedback?: ToolFeedback });
+/** What it answers: the tool calls it makes (none to stay silent). */
+export interface TeammateTurn {
+  readonly tool_calls: readonly ToolCallProposal[];
+}
+export type TeammateModel = ScriptedModel<TeammateTurn, TeammatePrompt>;
 
 export interface Teammate {
   readonly name: string;
   readonly script: TeammateScript;
   readonly correlator: Correlator;
+  readonly model: TeammateModel;
   /** True once it approved a shutdown and exited. */
   readonly exited: boolean;
-  /** Starts its task: writes its first plan and submits it for approval (when it has plans). */
+  /** Starts its task: the model writes its first plan and submits it (when it has plans). */
   startWork(): void;
   /** Writes a raw message to its wire, bypassing its correlator: what a misbehaving peer does. */
   sendRaw(message: CorrelateMessage): void;
+  /** Resolves once no model turn of it is running (one still thinking on the clock is not waited for). */
+  idle(): Promise<void>;
   /** Stops answering and clears its timers (the correlator too). */
   close(): void;
 }
@@ -38,12 +63,13 @@ export interface TeammateOptions {
   readonly clock: Clock;
   readonly generateId: IdGenerator;
   readonly transcript: Transcript;
+  /** The model driving it; a scripted one following `script` by default. */
+  readonly model?: TeammateModel;
 }
 
 export function createTeammate(options: TeammateOptions): Teammate {
   const { script, wire, clock, transcript } = options;
   const name = script.name;
-  const startedAt = clock.now();
   const send = wireSender(wire, name, transcript, script.linkDelayMs);
   const correlator = createCorrelator({
     self: name,
@@ -53,94 +79,78 @@ export function createTeammate(options: TeammateOptions): Teammate {
     generateId: options.generateId,
   });
   wire.endpoint(name).listen((message) => correlator.receive(message));
-  const timers = new Set<TimerHandle>();
-  const plans = script.plans ?? [];
-  let submitted = 0;
-  let rejected: string | undefined;
+  const gate = createToolGate({
+    tools: [shutdownTools.respond, planTools.request],
+    allowlist: ['shutdown_response', 'plan_submit'],
+    clock,
+  });
+  const model = options.model ?? scriptedTeammate(script, clock);
+  const log = (text: string): void => transcript.entry(name, text);
+  const stop = new AbortController(); // closing abandons a model call still thinking
+  let turns = 0;
   let exited = false;
   let closed = false;
-  const log = (text: string): void => transcript.entry(name, text);
 
-  /** Runs `action` after the teammate's thinking time, on the clock. */
-  function later(action: () => void): void {
+  /** One model turn: ask, run its calls through the gate, feed a refusal back once. */
+  async function think(prompt: TeammatePrompt, retry = true): Promise<void> {
+    if (closed) return;
+    let tool_calls: readonly ToolCallProposal[];
+    try {
+      ({ tool_calls } = await model(prompt, { signal: stop.signal }));
+    } catch {
+      return; // closed while it was thinking
+    }
+    if (closed) return;
+    if (tool_calls.length === 0 && prompt.type === 'protocol_outcome' && prompt.state === 'rejected') {
+      log(`plan ${prompt.request_id} rejected and no other plan; waits for the lead`);
+    }
+    if (tool_calls.length === 0) return;
+    const result = await gate.process(tool_calls, { turn: ++turns, context: { correlator, peers: [LEAD] } });
+    for (const call of result.executed) {
+      if (call.tool === 'plan_submit') log(describePlan(call.args));
+      if (call.tool === 'shutdown_response' && call.args['approve'] === true) {
+        log('finishes up and exits');
+        exited = true;
+        teammate.close();
+      }
+    }
+    const { failed_calls } = result.feedback;
+    for (const failed of failed_calls) {
+      const args = tool_calls.find((c) => c.id === failed.id)?.args;
+      const verb = failed.tool === 'plan_submit' ? 'submit to' : 'answer';
+      log(`cannot ${verb} ${requestIdOf(args)}: ${failed.tool_reason ?? failed.code}`);
+    }
+    if (failed_calls.length > 0 && retry && prompt.type !== 'start') {
+      await think({ ...prompt, tool_feedback: result.feedback }, false);
+    }
+  }
+  const running = new Set<Promise<void>>();
+  const timers = new Set<TimerHandle>();
+  /** Asks the model after the teammate's thinking time on the clock. */
+  const later = (prompt: TeammatePrompt): void => {
     const timer = clock.setTimeout(() => {
       timers.delete(timer);
-      action();
+      const turn = think(prompt).finally(() => running.delete(turn));
+      running.add(turn);
     }, script.thinkMs);
     timers.add(timer);
-  }
-
-  function respond(request: TrackedRequest, response: { approve: boolean; reason: string }): boolean {
-    try {
-      correlator.respond(request.id, response);
-      return true;
-    } catch (error) {
-      // The request expired on this side too, or the teammate already exited: nothing is sent.
-      log(`cannot answer ${request.id}: ${isParleyError(error) ? error.code : String(error)}`);
-      return false;
-    }
-  }
-
-  function answerShutdown(request: TrackedRequest): void {
-    const behaviour = script.shutdown;
-    if (behaviour.kind === 'silent') return;
-    if (behaviour.kind === 'busy' && clock.now() < startedAt + behaviour.busyForMs) {
-      respond(request, { approve: false, reason: behaviour.busyReason });
-      return;
-    }
-    const reason = behaviour.kind === 'busy' ? behaviour.doneReason : behaviour.reason;
-    if (respond(request, { approve: true, reason })) {
-      log('finishes up and exits');
-      exited = true;
-      teammate.close();
-    }
-  }
-
-  function submitPlan(): void {
-    const plan = plans[submitted];
-    if (plan === undefined || closed) return;
-    const previous = rejected;
-    submitted++;
-    log(
-      previous === undefined ? 'asks the lead to approve a plan' : `revises the plan rejected in ${previous}`,
-    );
-    correlator
-      .request(planApprovalProtocol, {
-        to: LEAD,
-        payload: previous === undefined ? { plan } : { plan, reason: `revision of ${previous}` },
-        waitingOnHuman: true,
-      })
-      .catch((error: unknown) => {
-        if (!isParleyError(error, 'closed'))
-          log(`plan request failed: ${isParleyError(error) ? error.code : error}`);
-      });
-  }
+  };
 
   correlator.on('request', ({ request }) => {
     if (request.protocol !== shutdownProtocol.name) return;
-    if (script.shutdown.kind === 'silent') {
+    if (script.shutdown.kind === 'silent')
       log(`gets ${request.id} but never answers (stuck in: ${script.task})`);
-      return;
-    }
-    later(() => answerShutdown(request));
+    later(shutdownTools.notice(request));
   });
 
-  // A handler runs whenever this teammate's own plan request settles: its reaction to the review.
+  // Whenever this teammate's own plan request settles, the model hears the outcome.
   correlator.handle(planApprovalProtocol, (request) => {
-    switch (request.state) {
-      case 'approved':
-        log(`plan ${request.id} approved; starts work on it`);
-        return;
-      case 'rejected':
-        rejected = request.id;
-        if (submitted < plans.length) later(submitPlan);
-        else log(`plan ${request.id} rejected and no other plan; waits for the lead`);
-        return;
-      default:
-        log(
-          `plan ${request.id} ${request.state} (deadline ${clockTime(request.deadlineAt)}); does not start`,
-        );
+    if (request.state === 'approved') log(`plan ${request.id} approved; starts work on it`);
+    else if (request.state !== 'rejected') {
+      log(`plan ${request.id} ${request.state} (deadline ${clockTime(request.deadlineAt)}); does not start`);
+      return;
     }
+    later(planTools.notice(request));
   });
 
   correlator.on('refused', (refusal) => {
@@ -152,20 +162,73 @@ export function createTeammate(options: TeammateOptions): Teammate {
     name,
     script,
     correlator,
+    model,
     get exited() {
       return exited;
     },
     startWork() {
-      if (plans.length > 0 && submitted === 0 && !closed) later(submitPlan);
+      if ((script.plans ?? []).length > 0 && turns === 0) later({ type: 'start', task: script.task });
     },
     sendRaw: send,
+    async idle() {
+      await Promise.all(running);
+    },
     close() {
       if (closed) return;
       closed = true;
+      stop.abort();
       for (const timer of timers) clock.clearTimeout(timer);
-      timers.clear();
       correlator.close();
     },
   };
   return teammate;
+}
+
+function describePlan(args: Readonly<Record<string, unknown>>): string {
+  const payload = args['payload'] as { readonly reason?: string } | undefined;
+  const revision = payload?.reason?.replace('revision of ', '');
+  return revision === undefined
+    ? 'asks the lead to approve a plan'
+    : `revises the plan rejected in ${revision}`;
+}
+
+function requestIdOf(args: unknown): string {
+  const { request_id, to } = (args ?? {}) as { readonly request_id?: unknown; readonly to?: unknown };
+  return typeof request_id === 'string' ? request_id : String(to);
+}
+
+/**
+ * The scripted model of a cast member (the host gives it `thinkMs` on the clock first): it answers a
+ * shutdown request as its behaviour says, submits its plans in order and revises a rejected one.
+ */
+export function scriptedTeammate(script: TeammateScript, clock: Clock): TeammateModel {
+  const startedAt = clock.now();
+  const plans = script.plans ?? [];
+  let submitted = 0;
+  const call = (tool: string, args: Record<string, unknown>): TeammateTurn => ({
+    tool_calls: [{ id: `${script.name}_${tool}_${clock.now()}`, tool, args }],
+  });
+  const none: TeammateTurn = { tool_calls: [] };
+  return createScriptedModel<TeammateTurn, TeammatePrompt>({
+    clock,
+    name: `${script.name}'s model`,
+    respond,
+  });
+
+  function respond(prompt: TeammatePrompt): TeammateTurn {
+    const behaviour = script.shutdown;
+    if (prompt.type === 'protocol_request') {
+      if (behaviour.kind === 'silent') return none;
+      const busy = behaviour.kind === 'busy' && clock.now() < startedAt + behaviour.busyForMs;
+      const reason =
+        behaviour.kind === 'approve' ? behaviour.reason : busy ? behaviour.busyReason : behaviour.doneReason;
+      return call('shutdown_response', { request_id: prompt.request_id, approve: !busy, reason });
+    }
+    if (prompt.type === 'protocol_outcome' && prompt.state !== 'rejected') return none;
+    const plan = plans[submitted];
+    if (plan === undefined) return none;
+    submitted++;
+    const payload = prompt.type === 'start' ? { plan } : { plan, reason: `revision of ${prompt.request_id}` };
+    return call('plan_submit', { to: LEAD, payload });
+  }
 }

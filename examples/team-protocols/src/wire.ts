@@ -51,10 +51,14 @@ export function describeMessage(message: CorrelateMessage): string {
   }
 }
 
-/** Delivers everything waiting on every wire (answers included) until all are quiet. */
-export async function deliverAll(wires: Iterable<Wire>): Promise<void> {
+/**
+ * Delivers everything waiting on every wire (answers included) until all are quiet; `idle` waits
+ * for the parties' work in progress (a model turn going through its tool gate) before each round.
+ */
+export async function deliverAll(wires: Iterable<Wire>, idle: () => Promise<unknown>): Promise<void> {
   const list = [...wires];
   for (;;) {
+    await idle();
     let moved = 0;
     for (const wire of list) moved += await wire.flush();
     if (moved === 0) return;

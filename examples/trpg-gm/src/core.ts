@@ -33,7 +33,6 @@ export interface SessionCore {
   readonly settings: Settings<typeof trpgSettings>;
   readonly model: GmModel;
   readonly nextTurnId: IdGenerator;
-  readonly maxRetries: number;
   readonly detectors: readonly Detector<AuthoritativeView>[];
   /** The branch's checkpoints in the Store (@parley/checkpoints). */
   readonly checkpoints: Checkpoints<BranchSnapshot>;

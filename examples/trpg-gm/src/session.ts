@@ -2,7 +2,6 @@
 // exposes the player's and the host's commands: play a turn, pick the dialog type, change a setting,
 // host events (combat starts / ends), disable a tool until a turn, roll back, undo.
 import { createCheckpoints } from '@parley/checkpoints';
-import { DEFAULT_MAX_RETRIES } from '@parley/conflict';
 import { type Clock, createIdGenerator, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createActor, type SendResult } from '@parley/fsm';
 import { createSettings, GLOBAL, type Settings, type SettingsResult, trpgSettings } from '@parley/settings';
@@ -39,7 +38,7 @@ export interface GmSessionOptions {
   readonly store?: Store;
   /** The settings service; a new one over `store` with `trpgSettings` by default. */
   readonly settings?: Settings<typeof trpgSettings>;
-  /** K: retries of a turn after the first attempt; 2 by default. */
+  /** K: retries of a turn after the first attempt, written as the campaign setting `conflict.max_retries` (2 by default). */
   readonly maxRetries?: number;
   readonly advancePolicy?: AdvancePolicy;
   readonly dialogType?: DialogType;
@@ -77,13 +76,16 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
   const campaign = initialCampaign(clock.now(), options.advancePolicy, options.dialogType);
   await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
   await settings.set(campaign.campaign_id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
+  // K is a campaign setting (conflict.max_retries), read by the conflict loop at every attempt
+  if (options.maxRetries !== undefined) {
+    await settings.set(campaign.campaign_id, 'conflict.max_retries', options.maxRetries);
+  }
   const core: SessionCore = {
     clock,
     store,
     settings,
     model: options.model,
     nextTurnId: options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' }),
-    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     detectors: createGmDetectors(),
     checkpoints: createCheckpoints<BranchSnapshot>({
       store,

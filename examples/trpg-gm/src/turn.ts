@@ -3,8 +3,13 @@
 // conflict loop (detectors, then the tool gate; conflict_debug / tool_feedback appended to the
 // previous request and retried at most K times, then a conflict_report), log the turn in the
 // document's shape, summarize, and take a checkpoint.
-import { type ConflictOutcome, createConflictLoop, type Proposal } from '@parley/conflict';
-import type { SettingsSnapshotJson } from '@parley/settings';
+import {
+  type ConflictOutcome,
+  type ConflictPolicy,
+  createConflictLoop,
+  type Proposal,
+} from '@parley/conflict';
+import type { SettingsSnapshot, SettingsSnapshotJson, trpgSettings } from '@parley/settings';
 import { type FailedToolCall, toLoopGate } from '@parley/tools';
 import type { TurnLog } from './campaign.js';
 import { buildContext, type GmBaseRequest, type GmRequest, withFeedback } from './context.js';
@@ -31,7 +36,7 @@ export type TurnResult =
       /** The gate's refusals this turn, with their codes (the model saw them as tool_feedback). */
       readonly refused: readonly FailedToolCall[];
       readonly settings: SettingsSnapshotJson;
-      /** K. */
+      /** K, the campaign setting `conflict.max_retries` as this turn's snapshot read it. */
       readonly maxRetries: number;
       readonly milestoneAdvanced: boolean;
       /** A pending rollback became a new branch with this command. */
@@ -90,7 +95,10 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
   const loop = createConflictLoop({
     detectors: core.detectors,
     gate: toLoopGate(core.gate, () => ({ turn, context: toolContext })),
-    maxRetries: core.maxRetries,
+    // spec §10: every state-changing tool has its conflict check, or the loop refuses to start
+    stateTools: STATE_TOOLS,
+    // spec §7.2: K and both switches are campaign settings, read when each attempt is decided
+    policy: async () => conflictPolicy(await core.settings.snapshot(core.campaign.campaign_id)),
     clock: core.clock,
   });
   const requests: GmRequest[] = [];
@@ -159,10 +167,22 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
     requests,
     refused,
     settings: settings.toJSON(),
-    maxRetries: core.maxRetries,
+    maxRetries: settings.get('conflict.max_retries'),
     milestoneAdvanced,
     branchCommitted,
     gameOver,
+  };
+}
+
+/** The V1 tools that change authoritative state (spec §6.3); each has a detector (detectors.ts). */
+const STATE_TOOLS = ['move', 'hp_delta'];
+
+/** The conflict loop's K and switches from the campaign's settings (spec §7.2). */
+function conflictPolicy(snap: SettingsSnapshot<typeof trpgSettings>): ConflictPolicy {
+  return {
+    maxRetries: snap.get('conflict.max_retries'),
+    interceptOutput: snap.get('conflict.intercept_output'),
+    retryWithDebug: snap.get('conflict.retry_with_debug'),
   };
 }
 

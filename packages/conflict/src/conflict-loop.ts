@@ -1,142 +1,21 @@
-import { type Clock, createEmitter, isParleyError, systemClock, type Unsubscribe } from '@parley/core';
-import type { DetectContext, Detector } from './detector.js';
+import { createEmitter, systemClock } from '@parley/core';
 import { ConflictError } from './errors.js';
-import type { ToolGateLike } from './gate.js';
 import { checkGateResult, checkProposal } from './internal/checks.js';
-import { createLedger, type Sorted } from './internal/effects.js';
-import { type Judgement, runLoop, withAbort } from './internal/engine.js';
+import { capConflicts, checkDetectors, detectWith, reusedId } from './internal/detection.js';
+import { createLedger } from './internal/effects.js';
+import { type JudgeContext, type Judgement, runLoop, withAbort } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
-import type { Conflict, FailedCall, Proposal } from './types.js';
-import type { ConflictLoopEvents, ConflictOutcome, GenerateFn } from './records.js';
-
-/**
- * K, the retries a conflict loop allows by default: 2 (the reference document suggests 1–2).
- *
- * @example
- * ```ts
- * import { DEFAULT_MAX_RETRIES } from '@parley/conflict';
- *
- * console.log(DEFAULT_MAX_RETRIES); // 2
- * ```
- */
-export const DEFAULT_MAX_RETRIES = 2;
-
-/**
- * How many times a thrown generator (or reviewer) is retried with the same request by default: 1,
- * as in the reference "model API error: retry once automatically, then report".
- *
- * @example
- * ```ts
- * import { DEFAULT_MAX_ERROR_RETRIES } from '@parley/conflict';
- *
- * console.log(DEFAULT_MAX_ERROR_RETRIES); // 1
- * ```
- */
-export const DEFAULT_MAX_ERROR_RETRIES = 1;
-
-/**
- * The most tool calls one output may propose by default: 50. A turn needs a handful; the cap keeps
- * the gate's work, the feedback and the report bounded whatever the model writes.
- *
- * @example
- * ```ts
- * import { DEFAULT_MAX_CALLS_PER_ATTEMPT } from '@parley/conflict';
- *
- * console.log(DEFAULT_MAX_CALLS_PER_ATTEMPT); // 50
- * ```
- */
-export const DEFAULT_MAX_CALLS_PER_ATTEMPT = 50;
-
-/**
- * Options for {@link createConflictLoop}.
- *
- * @example
- * ```ts
- * import { createManualClock } from '@parley/core';
- * import { defineHpClaimDetector, type ConflictLoopOptions } from '@parley/conflict';
- *
- * const options: ConflictLoopOptions<unknown> = {
- *   detectors: [defineHpClaimDetector()],
- *   maxRetries: 1,
- *   clock: createManualClock(),
- * };
- * ```
- */
-export interface ConflictLoopOptions<TState> {
-  /** Run in order on every attempt; all of them run, and every conflict found is reported. */
-  readonly detectors?: readonly Detector<TState>[];
-  /**
-   * Judges and executes the tool calls of an attempt no detector objected to. Without a gate the
-   * calls are returned in the output untouched: nothing executes them and `appliedActions` is empty.
-   */
-  readonly gate?: ToolGateLike<TState>;
-  /** K: retries after the first attempt (0–100); {@link DEFAULT_MAX_RETRIES} by default. */
-  readonly maxRetries?: number;
-  /** Retries of a generator that threw, with the same request (0–100); 1 by default. */
-  readonly maxErrorRetries?: number;
-  /**
-   * The most tool calls one output may propose (0–1000); {@link DEFAULT_MAX_CALLS_PER_ATTEMPT} by
-   * default. An output with more is a `proposal_shape` conflict and none of its calls run.
-   */
-  readonly maxCallsPerAttempt?: number;
-  /** The source of the records' times; `systemClock` by default. */
-  readonly clock?: Clock;
-}
-
-/**
- * What {@link ConflictLoop.run} takes for one turn.
- *
- * @example
- * ```ts
- * import type { ConflictRunOptions } from '@parley/conflict';
- *
- * const run: ConflictRunOptions<{ hp: number }, string> = {
- *   input: 'The goblin attacks',
- *   generate: async (request) => ({ text: `(${request.input}) The goblin misses.` }),
- *   readState: () => ({ hp: 20 }),
- * };
- * ```
- */
-export interface ConflictRunOptions<TState, TInput> {
-  /** The original request (prompt, messages…), passed unchanged to every attempt as `request.input`. */
-  readonly input: TInput;
-  /** Wraps the model client: gets the request with the feedback appended so far. */
-  readonly generate: GenerateFn<TInput, Proposal>;
-  /** Reads the authoritative state, fresh for every attempt (the gate may have changed it). */
-  readonly readState: () => TState | Promise<TState>;
-  /** Cancels the run: it rejects with `cancelled`, and no later tool call is executed. */
-  readonly signal?: AbortSignal;
-}
-
-/**
- * A conflict loop made by {@link createConflictLoop}.
- *
- * @example
- * ```ts
- * import { createConflictLoop, type ConflictLoop } from '@parley/conflict';
- *
- * const loop: ConflictLoop<unknown> = createConflictLoop();
- * const off = loop.on('attempt', ({ record }) => console.log(record.status));
- * off();
- * ```
- */
-export interface ConflictLoop<TState> {
-  /**
-   * Runs one turn: generate, detect, gate, and retry with feedback until the output is clean or K
-   * retries are spent.
-   *
-   * @throws ConflictError `cancelled` when the signal aborts; `detector_failed` when a detector
-   * throws or returns a malformed conflict; `gate_failed` when the gate throws or breaks its
-   * contract; `invalid_argument` when `generate` or `readState` is not a function. Errors thrown
-   * by `readState` reject the run unchanged.
-   */
-  run<TInput>(options: ConflictRunOptions<TState, TInput>): Promise<ConflictOutcome<Proposal, TInput>>;
-  /** Subscribes to `attempt` (every record) and `settled`; returns the unsubscribe function. */
-  on<K extends keyof ConflictLoopEvents>(
-    event: K,
-    listener: (payload: ConflictLoopEvents[K]) => void,
-  ): Unsubscribe;
-}
+import { readPolicy } from './internal/policy.js';
+import {
+  type ConflictLoop,
+  type ConflictLoopOptions,
+  DEFAULT_MAX_CALLS_PER_ATTEMPT,
+  DEFAULT_MAX_ERROR_RETRIES,
+  DEFAULT_MAX_RETRIES,
+} from './loop-options.js';
+import type { ConflictLoopEvents } from './report.js';
+import { requireToolCoverage } from './tool-coverage.js';
+import type { Conflict } from './types.js';
 
 /**
  * Creates the check-and-retry loop of the reference document: the model's output is intercepted,
@@ -154,9 +33,12 @@ export interface ConflictLoop<TState> {
  * a repeated id, args that are not JSON, more than `maxCallsPerAttempt` calls) is a conflict of
  * the built-in `proposal_shape` detector. A generator that throws
  * is retried once with the same request (`maxErrorRetries`), then reported as `generator_failed`.
+ * K and the document's `intercept_output` / `retry_with_debug` switches are fixed options or read
+ * per attempt from `policy` (a campaign's settings).
  *
  * @throws ConflictError `invalid_argument` for a limit outside 0–100, a detector not made by
- * `defineDetector`, two detectors with one name, or a gate that is not a function.
+ * `defineDetector`, two detectors with one name, or a gate or policy that is not a function;
+ * `unchecked_tool` when a tool of `stateTools` has no detector checking it.
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';
@@ -199,6 +81,13 @@ export function createConflictLoop<TState = unknown>(
     1_000,
   );
   const detectors = checkDetectors(options.detectors ?? []);
+  requireToolCoverage(options.stateTools, detectors);
+  const fixed = {
+    maxRetries,
+    interceptOutput: checkSwitch(options.interceptOutput, 'interceptOutput'),
+    retryWithDebug: checkSwitch(options.retryWithDebug, 'retryWithDebug'),
+  };
+  if (options.policy !== undefined) checkFunction(options.policy, 'policy');
   const gate = options.gate;
   if (gate !== undefined) checkFunction(gate, 'gate');
   const clock = options.clock ?? systemClock;
@@ -210,6 +99,7 @@ export function createConflictLoop<TState = unknown>(
       checkFunction(run.readState, 'readState');
       const { readState } = run;
       const ledger = createLedger();
+      const policyOf = options.policy;
       return runLoop(
         {
           maxRetries,
@@ -217,143 +107,98 @@ export function createConflictLoop<TState = unknown>(
           limitReason: 'max_retries',
           clock,
           events,
-          async judge(output, { attempt, signal, applied }): Promise<Judgement> {
-            const shape = checkProposal(output, maxCallsPerAttempt);
-            if (!shape.ok) return { kind: 'retry', status: 'conflict', conflicts: [shape.conflict] };
-            const proposal = shape.value;
-            const calls = proposal.tool_calls ?? [];
-            const sorted = ledger.sort(calls, shape.keys);
-            // A host callback that hangs must not outlive an abort: state reads and detectors are
-            // abandoned when the signal fires (the gate is not, since what it ran must be known).
-            const state = await withAbort(Promise.resolve().then(readState), signal);
-            const found: Conflict[] = [];
-            const context = { attempt, applied: [...applied], effects: sorted.effects };
-            for (const detector of detectors) {
-              for (const conflict of await withAbort(
-                detectWith(detector, proposal, state, context),
-                signal,
-              )) {
-                found.push({ detector: detector.name, ...conflict });
-              }
+          async judge(output, context): Promise<Judgement> {
+            // The moment of deciding: K and the switches are read for this attempt, not at construction.
+            const policy =
+              policyOf === undefined ? fixed : await withAbort(readPolicy(policyOf, fixed), context.signal);
+            const judged = await judgeOutput(output, context, policy.interceptOutput);
+            const decided: Judgement = { ...judged, maxRetries: policy.maxRetries };
+            if (decided.kind !== 'retry' || (decided.conflicts ?? []).length === 0 || policy.retryWithDebug) {
+              return decided;
             }
-            const conflicts = capConflicts(found);
-            const common = {
-              recognised: sorted.recognised,
-              skippedCallIds: sorted.recognised.map((call) => call.id),
-              alreadyApplied: ledger.applied(),
-            };
-            if (conflicts.length > 0 || sorted.reused.length > 0) {
-              return {
-                kind: 'retry',
-                status: conflicts.length > 0 ? 'conflict' : 'tool_rejected',
-                conflicts,
-                ...(sorted.reused.length === 0
-                  ? {}
-                  : { toolFeedback: { failed_calls: sorted.reused.map(reusedId) } }),
-                ...common,
-              };
-            }
-            const fresh = sorted.fresh;
-            if (gate === undefined || fresh.length === 0)
-              return { kind: 'accept', status: 'passed', ...common };
-            let result: unknown;
-            try {
-              result = await gate(fresh, { state, attempt, proposal, applied: [...applied], signal });
-            } catch (error) {
-              throw new ConflictError('gate_failed', 'The tool gate threw', {
-                cause: error,
-                details: { callIds: fresh.map((call) => call.id) },
-              });
-            }
-            const checked = checkGateResult(result, fresh);
-            const keys = new Map(calls.map((call, index) => [call.id, shape.keys[index]!]));
-            const failedIds = checked.failed.map((call) => call.id);
-            ledger.record(fresh, keys, checked.executed, checked.deferred, failedIds, attempt);
-            const done = {
-              ...common,
-              alreadyApplied: ledger.applied(),
-              executed: checked.executed,
-              deferred: checked.deferred,
-            };
-            if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...done };
-            return {
-              kind: 'retry',
-              status: 'tool_rejected',
-              toolFeedback: { failed_calls: checked.failed },
-              ...done,
-            };
+            return { ...decided, kind: 'escalate', reason: 'retry_disabled' };
           },
         },
         run.input,
         run.generate,
         run.signal,
       );
+
+      async function judgeOutput(
+        output: unknown,
+        { attempt, signal, applied }: JudgeContext<unknown>,
+        intercept: boolean,
+      ): Promise<Judgement> {
+        const shape = checkProposal(output, maxCallsPerAttempt);
+        if (!shape.ok) return { kind: 'retry', status: 'conflict', conflicts: [shape.conflict] };
+        const proposal = shape.value;
+        const calls = proposal.tool_calls ?? [];
+        const sorted = ledger.sort(calls, shape.keys);
+        // A host callback that hangs must not outlive an abort: state reads and detectors are
+        // abandoned when the signal fires (the gate is not, since what it ran must be known).
+        const state = await withAbort(Promise.resolve().then(readState), signal);
+        const found: Conflict[] = [];
+        const context = { attempt, applied: [...applied], effects: sorted.effects };
+        for (const detector of intercept ? detectors : []) {
+          for (const conflict of await withAbort(detectWith(detector, proposal, state, context), signal)) {
+            found.push({ detector: detector.name, ...conflict });
+          }
+        }
+        const conflicts = capConflicts(found);
+        const common = {
+          recognised: sorted.recognised,
+          skippedCallIds: sorted.recognised.map((call) => call.id),
+          alreadyApplied: ledger.applied(),
+        };
+        if (conflicts.length > 0 || sorted.reused.length > 0) {
+          return {
+            kind: 'retry',
+            status: conflicts.length > 0 ? 'conflict' : 'tool_rejected',
+            conflicts,
+            ...(sorted.reused.length === 0
+              ? {}
+              : { toolFeedback: { failed_calls: sorted.reused.map(reusedId) } }),
+            ...common,
+          };
+        }
+        const fresh = sorted.fresh;
+        if (gate === undefined || fresh.length === 0) return { kind: 'accept', status: 'passed', ...common };
+        let result: unknown;
+        try {
+          result = await gate(fresh, { state, attempt, proposal, applied: [...applied], signal });
+        } catch (error) {
+          throw new ConflictError('gate_failed', 'The tool gate threw', {
+            cause: error,
+            details: { callIds: fresh.map((call) => call.id) },
+          });
+        }
+        const checked = checkGateResult(result, fresh);
+        const keys = new Map(calls.map((call, index) => [call.id, shape.keys[index]!]));
+        const failedIds = checked.failed.map((call) => call.id);
+        ledger.record(fresh, keys, checked.executed, checked.deferred, failedIds, attempt);
+        const done = {
+          ...common,
+          alreadyApplied: ledger.applied(),
+          executed: checked.executed,
+          deferred: checked.deferred,
+        };
+        if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...done };
+        return {
+          kind: 'retry',
+          status: 'tool_rejected',
+          toolFeedback: { failed_calls: checked.failed },
+          ...done,
+        };
+      }
     },
     on: (event, listener) => events.on(event, listener),
   };
 }
 
-/** At most this many conflicts of one attempt are kept; a last entry counts the rest. */
-const MAX_CONFLICTS_PER_ATTEMPT = 20;
-
-function capConflicts(conflicts: readonly Conflict[]): readonly Conflict[] {
-  if (conflicts.length <= MAX_CONFLICTS_PER_ATTEMPT) return conflicts;
-  const kept = conflicts.slice(0, MAX_CONFLICTS_PER_ATTEMPT - 1);
-  const more = conflicts.length - kept.length;
-  return [
-    ...kept,
-    {
-      detector: 'conflict_limit',
-      expected_state_snippet: null,
-      mismatch_reason: `${more} more conflicts were found in this output and left out`,
-      instructions:
-        'Fix every conflict listed above; the same mistakes are repeated further on in the output.',
-    },
-  ];
-}
-
-function reusedId(entry: Sorted['reused'][number]): FailedCall {
-  return {
-    id: entry.call.id,
-    tool: entry.call.tool,
-    status: 'rejected',
-    reason: `The id "${entry.call.id}" already stood for another call (${entry.tool}) in attempt ${entry.attempt}; give this call a new id.`,
-    code: 'call_id_reused',
-  };
-}
-
-async function detectWith<TState>(
-  detector: Detector<TState>,
-  proposal: Proposal,
-  state: TState,
-  context: DetectContext,
-): ReturnType<Detector<TState>['detect']> {
-  try {
-    return await detector.detect(proposal, state, context);
-  } catch (error) {
-    if (isParleyError(error, 'detector_failed')) throw error;
-    throw new ConflictError('detector_failed', `Detector "${detector.name}" threw`, {
-      cause: error,
-      details: { detector: detector.name },
-    });
+function checkSwitch(value: unknown, name: string): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'boolean') {
+    throw new ConflictError('invalid_argument', `${name} must be true or false`, { details: { name } });
   }
-}
-
-function checkDetectors<TState>(detectors: readonly Detector<TState>[]): readonly Detector<TState>[] {
-  if (!Array.isArray(detectors)) {
-    throw new ConflictError('invalid_argument', 'detectors must be a list made with defineDetector');
-  }
-  const names = new Set<string>();
-  for (const detector of detectors) {
-    if (typeof detector?.name !== 'string' || typeof detector.detect !== 'function') {
-      throw new ConflictError('invalid_argument', 'Every detector must be made with defineDetector');
-    }
-    if (names.has(detector.name)) {
-      throw new ConflictError('invalid_argument', `Two detectors are named "${detector.name}"`, {
-        details: { detector: detector.name },
-      });
-    }
-    names.add(detector.name);
-  }
-  return [...detectors];
+  return value;
 }

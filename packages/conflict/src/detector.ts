@@ -72,6 +72,8 @@ export type DetectResult = DetectedConflict | readonly DetectedConflict[] | unde
  */
 export interface Detector<TState> {
   readonly name: string;
+  /** The tools whose effects this detector checks (empty when it checks none in particular). */
+  readonly tools: readonly string[];
   /** Returns the conflicts found, always as a list. */
   detect(proposal: Proposal, state: TState, context: DetectContext): Promise<readonly DetectedConflict[]>;
 }
@@ -97,6 +99,11 @@ export interface Detector<TState> {
 export interface DetectorInit<TState> {
   /** A stable name, reported in every conflict it finds (`detector`). */
   readonly name: string;
+  /**
+   * The state-changing tools this detector checks, e.g. `['hp_delta']` for a check that HP changes
+   * only through `hp_delta`. A loop's `stateTools` must each be named by one of its detectors.
+   */
+  readonly tools?: readonly string[];
   /** Pure check; may be async. Throwing rejects the run with `detector_failed`. */
   readonly detect: (
     proposal: Proposal,
@@ -148,8 +155,15 @@ export function defineDetector<TState = unknown>(init: DetectorInit<TState>): De
     });
   }
   const { name, detect } = init;
+  const tools = init.tools ?? [];
+  if (!Array.isArray(tools) || tools.some((tool) => typeof tool !== 'string' || tool === '')) {
+    throw new ConflictError('invalid_argument', `Detector "${name}" needs tools as a list of tool names`, {
+      details: { detector: name },
+    });
+  }
   return Object.freeze({
     name,
+    tools: Object.freeze([...tools]),
     async detect(proposal: Proposal, state: TState, context: DetectContext) {
       const result = await detect(proposal, state, context);
       if (result === undefined || result === null || result === false) return [];

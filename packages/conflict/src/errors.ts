@@ -20,6 +20,7 @@ export const CONFLICT_ERROR_CODES = [
   'detector_failed',
   'gate_failed',
   'store_failed',
+  'unchecked_tool',
 ] as const;
 
 /**

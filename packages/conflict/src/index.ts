@@ -8,21 +8,29 @@
  * @packageDocumentation
  * @module @parley/conflict
  */
+export { createConflictLoop } from './conflict-loop.js';
 export {
-  createConflictLoop,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_ERROR_RETRIES,
   DEFAULT_MAX_CALLS_PER_ATTEMPT,
-} from './conflict-loop.js';
-export type { ConflictLoop, ConflictLoopOptions, ConflictRunOptions } from './conflict-loop.js';
-export { createReviewGate, DEFAULT_MAX_REVISIONS, DEFAULT_REVIEW_TTL_MS } from './review-gate.js';
+} from './loop-options.js';
+export type {
+  ConflictLoop,
+  ConflictLoopOptions,
+  ConflictRunOptions,
+  ConflictPolicy,
+} from './loop-options.js';
+export { checkToolCoverage } from './tool-coverage.js';
+export type { ToolCoverage } from './tool-coverage.js';
+export { createReviewGate } from './review-gate.js';
+export { DEFAULT_MAX_REVISIONS, DEFAULT_REVIEW_TTL_MS } from './review-options.js';
 export type {
   ReviewGate,
   ReviewGateOptions,
   ReviewRunOptions,
   Reviewer,
   ReviewContext,
-} from './review-gate.js';
+} from './review-options.js';
 export { defineDetector } from './detector.js';
 export type { Detector, DetectorInit, DetectContext, DetectedConflict, DetectResult } from './detector.js';
 export type { ToolGateLike, ToolGateContext, ToolGateResult } from './gate.js';
@@ -39,8 +47,10 @@ export {
 } from './detectors/claims.js';
 export type { ClaimPattern } from './detectors/claims.js';
 export { toFeedbackText } from './feedback.js';
-export { TOOL_FAILURE_STATUSES, REVIEW_SEVERITIES, REVIEW_VERDICTS } from './types.js';
-export { ATTEMPT_STATUSES, CONFLICT_REPORT_REASONS } from './records.js';
+export { TOOL_FAILURE_STATUSES } from './types.js';
+export { REVIEW_SEVERITIES, REVIEW_VERDICTS } from './verdict.js';
+export { ATTEMPT_STATUSES } from './records.js';
+export { CONFLICT_REPORT_REASONS } from './report.js';
 export type {
   ToolCall,
   Proposal,
@@ -52,8 +62,6 @@ export type {
   ToolFeedback,
   AppliedAction,
   DeferredCall,
-  ReviewIssue,
-  ReviewVerdict,
   RecognisedCall,
   AlreadyApplied,
 } from './types.js';
@@ -64,10 +72,13 @@ export type {
   GenerateFn,
   AttemptStatus,
   AttemptRecord,
+} from './records.js';
+export type { ReviewIssue, ReviewVerdict } from './verdict.js';
+export type {
   ConflictReportReason,
   ConflictReport,
   ConflictOutcome,
   ConflictLoopEvents,
-} from './records.js';
+} from './report.js';
 export { ConflictError, CONFLICT_ERROR_CODES } from './errors.js';
 export type { ConflictErrorCode } from './errors.js';

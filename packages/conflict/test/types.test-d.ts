@@ -81,7 +81,7 @@ describe('types', () => {
     // @ts-expect-error status is 'rejected' | 'error'
     const _bad: FailedCall = { id: 'c', tool: 't', status: 'denied', reason: 'x' };
     expectTypeOf<ConflictErrorCode>().toEqualTypeOf<
-      'invalid_argument' | 'cancelled' | 'detector_failed' | 'gate_failed' | 'store_failed'
+      'invalid_argument' | 'cancelled' | 'detector_failed' | 'gate_failed' | 'store_failed' | 'unchecked_tool'
     >();
   });
 

@@ -37,7 +37,7 @@ export interface SettingsOptions {
  * import { createSettings, trpgSettings, type Settings } from '@parley/settings';
  *
  * const settings: Settings<typeof trpgSettings> = createSettings(trpgSettings);
- * console.log(settings.registry.keys.length); // 5
+ * console.log(settings.registry.keys.length); // 8
  * ```
  */
 export interface Settings<TRegistry extends SettingsRegistry = SettingsRegistry> {

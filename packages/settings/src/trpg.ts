@@ -7,7 +7,9 @@ import { defineSettings } from './registry.js';
 /**
  * The V1 settings of the reference TRPG agent spec (section 4.3), ready to use or to copy: the
  * context mode (full context takes precedence over compression), the HP-zero rule, the rollback
- * checkpoint limit (global) and the manually chosen dialog type.
+ * checkpoint limit (global), the manually chosen dialog type, and the conflict loop's switches and
+ * K of section 7.2 (`conflict.intercept_output`, `conflict.retry_with_debug`, `conflict.max_retries`
+ * — what `@parley/conflict`'s `policy` option reads each attempt).
  *
  * Use it as is for a TRPG host, or as the model for a host's own registry.
  *
@@ -66,6 +68,41 @@ function defineTrpgSettings() {
         default: 'free_chat',
         effects: ['routing'],
         ui: { control: 'select', label: 'Dialog type', options: ['scene', 'action', 'rules', 'free_chat'] },
+      }),
+      defineSetting({
+        key: 'conflict.intercept_output',
+        schema: z.boolean('must be true or false'),
+        default: true,
+        effects: ['rules'],
+        ui: {
+          control: 'toggle',
+          label: 'Check outputs against the state',
+          help: 'intercept_output (section 7.2).',
+        },
+      }),
+      defineSetting({
+        key: 'conflict.retry_with_debug',
+        schema: z.boolean('must be true or false'),
+        default: true,
+        effects: ['rules'],
+        ui: {
+          control: 'toggle',
+          label: 'Retry a conflict with conflict_debug',
+          help: 'Off: report at once.',
+        },
+      }),
+      defineSetting({
+        key: 'conflict.max_retries',
+        schema: z
+          .int('must be a whole number')
+          .check(z.minimum(0, 'must be at least 0'), z.maximum(100, 'must be at most 100')),
+        default: 2,
+        effects: ['rules'],
+        ui: {
+          control: 'number',
+          label: 'Retries before a conflict report (K)',
+          help: 'The spec suggests 1–2.',
+        },
       }),
     ],
     {

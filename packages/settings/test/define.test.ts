@@ -150,8 +150,12 @@ describe('constants', () => {
       'rules.hp_zero_ends_game',
       'rollback.max_checkpoints',
       'dialog.manual_type',
+      'conflict.intercept_output',
+      'conflict.retry_with_debug',
+      'conflict.max_retries',
     ]);
     expect(trpgSettings.definitions['rollback.max_checkpoints'].scope).toBe('global');
+    expect(trpgSettings.definitions['conflict.max_retries'].default).toBe(2);
     expect(trpgSettings.relations).toEqual([
       { kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' },
     ]);

@@ -217,7 +217,7 @@ describe('settings.ts examples', () => {
 
   it('Settings', () => {
     const settings: Settings<typeof trpgSettings> = createSettings(trpgSettings);
-    expect(settings.registry.keys.length).toBe(5);
+    expect(settings.registry.keys.length).toBe(8);
   });
 
   it('createSettings', async () => {

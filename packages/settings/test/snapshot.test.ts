@@ -191,6 +191,9 @@ describe('persistence', () => {
       'rules.hp_zero_ends_game': false,
       'rollback.max_checkpoints': 0,
       'dialog.manual_type': 'free_chat',
+      'conflict.intercept_output': true,
+      'conflict.retry_with_debug': true,
+      'conflict.max_retries': 2,
     });
   });
 });

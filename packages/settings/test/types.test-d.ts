@@ -23,6 +23,9 @@ describe('registry inference', () => {
       | 'rules.hp_zero_ends_game'
       | 'rollback.max_checkpoints'
       | 'dialog.manual_type'
+      | 'conflict.intercept_output'
+      | 'conflict.retry_with_debug'
+      | 'conflict.max_retries'
     >();
     expectTypeOf<SettingValueOf<typeof trpgSettings, 'dialog.manual_type'>>().toEqualTypeOf<
       'scene' | 'action' | 'rules' | 'free_chat'

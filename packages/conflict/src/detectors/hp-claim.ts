@@ -77,6 +77,7 @@ export function defineHpClaimDetector<TState = unknown>(
     options.instructions ??
     `Do not change HP in the narrative: request a ${tool} tool call (target_character_id, delta, cause) for every HP change you describe, or describe none.`;
   return defineDetector<TState>({
+    tools: [tool],
     name: options.name ?? 'hp_claim',
     detect(proposal, state, context) {
       const calls = callsOf(proposal, context, tool);

@@ -76,6 +76,7 @@ export function defineMoveClaimDetector<TState = unknown>(
     options.instructions ??
     `Do not move anyone in the narrative: request a ${tool} tool call (actor_id, from_area_id, to_area_id) and describe the move only as proposed.`;
   return defineDetector<TState>({
+    tools: [tool],
     name: options.name ?? 'move_claim',
     detect(proposal, state, context) {
       const calls = callsOf(proposal, context, tool);

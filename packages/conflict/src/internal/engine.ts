@@ -7,20 +7,12 @@ import type {
   Conflict,
   DeferredCall,
   RecognisedCall,
-  ReviewVerdict,
   ToolFeedback,
 } from '../types.js';
-import type {
-  AttemptRecord,
-  AttemptRequest,
-  AttemptStatus,
-  ConflictLoopEvents,
-  ConflictOutcome,
-  ConflictReport,
-  ConflictReportReason,
-  GenerateFn,
-  RetryFeedback,
-} from '../records.js';
+import type { ReviewVerdict } from '../verdict.js';
+import type { AttemptRecord, AttemptRequest, AttemptStatus, GenerateFn, RetryFeedback } from '../records.js';
+import type { ConflictLoopEvents, ConflictOutcome, ConflictReportReason } from '../report.js';
+import { buildReport, errorInfo } from './report.js';
 
 /** What a judge tells the loop about one output. */
 export interface Judgement {
@@ -39,6 +31,8 @@ export interface Judgement {
   readonly verdict?: ReviewVerdict | undefined;
   /** For `retry`: the rounds used once this one is counted, when the judge counted it itself. */
   readonly retries?: number;
+  /** K as read for this decision (a campaign setting may change it between attempts); the spec's otherwise. */
+  readonly maxRetries?: number;
   /** For `retry`: who must produce the next attempt. */
   readonly target?: string | undefined;
   readonly error?: unknown;
@@ -81,6 +75,7 @@ export async function runLoop<TInput, TOutput>(
   const applied: AppliedAction[] = [];
   const deferred: DeferredCall[] = [];
   let retries = spec.initialRetries ?? 0;
+  let maxRetries = spec.maxRetries;
   let errors = 0;
   let target: string | undefined;
 
@@ -103,7 +98,7 @@ export async function runLoop<TInput, TOutput>(
     };
     events.emit('settled', { ok: reason === undefined, code: reason, attempts: records.length });
     if (reason === undefined) return { ok: true, output: output as TOutput, ...common }; // only for an accepted output
-    const report = buildReport(reason, records, retries, spec.maxRetries, applied, error, clock.now());
+    const report = buildReport(reason, records, retries, maxRetries, applied, error, clock.now());
     return { ok: false, code: reason, report, ...common };
   };
 
@@ -181,7 +176,8 @@ export async function runLoop<TInput, TOutput>(
     applied.push(...(judged.executed ?? []));
     deferred.push(...(judged.deferred ?? []));
     // A retry past the limit escalates instead: its record says so, and counts no new round.
-    const overLimit = judged.kind === 'retry' && retries >= spec.maxRetries;
+    if (judged.maxRetries !== undefined) maxRetries = judged.maxRetries;
+    const overLimit = judged.kind === 'retry' && retries >= maxRetries;
     const retried = judged.kind === 'retry' && !overLimit;
     const exhausted = judged.kind === 'error' && errors >= spec.maxErrorRetries;
     finish({
@@ -211,7 +207,7 @@ export async function runLoop<TInput, TOutput>(
         }
         return settle(judged.reason ?? 'generator_failed', undefined, judged.error);
       case 'retry':
-        if (retries >= spec.maxRetries) return settle(spec.limitReason, undefined);
+        if (overLimit) return settle(spec.limitReason, undefined);
         retries = judged.retries ?? retries + 1;
         feedback.push(
           Object.freeze({
@@ -250,71 +246,4 @@ export function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
       },
     );
   });
-}
-
-function errorInfo(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
-
-function buildReport<TInput>(
-  reason: ConflictReportReason,
-  records: readonly AttemptRecord<TInput>[],
-  retries: number,
-  maxRetries: number,
-  applied: readonly AppliedAction[],
-  error: unknown,
-  now: number,
-): ConflictReport {
-  const last = records[records.length - 1]!; // a report follows at least one attempt
-  const lastOutput = [...records].reverse().find((record) => 'output' in record);
-  const message = error === undefined ? last.error?.message : errorInfo(error).message;
-  return {
-    reason,
-    summary: summarise(reason, retries, maxRetries, last.verdict, message),
-    attempts: records.length,
-    retries,
-    max_retries: maxRetries,
-    conflict_debug: last.conflicts,
-    ...(last.toolFeedback === undefined ? {} : { tool_feedback: toDocumentFeedback(last.toolFeedback) }),
-    ...(last.verdict === undefined ? {} : { review: last.verdict }),
-    ...(lastOutput === undefined ? {} : { last_output: lastOutput.output }),
-    ...(message === undefined ? {} : { error: message }),
-    applied_actions: [...applied],
-    history: records.map((record) => ({
-      attempt: record.attempt,
-      status: record.status,
-      conflict_debug: record.conflicts,
-      ...(record.toolFeedback === undefined
-        ? {}
-        : { tool_feedback: toDocumentFeedback(record.toolFeedback) }),
-      ...(record.verdict === undefined ? {} : { review: record.verdict }),
-    })),
-    created_at: now,
-  };
-}
-
-function summarise(
-  reason: ConflictReportReason,
-  retries: number,
-  maxRetries: number,
-  verdict: ReviewVerdict | undefined,
-  message: string | undefined,
-): string {
-  switch (reason) {
-    case 'max_retries':
-      return `The output still contradicted the authoritative state after ${retries} of ${maxRetries} retries.`;
-    case 'revise_limit':
-      return `The reviewer still asked for a revision after ${retries} of ${maxRetries} revise rounds.`;
-    case 'blocked':
-      return `The reviewer blocked the output${verdict?.summary === undefined ? '.' : `: ${verdict.summary}`}`;
-    case 'invalid_verdict':
-      return `The reviewer's verdict was malformed: ${message}`;
-    case 'unknown_target':
-      return `The reviewer asked to revise "${verdict?.revise_target}", which is not an allowed target.`;
-    case 'generator_failed':
-      return `The generator failed again after its retry: ${message}`;
-    case 'reviewer_failed':
-      return `The reviewer failed again after its retry: ${message}`;
-  }
 }
