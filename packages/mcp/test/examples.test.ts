@@ -97,8 +97,18 @@ describe('client.ts examples', () => {
 describe('resume.ts examples', () => {
   it('types', () => {
     const log = (event: McpResumed): string => (event.ran ? 'ran' : `not run: ${event.code}`);
-    const options: McpResumeOptions = { onResumed: (event) => console.log(event.ran) };
+    const options: McpResumeOptions<{ frozen: boolean }> = {
+      policies: [
+        {
+          name: 'freeze',
+          check: ({ context }) => (context.frozen ? { reason: 'Changes are frozen' } : undefined),
+        },
+      ],
+      context: () => ({ frozen: false }),
+      onResumed: (event) => console.log(event.ran),
+    };
     expect(typeof options.onResumed).toBe('function');
+    expect(options.policies).toHaveLength(1);
   });
 
   it('mcpResumeHandlers', async () => {
