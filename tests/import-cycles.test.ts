@@ -31,7 +31,6 @@ const OVER_LIMIT: Readonly<Record<string, number>> = {
   'packages/fsm/src/flow.ts': 485,
   'packages/fsm/src/machine.ts': 320,
   'packages/fsm/src/types.ts': 320,
-  'packages/langgraph/src/runner.ts': 363,
   'packages/postgres/src/store.ts': 420,
   'packages/redis/src/store.ts': 353,
   'packages/settings/src/settings.ts': 319,
