@@ -2,25 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createMessageBus } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
 import { createFakeChannel } from '@parley/testing';
-import { call, ScriptedModel, say, sharedWorld, startProcess, type World } from './helpers.js';
-
-const where = { sessionKey: 'tg:g1', requester: 'alice' };
+import { diedAfterProposal, ScriptedModel, say, sharedWorld, startProcess, type World } from './helpers.js';
 
 /**
  * r1 proposed a drop in a process that died. A restarted chat listener (a confirm gate on the same
  * store whose resume handler only records) hears 确认 when `answered`; nobody has resumed r1 yet.
  */
 async function storedRun(world: World, answered: boolean): Promise<ConfirmGate> {
-  const before = await startProcess(
-    world,
-    new ScriptedModel([[call('c1', 'drop_table', { table: 'orders' })]]),
-    {},
-    'cfm_a',
-  );
-  const prompted = before.nextPrompt();
-  void before.bridge.run({ runId: 'r1', input: 'Drop orders', context: { readOnly: false }, ...where });
-  await prompted;
-  await before.bridge.close();
+  await diedAfterProposal(world);
   const bus = createMessageBus({ clock: world.clock });
   const channel = createFakeChannel({ channel: 'tg', clock: world.clock });
   await bus.attach(channel);
