@@ -59,20 +59,18 @@ async function proposeThenCrash(
   }
   await before.confirm.close();
   await expect(running).rejects.toThrow('process died');
-  return { checkpointer, before, table };
+  /** The restarted process's graph: same checkpointer, stores and table, a new graph and tools node. */
+  const restartedGraph = () =>
+    agentGraph([], { checkpointer, store: before.store, clock: before.clock, tools: table }).graph;
+  return { before, table, restartedGraph };
 }
 
 describe('graphResumeHandlers (a restart between the proposal and the answer)', () => {
   it('resumes the thread from the checkpointer exactly once and runs the call once', async () => {
-    const { checkpointer, before, table } = await proposeThenCrash();
+    const { before, table, restartedGraph } = await proposeThenCrash();
     expect(table.runs).toEqual({ delete_row: 0, read_row: 1 });
     // The restarted process: same checkpointer, same stores, a new graph, tools node and gate.
-    const { graph } = agentGraph([], {
-      checkpointer,
-      store: before.store,
-      clock: before.clock,
-      tools: table,
-    });
+    const graph = restartedGraph();
     const resumed: GraphResumed[] = [];
     let done: () => void = () => {};
     const handled = new Promise<void>((resolve) => {
@@ -108,14 +106,9 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
       { id: 'c2', name: 'delete_row', args: { id: 2 } },
     ];
     // c1 was confirmed before the crash; c2's prompt was out when the process died.
-    const { checkpointer, before, table } = await proposeThenCrash(twoDeletes, 1);
+    const { before, table, restartedGraph } = await proposeThenCrash(twoDeletes, 1);
     expect(before.channel.sent.map((message) => message.text).join('\n')).toContain('DELETE row 2');
-    const { graph } = agentGraph([], {
-      checkpointer,
-      store: before.store,
-      clock: before.clock,
-      tools: table,
-    });
+    const graph = restartedGraph();
     const resumed: GraphResumed[] = [];
     let done: (how: string) => void = () => {};
     const handled = new Promise<string>((resolve) => {
@@ -152,13 +145,8 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
   });
 
   it('resumes an interrupt once when two resumers race for it', async () => {
-    const { checkpointer, before, table } = await proposeThenCrash();
-    const { graph } = agentGraph([], {
-      checkpointer,
-      store: before.store,
-      clock: before.clock,
-      tools: table,
-    });
+    const { before, table, restartedGraph } = await proposeThenCrash();
+    const graph = restartedGraph();
     const resumed: GraphResumed[] = [];
     const handlers = graphResumeHandlers(graph, ['delete_row'], {
       store: before.store,
@@ -186,13 +174,8 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
   });
 
   it('does not run the call when the restarted process hears the answer after the deadline', async () => {
-    const { checkpointer, before, table } = await proposeThenCrash();
-    const { graph } = agentGraph([], {
-      checkpointer,
-      store: before.store,
-      clock: before.clock,
-      tools: table,
-    });
+    const { before, table, restartedGraph } = await proposeThenCrash();
+    const graph = restartedGraph();
     const resumed: GraphResumed[] = [];
     const after = await before.restart({
       resume: graphResumeHandlers(graph, ['delete_row'], {
