@@ -10,6 +10,12 @@ interface ApprovalRequestPart {
   readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
 }
 
+/** An {@link ApprovalSource} whose promises have settled. */
+interface Resolved {
+  readonly content: readonly unknown[];
+  readonly response: { readonly messages: readonly ModelMessage[] };
+}
+
 interface ApproverDeps {
   readonly store: Store;
   readonly prefix: string;
@@ -24,11 +30,13 @@ interface ApproverDeps {
 export function createApprover(
   deps: ApproverDeps,
 ): (result: ApprovalSource, options: ApproveOptions) => Promise<ApprovalAnswer> {
-  return async (result, options) => {
-    if (!Array.isArray(result?.content) || !Array.isArray(result?.response?.messages)) {
+  return async (source, options) => {
+    // A streamText result holds promises that settle once its stream has finished.
+    const result = { content: await source?.content, response: await source?.response };
+    if (!Array.isArray(result.content) || !Array.isArray(result.response?.messages)) {
       throw new AiSdkBridgeError(
         'invalid_result',
-        'approve takes a generateText result (content and response.messages)',
+        'approve takes a generateText or streamText result (content and response.messages)',
       );
     }
     const requests = result.content.filter(isApprovalRequest);
@@ -50,7 +58,7 @@ export function createApprover(
 async function ask(
   deps: ApproverDeps,
   request: ApprovalRequestPart,
-  result: ApprovalSource,
+  result: Resolved,
   options: ApproveOptions,
 ): Promise<{ response: ToolApprovalResponse; decision?: ConfirmDecision; elsewhere: boolean }> {
   const { approvalId, toolCall } = request;

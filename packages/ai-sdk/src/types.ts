@@ -149,8 +149,8 @@ export interface AiSdkBridge<TContext> {
   /** The gate the conflict loop runs calls through (confirmation is asked in chat, blocking). */
   loopGate<TState>(select: (context: LoopGateContext<TState>) => BridgeRun<TContext>): LoopGate<TState>;
   /**
-   * Asks the person, in chat, about every `tool-approval-request` of a `generateText` result and
-   * resolves to the messages to continue with.
+   * Asks the person, in chat, about every `tool-approval-request` of a `generateText` or
+   * `streamText` result (once its stream has finished) and resolves to the messages to continue with.
    * @throws AiSdkBridgeError `invalid_result` when `result` has no `content` / `response.messages`.
    */
   approve(result: ApprovalSource, options: ApproveOptions): Promise<ApprovalAnswer>;
@@ -163,7 +163,8 @@ export interface AiSdkBridge<TContext> {
 }
 
 /**
- * The part of a `generateText` result {@link AiSdkBridge.approve} reads.
+ * The part of a `generateText` result {@link AiSdkBridge.approve} reads; a `streamText` result
+ * too, whose `content` and `response` are promises that settle when the stream has finished.
  *
  * @example
  * ```ts
@@ -173,6 +174,8 @@ export interface AiSdkBridge<TContext> {
  * ```
  */
 export interface ApprovalSource {
-  readonly content: readonly unknown[];
-  readonly response: { readonly messages: readonly ModelMessage[] };
+  readonly content: readonly unknown[] | PromiseLike<readonly unknown[]>;
+  readonly response:
+    | { readonly messages: readonly ModelMessage[] }
+    | PromiseLike<{ readonly messages: readonly ModelMessage[] }>;
 }

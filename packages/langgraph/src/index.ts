@@ -15,13 +15,11 @@ export type {
   ConfirmAnswer,
   NodeConfirmation,
 } from './interrupt.js';
-export { runWithConfirmation, graphResumeHandlers, DEFAULT_MAX_ROUNDS } from './runner.js';
-export type {
-  ConfirmableGraph,
-  RunWithConfirmationOptions,
-  GraphResumed,
-  GraphResumeOptions,
-} from './runner.js';
+export { runWithConfirmation } from './runner.js';
+export { DEFAULT_MAX_ROUNDS } from './drive.js';
+export type { ConfirmableGraph, RunWithConfirmationOptions } from './drive.js';
+export { graphResumeHandlers } from './resume.js';
+export type { GraphResumed, GraphResumeOptions } from './resume.js';
 export { createGatedToolNode } from './tool-node.js';
 export type { GatedToolNode, GatedToolNodeOptions } from './tool-node.js';
 export { LangGraphBridgeError, LANGGRAPH_BRIDGE_ERROR_CODES } from './errors.js';

@@ -71,7 +71,7 @@ describe('interrupt.ts examples', () => {
   });
 });
 
-describe('runner.ts examples', () => {
+describe('drive.ts, runner.ts and resume.ts examples', () => {
   it('constants and types', async () => {
     expect(DEFAULT_MAX_ROUNDS).toBe(16);
     const threadOf = (graph: ConfirmableGraph, id: string) =>

@@ -17,18 +17,26 @@ afterEach(async () => {
 
 const config = { configurable: { thread_id: 'thread-1' } };
 
-/** The first process: it stops (crashes) after the proposal, before any answer comes back. */
-async function proposeThenCrash() {
+/**
+ * The first process: it stops (crashes) after the proposal, before the answer to its last prompt
+ * comes back; the person answers the earlier prompts (`answeredFirst`) before the crash.
+ */
+async function proposeThenCrash(
+  calls = [
+    { id: 'c1', name: 'read_row', args: { id: 2 } },
+    { id: 'c2', name: 'delete_row', args: { id: 1 } },
+  ],
+  answeredFirst = 0,
+) {
   const checkpointer = new MemorySaver();
   const before = await chat();
   const table = rowTools();
-  const { graph } = agentGraph(
-    [
-      { id: 'c1', name: 'read_row', args: { id: 2 } },
-      { id: 'c2', name: 'delete_row', args: { id: 1 } },
-    ],
-    { checkpointer, store: before.store, clock: before.clock, tools: table },
-  );
+  const { graph } = agentGraph(calls, {
+    checkpointer,
+    store: before.store,
+    clock: before.clock,
+    tools: table,
+  });
   // Past the interrupt, the first process never gets to resume the thread: it has died.
   const crashing: ConfirmableGraph = {
     invoke: (input, options) =>
@@ -37,28 +45,32 @@ async function proposeThenCrash() {
         : graph.invoke(input as never, options),
     getState: (options) => graph.getState(options),
   };
-  const prompted = before.nextPrompt();
+  let prompted = before.nextPrompt();
   const running = runWithConfirmation(crashing, { messages: [new HumanMessage('drop row 1')] }, config, {
     confirm: before.confirm,
+    store: before.store,
     ...SESSION,
   });
   await prompted;
+  for (let i = 0; i < answeredFirst; i++) {
+    prompted = before.nextPrompt();
+    await before.channel.say('g1', 'alice', '确认');
+    await prompted;
+  }
   await before.confirm.close();
   await expect(running).rejects.toThrow('process died');
-  return { checkpointer, before, table };
+  /** The restarted process's graph: same checkpointer, stores and table, a new graph and tools node. */
+  const restartedGraph = () =>
+    agentGraph([], { checkpointer, store: before.store, clock: before.clock, tools: table }).graph;
+  return { before, table, restartedGraph };
 }
 
 describe('graphResumeHandlers (a restart between the proposal and the answer)', () => {
   it('resumes the thread from the checkpointer exactly once and runs the call once', async () => {
-    const { checkpointer, before, table } = await proposeThenCrash();
+    const { before, table, restartedGraph } = await proposeThenCrash();
     expect(table.runs).toEqual({ delete_row: 0, read_row: 1 });
     // The restarted process: same checkpointer, same stores, a new graph, tools node and gate.
-    const { graph } = agentGraph([], {
-      checkpointer,
-      store: before.store,
-      clock: before.clock,
-      tools: table,
-    });
+    const graph = restartedGraph();
     const resumed: GraphResumed[] = [];
     let done: () => void = () => {};
     const handled = new Promise<void>((resolve) => {
@@ -88,14 +100,82 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
     expect(table.runs.delete_row).toBe(1);
   });
 
-  it('does not run the call when the restarted process hears the answer after the deadline', async () => {
-    const { checkpointer, before, table } = await proposeThenCrash();
-    const { graph } = agentGraph([], {
-      checkpointer,
-      store: before.store,
-      clock: before.clock,
-      tools: table,
+  it('keeps the answers given before the restart: the pending request is answered once, nothing asked again', async () => {
+    const twoDeletes = [
+      { id: 'c1', name: 'delete_row', args: { id: 1 } },
+      { id: 'c2', name: 'delete_row', args: { id: 2 } },
+    ];
+    // c1 was confirmed before the crash; c2's prompt was out when the process died.
+    const { before, table, restartedGraph } = await proposeThenCrash(twoDeletes, 1);
+    expect(before.channel.sent.map((message) => message.text).join('\n')).toContain('DELETE row 2');
+    const graph = restartedGraph();
+    const resumed: GraphResumed[] = [];
+    let done: (how: string) => void = () => {};
+    const handled = new Promise<string>((resolve) => {
+      done = resolve;
     });
+    const handlers = graphResumeHandlers(graph, ['delete_row'], {
+      store: before.store,
+      onResumed: (event) => {
+        resumed.push(event);
+        done('resumed');
+      },
+    });
+    const after = await before.restart({ resume: handlers });
+    open.push(after.confirm);
+    void after.nextPrompt().then(() => done('asked again'));
+    await after.channel.say('g1', 'alice', '确认');
+    expect(await handled).toBe('resumed');
+    expect(after.channel.sent).toEqual([]);
+    expect(resumed).toMatchObject([{ resumed: true, threadId: 'thread-1' }]);
+    expect(table.runs.delete_row).toBe(2);
+    expect([...table.rows.keys()]).toEqual([]);
+
+    // Two resumers of the same decision at once (a retry, another replica): one resumes, no run twice.
+    const decision = (resumed[0] as { decision: ConfirmDecision }).decision;
+    await Promise.all([
+      handlers.delete_row?.(decision, after.confirm),
+      handlers.delete_row?.(decision, after.confirm),
+    ]);
+    expect(resumed.slice(1)).toMatchObject([
+      { resumed: false, code: 'not_pending' },
+      { resumed: false, code: 'not_pending' },
+    ]);
+    expect(table.runs.delete_row).toBe(2);
+  });
+
+  it('resumes an interrupt once when two resumers race for it', async () => {
+    const { before, table, restartedGraph } = await proposeThenCrash();
+    const graph = restartedGraph();
+    const resumed: GraphResumed[] = [];
+    const handlers = graphResumeHandlers(graph, ['delete_row'], {
+      store: before.store,
+      storePrefix: 'lg:',
+      onResumed: (event) => void resumed.push(event),
+    });
+    let decided: (decision: ConfirmDecision) => void = () => {};
+    const recorded = new Promise<ConfirmDecision>((resolve) => {
+      decided = resolve;
+    });
+    // The restarted gate only records the decision; the two resumers are called by hand.
+    const after = await before.restart({ resume: { delete_row: (decision) => decided(decision) } });
+    open.push(after.confirm);
+    await after.channel.say('g1', 'alice', '确认');
+    const decision = await recorded;
+    await Promise.all([
+      handlers.delete_row?.(decision, after.confirm),
+      handlers.delete_row?.(decision, after.confirm),
+    ]);
+    expect(resumed.map((event) => (event.resumed ? 'resumed' : event.code)).sort()).toEqual([
+      'not_pending',
+      'resumed',
+    ]);
+    expect(table.runs.delete_row).toBe(1);
+  });
+
+  it('does not run the call when the restarted process hears the answer after the deadline', async () => {
+    const { before, table, restartedGraph } = await proposeThenCrash();
+    const graph = restartedGraph();
     const resumed: GraphResumed[] = [];
     const after = await before.restart({
       resume: graphResumeHandlers(graph, ['delete_row'], {

@@ -21,6 +21,50 @@ import { McpBridgeError } from './errors.js';
 export const ELICITATION_ACTION = 'mcp.elicitation';
 
 /**
+ * Why an elicitation was refused without asking anyone: `url_mode` (a URL elicitation, which a
+ * confirmation cannot carry), `unfillable_form` (a form requiring a field that has no default and
+ * is not a boolean: free text a confirm/cancel answer cannot give), `no_route` (the route named no
+ * chat for it).
+ *
+ * @example
+ * ```ts
+ * import { ELICITATION_REFUSAL_CODES } from '@parley/mcp';
+ *
+ * console.log(ELICITATION_REFUSAL_CODES); // [ 'url_mode', 'unfillable_form', 'no_route' ]
+ * ```
+ */
+export const ELICITATION_REFUSAL_CODES = ['url_mode', 'unfillable_form', 'no_route'] as const;
+
+/**
+ * The `_meta` key under which a refused elicitation's result carries its {@link ElicitationRefusal}
+ * (`code`, `reason`), so the server can tell it from a person's cancel.
+ *
+ * @example
+ * ```ts
+ * import { ELICITATION_REFUSAL_META } from '@parley/mcp';
+ *
+ * console.log(ELICITATION_REFUSAL_META); // dev.parley/refusal
+ * ```
+ */
+export const ELICITATION_REFUSAL_META = 'dev.parley/refusal';
+
+/**
+ * An elicitation refused without asking: its code, the reason in words, and the request's message.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationRefusal } from '@parley/mcp';
+ *
+ * const refusal: ElicitationRefusal = { code: 'url_mode', reason: 'URL elicitations are not answered in chat', message: 'Sign in' };
+ * ```
+ */
+export interface ElicitationRefusal {
+  readonly code: (typeof ELICITATION_REFUSAL_CODES)[number];
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
  * The chat and person an elicitation is asked of.
  *
  * @example
@@ -62,6 +106,8 @@ export interface AnswerElicitationsOptions {
    * the request), the wait is aborted and nothing is accepted.
    */
   readonly timeoutMs?: number;
+  /** Told of every elicitation refused without asking (e.g. to log it or tell the chat). */
+  readonly onRefused?: (refusal: ElicitationRefusal) => void;
 }
 
 /**
@@ -97,10 +143,22 @@ export function answerElicitations(client: Client, options: AnswerElicitationsOp
   }
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const params = request.params;
-    if (params.mode === 'url') return { action: 'cancel' };
+    const refuse = (code: ElicitationRefusal['code'], reason: string): ElicitResult => {
+      options.onRefused?.({ code, reason, message: params.message });
+      return { action: 'cancel', _meta: { [ELICITATION_REFUSAL_META]: { code, reason } } };
+    };
+    if (params.mode === 'url') {
+      return refuse('url_mode', 'A URL elicitation cannot be answered by a confirmation in chat');
+    }
     const content = contentOf(params.requestedSchema);
+    if (typeof content === 'string') {
+      return refuse(
+        'unfillable_form',
+        `The form requires "${content}", which a confirm/cancel answer cannot fill`,
+      );
+    }
     const to = typeof route === 'function' ? route(request) : route;
-    if (content === undefined || to === undefined) return { action: 'cancel' };
+    if (to === undefined) return refuse('no_route', 'No chat to ask this elicitation in');
     const action = { name: ELICITATION_ACTION, args: { message: params.message, content } };
     const decision = await confirm.request({
       sessionKey: to.sessionKey,
@@ -123,7 +181,7 @@ type Content = Record<string, string | number | boolean | string[]>;
 function contentOf(schema: {
   readonly properties: Readonly<Record<string, object>>;
   readonly required?: readonly string[] | undefined;
-}): (Content & Record<string, JsonValue>) | undefined {
+}): (Content & Record<string, JsonValue>) | string {
   const content: Content = {};
   for (const [key, property] of Object.entries(schema.properties)) {
     const { default: fallback, type } = property as { default?: Content[string]; type?: unknown };
@@ -131,5 +189,5 @@ function contentOf(schema: {
     else if (type === 'boolean') content[key] = true;
   }
   const required = schema.required ?? [];
-  return required.every((key) => key in content) ? content : undefined;
+  return required.find((key) => !(key in content)) ?? content; // the first field it cannot fill
 }

@@ -15,8 +15,13 @@ export { mcpResumeHandlers } from './resume.js';
 export type { McpResumed, McpResumeOptions } from './resume.js';
 export { serveToolGate, DEFAULT_PROGRESS_INTERVAL_MS } from './server.js';
 export type { McpServeOptions, McpRequestExtra } from './server.js';
-export { answerElicitations, ELICITATION_ACTION } from './elicit.js';
-export type { AnswerElicitationsOptions, ElicitationRoute } from './elicit.js';
+export {
+  answerElicitations,
+  ELICITATION_ACTION,
+  ELICITATION_REFUSAL_CODES,
+  ELICITATION_REFUSAL_META,
+} from './elicit.js';
+export type { AnswerElicitationsOptions, ElicitationRoute, ElicitationRefusal } from './elicit.js';
 export { toRefusalResult } from './results.js';
 export { McpBridgeError, MCP_BRIDGE_ERROR_CODES } from './errors.js';
 export type { McpBridgeErrorCode } from './errors.js';

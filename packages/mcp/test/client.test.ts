@@ -4,8 +4,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isParleyError } from '@parley/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpClientGate, type McpResumed, mcpResumeHandlers } from '../src/index.js';
-import { chat, connect, fileServer, flush, SESSION } from './helpers.js';
+import { createMcpClientGate } from '../src/index.js';
+import { chat, connect, fileServer, SESSION } from './helpers.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -222,96 +222,6 @@ describe('createMcpClientGate', () => {
     );
     await expect(createMcpClientGate({ client, allow: ['fs.stat'] })).rejects.toSatisfy((error) =>
       isParleyError(error, 'invalid_argument'),
-    );
-  });
-});
-
-describe('mcpResumeHandlers (a restart between the proposal and the answer)', () => {
-  it('runs the confirmed call exactly once on the restarted process', async () => {
-    const { bridge, files, talk, client } = await setup();
-    const prompted = talk.nextPrompt();
-    const lost = bridge.callTool({ name: 'delete_file', arguments: { path: 'a.txt' } }, SESSION);
-    await prompted;
-    // The process stops: its confirm gate and client go away with the call still waiting.
-    await talk.confirm.close();
-    await client.close();
-    await lost;
-    const fresh = await connect(files.server);
-    open.push(fresh);
-    const resumed: McpResumed[] = [];
-    let done: () => void = () => {};
-    const handled = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const after = await talk.restart({
-      resume: mcpResumeHandlers(fresh, [(await fresh.listTools()).tools[1] ?? 'delete_file'], {
-        onResumed: (event) => {
-          resumed.push(event);
-          done();
-        },
-      }),
-    });
-    open.push(after.confirm);
-    await after.channel.say('g1', 'alice', '确认');
-    await handled;
-    await after.channel.say('g1', 'alice', '确认');
-    await flush();
-    expect(resumed).toMatchObject([
-      { ran: true, result: { content: [{ type: 'text', text: 'deleted a.txt' }] } },
-    ]);
-    expect(files.calls).toEqual([{ tool: 'delete_file', args: { path: 'a.txt' } }]);
-    expect(
-      await after.confirm.authorize(
-        resumed[0]?.decision.id ?? '',
-        resumed[0]?.decision.action ?? { name: '' },
-      ),
-    ).toEqual({
-      ok: false,
-      code: 'already_used',
-    });
-  });
-
-  it('reports a declined or already used confirmation without running it', async () => {
-    const { bridge, files, talk, client } = await setup();
-    const prompted = talk.nextPrompt();
-    const lost = bridge.callTool({ name: 'delete_file', arguments: { path: 'a.txt' } }, SESSION);
-    await prompted;
-    await talk.confirm.close();
-    await lost;
-    const resumed: McpResumed[] = [];
-    const handlers = mcpResumeHandlers(client, ['delete_file'], {
-      onResumed: (event) => void resumed.push(event),
-    });
-    let done: () => void = () => {};
-    const handled = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const after = await talk.restart({
-      resume: {
-        delete_file: async (decision, gate) => {
-          await handlers.delete_file?.(decision, gate);
-          await handlers.delete_file?.(decision, gate); // a second run of the same decision
-          done();
-        },
-      },
-    });
-    open.push(after.confirm);
-    await after.channel.say('g1', 'alice', '确认');
-    await handled;
-    expect(resumed.map((event) => (event.ran ? 'ran' : event.code))).toEqual(['ran', 'already_used']);
-    expect(files.calls).toHaveLength(1);
-
-    const declined = await mcpResumeHandlers(client, ['delete_file']).delete_file?.(
-      { ...(resumed[0] as McpResumed).decision, outcome: 'cancelled' },
-      after.confirm,
-    );
-    expect(declined).toBeUndefined();
-    expect(files.calls).toHaveLength(1);
-  });
-
-  it('refuses a missing client', () => {
-    expect(() => mcpResumeHandlers(undefined as never, [])).toThrow(
-      expect.objectContaining({ code: 'invalid_argument' }),
     );
   });
 });

@@ -1,7 +1,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AnswerElicitationsOptions, answerElicitations, ELICITATION_ACTION } from '../src/index.js';
+import {
+  type AnswerElicitationsOptions,
+  answerElicitations,
+  ELICITATION_ACTION,
+  ELICITATION_REFUSAL_CODES,
+  ELICITATION_REFUSAL_META,
+  type ElicitationRefusal,
+} from '../src/index.js';
 import { chat, connect, SESSION } from './helpers.js';
 
 const open: { close(): Promise<void> }[] = [];
@@ -74,9 +81,11 @@ describe('answerElicitations', () => {
     expect(await decided).toMatchObject({ decision: { outcome: 'aborted', reason: 'signal' } });
   });
 
-  it('cancels unasked a form it cannot fill, a url elicitation, and one with no route', async () => {
+  it('refuses unasked, with a typed refusal, a form it cannot fill, a url elicitation, and one with no route', async () => {
+    const refused: ElicitationRefusal[] = [];
     const { talk, server } = await setup({
       route: (request) => (request.params.message === 'nowhere' ? undefined : SESSION),
+      onRefused: (refusal) => void refused.push(refusal),
     });
     const text = await server.server.elicitInput({
       message: 'Your name?',
@@ -89,7 +98,22 @@ describe('answerElicitations', () => {
       elicitationId: 'e1',
     });
     const nowhere = await server.server.elicitInput({ ...CONFIRM_FORM, message: 'nowhere' });
-    expect([text, url, nowhere]).toEqual([{ action: 'cancel' }, { action: 'cancel' }, { action: 'cancel' }]);
+    const refusal = (code: string) => ({
+      action: 'cancel',
+      _meta: { [ELICITATION_REFUSAL_META]: { code, reason: expect.any(String) } },
+    });
+    expect([text, url, nowhere]).toEqual([
+      refusal('unfillable_form'),
+      refusal('url_mode'),
+      refusal('no_route'),
+    ]);
+    expect(refused.map((item) => item.code)).toEqual(['unfillable_form', 'url_mode', 'no_route']);
+    expect([...ELICITATION_REFUSAL_CODES].sort()).toEqual(['no_route', 'unfillable_form', 'url_mode']);
+    expect(refused[0]).toEqual({
+      code: 'unfillable_form',
+      reason: 'The form requires "name", which a confirm/cancel answer cannot fill',
+      message: 'Your name?',
+    });
     expect(talk.channel.sent).toEqual([]);
   });
 

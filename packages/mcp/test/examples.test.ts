@@ -16,6 +16,9 @@ import {
   createMcpClientGate,
   DEFAULT_PROGRESS_INTERVAL_MS,
   ELICITATION_ACTION,
+  ELICITATION_REFUSAL_CODES,
+  ELICITATION_REFUSAL_META,
+  type ElicitationRefusal,
   type ElicitationRoute,
   MCP_BRIDGE_ERROR_CODES,
   McpBridgeError,
@@ -97,8 +100,18 @@ describe('client.ts examples', () => {
 describe('resume.ts examples', () => {
   it('types', () => {
     const log = (event: McpResumed): string => (event.ran ? 'ran' : `not run: ${event.code}`);
-    const options: McpResumeOptions = { onResumed: (event) => console.log(event.ran) };
+    const options: McpResumeOptions<{ frozen: boolean }> = {
+      policies: [
+        {
+          name: 'freeze',
+          check: ({ context }) => (context.frozen ? { reason: 'Changes are frozen' } : undefined),
+        },
+      ],
+      context: () => ({ frozen: false }),
+      onResumed: (event) => console.log(event.ran),
+    };
     expect(typeof options.onResumed).toBe('function');
+    expect(options.policies).toHaveLength(1);
   });
 
   it('mcpResumeHandlers', async () => {
@@ -155,6 +168,14 @@ describe('server.ts examples', () => {
 describe('elicit.ts examples', () => {
   it('ELICITATION_ACTION and types', async () => {
     expect(ELICITATION_ACTION).toBe('mcp.elicitation');
+    expect(ELICITATION_REFUSAL_CODES).toEqual(['url_mode', 'unfillable_form', 'no_route']);
+    expect(ELICITATION_REFUSAL_META).toBe('dev.parley/refusal');
+    const refusal: ElicitationRefusal = {
+      code: 'url_mode',
+      reason: 'URL elicitations are not answered in chat',
+      message: 'Sign in',
+    };
+    expect(refusal.code).toBe('url_mode');
     const route: ElicitationRoute = { sessionKey: 'feishu:oc_1', requester: 'ou_alice' };
     const options: AnswerElicitationsOptions = {
       confirm: createConfirmGate({ bus: createMessageBus() }),

@@ -1,49 +1,20 @@
 // The README's first snippet: the code between the #region markers below is the README's code
 // block without its imports, and it runs here against the real SDK and a fake chat.
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createMessageBus } from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
 import { createFakeChannel } from '@parley/testing';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpClientGate } from '../src/index.js';
+import { captureLogs, readmeFirstBlock, regionOf } from './helpers.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const SELF = readFileSync(new URL(import.meta.url), 'utf8');
-
-function firstBlock(): string {
-  const match = /```ts\n([\s\S]*?)```/.exec(README);
-  if (match?.[1] === undefined) throw new Error('No ts block in the README');
-  return match[1]
-    .split('\n')
-    .filter((line) => !line.startsWith('import '))
-    .join('\n')
-    .trim();
-}
-
-function region(name: string): string {
-  const start = SELF.indexOf(`// #region ${name}\n`);
-  const end = SELF.indexOf('  // #endregion', start);
-  const body = SELF.slice(start, end).split('\n').slice(1);
-  return body
-    .map((line) => line.replace(/^ {2}/, ''))
-    .join('\n')
-    .trim();
-}
-
-const logged: unknown[][] = [];
-beforeEach(() => {
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => logged.push(args));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const logged = captureLogs();
 
 it('shows the code that runs here', () => {
-  expect(firstBlock()).toBe(region('client'));
+  expect(readmeFirstBlock()).toBe(regionOf(new URL(import.meta.url), 'client'));
 });
 
 it('runs the client snippet: the person confirms, the tool runs; bad arguments come back as feedback', async () => {

@@ -67,6 +67,7 @@ export function createAgentsBridge<TContext = unknown>(
       });
       if (approval === undefined || !(await records.claim(approval.runId, approval.callId, decision.id)))
         return;
+      await answerTheRest(approval.runId, true);
       const resumed = await continueRun(approval.runId);
       if (resumed === undefined) return; // other answers of the run are still awaited, or another process took it
       const outcome = await settle(resumed.result, {
@@ -153,6 +154,50 @@ export function createAgentsBridge<TContext = unknown>(
     });
   }
 
+  /**
+   * After a restart, the run's other approvals: one answered before the restart is taken from the
+   * confirm gate's audit trail, one never asked (queued behind the first when the process stopped)
+   * is asked now, in the run's chat. Each is claimed for the run, once.
+   */
+  async function answerTheRest(runId: string, askNow: boolean): Promise<boolean> {
+    const run = await records.readRun(runId);
+    if (run === undefined || run.record.status !== 'waiting') return false;
+    for (const callId of run.record.callIds) {
+      const entry = await records.readApproval(runId, callId);
+      if (entry === undefined || entry.record.decisionId !== undefined) continue;
+      const { tool, args, sessionKey, createdAt } = entry.record;
+      const action = { name: tool, args };
+      const summary = `${tool} ${canonicalJson(args)}`;
+      const decision =
+        (await decidedSince(sessionKey, action, createdAt)) ??
+        (askNow
+          ? await confirmGate.request({ sessionKey, requester: run.record.requester, action, summary })
+          : undefined);
+      if (decision === undefined) return false;
+      if (decision.reason === 'closed') return false; // this process stops too: the next one asks
+      await records.claim(runId, callId, decision.id); // lost: another process claimed it, as well
+    }
+    return true;
+  }
+
+  /** A decision of the audit trail about exactly this action in this chat, made since `since`. */
+  async function decidedSince(
+    sessionKey: string,
+    action: { readonly name: string; readonly args: JsonValue },
+    since: number,
+  ): Promise<ConfirmDecision | undefined> {
+    const wanted = canonicalJson(action.args);
+    for await (const decision of confirmGate.audit()) {
+      const same =
+        decision.sessionKey === sessionKey &&
+        decision.action.name === action.name &&
+        canonicalJson(decision.action.args) === wanted &&
+        decision.decidedAt >= since;
+      if (same && decision.reason !== 'closed') return decision;
+    }
+    return undefined;
+  }
+
   /** Takes a waiting run whose approvals are all decided (once, by compare-and-set) and resumes it. */
   async function continueRun(runId: string): Promise<{ result: Result; run: RunRecord } | undefined> {
     const run = await records.readRun(runId);
@@ -190,6 +235,16 @@ export function createAgentsBridge<TContext = unknown>(
         timeoutMs: run.timeoutMs,
         fresh: true,
       });
+    },
+    async resume(runId) {
+      const run = await records.readRun(runId);
+      if (run === undefined) return { status: 'unknown_run' };
+      if (run.record.status !== 'waiting') return { status: 'elsewhere' };
+      if (!(await answerTheRest(runId, false))) return { status: 'waiting' };
+      const resumed = await continueRun(runId);
+      if (resumed === undefined) return { status: 'elsewhere' };
+      const { sessionKey, requester } = resumed.run;
+      return settle(resumed.result, { runId, sessionKey, requester, fresh: false });
     },
     confirmGate,
     ready: confirmGate.ready,

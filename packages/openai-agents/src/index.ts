@@ -8,7 +8,13 @@
  * @module @parley/openai-agents
  */
 export { createAgentsBridge } from './bridge.js';
-export type { AgentsBridge, AgentsBridgeOptions, AgentsRunOptions, AgentsRunOutcome } from './types.js';
+export type {
+  AgentsBridge,
+  AgentsBridgeOptions,
+  AgentsRunOptions,
+  AgentsRunOutcome,
+  AgentsResumeOutcome,
+} from './types.js';
 export { toInputGuardrail } from './guardrail.js';
 export type { PolicyGuardrailOptions } from './guardrail.js';
 export { AgentsBridgeError, AGENTS_BRIDGE_ERROR_CODES } from './errors.js';

@@ -78,6 +78,23 @@ export type AgentsRunOutcome<TContext> =
   | { readonly status: 'elsewhere' };
 
 /**
+ * What {@link AgentsBridge.resume} came to: the run's outcome (`elsewhere` when another process
+ * resumes or resumed it), `waiting` when an approval of the run is still unanswered, or
+ * `unknown_run` when no run of that id is stored (never run here, or expired).
+ *
+ * @example
+ * ```ts
+ * import type { AgentsResumeOutcome } from '@parley/openai-agents';
+ *
+ * const resumedHere = (outcome: AgentsResumeOutcome<unknown>): boolean => outcome.status === 'completed';
+ * ```
+ */
+export type AgentsResumeOutcome<TContext> =
+  | AgentsRunOutcome<TContext>
+  | { readonly status: 'waiting' }
+  | { readonly status: 'unknown_run' };
+
+/**
  * A bridge made by {@link createAgentsBridge}.
  *
  * @example
@@ -94,6 +111,13 @@ export interface AgentsBridge<TContext> {
    * @throws AgentsBridgeError `run_pending` when this run id already waits; `invalid_argument` for an empty run id.
    */
   run(options: AgentsRunOptions<TContext>): Promise<AgentsRunOutcome<TContext>>;
+  /**
+   * Resumes a stored run whose approvals were all answered (e.g. a sweep of a process that
+   * restarted after the answers were given), asking nothing: answers are read from the confirm
+   * gate's audit trail. Several processes may call it for the same run; exactly one resumes it,
+   * the others get `{ status: 'elsewhere' }`.
+   */
+  resume(runId: string): Promise<AgentsResumeOutcome<TContext>>;
   readonly confirmGate: ConfirmGate;
   /** Resolves once approvals pending before a restart are loaded. */
   readonly ready: Promise<void>;

@@ -1,7 +1,17 @@
 import { Runner } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import type { AgentsRunOutcome } from '../src/index.js';
-import { call, flush, ScriptedModel, say, sharedWorld, startProcess, toolOutputsSeen } from './helpers.js';
+import {
+  call,
+  diedAfterProposal,
+  flush,
+  promptedRun,
+  ScriptedModel,
+  say,
+  sharedWorld,
+  startProcess,
+  toolOutputsSeen,
+} from './helpers.js';
 
 const where = { sessionKey: 'tg:g1', requester: 'alice' };
 
@@ -12,15 +22,7 @@ describe('a needsApproval interruption answered in chat', () => {
       [call('call_1', 'drop_table', { table: 'orders' })],
       [say('Dropped orders.')],
     ]);
-    const host = await startProcess(world, model);
-    const prompted = host.nextPrompt();
-    const running = host.bridge.run({
-      runId: 'r1',
-      input: 'Drop orders',
-      context: { readOnly: false },
-      ...where,
-    });
-    await prompted;
+    const { host, running } = await promptedRun(world, model);
     expect(host.channel.lastSent('g1')?.text).toContain('drop_table');
     expect(world.dropped).toEqual([]);
     expect((await host.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
@@ -38,15 +40,7 @@ describe('a needsApproval interruption answered in chat', () => {
       [call('call_1', 'drop_table', { table: 'orders' })],
       [say('Not dropped.')],
     ]);
-    const host = await startProcess(world, model);
-    const prompted = host.nextPrompt();
-    const running = host.bridge.run({
-      runId: 'r1',
-      input: 'Drop orders',
-      context: { readOnly: false },
-      ...where,
-    });
-    await prompted;
+    const { host, running } = await promptedRun(world, model);
     world.clock.advance(60_000);
     await host.channel.say('g1', 'alice', '确认');
     const outcome = await running;
@@ -112,12 +106,7 @@ describe('guardrails at execution (the SDK default)', () => {
 describe('a restart between the interruption and the answer', () => {
   it('resumes the run from the stored RunState exactly once, and the tool runs once', async () => {
     const world = sharedWorld();
-    const first = new ScriptedModel([[call('call_1', 'drop_table', { table: 'orders' })]]);
-    const before = await startProcess(world, first, {}, 'cfm_a');
-    const prompted = before.nextPrompt();
-    void before.bridge.run({ runId: 'r1', input: 'Drop orders', context: { readOnly: false }, ...where });
-    await prompted;
-    await before.bridge.close(); // the process dies while the person has not answered
+    await diedAfterProposal(world); // the process dies while the person has not answered
 
     const outcomes: AgentsRunOutcome<{ readOnly: boolean }>[] = [];
     let done: () => void = () => {};

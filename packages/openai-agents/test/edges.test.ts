@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type AgentsRunOutcome, createAgentsBridge, toInputGuardrail } from '../src/index.js';
 import {
   call,
+  diedAfterProposal,
   flush,
   racingStore,
   ScriptedModel,
@@ -136,16 +137,7 @@ describe('createAgentsBridge edges', () => {
 
   it('rejects a call whose stored RunState was altered between the question and the answer', async () => {
     const world = sharedWorld();
-    const before = await startProcess(
-      world,
-      new ScriptedModel([[call('c1', 'drop_table', { table: 'orders' })]]),
-      {},
-      'cfm_a',
-    );
-    const prompted = before.nextPrompt();
-    void before.bridge.run({ runId: 'r1', input: 'Drop orders', context: { readOnly: false }, ...where });
-    await prompted;
-    await before.bridge.close();
+    await diedAfterProposal(world);
     const key = 'parley:agents:run:r1';
     const record = (await world.store.get(key)) as { state: string };
     await world.store.set(key, {

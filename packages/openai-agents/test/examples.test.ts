@@ -10,6 +10,7 @@ import {
   type AgentsBridgeErrorCode,
   type AgentsBridgeOptions,
   type AgentsRunOptions,
+  type AgentsResumeOutcome,
   type AgentsRunOutcome,
   createAgentsBridge,
   type PolicyGuardrailOptions,
@@ -38,6 +39,8 @@ describe('examples', () => {
     const text = (outcome: AgentsRunOutcome<unknown>): unknown =>
       outcome.status === 'completed' ? outcome.result.finalOutput : undefined;
     const close = (bridge: AgentsBridge<unknown>): Promise<void> => bridge.close();
+    const resumedHere = (outcome: AgentsResumeOutcome<unknown>): boolean => outcome.status === 'completed';
+    expect(resumedHere({ status: 'waiting' })).toBe(false);
     const guard: PolicyGuardrailOptions<{ readOnly: boolean }> = { policies: [] };
     expect([options, run, text, close, guard]).toHaveLength(5);
   });

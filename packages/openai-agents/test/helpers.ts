@@ -21,6 +21,7 @@ import { z } from 'zod';
 import {
   type AgentsBridge,
   type AgentsBridgeOptions,
+  type AgentsRunOutcome,
   createAgentsBridge,
   toInputGuardrail,
 } from '../src/index.js';
@@ -175,4 +176,39 @@ export function racingStore(inner: Store): Store & { raceNext(prefix: string, sk
       race = { prefix, skip };
     },
   };
+}
+
+export const WHERE = { sessionKey: 'tg:g1', requester: 'alice' } as const;
+
+/**
+ * A process on `world` running r1 ("Drop orders", not read-only) with `model`; resolves once the
+ * approval prompt is out, with the run still waiting.
+ */
+export async function promptedRun(
+  world: World,
+  model: Model,
+  more: Partial<AgentsBridgeOptions<{ readOnly: boolean }>> = {},
+  ids = 'cfm_',
+): Promise<{ host: Process; running: Promise<AgentsRunOutcome<{ readOnly: boolean }>> }> {
+  const host = await startProcess(world, model, more, ids);
+  const prompted = host.nextPrompt();
+  const running = host.bridge.run({
+    runId: 'r1',
+    input: 'Drop orders',
+    context: { readOnly: false },
+    ...WHERE,
+  });
+  await prompted;
+  return { host, running };
+}
+
+/** A first process that proposed dropping orders in r1, then died before the person answered. */
+export async function diedAfterProposal(world: World): Promise<void> {
+  const { host } = await promptedRun(
+    world,
+    new ScriptedModel([[call('c1', 'drop_table', { table: 'orders' })]]),
+    {},
+    'cfm_a',
+  );
+  await host.bridge.close();
 }
