@@ -26,6 +26,7 @@ export type ConformanceUser = 'requester' | 'other';
  * ```
  */
 export interface ConformanceDelivery {
+  /** Hands the same update to the bot again; resolves once it was handled. */
   redeliver(): Promise<void>;
 }
 
@@ -86,6 +87,7 @@ export interface ConformanceGateOptions {
   readonly bus: MessageBus;
   readonly clock: ManualClock;
   readonly store: Store;
+  /** Handlers by action name for confirmations restored after a restart. */
   readonly resume?: Readonly<Record<string, (decision: ConformanceDecision) => void>>;
 }
 
@@ -101,6 +103,7 @@ export interface ConformanceGateOptions {
  */
 export interface ConformanceGate {
   readonly ready: Promise<void>;
+  /** Prompts the session and resolves to the decision. */
   request(request: {
     readonly sessionKey: string;
     readonly requester: string;
@@ -112,12 +115,16 @@ export interface ConformanceGate {
     decisionId: string,
     action: { readonly name: string; readonly args?: JsonValue },
   ): Promise<{ readonly ok: boolean }>;
+  /** The confirmations pending in this gate. */
   pending(): readonly { readonly requester: string; readonly restored: boolean }[];
+  /** Subscribes to a refused card click; returns a function that unsubscribes. */
   on(
     event: 'refused',
     listener: (event: { readonly code: string; readonly senderId: string }) => void,
   ): () => void;
+  /** Subscribes to a prompt sent or a decision made; returns a function that unsubscribes. */
   on(event: 'prompted' | 'decided', listener: () => void): () => void;
+  /** Closes the gate; persisted confirmations stay for the next gate. */
   close(): Promise<void>;
 }
 
@@ -148,6 +155,7 @@ export interface AdapterConformanceSubject {
   readonly clock: ManualClock;
   /** Starts a bot process against the stand-in; called again after `stop` for a restart. */
   start(): Promise<AdapterProcess>;
+  /** Creates a confirmation gate: `(options) => createConfirmGate(options)`. */
   createGate(options: ConformanceGateOptions): ConformanceGate;
   /** Stops the stand-in (after the case stopped the process it started). */
   close(): Promise<void>;
@@ -168,5 +176,6 @@ export interface AdapterConformanceSubject {
 export interface AdapterConformanceCase {
   /** A present-tense sentence naming the behaviour; stable across releases. */
   readonly name: string;
+  /** Runs the case on a fresh subject from `make`; throws when the adapter breaks it. */
   run(make: () => Promise<AdapterConformanceSubject>): Promise<void>;
 }

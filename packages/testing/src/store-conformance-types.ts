@@ -42,5 +42,6 @@ export interface StoreConformanceCase {
   readonly name: string;
   /** The method family it is about (`compareAndSet`, `watch`), for grouping; none for the basics. */
   readonly group?: 'compareAndSet' | 'watch';
+  /** Runs the check on a fresh subject from `make`; throws when the store breaks the contract. */
   run(make: () => Promise<StoreConformanceSubject>): Promise<void>;
 }

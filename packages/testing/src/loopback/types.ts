@@ -7,10 +7,10 @@ import type { Server } from 'node:http';
  *
  * @example
  * ```ts
- * import { startLoopbackServer, type LoopbackRequest } from '@parley/testing/loopback';
+ * import { sendRequest, startLoopbackServer, type LoopbackRequest } from '@parley/testing/loopback';
  *
  * const server = await startLoopbackServer({ routes: [{ path: '/ping', answer: () => ({ json: { ok: true } }) }] });
- * await fetch(`${server.url}/ping?x=1`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+ * await sendRequest(`${server.url}/ping?x=1`, { body: '{"a":1}', headers: { 'content-type': 'application/json' } });
  * const first: LoopbackRequest | undefined = server.requests[0];
  * console.log(first?.path, first?.query, first?.body); // /ping { x: '1' } { a: 1 }
  * await server.close();
