@@ -28,13 +28,20 @@ const PACKAGES = [
   'protocol-tools',
 ];
 
+/** Subpath exports, listed before the packages so `@parley/testing` does not swallow them. */
+const SUBPATHS = ['testing/loopback', 'testing/loopback-ws'];
+
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
-const alias = Object.fromEntries(
-  PACKAGES.map((name) => [
+const alias = Object.fromEntries([
+  ...SUBPATHS.map((subpath) => [
+    `@parley/${subpath}`,
+    fileURLToPath(new URL(`./packages/${subpath.replace('/', '/src/')}.ts`, import.meta.url)),
+  ]),
+  ...PACKAGES.map((name) => [
     `@parley/${name}`,
     fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
   ]),
-);
+]);
 
 /** Each package holds its own coverage bar; a package not yet written has no source to count. */
 const thresholds = Object.fromEntries(

@@ -13,8 +13,6 @@ const MAX_LINES = 300;
 // wants them split by responsibility; lower or remove an entry when a file shrinks.
 const OVER_LIMIT: Readonly<Record<string, number>> = {
   'packages/feishu/src/adapter.ts': 341,
-  'packages/testing/src/channel.ts': 331,
-  'packages/testing/src/store-conformance.ts': 464,
 };
 
 type Graph = ReadonlyMap<string, readonly string[]>;

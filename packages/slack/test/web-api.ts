@@ -3,9 +3,8 @@
 // chat.postMessage in the documented shapes, records every call (form-encoded, as the WebClient
 // sends them), and lets a test script failures: `{ ok: false, error }`, HTTP 429 with Retry-After,
 // a dropped connection. https://api.slack.com/web
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Clock } from '@parley/core';
+import { type LoopbackAnswer, rateLimited, startLoopbackServer } from '@parley/testing/loopback';
 
 export const BOT_USER = 'U0BOT00001';
 export const BOT_ID = 'B0BOT00001';
@@ -35,78 +34,74 @@ export function tsAt(ms: number, seq = 0): string {
   return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1000 + seq).padStart(6, '0')}`;
 }
 
+/** The recorded params of a form-encoded call, `blocks` parsed as the JSON it carries. */
+function paramsOf(body: unknown): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...(body as Record<string, string> | undefined) };
+  if (typeof params['blocks'] === 'string') params['blocks'] = JSON.parse(params['blocks']);
+  return params;
+}
+
+function answerOf(failure: WebApiFailure): LoopbackAnswer {
+  if ('drop' in failure) return { drop: true };
+  if ('error' in failure) return { json: { ok: false, error: failure.error } };
+  if (failure.status === 429) return rateLimited(failure.retryAfter, { ok: false, error: 'ratelimited' });
+  return { status: failure.status, json: { ok: false } };
+}
+
 export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
-  const calls: WebApiCall[] = [];
-  const failures = new Map<string, WebApiFailure[]>();
   let seq = 0;
-
-  const json = (res: ServerResponse, body: unknown, status = 200, headers: object = {}): void => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-  };
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const method = (req.url ?? '').replace(/^\/api\//, '');
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-      const params: Record<string, unknown> = {};
-      for (const [key, value] of form) params[key] = key === 'blocks' ? JSON.parse(value) : value;
-      calls.push({ method, params });
-      if (req.headers.authorization !== 'Bearer xoxb-test-token')
-        return json(res, { ok: false, error: 'invalid_auth' });
-      const failure = failures.get(method)?.shift();
-      if (failure !== undefined) {
-        if ('drop' in failure) return void req.socket.destroy();
-        if ('error' in failure) return json(res, { ok: false, error: failure.error });
-        if (failure.status === 429)
-          return json(res, { ok: false, error: 'ratelimited' }, 429, {
-            'retry-after': String(failure.retryAfter),
-          });
-        return json(res, { ok: false }, failure.status);
-      }
-      if (method === 'auth.test') {
-        return json(res, {
-          ok: true,
-          url: 'https://ops.slack.com/',
-          team: 'Ops',
-          user: 'shopbot',
-          team_id: TEAM,
-          user_id: BOT_USER,
-          bot_id: BOT_ID,
-        });
-      }
-      if (method === 'chat.postMessage') {
-        const ts = tsAt(clock.now(), ++seq);
-        const channel = String(params['channel']);
-        return json(res, {
-          ok: true,
-          channel,
-          ts,
-          message: {
-            type: 'message',
-            user: BOT_USER,
+  const server = await startLoopbackServer({
+    guard: (req) =>
+      req.headers['authorization'] === 'Bearer xoxb-test-token'
+        ? undefined
+        : { json: { ok: false, error: 'invalid_auth' } },
+    notFound: { json: { ok: false, error: 'unknown_method' } },
+    routes: [
+      {
+        path: '/api/auth.test',
+        answer: () => ({
+          json: {
+            ok: true,
+            url: 'https://ops.slack.com/',
+            team: 'Ops',
+            user: 'shopbot',
+            team_id: TEAM,
+            user_id: BOT_USER,
             bot_id: BOT_ID,
-            text: params['text'],
-            ts,
-            ...(params['blocks'] === undefined ? {} : { blocks: params['blocks'] }),
           },
-        });
-      }
-      return json(res, { ok: false, error: 'unknown_method' });
-    });
+        }),
+      },
+      {
+        path: '/api/chat.postMessage',
+        answer: (req) => {
+          const params = paramsOf(req.body);
+          const ts = tsAt(clock.now(), ++seq);
+          return {
+            json: {
+              ok: true,
+              channel: String(params['channel']),
+              ts,
+              message: {
+                type: 'message',
+                user: BOT_USER,
+                bot_id: BOT_ID,
+                text: params['text'],
+                ts,
+                ...(params['blocks'] === undefined ? {} : { blocks: params['blocks'] }),
+              },
+            },
+          };
+        },
+      },
+    ],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
   return {
-    url: `http://127.0.0.1:${port}/api/`,
-    callsOf: (method) => calls.filter((call) => call.method === method),
+    url: `${server.url}/api/`,
+    callsOf: (method) =>
+      server.requestsTo(`/api/${method}`).map((req) => ({ method, params: paramsOf(req.body) })),
     failNext(method, failure) {
-      failures.set(method, [...(failures.get(method) ?? []), failure]);
+      server.failNext(`/api/${method}`, answerOf(failure));
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () => server.close(),
   };
 }

@@ -1,7 +1,6 @@
-import type { CardButton, DeliverInbound, OutboundMessage, PublishResult } from '@parley/bus';
+import type { CardButton, DeliverInbound, OutboundMessage } from '@parley/bus';
 import type {
   ButtonLabel,
-  DeliveryRecord,
   FakeChannel,
   FakeChannelOptions,
   FakeChat,
@@ -11,8 +10,7 @@ import type {
 } from './channel-types.js';
 import { systemClock } from '@parley/core';
 import { TestingError } from './errors.js';
-import { checkDelay } from './internal/answer.js';
-import { defer } from './internal/format.js';
+import { createDeliveryQueue } from './channel-delivery.js';
 import { matchesFilter, readableText, renderMessage } from './internal/outbox.js';
 
 /**
@@ -45,16 +43,12 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   const name = `FakeChannel "${channel}"`;
   let sent: OutboundMessage[] = [];
   let sends: SendRecord[] = [];
-  let delivered: DeliveryRecord[] = [];
   let deliverFn: DeliverInbound | undefined;
   let events = 0;
   let sendFailures = 0;
   let sendError: unknown;
-  let duplicates = 0;
-  const delays: number[] = [];
-  let holding = false;
-  let held: { input: FakeInbound; copies: number; done: ReturnType<typeof defer<PublishResult>> }[] = [];
-  let late = 0;
+  const queue = createDeliveryQueue(name, channel, clock, () => deliverFn);
+  const { dispatch, deliverNow } = queue;
   const sendListeners = new Set<(record: SendRecord) => void>();
   if (options.onSend !== undefined) sendListeners.add(options.onSend);
   /** Tells every send listener, in order; the record is already in `sends`. */
@@ -73,52 +67,6 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
       ...(clock === undefined ? {} : { createdAt: clock.now() }),
       ...input,
     };
-  }
-
-  async function deliverNow(
-    input: FakeInbound,
-    copies: number,
-    fault: DeliveryRecord['fault'],
-  ): Promise<PublishResult> {
-    const first = await deliverOnce(input, false, fault);
-    for (let i = 1; i < copies; i++) await deliverOnce(input, true, fault);
-    return first;
-  }
-
-  async function deliverOnce(
-    input: FakeInbound,
-    duplicate: boolean,
-    fault: DeliveryRecord['fault'],
-  ): Promise<PublishResult> {
-    if (deliverFn === undefined) {
-      throw new TestingError(
-        'not_connected',
-        `${name} is not attached to a bus: call bus.attach(channel) before users talk`,
-        { details: { channel } },
-      );
-    }
-    const result = await deliverFn(input);
-    delivered.push({ input, result, duplicate, ...(fault === undefined ? {} : { fault }) });
-    return result;
-  }
-
-  function dispatch(input: FakeInbound): Promise<PublishResult> {
-    const copies = duplicates > 0 ? 2 : 1;
-    if (duplicates > 0) duplicates--;
-    if (holding) {
-      const done = defer<PublishResult>();
-      held.push({ input, copies, done });
-      return done.promise;
-    }
-    const delayMs = delays.shift();
-    if (delayMs === undefined) return deliverNow(input, copies, undefined);
-    const done = defer<PublishResult>();
-    late++;
-    clock?.setTimeout(() => {
-      late--;
-      deliverNow(input, copies, 'late').then(done.resolve, done.reject);
-    }, delayMs);
-    return done.promise;
   }
 
   function outbox(filter: OutboxFilter = {}): readonly OutboundMessage[] {
@@ -150,13 +98,13 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
       return sends;
     },
     get delivered() {
-      return delivered;
+      return queue.delivered;
     },
     get connected() {
       return deliverFn !== undefined;
     },
     get inFlight() {
-      return held.length + late;
+      return queue.inFlight;
     },
     async send(message) {
       if (sendFailures > 0) {
@@ -268,7 +216,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
     clear() {
       sent = [];
       sends = [];
-      delivered = [];
+      queue.clear();
     },
     failSends(count = 1, error) {
       sendFailures = count;
@@ -278,54 +226,10 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
           details: { channel },
         });
     },
-    duplicateNext(count = 1) {
-      duplicates = count;
-    },
-    delayNext(delayMs, count = 1) {
-      checkDelay(`${name}.delayNext`, delayMs, clock);
-      for (let i = 0; i < count; i++) delays.push(delayMs);
-    },
-    hold() {
-      holding = true;
-    },
-    async release(order = 'said') {
-      const list = held;
-      const indexes =
-        order === 'said'
-          ? list.map((_, i) => i)
-          : order === 'reverse'
-            ? list.map((_, i) => list.length - 1 - i)
-            : [...order];
-      const valid =
-        indexes.length === list.length && [...indexes].sort((a, b) => a - b).every((value, i) => value === i);
-      if (!valid) {
-        throw new TestingError(
-          'invalid_argument',
-          `${name}.release: order ${JSON.stringify(order)} is not a permutation of the ${list.length} held events`,
-          { details: { held: list.length } },
-        );
-      }
-      held = [];
-      holding = false;
-      const results: PublishResult[] = [];
-      for (const [position, index] of indexes.entries()) {
-        const entry = list[index] as (typeof list)[number];
-        try {
-          const result = await deliverNow(
-            entry.input,
-            entry.copies,
-            index === position ? undefined : 'reordered',
-          );
-          entry.done.resolve(result);
-          results.push(result);
-        } catch (error) {
-          for (const rest of indexes.slice(position))
-            (list[rest] as (typeof list)[number]).done.reject(error);
-          throw error;
-        }
-      }
-      return results;
-    },
+    duplicateNext: (count = 1) => queue.duplicateNext(count),
+    delayNext: (delayMs, count = 1) => queue.delayNext(delayMs, count),
+    hold: () => queue.hold(),
+    release: (order = 'said') => queue.release(order),
   };
   return fake;
 }

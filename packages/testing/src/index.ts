@@ -64,6 +64,17 @@ export { createFakeStore, STORE_METHODS } from './store.js';
 export type { FakeStore, FakeStoreOptions, StoreCall, StoreMethod } from './store.js';
 export { storeConformanceCases } from './store-conformance.js';
 export type { StoreConformanceCase, StoreConformanceSubject } from './store-conformance.js';
+export { adapterConformanceCases } from './adapter-conformance.js';
+export type {
+  AdapterConformanceCase,
+  AdapterConformanceSubject,
+  AdapterProcess,
+  ConformanceDecision,
+  ConformanceDelivery,
+  ConformanceGate,
+  ConformanceGateOptions,
+  ConformanceUser,
+} from './adapter-conformance.js';
 export { assertSent, assertNotSent, expectOutbox } from './assertions.js';
 export type { MessageMatcher, OutboxExpectation } from './assertions.js';
 export { drainInbound } from './bus.js';
