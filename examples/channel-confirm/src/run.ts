@@ -3,7 +3,7 @@
 // recorded, what the agent and the model saw, what the bot said, and the transcript.
 import type { OutboundMessage } from '@parley/bus';
 import type { ConfirmDecision } from '@parley/confirm';
-import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
+import { createMemoryStore, createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
 import { createFakeChannel, createFakeClock, createTranscript } from '@parley/testing';
 import type { SeenMessage } from './agent.js';
 import {
@@ -85,18 +85,38 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
 
       const progress = createProgress();
       const channel = createFakeChannel({ channel: CHANNEL, clock, echo: true });
-      const bot = await createShopBot({
-        db,
-        channel,
-        clock,
-        generateId,
-        timeoutMs,
-        log: transcript.log,
-        onProgress: progress.poke,
-      });
+      const store = createMemoryStore({ clock }); // what a restarted bot finds again
+      let alive = { value: true }; // a stopped process writes nothing more
+      const start = () => {
+        const self = { value: true };
+        alive = self;
+        const log = (line: string): void => (self.value ? transcript.log(line) : undefined);
+        return createShopBot({
+          db,
+          channel,
+          clock,
+          generateId,
+          timeoutMs,
+          store,
+          log,
+          onProgress: progress.poke,
+        });
+      };
+      let bot = await start();
+      const seenBefore: SeenMessage[] = [];
+      const requestsBefore: ModelRequest[] = [];
+      let promptsBefore = 0;
       try {
         const driver = createDriver({
-          bot,
+          bot: () => bot,
+          restart: async () => {
+            alive.value = false;
+            await bot.crash();
+            seenBefore.push(...bot.agent.seen);
+            requestsBefore.push(...bot.model.requests);
+            promptsBefore += bot.prompts;
+            bot = await start();
+          },
           channel,
           chatId: GROUP_CHAT,
           progress,
@@ -117,10 +137,10 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
         title: scenario.title,
         shop,
         decisions,
-        agentSaw: [...bot.agent.seen],
-        modelRequests: [...bot.model.requests],
+        agentSaw: [...seenBefore, ...bot.agent.seen],
+        modelRequests: [...requestsBefore, ...bot.model.requests],
         botSaid: [...channel.sent],
-        prompts: bot.prompts,
+        prompts: promptsBefore + bot.prompts,
         lines: transcript.lines.slice(from),
       });
     }
