@@ -20,7 +20,8 @@ import {
   DEFAULT_SAVE_DELAYS_MS,
   refusedError,
 } from './persistence.js';
-import { redactJson } from './redact.js';
+import { redactJson, redactText } from './redact.js';
+import { createReminderTimer, type Reminder, reminderDelayMs } from './reminder.js';
 import { type Fields, readAnswer, readExecuteCommand } from './replies.js';
 import { reportResult } from './report.js';
 import {
@@ -38,7 +39,7 @@ type Session = StoredFlowSession<CleanupStep, unknown, HostData>;
 /** Starts a new session: persists it and asks the first question. */
 export async function startCleanupSession(options: CleanupHostOptions): Promise<CleanupHost> {
   const started = await createCleanupSessions(options.store, options).start(options.generateId('sess_'), {
-    data: { plan: null, execution: null, events: [] },
+    data: { plan: null, execution: null, events: [], reminder: null },
   });
   if (!started.ok) throw refusedError(started.reason, started);
   const host = createHost(options, started.session);
@@ -93,6 +94,37 @@ function createHost(
     const stamped = { session_id: sessionId, ...item, at: new Date(clock.now()).toISOString() };
     const key = await reviews.enqueue(queue, redactJson(stamped));
     note('review', `${text} → ${key}`, at);
+  };
+
+  const reminders = createReminderTimer({
+    clock,
+    notifier: options.notifier,
+    markSent: async (sent) => {
+      data = { ...data, reminder: sent };
+      await persist();
+    },
+    onSent: (sent) => note('followup', `follow-up reminder sent via ${sent.mode}: ${sent.text}`, 'close'),
+  });
+  /** Schedules the reminder asked for at close: an absolute due time, stored, then a timer on the clock. */
+  const scheduleReminder = (): void => {
+    const delay = reminderDelayMs(session.fields.close?.followup_preference);
+    if (delay === undefined || (data.reminder ?? null) !== null || data.plan === null) return;
+    const notify = String(session.fields.notify?.notify_mode ?? 'none');
+    const done = data.execution?.completed.length ?? 0;
+    const reminder: Reminder = {
+      dueAt: clock.now() + delay,
+      mode: notify === 'none' ? 'chat' : notify,
+      text: redactText(
+        `Follow-up on cleanup ${sessionId}: ${data.plan.action} done for ${done} of ${data.plan.targets.length} target(s). Check that the content stays down.`,
+      ),
+      sentAt: null,
+    };
+    data = { ...data, reminder };
+    note(
+      'followup',
+      `follow-up reminder scheduled for ${new Date(reminder.dueAt).toISOString()} via ${reminder.mode}`,
+      'close',
+    );
   };
 
   session.on('save-failed', (e) =>
@@ -216,11 +248,9 @@ function createHost(
     }
     if (session.done) bot('Session closed. Thank you: the audit summary is kept for review.');
     if (session.fields.close?.audit_export === true) auditExport = toAuditSummary(record(), clock.now());
-    const followup = session.fields.close?.followup_preference;
-    if (typeof followup === 'string' && followup.startsWith('remind_in_')) {
-      note('followup', `follow-up reminder recorded: ${followup}`, 'close');
-    }
+    scheduleReminder();
     await persist();
+    if (data.reminder != null) reminders.arm(data.reminder);
   }
 
   const record = () => toSessionRecord({ ...session.record(), data });
@@ -262,6 +292,8 @@ function createHost(
       await persist();
       sayPrompt();
     },
+    stop: reminders.stop,
+    settled: () => reminders.settled(),
     async resume() {
       const snapshot = session.snapshot();
       transcript.say(
@@ -269,6 +301,12 @@ function createHost(
         step(),
         `restored ${sessionId} from the store (version ${session.version}): step ${snapshot.state}, answer ${snapshot.part + 1}`,
       );
+      const reminder = data.reminder ?? null;
+      if (reminder !== null && reminder.sentAt === null) {
+        const due = new Date(reminder.dueAt).toISOString();
+        transcript.say('system', step(), `follow-up reminder due ${due}: armed again on the clock`);
+        reminders.arm(reminder);
+      }
       if (snapshot.mark === 'close_pending') return saveAudit();
       if (snapshot.state === 'execute' && snapshot.part === 0 && data.plan !== null) {
         bot(describePlan(data.plan, (session.fields['platform-scope']?.platforms as string[]) ?? []));
