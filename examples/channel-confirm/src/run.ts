@@ -3,7 +3,8 @@
 // recorded, what the agent and the model saw, what the bot said, and the transcript.
 import type { OutboundMessage } from '@parley/bus';
 import type { ConfirmDecision } from '@parley/confirm';
-import { createMemoryStore, createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
+import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
+import { createPostgresStore } from '@parley/postgres';
 import { createFakeChannel, createFakeClock, createTranscript } from '@parley/testing';
 import type { SeenMessage } from './agent.js';
 import {
@@ -21,6 +22,8 @@ import { createShopBot } from './wiring.js';
 
 export const CHANNEL = 'feishu';
 export const GROUP_CHAT = 'oc_orders_ops';
+/** The schema of the bot's Store (@parley/postgres) in the shop's PGlite. */
+export const BOT_SCHEMA = 'shop_bot';
 
 export interface RunOptions {
   /** An open database (e.g. one PGlite per test file); opened here, and closed, when omitted. */
@@ -85,7 +88,10 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
 
       const progress = createProgress();
       const channel = createFakeChannel({ channel: CHANNEL, clock, echo: true });
-      const store = createMemoryStore({ clock }); // what a restarted bot finds again
+      // Pending confirmations, decisions and settings in the same PGlite, in a fresh schema: what a
+      // restarted bot finds again.
+      await db.exec(`DROP SCHEMA IF EXISTS ${BOT_SCHEMA} CASCADE`);
+      const store = createPostgresStore({ db, schema: BOT_SCHEMA, clock, sweepIntervalMs: 0 });
       let alive = { value: true }; // a stopped process writes nothing more
       const start = () => {
         const self = { value: true };
@@ -132,6 +138,7 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       transcript.note('');
       const decisions: ConfirmDecision[] = [];
       for await (const decision of bot.confirm.audit()) decisions.push(decision);
+      await store.close();
       results.push({
         name: scenario.name,
         title: scenario.title,
