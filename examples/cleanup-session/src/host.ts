@@ -7,6 +7,7 @@ import type { StoredFlowSession } from '@parley/fsm';
 import {
   checkCredential,
   createPlan,
+  manualFallback,
   describePlan,
   notifyResult,
   remainingTargets,
@@ -20,10 +21,10 @@ import {
   DEFAULT_SAVE_DELAYS_MS,
   refusedError,
 } from './persistence.js';
-import { redactJson, redactText } from './redact.js';
-import { createReminderTimer, type Reminder, reminderDelayMs } from './reminder.js';
+import { redactJson } from './redact.js';
+import { createReminderTimer, planReminder } from './reminder.js';
 import { type Fields, readAnswer, readExecuteCommand } from './replies.js';
-import { reportResult } from './report.js';
+import { reportSession } from './report.js';
 import {
   type ExecutionPlan,
   type HostData,
@@ -95,46 +96,22 @@ function createHost(
     const key = await reviews.enqueue(queue, redactJson(stamped));
     note('review', `${text} → ${key}`, at);
   };
-
   const reminders = createReminderTimer({
     clock,
     notifier: options.notifier,
     markSent: async (sent) => {
+      note('followup', `follow-up reminder sent via ${sent.mode}: ${sent.text}`, 'close');
       data = { ...data, reminder: sent };
       await persist();
     },
-    onSent: (sent) => note('followup', `follow-up reminder sent via ${sent.mode}: ${sent.text}`, 'close'),
   });
-  /** Schedules the reminder asked for at close: an absolute due time, stored, then a timer on the clock. */
   const scheduleReminder = (): void => {
-    const delay = reminderDelayMs(session.fields.close?.followup_preference);
-    if (delay === undefined || (data.reminder ?? null) !== null || data.plan === null) return;
-    const notify = String(session.fields.notify?.notify_mode ?? 'none');
-    const done = data.execution?.completed.length ?? 0;
-    const reminder: Reminder = {
-      dueAt: clock.now() + delay,
-      mode: notify === 'none' ? 'chat' : notify,
-      text: redactText(
-        `Follow-up on cleanup ${sessionId}: ${data.plan.action} done for ${done} of ${data.plan.targets.length} target(s). Check that the content stays down.`,
-      ),
-      sentAt: null,
-    };
+    const reminder = planReminder(sessionId, session.fields, data, clock.now());
+    if (reminder === undefined || (data.reminder ?? null) !== null) return;
     data = { ...data, reminder };
-    note(
-      'followup',
-      `follow-up reminder scheduled for ${new Date(reminder.dueAt).toISOString()} via ${reminder.mode}`,
-      'close',
-    );
+    note('followup', `reminder scheduled for ${new Date(reminder.dueAt).toISOString()}`, 'close');
   };
-
-  session.on('save-failed', (e) =>
-    transcript.say('host', step(), `session save failed (try ${e.attempt}): ${e.reason}`),
-  );
-  session.on('submitted', ({ result }) => {
-    reportResult(transcript, result, sayPrompt);
-    if (!result.ok && session.mark === 'close_pending')
-      transcript.say('host', 'close', 'session persisted as close_pending');
-  });
+  reportSession(session, transcript, sayPrompt);
 
   async function persist(): Promise<void> {
     const saved = await session.update(data);
@@ -258,17 +235,7 @@ function createHost(
   async function executeCommand(text: string): Promise<void> {
     const command = readExecuteCommand(text);
     if (command === 'retry') return execute(remainingTargets(currentPlan(), data.execution));
-    if (command === 'manual' && data.execution !== null) {
-      const { attempts, completed, errors } = data.execution;
-      const status = completed.length === 0 ? 'failed' : 'partial';
-      return submit({
-        adapter_status: status,
-        attempt: attempts,
-        completed: [...completed],
-        errors: [...errors],
-        fallback: 'manual',
-      });
-    }
+    if (command === 'manual' && data.execution !== null) return submit(manualFallback(data.execution));
     bot(
       'Reply "retry" to run the remaining targets again, or "manual" to hand them to the manual-execution queue.',
     );
@@ -301,11 +268,13 @@ function createHost(
         step(),
         `restored ${sessionId} from the store (version ${session.version}): step ${snapshot.state}, answer ${snapshot.part + 1}`,
       );
-      const reminder = data.reminder ?? null;
-      if (reminder !== null && reminder.sentAt === null) {
-        const due = new Date(reminder.dueAt).toISOString();
-        transcript.say('system', step(), `follow-up reminder due ${due}: armed again on the clock`);
-        reminders.arm(reminder);
+      if (data.reminder?.sentAt === null) {
+        transcript.say(
+          'system',
+          step(),
+          `follow-up reminder due ${new Date(data.reminder.dueAt).toISOString()}: armed again`,
+        );
+        reminders.arm(data.reminder);
       }
       if (snapshot.mark === 'close_pending') return saveAudit();
       if (snapshot.state === 'execute' && snapshot.part === 0 && data.plan !== null) {

@@ -5,6 +5,8 @@
 // mark is written, so a crash between the two sends it again on resume: at least once.
 import type { Clock, TimerHandle } from '@parley/core';
 import type { Notifier } from './adapters.js';
+import { redactText } from './redact.js';
+import type { HostData } from './session-json.js';
 
 /** A reminder as stored in the session's host data. */
 export interface Reminder {
@@ -21,6 +23,27 @@ export function reminderDelayMs(preference: unknown): number | undefined {
   return days === undefined ? undefined : Number(days) * 24 * 60 * 60_000;
 }
 
+/** The reminder the close step's `followup_preference` asks for, due `remind_in_<n>d` from `now`. */
+export function planReminder(
+  sessionId: string,
+  fields: { readonly [step: string]: { readonly [field: string]: unknown } | undefined },
+  data: HostData,
+  now: number,
+): Reminder | undefined {
+  const delay = reminderDelayMs(fields.close?.followup_preference);
+  if (delay === undefined || data.plan === null) return undefined;
+  const notify = String(fields.notify?.notify_mode ?? 'none');
+  const { action, targets } = data.plan;
+  const done = data.execution?.completed.length ?? 0;
+  const text = `Follow-up on cleanup ${sessionId}: ${action} done for ${done} of ${targets.length} target(s). Check that the content stays down.`;
+  return {
+    dueAt: now + delay,
+    mode: notify === 'none' ? 'chat' : notify,
+    text: redactText(text),
+    sentAt: null,
+  };
+}
+
 export interface ReminderTimer {
   /** Arms the timer for a reminder not sent yet (again after a restart); replaces an armed one. */
   arm(reminder: Reminder): void;
@@ -35,7 +58,6 @@ export function createReminderTimer(options: {
   readonly clock: Clock;
   readonly notifier: Notifier;
   readonly markSent: (reminder: Reminder) => Promise<void>;
-  readonly onSent: (reminder: Reminder) => void;
 }): ReminderTimer {
   const { clock, notifier } = options;
   let timer: TimerHandle | undefined;
@@ -48,7 +70,6 @@ export function createReminderTimer(options: {
     await notifier.send({ mode: reminder.mode, text: reminder.text });
     const sent = { ...reminder, sentAt: clock.now() };
     await options.markSent(sent);
-    options.onSent(sent);
   };
   return {
     arm(reminder) {

@@ -127,7 +127,7 @@ describe('scenario 1: the happy path', () => {
     });
     const text = result.transcript.join('\n');
     expect(text).toMatch(
-      /follow-up reminder scheduled for 2026-04-22T09:02:45\.000Z via telegram[\s\S]*⟲ the host restarts[\s\S]*armed again on the clock[\s\S]*follow-up reminder sent via telegram/,
+      /reminder scheduled for 2026-04-22T09:02:45\.000Z[\s\S]*⟲ the host restarts[\s\S]*armed again[\s\S]*follow-up reminder sent via telegram/,
     );
     const record = (await result.store.inner.get(sessionKey('sess_1'))) as {
       data: { reminder: { dueAt: number; sentAt: number } };
