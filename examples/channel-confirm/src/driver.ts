@@ -2,6 +2,7 @@
 // the prompt, let time pass. Waiting is event-driven (a reply sent, a prompt sent, a decision
 // made), never a sleep; a real-time watchdog only turns a bug into an error instead of a hang.
 import type { ManualClock } from '@parley/core';
+import { GLOBAL } from '@parley/settings';
 import type { FakeChannel } from '@parley/testing';
 import type { ShopBot } from './wiring.js';
 
@@ -43,10 +44,16 @@ export function createProgress(stallMs = 60_000): Progress {
 }
 
 export interface Driver {
-  /** A group member writes in the chat. */
-  say(user: string, text: string): Promise<void>;
+  /** A group member writes in the chat (the scenario's chat unless another is named). */
+  say(user: string, text: string, chatId?: string): Promise<void>;
   /** A group member clicks the button with this label on the latest card. */
   click(user: string, label: RegExp): Promise<void>;
+  /** Stops the bot as a crash would and starts a new one on the same store and database. */
+  restart(): Promise<void>;
+  /** Sets `safety.require_confirmation` for every chat. */
+  requireConfirmation(on: boolean): Promise<void>;
+  /** Waits until a confirmation asked before the restart was answered and handled. */
+  waitForResumed(): Promise<void>;
   /** Waits for the next confirmation prompt (counted from the start of the scenario). */
   waitForPrompt(): Promise<void>;
   /** Waits until the agent handled every message it was given and nothing awaits confirmation. */
@@ -61,7 +68,10 @@ export interface Driver {
 }
 
 export interface DriverOptions {
-  readonly bot: ShopBot;
+  /** The running bot (a new one after `restart`). */
+  readonly bot: () => ShopBot;
+  /** Replaces the bot; the driver's counts start again. Absent: `restart` throws. */
+  readonly restart?: () => Promise<void>;
   readonly channel: FakeChannel;
   readonly chatId: string;
   readonly progress: Progress;
@@ -87,10 +97,10 @@ export function createDriver(options: DriverOptions): Driver {
   }
 
   return {
-    async say(user, text) {
+    async say(user, text, chat = chatId) {
       step();
-      log(`${user}: ${text}`);
-      count((await channel.say(chatId, user, text)).status);
+      log(`${user}${chat === chatId ? '' : ` (in ${chat})`}: ${text}`);
+      count((await channel.say(chat, user, text)).status);
     },
     async click(user, label) {
       step();
@@ -98,21 +108,38 @@ export function createDriver(options: DriverOptions): Driver {
       log(`${user} clicks [${button?.label ?? String(label)}]`);
       count((await channel.clickButton(chatId, user, label)).status);
     },
+    async restart() {
+      if (options.restart === undefined) throw new Error('restart() needs a host that can restart');
+      log('⟲ the bot process stops (nothing in memory survives) and a new one starts on the same store');
+      await options.restart();
+      forwarded = 0;
+      expectedPrompts = 0;
+    },
+    async requireConfirmation(on) {
+      log(`(setting safety.require_confirmation = ${on})`);
+      await bot().settings.set(GLOBAL, 'safety.require_confirmation', on);
+    },
+    waitForResumed() {
+      return progress.waitFor(() => bot().resumed >= 1, 'the confirmation from before the restart');
+    },
     waitForPrompt() {
       expectedPrompts++;
       const target = expectedPrompts;
-      return progress.waitFor(() => bot.prompts >= target, `confirmation prompt #${target}`);
+      return progress.waitFor(() => bot().prompts >= target, `confirmation prompt #${target}`);
     },
     settle() {
       return progress.waitFor(
-        () => bot.agent.handled >= forwarded && bot.confirm.pending().length === 0,
+        () => bot().agent.handled >= forwarded && bot().confirm.pending().length === 0,
         `the agent to handle ${forwarded} message(s) with no confirmation pending`,
       );
     },
     idle() {
       return progress.waitFor(
         () =>
-          bot.agent.handled >= forwarded || bot.confirm.pending().some((entry) => entry.state === 'prompted'),
+          bot().agent.handled >= forwarded ||
+          bot()
+            .confirm.pending()
+            .some((entry) => entry.state === 'prompted'),
         'the agent to answer or ask for a confirmation',
       );
     },

@@ -45,7 +45,7 @@ async function interactive(): Promise<void> {
     log: transcript.log,
     onProgress: progress.poke,
   });
-  const driver = createDriver({ bot, channel, chatId: GROUP_CHAT, progress, log: transcript.log });
+  const driver = createDriver({ bot: () => bot, channel, chatId: GROUP_CHAT, progress, log: transcript.log });
   console.log(`${HELP}\n\n${formatShop(await readShop(db))}\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
@@ -113,8 +113,14 @@ async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
   }
 }
 
-/** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, and ambiguous replies. */
-const TOUR: readonly ScenarioName[] = ['delete-confirmed', 'other-member', 'ambiguous'];
+/** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, the switch off, two chats, a restart. */
+const TOUR: readonly ScenarioName[] = [
+  'delete-confirmed',
+  'other-member',
+  'no-confirmation',
+  'two-chats',
+  'restart',
+];
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

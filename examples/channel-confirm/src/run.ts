@@ -4,6 +4,7 @@
 import type { OutboundMessage } from '@parley/bus';
 import type { ConfirmDecision } from '@parley/confirm';
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
+import { createPostgresStore } from '@parley/postgres';
 import { createFakeChannel, createFakeClock, createTranscript } from '@parley/testing';
 import type { SeenMessage } from './agent.js';
 import {
@@ -21,6 +22,8 @@ import { createShopBot } from './wiring.js';
 
 export const CHANNEL = 'feishu';
 export const GROUP_CHAT = 'oc_orders_ops';
+/** The schema of the bot's Store (@parley/postgres) in the shop's PGlite. */
+export const BOT_SCHEMA = 'shop_bot';
 
 export interface RunOptions {
   /** An open database (e.g. one PGlite per test file); opened here, and closed, when omitted. */
@@ -85,18 +88,41 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
 
       const progress = createProgress();
       const channel = createFakeChannel({ channel: CHANNEL, clock, echo: true });
-      const bot = await createShopBot({
-        db,
-        channel,
-        clock,
-        generateId,
-        timeoutMs,
-        log: transcript.log,
-        onProgress: progress.poke,
-      });
+      // Pending confirmations, decisions and settings in the same PGlite, in a fresh schema: what a
+      // restarted bot finds again.
+      await db.exec(`DROP SCHEMA IF EXISTS ${BOT_SCHEMA} CASCADE`);
+      const store = createPostgresStore({ db, schema: BOT_SCHEMA, clock, sweepIntervalMs: 0 });
+      let alive = { value: true }; // a stopped process writes nothing more
+      const start = () => {
+        const self = { value: true };
+        alive = self;
+        const log = (line: string): void => (self.value ? transcript.log(line) : undefined);
+        return createShopBot({
+          db,
+          channel,
+          clock,
+          generateId,
+          timeoutMs,
+          store,
+          log,
+          onProgress: progress.poke,
+        });
+      };
+      let bot = await start();
+      const seenBefore: SeenMessage[] = [];
+      const requestsBefore: ModelRequest[] = [];
+      let promptsBefore = 0;
       try {
         const driver = createDriver({
-          bot,
+          bot: () => bot,
+          restart: async () => {
+            alive.value = false;
+            await bot.crash();
+            seenBefore.push(...bot.agent.seen);
+            requestsBefore.push(...bot.model.requests);
+            promptsBefore += bot.prompts;
+            bot = await start();
+          },
           channel,
           chatId: GROUP_CHAT,
           progress,
@@ -112,15 +138,16 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       transcript.note('');
       const decisions: ConfirmDecision[] = [];
       for await (const decision of bot.confirm.audit()) decisions.push(decision);
+      await store.close();
       results.push({
         name: scenario.name,
         title: scenario.title,
         shop,
         decisions,
-        agentSaw: [...bot.agent.seen],
-        modelRequests: [...bot.model.requests],
+        agentSaw: [...seenBefore, ...bot.agent.seen],
+        modelRequests: [...requestsBefore, ...bot.model.requests],
         botSaid: [...channel.sent],
-        prompts: bot.prompts,
+        prompts: promptsBefore + bot.prompts,
         lines: transcript.lines.slice(from),
       });
     }

@@ -6,6 +6,9 @@ import type { Driver } from './driver.js';
 
 export const ALICE = 'alice';
 export const BOB = 'bob';
+export const CAROL = 'carol';
+/** A second group chat, for the scenario with two sessions side by side. */
+export const FINANCE_CHAT = 'oc_finance';
 
 export const SCENARIO_NAMES = [
   'select',
@@ -15,6 +18,9 @@ export const SCENARIO_NAMES = [
   'timeout',
   'card-ddl',
   'ambiguous',
+  'no-confirmation',
+  'two-chats',
+  'restart',
 ] as const;
 
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -102,6 +108,41 @@ export const SCENARIOS: readonly Scenario[] = [
       await d.say(ALICE, '删除 4 号订单');
       await d.waitForPrompt();
       await d.say(ALICE, "yes please don't");
+      await d.settle();
+    },
+  },
+  {
+    name: 'no-confirmation',
+    title: 'safety.require_confirmation off: the DELETE runs at once, without a prompt',
+    async run(d) {
+      await d.requireConfirmation(false);
+      await d.say(ALICE, '删除 3 号订单');
+      await d.settle();
+    },
+  },
+  {
+    name: 'two-chats',
+    title: "Two chats side by side; alice's 确认 in the other chat answers nothing there or here",
+    async run(d) {
+      await d.say(ALICE, '删除 3 号订单');
+      await d.waitForPrompt();
+      await d.say(CAROL, '把 2 号订单标记为 paid', FINANCE_CHAT);
+      await d.waitForPrompt();
+      await d.say(ALICE, '确认', FINANCE_CHAT);
+      await d.say(CAROL, '确认', FINANCE_CHAT);
+      await d.say(ALICE, '确认');
+      await d.settle();
+    },
+  },
+  {
+    name: 'restart',
+    title: 'The bot restarts with a DELETE awaiting 确认; the confirmation survives and is answered after',
+    async run(d) {
+      await d.say(ALICE, '删除 3 号订单');
+      await d.waitForPrompt();
+      await d.restart();
+      await d.say(ALICE, '确认');
+      await d.waitForResumed();
       await d.settle();
     },
   },

@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
 import { classifySql, type SqlClassification } from './sql-classifier.js';
 
-/** What every call of the agent's tools is processed with: the database to work on. */
+/** What every call of the agent's tools is processed with, read fresh at the start of each turn. */
 export interface AgentContext {
   readonly db: SqlDatabase;
+  /** The chat's `safety.require_confirmation` setting: off → writes run without a prompt. */
+  readonly requireConfirmation: boolean;
 }
 
 /**
@@ -50,7 +52,8 @@ export const dataModify = defineTool({
     'Runs one SQL statement on the shop database (PostgreSQL). Reads run at once; INSERT, UPDATE, DELETE and DDL wait for the requester to reply 确认 in the chat.',
   args: DataModifyArgs,
   reasons: ['session_control', 'sql_error'],
-  confirm: (args) => classifySql(args.sql).needsConfirmation,
+  confirm: (args, context: AgentContext) =>
+    context.requireConfirmation && classifySql(args.sql).needsConfirmation,
   summarize: (args) => summarizeSql(args.sql),
   async execute(args, { context, reject }: ToolExecuteContext<AgentContext, DataModifyReason>) {
     const classification = classifySql(args.sql);

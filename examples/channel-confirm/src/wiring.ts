@@ -1,21 +1,25 @@
 // How the pieces are put together for one bot: a message bus with the hygiene interceptor first,
 // the confirm gate (which installs its own interceptor after it), the tool gate with data_modify
-// and the confirm gate, the scripted model, the agent loop, and the chat channel attached last.
-// Every piece gets the same clock, so the scripted run needs no real time at all.
+// and the confirm gate, the chat settings, the scripted model, the agent loop, and the chat
+// channel attached last. Every piece gets the same clock, so the scripted run needs no real time.
+// Pending confirmations live in `store`: a bot started on the same store after a restart asks
+// nothing again, and runs a confirmed action through the confirm gate's `resume` handler.
 import {
   type ChannelAdapter,
   createHygieneInterceptor,
   createMessageBus,
   type MessageBus,
   type OutboundMessage,
+  parseSessionKey,
 } from '@parley/bus';
-import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
-import type { Clock, IdGenerator } from '@parley/core';
+import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
+import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import { createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
 import { type Agent, startAgent } from './agent.js';
-import type { SqlDatabase, SqlResult } from './database.js';
+import { runSql, type SqlDatabase, type SqlResult } from './database.js';
 import { type ModelOutput, type ModelRequest, shopAssistant } from './script.js';
+import { type ChatSettings, createChatSettings } from './settings.js';
 import { classifySql } from './sql-classifier.js';
 import { type AgentContext, dataModify, noSessionControl } from './tool.js';
 
@@ -29,6 +33,8 @@ export interface ShopBotOptions {
   /** How long a confirmation waits; @parley/confirm's 5 minutes by default. */
   readonly timeoutMs?: number;
   readonly log: (line: string) => void;
+  /** Pending confirmations and decisions (and the settings); a memory store of its own by default. */
+  readonly store?: Store;
   /** Called whenever something a driver may wait for happened (a reply, a prompt, a decision). */
   readonly onProgress?: () => void;
 }
@@ -39,22 +45,45 @@ export interface ShopBot {
   readonly tools: ToolGate<'data_modify', AgentContext>;
   readonly model: ScriptedModel<ModelOutput, ModelRequest>;
   readonly agent: Agent;
+  readonly settings: ChatSettings;
+  /** Confirmations from before a restart answered and handled here. */
+  readonly resumed: number;
   /** Confirmation prompts sent so far. */
   readonly prompts: number;
   /** Closes the confirm gate and the bus, then waits for the agent loop to end. */
   close(): Promise<void>;
+  /** Stops as a crash would: the bus first, so nothing more is said; the store keeps what is pending. */
+  crash(): Promise<void>;
 }
 
 export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
   const { clock, log } = options;
   const progress = (): void => options.onProgress?.();
+  let resumed = 0;
+  const store = options.store ?? createMemoryStore({ clock });
+  const settings = createChatSettings(store, clock);
   const bus = createMessageBus({ clock });
   // First: the bot's own echoes, other bots, edits, recalls and redelivered events never count
   // as anyone's answer (a redelivered 确认 must not confirm twice).
   bus.intercept(createHygieneInterceptor());
+  /** A confirmation asked before a restart: run it here once the gate authorizes it, and say so. */
+  const resumeDataModify: ResumeHandler = async (decision, gate) => {
+    const auth = await gate.authorize(decision, decision.action);
+    const { sql } = decision.action.args as { sql: string }; // the args the person confirmed
+    const text = auth.ok
+      ? `已执行 ${(await runSql(options.db, sql, 'write')).command}（重启前请求的操作，确认于重启后）。`
+      : `重启前请求的操作没有执行（${decision.outcome}）。`;
+    log(`confirm: resumed ${decision.id} after the restart → ${auth.ok ? 'ran' : 'not run'}`);
+    const { channel, chatId, threadId } = parseSessionKey(decision.sessionKey);
+    await bus.publishOutbound({ channel, chatId, threadId, text });
+    resumed++;
+    progress();
+  };
   const confirm = createConfirmGate({
     bus,
     clock,
+    store,
+    resume: { data_modify: resumeDataModify },
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     // approvers: 'requester' (the default): only the user whose message led to the call may answer.
@@ -110,7 +139,10 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     bus,
     model: (request) => model(request),
     tools,
-    context: { db: options.db },
+    context: async (message) => ({
+      db: options.db,
+      requireConfirmation: (await settings.snapshot(message.sessionKey)).get('safety.require_confirmation'),
+    }),
     log,
     describeCall,
     onHandled: progress,
@@ -134,6 +166,10 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     tools,
     model,
     agent,
+    settings,
+    get resumed() {
+      return resumed;
+    },
     get prompts() {
       return prompts;
     },
@@ -142,14 +178,23 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
       await bus.close();
       await agent.done;
     },
+    async crash() {
+      await bus.close();
+      await confirm.close();
+      await agent.done;
+    },
   };
 }
 
-function describeCall(call: ToolCallProposal): string {
+function describeCall(call: ToolCallProposal, context: AgentContext): string {
   const sql = (call.args as { sql?: unknown } | undefined)?.sql;
   if (typeof sql !== 'string') return `${call.tool} ${JSON.stringify(call.args)}`;
   const classification = classifySql(sql);
-  const verdict = classification.needsConfirmation ? 'needs 确认' : 'runs at once';
+  const verdict = !classification.needsConfirmation
+    ? 'runs at once'
+    : context.requireConfirmation
+      ? 'needs 确认'
+      : 'safety.require_confirmation is off: runs at once';
   return `${call.tool}: ${sql}\n  (${classification.kind.toUpperCase()}: ${classification.reason} → ${verdict})`;
 }
 

@@ -123,6 +123,19 @@ export async function checkCredential(
   return { ...fields, check: { ...check } };
 }
 
+/** The execute step's answer that hands what is left to the manual path ("manual" after a failure). */
+export function manualFallback(execution: ExecutionState): Fields {
+  const { attempts, completed, errors } = execution;
+  const adapter_status = completed.length === 0 ? 'failed' : 'partial';
+  return {
+    adapter_status,
+    attempt: attempts,
+    completed: [...completed],
+    errors: [...errors],
+    fallback: 'manual',
+  };
+}
+
 function wholeCall(code: string, message: string): PlatformError {
   return { code, message, retryable: true };
 }

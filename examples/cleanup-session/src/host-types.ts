@@ -29,4 +29,8 @@ export interface CleanupHost {
   sessionJson(): SessionJson;
   /** The redacted audit summary, once the user asked for an export at close. */
   readonly auditExport: JsonValue | undefined;
+  /** Stops as the process would: clears the reminder timer (the stored reminder stays). */
+  stop(): void;
+  /** Resolves once a reminder that fired was sent and marked sent in the store. */
+  settled(): Promise<void>;
 }

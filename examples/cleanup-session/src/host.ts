@@ -7,6 +7,7 @@ import type { StoredFlowSession } from '@parley/fsm';
 import {
   checkCredential,
   createPlan,
+  manualFallback,
   describePlan,
   notifyResult,
   remainingTargets,
@@ -21,8 +22,9 @@ import {
   refusedError,
 } from './persistence.js';
 import { redactJson } from './redact.js';
+import { createReminderTimer, planReminder } from './reminder.js';
 import { type Fields, readAnswer, readExecuteCommand } from './replies.js';
-import { reportResult } from './report.js';
+import { reportSession } from './report.js';
 import {
   type ExecutionPlan,
   type HostData,
@@ -38,7 +40,7 @@ type Session = StoredFlowSession<CleanupStep, unknown, HostData>;
 /** Starts a new session: persists it and asks the first question. */
 export async function startCleanupSession(options: CleanupHostOptions): Promise<CleanupHost> {
   const started = await createCleanupSessions(options.store, options).start(options.generateId('sess_'), {
-    data: { plan: null, execution: null, events: [] },
+    data: { plan: null, execution: null, events: [], reminder: null },
   });
   if (!started.ok) throw refusedError(started.reason, started);
   const host = createHost(options, started.session);
@@ -94,15 +96,22 @@ function createHost(
     const key = await reviews.enqueue(queue, redactJson(stamped));
     note('review', `${text} → ${key}`, at);
   };
-
-  session.on('save-failed', (e) =>
-    transcript.say('host', step(), `session save failed (try ${e.attempt}): ${e.reason}`),
-  );
-  session.on('submitted', ({ result }) => {
-    reportResult(transcript, result, sayPrompt);
-    if (!result.ok && session.mark === 'close_pending')
-      transcript.say('host', 'close', 'session persisted as close_pending');
+  const reminders = createReminderTimer({
+    clock,
+    notifier: options.notifier,
+    markSent: async (sent) => {
+      note('followup', `follow-up reminder sent via ${sent.mode}: ${sent.text}`, 'close');
+      data = { ...data, reminder: sent };
+      await persist();
+    },
   });
+  const scheduleReminder = (): void => {
+    const reminder = planReminder(sessionId, session.fields, data, clock.now());
+    if (reminder === undefined || (data.reminder ?? null) !== null) return;
+    data = { ...data, reminder };
+    note('followup', `reminder scheduled for ${new Date(reminder.dueAt).toISOString()}`, 'close');
+  };
+  reportSession(session, transcript, sayPrompt);
 
   async function persist(): Promise<void> {
     const saved = await session.update(data);
@@ -216,11 +225,9 @@ function createHost(
     }
     if (session.done) bot('Session closed. Thank you: the audit summary is kept for review.');
     if (session.fields.close?.audit_export === true) auditExport = toAuditSummary(record(), clock.now());
-    const followup = session.fields.close?.followup_preference;
-    if (typeof followup === 'string' && followup.startsWith('remind_in_')) {
-      note('followup', `follow-up reminder recorded: ${followup}`, 'close');
-    }
+    scheduleReminder();
     await persist();
+    if (data.reminder != null) reminders.arm(data.reminder);
   }
 
   const record = () => toSessionRecord({ ...session.record(), data });
@@ -228,17 +235,7 @@ function createHost(
   async function executeCommand(text: string): Promise<void> {
     const command = readExecuteCommand(text);
     if (command === 'retry') return execute(remainingTargets(currentPlan(), data.execution));
-    if (command === 'manual' && data.execution !== null) {
-      const { attempts, completed, errors } = data.execution;
-      const status = completed.length === 0 ? 'failed' : 'partial';
-      return submit({
-        adapter_status: status,
-        attempt: attempts,
-        completed: [...completed],
-        errors: [...errors],
-        fallback: 'manual',
-      });
-    }
+    if (command === 'manual' && data.execution !== null) return submit(manualFallback(data.execution));
     bot(
       'Reply "retry" to run the remaining targets again, or "manual" to hand them to the manual-execution queue.',
     );
@@ -262,6 +259,8 @@ function createHost(
       await persist();
       sayPrompt();
     },
+    stop: reminders.stop,
+    settled: () => reminders.settled(),
     async resume() {
       const snapshot = session.snapshot();
       transcript.say(
@@ -269,6 +268,14 @@ function createHost(
         step(),
         `restored ${sessionId} from the store (version ${session.version}): step ${snapshot.state}, answer ${snapshot.part + 1}`,
       );
+      if (data.reminder?.sentAt === null) {
+        transcript.say(
+          'system',
+          step(),
+          `follow-up reminder due ${new Date(data.reminder.dueAt).toISOString()}: armed again`,
+        );
+        reminders.arm(data.reminder);
+      }
       if (snapshot.mark === 'close_pending') return saveAudit();
       if (snapshot.state === 'execute' && snapshot.part === 0 && data.plan !== null) {
         bot(describePlan(data.plan, (session.fields['platform-scope']?.platforms as string[]) ?? []));

@@ -53,6 +53,7 @@ export async function runInteractive(): Promise<void> {
     }
     console.log(`\nsession JSON:\n${JSON.stringify(host.sessionJson(), null, 2)}`);
   } finally {
+    host.stop(); // a reminder still due would be sent by the next host that resumes the session
     rl.close();
     await store.close();
   }

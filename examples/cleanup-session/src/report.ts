@@ -1,6 +1,7 @@
 // How a flow decision reads in the transcript: the verdict (flow), then what the user is told (bot).
-import type { FlowSubmitResult } from '@parley/fsm';
+import type { FlowSubmitResult, StoredFlowSession } from '@parley/fsm';
 import type { CleanupStep } from './flow.js';
+import type { HostData } from './session-json.js';
 import type { Transcript } from './transcript.js';
 
 /** Writes what the flow decided; returns whether the flow moved on. */
@@ -41,4 +42,20 @@ function why(result: {
     `missing ${result.missingFields.join(', ')}`,
     ...others.map((i) => `${i.pathText}: ${i.message}`),
   ].join('; ');
+}
+
+/** Reports every write of a stored session: failed saves, the flow's verdicts, the close_pending mark. */
+export function reportSession(
+  session: StoredFlowSession<CleanupStep, unknown, HostData>,
+  transcript: Transcript,
+  sayPrompt: () => void,
+): void {
+  session.on('save-failed', (e) =>
+    transcript.say('host', session.step, `session save failed (try ${e.attempt}): ${e.reason}`),
+  );
+  session.on('submitted', ({ result }) => {
+    reportResult(transcript, result, sayPrompt);
+    if (!result.ok && session.mark === 'close_pending')
+      transcript.say('host', 'close', 'session persisted as close_pending');
+  });
 }

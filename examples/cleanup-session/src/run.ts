@@ -73,13 +73,18 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
     transcript,
   };
 
+  /** The process stops (its timers with it) and a new host resumes the session from the store. */
+  let auditExport: JsonValue | undefined; // what the user was given before a restart
+  const restart = async (old: CleanupHost): Promise<CleanupHost> => {
+    old.stop();
+    auditExport ??= old.auditExport;
+    transcript.say('system', old.step, '⟲ the host restarts; nothing is kept in memory');
+    return resumeCleanupSession(hostOptions, old.sessionId);
+  };
   transcript.heading(scenario.title);
   let host: CleanupHost = await startCleanupSession(hostOptions);
   for (const [index, text] of scenario.replies.entries()) {
-    if (index === scenario.restartBefore) {
-      transcript.say('system', host.step, '⟲ the host restarts; nothing is kept in memory');
-      host = await resumeCleanupSession(hostOptions, host.sessionId);
-    }
+    if (index === scenario.restartBefore) host = await restart(host);
     if (index === scenario.storeFault?.beforeReply) {
       transcript.say(
         'system',
@@ -91,6 +96,18 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
     await hostOptions.wait(THINK_MS);
     await host.reply(text);
   }
+  if (scenario.afterClose !== undefined) {
+    if (scenario.afterClose.restart) host = await restart(host);
+    const days = scenario.afterClose.waitMs / 86_400_000;
+    transcript.say(
+      'system',
+      host.step,
+      `(${days} day(s) pass, to ${new Date(clock.now() + scenario.afterClose.waitMs).toISOString().slice(0, 10)})`,
+    );
+    await hostOptions.wait(scenario.afterClose.waitMs);
+    await host.settled();
+  }
+  host.stop();
 
   const repo = createReviewQueues(store, () => generateId('rev_'));
   return {
@@ -99,7 +116,7 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
     done: host.done,
     sessionJson: host.sessionJson(),
     record: host.record(),
-    auditExport: host.auditExport,
+    auditExport: host.auditExport ?? auditExport,
     transcript: transcript.lines,
     store,
     platform,

@@ -21,9 +21,12 @@ export interface Scenario {
   readonly storeFault?: { readonly beforeReply: number; readonly times: number };
   /** The host process restarts before this reply (0-based) and resumes from the store. */
   readonly restartBefore?: number;
+  /** After the last reply: the host restarts (when told), then this much time passes. */
+  readonly afterClose?: { readonly restart: boolean; readonly waitMs: number };
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 const YES3 = ['YES', 'YES', 'YES'] as const;
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -45,6 +48,8 @@ export const SCENARIOS: readonly Scenario[] = [
     credentials: {
       'vault://cleanup/x/alice-report-2026': { expiresInMs: 45 * MINUTE, scopes: ['report:write'] },
     },
+    // The reminder is due in 7 days: the host restarts meanwhile, re-arms it and sends it when due.
+    afterClose: { restart: true, waitMs: 7 * DAY },
   },
   {
     name: 'unhappy-inputs',

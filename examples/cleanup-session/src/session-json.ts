@@ -5,6 +5,7 @@ import type { FlowSessionRecord, FlowSnapshot } from '@parley/fsm';
 import { z } from 'zod';
 import type { CleanupStep } from './flow.js';
 import { REDACTED_CREDENTIAL, REDACTED_PROOF, redactJson } from './redact.js';
+import type { Reminder } from './reminder.js';
 import type { Fields } from './replies.js';
 
 /** The execution plan shown before the manual trigger. */
@@ -39,6 +40,7 @@ export interface SessionRecord {
   readonly plan: ExecutionPlan | null;
   readonly execution: ExecutionState | null;
   readonly events: readonly HostEvent[];
+  readonly reminder?: Reminder | null;
 }
 
 /** The host's own data in the stored flow session record (`data`). */
@@ -46,6 +48,8 @@ export interface HostData {
   readonly plan: ExecutionPlan | null;
   readonly execution: ExecutionState | null;
   readonly events: readonly HostEvent[];
+  /** The follow-up reminder scheduled at close (absent in records written before reminders). */
+  readonly reminder?: Reminder | null;
 }
 
 /** The host's view of the stored flow session record (`cleanup:session:<id>`). */

@@ -1,6 +1,8 @@
-// The readable transcript: who said what at which step, what the flow decided, and what the host did.
-// Every line is redacted before it is kept or printed, so no credential reference can reach a log.
+// The readable transcript, on @parley/testing's `createTranscript`: who said what at which step,
+// what the flow decided, and what the host did. Every line is redacted before it is kept or printed,
+// so no credential reference can reach a log.
 import type { Clock } from '@parley/core';
+import { createTranscript as createBaseTranscript } from '@parley/testing';
 import { redactText } from './redact.js';
 
 /** `bot` and `user` are the conversation; `flow` is a verdict of the flow; `host` a side effect. */
@@ -13,26 +15,11 @@ export interface Transcript {
   heading(text: string): void;
 }
 
-export function createTranscript(clock: Clock, output: (line: string) => void = () => {}): Transcript {
-  const lines: string[] = [];
-  const keep = (line: string): void => {
-    const safe = redactText(line);
-    lines.push(safe);
-    output(safe);
-  };
+export function createTranscript(clock: Clock, output?: (line: string) => void): Transcript {
+  const base = createBaseTranscript({ clock, redact: redactText, whoWidth: 22, ...(output && { output }) });
   return {
-    lines,
-    say(speaker, step, text) {
-      keep(`${clockTime(clock.now())}  ${step.padEnd(15)} ${speaker.padEnd(6)} ${text}`);
-    },
-    heading(text) {
-      keep('');
-      keep(`── ${text}`);
-    },
+    lines: base.lines,
+    say: (speaker, step, text) => base.entry(`${step.padEnd(15)} ${speaker}`, text),
+    heading: (text) => base.note(`\n── ${text}`),
   };
-}
-
-/** `HH:MM:SS` of an epoch time, in UTC. */
-export function clockTime(at: number): string {
-  return new Date(at).toISOString().slice(11, 19);
 }

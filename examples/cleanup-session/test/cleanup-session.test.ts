@@ -112,9 +112,27 @@ describe('scenario 1: the happy path', () => {
       credential_ref: 'vault://cleanup/x/alice-report-2026',
     });
     expect(completedBy(result, 'takedown')).toEqual(['https://x.com/reposter/status/1790001', 'x:1790002']);
-    expect(result.notifications).toEqual([
-      { mode: 'telegram', text: 'Cleanup sess_1: takedown done for 2 of 2 target(s).' },
-    ]);
+    expect(result.notifications[0]).toEqual({
+      mode: 'telegram',
+      text: 'Cleanup sess_1: takedown done for 2 of 2 target(s).',
+    });
+  });
+
+  it('schedules the 7-day reminder, keeps it across a restart and sends it once when due', async () => {
+    const result = await run('happy-path');
+    expect(result.notifications).toHaveLength(2);
+    expect(result.notifications[1]).toEqual({
+      mode: 'telegram',
+      text: 'Follow-up on cleanup sess_1: takedown done for 2 of 2 target(s). Check that the content stays down.',
+    });
+    const text = result.transcript.join('\n');
+    expect(text).toMatch(
+      /reminder scheduled for 2026-04-22T09:02:45\.000Z[\s\S]*⟲ the host restarts[\s\S]*armed again[\s\S]*follow-up reminder sent via telegram/,
+    );
+    const record = (await result.store.inner.get(sessionKey('sess_1'))) as {
+      data: { reminder: { dueAt: number; sentAt: number } };
+    };
+    expect(record.data.reminder.sentAt).toBe(record.data.reminder.dueAt); // sent when due, not before
   });
 
   it('persists the audit summary and the closed record, and leaves no timer behind', async () => {
@@ -136,7 +154,7 @@ describe('scenario 1: the happy path', () => {
       SCENARIOS[0]?.replies.length ?? -1,
     );
     expect(transcript.some((line) => line.includes('flow   ✗'))).toBe(false); // nothing was refused
-    expect(transcript.at(-1)).toContain('follow-up reminder recorded: remind_in_7d');
+    expect(transcript.at(-1)).toContain('follow-up reminder sent via telegram');
   });
 });
 
