@@ -197,10 +197,15 @@ describe('a call is its id and its content', () => {
       ],
       allowlist: ['note'],
     });
-    const first = await gate.process([{ id: 'n1', tool: 'note', args: { text: 'hi' } }], { turn: 1, context: {} });
+    const first = await gate.process([{ id: 'n1', tool: 'note', args: { text: 'hi' } }], {
+      turn: 1,
+      context: {},
+    });
     const second = (await again) as Awaited<typeof first>;
     expect(runs).toEqual(['hi']);
     expect(first.executed.map((call) => call.replayed)).toEqual([false]);
-    expect(second.executed).toEqual([expect.objectContaining({ id: 'n1', replayed: true, result: { written: 'hi' } })]);
+    expect(second.executed).toEqual([
+      expect.objectContaining({ id: 'n1', replayed: true, result: { written: 'hi' } }),
+    ]);
   });
 });
