@@ -117,7 +117,6 @@ async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
 const TOUR: readonly ScenarioName[] = [
   'delete-confirmed',
   'other-member',
-  'no-confirmation',
   'two-chats',
   'restart',
 ];
