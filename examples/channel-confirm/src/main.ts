@@ -1,7 +1,7 @@
 // The CLI. By default it runs every scripted scenario on a real embedded Postgres (PGlite) with
 // simulated time and prints the transcript. `--interactive`: you are alice in the group chat
 // (type `/help`); the model stays scripted, time is real. `--scenario=<name>` runs one scenario;
-// `--tour` (what `npm run demo` passes) runs the three that show the most. `--platform <name>`:
+// `--tour` (what `npm run demo` passes) runs the four that show the most. `--platform <name>`:
 // the same bot on Telegram, Feishu, DingTalk or Slack for real (credentials: see the README).
 import { createInterface } from 'node:readline/promises';
 import { systemClock } from '@parley/core';
