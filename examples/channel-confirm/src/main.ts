@@ -113,13 +113,8 @@ async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
   }
 }
 
-/** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, the switch off, two chats, a restart. */
-const TOUR: readonly ScenarioName[] = [
-  'delete-confirmed',
-  'other-member',
-  'two-chats',
-  'restart',
-];
+/** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, two chats, a restart. */
+const TOUR: readonly ScenarioName[] = ['delete-confirmed', 'other-member', 'two-chats', 'restart'];
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
