@@ -30,7 +30,7 @@ export interface ManualClock extends Clock {
    * so `pendingTimers() === 0` means nothing is left waiting.
    */
   pendingTimers(): number;
-  /** How many background timers are pending (see {@link TimerOptions}). */
+  /** How many background timers are pending (see `TimerOptions.background`). */
   backgroundTimers(): number;
   /** Moves a pending timer to the background or back; a fired or cleared one is ignored. */
   setBackground(handle: TimerHandle, background: boolean): void;
