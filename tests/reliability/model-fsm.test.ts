@@ -323,13 +323,13 @@ describe('the request machine', () => {
     (steps, restoreHalfway) => {
       const machine = defineRequestMachine({ timeoutMs: 10_000 });
       const clock = createManualClock({ now: 0 });
-      let actor = createActor(machine, { clock });
+      let actor = createActor(machine, { clock, historyLimit: 100 });
       let settledBy: string | undefined;
       steps.forEach((step, i) => {
         if (restoreHalfway && i === Math.floor(steps.length / 2)) {
           const saved = JSON.parse(JSON.stringify(actor.snapshot())) as unknown;
           actor.close();
-          actor = createActor(machine, { clock, snapshot: saved });
+          actor = createActor(machine, { clock, snapshot: saved, historyLimit: 100 });
         }
         if (typeof step === 'number') {
           clock.advance(step);

@@ -4,8 +4,10 @@ import type { Deadline, HistoryEntry, MachineEvent, MachineSnapshot } from './ty
 import type { Refusal, SendResult } from './results.js';
 
 /**
- * How many history entries an instance keeps unless told otherwise. Keeping history costs one
- * clock read per `send` (the entry's exact time) and one ring slot; `historyLimit: 0` reads none.
+ * How many history entries a flow session keeps unless told otherwise (`historyLimit` of
+ * `createFlowSession` / `createFlowSessionStore`). An actor keeps none unless its `historyLimit`
+ * asks for some: each entry costs a clock read per `send` (the transition's exact time), which is
+ * several times the cost of the transition itself.
  *
  * @example
  * ```ts
@@ -38,9 +40,10 @@ export interface ActorOptions<TContext> {
   /** The context of a new instance instead of the machine's; checked by its `contextSchema`. */
   readonly context?: TContext;
   /**
-   * Most transitions kept in the history, oldest dropped first; {@link DEFAULT_HISTORY_LIMIT} by
-   * default, 0 for none. With no history, no timeouts in the machine and no listener, `send` reads
-   * no clock, and `updatedAt` is stamped when the next `snapshot()` is taken after a change.
+   * Most transitions kept in the history, oldest dropped first; 0 (none) by default. Each kept
+   * entry costs one clock read per `send`; a snapshot restored with fewer slots keeps its newest
+   * entries. With no history, no timeouts in the machine and no listener, `send` reads no clock,
+   * and `updatedAt` is stamped when the next `snapshot()` is taken after a change.
    */
   readonly historyLimit?: number;
 }

@@ -1,6 +1,6 @@
 import { createManualClock, isParleyError } from '@parley/core';
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, requestMachine } from '../src/index.js';
+import { createActor, defineMachine, requestMachine } from '../src/index.js';
 import { echoMachine, orderMachine } from './helpers.js';
 
 describe('createActor', () => {
@@ -15,7 +15,7 @@ describe('createActor', () => {
 
   it('records each transition with the time of the injected clock', () => {
     const clock = createManualClock({ now: 1_000 });
-    const actor = createActor(orderMachine, { clock });
+    const actor = createActor(orderMachine, { clock, historyLimit: 100 });
     actor.send('add');
     clock.advance(250);
     actor.send('submit');
@@ -24,6 +24,35 @@ describe('createActor', () => {
       { from: 'draft', to: 'review', event: 'submit', at: 1_250 },
     ]);
     expect(actor.snapshot().updatedAt).toBe(1_250);
+  });
+
+  it('keeps no history and reads no clock on send unless historyLimit asks for it', () => {
+    const toggle = defineMachine({
+      id: 'toggle',
+      version: 1,
+      initial: 'off',
+      context: {},
+      states: { off: { on: { flip: 'on' } }, on: { on: { flip: 'off' } } },
+    });
+    const clock = createManualClock({ now: 1_000 });
+    const actor = createActor(toggle, { clock });
+    const reads = vi.spyOn(clock, 'now');
+    actor.send('flip');
+    actor.send('flip');
+    actor.send('flip');
+    expect(reads).not.toHaveBeenCalled();
+    expect(actor.history).toEqual([]);
+    clock.advance(30);
+    expect(actor.snapshot()).toMatchObject({ state: 'on', history: [], updatedAt: 1_030 });
+    // A restored snapshot's history is dropped by a default actor and kept by one that asks for it.
+    const kept = createActor(toggle, { clock, historyLimit: 5 });
+    kept.send('flip');
+    expect(reads).toHaveBeenCalled();
+    const saved = JSON.parse(JSON.stringify(kept.snapshot()));
+    expect(createActor(toggle, { clock, snapshot: saved }).history).toEqual([]);
+    expect(createActor(toggle, { clock, snapshot: saved, historyLimit: 5 }).history).toEqual([
+      { from: 'off', to: 'on', event: 'flip', at: 1_030 },
+    ]);
   });
 
   it('returns the taken transition from send', () => {
@@ -234,7 +263,7 @@ describe('createActor', () => {
 
   it('restores a history longer than its historyLimit, keeping the newest entries', () => {
     const clock = createManualClock();
-    const first = createActor(orderMachine, { clock });
+    const first = createActor(orderMachine, { clock, historyLimit: 100 });
     for (let i = 0; i < 4; i++) {
       clock.advance(1);
       first.send('add');

@@ -296,7 +296,7 @@ describe('flow restore: history, status and bookkeeping', () => {
 describe('machine restore', () => {
   const reviewing = (now = 1_000) => {
     const clock = createManualClock({ now });
-    const actor = createActor(orderMachine, { clock });
+    const actor = createActor(orderMachine, { clock, historyLimit: 100 });
     actor.send('add');
     clock.advance(500);
     actor.send('submit');

@@ -10,7 +10,7 @@ import {
 import { orderMachine } from './helpers.js';
 
 const reviewing = (clock: ReturnType<typeof createManualClock>) => {
-  const actor = createActor(orderMachine, { clock });
+  const actor = createActor(orderMachine, { clock, historyLimit: 100 });
   actor.send('add');
   actor.send('submit');
   return actor;
@@ -46,7 +46,7 @@ describe('timeouts (after)', () => {
     const clock = createManualClock({ now: 0 });
     const snapshot = JSON.parse(JSON.stringify(reviewing(clock).snapshot()));
     const later = createManualClock({ now: 45_000 });
-    const restored = createActor(orderMachine, { clock: later, snapshot });
+    const restored = createActor(orderMachine, { clock: later, snapshot, historyLimit: 100 });
     expect(later.nextTimerAt()).toBe(60_000);
     later.advance(14_999);
     expect(restored.state).toBe('review');
@@ -57,7 +57,7 @@ describe('timeouts (after)', () => {
   it('fires an overdue timeout of a restored actor before any other event is taken', () => {
     const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
     const later = createManualClock({ now: 90_000 });
-    const restored = createActor(orderMachine, { clock: later, snapshot });
+    const restored = createActor(orderMachine, { clock: later, snapshot, historyLimit: 100 });
     const result = restored.send({ type: 'pay', amount: 'full' });
     expect(result).toMatchObject({ ok: false, code: 'machine_done', state: 'cancelled' });
     expect(restored.history.at(-1)).toEqual({
@@ -71,7 +71,7 @@ describe('timeouts (after)', () => {
   it('fires an overdue timeout of a restored actor on the clock’s next turn, with listeners told', () => {
     const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
     const later = createManualClock({ now: 90_000 });
-    const restored = createActor(orderMachine, { clock: later, snapshot });
+    const restored = createActor(orderMachine, { clock: later, snapshot, historyLimit: 100 });
     const done = vi.fn();
     restored.on('done', done);
     expect(later.nextTimerAt()).toBe(90_000);
@@ -82,13 +82,21 @@ describe('timeouts (after)', () => {
 
   it('fires an overdue timeout when the state is read', () => {
     const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
-    const restored = createActor(orderMachine, { clock: createManualClock({ now: 70_000 }), snapshot });
+    const restored = createActor(orderMachine, {
+      clock: createManualClock({ now: 70_000 }),
+      snapshot,
+      historyLimit: 100,
+    });
     expect(restored.state).toBe('cancelled');
   });
 
   it('fires a timeout that falls due exactly now before the event that is sent', () => {
     const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
-    const restored = createActor(orderMachine, { clock: createManualClock({ now: 60_000 }), snapshot });
+    const restored = createActor(orderMachine, {
+      clock: createManualClock({ now: 60_000 }),
+      snapshot,
+      historyLimit: 100,
+    });
     const result = restored.send({ type: 'pay', amount: 'full' });
     expect(result).toMatchObject({ ok: false, code: 'machine_done', state: 'cancelled' });
     expect(restored.context.paid).toBe(false);
@@ -96,7 +104,11 @@ describe('timeouts (after)', () => {
 
   it('fires a timeout that falls due exactly now when the state is read', () => {
     const snapshot = JSON.parse(JSON.stringify(reviewing(createManualClock({ now: 0 })).snapshot()));
-    const restored = createActor(orderMachine, { clock: createManualClock({ now: 60_000 }), snapshot });
+    const restored = createActor(orderMachine, {
+      clock: createManualClock({ now: 60_000 }),
+      snapshot,
+      historyLimit: 100,
+    });
     expect(restored.state).toBe('cancelled');
   });
 
@@ -133,7 +145,7 @@ describe('timeouts (after)', () => {
       },
     });
     const clock = createManualClock();
-    const actor = createActor(machine, { clock });
+    const actor = createActor(machine, { clock, historyLimit: 100 });
     const refused = vi.fn();
     actor.on('refused', refused);
     clock.advance(100);
@@ -158,7 +170,7 @@ describe('timeouts (after)', () => {
       },
     });
     const clock = createManualClock();
-    const actor = createActor(machine, { clock });
+    const actor = createActor(machine, { clock, historyLimit: 100 });
     clock.advance(300);
     expect(actor.state).toBe('off');
     expect(actor.context.ticks).toBe(1);

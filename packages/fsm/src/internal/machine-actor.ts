@@ -6,7 +6,7 @@ import {
   type TimerHandle,
   type Unsubscribe,
 } from '@parley/core';
-import { type ActorEvents, type ActorOptions, DEFAULT_HISTORY_LIMIT } from '../actor-types.js';
+import type { ActorEvents, ActorOptions } from '../actor-types.js';
 import {
   callbackFailed,
   checkContext,
@@ -65,7 +65,7 @@ export class MachineActor {
     const c = machine[COMPILED];
     this.c = c;
     this.clock = options.clock ?? systemClock;
-    const limit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+    const limit = options.historyLimit ?? 0;
     this.limit = Number.isInteger(limit) && limit > 0 ? limit : 0;
     this.timeful = this.limit !== 0 || c.timed.includes(true);
     if (options.snapshot !== undefined) {
