@@ -71,11 +71,13 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         return token === undefined ? false : onCard(ctx, message, token);
       }
       if (ctx.loading) return ready.then(() => onMessage(ctx, message));
+      // Nothing pending, followed, just decided or counted that this message could touch: pass it
+      // on after one lookup, as most chat in a busy bus is.
       const idle =
-        ctx.active.size === 0 &&
         ctx.mirrorOf.size === 0 &&
         ctx.lately.size === 0 &&
-        (message.eventId === undefined || ctx.countedEvents.size === 0);
+        (message.eventId === undefined || ctx.countedEvents.size === 0) &&
+        (ctx.active.size === 0 || ctx.active.get(message.sessionKey) === undefined);
       return idle ? false : onMessage(ctx, message);
     },
   });
