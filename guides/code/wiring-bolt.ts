@@ -25,14 +25,9 @@ const gate = createConfirmGate({ bus });
 const handoff = slack.handoff();
 bus.intercept({ name: handoff.name, intercept: (m) => m.text.trim() !== 'purge' && handoff.intercept(m) });
 await bus.attach(slack);
-dispatchBySession(bus, async (message) => {
-  const text = await purge(gate, orders, message);
-  await bus.publishOutbound({
-    channel: message.channel,
-    chatId: message.chatId,
-    threadId: message.threadId,
-    text,
-  });
+dispatchBySession(bus, async (m) => {
+  const text = await purge(gate, orders, m);
+  await bus.publishOutbound({ channel: m.channel, chatId: m.chatId, threadId: m.threadId, text });
 });
 
 // Your listeners, unchanged: they get every event but `purge` and the answers to its prompt.

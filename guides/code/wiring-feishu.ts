@@ -25,13 +25,10 @@ const eventDispatcher = new lark.EventDispatcher({ encryptKey: process.env.FEISH
 });
 
 // Parley: after your register(…), before the webhook or long connection starts.
-const yours = eventDispatcher.handles.get('im.message.receive_v1');
-eventDispatcher.unregister('im.message.receive_v1');
-const feishu = createFeishuAdapter({
-  client,
-  dispatcher: eventDispatcher,
-  botOpenId: process.env.FEISHU_BOT_OPEN_ID ?? '',
-});
+const yours = eventDispatcher.handles.get('im.message.receive_v1'); // called below for the rest
+eventDispatcher.unregister('im.message.receive_v1'); // the adapter registers its own
+const botOpenId = process.env.FEISHU_BOT_OPEN_ID ?? ''; // the bot's own open_id
+const feishu = createFeishuAdapter({ client, dispatcher: eventDispatcher, botOpenId });
 const bus = createMessageBus();
 bus.intercept(createHygieneInterceptor());
 const gate = createConfirmGate({ bus });
@@ -44,14 +41,9 @@ bus.intercept({
   },
 });
 await bus.attach(feishu);
-dispatchBySession(bus, async (message) => {
-  const text = await purge(gate, orders, message);
-  await bus.publishOutbound({
-    channel: message.channel,
-    chatId: message.chatId,
-    threadId: message.threadId,
-    text,
-  });
+dispatchBySession(bus, async (m) => {
+  const text = await purge(gate, orders, m);
+  await bus.publishOutbound({ channel: m.channel, chatId: m.chatId, threadId: m.threadId, text });
 });
 
 // Your webhook (or `new lark.WSClient({ appId, appSecret }).start({ eventDispatcher })`), unchanged.

@@ -20,14 +20,9 @@ const gate = createConfirmGate({ bus });
 const handoff = telegram.handoff();
 bus.intercept({ name: handoff.name, intercept: (m) => m.text.trim() !== '/purge' && handoff.intercept(m) });
 await bus.attach(telegram);
-dispatchBySession(bus, async (message) => {
-  const text = await purge(gate, orders, message);
-  await bus.publishOutbound({
-    channel: message.channel,
-    chatId: message.chatId,
-    threadId: message.threadId,
-    text,
-  });
+dispatchBySession(bus, async (m) => {
+  const text = await purge(gate, orders, m);
+  await bus.publishOutbound({ channel: m.channel, chatId: m.chatId, threadId: m.threadId, text });
 });
 
 // Your handlers, unchanged: they get every update but /purge and the answers to its prompt.
