@@ -1,13 +1,15 @@
-// Runs a wiring program of "Wiring Parley into an existing bot" (guides/code/wiring-*.ts) as a
-// reader runs it, in its own process, with the platform pointed at a stand-in on 127.0.0.1 through
+// Runs a program of the guide "Add Parley to your grammY, Bolt or Feishu bot" (guides/code/wiring-*.ts)
+// as a reader runs it, in its own process, with the platform pointed at a stand-in on 127.0.0.1 through
 // the environment variables the guide reads (the library's documented base-URL option), and plays
 // the confirmation as the platform would deliver it: a /purge, another member's click on 确认
 // (refused: the requester's 取消 that follows cancels), then a second /purge that the requester
 // confirms, a repeated click, and a message that the bot's own handler answers. Returns what the
 // bot sent, in order. The updates, events and signatures are the adapter suites' own
-// (packages/*/test), in the shapes the platforms document.
+// (packages/*/test), in the shapes the platforms document. Mallory's ordinary message after her
+// click is also the barrier that orders the click before the requester's 取消: grammY polls one
+// update at a time, the Feishu webhook answers after the event was handled, and Bolt acks a click
+// just before the adapter hands it to the bus, well before a later request is read.
 import { spawn } from 'node:child_process';
-import { expect } from 'vitest';
 import { createServer } from 'node:net';
 import { systemClock } from '@parley/core';
 import { type LoopbackServer, sendRequest, startLoopbackServer } from '@parley/testing/loopback';
@@ -37,6 +39,7 @@ import {
   clickUpdate,
   textUpdate,
 } from '../packages/telegram/test/updates.js';
+import { expect } from 'vitest';
 
 const SLACK_TOKEN = 'xoxb-test-token';
 
