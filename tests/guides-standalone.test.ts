@@ -125,12 +125,16 @@ describe.runIf(built)('guides typed into a fresh project', () => {
       expect(typecheck(dir)).toBe('');
     }, 300_000);
 
-    // Each program as the guide shows it, run with the project's tsx, its platform on a loopback stand-in.
+    // Each program as the guide shows it, run as `npx tsx <file>` runs it, its platform on a loopback stand-in.
     it.each(['telegram', 'slack', 'feishu'] as const)(
       '%s: the program confirms once, refuses another member and hands the rest to its own handlers',
       async (platform) => {
         expect(dir).not.toBe(''); // the project above was made
-        const program = { command: process.execPath, args: ['--import', 'tsx', files[platform]], cwd: dir };
+        const program = {
+          command: join(dir, 'node_modules', '.bin', 'tsx'),
+          args: [files[platform]],
+          cwd: dir,
+        };
         expect(await converse(platform, program)).toEqual(WIRING_TRANSCRIPTS[platform]);
       },
       120_000,

@@ -45,7 +45,7 @@ const SLACK_TOKEN = 'xoxb-test-token';
 
 export type Platform = 'telegram' | 'slack' | 'feishu';
 
-/** How to start a wiring program: e.g. `node --import tsx telegram.ts` in the reader's project. */
+/** How to start a wiring program: e.g. `node_modules/.bin/tsx telegram.ts` in the reader's project. */
 export interface Program {
   readonly command: string;
   readonly args: readonly string[];

@@ -521,7 +521,11 @@ describe('guide: wiring Parley into an existing bot, each program run against a 
   it.each(['telegram', 'slack', 'feishu'] as const)(
     '%s: confirms once, refuses another member, hands off the rest',
     async (platform) => {
-      const program = { command: process.execPath, args: ['--import', 'tsx', FILES[platform]], cwd: ROOT };
+      const program = {
+        command: join(ROOT, 'node_modules', '.bin', 'tsx'),
+        args: [FILES[platform]],
+        cwd: ROOT,
+      };
       expect(await converse(platform, program)).toEqual(WIRING_TRANSCRIPTS[platform]);
     },
     60_000,
