@@ -511,7 +511,7 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-describe('guide: wiring Parley into an existing bot, each program run against a stand-in', () => {
+describe('guide: add Parley to your grammY, Bolt or Feishu bot (each program run against a stand-in)', () => {
   const ROOT = join(import.meta.dirname, '..');
   const FILES: Record<Platform, string> = {
     telegram: 'guides/code/wiring-grammy.ts',
