@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ESM script without type declarations
 import { listPackages } from '../scripts/packages.mjs';
+import { converse, type Platform, WIRING_TRANSCRIPTS } from './guides-wiring.js';
 
 interface Pkg {
   name: string;
@@ -105,14 +106,38 @@ describe.runIf(built)('guides typed into a fresh project', () => {
     expect(printed).toBe(guide.output);
   }, 300_000);
 
-  it('wiring an existing bot: the grammY, Bolt and Feishu wiring compile next to the getting-started bot', () => {
-    const start = readGuide('getting-started.md');
-    const guide = readGuide('wiring-an-existing-bot.md');
-    const dir = project('wiring', guide.installs);
-    writeFileSync(join(dir, 'getting-started.ts'), start.samples.join('\n'));
-    const files = ['telegram.ts', 'slack.ts', 'feishu.ts']; // the files the guide names, in its order
-    expect(guide.samples).toHaveLength(files.length);
-    for (const [i, file] of files.entries()) writeFileSync(join(dir, file), guide.samples[i] ?? '');
-    expect(typecheck(dir)).toBe('');
-  }, 300_000);
+  describe('wiring an existing bot', () => {
+    let dir = '';
+    const files: Record<Platform, string> = {
+      telegram: 'telegram.ts',
+      slack: 'slack.ts',
+      feishu: 'feishu.ts',
+    };
+
+    it('the grammY, Bolt and Feishu programs compile next to the getting-started bot', () => {
+      const start = readGuide('getting-started.md');
+      const guide = readGuide('wiring-an-existing-bot.md');
+      dir = project('wiring', guide.installs);
+      writeFileSync(join(dir, 'getting-started.ts'), start.samples.join('\n'));
+      const names = Object.values(files); // the files the guide names, in its order
+      expect(guide.samples).toHaveLength(names.length);
+      for (const [i, file] of names.entries()) writeFileSync(join(dir, file), guide.samples[i] ?? '');
+      expect(typecheck(dir)).toBe('');
+    }, 300_000);
+
+    // Each program as the guide shows it, run as `npx tsx <file>` runs it, its platform on a loopback stand-in.
+    it.each(['telegram', 'slack', 'feishu'] as const)(
+      '%s: the program confirms once, refuses another member and hands the rest to its own handlers',
+      async (platform) => {
+        expect(dir).not.toBe(''); // the project above was made
+        const program = {
+          command: join(dir, 'node_modules', '.bin', 'tsx'),
+          args: [files[platform]],
+          cwd: dir,
+        };
+        expect(await converse(platform, program)).toEqual(WIRING_TRANSCRIPTS[platform]);
+      },
+      120_000,
+    );
+  });
 });

@@ -3,6 +3,7 @@
 // Redis guide also runs on a real redis-server on a free loopback port when one is installed.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { createServer, Socket } from 'node:net';
 import { createMessageBus } from '@parley/bus';
@@ -40,6 +41,7 @@ import {
 } from '../guides/code/telegram-updates.js';
 // The testing guide is itself a test file: importing it registers its tests here.
 import '../guides/code/testing-with-fakes.js';
+import { converse, type Platform, WIRING_TRANSCRIPTS } from './guides-wiring.js';
 
 describe('guides as people read them (GitHub, an editor)', () => {
   it('show in each code sample exactly the code of the regions it names', () => {
@@ -508,3 +510,24 @@ function ping(port: number): Promise<boolean> {
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
   });
 }
+
+describe('guide: add Parley to your grammY, Bolt or Feishu bot (each program run against a stand-in)', () => {
+  const ROOT = join(import.meta.dirname, '..');
+  const FILES: Record<Platform, string> = {
+    telegram: 'guides/code/wiring-grammy.ts',
+    slack: 'guides/code/wiring-bolt.ts',
+    feishu: 'guides/code/wiring-feishu.ts',
+  };
+  it.each(['telegram', 'slack', 'feishu'] as const)(
+    '%s: confirms once, refuses another member, hands off the rest',
+    async (platform) => {
+      const program = {
+        command: join(ROOT, 'node_modules', '.bin', 'tsx'),
+        args: [FILES[platform]],
+        cwd: ROOT,
+      };
+      expect(await converse(platform, program)).toEqual(WIRING_TRANSCRIPTS[platform]);
+    },
+    60_000,
+  );
+});

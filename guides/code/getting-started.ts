@@ -20,7 +20,7 @@ export interface Orders {
 }
 
 export interface BotOptions {
-  /** Your chat platform (Telegram, Feishu, DingTalk…): see "Wiring Parley into an existing bot". */
+  /** Your chat platform (Telegram, Feishu, DingTalk…): see the guide "Add Parley to your grammY, Bolt or Feishu bot". */
   readonly adapter: ChannelAdapter;
   readonly orders: Orders;
   /** Where pending confirmations live. Memory by default; a Redis store once you run replicas. */

@@ -1,30 +1,33 @@
-// The grammY section of "Wiring Parley into an existing bot"; compiled by the standalone guide test.
+// The grammY section of "Wiring Parley into an existing bot": a bot started the way grammY's docs
+// start one, with Parley's lines added. The guide tests run this file as a program against a
+// stand-in of the Bot API (TELEGRAM_API_ROOT); without that variable it talks to Telegram.
 // #region grammy
 import { createHygieneInterceptor, createMessageBus, dispatchBySession } from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
 import { createTelegramAdapter } from '@parley/telegram';
-import type { Bot } from 'grammy';
+import { Bot } from 'grammy';
 import { type Orders, purge } from './getting-started.js';
 
-/** Adds a confirmed /purge to the grammY bot you already have; call it before bot.start(). */
-export async function addParley(bot: Bot, orders: Orders): Promise<() => Promise<void>> {
-  const telegram = createTelegramAdapter({ bot });
-  bot.use(telegram); // before your own handlers
-  const bus = createMessageBus();
-  bus.intercept(createHygieneInterceptor()); // redeliveries, edits, other bots
-  const gate = createConfirmGate({ bus }); // takes the requester's 确认 / 取消 and button clicks
-  const handoff = telegram.handoff(); // everything but /purge goes on to your handlers
-  bus.intercept({ name: handoff.name, intercept: (m) => m.text.trim() !== '/purge' && handoff.intercept(m) });
-  await bus.attach(telegram);
-  const dispatcher = dispatchBySession(bus, async (message) => {
-    const text = await purge(gate, orders, message); // waits in this chat only; other chats go on
-    const { channel, chatId, threadId } = message; // the answer goes where the command came from
-    await bus.publishOutbound({ channel, chatId, threadId, text });
-  });
-  return async () => {
-    await gate.close();
-    await bus.close();
-    await dispatcher.done;
-  };
-}
+const orders: Orders = { deleteCancelled: async () => 3 }; // your data layer
+const bot = new Bot(process.env.BOT_TOKEN ?? '', { client: { apiRoot: process.env.TELEGRAM_API_ROOT } });
+
+// Parley: right after `new Bot(…)`, before your own handlers.
+const telegram = createTelegramAdapter({ bot });
+bot.use(telegram);
+const bus = createMessageBus();
+bus.intercept(createHygieneInterceptor());
+const gate = createConfirmGate({ bus });
+const handoff = telegram.handoff();
+bus.intercept({ name: handoff.name, intercept: (m) => m.text.trim() !== '/purge' && handoff.intercept(m) });
+await bus.attach(telegram);
+dispatchBySession(bus, async (m) => {
+  const text = await purge(gate, orders, m);
+  await bus.publishOutbound({ channel: m.channel, chatId: m.chatId, threadId: m.threadId, text });
+});
+
+// Your handlers, unchanged: they get every update but /purge and the answers to its prompt.
+bot.command('start', (ctx) => ctx.reply('Welcome! Up and running.'));
+bot.on('message', (ctx) => ctx.reply('Got another message!'));
+
+bot.start({ onStart: (me) => console.log(`@${me.username} is running`) });
 // #endregion grammy

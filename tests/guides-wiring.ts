@@ -1,0 +1,390 @@
+// Runs a program of the guide "Add Parley to your grammY, Bolt or Feishu bot" (guides/code/wiring-*.ts)
+// as a reader runs it, in its own process, with the platform pointed at a stand-in on 127.0.0.1 through
+// the environment variables the guide reads (the library's documented base-URL option), and plays
+// the confirmation as the platform would deliver it: a /purge, another member's click on 确认
+// (refused: the requester's 取消 that follows cancels), then a second /purge that the requester
+// confirms, a repeated click, and a message that the bot's own handler answers. Returns what the
+// bot sent, in order. The updates, events and signatures are the adapter suites' own
+// (packages/*/test), in the shapes the platforms document. Mallory's ordinary message after her
+// click is also the barrier that orders the click before the requester's 取消: grammY polls one
+// update at a time, the Feishu webhook answers after the event was handled, and Bolt acks a click
+// just before the adapter hands it to the bus, well before a later request is read.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { systemClock } from '@parley/core';
+import { type LoopbackServer, sendRequest, startLoopbackServer } from '@parley/testing/loopback';
+import {
+  BOT as FEISHU_BOT,
+  ALICE as FEISHU_ALICE,
+  MALLORY as FEISHU_MALLORY,
+  APP_ID,
+  ENCRYPT_KEY,
+  cardEvent,
+  encrypted,
+  mentionReply,
+  messageEvent as feishuMessage,
+} from '../packages/feishu/test/events.js';
+import { SIGNING_SECRET, sign } from '../packages/slack/test/helpers.js';
+import {
+  ALICE as SLACK_ALICE,
+  MALLORY as SLACK_MALLORY,
+  blockActions,
+  messageEvent as slackMessage,
+} from '../packages/slack/test/payloads.js';
+import { BOT_ID, BOT_USER, TEAM, tsAt } from '../packages/slack/test/web-api.js';
+import { startBotApi, TOKEN } from '../packages/telegram/test/bot-api.js';
+import {
+  ALICE as TG_ALICE,
+  MALLORY as TG_MALLORY,
+  clickUpdate,
+  textUpdate,
+} from '../packages/telegram/test/updates.js';
+import { expect } from 'vitest';
+
+const SLACK_TOKEN = 'xoxb-test-token';
+
+export type Platform = 'telegram' | 'slack' | 'feishu';
+
+/** How to start a wiring program: e.g. `node_modules/.bin/tsx telegram.ts` in the reader's project. */
+export interface Program {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+}
+
+interface Running {
+  /** Everything the program printed so far, for a failing test's message. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts the program; resolves once it printed `ready` (it is listening or polling). */
+function start(program: Program, env: Record<string, string>, ready: string): Promise<Running> {
+  const child = spawn(program.command, [...program.args], {
+    cwd: program.cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const running: Running = {
+    output: () => printed,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await closed;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (printed.includes(ready)) resolve(running);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`${program.args.join(' ')} exited (${code}):\n${printed}`)),
+    );
+  });
+}
+
+/** A free TCP port on loopback for a program that listens. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }; // a TCP listener
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `play` against the started program and stops it (and the stand-in) whatever happens. */
+async function session(
+  program: Program,
+  env: Record<string, string>,
+  ready: string,
+  close: () => Promise<void>,
+  play: () => Promise<string[]>,
+): Promise<string[]> {
+  let running: Running | undefined;
+  try {
+    running = await start(program, env, ready);
+    return await play();
+  } catch (error) {
+    throw new Error(`${String(error)}\n--- the program printed:\n${running?.output() ?? ''}`);
+  } finally {
+    await running?.stop();
+    await close();
+  }
+}
+
+interface Button {
+  readonly text: string;
+  readonly callback_data: string;
+}
+
+async function telegram(program: Program): Promise<string[]> {
+  const api = await startBotApi(systemClock);
+  const env = { BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: api.apiRoot };
+  const now = (): number => Math.floor(Date.now() / 1000);
+  const sent = async (count: number): Promise<{ buttons: string[]; id: number }> => {
+    const call = await api.waitFor('sendMessage', count);
+    const markup = call.params['reply_markup'] as { inline_keyboard: Button[][] } | undefined;
+    const buttons = (markup?.inline_keyboard[0] ?? []).map((b) => b.callback_data);
+    return { buttons, id: 100 + count }; // the stand-in numbers the bot's messages from 101 on
+  };
+  return session(
+    program,
+    env,
+    'is running',
+    () => api.close(),
+    async () => {
+      api.push(textUpdate('/purge', { at: now() }));
+      const first = await sent(1);
+      api.push(clickUpdate(first.buttons[0] ?? '', TG_MALLORY, first.id)); // refused: Mallory did not ask
+      api.push(textUpdate('hello', { from: TG_MALLORY, at: now() }));
+      await sent(2); // the bot's own handler answered: Mallory's click was handled before
+      api.push(clickUpdate(first.buttons[1] ?? '', TG_ALICE, first.id)); // 取消
+      await sent(3);
+      api.push(textUpdate('/purge', { at: now() }));
+      const second = await sent(4);
+      api.push(clickUpdate(second.buttons[0] ?? '', TG_ALICE, second.id)); // 确认
+      await sent(5);
+      api.push(clickUpdate(second.buttons[0] ?? '', TG_ALICE, second.id)); // clicked twice
+      api.push(textUpdate('hello', { from: TG_MALLORY, at: now() }));
+      await sent(6);
+      return api.callsOf('sendMessage').map((call) => String(call.params['text']));
+    },
+  );
+}
+
+function startSlackApi(): Promise<LoopbackServer> {
+  let seq = 0;
+  return startLoopbackServer({
+    guard: (req) =>
+      req.headers['authorization'] === `Bearer ${SLACK_TOKEN}`
+        ? undefined
+        : { json: { ok: false, error: 'invalid_auth' } },
+    notFound: { json: { ok: false, error: 'unknown_method' } },
+    routes: [
+      {
+        path: '/api/auth.test',
+        answer: () => ({
+          json: { ok: true, team: 'Ops', user: 'shopbot', team_id: TEAM, user_id: BOT_USER, bot_id: BOT_ID },
+        }),
+      },
+      {
+        path: '/api/chat.postMessage',
+        answer: (req) => {
+          const params = req.body as Record<string, string>;
+          const ts = tsAt(Date.now(), ++seq);
+          const message = { type: 'message', user: BOT_USER, bot_id: BOT_ID, text: params['text'], ts };
+          return { json: { ok: true, channel: params['channel'], ts, message } };
+        },
+      },
+    ],
+  });
+}
+
+interface SlackButton {
+  readonly action_id: string;
+  readonly value: string;
+}
+
+async function slack(program: Program): Promise<string[]> {
+  const api = await startSlackApi();
+  const port = await freePort();
+  const env = {
+    SLACK_BOT_TOKEN: SLACK_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: `${api.url}/api/`,
+    PORT: String(port),
+  };
+  const post = async (body: string, type: string): Promise<void> => {
+    const url = `http://127.0.0.1:${port}/slack/events`;
+    const answer = await sendRequest(url, { headers: { 'content-type': type, ...sign(body) }, body });
+    if (answer.status !== 200) throw new Error(`Bolt answered ${answer.status}: ${answer.text}`);
+  };
+  const say = (text: string, user: string) =>
+    post(JSON.stringify(slackMessage(text, { user, at: Date.now() })), 'application/json');
+  const click = (button: SlackButton | undefined, user: string) => {
+    const payload = blockActions(button?.value ?? '', {
+      user,
+      at: Date.now() + 1_000,
+      actionId: button?.action_id ?? '',
+    });
+    return post(
+      `payload=${encodeURIComponent(JSON.stringify(payload))}`,
+      'application/x-www-form-urlencoded',
+    );
+  };
+  const posted = async (count: number): Promise<SlackButton[]> => {
+    const { body } = await api.waitFor('/api/chat.postMessage', count);
+    const blocks = JSON.parse((body as Record<string, string>)['blocks'] ?? '[]') as {
+      type: string;
+      elements?: SlackButton[];
+    }[];
+    return blocks.find((block) => block.type === 'actions')?.elements ?? [];
+  };
+  return session(
+    program,
+    env,
+    'is running',
+    () => api.close(),
+    async () => {
+      await say('purge', SLACK_ALICE);
+      const first = await posted(1);
+      await click(first[0], SLACK_MALLORY); // refused: Mallory did not ask
+      await say('hello', SLACK_MALLORY);
+      await posted(2);
+      await click(first[1], SLACK_ALICE); // 取消
+      await posted(3);
+      await say('purge', SLACK_ALICE);
+      const second = await posted(4);
+      await click(second[0], SLACK_ALICE); // 确认
+      await posted(5);
+      await click(second[0], SLACK_ALICE); // clicked twice
+      await say('hello', SLACK_MALLORY);
+      await posted(6);
+      return api
+        .requestsTo('/api/chat.postMessage')
+        .map((req) => String((req.body as Record<string, string>)['text']));
+    },
+  );
+}
+
+const TENANT_TOKEN = 't-g1044qeGEDXTB6NDJOGV4JQCYDGHRBARFTGT1234';
+const MESSAGES = /^\/open-apis\/im\/v1\/messages(?:\/([^/]+)\/reply)?$/;
+
+function startFeishuApi(): Promise<LoopbackServer> {
+  let seq = 0;
+  return startLoopbackServer({
+    notFound: { status: 404, json: { code: 404, msg: 'not found' } },
+    guard: (req) =>
+      !MESSAGES.test(req.path) || req.headers['authorization'] === `Bearer ${TENANT_TOKEN}`
+        ? undefined
+        : { status: 400, json: { code: 99991663, msg: 'Invalid access token for authorization.' } },
+    routes: [
+      {
+        path: '/open-apis/auth/v3/tenant_access_token/internal',
+        answer: () => ({ json: { code: 0, msg: 'ok', tenant_access_token: TENANT_TOKEN, expire: 7200 } }),
+      },
+      {
+        path: MESSAGES,
+        answer: (req) => {
+          const body = req.body as { receive_id?: string; msg_type?: string; content?: string };
+          const now = String(Date.now());
+          const data = {
+            message_id: `om_sent_${++seq}`,
+            msg_type: body.msg_type,
+            create_time: now,
+            update_time: now,
+            chat_id: body.receive_id,
+            sender: { id: APP_ID, id_type: 'app_id', sender_type: 'app' },
+            body: { content: body.content },
+          };
+          return { json: { code: 0, msg: 'success', data } };
+        },
+      },
+    ],
+  });
+}
+
+/** What a Feishu message the bot sent says: its text, or its card's buttons' values. */
+function feishuSent(body: unknown): { text: string; values: unknown[] } {
+  const { msg_type: type, content = '{}' } = body as { msg_type?: string; content?: string };
+  const parsed = JSON.parse(content) as {
+    text?: string;
+    elements?: { tag: string; text?: { content: string }; actions?: { value: unknown }[] }[];
+  };
+  if (type !== 'interactive') return { text: parsed.text ?? '', values: [] };
+  const elements = parsed.elements ?? [];
+  const text = elements.find((e) => e.tag === 'div')?.text?.content ?? '';
+  const values = (elements.find((e) => e.tag === 'action')?.actions ?? []).map((a) => a.value);
+  return { text, values };
+}
+
+async function feishu(program: Program): Promise<string[]> {
+  const api = await startFeishuApi();
+  const port = await freePort();
+  const env = {
+    FEISHU_APP_ID: APP_ID,
+    FEISHU_APP_SECRET: 'secret',
+    FEISHU_DOMAIN: api.url,
+    FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
+    FEISHU_BOT_OPEN_ID: FEISHU_BOT,
+    PORT: String(port),
+  };
+  const post = async (event: unknown): Promise<void> => {
+    const { body, headers } = encrypted(event);
+    const url = `http://127.0.0.1:${port}/webhook/event`;
+    const answer = await sendRequest(url, {
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}: ${answer.text}`);
+  };
+  const sent = async (count: number): Promise<unknown[]> =>
+    feishuSent((await api.waitFor(MESSAGES, count)).body).values;
+  return session(
+    program,
+    env,
+    'is listening',
+    () => api.close(),
+    async () => {
+      await post(feishuMessage('/purge', { sender: FEISHU_ALICE, at: Date.now() }));
+      const first = await sent(1);
+      await post(
+        cardEvent(first[0], {
+          operator: FEISHU_MALLORY,
+          messageId: 'om_sent_1',
+          at: Math.floor(Date.now() / 1000),
+        }),
+      ); // refused
+      await post(feishuMessage('hello', { sender: FEISHU_MALLORY, at: Date.now() }));
+      await sent(2);
+      await post(mentionReply('取消', { sender: FEISHU_ALICE, at: Date.now() + 1 }));
+      await sent(3);
+      await post(feishuMessage('/purge', { sender: FEISHU_ALICE, at: Date.now() }));
+      await sent(4);
+      const reply = mentionReply('确认', { sender: FEISHU_ALICE, at: Date.now() + 1 }); // as a group reply arrives
+      await post(reply);
+      await sent(5);
+      await post(reply); // Feishu delivers it again
+      await post(feishuMessage('hello', { sender: FEISHU_MALLORY, at: Date.now() }));
+      return (await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api.waitFor(MESSAGES, n)))).map(
+        (req) => feishuSent(req.body).text,
+      );
+    },
+  );
+}
+
+/** Plays the confirmation against the program's platform; resolves to what the bot sent, in order. */
+export function converse(platform: Platform, program: Program): Promise<string[]> {
+  if (platform === 'telegram') return telegram(program);
+  if (platform === 'slack') return slack(program);
+  return feishu(program);
+}
+
+/** The prompt the confirm gate sends for getting-started's purge, as each platform shows its text. */
+const PROMPT = expect.stringContaining("DELETE FROM orders WHERE status = 'cancelled'");
+
+/** What each wiring program sends in `converse`'s conversation: the bot's own handler's answer in between. */
+export const WIRING_TRANSCRIPTS: Readonly<Record<Platform, readonly unknown[]>> = {
+  telegram: wiringTranscript('Got another message!'),
+  slack: wiringTranscript('Hey there!'),
+  feishu: wiringTranscript('Got it.'),
+};
+
+function wiringTranscript(yours: string): readonly unknown[] {
+  return [
+    PROMPT,
+    yours, // Mallory's click was refused; her message went to the bot's own handler
+    'Nothing deleted (cancelled).',
+    PROMPT,
+    'Deleted 3 cancelled orders.', // once: the repeated click or redelivered reply changed nothing
+    yours,
+  ];
+}
