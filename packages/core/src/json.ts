@@ -149,19 +149,38 @@ export function parseJson(text: string, limits: JsonLimits = {}): JsonValue {
  * `Date` or `Map`).
  *
  * Use it before persisting, so a bad value fails loudly at write time instead of being silently
- * altered by `JSON.stringify`.
+ * altered by `JSON.stringify`. With `limits`, the text is also held to what `parseJson` would
+ * accept under the same limits (size, depth, node count, forbidden keys), so a store never writes
+ * a value it would refuse to read back.
  *
- * @throws CoreError `json_not_serializable` naming the path of the first bad value.
+ * @throws CoreError `json_not_serializable` naming the path of the first bad value; with `limits`,
+ * the code `parseJson` would refuse the text with (`json_too_large`, `json_too_deep`, …).
  * @example
  * ```ts
- * import { stringifyJson } from '@parley/core';
+ * import { isParleyError, stringifyJson } from '@parley/core';
  *
  * console.log(stringifyJson({ id: 'a', n: 1 })); // {"id":"a","n":1}
+ * try {
+ *   stringifyJson({ a: { b: { c: 1 } } }, { maxDepth: 2 });
+ * } catch (error) {
+ *   console.log(isParleyError(error, 'json_too_deep')); // true
+ * }
  * ```
  */
-export function stringifyJson(value: unknown): string {
+export function stringifyJson(value: unknown, limits?: JsonLimits): string {
   // The fast pass builds no paths; the path of a refusal is found by a second pass, on failure only.
-  if (isPlainJson(value, undefined)) return JSON.stringify(value);
+  const json = isPlainJson(value, undefined) ? JSON.stringify(value) : slowStringify(value);
+  if (limits === undefined) return json;
+  const check = safeParseJson(json, limits);
+  if (!check.ok) {
+    throw new CoreError(check.code, check.message, {
+      details: check.path === undefined ? {} : { path: check.path },
+    });
+  }
+  return json;
+}
+
+function slowStringify(value: unknown): string {
   const bad = findNonJson(value, '', new Set());
   if (bad !== undefined) {
     throw new CoreError('json_not_serializable', `The value at "${bad || '(root)'}" is not JSON`, {

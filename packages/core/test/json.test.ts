@@ -132,6 +132,23 @@ describe('stringifyJson', () => {
     const shared = { x: 1 };
     expect(stringifyJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
   });
+
+  it.each([
+    ['too large', { text: 'x'.repeat(100) }, { maxBytes: 64 }, 'json_too_large'],
+    ['too deep', { a: { b: { c: 1 } } }, { maxDepth: 2 }, 'json_too_deep'],
+    ['too many nodes', [1, 2, 3, 4], { maxNodes: 3 }, 'json_too_many_nodes'],
+    ['a forbidden key', JSON.parse('{"__proto__":1}'), {}, 'json_forbidden_key'],
+  ])('with limits, refuses a value %s as parseJson would refuse its text', (_, value, limits, code) => {
+    expect(() => stringifyJson(value, limits)).toThrow(expect.objectContaining({ code }));
+    expect(stringifyJson(value)).toBe(JSON.stringify(value)); // without limits it is written
+  });
+
+  it('with limits, returns the text of a value within them, and still refuses what is not JSON', () => {
+    expect(stringifyJson({ a: [1, 2] }, { maxDepth: 3, maxNodes: 4 })).toBe('{"a":[1,2]}');
+    expect(() => stringifyJson({ at: new Date(0) }, {})).toThrow(
+      expect.objectContaining({ code: 'json_not_serializable', details: { path: 'at' } }),
+    );
+  });
 });
 
 describe('safeParseJson limits (issue 19 hunt)', () => {

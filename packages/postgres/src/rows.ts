@@ -1,12 +1,9 @@
 import {
-  CoreError,
   decodeStoreKey,
   encodeStoreKey,
   type JsonLimits,
-  type JsonValue,
   type StoreEntry,
   safeParseJson,
-  stringifyJson,
 } from '@parley/core';
 import { MAX_KEY_BYTES, PostgresStoreError } from './errors.js';
 
@@ -73,15 +70,4 @@ function utf8Length(text: string): number {
     bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : 3; // no surrogates: encodeStoreKey escaped them
   }
   return bytes;
-}
-
-/** A value as the `value` column holds it; what could not be read back under `limits` is refused now. */
-export function encodeValue(value: JsonValue, limits: JsonLimits): string {
-  const json = stringifyJson(value);
-  const check = safeParseJson(json, limits);
-  if (!check.ok)
-    throw new CoreError(check.code, check.message, {
-      details: check.path === undefined ? {} : { path: check.path },
-    });
-  return json;
 }

@@ -6,6 +6,7 @@ import {
   type JsonValue,
   type StoreEntry,
   type StoreSetOptions,
+  stringifyJson,
   systemClock,
   type TimerHandle,
 } from '@parley/core';
@@ -14,7 +15,7 @@ import { PostgresStoreError } from './errors.js';
 import { type Details, isRetryable, toStoreError } from './failures.js';
 import { migratePostgresStore } from './migrate.js';
 import { DEFAULT_SCHEMA, namesOf } from './migration.js';
-import { decodeListedKey, decodeRow, encodeKey, encodeValue, prefixRange } from './rows.js';
+import { decodeListedKey, decodeRow, encodeKey, prefixRange } from './rows.js';
 import { statementsFor } from './sql.js';
 import type { PostgresStore, PostgresStoreEvents, PostgresStoreOptions } from './store-types.js';
 import { createWatchHub } from './watch.js';
@@ -144,7 +145,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   ): Promise<number | undefined> {
     open();
     const encoded = encodeKey(key);
-    const json = encodeValue(value, limits);
+    const json = stringifyJson(value, limits);
     const ttlMs = setOptions?.ttlMs === undefined ? undefined : assertTtlMs(setOptions.ttlMs);
     const now = clock.now();
     const expiresAt = ttlMs === undefined ? null : Math.ceil(now + ttlMs);

@@ -1,5 +1,4 @@
 import {
-  CoreError,
   decodeStoreKey,
   encodeStoreKey,
   type JsonLimits,
@@ -7,7 +6,6 @@ import {
   type StoreChange,
   type StoreEntry,
   safeParseJson,
-  stringifyJson,
 } from '@parley/core';
 
 /** Where one store's data lives in Redis; every name starts with the application prefix. */
@@ -172,14 +170,3 @@ end
 redis.call('PUBLISH', channel, 's|' .. version .. '|' .. key)
 return {'ok', version, expiresAt, existed}
 `;
-
-/** A value as the entry hash holds it; what could not be read back under `limits` is refused now. */
-export function encodeValue(value: JsonValue, limits: JsonLimits): string {
-  const json = stringifyJson(value);
-  const check = safeParseJson(json, limits);
-  if (!check.ok)
-    throw new CoreError(check.code, check.message, {
-      details: check.path === undefined ? {} : { path: check.path },
-    });
-  return json;
-}

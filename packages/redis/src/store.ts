@@ -7,10 +7,10 @@ import {
   type JsonValue,
   type StoreEntry,
   type StoreSetOptions,
+  stringifyJson,
 } from '@parley/core';
 import {
   decodeEntry,
-  encodeValue,
   escapeGlob,
   isWellFormed,
   layoutOf,
@@ -138,7 +138,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     setOptions: StoreSetOptions | undefined,
   ): Promise<readonly string[]> {
     open();
-    const json = value === undefined ? '' : encodeValue(value, limits);
+    const json = value === undefined ? '' : stringifyJson(value, limits);
     const ttl =
       value === undefined || setOptions?.ttlMs === undefined
         ? ''
