@@ -2,7 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import { generateId, systemClock } from '@parley/core';
 import { createFakePlatform, createFakeStore } from '@parley/testing';
-import { createFakeNotifier, createFakeVault } from './fakes.js';
+import { createFakeNotifier, createFakeVault } from './adapters.js';
 import { startCleanupSession } from './host.js';
 import { HINTS } from './replies.js';
 import { clockWait } from './run.js';

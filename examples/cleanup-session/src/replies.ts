@@ -82,6 +82,9 @@ export function readAnswer(
   }
 }
 
+export const EXECUTE_COMMAND_HINT =
+  'Reply "retry" to run the remaining targets again, or "manual" to hand them to the manual-execution queue.';
+
 /** After a failed execution: "retry" runs the rest again, "manual" hands it over; anything else is neither. */
 export function readExecuteCommand(text: string): 'retry' | 'manual' | undefined {
   const word = firstClause(text).toLowerCase();

@@ -8,8 +8,7 @@ import {
   type ManualClock,
 } from '@parley/core';
 import { createFakePlatform, createFakeStore, type FakePlatform, type FakeStore } from '@parley/testing';
-import type { Notification } from './adapters.js';
-import { createFakeNotifier, createFakeVault } from './fakes.js';
+import { createFakeNotifier, createFakeVault, type Notification } from './adapters.js';
 import {
   type CleanupHost,
   type CleanupHostOptions,
@@ -18,7 +17,7 @@ import {
 } from './host.js';
 import { createReviewQueues, type Wait } from './persistence.js';
 import type { Scenario } from './scenarios.js';
-import type { SessionJson, SessionRecord } from './session-json.js';
+import type { CleanupRecord, SessionJson } from './session-json.js';
 import { createTranscript, type Transcript } from './transcript.js';
 
 /** How long the scripted user takes to answer. */
@@ -41,7 +40,7 @@ export interface RunResult {
   readonly step: string;
   readonly done: boolean;
   readonly sessionJson: SessionJson;
-  readonly record: SessionRecord;
+  readonly record: CleanupRecord;
   readonly auditExport: JsonValue | undefined;
   readonly transcript: readonly string[];
   readonly store: FakeStore;
@@ -109,7 +108,7 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
   }
   host.stop();
 
-  const repo = createReviewQueues(store, () => generateId('rev_'));
+  const repo = createReviewQueues(store, clock, () => generateId('rev_'));
   return {
     sessionId: host.sessionId,
     step: host.step,
