@@ -30,7 +30,8 @@ import type { Transcript } from './transcript.js';
 export interface CleanupHostOptions {
   readonly store: Store;
   readonly clock: Clock;
-  readonly wait: Wait;
+  /** Waits between retries; a timer on `clock` by default (the scripted run moves its manual clock). */
+  readonly wait?: Wait;
   /** Makes ids with a prefix (`sess_`, `plan_`, `rev_`). */
   readonly generateId: (prefix: string) => string;
   readonly platform: PlatformAdapter;

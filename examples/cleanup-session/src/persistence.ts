@@ -20,7 +20,7 @@ export type Wait = (ms: number) => Promise<void>;
 /** The cleanup sessions in the Store: slot-filling drafts, store writes and the audit save retried on `delays`. */
 export function createCleanupSessions(
   store: Store,
-  options: { readonly clock: Clock; readonly wait: Wait; readonly saveDelaysMs?: readonly number[] },
+  options: { readonly clock: Clock; readonly wait?: Wait; readonly saveDelaysMs?: readonly number[] },
 ): FlowSessionStore<CleanupStep, unknown, HostData> {
   const delays = options.saveDelaysMs ?? DEFAULT_SAVE_DELAYS_MS;
   return createFlowSessionStore<CleanupStep, unknown, HostData>(cleanupFlow, {
@@ -30,7 +30,7 @@ export function createCleanupSessions(
     draftSteps: SLOT_FILLING_STEPS,
     saveRetryDelaysMs: delays,
     effectRetryDelaysMs: delays,
-    wait: options.wait,
+    ...(options.wait && { wait: options.wait }),
   });
 }
 
