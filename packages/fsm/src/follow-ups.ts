@@ -6,6 +6,7 @@ import {
   systemClock,
   type TimerHandle,
 } from '@parley/core';
+import { FsmError } from './errors.js';
 import {
   DEFAULT_MAX_ARMED_FOLLOW_UPS,
   type FollowUp,
@@ -24,7 +25,9 @@ import { isRecord } from './snapshot.js';
  * the follow-up is armed again, or sent at once when it fell due while nobody ran; a sent one is never
  * armed again. Sending comes before the mark, so a crash between the two sends it again: at least once,
  * never lost. Use it for anything a flow promises to do later, after its session has closed.
+ * `schedule`, `arm` and `get` reject with the store's own error when the store throws.
  *
+ * @throws FsmError `invalid_options` when `maxArmed` is not a positive integer.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -51,6 +54,11 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
   const clock: Clock = options.clock ?? systemClock;
   const prefix = options.keyPrefix ?? 'follow-up:';
   const maxArmed = options.maxArmed ?? DEFAULT_MAX_ARMED_FOLLOW_UPS;
+  if (!Number.isSafeInteger(maxArmed) || maxArmed < 1) {
+    throw new FsmError('invalid_options', `maxArmed must be a positive integer, not ${maxArmed}`, {
+      details: { option: 'maxArmed' },
+    });
+  }
   const events = createEmitter<FollowUpsEvents>();
   const timers = new Map<string, TimerHandle>();
   const running = new Set<Promise<void>>();

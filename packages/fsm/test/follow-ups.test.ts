@@ -127,6 +127,13 @@ describe('createFollowUps', () => {
     expect(clock.pendingTimers()).toBe(1);
   });
 
+  it('throws invalid_options for a maxArmed that is not a positive integer', () => {
+    const { open } = rig();
+    for (const maxArmed of [0, -1, 1.5, Number.NaN]) {
+      expect(() => open({ maxArmed })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+    }
+  });
+
   it('refuses everything once closed', async () => {
     const { open } = rig();
     const followUps = open();
