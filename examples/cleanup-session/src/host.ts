@@ -1,46 +1,69 @@
 // The host of one cleanup session: reads each reply into fields, lets the flow decide, performs the
-// side effect the flow allows and tells the user. The session itself — compare-and-set writes after
-// every step, drafts of half-answered steps, the close_pending retry on the clock, resume after a
-// restart — is a stored flow session of @parley/fsm.
-import type { JsonValue } from '@parley/core';
-import type { StoredFlowSession } from '@parley/fsm';
-import {
-  checkCredential,
-  createPlan,
-  manualFallback,
-  describePlan,
-  notifyResult,
-  remainingTargets,
-  runExecution,
-} from './effects.js';
+// side effect the flow allows and tells the user. The mechanisms come from @parley/fsm: the stored
+// flow session (compare-and-set writes after every step, drafts of half-answered steps, the
+// close_pending retry on the clock, resume after a restart), the follow-up reminder
+// (`createFollowUps`), the verdict lines (`describeFlowResult`) and the audit trail (`toFlowAudit`).
+import type { Clock, JsonValue, Store } from '@parley/core';
+import { createFollowUps, describeFlowResult, type StoredFlowSession } from '@parley/fsm';
+import type { CredentialVault, Notification, Notifier, PlatformAdapter } from './adapters.js';
+import * as effects from './effects.js';
 import type { CleanupStep } from './flow.js';
-import type { CleanupHost, CleanupHostOptions } from './host-types.js';
 import {
+  auditKey,
   createCleanupSessions,
   createReviewQueues,
   DEFAULT_SAVE_DELAYS_MS,
+  followUpKey,
   refusedError,
+  type Wait,
 } from './persistence.js';
-import { redactJson } from './redact.js';
-import { createReminderTimer, planReminder } from './reminder.js';
-import { type Fields, readAnswer, readExecuteCommand } from './replies.js';
-import { reportSession } from './report.js';
+import { EXECUTE_COMMAND_HINT, type Fields, readAnswer, readExecuteCommand } from './replies.js';
 import {
-  type ExecutionPlan,
+  type CleanupRecord,
   type HostData,
+  type SessionJson,
   toAuditSummary,
   toSessionJson,
-  toSessionRecord,
 } from './session-json.js';
+import type { Transcript } from './transcript.js';
 
-export type { CleanupHost, CleanupHostOptions } from './host-types.js';
+export interface CleanupHostOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** Waits between retries; a timer on `clock` by default (the scripted run moves its manual clock). */
+  readonly wait?: Wait;
+  /** Makes ids with a prefix (`sess_`, `plan_`, `rev_`). */
+  readonly generateId: (prefix: string) => string;
+  readonly platform: PlatformAdapter;
+  readonly vault: CredentialVault;
+  readonly notifier: Notifier;
+  readonly transcript: Transcript;
+  /** Waits between tries of a failed save; their count + 1 is the number of tries. */
+  readonly saveDelaysMs?: readonly number[];
+}
+
+export interface CleanupHost {
+  readonly sessionId: string;
+  readonly step: CleanupStep | 'done';
+  readonly done: boolean;
+  reply(text: string): Promise<void>;
+  /** The stored record as this host last wrote it. */
+  record(): CleanupRecord;
+  sessionJson(): SessionJson;
+  /** The redacted audit summary, once the user asked for an export at close. */
+  readonly auditExport: JsonValue | undefined;
+  /** Stops as the process would: clears the reminder timer (the stored reminder stays). */
+  stop(): void;
+  /** Resolves once a reminder that fell due was sent and marked sent in the store. */
+  settled(): Promise<void>;
+}
 
 type Session = StoredFlowSession<CleanupStep, unknown, HostData>;
 
 /** Starts a new session: persists it and asks the first question. */
 export async function startCleanupSession(options: CleanupHostOptions): Promise<CleanupHost> {
   const started = await createCleanupSessions(options.store, options).start(options.generateId('sess_'), {
-    data: { plan: null, execution: null, events: [], reminder: null },
+    data: { plan: null, execution: null, events: [] },
   });
   if (!started.ok) throw refusedError(started.reason, started);
   const host = createHost(options, started.session);
@@ -50,7 +73,8 @@ export async function startCleanupSession(options: CleanupHostOptions): Promise<
 
 /**
  * Resumes a session from its stored record (another process, or after a restart): the package
- * checks the record, a `close_pending` audit save is retried, and the current question is asked again.
+ * checks the record, a `close_pending` audit save is retried, a reminder not sent yet is armed
+ * again, and the current question is asked again.
  */
 export async function resumeCleanupSession(
   options: CleanupHostOptions,
@@ -71,66 +95,67 @@ function createHost(
   options: CleanupHostOptions,
   session: Session,
 ): CleanupHost & { begin(): Promise<void>; resume(): Promise<void> } {
-  const { clock, transcript, platform } = options;
-  const reviews = createReviewQueues(options.store, () => options.generateId('rev_'));
+  const { clock, transcript, store } = options;
+  const reviews = createReviewQueues(store, clock, () => options.generateId('rev_'));
   const sessionId = session.id;
   let data: HostData = session.data;
   let auditExport: JsonValue | undefined;
 
-  const step = (): string => session.step;
-  const bot = (text: string): void => transcript.say('bot', step(), text);
+  const say = (speaker: 'bot' | 'host' | 'system', text: string, at: string = session.step): void =>
+    transcript.say(speaker, at, text);
   const sayPrompt = (): void => {
-    if (session.prompt !== undefined) bot(session.prompt);
+    if (session.prompt !== undefined) say('bot', session.prompt);
   };
   /** Records a side effect for the audit trail and the transcript, under the step that caused it. */
-  const note = (kind: string, detail: string, at: string = step()): void => {
+  const note = (kind: string, detail: string, at: string = session.step): void => {
     data = { ...data, events: [...data.events, { at: clock.now(), kind, detail }] };
-    transcript.say('host', at, detail);
+    say('host', detail, at);
   };
-  const currentPlan = (): ExecutionPlan => {
+  const plan = () => {
     if (data.plan === null) throw new Error(`Session ${sessionId} has no execution plan`);
     return data.plan;
   };
-  const enqueue = async (queue: string, item: Record<string, JsonValue>, text: string, at: string) => {
-    const stamped = { session_id: sessionId, ...item, at: new Date(clock.now()).toISOString() };
-    const key = await reviews.enqueue(queue, redactJson(stamped));
-    note('review', `${text} → ${key}`, at);
-  };
-  const reminders = createReminderTimer({
+  const left = (): string[] => effects.remainingTargets(plan(), data.execution);
+  const enqueue = async (queue: string, item: Record<string, JsonValue>, text: string, at: string) =>
+    note('review', `${text} → ${await reviews.enqueue(queue, { session_id: sessionId, ...item })}`, at);
+  const followUps = createFollowUps<Notification>({
+    store,
     clock,
-    notifier: options.notifier,
-    markSent: async (sent) => {
-      note('followup', `follow-up reminder sent via ${sent.mode}: ${sent.text}`, 'close');
-      data = { ...data, reminder: sent };
-      await persist();
+    keyPrefix: followUpKey(''),
+    send: async ({ payload }) => {
+      await options.notifier.send(payload);
+      say('host', `follow-up reminder sent via ${payload.mode}: ${payload.text}`, 'close');
     },
   });
-  const scheduleReminder = (): void => {
-    const reminder = planReminder(sessionId, session.fields, data, clock.now());
-    if (reminder === undefined || (data.reminder ?? null) !== null) return;
-    data = { ...data, reminder };
-    note('followup', `reminder scheduled for ${new Date(reminder.dueAt).toISOString()}`, 'close');
-  };
-  reportSession(session, transcript, sayPrompt);
+
+  session.on('save-failed', (e) => say('host', `session save failed (try ${e.attempt}): ${e.reason}`));
+  session.on('submitted', ({ result }) => {
+    transcript.say('flow', result.step, describeFlowResult(result));
+    if (result.ok) {
+      if (result.notice !== undefined) say('bot', result.notice, result.step);
+    } else if (result.code === 'flow_done') {
+      say('bot', 'This session is closed; start a new one for another cleanup.', 'done');
+    } else {
+      say('bot', result.message, result.step);
+      if (result.action === 'back') sayPrompt();
+      if (session.mark === 'close_pending') say('host', 'session persisted as close_pending', 'close');
+    }
+  });
 
   async function persist(): Promise<void> {
     const saved = await session.update(data);
     if (!saved.ok) throw refusedError(sessionId, saved);
   }
 
-  /** Submits (and writes) an answer; what the flow decided is reported by the `submitted` listener. */
+  /** Submits (and writes) an answer; the `submitted` listener reports what the flow decided. */
   async function submit(fields: Fields, transient?: Fields): Promise<void> {
     const before = session.snapshot();
-    const written = await session.submit(fields, { data, ...(transient === undefined ? {} : { transient }) });
+    const written = await session.submit(fields, { data, ...(transient && { transient }) });
     if (!written.ok) throw refusedError(sessionId, written);
     const { result } = written;
     for (const { queue, submitted, reason } of result.snapshot.reviews.slice(before.reviews.length)) {
-      await enqueue(
-        queue,
-        { step: before.state, submitted, reason },
-        `queued for manual review (${queue})`,
-        before.state,
-      );
+      const item = { step: before.state, submitted, reason };
+      await enqueue(queue, item, `queued for manual review (${queue})`, before.state);
     }
     if (result.ok) await after(before.state as CleanupStep, before.part);
     else if (before.reviews.length !== result.snapshot.reviews.length) await persist();
@@ -140,65 +165,51 @@ function createHost(
   async function after(done: CleanupStep, part: number): Promise<void> {
     const fields = session.fields as Record<string, Fields | undefined>;
     if (done === 'platform-scope') {
-      const scope = fields['platform-scope'] as {
-        targets: string[];
-        unresolved: { input: string; reason: string }[];
-      };
+      const scope = fields[done] as { targets: string[]; unresolved: { input: string; reason: string }[] };
       note('scope', `${scope.targets.length} normalised target(s): ${scope.targets.join(' ')}`, done);
       for (const item of scope.unresolved) {
         await enqueue('unresolved-targets', item, `unresolved "${item.input}" (${item.reason})`, done);
       }
     }
     if (done === 'export-decision') {
-      const plan = createPlan(options.generateId('plan_'), fields);
-      data = { ...data, plan };
-      note(
-        'plan',
-        `created ${plan.id}: ${plan.action} × ${plan.targets.length}${plan.exportFirst ? ' after export' : ''}`,
-        done,
-      );
-      bot(describePlan(plan, (fields['platform-scope']?.platforms as string[]) ?? []));
+      const created = effects.createPlan(options.generateId('plan_'), fields);
+      data = { ...data, plan: created };
+      const what = `${created.action} × ${created.targets.length}${created.exportFirst ? ' after export' : ''}`;
+      note('plan', `created ${created.id}: ${what}`, done);
+      say('bot', effects.describePlan(created, fields));
     }
-    if (done === 'execute' && fields.execute?.fallback === 'manual') {
-      for (const target of remainingTargets(currentPlan(), data.execution)) {
+    const manual = fields.execute?.fallback === 'manual' ? left() : [];
+    if (done === 'execute') {
+      for (const target of manual) {
         await enqueue('manual-execution', { target }, `${target} handed to manual execution`, done);
       }
     }
     if (done === 'notify') {
       const mode = String(fields.notify?.notify_mode);
-      const manual =
-        fields.execute?.fallback === 'manual' ? remainingTargets(currentPlan(), data.execution) : [];
-      const sent = await notifyResult(
-        options.notifier,
-        mode,
-        sessionId,
-        currentPlan(),
-        data.execution,
-        manual,
-      );
+      const sent = await effects.notifyResult(options.notifier, mode, sessionId, data, manual);
       if (sent !== undefined) note('notify', `sent via ${mode}: ${sent}`, done);
     }
     await persist();
     sayPrompt();
-    if (done === 'execute' && part === 0) await execute(remainingTargets(currentPlan(), data.execution));
+    if (done === 'execute' && part === 0) await execute();
     if (done === 'close' && part === 0) await saveAudit();
   }
 
-  async function execute(targets: readonly string[]): Promise<void> {
+  async function execute(): Promise<void> {
     const auth = session.fields.auth ?? {};
     const credential: Record<string, string> = {};
     if (typeof auth.credential_ref === 'string') credential.credential_ref = auth.credential_ref;
     if (typeof auth.session_proof === 'string') credential.session_proof = auth.session_proof;
-    const ran = await runExecution(platform, currentPlan(), targets, data.execution, credential, (text) =>
-      note('execute', text),
-    );
+    const run = (text: string) => note('execute', text);
+    const ran = await effects.runExecution(options.platform, plan(), left(), data.execution, credential, run);
     const { status, ...state } = ran;
     data = { ...data, execution: state };
+    const { attempts, completed, errors } = state;
     await submit({
       adapter_status: status,
-      attempt: state.attempts,
-      completed: [...state.completed],
-      errors: [...state.errors],
+      attempt: attempts,
+      completed: [...completed],
+      errors: [...errors],
     });
   }
 
@@ -207,14 +218,12 @@ function createHost(
     const tries = (options.saveDelaysMs ?? DEFAULT_SAVE_DELAYS_MS).length + 1;
     const outcome = await session.perform(async (n) => {
       try {
-        const ref = await reviews.saveAudit(sessionId, toAuditSummary(record(), clock.now()));
-        note('audit', `audit summary saved as ${ref}`);
-        return { audit_saved: true, audit_ref: ref };
+        await store.set(auditKey(sessionId), toAuditSummary(record(), clock.now()));
+        note('audit', `audit summary saved as ${auditKey(sessionId)}`);
+        return { audit_saved: true, audit_ref: auditKey(sessionId) };
       } catch (error) {
-        note(
-          'audit',
-          `audit save failed (try ${n} of ${tries}): ${error instanceof Error ? error.message : String(error)}`,
-        );
+        const why = error instanceof Error ? error.message : String(error);
+        note('audit', `audit save failed (try ${n} of ${tries}): ${why}`);
         return { audit_saved: false };
       }
     });
@@ -223,23 +232,18 @@ function createHost(
       note('audit', 'still close_pending: the save is retried when the session is resumed');
       return persist();
     }
-    if (session.done) bot('Session closed. Thank you: the audit summary is kept for review.');
+    if (session.done) say('bot', 'Session closed. Thank you: the audit summary is kept for review.');
     if (session.fields.close?.audit_export === true) auditExport = toAuditSummary(record(), clock.now());
-    scheduleReminder();
+    const planned = effects.planReminder(sessionId, session.fields, data);
+    if (planned !== undefined) {
+      const dueAt = clock.now() + planned.delayMs;
+      const scheduled = await followUps.schedule(sessionId, dueAt, planned.reminder);
+      if (scheduled.ok) note('followup', `reminder scheduled for ${new Date(dueAt).toISOString()}`, 'close');
+    }
     await persist();
-    if (data.reminder != null) reminders.arm(data.reminder);
   }
 
-  const record = () => toSessionRecord({ ...session.record(), data });
-
-  async function executeCommand(text: string): Promise<void> {
-    const command = readExecuteCommand(text);
-    if (command === 'retry') return execute(remainingTargets(currentPlan(), data.execution));
-    if (command === 'manual' && data.execution !== null) return submit(manualFallback(data.execution));
-    bot(
-      'Reply "retry" to run the remaining targets again, or "manual" to hand them to the manual-execution queue.',
-    );
-  }
+  const record = (): CleanupRecord => ({ ...session.record(), data });
 
   return {
     sessionId,
@@ -259,26 +263,18 @@ function createHost(
       await persist();
       sayPrompt();
     },
-    stop: reminders.stop,
-    settled: () => reminders.settled(),
+    stop: () => followUps.close(),
+    settled: () => followUps.settled(),
     async resume() {
-      const snapshot = session.snapshot();
-      transcript.say(
-        'system',
-        step(),
-        `restored ${sessionId} from the store (version ${session.version}): step ${snapshot.state}, answer ${snapshot.part + 1}`,
-      );
-      if (data.reminder?.sentAt === null) {
-        transcript.say(
-          'system',
-          step(),
-          `follow-up reminder due ${new Date(data.reminder.dueAt).toISOString()}: armed again`,
-        );
-        reminders.arm(data.reminder);
-      }
-      if (snapshot.mark === 'close_pending') return saveAudit();
-      if (snapshot.state === 'execute' && snapshot.part === 0 && data.plan !== null) {
-        bot(describePlan(data.plan, (session.fields['platform-scope']?.platforms as string[]) ?? []));
+      const { state, part, mark } = session.snapshot();
+      const version = `version ${session.version}`;
+      say('system', `restored ${sessionId} from the store (${version}): step ${state}, answer ${part + 1}`);
+      const rearmed = await followUps.arm(sessionId);
+      const due = rearmed.ok && new Date(rearmed.followUp.dueAt).toISOString();
+      if (due) say('system', `follow-up reminder due ${due}: armed again`);
+      if (mark === 'close_pending') return saveAudit();
+      if (state === 'execute' && part === 0 && data.plan !== null) {
+        say('bot', effects.describePlan(data.plan, session.fields));
       }
       sayPrompt();
     },
@@ -287,14 +283,18 @@ function createHost(
       transcript.say('user', current, text);
       if (current === 'done') return submit({});
       const part = session.snapshot().part;
-      if (current === 'execute' && part === 1) return executeCommand(text);
-      const answer = readAnswer(current, part, text, {
-        draft: session.draft?.fields,
-        planRef: data.plan?.id,
-      });
+      if (current === 'execute' && part === 1) {
+        const command = readExecuteCommand(text);
+        if (command === 'retry') return execute();
+        if (command === 'manual' && data.execution !== null)
+          return submit(effects.manualFallback(data.execution));
+        return say('bot', EXECUTE_COMMAND_HINT);
+      }
+      const context = { draft: session.draft?.fields, planRef: data.plan?.id };
+      const answer = readAnswer(current, part, text, context);
       if (current !== 'auth') return submit(answer);
-      const checked = await checkCredential(options.vault, session.merged(answer), (t) => note('auth', t));
-      return submit(answer, checked.check === undefined ? undefined : { check: checked.check });
+      const check = (t: string) => note('auth', t);
+      return submit(answer, await effects.checkCredential(options.vault, session.merged(answer), check));
     },
   };
 }

@@ -2,10 +2,9 @@
 import { createInterface } from 'node:readline/promises';
 import { generateId, systemClock } from '@parley/core';
 import { createFakePlatform, createFakeStore } from '@parley/testing';
-import { createFakeNotifier, createFakeVault } from './fakes.js';
+import { createFakeNotifier, createFakeVault } from './adapters.js';
 import { startCleanupSession } from './host.js';
 import { HINTS } from './replies.js';
-import { clockWait } from './run.js';
 import { createTranscript } from './transcript.js';
 
 const DEMO_CREDENTIALS = {
@@ -33,7 +32,6 @@ export async function runInteractive(): Promise<void> {
   const host = await startCleanupSession({
     store,
     clock,
-    wait: clockWait(clock),
     generateId: (prefix) => generateId(prefix),
     platform: createFakePlatform({ otherwise: 'success' }),
     vault: createFakeVault(clock, credentials),

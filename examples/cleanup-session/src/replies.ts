@@ -12,17 +12,10 @@ export type Fields = Record<string, JsonValue>;
 export const SLOT_FILLING_STEPS: readonly CleanupStep[] = ['goal', 'auth', 'evidence', 'export-decision'];
 
 /** Yes/no words from @parley/confirm, plus the ways people say "go" to an execution prompt. */
+const GO_WORDS = ['proceed', 'go', 'go ahead', 'run it', 'execute now', '开始'];
 const TRIGGER_VOCABULARY = defineVocabulary({
   ...DEFAULT_VOCABULARY_WORDS,
-  confirm: [
-    ...DEFAULT_VOCABULARY_WORDS.confirm,
-    'proceed',
-    'go',
-    'go ahead',
-    'run it',
-    'execute now',
-    '开始',
-  ],
+  confirm: [...DEFAULT_VOCABULARY_WORDS.confirm, ...GO_WORDS],
 });
 
 const GOAL_KEYWORDS: readonly [RegExp, GoalType][] = [
@@ -33,19 +26,8 @@ const GOAL_KEYWORDS: readonly [RegExp, GoalType][] = [
   [/delete|remove|erase|删除/i, 'delete'],
 ];
 
-const FILLER = new Set([
-  'and',
-  'or',
-  'on',
-  'in',
-  'the',
-  'plus',
-  'also',
-  'platform',
-  'platforms',
-  'target',
-  'targets',
-]);
+/** Words between platforms and targets that are neither. */
+const FILLER = new Set('and or on in the plus also platform platforms target targets'.split(' '));
 
 /**
  * Reads a reply for the current step (and part). `draft` is the previous, failed answer of the same
@@ -81,6 +63,9 @@ export function readAnswer(
       return readClose(text);
   }
 }
+
+export const EXECUTE_COMMAND_HINT =
+  'Reply "retry" to run the remaining targets again, or "manual" to hand them to the manual-execution queue.';
 
 /** After a failed execution: "retry" runs the rest again, "manual" hands it over; anything else is neither. */
 export function readExecuteCommand(text: string): 'retry' | 'manual' | undefined {

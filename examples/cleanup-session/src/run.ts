@@ -1,15 +1,8 @@
 // Runs a scripted scenario end to end on injected time, ids and storage, and returns everything a
 // test (or the CLI) wants to look at: the final session JSON, the transcript, the store, the fakes.
-import {
-  type Clock,
-  createSequentialIds,
-  type IdGenerator,
-  type JsonValue,
-  type ManualClock,
-} from '@parley/core';
+import { createSequentialIds, type IdGenerator, type JsonValue, type ManualClock } from '@parley/core';
 import { createFakePlatform, createFakeStore, type FakePlatform, type FakeStore } from '@parley/testing';
-import type { Notification } from './adapters.js';
-import { createFakeNotifier, createFakeVault } from './fakes.js';
+import { createFakeNotifier, createFakeVault, type Notification } from './adapters.js';
 import {
   type CleanupHost,
   type CleanupHostOptions,
@@ -18,7 +11,7 @@ import {
 } from './host.js';
 import { createReviewQueues, type Wait } from './persistence.js';
 import type { Scenario } from './scenarios.js';
-import type { SessionJson, SessionRecord } from './session-json.js';
+import type { CleanupRecord, SessionJson } from './session-json.js';
 import { createTranscript, type Transcript } from './transcript.js';
 
 /** How long the scripted user takes to answer. */
@@ -41,7 +34,7 @@ export interface RunResult {
   readonly step: string;
   readonly done: boolean;
   readonly sessionJson: SessionJson;
-  readonly record: SessionRecord;
+  readonly record: CleanupRecord;
   readonly auditExport: JsonValue | undefined;
   readonly transcript: readonly string[];
   readonly store: FakeStore;
@@ -62,10 +55,11 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
   const credentials = Object.fromEntries(
     Object.entries(scenario.credentials).map(([ref, c]) => [ref, { ...c, expiresAt: start + c.expiresInMs }]),
   );
+  const wait = manualWait(clock);
   const hostOptions: CleanupHostOptions = {
     store,
     clock,
-    wait: manualWait(clock),
+    wait,
     generateId,
     platform,
     vault: createFakeVault(clock, credentials),
@@ -93,7 +87,7 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
       );
       store.fail('set', { times: scenario.storeFault.times });
     }
-    await hostOptions.wait(THINK_MS);
+    await wait(THINK_MS);
     await host.reply(text);
   }
   if (scenario.afterClose !== undefined) {
@@ -104,12 +98,12 @@ export async function runCleanupSession(options: RunOptions): Promise<RunResult>
       host.step,
       `(${days} day(s) pass, to ${new Date(clock.now() + scenario.afterClose.waitMs).toISOString().slice(0, 10)})`,
     );
-    await hostOptions.wait(scenario.afterClose.waitMs);
+    await wait(scenario.afterClose.waitMs);
     await host.settled();
   }
   host.stop();
 
-  const repo = createReviewQueues(store, () => generateId('rev_'));
+  const repo = createReviewQueues(store, clock, () => generateId('rev_'));
   return {
     sessionId: host.sessionId,
     step: host.step,
@@ -137,20 +131,12 @@ export function manualWait(clock: ManualClock): Wait {
   };
 }
 
-/** Waits on a real clock (the interactive run). */
-export function clockWait(clock: Clock): Wait {
-  return (ms) => new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
-}
-
 /** Sequential ids per prefix: `sess_1`, `plan_1`, `rev_1`, `rev_2`… */
 export function createPrefixedIds(): (prefix: string) => string {
   const generators = new Map<string, IdGenerator>();
   return (prefix) => {
-    let next = generators.get(prefix);
-    if (next === undefined) {
-      next = createSequentialIds(prefix);
-      generators.set(prefix, next);
-    }
+    const next = generators.get(prefix) ?? createSequentialIds(prefix);
+    generators.set(prefix, next);
     return next();
   };
 }

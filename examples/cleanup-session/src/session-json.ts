@@ -1,12 +1,11 @@
-// The host's persisted record of a session, and what it shows outside: the document's session JSON
-// and the audit summary. Both outward forms are redacted; only the record holds credential references.
+// The host's data in the stored flow session, and what it shows outside: the document's session JSON
+// and the audit summary. Both outward forms are redacted; only the stored record holds credential
+// references, because execution needs them.
 import type { JsonValue } from '@parley/core';
-import type { FlowSessionRecord, FlowSnapshot } from '@parley/fsm';
+import { type FlowSessionRecord, toFlowAudit } from '@parley/fsm';
 import { z } from 'zod';
 import type { CleanupStep } from './flow.js';
 import { REDACTED_CREDENTIAL, REDACTED_PROOF, redactJson } from './redact.js';
-import type { Reminder } from './reminder.js';
-import type { Fields } from './replies.js';
 
 /** The execution plan shown before the manual trigger. */
 export interface ExecutionPlan {
@@ -16,7 +15,7 @@ export interface ExecutionPlan {
   readonly exportFirst: boolean;
 }
 
-/** Where execution stands: what is done, what is left, whether records were exported. */
+/** Where execution stands: what is done, whether records were exported, the last errors. */
 export interface ExecutionState {
   readonly attempts: number;
   readonly exported: boolean;
@@ -24,46 +23,18 @@ export interface ExecutionState {
   readonly errors: readonly { target?: string; code: string; message: string; retryable: boolean }[];
 }
 
-/** One thing the host did, for the audit trail (never a credential). */
-export interface HostEvent {
-  readonly at: number;
-  readonly kind: string;
-  readonly detail: string;
-}
-
-/** The session as the host reads it: the flow, the draft of a half-answered step, the host's data. */
-export interface SessionRecord {
-  readonly session_id: string;
-  readonly flow: FlowSnapshot<CleanupStep>;
-  /** The last failed answer of a slot-filling step. */
-  readonly draft: { readonly step: CleanupStep; readonly fields: Fields } | null;
-  readonly plan: ExecutionPlan | null;
-  readonly execution: ExecutionState | null;
-  readonly events: readonly HostEvent[];
-  readonly reminder?: Reminder | null;
-}
-
-/** The host's own data in the stored flow session record (`data`). */
+/** The host's own data in the stored flow session record (`data`); events are the audit trail. */
 export interface HostData {
   readonly plan: ExecutionPlan | null;
   readonly execution: ExecutionState | null;
-  readonly events: readonly HostEvent[];
-  /** The follow-up reminder scheduled at close (absent in records written before reminders). */
-  readonly reminder?: Reminder | null;
+  readonly events: readonly { readonly at: number; readonly kind: string; readonly detail: string }[];
 }
 
-/** The host's view of the stored flow session record (`cleanup:session:<id>`). */
-export function toSessionRecord(stored: FlowSessionRecord<CleanupStep, unknown, HostData>): SessionRecord {
-  const { draft } = stored;
-  return {
-    session_id: stored.id,
-    flow: stored.flow,
-    draft: draft === null ? null : { step: draft.step, fields: draft.fields },
-    ...stored.data,
-  };
-}
+/** The stored record of a cleanup session (`cleanup:session:<id>`), written by @parley/fsm. */
+export type CleanupRecord = FlowSessionRecord<CleanupStep, unknown, HostData>;
 
-const Targets = z.array(z.string());
+const Strings = z.array(z.string());
+const Yes = z.literal('YES').optional();
 
 /** The document's session JSON (cleanup-flow.txt), plus the execution and close sections it implies. */
 export const SessionJsonSchema = z.strictObject({
@@ -72,8 +43,8 @@ export const SessionJsonSchema = z.strictObject({
   goal: z.strictObject({ goal_type: z.string(), intent_summary: z.string() }).optional(),
   scope: z
     .strictObject({
-      platforms: z.array(z.string()),
-      targets: Targets,
+      platforms: Strings,
+      targets: Strings,
       unresolved: z.array(z.strictObject({ input: z.string(), reason: z.string() })),
     })
     .optional(),
@@ -85,15 +56,9 @@ export const SessionJsonSchema = z.strictObject({
     })
     .optional(),
   evidence: z
-    .strictObject({ evidence_refs: z.array(z.string()), user_statement_authenticity_ack: z.literal(true) })
+    .strictObject({ evidence_refs: Strings, user_statement_authenticity_ack: z.literal(true) })
     .optional(),
-  risk_confirm: z
-    .strictObject({
-      confirm1: z.literal('YES').optional(),
-      confirm2: z.literal('YES').optional(),
-      confirm3: z.literal('YES').optional(),
-    })
-    .optional(),
+  risk_confirm: z.strictObject({ confirm1: Yes, confirm2: Yes, confirm3: Yes }).optional(),
   export: z
     .strictObject({
       export_before_delete: z.enum(['yes', 'no', 'ask']),
@@ -104,8 +69,8 @@ export const SessionJsonSchema = z.strictObject({
     .strictObject({
       plan_ref: z.string(),
       status: z.enum(['pending', 'success', 'partial', 'failed']),
-      completed: Targets,
-      manual: Targets,
+      completed: Strings,
+      manual: Strings,
     })
     .optional(),
   notify: z.strictObject({ notify_mode: z.string() }).optional(),
@@ -125,84 +90,60 @@ export type SessionJson = z.infer<typeof SessionJsonSchema>;
  * The session JSON of the document: `state` is the current step, `close_pending` while the audit save
  * is being retried, and `closed` when the flow is done. Credential references are redacted.
  */
-export function toSessionJson(record: SessionRecord): SessionJson {
-  const { flow } = record;
+export function toSessionJson(record: CleanupRecord): SessionJson {
+  const { flow, data } = record;
   const f = flow.fields as Record<string, Record<string, JsonValue> | undefined>;
-  const pick = <K extends string>(
-    step: string,
-    keys: readonly K[],
-  ): Partial<Record<K, JsonValue>> | undefined => {
+  const pick = (step: string, keys: readonly string[]) => {
     const fields = f[step];
-    if (fields === undefined) return undefined;
-    return Object.fromEntries(
-      keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]),
-    ) as Partial<Record<K, JsonValue>>; // keys picked from the record above
+    return (
+      fields && Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]))
+    );
   };
-  const auth = f.auth;
-  const execute = f.execute;
-  const done = new Set(record.execution?.completed ?? []);
-  const manual =
-    execute?.fallback === 'manual' && record.plan !== null
-      ? record.plan.targets.filter((t) => !done.has(t))
-      : [];
+  const { auth, execute, close } = f;
+  const done = new Set(data.execution?.completed ?? []);
   const json = {
-    session_id: record.session_id,
+    session_id: record.id,
     state: flow.mark === 'close_pending' ? 'close_pending' : flow.state === 'done' ? 'closed' : flow.state,
     goal: pick('goal', ['goal_type', 'intent_summary']),
     scope: pick('platform-scope', ['platforms', 'targets', 'unresolved']),
-    auth:
-      auth === undefined
-        ? undefined
-        : {
-            auth_mode: auth.auth_mode,
-            ...(auth.credential_ref === undefined ? {} : { credential_ref: REDACTED_CREDENTIAL }),
-            ...(auth.session_proof === undefined ? {} : { session_proof: REDACTED_PROOF }),
-          },
+    auth: auth && {
+      auth_mode: auth.auth_mode,
+      ...(auth.credential_ref === undefined ? {} : { credential_ref: REDACTED_CREDENTIAL }),
+      ...(auth.session_proof === undefined ? {} : { session_proof: REDACTED_PROOF }),
+    },
     evidence: pick('evidence', ['evidence_refs', 'user_statement_authenticity_ack']),
     risk_confirm: pick('risk-confirm', ['confirm1', 'confirm2', 'confirm3']),
     export: pick('export-decision', ['export_before_delete', 'export_answer']),
     execution:
-      record.plan === null
+      data.plan === null
         ? undefined
         : {
-            plan_ref: record.plan.id,
-            status: (execute?.adapter_status as string | undefined) ?? 'pending',
-            completed: [...(record.execution?.completed ?? [])],
-            manual,
+            plan_ref: data.plan.id,
+            status: execute?.adapter_status ?? 'pending',
+            completed: [...done],
+            manual: execute?.fallback === 'manual' ? data.plan.targets.filter((t) => !done.has(t)) : [],
           },
     notify: pick('notify', ['notify_mode']),
-    close:
-      f.close === undefined
-        ? undefined
-        : {
-            close_ack: true,
-            audit_export: f.close.audit_export === true,
-            followup_preference: String(f.close.followup_preference ?? 'none'),
-            ...(f.close.audit_ref === undefined ? {} : { audit_ref: String(f.close.audit_ref) }),
-          },
+    close: close && {
+      close_ack: true,
+      audit_export: close.audit_export === true,
+      followup_preference: String(close.followup_preference ?? 'none'),
+      ...(close.audit_ref === undefined ? {} : { audit_ref: String(close.audit_ref) }),
+    },
   };
   // Absent sections are left out rather than null; the result is checked against the schema.
   const present = Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined));
   return SessionJsonSchema.parse(redactJson(present as JsonValue));
 }
 
-/** The audit summary persisted at close: the session JSON, every transition, notice, review and host event. */
-export function toAuditSummary(record: SessionRecord, at: number): JsonValue {
-  const { flow } = record;
+/** The audit summary persisted at close: the session JSON, the flow's audit trail and the host events. */
+export function toAuditSummary(record: CleanupRecord, at: number): JsonValue {
   const summary = {
     kind: 'cleanup-audit',
     generated_at: new Date(at).toISOString(),
     session: toSessionJson(record),
-    transitions: flow.history.map((h) => ({
-      at: new Date(h.at).toISOString(),
-      from: h.from,
-      to: h.to,
-      event: h.event,
-    })),
-    failures: flow.attempts,
-    notices: flow.notices.map((n) => ({ ...n, at: new Date(n.at).toISOString() })),
-    reviews: flow.reviews.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
-    events: record.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
+    ...toFlowAudit(record.flow),
+    events: record.data.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
   };
   return redactJson(JSON.parse(JSON.stringify(summary)) as JsonValue); // plain data built above
 }

@@ -2,7 +2,7 @@
 // document's shape, the transcript, the store, the fakes, and what must never appear.
 import { createManualClock, type JsonValue } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { auditKey, sessionKey } from '../src/persistence.js';
+import { auditKey, followUpKey, sessionKey } from '../src/persistence.js';
 import { type RunResult, runCleanupSession } from '../src/run.js';
 import { SCENARIOS } from '../src/scenarios.js';
 import { SessionJsonSchema } from '../src/session-json.js';
@@ -129,10 +129,11 @@ describe('scenario 1: the happy path', () => {
     expect(text).toMatch(
       /reminder scheduled for 2026-04-22T09:02:45\.000Z[\s\S]*⟲ the host restarts[\s\S]*armed again[\s\S]*follow-up reminder sent via telegram/,
     );
-    const record = (await result.store.inner.get(sessionKey('sess_1'))) as {
-      data: { reminder: { dueAt: number; sentAt: number } };
+    const reminder = (await result.store.inner.get(followUpKey('sess_1'))) as {
+      dueAt: number;
+      sentAt: number;
     };
-    expect(record.data.reminder.sentAt).toBe(record.data.reminder.dueAt); // sent when due, not before
+    expect(reminder.sentAt).toBe(reminder.dueAt); // sent when due, not before
   });
 
   it('persists the audit summary and the closed record, and leaves no timer behind', async () => {

@@ -7,7 +7,7 @@ import {
   type FakeStore,
   type PlatformStep,
 } from '@parley/testing';
-import { createFakeNotifier, createFakeVault, type VaultEntry } from '../src/fakes.js';
+import { createFakeNotifier, createFakeVault, type VaultEntry } from '../src/adapters.js';
 import type { CleanupHostOptions } from '../src/host.js';
 import { createPrefixedIds, manualWait } from '../src/run.js';
 import { createTranscript, type Transcript } from '../src/transcript.js';

@@ -4,19 +4,16 @@ import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { type CleanupHost, resumeCleanupSession, startCleanupSession } from '../src/host.js';
 import { SessionConflictError, sessionKey } from '../src/persistence.js';
-import type { FlowSessionRecord } from '@parley/fsm';
-import type { CleanupStep } from '../src/flow.js';
-import { type HostData, type SessionRecord, toSessionJson, toSessionRecord } from '../src/session-json.js';
+import { type CleanupRecord, toSessionJson } from '../src/session-json.js';
 import { createRig, linesOf, type Rig, TO_END, TO_EXECUTE } from './helpers.js';
 
 async function drive(host: CleanupHost, replies: readonly string[]): Promise<void> {
   for (const text of replies) await host.reply(text);
 }
 
-// the stored flow session record of @parley/fsm, as the host reads it
-const raw = async (rig: Rig, id = 'sess_1') =>
-  (await rig.store.inner.get(sessionKey(id))) as unknown as FlowSessionRecord<CleanupStep, unknown, HostData>;
-const stored = async (rig: Rig, id = 'sess_1'): Promise<SessionRecord> => toSessionRecord(await raw(rig, id));
+// the stored flow session record of @parley/fsm
+const stored = async (rig: Rig, id = 'sess_1') =>
+  (await rig.store.inner.get(sessionKey(id))) as unknown as CleanupRecord;
 
 describe('execution', () => {
   it('runs nothing until the user triggers it by hand', async () => {
@@ -37,7 +34,7 @@ describe('execution', () => {
     const host = await startCleanupSession(rig.options);
     await drive(host, [...TO_EXECUTE.slice(0, -1), 'yes', 'proceed']);
     expect(rig.platform.calls.map((c) => c.request.action)).toEqual(['export']);
-    expect(host.record().execution).toMatchObject({
+    expect(host.record().data.execution).toMatchObject({
       exported: false,
       completed: [],
       errors: [{ code: 'export_failed' }],
@@ -51,7 +48,7 @@ describe('execution', () => {
     });
     const host = await startCleanupSession(rig.options);
     await drive(host, [...TO_EXECUTE, 'proceed']);
-    expect(host.record().execution?.errors).toEqual([
+    expect(host.record().data.execution?.errors).toEqual([
       { code: 'adapter_error', message: 'ECONNRESET talking to vault://[redacted]', retryable: true },
     ]);
     await host.reply('hmm?');
@@ -114,7 +111,7 @@ describe('resuming from the stored JSON snapshot', () => {
     const rig = createRig();
     const host = await startCleanupSession(rig.options);
     await drive(host, TO_EXECUTE.slice(0, 2));
-    const record = await raw(rig);
+    const record = await stored(rig);
     const goal = { ...record.flow.fields.goal, goal_type: 'nuke_everything' };
     const flow = { ...record.flow, fields: { ...record.flow.fields, goal } };
     await rig.store.inner.set(sessionKey('sess_1'), { ...record, flow } as never);
@@ -206,6 +203,6 @@ describe('slot filling', () => {
     expect(linesOf(rig.transcript, 'flow').at(-1)).toContain('missing export_answer');
     await host.reply('yes');
     expect(host.sessionJson().export).toEqual({ export_before_delete: 'ask', export_answer: 'yes' });
-    expect(host.record().plan).toMatchObject({ exportFirst: true });
+    expect(host.record().data.plan).toMatchObject({ exportFirst: true });
   });
 });

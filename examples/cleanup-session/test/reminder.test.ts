@@ -1,11 +1,11 @@
-// The follow-up reminder asked for at close: scheduled on the injected clock with an absolute due
-// time in the stored session, sent through the notifier when due (not before), re-armed by a host
-// that resumes the session after a restart, sent at once when the restart comes after the due time,
-// and never sent twice.
+// The follow-up reminder asked for at close, as this host wires @parley/fsm's createFollowUps (whose
+// own tests cover the mechanism): stored under cleanup:followup:<id> with an absolute due time, sent
+// through the notifier when due (not before), re-armed by a host that resumes the session after a
+// restart, sent at once when the restart comes after the due time, and never sent twice.
 import { describe, expect, it } from 'vitest';
 import { type CleanupHost, resumeCleanupSession, startCleanupSession } from '../src/host.js';
-import { sessionKey } from '../src/persistence.js';
-import { reminderDelayMs } from '../src/reminder.js';
+import { reminderDelayMs } from '../src/effects.js';
+import { followUpKey } from '../src/persistence.js';
 import { createRig, linesOf, type Rig, START, TO_EXECUTE } from './helpers.js';
 
 const DAY = 24 * 60 * 60_000;
@@ -18,8 +18,7 @@ async function closeWithReminder(rig: Rig): Promise<CleanupHost> {
   return host;
 }
 const reminderOf = async (rig: Rig) =>
-  ((await rig.store.inner.get(sessionKey('sess_1'))) as { data: { reminder: Record<string, unknown> } }).data
-    .reminder;
+  (await rig.store.inner.get(followUpKey('sess_1'))) as Record<string, unknown>;
 const reminders = (rig: Rig) => rig.notifier.sent.filter((n) => n.text.startsWith('Follow-up'));
 
 describe('the follow-up reminder', () => {
@@ -29,7 +28,7 @@ describe('the follow-up reminder', () => {
     const closedAt = rig.clock.now();
     expect(await reminderOf(rig)).toMatchObject({
       dueAt: closedAt + 7 * DAY,
-      mode: 'telegram',
+      payload: { mode: 'telegram' },
       sentAt: null,
     });
     expect(rig.clock.pendingTimers()).toBe(1);

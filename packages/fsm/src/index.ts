@@ -47,6 +47,18 @@ export type {
 } from './stored-session-types.js';
 export { FLOW_SESSION_RECORD_FORMAT } from './stored-session-record.js';
 export type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
+export { describeFlowResult, toFlowAudit } from './flow-report.js';
+export type { FlowAudit } from './flow-report.js';
+export { createFollowUps } from './follow-ups.js';
+export { DEFAULT_MAX_ARMED_FOLLOW_UPS, FOLLOW_UP_REFUSAL_CODES } from './follow-up-types.js';
+export type {
+  FollowUp,
+  FollowUpRefusalCode,
+  FollowUpResult,
+  FollowUps,
+  FollowUpsEvents,
+  FollowUpsOptions,
+} from './follow-up-types.js';
 export { toMermaid } from './mermaid.js';
 export { requestMachine, defineRequestMachine } from './request-machine.js';
 export type { RequestContext, RequestEvent, RequestMachineOptions, RequestState } from './request-machine.js';

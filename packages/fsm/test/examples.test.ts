@@ -7,6 +7,11 @@ import {
   createActor,
   createFlowSession,
   createFlowSessionStore,
+  createFollowUps,
+  DEFAULT_MAX_ARMED_FOLLOW_UPS,
+  describeFlowResult,
+  FOLLOW_UP_REFUSAL_CODES,
+  toFlowAudit,
   DEFAULT_EFFECT_RETRY_DELAYS_MS,
   DEFAULT_SAVE_RETRY_DELAYS_MS,
   FLOW_SESSION_RECORD_FORMAT,
@@ -183,5 +188,55 @@ describe('TSDoc examples', () => {
     expect(DEFAULT_SAVE_RETRY_DELAYS_MS).toEqual([1000, 2000, 4000]);
     expect(DEFAULT_EFFECT_RETRY_DELAYS_MS.length + 1).toBe(3);
     expect(MAX_RETRY_DELAYS).toBe(10);
+  });
+
+  it('describeFlowResult', () => {
+    const flow = defineFlow({
+      id: 'goal',
+      version: 1,
+      steps: [{ name: 'goal', prompt: 'What outcome?', fields: z.object({ goal_type: z.string() }) }],
+    });
+    const session = createFlowSession(flow);
+    expect(describeFlowResult(session.submit({}))).toBe('✗ invalid_fields, retry: missing goal_type');
+    expect(describeFlowResult(session.submit({ goal_type: 'delete' }))).toBe('✓ accepted → done');
+  });
+
+  it('toFlowAudit', () => {
+    const flow = defineFlow({
+      id: 'goal',
+      version: 1,
+      steps: [{ name: 'goal', prompt: 'What outcome?', fields: z.object({ goal_type: z.string() }) }],
+    });
+    const session = createFlowSession(flow, { clock: createManualClock({ now: Date.UTC(2026, 3, 15, 9) }) });
+    session.submit({});
+    session.submit({ goal_type: 'delete' });
+    const audit = toFlowAudit(session.snapshot());
+    expect(audit.transitions).toEqual([
+      { at: '2026-04-15T09:00:00.000Z', from: 'goal', to: 'done', event: 'submit' },
+    ]);
+    expect(audit.failures).toEqual({ goal: 1 });
+  });
+
+  it('createFollowUps', async () => {
+    const clock = createManualClock({ now: 0 });
+    const store = createMemoryStore({ clock });
+    const sent: string[] = [];
+    const followUps = createFollowUps<string>({ store, clock, send: (f) => void sent.push(f.payload) });
+    await followUps.schedule('sess_1', 7 * 86_400_000, 'Check that the content stays down');
+    followUps.close();
+
+    const restarted = createFollowUps<string>({ store, clock, send: (f) => void sent.push(f.payload) });
+    await restarted.arm('sess_1');
+    clock.advance(7 * 86_400_000);
+    await restarted.settled();
+    expect([sent, (await restarted.get('sess_1'))?.sentAt]).toEqual([
+      ['Check that the content stays down'],
+      604800000,
+    ]);
+  });
+
+  it('follow-up constants', () => {
+    expect(FOLLOW_UP_REFUSAL_CODES.includes('already_sent')).toBe(true);
+    expect(DEFAULT_MAX_ARMED_FOLLOW_UPS).toBe(10000);
   });
 });

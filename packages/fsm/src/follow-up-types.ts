@@ -1,0 +1,171 @@
+import type { Clock, JsonValue, Store, Unsubscribe } from '@parley/core';
+
+/**
+ * Every code {@link FollowUps} refuses with (as data, never thrown).
+ *
+ * | code | when |
+ * |---|---|
+ * | `exists` | `schedule`: a follow-up with this id is already stored |
+ * | `not_found` | `arm`: no follow-up under the key |
+ * | `corrupt_record` | `arm`: the stored value is not a follow-up of this id |
+ * | `already_sent` | `arm`: it was sent before (nothing is armed) |
+ * | `too_many` | `schedule`, `arm`: `maxArmed` timers are armed already (it stays stored, unarmed) |
+ * | `closed` | `close()` was called |
+ *
+ * @example
+ * ```ts
+ * import { FOLLOW_UP_REFUSAL_CODES } from '@parley/fsm';
+ *
+ * console.log(FOLLOW_UP_REFUSAL_CODES.includes('already_sent')); // true
+ * ```
+ */
+export const FOLLOW_UP_REFUSAL_CODES = [
+  'exists',
+  'not_found',
+  'corrupt_record',
+  'already_sent',
+  'too_many',
+  'closed',
+] as const;
+
+/**
+ * A code of {@link FOLLOW_UP_REFUSAL_CODES}.
+ *
+ * @example
+ * ```ts
+ * import type { FollowUpRefusalCode } from '@parley/fsm';
+ *
+ * const code: FollowUpRefusalCode = 'not_found';
+ * ```
+ */
+export type FollowUpRefusalCode = (typeof FOLLOW_UP_REFUSAL_CODES)[number];
+
+/**
+ * The most timers one {@link FollowUps} arms at a time unless `maxArmed` says otherwise.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_ARMED_FOLLOW_UPS } from '@parley/fsm';
+ *
+ * console.log(DEFAULT_MAX_ARMED_FOLLOW_UPS); // 10000
+ * ```
+ */
+export const DEFAULT_MAX_ARMED_FOLLOW_UPS = 10_000;
+
+/**
+ * A follow-up as stored (plain JSON): an absolute due time (epoch ms), what to send, and when it was
+ * sent (`null` until then).
+ *
+ * @example
+ * ```ts
+ * import type { FollowUp } from '@parley/fsm';
+ *
+ * const due = (f: FollowUp, now: number) => f.sentAt === null && f.dueAt <= now;
+ * ```
+ */
+export interface FollowUp<TPayload extends JsonValue = JsonValue> {
+  readonly kind: 'parley.follow-up';
+  readonly id: string;
+  readonly dueAt: number;
+  readonly payload: TPayload;
+  readonly createdAt: number;
+  readonly sentAt: number | null;
+}
+
+/**
+ * Options of {@link createFollowUps}.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock, createMemoryStore } from '@parley/core';
+ * import type { FollowUpsOptions } from '@parley/fsm';
+ *
+ * const clock = createManualClock();
+ * const options: FollowUpsOptions<string> = {
+ *   store: createMemoryStore({ clock }),
+ *   clock,
+ *   send: (followUp) => console.log(followUp.payload),
+ * };
+ * ```
+ */
+export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
+  readonly store: Store;
+  /** Due times and timers; the system clock by default. */
+  readonly clock?: Clock;
+  /** Records live under `keyPrefix + id`; `follow-up:` by default. */
+  readonly keyPrefix?: string;
+  /**
+   * Sends a due follow-up. It is marked sent once this resolves; a throw leaves it unsent (event
+   * `failed`) until it is armed again.
+   */
+  readonly send: (followUp: FollowUp<TPayload>) => void | Promise<void>;
+  /** Most timers armed at once; {@link DEFAULT_MAX_ARMED_FOLLOW_UPS} by default. */
+  readonly maxArmed?: number;
+}
+
+/**
+ * The events of {@link FollowUps}, emitted after the store answered.
+ *
+ * @example
+ * ```ts
+ * import type { FollowUpsEvents } from '@parley/fsm';
+ *
+ * const log = (e: FollowUpsEvents['failed']) => console.log(`${e.id} not sent: ${e.reason}`);
+ * ```
+ */
+export interface FollowUpsEvents {
+  scheduled: { id: string; dueAt: number };
+  sent: { id: string; dueAt: number; sentAt: number };
+  /** Sending or marking it sent failed; the follow-up stays unsent in the store. */
+  failed: { id: string; reason: string; at: number };
+}
+
+/**
+ * A follow-up written or armed, or a refusal.
+ *
+ * @example
+ * ```ts
+ * import type { FollowUpResult } from '@parley/fsm';
+ *
+ * const dueAt = (r: FollowUpResult) => (r.ok ? r.followUp.dueAt : undefined);
+ * ```
+ */
+export type FollowUpResult<TPayload extends JsonValue = JsonValue> =
+  | { readonly ok: true; readonly followUp: FollowUp<TPayload> }
+  | { readonly ok: false; readonly code: FollowUpRefusalCode; readonly reason: string };
+
+/**
+ * Durable one-shot follow-ups ("remind me in 7 days"): stored with an absolute due time, armed as a
+ * timer on the clock, sent when due, then marked sent with compare-and-set.
+ *
+ * @example
+ * ```ts
+ * import type { FollowUps } from '@parley/fsm';
+ *
+ * const rearm = (followUps: FollowUps, ids: readonly string[]) => Promise.all(ids.map((id) => followUps.arm(id)));
+ * ```
+ */
+export interface FollowUps<TPayload extends JsonValue = JsonValue> {
+  /** Stores a new follow-up due at `dueAt` (epoch ms) and arms it. */
+  schedule(id: string, dueAt: number, payload: TPayload): Promise<FollowUpResult<TPayload>>;
+  /**
+   * Arms a stored follow-up again (a restarted process): at once when its due time has passed.
+   * Arming one that is armed already keeps a single timer.
+   */
+  arm(id: string): Promise<FollowUpResult<TPayload>>;
+  /** The stored follow-up, or `undefined`. */
+  get(id: string): Promise<FollowUp<TPayload> | undefined>;
+  /** The key of a follow-up's record. */
+  keyOf(id: string): string;
+  /** Timers armed now. */
+  readonly armed: number;
+  /** Resolves when every follow-up that fell due has been sent and marked (or has failed). */
+  settled(): Promise<void>;
+  /** Adds a listener; returns a function that removes it. */
+  on<K extends keyof FollowUpsEvents & string>(
+    event: K,
+    listener: (payload: FollowUpsEvents[K]) => void,
+  ): Unsubscribe;
+  /** Clears every timer (the process stops); the stored follow-ups stay for the next `arm`. */
+  close(): void;
+}

@@ -1,0 +1,164 @@
+import {
+  type Clock,
+  createEmitter,
+  type JsonValue,
+  type StoreEntry,
+  systemClock,
+  type TimerHandle,
+} from '@parley/core';
+import { FsmError } from './errors.js';
+import {
+  DEFAULT_MAX_ARMED_FOLLOW_UPS,
+  type FollowUp,
+  type FollowUpRefusalCode,
+  type FollowUpResult,
+  type FollowUps,
+  type FollowUpsEvents,
+  type FollowUpsOptions,
+} from './follow-up-types.js';
+import { isRecord } from './snapshot.js';
+
+/**
+ * Creates durable one-shot follow-ups in a Store: a host schedules one ("remind me in 7 days") with
+ * an absolute due time, it fires on the injected clock, `send` delivers it and the record is marked
+ * sent with compare-and-set. Nothing is held only in memory: a restarted process calls `arm(id)` and
+ * the follow-up is armed again, or sent at once when it fell due while nobody ran; a sent one is never
+ * armed again. Sending comes before the mark, so a crash between the two sends it again: at least once,
+ * never lost. Use it for anything a flow promises to do later, after its session has closed.
+ * `schedule`, `arm` and `get` reject with the store's own error when the store throws.
+ *
+ * @throws FsmError `invalid_options` when `maxArmed` is not a positive integer.
+ * @example
+ * ```ts
+ * import { createManualClock, createMemoryStore } from '@parley/core';
+ * import { createFollowUps } from '@parley/fsm';
+ *
+ * const clock = createManualClock({ now: 0 });
+ * const store = createMemoryStore({ clock });
+ * const sent: string[] = [];
+ * const followUps = createFollowUps<string>({ store, clock, send: (f) => void sent.push(f.payload) });
+ * await followUps.schedule('sess_1', 7 * 86_400_000, 'Check that the content stays down');
+ * followUps.close(); // the process stops; the follow-up stays stored
+ *
+ * const restarted = createFollowUps<string>({ store, clock, send: (f) => void sent.push(f.payload) });
+ * await restarted.arm('sess_1');
+ * clock.advance(7 * 86_400_000);
+ * await restarted.settled();
+ * console.log(sent, (await restarted.get('sess_1'))?.sentAt); // [ 'Check that the content stays down' ] 604800000
+ * ```
+ */
+export function createFollowUps<TPayload extends JsonValue = JsonValue>(
+  options: FollowUpsOptions<TPayload>,
+): FollowUps<TPayload> {
+  const { store, send } = options;
+  const clock: Clock = options.clock ?? systemClock;
+  const prefix = options.keyPrefix ?? 'follow-up:';
+  const maxArmed = options.maxArmed ?? DEFAULT_MAX_ARMED_FOLLOW_UPS;
+  if (!Number.isSafeInteger(maxArmed) || maxArmed < 1) {
+    throw new FsmError('invalid_options', `maxArmed must be a positive integer, not ${maxArmed}`, {
+      details: { option: 'maxArmed' },
+    });
+  }
+  const events = createEmitter<FollowUpsEvents>();
+  const timers = new Map<string, TimerHandle>();
+  const running = new Set<Promise<void>>();
+  let closed = false;
+  const keyOf = (id: string): string => `${prefix}${id}`;
+  const refuse = (code: FollowUpRefusalCode, reason: string): FollowUpResult<TPayload> => ({
+    ok: false,
+    code,
+    reason,
+  });
+
+  function read(id: string, entry: StoreEntry | undefined): FollowUp<TPayload> | undefined {
+    const value = entry?.value;
+    const ok =
+      isRecord(value) &&
+      value.kind === 'parley.follow-up' &&
+      value.id === id &&
+      Number.isFinite(value.dueAt) &&
+      Number.isFinite(value.createdAt) &&
+      (value.sentAt === null || Number.isFinite(value.sentAt)) &&
+      'payload' in value;
+    return ok ? (value as unknown as FollowUp<TPayload>) : undefined; // every field checked just above
+  }
+
+  function arm(followUp: FollowUp<TPayload>): FollowUpResult<TPayload> {
+    if (closed) return refuse('closed', 'the follow-ups were closed');
+    const { id } = followUp;
+    if (!timers.has(id) && timers.size >= maxArmed) {
+      return refuse('too_many', `${maxArmed} follow-ups are armed already; ${id} stays stored, unarmed`);
+    }
+    clock.clearTimeout(timers.get(id));
+    const timer = clock.setTimeout(
+      () => {
+        timers.delete(id);
+        const run = fire(id).finally(() => running.delete(run));
+        running.add(run);
+      },
+      Math.max(0, followUp.dueAt - clock.now()),
+    );
+    timers.set(id, timer);
+    return { ok: true, followUp };
+  }
+
+  async function fire(id: string): Promise<void> {
+    const key = keyOf(id);
+    try {
+      const entry = await store.getEntry(key);
+      const followUp = read(id, entry);
+      if (entry === undefined || followUp === undefined || followUp.sentAt !== null) return;
+      await send(followUp);
+      const sentAt = clock.now();
+      const marked = await store.compareAndSet(key, entry.version, { ...followUp, sentAt });
+      if (!marked.ok) throw new Error(`the record of ${id} changed while it was sent`);
+      events.emit('sent', { id, dueAt: followUp.dueAt, sentAt });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      events.emit('failed', { id, reason, at: clock.now() });
+    }
+  }
+
+  return {
+    async schedule(id, dueAt, payload) {
+      if (closed) return refuse('closed', 'the follow-ups were closed');
+      const followUp: FollowUp<TPayload> = {
+        kind: 'parley.follow-up',
+        id,
+        dueAt,
+        payload,
+        createdAt: clock.now(),
+        sentAt: null,
+      };
+      const written = await store.compareAndSet(keyOf(id), null, followUp as unknown as JsonValue); // plain JSON
+      if (!written.ok) return refuse('exists', `a follow-up ${id} is stored already`);
+      events.emit('scheduled', { id, dueAt });
+      return arm(followUp);
+    },
+    async arm(id) {
+      if (closed) return refuse('closed', 'the follow-ups were closed');
+      const entry = await store.getEntry(keyOf(id));
+      if (entry === undefined) return refuse('not_found', `no follow-up ${id} is stored`);
+      const followUp = read(id, entry);
+      if (followUp === undefined) return refuse('corrupt_record', `the record of ${id} is not a follow-up`);
+      if (followUp.sentAt !== null) return refuse('already_sent', `${id} was sent before`);
+      return arm(followUp);
+    },
+    async get(id) {
+      return read(id, await store.getEntry(keyOf(id)));
+    },
+    keyOf,
+    get armed() {
+      return timers.size;
+    },
+    async settled() {
+      while (running.size > 0) await Promise.all(running);
+    },
+    on: (event, listener) => events.on(event, listener),
+    close() {
+      closed = true;
+      for (const timer of timers.values()) clock.clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
