@@ -3,12 +3,11 @@
 // and the transcript. The test drives the example through this function.
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
 import type { CorrelateMessage, CorrelatorStats, Refusal } from '@parley/correlate';
-import { createFakeClock, type TransportRecord } from '@parley/testing';
+import type { TeamTrackers } from '@parley/protocol-tools';
+import { createFakeClock, createTranscript, type TransportRecord } from '@parley/testing';
 import type { TeammateScript } from './cast.js';
 import { SCENARIOS, type ScenarioName } from './scenarios.js';
 import { createTeam, type Member } from './team.js';
-import { type Trackers, trackers } from './trackers.js';
-import { createTranscript } from '@parley/testing';
 
 /** 2026-04-15 09:00:00 UTC: where simulated time starts by default. */
 export const START_AT = Date.UTC(2026, 3, 15, 9, 0, 0);
@@ -28,7 +27,7 @@ export interface RunOptions {
 
 export interface RunResult {
   /** The seed's trackers, read from the lead's correlator at the end. */
-  readonly trackers: Trackers;
+  readonly trackers: TeamTrackers;
   /** The final `/team` view. */
   readonly view: string;
   /** The lead's roster at the end. */
@@ -36,7 +35,7 @@ export interface RunResult {
   /** Replies the lead refused, in order. */
   readonly ignored: readonly Refusal[];
   readonly stats: CorrelatorStats;
-  /** Every message each wire carried (by teammate), with its fate and what the receiver returned. */
+  /** Every message to or from each teammate, with its fate and what the receiver returned. */
   readonly wires: Readonly<Record<string, readonly TransportRecord<CorrelateMessage, string>[]>>;
   /** Teammates that approved a shutdown and exited. */
   readonly exited: readonly string[];
@@ -65,12 +64,17 @@ export async function runTeamProtocols(options: RunOptions = {}): Promise<RunRes
     const view = team.view();
     transcript.note(view);
     const result = {
-      trackers: trackers(team.lead),
+      trackers: team.roster.trackers(),
       view,
       members: team.members.map((m) => ({ ...m })),
       ignored: [...team.ignored],
       stats: team.lead.stats(),
-      wires: Object.fromEntries(team.members.map((m) => [m.name, [...(team.wire(m.name)?.records ?? [])]])),
+      wires: Object.fromEntries(
+        team.members.map((m) => [
+          m.name,
+          team.hub.records.filter((r) => r.from === m.name || r.to === m.name),
+        ]),
+      ),
       exited: team.members.filter((m) => team.teammate(m.name)?.exited).map((m) => m.name),
       lines: transcript.lines,
     };

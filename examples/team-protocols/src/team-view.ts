@@ -2,7 +2,6 @@
 // received with its request_id and state, then the replies that were refused. Plain text, so it
 // works in a terminal, a chat message or a log.
 import type { CorrelatorStats, TrackedRequest } from '@parley/correlate';
-import { planOf, sorted } from './trackers.js';
 import { clockTime } from '@parley/testing';
 
 export interface TeamViewInput {
@@ -21,7 +20,9 @@ export interface TeamViewInput {
 const STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
 
 export function renderTeamView(input: TeamViewInput): string {
-  const requests = sorted(input.requests);
+  const requests = [...input.requests].sort(
+    (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id, 'en', { numeric: true }),
+  );
   const count = (state: string): number => requests.filter((r) => r.state === state).length;
   const states = STATES.map((state) => `${count(state)} ${state}`).join(' · ');
   const refused = Object.entries(input.stats.refused)
@@ -54,16 +55,10 @@ export function renderTeamView(input: TeamViewInput): string {
   ].join('\n');
 }
 
-/** What the request asked: the plan, or the shutdown's reason. */
+/** What the request asked: the plan, or the shutdown's reason (both passed the protocol's schema). */
 function asked(request: TrackedRequest): string {
-  if (request.protocol === 'plan_approval') return planOf(request);
-  const payload = request.payload;
-  return typeof payload === 'object' &&
-    payload !== null &&
-    'reason' in payload &&
-    typeof payload.reason === 'string'
-    ? payload.reason
-    : '';
+  const payload = request.payload as { readonly plan?: string; readonly reason?: string };
+  return (request.protocol === 'plan_approval' ? payload.plan : payload.reason) ?? '';
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {

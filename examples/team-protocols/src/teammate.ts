@@ -16,7 +16,7 @@ import { defineProtocolTools, type ProtocolNotice } from '@parley/protocol-tools
 import { clockTime, createScriptedModel, type ScriptedModel, type Transcript } from '@parley/testing';
 import { createToolGate, type ToolCallProposal, type ToolFeedback } from '@parley/tools';
 import type { TeammateScript } from './cast.js';
-import { LEAD, type Wire, wireSender } from './wire.js';
+import { type Hub, hubSender, LEAD } from './wire.js';
 
 /** Every party of the team speaks both protocols. */
 export const PROTOCOLS = [shutdownProtocol, planApprovalProtocol];
@@ -49,7 +49,7 @@ export interface Teammate {
   readonly exited: boolean;
   /** Starts its task: the model writes its first plan and submits it (when it has plans). */
   startWork(): void;
-  /** Writes a raw message to its wire, bypassing its correlator: what a misbehaving peer does. */
+  /** Writes a raw message to the hub, bypassing its correlator: what a misbehaving peer does. */
   sendRaw(message: CorrelateMessage): void;
   /** Resolves once no model turn of it is running (one still thinking on the clock is not waited for). */
   idle(): Promise<void>;
@@ -59,7 +59,7 @@ export interface Teammate {
 
 export interface TeammateOptions {
   readonly script: TeammateScript;
-  readonly wire: Wire;
+  readonly hub: Hub;
   readonly clock: Clock;
   readonly generateId: IdGenerator;
   readonly transcript: Transcript;
@@ -68,9 +68,9 @@ export interface TeammateOptions {
 }
 
 export function createTeammate(options: TeammateOptions): Teammate {
-  const { script, wire, clock, transcript } = options;
+  const { script, hub, clock, transcript } = options;
   const name = script.name;
-  const send = wireSender(wire, name, transcript, script.linkDelayMs);
+  const send = hubSender(hub, name, transcript, script.linkDelayMs);
   const correlator = createCorrelator({
     self: name,
     protocols: PROTOCOLS,
@@ -78,7 +78,7 @@ export function createTeammate(options: TeammateOptions): Teammate {
     clock,
     generateId: options.generateId,
   });
-  wire.endpoint(name).listen((message) => correlator.receive(message));
+  hub.endpoint(name).listen((message) => correlator.receive(message));
   const gate = createToolGate({
     tools: [shutdownTools.respond, planTools.request],
     allowlist: ['shutdown_response', 'plan_submit'],
