@@ -1,17 +1,8 @@
-// The lead's host: wiring only. The lead's correlator (@parley/correlate) and its team lead
-// (@parley/protocol-tools: roster, shutdown handshake, plan review, trackers) are the protocol; this
-// file connects them to the hub, the teammates and the transcript, and turns what they report into
-// lines. Anything a peer gets wrong (a late reply, a reply from the wrong teammate) is refused by
-// the correlator as data; the host only reports it.
+// The lead's host, wiring only: the lead's correlator (@parley/correlate) and team lead
+// (@parley/protocol-tools: roster, shutdowns, plan review, trackers) on the hub, the teammates, and
+// what they report written to the transcript. What a peer gets wrong is refused as data, and reported.
 import type { IdGenerator, ManualClock } from '@parley/core';
-import {
-  type CorrelateMessage,
-  type Correlator,
-  createCorrelator,
-  type Refusal,
-  shutdownProtocol,
-  type TrackedRequest,
-} from '@parley/correlate';
+import { type Correlator, createCorrelator, type Refusal, shutdownProtocol } from '@parley/correlate';
 import {
   createTeamLead,
   type ShutdownRequested,
@@ -26,8 +17,7 @@ import { createTeammate, PROTOCOLS, type Teammate } from './teammate.js';
 import { createHub, type Hub, hubSender, LEAD } from './wire.js';
 
 export const SHUTDOWN_TIMEOUT_MS = 30_000;
-/** Settled requests stay in the lead's trackers this long, for the `/team` view and audit. */
-export const RETAIN_SETTLED_MS = 60 * 60_000;
+export const RETAIN_SETTLED_MS = 60 * 60_000; // settled requests stay in the `/team` view an hour
 
 /** A teammate as the `/team` view shows it. */
 export interface Member extends Pick<TeammateRecord, 'name' | 'status'> {
@@ -44,19 +34,15 @@ export interface TeamOptions {
 }
 
 export interface Team {
-  /** The lead's correlator. */
-  readonly lead: Correlator;
-  /** The lead's side of the protocols over it. */
-  readonly roster: TeamLead;
+  readonly lead: Correlator; // the lead's correlator
+  readonly roster: TeamLead; // the lead's side of the protocols over it
   readonly clock: ManualClock;
   readonly hub: Hub;
   readonly members: readonly Member[];
+  readonly ignored: readonly Refusal[]; // replies the lead's correlator refused, in order
   teammate(name: string): Teammate | undefined;
-  /** Replies the lead's correlator refused (late, wrong sender…), in order. */
-  readonly ignored: readonly Refusal[];
   requestShutdown(name: string, reason?: string): Promise<ShutdownRequested | TeamRefusal>;
   review: TeamLead['review'];
-  /** The lead withdraws a pending request it sent; false when it was not pending. */
   cancel(requestId: string): Promise<boolean>;
   /** A teammate answers a request that was never sent to it, straight on the hub (misbehaviour). */
   forge(
@@ -65,24 +51,19 @@ export interface Team {
     response: { approve: boolean; reason?: string },
   ): TeamRefusal | undefined;
   startWork(name: string): void;
-  /** Writes a line of the lead's host to the transcript. */
   log(text: string): void;
-  /** Delivers every waiting message. */
+  /** Delivers every waiting message; `advance` also lets `ms` pass, delivering after each timer. */
   deliver(): Promise<void>;
-  /** Lets `ms` pass on the clock, delivering messages after each timer that fires. */
   advance(ms: number): Promise<void>;
-  /** The `/team` status view. */
-  view(): string;
+  view(): string; // the `/team` status view
   close(): void;
 }
 
 export function createTeam(options: TeamOptions): Team {
   const { clock, generateId, transcript } = options;
   const cast = options.cast ?? TEAM;
-  const hub = createHub(
-    cast.map((s) => s.name),
-    clock,
-  );
+  const names = cast.map((s) => s.name);
+  const hub = createHub(names, clock);
   const log = (text: string): void => transcript.entry(LEAD, text);
   const lead = createCorrelator({
     self: LEAD,
@@ -94,7 +75,7 @@ export function createTeam(options: TeamOptions): Team {
     send: hubSender(hub, LEAD, transcript),
   });
   hub.endpoint(LEAD).listen((message) => lead.receive(message));
-  const roster = createTeamLead({ correlator: lead, teammates: cast.map((s) => s.name) });
+  const roster = createTeamLead({ correlator: lead, teammates: names });
   const teammates = new Map<string, Teammate>(
     cast.map((script) => [script.name, createTeammate({ script, hub, clock, generateId, transcript })]),
   );
@@ -118,19 +99,14 @@ export function createTeam(options: TeamOptions): Team {
   );
   lead.on('refused', (refusal) => {
     ignored.push(refusal);
-    const id = refusal.requestId ?? '?';
-    log(
-      `✗ refused ${refusal.kind ?? 'message'} ${id} from ${refusal.from ?? '?'}: ${refusal.code} — ${refusal.message}`,
-    );
-    const tracked = lead.get(id);
-    if (refusal.code === 'late' && tracked?.settledAt !== undefined) {
-      const after = Math.round((clock.now() - tracked.settledAt) / 1000);
-      log(
-        `reported: ${refusal.from}'s reply came ${after} s after ${id} expired; ignored, ${id} stays expired`,
-      );
-    } else if (refusal.code === 'wrong_sender' && tracked !== undefined) {
-      log(`reported: ${id} was sent to ${tracked.to}; it stays ${tracked.state}`);
-    }
+    const { requestId: id = '?', from = '?', code } = refusal;
+    log(`✗ refused ${refusal.kind ?? 'message'} ${id} from ${from}: ${code} — ${refusal.message}`);
+    const r = lead.get(id);
+    if (code === 'late' && r?.settledAt !== undefined) {
+      const after = `${Math.round((clock.now() - r.settledAt) / 1000)} s`;
+      log(`reported: ${from}'s reply came ${after} after ${id} expired; ignored, ${id} stays expired`);
+    } else if (code === 'wrong_sender' && r !== undefined)
+      log(`reported: ${id} was sent to ${r.to}; it stays ${r.state}`);
   });
 
   const idle = (): Promise<unknown> => Promise.all([...teammates.values()].map((t) => t.idle()));
@@ -155,23 +131,14 @@ export function createTeam(options: TeamOptions): Team {
     review: (requestId, approve, feedback) => roster.review(requestId, approve, feedback),
     cancel: (requestId) => lead.cancel(requestId, 'withdrawn by the lead'),
 
-    forge(from, requestId, response) {
+    forge(from, request_id, response) {
       const teammate = teammates.get(from);
       if (teammate === undefined)
         return { ok: false, code: 'unknown_teammate', message: `No teammate "${from}"` };
-      const protocol = lead.get(requestId)?.protocol ?? shutdownProtocol.name;
-      const message: CorrelateMessage = {
-        kind: 'response',
-        request_id: requestId,
-        protocol,
-        from,
-        to: LEAD,
-        response,
-      };
-      teammate.sendRaw(message);
+      const protocol = lead.get(request_id)?.protocol ?? shutdownProtocol.name;
+      teammate.sendRaw({ kind: 'response', request_id, protocol, from, to: LEAD, response });
       return undefined;
     },
-
     startWork: (name) => teammates.get(name)?.startWork(),
     log,
     deliver,
@@ -204,22 +171,17 @@ export function createTeam(options: TeamOptions): Team {
 }
 
 /** The roster's note on a teammate, from the latest request between them. */
-function noteOf(t: TeammateRecord, task: string): string {
-  const r: TrackedRequest | undefined = t.last;
+function noteOf({ last: r, lateReplies }: TeammateRecord, task: string): string {
   if (r === undefined) return task;
-  const reason = r.reason === undefined || r.reason === '' ? '' : `: ${r.reason}`;
+  const reason = r.reason ? `: ${r.reason}` : '';
   if (r.protocol !== shutdownProtocol.name)
-    return r.state === 'pending' ? `plan ${r.id} awaits review` : `plan ${r.id} ${r.state}${reason}`;
-  switch (r.state) {
-    case 'pending':
-      return `shutdown ${r.id} pending`;
-    case 'approved':
-      return `approved ${r.id}${reason}`;
-    case 'rejected':
-      return `refused ${r.id}${reason}`;
-    case 'expired':
-      return `no answer to ${r.id} by ${clockTime(r.deadlineAt)}${t.lateReplies > 0 ? '; a late reply was ignored' : ''}`;
-    default:
-      return `${r.id} ${r.state}`;
-  }
+    return `plan ${r.id} ${r.state === 'pending' ? 'awaits review' : r.state + reason}`;
+  if (r.state === 'expired')
+    return `no answer to ${r.id} by ${clockTime(r.deadlineAt)}${lateReplies > 0 ? '; a late reply was ignored' : ''}`;
+  const said = {
+    pending: `shutdown ${r.id} pending`,
+    approved: `approved ${r.id}${reason}`,
+    rejected: `refused ${r.id}${reason}`,
+  };
+  return said[r.state as keyof typeof said] ?? `${r.id} ${r.state}`;
 }

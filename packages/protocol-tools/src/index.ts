@@ -33,3 +33,12 @@ export type {
   ShutdownRequested,
   PlanReviewed,
 } from './team-types.js';
+export { createProtocolAgent } from './agent.js';
+export type {
+  ProtocolAgent,
+  ProtocolAgentOptions,
+  ProtocolAgentEvents,
+  ProtocolAgentModel,
+  ProtocolAgentPrompt,
+  ProtocolAgentTurn,
+} from './agent-types.js';

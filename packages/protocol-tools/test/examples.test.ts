@@ -6,13 +6,21 @@ import {
   planApprovalProtocol,
   shutdownProtocol,
 } from '@parley/correlate';
+import { createManualClock } from '@parley/core';
 import { createToolGate } from '@parley/tools';
 import { describe, expect, it } from 'vitest';
 import {
+  createProtocolAgent,
   createTeamLead,
   defineProtocolTools,
   MAX_TEAMMATES,
   type PlanReviewed,
+  type ProtocolAgent,
+  type ProtocolAgentEvents,
+  type ProtocolAgentModel,
+  type ProtocolAgentOptions,
+  type ProtocolAgentPrompt,
+  type ProtocolAgentTurn,
   type ProtocolNotice,
   type ProtocolToolContext,
   type ProtocolTools,
@@ -135,5 +143,70 @@ describe('@parley/protocol-tools examples', () => {
     };
     const onStatus = (e: TeamLeadEvents['status']): void => console.log(e.teammate.name, e.teammate.status);
     expect(Object.keys(trackers)).toEqual(['shutdown_requests', 'plan_requests']);
+  });
+
+  it('createProtocolAgent', async () => {
+    const clock = createManualClock();
+    const wire: CorrelateMessage[] = [];
+    const shutdown = defineProtocolTools(shutdownProtocol);
+    const lead = createCorrelator({
+      self: 'lead',
+      protocols: [shutdownProtocol],
+      send: (m) => void wire.push(m),
+      clock,
+    });
+    const alice = createCorrelator({
+      self: 'alice',
+      protocols: [shutdownProtocol],
+      send: (m) => void wire.push(m),
+      clock,
+    });
+    const agent = createProtocolAgent({
+      correlator: alice,
+      gate: createToolGate({ tools: [shutdown.respond], allowlist: ['shutdown_response'] }),
+      tools: [shutdown],
+      clock,
+      model: async (prompt) => ({
+        tool_calls:
+          'answer_with' in prompt
+            ? [{ id: 'c1', tool: prompt.answer_with, args: { request_id: prompt.request_id, approve: true } }]
+            : [],
+      }),
+    });
+
+    const reply = lead.request(shutdownProtocol, { to: 'alice', payload: { reason: 'done' } });
+    await alice.receive(wire.shift());
+    clock.advance(0);
+    await agent.idle();
+    await lead.receive(wire.shift());
+    expect((await reply).state).toBe('approved');
+    agent.close();
+    lead.close();
+    alice.close();
+  });
+
+  it('protocol agent types', async () => {
+    const start: ProtocolAgentPrompt<{ type: 'start'; task: string }> = {
+      type: 'start',
+      task: 'refactor auth',
+    };
+    const silentTurn: ProtocolAgentTurn = { tool_calls: [] };
+    const silent: ProtocolAgentModel = async () => ({ tool_calls: [] });
+    const shutdown = defineProtocolTools(shutdownProtocol);
+    const correlator = createCorrelator({ self: 'alice', protocols: [shutdownProtocol], send: () => {} });
+    const gate = createToolGate({ tools: [shutdown.respond], allowlist: ['shutdown_response'] });
+    const options: ProtocolAgentOptions = {
+      correlator,
+      gate,
+      tools: [shutdown],
+      model: async () => ({ tool_calls: [] }),
+    };
+    correlator.close();
+    const onTurn = (e: ProtocolAgentEvents['turn']): void => console.log(e.result.executed.length);
+    async function settle(agent: ProtocolAgent): Promise<number> {
+      await agent.idle();
+      return agent.turns;
+    }
+    expect(start.type).toBe('start');
   });
 });
