@@ -1,18 +1,11 @@
-// The `/team` status view: every teammate as the lead sees it, then every request the lead sent or
-// received with its request_id and state, then the replies that were refused. Plain text, so it
-// works in a terminal, a chat message or a log.
+// The `/team` status view, plain text: every teammate as the lead sees it, every request the lead
+// sent or received with its request_id and state, and the replies that were refused.
 import type { CorrelatorStats, TrackedRequest } from '@parley/correlate';
 import { clockTime } from '@parley/testing';
 
 export interface TeamViewInput {
   readonly now: number;
-  readonly members: readonly {
-    readonly name: string;
-    readonly role: string;
-    readonly status: string;
-    readonly note: string;
-  }[];
-  /** Everything the lead's correlator tracks (`lead.list()`). */
+  readonly members: readonly { readonly name: string; role: string; status: string; note: string }[];
   readonly requests: readonly TrackedRequest[];
   readonly stats: CorrelatorStats;
 }

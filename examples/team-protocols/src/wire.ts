@@ -1,6 +1,5 @@
-// The links of the team: one recording hub with an endpoint per party, so every request, response
-// and progress note is recorded with its fate. Whatever a party sends is also written to the
-// transcript with its request_id.
+// The links of the team: one recording hub (@parley/testing) with an endpoint per party, recording
+// every message with its fate; whatever a party sends is also written to the transcript.
 import type { Clock } from '@parley/core';
 import type { CorrelateMessage } from '@parley/correlate';
 import { brief, createRecordingHub, type RecordingHub, type Transcript } from '@parley/testing';
@@ -19,10 +18,7 @@ export function createHub(teammates: readonly string[], clock: Clock): Hub {
   });
 }
 
-/**
- * The `send` of one party: writes the message to the transcript and hands it to the hub. A slow
- * link (`delayMs`) has the hub deliver it that much later on the clock.
- */
+/** The `send` of one party: to the transcript, then the hub (`delayMs` later on a slow link). */
 export function hubSender(
   hub: Hub,
   from: string,
