@@ -85,7 +85,6 @@ export const SCENARIOS = [
 ] as const satisfies readonly Scenario[];
 
 export type ScenarioName = (typeof SCENARIOS)[number]['name'];
-export const SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.map((s) => s.name);
 
 async function shutdown(team: Team, name: string, reason: string): Promise<ShutdownRequested> {
   const sent = await team.requestShutdown(name, reason);
