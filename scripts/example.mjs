@@ -55,7 +55,7 @@ export const TOUR = [
     watch:
       'A lead and teammates negotiating over request_id: shutdown handshakes and plan approval.\n' +
       'Watch a refusal, an expiry on the clock, and replies from the wrong teammate or too late being\n' +
-      'rejected (@parley/correlate).',
+      'rejected (@parley/correlate; the lead and the model-driven teammates from @parley/protocol-tools).',
   },
   {
     name: 'trpg-gm',

@@ -2,7 +2,6 @@
 // still follow their scripts. Simulated time: each command lets a few seconds pass so answers
 // arrive, and `wait <seconds>` jumps ahead (shutdown requests expire after 30 s).
 import type { Team } from './team.js';
-import { trackers } from './trackers.js';
 import { clockTime } from '@parley/testing';
 
 /** Simulated time that passes after each command, so teammates' answers arrive. */
@@ -40,7 +39,7 @@ export function createLeadConsole(team: Team): LeadConsole {
       case 'team':
         return [team.view()];
       case 'trackers':
-        return [JSON.stringify(trackers(team.lead), null, 2)];
+        return [JSON.stringify(team.roster.trackers(), null, 2)];
       case 'shutdown': {
         if (first === '') return ['usage: shutdown <name> [reason…]'];
         const sent = await team.requestShutdown(first, text === '' ? undefined : text);

@@ -1,57 +1,41 @@
-// Runs the scripted scenarios with an injected clock, ids and output sink, and returns what really
-// happened: the trackers, the `/team` view, the refused replies, every message each wire carried,
-// and the transcript. The test drives the example through this function.
+// Runs the scripted scenarios on an injected clock, ids and output sink, and returns what really
+// happened. The test drives the example through this function.
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
 import type { CorrelateMessage, CorrelatorStats, Refusal } from '@parley/correlate';
-import { createFakeClock, type TransportRecord } from '@parley/testing';
+import type { TeamTrackers } from '@parley/protocol-tools';
+import { createFakeClock, createTranscript, type TransportRecord } from '@parley/testing';
 import type { TeammateScript } from './cast.js';
 import { SCENARIOS, type ScenarioName } from './scenarios.js';
 import { createTeam, type Member } from './team.js';
-import { type Trackers, trackers } from './trackers.js';
-import { createTranscript } from '@parley/testing';
 
 /** 2026-04-15 09:00:00 UTC: where simulated time starts by default. */
 export const START_AT = Date.UTC(2026, 3, 15, 9, 0, 0);
 
 export interface RunOptions {
-  /** Simulated time; a fake clock at {@link START_AT} by default. */
-  readonly clock?: ManualClock;
-  /** request_ids of every party; `req_1`, `req_2`… by default. */
-  readonly generateId?: IdGenerator;
-  /** Which scenarios, in order; all by default. */
-  readonly scenarios?: readonly ScenarioName[];
-  /** The teammates; the cast of `cast.ts` by default. */
+  readonly clock?: ManualClock; // a fake clock at START_AT by default
+  readonly generateId?: IdGenerator; // req_1, req_2… by default
+  readonly scenarios?: readonly ScenarioName[]; // all, in order, by default
   readonly cast?: readonly TeammateScript[];
-  /** Receives each transcript line as it is written. */
-  readonly output?: (line: string) => void;
+  readonly output?: (line: string) => void; // each transcript line as it is written
 }
 
 export interface RunResult {
-  /** The seed's trackers, read from the lead's correlator at the end. */
-  readonly trackers: Trackers;
-  /** The final `/team` view. */
-  readonly view: string;
-  /** The lead's roster at the end. */
+  readonly trackers: TeamTrackers;
+  readonly view: string; // the final `/team` view
   readonly members: readonly Readonly<Member>[];
-  /** Replies the lead refused, in order. */
-  readonly ignored: readonly Refusal[];
+  readonly ignored: readonly Refusal[]; // replies the lead refused, in order
   readonly stats: CorrelatorStats;
-  /** Every message each wire carried (by teammate), with its fate and what the receiver returned. */
+  /** Every message to or from each teammate, with its fate and what the receiver returned. */
   readonly wires: Readonly<Record<string, readonly TransportRecord<CorrelateMessage, string>[]>>;
-  /** Teammates that approved a shutdown and exited. */
-  readonly exited: readonly string[];
+  readonly exited: readonly string[]; // teammates that approved a shutdown and exited
   readonly lines: readonly string[];
-  /** Timers left on the clock after everything closed (0 when nothing leaks). */
-  readonly pendingTimers: number;
+  readonly pendingTimers: number; // left after everything closed (0 when nothing leaks)
 }
 
 export async function runTeamProtocols(options: RunOptions = {}): Promise<RunResult> {
   const clock = options.clock ?? createFakeClock({ now: START_AT });
   const generateId = options.generateId ?? createSequentialIds('req_');
-  const transcript = createTranscript({
-    clock,
-    ...(options.output === undefined ? {} : { output: options.output }),
-  });
+  const transcript = createTranscript({ clock, ...(options.output ? { output: options.output } : {}) });
   const team = createTeam({ clock, generateId, transcript, ...(options.cast ? { cast: options.cast } : {}) });
   const names = options.scenarios ?? SCENARIOS.map((s) => s.name);
   try {
@@ -65,12 +49,17 @@ export async function runTeamProtocols(options: RunOptions = {}): Promise<RunRes
     const view = team.view();
     transcript.note(view);
     const result = {
-      trackers: trackers(team.lead),
+      trackers: team.roster.trackers(),
       view,
       members: team.members.map((m) => ({ ...m })),
       ignored: [...team.ignored],
       stats: team.lead.stats(),
-      wires: Object.fromEntries(team.members.map((m) => [m.name, [...(team.wire(m.name)?.records ?? [])]])),
+      wires: Object.fromEntries(
+        team.members.map((m) => [
+          m.name,
+          team.hub.records.filter((r) => m.name === r.from || m.name === r.to),
+        ]),
+      ),
       exited: team.members.filter((m) => team.teammate(m.name)?.exited).map((m) => m.name),
       lines: transcript.lines,
     };

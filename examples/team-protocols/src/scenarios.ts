@@ -1,8 +1,8 @@
 // The scripted run: five scenarios on one team, on simulated time. The script plays the lead (a
 // person would type the same operations in `--interactive`); the teammates follow their own scripts.
 import { isParleyError } from '@parley/core';
-import type { ShutdownResult, Team } from './team.js';
-import { planRequests } from './trackers.js';
+import type { ShutdownRequested } from '@parley/protocol-tools';
+import type { Team } from './team.js';
 
 export const PLAN_FEEDBACK =
   'Too risky: dropping legacy_tokens logs everyone out and there is no way back. Stage it behind a flag and add a rollback.';
@@ -85,24 +85,17 @@ export const SCENARIOS = [
 ] as const satisfies readonly Scenario[];
 
 export type ScenarioName = (typeof SCENARIOS)[number]['name'];
-export const SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.map((s) => s.name);
 
-async function shutdown(
-  team: Team,
-  name: string,
-  reason: string,
-): Promise<Extract<ShutdownResult, { ok: true }>> {
+async function shutdown(team: Team, name: string, reason: string): Promise<ShutdownRequested> {
   const sent = await team.requestShutdown(name, reason);
   if (!sent.ok) throw new Error(`the script could not ask ${name} to shut down: ${sent.code}`);
   return sent;
 }
 
 function pendingPlanFrom(team: Team, name: string): string {
-  const entry = Object.entries(planRequests(team.lead)).find(
-    ([, plan]) => plan.from === name && plan.status === 'pending',
-  );
-  if (entry === undefined) throw new Error(`the script expected a pending plan from ${name}`);
-  return entry[0];
+  const plan = team.roster.pending(name).find((r) => r.protocol === 'plan_approval');
+  if (plan === undefined) throw new Error(`the script expected a pending plan from ${name}`);
+  return plan.id;
 }
 
 function reviewed(team: Team, requestId: string, approve: boolean, feedback: string): void {

@@ -1,19 +1,11 @@
-// The `/team` status view: every teammate as the lead sees it, then every request the lead sent or
-// received with its request_id and state, then the replies that were refused. Plain text, so it
-// works in a terminal, a chat message or a log.
+// The `/team` status view, plain text: every teammate as the lead sees it, every request the lead
+// sent or received with its request_id and state, and the replies that were refused.
 import type { CorrelatorStats, TrackedRequest } from '@parley/correlate';
-import { planOf, sorted } from './trackers.js';
 import { clockTime } from '@parley/testing';
 
 export interface TeamViewInput {
   readonly now: number;
-  readonly members: readonly {
-    readonly name: string;
-    readonly role: string;
-    readonly status: string;
-    readonly note: string;
-  }[];
-  /** Everything the lead's correlator tracks (`lead.list()`). */
+  readonly members: readonly { readonly name: string; role: string; status: string; note: string }[];
   readonly requests: readonly TrackedRequest[];
   readonly stats: CorrelatorStats;
 }
@@ -21,7 +13,9 @@ export interface TeamViewInput {
 const STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
 
 export function renderTeamView(input: TeamViewInput): string {
-  const requests = sorted(input.requests);
+  const requests = [...input.requests].sort(
+    (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id, 'en', { numeric: true }),
+  );
   const count = (state: string): number => requests.filter((r) => r.state === state).length;
   const states = STATES.map((state) => `${count(state)} ${state}`).join(' · ');
   const refused = Object.entries(input.stats.refused)
@@ -54,16 +48,10 @@ export function renderTeamView(input: TeamViewInput): string {
   ].join('\n');
 }
 
-/** What the request asked: the plan, or the shutdown's reason. */
+/** What the request asked: the plan, or the shutdown's reason (both passed the protocol's schema). */
 function asked(request: TrackedRequest): string {
-  if (request.protocol === 'plan_approval') return planOf(request);
-  const payload = request.payload;
-  return typeof payload === 'object' &&
-    payload !== null &&
-    'reason' in payload &&
-    typeof payload.reason === 'string'
-    ? payload.reason
-    : '';
+  const payload = request.payload as { readonly plan?: string; readonly reason?: string };
+  return (request.protocol === 'plan_approval' ? payload.plan : payload.reason) ?? '';
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -73,7 +73,7 @@ describe('the lead console (--interactive)', () => {
     expect(await lead.handle('forge carol req_1')).toEqual([]);
     expect(team.ignored.map((r) => [r.code, r.from])).toEqual([['wrong_sender', 'carol']]);
     expect(await lead.handle('forge mallory req_1')).toEqual([
-      'refused (unknown_teammate): no teammate "mallory"',
+      'refused (unknown_teammate): No teammate "mallory"',
     ]);
   });
 
@@ -98,7 +98,7 @@ describe('the lead console (--interactive)', () => {
   it('prints refusals with their code', async () => {
     const { lead } = open();
     expect(await lead.handle('shutdown mallory')).toEqual([
-      'refused (unknown_teammate): no teammate "mallory"',
+      'refused (unknown_teammate): No teammate "mallory"',
     ]);
     expect(await lead.handle('approve req_9')).toEqual([
       'refused (unknown_request): No incoming request "req_9"',

@@ -1,9 +1,8 @@
 import { createSequentialIds } from '@parley/core';
-import { createFakeClock, type FakeClock } from '@parley/testing';
+import { createFakeClock, createTranscript, type FakeClock, type Transcript } from '@parley/testing';
 import type { TeammateScript } from '../src/cast.js';
 import { START_AT } from '../src/run.js';
 import { createTeam, type Team } from '../src/team.js';
-import { createTranscript, type Transcript } from '@parley/testing';
 
 export interface Setup {
   readonly clock: FakeClock;
@@ -24,11 +23,7 @@ export function setup(cast?: readonly TeammateScript[]): Setup {
   return { clock, transcript, team };
 }
 
-/** Every message the wires carried, as `from→to kind request_id`. */
+/** Every message the hub carried, in order, as `from→to kind request_id`. */
 export function traffic(team: Team): string[] {
-  return team.members.flatMap((m) =>
-    (team.wire(m.name)?.records ?? []).map(
-      (r) => `${r.from}→${r.to} ${r.message.kind} ${r.message.request_id}`,
-    ),
-  );
+  return team.hub.records.map((r) => `${r.from}→${r.to} ${r.message.kind} ${r.message.request_id}`);
 }

@@ -3,7 +3,6 @@ import { shutdownProtocol } from '@parley/correlate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REVISED_PLAN, RISKY_PLAN, TEAM, type TeammateScript } from '../src/cast.js';
 import type { Team } from '../src/team.js';
-import { planRequests, shutdownRequests } from '../src/trackers.js';
 import { type Setup, setup, traffic } from './helpers.js';
 
 let current: Setup | undefined;
@@ -61,7 +60,7 @@ describe('requestShutdown', () => {
     await t.advance(10 * 60_000);
     const second = await sent(t, 'carol');
     await t.advance(5_000);
-    expect(shutdownRequests(t.lead)).toMatchObject({
+    expect(t.roster.trackers().shutdown_requests).toMatchObject({
       [first]: { status: 'rejected' },
       [second]: { status: 'approved', reason: 'migration finished and config.json written; exiting' },
     });
@@ -89,7 +88,7 @@ describe('requestShutdown', () => {
     const again = t.lead.request(shutdownProtocol, { to: 'alice', payload: {} });
     await t.advance(30_000);
     await expect(again).rejects.toMatchObject({ code: 'timeout' });
-    expect(t.wire('alice')?.records.at(-1)?.deliveries[0]?.result).toMatchObject({
+    expect(t.hub.records.at(-1)?.deliveries[0]?.result).toMatchObject({
       ok: false,
       code: 'closed',
     });
@@ -102,7 +101,7 @@ describe('review', () => {
     const { team: t } = team();
     t.startWork('bob');
     await t.advance(5_000);
-    const id = Object.keys(planRequests(t.lead))[0] ?? '';
+    const id = Object.keys(t.roster.trackers().plan_requests)[0] ?? '';
     return { t, id };
   }
 
@@ -110,12 +109,12 @@ describe('review', () => {
     const { t, id } = await planned();
     expect(t.review(id, false, 'add a rollback')).toMatchObject({ ok: true, request: { state: 'rejected' } });
     await t.advance(5_000);
-    const plans = planRequests(t.lead);
+    const plans = t.roster.trackers().plan_requests;
     expect(Object.values(plans).map((p) => [p.plan, p.status])).toEqual([
       [RISKY_PLAN, 'rejected'],
       [REVISED_PLAN, 'pending'],
     ]);
-    expect(t.wire('bob')?.records[1]?.message).toMatchObject({
+    expect(t.hub.records[1]?.message).toMatchObject({
       kind: 'response',
       request_id: id,
       response: { approve: false, reason: 'add a rollback' },
@@ -146,7 +145,7 @@ describe('review', () => {
     await t.advance(5_000);
     t.review('req_2', false, 'still no');
     await t.advance(5_000);
-    expect(Object.keys(planRequests(t.lead))).toEqual(['req_1', 'req_2']);
+    expect(Object.keys(t.roster.trackers().plan_requests)).toEqual(['req_1', 'req_2']);
     expect(current?.transcript.lines.at(-1)).toContain(
       'bob            plan req_2 rejected and no other plan; waits for the lead',
     );
@@ -155,7 +154,7 @@ describe('review', () => {
   it('lets an unreviewed plan expire after the human deadline; a late approval is refused', async () => {
     const { t, id } = await planned();
     await t.advance(30 * 60_000);
-    expect(planRequests(t.lead)[id]?.status).toBe('expired');
+    expect(t.roster.trackers().plan_requests[id]?.status).toBe('expired');
     expect(t.review(id, true)).toMatchObject({ ok: false, code: 'not_pending' });
     expect(current?.transcript.lines.some((l) => l.includes(`bob            plan ${id} expired`))).toBe(true);
     expect(traffic(t)).toEqual(['bob→lead request req_1']);
