@@ -90,7 +90,11 @@ export async function startProcess(
     errors,
     async close() {
       axios.interceptors.request.eject(redirect);
+      // Detaching disconnects the client; wait for its socket to close, so a restart's new
+      // connection is the only one the stand-in pushes to.
+      const gone = dingtalk.connections > 0 ? dingtalk.disconnected() : undefined;
       await bus.close();
+      await gone;
     },
   };
 }
