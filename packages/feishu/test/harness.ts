@@ -1,7 +1,5 @@
 // One bot process on Feishu: the real SDK (Client → the OpenAPI stand-in, EventDispatcher and
 // CardActionHandler behind the SDK's own HTTP adapter) + bus + hygiene + confirm gate.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
 import {
@@ -23,7 +21,7 @@ import {
   type FeishuAdapterOptions,
   type FeishuError,
 } from '../src/index.js';
-import { sendRequest } from '@parley/testing/loopback';
+import { sendRequest, serveLoopback } from '@parley/testing/loopback';
 import { APP_ID, BOT, ENCRYPT_KEY, T0, VERIFICATION_TOKEN } from './events.js';
 import { type OpenApiStandIn, startOpenApi } from './openapi.js';
 
@@ -101,11 +99,9 @@ export async function startProcess(
   );
   const onEvent = lark.adaptDefault('/webhook/event', dispatcher, { autoChallenge: true });
   const onCard = lark.adaptDefault('/webhook/card', cards);
-  const server: Server = createServer((req, res) => {
-    void (req.url === '/webhook/card' ? onCard(req, res) : onEvent(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server
+  const server = await serveLoopback((req, res) =>
+    req.url === '/webhook/card' ? onCard(req, res) : onEvent(req, res),
+  );
   const bus = createMessageBus({ clock });
   bus.intercept(createHygieneInterceptor());
   await bus.attach(adapter);
@@ -114,17 +110,14 @@ export async function startProcess(
     adapter,
     errors,
     async post(path, request) {
-      const answer = await sendRequest(`http://127.0.0.1:${port}${path}`, request);
+      const answer = await sendRequest(`${server.url}${path}`, request);
       return answer.text === '' || answer.text === 'undefined'
         ? undefined
         : (JSON.parse(answer.text) as unknown);
     },
     async close() {
       await bus.close();
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      await server.close();
     },
   };
 }
