@@ -1,4 +1,9 @@
-import { sendRequest, serveLoopback } from '@parley/testing/loopback';
+import {
+  type LoopbackEndpoint,
+  type LoopbackHandler,
+  sendRequest,
+  serveLoopback,
+} from '@parley/testing/loopback';
 import { describe, expect, it } from 'vitest';
 
 describe('serveLoopback', () => {
@@ -46,5 +51,26 @@ describe('serveLoopback', () => {
     await arrived;
     await bot.close();
     await expect(pending).rejects.toThrow(/socket hang up|ECONNRESET/);
+  });
+});
+
+describe('serve.ts TSDoc examples', () => {
+  it('serveLoopback', async () => {
+    const seen: string[] = [];
+    const bot = await serveLoopback((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const answer = await sendRequest(`${bot.url}/webhook`, { body: '{"update_id":1}' });
+    expect([answer.status, answer.text, seen]).toEqual([200, '{"ok":true}', ['POST /webhook']]);
+    await bot.close();
+  });
+
+  it('LoopbackEndpoint and LoopbackHandler', async () => {
+    const handler: LoopbackHandler = (_req, res) => void res.end('ok');
+    const bot: LoopbackEndpoint = await serveLoopback(handler);
+    expect(bot.url === `http://127.0.0.1:${bot.port}`).toBe(true);
+    expect((await sendRequest(bot.url)).text).toBe('ok');
+    await bot.close();
   });
 });
