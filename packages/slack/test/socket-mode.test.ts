@@ -2,11 +2,11 @@
 // connection handshake, acknowledged envelopes, and @parley/testing's adapter conformance cases
 // (the channel-confirmation seed) with events and clicks arriving as `events_api` and
 // `interactive` envelopes; the app's Web API calls go to the Web API stand-in.
-import { createConfirmGate } from '@parley/confirm';
 import { createManualClock } from '@parley/core';
-import { adapterConformanceCases, type AdapterConformanceSubject } from '@parley/testing';
+import { adapterConformanceCases } from '@parley/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALICE, blockActions, MALLORY, messageEvent, T0 } from './payloads.js';
+import { ALICE, blockActions, messageEvent, T0 } from './payloads.js';
+import { slackSubject } from './subject.js';
 import {
   APP_TOKEN,
   type SocketHarness,
@@ -16,52 +16,14 @@ import {
 } from './socket-mode.js';
 import { startWebApi, type WebApiStandIn } from './web-api.js';
 
-const USERS = { requester: ALICE, other: MALLORY } as const;
-
-async function make(): Promise<AdapterConformanceSubject> {
-  const clock = createManualClock({ now: T0 });
-  const api = await startWebApi(clock);
-  const socket = await startSocketMode();
-  let seq = 0;
-  return {
-    clock,
-    createGate: (options) => createConfirmGate(options),
-    async close() {
-      await socket.close();
-      await api.close();
-    },
-    async start() {
-      const h = await startSocketHarness({ clock, api, socket });
-      let stopped = false;
-      return {
-        bus: h.bus,
-        async text(user, text, at) {
-          const event = messageEvent(text, { user: USERS[user], at, seq: ++seq });
-          await h.event(event);
-          return { redeliver: async () => void (await h.event(event, 1)) }; // a retry: the same event id
-        },
-        async click(user, button, at) {
-          const post = api.callsOf('chat.postMessage').at(-1);
-          const blocks = post?.params['blocks'] as { type: string; elements?: { value: string }[] }[];
-          const buttons = blocks.find((block) => block.type === 'actions')?.elements ?? [];
-          const payload = blockActions(buttons[button === 'confirm' ? 0 : 1]?.value ?? '', {
-            user: USERS[user],
-            at,
-          });
-          await h.interaction(payload);
-          return { redeliver: async () => void (await h.interaction(payload)) };
-        },
-        prompts: () =>
-          api.callsOf('chat.postMessage').filter((call) => call.params['blocks'] !== undefined).length,
-        async stop() {
-          if (stopped) return;
-          stopped = true;
-          await h.stop();
-        },
-      };
-    },
-  };
-}
+const make = () =>
+  slackSubject(async () => {
+    const socket = await startSocketMode();
+    return {
+      start: (clock, api) => startSocketHarness({ clock, api, socket }),
+      close: () => socket.close(),
+    };
+  });
 
 describe('the adapter conformance cases on Bolt’s SocketModeReceiver', () => {
   for (const check of adapterConformanceCases()) it(check.name, () => check.run(make));

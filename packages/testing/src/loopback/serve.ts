@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './listen.js';
 
 /**
  * A Node request handler, as platform libraries build them for webhooks: grammY's
@@ -54,7 +54,6 @@ export interface LoopbackEndpoint {
  * ```
  */
 export async function serveLoopback(handler: LoopbackHandler): Promise<LoopbackEndpoint> {
-  const sockets = new Set<Socket>();
   const fail = (res: ServerResponse, error: unknown): void => {
     if (!res.headersSent)
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(String(error));
@@ -66,18 +65,5 @@ export async function serveLoopback(handler: LoopbackHandler): Promise<LoopbackE
       fail(res, error);
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listenOnLoopback(server);
 }
