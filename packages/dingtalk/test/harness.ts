@@ -47,10 +47,19 @@ export interface BotOptions {
   readonly shared?: { clock: ManualClock; store: Store; dingtalk: DingTalkStandIn };
 }
 
-export async function startBot(options: BotOptions = {}): Promise<Bot> {
-  const clock = options.shared?.clock ?? createManualClock({ now: T0 });
-  const store = options.shared?.store ?? createMemoryStore({ clock });
-  const dingtalk = options.shared?.dingtalk ?? (await startDingTalk());
+export interface Process {
+  readonly client: DWClient;
+  readonly bus: MessageBus;
+  readonly errors: DingTalkError[];
+  close(): Promise<void>;
+}
+
+/** One bot process without a gate: the real DWClient connected to the stand-in, the adapter, a bus. */
+export async function startProcess(
+  clock: ManualClock,
+  dingtalk: DingTalkStandIn,
+  more: Partial<DingTalkAdapterOptions> = {},
+): Promise<Process> {
   processes++;
   // DWClient posts to the fixed GATEWAY_URL with the axios it imports; the one rewrite here sends
   // that request to the stand-in (same method, headers and body), nothing else is touched.
@@ -69,12 +78,33 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
     cardTemplateId: TEMPLATE,
     generateId: createSequentialIds(`parley_${processes}_`),
     onError: (error) => errors.push(error),
-    ...options.adapter,
+    ...more,
   });
   const bus = createMessageBus({ clock });
   bus.intercept(createHygieneInterceptor());
   await bus.attach(adapter);
   await dingtalk.connected();
+  return {
+    client,
+    bus,
+    errors,
+    async close() {
+      axios.interceptors.request.eject(redirect);
+      // Detaching disconnects the client; wait for its socket to close, so a restart's new
+      // connection is the only one the stand-in pushes to.
+      const gone = dingtalk.connections > 0 ? dingtalk.disconnected() : undefined;
+      await bus.close();
+      await gone;
+    },
+  };
+}
+
+export async function startBot(options: BotOptions = {}): Promise<Bot> {
+  const clock = options.shared?.clock ?? createManualClock({ now: T0 });
+  const store = options.shared?.store ?? createMemoryStore({ clock });
+  const dingtalk = options.shared?.dingtalk ?? (await startDingTalk());
+  const process = await startProcess(clock, dingtalk, options.adapter);
+  const { client, bus, errors } = process;
   const gate = createConfirmGate({
     bus,
     clock,
@@ -111,9 +141,8 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
       });
     },
     async close() {
-      axios.interceptors.request.eject(redirect);
       await gate.close();
-      await bus.close();
+      await process.close();
     },
   };
   return bot;

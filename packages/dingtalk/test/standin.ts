@@ -1,12 +1,12 @@
 // A stand-in of DingTalk on 127.0.0.1: the stream gateway's connections/open endpoint, a
-// WebSocket endpoint (the `ws` package, which dingtalk-stream itself uses) that pushes documented
+// WebSocket endpoint (on the `ws` package, which dingtalk-stream itself uses) that pushes documented
 // stream frames and records the client's acknowledgements, and the OpenAPI endpoints the adapter
 // calls (oauth2/accessToken, robot groupMessages/send and oToMessages/batchSend,
-// card/instances/createAndDeliver). Scripted faults answer the next OpenAPI send.
+// card/instances/createAndDeliver). Scripted faults answer the next OpenAPI send. Built on
+// @parley/testing's loopback server and its WebSocket endpoint (loopback-ws).
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type LoopbackAnswer, type LoopbackRequest, startLoopbackServer } from '@parley/testing/loopback';
+import { startLoopbackSocket } from '@parley/testing/loopback-ws';
 
 export const CLIENT_ID = 'dingq7xbm2kz4frsel0n';
 export const CLIENT_SECRET = 'Xw3-secret-for-the-stand-in';
@@ -34,10 +34,10 @@ export interface Ack {
 export interface DingTalkStandIn {
   readonly url: string;
   /** connections/open requests (clientId, clientSecret, subscriptions). */
-  readonly gateway: Recorded[];
-  /** OpenAPI sends, in order (not the token requests). */
-  readonly sends: Recorded[];
-  readonly tokenRequests: Recorded[];
+  readonly gateway: readonly Recorded[];
+  /** OpenAPI sends with a valid access token, in order (not the token requests). */
+  readonly sends: readonly Recorded[];
+  readonly tokenRequests: readonly Recorded[];
   /** Pushes a CALLBACK frame on `topic`; resolves with the client's acknowledgement. */
   push(
     topic: string,
@@ -45,6 +45,8 @@ export interface DingTalkStandIn {
     messageId?: string,
     raw?: boolean,
   ): { messageId: string; acked: Promise<Ack> };
+  /** How many stream clients are connected now. */
+  readonly connections: number;
   /** Resolves once a stream client is connected. */
   connected(): Promise<void>;
   /** Resolves when the connected stream client has closed its socket. */
@@ -54,119 +56,106 @@ export interface DingTalkStandIn {
   close(): Promise<void>;
 }
 
+const GATEWAY = '/v1.0/gateway/connections/open';
+const TOKEN = '/v1.0/oauth2/accessToken';
+/** Every path but the gateway's and the token's: the OpenAPI sends. */
+const SENDS = /^(?!\/v1\.0\/(?:gateway\/connections\/open|oauth2\/accessToken)$)/;
+
+const answerOf = (fault: Fault): LoopbackAnswer =>
+  fault.raw === true
+    ? { status: fault.status, text: String(fault.body) }
+    : { status: fault.status, json: fault.body };
+
+const recordOf = (req: LoopbackRequest): Recorded => ({
+  path: req.path,
+  token: req.headers['x-acs-dingtalk-access-token'],
+  body: (req.body ?? {}) as Record<string, unknown>,
+});
+
 export async function startDingTalk(): Promise<DingTalkStandIn> {
-  const gateway: Recorded[] = [];
-  const sends: Recorded[] = [];
-  const tokenRequests: Recorded[] = [];
-  const faults: Fault[] = [];
   let tokenFault: Fault | undefined;
   const tickets = new Set<string>();
-  const acks = new Map<string, (ack: Ack) => void>();
-  let socket: WebSocket | undefined;
-  let onConnect: (() => void) | undefined;
-  let onClose: (() => void) | undefined;
   let sequence = 0;
-
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-      const text = Buffer.concat(chunks).toString('utf8');
-      const token = req.headers['x-acs-dingtalk-access-token'];
-      const call: Recorded = {
-        path,
-        token: typeof token === 'string' ? token : undefined,
-        body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-      };
-      const answer = (status: number, body: unknown): void => {
-        res.writeHead(status, { 'content-type': 'application/json;charset=utf-8' }).end(JSON.stringify(body));
-      };
-      if (path === '/v1.0/gateway/connections/open') {
-        gateway.push(call);
-        if (call.body['clientId'] !== CLIENT_ID || call.body['clientSecret'] !== CLIENT_SECRET) {
-          return answer(401, { code: 'InvalidAuthentication', message: 'clientId or clientSecret is wrong' });
-        }
-        const ticket = randomUUID();
-        tickets.add(ticket);
-        const { port } = server.address() as AddressInfo; // listening on TCP
-        return answer(200, { endpoint: `ws://127.0.0.1:${port}/connect`, ticket });
-      }
-      if (path === '/v1.0/oauth2/accessToken') {
-        tokenRequests.push(call);
-        if (tokenFault !== undefined) return answer(tokenFault.status, tokenFault.body);
-        return answer(200, { accessToken: ACCESS_TOKEN, expireIn: 7200 });
-      }
-      if (call.token !== ACCESS_TOKEN) {
-        return answer(401, {
-          code: 'InvalidAuthentication',
-          message: '不合法的access_token',
-          requestid: 'r-1',
-        });
-      }
-      sends.push(call);
-      const fault = faults.shift();
-      if (fault?.raw === true) return void res.writeHead(fault.status).end(String(fault.body));
-      if (fault !== undefined) return answer(fault.status, fault.body);
-      sequence++;
-      if (path === '/v1.0/robot/groupMessages/send')
-        return answer(200, { processQueryKey: `pqk-${sequence}` });
-      if (path === '/v1.0/robot/oToMessages/batchSend') {
-        return answer(200, {
-          processQueryKey: `pqk-${sequence}`,
-          invalidStaffIdList: [],
-          flowControlledStaffIdList: [],
-        });
-      }
-      if (path === '/v1.0/card/instances/createAndDeliver') {
-        const body = call.body as { outTrackId?: string; openSpaceId?: string };
-        return answer(200, {
-          success: true,
-          result: {
-            outTrackId: body.outTrackId,
-            deliverResults: [
-              {
-                spaceType: 'IM_GROUP',
-                spaceId: body.openSpaceId,
-                success: true,
-                carrierId: `carrier-${sequence}`,
-              },
-            ],
+  const server = await startLoopbackServer({
+    guard: (req) =>
+      !SENDS.test(req.path) || req.headers['x-acs-dingtalk-access-token'] === ACCESS_TOKEN
+        ? undefined
+        : {
+            status: 401,
+            json: { code: 'InvalidAuthentication', message: '不合法的access_token', requestid: 'r-1' },
           },
-        });
-      }
-      return answer(404, { code: 'NotFound', message: 'no such API' });
-    });
+    notFound: { status: 404, json: { code: 'NotFound', message: 'no such API' } },
+    routes: [
+      {
+        path: GATEWAY,
+        answer: (req) => {
+          const body = recordOf(req).body;
+          if (body['clientId'] !== CLIENT_ID || body['clientSecret'] !== CLIENT_SECRET) {
+            return {
+              status: 401,
+              json: { code: 'InvalidAuthentication', message: 'clientId or clientSecret is wrong' },
+            };
+          }
+          const ticket = randomUUID();
+          tickets.add(ticket);
+          return { json: { endpoint: socket.url, ticket } };
+        },
+      },
+      {
+        path: TOKEN,
+        answer: () =>
+          tokenFault !== undefined
+            ? answerOf(tokenFault)
+            : { json: { accessToken: ACCESS_TOKEN, expireIn: 7200 } },
+      },
+      {
+        path: '/v1.0/robot/groupMessages/send',
+        answer: () => ({ json: { processQueryKey: `pqk-${++sequence}` } }),
+      },
+      {
+        path: '/v1.0/robot/oToMessages/batchSend',
+        answer: () => ({
+          json: {
+            processQueryKey: `pqk-${++sequence}`,
+            invalidStaffIdList: [],
+            flowControlledStaffIdList: [],
+          },
+        }),
+      },
+      {
+        path: '/v1.0/card/instances/createAndDeliver',
+        answer: (req) => {
+          const body = req.body as { outTrackId?: string; openSpaceId?: string };
+          const carrierId = `carrier-${++sequence}`;
+          const delivered = { spaceType: 'IM_GROUP', spaceId: body.openSpaceId, success: true, carrierId };
+          return {
+            json: { success: true, result: { outTrackId: body.outTrackId, deliverResults: [delivered] } },
+          };
+        },
+      },
+    ],
   });
-  const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req, stream, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const ticket = url.searchParams.get('ticket') ?? '';
-    if (url.pathname !== '/connect' || !tickets.delete(ticket)) {
-      stream.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, stream, head, (ws) => {
-      socket = ws;
-      ws.on('message', (raw) => {
-        const ack = JSON.parse(String(raw)) as Ack;
-        acks.get(ack.headers.messageId)?.(ack);
-        acks.delete(ack.headers.messageId);
-      });
-      ws.on('close', () => onClose?.());
-      onConnect?.();
-    });
+  const socket = startLoopbackSocket(server, {
+    path: '/connect',
+    accept: (upgrade) => tickets.delete(upgrade.query['ticket'] ?? ''),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // listening on TCP
   return {
-    url: `http://127.0.0.1:${port}`,
-    gateway,
-    sends,
-    tokenRequests,
+    url: server.url,
+    get gateway() {
+      return server.requestsTo(GATEWAY).map(recordOf);
+    },
+    get sends() {
+      return server
+        .requestsTo(SENDS)
+        .map(recordOf)
+        .filter((call) => call.token === ACCESS_TOKEN);
+    },
+    get tokenRequests() {
+      return server.requestsTo(TOKEN).map(recordOf);
+    },
     push(topic, data, messageId = randomUUID(), raw = false) {
-      const acked = new Promise<Ack>((resolve) => acks.set(messageId, resolve));
-      const frame = {
+      const acked = socket.nextFrame((frame) => (frame as Partial<Ack>).headers?.messageId === messageId);
+      socket.send({
         specVersion: '1.0',
         type: 'CALLBACK',
         headers: {
@@ -178,29 +167,18 @@ export async function startDingTalk(): Promise<DingTalkStandIn> {
           topic,
         },
         data: raw ? String(data) : JSON.stringify(data),
-      };
-      socket?.send(JSON.stringify(frame));
-      return { messageId, acked };
+      });
+      return { messageId, acked: acked as Promise<Ack> };
     },
-    connected: () =>
-      socket !== undefined && socket.readyState === socket.OPEN
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            onConnect = resolve;
-          }),
-    disconnected: () =>
-      new Promise<void>((resolve) => {
-        onClose = resolve;
-      }),
-    fail: (...more) => faults.push(...more),
+    get connections() {
+      return socket.connections;
+    },
+    connected: () => socket.connected(),
+    disconnected: () => socket.disconnected(),
+    fail: (...more) => server.failNext(SENDS, ...more.map(answerOf)),
     failToken: (fault) => {
       tokenFault = fault;
     },
-    async close() {
-      for (const client of wss.clients) client.terminate();
-      wss.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }

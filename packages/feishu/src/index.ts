@@ -17,7 +17,7 @@ export type {
   FeishuEventHandles,
   FeishuCardResponse,
   FeishuApiAnswer,
-} from './adapter.js';
+} from './types.js';
 export { toFeishuMessage, FEISHU_CARD_MAX_BYTES, FEISHU_TEXT_MAX_BYTES } from './outbound.js';
 export type { FeishuMessageBody } from './outbound.js';
 export type { FeishuMessageEvent, FeishuRecallEvent, FeishuCardAction, FeishuUserId } from './inbound.js';

@@ -108,7 +108,7 @@ describe('outbound.ts examples', () => {
   });
 });
 
-describe('adapter.ts examples', () => {
+describe('types.ts examples', () => {
   it('FeishuApiAnswer', () => {
     const answer: FeishuApiAnswer = { code: 0, msg: 'success', data: { message_id: 'om_1' } };
     expect(answer.code).toBe(0);
@@ -159,6 +159,9 @@ describe('adapter.ts examples', () => {
       'feishu',
     );
   });
+});
+
+describe('adapter.ts examples', () => {
   it('createFeishuAdapter', async () => {
     const sent: string[] = [];
     const client: FeishuClient = {

@@ -1,7 +1,5 @@
 // One bot process on Feishu: the real SDK (Client → the OpenAPI stand-in, EventDispatcher and
 // CardActionHandler behind the SDK's own HTTP adapter) + bus + hygiene + confirm gate.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
 import {
@@ -23,6 +21,7 @@ import {
   type FeishuAdapterOptions,
   type FeishuError,
 } from '../src/index.js';
+import { sendRequest, serveLoopback } from '@parley/testing/loopback';
 import { APP_ID, BOT, ENCRYPT_KEY, T0, VERIFICATION_TOKEN } from './events.js';
 import { type OpenApiStandIn, startOpenApi } from './openapi.js';
 
@@ -59,10 +58,24 @@ export interface BotOptions {
   readonly shared?: { clock: ManualClock; store: Store; api: OpenApiStandIn };
 }
 
-export async function startBot(options: BotOptions = {}): Promise<Bot> {
-  const clock = options.shared?.clock ?? createManualClock({ now: T0 });
-  const store = options.shared?.store ?? createMemoryStore({ clock });
-  const api = options.shared?.api ?? (await startOpenApi(clock));
+export interface Process {
+  readonly bus: MessageBus;
+  readonly adapter: FeishuAdapter;
+  readonly errors: FeishuError[];
+  /** POSTs a request to the bot's webhook path and returns the parsed answer. */
+  post(
+    path: '/webhook/event' | '/webhook/card',
+    request: { body: string; headers: Record<string, string> },
+  ): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** One bot process without a gate: the real SDK, the SDK's HTTP adapters on loopback, a bus. */
+export async function startProcess(
+  clock: ManualClock,
+  api: OpenApiStandIn,
+  more: Partial<FeishuAdapterOptions> = {},
+): Promise<Process> {
   apps++;
   // A fresh app id per process: the SDK caches tenant tokens process-wide by app id.
   const client = new lark.Client({
@@ -78,7 +91,7 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
     botOpenId: BOT,
     dispatcher,
     onError: (error) => errors.push(error),
-    ...options.adapter,
+    ...more,
   });
   const cards = new lark.CardActionHandler(
     { verificationToken: VERIFICATION_TOKEN, logger: quiet },
@@ -86,14 +99,35 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   );
   const onEvent = lark.adaptDefault('/webhook/event', dispatcher, { autoChallenge: true });
   const onCard = lark.adaptDefault('/webhook/card', cards);
-  const server: Server = createServer((req, res) => {
-    void (req.url === '/webhook/card' ? onCard(req, res) : onEvent(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server
+  const server = await serveLoopback((req, res) =>
+    req.url === '/webhook/card' ? onCard(req, res) : onEvent(req, res),
+  );
   const bus = createMessageBus({ clock });
   bus.intercept(createHygieneInterceptor());
   await bus.attach(adapter);
+  return {
+    bus,
+    adapter,
+    errors,
+    async post(path, request) {
+      const answer = await sendRequest(`${server.url}${path}`, request);
+      return answer.text === '' || answer.text === 'undefined'
+        ? undefined
+        : (JSON.parse(answer.text) as unknown);
+    },
+    async close() {
+      await bus.close();
+      await server.close();
+    },
+  };
+}
+
+export async function startBot(options: BotOptions = {}): Promise<Bot> {
+  const clock = options.shared?.clock ?? createManualClock({ now: T0 });
+  const store = options.shared?.store ?? createMemoryStore({ clock });
+  const api = options.shared?.api ?? (await startOpenApi(clock));
+  const process = await startProcess(clock, api, options.adapter);
+  const { bus, adapter, errors } = process;
   const gate = createConfirmGate({
     bus,
     clock,
@@ -114,22 +148,7 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
     gate,
     errors,
     refused,
-    async post(path, request) {
-      // node:http rather than fetch: fetch leaves an abort listener behind on its own signal.
-      const text = await new Promise<string>((resolve, reject) => {
-        const req = httpRequest(
-          { host: '127.0.0.1', port, path, method: 'POST', headers: request.headers, agent: false },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-          },
-        );
-        req.on('error', reject);
-        req.end(request.body);
-      });
-      return text === '' || text === 'undefined' ? undefined : (JSON.parse(text) as unknown);
-    },
+    post: process.post,
     nextPrompt: () =>
       new Promise((resolve) => {
         const off = gate.on('prompted', (event) => {
@@ -147,11 +166,7 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
     },
     async close() {
       await gate.close();
-      await bus.close();
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      await process.close();
     },
   };
   return bot;

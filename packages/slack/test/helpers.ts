@@ -4,10 +4,11 @@
 // Web API calls from the stand-in. `processBeforeResponse` makes Bolt answer a request only after
 // its middleware ran, so a post resolves once the event was handled.
 import { createHmac } from 'node:crypto';
-import { request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
 import type { ManualClock } from '@parley/core';
+import { sendRequest } from '@parley/testing/loopback';
 import { App, LogLevel } from '@slack/bolt';
 import { createSlackAdapter, type SlackAdapter } from '../src/index.js';
 import type { WebApiStandIn } from './web-api.js';
@@ -65,25 +66,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
 
-  const post = (body: string, type: string, headers: Record<string, string>): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/slack/events',
-          method: 'POST',
-          agent: false,
-          headers: { 'content-type': type, ...headers },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const post = async (body: string, type: string, headers: Record<string, string>): Promise<number> => {
+    const url = `http://127.0.0.1:${port}/slack/events`;
+    return (await sendRequest(url, { headers: { 'content-type': type, ...headers }, body })).status;
+  };
 
   return {
     app,

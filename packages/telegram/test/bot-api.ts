@@ -2,10 +2,10 @@
 // methods grammY calls (getMe, deleteWebhook, getUpdates with long polling, sendMessage,
 // answerCallbackQuery…) in the documented `{ ok, result }` / `{ ok: false, error_code,
 // description, parameters }` shapes, records every call, and lets a test queue updates and
-// script failures. https://core.telegram.org/bots/api#making-requests
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// script failures. Built on @parley/testing's loopback server (routes, recording, scripted answers).
+// https://core.telegram.org/bots/api#making-requests
 import type { Clock } from '@parley/core';
+import { type LoopbackAnswer, type LoopbackRequest, startLoopbackServer } from '@parley/testing/loopback';
 
 export const TOKEN = '8000000001:AAH-test-token';
 export const BOT = {
@@ -35,15 +35,9 @@ export interface Failure {
   readonly parameters?: { readonly retry_after?: number; readonly migrate_to_chat_id?: number };
 }
 
-interface Poll {
-  readonly offset: number;
-  readonly respond: (updates: readonly object[]) => void;
-}
-
 export interface BotApiStandIn {
   /** The value for grammY's `client.apiRoot`. */
   readonly apiRoot: string;
-  readonly calls: readonly ApiCall[];
   /** Calls of one method, in order. */
   callsOf(method: string): ApiCall[];
   /** Resolves once `count` calls of `method` have arrived in total. */
@@ -62,23 +56,17 @@ export interface BotApiStandIn {
 }
 
 export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
-  const calls: ApiCall[] = [];
-  const waiters: { method: string; count: number; resolve: (call: ApiCall) => void }[] = [];
-  const failures = new Map<string, Failure[]>();
-  const drops = new Map<string, number>();
   /** Updates not yet confirmed by a later offset, and whether a getUpdates answer carried them. */
   let queue: { update: object; sent: boolean }[] = [];
-  let poll: Poll | undefined;
+  let poll: { readonly offset: number; readonly respond: (updates: readonly object[]) => void } | undefined;
   let messageId = 100;
   let sendHook: (() => void) | undefined;
   let heldCount = 0;
   const heldWaiters: { count: number; resolve: (count: number) => void }[] = [];
-
-  /** Answers a request; true, so a handler can `return json(…)`. */
-  const json = (res: ServerResponse, status: number, body: unknown): true => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    return true;
-  };
+  const ok = (result: unknown): LoopbackAnswer => ({ json: { ok: true, result } });
+  const pathOf = (method: string): string => `/bot${TOKEN}/${method}`;
+  const paramsOf = (req: LoopbackRequest): Record<string, unknown> =>
+    (req.body ?? {}) as Record<string, unknown>;
 
   /** Forgets what an offset confirms (sent updates below it), then returns what is left, marked sent. */
   function pending(offset: number): object[] {
@@ -87,99 +75,68 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
     return queue.map((e) => e.update);
   }
 
-  function answer(
-    method: string,
-    params: Record<string, unknown>,
-    res: ServerResponse,
-    req: IncomingMessage,
-  ): boolean {
-    const failure = failures.get(method)?.shift();
-    if (failure !== undefined) return json(res, failure.error_code, { ok: false, ...failure });
-    const drop = drops.get(method) ?? 0;
-    if (drop > 0) {
-      drops.set(method, drop - 1);
-      req.socket.destroy();
-      return false;
-    }
-    switch (method) {
-      case 'getMe':
-        return json(res, 200, { ok: true, result: BOT });
-      case 'deleteWebhook':
-      case 'answerCallbackQuery':
-      case 'editMessageReplyMarkup':
-        return json(res, 200, { ok: true, result: true });
-      case 'getUpdates': {
-        const offset = typeof params['offset'] === 'number' ? params['offset'] : 0;
-        const timeout = typeof params['timeout'] === 'number' ? params['timeout'] : 0;
-        const ready = pending(offset);
-        if (ready.length > 0 || timeout === 0) return json(res, 200, { ok: true, result: ready });
-        poll = { offset, respond: (updates) => json(res, 200, { ok: true, result: updates }) };
-        heldCount++;
-        for (const waiter of [...heldWaiters]) {
-          if (heldCount >= waiter.count) {
-            heldWaiters.splice(heldWaiters.indexOf(waiter), 1);
-            waiter.resolve(heldCount);
+  const server = await startLoopbackServer({
+    guard: (req) =>
+      req.path.startsWith(`/bot${TOKEN}/`)
+        ? undefined
+        : { status: 401, json: { ok: false, error_code: 401, description: 'Unauthorized' } },
+    notFound: {
+      status: 404,
+      json: { ok: false, error_code: 404, description: 'Not Found: method not found' },
+    },
+    routes: [
+      { path: pathOf('getMe'), answer: () => ok(BOT) },
+      {
+        path: /^\/bot[^/]+\/(deleteWebhook|answerCallbackQuery|editMessageReplyMarkup)$/,
+        answer: () => ok(true),
+      },
+      {
+        path: pathOf('getUpdates'),
+        answer: (req, connection) => {
+          const params = paramsOf(req);
+          const offset = typeof params['offset'] === 'number' ? params['offset'] : 0;
+          const timeout = typeof params['timeout'] === 'number' ? params['timeout'] : 0;
+          const ready = pending(offset);
+          if (ready.length > 0 || timeout === 0) return ok(ready);
+          heldCount++;
+          for (const waiter of [...heldWaiters]) {
+            if (heldCount >= waiter.count) {
+              heldWaiters.splice(heldWaiters.indexOf(waiter), 1);
+              waiter.resolve(heldCount);
+            }
           }
-        }
-        res.on('close', () => {
-          if (poll?.offset === offset) poll = undefined; // grammY aborted the long poll
-        });
-        return false;
-      }
-      case 'sendMessage': {
-        sendHook?.();
-        messageId++;
-        const chatId = params['chat_id'];
-        return json(res, 200, {
-          ok: true,
-          result: {
+          return new Promise((resolve) => {
+            poll = { offset, respond: (updates) => resolve(ok(updates)) };
+            connection.onClose(() => {
+              if (poll?.offset === offset) poll = undefined; // grammY aborted the long poll
+            });
+          });
+        },
+      },
+      {
+        path: pathOf('sendMessage'),
+        answer: (req) => {
+          sendHook?.();
+          messageId++;
+          const params = paramsOf(req);
+          const chatId = params['chat_id'];
+          return ok({
             message_id: messageId,
             from: BOT,
             chat: { id: chatId, type: typeof chatId === 'number' && chatId < 0 ? 'supergroup' : 'private' },
             date: Math.floor(clock.now() / 1000),
             text: params['text'],
             ...(params['reply_markup'] === undefined ? {} : { reply_markup: params['reply_markup'] }),
-          },
-        });
-      }
-      default:
-        return json(res, 404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
-    }
-  }
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
-      if (match === null || match[1] !== TOKEN) {
-        return json(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
-      }
-      const method = match[2] as string;
-      const text = Buffer.concat(chunks).toString('utf8');
-      const params = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-      const call = { method, params };
-      calls.push(call);
-      for (const waiter of [...waiters]) {
-        if (waiter.method === method && calls.filter((c) => c.method === method).length >= waiter.count) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(call);
-        }
-      }
-      answer(method, params, res, req);
-    });
+          });
+        },
+      },
+    ],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
-
   return {
-    apiRoot: `http://127.0.0.1:${port}`,
-    calls,
-    callsOf: (method) => calls.filter((call) => call.method === method),
-    waitFor(method, count = 1) {
-      const seen = calls.filter((c) => c.method === method);
-      if (seen.length >= count) return Promise.resolve(seen[count - 1] as ApiCall);
-      return new Promise((resolve) => waiters.push({ method, count, resolve }));
+    apiRoot: server.url,
+    callsOf: (method) => server.requestsTo(pathOf(method)).map((req) => ({ method, params: paramsOf(req) })),
+    async waitFor(method, count = 1) {
+      return { method, params: paramsOf(await server.waitFor(pathOf(method), count)) };
     },
     held(count = 1) {
       if (heldCount >= count) return Promise.resolve(heldCount);
@@ -194,17 +151,14 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
       waiting.respond(pending(waiting.offset));
     },
     failNext(method, failure) {
-      failures.set(method, [...(failures.get(method) ?? []), failure]);
+      server.failNext(pathOf(method), { status: failure.error_code, json: { ok: false, ...failure } });
     },
     dropNext(method) {
-      drops.set(method, (drops.get(method) ?? 0) + 1);
+      server.failNext(pathOf(method), { drop: true });
     },
     onSend(hook) {
       sendHook = hook;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () => server.close(),
   };
 }

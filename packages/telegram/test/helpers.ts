@@ -1,9 +1,8 @@
 // One bot, bus and adapter on the Bot API stand-in, run by polling (bot.start) or by webhook
 // (grammY's webhookCallback on a local HTTP server that the test POSTs updates to, as Telegram would).
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
 import type { ManualClock, Store } from '@parley/core';
+import { sendRequest, serveLoopback } from '@parley/testing/loopback';
 import { Bot, webhookCallback } from 'grammy';
 import { createTelegramAdapter, type TelegramAdapter, type TelegramAdapterOptions } from '../src/index.js';
 import type { BotApiStandIn } from './bot-api.js';
@@ -68,27 +67,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     };
   }
 
-  const server: Server = createServer(webhookCallback(bot, 'http', { secretToken: SECRET }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
-  const post = (body: string, secret = SECRET): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          agent: false,
-          headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const server = await serveLoopback(webhookCallback(bot, 'http', { secretToken: SECRET }));
+  const post = async (body: string, secret = SECRET): Promise<number> => {
+    const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret };
+    return (await sendRequest(`${server.url}/`, { headers, body })).status;
+  };
   return {
     bot,
     bus,
@@ -99,8 +82,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
     post,
     async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
       await bus.close();
     },
   };

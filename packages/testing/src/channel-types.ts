@@ -1,4 +1,11 @@
-import type { CardButton, ChannelAdapter, InboundInput, OutboundMessage, PublishResult } from '@parley/bus';
+import type {
+  CardButton,
+  ChannelAdapter,
+  InboundInput,
+  OutboundMessage,
+  PublishResult,
+  SendReceipt,
+} from '@parley/bus';
 import type { Clock, JsonValue } from '@parley/core';
 
 /**
@@ -162,6 +169,11 @@ export interface FakeChat {
  */
 export interface FakeChannel extends ChannelAdapter {
   readonly channel: string;
+  /**
+   * Records the message and resolves to its receipt, `sentAt` read from the channel's clock (the
+   * platform's stamp); rejects with the scripted error while send failures are scripted.
+   */
+  send(message: OutboundMessage): Promise<SendReceipt>;
   /** The outbox: every message sent successfully, oldest first. */
   readonly sent: readonly OutboundMessage[];
   /** Every call of `send`, failed ones included. */

@@ -175,6 +175,28 @@ describe('startLoopbackSocket', () => {
     expect(socket.connections).toBe(0);
   });
 
+  it('greets each client with its first frame as soon as it is connected', async () => {
+    server = await startLoopbackServer({ routes: [] });
+    const socket = startLoopbackSocket(server, {
+      path: '/link',
+      greeting: (upgrade) => ({ type: 'hello', ticket: upgrade.query['ticket'] }),
+    });
+    const greeted = (url: string): Promise<[WebSocket, string]> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(url);
+        ws.once('message', (data) => resolve([ws, String(data)]));
+      });
+    const [one, hello] = await greeted(`${socket.url}?ticket=t1`);
+    expect(JSON.parse(hello)).toEqual({ type: 'hello', ticket: 't1' });
+    const text = startLoopbackSocket(server, { path: '/text', greeting: () => 'hi' });
+    const plain = await greeted(text.url);
+    expect(plain[1]).toBe('hi');
+    const gone = Promise.all([socket.disconnected(), text.disconnected()]);
+    one.close();
+    plain[0].close();
+    await gone;
+  });
+
   it('terminates its clients when the server closes', async () => {
     server = await startLoopbackServer({ routes: [] });
     const socket = startLoopbackSocket(server, { path: '/link' });

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './listen.js';
 import type {
   LoopbackAnswer,
   LoopbackRequest,
@@ -35,7 +35,6 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   const requests: LoopbackRequest[] = [];
   const scripted: { path: string | RegExp; answer: LoopbackAnswer }[] = [];
   const waiters: { path: string | RegExp; count: number; resolve: (request: LoopbackRequest) => void }[] = [];
-  const sockets = new Set<Socket>();
   const requestsTo = (path: string | RegExp): LoopbackRequest[] =>
     requests.filter((request) => matches(path, request.path));
 
@@ -84,15 +83,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       );
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
+  const { url, port, close } = await listenOnLoopback(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     requests,
     node: server,
@@ -105,10 +99,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     failNext(path, ...answers) {
       scripted.push(...answers.map((answer) => ({ path, answer })));
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 

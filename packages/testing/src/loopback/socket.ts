@@ -25,7 +25,11 @@ export interface LoopbackUpgrade {
  * ```ts
  * import type { LoopbackSocketOptions } from '@parley/testing/loopback-ws';
  *
- * const options: LoopbackSocketOptions = { path: '/link', accept: (upgrade) => upgrade.query['ticket'] === 't1' };
+ * const options: LoopbackSocketOptions = {
+ *   path: '/link',
+ *   accept: (upgrade) => upgrade.query['ticket'] === 't1',
+ *   greeting: () => ({ type: 'hello', num_connections: 1 }), // Slack Socket Mode's first frame
+ * };
  * ```
  */
 export interface LoopbackSocketOptions {
@@ -33,6 +37,12 @@ export interface LoopbackSocketOptions {
   readonly path: string;
   /** Refuses an upgrade (HTTP 401) when it returns false; every upgrade to `path` is accepted by default. */
   readonly accept?: (upgrade: LoopbackUpgrade) => boolean;
+  /**
+   * The frame sent to each client as soon as its connection is open, before `connected()`
+   * resolves (Slack Socket Mode's `hello`, without which the client never reports itself
+   * connected); JSON-encoded unless it is a string. None by default.
+   */
+  readonly greeting?: (upgrade: LoopbackUpgrade) => unknown;
 }
 
 /**
@@ -108,6 +118,7 @@ export function startLoopbackSocket(server: LoopbackServer, options: LoopbackSoc
     }
     wss.handleUpgrade(req, stream, head, (ws) => {
       clients.add(ws);
+      if (options.greeting !== undefined) ws.send(encode(options.greeting(upgrade)));
       ws.on('message', (data) => {
         const frame = parse(String(data));
         received.push(frame);
@@ -138,11 +149,15 @@ export function startLoopbackSocket(server: LoopbackServer, options: LoopbackSoc
       clients.size > 0 ? Promise.resolve() : new Promise((resolve) => connectWaiters.push(resolve)),
     disconnected: () => new Promise((resolve) => closeWaiters.push(resolve)),
     send(frame) {
-      const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
+      const text = encode(frame);
       for (const client of clients) client.send(text);
     },
     nextFrame: (match = () => true) => new Promise((resolve) => frameWaiters.push({ match, resolve })),
   };
+}
+
+function encode(frame: unknown): string {
+  return typeof frame === 'string' ? frame : JSON.stringify(frame);
 }
 
 function parse(text: string): unknown {
