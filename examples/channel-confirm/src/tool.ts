@@ -2,10 +2,10 @@
 // classifier does not call a single clear read (DML, DDL, several statements…) needs a person's
 // confirmation, which the tool gate asks through the @parley/confirm gate. Transaction and session
 // control is refused outright by a policy, before anyone is asked.
-import { defineTool, type ToolExecuteContext, type ToolPolicy } from '@parley/tools';
+import { classifySql, defineTool, type SqlClassification, type ToolExecuteContext, type ToolPolicy } from '@parley/tools';
 import { z } from 'zod';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
-import { classifySql, type SqlClassification } from './sql-classifier.js';
+
 
 /** What every call of the agent's tools is processed with, read fresh at the start of each turn. */
 export interface AgentContext {

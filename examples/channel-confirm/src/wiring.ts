@@ -15,12 +15,11 @@ import {
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
-import { createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
+import { classifySql, createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
 import { type Agent, startAgent } from './agent.js';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
 import { type ModelOutput, type ModelRequest, shopAssistant } from './script.js';
 import { type ChatSettings, createChatSettings } from './settings.js';
-import { classifySql } from './sql-classifier.js';
 import { type AgentContext, dataModify, noSessionControl } from './tool.js';
 
 export interface ShopBotOptions {
