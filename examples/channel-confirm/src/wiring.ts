@@ -15,12 +15,12 @@ import {
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
-import { classifySql, createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
+import { createToolGate } from '@parley/tools';
 import { type Agent, startAgent } from './agent.js';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
 import { type ModelOutput, type ModelRequest, shopAssistant } from './script.js';
 import { type ChatSettings, createChatSettings } from './settings.js';
-import { type AgentContext, dataModify, noSessionControl } from './tool.js';
+import { dataModify, describeCall, noSessionControl } from './tool.js';
 
 export interface ShopBotOptions {
   readonly db: SqlDatabase;
@@ -41,7 +41,6 @@ export interface ShopBotOptions {
 export interface ShopBot {
   readonly bus: MessageBus;
   readonly confirm: ConfirmGate;
-  readonly tools: ToolGate<'data_modify', AgentContext>;
   readonly model: ScriptedModel<ModelOutput, ModelRequest>;
   readonly agent: Agent;
   readonly settings: ChatSettings;
@@ -56,9 +55,9 @@ export interface ShopBot {
 }
 
 export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
-  const { clock, log } = options;
+  const { clock, log, db } = options;
   const progress = (): void => options.onProgress?.();
-  let resumed = 0;
+  const counts = { resumed: 0, prompts: 0 };
   const store = options.store ?? createMemoryStore({ clock });
   const settings = createChatSettings(store, clock);
   const bus = createMessageBus({ clock });
@@ -70,14 +69,14 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     const auth = await gate.authorize(decision, decision.action);
     const { sql } = decision.action.args as { sql: string }; // the args the person confirmed
     const text = auth.ok
-      ? `已执行 ${(await runSql(options.db, sql, 'write')).command}（重启前请求的操作，确认于重启后）。`
+      ? `已执行 ${(await runSql(db, sql, 'write')).command}（重启前请求的操作，确认于重启后）。`
       : `重启前请求的操作没有执行（${decision.outcome}）。`;
     log(`confirm: resumed ${decision.id} after the restart → ${auth.ok ? 'ran' : 'not run'}`);
-    const { channel, chatId, threadId } = parseSessionKey(decision.sessionKey);
-    await bus.publishOutbound({ channel, chatId, threadId, text });
-    resumed++;
+    await bus.publishOutbound({ ...parseSessionKey(decision.sessionKey), text });
+    counts.resumed++;
     progress();
   };
+  // approvers: 'requester' (the default): only the user whose message led to the call may answer.
   const confirm = createConfirmGate({
     bus,
     clock,
@@ -85,7 +84,6 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     resume: { data_modify: resumeDataModify },
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    // approvers: 'requester' (the default): only the user whose message led to the call may answer.
   });
   const tools = createToolGate({
     tools: [dataModify],
@@ -95,33 +93,31 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     clock,
   });
   const model = createScriptedModel<ModelOutput, ModelRequest>({
-    name: 'shop-assistant',
+    name: 'shop',
     clock,
     respond: shopAssistant,
   });
 
-  let prompts = 0;
   bus.on('intercepted', ({ message, by }) => {
     if (by === 'confirm') log('  ↳ consumed by the confirm gate: it never reaches the agent');
     else if (message.fromSelf !== true) log(`  ↳ dropped by ${by}`);
   });
   bus.on('dropped', ({ direction, code }) => log(`bus: ${direction} message dropped (${code})`));
   confirm.on('prompted', () => {
-    prompts++;
+    counts.prompts++;
     progress();
   });
-  confirm.on('ignored', ({ code }) => {
+  confirm.on('ignored', ({ code }) =>
     log(
       code === 'not_allowed'
         ? '  ↳ not counted as an answer (only the requester may answer): passed on to the agent as ordinary chat'
         : `  ↳ not counted as an answer (${code})`,
-    );
-  });
+    ),
+  );
   confirm.on('refused', ({ code, senderId }) => log(`confirm: card click by ${senderId} refused (${code})`));
-  confirm.on('decided', ({ decision }) => {
-    const by = decision.decidedBy === undefined ? '' : ` by ${decision.decidedBy}`;
-    const reply = decision.reply === undefined ? '' : ` «${decision.reply}»`;
-    log(`confirm: ${decision.id} ${decision.outcome} (${decision.reason}${by}${reply})`);
+  confirm.on('decided', ({ decision: d }) => {
+    const by = d.decidedBy === undefined ? '' : ` by ${d.decidedBy}`;
+    log(`confirm: ${d.id} ${d.outcome} (${d.reason}${by}${d.reply === undefined ? '' : ` «${d.reply}»`})`);
     progress();
   });
   confirm.on('error', ({ error }) => log(`confirm: error ${String(error)}`));
@@ -129,48 +125,43 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     const result = call.result as SqlResult; // data_modify's result
     log(`tool: ${call.tool} ran → ${result.command}, ${result.rowCount} row(s)`);
   });
-  tools.on('refused', ({ failed }) => {
-    const why = failed.tool_reason === undefined ? failed.code : `${failed.code}/${failed.tool_reason}`;
-    log(`tool: ${failed.tool} not run (${why})`);
-  });
+  tools.on('refused', ({ failed: f }) =>
+    log(`tool: ${f.tool} not run (${f.code}${f.tool_reason === undefined ? '' : `/${f.tool_reason}`})`),
+  );
 
   const agent = startAgent({
     bus,
     model: (request) => model(request),
     tools,
     context: async (message) => ({
-      db: options.db,
+      db,
       requireConfirmation: (await settings.snapshot(message.sessionKey)).get('safety.require_confirmation'),
     }),
     log,
     describeCall,
     onHandled: progress,
   });
-
   // The adapter the bus sees: the platform plus a transcript line per bot message.
   const { channel } = options;
-  const adapter: ChannelAdapter = {
+  await bus.attach({
     channel: channel.channel,
-    async send(message) {
+    send: async (message) => {
       log(`bot: ${formatOutbound(message)}`);
       await channel.send(message);
     },
     connect: (deliver) => channel.connect?.(deliver),
-  };
-  await bus.attach(adapter);
-
+  });
   return {
     bus,
     confirm,
-    tools,
     model,
     agent,
     settings,
     get resumed() {
-      return resumed;
+      return counts.resumed;
     },
     get prompts() {
-      return prompts;
+      return counts.prompts;
     },
     async close() {
       await confirm.close();
@@ -185,23 +176,9 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
   };
 }
 
-function describeCall(call: ToolCallProposal, context: AgentContext): string {
-  const sql = (call.args as { sql?: unknown } | undefined)?.sql;
-  if (typeof sql !== 'string') return `${call.tool} ${JSON.stringify(call.args)}`;
-  const classification = classifySql(sql);
-  const verdict = !classification.needsConfirmation
-    ? 'runs at once'
-    : context.requireConfirmation
-      ? 'needs 确认'
-      : 'safety.require_confirmation is off: runs at once';
-  return `${call.tool}: ${sql}\n  (${classification.kind.toUpperCase()}: ${classification.reason} → ${verdict})`;
-}
-
 /** A bot message for the transcript: its text, and a card's title and buttons. */
-export function formatOutbound(message: OutboundMessage): string {
-  const card =
-    message.card === undefined
-      ? ''
-      : `\n[card ${message.card.title ?? ''}: ${message.card.buttons.map((button) => button.label).join(' | ')}]`;
-  return `${message.text}${card}`;
+export function formatOutbound({ text, card }: OutboundMessage): string {
+  return card === undefined
+    ? text
+    : `${text}\n[card ${card.title ?? ''}: ${card.buttons.map((b) => b.label).join(' | ')}]`;
 }

@@ -1,8 +1,8 @@
 import { createSequentialIds } from '@parley/core';
-import { createFakeChannel, createFakeClock } from '@parley/testing';
+import { createFakeChannel, createFakeClock, createProgress } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, readShop, resetShop, runSql, SEED_ORDERS, type ShopState } from '../src/database.js';
-import { createDriver, createProgress } from '../src/driver.js';
+import { createDriver } from '../src/driver.js';
 import { CHANNEL, GROUP_CHAT, runChannelConfirm, type ScenarioResult } from '../src/run.js';
 import type { ScenarioName } from '../src/scenarios.js';
 import { MAX_SQL_LENGTH } from '../src/tool.js';
