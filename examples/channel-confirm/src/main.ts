@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { systemClock } from '@parley/core';
-import { createFakeChannel, createProgress, createTranscript } from '@parley/testing';
+import { createFakeChannel, createProgress, createTranscript, runChatRepl } from '@parley/testing';
 import { formatShop, openDatabase, readShop, resetShop, type SqlDatabase } from './database.js';
 import { createDriver } from './driver.js';
 import { createPlatformHost, PLATFORMS, type Platform } from './platforms.js';
@@ -24,11 +24,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const HELP = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or:
-  /as <user> <text>     say something as another member (e.g. /as bob 确认)
-  /click <label> [user] click a button of the latest card (e.g. /click 确认, /click 取消 bob)
-  /table                show the orders table as the database has it
-  /quit                 leave (also Ctrl-D)
+const TRY = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or a command (/help).
 Try: 查一下未完成的订单 · 删除 3 号订单 · 把 2 号订单标记为 paid · 给 customer 列建索引 · sql: …`;
 
 /** A fresh orders table in a new PGlite, and a transcript on the terminal in real time. */
@@ -39,6 +35,7 @@ async function openShop() {
   return { db, transcript: createTranscript({ clock: systemClock, output: (line) => console.log(line) }) };
 }
 
+/** You are alice in the group chat: @parley/testing's chat REPL on the fake channel, real time. */
 async function interactive(): Promise<void> {
   const { db, transcript } = await openShop();
   const { log } = transcript;
@@ -46,31 +43,21 @@ async function interactive(): Promise<void> {
   const channel = createFakeChannel({ channel: CHANNEL, clock: systemClock, echo: true });
   const bot = await createShopBot({ db, channel, clock: systemClock, log, onProgress: progress.poke });
   const driver = createDriver({ bot: () => bot, channel, chatId: GROUP_CHAT, progress, log });
-  console.log(`${HELP}\n\n${formatShop(await readShop(db))}\n`);
+  console.log(`${TRY}\n\n${formatShop(await readShop(db))}\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   rl.setPrompt(`${ALICE}> `);
-  rl.prompt();
   try {
     // The async iterator buffers lines, so piped input works as well as typing; it ends on Ctrl-D.
-    for await (const raw of rl) {
-      const line = raw.trim();
-      if (line === '/quit') break;
-      const as = line.match(/^\/as\s+(\S+)\s+([\s\S]+)$/);
-      const click = line.match(/^\/click\s+(\S+)(?:\s+(\S+))?$/);
-      try {
-        if (line === '/help') console.log(HELP);
-        else if (line === '/table') console.log(await showTable(db));
-        else if (line !== '') {
-          if (as !== null) await driver.say(as[1] as string, as[2] as string);
-          else if (click !== null) await driver.click(click[2] ?? ALICE, startsWith(click[1] as string));
-          else await driver.say(ALICE, line);
-          await driver.idle();
-        }
-      } catch (error) {
-        console.log(`(${error instanceof Error ? error.message : String(error)})`);
-      }
-      rl.prompt();
-    }
+    await runChatRepl({
+      lines: rl,
+      driver,
+      user: ALICE,
+      print: (text) => console.log(text),
+      help: '  /table                 show the orders table as the database has it',
+      commands: { table: () => showTable(db) },
+      settle: driver.idle,
+      prompt: () => rl.prompt(),
+    });
   } finally {
     rl.close();
     await bot.close();
@@ -99,11 +86,6 @@ async function showTable(db: SqlDatabase): Promise<string> {
     const reason = error instanceof Error ? error.message : String(error);
     return `(the orders table cannot be read: ${reason}; /quit and start again for a fresh table)`;
   }
-}
-
-/** A label that starts with `text`, as typed after /click. */
-function startsWith(text: string): RegExp {
-  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 }
 
 /** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, two chats, a restart. */

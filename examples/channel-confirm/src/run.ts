@@ -90,27 +90,26 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       const stopped: ShopBot[] = []; // bots before a restart: they write nothing more
       const start = (): Promise<ShopBot> => {
         const generation = stopped.length;
-        const log = (line: string): void =>
-          stopped.length === generation ? transcript.log(line) : undefined;
-        const { poke: onProgress } = progress;
-        return createShopBot({ db, channel, clock, generateId, timeoutMs, store, log, onProgress });
+        const log = (line: string): void => void (stopped.length === generation && transcript.log(line));
+        return createShopBot({
+          db,
+          channel,
+          clock,
+          generateId,
+          timeoutMs,
+          store,
+          log,
+          onProgress: progress.poke,
+        });
       };
       let bot = await start();
       const restart = async (): Promise<void> => {
         stopped.push(bot);
-        await bot.crash();
+        await bot.close('crash');
         bot = await start();
       };
-      const { log } = transcript;
-      const driver = createDriver({
-        bot: () => bot,
-        restart,
-        channel,
-        chatId: GROUP_CHAT,
-        progress,
-        log,
-        clock,
-      });
+      const chat = { channel, chatId: GROUP_CHAT, progress, log: transcript.log, clock };
+      const driver = createDriver({ bot: () => bot, restart, ...chat });
       try {
         await runSteps(scenario, driver, timeoutMs);
       } finally {
@@ -136,7 +135,7 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       });
     }
   } finally {
-    if (options.db === undefined) await (db as Awaited<ReturnType<typeof openDatabase>>).close();
+    if (options.db === undefined) await db.close();
   }
   return { scenarios: results, lines: transcript.lines, pendingTimers: clock.pendingTimers() };
 }

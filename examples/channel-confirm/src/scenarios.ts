@@ -14,14 +14,12 @@ export const DEFAULT_TIMEOUT_MS = DEFAULT_CONFIRM_TIMEOUT_MS;
 /** One step of a scenario: something a person, the clock or the host does, or a wait. */
 export type Step = (driver: Driver, timeoutMs: number) => unknown;
 
-const say =
-  (user: string, text: string, chatId?: string): Step =>
-  (d) =>
-    d.say(user, text, chatId);
-const click =
-  (user: string, label: RegExp): Step =>
-  (d) =>
-    d.click(user, label);
+function say(user: string, text: string, chatId?: string): Step {
+  return (d) => d.say(user, text, chatId);
+}
+function click(user: string, label: RegExp): Step {
+  return (d) => d.click(user, label);
+}
 const prompt: Step = (d) => d.waitForPrompt();
 const settle: Step = (d) => d.settle();
 const timeout: Step = (d, ms) => d.pass(ms, `${Math.round(ms / 60_000)} minutes pass without an answer`);

@@ -8,6 +8,8 @@ import {
   type ChannelAdapter,
   createHygieneInterceptor,
   createMessageBus,
+  dispatchBySession,
+  type InboundMessage,
   type MessageBus,
   type OutboundMessage,
   parseSessionKey,
@@ -15,8 +17,7 @@ import {
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
-import { createToolGate } from '@parley/tools';
-import { type Agent, startAgent } from './agent.js';
+import { createToolGate, toOpenAITools } from '@parley/tools';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
 import { type ModelOutput, type ModelRequest, shopAssistant } from './script.js';
 import { type ChatSettings, createChatSettings } from './settings.js';
@@ -42,16 +43,18 @@ export interface ShopBot {
   readonly bus: MessageBus;
   readonly confirm: ConfirmGate;
   readonly model: ScriptedModel<ModelOutput, ModelRequest>;
-  readonly agent: Agent;
+  /** Every message the agent read, in order; `handled` of them are fully handled. */
+  readonly agent: { readonly seen: readonly InboundMessage[]; readonly handled: number };
   readonly settings: ChatSettings;
   /** Confirmations from before a restart answered and handled here. */
   readonly resumed: number;
   /** Confirmation prompts sent so far. */
   readonly prompts: number;
-  /** Closes the confirm gate and the bus, then waits for the agent loop to end. */
-  close(): Promise<void>;
-  /** Stops as a crash would: the bus first, so nothing more is said; the store keeps what is pending. */
-  crash(): Promise<void>;
+  /**
+   * Closes the confirm gate and the bus, then waits for the agent loop to end. `crash`: the bus
+   * first, so nothing more is said, as when the process dies; the store keeps what is pending.
+   */
+  close(how?: 'crash'): Promise<void>;
 }
 
 export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
@@ -129,17 +132,45 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     log(`tool: ${f.tool} not run (${f.code}${f.tool_reason === undefined ? '' : `/${f.tool_reason}`})`),
   );
 
-  const agent = startAgent({
-    bus,
-    model: (request) => model(request),
-    tools,
-    context: async (message) => ({
-      db,
-      requireConfirmation: (await settings.snapshot(message.sessionKey)).get('safety.require_confirmation'),
-    }),
-    log,
-    describeCall,
-    onHandled: progress,
+  // The agent: one turn per message, run by `dispatchBySession`: one turn at a time per chat, chats
+  // side by side. Replies to a confirmation prompt never arrive here: the confirm gate consumes them.
+  const offered = toOpenAITools([dataModify]);
+  const seen: InboundMessage[] = [];
+  let handled = 0;
+  let turn = 0;
+  const reply = async ({ channel, chatId, threadId, eventId }: InboundMessage, text: string) => {
+    const result = await bus.publishOutbound({ channel, chatId, threadId, text, replyTo: eventId });
+    if (result.status === 'rejected') log(`agent: reply not delivered (${result.code})`);
+  };
+  /** Ask the model; run its calls through the tool gate (which may wait for 确认); ask again; reply. */
+  async function answer(message: InboundMessage): Promise<void> {
+    const base = { turn: ++turn, from: message.senderId, text: message.text, tools: offered };
+    const first = await model(base);
+    if (first.type === 'reply') return reply(message, first.text);
+    const snapshot = await settings.snapshot(message.sessionKey); // this chat's settings, read fresh
+    const context = { db, requireConfirmation: snapshot.get('safety.require_confirmation') };
+    for (const call of first.calls) log(`model → ${describeCall(call, context)}`);
+    // sessionKey: where a confirmation is asked; requester: who may answer it.
+    const { sessionKey, senderId: requester } = message;
+    const toolResults = await tools.process(first.calls, { turn, context, sessionKey, requester });
+    const second = await model({ ...base, toolResults });
+    return reply(
+      message,
+      second.type === 'reply' ? second.text : '（模型又提出了工具调用；本示例每轮只执行一次。）',
+    );
+  }
+  const agent = dispatchBySession(bus, async (message) => {
+    seen.push(message);
+    if (message.kind !== 'message') log(`agent: ignores a ${message.kind} event from ${message.senderId}`);
+    else {
+      log(`agent ← ${message.senderId}: ${message.text}`);
+      await answer(message).catch(async (error: unknown) => {
+        log(`agent: turn failed: ${error instanceof Error ? error.message : String(error)}`);
+        await reply(message, '抱歉，处理这条消息时出错了。');
+      });
+    }
+    handled++;
+    progress();
   });
   // The adapter the bus sees: the platform plus a transcript line per bot message.
   const { channel } = options;
@@ -155,7 +186,12 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     bus,
     confirm,
     model,
-    agent,
+    agent: {
+      seen,
+      get handled() {
+        return handled;
+      },
+    },
     settings,
     get resumed() {
       return counts.resumed;
@@ -163,14 +199,10 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     get prompts() {
       return counts.prompts;
     },
-    async close() {
+    async close(how) {
+      if (how === 'crash') await bus.close();
       await confirm.close();
       await bus.close();
-      await agent.done;
-    },
-    async crash() {
-      await bus.close();
-      await confirm.close();
       await agent.done;
     },
   };

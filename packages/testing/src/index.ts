@@ -83,6 +83,8 @@ export { createProgress, DEFAULT_STALL_MS, MAX_PROGRESS_WAITERS } from './progre
 export type { Progress, ProgressOptions } from './progress.js';
 export { createChatDriver } from './chat-driver.js';
 export type { ChatDriver, ChatDriverOptions } from './chat-driver.js';
+export { runChatRepl, MAX_REPL_COMMANDS } from './chat-repl.js';
+export type { ChatReplOptions } from './chat-repl.js';
 export type { Transcript, TranscriptOptions } from './transcript.js';
 export { TestingError, TESTING_ERROR_CODES } from './errors.js';
 export type { TestingErrorCode } from './errors.js';

@@ -1,17 +1,19 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
-// The TSDoc @examples of progress.ts and chat-driver.ts, compiled and run; each console.log is an
+// The TSDoc @examples of progress.ts, chat-driver.ts and chat-repl.ts, compiled and run; each console.log is an
 // assertion here (examples.test.ts is past the size guide for test files).
 import { createMessageBus } from '@parley/bus';
 import { describe, expect, it } from 'vitest';
 import {
   type ChatDriver,
   type ChatDriverOptions,
+  type ChatReplOptions,
   createChatDriver,
   createFakeChannel,
   createFakeClock,
   createProgress,
   type Progress,
   type ProgressOptions,
+  runChatRepl,
 } from '../src/index.js';
 
 describe('progress.ts examples', () => {
@@ -62,6 +64,49 @@ describe('chat-driver.ts examples', () => {
     await driver.say('carol', 'hello', 'oc_finance');
     expect([driver.queued, lines]).toEqual([2, ['alice: 删除 3 号订单', 'carol (in oc_finance): hello']]);
     expect(new Date(clock.now()).toISOString()).toBe('2026-01-05T09:00:02.000Z');
+    await bus.close();
+  });
+});
+
+describe('chat-repl.ts examples', () => {
+  it('ChatReplOptions', () => {
+    async function* typed(): AsyncGenerator<string> {
+      yield '/quit';
+    }
+    const driver = createChatDriver({ channel: createFakeChannel(), chatId: 'ops' });
+    const options: ChatReplOptions = {
+      lines: typed(),
+      driver,
+      user: 'alice',
+      print: (text) => console.log(text),
+    };
+  });
+
+  it('runChatRepl', async () => {
+    const channel = createFakeChannel({ channel: 'feishu' });
+    const bus = createMessageBus();
+    await bus.attach(channel);
+    const driver = createChatDriver({ channel, chatId: 'oc_ops' });
+    async function* typed(): AsyncGenerator<string> {
+      yield '删除 3 号订单';
+      yield '/as bob 确认';
+      yield '/count';
+      yield '/quit';
+    }
+    const printed: string[] = [];
+    const commands = { count: () => `${driver.queued} message(s) queued` };
+    await runChatRepl({
+      lines: typed(),
+      driver,
+      user: 'alice',
+      print: (text) => printed.push(text),
+      commands,
+    });
+    expect(printed).toEqual(['2 message(s) queued']);
+    expect(channel.delivered.map((d) => `${d.input.senderId}: ${d.input.text}`)).toEqual([
+      'alice: 删除 3 号订单',
+      'bob: 确认',
+    ]);
     await bus.close();
   });
 });
