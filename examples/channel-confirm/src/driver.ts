@@ -1,9 +1,8 @@
 // Drives a bot like the people in the group chat would (@parley/testing's chat driver: say, click,
 // let time pass), plus what this bot adds: a restart, its setting, and the waits a scenario needs.
 // Waiting is event-driven (the bot pokes `progress` on a reply, a prompt, a decision), never a sleep.
-import type { ManualClock } from '@parley/core';
 import { GLOBAL } from '@parley/settings';
-import { type ChatDriver, createChatDriver, type FakeChannel, type Progress } from '@parley/testing';
+import { type ChatDriver, type ChatDriverOptions, createChatDriver, type Progress } from '@parley/testing';
 import type { ShopBot } from './wiring.js';
 
 export interface Driver extends Omit<ChatDriver, 'queued'> {
@@ -21,17 +20,13 @@ export interface Driver extends Omit<ChatDriver, 'queued'> {
   idle(): Promise<void>;
 }
 
-export interface DriverOptions {
+export interface DriverOptions extends ChatDriverOptions {
   /** The running bot (a new one after `restart`). */
   readonly bot: () => ShopBot;
   /** Replaces the bot. Absent: `restart` throws. */
   readonly restart?: () => Promise<void>;
-  readonly channel: FakeChannel;
-  readonly chatId: string;
   readonly progress: Progress;
   readonly log: (line: string) => void;
-  /** Manual clock: each action happens a second after the previous one. Absent: real time. */
-  readonly clock?: ManualClock;
 }
 
 export function createDriver(options: DriverOptions): Driver {

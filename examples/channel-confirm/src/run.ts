@@ -15,7 +15,7 @@ import {
   type SqlDatabase,
 } from './database.js';
 import { createDriver } from './driver.js';
-import { DEFAULT_TIMEOUT_MS, runSteps, SCENARIOS, type ScenarioName } from './scenarios.js';
+import { runSteps, SCENARIOS, type ScenarioName } from './scenarios.js';
 import type { ModelRequest } from './script.js';
 import { createShopBot, type ShopBot } from './wiring.js';
 
@@ -33,8 +33,6 @@ export interface RunOptions {
   readonly generateId?: IdGenerator;
   /** Which scenarios, in order; all by default. */
   readonly scenarios?: readonly ScenarioName[];
-  /** How long a confirmation waits; 5 minutes by default. */
-  readonly timeoutMs?: number;
   /** Receives each transcript line as it is written. */
   readonly output?: (line: string) => void;
 }
@@ -67,7 +65,6 @@ export interface RunResult {
 export async function runChannelConfirm(options: RunOptions = {}): Promise<RunResult> {
   const clock = options.clock ?? createFakeClock({ now: Date.UTC(2025, 0, 6, 9, 0, 0) });
   const generateId = options.generateId ?? createSequentialIds('cfm_');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const output = options.output;
   const transcript = createTranscript({ clock, ...(output === undefined ? {} : { output }) });
   const names = options.scenarios ?? SCENARIOS.map((scenario) => scenario.name);
@@ -91,16 +88,7 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       const start = (): Promise<ShopBot> => {
         const generation = stopped.length;
         const log = (line: string): void => void (stopped.length === generation && transcript.log(line));
-        return createShopBot({
-          db,
-          channel,
-          clock,
-          generateId,
-          timeoutMs,
-          store,
-          log,
-          onProgress: progress.poke,
-        });
+        return createShopBot({ db, channel, clock, generateId, store, log, onProgress: progress.poke });
       };
       let bot = await start();
       const restart = async (): Promise<void> => {
@@ -111,7 +99,7 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       const chat = { channel, chatId: GROUP_CHAT, progress, log: transcript.log, clock };
       const driver = createDriver({ bot: () => bot, restart, ...chat });
       try {
-        await runSteps(scenario, driver, timeoutMs);
+        await runSteps(scenario, driver);
       } finally {
         await bot.close();
       }

@@ -9,10 +9,9 @@ export const BOB = 'bob';
 export const CAROL = 'carol';
 /** A second group chat, for the scenario with two sessions side by side. */
 export const FINANCE_CHAT = 'oc_finance';
-export const DEFAULT_TIMEOUT_MS = DEFAULT_CONFIRM_TIMEOUT_MS;
 
 /** One step of a scenario: something a person, the clock or the host does, or a wait. */
-export type Step = (driver: Driver, timeoutMs: number) => unknown;
+export type Step = (driver: Driver) => unknown;
 
 function say(user: string, text: string, chatId?: string): Step {
   return (d) => d.say(user, text, chatId);
@@ -22,7 +21,8 @@ function click(user: string, label: RegExp): Step {
 }
 const prompt: Step = (d) => d.waitForPrompt();
 const settle: Step = (d) => d.settle();
-const timeout: Step = (d, ms) => d.pass(ms, `${Math.round(ms / 60_000)} minutes pass without an answer`);
+// @parley/confirm's default: 5 minutes.
+const timeout: Step = (d) => d.pass(DEFAULT_CONFIRM_TIMEOUT_MS, '5 minutes pass without an answer');
 // Answers within the gate's afterDecisionMs (30 s) still count as late answers to the timed-out
 // confirmation; a minute later a 确认 is ordinary chat.
 const aMinute: Step = (d) => d.pass(60_000, 'a minute later');
@@ -99,6 +99,6 @@ export type ScenarioName = (typeof SCENARIOS)[number]['name'];
 export const SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.map((scenario) => scenario.name);
 
 /** Runs a scenario's steps in order. */
-export async function runSteps(scenario: Scenario, driver: Driver, timeoutMs: number): Promise<void> {
-  for (const step of scenario.steps) await step(driver, timeoutMs);
+export async function runSteps(scenario: Scenario, driver: Driver): Promise<void> {
+  for (const step of scenario.steps) await step(driver);
 }

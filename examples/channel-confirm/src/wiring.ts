@@ -10,7 +10,6 @@ import {
   createMessageBus,
   dispatchBySession,
   type InboundMessage,
-  type MessageBus,
   type OutboundMessage,
   parseSessionKey,
 } from '@parley/bus';
@@ -30,8 +29,6 @@ export interface ShopBotOptions {
   readonly clock: Clock;
   /** Confirmation ids; nanoid by default. */
   readonly generateId?: IdGenerator;
-  /** How long a confirmation waits; @parley/confirm's 5 minutes by default. */
-  readonly timeoutMs?: number;
   readonly log: (line: string) => void;
   /** Pending confirmations and decisions (and the settings); a memory store of its own by default. */
   readonly store?: Store;
@@ -40,7 +37,6 @@ export interface ShopBotOptions {
 }
 
 export interface ShopBot {
-  readonly bus: MessageBus;
   readonly confirm: ConfirmGate;
   readonly model: ScriptedModel<ModelOutput, ModelRequest>;
   /** Every message the agent read, in order; `handled` of them are fully handled. */
@@ -86,7 +82,6 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     store,
     resume: { data_modify: resumeDataModify },
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   const tools = createToolGate({
     tools: [dataModify],
@@ -183,7 +178,6 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     connect: (deliver) => channel.connect?.(deliver),
   });
   return {
-    bus,
     confirm,
     model,
     agent: {
