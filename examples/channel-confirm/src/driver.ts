@@ -34,7 +34,7 @@ export function createDriver(options: DriverOptions): Driver {
   const chat = createChatDriver(options);
   let before = 0; // messages queued for the bots before the last restart
   let prompts = 0;
-  const handledAll = (): boolean => bot().agent.handled >= chat.queued - before;
+  const handledAll = (): boolean => bot().counts.handled >= chat.queued - before;
   return {
     say: chat.say,
     click: chat.click,
@@ -51,10 +51,10 @@ export function createDriver(options: DriverOptions): Driver {
       await bot().settings.set(GLOBAL, 'safety.require_confirmation', on);
     },
     waitForResumed: () =>
-      progress.waitFor(() => bot().resumed >= 1, 'the confirmation from before the restart'),
+      progress.waitFor(() => bot().counts.resumed >= 1, 'the confirmation from before the restart'),
     waitForPrompt() {
       const target = ++prompts;
-      return progress.waitFor(() => bot().prompts >= target, `confirmation prompt #${target}`);
+      return progress.waitFor(() => bot().counts.prompts >= target, `confirmation prompt #${target}`);
     },
     settle: () =>
       progress.waitFor(

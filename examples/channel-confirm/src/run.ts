@@ -115,10 +115,10 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
         title: scenario.title,
         shop,
         decisions,
-        agentSaw: bots.flatMap((b) => b.agent.seen),
+        agentSaw: bots.flatMap((b) => b.seen),
         modelRequests: bots.flatMap((b) => b.model.requests),
         botSaid: [...channel.sent],
-        prompts: bots.reduce((sum, b) => sum + b.prompts, 0),
+        prompts: bots.reduce((sum, b) => sum + b.counts.prompts, 0),
         lines: transcript.lines.slice(from),
       });
     }

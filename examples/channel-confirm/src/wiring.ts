@@ -39,13 +39,14 @@ export interface ShopBotOptions {
 export interface ShopBot {
   readonly confirm: ConfirmGate;
   readonly model: ScriptedModel<ModelOutput, ModelRequest>;
-  /** Every message the agent read, in order; `handled` of them are fully handled. */
-  readonly agent: { readonly seen: readonly InboundMessage[]; readonly handled: number };
   readonly settings: ChatSettings;
-  /** Confirmations from before a restart answered and handled here. */
-  readonly resumed: number;
-  /** Confirmation prompts sent so far. */
-  readonly prompts: number;
+  /** Every message the agent read, in order. */
+  readonly seen: readonly InboundMessage[];
+  /**
+   * Live counts: messages the agent fully handled, confirmations from before a restart answered and
+   * handled here, confirmation prompts sent.
+   */
+  readonly counts: { readonly handled: number; readonly resumed: number; readonly prompts: number };
   /**
    * Closes the confirm gate and the bus, then waits for the agent loop to end. `crash`: the bus
    * first, so nothing more is said, as when the process dies; the store keeps what is pending.
@@ -56,7 +57,7 @@ export interface ShopBot {
 export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
   const { clock, log, db } = options;
   const progress = (): void => options.onProgress?.();
-  const counts = { resumed: 0, prompts: 0 };
+  const counts = { handled: 0, resumed: 0, prompts: 0 };
   const store = options.store ?? createMemoryStore({ clock });
   const settings = createChatSettings(store, clock);
   const bus = createMessageBus({ clock });
@@ -131,7 +132,6 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
   // side by side. Replies to a confirmation prompt never arrive here: the confirm gate consumes them.
   const offered = toOpenAITools([dataModify]);
   const seen: InboundMessage[] = [];
-  let handled = 0;
   let turn = 0;
   const reply = async ({ channel, chatId, threadId, eventId }: InboundMessage, text: string) => {
     const result = await bus.publishOutbound({ channel, chatId, threadId, text, replyTo: eventId });
@@ -164,7 +164,7 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
         await reply(message, '抱歉，处理这条消息时出错了。');
       });
     }
-    handled++;
+    counts.handled++;
     progress();
   });
   // The adapter the bus sees: the platform plus a transcript line per bot message.
@@ -180,19 +180,9 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
   return {
     confirm,
     model,
-    agent: {
-      seen,
-      get handled() {
-        return handled;
-      },
-    },
     settings,
-    get resumed() {
-      return counts.resumed;
-    },
-    get prompts() {
-      return counts.prompts;
-    },
+    seen,
+    counts,
     async close(how) {
       if (how === 'crash') await bus.close();
       await confirm.close();

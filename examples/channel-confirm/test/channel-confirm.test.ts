@@ -228,7 +228,7 @@ describe('what data_modify refuses', () => {
     await driver.say('alice', 'sql: SET search_path TO public');
     await driver.settle();
     await bot.close();
-    expect(bot.prompts).toBe(0);
+    expect(bot.counts.prompts).toBe(0);
     expect(lines).toContain('tool: data_modify not run (not_allowed/session_control)');
     expect(channel.sent.at(-1)?.text).toMatch(
       /^没有执行（not_allowed）：Transaction and session control \(SET\)/,
@@ -262,7 +262,7 @@ describe('what data_modify refuses', () => {
     await driver.say('alice', `sql: DELETE FROM orders WHERE customer = '${'x'.repeat(MAX_SQL_LENGTH)}'`);
     await driver.settle();
     await bot.close();
-    expect(bot.prompts).toBe(0);
+    expect(bot.counts.prompts).toBe(0);
     expect(lines).toContain('tool: data_modify not run (invalid_args)');
     expect((await readShop(db)).orders).toEqual(SEED);
   });
@@ -277,7 +277,7 @@ describe('what data_modify refuses', () => {
     await bot.close();
     const duplicates = channel.delivered.filter((d) => d.duplicate).map((d) => d.result);
     expect(duplicates).toMatchObject([{ status: 'intercepted', by: 'hygiene' }]);
-    expect(bot.agent.seen.map((m) => m.text)).toEqual(['删除 1 号订单']);
+    expect(bot.seen.map((m) => m.text)).toEqual(['删除 1 号订单']);
     expect((await readShop(db)).orders).toEqual(withoutId(1));
   });
 });
