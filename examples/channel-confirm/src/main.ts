@@ -106,6 +106,7 @@ if (platform !== undefined && !PLATFORMS.includes(platform as Platform)) {
 } else if (args.interactive === true) {
   await interactive();
 } else {
+  console.log('Starting PGlite (Postgres in WebAssembly)…\n');
   const chosen = scenario !== undefined ? [scenario as ScenarioName] : args.tour === true ? TOUR : undefined;
   const result = await runChannelConfirm({
     ...(chosen === undefined ? {} : { scenarios: chosen }),
