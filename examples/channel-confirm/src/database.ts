@@ -2,14 +2,10 @@
 // `orders` table the agent works on. Reads run in a READ ONLY transaction through the extended
 // protocol (one statement only), so even a read the classifier got wrong cannot change anything;
 // confirmed writes run in a transaction of their own and roll back as a whole on any error.
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 
-/** What the example needs from PGlite (a `PGlite` instance fits). */
-export interface SqlDatabase {
-  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
-  exec(sql: string): Promise<unknown>;
-  transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T>;
-}
+/** The shop's database: one PGlite (tests share one per file). */
+export type SqlDatabase = PGlite;
 
 export interface OrderRow {
   readonly id: number;
@@ -18,11 +14,10 @@ export interface OrderRow {
   readonly amount: string;
 }
 
-/** What the shop looks like: the rows, the indexes and the columns of `orders`. */
+/** What the shop looks like: the rows and the indexes of `orders`. */
 export interface ShopState {
   readonly orders: readonly OrderRow[];
   readonly indexes: readonly string[];
-  readonly columns: readonly string[];
 }
 
 /** What `data_modify` returns to the model. */
@@ -71,19 +66,15 @@ export async function resetShop(db: SqlDatabase): Promise<void> {
 
 /** Reads the shop as it really is, for the transcript and the test. */
 export async function readShop(db: SqlDatabase): Promise<ShopState> {
-  const orders = await db.query<{ id: number; customer: string; status: string; amount: string }>(
+  const orders = await db.query<OrderRow>(
     'SELECT id, customer, status, amount::text AS amount FROM shop.orders ORDER BY id',
   );
   const indexes = await db.query<{ indexname: string }>(
     "SELECT indexname FROM pg_indexes WHERE schemaname = 'shop' AND tablename = 'orders' ORDER BY indexname",
   );
-  const columns = await db.query<{ column_name: string }>(
-    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'shop' AND table_name = 'orders' ORDER BY ordinal_position",
-  );
   return {
     orders: orders.rows.map((row) => ({ ...row })),
     indexes: indexes.rows.map((row) => row.indexname),
-    columns: columns.rows.map((row) => row.column_name),
   };
 }
 

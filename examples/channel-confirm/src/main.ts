@@ -4,82 +4,60 @@
 // `--tour` (what `npm run demo` passes) runs the four that show the most. `--platform <name>`:
 // the same bot on Telegram, Feishu, DingTalk or Slack for real (credentials: see the README).
 import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
 import { systemClock } from '@parley/core';
-import { createFakeChannel, createTranscript } from '@parley/testing';
-import { formatShop, openDatabase, readShop, resetShop } from './database.js';
-import { createDriver, createProgress } from './driver.js';
+import { createFakeChannel, createProgress, createTranscript, runChatRepl } from '@parley/testing';
+import { formatShop, openDatabase, readShop, resetShop, type SqlDatabase } from './database.js';
+import { createDriver } from './driver.js';
 import { createPlatformHost, PLATFORMS, type Platform } from './platforms.js';
 import { CHANNEL, GROUP_CHAT, runChannelConfirm } from './run.js';
 import { ALICE, SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
 import { createShopBot } from './wiring.js';
 
-const args = process.argv.slice(2);
-// `--scenario=<name>` (what `npm run example` passes through) or `--scenario <name>`.
-const named = args.indexOf('--scenario');
-const only =
-  args.find((arg) => arg.startsWith('--scenario='))?.slice(11) ??
-  (named === -1 ? undefined : args[named + 1]);
-const onPlatform = args.indexOf('--platform');
-const platform =
-  args.find((arg) => arg.startsWith('--platform='))?.slice(11) ??
-  (onPlatform === -1 ? undefined : args[onPlatform + 1]);
+const { values: args } = parseArgs({
+  options: {
+    scenario: { type: 'string' },
+    platform: { type: 'string' },
+    interactive: { type: 'boolean' },
+    tour: { type: 'boolean' },
+    verbose: { type: 'boolean' }, // passed by `npm run demo -- --verbose`: every scenario runs anyway
+  },
+});
 
-const HELP = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or:
-  /as <user> <text>     say something as another member (e.g. /as bob 确认)
-  /click <label> [user] click a button of the latest card (e.g. /click 确认, /click 取消 bob)
-  /table                show the orders table as the database has it
-  /quit                 leave (also Ctrl-D)
+const TRY = `You are ${ALICE} in the group chat ${GROUP_CHAT}. Type a message, or a command (/help).
 Try: 查一下未完成的订单 · 删除 3 号订单 · 把 2 号订单标记为 paid · 给 customer 列建索引 · sql: …`;
 
-async function interactive(): Promise<void> {
+/** A fresh orders table in a new PGlite, and a transcript on the terminal in real time. */
+async function openShop() {
   console.log('Starting PGlite (Postgres in WebAssembly)…');
   const db = await openDatabase();
   await resetShop(db);
-  const transcript = createTranscript({ clock: systemClock, output: (line) => console.log(line) });
-  const progress = createProgress(10 * 60_000);
+  return { db, transcript: createTranscript({ clock: systemClock, output: (line) => console.log(line) }) };
+}
+
+/** You are alice in the group chat: @parley/testing's chat REPL on the fake channel, real time. */
+async function interactive(): Promise<void> {
+  const { db, transcript } = await openShop();
+  const { log } = transcript;
+  const progress = createProgress({ stallMs: 10 * 60_000 });
   const channel = createFakeChannel({ channel: CHANNEL, clock: systemClock, echo: true });
-  const bot = await createShopBot({
-    db,
-    channel,
-    clock: systemClock,
-    log: transcript.log,
-    onProgress: progress.poke,
-  });
-  const driver = createDriver({ bot: () => bot, channel, chatId: GROUP_CHAT, progress, log: transcript.log });
-  console.log(`${HELP}\n\n${formatShop(await readShop(db))}\n`);
+  const bot = await createShopBot({ db, channel, clock: systemClock, log, onProgress: progress.poke });
+  const driver = createDriver({ bot: () => bot, channel, chatId: GROUP_CHAT, progress, log });
+  console.log(`${TRY}\n\n${formatShop(await readShop(db))}\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
+  rl.setPrompt(`${ALICE}> `);
   try {
-    rl.setPrompt(`${ALICE}> `);
-    rl.prompt();
     // The async iterator buffers lines, so piped input works as well as typing; it ends on Ctrl-D.
-    for await (const raw of rl) {
-      const line = raw.trim();
-      if (line === '' || line === '/help') {
-        if (line === '/help') console.log(HELP);
-        rl.prompt();
-        continue;
-      }
-      if (line === '/quit') break;
-      if (line === '/table') {
-        console.log(await showTable(db));
-        rl.prompt();
-        continue;
-      }
-      const as = line.match(/^\/as\s+(\S+)\s+([\s\S]+)$/);
-      const click = line.match(/^\/click\s+(\S+)(?:\s+(\S+))?$/);
-      try {
-        if (as !== null) await driver.say(as[1] as string, as[2] as string);
-        else if (click !== null)
-          await driver.click(click[2] ?? ALICE, new RegExp(`^${escapeRegExp(click[1] as string)}`));
-        else await driver.say(ALICE, line);
-      } catch (error) {
-        console.log(`(${error instanceof Error ? error.message : String(error)})`);
-        rl.prompt();
-        continue;
-      }
-      await driver.idle();
-      rl.prompt();
-    }
+    await runChatRepl({
+      lines: rl,
+      driver,
+      user: ALICE,
+      print: (text) => console.log(text),
+      help: '  /table                 show the orders table as the database has it',
+      commands: { table: () => showTable(db) },
+      settle: driver.idle,
+      prompt: () => rl.prompt(),
+    });
   } finally {
     rl.close();
     await bot.close();
@@ -90,10 +68,7 @@ async function interactive(): Promise<void> {
 /** The bot on a real platform until Ctrl-C: the scripted model, real time, a fresh orders table. */
 async function onRealPlatform(name: Platform): Promise<void> {
   const host = createPlatformHost(name); // throws first when a variable is missing
-  console.log('Starting PGlite (Postgres in WebAssembly)…');
-  const db = await openDatabase();
-  await resetShop(db);
-  const transcript = createTranscript({ clock: systemClock, output: (line) => console.log(line) });
+  const { db, transcript } = await openShop();
   const bot = await createShopBot({ db, channel: host.adapter, clock: systemClock, log: transcript.log });
   await host.start();
   console.log(`On ${name}: write to the bot (e.g. 删除 3 号订单), then 确认 or 取消. Ctrl-C stops.`);
@@ -104,7 +79,7 @@ async function onRealPlatform(name: Platform): Promise<void> {
 }
 
 /** The orders table as the database has it, or why it cannot be read (e.g. after a confirmed DROP TABLE). */
-async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
+async function showTable(db: SqlDatabase): Promise<string> {
   try {
     return formatShop(await readShop(db));
   } catch (error) {
@@ -115,10 +90,7 @@ async function showTable(db: Parameters<typeof readShop>[0]): Promise<string> {
 
 /** The scenarios `npm run demo` shows: a confirmed DELETE, who may confirm, two chats, a restart. */
 const TOUR: readonly ScenarioName[] = ['delete-confirmed', 'other-member', 'two-chats', 'restart'];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+const { platform, scenario } = args;
 
 if (platform !== undefined && !PLATFORMS.includes(platform as Platform)) {
   console.error(`Unknown platform "${platform}". Platforms: ${PLATFORMS.join(', ')}`);
@@ -128,15 +100,14 @@ if (platform !== undefined && !PLATFORMS.includes(platform as Platform)) {
     console.error(error instanceof Error ? error.message : String(error)); // e.g. a missing variable
     process.exitCode = 1;
   });
-} else if (only !== undefined && !SCENARIO_NAMES.includes(only as ScenarioName)) {
-  console.error(`Unknown scenario "${only}". Scenarios: ${SCENARIO_NAMES.join(', ')}`);
+} else if (scenario !== undefined && !SCENARIO_NAMES.includes(scenario as ScenarioName)) {
+  console.error(`Unknown scenario "${scenario}". Scenarios: ${SCENARIO_NAMES.join(', ')}`);
   process.exitCode = 1;
-} else if (args.includes('--interactive')) {
+} else if (args.interactive === true) {
   await interactive();
 } else {
   console.log('Starting PGlite (Postgres in WebAssembly)…\n');
-  const chosen: readonly ScenarioName[] | undefined =
-    only !== undefined ? [only as ScenarioName] : args.includes('--tour') ? TOUR : undefined;
+  const chosen = scenario !== undefined ? [scenario as ScenarioName] : args.tour === true ? TOUR : undefined;
   const result = await runChannelConfirm({
     ...(chosen === undefined ? {} : { scenarios: chosen }),
     output: (line) => console.log(line),

@@ -1,12 +1,11 @@
 // Runs the scripted scenarios against a real PGlite database with an injected clock and ids, and
 // returns what really happened: the table after each scenario, the decisions the confirm gate
 // recorded, what the agent and the model saw, what the bot said, and the transcript.
-import type { OutboundMessage } from '@parley/bus';
+import type { InboundMessage, OutboundMessage } from '@parley/bus';
 import type { ConfirmDecision } from '@parley/confirm';
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
 import { createPostgresStore } from '@parley/postgres';
-import { createFakeChannel, createFakeClock, createTranscript } from '@parley/testing';
-import type { SeenMessage } from './agent.js';
+import { createFakeChannel, createFakeClock, createProgress, createTranscript } from '@parley/testing';
 import {
   formatShop,
   openDatabase,
@@ -15,10 +14,10 @@ import {
   type ShopState,
   type SqlDatabase,
 } from './database.js';
-import { createDriver, createProgress } from './driver.js';
-import { DEFAULT_TIMEOUT_MS, SCENARIOS, type ScenarioName } from './scenarios.js';
+import { createDriver } from './driver.js';
+import { runSteps, SCENARIOS, type ScenarioName } from './scenarios.js';
 import type { ModelRequest } from './script.js';
-import { createShopBot } from './wiring.js';
+import { createShopBot, type ShopBot } from './wiring.js';
 
 export const CHANNEL = 'feishu';
 export const GROUP_CHAT = 'oc_orders_ops';
@@ -34,8 +33,6 @@ export interface RunOptions {
   readonly generateId?: IdGenerator;
   /** Which scenarios, in order; all by default. */
   readonly scenarios?: readonly ScenarioName[];
-  /** How long a confirmation waits; 5 minutes by default. */
-  readonly timeoutMs?: number;
   /** Receives each transcript line as it is written. */
   readonly output?: (line: string) => void;
 }
@@ -47,8 +44,8 @@ export interface ScenarioResult {
   readonly shop: ShopState;
   /** Every decision the confirm gate recorded (its audit trail). */
   readonly decisions: readonly ConfirmDecision[];
-  /** Every message the agent read from the bus. */
-  readonly agentSaw: readonly SeenMessage[];
+  /** Every message the agent read from the bus (before and after a restart). */
+  readonly agentSaw: readonly InboundMessage[];
   /** Every request the model was sent. */
   readonly modelRequests: readonly ModelRequest[];
   /** Every message the bot sent to the group. */
@@ -68,14 +65,10 @@ export interface RunResult {
 export async function runChannelConfirm(options: RunOptions = {}): Promise<RunResult> {
   const clock = options.clock ?? createFakeClock({ now: Date.UTC(2025, 0, 6, 9, 0, 0) });
   const generateId = options.generateId ?? createSequentialIds('cfm_');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const transcript = createTranscript({
-    clock,
-    ...(options.output === undefined ? {} : { output: options.output }),
-  });
+  const output = options.output;
+  const transcript = createTranscript({ clock, ...(output === undefined ? {} : { output }) });
   const names = options.scenarios ?? SCENARIOS.map((scenario) => scenario.name);
-  const owned = options.db === undefined ? await openDatabase() : undefined;
-  const db: SqlDatabase = options.db ?? (owned as SqlDatabase);
+  const db = options.db ?? (await openDatabase());
   const results: ScenarioResult[] = [];
   try {
     for (const [index, name] of names.entries()) {
@@ -85,51 +78,28 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       transcript.note(`━━ ${index + 1}. ${scenario.name}: ${scenario.title}`);
       await resetShop(db);
       transcript.log(`table  ${formatShop(await readShop(db))}`);
-
       const progress = createProgress();
       const channel = createFakeChannel({ channel: CHANNEL, clock, echo: true });
       // Pending confirmations, decisions and settings in the same PGlite, in a fresh schema: what a
       // restarted bot finds again.
       await db.exec(`DROP SCHEMA IF EXISTS ${BOT_SCHEMA} CASCADE`);
       const store = createPostgresStore({ db, schema: BOT_SCHEMA, clock, sweepIntervalMs: 0 });
-      let alive = { value: true }; // a stopped process writes nothing more
-      const start = () => {
-        const self = { value: true };
-        alive = self;
-        const log = (line: string): void => (self.value ? transcript.log(line) : undefined);
-        return createShopBot({
-          db,
-          channel,
-          clock,
-          generateId,
-          timeoutMs,
-          store,
-          log,
-          onProgress: progress.poke,
-        });
+      const stopped: ShopBot[] = []; // bots before a restart: they write nothing more
+      const start = (): Promise<ShopBot> => {
+        const generation = stopped.length;
+        const log = (line: string): void => void (stopped.length === generation && transcript.log(line));
+        return createShopBot({ db, channel, clock, generateId, store, log, onProgress: progress.poke });
       };
       let bot = await start();
-      const seenBefore: SeenMessage[] = [];
-      const requestsBefore: ModelRequest[] = [];
-      let promptsBefore = 0;
+      const restart = async (): Promise<void> => {
+        stopped.push(bot);
+        await bot.close('crash');
+        bot = await start();
+      };
+      const chat = { channel, chatId: GROUP_CHAT, progress, log: transcript.log, clock };
+      const driver = createDriver({ bot: () => bot, restart, ...chat });
       try {
-        const driver = createDriver({
-          bot: () => bot,
-          restart: async () => {
-            alive.value = false;
-            await bot.crash();
-            seenBefore.push(...bot.agent.seen);
-            requestsBefore.push(...bot.model.requests);
-            promptsBefore += bot.prompts;
-            bot = await start();
-          },
-          channel,
-          chatId: GROUP_CHAT,
-          progress,
-          log: transcript.log,
-          clock,
-        });
-        await scenario.run(driver, timeoutMs);
+        await runSteps(scenario, driver);
       } finally {
         await bot.close();
       }
@@ -139,20 +109,21 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       const decisions: ConfirmDecision[] = [];
       for await (const decision of bot.confirm.audit()) decisions.push(decision);
       await store.close();
+      const bots = [...stopped, bot];
       results.push({
         name: scenario.name,
         title: scenario.title,
         shop,
         decisions,
-        agentSaw: [...seenBefore, ...bot.agent.seen],
-        modelRequests: [...requestsBefore, ...bot.model.requests],
+        agentSaw: bots.flatMap((b) => b.seen),
+        modelRequests: bots.flatMap((b) => b.model.requests),
         botSaid: [...channel.sent],
-        prompts: promptsBefore + bot.prompts,
+        prompts: bots.reduce((sum, b) => sum + b.counts.prompts, 0),
         lines: transcript.lines.slice(from),
       });
     }
   } finally {
-    await owned?.close();
+    if (options.db === undefined) await db.close();
   }
   return { scenarios: results, lines: transcript.lines, pendingTimers: clock.pendingTimers() };
 }

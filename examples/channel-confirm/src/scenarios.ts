@@ -1,6 +1,6 @@
-// The scripted scenarios, one per behaviour of the reference design. Each starts from a fresh
-// shop schema and a fresh bot; alice asks for something, and alice (the requester), bob (another
-// member of the group) and the clock do the rest.
+// The scripted scenarios, one per behaviour of the reference design, as data: each starts from a
+// fresh shop schema and a fresh bot; alice asks for something, and alice (the requester), bob
+// (another member of the group), carol (in another chat) and the clock do the rest.
 import { DEFAULT_CONFIRM_TIMEOUT_MS } from '@parley/confirm';
 import type { Driver } from './driver.js';
 
@@ -10,142 +10,95 @@ export const CAROL = 'carol';
 /** A second group chat, for the scenario with two sessions side by side. */
 export const FINANCE_CHAT = 'oc_finance';
 
-export const SCENARIO_NAMES = [
-  'select',
-  'delete-confirmed',
-  'update-cancelled',
-  'other-member',
-  'timeout',
-  'card-ddl',
-  'ambiguous',
-  'no-confirmation',
-  'two-chats',
-  'restart',
-] as const;
+/** One step of a scenario: something a person, the clock or the host does, or a wait. */
+export type Step = (driver: Driver) => unknown;
 
-export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+function say(user: string, text: string, chatId?: string): Step {
+  return (d) => d.say(user, text, chatId);
+}
+function click(user: string, label: RegExp): Step {
+  return (d) => d.click(user, label);
+}
+const prompt: Step = (d) => d.waitForPrompt();
+const settle: Step = (d) => d.settle();
+// @parley/confirm's default: 5 minutes.
+const timeout: Step = (d) => d.pass(DEFAULT_CONFIRM_TIMEOUT_MS, '5 minutes pass without an answer');
+// Answers within the gate's afterDecisionMs (30 s) still count as late answers to the timed-out
+// confirmation; a minute later a 确认 is ordinary chat.
+const aMinute: Step = (d) => d.pass(60_000, 'a minute later');
+const confirmationOff: Step = (d) => d.requireConfirmation(false);
+const restart: Step = (d) => d.restart();
+const resumed: Step = (d) => d.waitForResumed();
 
 export interface Scenario {
-  readonly name: ScenarioName;
+  readonly name: string;
   readonly title: string;
-  run(driver: Driver, timeoutMs: number): Promise<void>;
+  readonly steps: readonly Step[];
 }
 
-export const SCENARIOS: readonly Scenario[] = [
+export const SCENARIOS = [
   {
     name: 'select',
     title: 'A SELECT runs at once: no prompt, no card',
-    async run(d) {
-      await d.say(ALICE, '查一下未完成的订单');
-      await d.settle();
-    },
+    steps: [say(ALICE, '查一下未完成的订单'), settle],
   },
   {
     name: 'delete-confirmed',
     title: 'A DELETE waits; the requester replies 确认; the row is gone',
-    async run(d) {
-      await d.say(ALICE, '删除 3 号订单');
-      await d.waitForPrompt();
-      await d.say(ALICE, '确认');
-      await d.settle();
-    },
+    steps: [say(ALICE, '删除 3 号订单'), prompt, say(ALICE, '确认'), settle],
   },
   {
     name: 'update-cancelled',
     title: 'An UPDATE waits; the requester replies 取消; the table is unchanged',
-    async run(d) {
-      await d.say(ALICE, '把 2 号订单标记为 paid');
-      await d.waitForPrompt();
-      await d.say(ALICE, '取消');
-      await d.settle();
-    },
+    steps: [say(ALICE, '把 2 号订单标记为 paid'), prompt, say(ALICE, '取消'), settle],
   },
   {
     name: 'other-member',
     title: "Another member's 确认 is not counted and reaches the agent as chat; the requester's executes",
-    async run(d) {
-      await d.say(ALICE, '删除 3 号订单');
-      await d.waitForPrompt();
-      await d.say(BOB, '确认');
-      await d.say(ALICE, '确认');
-      await d.settle();
-    },
+    steps: [say(ALICE, '删除 3 号订单'), prompt, say(BOB, '确认'), say(ALICE, '确认'), settle],
   },
   {
     name: 'timeout',
     title: 'Silence: the confirmation times out, the DELETE is cancelled; a late 确认 is just chat',
-    async run(d, timeoutMs) {
-      await d.say(ALICE, '删除 4 号订单');
-      await d.waitForPrompt();
-      d.pass(timeoutMs, `${Math.round(timeoutMs / 60_000)} minutes pass without an answer`);
-      await d.settle();
-      // Answers within the gate's afterDecisionMs (30 s) are still absorbed as answers to the
-      // timed-out confirmation; a minute later a 确认 is ordinary chat.
-      d.pass(60_000, 'a minute later');
-      await d.say(ALICE, '确认');
-      await d.settle();
-    },
+    steps: [say(ALICE, '删除 4 号订单'), prompt, timeout, settle, aMinute, say(ALICE, '确认'), settle],
   },
   {
     name: 'card-ddl',
     title: "A CREATE INDEX waits; bob's card click is refused; the requester's click confirms it",
-    async run(d) {
-      await d.say(ALICE, '给 customer 列建索引');
-      await d.waitForPrompt();
-      await d.click(BOB, /^确认/);
-      await d.click(ALICE, /^确认/);
-      await d.settle();
-    },
+    steps: [say(ALICE, '给 customer 列建索引'), prompt, click(BOB, /^确认/), click(ALICE, /^确认/), settle],
   },
   {
     name: 'ambiguous',
     title: "Ambiguous replies («确认取消», «yes please don't») cancel",
-    async run(d) {
-      await d.say(ALICE, '把 2 号订单标记为 paid');
-      await d.waitForPrompt();
-      await d.say(ALICE, '确认取消');
-      await d.settle();
-      await d.say(ALICE, '删除 4 号订单');
-      await d.waitForPrompt();
-      await d.say(ALICE, "yes please don't");
-      await d.settle();
-    },
+    steps: [
+      ...[say(ALICE, '把 2 号订单标记为 paid'), prompt, say(ALICE, '确认取消'), settle],
+      ...[say(ALICE, '删除 4 号订单'), prompt, say(ALICE, "yes please don't"), settle],
+    ],
   },
   {
     name: 'no-confirmation',
     title: 'safety.require_confirmation off: the DELETE runs at once, without a prompt',
-    async run(d) {
-      await d.requireConfirmation(false);
-      await d.say(ALICE, '删除 3 号订单');
-      await d.settle();
-    },
+    steps: [confirmationOff, say(ALICE, '删除 3 号订单'), settle],
   },
   {
     name: 'two-chats',
     title: "Two chats side by side; alice's 确认 in the other chat answers nothing there or here",
-    async run(d) {
-      await d.say(ALICE, '删除 3 号订单');
-      await d.waitForPrompt();
-      await d.say(CAROL, '把 2 号订单标记为 paid', FINANCE_CHAT);
-      await d.waitForPrompt();
-      await d.say(ALICE, '确认', FINANCE_CHAT);
-      await d.say(CAROL, '确认', FINANCE_CHAT);
-      await d.say(ALICE, '确认');
-      await d.settle();
-    },
+    steps: [
+      ...[say(ALICE, '删除 3 号订单'), prompt, say(CAROL, '把 2 号订单标记为 paid', FINANCE_CHAT), prompt],
+      ...[say(ALICE, '确认', FINANCE_CHAT), say(CAROL, '确认', FINANCE_CHAT), say(ALICE, '确认'), settle],
+    ],
   },
   {
     name: 'restart',
     title: 'The bot restarts with a DELETE awaiting 确认; the confirmation survives and is answered after',
-    async run(d) {
-      await d.say(ALICE, '删除 3 号订单');
-      await d.waitForPrompt();
-      await d.restart();
-      await d.say(ALICE, '确认');
-      await d.waitForResumed();
-      await d.settle();
-    },
+    steps: [say(ALICE, '删除 3 号订单'), prompt, restart, say(ALICE, '确认'), resumed, settle],
   },
-];
+] as const satisfies readonly Scenario[];
 
-export const DEFAULT_TIMEOUT_MS = DEFAULT_CONFIRM_TIMEOUT_MS;
+export type ScenarioName = (typeof SCENARIOS)[number]['name'];
+export const SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.map((scenario) => scenario.name);
+
+/** Runs a scenario's steps in order. */
+export async function runSteps(scenario: Scenario, driver: Driver): Promise<void> {
+  for (const step of scenario.steps) await step(driver);
+}

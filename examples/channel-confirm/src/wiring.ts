@@ -8,20 +8,19 @@ import {
   type ChannelAdapter,
   createHygieneInterceptor,
   createMessageBus,
-  type MessageBus,
+  dispatchBySession,
+  type InboundMessage,
   type OutboundMessage,
   parseSessionKey,
 } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
-import { createToolGate, type ToolCallProposal, type ToolGate } from '@parley/tools';
-import { type Agent, startAgent } from './agent.js';
+import { createToolGate, toOpenAITools } from '@parley/tools';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
 import { type ModelOutput, type ModelRequest, shopAssistant } from './script.js';
 import { type ChatSettings, createChatSettings } from './settings.js';
-import { classifySql } from './sql-classifier.js';
-import { type AgentContext, dataModify, noSessionControl } from './tool.js';
+import { dataModify, describeCall, noSessionControl } from './tool.js';
 
 export interface ShopBotOptions {
   readonly db: SqlDatabase;
@@ -30,8 +29,6 @@ export interface ShopBotOptions {
   readonly clock: Clock;
   /** Confirmation ids; nanoid by default. */
   readonly generateId?: IdGenerator;
-  /** How long a confirmation waits; @parley/confirm's 5 minutes by default. */
-  readonly timeoutMs?: number;
   readonly log: (line: string) => void;
   /** Pending confirmations and decisions (and the settings); a memory store of its own by default. */
   readonly store?: Store;
@@ -40,26 +37,27 @@ export interface ShopBotOptions {
 }
 
 export interface ShopBot {
-  readonly bus: MessageBus;
   readonly confirm: ConfirmGate;
-  readonly tools: ToolGate<'data_modify', AgentContext>;
   readonly model: ScriptedModel<ModelOutput, ModelRequest>;
-  readonly agent: Agent;
   readonly settings: ChatSettings;
-  /** Confirmations from before a restart answered and handled here. */
-  readonly resumed: number;
-  /** Confirmation prompts sent so far. */
-  readonly prompts: number;
-  /** Closes the confirm gate and the bus, then waits for the agent loop to end. */
-  close(): Promise<void>;
-  /** Stops as a crash would: the bus first, so nothing more is said; the store keeps what is pending. */
-  crash(): Promise<void>;
+  /** Every message the agent read, in order. */
+  readonly seen: readonly InboundMessage[];
+  /**
+   * Live counts: messages the agent fully handled, confirmations from before a restart answered and
+   * handled here, confirmation prompts sent.
+   */
+  readonly counts: { readonly handled: number; readonly resumed: number; readonly prompts: number };
+  /**
+   * Closes the confirm gate and the bus, then waits for the agent loop to end. `crash`: the bus
+   * first, so nothing more is said, as when the process dies; the store keeps what is pending.
+   */
+  close(how?: 'crash'): Promise<void>;
 }
 
 export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
-  const { clock, log } = options;
+  const { clock, log, db } = options;
   const progress = (): void => options.onProgress?.();
-  let resumed = 0;
+  const counts = { handled: 0, resumed: 0, prompts: 0 };
   const store = options.store ?? createMemoryStore({ clock });
   const settings = createChatSettings(store, clock);
   const bus = createMessageBus({ clock });
@@ -71,22 +69,20 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     const auth = await gate.authorize(decision, decision.action);
     const { sql } = decision.action.args as { sql: string }; // the args the person confirmed
     const text = auth.ok
-      ? `已执行 ${(await runSql(options.db, sql, 'write')).command}（重启前请求的操作，确认于重启后）。`
+      ? `已执行 ${(await runSql(db, sql, 'write')).command}（重启前请求的操作，确认于重启后）。`
       : `重启前请求的操作没有执行（${decision.outcome}）。`;
     log(`confirm: resumed ${decision.id} after the restart → ${auth.ok ? 'ran' : 'not run'}`);
-    const { channel, chatId, threadId } = parseSessionKey(decision.sessionKey);
-    await bus.publishOutbound({ channel, chatId, threadId, text });
-    resumed++;
+    await bus.publishOutbound({ ...parseSessionKey(decision.sessionKey), text });
+    counts.resumed++;
     progress();
   };
+  // approvers: 'requester' (the default): only the user whose message led to the call may answer.
   const confirm = createConfirmGate({
     bus,
     clock,
     store,
     resume: { data_modify: resumeDataModify },
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    // approvers: 'requester' (the default): only the user whose message led to the call may answer.
   });
   const tools = createToolGate({
     tools: [dataModify],
@@ -96,33 +92,31 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     clock,
   });
   const model = createScriptedModel<ModelOutput, ModelRequest>({
-    name: 'shop-assistant',
+    name: 'shop',
     clock,
     respond: shopAssistant,
   });
 
-  let prompts = 0;
   bus.on('intercepted', ({ message, by }) => {
     if (by === 'confirm') log('  ↳ consumed by the confirm gate: it never reaches the agent');
     else if (message.fromSelf !== true) log(`  ↳ dropped by ${by}`);
   });
   bus.on('dropped', ({ direction, code }) => log(`bus: ${direction} message dropped (${code})`));
   confirm.on('prompted', () => {
-    prompts++;
+    counts.prompts++;
     progress();
   });
-  confirm.on('ignored', ({ code }) => {
+  confirm.on('ignored', ({ code }) =>
     log(
       code === 'not_allowed'
         ? '  ↳ not counted as an answer (only the requester may answer): passed on to the agent as ordinary chat'
         : `  ↳ not counted as an answer (${code})`,
-    );
-  });
+    ),
+  );
   confirm.on('refused', ({ code, senderId }) => log(`confirm: card click by ${senderId} refused (${code})`));
-  confirm.on('decided', ({ decision }) => {
-    const by = decision.decidedBy === undefined ? '' : ` by ${decision.decidedBy}`;
-    const reply = decision.reply === undefined ? '' : ` «${decision.reply}»`;
-    log(`confirm: ${decision.id} ${decision.outcome} (${decision.reason}${by}${reply})`);
+  confirm.on('decided', ({ decision: d }) => {
+    const by = d.decidedBy === undefined ? '' : ` by ${d.decidedBy}`;
+    log(`confirm: ${d.id} ${d.outcome} (${d.reason}${by}${d.reply === undefined ? '' : ` «${d.reply}»`})`);
     progress();
   });
   confirm.on('error', ({ error }) => log(`confirm: error ${String(error)}`));
@@ -130,79 +124,77 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     const result = call.result as SqlResult; // data_modify's result
     log(`tool: ${call.tool} ran → ${result.command}, ${result.rowCount} row(s)`);
   });
-  tools.on('refused', ({ failed }) => {
-    const why = failed.tool_reason === undefined ? failed.code : `${failed.code}/${failed.tool_reason}`;
-    log(`tool: ${failed.tool} not run (${why})`);
-  });
+  tools.on('refused', ({ failed: f }) =>
+    log(`tool: ${f.tool} not run (${f.code}${f.tool_reason === undefined ? '' : `/${f.tool_reason}`})`),
+  );
 
-  const agent = startAgent({
-    bus,
-    model: (request) => model(request),
-    tools,
-    context: async (message) => ({
-      db: options.db,
-      requireConfirmation: (await settings.snapshot(message.sessionKey)).get('safety.require_confirmation'),
-    }),
-    log,
-    describeCall,
-    onHandled: progress,
+  // The agent: one turn per message, run by `dispatchBySession`: one turn at a time per chat, chats
+  // side by side. Replies to a confirmation prompt never arrive here: the confirm gate consumes them.
+  const offered = toOpenAITools([dataModify]);
+  const seen: InboundMessage[] = [];
+  let turn = 0;
+  const reply = async ({ channel, chatId, threadId, eventId }: InboundMessage, text: string) => {
+    const result = await bus.publishOutbound({ channel, chatId, threadId, text, replyTo: eventId });
+    if (result.status === 'rejected') log(`agent: reply not delivered (${result.code})`);
+  };
+  /** Ask the model; run its calls through the tool gate (which may wait for 确认); ask again; reply. */
+  async function answer(message: InboundMessage): Promise<void> {
+    const base = { turn: ++turn, from: message.senderId, text: message.text, tools: offered };
+    const first = await model(base);
+    if (first.type === 'reply') return reply(message, first.text);
+    const snapshot = await settings.snapshot(message.sessionKey); // this chat's settings, read fresh
+    const context = { db, requireConfirmation: snapshot.get('safety.require_confirmation') };
+    for (const call of first.calls) log(`model → ${describeCall(call, context)}`);
+    // sessionKey: where a confirmation is asked; requester: who may answer it.
+    const { sessionKey, senderId: requester } = message;
+    const toolResults = await tools.process(first.calls, { turn, context, sessionKey, requester });
+    const second = await model({ ...base, toolResults });
+    return reply(
+      message,
+      second.type === 'reply' ? second.text : '（模型又提出了工具调用；本示例每轮只执行一次。）',
+    );
+  }
+  const agent = dispatchBySession(bus, async (message) => {
+    seen.push(message);
+    if (message.kind !== 'message') log(`agent: ignores a ${message.kind} event from ${message.senderId}`);
+    else {
+      log(`agent ← ${message.senderId}: ${message.text}`);
+      await answer(message).catch(async (error: unknown) => {
+        log(`agent: turn failed: ${error instanceof Error ? error.message : String(error)}`);
+        await reply(message, '抱歉，处理这条消息时出错了。');
+      });
+    }
+    counts.handled++;
+    progress();
   });
-
   // The adapter the bus sees: the platform plus a transcript line per bot message.
   const { channel } = options;
-  const adapter: ChannelAdapter = {
+  await bus.attach({
     channel: channel.channel,
-    async send(message) {
+    send: async (message) => {
       log(`bot: ${formatOutbound(message)}`);
       await channel.send(message);
     },
     connect: (deliver) => channel.connect?.(deliver),
-  };
-  await bus.attach(adapter);
-
+  });
   return {
-    bus,
     confirm,
-    tools,
     model,
-    agent,
     settings,
-    get resumed() {
-      return resumed;
-    },
-    get prompts() {
-      return prompts;
-    },
-    async close() {
+    seen,
+    counts,
+    async close(how) {
+      if (how === 'crash') await bus.close();
       await confirm.close();
       await bus.close();
-      await agent.done;
-    },
-    async crash() {
-      await bus.close();
-      await confirm.close();
       await agent.done;
     },
   };
-}
-
-function describeCall(call: ToolCallProposal, context: AgentContext): string {
-  const sql = (call.args as { sql?: unknown } | undefined)?.sql;
-  if (typeof sql !== 'string') return `${call.tool} ${JSON.stringify(call.args)}`;
-  const classification = classifySql(sql);
-  const verdict = !classification.needsConfirmation
-    ? 'runs at once'
-    : context.requireConfirmation
-      ? 'needs 确认'
-      : 'safety.require_confirmation is off: runs at once';
-  return `${call.tool}: ${sql}\n  (${classification.kind.toUpperCase()}: ${classification.reason} → ${verdict})`;
 }
 
 /** A bot message for the transcript: its text, and a card's title and buttons. */
-export function formatOutbound(message: OutboundMessage): string {
-  const card =
-    message.card === undefined
-      ? ''
-      : `\n[card ${message.card.title ?? ''}: ${message.card.buttons.map((button) => button.label).join(' | ')}]`;
-  return `${message.text}${card}`;
+export function formatOutbound({ text, card }: OutboundMessage): string {
+  return card === undefined
+    ? text
+    : `${text}\n[card ${card.title ?? ''}: ${card.buttons.map((b) => b.label).join(' | ')}]`;
 }

@@ -1,8 +1,8 @@
 import { createSequentialIds } from '@parley/core';
-import { createFakeChannel, createFakeClock } from '@parley/testing';
+import { createFakeChannel, createFakeClock, createProgress } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, readShop, resetShop, runSql, SEED_ORDERS, type ShopState } from '../src/database.js';
-import { createDriver, createProgress } from '../src/driver.js';
+import { createDriver } from '../src/driver.js';
 import { CHANNEL, GROUP_CHAT, runChannelConfirm, type ScenarioResult } from '../src/run.js';
 import type { ScenarioName } from '../src/scenarios.js';
 import { MAX_SQL_LENGTH } from '../src/tool.js';
@@ -228,7 +228,7 @@ describe('what data_modify refuses', () => {
     await driver.say('alice', 'sql: SET search_path TO public');
     await driver.settle();
     await bot.close();
-    expect(bot.prompts).toBe(0);
+    expect(bot.counts.prompts).toBe(0);
     expect(lines).toContain('tool: data_modify not run (not_allowed/session_control)');
     expect(channel.sent.at(-1)?.text).toMatch(
       /^没有执行（not_allowed）：Transaction and session control \(SET\)/,
@@ -262,7 +262,7 @@ describe('what data_modify refuses', () => {
     await driver.say('alice', `sql: DELETE FROM orders WHERE customer = '${'x'.repeat(MAX_SQL_LENGTH)}'`);
     await driver.settle();
     await bot.close();
-    expect(bot.prompts).toBe(0);
+    expect(bot.counts.prompts).toBe(0);
     expect(lines).toContain('tool: data_modify not run (invalid_args)');
     expect((await readShop(db)).orders).toEqual(SEED);
   });
@@ -277,7 +277,7 @@ describe('what data_modify refuses', () => {
     await bot.close();
     const duplicates = channel.delivered.filter((d) => d.duplicate).map((d) => d.result);
     expect(duplicates).toMatchObject([{ status: 'intercepted', by: 'hygiene' }]);
-    expect(bot.agent.seen.map((m) => m.text)).toEqual(['删除 1 号订单']);
+    expect(bot.seen.map((m) => m.text)).toEqual(['删除 1 号订单']);
     expect((await readShop(db)).orders).toEqual(withoutId(1));
   });
 });

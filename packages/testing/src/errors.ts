@@ -18,6 +18,7 @@ export const TESTING_ERROR_CODES = [
   'no_button',
   'clock_required',
   'invalid_argument',
+  'stalled',
 ] as const;
 
 /**

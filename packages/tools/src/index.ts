@@ -56,6 +56,8 @@ export type {
   McpTool,
 } from './export-types.js';
 export { parseOpenAIToolCalls, parseAnthropicToolUses } from './parse.js';
+export { classifySql } from './sql-risk.js';
+export type { SqlClassification, SqlKind } from './sql-risk.js';
 export type { ParsedToolCalls } from './parse.js';
 export { TOOL_REFUSAL_CODES, TOOL_FAILURE_STATUSES } from './types.js';
 export type {

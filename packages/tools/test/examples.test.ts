@@ -9,6 +9,9 @@ import {
   TOOL_FAILURE_STATUSES,
   TOOL_REFUSAL_CODES,
   checkToolRegistry,
+  classifySql,
+  type SqlClassification,
+  type SqlKind,
   createToolGate,
   definePolicy,
   defineTool,
@@ -584,5 +587,26 @@ describe('examples in limits.ts', () => {
   });
   it('runs the DEFAULT_TOOL_GATE_LIMITS example', async () => {
     expectLogged([DEFAULT_TOOL_GATE_LIMITS.maxBatchCalls], '256');
+  });
+});
+
+describe('examples in sql-risk.ts', () => {
+  it('runs the SqlKind example', async () => {
+    const kind: SqlKind = classifySql('TRUNCATE orders').kind;
+    expectLogged([kind], 'ddl');
+  });
+  it('runs the SqlClassification example', async () => {
+    const found: SqlClassification = classifySql('SELECT 1; DELETE FROM orders');
+    expectLogged(
+      [found.statements, found.commands, found.needsConfirmation],
+      "2 [ 'SELECT', 'DELETE' ] true",
+    );
+  });
+  it('runs the classifySql example', async () => {
+    expectLogged([classifySql('SELECT * FROM orders').needsConfirmation], 'false');
+    const hidden = classifySql('WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d');
+    expectLogged([hidden.kind, hidden.needsConfirmation, hidden.reason], 'dml true contains DELETE');
+    expectLogged([classifySql("SELECT 'DROP TABLE orders'").kind], 'read');
+    expectLogged([classifySql('SET search_path TO x').controlsSession], 'true');
   });
 });

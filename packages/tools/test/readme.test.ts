@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolGate, defineTool, toOpenAITools } from '../src/index.js';
+import { classifySql, createToolGate, definePolicy, defineTool, toOpenAITools } from '../src/index.js';
 
 describe('the README snippet', () => {
   it('refuses a move under the movement lock and exports the tool for OpenAI', async () => {
@@ -50,5 +50,51 @@ describe('the README snippet', () => {
     expect(executed.length).toBe(0);
     expect(feedback.failed_calls[0]?.reason).toBe('区域移动锁未解除');
     expect(positions.get('pc_1')).toBe('hall');
+  });
+});
+
+describe('the README SQL risk snippet', () => {
+  it('asks before a DELETE, runs a SELECT, and refuses SET before anyone is asked', async () => {
+    const dataModify = defineTool({
+      name: 'data_modify',
+      description: 'Runs SQL on the shop database',
+      args: z.object({ sql: z.string().max(400) }),
+      reasons: ['session_control'],
+      confirm: (args) => classifySql(args.sql).needsConfirmation,
+      summarize: (args) => `${classifySql(args.sql).kind.toUpperCase()} · ${args.sql}`,
+      execute: (args) => ({ ran: args.sql }),
+    });
+    const noSessionControl = definePolicy(
+      dataModify,
+      ({ args }) =>
+        classifySql(args.sql).controlsSession
+          ? { reason: 'BEGIN, COMMIT, SET … are not allowed', toolReason: 'session_control' }
+          : undefined,
+      { name: 'no_session_control' },
+    );
+    const asked: string[] = [];
+    const gate = createToolGate({
+      tools: [dataModify],
+      allowlist: ['data_modify'],
+      policies: [noSessionControl],
+      confirm: (request) => {
+        asked.push(request.summary);
+        return false;
+      },
+    });
+    const result = await gate.process(
+      [
+        { id: 'c1', tool: 'data_modify', args: { sql: 'SET role admin' } },
+        { id: 'c2', tool: 'data_modify', args: { sql: 'SELECT * FROM orders' } },
+        { id: 'c3', tool: 'data_modify', args: { sql: 'DELETE FROM orders WHERE id = 3' } },
+      ],
+      { turn: 1, context: {} },
+    );
+    expect(result.feedback.failed_calls.map((f) => [f.id, f.code, f.tool_reason])).toEqual([
+      ['c1', 'not_allowed', 'session_control'],
+      ['c3', 'confirmation_declined', undefined],
+    ]);
+    expect(result.executed.map((call) => call.id)).toEqual(['c2']);
+    expect(asked).toEqual(['DML · DELETE FROM orders WHERE id = 3']);
   });
 });

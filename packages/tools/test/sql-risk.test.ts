@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySql } from '../src/sql-classifier.js';
+import { classifySql } from '../src/index.js';
 
 const kindOf = (sql: string) => classifySql(sql).kind;
 const asks = (sql: string) => classifySql(sql).needsConfirmation;
@@ -193,5 +193,13 @@ describe('classifySql: transaction and session control', () => {
       controlsSession: true,
     });
     expect(classifySql('EXPLAIN SET x = 1')).toMatchObject({ kind: 'other', controlsSession: false });
+  });
+});
+
+describe('classifySql: misuse', () => {
+  it('throws invalid_argument for text that is not a string', () => {
+    expect(() => classifySql(42 as unknown as string)).toThrow(
+      expect.objectContaining({ name: 'ToolsError', code: 'invalid_argument' }),
+    );
   });
 });

@@ -1,15 +1,36 @@
-// A small, conservative SQL classifier. It decides one thing: may this text run at once, or must a
-// person confirm it first? Only a single statement that is clearly a read runs at once; anything
+// What a SQL text risks, for a tool that runs SQL: may it run at once, or must a person confirm it
+// first? Conservative on purpose: only one statement that is clearly a read runs at once; anything
 // else (several statements, a write hidden in a CTE, SELECT … INTO, an unknown keyword, a function
-// with side effects, an unterminated string or comment) needs confirmation. It errs towards asking:
-// a read that merely *looks* unusual (a column called "comment") is asked about too.
-//
-// It is not a parser and not the only guard: reads also run inside a READ ONLY transaction
-// (database.ts), so anything it mistakes for a read is refused by Postgres itself.
+// with side effects, an unterminated string or comment) needs confirmation.
+import { ToolsError } from './errors.js';
+import { scanSql } from './internal/sql-scan.js';
 
-/** What a statement does, from the point of view of confirmation. */
+/**
+ * What a SQL text does, from the point of view of confirmation: `read`, `dml` (rows change),
+ * `ddl` (the schema or permissions change) or `other` (session control, unknown commands, several
+ * statements of reads, text that could not be read).
+ *
+ * @example
+ * ```ts
+ * import { classifySql, type SqlKind } from '@parley/tools';
+ *
+ * const kind: SqlKind = classifySql('TRUNCATE orders').kind;
+ * console.log(kind); // ddl
+ * ```
+ */
 export type SqlKind = 'read' | 'dml' | 'ddl' | 'other';
 
+/**
+ * What {@link classifySql} found in a SQL text.
+ *
+ * @example
+ * ```ts
+ * import { classifySql, type SqlClassification } from '@parley/tools';
+ *
+ * const found: SqlClassification = classifySql('SELECT 1; DELETE FROM orders');
+ * console.log(found.statements, found.commands, found.needsConfirmation); // 2 [ 'SELECT', 'DELETE' ] true
+ * ```
+ */
 export interface SqlClassification {
   readonly kind: SqlKind;
   /** Everything except a single clear read. */
@@ -20,11 +41,11 @@ export interface SqlClassification {
   readonly commands: readonly string[];
   /**
    * A statement controls the transaction or the session (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, SET,
-   * RESET, DISCARD…): the tool refuses these, since each call runs in a transaction of its own and
-   * a session setting would outlive the call.
+   * RESET, DISCARD…). A tool that runs each call in a transaction of its own should refuse these
+   * (a policy), since a session setting would outlive the call.
    */
   readonly controlsSession: boolean;
-  /** Why, in a few words, for the prompt and the transcript. */
+  /** Why, in a few words, for a confirmation prompt or a log. */
   readonly reason: string;
 }
 
@@ -91,13 +112,33 @@ const SIDE_EFFECT_FUNCTIONS =
   /^(nextval|setval|set_config|pg_notify|pg_sleep\w*|pg_advisory\w*|pg_try_advisory\w*|pg_terminate_backend|pg_cancel_backend|pg_reload_conf|pg_rotate_logfile|pg_switch_wal|pg_read_file|pg_read_binary_file|pg_ls_dir|pg_stat_file|pg_create_\w+|pg_drop_\w+|pg_logical_emit_message|pg_promote|lo_\w+|dblink\w*|txid_current)$/;
 
 /**
- * Classifies SQL text for the confirmation decision. Pure and synchronous.
+ * Classifies SQL text (PostgreSQL's lexical rules) for the confirmation decision: pure,
+ * synchronous, linear in the text's length.
  *
- * `classifySql('SELECT * FROM orders')` is a read that runs at once;
- * `classifySql('WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d')` is DML that waits.
+ * Use it in a SQL tool's `confirm` predicate (ask unless it is one clear read) and in a policy that
+ * refuses session control. It reads SQL as Postgres does, not with patterns over the raw text:
+ * `-- …` and nested `/* … *\/` comments, standard `'…'` strings (a backslash does not escape),
+ * `E'…'` strings, `$tag$…$tag$` strings and `"quoted identifiers"` are skipped, so keywords inside
+ * them never count. Where it is unsure it sees more statements or more writes, never fewer: it may
+ * ask about a harmless read (a column named `comment`), but never calls a write a read. It decides
+ * only whether to ask: run reads in a READ ONLY transaction as well, so a write it missed (a
+ * user-defined function that writes) is refused by the database.
+ *
+ * @throws ToolsError `invalid_argument` when `sql` is not a string.
+ * @example
+ * ```ts
+ * import { classifySql } from '@parley/tools';
+ *
+ * console.log(classifySql('SELECT * FROM orders').needsConfirmation); // false
+ * const hidden = classifySql('WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d');
+ * console.log(hidden.kind, hidden.needsConfirmation, hidden.reason); // dml true contains DELETE
+ * console.log(classifySql("SELECT 'DROP TABLE orders'").kind); // read
+ * console.log(classifySql('SET search_path TO x').controlsSession); // true
+ * ```
  */
 export function classifySql(sql: string): SqlClassification {
-  const scanned = scan(sql);
+  if (typeof sql !== 'string') throw new ToolsError('invalid_argument', 'sql must be a string');
+  const scanned = scanSql(sql);
   if (!scanned.ok) return other(scanned.problem);
   const statements = scanned.statements;
   if (statements.length === 0) return other('no statement');
@@ -165,114 +206,5 @@ function writeWordKind(word: string): { kind: SqlKind; reason: string } | undefi
   if (OTHER_WRITE_WORDS.has(word)) return { kind: 'other', reason: `contains ${shown}` };
   if (SIDE_EFFECT_FUNCTIONS.test(word))
     return { kind: 'other', reason: `calls ${word}(), which has side effects` };
-  return undefined;
-}
-
-type ScanResult =
-  | { readonly ok: true; readonly statements: readonly (readonly string[])[] }
-  | { readonly ok: false; readonly problem: string };
-
-/**
- * Splits SQL into statements of lower-cased bare words, skipping what Postgres does not read as
- * keywords: string constants ('…', E'…' with backslash escapes, $tag$…$tag$), quoted identifiers
- * ("…") and comments (-- to end of line, nested /* … *\/). Anything unterminated is a problem.
- */
-function scan(sql: string): ScanResult {
-  const statements: string[][] = [];
-  let words: string[] = [];
-  let i = 0;
-  const n = sql.length;
-  const endStatement = (): void => {
-    if (words.length > 0) statements.push(words);
-    words = [];
-  };
-  while (i < n) {
-    const c = sql[i] as string;
-    const next = sql[i + 1];
-    if (c === '-' && next === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end === -1 ? n : end + 1;
-    } else if (c === '/' && next === '*') {
-      const end = skipBlockComment(sql, i);
-      if (end === undefined) return { ok: false, problem: 'an unterminated /* comment */' };
-      i = end;
-    } else if (c === "'") {
-      const end = skipQuoted(sql, i, "'", false);
-      if (end === undefined) return { ok: false, problem: 'an unterminated string' };
-      i = end;
-    } else if (c === '"') {
-      const end = skipQuoted(sql, i, '"', false);
-      if (end === undefined) return { ok: false, problem: 'an unterminated quoted identifier' };
-      i = end;
-    } else if (c === '$' && DOLLAR_TAG.test(sql.slice(i, i + 66))) {
-      const tag = (sql.slice(i).match(DOLLAR_TAG) as RegExpMatchArray)[0];
-      const end = sql.indexOf(tag, i + tag.length);
-      if (end === -1) return { ok: false, problem: 'an unterminated $$ string' };
-      i = end + tag.length;
-    } else if (c === ';') {
-      endStatement();
-      i++;
-    } else if (WORD_START.test(c)) {
-      let j = i + 1;
-      while (j < n && WORD_PART.test(sql[j] as string)) j++;
-      const word = sql.slice(i, j).toLowerCase();
-      if (word === 'e' && sql[j] === "'") {
-        const end = skipQuoted(sql, j, "'", true);
-        if (end === undefined) return { ok: false, problem: 'an unterminated string' };
-        i = end;
-      } else {
-        words.push(word);
-        i = j;
-      }
-    } else {
-      i++;
-    }
-  }
-  endStatement();
-  return { ok: true, statements };
-}
-
-const DOLLAR_TAG = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/;
-const WORD_START = /[A-Za-z_\u0080-\uffff]/;
-const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
-
-/** The index after a quoted run starting at `start`; a doubled quote is an escaped quote. */
-function skipQuoted(
-  sql: string,
-  start: number,
-  quote: string,
-  backslashEscapes: boolean,
-): number | undefined {
-  let i = start + 1;
-  while (i < sql.length) {
-    const c = sql[i];
-    if (backslashEscapes && c === '\\') {
-      i += 2;
-    } else if (c === quote) {
-      if (sql[i + 1] === quote) i += 2;
-      else return i + 1;
-    } else {
-      i++;
-    }
-  }
-  return undefined;
-}
-
-/** The index after a block comment starting at `start`; Postgres nests them. */
-function skipBlockComment(sql: string, start: number): number | undefined {
-  let depth = 0;
-  let i = start;
-  while (i < sql.length) {
-    if (sql[i] === '/' && sql[i + 1] === '*') {
-      depth++;
-      i += 2;
-    } else if (sql[i] === '*' && sql[i + 1] === '/') {
-      depth--;
-      i += 2;
-      if (depth === 0) return i;
-    } else {
-      i++;
-    }
-  }
   return undefined;
 }
