@@ -80,5 +80,7 @@ export type { MessageMatcher, OutboxExpectation } from './assertions.js';
 export { drainInbound } from './bus.js';
 export { createTranscript, clockTime, brief } from './transcript.js';
 export type { Transcript, TranscriptOptions } from './transcript.js';
+export { describeAttempts } from './attempts.js';
+export type { DescribeAttemptsOptions } from './attempts.js';
 export { TestingError, TESTING_ERROR_CODES } from './errors.js';
 export type { TestingErrorCode } from './errors.js';
