@@ -11,19 +11,16 @@ import {
   type BranchSnapshot,
   type GmModel,
   type LedgerEntry,
+  type RollbackResult,
+  rollbackTo,
   type SessionCore,
-  START_TURN_ID,
+  takeCheckpoint,
+  type UndoResult,
+  undoRollback,
 } from './core.js';
 import { createGmDetectors } from './detectors.js';
 import { initialCampaign, initialGameState } from './fixtures.js';
 import { type Phase, turnPhase } from './phase.js';
-import {
-  type RollbackResult,
-  rollbackTo,
-  takeCheckpoint,
-  type UndoResult,
-  undoRollback,
-} from './rollback.js';
 import { INITIAL_SUMMARY } from './summary.js';
 import { createGmGate, type GmToolName } from './tools.js';
 import { runTurn, type TurnInput, type TurnResult } from './turn.js';
@@ -38,7 +35,7 @@ export interface GmSessionOptions {
   readonly store?: Store;
   /** The settings service; a new one over `store` with `trpgSettings` by default. */
   readonly settings?: Settings<typeof trpgSettings>;
-  /** K: retries of a turn after the first attempt, written as the campaign setting `conflict.max_retries` (2 by default). */
+  /** K, written as the campaign setting `conflict.max_retries` (2 by default). */
   readonly maxRetries?: number;
   readonly advancePolicy?: AdvancePolicy;
   readonly dialogType?: DialogType;
@@ -74,12 +71,10 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
   const settings =
     options.settings ?? createSettings(trpgSettings, { store, clock, keyPrefix: 'trpg:settings:' });
   const campaign = initialCampaign(clock.now(), options.advancePolicy, options.dialogType);
+  const id = campaign.campaign_id;
   await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
-  await settings.set(campaign.campaign_id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
-  // K is a campaign setting (conflict.max_retries), read by the conflict loop at every attempt
-  if (options.maxRetries !== undefined) {
-    await settings.set(campaign.campaign_id, 'conflict.max_retries', options.maxRetries);
-  }
+  await settings.set(id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
+  if (options.maxRetries !== undefined) await settings.set(id, 'conflict.max_retries', options.maxRetries);
   const core: SessionCore = {
     clock,
     store,
@@ -90,21 +85,20 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     checkpoints: createCheckpoints<BranchSnapshot>({
       store,
       clock,
-      keyPrefix: `trpg:${campaign.campaign_id}:`,
+      keyPrefix: `trpg:${id}:`,
       // read fresh at every take and rollback: the setting may change mid-campaign
-      maxCheckpoints: async () =>
-        (await settings.snapshot(campaign.campaign_id)).get('rollback.max_checkpoints'),
+      maxCheckpoints: async () => (await settings.snapshot(id)).get('rollback.max_checkpoints'),
     }),
+    gate: createGmGate(clock),
     campaign,
-    state: initialGameState(),
     actor: createActor(turnPhase, { clock }),
-    gate: createGmGate([], clock),
+    state: initialGameState(),
     summary: INITIAL_SUMMARY,
     summaryVersion: 0,
     turnLog: [],
     ledger: [],
     turn: 0,
-    lastTurnId: START_TURN_ID,
+    lastTurnId: 'turn_0',
   };
   await takeCheckpoint(core, 'campaign start');
 
