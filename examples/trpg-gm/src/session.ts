@@ -1,23 +1,13 @@
 // The GM session: the host object a bot wires to its chat. It owns the authoritative state and
 // exposes the player's and the host's commands: play a turn, pick the dialog type, change a setting,
 // host events (combat starts / ends), disable a tool until a turn, roll back, undo.
-import { createCheckpoints } from '@parley/checkpoints';
+import { type CheckpointRefusal, createCheckpoints } from '@parley/checkpoints';
 import { type Clock, createIdGenerator, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createActor, type SendResult } from '@parley/fsm';
 import { createSettings, GLOBAL, type Settings, type SettingsResult, trpgSettings } from '@parley/settings';
 import type { DisableUntil } from '@parley/tools';
 import type { AdvancePolicy, Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
-import {
-  type BranchSnapshot,
-  type GmModel,
-  type LedgerEntry,
-  type RollbackResult,
-  rollbackTo,
-  type SessionCore,
-  takeCheckpoint,
-  type UndoResult,
-  undoRollback,
-} from './core.js';
+import { type BranchSnapshot, bindBranch, type GmModel, type LedgerEntry, type SessionCore } from './core.js';
 import { createGmDetectors } from './detectors.js';
 import { initialCampaign, initialGameState } from './fixtures.js';
 import { type Phase, turnPhase } from './phase.js';
@@ -60,8 +50,10 @@ export interface GmSession {
   changeSetting(key: string, value: unknown): Promise<SettingsResult<typeof trpgSettings>>;
   hostEvent(event: 'start_combat' | 'end_combat'): SendResult<Phase>;
   disableTool(tool: GmToolName, until: DisableUntil, reason: string): void;
-  rollback(toTurnId: string): Promise<RollbackResult>;
-  undo(): Promise<UndoResult>;
+  rollback(
+    toTurnId: string,
+  ): Promise<{ readonly ok: true; readonly from_turn_id: string } | CheckpointRefusal>;
+  undo(): Promise<{ readonly ok: true; readonly restored_turn_id: string } | CheckpointRefusal>;
   close(): Promise<void>;
 }
 
@@ -75,6 +67,13 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
   await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
   await settings.set(id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
   if (options.maxRetries !== undefined) await settings.set(id, 'conflict.max_retries', options.maxRetries);
+  const checkpoints = createCheckpoints<BranchSnapshot>({
+    store,
+    clock,
+    keyPrefix: `trpg:${id}:`,
+    // read fresh at every take and rollback: the setting may change mid-campaign
+    maxCheckpoints: async () => (await settings.snapshot(id)).get('rollback.max_checkpoints'),
+  });
   const core: SessionCore = {
     clock,
     store,
@@ -82,13 +81,6 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     model: options.model,
     nextTurnId: options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' }),
     detectors: createGmDetectors(),
-    checkpoints: createCheckpoints<BranchSnapshot>({
-      store,
-      clock,
-      keyPrefix: `trpg:${id}:`,
-      // read fresh at every take and rollback: the setting may change mid-campaign
-      maxCheckpoints: async () => (await settings.snapshot(id)).get('rollback.max_checkpoints'),
-    }),
     gate: createGmGate(clock),
     campaign,
     actor: createActor(turnPhase, { clock }),
@@ -99,8 +91,10 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     ledger: [],
     turn: 0,
     lastTurnId: 'turn_0',
+    checkpoints: undefined as never, // bound below: it captures and restores this core
   };
-  await takeCheckpoint(core, 'campaign start');
+  core.checkpoints = bindBranch(core, checkpoints);
+  await core.checkpoints.take(core.lastTurnId, { label: 'campaign start' });
 
   return {
     get campaign() {
@@ -128,8 +122,14 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     changeSetting: (key, value) => settings.safeSet(core.campaign.campaign_id, key, value),
     hostEvent: (event) => core.actor.send(event),
     disableTool: (tool, until, reason) => core.gate.disable(tool, until, reason),
-    rollback: (toTurnId) => rollbackTo(core, toTurnId),
-    undo: () => undoRollback(core),
+    async rollback(toTurnId) {
+      const back = await core.checkpoints.rollback(toTurnId);
+      return back.ok ? { ok: true, from_turn_id: back.log.rollback?.fromId ?? toTurnId } : back;
+    },
+    async undo() {
+      const undone = await core.checkpoints.undo();
+      return undone.ok ? { ok: true, restored_turn_id: undone.id } : undone;
+    },
     async close() {
       core.actor.close();
       await store.close();

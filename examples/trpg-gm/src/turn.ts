@@ -9,7 +9,7 @@ import type { SettingsSnapshotJson } from '@parley/settings';
 import { toLoopGate } from '@parley/tools';
 import type { TurnLog } from './campaign.js';
 import { buildContext, type GmBaseRequest, type GmRequest, withFeedback } from './context.js';
-import { commitBranch, type SessionCore, takeCheckpoint, viewOf } from './core.js';
+import { type SessionCore, viewOf } from './core.js';
 import { advanceMilestone, estimateTokens, isAdvanceDue, recordTurnProgress } from './milestone.js';
 import { SUMMARY_EVERY_TURNS, summarize, summaryStateId } from './summary.js';
 import type { GmToolContext } from './tools.js';
@@ -57,7 +57,8 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
   }
   if (input.user_input.trim() === '') return { ok: false, code: 'empty_input', reason: 'Say what you do' };
 
-  const branchCommitted = await commitBranch(core);
+  const commit = await core.checkpoints.commit();
+  const branchCommitted = commit.ok && commit.committed;
   const [turn, turnId, campaignId] = [core.turn + 1, core.nextTurnId(), core.campaign.campaign_id];
   const settings = await core.settings.snapshot(campaignId); // fresh every turn
   const dialogType = settings.get('dialog.manual_type');
@@ -167,7 +168,7 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
     milestone: recordTurnProgress(core.campaign.milestone, tokens, summarized),
     updated_at: core.clock.now(),
   };
-  await takeCheckpoint(core, `turn ${turn}`);
+  await core.checkpoints.take(turnId, { label: `turn ${turn}` });
   const refused = outcome.attempts.flatMap((a) => a.toolFeedback?.failed_calls ?? []);
   const maxRetries = settings.get('conflict.max_retries');
   const toJSON = settings.toJSON();
