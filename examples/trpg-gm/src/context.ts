@@ -3,7 +3,12 @@
 // and the authoritative state, the hidden goal and the milestone's "accelerate" block follow. A
 // rejected attempt is answered by appending its conflict_debug / tool_feedback to this same request.
 import { type RetryFeedback, toFeedbackMessages } from '@parley/conflict';
-import type { SettingsSnapshot, trpgSettings } from '@parley/settings';
+import {
+  type SettingsSnapshot,
+  type TrpgHistoryMode,
+  type trpgSettings,
+  trpgHistoryMode,
+} from '@parley/settings';
 import { type OpenAIChatTool, toOpenAITools } from '@parley/tools';
 import type { Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
 import { ACCELERATE_INSTRUCTIONS } from './milestone.js';
@@ -16,9 +21,6 @@ export interface ChatMessage {
   readonly content: string;
 }
 
-/** `full`: every turn; `summary`: the summary and the last turns; `recent`: the last turns only. */
-export type HistoryMode = 'full' | 'summary' | 'recent';
-
 /** What the model client receives for one attempt. */
 export interface GmRequest {
   readonly turn_id: string;
@@ -26,7 +28,8 @@ export interface GmRequest {
   /** 1-based; attempts after the first carry the appended feedback. */
   readonly attempt: number;
   readonly dialog_type: DialogType;
-  readonly history_mode: HistoryMode;
+  /** `full`: every turn; `summary`: the summary and the last turns; `recent`: the last turns only. */
+  readonly history_mode: TrpgHistoryMode;
   readonly player: { readonly actor_id: string; readonly input: string };
   readonly messages: readonly ChatMessage[];
   /** Chat Completions tools; none in a rules dialog. */
@@ -62,15 +65,10 @@ export const DIALOG_BLOCKS: Readonly<Record<DialogType, string>> = {
 
 const RECENT_TURNS = 2;
 
-export function historyModeOf(settings: SettingsSnapshot<typeof trpgSettings>): HistoryMode {
-  if (settings.get('context.full_context_enabled')) return 'full';
-  return settings.get('context.compress_enabled') ? 'summary' : 'recent';
-}
-
 /** Builds the request of a turn's first attempt. */
 export function buildContext(input: ContextInput): GmBaseRequest {
   const dialogType = input.campaign.dialog.dialog_type_selected;
-  const historyMode = historyModeOf(input.settings);
+  const historyMode = trpgHistoryMode(input.settings);
   const system = [
     `You are the game master of "${input.campaign.title}". The host owns the state: you only propose. Nothing you write changes HP, positions, rules, the map, character sheets or the goal.`,
     DIALOG_BLOCKS[dialogType],

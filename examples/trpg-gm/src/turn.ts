@@ -5,7 +5,7 @@
 // shape, summarize, and take a checkpoint.
 import { type ConflictOutcome, createConflictLoop, type FailedCall, type Proposal } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
-import type { SettingsSnapshotJson } from '@parley/settings';
+import { type SettingsSnapshotJson, trpgConflictPolicy } from '@parley/settings';
 import { toLoopGate } from '@parley/tools';
 import type { TurnLog } from './campaign.js';
 import { buildContext, type GmBaseRequest, type GmRequest, withFeedback } from './context.js';
@@ -101,14 +101,7 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
     gate: toLoopGate(core.gate, () => ({ turn, context: toolContext })),
     stateTools: STATE_TOOLS, // spec §10: a state-changing tool without a detector makes the loop throw
     // spec §7.2: K and both switches are campaign settings, read when each attempt is decided
-    policy: async () => {
-      const now = await core.settings.snapshot(campaignId);
-      return {
-        maxRetries: now.get('conflict.max_retries'),
-        interceptOutput: now.get('conflict.intercept_output'),
-        retryWithDebug: now.get('conflict.retry_with_debug'),
-      };
-    },
+    policy: async () => trpgConflictPolicy(await core.settings.snapshot(campaignId)),
     clock: core.clock,
   });
   const requests: GmRequest[] = [];
