@@ -2,8 +2,13 @@
 // blocks and the tools offered, the settings snapshot of the turn chooses how much history goes in,
 // and the authoritative state, the hidden goal and the milestone's "accelerate" block follow. A
 // rejected attempt is answered by appending its conflict_debug / tool_feedback to this same request.
-import { type Proposal, type RetryFeedback, toFeedbackText } from '@parley/conflict';
-import type { SettingsSnapshot, trpgSettings } from '@parley/settings';
+import { type RetryFeedback, toFeedbackMessages } from '@parley/conflict';
+import {
+  type SettingsSnapshot,
+  type TrpgHistoryMode,
+  type trpgSettings,
+  trpgHistoryMode,
+} from '@parley/settings';
 import { type OpenAIChatTool, toOpenAITools } from '@parley/tools';
 import type { Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
 import { ACCELERATE_INSTRUCTIONS } from './milestone.js';
@@ -16,9 +21,6 @@ export interface ChatMessage {
   readonly content: string;
 }
 
-/** `full`: every turn; `summary`: the summary and the last turns; `recent`: the last turns only. */
-export type HistoryMode = 'full' | 'summary' | 'recent';
-
 /** What the model client receives for one attempt. */
 export interface GmRequest {
   readonly turn_id: string;
@@ -26,7 +28,8 @@ export interface GmRequest {
   /** 1-based; attempts after the first carry the appended feedback. */
   readonly attempt: number;
   readonly dialog_type: DialogType;
-  readonly history_mode: HistoryMode;
+  /** `full`: every turn; `summary`: the summary and the last turns; `recent`: the last turns only. */
+  readonly history_mode: TrpgHistoryMode;
   readonly player: { readonly actor_id: string; readonly input: string };
   readonly messages: readonly ChatMessage[];
   /** Chat Completions tools; none in a rules dialog. */
@@ -62,15 +65,10 @@ export const DIALOG_BLOCKS: Readonly<Record<DialogType, string>> = {
 
 const RECENT_TURNS = 2;
 
-export function historyModeOf(settings: SettingsSnapshot<typeof trpgSettings>): HistoryMode {
-  if (settings.get('context.full_context_enabled')) return 'full';
-  return settings.get('context.compress_enabled') ? 'summary' : 'recent';
-}
-
 /** Builds the request of a turn's first attempt. */
 export function buildContext(input: ContextInput): GmBaseRequest {
   const dialogType = input.campaign.dialog.dialog_type_selected;
-  const historyMode = historyModeOf(input.settings);
+  const historyMode = trpgHistoryMode(input.settings);
   const system = [
     `You are the game master of "${input.campaign.title}". The host owns the state: you only propose. Nothing you write changes HP, positions, rules, the map, character sheets or the goal.`,
     DIALOG_BLOCKS[dialogType],
@@ -104,47 +102,40 @@ export function buildContext(input: ContextInput): GmBaseRequest {
   };
 }
 
-/** The request of an attempt: the base request with each rejected attempt and its feedback appended. */
+/** The request of an attempt: the base request with each rejected draft and its feedback appended. */
 export function withFeedback(
   base: GmBaseRequest,
   feedback: readonly RetryFeedback[],
   attempt: number,
 ): GmRequest {
-  const appended = feedback.flatMap((entry): ChatMessage[] => [
-    { role: 'assistant', content: JSON.stringify(rejectedOf(entry.rejected_output)) },
-    { role: 'system', content: toFeedbackText([entry]) },
-  ]);
-  return { ...base, attempt, messages: [...base.messages, ...appended], appended: feedback };
-}
-
-function rejectedOf(output: unknown): unknown {
-  if (typeof output !== 'object' || output === null) return output;
-  const proposal = output as Partial<Proposal>; // echoed back as the model sent it, whatever it is
-  return { text: proposal.text, tool_calls: proposal.tool_calls ?? [] };
-}
-
-function stateSnippet(input: ContextInput, dialogType: DialogType): Record<string, unknown> {
-  const { state } = input;
   return {
-    party: input.campaign.selected.party_character_ids.map((id) => {
-      const character = state.characters[id];
-      return {
-        character_id: id,
-        name: character?.name,
-        hp: character?.hp,
-        alive_state: character?.status.alive_state,
-        area_id: state.positions[id],
-      };
-    }),
-    others: Object.values(state.characters)
-      .filter((character) => !input.campaign.selected.party_character_ids.includes(character.character_id))
-      .map((character) => ({
-        character_id: character.character_id,
-        name: character.name,
-        hp: character.hp,
-        area_id: state.positions[character.character_id],
-      })),
-    paths: state.map.paths.map((path) => `${path.from} <-${path.path_id}-> ${path.to}`),
-    ...(dialogType === 'rules' ? { rules: state.world.rules } : {}),
+    ...base,
+    attempt,
+    messages: [...base.messages, ...toFeedbackMessages(feedback)],
+    appended: feedback,
   };
+}
+
+function stateSnippet({ state, campaign }: ContextInput, dialogType: DialogType): Record<string, unknown> {
+  const partyIds = campaign.selected.party_character_ids;
+  const party = partyIds.map((id) => {
+    const c = state.characters[id];
+    return {
+      character_id: id,
+      name: c?.name,
+      hp: c?.hp,
+      alive_state: c?.status.alive_state,
+      area_id: state.positions[id],
+    };
+  });
+  const others = Object.values(state.characters)
+    .filter((c) => !partyIds.includes(c.character_id))
+    .map(({ character_id, name, hp }) => ({
+      character_id,
+      name,
+      hp,
+      area_id: state.positions[character_id],
+    }));
+  const paths = state.map.paths.map((path) => `${path.from} <-${path.path_id}-> ${path.to}`);
+  return { party, others, paths, ...(dialogType === 'rules' ? { rules: state.world.rules } : {}) };
 }

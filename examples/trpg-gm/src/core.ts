@@ -1,17 +1,18 @@
-// The session's mutable core: everything a turn reads and writes, and the JSON snapshot of the
-// current branch that checkpoints store (state, phase machine snapshot, milestone, summary, turn
-// log, ledger, disabled tools).
-import type { Checkpoints } from '@parley/checkpoints';
+// The session's mutable core, and its checkpoints (spec §9) on @parley/checkpoints: after every turn
+// the branch — state, phase and tool gate snapshots, milestone, summary, turn log, ledger — is one
+// JSON checkpoint in the Store; a rollback puts an earlier one back and can be undone until the next
+// command (`bindCheckpoints`). This file only says what a branch is and maps the log onto §9 fields.
+import { type BoundCheckpoints, bindCheckpoints, type Checkpoints } from '@parley/checkpoints';
 import type { Detector, Proposal } from '@parley/conflict';
-import type { Clock, IdGenerator, JsonValue, Store } from '@parley/core';
+import type { Clock, IdGenerator, Store } from '@parley/core';
 import { type Actor, createActor, type EventOf, type MachineSnapshot } from '@parley/fsm';
 import type { Settings, trpgSettings } from '@parley/settings';
-import type { DisabledTool, ToolGate } from '@parley/tools';
-import type { Campaign, Milestone, SummaryState, TurnLog } from './campaign.js';
+import type { ToolGate, ToolGateSnapshot } from '@parley/tools';
+import { type Campaign, NO_ROLLBACK, type SummaryState, type TurnLog } from './campaign.js';
 import type { GmRequest } from './context.js';
 import type { AuthoritativeView } from './detectors.js';
 import { type Phase, turnPhase } from './phase.js';
-import { createGmGate, type GmToolContext, type GmToolName } from './tools.js';
+import type { GmToolContext, GmToolName } from './tools.js';
 import type { GameState, WorldAction } from './world.js';
 
 /** Any model client: gets the request of an attempt, returns a proposal (text + tool calls). */
@@ -24,22 +25,9 @@ export interface LedgerEntry {
   readonly action: WorldAction;
 }
 
-export type PhaseContext = { readonly combats: number };
-export type PhaseActor = Actor<Phase, EventOf<typeof turnPhase>, PhaseContext>;
-
-export interface SessionCore {
-  readonly clock: Clock;
-  readonly store: Store;
-  readonly settings: Settings<typeof trpgSettings>;
-  readonly model: GmModel;
-  readonly nextTurnId: IdGenerator;
-  readonly detectors: readonly Detector<AuthoritativeView>[];
-  /** The branch's checkpoints in the Store (@parley/checkpoints). */
-  readonly checkpoints: Checkpoints<BranchSnapshot>;
-  campaign: Campaign;
+/** What a checkpoint holds besides the phase and gate snapshots. */
+interface Branch {
   state: GameState;
-  actor: PhaseActor;
-  gate: ToolGate<GmToolName, GmToolContext>;
   summary: SummaryState;
   summaryVersion: number;
   turnLog: TurnLog[];
@@ -49,69 +37,78 @@ export interface SessionCore {
   lastTurnId: string;
 }
 
-/** The checkpointed part of a session, as plain JSON. */
-export interface BranchSnapshot {
-  readonly state: GameState;
-  readonly phase: MachineSnapshot<Phase, PhaseContext>;
-  readonly milestone: Milestone;
-  readonly summary: SummaryState;
-  readonly summary_version: number;
-  readonly summary_state_id: string;
-  readonly turn_log: readonly TurnLog[];
-  readonly ledger: readonly LedgerEntry[];
-  readonly turn: number;
-  readonly last_turn_id: string;
-  readonly disabled: readonly DisabledTool[];
+export interface BranchSnapshot extends Readonly<Branch> {
+  readonly phase: MachineSnapshot<Phase, { readonly combats: number }>;
+  readonly gate: ToolGateSnapshot;
+  readonly campaign: Pick<Campaign, 'milestone' | 'state_refs'>;
 }
 
-export const START_TURN_ID = 'turn_0';
+export interface SessionCore extends Branch {
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly settings: Settings<typeof trpgSettings>;
+  readonly model: GmModel;
+  readonly nextTurnId: IdGenerator;
+  readonly detectors: readonly Detector<AuthoritativeView>[];
+  /** Set right after the core is built (they capture and restore it). */
+  checkpoints: BoundCheckpoints<BranchSnapshot>;
+  readonly gate: ToolGate<GmToolName, GmToolContext>;
+  campaign: Campaign;
+  actor: Actor<Phase, EventOf<typeof turnPhase>, { readonly combats: number }>;
+}
 
-export function captureBranch(core: SessionCore): BranchSnapshot {
-  return structuredClone({
-    state: core.state,
-    phase: core.actor.snapshot(),
-    milestone: core.campaign.milestone,
-    summary: core.summary,
-    summary_version: core.summaryVersion,
-    summary_state_id: core.campaign.state_refs.summary_state_id,
-    turn_log: core.turnLog,
-    ledger: core.ledger,
-    turn: core.turn,
-    last_turn_id: core.lastTurnId,
-    disabled: core.gate.disabled(),
+/** The session's checkpoints, bound to its branch: the campaign's §9 fields follow every change. */
+export function bindBranch(
+  core: SessionCore,
+  checkpoints: Checkpoints<BranchSnapshot>,
+): BoundCheckpoints<BranchSnapshot> {
+  return bindCheckpoints({
+    checkpoints,
+    capture: () => {
+      const { state, summary, summaryVersion, turnLog, ledger, turn, lastTurnId, campaign } = core;
+      return structuredClone({
+        ...{ state, summary, summaryVersion, turnLog, ledger, turn, lastTurnId },
+        campaign: { milestone: campaign.milestone, state_refs: campaign.state_refs },
+        phase: core.actor.snapshot(),
+        gate: core.gate.snapshot(),
+      });
+    },
+    // a new phase actor, the gate's memory and disabled tools as they were
+    restore: (snapshot) => {
+      const { phase, gate, campaign, ...branch } = structuredClone(snapshot);
+      core.actor.close();
+      core.actor = createActor(turnPhase, { clock: core.clock, snapshot: phase });
+      core.gate.restore(gate);
+      Object.assign(core, branch);
+      core.campaign = { ...core.campaign, ...campaign };
+    },
+    // the campaign's `checkpoints[]` and `rollback_pending` (spec §9 names) from the stored log
+    onLog: ({ checkpoints: kept, rollback }) => {
+      core.campaign = {
+        ...core.campaign,
+        checkpoints: kept.map((c) => ({
+          turn_id: c.id,
+          timestamp: c.at,
+          label: c.label,
+          state_snapshot_ref: c.ref,
+        })),
+        rollback_pending:
+          rollback === null
+            ? NO_ROLLBACK
+            : {
+                is_pending: rollback.canUndo,
+                from_turn_id: rollback.fromId,
+                to_turn_id: rollback.toId,
+                can_undo: rollback.canUndo,
+              },
+        updated_at: core.clock.now(),
+      };
+    },
   });
-}
-
-/** Puts a branch back: new phase actor and a new gate (a new branch forgets executed call ids). */
-export function restoreBranch(core: SessionCore, snapshot: BranchSnapshot): void {
-  const copy = structuredClone(snapshot);
-  core.actor.close();
-  core.actor = createActor(turnPhase, { clock: core.clock, snapshot: copy.phase });
-  core.gate = createGmGate(copy.disabled, core.clock);
-  core.state = copy.state;
-  core.summary = copy.summary;
-  core.summaryVersion = copy.summary_version;
-  core.turnLog = [...copy.turn_log];
-  core.ledger = [...copy.ledger];
-  core.turn = copy.turn;
-  core.lastTurnId = copy.last_turn_id;
-  core.campaign = {
-    ...core.campaign,
-    milestone: copy.milestone,
-    state_refs: { ...core.campaign.state_refs, summary_state_id: copy.summary_state_id },
-  };
-}
-
-/** Stores a value that is plain JSON by construction (structuredClone of JSON-shaped records). */
-export async function putJson(store: Store, key: string, value: unknown): Promise<void> {
-  await store.set(key, value as JsonValue); // every record here is built from JSON values only
 }
 
 /** The read-only view every detector and the gate's callers see. */
 export function viewOf(core: SessionCore): AuthoritativeView {
-  return {
-    ...core.state,
-    goal: core.campaign.goal,
-    party_character_ids: core.campaign.selected.party_character_ids,
-  };
+  const { goal, selected } = core.campaign;
+  return { ...core.state, goal, party_character_ids: selected.party_character_ids };
 }

@@ -5,17 +5,12 @@
 import type { Proposal, ToolCall } from '@parley/conflict';
 import type { GmRequest } from './context.js';
 
+type Who = { readonly character_id: string; readonly name?: string; readonly area_id?: string };
+
+/** The state block buildContext writes into the system prompt, as this stand-in reads it back. */
 interface Snippet {
-  readonly party: readonly {
-    readonly character_id: string;
-    readonly name?: string;
-    readonly area_id?: string;
-  }[];
-  readonly others: readonly {
-    readonly character_id: string;
-    readonly name?: string;
-    readonly area_id?: string;
-  }[];
+  readonly party: readonly Who[];
+  readonly others: readonly Who[];
   readonly paths: readonly string[];
   readonly rules?: Readonly<Record<string, string>>;
 }
@@ -77,10 +72,5 @@ function readSnippet(request: GmRequest): Snippet {
   );
   const json = block?.content.slice(block.content.indexOf('\n') + 1) ?? '{}';
   const parsed = JSON.parse(json) as Partial<Snippet>; // written by buildContext from the same shape
-  return {
-    party: parsed.party ?? [],
-    others: parsed.others ?? [],
-    paths: parsed.paths ?? [],
-    ...(parsed.rules === undefined ? {} : { rules: parsed.rules }),
-  };
+  return { party: [], others: [], paths: [], ...parsed };
 }

@@ -4,13 +4,12 @@
 // the commands (dialog type, settings, combat, rollback, undo). Time is simulated.
 import { createInterface } from 'node:readline';
 import type { Proposal } from '@parley/conflict';
-import { createFakeClock, createScriptedModel } from '@parley/testing';
+import { createFakeClock, createScriptedModel, createTranscript } from '@parley/testing';
 import { createPlayerConsole } from './commands.js';
 import type { GmRequest } from './context.js';
 import { improvise } from './improviser.js';
 import { runTrpgSession } from './run.js';
 import { createGmSession } from './session.js';
-import { createTranscript } from './transcript.js';
 
 const clock = createFakeClock({ now: Date.UTC(2026, 0, 14, 19, 0, 0) });
 
@@ -34,7 +33,7 @@ async function interactive(): Promise<void> {
   });
   const session = await createGmSession({ clock, model, generateTurnId: () => `turn_${++n}` });
   const players = createPlayerConsole(session);
-  const transcript = createTranscript(clock, (line) => console.log(line));
+  const transcript = createTranscript({ clock, output: (line) => console.log(line) });
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   const prompt = (): void => {
     rl.setPrompt(`${session.state.characters[players.actor]?.name ?? players.actor} > `);

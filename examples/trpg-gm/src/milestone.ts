@@ -11,39 +11,45 @@ export const ACCELERATE_INSTRUCTIONS: readonly string[] = [
   'Still change no state yourself: request tool calls for every HP change or move.',
 ];
 
+/** What each policy counts, and its unit in the transcript. */
+const COUNTED: Readonly<Record<AdvancePolicy['policy'], readonly [keyof Milestone['progress'], string]>> = {
+  by_turn_count: ['turns', 'turns'],
+  by_token_estimate: ['token_estimate', 'tokens'],
+  by_summary_version: ['summary_versions', 'summary versions'],
+};
+
+const thresholdOf = (p: AdvancePolicy): number =>
+  p.policy === 'by_turn_count'
+    ? p.every_n_turns
+    : p.policy === 'by_token_estimate'
+      ? p.token_threshold
+      : p.versions_per_advance;
+
+const countedBy = ({ advance_policy, progress }: Milestone): number =>
+  progress[COUNTED[advance_policy.policy][0]];
+
 /** A rough token count (4 characters a token): enough to measure context pressure. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /** Whether the policy's threshold has been reached since the last advance. */
-export function isAdvanceDue(milestone: Milestone): boolean {
-  const { advance_policy: policy, progress } = milestone;
-  return thresholdOf(policy) <= countedBy(policy, progress);
-}
+export const isAdvanceDue = (milestone: Milestone): boolean =>
+  thresholdOf(milestone.advance_policy) <= countedBy(milestone);
 
 /** The milestone after an advance at `turn`. */
 export function advanceMilestone(milestone: Milestone, turn: number): Milestone {
-  return {
-    ...milestone,
-    value: milestone.value + 1,
-    last_advanced_at_turn: turn,
-    progress: { turns: 0, token_estimate: 0, summary_versions: 0 },
-  };
+  const progress = { turns: 0, token_estimate: 0, summary_versions: 0 };
+  return { ...milestone, value: milestone.value + 1, last_advanced_at_turn: turn, progress };
 }
 
 /** The milestone after a turn: one more turn, its tokens, and a new summary version if one was made. */
-export function recordTurnProgress(
-  milestone: Milestone,
-  turn: { readonly tokens: number; readonly summarized: boolean },
-): Milestone {
-  const { progress } = milestone;
+export function recordTurnProgress(milestone: Milestone, tokens: number, summarized: boolean): Milestone {
+  const { turns, token_estimate, summary_versions } = milestone.progress;
   return {
     ...milestone,
     progress: {
-      turns: progress.turns + 1,
-      token_estimate: progress.token_estimate + turn.tokens,
-      summary_versions: progress.summary_versions + (turn.summarized ? 1 : 0),
+      turns: turns + 1,
+      token_estimate: token_estimate + tokens,
+      summary_versions: summary_versions + (summarized ? 1 : 0),
     },
   };
 }
@@ -51,33 +57,5 @@ export function recordTurnProgress(
 /** How far the counted value is, as text for the transcript ("5/7 turns"). */
 export function describeProgress(milestone: Milestone): string {
   const policy = milestone.advance_policy;
-  const unit =
-    policy.policy === 'by_turn_count'
-      ? 'turns'
-      : policy.policy === 'by_token_estimate'
-        ? 'tokens'
-        : 'summary versions';
-  return `${countedBy(policy, milestone.progress)}/${thresholdOf(policy)} ${unit}`;
-}
-
-function thresholdOf(policy: AdvancePolicy): number {
-  switch (policy.policy) {
-    case 'by_turn_count':
-      return policy.every_n_turns;
-    case 'by_token_estimate':
-      return policy.token_threshold;
-    case 'by_summary_version':
-      return policy.versions_per_advance;
-  }
-}
-
-function countedBy(policy: AdvancePolicy, progress: Milestone['progress']): number {
-  switch (policy.policy) {
-    case 'by_turn_count':
-      return progress.turns;
-    case 'by_token_estimate':
-      return progress.token_estimate;
-    case 'by_summary_version':
-      return progress.summary_versions;
-  }
+  return `${countedBy(milestone)}/${thresholdOf(policy)} ${COUNTED[policy.policy][1]}`;
 }

@@ -3,14 +3,13 @@
 // (state and ledger), so a test can check that only executed tool calls changed the state.
 import type { Proposal } from '@parley/conflict';
 import type { ManualClock } from '@parley/core';
-import { createScriptedModel, type ScriptedModel } from '@parley/testing';
+import { createScriptedModel, createTranscript, type ScriptedModel } from '@parley/testing';
 import type { AdvancePolicy, Campaign, SummaryState, TurnLog } from './campaign.js';
 import type { GmRequest } from './context.js';
 import type { LedgerEntry } from './core.js';
-import { describeProgress } from './milestone.js';
 import { SCENARIOS, type Scenario, type ScenarioStep } from './scenarios.js';
 import { createGmSession, type GmSession } from './session.js';
-import { createTranscript, describeTurn, type Transcript } from './transcript.js';
+import { describeState, describeTurn } from './transcript.js';
 import type { TurnResult } from './turn.js';
 import type { GameState } from './world.js';
 
@@ -48,11 +47,16 @@ export interface RunResult {
   readonly refusals: readonly { readonly command: string; readonly code: string }[];
 }
 
-const STEP_MS = 45_000;
+type Say = (text: string) => void;
+type Refusals = { command: string; code: string }[];
 
 export async function runTrpgSession(options: RunOptions): Promise<RunResult> {
   const { clock } = options;
-  const transcript = createTranscript(clock, options.output);
+  const transcript = createTranscript({ clock, ...(options.output ? { output: options.output } : {}) });
+  // every line stamped with the clock; blank lines stay blank
+  const say: Say = (text) => {
+    for (const line of text.split('\n')) line === '' ? transcript.note('') : transcript.log(line);
+  };
   const model = options.model ?? createScriptedModel<Proposal, GmRequest>({ clock, name: 'GM model' });
   let n = 0;
   const session = await createGmSession({
@@ -64,38 +68,37 @@ export async function runTrpgSession(options: RunOptions): Promise<RunResult> {
   });
   const stopSettings = session.settings.on('changed', ({ changes, version }) => {
     const list = changes.map((c) => `${c.key}: ${JSON.stringify(c.previous)} → ${JSON.stringify(c.value)}`);
-    transcript.log(`   ⚙ settings changed (campaign layer v${version}): ${list.join(', ')}`);
+    say(`   ⚙ settings changed (campaign layer v${version}): ${list.join(', ')}`);
   });
-  const refusals: { command: string; code: string }[] = [];
-  const reports: ScenarioReport[] = [];
+  const refusals: Refusals = [];
+  const scenarios: ScenarioReport[] = [];
   try {
-    transcript.log(
-      `Campaign "${session.campaign.title}" · party: Aria (ranger), Bram (fighter) · hidden goal set`,
-    );
+    say(`Campaign "${session.campaign.title}" · party: Aria (ranger), Bram (fighter) · hidden goal set`);
     for (const scenario of options.scenarios ?? SCENARIOS) {
-      transcript.log(`\n=== ${scenario.title}`);
+      say(`\n=== ${scenario.title}`);
       const turns: TurnResult[] = [];
       for (const step of scenario.steps) {
-        clock.advance(STEP_MS);
-        const result = await runStep(session, model, step, transcript, refusals);
+        clock.advance(45_000);
+        const result = await runStep(session, model, step, say, refusals);
         if (result !== undefined) turns.push(result);
       }
-      reports.push({
+      const { state, ledger, campaign } = session;
+      scenarios.push({
         name: scenario.name,
         turns,
-        state: structuredClone(session.state),
-        ledger: structuredClone([...session.ledger]),
-        goal: { ...session.campaign.goal },
+        ...structuredClone({ state, ledger: [...ledger] }),
+        goal: { ...campaign.goal },
       });
-      transcript.log(`   ⇒ after the scenario: ${describeState(session)}`);
+      say(`   ⇒ after the scenario: ${describeState(session)}`);
     }
+    const { campaign, state, turnLog, summary, ledger } = session;
     return {
-      campaign: session.campaign,
-      state: session.state,
-      turnLog: session.turnLog,
-      summary: session.summary,
-      ledger: session.ledger,
-      scenarios: reports,
+      campaign,
+      state,
+      turnLog,
+      summary,
+      ledger,
+      scenarios,
       transcript: transcript.lines,
       model,
       refusals,
@@ -110,47 +113,37 @@ async function runStep(
   session: GmSession,
   model: ScriptedModel<Proposal, GmRequest>,
   step: ScenarioStep,
-  transcript: Transcript,
-  refusals: { command: string; code: string }[],
+  say: Say,
+  refusals: Refusals,
 ): Promise<TurnResult | undefined> {
   const who = (id: string): string => session.state.characters[id]?.name ?? id;
+  const refused = (command: string, result: { code: string; reason?: string }): string => {
+    refusals.push({ command, code: result.code });
+    return `refused (${result.code})${result.reason === undefined ? '' : `: ${result.reason}`}`;
+  };
   switch (step.kind) {
     case 'host':
-      transcript.log(`[host] ${await step.act(session)}`);
+      say(`[host] ${await step.act(session)}`);
       return undefined;
     case 'dialog': {
       const result = await session.selectDialogType(step.type);
-      transcript.log(
-        `${who(step.actor_id)} picks the dialog type "${step.type}": ${result.ok ? 'saved for the next turn' : `refused (${result.code})`}`,
-      );
-      if (!result.ok) refusals.push({ command: `dialog ${step.type}`, code: result.code });
+      const outcome = result.ok ? 'saved for the next turn' : refused(`dialog ${step.type}`, result);
+      say(`${who(step.actor_id)} picks the dialog type "${step.type}": ${outcome}`);
       return undefined;
     }
     case 'rollback': {
-      const target =
-        session.turnLog.find((entry) => entry.turn === step.to_turn)?.turn_id ?? `turn ${step.to_turn}`;
+      const target = session.turnLog.find((t) => t.turn === step.to_turn)?.turn_id ?? `turn ${step.to_turn}`;
       const result = await session.rollback(target);
-      if (result.ok) {
-        transcript.log(
-          `${who(step.actor_id)}: /rollback ${target} → state of turn ${step.to_turn} restored (from ${result.from_turn_id}; undo possible until the next command)`,
-        );
-      } else {
-        transcript.log(
-          `${who(step.actor_id)}: /rollback ${target} → refused (${result.code}): ${result.reason}`,
-        );
-        refusals.push({ command: `rollback ${target}`, code: result.code });
-      }
-      transcript.log(`   state: ${describeState(session)}`);
+      const said = result.ok
+        ? `state of turn ${step.to_turn} restored (from ${result.from_turn_id}; undo possible until the next command)`
+        : refused(`rollback ${target}`, result);
+      say(`${who(step.actor_id)}: /rollback ${target} → ${said}\n   state: ${describeState(session)}`);
       return undefined;
     }
     case 'undo': {
       const result = await session.undo();
-      if (result.ok) transcript.log(`${who(step.actor_id)}: /undo → back to ${result.restored_turn_id}`);
-      else {
-        transcript.log(`${who(step.actor_id)}: /undo → refused (${result.code}): ${result.reason}`);
-        refusals.push({ command: 'undo', code: result.code });
-      }
-      transcript.log(`   state: ${describeState(session)}`);
+      const said = result.ok ? `back to ${result.restored_turn_id}` : refused('undo', result);
+      say(`${who(step.actor_id)}: /undo → ${said}\n   state: ${describeState(session)}`);
       return undefined;
     }
     case 'turn': {
@@ -159,29 +152,19 @@ async function runStep(
       if (first !== undefined && hook !== undefined) {
         model.enqueue({
           respond: async () => {
-            transcript.log(`[meanwhile] ${await hook(session)}`);
+            say(`[meanwhile] ${await hook(session)}`);
             return first;
           },
         });
         model.reply(...rest);
       } else model.reply(...step.drafts);
       const result = await session.turn({ actor_id: step.actor_id, user_input: step.user_input });
-      if (result.ok) transcript.log(describeTurn(result, who).join('\n'));
-      else
-        transcript.log(
-          `${who(step.actor_id)}: ${step.user_input} → refused (${result.code}): ${result.reason}`,
-        );
+      say(
+        result.ok
+          ? describeTurn(result, who).join('\n')
+          : `${who(step.actor_id)}: ${step.user_input} → refused (${result.code}): ${result.reason}`,
+      );
       return result;
     }
   }
-}
-
-export function describeState(session: GmSession): string {
-  const { state, campaign } = session;
-  const party = campaign.selected.party_character_ids.map((id) => {
-    const c = state.characters[id];
-    return `${c?.name} ${c?.hp.current}/${c?.hp.max} HP @${state.positions[id]}`;
-  });
-  const goblin = state.characters['npc_goblin'];
-  return `${party.join(', ')}; Snikt ${goblin?.hp.current}/${goblin?.hp.max} HP · phase ${session.phase} · milestone ${campaign.milestone.value} (${describeProgress(campaign.milestone)}) · turn ${session.turnLog.at(-1)?.turn ?? 0}`;
 }

@@ -1,29 +1,16 @@
 // The GM session: the host object a bot wires to its chat. It owns the authoritative state and
 // exposes the player's and the host's commands: play a turn, pick the dialog type, change a setting,
 // host events (combat starts / ends), disable a tool until a turn, roll back, undo.
-import { createCheckpoints } from '@parley/checkpoints';
+import { type CheckpointRefusal, createCheckpoints } from '@parley/checkpoints';
 import { type Clock, createIdGenerator, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createActor, type SendResult } from '@parley/fsm';
 import { createSettings, GLOBAL, type Settings, type SettingsResult, trpgSettings } from '@parley/settings';
 import type { DisableUntil } from '@parley/tools';
 import type { AdvancePolicy, Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
-import {
-  type BranchSnapshot,
-  type GmModel,
-  type LedgerEntry,
-  type SessionCore,
-  START_TURN_ID,
-} from './core.js';
+import { type BranchSnapshot, bindBranch, type GmModel, type LedgerEntry, type SessionCore } from './core.js';
 import { createGmDetectors } from './detectors.js';
 import { initialCampaign, initialGameState } from './fixtures.js';
 import { type Phase, turnPhase } from './phase.js';
-import {
-  type RollbackResult,
-  rollbackTo,
-  takeCheckpoint,
-  type UndoResult,
-  undoRollback,
-} from './rollback.js';
 import { INITIAL_SUMMARY } from './summary.js';
 import { createGmGate, type GmToolName } from './tools.js';
 import { runTurn, type TurnInput, type TurnResult } from './turn.js';
@@ -38,7 +25,7 @@ export interface GmSessionOptions {
   readonly store?: Store;
   /** The settings service; a new one over `store` with `trpgSettings` by default. */
   readonly settings?: Settings<typeof trpgSettings>;
-  /** K: retries of a turn after the first attempt, written as the campaign setting `conflict.max_retries` (2 by default). */
+  /** K, written as the campaign setting `conflict.max_retries` (2 by default). */
   readonly maxRetries?: number;
   readonly advancePolicy?: AdvancePolicy;
   readonly dialogType?: DialogType;
@@ -63,8 +50,10 @@ export interface GmSession {
   changeSetting(key: string, value: unknown): Promise<SettingsResult<typeof trpgSettings>>;
   hostEvent(event: 'start_combat' | 'end_combat'): SendResult<Phase>;
   disableTool(tool: GmToolName, until: DisableUntil, reason: string): void;
-  rollback(toTurnId: string): Promise<RollbackResult>;
-  undo(): Promise<UndoResult>;
+  rollback(
+    toTurnId: string,
+  ): Promise<{ readonly ok: true; readonly from_turn_id: string } | CheckpointRefusal>;
+  undo(): Promise<{ readonly ok: true; readonly restored_turn_id: string } | CheckpointRefusal>;
   close(): Promise<void>;
 }
 
@@ -74,12 +63,17 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
   const settings =
     options.settings ?? createSettings(trpgSettings, { store, clock, keyPrefix: 'trpg:settings:' });
   const campaign = initialCampaign(clock.now(), options.advancePolicy, options.dialogType);
+  const id = campaign.campaign_id;
   await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
-  await settings.set(campaign.campaign_id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
-  // K is a campaign setting (conflict.max_retries), read by the conflict loop at every attempt
-  if (options.maxRetries !== undefined) {
-    await settings.set(campaign.campaign_id, 'conflict.max_retries', options.maxRetries);
-  }
+  await settings.set(id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
+  if (options.maxRetries !== undefined) await settings.set(id, 'conflict.max_retries', options.maxRetries);
+  const checkpoints = createCheckpoints<BranchSnapshot>({
+    store,
+    clock,
+    keyPrefix: `trpg:${id}:`,
+    // read fresh at every take and rollback: the setting may change mid-campaign
+    maxCheckpoints: async () => (await settings.snapshot(id)).get('rollback.max_checkpoints'),
+  });
   const core: SessionCore = {
     clock,
     store,
@@ -87,26 +81,20 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     model: options.model,
     nextTurnId: options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' }),
     detectors: createGmDetectors(),
-    checkpoints: createCheckpoints<BranchSnapshot>({
-      store,
-      clock,
-      keyPrefix: `trpg:${campaign.campaign_id}:`,
-      // read fresh at every take and rollback: the setting may change mid-campaign
-      maxCheckpoints: async () =>
-        (await settings.snapshot(campaign.campaign_id)).get('rollback.max_checkpoints'),
-    }),
+    gate: createGmGate(clock),
     campaign,
-    state: initialGameState(),
     actor: createActor(turnPhase, { clock }),
-    gate: createGmGate([], clock),
+    state: initialGameState(),
     summary: INITIAL_SUMMARY,
     summaryVersion: 0,
     turnLog: [],
     ledger: [],
     turn: 0,
-    lastTurnId: START_TURN_ID,
+    lastTurnId: 'turn_0',
+    checkpoints: undefined as never, // bound below: it captures and restores this core
   };
-  await takeCheckpoint(core, 'campaign start');
+  core.checkpoints = bindBranch(core, checkpoints);
+  await core.checkpoints.take(core.lastTurnId, { label: 'campaign start' });
 
   return {
     get campaign() {
@@ -134,8 +122,14 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     changeSetting: (key, value) => settings.safeSet(core.campaign.campaign_id, key, value),
     hostEvent: (event) => core.actor.send(event),
     disableTool: (tool, until, reason) => core.gate.disable(tool, until, reason),
-    rollback: (toTurnId) => rollbackTo(core, toTurnId),
-    undo: () => undoRollback(core),
+    async rollback(toTurnId) {
+      const back = await core.checkpoints.rollback(toTurnId);
+      return back.ok ? { ok: true, from_turn_id: back.log.rollback?.fromId ?? toTurnId } : back;
+    },
+    async undo() {
+      const undone = await core.checkpoints.undo();
+      return undone.ok ? { ok: true, restored_turn_id: undone.id } : undone;
+    },
     async close() {
       core.actor.close();
       await store.close();

@@ -1,6 +1,6 @@
 // The host's summarizer (spec §2.3): every SUMMARY_EVERY_TURNS turns it writes a new SummaryState
-// version from the turn log and the authoritative state (not from the model's prose alone), stores
-// it under a versioned `summary_state_id`, and the milestone's summary-version policy counts it.
+// version from the turn log and the authoritative state (not from the model's prose alone), stored
+// under a versioned `summary_state_id`; the milestone's summary-version policy counts it.
 import type { SummaryState, TurnLog } from './campaign.js';
 import type { GameState } from './world.js';
 
@@ -13,28 +13,18 @@ export const INITIAL_SUMMARY: SummaryState = {
 };
 
 export function summarize(
-  previous: SummaryState,
-  turnLog: readonly TurnLog[],
+  pins: readonly string[],
+  log: readonly TurnLog[],
   state: GameState,
   phase: string,
 ): SummaryState {
-  const lines = turnLog.map((entry) => `T${entry.turn} ${entry.actor_id}: ${entry.user_input}`);
+  const hp = Object.values(state.characters).map((c) => [c.character_id, `${c.hp.current}/${c.hp.max}`]);
   return {
-    summary_text: lines.join(' / '),
-    facts_json: {
-      phase,
-      positions: { ...state.positions },
-      hp: Object.fromEntries(
-        Object.values(state.characters).map((character) => [
-          character.character_id,
-          `${character.hp.current}/${character.hp.max}`,
-        ]),
-      ),
-    },
-    pins: previous.pins,
+    summary_text: log.map((entry) => `T${entry.turn} ${entry.actor_id}: ${entry.user_input}`).join(' / '),
+    facts_json: { phase, positions: { ...state.positions }, hp: Object.fromEntries(hp) },
+    pins,
   };
 }
 
-export function summaryStateId(campaignId: string, version: number): string {
-  return `${campaignId}:summary:v${version}`;
-}
+export const summaryStateId = (campaignId: string, version: number): string =>
+  `${campaignId}:summary:v${version}`;

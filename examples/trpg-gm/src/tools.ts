@@ -5,7 +5,6 @@
 import type { Clock } from '@parley/core';
 import {
   createToolGate,
-  type DisabledTool,
   defineTool,
   type ToolExecuteContext,
   type ToolGate,
@@ -141,20 +140,7 @@ export const GM_POLICIES: readonly ToolPolicy<GmToolContext, GmToolName>[] = [
   },
 ];
 
-/**
- * Builds the gate, with the tools disabled as a checkpoint recorded them. A rollback builds a new
- * gate: the new branch forgets the call ids that ran in the abandoned one.
- */
-export function createGmGate(
-  disabled: readonly DisabledTool[] = [],
-  clock?: Clock,
-): ToolGate<GmToolName, GmToolContext> {
-  const gate = createToolGate({
-    tools: GM_TOOLS,
-    allowlist: ['move', 'hp_delta'],
-    policies: GM_POLICIES,
-    ...(clock === undefined ? {} : { clock }),
-  });
-  for (const entry of disabled) gate.disable(entry.tool as GmToolName, entry.until, entry.reason); // names from this gate
-  return gate;
+/** The gate: a rollback restores its memory and disabled tools from the checkpoint's snapshot. */
+export function createGmGate(clock: Clock): ToolGate<GmToolName, GmToolContext> {
+  return createToolGate({ tools: GM_TOOLS, allowlist: ['move', 'hp_delta'], policies: GM_POLICIES, clock });
 }

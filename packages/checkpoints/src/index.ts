@@ -6,6 +6,8 @@
  * @module @parley/checkpoints
  */
 export { createCheckpoints } from './checkpoints.js';
+export { bindCheckpoints } from './bound.js';
+export type { BindCheckpointsOptions, BoundCheckpoints } from './bound.js';
 export {
   CheckpointsError,
   CHECKPOINTS_ERROR_CODES,

@@ -54,3 +54,51 @@ export function toFeedbackText(
     })
     .join('\n\n');
 }
+
+/**
+ * One chat message of {@link toFeedbackMessages}.
+ *
+ * @example
+ * ```ts
+ * import type { FeedbackMessage } from '@parley/conflict';
+ *
+ * const message: FeedbackMessage = { role: 'system', content: 'Attempt 1 was rejected. …' };
+ * ```
+ */
+export interface FeedbackMessage {
+  readonly role: 'assistant' | 'system';
+  readonly content: string;
+}
+
+/**
+ * Retry feedback as chat messages to append after the previous request's messages (the seed's
+ * "append to the previous request"): for each rejected attempt, the draft as the model sent it (an
+ * `assistant` message with its `text` and `tool_calls` as JSON) and what was wrong with it (a
+ * `system` message, as {@link toFeedbackText} writes it).
+ *
+ * Use it in a generator whose model takes chat messages: send `[...request, ...toFeedbackMessages(feedback)]`.
+ *
+ * @example
+ * ```ts
+ * import { toFeedbackMessages } from '@parley/conflict';
+ *
+ * const messages = toFeedbackMessages([
+ *   { attempt: 1, conflict_debug: [], rejected_output: { text: 'You take 4 damage.' } },
+ * ]);
+ * console.log(messages.map((m) => m.role), messages[0]?.content);
+ * // [ 'assistant', 'system' ] {"text":"You take 4 damage.","tool_calls":[]}
+ * ```
+ */
+export function toFeedbackMessages(feedback: readonly RetryFeedback[]): FeedbackMessage[] {
+  return feedback.flatMap((entry): FeedbackMessage[] => [
+    { role: 'assistant', content: JSON.stringify(draftOf(entry.rejected_output)) ?? 'null' },
+    { role: 'system', content: toFeedbackText([entry]) },
+  ]);
+}
+
+/** The draft echoed back: a proposal's text and calls, or whatever a faulty model returned. */
+function draftOf(output: unknown): unknown {
+  if (typeof output !== 'object' || output === null) return output;
+  const draft = output as { readonly text?: unknown; readonly tool_calls?: unknown };
+  return { text: draft.text, tool_calls: draft.tool_calls ?? [] };
+}

@@ -46,7 +46,8 @@ export {
   DEFAULT_CLAIM_GUARD,
 } from './detectors/claims.js';
 export type { ClaimPattern } from './detectors/claims.js';
-export { toFeedbackText } from './feedback.js';
+export { toFeedbackMessages, toFeedbackText } from './feedback.js';
+export type { FeedbackMessage } from './feedback.js';
 export { TOOL_FAILURE_STATUSES } from './types.js';
 export { REVIEW_SEVERITIES, REVIEW_VERDICTS } from './verdict.js';
 export { ATTEMPT_STATUSES } from './records.js';

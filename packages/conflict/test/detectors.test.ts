@@ -9,6 +9,7 @@ import {
   defineProtectedFieldsDetector,
   type Proposal,
   type ToolCall,
+  toFeedbackMessages,
   toFeedbackText,
 } from '../src/index.js';
 import { hpCall, moveCall } from './helpers.js';
@@ -450,5 +451,25 @@ describe('edge cases of the ready detectors', () => {
     ]);
     expect(text).toContain('"failed_calls"');
     expect(text).not.toContain('conflict_debug');
+  });
+});
+
+describe('toFeedbackMessages', () => {
+  it('echoes each rejected draft with its calls, then its feedback, in order', () => {
+    const call = { id: 'c1', tool: 'move', args: { to: 'gate' } };
+    const messages = toFeedbackMessages([
+      { attempt: 1, conflict_debug: [], rejected_output: { text: 'A', tool_calls: [call] } },
+      { attempt: 2, conflict_debug: [], rejected_output: 'not a proposal' },
+      { attempt: 3, conflict_debug: [] },
+    ]);
+    expect(messages.map((m) => m.content.split('\n')[0])).toEqual([
+      JSON.stringify({ text: 'A', tool_calls: [call] }),
+      'Attempt 1 was rejected. Correct it as follows:',
+      '"not a proposal"',
+      'Attempt 2 was rejected. Correct it as follows:',
+      'null',
+      'Attempt 3 was rejected. Correct it as follows:',
+    ]);
+    expect(toFeedbackMessages([])).toEqual([]);
   });
 });

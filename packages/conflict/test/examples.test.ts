@@ -60,6 +60,8 @@ import {
   type ReviewIssue,
   type ReviewRunOptions,
   type ReviewVerdict,
+  type FeedbackMessage,
+  toFeedbackMessages,
   toFeedbackText,
   TOOL_FAILURE_STATUSES,
   type ToolCall,
@@ -317,6 +319,18 @@ describe('errors.ts examples', () => {
 });
 
 describe('feedback.ts examples', () => {
+  it('FeedbackMessage and toFeedbackMessages', () => {
+    const message: FeedbackMessage = { role: 'system', content: 'Attempt 1 was rejected. …' };
+    const messages = toFeedbackMessages([
+      { attempt: 1, conflict_debug: [], rejected_output: { text: 'You take 4 damage.' } },
+    ]);
+    expect([message.role, messages.map((m) => m.role), messages[0]?.content]).toEqual([
+      'system',
+      ['assistant', 'system'],
+      '{"text":"You take 4 damage.","tool_calls":[]}',
+    ]);
+  });
+
   it('toFeedbackText', async () => {
     const text = toFeedbackText([
       {

@@ -41,6 +41,10 @@ import {
   SETTINGS_ERROR_CODES,
   SETTINGS_REFUSAL_CODES,
   SettingsError,
+  type TrpgConflictPolicy,
+  type TrpgHistoryMode,
+  trpgConflictPolicy,
+  trpgHistoryMode,
   trpgSettings,
 } from '../src/index.js';
 
@@ -339,5 +343,20 @@ describe('README snippet', () => {
       [null, ['rollback.max_checkpoints']],
       ['campaign-1', ['context.compress_enabled', 'context.full_context_enabled']],
     ]);
+  });
+
+  it('TrpgConflictPolicy, trpgConflictPolicy', async () => {
+    const policy: TrpgConflictPolicy = { maxRetries: 2, interceptOutput: true, retryWithDebug: true };
+    const settings = createSettings(trpgSettings);
+    await settings.set('campaign-1', 'conflict.max_retries', 1);
+    expect(trpgConflictPolicy(await settings.snapshot('campaign-1'))).toEqual({ ...policy, maxRetries: 1 });
+  });
+
+  it('TrpgHistoryMode, trpgHistoryMode', async () => {
+    const mode: TrpgHistoryMode = 'summary';
+    const settings = createSettings(trpgSettings);
+    expect(trpgHistoryMode(await settings.snapshot('campaign-1'))).toBe(mode);
+    await settings.set('campaign-1', 'context.full_context_enabled', true);
+    expect(trpgHistoryMode(await settings.snapshot('campaign-1'))).toBe('full');
   });
 });

@@ -86,5 +86,7 @@ export type { ChatDriver, ChatDriverOptions } from './chat-driver.js';
 export { runChatRepl, MAX_REPL_COMMANDS } from './chat-repl.js';
 export type { ChatReplOptions } from './chat-repl.js';
 export type { Transcript, TranscriptOptions } from './transcript.js';
+export { describeAttempts } from './attempts.js';
+export type { DescribeAttemptsOptions } from './attempts.js';
 export { TestingError, TESTING_ERROR_CODES } from './errors.js';
 export type { TestingErrorCode } from './errors.js';

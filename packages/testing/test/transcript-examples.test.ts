@@ -1,11 +1,14 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // The TSDoc @examples of transcript.ts, compiled and run; each console.log is an assertion here.
+import { createConflictLoop, defineDetector } from '@parley/conflict';
 import { describe, expect, it } from 'vitest';
 import {
   brief,
   clockTime,
   createFakeClock,
   createTranscript,
+  type DescribeAttemptsOptions,
+  describeAttempts,
   type Transcript,
   type TranscriptOptions,
 } from '../src/index.js';
@@ -42,5 +45,36 @@ describe('transcript.ts examples', () => {
     expect(clockTime(Date.UTC(2026, 3, 15, 9, 1, 30))).toBe('09:01:30');
     expect(brief({ reason: 'the work is done' })).toBe('{"reason":"the work is done"}');
     expect(brief('x'.repeat(20), 8)).toBe('"xxxxxx…');
+  });
+
+  it('DescribeAttemptsOptions', () => {
+    const options: DescribeAttemptsOptions = { author: 'GM', maxRetries: 2, formatCall: (call) => call.tool };
+  });
+
+  it('describeAttempts', async () => {
+    const loop = createConflictLoop({
+      maxRetries: 1,
+      detectors: [
+        defineDetector({
+          name: 'no_shouting',
+          detect: (p) =>
+            p.text === p.text.toUpperCase()
+              ? { expected_state_snippet: {}, mismatch_reason: 'all capitals', instructions: 'calm down' }
+              : undefined,
+        }),
+      ],
+    });
+    const drafts = ['HELLO', 'Hello'];
+    const outcome = await loop.run({
+      input: 'greet',
+      readState: () => ({}),
+      generate: () => ({ text: drafts.shift() ?? '' }),
+    });
+    expect(describeAttempts(outcome, { author: 'bot', maxRetries: 1 })).toEqual([
+      '   bot draft 1: "HELLO"',
+      '     ✗ conflict [no_shouting] all capitals',
+      '     ↻ conflict_debug appended to the previous request (retry 1 of 1)',
+      '   bot draft 2: "Hello"',
+    ]);
   });
 });
