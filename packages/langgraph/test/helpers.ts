@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, vi } from 'vitest';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
@@ -140,43 +138,4 @@ export function agentGraph(
     .addEdge('tools', END)
     .compile({ checkpointer: options.checkpointer ?? new MemorySaver() });
   return { graph, table, tools };
-}
-
-/** The package README's first `ts` block, without its import lines. */
-export function readmeFirstBlock(): string {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const match = /```ts\n([\s\S]*?)```/.exec(readme);
-  if (match?.[1] === undefined) throw new Error('No ts block in the README');
-  return match[1]
-    .split('\n')
-    .filter((line) => !line.startsWith('import '))
-    .join('\n')
-    .trim();
-}
-
-/** The code between `// #region <name>` and `// #endregion` in the file at `file`, unindented once. */
-export function regionOf(file: URL, name: string): string {
-  const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(`// #region ${name}\n`);
-  const end = text.indexOf('  // #endregion', start);
-  return text
-    .slice(start, end)
-    .split('\n')
-    .slice(1)
-    .map((line) => line.replace(/^ {2}/, ''))
-    .join('\n')
-    .trim();
-}
-
-/** Every `console.log` call of each test, captured (and kept off the output). */
-export function captureLogs(): unknown[][] {
-  const logged: unknown[][] = [];
-  beforeEach(() => {
-    logged.length = 0;
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => logged.push(args));
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-  return logged;
 }

@@ -10,12 +10,14 @@ import { defineTool } from '@parley/tools';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGatedToolNode, runWithConfirmation } from '../src/index.js';
-import { captureLogs, readmeFirstBlock, regionOf } from './helpers.js';
+import { captureLogs, readmeFirstBlock, regionOf } from '../../../tests/support/readme-block.js';
 
 const logged = captureLogs();
 
 it('shows the code that runs here', () => {
-  expect(readmeFirstBlock()).toBe(regionOf(new URL(import.meta.url), 'graph'));
+  expect(readmeFirstBlock(new URL('../README.md', import.meta.url))).toBe(
+    regionOf(new URL(import.meta.url), 'graph'),
+  );
 });
 
 it('runs the snippet: the model proposes, the person confirms, the tool runs once', async () => {

@@ -9,12 +9,14 @@ import { createFakeChannel } from '@parley/testing';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpClientGate } from '../src/index.js';
-import { captureLogs, readmeFirstBlock, regionOf } from './helpers.js';
+import { captureLogs, readmeFirstBlock, regionOf } from '../../../tests/support/readme-block.js';
 
 const logged = captureLogs();
 
 it('shows the code that runs here', () => {
-  expect(readmeFirstBlock()).toBe(regionOf(new URL(import.meta.url), 'client'));
+  expect(readmeFirstBlock(new URL('../README.md', import.meta.url))).toBe(
+    regionOf(new URL(import.meta.url), 'client'),
+  );
 });
 
 it('runs the client snippet: the person confirms, the tool runs; bad arguments come back as feedback', async () => {
