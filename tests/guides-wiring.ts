@@ -31,7 +31,7 @@ import {
   blockActions,
   messageEvent as slackMessage,
 } from '../packages/slack/test/payloads.js';
-import { BOT_ID, BOT_USER, TEAM, tsAt } from '../packages/slack/test/web-api.js';
+import { startWebApi } from '../packages/slack/test/web-api.js';
 import { startBotApi, TOKEN } from '../packages/telegram/test/bot-api.js';
 import {
   ALICE as TG_ALICE,
@@ -160,46 +160,18 @@ async function telegram(program: Program): Promise<string[]> {
   );
 }
 
-function startSlackApi(): Promise<LoopbackServer> {
-  let seq = 0;
-  return startLoopbackServer({
-    guard: (req) =>
-      req.headers['authorization'] === `Bearer ${SLACK_TOKEN}`
-        ? undefined
-        : { json: { ok: false, error: 'invalid_auth' } },
-    notFound: { json: { ok: false, error: 'unknown_method' } },
-    routes: [
-      {
-        path: '/api/auth.test',
-        answer: () => ({
-          json: { ok: true, team: 'Ops', user: 'shopbot', team_id: TEAM, user_id: BOT_USER, bot_id: BOT_ID },
-        }),
-      },
-      {
-        path: '/api/chat.postMessage',
-        answer: (req) => {
-          const params = req.body as Record<string, string>;
-          const ts = tsAt(Date.now(), ++seq);
-          const message = { type: 'message', user: BOT_USER, bot_id: BOT_ID, text: params['text'], ts };
-          return { json: { ok: true, channel: params['channel'], ts, message } };
-        },
-      },
-    ],
-  });
-}
-
 interface SlackButton {
   readonly action_id: string;
   readonly value: string;
 }
 
 async function slack(program: Program): Promise<string[]> {
-  const api = await startSlackApi();
+  const api = await startWebApi(systemClock);
   const port = await freePort();
   const env = {
     SLACK_BOT_TOKEN: SLACK_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: `${api.url}/api/`,
+    SLACK_API_URL: api.url,
     PORT: String(port),
   };
   const post = async (body: string, type: string): Promise<void> => {
@@ -221,11 +193,8 @@ async function slack(program: Program): Promise<string[]> {
     );
   };
   const posted = async (count: number): Promise<SlackButton[]> => {
-    const { body } = await api.waitFor('/api/chat.postMessage', count);
-    const blocks = JSON.parse((body as Record<string, string>)['blocks'] ?? '[]') as {
-      type: string;
-      elements?: SlackButton[];
-    }[];
+    const { params } = await api.waitFor('chat.postMessage', count);
+    const blocks = (params['blocks'] ?? []) as { type: string; elements?: SlackButton[] }[];
     return blocks.find((block) => block.type === 'actions')?.elements ?? [];
   };
   return session(
@@ -248,9 +217,7 @@ async function slack(program: Program): Promise<string[]> {
       await click(second[0], SLACK_ALICE); // clicked twice
       await say('hello', SLACK_MALLORY);
       await posted(6);
-      return api
-        .requestsTo('/api/chat.postMessage')
-        .map((req) => String((req.body as Record<string, string>)['text']));
+      return api.callsOf('chat.postMessage').map((call) => String(call.params['text']));
     },
   );
 }

@@ -25,6 +25,8 @@ export interface WebApiStandIn {
   /** The value for the WebClient's `slackApiUrl`. */
   readonly url: string;
   callsOf(method: string): WebApiCall[];
+  /** The `count`-th call of `method` (1-based), once it has been made. */
+  waitFor(method: string, count?: number): Promise<WebApiCall>;
   failNext(method: string, failure: WebApiFailure): void;
   close(): Promise<void>;
 }
@@ -99,6 +101,10 @@ export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
     url: `${server.url}/api/`,
     callsOf: (method) =>
       server.requestsTo(`/api/${method}`).map((req) => ({ method, params: paramsOf(req.body) })),
+    async waitFor(method, count = 1) {
+      const req = await server.waitFor(`/api/${method}`, count);
+      return { method, params: paramsOf(req.body) };
+    },
     failNext(method, failure) {
       server.failNext(`/api/${method}`, answerOf(failure));
     },
