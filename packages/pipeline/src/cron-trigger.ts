@@ -1,5 +1,5 @@
 import { type Clock, MAX_TIMEOUT_MS, systemClock, type TimerHandle } from '@parley/core';
-import { type CronSchedule, nextCronRun, parseCron } from './cron.js';
+import { type CronSchedule, nextCronRun, parseCron, previousCronRun } from './cron.js';
 import { PipelineError } from './errors.js';
 
 /**
@@ -15,11 +15,57 @@ import { PipelineError } from './errors.js';
 export interface CronTriggerOptions {
   /** A cron expression or a parsed schedule. */
   readonly cron: string | CronSchedule;
-  /** Called with the scheduled time (epoch ms) each time the schedule fires. */
-  readonly onFire: (scheduledAt: number) => void;
+  /**
+   * Called with the scheduled time (epoch ms) each time the schedule fires. Times missed because
+   * the timer fired late are not fired one by one: `fire` names the latest one and how many
+   * earlier ones it stands for.
+   */
+  readonly onFire: (scheduledAt: number, fire: CronFire) => void;
   /** The scheduler: timers are set on it, never globally; the system clock by default. */
   readonly clock?: Clock;
+  /**
+   * The scheduled time of the last fire the host handled (it stored it), for a restarted process:
+   * when the schedule named a time after it that has passed, the trigger fires once for the latest
+   * such time on a 0 ms timer (never inside `createCronTrigger`). Without it, times before the
+   * trigger was created are not fired.
+   */
+  readonly since?: number;
 }
+
+/**
+ * One firing of a cron trigger.
+ *
+ * @example
+ * ```ts
+ * import type { CronFire } from '@parley/pipeline';
+ *
+ * // The 07:30 run, fired at 07:31 by a late timer, standing in for no earlier time.
+ * const fire: CronFire = { scheduledAt: Date.UTC(2026, 3, 10, 7, 30), firedAt: Date.UTC(2026, 3, 10, 7, 31), skipped: 0 };
+ * ```
+ */
+export interface CronFire {
+  /** The scheduled time fired: the latest one at or before `firedAt`. */
+  readonly scheduledAt: number;
+  /** The clock's time when it fired. */
+  readonly firedAt: number;
+  /**
+   * Scheduled times before `scheduledAt` that were missed (a late timer, a process that was down)
+   * and are not fired on their own; counted up to {@link MAX_COUNTED_SKIPS}.
+   */
+  readonly skipped: number;
+}
+
+/**
+ * {@link CronFire.skipped} counts at most this many missed times.
+ *
+ * @example
+ * ```ts
+ * import { MAX_COUNTED_SKIPS } from '@parley/pipeline';
+ *
+ * console.log(MAX_COUNTED_SKIPS); // 10000
+ * ```
+ */
+export const MAX_COUNTED_SKIPS = 10_000;
 
 /**
  * A running cron trigger.
@@ -71,6 +117,9 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
   if (!parsed.ok) throw new PipelineError('invalid_option', `cron: ${parsed.message}`);
   if (typeof options.onFire !== 'function')
     throw new PipelineError('invalid_option', 'onFire must be a function');
+  const since = options.since;
+  if (since !== undefined && !Number.isFinite(since))
+    throw new PipelineError('invalid_option', 'since must be a finite time in epoch ms');
   const schedule = parsed.value;
   const clock = options.clock ?? systemClock;
   let timer: TimerHandle | undefined;
@@ -87,13 +136,30 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       () => {
         timer = undefined;
         if (clock.now() < at) return wait(); // a long wait, taken in steps
-        arm(at);
-        options.onFire(at);
+        fire(at);
       },
       Math.min(Math.max(at - clock.now(), 0), MAX_TIMEOUT_MS),
     );
   };
-  arm(clock.now());
+  /** Fires the latest time from `first` on that has passed, standing for the earlier ones. */
+  const fire = (first: number): void => {
+    const firedAt = clock.now();
+    const latest = Math.max(previousCronRun(schedule, firedAt) ?? first, first);
+    let skipped = 0;
+    for (let at = first; at < latest && skipped < MAX_COUNTED_SKIPS; skipped++)
+      at = nextCronRun(schedule, at) ?? latest;
+    arm(Math.max(latest, firedAt)); // armed first, so a throwing onFire does not stop the schedule
+    options.onFire(latest, { scheduledAt: latest, firedAt, skipped });
+  };
+
+  const missed = since === undefined ? undefined : nextCronRun(schedule, since);
+  if (missed !== undefined && missed <= clock.now()) {
+    nextAt = missed;
+    timer = clock.setTimeout(() => {
+      timer = undefined;
+      fire(missed);
+    }, 0);
+  } else arm(clock.now());
   return {
     next: () => (stopped ? undefined : nextAt),
     stop() {

@@ -115,6 +115,39 @@ export function nextCronRun(schedule: CronSchedule, after: number): number | und
   return undefined;
 }
 
+/**
+ * The latest time at or before `atOrBefore` (epoch ms) at which the schedule fires, within 366
+ * days; `undefined` when there is none. A cron trigger uses it to find the time a late timer or a
+ * restarted process missed.
+ *
+ * @example
+ * ```ts
+ * import { parseCron, previousCronRun } from '@parley/pipeline';
+ *
+ * const cron = parseCron('30 7 * * 1-5');
+ * const sunday = Date.UTC(2026, 3, 12, 12, 0);
+ * if (cron.ok) console.log(new Date(previousCronRun(cron.value, sunday) ?? 0).toISOString()); // 2026-04-10T07:30:00.000Z
+ * ```
+ */
+export function previousCronRun(schedule: CronSchedule, atOrBefore: number): number | undefined {
+  const start = Math.floor(atOrBefore / 60_000) * 60_000;
+  const end = start - 366 * 24 * 60 * 60_000;
+  for (let at = start; at > end; ) {
+    const d = new Date(at);
+    if (
+      !schedule.months.includes(d.getUTCMonth() + 1) ||
+      !schedule.daysOfMonth.includes(d.getUTCDate()) ||
+      !schedule.daysOfWeek.includes(d.getUTCDay())
+    ) {
+      at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 60_000; // the day before, 23:59
+      continue;
+    }
+    if (schedule.hours.includes(d.getUTCHours()) && schedule.minutes.includes(d.getUTCMinutes())) return at;
+    at -= 60_000;
+  }
+  return undefined;
+}
+
 function parseField(text: string, min: number, max: number): number[] | string {
   const out = new Set<number>();
   for (const item of text.split(',')) {

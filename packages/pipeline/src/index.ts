@@ -38,9 +38,9 @@ export type {
   ApprovalDecision,
 } from './runner-types.js';
 export { toMermaid } from './mermaid.js';
-export { parseCron, nextCronRun } from './cron.js';
+export { parseCron, nextCronRun, previousCronRun } from './cron.js';
 export type { CronSchedule, CronParseResult } from './cron.js';
-export { createCronTrigger } from './cron-trigger.js';
-export type { CronTrigger, CronTriggerOptions } from './cron-trigger.js';
+export { createCronTrigger, MAX_COUNTED_SKIPS } from './cron-trigger.js';
+export type { CronFire, CronTrigger, CronTriggerOptions } from './cron-trigger.js';
 export { PipelineError, PIPELINE_ERROR_CODES, RUN_REFUSAL_CODES } from './errors.js';
 export type { PipelineErrorCode, RunRefusalCode } from './errors.js';

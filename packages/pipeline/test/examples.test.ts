@@ -17,6 +17,9 @@ import {
   type FailurePolicy,
   MAX_PIPELINE_NODES,
   nextCronRun,
+  previousCronRun,
+  MAX_COUNTED_SKIPS,
+  type CronFire,
   NODE_STATUSES,
   type NodeBase,
   type NodeCondition,
@@ -101,6 +104,28 @@ describe('cron.ts examples', () => {
       expect([new Date(nextCronRun(cron.value, friday) ?? 0).toISOString()]).toEqual([
         '2026-04-13T07:30:00.000Z',
       ]); // 2026-04-13T07:30:00.000Z
+  });
+
+  it('previousCronRun', async () => {
+    const cron = parseCron('30 7 * * 1-5');
+    const sunday = Date.UTC(2026, 3, 12, 12, 0);
+    if (cron.ok)
+      expect([new Date(previousCronRun(cron.value, sunday) ?? 0).toISOString()]).toEqual([
+        '2026-04-10T07:30:00.000Z',
+      ]); // 2026-04-10T07:30:00.000Z
+  });
+
+  it('CronFire', async () => {
+    const fire: CronFire = {
+      scheduledAt: Date.UTC(2026, 3, 10, 7, 30),
+      firedAt: Date.UTC(2026, 3, 10, 7, 31),
+      skipped: 0,
+    };
+    expect(fire.firedAt - fire.scheduledAt).toBe(60_000);
+  });
+
+  it('MAX_COUNTED_SKIPS', async () => {
+    expect([MAX_COUNTED_SKIPS]).toEqual([10000]); // 10000
   });
 });
 
