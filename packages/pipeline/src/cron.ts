@@ -48,7 +48,8 @@ const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 
 /**
  * Parses a five-field cron expression: each field `*`, a number, a range `a-b`, a list `a,b` or a
- * step `*\/n`; refuses anything else with a message.
+ * step `*\/n`; refuses anything else with a message. As in crontab, when both the day of month and
+ * the day of week are restricted (`0 9 1 * 1`), a day matching either one fires.
  *
  * Use it for a pipeline's `trigger`; {@link createCronTrigger} fires it on the injected clock.
  *
@@ -99,13 +100,10 @@ export function parseCron(source: string): CronParseResult {
 export function nextCronRun(schedule: CronSchedule, after: number): number | undefined {
   const start = Math.floor(after / 60_000) * 60_000 + 60_000;
   const end = start + 366 * 24 * 60 * 60_000;
+  const either = eitherDay(schedule);
   for (let at = start; at < end; ) {
     const d = new Date(at);
-    if (
-      !schedule.months.includes(d.getUTCMonth() + 1) ||
-      !schedule.daysOfMonth.includes(d.getUTCDate()) ||
-      !schedule.daysOfWeek.includes(d.getUTCDay())
-    ) {
+    if (!dayMatches(schedule, d, either)) {
       at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1); // next day, 00:00
       continue;
     }
@@ -132,13 +130,10 @@ export function nextCronRun(schedule: CronSchedule, after: number): number | und
 export function previousCronRun(schedule: CronSchedule, atOrBefore: number): number | undefined {
   const start = Math.floor(atOrBefore / 60_000) * 60_000;
   const end = start - 366 * 24 * 60 * 60_000;
+  const either = eitherDay(schedule);
   for (let at = start; at > end; ) {
     const d = new Date(at);
-    if (
-      !schedule.months.includes(d.getUTCMonth() + 1) ||
-      !schedule.daysOfMonth.includes(d.getUTCDate()) ||
-      !schedule.daysOfWeek.includes(d.getUTCDay())
-    ) {
+    if (!dayMatches(schedule, d, either)) {
       at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 60_000; // the day before, 23:59
       continue;
     }
@@ -169,14 +164,34 @@ function describe(schedule: Omit<CronSchedule, 'description' | 'source'>, parts:
       : `at minute ${parts[0]} of hour ${parts[1]} (UTC)`;
   const days = schedule.daysOfWeek;
   const run = days.length > 1 && days.every((v, i) => i === 0 || v === (days[i - 1] as number) + 1);
-  const week =
-    parts[4] === '*'
-      ? 'every day'
-      : run
-        ? `${DAY_NAMES[days[0] as number]} to ${DAY_NAMES[days.at(-1) as number]}`
-        : days.map((d) => DAY_NAMES[d]).join(', ');
-  const dates = parts[2] === '*' && parts[3] === '*' ? '' : `, day-of-month ${parts[2]}, month ${parts[3]}`;
-  return `${time}, ${week}${dates}`;
+  const week = (parts[4] as string).startsWith('*')
+    ? undefined
+    : run
+      ? `${DAY_NAMES[days[0] as number]} to ${DAY_NAMES[days.at(-1) as number]}`
+      : days.map((d) => DAY_NAMES[d]).join(', ');
+  const date = (parts[2] as string).startsWith('*') ? undefined : `day-of-month ${parts[2]}`;
+  const when =
+    week !== undefined && date !== undefined ? `${date} or ${week}` : (week ?? date ?? 'every day');
+  return `${time}, ${when}${parts[3] === '*' ? '' : `, month ${parts[3]}`}`;
+}
+
+/**
+ * Whether the schedule fires on the day of `d`. As in crontab, when both the day of month and the
+ * day of week are restricted (their fields do not start with `*`), either one matching is enough.
+ */
+function dayMatches(schedule: CronSchedule, d: Date, either: boolean): boolean {
+  if (!schedule.months.includes(d.getUTCMonth() + 1)) return false;
+  const date = schedule.daysOfMonth.includes(d.getUTCDate());
+  const weekday = schedule.daysOfWeek.includes(d.getUTCDay());
+  return either ? date || weekday : date && weekday;
+}
+
+/** Both day fields restricted, read from the expression (a schedule built by hand: from its lists). */
+function eitherDay(schedule: CronSchedule): boolean {
+  const parts = typeof schedule.source === 'string' ? schedule.source.trim().split(/\s+/) : [];
+  if (parts.length === 5)
+    return !(parts[2] as string).startsWith('*') && !(parts[4] as string).startsWith('*');
+  return schedule.daysOfMonth.length < 31 && schedule.daysOfWeek.length < 7;
 }
 
 function pad(n: number): string {

@@ -1,6 +1,6 @@
 import { createManualClock, isParleyError, MAX_TIMEOUT_MS } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createCronTrigger, nextCronRun, parseCron } from '../src/index.js';
+import { createCronTrigger, nextCronRun, parseCron, previousCronRun } from '../src/index.js';
 
 const FRIDAY = Date.UTC(2026, 3, 10, 7, 30);
 
@@ -20,12 +20,37 @@ describe('parseCron and nextCronRun', () => {
       daysOfWeek: [0],
     });
     expect(every.value.description).toBe(
-      'at minute */15 of hour 9,17 (UTC), Sunday, day-of-month 1, month */3',
+      'at minute */15 of hour 9,17 (UTC), day-of-month 1 or Sunday, month */3',
     );
     const daily = parseCron('0 6 * * *');
     expect(daily.ok && daily.value.description).toBe('at 06:00 UTC, every day');
+    const monthly = parseCron('0 6 1 * *');
+    expect(monthly.ok && monthly.value.description).toBe('at 06:00 UTC, day-of-month 1');
     const some = parseCron('0 6 * * 1,3');
     expect(some.ok && some.value.description).toBe('at 06:00 UTC, Monday, Wednesday');
+  });
+
+  it('fires on either day field when both are restricted, as crontab does', () => {
+    const either = parseCron('0 9 1 * 1'); // the 1st of the month, and every Monday
+    if (!either.ok) throw new Error(either.message);
+    const friday = Date.UTC(2026, 4, 1, 9, 0); // 1 May 2026 is a Friday
+    const runs: string[] = [];
+    for (let at: number | undefined = friday - 1; runs.length < 3 && at !== undefined; ) {
+      at = nextCronRun(either.value, at);
+      if (at !== undefined) runs.push(new Date(at).toISOString().slice(0, 10));
+    }
+    expect(runs).toEqual(['2026-05-01', '2026-05-04', '2026-05-11']);
+    expect(new Date(previousCronRun(either.value, Date.UTC(2026, 4, 3)) as number).toISOString()).toBe(
+      '2026-05-01T09:00:00.000Z',
+    );
+    // A schedule built by hand (no five-field source) reads the restriction from its lists.
+    const byHand = { ...either.value, source: 'by hand' };
+    expect(new Date(nextCronRun(byHand, friday) as number).toISOString().slice(0, 10)).toBe('2026-05-04');
+    const onlyMondays = { ...byHand, daysOfMonth: Array.from({ length: 31 }, (_, i) => i + 1) };
+    expect(new Date(nextCronRun(onlyMondays, friday) as number).toISOString().slice(0, 10)).toBe(
+      '2026-05-04',
+    );
+    expect(nextCronRun({ ...onlyMondays, daysOfWeek: [] }, friday)).toBeUndefined();
   });
 
   it('refuses fields out of range or unreadable, and never finds an impossible date', () => {
