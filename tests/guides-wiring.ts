@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { systemClock } from '@parley/core';
-import { type LoopbackServer, sendRequest, startLoopbackServer } from '@parley/testing/loopback';
+import { sendRequest } from '@parley/testing/loopback';
 import {
   BOT as FEISHU_BOT,
   ALICE as FEISHU_ALICE,
@@ -24,6 +24,7 @@ import {
   mentionReply,
   messageEvent as feishuMessage,
 } from '../packages/feishu/test/events.js';
+import { startOpenApi } from '../packages/feishu/test/openapi.js';
 import { SIGNING_SECRET, sign } from '../packages/slack/test/helpers.js';
 import {
   ALICE as SLACK_ALICE,
@@ -222,43 +223,6 @@ async function slack(program: Program): Promise<string[]> {
   );
 }
 
-const TENANT_TOKEN = 't-g1044qeGEDXTB6NDJOGV4JQCYDGHRBARFTGT1234';
-const MESSAGES = /^\/open-apis\/im\/v1\/messages(?:\/([^/]+)\/reply)?$/;
-
-function startFeishuApi(): Promise<LoopbackServer> {
-  let seq = 0;
-  return startLoopbackServer({
-    notFound: { status: 404, json: { code: 404, msg: 'not found' } },
-    guard: (req) =>
-      !MESSAGES.test(req.path) || req.headers['authorization'] === `Bearer ${TENANT_TOKEN}`
-        ? undefined
-        : { status: 400, json: { code: 99991663, msg: 'Invalid access token for authorization.' } },
-    routes: [
-      {
-        path: '/open-apis/auth/v3/tenant_access_token/internal',
-        answer: () => ({ json: { code: 0, msg: 'ok', tenant_access_token: TENANT_TOKEN, expire: 7200 } }),
-      },
-      {
-        path: MESSAGES,
-        answer: (req) => {
-          const body = req.body as { receive_id?: string; msg_type?: string; content?: string };
-          const now = String(Date.now());
-          const data = {
-            message_id: `om_sent_${++seq}`,
-            msg_type: body.msg_type,
-            create_time: now,
-            update_time: now,
-            chat_id: body.receive_id,
-            sender: { id: APP_ID, id_type: 'app_id', sender_type: 'app' },
-            body: { content: body.content },
-          };
-          return { json: { code: 0, msg: 'success', data } };
-        },
-      },
-    ],
-  });
-}
-
 /** What a Feishu message the bot sent says: its text, or its card's buttons' values. */
 function feishuSent(body: unknown): { text: string; values: unknown[] } {
   const { msg_type: type, content = '{}' } = body as { msg_type?: string; content?: string };
@@ -274,7 +238,7 @@ function feishuSent(body: unknown): { text: string; values: unknown[] } {
 }
 
 async function feishu(program: Program): Promise<string[]> {
-  const api = await startFeishuApi();
+  const api = await startOpenApi(systemClock);
   const port = await freePort();
   const env = {
     FEISHU_APP_ID: APP_ID,
@@ -294,7 +258,7 @@ async function feishu(program: Program): Promise<string[]> {
     if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}: ${answer.text}`);
   };
   const sent = async (count: number): Promise<unknown[]> =>
-    feishuSent((await api.waitFor(MESSAGES, count)).body).values;
+    feishuSent((await api.waitForMessage(count)).body).values;
   return session(
     program,
     env,
@@ -321,7 +285,7 @@ async function feishu(program: Program): Promise<string[]> {
       await sent(5);
       await post(reply); // Feishu delivers it again
       await post(feishuMessage('hello', { sender: FEISHU_MALLORY, at: Date.now() }));
-      return (await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api.waitFor(MESSAGES, n)))).map(
+      return (await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api.waitForMessage(n)))).map(
         (req) => feishuSent(req.body).text,
       );
     },

@@ -2,7 +2,7 @@
 // tenant_access_token/internal, im/v1/messages (create) and im/v1/messages/:id/reply, with the
 // documented answer shapes. Scripted faults answer the next message call.
 import type { Clock } from '@parley/core';
-import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
+import { type LoopbackAnswer, type LoopbackRequest, startLoopbackServer } from '@parley/testing/loopback';
 
 export interface RecordedCall {
   readonly method: string;
@@ -23,6 +23,8 @@ export interface OpenApiStandIn {
   readonly calls: readonly RecordedCall[];
   /** Message sends (create and reply) in order. */
   messages(): RecordedCall[];
+  /** Resolves with the `count`-th message send (create or reply) once it has arrived. */
+  waitForMessage(count?: number): Promise<RecordedCall>;
   /** The next message calls get these answers, in order. */
   fail(...faults: Fault[]): void;
   /** The token endpoint answers with this instead of a token. */
@@ -91,20 +93,21 @@ export async function startOpenApi(clock: Clock): Promise<OpenApiStandIn> {
       },
     ],
   });
-  const recorded = (): RecordedCall[] =>
-    server.requests.map((req) => ({
-      method: req.method,
-      path: req.path,
-      query: req.query,
-      authorization: req.headers['authorization'],
-      body: (req.body ?? {}) as Record<string, unknown>,
-    }));
+  const recordOf = (req: LoopbackRequest): RecordedCall => ({
+    method: req.method,
+    path: req.path,
+    query: req.query,
+    authorization: req.headers['authorization'],
+    body: (req.body ?? {}) as Record<string, unknown>,
+  });
+  const recorded = (): RecordedCall[] => server.requests.map(recordOf);
   return {
     url: server.url,
     get calls() {
       return recorded();
     },
     messages: () => recorded().filter((call) => call.path.startsWith('/open-apis/im/v1/messages')),
+    waitForMessage: async (count = 1) => recordOf(await server.waitFor(MESSAGES, count)),
     fail: (...more) => server.failNext(MESSAGES, ...more.map(answerOf)),
     failToken: (fault) => {
       tokenFault = fault;
