@@ -24,6 +24,7 @@ export { TEAM_REFUSAL_CODES, MAX_TEAMMATES } from './team-types.js';
 export type {
   TeamLead,
   TeamLeadOptions,
+  RosterRestored,
   TeamLeadEvents,
   TeamRefusal,
   TeamRefusalCode,

@@ -5,6 +5,7 @@ import {
   shutdownProtocol,
   type TrackedRequest,
 } from '@parley/correlate';
+import { createRosterWriter, readTeammate } from './internal/roster-store.js';
 import {
   MAX_TEAMMATES,
   type TeamLead,
@@ -69,6 +70,15 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
     names.map((name) => [name, { status: 'working', lateReplies: 0 }]),
   );
   const events = createEmitter<TeamLeadEvents>();
+  const prefix = options.keyPrefix ?? `parley:team:${correlator.self}:`;
+  const writer = createRosterWriter(options.store, prefix, (teammate, error) =>
+    events.emit('error', { teammate, error }),
+  );
+  const save = (name: string, record: { status: TeammateStatus; lateReplies: number }): void =>
+    writer.write(name, {
+      status: record.status === 'shutdown_pending' ? 'working' : record.status,
+      lateReplies: record.lateReplies,
+    });
   const peerOf = (r: TrackedRequest): string => (r.role === 'requester' ? r.to : r.from);
   const ours = (r: TrackedRequest): boolean => records.has(peerOf(r));
 
@@ -95,6 +105,7 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
       if (record === undefined) return; // (handlers run for the requests the lead sent)
       record.status = AFTER_SHUTDOWN[r.state] ?? 'working';
       record.last = r;
+      save(r.to, record);
       events.emit('status', { teammate: snapshot(r.to) as TeammateRecord, request: r });
     }),
     correlator.on('settled', ({ request: r }) => {
@@ -117,7 +128,10 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
     }),
     correlator.on('refused', (refusal) => {
       const record = records.get(refusal.from ?? '');
-      if (refusal.code === 'late' && record !== undefined) record.lateReplies++;
+      if (refusal.code === 'late' && record !== undefined) {
+        record.lateReplies++;
+        save(refusal.from as string, record);
+      }
     }),
   ];
 
@@ -207,6 +221,28 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
     },
 
     on: (event, listener) => events.on(event, listener),
+
+    async restore() {
+      const ignored: string[] = [];
+      let restored = 0;
+      if (options.store === undefined) return { restored, ignored };
+      for (const name of names) {
+        const value = await options.store.get(`${prefix}${name}`);
+        if (value === undefined) continue;
+        const stored = readTeammate(value);
+        if (stored === undefined) {
+          ignored.push(name);
+          continue;
+        }
+        const record = records.get(name) as { status: TeammateStatus; lateReplies: number };
+        record.status = stored.status;
+        record.lateReplies = stored.lateReplies;
+        restored++;
+      }
+      return { restored, ignored };
+    },
+
+    idle: () => writer.idle(),
 
     close() {
       for (const off of offs.splice(0)) off();

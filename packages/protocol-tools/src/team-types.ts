@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@parley/core';
+import type { Store, Unsubscribe } from '@parley/core';
 import type {
   CorrelateErrorCode,
   Correlator,
@@ -171,6 +171,8 @@ export interface TeamLeadEvents {
   status: { readonly teammate: TeammateRecord; readonly request: TrackedRequest };
   /** A teammate submitted a plan; answer it with `review(request.id, …)`. */
   plan: { readonly request: TrackedRequest };
+  /** Writing a teammate's record to the Store failed; the status holds in memory only. */
+  error: { readonly teammate: string; readonly error: unknown };
 }
 
 /**
@@ -193,6 +195,29 @@ export interface TeamLeadOptions {
   readonly teammates: readonly string[];
   /** The reason the lead refuses a shutdown request sent to it; `the lead shuts down last` by default. */
   readonly shutdownRefusal?: string;
+  /**
+   * Where the roster is kept across restarts (each teammate's status and late replies); in memory
+   * only when omitted. Pending requests are the correlator's: give it a store too.
+   */
+  readonly store?: Store;
+  /** Prefix of the roster's keys in `store`; `parley:team:<lead>:` by default. */
+  readonly keyPrefix?: string;
+}
+
+/**
+ * What {@link TeamLead.restore} found: how many teammates' records it took, and the teammates whose
+ * record it could not read (corrupt, or written by another version), which stay `working`.
+ *
+ * @example
+ * ```ts
+ * import type { RosterRestored } from '@parley/protocol-tools';
+ *
+ * const found: RosterRestored = { restored: 2, ignored: [] };
+ * ```
+ */
+export interface RosterRestored {
+  readonly restored: number;
+  readonly ignored: readonly string[];
 }
 
 /**
@@ -248,6 +273,13 @@ export interface TeamLead {
     event: K,
     listener: (payload: TeamLeadEvents[K]) => void,
   ): Unsubscribe;
+  /**
+   * Reads the roster a previous process left in `store` (call it once, before any request, next to
+   * the correlator's own `restore()`). Without a store it finds nothing.
+   */
+  restore(): Promise<RosterRestored>;
+  /** Resolves when every roster write started so far has landed in the store (or failed). */
+  idle(): Promise<void>;
   /** Stops listening to the correlator (which stays open: it is the caller's). */
   close(): void;
 }

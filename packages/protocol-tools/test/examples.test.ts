@@ -38,6 +38,7 @@ import {
   type TeamLeadOptions,
   type TeammateRecord,
   type TeammateStatus,
+  type RosterRestored,
   type TeamRefusal,
   type TeamRefusalCode,
   type TeamTrackers,
@@ -143,6 +144,8 @@ describe('@parley/protocol-tools examples', () => {
     };
     const onStatus = (e: TeamLeadEvents['status']): void => console.log(e.teammate.name, e.teammate.status);
     expect(Object.keys(trackers)).toEqual(['shutdown_requests', 'plan_requests']);
+    const found: RosterRestored = { restored: 2, ignored: [] };
+    expect(found.restored).toBe(2);
   });
 
   it('createProtocolAgent', async () => {
