@@ -40,9 +40,10 @@ export interface ActorOptions<TContext> {
   /** The context of a new instance instead of the machine's; checked by its `contextSchema`. */
   readonly context?: TContext;
   /**
-   * Most transitions kept in the history, oldest dropped first; 0 (none) by default. Each kept
-   * entry costs one clock read per `send`; a snapshot restored with fewer slots keeps its newest
-   * entries. With no history, no timeouts in the machine and no listener, `send` reads no clock,
+   * Most transitions kept in the history, oldest dropped first; 0 (none) by default, and
+   * {@link DEFAULT_HISTORY_LIMIT} for an actor restored from a snapshot that carries history (so a
+   * save and a restore never lose it silently). Each kept entry costs one clock read per `send`; a
+   * snapshot restored with fewer slots keeps its newest entries. With no history, no timeouts in the machine and no listener, `send` reads no clock,
    * and `updatedAt` is stamped when the next `snapshot()` is taken after a change.
    */
   readonly historyLimit?: number;

@@ -44,15 +44,21 @@ describe('createActor', () => {
     expect(actor.history).toEqual([]);
     clock.advance(30);
     expect(actor.snapshot()).toMatchObject({ state: 'on', history: [], updatedAt: 1_030 });
-    // A restored snapshot's history is dropped by a default actor and kept by one that asks for it.
+    // A restored snapshot's history is kept by a default actor (up to DEFAULT_HISTORY_LIMIT entries,
+    // and it goes on recording), and dropped only when historyLimit says 0.
     const kept = createActor(toggle, { clock, historyLimit: 5 });
     kept.send('flip');
     expect(reads).toHaveBeenCalled();
     const saved = JSON.parse(JSON.stringify(kept.snapshot()));
-    expect(createActor(toggle, { clock, snapshot: saved }).history).toEqual([]);
-    expect(createActor(toggle, { clock, snapshot: saved, historyLimit: 5 }).history).toEqual([
-      { from: 'off', to: 'on', event: 'flip', at: 1_030 },
-    ]);
+    const first = { from: 'off', to: 'on', event: 'flip', at: 1_030 };
+    const resumed = createActor(toggle, { clock, snapshot: saved });
+    expect(resumed.history).toEqual([first]);
+    resumed.send('flip');
+    expect(resumed.history).toEqual([first, { from: 'on', to: 'off', event: 'flip', at: 1_030 }]);
+    expect(createActor(toggle, { clock, snapshot: saved, historyLimit: 0 }).history).toEqual([]);
+    const none = createActor(toggle, { clock, snapshot: JSON.parse(JSON.stringify(actor.snapshot())) });
+    none.send('flip');
+    expect(none.history).toEqual([]); // a snapshot without history resumes without
   });
 
   it('returns the taken transition from send', () => {

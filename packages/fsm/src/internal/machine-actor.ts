@@ -6,7 +6,7 @@ import {
   type TimerHandle,
   type Unsubscribe,
 } from '@parley/core';
-import type { ActorEvents, ActorOptions } from '../actor-types.js';
+import { type ActorEvents, type ActorOptions, DEFAULT_HISTORY_LIMIT } from '../actor-types.js';
 import {
   callbackFailed,
   checkContext,
@@ -65,11 +65,13 @@ export class MachineActor {
     const c = machine[COMPILED];
     this.c = c;
     this.clock = options.clock ?? systemClock;
-    const limit = options.historyLimit ?? 0;
+    const snapshot = options.snapshot === undefined ? undefined : restoreSnapshot(c, options.snapshot);
+    // A snapshot that carries history resumes keeping it, unless historyLimit says otherwise.
+    const limit =
+      options.historyLimit ?? (snapshot !== undefined && snapshot.history.length > 0 ? DEFAULT_HISTORY_LIMIT : 0);
     this.limit = Number.isInteger(limit) && limit > 0 ? limit : 0;
     this.timeful = this.limit !== 0 || c.timed.includes(true);
-    if (options.snapshot !== undefined) {
-      const snapshot = restoreSnapshot(c, options.snapshot);
+    if (snapshot !== undefined) {
       this.i = c.index.get(snapshot.state) as number; // restoreSnapshot checked the state
       this.ctx = snapshot.context;
       this.createdAt = snapshot.createdAt;
