@@ -20,7 +20,12 @@ export interface CronTriggerOptions {
    * the timer fired late are not fired one by one: `fire` names the latest one and how many
    * earlier ones it stands for.
    */
-  readonly onFire: (scheduledAt: number, fire: CronFire) => void;
+  readonly onFire: (scheduledAt: number, fire: CronFire) => void | Promise<void>;
+  /**
+   * Called when `onFire` throws or its promise rejects; the schedule goes on either way. Without
+   * it, a throw leaves the timer callback as any uncaught error would, and a rejection is unhandled.
+   */
+  readonly onError?: (error: unknown, fire: CronFire) => void;
   /** The scheduler: timers are set on it, never globally; the system clock by default. */
   readonly clock?: Clock;
   /**
@@ -117,6 +122,8 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
   if (!parsed.ok) throw new PipelineError('invalid_option', `cron: ${parsed.message}`);
   if (typeof options.onFire !== 'function')
     throw new PipelineError('invalid_option', 'onFire must be a function');
+  if (options.onError !== undefined && typeof options.onError !== 'function')
+    throw new PipelineError('invalid_option', 'onError must be a function');
   const since = options.since;
   if (since !== undefined && !Number.isFinite(since))
     throw new PipelineError('invalid_option', 'since must be a finite time in epoch ms');
@@ -149,7 +156,19 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
     for (let at = first; at < latest && skipped < MAX_COUNTED_SKIPS; skipped++)
       at = nextCronRun(schedule, at) ?? latest;
     arm(Math.max(latest, firedAt)); // armed first, so a throwing onFire does not stop the schedule
-    options.onFire(latest, { scheduledAt: latest, firedAt, skipped });
+    const info: CronFire = { scheduledAt: latest, firedAt, skipped };
+    const { onError } = options;
+    if (onError === undefined) {
+      void options.onFire(latest, info);
+      return;
+    }
+    try {
+      const done = options.onFire(latest, info);
+      if (done !== undefined && typeof done.then === 'function')
+        done.then(undefined, (error) => onError(error, info));
+    } catch (error) {
+      onError(error, info);
+    }
   };
 
   const missed = since === undefined ? undefined : nextCronRun(schedule, since);

@@ -109,6 +109,57 @@ describe('createCronTrigger after a restart (`since`)', () => {
   });
 });
 
+describe('createCronTrigger when onFire fails', () => {
+  it('hands a throw and a rejection to onError, and keeps the schedule', async () => {
+    const clock = createManualClock({ now: START });
+    const errors: [string, number][] = [];
+    let calls = 0;
+    const trigger = createCronTrigger({
+      cron: '0 * * * *',
+      clock,
+      onFire: (at) => {
+        calls++;
+        if (calls === 1) throw new Error(`threw at ${at}`);
+        return Promise.reject(new Error('rejected'));
+      },
+      onError: (error, fire) => errors.push([(error as Error).message, fire.scheduledAt]),
+    });
+    clock.advance(HOUR);
+    clock.advance(HOUR);
+    await Promise.resolve();
+    expect(errors).toEqual([
+      [`threw at ${START + HOUR}`, START + HOUR],
+      ['rejected', START + 2 * HOUR],
+    ]);
+    expect(trigger.next()).toBe(START + 3 * HOUR);
+    trigger.stop();
+  });
+
+  it('without onError, a throw leaves the timer callback and the schedule stays armed', () => {
+    const clock = createManualClock({ now: START });
+    const trigger = createCronTrigger({
+      cron: '0 * * * *',
+      clock,
+      onFire: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(() => clock.advance(HOUR)).toThrow('boom');
+    expect(trigger.next()).toBe(START + 2 * HOUR);
+    trigger.stop();
+  });
+
+  it('refuses an onError that is not a function', () => {
+    let error: unknown;
+    try {
+      createCronTrigger({ cron: '0 * * * *', onFire: () => {}, onError: 'log' as never });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isParleyError(error, 'invalid_option')).toBe(true);
+  });
+});
+
 describe('previousCronRun', () => {
   it('finds the latest time at or before a moment, within 366 days', () => {
     const weekdays = parseCron('30 7 * * 1-5');
