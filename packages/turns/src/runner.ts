@@ -1,4 +1,4 @@
-import { createCheckpoints, type Restored } from '@parley/checkpoints';
+import { createCheckpoints } from '@parley/checkpoints';
 import { createConflictLoop } from '@parley/conflict';
 import { canonicalJson, createEmitter, createIdGenerator, type JsonValue, systemClock } from '@parley/core';
 import { type ToolGate, toLoopGate } from '@parley/tools';
@@ -11,6 +11,7 @@ import {
   catchUp,
   checkpoint,
   failure,
+  follow,
   isLive,
   journal,
   loadHead,
@@ -109,10 +110,10 @@ export function createTurnRunner<
     journalTtlMs,
     keyOf: (key) => `${prefix}turns:key:${key}`,
     checkpoints: createCheckpoints<TurnCheckpoint<TState>>({
-      store,
       clock,
-      keyPrefix: prefix,
-      ...(options.maxCheckpoints === undefined ? {} : { maxCheckpoints: options.maxCheckpoints }),
+      ...options.checkpoints,
+      store: options.checkpoints?.store ?? store,
+      keyPrefix: options.checkpoints?.keyPrefix ?? prefix,
     }),
     // the runner only snapshots and restores the gate; its context type does not matter here
     gate: gate as ToolGate<string, unknown>,
@@ -150,25 +151,18 @@ export function createTurnRunner<
     gate: gate.snapshot(),
   });
   /** Ends a turn that threw: back to the committed present, the lease released. */
-  async function fail(turnId: string, key: string, err: unknown): Promise<never> {
-    if (!(await release(core, turnId))) stale = turnId; // the next call releases it
+  async function fail(
+    turnId: string,
+    key: string,
+    before: TurnCheckpoint<TState>,
+    err: unknown,
+  ): Promise<never> {
+    if (!(await release(core, turnId, before))) stale = turnId; // the next call releases it
     throw failure(core, turnId, key, err);
   }
 
   /** Whether the open turn holds the runner: running, or another process's before its deadline. */
   const held = (head: Head): boolean => head.open?.turnId !== stale && isLive(core, head);
-
-  /** After a rollback or undo moved the log: the head and the host follow it. */
-  async function follow(
-    stored: StoredHead,
-    moved: Restored<TurnCheckpoint<TState>>,
-  ): Promise<Restored<TurnCheckpoint<TState>>> {
-    if (!moved.ok) return moved;
-    await writePresent(core, stored, moved.state);
-    await putBack(core, moved.state);
-    options.onLog?.(moved.log);
-    return moved;
-  }
 
   async function guard(): Promise<StoredHead | TurnRefusal> {
     if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
@@ -232,6 +226,7 @@ export function createTurnRunner<
       core.running.add(key);
       events.emit('started', { turnId, turn, key });
       const start = { input, turnId, turn, key, startedAt, branchCommitted };
+      const before = present(guarded.head.turn, guarded.head.turnId);
       try {
         const plan = await options.prepare(start);
         const loop = createConflictLoop<TView>({
@@ -258,7 +253,7 @@ export function createTurnRunner<
         };
         const committed = await store.compareAndSet(core.headKey, leased.version, toJson(head));
         if (!committed.ok) {
-          await putBack(core, presentOf<TState>(guarded.head));
+          await putBack(core, presentOf<TState>((await loadHead(core)).head));
           return refuse('conflict', `The head moved while ${turnId} ran: nothing committed`, given);
         }
         events.emit('committed', { turnId, turn, key, ok: outcome.ok });
@@ -277,7 +272,7 @@ export function createTurnRunner<
           checkpoint: taken.ok ? { ok: true } : taken,
         };
       } catch (err) {
-        return fail(turnId, key, err);
+        return fail(turnId, key, before, err);
       } finally {
         core.running.delete(key);
       }
@@ -287,12 +282,16 @@ export function createTurnRunner<
       const guarded = await guard();
       if ('ok' in guarded) return guarded;
       const { turn, turnId } = guarded.head;
-      return follow(guarded, await core.checkpoints.rollback(id, present(turn, turnId), rollbackOptions));
+      return follow(
+        core,
+        guarded,
+        await core.checkpoints.rollback(id, present(turn, turnId), rollbackOptions),
+      );
     },
 
     async undo(undoOptions) {
       const guarded = await guard();
-      return 'ok' in guarded ? guarded : follow(guarded, await core.checkpoints.undo(undoOptions));
+      return 'ok' in guarded ? guarded : follow(core, guarded, await core.checkpoints.undo(undoOptions));
     },
 
     log: () => core.checkpoints.log(),

@@ -1,7 +1,7 @@
 // What a runner does besides running turns: reading and writing its head, putting a kept state
 // back, and catching up on writes a dead (or failing) process missed — the journal entry of the
 // last settled submission, the checkpoint of the committed turn, a head behind a rollback or undo.
-import type { CheckpointLog, Checkpoints } from '@parley/checkpoints';
+import type { CheckpointLog, Checkpoints, Restored } from '@parley/checkpoints';
 import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
 import type { ToolGate } from '@parley/tools';
 import { TurnsError } from './errors.js';
@@ -169,12 +169,20 @@ export async function catchUp<TState>(
   return next;
 }
 
-/** Releases the lease of a failed turn and puts the committed present back; false: the store failed. */
-export async function release<TState>(core: RunnerCore<TState>, turnId: string): Promise<boolean> {
+/**
+ * Releases the lease of a failed turn and puts back the present from before it (or the stored one,
+ * when the turn was committed after all or another writer moved the head); false: the store failed.
+ */
+export async function release<TState>(
+  core: RunnerCore<TState>,
+  turnId: string,
+  before: TurnCheckpoint<TState>,
+): Promise<boolean> {
   try {
     const stored = await loadHead(core);
-    if (stored.head.open?.turnId === turnId) await abandon(core, stored, turnId);
-    await putBack(core, presentOf<TState>(stored.head));
+    const ours = stored.head.open?.turnId === turnId;
+    if (ours) await abandon(core, stored, turnId);
+    await putBack(core, ours ? before : presentOf<TState>(stored.head));
     return true;
   } catch {
     return false;
@@ -194,4 +202,17 @@ export function failure<TState>(
     cause: err,
     details: { turnId, key },
   });
+}
+
+/** After a rollback or undo moved the log: the head and the host follow it. */
+export async function follow<TState>(
+  core: RunnerCore<TState>,
+  stored: StoredHead,
+  moved: Restored<TurnCheckpoint<TState>>,
+): Promise<Restored<TurnCheckpoint<TState>>> {
+  if (!moved.ok) return moved;
+  await writePresent(core, stored, moved.state);
+  await putBack(core, moved.state);
+  core.onLog?.(moved.log);
+  return moved;
 }

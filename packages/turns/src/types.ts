@@ -151,8 +151,15 @@ export interface TurnRunnerOptions<
   readonly generateTurnId?: IdGenerator;
   /** The id of the first checkpoint `open` takes; `turn_0` by default. */
   readonly initialTurnId?: string;
-  /** Checkpoints kept for rollback (see `@parley/checkpoints`; 0 turns rollback off). */
-  readonly maxCheckpoints?: CheckpointsOptions['maxCheckpoints'];
+  /**
+   * Where the checkpoints live (the runner's `store` and `keyPrefix` by default) and how many are
+   * kept for rollback (see `@parley/checkpoints`; 0 turns rollback off).
+   */
+  readonly checkpoints?: {
+    readonly store?: Store;
+    readonly keyPrefix?: string;
+    readonly maxCheckpoints?: CheckpointsOptions['maxCheckpoints'];
+  };
   /** How long a started turn holds the runner; {@link DEFAULT_TURN_TIMEOUT_MS} by default. */
   readonly turnTimeoutMs?: number;
   /** How long settled submission keys are remembered; {@link DEFAULT_JOURNAL_TTL_MS} by default. */

@@ -59,6 +59,18 @@ describe('a turn that throws', () => {
     expect(await env.store.get('game:turns:head')).toMatchObject({ turn: 0, open: null });
   });
 
+  it('puts back the state from before the turn, with changes the host made between turns', async () => {
+    const { host } = await opened({
+      complete: () => {
+        throw new Error('broke');
+      },
+    });
+    host.state = { ...host.state, hp: 15 };
+    host.replies.push(hit('c1', 3));
+    await rejection(host.runner.run(say('Attack')));
+    expect(host.state).toEqual({ hp: 15, log: [] });
+  });
+
   it('runs a failed submission again when it is retried, and applies its effect once', async () => {
     let broken = true;
     const { host } = await opened({

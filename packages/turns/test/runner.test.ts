@@ -1,4 +1,4 @@
-import { isParleyError } from '@parley/core';
+import { createMemoryStore, isParleyError } from '@parley/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TURN_REFUSAL_CODES, type TurnRunnerEvents } from '../src/index.js';
 import { deferred, hit, say, setup } from './helpers.js';
@@ -83,11 +83,23 @@ describe('a turn', () => {
   });
 
   it('commits a turn whose checkpoint is refused because checkpoints are off', async () => {
-    const { host } = await opened({ maxCheckpoints: 0 });
+    const { host } = await opened({ checkpoints: { maxCheckpoints: 0 } });
     host.replies.push(hit('c1', 3));
     const result = await host.runner.run(say('Go'));
     expect(result).toMatchObject({ ok: true, checkpoint: { ok: false, code: 'disabled' } });
     expect(await host.runner.rollback('turn_0')).toMatchObject({ ok: false, code: 'disabled' });
+  });
+});
+
+describe('where checkpoints live', () => {
+  it('keeps the checkpoints in another store under another prefix when told to', async () => {
+    const other = createMemoryStore();
+    const { host, memory } = await opened({ checkpoints: { store: other, keyPrefix: 'cp:' } });
+    host.replies.push({ text: 'a' });
+    await host.runner.run(say('One'));
+    expect(await other.get('cp:checkpoint:turn_1')).toBeDefined();
+    expect(await memory.get('game:checkpoint:turn_1')).toBeUndefined();
+    expect(await memory.get('game:turns:head')).toMatchObject({ turnId: 'turn_1' });
   });
 });
 
