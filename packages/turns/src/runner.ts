@@ -19,7 +19,6 @@ import {
   putBack,
   type RunnerCore,
   release,
-  writePresent,
 } from './sync.js';
 import type {
   TurnCheckpoint,

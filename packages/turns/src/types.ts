@@ -156,8 +156,11 @@ export interface TurnRunnerOptions<
    * kept for rollback (see `@parley/checkpoints`; 0 turns rollback off).
    */
   readonly checkpoints?: {
+    /** The runner's `store` by default. */
     readonly store?: Store;
+    /** The runner's `keyPrefix` by default. */
     readonly keyPrefix?: string;
+    /** Checkpoints kept, or a function read at every take and rollback (a setting). */
     readonly maxCheckpoints?: CheckpointsOptions['maxCheckpoints'];
   };
   /** How long a started turn holds the runner; {@link DEFAULT_TURN_TIMEOUT_MS} by default. */
