@@ -22,6 +22,8 @@ export interface SettledTurn {
   readonly turnId: string;
   readonly turn: number;
   readonly record: JsonValue;
+  /** The caller gave the key: the journal keeps it (a turn without one is not deduplicated). */
+  readonly keyed: boolean;
 }
 
 export interface Head {

@@ -27,7 +27,8 @@ export interface TurnRunner<TInput, TState, TRecord, TRequest, TData, THostCode 
   open(options?: { readonly label?: string; readonly takeOver?: boolean }): Promise<OpenResult>;
   /**
    * Runs one turn. With a `key` (a chat message id), a repeated submission is answered from the
-   * journal and never runs twice; the same key with other input is refused `key_reused`. Inputs are
+   * journal and never runs twice; the same key with other input is refused `key_reused`; without
+   * one, the turn is not deduplicated (its id is its key until the next turn). Inputs are
    * plain JSON. `signal` cancels the conflict loop (the turn then fails and nothing is committed).
    *
    * @throws TurnsError `not_opened` before `open`; `turn_failed` when a hook, the model wrapper, the

@@ -15,6 +15,7 @@ import {
   isLive,
   journal,
   loadHead,
+  presentNow,
   presentOf,
   putBack,
   type RunnerCore,
@@ -143,12 +144,7 @@ export function createTurnRunner<
     const record = settled.record as TRecord;
     return { ok: true, replayed: true, turnId: settled.turnId, turn: settled.turn, key: settled.key, record };
   };
-  const present = (turn: number, turnId: string): TurnCheckpoint<TState> => ({
-    turn,
-    turnId,
-    state: structuredClone(core.capture()),
-    gate: gate.snapshot(),
-  });
+  const present = (turn: number, turnId: string): TurnCheckpoint<TState> => presentNow(core, turn, turnId);
   /** Ends a turn that threw: back to the committed present, the lease released. */
   async function fail(
     turnId: string,
@@ -241,22 +237,19 @@ export function createTurnRunner<
         });
         const record = await options.complete(start, outcome, plan.data);
         const after = present(turn, turnId);
-        // a record is plain JSON (documented on `complete`)
-        const last: SettledTurn = { key, content, turnId, turn, record: record as unknown as JsonValue };
-        const head: Head = {
-          ...guarded.head,
-          ...after,
-          state: after.state as unknown as JsonValue,
-          open: null,
-          last,
-        };
+        const keyed = given !== undefined;
+        const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
+        const last: SettledTurn = { key, content, turnId, turn, record: json, keyed };
+        const state = after.state as unknown as JsonValue;
+        const head: Head = { ...guarded.head, ...after, state, open: null, last };
         const committed = await store.compareAndSet(core.headKey, leased.version, toJson(head));
         if (!committed.ok) {
           await putBack(core, presentOf<TState>((await loadHead(core)).head));
           return refuse('conflict', `The head moved while ${turnId} ran: nothing committed`, given);
         }
+        gate.restore(after.gate); // the gate forgets the call ids of earlier turns, as the head did
         events.emit('committed', { turnId, turn, key, ok: outcome.ok });
-        await journal(core, last);
+        if (keyed) await journal(core, last);
         const taken = await checkpoint(core, after, label(turn));
         return {
           ok: true,

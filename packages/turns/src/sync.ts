@@ -47,6 +47,25 @@ export function presentOf<TState>(head: Head): TurnCheckpoint<TState> {
   return { turn: head.turn, turnId: head.turnId, state: head.state as TState, gate: head.gate };
 }
 
+/**
+ * The host's present as a checkpoint keeps it: a copy of its state, the gate's disabled tools and
+ * the gate's memory of this turn only (turn numbers only grow within a branch, so the call ids of
+ * earlier turns never come back, and a rollback restores the memory of its own checkpoint).
+ */
+export function presentNow<TState>(
+  core: RunnerCore<TState>,
+  turn: number,
+  turnId: string,
+): TurnCheckpoint<TState> {
+  const gate = core.gate.snapshot();
+  return {
+    turn,
+    turnId,
+    state: structuredClone(core.capture()),
+    gate: { ...gate, turns: gate.turns.filter((remembered) => remembered.turn >= turn) },
+  };
+}
+
 /** Puts a kept present back into the gate and the host. */
 export async function putBack<TState>(core: RunnerCore<TState>, kept: TurnCheckpoint<TState>): Promise<void> {
   core.gate.restore(kept.gate);
@@ -136,7 +155,7 @@ export async function catchUp<TState>(
   label: (turn: number) => string,
 ): Promise<StoredHead> {
   const { head } = stored;
-  if ((all || core.behind.journal) && head.last !== null) {
+  if ((all || core.behind.journal) && head.last?.keyed === true) {
     const kept = await readSettled(core.store, core.keyOf(head.last.key));
     if (kept?.turnId !== head.last.turnId) {
       await journal(core, head.last);

@@ -41,7 +41,7 @@ describe('a turn', () => {
       ['turn_0', 'campaign start'],
       ['turn_1', 'turn 1'],
     ]);
-    expect(await store.get('game:turns:key:turn_1')).toMatchObject({ turnId: 'turn_1', record: { turn: 1 } });
+    expect(await store.get('game:turns:key:turn_1')).toBeUndefined(); // no key given: no journal entry
     expect(await store.get('game:turns:head')).toMatchObject({ turn: 1, turnId: 'turn_1', open: null });
   });
 
@@ -110,6 +110,10 @@ describe('submission keys', () => {
     const first = await host.runner.run(say('Attack'), { key: 'msg_1' });
     const replays: string[] = [];
     host.runner.on('replayed', (e) => replays.push(e.key));
+    expect(await env.store.get('game:turns:key:msg_1')).toMatchObject({
+      turnId: 'turn_1',
+      record: { turn: 1 },
+    });
     const again = await host.runner.run(say('Attack'), { key: 'msg_1' });
     expect(again).toEqual({
       ok: true,
