@@ -6,7 +6,7 @@
 import type { ConflictOutcome, FailedCall, Proposal } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
 import type { SettingsSnapshot, SettingsSnapshotJson, trpgSettings } from '@parley/settings';
-import type { TurnRefusalCode, TurnResult as RunnerResult, TurnPlan, TurnStart } from '@parley/turns';
+import type { TurnResult as RunnerResult, TurnPlan, TurnRefusal, TurnStart } from '@parley/turns';
 import type { TurnLog } from './campaign.js';
 import { buildContext, type GmBaseRequest, type GmRequest, withFeedback } from './context.js';
 import { type SessionCore, viewOf } from './core.js';
@@ -41,12 +41,8 @@ export type TurnResult =
       /** The host ended the game after this turn (`rules.hp_zero_ends_game`). */
       readonly gameOver: boolean;
     }
-  | {
-      readonly ok: false;
-      /** `already_played`: a chat message id seen before (the turn is not played twice). */
-      readonly code: GmRefusalCode | TurnRefusalCode | 'already_played';
-      readonly reason: string;
-    };
+  /** `already_played`: a chat message id seen before (the turn is not played twice). */
+  | TurnRefusal<GmRefusalCode | 'already_played'>;
 
 /** What the hooks of one turn share, and the result reports. */
 export interface TurnData {
