@@ -1,6 +1,13 @@
 import { createCheckpoints } from '@parley/checkpoints';
 import { createConflictLoop } from '@parley/conflict';
-import { canonicalJson, createEmitter, createIdGenerator, type JsonValue, systemClock } from '@parley/core';
+import {
+  canonicalJson,
+  createEmitter,
+  createIdGenerator,
+  encodeStoreKey,
+  type JsonValue,
+  systemClock,
+} from '@parley/core';
 import { type ToolGate, toLoopGate } from '@parley/tools';
 import { DEFAULT_JOURNAL_TTL_MS, DEFAULT_TURN_TIMEOUT_MS, positive, TurnsError } from './errors.js';
 import { type Head, readSettled, type SettledTurn, type StoredHead, toJson } from './head.js';
@@ -108,7 +115,7 @@ export function createTurnRunner<
     clock,
     headKey: `${prefix}turns:head`,
     journalTtlMs,
-    keyOf: (key) => `${prefix}turns:key:${key}`,
+    keyOf: (key) => `${prefix}turns:key:${encodeStoreKey(key)}`,
     checkpoints: createCheckpoints<TurnCheckpoint<TState>>({
       clock,
       ...options.checkpoints,

@@ -134,6 +134,14 @@ describe('submission keys', () => {
     expect(replays).toEqual(['msg_1', 'msg_1']);
   });
 
+  it('keeps keys that differ only in a lone surrogate apart', async () => {
+    const { host } = await opened();
+    host.replies.push({ text: 'a' }, { text: 'b' });
+    await host.runner.run(say('One'), { key: 'k\ud800' });
+    await host.runner.run(say('Two'), { key: 'k\udbff' });
+    expect(await host.runner.run(say('One'), { key: 'k\ud800' })).toMatchObject({ replayed: true, turn: 1 });
+  });
+
   it('refuses a key reused with other input (identity is content)', async () => {
     const { host } = await opened();
     host.replies.push({ text: 'Ok.' });
