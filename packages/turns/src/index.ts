@@ -16,10 +16,9 @@ export {
   DEFAULT_JOURNAL_TTL_MS,
 } from './errors.js';
 export type { TurnsErrorCode } from './errors.js';
-export { TURN_REFUSAL_CODES } from './types.js';
+export { TURN_REFUSAL_CODES, MAX_KEY_LENGTH } from './refusals.js';
+export type { TurnRefusalCode, TurnRefusal } from './refusals.js';
 export type {
-  TurnRefusalCode,
-  TurnRefusal,
   TurnCheckpoint,
   TurnStart,
   TurnPlan,

@@ -1,6 +1,7 @@
 import type { CheckpointLog, CheckpointRefusal, Restored } from '@parley/checkpoints';
 import type { Unsubscribe } from '@parley/core';
-import type { OpenResult, TurnCheckpoint, TurnRefusal, TurnResult, TurnRunnerEvents } from './types.js';
+import type { TurnRefusal } from './refusals.js';
+import type { OpenResult, TurnCheckpoint, TurnResult, TurnRunnerEvents } from './types.js';
 
 /**
  * A turn runner made by {@link createTurnRunner}.

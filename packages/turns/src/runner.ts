@@ -28,14 +28,8 @@ import {
   type RunnerCore,
   release,
 } from './sync.js';
-import type {
-  TurnCheckpoint,
-  TurnRefusal,
-  TurnRefusalCode,
-  TurnResult,
-  TurnRunnerEvents,
-  TurnRunnerOptions,
-} from './types.js';
+import { MAX_KEY_LENGTH, type TurnRefusal, type TurnRefusalCode } from './refusals.js';
+import type { TurnCheckpoint, TurnResult, TurnRunnerEvents, TurnRunnerOptions } from './types.js';
 
 /**
  * Creates a turn runner: each `run` takes one player input through the whole turn — refuse or
@@ -147,9 +141,8 @@ export function createTurnRunner<
   let stale: string | undefined;
   const replay = (settled: SettledTurn): Result => {
     events.emit('replayed', { turnId: settled.turnId, key: settled.key });
-    // the journal holds what `complete` returned for this key (plain JSON, written by this package)
-    const record = settled.record as TRecord;
-    return { ok: true, replayed: true, turnId: settled.turnId, turn: settled.turn, key: settled.key, record };
+    const { turnId, turn, key, record } = settled; // the record `complete` returned, as JSON
+    return { ok: true, replayed: true, turnId, turn, key, record: record as TRecord };
   };
   const present = (turn: number, turnId: string): TurnCheckpoint<TState> => presentNow(core, turn, turnId);
   /** Ends a turn that threw: back to the committed present, the lease released. */
@@ -199,6 +192,9 @@ export function createTurnRunner<
       const content = canonicalJson(input as unknown as JsonValue); // inputs are plain JSON (documented)
       if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
       if (given !== undefined) {
+        if (given.length === 0 || given.length > MAX_KEY_LENGTH) {
+          return refuse('invalid_key', `A submission key has 1…${MAX_KEY_LENGTH} characters`);
+        }
         const head = (await loadHead(core)).head;
         const settled = head.last?.key === given ? head.last : await readSettled(store, core.keyOf(given));
         const seen = settled ?? (head.open?.key === given ? head.open : undefined);

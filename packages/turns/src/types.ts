@@ -2,54 +2,7 @@ import type { CheckpointLog, CheckpointRefusal, CheckpointsOptions } from '@parl
 import type { ConflictLoopOptions, ConflictOutcome, GenerateFn, Proposal } from '@parley/conflict';
 import type { Clock, IdGenerator, Store } from '@parley/core';
 import type { ToolGate, ToolGateSnapshot } from '@parley/tools';
-
-/**
- * Every code the runner itself refuses a call with (as data, never thrown); a host's `accept` hook
- * adds its own.
- *
- * | code | when |
- * |---|---|
- * | `busy` | another turn (or a rollback) holds the runner and its deadline has not passed |
- * | `in_progress` | the same submission key is running now |
- * | `key_reused` | a submission key already settled or running with other input (identity is content) |
- * | `conflict` | another writer moved the runner's head while this turn ran: nothing was committed |
- *
- * @example
- * ```ts
- * import { TURN_REFUSAL_CODES } from '@parley/turns';
- *
- * console.log(TURN_REFUSAL_CODES.includes('key_reused')); // true
- * ```
- */
-export const TURN_REFUSAL_CODES = ['busy', 'in_progress', 'key_reused', 'conflict'] as const;
-
-/**
- * A code of {@link TURN_REFUSAL_CODES}.
- *
- * @example
- * ```ts
- * import type { TurnRefusalCode } from '@parley/turns';
- *
- * const code: TurnRefusalCode = 'busy';
- * ```
- */
-export type TurnRefusalCode = (typeof TURN_REFUSAL_CODES)[number];
-
-/**
- * A refused turn: the model was not called and nothing changed.
- *
- * @example
- * ```ts
- * import type { TurnRefusal } from '@parley/turns';
- *
- * const refusal: TurnRefusal<'game_over'> = { ok: false, code: 'game_over', reason: 'The game is over' };
- * ```
- */
-export interface TurnRefusal<THostCode extends string = never> {
-  readonly ok: false;
-  readonly code: TurnRefusalCode | THostCode;
-  readonly reason: string;
-}
+import type { TurnRefusal } from './refusals.js';
 
 /**
  * What a checkpoint (and the runner's head) holds: the turn it closes, the host's state and the

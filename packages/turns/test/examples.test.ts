@@ -7,6 +7,7 @@ import {
   createTurnRunner,
   DEFAULT_JOURNAL_TTL_MS,
   DEFAULT_TURN_TIMEOUT_MS,
+  MAX_KEY_LENGTH,
   type OpenResult,
   TURN_REFUSAL_CODES,
   TURNS_ERROR_CODES,
@@ -145,7 +146,8 @@ describe('TSDoc examples', () => {
     expect(code).toBe('not_opened');
   });
 
-  it('DEFAULT_TURN_TIMEOUT_MS and DEFAULT_JOURNAL_TTL_MS', () => {
+  it('DEFAULT_TURN_TIMEOUT_MS, DEFAULT_JOURNAL_TTL_MS and MAX_KEY_LENGTH', () => {
+    expect(MAX_KEY_LENGTH).toBe(256);
     expect(DEFAULT_TURN_TIMEOUT_MS).toBe(300000);
     expect(DEFAULT_JOURNAL_TTL_MS).toBe(604800000);
   });

@@ -1,6 +1,6 @@
 import { createMemoryStore, isParleyError } from '@parley/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TURN_REFUSAL_CODES, type TurnRunnerEvents } from '../src/index.js';
+import { MAX_KEY_LENGTH, TURN_REFUSAL_CODES, type TurnRunnerEvents } from '../src/index.js';
 import { deferred, hit, say, setup } from './helpers.js';
 
 let env: ReturnType<typeof setup>;
@@ -134,6 +134,14 @@ describe('submission keys', () => {
     expect(replays).toEqual(['msg_1', 'msg_1']);
   });
 
+  it('refuses an empty key and one longer than MAX_KEY_LENGTH, without calling the model', async () => {
+    const { host } = await opened();
+    for (const key of ['', 'k'.repeat(MAX_KEY_LENGTH + 1)]) {
+      expect(await host.runner.run(say('Hi'), { key })).toMatchObject({ ok: false, code: 'invalid_key' });
+    }
+    expect(host.requests).toEqual([]);
+  });
+
   it('keeps keys that differ only in a lone surrogate apart', async () => {
     const { host } = await opened();
     host.replies.push({ text: 'a' }, { text: 'b' });
@@ -172,7 +180,7 @@ describe('submission keys', () => {
     expect(await host.runner.undo()).toMatchObject({ ok: false, code: 'busy' });
     held.resolve({ text: 'Done.' });
     expect(await running).toMatchObject({ ok: true, turnId: 'turn_1' });
-    expect(TURN_REFUSAL_CODES).toEqual(['busy', 'in_progress', 'key_reused', 'conflict']);
+    expect(TURN_REFUSAL_CODES).toEqual(['busy', 'in_progress', 'key_reused', 'conflict', 'invalid_key']);
   });
 });
 
