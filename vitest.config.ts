@@ -26,6 +26,7 @@ const PACKAGES = [
   'pipeline',
   'peers',
   'protocol-tools',
+  'turns',
 ];
 
 /** Subpath exports, listed before the packages so `@parley/testing` does not swallow them. */

@@ -1,19 +1,42 @@
 // The GM session: the host object a bot wires to its chat. It owns the authoritative state and
 // exposes the player's and the host's commands: play a turn, pick the dialog type, change a setting,
-// host events (combat starts / ends), disable a tool until a turn, roll back, undo.
-import { type CheckpointRefusal, createCheckpoints } from '@parley/checkpoints';
-import { type Clock, createIdGenerator, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
+// host events (combat starts / ends), disable a tool until a turn, roll back, undo. Turns, rollback
+// and undo run on @parley/turns' runner; this file wires it to the session's state and settings.
+import type { CheckpointRefusal } from '@parley/checkpoints';
+import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createActor, type SendResult } from '@parley/fsm';
-import { createSettings, GLOBAL, type Settings, type SettingsResult, trpgSettings } from '@parley/settings';
+import {
+  createSettings,
+  GLOBAL,
+  type Settings,
+  type SettingsResult,
+  trpgConflictPolicy,
+  trpgSettings,
+} from '@parley/settings';
 import type { DisableUntil } from '@parley/tools';
+import { createTurnRunner, type TurnRefusal } from '@parley/turns';
 import type { AdvancePolicy, Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
-import { type BranchSnapshot, bindBranch, type GmModel, type LedgerEntry, type SessionCore } from './core.js';
+import {
+  captureBranch,
+  type GmModel,
+  type LedgerEntry,
+  mirrorLog,
+  restoreBranch,
+  type SessionCore,
+} from './core.js';
 import { createGmDetectors } from './detectors.js';
 import { initialCampaign, initialGameState } from './fixtures.js';
 import { type Phase, turnPhase } from './phase.js';
 import { INITIAL_SUMMARY } from './summary.js';
 import { createGmGate, type GmToolName } from './tools.js';
-import { runTurn, type TurnInput, type TurnResult } from './turn.js';
+import {
+  acceptTurn,
+  completeTurn,
+  prepareTurn,
+  type TurnInput,
+  type TurnResult,
+  toTurnResult,
+} from './turn.js';
 import type { GameState } from './world.js';
 
 export interface GmSessionOptions {
@@ -43,7 +66,8 @@ export interface GmSession {
   readonly ledger: readonly LedgerEntry[];
   readonly settings: Settings<typeof trpgSettings>;
   readonly store: Store;
-  turn(input: TurnInput): Promise<TurnResult>;
+  /** Plays a turn; with a chat `messageId`, a message delivered twice is played once. */
+  turn(input: TurnInput, options?: { readonly messageId?: string }): Promise<TurnResult>;
   /** The player picks the dialog type by hand (spec §5.1); the next turn's snapshot shows it. */
   selectDialogType(type: string): Promise<SettingsResult<typeof trpgSettings>>;
   /** A player or the host changes a campaign setting; untrusted input is refused as data. */
@@ -52,8 +76,8 @@ export interface GmSession {
   disableTool(tool: GmToolName, until: DisableUntil, reason: string): void;
   rollback(
     toTurnId: string,
-  ): Promise<{ readonly ok: true; readonly from_turn_id: string } | CheckpointRefusal>;
-  undo(): Promise<{ readonly ok: true; readonly restored_turn_id: string } | CheckpointRefusal>;
+  ): Promise<{ readonly ok: true; readonly from_turn_id: string } | CheckpointRefusal | TurnRefusal>;
+  undo(): Promise<{ readonly ok: true; readonly restored_turn_id: string } | CheckpointRefusal | TurnRefusal>;
   close(): Promise<void>;
 }
 
@@ -67,19 +91,11 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
   await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
   await settings.set(id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
   if (options.maxRetries !== undefined) await settings.set(id, 'conflict.max_retries', options.maxRetries);
-  const checkpoints = createCheckpoints<BranchSnapshot>({
-    store,
-    clock,
-    keyPrefix: `trpg:${id}:`,
-    // read fresh at every take and rollback: the setting may change mid-campaign
-    maxCheckpoints: async () => (await settings.snapshot(id)).get('rollback.max_checkpoints'),
-  });
   const core: SessionCore = {
     clock,
     store,
     settings,
     model: options.model,
-    nextTurnId: options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' }),
     detectors: createGmDetectors(),
     gate: createGmGate(clock),
     campaign,
@@ -89,12 +105,36 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     summaryVersion: 0,
     turnLog: [],
     ledger: [],
-    turn: 0,
-    lastTurnId: 'turn_0',
-    checkpoints: undefined as never, // bound below: it captures and restores this core
   };
-  core.checkpoints = bindBranch(core, checkpoints);
-  await core.checkpoints.take(core.lastTurnId, { label: 'campaign start' });
+  // The runner's head and journal go to the host's store when it gave one; otherwise to a store of
+  // their own, so the session store's versions (the transcript's settings layer versions) count
+  // the campaign's writes only.
+  const runnerStore = options.store ?? createMemoryStore({ clock });
+  const runner = createTurnRunner({
+    store: runnerStore,
+    clock,
+    keyPrefix: `trpg:${id}:`,
+    ...(options.generateTurnId === undefined ? {} : { generateTurnId: options.generateTurnId }),
+    checkpoints: {
+      store,
+      // read fresh at every take and rollback: the setting may change mid-campaign
+      maxCheckpoints: async () => (await settings.snapshot(id)).get('rollback.max_checkpoints'),
+    },
+    gate: core.gate,
+    loop: {
+      detectors: core.detectors,
+      stateTools: STATE_TOOLS, // spec §10: a state-changing tool without a detector makes the loop throw
+      // spec §7.2: K and both switches are campaign settings, read when each attempt is decided
+      policy: async () => trpgConflictPolicy(await settings.snapshot(id)),
+    },
+    capture: () => captureBranch(core),
+    restore: (snapshot) => restoreBranch(core, snapshot),
+    onLog: (log) => mirrorLog(core, log),
+    accept: (input: TurnInput) => acceptTurn(core, input),
+    prepare: (turn) => prepareTurn(core, turn),
+    complete: (turn, outcome, data) => completeTurn(core, turn, outcome, data),
+  });
+  await runner.open({ label: 'campaign start' });
 
   return {
     get campaign() {
@@ -117,22 +157,30 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     },
     settings,
     store,
-    turn: (input) => runTurn(core, input),
+    async turn(input, turnOptions = {}) {
+      const { actor_id, user_input } = input;
+      const key = turnOptions.messageId;
+      return toTurnResult(await runner.run({ actor_id, user_input }, key === undefined ? {} : { key }));
+    },
     selectDialogType: (type) => settings.safeSet(core.campaign.campaign_id, 'dialog.manual_type', type),
     changeSetting: (key, value) => settings.safeSet(core.campaign.campaign_id, key, value),
     hostEvent: (event) => core.actor.send(event),
     disableTool: (tool, until, reason) => core.gate.disable(tool, until, reason),
     async rollback(toTurnId) {
-      const back = await core.checkpoints.rollback(toTurnId);
+      const back = await runner.rollback(toTurnId);
       return back.ok ? { ok: true, from_turn_id: back.log.rollback?.fromId ?? toTurnId } : back;
     },
     async undo() {
-      const undone = await core.checkpoints.undo();
+      const undone = await runner.undo();
       return undone.ok ? { ok: true, restored_turn_id: undone.id } : undone;
     },
     async close() {
       core.actor.close();
       await store.close();
+      if (runnerStore !== store) await runnerStore.close();
     },
   };
 }
+
+/** The V1 tools that change authoritative state (spec §6.3); each has a detector (spec §10). */
+const STATE_TOOLS = ['move', 'hp_delta'];

@@ -1,15 +1,16 @@
-// One turn, as spec §6–§8 describe it: read a fresh settings snapshot, advance the milestone when
-// the policy says so, build the context for the hand-picked dialog type, run the model through the
-// conflict loop of @parley/conflict (detectors, then the @parley/tools gate; feedback appended to the
-// previous request, at most K retries, then a conflict_report), log the turn in the document's
-// shape, summarize, and take a checkpoint.
-import { type ConflictOutcome, createConflictLoop, type FailedCall, type Proposal } from '@parley/conflict';
+// One turn, as spec §6–§8 describe it, as the hooks of @parley/turns' runner: refuse what the host
+// refuses, read a fresh settings snapshot, advance the milestone when the policy says so, build the
+// context for the hand-picked dialog type and hand the model to the runner (which runs the
+// conflict loop with the tool gate, commits, and takes the checkpoint); then log the turn in the
+// document's shape, apply the host's rules and summarize.
+import type { ConflictOutcome, FailedCall, Proposal } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
-import { type SettingsSnapshotJson, trpgConflictPolicy } from '@parley/settings';
-import { toLoopGate } from '@parley/tools';
+import type { SettingsSnapshot, SettingsSnapshotJson, trpgSettings } from '@parley/settings';
+import type { TurnResult as RunnerResult, TurnPlan, TurnRefusal, TurnStart } from '@parley/turns';
 import type { TurnLog } from './campaign.js';
 import { buildContext, type GmBaseRequest, type GmRequest, withFeedback } from './context.js';
 import { type SessionCore, viewOf } from './core.js';
+import type { AuthoritativeView } from './detectors.js';
 import { advanceMilestone, estimateTokens, isAdvanceDue, recordTurnProgress } from './milestone.js';
 import { SUMMARY_EVERY_TURNS, summarize, summaryStateId } from './summary.js';
 import type { GmToolContext } from './tools.js';
@@ -18,6 +19,9 @@ export interface TurnInput {
   readonly actor_id: string;
   readonly user_input: string;
 }
+
+/** What the host refuses before a turn starts. */
+export type GmRefusalCode = 'game_over' | 'not_in_party' | 'empty_input';
 
 export type TurnResult =
   | {
@@ -37,30 +41,40 @@ export type TurnResult =
       /** The host ended the game after this turn (`rules.hp_zero_ends_game`). */
       readonly gameOver: boolean;
     }
-  | {
-      readonly ok: false;
-      readonly code: 'game_over' | 'not_in_party' | 'empty_input';
-      readonly reason: string;
-    };
+  /** `already_played`: a chat message id seen before (the turn is not played twice). */
+  | TurnRefusal<GmRefusalCode | 'already_played'>;
 
-/** The V1 tools that change authoritative state (spec §6.3); each has a detector (spec §10). */
-const STATE_TOOLS = ['move', 'hp_delta'];
+/** What the hooks of one turn share, and the result reports. */
+export interface TurnData {
+  readonly settings: SettingsSnapshot<typeof trpgSettings>;
+  readonly requests: GmRequest[];
+  readonly milestoneAdvanced: boolean;
+  readonly toolContext: GmToolContext;
+  tokens: number;
+  gameOver: boolean;
+}
+
 const REPORT_NOTICE =
   '[conflict_report] The GM could not answer without contradicting the game state; a human GM will review this turn.';
 
-export async function runTurn(core: SessionCore, input: TurnInput): Promise<TurnResult> {
+export function acceptTurn(
+  core: SessionCore,
+  input: TurnInput,
+): { readonly code: GmRefusalCode; readonly reason: string } | undefined {
   if (core.actor.state === 'game_over') {
-    return { ok: false, code: 'game_over', reason: 'The game is over; roll back to play on' };
+    return { code: 'game_over', reason: 'The game is over; roll back to play on' };
   }
   if (!core.campaign.selected.party_character_ids.includes(input.actor_id)) {
-    return { ok: false, code: 'not_in_party', reason: `${input.actor_id} is not a player character` };
+    return { code: 'not_in_party', reason: `${input.actor_id} is not a player character` };
   }
-  if (input.user_input.trim() === '') return { ok: false, code: 'empty_input', reason: 'Say what you do' };
+  return input.user_input.trim() === '' ? { code: 'empty_input', reason: 'Say what you do' } : undefined;
+}
 
-  const commit = await core.checkpoints.commit();
-  const branchCommitted = commit.ok && commit.committed;
-  const [turn, turnId, campaignId] = [core.turn + 1, core.nextTurnId(), core.campaign.campaign_id];
-  const settings = await core.settings.snapshot(campaignId); // fresh every turn
+export async function prepareTurn(
+  core: SessionCore,
+  { input, turnId, turn }: TurnStart<TurnInput>,
+): Promise<TurnPlan<AuthoritativeView, GmBaseRequest, GmToolContext, TurnData>> {
+  const settings = await core.settings.snapshot(core.campaign.campaign_id); // fresh every turn
   const dialogType = settings.get('dialog.manual_type');
   const milestoneAdvanced = isAdvanceDue(core.campaign.milestone);
   const milestone = milestoneAdvanced
@@ -96,28 +110,37 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
       core.ledger.push({ turn_id: turnId, call_id: callId, action });
     },
   };
-  const loop = createConflictLoop({
-    detectors: core.detectors,
-    gate: toLoopGate(core.gate, () => ({ turn, context: toolContext })),
-    stateTools: STATE_TOOLS, // spec §10: a state-changing tool without a detector makes the loop throw
-    // spec §7.2: K and both switches are campaign settings, read when each attempt is decided
-    policy: async () => trpgConflictPolicy(await core.settings.snapshot(campaignId)),
-    clock: core.clock,
-  });
-  const requests: GmRequest[] = [];
-  let tokens = 0;
-  const outcome = await loop.run({
-    input: base,
+  const data: TurnData = {
+    settings,
+    requests: [],
+    milestoneAdvanced,
+    toolContext,
+    tokens: 0,
+    gameOver: false,
+  };
+  return {
+    request: base,
     readState: () => viewOf(core),
+    context: toolContext,
+    data,
     generate: async (request, { attempt, signal }) => {
       const sent = withFeedback(base, request.feedback, attempt);
-      requests.push(sent);
+      data.requests.push(sent);
       const output = await core.model(sent, signal === undefined ? {} : { signal });
-      tokens += estimateTokens(JSON.stringify(sent.messages)) + estimateTokens(output?.text ?? '');
+      data.tokens += estimateTokens(JSON.stringify(sent.messages)) + estimateTokens(output?.text ?? '');
       return output;
     },
-  });
+  };
+}
 
+export async function completeTurn(
+  core: SessionCore,
+  { input, turnId, turn }: TurnStart<TurnInput>,
+  outcome: ConflictOutcome<Proposal, GmBaseRequest>,
+  data: TurnData,
+): Promise<TurnLog> {
+  const { settings, toolContext } = data;
+  const campaignId = core.campaign.campaign_id;
   const log: TurnLog = {
     turn_id: turnId,
     turn,
@@ -126,24 +149,22 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
     assistant_output_text: outcome.ok ? outcome.output.text : REPORT_NOTICE,
     assistant_structured: {
       tool_calls: outcome.ok ? (outcome.output.tool_calls ?? []) : [],
-      dialog_type: dialogType,
+      dialog_type: toolContext.dialogType,
       settings_version: settings.version,
       attempts: outcome.attempts.length,
       retries: outcome.retries,
-      milestone_value: milestone.value,
+      milestone_value: core.campaign.milestone.value,
       ...(outcome.ok ? {} : { conflict_report: outcome.report }),
     },
     applied_actions: outcome.appliedActions,
     timestamp: core.clock.now(),
   };
   core.turnLog.push(log);
-  core.turn = turn;
-  core.lastTurnId = turnId;
 
   // The host's rule: with `rules.hp_zero_ends_game`, a dead party member ends the game.
-  const gameOver =
+  data.gameOver =
     toolContext.hpZeroEndsGame &&
-    campaign.selected.party_character_ids.some(
+    core.campaign.selected.party_character_ids.some(
       (id) => core.state.characters[id]?.status.alive_state === 'dead',
     ) &&
     core.actor.send('party_defeated').ok;
@@ -158,23 +179,31 @@ export async function runTurn(core: SessionCore, input: TurnInput): Promise<Turn
   await core.store.set(core.campaign.state_refs.world_state_id, core.state as unknown as JsonValue);
   core.campaign = {
     ...core.campaign,
-    milestone: recordTurnProgress(core.campaign.milestone, tokens, summarized),
+    milestone: recordTurnProgress(core.campaign.milestone, data.tokens, summarized),
     updated_at: core.clock.now(),
   };
-  await core.checkpoints.take(turnId, { label: `turn ${turn}` });
-  const refused = outcome.attempts.flatMap((a) => a.toolFeedback?.failed_calls ?? []);
-  const maxRetries = settings.get('conflict.max_retries');
-  const toJSON = settings.toJSON();
+  return log;
+}
+
+/** The runner's result in the session's shape. */
+export function toTurnResult(
+  result: RunnerResult<TurnLog, GmBaseRequest, TurnData, GmRefusalCode>,
+): TurnResult {
+  if (!result.ok) return result;
+  if (result.replayed) {
+    return { ok: false, code: 'already_played', reason: `That message was played as ${result.turnId}` };
+  }
+  const { record: log, outcome, data, branchCommitted } = result;
   return {
     ok: true,
     log,
     outcome,
-    requests,
-    refused,
-    settings: toJSON,
-    maxRetries,
-    milestoneAdvanced,
+    requests: data.requests,
+    refused: outcome.attempts.flatMap((a) => a.toolFeedback?.failed_calls ?? []),
+    settings: data.settings.toJSON(),
+    maxRetries: data.settings.get('conflict.max_retries'),
+    milestoneAdvanced: data.milestoneAdvanced,
     branchCommitted,
-    gameOver,
+    gameOver: data.gameOver,
   };
 }

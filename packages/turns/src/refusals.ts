@@ -1,0 +1,61 @@
+/**
+ * Every code the runner itself refuses a call with (as data, never thrown); a host's `accept` hook
+ * adds its own.
+ *
+ * | code | when |
+ * |---|---|
+ * | `busy` | another turn (or a rollback) holds the runner and its deadline has not passed |
+ * | `in_progress` | the same submission key is running now |
+ * | `key_reused` | a submission key already settled or running with other input (identity is content) |
+ * | `conflict` | another writer moved the runner's head while this turn ran: nothing was committed |
+ * | `invalid_key` | a submission key that is empty or longer than {@link MAX_KEY_LENGTH} characters |
+ *
+ * @example
+ * ```ts
+ * import { TURN_REFUSAL_CODES } from '@parley/turns';
+ *
+ * console.log(TURN_REFUSAL_CODES.includes('key_reused')); // true
+ * ```
+ */
+export const TURN_REFUSAL_CODES = ['busy', 'in_progress', 'key_reused', 'conflict', 'invalid_key'] as const;
+
+/**
+ * The longest submission key a runner takes (256 characters): a key is a chat message id or the
+ * like, and the journal remembers it, so a longer one is refused `invalid_key`.
+ *
+ * @example
+ * ```ts
+ * import { MAX_KEY_LENGTH } from '@parley/turns';
+ *
+ * console.log(MAX_KEY_LENGTH); // 256
+ * ```
+ */
+export const MAX_KEY_LENGTH = 256;
+
+/**
+ * A code of {@link TURN_REFUSAL_CODES}.
+ *
+ * @example
+ * ```ts
+ * import type { TurnRefusalCode } from '@parley/turns';
+ *
+ * const code: TurnRefusalCode = 'busy';
+ * ```
+ */
+export type TurnRefusalCode = (typeof TURN_REFUSAL_CODES)[number];
+
+/**
+ * A refused turn: the model was not called and nothing changed.
+ *
+ * @example
+ * ```ts
+ * import type { TurnRefusal } from '@parley/turns';
+ *
+ * const refusal: TurnRefusal<'game_over'> = { ok: false, code: 'game_over', reason: 'The game is over' };
+ * ```
+ */
+export interface TurnRefusal<THostCode extends string = never> {
+  readonly ok: false;
+  readonly code: TurnRefusalCode | THostCode;
+  readonly reason: string;
+}
