@@ -68,7 +68,8 @@ export class MachineActor {
     const snapshot = options.snapshot === undefined ? undefined : restoreSnapshot(c, options.snapshot);
     // A snapshot that carries history resumes keeping it, unless historyLimit says otherwise.
     const limit =
-      options.historyLimit ?? (snapshot !== undefined && snapshot.history.length > 0 ? DEFAULT_HISTORY_LIMIT : 0);
+      options.historyLimit ??
+      (snapshot !== undefined && snapshot.history.length > 0 ? DEFAULT_HISTORY_LIMIT : 0);
     this.limit = Number.isInteger(limit) && limit > 0 ? limit : 0;
     this.timeful = this.limit !== 0 || c.timed.includes(true);
     if (snapshot !== undefined) {
