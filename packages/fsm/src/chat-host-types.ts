@@ -124,8 +124,9 @@ export interface ChatFlowLedger {
 export interface ChatContext<TStep extends string = string, TContext = unknown, TData = JsonValue> {
   readonly id: string;
   readonly session: StoredFlowSession<TStep, TContext, TData>;
-  /** The host's data, without the ledger; `setData` replaces it for the next write. */
+  /** The host's data, without the ledger. */
   readonly data: TData;
+  /** Replaces the host's data for the next write (the end of the turn at the latest). */
   setData(data: TData): void;
   /** Submits an answer with the data (and the ledger) in one compare-and-set; a completion runs `after`. */
   submit(
