@@ -210,6 +210,14 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
     ask: (prompt) => say('bot', prompt),
   });
 
+  chat.on('outcome-unknown', ({ name, claimedAt }) => {
+    const at = new Date(claimedAt).toISOString();
+    say(
+      'system',
+      `the ${name} claimed at ${at} never recorded its outcome: it is not run again until checked`,
+    );
+  });
+
   const handle: CleanupHost = {
     sessionId,
     get step() {

@@ -206,3 +206,29 @@ describe('slot filling', () => {
     expect(host.record().data.plan).toMatchObject({ exportFirst: true });
   });
 });
+
+describe('a restart between the platform run and its save', () => {
+  it('never runs the platform again, says why, and refuses a retry until someone checks', async () => {
+    const rig = createRig({ platform: ['success', 'success'] });
+    let calls = 0;
+    const hanging = {
+      execute: () => {
+        calls++;
+        return new Promise<never>(() => undefined); // the process dies while the platform works
+      },
+    };
+    const first = await startCleanupSession({ ...rig.options, platform: hanging });
+    await drive(first, TO_EXECUTE);
+    void first.reply('proceed');
+    for (let tick = 0; tick < 50 && calls === 0; tick++) await Promise.resolve();
+    expect(calls).toBe(1);
+    first.stop();
+
+    const resumed = await resumeCleanupSession(rig.options, 'sess_1');
+    expect(linesOf(rig.transcript, 'system')).toContainEqual(
+      expect.stringMatching(/the execute claimed at .* is not run again/),
+    );
+    await expect(resumed.reply('retry')).rejects.toThrow('outcome_unknown');
+    expect(rig.platform.calls).toHaveLength(0);
+  });
+});
