@@ -162,6 +162,9 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
     const rearmed = await followUps.arm(sessionId);
     const due = rearmed.ok && new Date(rearmed.followUp.dueAt).toISOString();
     if (due) say('system', `follow-up reminder due ${due}: armed again`);
+    if (!rearmed.ok && rearmed.code === 'outcome_unknown') {
+      say('system', `follow-up reminder: ${rearmed.reason}; not sent again until checked`);
+    }
     if (mark === 'close_pending') {
       await saveAudit(ctx);
       return false;
