@@ -14,7 +14,7 @@ import type {
  * | code | when |
  * |---|---|
  * | `duplicate` | `reply`: this message id was processed for the session before (also after a restart) |
- * | `too_many_sessions` | `maxSessions` sessions are open and busy; nothing was read or written |
+ * | `too_many_sessions` | `maxSessions` sessions are open and busy; nothing was read (a `start` leaves its new record stored) |
  * | `callback_failed` | `read`, `after`, `begin`, `ask` or an effect threw; what was written stays |
  * | `outcome_unknown` | an effect was claimed and never marked done: it is not run again until `resolveEffect` |
  * | `not_claimed` | `resolveEffect`: no effect outcome is unknown |
