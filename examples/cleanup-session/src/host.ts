@@ -45,7 +45,8 @@ export interface CleanupHost {
   readonly sessionId: string;
   readonly step: CleanupStep | 'done';
   readonly done: boolean;
-  reply(text: string): Promise<void>;
+  /** Handles one reply; a `messageId` seen before (a redelivery, also after a restart) is ignored. */
+  reply(text: string, messageId?: string): Promise<void>;
   /** The stored record as this host last wrote it. */
   record(): CleanupRecord;
   sessionJson(): SessionJson;
@@ -234,9 +235,9 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
     },
     record: () => current().record(),
     sessionJson: () => toSessionJson(current().record()),
-    async reply(text) {
-      const replied = await chat.reply(sessionId, text);
-      if (!replied.ok) throw failure(replied);
+    async reply(text, messageId) {
+      const replied = await chat.reply(sessionId, text, messageId === undefined ? {} : { messageId });
+      if (!replied.ok && replied.code !== 'duplicate') throw failure(replied);
     },
     stop() {
       followUps.close();

@@ -232,3 +232,19 @@ describe('a restart between the platform run and its save', () => {
     expect(rig.platform.calls).toHaveLength(0);
   });
 });
+
+describe('a reply delivered twice', () => {
+  it('counts once, also after a restart: the platform runs once and confirmations are not doubled', async () => {
+    const rig = createRig({ platform: ['success', 'success'] });
+    const host = await startCleanupSession(rig.options);
+    for (const [i, text] of TO_EXECUTE.entries()) await host.reply(text, `m${i}`);
+    await host.reply('YES', 'm4'); // a confirmation redelivered: not taken as the next answer
+    expect([host.step, rig.platform.calls.length]).toEqual(['execute', 0]); // "YES" here would run it
+    await host.reply('proceed', 'm-go');
+    host.stop();
+    const resumed = await resumeCleanupSession(rig.options, 'sess_1');
+    await resumed.reply('proceed', 'm-go');
+    expect(rig.platform.calls).toHaveLength(1);
+    expect(resumed.step).toBe('notify');
+  });
+});
