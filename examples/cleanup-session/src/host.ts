@@ -1,30 +1,29 @@
-// The host of one cleanup session: reads each reply into fields, lets the flow decide, performs the
-// side effect the flow allows and tells the user. The mechanisms come from @parley/fsm: the stored
-// flow session (compare-and-set writes after every step, drafts of half-answered steps, the
-// close_pending retry on the clock, resume after a restart), the follow-up reminder
-// (`createFollowUps`), the verdict lines (`describeFlowResult`) and the audit trail (`toFlowAudit`).
+// The host of one cleanup session: wiring for @parley/fsm's chat-flow host. `createChatFlowHost`
+// owns the loop (one reply at a time per session, read → submit → the step's effects → the next
+// question, re-asking on resume, effects claimed before they run); the stored flow session owns
+// compare-and-set writes, drafts and the close_pending retry; `createFollowUps` owns the reminder.
+// What is left here is this flow's readers, effects and wording.
 import type { Clock, JsonValue, Store } from '@parley/core';
-import { createFollowUps, describeFlowResult, type StoredFlowSession } from '@parley/fsm';
+import {
+  type ChatFlowResult,
+  createChatFlowHost,
+  createFollowUps,
+  describeFlowResult,
+  type StoredFlowSession,
+} from '@parley/fsm';
 import type { CredentialVault, Notification, Notifier, PlatformAdapter } from './adapters.js';
 import * as effects from './effects.js';
 import type { CleanupStep } from './flow.js';
 import {
-  auditKey,
   createCleanupSessions,
-  createReviewQueues,
-  DEFAULT_SAVE_DELAYS_MS,
   followUpKey,
   refusedError,
+  SessionConflictError,
   type Wait,
 } from './persistence.js';
-import { EXECUTE_COMMAND_HINT, type Fields, readAnswer, readExecuteCommand } from './replies.js';
-import {
-  type CleanupRecord,
-  type HostData,
-  type SessionJson,
-  toAuditSummary,
-  toSessionJson,
-} from './session-json.js';
+import { EXECUTE_COMMAND_HINT, readAnswer, readExecuteCommand } from './replies.js';
+import { type CleanupRecord, type HostData, type SessionJson, toSessionJson } from './session-json.js';
+import { type Ctx, createSteps } from './steps.js';
 import type { Transcript } from './transcript.js';
 
 export interface CleanupHostOptions {
@@ -46,7 +45,8 @@ export interface CleanupHost {
   readonly sessionId: string;
   readonly step: CleanupStep | 'done';
   readonly done: boolean;
-  reply(text: string): Promise<void>;
+  /** Handles one reply; a `messageId` seen before (a redelivery, also after a restart) is ignored. */
+  reply(text: string, messageId?: string): Promise<void>;
   /** The stored record as this host last wrote it. */
   record(): CleanupRecord;
   sessionJson(): SessionJson;
@@ -62,13 +62,11 @@ type Session = StoredFlowSession<CleanupStep, unknown, HostData>;
 
 /** Starts a new session: persists it and asks the first question. */
 export async function startCleanupSession(options: CleanupHostOptions): Promise<CleanupHost> {
-  const started = await createCleanupSessions(options.store, options).start(options.generateId('sess_'), {
-    data: { plan: null, execution: null, events: [] },
-  });
-  if (!started.ok) throw refusedError(started.reason, started);
-  const host = createHost(options, started.session);
-  await host.begin();
-  return host;
+  const sessionId = options.generateId('sess_');
+  const host = createHost(options, sessionId);
+  const started = await host.chat.start(sessionId, { plan: null, execution: null, events: [] });
+  if (!started.ok) throw failure(started);
+  return host.handle;
 }
 
 /**
@@ -80,44 +78,39 @@ export async function resumeCleanupSession(
   options: CleanupHostOptions,
   sessionId: string,
 ): Promise<CleanupHost> {
-  const resumed = await createCleanupSessions(options.store, options).resume(sessionId);
+  const host = createHost(options, sessionId);
+  const resumed = await host.chat.open(sessionId);
   if (!resumed.ok) {
-    throw resumed.code === 'not_found'
-      ? new Error(`No cleanup session ${sessionId} in the store`)
-      : new Error(`Cannot resume ${sessionId} (${resumed.code}): ${resumed.reason}`);
+    if (resumed.code === 'not_found') throw new Error(`No cleanup session ${sessionId} in the store`);
+    if (resumed.code === 'callback_failed') throw failure(resumed);
+    throw new Error(`Cannot resume ${sessionId} (${resumed.code}): ${resumed.reason}`);
   }
-  const host = createHost(options, resumed.session);
-  await host.resume();
-  return host;
+  return host.handle;
 }
 
-function createHost(
-  options: CleanupHostOptions,
-  session: Session,
-): CleanupHost & { begin(): Promise<void>; resume(): Promise<void> } {
-  const { clock, transcript, store } = options;
-  const reviews = createReviewQueues(store, clock, () => options.generateId('rev_'));
-  const sessionId = session.id;
-  let data: HostData = session.data;
-  let auditExport: JsonValue | undefined;
+/** A refused turn as the error the host's callers handle: a lost race, or the original failure. */
+function failure(result: Extract<ChatFlowResult, { ok: false }>): Error {
+  if (result.cause instanceof Error) return result.cause;
+  if (result.code === 'conflict' || result.code === 'stale') return new SessionConflictError(result.id);
+  return new Error(`${result.code}: ${result.reason}`);
+}
 
-  const say = (speaker: 'bot' | 'host' | 'system', text: string, at: string = session.step): void =>
-    transcript.say(speaker, at, text);
-  const sayPrompt = (): void => {
-    if (session.prompt !== undefined) say('bot', session.prompt);
+function createHost(options: CleanupHostOptions, sessionId: string) {
+  const { clock, transcript, store } = options;
+  let session: Session | undefined; // the handle the chat-flow host opened last
+  let auditExport: JsonValue | undefined;
+  const current = (): Session => {
+    if (session === undefined) throw new Error(`Session ${sessionId} is not open`);
+    return session;
   };
+
+  const say = (speaker: 'bot' | 'host' | 'system', text: string, at: string = current().step): void =>
+    transcript.say(speaker, at, text);
   /** Records a side effect for the audit trail and the transcript, under the step that caused it. */
-  const note = (kind: string, detail: string, at: string = session.step): void => {
-    data = { ...data, events: [...data.events, { at: clock.now(), kind, detail }] };
+  const note = (ctx: Ctx, kind: string, detail: string, at: string = current().step): void => {
+    ctx.setData({ ...ctx.data, events: [...ctx.data.events, { at: clock.now(), kind, detail }] });
     say('host', detail, at);
   };
-  const plan = () => {
-    if (data.plan === null) throw new Error(`Session ${sessionId} has no execution plan`);
-    return data.plan;
-  };
-  const left = (): string[] => effects.remainingTargets(plan(), data.execution);
-  const enqueue = async (queue: string, item: Record<string, JsonValue>, text: string, at: string) =>
-    note('review', `${text} → ${await reviews.enqueue(queue, { session_id: sessionId, ...item })}`, at);
   const followUps = createFollowUps<Notification>({
     store,
     clock,
@@ -128,173 +121,129 @@ function createHost(
     },
   });
 
-  session.on('save-failed', (e) => say('host', `session save failed (try ${e.attempt}): ${e.reason}`));
-  session.on('submitted', ({ result }) => {
-    transcript.say('flow', result.step, describeFlowResult(result));
-    if (result.ok) {
-      if (result.notice !== undefined) say('bot', result.notice, result.step);
-    } else if (result.code === 'flow_done') {
-      say('bot', 'This session is closed; start a new one for another cleanup.', 'done');
-    } else {
-      say('bot', result.message, result.step);
-      if (result.action === 'back') sayPrompt();
-      if (session.mark === 'close_pending') say('host', 'session persisted as close_pending', 'close');
+  const steps = createSteps({
+    ...options,
+    sessionId,
+    followUps,
+    say,
+    note,
+    exported: (summary) => {
+      auditExport = summary;
+    },
+  });
+  const { submit, after, execute, saveAudit } = steps;
+
+  function attach(opened: Session): void {
+    session = opened;
+    opened.on('save-failed', (e) => say('host', `session save failed (try ${e.attempt}): ${e.reason}`));
+    opened.on('submitted', ({ result }) => {
+      transcript.say('flow', result.step, describeFlowResult(result));
+      if (result.ok) {
+        if (result.notice !== undefined) say('bot', result.notice, result.step);
+      } else if (result.code === 'flow_done') {
+        say('bot', 'This session is closed; start a new one for another cleanup.', 'done');
+      } else {
+        say('bot', result.message, result.step);
+        if (result.action === 'back' && opened.prompt !== undefined) say('bot', opened.prompt);
+        if (opened.mark === 'close_pending') say('host', 'session persisted as close_pending', 'close');
+      }
+    });
+  }
+
+  async function begin(ctx: Ctx, how: 'start' | 'resume'): Promise<false | undefined> {
+    if (how === 'start') {
+      note(ctx, 'start', `session ${sessionId} started`);
+      const saved = await ctx.save();
+      if (!saved.ok) throw refusedError(sessionId, saved);
+      return undefined;
     }
+    const { state, part, mark } = ctx.session.snapshot();
+    const version = `version ${ctx.session.version}`;
+    say('system', `restored ${sessionId} from the store (${version}): step ${state}, answer ${part + 1}`);
+    const rearmed = await followUps.arm(sessionId);
+    const due = rearmed.ok && new Date(rearmed.followUp.dueAt).toISOString();
+    if (due) say('system', `follow-up reminder due ${due}: armed again`);
+    if (!rearmed.ok && rearmed.code === 'outcome_unknown') {
+      say('system', `follow-up reminder: ${rearmed.reason}; not sent again until checked`);
+    }
+    if (mark === 'close_pending') {
+      await saveAudit(ctx);
+      return false;
+    }
+    if (state === 'execute' && part === 0 && ctx.data.plan !== null) {
+      say('bot', effects.describePlan(ctx.data.plan, ctx.session.fields));
+    }
+    return undefined; // the chat-flow host asks the current question again
+  }
+
+  /** Reads a reply for the current step and submits it (the chat-flow host serializes the replies). */
+  async function read(text: string, ctx: Ctx): Promise<void> {
+    const step = ctx.session.step;
+    transcript.say('user', step, text);
+    if (step === 'done') return submit(ctx, {});
+    const part = ctx.session.snapshot().part;
+    if (step === 'execute' && part === 1) {
+      const command = readExecuteCommand(text);
+      if (command === 'retry') return execute(ctx);
+      if (command === 'manual' && ctx.data.execution !== null)
+        return submit(ctx, effects.manualFallback(ctx.data.execution));
+      return say('bot', EXECUTE_COMMAND_HINT);
+    }
+    const answer = readAnswer(step, part, text, {
+      draft: ctx.session.draft?.fields,
+      planRef: ctx.data.plan?.id,
+    });
+    if (step !== 'auth') return submit(ctx, answer);
+    const check = (t: string) => note(ctx, 'auth', t);
+    return submit(
+      ctx,
+      answer,
+      await effects.checkCredential(options.vault, ctx.session.merged(answer), check),
+    );
+  }
+
+  const chat = createChatFlowHost<CleanupStep, unknown, HostData>({
+    sessions: createCleanupSessions(store, options),
+    clock,
+    attach,
+    // the platform run and the notification are claimed by the write that completes their step
+    claims: ({ step, part }) => (step === 'notify' || (step === 'execute' && part === 0) ? step : undefined),
+    begin,
+    read,
+    after: (done, ctx) => after(ctx, done.step, done.part),
+    ask: (prompt) => say('bot', prompt),
   });
 
-  async function persist(): Promise<void> {
-    const saved = await session.update(data);
-    if (!saved.ok) throw refusedError(sessionId, saved);
-  }
+  chat.on('outcome-unknown', ({ name, claimedAt }) => {
+    const at = new Date(claimedAt).toISOString();
+    say(
+      'system',
+      `the ${name} claimed at ${at} never recorded its outcome: it is not run again until checked`,
+    );
+  });
 
-  /** Submits (and writes) an answer; the `submitted` listener reports what the flow decided. */
-  async function submit(fields: Fields, transient?: Fields): Promise<void> {
-    const before = session.snapshot();
-    const written = await session.submit(fields, { data, ...(transient && { transient }) });
-    if (!written.ok) throw refusedError(sessionId, written);
-    const { result } = written;
-    for (const { queue, submitted, reason } of result.snapshot.reviews.slice(before.reviews.length)) {
-      const item = { step: before.state, submitted, reason };
-      await enqueue(queue, item, `queued for manual review (${queue})`, before.state);
-    }
-    if (result.ok) await after(before.state as CleanupStep, before.part);
-    else if (before.reviews.length !== result.snapshot.reviews.length) await persist();
-  }
-
-  /** The side effect a completed step (or part) allows, then the next question. */
-  async function after(done: CleanupStep, part: number): Promise<void> {
-    const fields = session.fields as Record<string, Fields | undefined>;
-    if (done === 'platform-scope') {
-      const scope = fields[done] as { targets: string[]; unresolved: { input: string; reason: string }[] };
-      note('scope', `${scope.targets.length} normalised target(s): ${scope.targets.join(' ')}`, done);
-      for (const item of scope.unresolved) {
-        await enqueue('unresolved-targets', item, `unresolved "${item.input}" (${item.reason})`, done);
-      }
-    }
-    if (done === 'export-decision') {
-      const created = effects.createPlan(options.generateId('plan_'), fields);
-      data = { ...data, plan: created };
-      const what = `${created.action} × ${created.targets.length}${created.exportFirst ? ' after export' : ''}`;
-      note('plan', `created ${created.id}: ${what}`, done);
-      say('bot', effects.describePlan(created, fields));
-    }
-    const manual = fields.execute?.fallback === 'manual' ? left() : [];
-    if (done === 'execute') {
-      for (const target of manual) {
-        await enqueue('manual-execution', { target }, `${target} handed to manual execution`, done);
-      }
-    }
-    if (done === 'notify') {
-      const mode = String(fields.notify?.notify_mode);
-      const sent = await effects.notifyResult(options.notifier, mode, sessionId, data, manual);
-      if (sent !== undefined) note('notify', `sent via ${mode}: ${sent}`, done);
-    }
-    await persist();
-    sayPrompt();
-    if (done === 'execute' && part === 0) await execute();
-    if (done === 'close' && part === 0) await saveAudit();
-  }
-
-  async function execute(): Promise<void> {
-    const auth = session.fields.auth ?? {};
-    const credential: Record<string, string> = {};
-    if (typeof auth.credential_ref === 'string') credential.credential_ref = auth.credential_ref;
-    if (typeof auth.session_proof === 'string') credential.session_proof = auth.session_proof;
-    const run = (text: string) => note('execute', text);
-    const ran = await effects.runExecution(options.platform, plan(), left(), data.execution, credential, run);
-    const { status, ...state } = ran;
-    data = { ...data, execution: state };
-    const { attempts, completed, errors } = state;
-    await submit({
-      adapter_status: status,
-      attempt: attempts,
-      completed: [...completed],
-      errors: [...errors],
-    });
-  }
-
-  /** The audit save at close: retried on the clock by the stored session while it fails (close_pending). */
-  async function saveAudit(): Promise<void> {
-    const tries = (options.saveDelaysMs ?? DEFAULT_SAVE_DELAYS_MS).length + 1;
-    const outcome = await session.perform(async (n) => {
-      try {
-        await store.set(auditKey(sessionId), toAuditSummary(record(), clock.now()));
-        note('audit', `audit summary saved as ${auditKey(sessionId)}`);
-        return { audit_saved: true, audit_ref: auditKey(sessionId) };
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        note('audit', `audit save failed (try ${n} of ${tries}): ${why}`);
-        return { audit_saved: false };
-      }
-    });
-    if (!outcome.ok && outcome.code !== 'retries_exhausted') throw refusedError(sessionId, outcome);
-    if (!outcome.ok) {
-      note('audit', 'still close_pending: the save is retried when the session is resumed');
-      return persist();
-    }
-    if (session.done) say('bot', 'Session closed. Thank you: the audit summary is kept for review.');
-    if (session.fields.close?.audit_export === true) auditExport = toAuditSummary(record(), clock.now());
-    const planned = effects.planReminder(sessionId, session.fields, data);
-    if (planned !== undefined) {
-      const dueAt = clock.now() + planned.delayMs;
-      const scheduled = await followUps.schedule(sessionId, dueAt, planned.reminder);
-      if (scheduled.ok) note('followup', `reminder scheduled for ${new Date(dueAt).toISOString()}`, 'close');
-    }
-    await persist();
-  }
-
-  const record = (): CleanupRecord => ({ ...session.record(), data });
-
-  return {
+  const handle: CleanupHost = {
     sessionId,
     get step() {
-      return session.step;
+      return current().step;
     },
     get done() {
-      return session.done;
+      return current().done;
     },
     get auditExport() {
       return auditExport;
     },
-    record,
-    sessionJson: () => toSessionJson(record()),
-    async begin() {
-      note('start', `session ${sessionId} started`);
-      await persist();
-      sayPrompt();
+    record: () => current().record(),
+    sessionJson: () => toSessionJson(current().record()),
+    async reply(text, messageId) {
+      const replied = await chat.reply(sessionId, text, messageId === undefined ? {} : { messageId });
+      if (!replied.ok && replied.code !== 'duplicate') throw failure(replied);
     },
-    stop: () => followUps.close(),
+    stop() {
+      followUps.close();
+      chat.close();
+    },
     settled: () => followUps.settled(),
-    async resume() {
-      const { state, part, mark } = session.snapshot();
-      const version = `version ${session.version}`;
-      say('system', `restored ${sessionId} from the store (${version}): step ${state}, answer ${part + 1}`);
-      const rearmed = await followUps.arm(sessionId);
-      const due = rearmed.ok && new Date(rearmed.followUp.dueAt).toISOString();
-      if (due) say('system', `follow-up reminder due ${due}: armed again`);
-      if (mark === 'close_pending') return saveAudit();
-      if (state === 'execute' && part === 0 && data.plan !== null) {
-        say('bot', effects.describePlan(data.plan, session.fields));
-      }
-      sayPrompt();
-    },
-    async reply(text) {
-      const current = session.step;
-      transcript.say('user', current, text);
-      if (current === 'done') return submit({});
-      const part = session.snapshot().part;
-      if (current === 'execute' && part === 1) {
-        const command = readExecuteCommand(text);
-        if (command === 'retry') return execute();
-        if (command === 'manual' && data.execution !== null)
-          return submit(effects.manualFallback(data.execution));
-        return say('bot', EXECUTE_COMMAND_HINT);
-      }
-      const context = { draft: session.draft?.fields, planRef: data.plan?.id };
-      const answer = readAnswer(current, part, text, context);
-      if (current !== 'auth') return submit(answer);
-      const check = (t: string) => note('auth', t);
-      return submit(answer, await effects.checkCredential(options.vault, session.merged(answer), check));
-    },
   };
+  return { chat, handle };
 }

@@ -206,3 +206,45 @@ describe('slot filling', () => {
     expect(host.record().data.plan).toMatchObject({ exportFirst: true });
   });
 });
+
+describe('a restart between the platform run and its save', () => {
+  it('never runs the platform again, says why, and refuses a retry until someone checks', async () => {
+    const rig = createRig({ platform: ['success', 'success'] });
+    let calls = 0;
+    const hanging = {
+      execute: () => {
+        calls++;
+        return new Promise<never>(() => undefined); // the process dies while the platform works
+      },
+    };
+    const first = await startCleanupSession({ ...rig.options, platform: hanging });
+    await drive(first, TO_EXECUTE);
+    void first.reply('proceed');
+    for (let tick = 0; tick < 50 && calls === 0; tick++) await Promise.resolve();
+    expect(calls).toBe(1);
+    first.stop();
+
+    const resumed = await resumeCleanupSession(rig.options, 'sess_1');
+    expect(linesOf(rig.transcript, 'system')).toContainEqual(
+      expect.stringMatching(/the execute claimed at .* is not run again/),
+    );
+    await expect(resumed.reply('retry')).rejects.toThrow('outcome_unknown');
+    expect(rig.platform.calls).toHaveLength(0);
+  });
+});
+
+describe('a reply delivered twice', () => {
+  it('counts once, also after a restart: the platform runs once and confirmations are not doubled', async () => {
+    const rig = createRig({ platform: ['success', 'success'] });
+    const host = await startCleanupSession(rig.options);
+    for (const [i, text] of TO_EXECUTE.entries()) await host.reply(text, `m${i}`);
+    await host.reply('YES', 'm4'); // a confirmation redelivered: not taken as the next answer
+    expect([host.step, rig.platform.calls.length]).toEqual(['execute', 0]); // "YES" here would run it
+    await host.reply('proceed', 'm-go');
+    host.stop();
+    const resumed = await resumeCleanupSession(rig.options, 'sess_1');
+    await resumed.reply('proceed', 'm-go');
+    expect(rig.platform.calls).toHaveLength(1);
+    expect(resumed.step).toBe('notify');
+  });
+});

@@ -87,4 +87,21 @@ describe('the follow-up reminder', () => {
     expect(reminderDelayMs(undefined)).toBeUndefined();
     expect(reminderDelayMs('remind_in_14d')).toBe(14 * DAY);
   });
+
+  it('is not sent again by a host that resumes after a crash between its claim and its mark', async () => {
+    const rig = createRig({ platform: ['success'] });
+    const host = await closeWithReminder(rig);
+    host.stop();
+    const stored = await reminderOf(rig);
+    await rig.store.inner.set(followUpKey('sess_1'), { ...stored, sendingAt: rig.clock.now() } as never);
+    rig.clock.advance(10 * DAY);
+    const resumed = await resumeCleanupSession(rig.options, 'sess_1');
+    rig.clock.advance(0);
+    await resumed.settled();
+    expect(reminders(rig)).toEqual([]);
+    expect(linesOf(rig.transcript, 'system').at(-1)).toContain(
+      'never marked sent; not sent again until checked',
+    );
+    resumed.stop();
+  });
 });

@@ -6,9 +6,12 @@ import type { Clock, JsonValue, Store, Unsubscribe } from '@parley/core';
  * | code | when |
  * |---|---|
  * | `exists` | `schedule`: a follow-up with this id is already stored |
- * | `not_found` | `arm`: no follow-up under the key |
+ * | `not_found` | `arm`, `resolve`: no follow-up under the key |
  * | `corrupt_record` | `arm`: the stored value is not a follow-up of this id |
- * | `already_sent` | `arm`: it was sent before (nothing is armed) |
+ * | `already_sent` | `arm`, `resolve`: it was sent before (nothing is armed) |
+ * | `outcome_unknown` | `arm`: it was claimed for sending and never marked sent (a crash mid-send); not resent |
+ * | `not_claimed` | `resolve`: no send was claimed, so there is no unknown outcome to settle |
+ * | `conflict` | `resolve`: another process wrote the record between the read and the write |
  * | `too_many` | `schedule`, `arm`: `maxArmed` timers are armed already (it stays stored, unarmed) |
  * | `closed` | `close()` was called |
  *
@@ -24,6 +27,9 @@ export const FOLLOW_UP_REFUSAL_CODES = [
   'not_found',
   'corrupt_record',
   'already_sent',
+  'outcome_unknown',
+  'not_claimed',
+  'conflict',
   'too_many',
   'closed',
 ] as const;
@@ -53,8 +59,8 @@ export type FollowUpRefusalCode = (typeof FOLLOW_UP_REFUSAL_CODES)[number];
 export const DEFAULT_MAX_ARMED_FOLLOW_UPS = 10_000;
 
 /**
- * A follow-up as stored (plain JSON): an absolute due time (epoch ms), what to send, and when it was
- * sent (`null` until then).
+ * A follow-up as stored (plain JSON): an absolute due time (epoch ms), what to send, when a process
+ * claimed it for sending (`sendingAt`) and when it was marked sent (`sentAt`), each `null` until then.
  *
  * @example
  * ```ts
@@ -69,6 +75,8 @@ export interface FollowUp<TPayload extends JsonValue = JsonValue> {
   readonly dueAt: number;
   readonly payload: TPayload;
   readonly createdAt: number;
+  /** Written with compare-and-set before `send` runs: only the process whose claim won sends. */
+  readonly sendingAt: number | null;
   readonly sentAt: number | null;
 }
 
@@ -95,8 +103,8 @@ export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
   /** Records live under `keyPrefix + id`; `follow-up:` by default. */
   readonly keyPrefix?: string;
   /**
-   * Sends a due follow-up. It is marked sent once this resolves; a throw leaves it unsent (event
-   * `failed`) until it is armed again.
+   * Sends a due follow-up, after this process claimed it. It is marked sent once this resolves; a
+   * throw releases the claim and leaves it unsent (event `failed`) until it is armed again.
    */
   readonly send: (followUp: FollowUp<TPayload>) => void | Promise<void>;
   /** Most timers armed at once; {@link DEFAULT_MAX_ARMED_FOLLOW_UPS} by default. */
@@ -116,8 +124,12 @@ export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
 export interface FollowUpsEvents {
   scheduled: { id: string; dueAt: number };
   sent: { id: string; dueAt: number; sentAt: number };
-  /** Sending or marking it sent failed; the follow-up stays unsent in the store. */
+  /** Sending or marking it sent failed (a failed mark keeps the claim: its outcome is unknown). */
   failed: { id: string; reason: string; at: number };
+  /** It fell due here but another process claimed it first: this one did not send it. */
+  skipped: { id: string; reason: 'claimed'; at: number };
+  /** `arm` found a claim without `sentAt`: a send whose outcome nobody knows; it is not resent. */
+  'outcome-unknown': { id: string; sendingAt: number; at: number };
 }
 
 /**
@@ -136,7 +148,7 @@ export type FollowUpResult<TPayload extends JsonValue = JsonValue> =
 
 /**
  * Durable one-shot follow-ups ("remind me in 7 days"): stored with an absolute due time, armed as a
- * timer on the clock, sent when due, then marked sent with compare-and-set.
+ * timer on the clock, claimed with compare-and-set when due, sent by the claim's winner, then marked sent.
  *
  * @example
  * ```ts
@@ -153,6 +165,11 @@ export interface FollowUps<TPayload extends JsonValue = JsonValue> {
    * Arming one that is armed already keeps a single timer.
    */
   arm(id: string): Promise<FollowUpResult<TPayload>>;
+  /**
+   * Settles a send whose outcome was unknown (`outcome_unknown`), once the host checked: `'sent'`
+   * marks it sent, `'unsent'` releases the claim so the next `arm` sends it.
+   */
+  resolve(id: string, outcome: 'sent' | 'unsent'): Promise<FollowUpResult<TPayload>>;
   /** The stored follow-up, or `undefined`. */
   get(id: string): Promise<FollowUp<TPayload> | undefined>;
   /** The key of a follow-up's record. */

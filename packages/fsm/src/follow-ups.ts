@@ -20,12 +20,16 @@ import { isRecord } from './snapshot.js';
 
 /**
  * Creates durable one-shot follow-ups in a Store: a host schedules one ("remind me in 7 days") with
- * an absolute due time, it fires on the injected clock, `send` delivers it and the record is marked
- * sent with compare-and-set. Nothing is held only in memory: a restarted process calls `arm(id)` and
- * the follow-up is armed again, or sent at once when it fell due while nobody ran; a sent one is never
- * armed again. Sending comes before the mark, so a crash between the two sends it again: at least once,
- * never lost. Use it for anything a flow promises to do later, after its session has closed.
- * `schedule`, `arm` and `get` reject with the store's own error when the store throws.
+ * an absolute due time, it fires on the injected clock and is delivered by `send` at most once.
+ * When it fires, the record is read again and *claimed* first (`sendingAt` written with
+ * compare-and-set; of two processes that armed it, only the winner sends), then sent, then marked
+ * `sentAt`. A restarted process calls `arm(id)`: armed again, or sent at once when it fell due while
+ * nobody ran. A claim without `sentAt` means a send whose outcome is unknown (a crash between the
+ * claim and the mark): `arm` refuses it `outcome_unknown` with an `outcome-unknown` event and never
+ * resends it by itself; the host checks and calls `resolve(id, 'sent' | 'unsent')`. A `send` that
+ * throws releases the claim (event `failed`) for the next `arm`. Use it for anything a flow promises
+ * to do later, after its session has closed. `schedule`, `arm`, `resolve` and `get` reject with the
+ * store's own error when the store throws.
  *
  * @throws FsmError `invalid_options` when `maxArmed` is not a positive integer.
  * @example
@@ -79,8 +83,16 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
       Number.isFinite(value.dueAt) &&
       Number.isFinite(value.createdAt) &&
       (value.sentAt === null || Number.isFinite(value.sentAt)) &&
+      (value.sendingAt === undefined || value.sendingAt === null || Number.isFinite(value.sendingAt)) &&
       'payload' in value;
-    return ok ? (value as unknown as FollowUp<TPayload>) : undefined; // every field checked just above
+    // every field checked just above; a record written before claims existed has no `sendingAt`
+    return ok ? ({ sendingAt: null, ...value } as unknown as FollowUp<TPayload>) : undefined;
+  }
+
+  /** Writes `next` over the version read; `undefined` when another writer came first. */
+  async function swap(entry: StoreEntry, next: FollowUp<TPayload>): Promise<number | undefined> {
+    const written = await store.compareAndSet(keyOf(next.id), entry.version, next as unknown as JsonValue); // plain JSON
+    return written.ok ? written.version : undefined;
   }
 
   function arm(followUp: FollowUp<TPayload>): FollowUpResult<TPayload> {
@@ -103,14 +115,29 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
   }
 
   async function fire(id: string): Promise<void> {
-    const key = keyOf(id);
     try {
-      const entry = await store.getEntry(key);
+      const entry = await store.getEntry(keyOf(id));
       const followUp = read(id, entry);
       if (entry === undefined || followUp === undefined || followUp.sentAt !== null) return;
-      await send(followUp);
+      if (followUp.sendingAt !== null) {
+        events.emit('skipped', { id, reason: 'claimed', at: clock.now() });
+        return;
+      }
+      const claimed: FollowUp<TPayload> = { ...followUp, sendingAt: clock.now() };
+      const version = await swap(entry, claimed);
+      if (version === undefined) {
+        events.emit('skipped', { id, reason: 'claimed', at: clock.now() });
+        return;
+      }
+      try {
+        await send(claimed);
+      } catch (error) {
+        // the send failed for certain: release the claim so the next `arm` sends it
+        await store.compareAndSet(keyOf(id), version, followUp as unknown as JsonValue); // plain JSON
+        throw error;
+      }
       const sentAt = clock.now();
-      const marked = await store.compareAndSet(key, entry.version, { ...followUp, sentAt });
+      const marked = await store.compareAndSet(keyOf(id), version, { ...claimed, sentAt });
       if (!marked.ok) throw new Error(`the record of ${id} changed while it was sent`);
       events.emit('sent', { id, dueAt: followUp.dueAt, sentAt });
     } catch (error) {
@@ -128,6 +155,7 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
         dueAt,
         payload,
         createdAt: clock.now(),
+        sendingAt: null,
         sentAt: null,
       };
       const written = await store.compareAndSet(keyOf(id), null, followUp as unknown as JsonValue); // plain JSON
@@ -142,7 +170,25 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
       const followUp = read(id, entry);
       if (followUp === undefined) return refuse('corrupt_record', `the record of ${id} is not a follow-up`);
       if (followUp.sentAt !== null) return refuse('already_sent', `${id} was sent before`);
+      if (followUp.sendingAt !== null) {
+        events.emit('outcome-unknown', { id, sendingAt: followUp.sendingAt, at: clock.now() });
+        const when = new Date(followUp.sendingAt).toISOString();
+        return refuse('outcome_unknown', `${id} was claimed for sending at ${when} and never marked sent`);
+      }
       return arm(followUp);
+    },
+    async resolve(id, outcome) {
+      if (closed) return refuse('closed', 'the follow-ups were closed');
+      const entry = await store.getEntry(keyOf(id));
+      const followUp = read(id, entry);
+      if (entry === undefined || followUp === undefined)
+        return refuse('not_found', `no follow-up ${id} is stored`);
+      if (followUp.sentAt !== null) return refuse('already_sent', `${id} was sent before`);
+      if (followUp.sendingAt === null) return refuse('not_claimed', `${id} was never claimed for sending`);
+      const next: FollowUp<TPayload> =
+        outcome === 'sent' ? { ...followUp, sentAt: clock.now() } : { ...followUp, sendingAt: null };
+      if ((await swap(entry, next)) === undefined) return refuse('conflict', `the record of ${id} changed`);
+      return { ok: true, followUp: next };
     },
     async get(id) {
       return read(id, await store.getEntry(keyOf(id)));

@@ -47,6 +47,22 @@ export type {
 } from './stored-session-types.js';
 export { FLOW_SESSION_RECORD_FORMAT } from './stored-session-record.js';
 export type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
+export { createChatFlowHost } from './chat-host.js';
+export {
+  CHAT_FLOW_REFUSAL_CODES,
+  DEFAULT_MAX_CHAT_SESSIONS,
+  DEFAULT_MAX_SEEN_MESSAGES,
+} from './chat-host-types.js';
+export type {
+  ChatContext,
+  ChatEffectClaim,
+  ChatFlowHost,
+  ChatFlowHostEvents,
+  ChatFlowHostOptions,
+  ChatFlowLedger,
+  ChatFlowRefusalCode,
+  ChatFlowResult,
+} from './chat-host-types.js';
 export { describeFlowResult, toFlowAudit } from './flow-report.js';
 export type { FlowAudit } from './flow-report.js';
 export { createFollowUps } from './follow-ups.js';

@@ -229,10 +229,15 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
   /**
    * Merges the draft, submits to the flow and writes the result (and `data`, when given) in one
    * compare-and-set. `transient` fields are submitted but never kept in a draft (a check's verdict).
+   * `data` may be a function of the flow's verdict, called before the write: data that depends on
+   * whether the answer completed the step (a claim of the step's effect) is written with it.
    */
   submit(
     fields: unknown,
-    options?: { readonly data?: TData; readonly transient?: { readonly [field: string]: JsonValue } },
+    options?: {
+      readonly data?: TData | ((result: FlowSubmitResult<TStep, TContext>) => TData);
+      readonly transient?: { readonly [field: string]: JsonValue };
+    },
   ): Promise<StoredSubmitResult<TStep, TContext>>;
   /** Writes new host data. */
   update(data: TData): Promise<FlowSaveResult>;

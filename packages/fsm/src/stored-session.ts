@@ -1,4 +1,5 @@
 import type { JsonValue } from '@parley/core';
+import type { FlowSubmitResult } from './flow-types.js';
 import { isRecord } from './snapshot.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 import { SessionState } from './stored-session-state.js';
@@ -10,6 +11,10 @@ import type {
 } from './stored-session-types.js';
 
 type Fields = { readonly [field: string]: JsonValue };
+type SubmitOptions<TStep extends string, TContext, TData> = {
+  readonly data?: TData | ((result: FlowSubmitResult<TStep, TContext>) => TData);
+  readonly transient?: Fields;
+};
 type SessionRecord<TStep extends string, TContext, TData> = FlowSessionRecord<TStep, TContext, TData>;
 const DONE: Promise<unknown> = Promise.resolve();
 const ignore = (): undefined => undefined;
@@ -28,7 +33,7 @@ export class StoredSession<TStep extends string, TContext, TData>
 
   submit(
     fields: unknown,
-    options: { readonly data?: TData; readonly transient?: Fields } = {},
+    options: SubmitOptions<TStep, TContext, TData> = {},
   ): Promise<StoredSubmitResult<TStep, TContext>> {
     return this.submitNow(fields, options);
   }
@@ -120,7 +125,7 @@ export class StoredSession<TStep extends string, TContext, TData>
 
   private submitNow(
     fields: unknown,
-    options: { readonly data?: TData; readonly transient?: Fields },
+    options: SubmitOptions<TStep, TContext, TData>,
     retryAfterMs?: number | null,
   ): Promise<StoredSubmitResult<TStep, TContext>> {
     return this.exclusive(async () => {
@@ -155,7 +160,14 @@ export class StoredSession<TStep extends string, TContext, TData>
           dueAt: at + retryAfterMs,
         };
       }
-      const data = options.data === undefined ? record.data : options.data;
+      const given = options.data;
+      // host data is plain JSON, never a function: a function is the verdict-dependent form
+      const data =
+        given === undefined
+          ? record.data
+          : typeof given === 'function'
+            ? (given as (verdict: FlowSubmitResult<TStep, TContext>) => TData)(result)
+            : given;
       const saved = await this.write({ ...record, flow: after, draft, retry, data });
       if (!saved.ok) return saved;
       const id = this.id;

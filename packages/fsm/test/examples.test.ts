@@ -4,11 +4,15 @@ import { createManualClock, createMemoryStore, isParleyError } from '@parley/cor
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  CHAT_FLOW_REFUSAL_CODES,
   createActor,
+  createChatFlowHost,
   createFlowSession,
   createFlowSessionStore,
   createFollowUps,
   DEFAULT_MAX_ARMED_FOLLOW_UPS,
+  DEFAULT_MAX_CHAT_SESSIONS,
+  DEFAULT_MAX_SEEN_MESSAGES,
   describeFlowResult,
   FOLLOW_UP_REFUSAL_CODES,
   toFlowAudit,
@@ -238,5 +242,40 @@ describe('TSDoc examples', () => {
   it('follow-up constants', () => {
     expect(FOLLOW_UP_REFUSAL_CODES.includes('already_sent')).toBe(true);
     expect(DEFAULT_MAX_ARMED_FOLLOW_UPS).toBe(10000);
+  });
+
+  it('createChatFlowHost', async () => {
+    const flow = defineFlow({
+      id: 'signup',
+      version: 1,
+      steps: [
+        { name: 'email', prompt: 'Your email?', fields: z.object({ email: z.string().email() }) },
+        { name: 'plan', prompt: 'Which plan?', fields: z.object({ plan: z.enum(['free', 'pro']) }) },
+      ],
+    });
+    const clock = createManualClock({ now: 0 });
+    const sessions = createFlowSessionStore(flow, { store: createMemoryStore({ clock }), clock });
+    const sent: string[] = [];
+    const host = createChatFlowHost({
+      sessions,
+      clock,
+      read: (text, ctx) => (ctx.session.step === 'email' ? { email: text } : { plan: text }),
+      after: async (done, ctx) => {
+        if (done.step === 'plan') await ctx.effect('welcome-mail', () => void sent.push('welcome'));
+      },
+      ask: (prompt) => void sent.push(prompt),
+    });
+    await host.start('chat_1', {});
+    await host.reply('chat_1', 'ada@example.org', { messageId: 'm1' });
+    const twice = await host.reply('chat_1', 'ada@example.org', { messageId: 'm1' }); // delivered twice: refused duplicate
+    await host.reply('chat_1', 'pro', { messageId: 'm2' });
+    expect(sent).toEqual(['Your email?', 'Which plan?', 'welcome']);
+    expect(twice).toMatchObject({ ok: false, code: 'duplicate' });
+  });
+
+  it('chat-flow host constants', () => {
+    expect(CHAT_FLOW_REFUSAL_CODES.includes('duplicate')).toBe(true);
+    expect(DEFAULT_MAX_CHAT_SESSIONS).toBe(1000);
+    expect(DEFAULT_MAX_SEEN_MESSAGES).toBe(32);
   });
 });

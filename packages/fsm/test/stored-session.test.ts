@@ -28,6 +28,16 @@ describe('start', () => {
 });
 
 describe('submit', () => {
+  it('writes data computed from the verdict in the same compare-and-set', async () => {
+    const { session, store } = await started();
+    const data = (result: { ok: boolean }) => ({ user: 'ann', moved: result.ok });
+    await session.submit({ goal: 'x' }, { data }); // refused by the flow: written with moved false
+    expect(await store.get('flow-session:s1')).toMatchObject({ data: { moved: false } });
+    const answer = await session.submit(GOAL, { data });
+    expect(answer).toMatchObject({ ok: true, version: 3 });
+    expect(await store.get('flow-session:s1')).toMatchObject({ data: { user: 'ann', moved: true } });
+  });
+
   it('writes each answer with compare-and-set and returns the flow verdict', async () => {
     const { session, store } = await started();
     const answer = await session.submit(GOAL);

@@ -1,0 +1,213 @@
+import type { Clock, Emitter } from '@parley/core';
+import type {
+  ChatContext,
+  ChatEffectClaim,
+  ChatFlowHostEvents,
+  ChatFlowHostOptions,
+  ChatFlowLedger,
+  ChatFlowRefusalCode,
+  ChatFlowResult,
+} from './chat-host-types.js';
+import { isRecord } from './snapshot.js';
+import type { FlowSessionRefusal, StoredFlowSession } from './stored-session-types.js';
+
+const EMPTY: ChatFlowLedger = { seen: [], effect: null };
+
+/** @internal A refusal thrown out of a callback's write so the whole turn ends with it. */
+export class Refused extends Error {
+  constructor(
+    readonly code: ChatFlowRefusalCode,
+    reason: string,
+    readonly original?: unknown,
+  ) {
+    super(reason);
+  }
+}
+
+/** @internal What one turn (start, open, reply) of one session holds until it ends. */
+export interface Turn<TStep extends string, TContext, TData> {
+  readonly session: StoredFlowSession<TStep, TContext, TData>;
+  data: TData;
+  /** The ledger as the next write will store it, and as the last write stored it. */
+  ledger: ChatFlowLedger;
+  written: ChatFlowLedger;
+  /** `setData` was called since the last write. */
+  dirty: boolean;
+  asked: boolean;
+  /** An effect that ran and is marked done by the next write. */
+  done: ChatEffectClaim | undefined;
+  /** Claimed by the write that completed its step and not run yet. */
+  claimed: ChatEffectClaim | undefined;
+}
+
+/** @internal What a turn needs from its host. */
+export interface TurnHost<TStep extends string, TContext, TData> {
+  readonly options: ChatFlowHostOptions<TStep, TContext, TData>;
+  readonly clock: Clock;
+  readonly events: Emitter<ChatFlowHostEvents>;
+  /** Drops a handle that lost a race, so the next turn reads the record again. */
+  forget(session: StoredFlowSession<TStep, TContext, TData>): void;
+}
+
+/** @internal Starts a turn on a handle: the host's data and its ledger, split. */
+export function openTurn<TStep extends string, TContext, TData>(
+  session: StoredFlowSession<TStep, TContext, TData>,
+): Turn<TStep, TContext, TData> {
+  const raw = session.data;
+  let data = raw;
+  let ledger = EMPTY;
+  if (isRecord(raw)) {
+    const { chatFlow, ...rest } = raw;
+    data = rest as TData; // the host's data is the record's data less `chatFlow`
+    // the ledger is this module's own JSON, written only by `stored` below
+    if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
+  }
+  const fresh = { asked: false, dirty: false, done: undefined, claimed: undefined };
+  return { session, data, ledger, written: ledger, ...fresh };
+}
+
+const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
+  ({ ...turn.data, chatFlow: turn.ledger }) as TData; // the host's data is a JSON object
+
+/** @internal The names of a claim, for events. */
+export const pick = (claim: ChatEffectClaim): { name: string; step: string; part: number } => ({
+  name: claim.name,
+  step: claim.step,
+  part: claim.part,
+});
+
+/** @internal The context the host's callbacks get for `turn`. */
+export function contextOf<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): ChatContext<TStep, TContext, TData> {
+  const { options, clock, events } = host;
+  const { session } = turn;
+  const id = session.id;
+
+  function committed(): void {
+    turn.written = turn.ledger;
+    turn.dirty = false;
+    const done = turn.done;
+    turn.done = undefined;
+    if (done !== undefined) events.emit('effect-done', { id, ...pick(done), at: clock.now() });
+  }
+
+  function check<T extends { ok: boolean }>(result: T | FlowSessionRefusal): T | FlowSessionRefusal {
+    if (!result.ok && 'code' in result && (result.code === 'conflict' || result.code === 'stale'))
+      host.forget(session);
+    return result;
+  }
+
+  /** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
+  async function claimNow(name: string): Promise<ChatEffectClaim> {
+    const earlier = turn.ledger.effect;
+    if (earlier?.state === 'running') {
+      throw new Refused('outcome_unknown', `the outcome of ${earlier.name} (${earlier.step}) is unknown`);
+    }
+    const at = clock.now();
+    const claim: ChatEffectClaim = {
+      ...{ name, step: session.step, part: session.snapshot().part },
+      ...{ state: 'running', claimedAt: at, doneAt: null },
+    };
+    const before = turn.ledger;
+    turn.ledger = { ...turn.ledger, effect: claim };
+    const saved = await ctx.save();
+    if (!saved.ok) {
+      turn.ledger = before;
+      throw new Refused(saved.code, saved.reason, saved.cause);
+    }
+    events.emit('effect-claimed', { id, ...pick(claim), at });
+    return claim;
+  }
+
+  /** Drops a claim made with a completion that `after` did not use: the next write clears it. */
+  function release(effect: ChatEffectClaim | null): void {
+    turn.claimed = undefined;
+    turn.ledger = { ...turn.ledger, effect };
+  }
+
+  const ctx: ChatContext<TStep, TContext, TData> = {
+    id,
+    session,
+    get data() {
+      return turn.data;
+    },
+    setData: (data) => {
+      turn.data = data;
+      turn.dirty = true;
+    },
+    async submit(fields, more) {
+      const { state, part } = session.snapshot();
+      const done = { step: state as TStep, part };
+      const name = options.claims?.(done);
+      const before = turn.ledger;
+      let claim: ChatEffectClaim | undefined;
+      const data = (verdict: { readonly ok: boolean }): TData => {
+        if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
+          claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
+          turn.ledger = { ...before, effect: claim };
+        }
+        return stored(turn);
+      };
+      const written = check(await session.submit(fields, { data, ...more }));
+      if (!written.ok) {
+        turn.ledger = before;
+        return written;
+      }
+      committed();
+      if (!written.result.ok) return written;
+      if (claim !== undefined) {
+        turn.claimed = claim;
+        events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
+      }
+      turn.asked = false;
+      await options.after?.(done, ctx);
+      if (claim !== undefined && turn.claimed === claim) release(before.effect);
+      if (!turn.asked) await ctx.ask();
+      return written;
+    },
+    async save() {
+      const saved = check(await session.update(stored(turn)));
+      if (saved.ok) committed();
+      return saved;
+    },
+    async effect(name, run) {
+      let claim = turn.claimed;
+      if (claim?.name !== name) {
+        if (claim !== undefined) release(null);
+        claim = await claimNow(name);
+      }
+      turn.claimed = undefined;
+      let value: Awaited<ReturnType<typeof run>>;
+      try {
+        value = await run();
+      } catch (error) {
+        events.emit('outcome-unknown', { id, ...pick(claim), claimedAt: claim.claimedAt });
+        throw error;
+      }
+      turn.ledger = { ...turn.ledger, effect: { ...claim, state: 'done', doneAt: clock.now() } };
+      turn.done = claim;
+      return value;
+    },
+    async ask() {
+      turn.asked = true;
+      const prompt = session.prompt;
+      if (prompt !== undefined && options.ask) await options.ask(prompt, ctx);
+    },
+  };
+  return ctx;
+}
+
+/** @internal Ends a turn: writes what is still unwritten (data, ledger, an effect done) and reports. */
+export async function finishTurn<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): Promise<ChatFlowResult> {
+  if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) {
+    const saved = await contextOf(turn, host).save();
+    if (!saved.ok) throw new Refused(saved.code, saved.reason, saved.cause);
+  }
+  const { session } = turn;
+  return { ok: true, id: session.id, step: session.step, version: session.version };
+}

@@ -1,0 +1,171 @@
+// Follow-ups claim before they send: of two processes that both armed one, only the one whose
+// compare-and-set claim wins sends it; a claim found without `sentAt` after a restart means the
+// send's outcome is unknown, which is reported and never resent silently.
+import { createManualClock, createMemoryStore, type Store } from '@parley/core';
+import { describe, expect, it } from 'vitest';
+import { createFollowUps, type FollowUp, type FollowUps, type FollowUpsOptions } from '../src/index.js';
+
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 3, 15, 9);
+
+function rig(store?: Store) {
+  const clock = createManualClock({ now: START });
+  const shared = store ?? createMemoryStore({ clock });
+  const sent: string[] = [];
+  const open = (more: Partial<FollowUpsOptions<string>> = {}): FollowUps<string> =>
+    createFollowUps<string>({ store: shared, clock, send: (f) => void sent.push(f.payload), ...more });
+  return { clock, store: shared, sent, open };
+}
+
+describe('createFollowUps claims', () => {
+  it('sends once when two processes on one store both armed it', async () => {
+    const { clock, sent, open } = rig();
+    const a = open();
+    const b = open();
+    await a.schedule('sess_1', START + DAY, 'check');
+    expect((await b.arm('sess_1')).ok).toBe(true);
+    const skipped: string[] = [];
+    for (const f of [a, b]) f.on('skipped', (e) => skipped.push(e.reason));
+    clock.advance(DAY);
+    await Promise.all([a.settled(), b.settled()]);
+    expect(sent).toEqual(['check']);
+    expect(skipped).toHaveLength(1);
+    expect(await a.get('sess_1')).toMatchObject({ sendingAt: START + DAY, sentAt: START + DAY });
+  });
+
+  it('writes the claim before it sends', async () => {
+    const { clock, store, open } = rig();
+    const seen: unknown[] = [];
+    const f = open({ send: async () => void seen.push(await store.get('follow-up:sess_1')) });
+    await f.schedule('sess_1', START + DAY, 'check');
+    clock.advance(DAY);
+    await f.settled();
+    expect(seen).toEqual([expect.objectContaining({ sendingAt: START + DAY, sentAt: null })]);
+  });
+
+  it('reports a claim without sentAt after a restart as outcome unknown and does not resend it', async () => {
+    const { clock, store, sent, open } = rig();
+    const first = open({ send: () => new Promise<void>(() => undefined) }); // the process dies mid-send
+    await first.schedule('sess_1', START + DAY, 'check');
+    clock.advance(DAY);
+    await Promise.resolve();
+    await Promise.resolve();
+    first.close();
+    expect(await store.get('follow-up:sess_1')).toMatchObject({ sendingAt: START + DAY, sentAt: null });
+    const second = open();
+    const unknown: unknown[] = [];
+    second.on('outcome-unknown', (e) => unknown.push(e));
+    clock.advance(DAY);
+    expect(await second.arm('sess_1')).toMatchObject({ ok: false, code: 'outcome_unknown' });
+    expect(unknown).toEqual([{ id: 'sess_1', sendingAt: START + DAY, at: START + 2 * DAY }]);
+    clock.advance(DAY);
+    await second.settled();
+    expect([sent, second.armed, clock.pendingTimers()]).toEqual([[], 0, 0]);
+  });
+
+  it('reports a claim it finds when the timer fires instead of sending', async () => {
+    const { clock, store, sent, open } = rig();
+    const f = open();
+    const skipped: unknown[] = [];
+    f.on('skipped', (e) => skipped.push(e));
+    await f.schedule('sess_1', START + DAY, 'check');
+    const stored = (await f.get('sess_1')) as FollowUp<string>;
+    await store.set('follow-up:sess_1', { ...stored, sendingAt: START }); // another process claimed it
+    clock.advance(DAY);
+    await f.settled();
+    expect(sent).toEqual([]);
+    expect(skipped).toEqual([{ id: 'sess_1', reason: 'claimed', at: START + DAY }]);
+  });
+
+  it('keeps the claim when marking it sent fails, so a restart reports it instead of resending', async () => {
+    const clock = createManualClock({ now: START });
+    const inner = createMemoryStore({ clock });
+    let casCalls = 0;
+    const store: Store = {
+      ...inner,
+      compareAndSet: (key, expected, value) => {
+        casCalls++;
+        return casCalls === 3
+          ? Promise.reject(new Error('crash'))
+          : inner.compareAndSet(key, expected, value);
+      },
+    };
+    const { sent, open } = rig(store);
+    const f = createFollowUps<string>({ store, clock, send: (x) => void sent.push(x.payload) });
+    const failed: string[] = [];
+    f.on('failed', (e) => failed.push(e.reason));
+    await f.schedule('sess_1', START + DAY, 'check'); // write 1; the claim is write 2, the mark write 3
+    clock.advance(DAY);
+    await f.settled();
+    expect([sent, failed]).toEqual([['check'], ['crash']]);
+    expect(await open().arm('sess_1')).toMatchObject({ ok: false, code: 'outcome_unknown' });
+  });
+
+  it('resolves an unknown outcome as sent or unsent when the host decides', async () => {
+    const { clock, store, sent, open } = rig();
+    const f = open();
+    await f.schedule('a', START + DAY, 'a');
+    await f.schedule('b', START + DAY, 'b');
+    for (const id of ['a', 'b']) {
+      const stored = (await f.get(id)) as FollowUp<string>;
+      await store.set(`follow-up:${id}`, { ...stored, sendingAt: START });
+    }
+    expect(await f.resolve('a', 'sent')).toMatchObject({ ok: true, followUp: { sentAt: START } });
+    expect(await f.arm('a')).toMatchObject({ ok: false, code: 'already_sent' });
+    expect(await f.resolve('b', 'unsent')).toMatchObject({ ok: true, followUp: { sendingAt: null } });
+    expect((await f.arm('b')).ok).toBe(true);
+    clock.advance(DAY);
+    await f.settled();
+    expect(sent).toEqual(['b']);
+    expect(await f.resolve('b', 'unsent')).toMatchObject({ ok: false, code: 'already_sent' });
+    expect(await f.resolve('c', 'sent')).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await f.resolve('b', 'sent')).toMatchObject({ ok: false, code: 'already_sent' });
+  });
+
+  it('refuses to resolve a follow-up that was never claimed, and after close', async () => {
+    const { open } = rig();
+    const f = open();
+    await f.schedule('a', START + DAY, 'a');
+    expect(await f.resolve('a', 'sent')).toMatchObject({ ok: false, code: 'not_claimed' });
+    f.close();
+    expect(await f.resolve('a', 'sent')).toMatchObject({ ok: false, code: 'closed' });
+  });
+
+  it('reads a record written before claims existed as unclaimed', async () => {
+    const { clock, store, sent, open } = rig();
+    await store.set('follow-up:old', {
+      kind: 'parley.follow-up',
+      id: 'old',
+      dueAt: START + DAY,
+      payload: 'old',
+      createdAt: START,
+      sentAt: null,
+    });
+    const f = open();
+    expect(await f.arm('old')).toMatchObject({ ok: true, followUp: { sendingAt: null } });
+    clock.advance(DAY);
+    await f.settled();
+    expect(sent).toEqual(['old']);
+  });
+});
+
+describe('createFollowUps resolve races', () => {
+  it('refuses conflict when another process wrote the record between the read and the write', async () => {
+    const clock = createManualClock({ now: START });
+    const inner = createMemoryStore({ clock });
+    let race = false;
+    const store: Store = {
+      ...inner,
+      compareAndSet: async (key, expected, value) => {
+        if (race) await inner.set(key, (await inner.get(key)) ?? null);
+        return inner.compareAndSet(key, expected, value);
+      },
+    };
+    const f = createFollowUps<string>({ store, clock, send: () => undefined });
+    await f.schedule('a', START + DAY, 'a');
+    const stored = (await f.get('a')) as FollowUp<string>;
+    await store.set('follow-up:a', { ...stored, sendingAt: START });
+    race = true;
+    expect(await f.resolve('a', 'sent')).toMatchObject({ ok: false, code: 'conflict' });
+  });
+});
