@@ -18,9 +18,9 @@ export interface CronTriggerOptions {
   /**
    * Called with the scheduled time (epoch ms) each time the schedule fires. Times missed because
    * the timer fired late are not fired one by one: `fire` names the latest one and how many
-   * earlier ones it stands for.
+   * earlier ones it stands for. A promise it returns is followed only for `onError`.
    */
-  readonly onFire: (scheduledAt: number, fire: CronFire) => void | Promise<void>;
+  readonly onFire: (scheduledAt: number, fire: CronFire) => unknown;
   /**
    * Called when `onFire` throws or its promise rejects; the schedule goes on either way. Without
    * it, a throw leaves the timer callback as any uncaught error would, and a rejection is unhandled.
@@ -163,9 +163,8 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       return;
     }
     try {
-      const done = options.onFire(latest, info);
-      if (done !== undefined && typeof done.then === 'function')
-        done.then(undefined, (error) => onError(error, info));
+      const done = options.onFire(latest, info) as PromiseLike<unknown> | undefined;
+      if (typeof done?.then === 'function') done.then(undefined, (error: unknown) => onError(error, info));
     } catch (error) {
       onError(error, info);
     }
