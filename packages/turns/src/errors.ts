@@ -5,7 +5,7 @@ import { ParleyError } from '@parley/core';
  *
  * | code | when |
  * |---|---|
- * | `invalid_options` | an empty `keyPrefix`, a `turnTimeoutMs` or `journalTtlMs` that is not a positive integer |
+ * | `invalid_options` | an empty `keyPrefix`, a `turnTimeoutMs`, `journalTtlMs` or `maxInputLength` that is not a positive integer |
  * | `not_opened` | `run`, `rollback` or `undo` before `open()` resolved |
  * | `turn_failed` | a hook, the model wrapper, the gate or a store write threw during a turn: nothing was committed, the host state is back at the last commit (`cause` holds the error) |
  * | `corrupt_record` | the stored head of the runner is not what this package wrote |

@@ -16,7 +16,7 @@ export {
   DEFAULT_JOURNAL_TTL_MS,
 } from './errors.js';
 export type { TurnsErrorCode } from './errors.js';
-export { TURN_REFUSAL_CODES, MAX_KEY_LENGTH } from './refusals.js';
+export { TURN_REFUSAL_CODES, MAX_KEY_LENGTH, MAX_INPUT_LENGTH } from './refusals.js';
 export type { TurnRefusalCode, TurnRefusal } from './refusals.js';
 export type {
   TurnCheckpoint,

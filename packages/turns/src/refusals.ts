@@ -9,6 +9,7 @@
  * | `key_reused` | a submission key already settled or running with other input (identity is content) |
  * | `conflict` | another writer moved the runner's head while this turn ran: nothing was committed |
  * | `invalid_key` | a submission key that is empty or longer than {@link MAX_KEY_LENGTH} characters |
+ * | `input_too_large` | an input whose canonical JSON is longer than `maxInputLength` ({@link MAX_INPUT_LENGTH}) |
  *
  * @example
  * ```ts
@@ -17,7 +18,14 @@
  * console.log(TURN_REFUSAL_CODES.includes('key_reused')); // true
  * ```
  */
-export const TURN_REFUSAL_CODES = ['busy', 'in_progress', 'key_reused', 'conflict', 'invalid_key'] as const;
+export const TURN_REFUSAL_CODES = [
+  'busy',
+  'in_progress',
+  'key_reused',
+  'conflict',
+  'invalid_key',
+  'input_too_large',
+] as const;
 
 /**
  * The longest submission key a runner takes (256 characters): a key is a chat message id or the
@@ -31,6 +39,19 @@ export const TURN_REFUSAL_CODES = ['busy', 'in_progress', 'key_reused', 'conflic
  * ```
  */
 export const MAX_KEY_LENGTH = 256;
+
+/**
+ * The longest input a runner takes by default: 65 536 characters of its canonical JSON. The head
+ * and the journal keep each input, so a longer one is refused `input_too_large` before anything runs.
+ *
+ * @example
+ * ```ts
+ * import { MAX_INPUT_LENGTH } from '@parley/turns';
+ *
+ * console.log(MAX_INPUT_LENGTH); // 65536
+ * ```
+ */
+export const MAX_INPUT_LENGTH = 65_536;
 
 /**
  * A code of {@link TURN_REFUSAL_CODES}.

@@ -28,7 +28,7 @@ import {
   type RunnerCore,
   release,
 } from './sync.js';
-import { MAX_KEY_LENGTH, type TurnRefusal, type TurnRefusalCode } from './refusals.js';
+import { MAX_INPUT_LENGTH, MAX_KEY_LENGTH, type TurnRefusal, type TurnRefusalCode } from './refusals.js';
 import type { TurnCheckpoint, TurnResult, TurnRunnerEvents, TurnRunnerOptions } from './types.js';
 
 /**
@@ -100,6 +100,7 @@ export function createTurnRunner<
   }
   const turnTimeoutMs = positive('turnTimeoutMs', options.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS);
   const journalTtlMs = positive('journalTtlMs', options.journalTtlMs ?? DEFAULT_JOURNAL_TTL_MS);
+  const maxInput = positive('maxInputLength', options.maxInputLength ?? MAX_INPUT_LENGTH);
   const clock = options.clock ?? systemClock;
   const nextTurnId = options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' });
   const initialTurnId = options.initialTurnId ?? 'turn_0';
@@ -191,6 +192,8 @@ export function createTurnRunner<
       const given = runOptions.key;
       const content = canonicalJson(input as unknown as JsonValue); // inputs are plain JSON (documented)
       if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
+      if (content.length > maxInput)
+        return refuse('input_too_large', `The input is longer than ${maxInput} characters`, given);
       if (given !== undefined) {
         if (given.length === 0 || given.length > MAX_KEY_LENGTH) {
           return refuse('invalid_key', `A submission key has 1…${MAX_KEY_LENGTH} characters`);

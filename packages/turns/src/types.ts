@@ -120,6 +120,11 @@ export interface TurnRunnerOptions<
   readonly turnTimeoutMs?: number;
   /** How long settled submission keys are remembered; {@link DEFAULT_JOURNAL_TTL_MS} by default. */
   readonly journalTtlMs?: number;
+  /**
+   * The longest input a turn takes, in characters of its canonical JSON (the head and the journal
+   * keep it); {@link MAX_INPUT_LENGTH} by default. A longer one is refused `input_too_large`.
+   */
+  readonly maxInputLength?: number;
   /** The tool gate that judges and executes the model's calls; its memory is checkpointed. */
   readonly gate: ToolGate<string, TContext>;
   /** The conflict loop's options (detectors, stateTools, K, policy…); a new loop runs every turn. */

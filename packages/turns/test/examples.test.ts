@@ -8,6 +8,7 @@ import {
   DEFAULT_JOURNAL_TTL_MS,
   DEFAULT_TURN_TIMEOUT_MS,
   MAX_KEY_LENGTH,
+  MAX_INPUT_LENGTH,
   type OpenResult,
   TURN_REFUSAL_CODES,
   TURNS_ERROR_CODES,
@@ -148,6 +149,7 @@ describe('TSDoc examples', () => {
 
   it('DEFAULT_TURN_TIMEOUT_MS, DEFAULT_JOURNAL_TTL_MS and MAX_KEY_LENGTH', () => {
     expect(MAX_KEY_LENGTH).toBe(256);
+    expect(MAX_INPUT_LENGTH).toBe(65536);
     expect(DEFAULT_TURN_TIMEOUT_MS).toBe(300000);
     expect(DEFAULT_JOURNAL_TTL_MS).toBe(604800000);
   });

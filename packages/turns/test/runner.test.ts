@@ -1,6 +1,6 @@
 import { createMemoryStore, isParleyError } from '@parley/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_KEY_LENGTH, TURN_REFUSAL_CODES, type TurnRunnerEvents } from '../src/index.js';
+import { MAX_INPUT_LENGTH, MAX_KEY_LENGTH, TURN_REFUSAL_CODES, type TurnRunnerEvents } from '../src/index.js';
 import { deferred, hit, say, setup } from './helpers.js';
 
 let env: ReturnType<typeof setup>;
@@ -142,6 +142,19 @@ describe('submission keys', () => {
     expect(host.requests).toEqual([]);
   });
 
+  it('refuses an input longer than maxInputLength before anything runs, keyed or not', async () => {
+    const { host } = await opened();
+    const long = say('x'.repeat(MAX_INPUT_LENGTH));
+    expect(await host.runner.run(long)).toMatchObject({ ok: false, code: 'input_too_large' });
+    expect(await host.runner.run(long, { key: 'msg_big' })).toMatchObject({
+      ok: false,
+      code: 'input_too_large',
+    });
+    expect(host.requests).toEqual([]);
+    host.replies.push({ text: 'Ok.' });
+    expect(await host.runner.run(say('x'.repeat(100)), { key: 'msg_big' })).toMatchObject({ ok: true });
+  });
+
   it('keeps keys that differ only in a lone surrogate apart', async () => {
     const { host } = await opened();
     host.replies.push({ text: 'a' }, { text: 'b' });
@@ -180,7 +193,14 @@ describe('submission keys', () => {
     expect(await host.runner.undo()).toMatchObject({ ok: false, code: 'busy' });
     held.resolve({ text: 'Done.' });
     expect(await running).toMatchObject({ ok: true, turnId: 'turn_1' });
-    expect(TURN_REFUSAL_CODES).toEqual(['busy', 'in_progress', 'key_reused', 'conflict', 'invalid_key']);
+    expect(TURN_REFUSAL_CODES).toEqual([
+      'busy',
+      'in_progress',
+      'key_reused',
+      'conflict',
+      'invalid_key',
+      'input_too_large',
+    ]);
   });
 });
 
@@ -228,7 +248,12 @@ describe('misuse', () => {
   });
 
   it('throws invalid_options for an empty prefix and bad durations', () => {
-    for (const bad of [{ keyPrefix: '' }, { turnTimeoutMs: 0 }, { journalTtlMs: 1.5 }]) {
+    for (const bad of [
+      { keyPrefix: '' },
+      { turnTimeoutMs: 0 },
+      { journalTtlMs: 1.5 },
+      { maxInputLength: -1 },
+    ]) {
       let caught: unknown;
       try {
         setup(bad);
