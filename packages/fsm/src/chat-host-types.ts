@@ -14,6 +14,7 @@ import type {
  * | code | when |
  * |---|---|
  * | `duplicate` | `reply`: this message id was processed for the session before (also after a restart) |
+ * | `invalid_message_id` | `reply`: a message id that is not a string of 1…{@link MAX_MESSAGE_ID_LENGTH} characters |
  * | `too_many_sessions` | `maxSessions` sessions are open and busy; nothing was read (a `start` leaves its new record stored) |
  * | `callback_failed` | `read`, `after`, `begin`, `ask` or an effect threw; what was written stays |
  * | `outcome_unknown` | an effect was claimed and never marked done: it is not run again until `resolveEffect` |
@@ -28,6 +29,7 @@ import type {
  */
 export const CHAT_FLOW_REFUSAL_CODES = [
   'duplicate',
+  'invalid_message_id',
   'too_many_sessions',
   'callback_failed',
   'outcome_unknown',
@@ -70,6 +72,19 @@ export const DEFAULT_MAX_CHAT_SESSIONS = 1_000;
  * ```
  */
 export const DEFAULT_MAX_SEEN_MESSAGES = 32;
+
+/**
+ * The longest message id `reply` takes (256 characters): the session record keeps the ids it has
+ * seen, so a longer one is refused `invalid_message_id` before anything is read.
+ *
+ * @example
+ * ```ts
+ * import { MAX_MESSAGE_ID_LENGTH } from '@parley/fsm';
+ *
+ * console.log(MAX_MESSAGE_ID_LENGTH); // 256
+ * ```
+ */
+export const MAX_MESSAGE_ID_LENGTH = 256;
 
 /**
  * An effect claim as kept in the session record (under `data.chatFlow`): written before the effect

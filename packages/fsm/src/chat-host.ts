@@ -8,6 +8,7 @@ import {
   type ChatFlowResult,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-types.js';
 import { FsmError } from './errors.js';
 import type { StoredFlowSession } from './stored-session-types.js';
@@ -156,8 +157,18 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
       }),
     reply: (id, text, more = {}) =>
       serialize(id, async () => {
-        const turn = openTurn(await load(id));
         const { messageId } = more;
+        if (
+          messageId !== undefined &&
+          (typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_MESSAGE_ID_LENGTH)
+        ) {
+          return refusal(
+            id,
+            'invalid_message_id',
+            `A message id is a string of 1…${MAX_MESSAGE_ID_LENGTH} characters`,
+          );
+        }
+        const turn = openTurn(await load(id));
         if (messageId !== undefined) {
           if (turn.ledger.seen.includes(messageId)) {
             events.emit('duplicate', { id, messageId, at: clock.now() });

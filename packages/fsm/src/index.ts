@@ -52,6 +52,7 @@ export {
   CHAT_FLOW_REFUSAL_CODES,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-types.js';
 export type {
   ChatContext,

@@ -6,6 +6,7 @@ import {
   CHAT_FLOW_REFUSAL_CODES,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  MAX_MESSAGE_ID_LENGTH,
 } from '../src/index.js';
 import { createRig, type Ctx, gate, NOTES, named, readField } from './chat-helpers.js';
 
@@ -61,6 +62,21 @@ describe('createChatFlowHost', () => {
     await host.reply('c1', 'nope', { messageId: 'm3' });
     expect((await host.reply('c1', 'pro', { messageId: 'm1' })).ok).toBe(true); // m1 was forgotten
     expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Type YES']);
+  });
+
+  it('refuses a message id that is empty, not a string or too long, before reading or writing', async () => {
+    const rig = createRig();
+    const host = rig.open();
+    const started = await host.start('c1', NOTES);
+    for (const messageId of ['', 'm'.repeat(MAX_MESSAGE_ID_LENGTH + 1), 42 as never]) {
+      expect(await host.reply('c1', 'ada@example.org', { messageId })).toMatchObject({
+        ok: false,
+        code: 'invalid_message_id',
+      });
+    }
+    expect(rig.asked).toEqual(['Your email?']);
+    const ok = await host.reply('c1', 'ada@example.org', { messageId: 'm'.repeat(MAX_MESSAGE_ID_LENGTH) });
+    expect(ok).toMatchObject({ ok: true, version: (started.ok ? started.version : 0) + 1 });
   });
 
   it('writes the message id when read answered the reply itself', async () => {

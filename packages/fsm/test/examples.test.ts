@@ -13,6 +13,7 @@ import {
   DEFAULT_MAX_ARMED_FOLLOW_UPS,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  MAX_MESSAGE_ID_LENGTH,
   describeFlowResult,
   FOLLOW_UP_REFUSAL_CODES,
   toFlowAudit,
@@ -277,5 +278,6 @@ describe('TSDoc examples', () => {
     expect(CHAT_FLOW_REFUSAL_CODES.includes('duplicate')).toBe(true);
     expect(DEFAULT_MAX_CHAT_SESSIONS).toBe(1000);
     expect(DEFAULT_MAX_SEEN_MESSAGES).toBe(32);
+    expect(MAX_MESSAGE_ID_LENGTH).toBe(256);
   });
 });
