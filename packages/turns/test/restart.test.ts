@@ -17,6 +17,20 @@ function processOn(memory: ReturnType<typeof world>['memory'], clock: ReturnType
   return { host: createHost(faulty.store, clock), die: () => faulty.fail(() => 'throw'), faulty };
 }
 
+/** A process that opens, then dies while its first turn waits for the model: the turn stays open. */
+async function diesMidTurn(
+  memory: ReturnType<typeof world>['memory'],
+  clock: ReturnType<typeof world>['clock'],
+): Promise<void> {
+  const first = processOn(memory, clock);
+  await first.host.runner.open();
+  first.host.replies.push(async () => {
+    first.die();
+    return { text: 'lost' };
+  });
+  await expect(first.host.runner.run(say('Look'))).rejects.toThrow();
+}
+
 describe('a restart', () => {
   it('resumes from the head: the state, the turn number and the gate come back', async () => {
     const { clock, memory } = world();
@@ -63,13 +77,7 @@ describe('a restart', () => {
 
   it('takes over an open turn at once when the host knows it is the only process', async () => {
     const { clock, memory } = world();
-    const first = processOn(memory, clock);
-    await first.host.runner.open();
-    first.host.replies.push(async () => {
-      first.die();
-      return { text: 'lost' };
-    });
-    await expect(first.host.runner.run(say('Look'))).rejects.toThrow();
+    await diesMidTurn(memory, clock);
     const second = createHost(memory, clock);
     expect(await second.runner.open({ takeOver: true })).toMatchObject({ turn: 0, abandoned: 'turn_1' });
     second.replies.push({ text: 'seen' });
@@ -183,13 +191,7 @@ describe('records it cannot read', () => {
 
   it('refuses conflict when another process settles an expired open turn first', async () => {
     const { clock, memory } = world();
-    const first = processOn(memory, clock);
-    await first.host.runner.open();
-    first.host.replies.push(async () => {
-      first.die();
-      return { text: 'lost' };
-    });
-    await expect(first.host.runner.run(say('Look'))).rejects.toThrow();
+    await diesMidTurn(memory, clock);
     const second = processOn(memory, clock);
     expect(await second.host.runner.open()).toMatchObject({ pending: { turnId: 'turn_1' } });
     clock.advance(DEFAULT_TURN_TIMEOUT_MS);
