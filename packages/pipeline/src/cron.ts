@@ -98,19 +98,7 @@ export function parseCron(source: string): CronParseResult {
  * ```
  */
 export function nextCronRun(schedule: CronSchedule, after: number): number | undefined {
-  const start = Math.floor(after / 60_000) * 60_000 + 60_000;
-  const end = start + 366 * 24 * 60 * 60_000;
-  const either = eitherDay(schedule);
-  for (let at = start; at < end; ) {
-    const d = new Date(at);
-    if (!dayMatches(schedule, d, either)) {
-      at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1); // next day, 00:00
-      continue;
-    }
-    if (schedule.hours.includes(d.getUTCHours()) && schedule.minutes.includes(d.getUTCMinutes())) return at;
-    at += 60_000;
-  }
-  return undefined;
+  return scan(schedule, Math.floor(after / MINUTE) * MINUTE + MINUTE, 1);
 }
 
 /**
@@ -128,17 +116,28 @@ export function nextCronRun(schedule: CronSchedule, after: number): number | und
  * ```
  */
 export function previousCronRun(schedule: CronSchedule, atOrBefore: number): number | undefined {
-  const start = Math.floor(atOrBefore / 60_000) * 60_000;
-  const end = start - 366 * 24 * 60 * 60_000;
+  return scan(schedule, Math.floor(atOrBefore / MINUTE) * MINUTE, -1);
+}
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * The first minute from `start` on, going forward (`1`) or back (`-1`) for at most 366 days, at
+ * which the schedule fires. A day that does not match is skipped whole: to the next day's 00:00
+ * going forward, to the day before's 23:59 going back.
+ */
+function scan(schedule: CronSchedule, start: number, direction: 1 | -1): number | undefined {
   const either = eitherDay(schedule);
-  for (let at = start; at > end; ) {
+  for (let at = start; Math.abs(at - start) < 366 * DAY; ) {
     const d = new Date(at);
     if (!dayMatches(schedule, d, either)) {
-      at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 60_000; // the day before, 23:59
+      const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+      at = direction === 1 ? midnight + DAY : midnight - MINUTE;
       continue;
     }
     if (schedule.hours.includes(d.getUTCHours()) && schedule.minutes.includes(d.getUTCMinutes())) return at;
-    at -= 60_000;
+    at += direction * MINUTE;
   }
   return undefined;
 }
