@@ -5,22 +5,24 @@ import {
   shutdownProtocol,
   type TrackedRequest,
 } from '@parley/correlate';
-import { createRosterWriter, readTeammate } from './internal/roster-store.js';
+import { createRosterWriter, readTeammate, type StoredTeammate } from './internal/roster-store.js';
 import {
   MAX_TEAMMATES,
   type TeamLead,
   type TeamLeadEvents,
   type TeamLeadOptions,
   type TeammateRecord,
-  type TeammateStatus,
   type TeamRefusal,
   type TeamTrackers,
 } from './team-types.js';
 
 const LEAD_SHUTS_DOWN_LAST = 'the lead shuts down last';
 
+/** What the lead holds of a teammate: `shutdown_pending` is never held, it is read from the correlator. */
+type Held = { -readonly [K in keyof StoredTeammate]: StoredTeammate[K] } & { last?: TrackedRequest };
+
 /** What a settled shutdown request makes of the teammate it was sent to. */
-const AFTER_SHUTDOWN: Readonly<Record<string, TeammateStatus>> = {
+const AFTER_SHUTDOWN: Readonly<Record<string, Held['status']>> = {
   approved: 'shut_down',
   expired: 'unresponsive',
 };
@@ -66,19 +68,13 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
   const { correlator } = options;
   const refuseShutdown = options.shutdownRefusal ?? LEAD_SHUTS_DOWN_LAST;
   const names = checkedNames(options);
-  const records = new Map<string, { status: TeammateStatus; last?: TrackedRequest; lateReplies: number }>(
-    names.map((name) => [name, { status: 'working', lateReplies: 0 }]),
-  );
+  const records = new Map<string, Held>(names.map((name) => [name, { status: 'working', lateReplies: 0 }]));
   const events = createEmitter<TeamLeadEvents>();
   const prefix = options.keyPrefix ?? `parley:team:${correlator.self}:`;
   const writer = createRosterWriter(options.store, prefix, (teammate, error) =>
     events.emit('error', { teammate, error }),
   );
-  const save = (name: string, record: { status: TeammateStatus; lateReplies: number }): void =>
-    writer.write(name, {
-      status: record.status === 'shutdown_pending' ? 'working' : record.status,
-      lateReplies: record.lateReplies,
-    });
+  const save = (name: string, record: Held): void => writer.write(name, record);
   const peerOf = (r: TrackedRequest): string => (r.role === 'requester' ? r.to : r.from);
   const ours = (r: TrackedRequest): boolean => records.has(peerOf(r));
 
@@ -234,7 +230,7 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
           ignored.push(name);
           continue;
         }
-        const record = records.get(name) as { status: TeammateStatus; lateReplies: number };
+        const record = records.get(name) as Held;
         record.status = stored.status;
         record.lateReplies = stored.lateReplies;
         restored++;
