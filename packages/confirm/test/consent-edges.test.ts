@@ -19,7 +19,7 @@ describe('edges of exact consent', () => {
     expect(s.ignored).toHaveLength(17);
   });
 
-  it('waits with a click on a prompt in flight, then refuses it as before_delivery when made before the delivery', async () => {
+  it('waits with a click on a prompt in flight and counts it once the send succeeds: the button is on the shown card', async () => {
     const s = await setupSlow();
     const refused: unknown[] = [];
     s.gate.on('refused', (event) => refused.push(event));
@@ -31,13 +31,55 @@ describe('edges of exact consent', () => {
     });
     await flush();
     const card = { kind: 'card_action', action: { confirmation: 'cfm_1.confirm' } } as const;
-    const early = s.slow.say('g1', 'alice', '', card);
-    s.clock.advance(1);
+    const early = s.slow.say('g1', 'alice', '', card); // the platform showed it; its answer is late
+    await flush();
+    expect(s.gate.pending()).toHaveLength(1); // held until the send settles
+    s.clock.advance(300);
     s.slow.deliverNext();
     expect((await early).status).toBe('intercepted');
-    expect(refused).toMatchObject([{ code: 'before_delivery', id: 'cfm_1' }]);
-    await s.slow.say('g1', 'alice', '', card);
-    expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card' });
+    expect(refused).toEqual([]);
+    expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: 'alice' });
+  });
+
+  it('refuses a click on a prompt in flight whose send then fails, and one stamped before the send began', async () => {
+    const s = await setupSlow();
+    const refused: unknown[] = [];
+    s.gate.on('refused', (event) => refused.push(event));
+    const first = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    const click = (id: string, createdAt?: number) =>
+      s.slow.say('g1', 'alice', '', {
+        kind: 'card_action',
+        action: { confirmation: `${id}.confirm` },
+        ...(createdAt === undefined ? {} : { createdAt }),
+      });
+    const held = click('cfm_1');
+    s.slow.held.shift()?.reject(new Error('network down'));
+    expect((await held).status).toBe('intercepted');
+    expect(await first).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
+    expect(refused).toMatchObject([{ code: 'settled', id: 'cfm_1' }]);
+
+    const second = s.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    await flush();
+    const promptedAt = s.clock.now();
+    s.clock.advance(300);
+    s.slow.deliverNext();
+    await flush();
+    await click('cfm_2', promptedAt - 1); // a stamp before the card existed
+    expect(refused).toMatchObject([{ code: 'settled' }, { code: 'before_delivery', id: 'cfm_2' }]);
+    expect(s.gate.pending()).toHaveLength(1);
+    await click('cfm_2', promptedAt);
+    expect(await second).toMatchObject({ outcome: 'confirmed', reason: 'card' });
   });
 
   it('takes a confirmed decision recorded at or after the deadline as timed_out, and authorize refuses it', async () => {

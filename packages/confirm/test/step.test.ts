@@ -87,7 +87,27 @@ describe('step', () => {
       2_000,
       { kind: 'ignore', code: 'before_delivery' },
     ],
-    ['a click before delivery', VIEW, click(1_100), 2_000, { kind: 'refuse', code: 'before_delivery' }],
+    [
+      'a click that reached the bot before the send resolved (it is on the delivered card)',
+      VIEW,
+      click(1_100),
+      2_000,
+      { kind: 'settle', outcome: 'confirmed', reason: 'card' },
+    ],
+    [
+      'a click stamped before the send began',
+      VIEW,
+      click(999),
+      2_000,
+      { kind: 'refuse', code: 'before_delivery' },
+    ],
+    [
+      'a click while the send is unresolved',
+      { ...VIEW, deliveredAt: undefined },
+      click(1_100),
+      2_000,
+      { kind: 'refuse', code: 'before_delivery' },
+    ],
     [
       'a reply by someone who may not answer',
       VIEW,
@@ -120,7 +140,7 @@ describe('step', () => {
     timeoutMs: fc.integer({ min: 1, max: 60_000 }),
   });
   test.prop([views, fc.integer({ min: 0, max: 80_000 }), fc.integer({ min: 0, max: 80_000 }), fc.boolean()])(
-    'never confirms an answer written before delivery, nor at or after the deadline',
+    'never confirms a reply written before delivery, a click before its send began or while unresolved, nor anything at or after the deadline',
     (v, createdAt, now, isCard) => {
       const view: StepView = {
         ...VIEW,
@@ -137,7 +157,8 @@ describe('step', () => {
       );
       if (result.kind === 'settle' && result.outcome === 'confirmed') {
         expect(view.deliveredAt).toBeDefined();
-        expect(createdAt).toBeGreaterThanOrEqual(view.deliveredAt as number);
+        // A click is on the shown card: it may reach the bot before the send's answer.
+        expect(createdAt).toBeGreaterThanOrEqual(isCard ? view.promptedAt : (view.deliveredAt as number));
         expect(Math.max(now, createdAt)).toBeLessThan(view.expiresAt as number);
       }
     },

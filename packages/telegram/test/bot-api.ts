@@ -50,8 +50,11 @@ export interface BotApiStandIn {
   dropNext(method: string): void;
   /** Resolves once `count` long polls (getUpdates with a timeout) have been held in total; to the count. */
   held(count?: number): Promise<number>;
-  /** Runs before `sendMessage` answers, e.g. to move the clock while the message is "in flight". */
-  onSend(hook: (() => void) | undefined): void;
+  /**
+   * Runs before `sendMessage` answers, e.g. to move the clock while the message is "in flight"; a
+   * returned promise holds the answer back until it settles (the message is shown, the bot not told).
+   */
+  onSend(hook: (() => void | Promise<void>) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -60,7 +63,7 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
   let queue: { update: object; sent: boolean }[] = [];
   let poll: { readonly offset: number; readonly respond: (updates: readonly object[]) => void } | undefined;
   let messageId = 100;
-  let sendHook: (() => void) | undefined;
+  let sendHook: (() => void | Promise<void>) | undefined;
   let heldCount = 0;
   const heldWaiters: { count: number; resolve: (count: number) => void }[] = [];
   const ok = (result: unknown): LoopbackAnswer => ({ json: { ok: true, result } });
@@ -115,8 +118,8 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
       },
       {
         path: pathOf('sendMessage'),
-        answer: (req) => {
-          sendHook?.();
+        answer: async (req) => {
+          await sendHook?.();
           messageId++;
           const params = paramsOf(req);
           const chatId = params['chat_id'];

@@ -131,6 +131,50 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
 
+  it("counts the requester's click that reaches the bot before Telegram's answer to the prompt's send", async () => {
+    // Telegram shows the card and Alice clicks; the click's update reaches the bot while the answer
+    // to sendMessage is still on its way. The button is on the delivered card, so the click counts.
+    await gate.close();
+    await h.stop();
+    let arrived!: () => void;
+    const clicked = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const watch = (message: { kind: string }): boolean => {
+      if (message.kind === 'card_action') arrived();
+      return false;
+    };
+    h = await startHarness({
+      mode,
+      clock,
+      api,
+      setup: (_bot, bus) => void bus.intercept({ name: 'watch', intercept: watch }),
+    });
+    gate = createConfirmGate({ bus: h.bus, clock, store });
+    gate.on('refused', (event) => refused.push(event));
+    let answer!: () => void;
+    api.onSend(() => new Promise<void>((resolve) => (answer = resolve)));
+    const decision = gate.request({
+      sessionKey: `telegram:${GROUP_ID}`,
+      requester: String(ALICE.id),
+      action: ACTION,
+      summary: ACTION.args.sql,
+    });
+    const sent = await api.waitFor('sendMessage');
+    const keyboard = sent.params['reply_markup'] as Keyboard;
+    const fed = h.feed(clickUpdate(keyboard.inline_keyboard[0]?.[0]?.callback_data as string, ALICE));
+    await clicked;
+    clock.advance(300); // the answer to sendMessage arrives 0.3 s after the click
+    answer();
+    await fed; // the click is handled
+    expect(refused).toEqual([]);
+    expect(await decision).toMatchObject({
+      outcome: 'confirmed',
+      reason: 'card',
+      decidedBy: String(ALICE.id),
+    });
+  });
+
   it('keeps the pending confirmation across a restart: a new bot, bus and gate on the same store', async () => {
     const { decision } = await requestPurge();
     await gate.close();

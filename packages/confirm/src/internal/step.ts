@@ -9,7 +9,8 @@ import type { CardChoice } from './token.js';
 // performs what it returns. Every path that can decide — a reply, a card click, a reply after a
 // restart, another replica's confirmation loaded from the store — goes through it, so the order
 // of the checks is the same everywhere: the deadline first, then who may answer, then whether
-// the prompt was delivered before the answer was written, then what the answer says.
+// the prompt was delivered before the answer was written (for a click on the card: whether the
+// send of the card succeeded), then what the answer says.
 
 /** What the rules read of a confirmation. */
 export interface StepView {
@@ -155,7 +156,10 @@ function card(
   if (event.sessionKey !== event.promptSession) return { kind: 'refuse', code: 'session_mismatch' };
   if (event.bot || !mayAnswer(view, event.senderId)) return { kind: 'refuse', code: 'not_allowed' };
   if (view.steps !== undefined) return { kind: 'refuse', code: 'steps_required' };
-  if (view.deliveredAt === undefined || event.createdAt < view.deliveredAt)
+  // A click is on the card itself, so it comes after the platform showed the card even when it
+  // reaches the bot before the send's answer does (it waited for that answer). Only a click
+  // stamped before the send began cannot be on this prompt.
+  if (view.deliveredAt === undefined || event.createdAt < view.promptedAt)
     return { kind: 'refuse', code: 'before_delivery' };
   if (view.orphaned)
     return {
