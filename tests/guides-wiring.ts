@@ -54,13 +54,15 @@ export interface Program {
 }
 
 interface Running {
+  /** Resolves once the program printed its ready line; rejects if it exits first. */
+  readonly ready: Promise<void>;
   /** Everything the program printed so far, for a failing test's message. */
   output(): string;
   stop(): Promise<void>;
 }
 
-/** Starts the program; resolves once it printed `ready` (it is listening or polling). */
-function start(program: Program, env: Record<string, string>, ready: string): Promise<Running> {
+/** Starts the program; its `ready` resolves once it printed `ready` (it is listening or polling). */
+function start(program: Program, env: Record<string, string>, ready: string): Running {
   const child = spawn(program.command, [...program.args], {
     cwd: program.cwd,
     env: { ...process.env, ...env },
@@ -68,25 +70,24 @@ function start(program: Program, env: Record<string, string>, ready: string): Pr
   });
   let printed = '';
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const running: Running = {
+  const started = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (printed.includes(ready)) resolve();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`${program.args.join(' ')} exited (${code})`)));
+  });
+  return {
+    ready: started,
     output: () => printed,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await closed;
     },
   };
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-      if (printed.includes(ready)) resolve(running);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`${program.args.join(' ')} exited (${code}):\n${printed}`)),
-    );
-  });
 }
 
 /** A free TCP port on loopback for a program that listens. */
@@ -101,6 +102,21 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How long one step of a conversation may take: well under the test's own timeout, so a program
+ * that never answers fails with the step it was waiting for and what it printed, not a bare timeout.
+ */
+const STEP_MS = 30_000;
+
+/** `promise`, or a rejection naming `what` once {@link STEP_MS} passed without it settling. */
+function within<T>(what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${STEP_MS} ms`)), STEP_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** Runs `play` against the started program and stops it (and the stand-in) whatever happens. */
 async function session(
   program: Program,
@@ -111,7 +127,8 @@ async function session(
 ): Promise<string[]> {
   let running: Running | undefined;
   try {
-    running = await start(program, env, ready);
+    running = start(program, env, ready);
+    await within(`"${ready}" from the program`, running.ready);
     return await play();
   } catch (error) {
     throw new Error(`${String(error)}\n--- the program printed:\n${running?.output() ?? ''}`);
@@ -131,7 +148,7 @@ async function telegram(program: Program): Promise<string[]> {
   const env = { BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: api.apiRoot };
   const now = (): number => Math.floor(Date.now() / 1000);
   const sent = async (count: number): Promise<{ buttons: string[]; id: number }> => {
-    const call = await api.waitFor('sendMessage', count);
+    const call = await within(`sendMessage #${count}`, api.waitFor('sendMessage', count));
     const markup = call.params['reply_markup'] as { inline_keyboard: Button[][] } | undefined;
     const buttons = (markup?.inline_keyboard[0] ?? []).map((b) => b.callback_data);
     return { buttons, id: 100 + count }; // the stand-in numbers the bot's messages from 101 on
@@ -185,7 +202,7 @@ async function slack(program: Program): Promise<string[]> {
   const click = (button: SlackButton | undefined, user: string) => {
     const payload = blockActions(button?.value ?? '', {
       user,
-      at: Date.now() + 1_000,
+      at: Date.now(),
       actionId: button?.action_id ?? '',
     });
     return post(
@@ -194,7 +211,7 @@ async function slack(program: Program): Promise<string[]> {
     );
   };
   const posted = async (count: number): Promise<SlackButton[]> => {
-    const { params } = await api.waitFor('chat.postMessage', count);
+    const { params } = await within(`chat.postMessage #${count}`, api.waitFor('chat.postMessage', count));
     const blocks = (params['blocks'] ?? []) as { type: string; elements?: SlackButton[] }[];
     return blocks.find((block) => block.type === 'actions')?.elements ?? [];
   };
@@ -258,7 +275,7 @@ async function feishu(program: Program): Promise<string[]> {
     if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}: ${answer.text}`);
   };
   const sent = async (count: number): Promise<unknown[]> =>
-    feishuSent((await api.waitForMessage(count)).body).values;
+    feishuSent((await within(`message #${count}`, api.waitForMessage(count))).body).values;
   return session(
     program,
     env,
@@ -285,9 +302,8 @@ async function feishu(program: Program): Promise<string[]> {
       await sent(5);
       await post(reply); // Feishu delivers it again
       await post(feishuMessage('hello', { sender: FEISHU_MALLORY, at: Date.now() }));
-      return (await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api.waitForMessage(n)))).map(
-        (req) => feishuSent(req.body).text,
-      );
+      const all = [1, 2, 3, 4, 5, 6].map((n) => api.waitForMessage(n));
+      return (await within('six messages', Promise.all(all))).map((req) => feishuSent(req.body).text);
     },
   );
 }
