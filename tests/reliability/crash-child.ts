@@ -6,7 +6,7 @@
 //
 // Run: node --import tsx tests/reliability/crash-child.ts   (env: REDIS_PORT, PREFIX, KILL_AT, CONFIRM_TIMEOUT_MS)
 // stdout, one line each: READY <pending json> | OUT <outbound json> | AT <point> | INBOUND <text>
-//   | SAID <status> | RESULT <json>.   stdin: `say <sender> <text>`, `go`, `continue`.
+//   | SAID <status> | RESULT <json> | HEARD, DECIDED, IGNORED, REFUSED, PROMPTED <json> (for diagnosis).   stdin: `say <sender> <text>`, `go`, `continue`.
 import { createInterface } from 'node:readline';
 import { type ChannelAdapter, createMessageBus, type DeliverInbound } from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
@@ -75,8 +75,14 @@ await bus.attach(adapter);
 const timeoutMs = Number(process.env.CONFIRM_TIMEOUT_MS ?? 300_000);
 const confirm = createConfirmGate({ bus, store, keyPrefix: 'confirm:', timeoutMs });
 confirm.on('decided', ({ decision }) => {
+  const { outcome, reason, promptedAt, expiresAt, decidedAt } = decision;
+  print('DECIDED', { outcome, reason, promptedAt, expiresAt, decidedAt, now: Date.now() });
   if (decision.outcome === 'confirmed') at('after-reply');
 });
+// What the gate saw and did not count, for a failing run's output.
+confirm.on('ignored', ({ code }) => print('IGNORED', { code, now: Date.now() }));
+confirm.on('refused', ({ code }) => print('REFUSED', { code, now: Date.now() }));
+confirm.on('prompted', () => print('PROMPTED', { now: Date.now() }));
 confirm.on('error', ({ error }) => print('ERROR', String(error)));
 
 const purge = defineTool({
@@ -114,6 +120,7 @@ void (async () => {
 lines.on('line', (line) => {
   const match = /^say (\S+) (.+)$/.exec(line);
   if (match === null || deliver === undefined) return;
+  print('HEARD', { now: Date.now() });
   void deliver({ chatId: 'g1', senderId: match[1] as string, text: match[2] as string }).then((result) =>
     print('SAID', result.status),
   );
