@@ -480,7 +480,7 @@ function beforeAllRedis(ready: (url: string) => void): void {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
     const proc = spawn(process.env.REDIS_SERVER ?? 'redis-server', args, { stdio: 'ignore' });
     child = proc;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!(await ping(port))) {
       if (proc.exitCode !== null || Date.now() > deadline)
         throw new Error(`redis-server did not start on ${port}`);

@@ -58,7 +58,7 @@ async function startRedis(): Promise<Server> {
   });
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
   const proc = spawn(bin, [...args, '--appendonly', 'yes', '--appendfsync', 'always'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null });
     client.on('error', () => {});
@@ -69,7 +69,7 @@ async function startRedis(): Promise<Server> {
     client.disconnect();
     if (up) break;
     if (proc.exitCode !== null) throw new Error(`redis-server exited with ${proc.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port} within 10 s`);
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port} within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 50)); // polling a starting server, with a deadline
   }
   return {

@@ -137,7 +137,7 @@ export async function startPostgres(): Promise<PostgresServer> {
 /** Polls `check` until it returns true, failing after `timeoutMs` (no fixed sleeps in tests). */
 export async function until(
   check: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
+  timeoutMs = 20_000,
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -166,7 +166,7 @@ async function accepts(port: number): Promise<boolean> {
 }
 
 async function waitGone(port: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (await accepts(port)) {
     if (Date.now() > deadline) throw new Error(`postgres on ${port} did not stop`);
     await pause(20);

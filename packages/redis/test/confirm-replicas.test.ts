@@ -73,7 +73,7 @@ describe('one reply delivered to both replicas', () => {
       expect(statuses).toEqual(['intercepted', 'intercepted']);
       const final = await decision;
       expect(final.outcome).toBe('confirmed');
-      await until(() => b.decided.some((d) => d.id === id), 5_000, 'B to hear the decision');
+      await until(() => b.decided.some((d) => d.id === id), 20_000, 'B to hear the decision');
       expect(b.decided.filter((d) => d.id === id)).toEqual([final]);
       expect(a.decided.filter((d) => d.id === id)).toEqual([final]);
     }
@@ -120,7 +120,7 @@ describe('the requester replica restarted before the reply', () => {
     expect(a2.gate.pending()).toMatchObject([{ id, restored: true, remote: false }]);
 
     expect(await a2.say('g1', '确认')).toBe('intercepted');
-    await until(() => log.calls.length === 1, 5_000, 'the resume handler');
+    await until(() => log.calls.length === 1, 20_000, 'the resume handler');
     expect(log.calls[0]).toMatchObject({ id, outcome: 'confirmed', decidedBy: 'alice' });
     expect(await a2.gate.authorize(log.calls[0] as ConfirmDecision, ACTION)).toMatchObject({ ok: true });
     expect(a2.bus.size.inbound).toBe(0);
@@ -138,7 +138,7 @@ describe('the requester replica restarted before the reply', () => {
     await cluster.start('a2', { gate: { resume: log.resume } });
 
     expect(await b.say('g1', '确认')).toBe('intercepted');
-    await until(() => log.calls.length === 1, 5_000, 'the resume handler on the new instance');
+    await until(() => log.calls.length === 1, 20_000, 'the resume handler on the new instance');
     expect(log.calls[0]).toMatchObject({ id, outcome: 'confirmed' });
     expect(bLog.calls).toEqual([]); // resumed once, where the confirmation was restored
   });
@@ -152,9 +152,9 @@ describe('the requester replica restarted before the reply', () => {
     const a2 = await cluster.start('a2');
 
     expect(await a2.say('g1', '确认')).toBe('intercepted');
-    await until(() => a2.decided.length === 1, 5_000, 'the decision');
+    await until(() => a2.decided.length === 1, 20_000, 'the decision');
     expect(a2.decided[0]).toMatchObject({ id, outcome: 'aborted', reason: 'expired' });
-    await until(() => a2.sent('g1').length === 1, 5_000, 'the notice');
+    await until(() => a2.sent('g1').length === 1, 20_000, 'the notice');
     expect(a2.sent('g1')[0]).toContain('This action has expired');
     expect(await a2.gate.authorize(id, ACTION)).toEqual({ ok: false, code: 'not_confirmed' });
   });

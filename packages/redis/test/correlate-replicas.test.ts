@@ -28,13 +28,13 @@ describe('a reply that reaches the other replica', () => {
     const a = await cluster.start('a');
     const b = await cluster.start('b');
     const reply = a.correlator.request(shutdownProtocol, PAYLOAD);
-    await until(() => a.sent.length === 1, 5_000, 'the request to be sent');
+    await until(() => a.sent.length === 1, 20_000, 'the request to be sent');
     const response = await cluster.answer(a.sent[0]);
 
     expect(await b.correlator.receive(response)).toMatchObject({ ok: true });
     await expect(reply).resolves.toMatchObject({ requestId: 'a_1', state: 'approved', reason: 'idle' });
     expect(b.settled).toMatchObject([{ request: { id: 'a_1', state: 'approved' }, remote: false }]);
-    await until(() => a.settled.length === 1, 5_000, 'A to hear it');
+    await until(() => a.settled.length === 1, 20_000, 'A to hear it');
     expect(a.settled).toMatchObject([{ request: { id: 'a_1', state: 'approved' }, remote: true }]);
     expect(b.handled.map((r) => r.id)).toEqual(['a_1']); // handlers run where it settled
     expect(a.handled).toEqual([]);
@@ -49,7 +49,7 @@ describe('one reply delivered to both replicas', () => {
     const b = await cluster.start('b');
     for (let round = 1; round <= 20; round++) {
       const reply = a.correlator.request(shutdownProtocol, PAYLOAD);
-      await until(() => a.sent.length === round, 5_000, 'the request to be sent');
+      await until(() => a.sent.length === round, 20_000, 'the request to be sent');
       const response = await cluster.answer(a.sent[round - 1], round % 2 === 0);
       const results = await Promise.all([a.correlator.receive(response), b.correlator.receive(response)]);
       const settledHere = [...a.settled, ...b.settled].filter(
@@ -70,7 +70,7 @@ describe('the requesting replica restarted before the reply', () => {
     const a = await cluster.start('a');
     const reply = a.correlator.request(shutdownProtocol, PAYLOAD);
     reply.catch(() => {}); // the promise dies with the process
-    await until(() => a.sent.length === 1, 5_000, 'the request to be sent (after it was stored)');
+    await until(() => a.sent.length === 1, 20_000, 'the request to be sent (after it was stored)');
     const request = a.sent[0] as CorrelateMessage;
     await a.crash();
     return { id: request.request_id, request };
@@ -97,7 +97,7 @@ describe('the requesting replica restarted before the reply', () => {
     const response = await cluster.answer(request);
 
     expect(await b.correlator.receive(response)).toMatchObject({ ok: true });
-    await until(() => a2.settled.length === 1, 5_000, 'the new instance to hear it');
+    await until(() => a2.settled.length === 1, 20_000, 'the new instance to hear it');
     expect(b.handled.map((r) => r.id)).toEqual([id]);
     expect(a2.handled).toEqual([]);
     expect(a2.settled).toMatchObject([{ request: { id, state: 'approved' }, remote: true }]);
@@ -109,7 +109,7 @@ describe('the requesting replica restarted before the reply', () => {
     const a2 = await cluster.start('a2');
     await a2.correlator.restore();
     cluster.advance(30_001);
-    await until(() => a2.settled.length === 1, 5_000, 'the expiry');
+    await until(() => a2.settled.length === 1, 20_000, 'the expiry');
     const response = await cluster.answer(request);
     expect(await a2.correlator.receive(response)).toMatchObject({ ok: false, code: 'late' });
     expect(a2.handled).toMatchObject([{ id, state: 'expired' }]);

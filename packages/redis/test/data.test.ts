@@ -109,7 +109,7 @@ describe('corrupted and foreign values', () => {
     for (const message of ['hello', 's|x|k', 'd|3|k', 'x||k', 's|'])
       await redis.publish(`${prefix}changes`, message);
     await redis.publish(`${prefix}changes`, 's|7|k');
-    await until(() => heard.length === 1, 5_000, 'the valid message');
+    await until(() => heard.length === 1, 20_000, 'the valid message');
     expect(heard).toEqual([{ key: 'k', version: 7, kind: 'set' }]);
     expect(corrupt.map((e) => e.source)).toEqual(['message', 'message', 'message', 'message', 'message']);
     expect(corrupt[0]).toEqual({
@@ -160,7 +160,7 @@ describe('prefix isolation', () => {
     await support.set('confirm:2', 'support');
     expect((await collect(billing.list(''))).map((e) => e.key)).toEqual(['confirm:1']);
     expect((await collect(support.list(''))).map((e) => e.key)).toEqual(['confirm:2']);
-    await until(() => heard.length === 1, 5_000, 'the support change');
+    await until(() => heard.length === 1, 20_000, 'the support change');
     expect(heard).toEqual(['confirm:2']);
     await billing.close();
     await support.close();
@@ -228,7 +228,7 @@ describe('key encoding', () => {
     await redis.publish(`${prefix}changes`, 's|3|50%');
     await redis.publish(`${prefix}changes`, 'd||%uD80');
     await redis.publish(`${prefix}changes`, 's|4|k%uD800');
-    await until(() => heard.length === 1, 5_000, 'the valid message');
+    await until(() => heard.length === 1, 20_000, 'the valid message');
     expect(heard).toEqual([{ key: 'k\ud800', version: 4, kind: 'set' }]);
     expect(corrupt.map((e) => e.reason)).toEqual([
       'unreadable change message "s|3|50%"',
@@ -270,7 +270,7 @@ describe('ttl', () => {
     expect(entry?.expiresAt).toBeGreaterThanOrEqual(now + 151);
     expect(entry?.expiresAt).toBeLessThan(now + 151 + 5_000);
     expect(await redis.pttl(raw('short'))).toBeGreaterThan(0);
-    await until(async () => (await store.get('short')) === undefined, 5_000, 'the key to expire');
+    await until(async () => (await store.get('short')) === undefined, 20_000, 'the key to expire');
     expect((await store.compareAndSet('short', null, 2)).ok).toBe(true); // an expired key is absent
     expect(await redis.pttl(raw('short'))).toBe(-1);
   });

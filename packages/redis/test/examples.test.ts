@@ -84,7 +84,7 @@ describe('store.ts examples', () => {
     logOutages(store);
     await client.ping();
     client.stream.destroy(); // the socket drops; ioredis reconnects
-    await until(() => lines.length === 2, 5_000, 'lost and ready');
+    await until(() => lines.length === 2, 20_000, 'lost and ready');
     expect(lines).toEqual(['commands lost', 'commands ready']);
     await store.close();
   });

@@ -41,14 +41,14 @@ describe('a confirmation whose replica is gone', () => {
     gates.advance(59_999);
     expect([...b.decided, ...c.decided]).toEqual([]);
     gates.advance(1); // both survivors reach the deadline together
-    await until(() => b.decided.length === 1 && c.decided.length === 1, 5_000, 'both to settle');
+    await until(() => b.decided.length === 1 && c.decided.length === 1, 20_000, 'both to settle');
     const [fromB, fromC] = [b.decided[0], c.decided[0]] as [ConfirmDecision, ConfirmDecision];
     expect(fromB).toMatchObject({ id, outcome: 'timed_out', reason: 'timeout' });
     expect(fromC).toEqual(fromB); // the loser adopted the winner's decision
     const decisions: ConfirmDecision[] = [];
     for await (const decision of b.gate.audit()) decisions.push(decision);
     expect(decisions).toEqual([fromB]);
-    await until(() => b.sent('g1').length + c.sent('g1').length === 1, 5_000, 'the notice');
+    await until(() => b.sent('g1').length + c.sent('g1').length === 1, 20_000, 'the notice');
     expect([...b.sent('g1'), ...c.sent('g1')][0]).toContain('timed out');
     expect([...b.errors, ...c.errors]).toEqual([]);
     expect([...b.gate.pending(), ...c.gate.pending()]).toEqual([]);
@@ -64,7 +64,7 @@ describe('a confirmation whose replica is gone', () => {
     await a.crash();
     gates.advance(30_000);
     expect(await b.say('g1', '确认')).toBe('intercepted');
-    await until(() => b.decided.length === 1, 5_000, 'the decision');
+    await until(() => b.decided.length === 1, 20_000, 'the decision');
     expect(b.decided[0]).toMatchObject({ id, outcome: 'confirmed' });
     gates.advance(60_000);
     expect(b.sent('g1')).toEqual([]); // no timeout notice after the decision
@@ -76,7 +76,7 @@ describe('a request whose correlator is gone', () => {
     leads = leadCluster(server);
     const a = await leads.start('a');
     a.correlator.request(shutdownProtocol, { to: 'alice', payload: {} }).catch(() => {});
-    await until(() => a.sent.length === 1, 5_000, 'the request to be stored and sent');
+    await until(() => a.sent.length === 1, 20_000, 'the request to be stored and sent');
     await a.crash();
     const b = await leads.start('b');
     const c = await leads.start('c');
@@ -84,7 +84,7 @@ describe('a request whose correlator is gone', () => {
     expect(await c.correlator.restore()).toBe(1);
 
     leads.advance(TIMEOUT_MS);
-    await until(() => b.settled.length === 1 && c.settled.length === 1, 5_000, 'both to settle');
+    await until(() => b.settled.length === 1 && c.settled.length === 1, 20_000, 'both to settle');
     const settled = [...b.settled, ...c.settled];
     expect(settled.map((e) => e.request.state)).toEqual(['expired', 'expired']);
     expect(settled.filter((e) => !e.remote)).toHaveLength(1); // one won the compare-and-set

@@ -108,7 +108,7 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
         async persisted(id) {
           await until(
             async () => (await store.getEntry(`confirm:pending:${id}`)) !== undefined,
-            5_000,
+            20_000,
             `${id} to be written`,
           );
         },
@@ -156,7 +156,7 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
     async follows(replica, id) {
       await until(
         () => replica.gate.pending().some((p) => p.id === id),
-        5_000,
+        20_000,
         `${replica.name} to follow ${id}`,
       );
     },

@@ -64,7 +64,7 @@ export async function startRedis(options: StartOptions = {}): Promise<RedisServe
       { stdio: 'ignore' },
     );
     child = proc;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!(await ping(port))) {
       if (proc.exitCode !== null)
         throw new Error(`redis-server exited with ${proc.exitCode} on port ${port}`);
@@ -110,7 +110,7 @@ export async function startRedis(options: StartOptions = {}): Promise<RedisServe
 /** Polls `check` until it returns true, failing after `timeoutMs` (no fixed sleeps in tests). */
 export async function until(
   check: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
+  timeoutMs = 20_000,
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -38,17 +38,17 @@ describe('Redis restarted mid-run', () => {
     });
     await live;
     await b.set('confirm:before', 1);
-    await until(() => heard.length === 1, 5_000, 'the change before the outage');
+    await until(() => heard.length === 1, 20_000, 'the change before the outage');
 
     await server.kill();
-    await until(() => connection.includes('commands:lost'), 5_000, 'the lost connection');
+    await until(() => connection.includes('commands:lost'), 20_000, 'the lost connection');
     const failure = await a.set('confirm:during', 1).catch((error: unknown) => error);
     expect(isParleyError(failure, 'connection_lost')).toBe(true);
     expect((failure as { details: { sent: boolean } }).details.sent).toBe(false);
     await expect(a.get('confirm:before')).rejects.toMatchObject({ code: 'connection_lost' });
     await expect(a.compareAndSet('confirm:before', 1, 2)).rejects.toMatchObject({ code: 'connection_lost' });
     expect(resyncs).toEqual(['subscribed']);
-    await until(() => errors.includes('subscriber'), 5_000, 'the subscriber to report a failed reconnect');
+    await until(() => errors.includes('subscriber'), 20_000, 'the subscriber to report a failed reconnect');
 
     await server.start(); // a fresh, empty server on the same port
     await until(() => resyncs.length === 2, 10_000, 'the resync after the restart');
@@ -62,7 +62,7 @@ describe('Redis restarted mid-run', () => {
       10_000,
       'replica B to write',
     );
-    await until(() => heard.some((c) => c.key === 'confirm:after'), 5_000, 'the change after the restart');
+    await until(() => heard.some((c) => c.key === 'confirm:after'), 20_000, 'the change after the restart');
     expect(heard.map((c) => c.key)).not.toContain('confirm:during');
     expect(await a.get('confirm:during')).toBeUndefined();
     expect(await a.get('confirm:after')).toBe(2); // the write script was loaded again (NOSCRIPT)
@@ -94,13 +94,13 @@ describe('Redis restarted mid-run', () => {
     await until(async () => (await redis.ping().catch(() => '')) === 'PONG', 10_000, 'the server');
     const store = createRedisStore({ redis, prefix: 'quit:' });
     await redis.quit();
-    await until(() => redis.status === 'end', 5_000, 'the client to end');
+    await until(() => redis.status === 'end', 20_000, 'the client to end');
     await expect(store.get('k')).rejects.toMatchObject({ code: 'connection_lost', details: { sent: false } });
 
     await server.kill();
     try {
       const down = server.client(fast);
-      await until(() => down.status === 'reconnecting', 5_000, 'the client to retry');
+      await until(() => down.status === 'reconnecting', 20_000, 'the client to retry');
       const late = createRedisStore({ redis: down, prefix: 'quit:' });
       const lost: string[] = [];
       late.on('connection', (e) => lost.push(e.state));
@@ -170,7 +170,7 @@ describe('refusals from Redis', () => {
     const errors: RedisStoreEvents['error'][] = [];
     store.on('error', (event) => errors.push(event));
     await new Promise<void>((resolve) => store.watch('', () => {}, { onResync: () => resolve() }));
-    await until(() => errors.length === 1, 5_000, 'the configure error');
+    await until(() => errors.length === 1, 20_000, 'the configure error');
     expect(errors[0]?.source).toBe('configure');
     expect(errors[0]?.error).toMatchObject({ code: 'command_failed' });
     await store.close();

@@ -41,7 +41,7 @@ describe('a pipeline runner on Redis', () => {
       },
     });
     const run = first.start(pipeline, { runId: 'r1', input: { day: '2026-04-10' } });
-    await until(() => calls.length === 3, 5_000, 'bull and bear to start');
+    await until(() => calls.length === 3, 20_000, 'bull and bear to start');
     await first.close();
     expect(await run).toMatchObject({ ok: false, code: 'closed' });
 

@@ -69,7 +69,7 @@ describe('confirmation gates across a Redis restart', () => {
       expect(during).toMatchObject({ details: { sent: false } });
       // A request made now is prompted, and its failed write is reported, not swallowed.
       const second = await a.ask('g2');
-      await until(() => a.errors.length > 0, 5_000, 'the reported write failure');
+      await until(() => a.errors.length > 0, 20_000, 'the reported write failure');
       expect(a.errors.every((e) => isParleyError(e, 'connection_lost'))).toBe(true);
       second.decision.catch(() => {});
     });
@@ -85,7 +85,7 @@ describe('confirmation gates across a Redis restart', () => {
       'B to reconnect',
     );
     expect(await b.say('g1', '确认')).toBe('intercepted');
-    await until(async () => (await b.gate.reconcile(id))?.outcome === 'confirmed', 5_000, 'the record');
+    await until(async () => (await b.gate.reconcile(id))?.outcome === 'confirmed', 20_000, 'the record');
     expect(resyncs).toEqual([]); // A has not heard anything yet
 
     aMayReconnect = true;
@@ -102,7 +102,7 @@ describe('correlators across a Redis restart', () => {
     const a = await leads.start('a', { redis: slow(() => aMayReconnect) });
     const b = await leads.start('b', { redis: fast });
     const reply = a.correlator.request(shutdownProtocol, { to: 'alice', payload: {} });
-    await until(() => a.sent.length === 1, 5_000, 'the request to be stored and sent');
+    await until(() => a.sent.length === 1, 20_000, 'the request to be stored and sent');
     const response = await leads.answer(a.sent[0]);
 
     await outage([a.store, b.store], async () => {

@@ -41,7 +41,7 @@ describe('two replicas on one Redis', () => {
     const heard: StoreChange[] = [];
     await live(a, 'confirm:', (change) => heard.push(change));
     const version = await b.set('confirm:s1', { state: 'pending' });
-    await until(() => heard.length === 1, 5_000, 'the change on replica A');
+    await until(() => heard.length === 1, 20_000, 'the change on replica A');
     expect(heard).toEqual([{ key: 'confirm:s1', version, kind: 'set' }]);
     expect(await a.get('confirm:s1')).toEqual({ state: 'pending' });
   });
@@ -122,7 +122,7 @@ describe('two replicas on one Redis', () => {
     const heard: string[] = [];
     await live(a, '', (change) => heard.push(change.key));
     await b.set('k', 1);
-    await until(() => heard.length === 1, 5_000, 'the second listener');
+    await until(() => heard.length === 1, 20_000, 'the second listener');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.source).toBe('listener');
     expect(errors[0]?.error).toMatchObject({ message: 'listener bug' });
@@ -137,7 +137,7 @@ describe('two replicas on one Redis', () => {
         throw new Error('resync bug');
       },
     });
-    await until(() => errors.length === 1, 5_000, 'the error event');
+    await until(() => errors.length === 1, 20_000, 'the error event');
     expect(errors[0]?.source).toBe('listener');
   });
 
@@ -149,14 +149,14 @@ describe('two replicas on one Redis', () => {
     await until(
       async () =>
         ((await config.config('GET', 'notify-keyspace-events')) as string[])[1]?.includes('x') ?? false,
-      5_000,
+      20_000,
       'notify-keyspace-events to include x',
     );
     const configErrors: unknown[] = [];
     b.on('error', (e) => configErrors.push(e));
     await live(b, 'other:', () => {}); // configures again: already set, nothing to change
     await b.set('confirm:short', 1, { ttlMs: 100 });
-    await until(() => heard.some((c) => c.kind === 'expire'), 5_000, 'the expire change');
+    await until(() => heard.some((c) => c.kind === 'expire'), 20_000, 'the expire change');
     expect(heard.map((c) => [c.kind, c.key, c.kind === 'set' ? 'v' : c.version])).toEqual([
       ['set', 'confirm:short', 'v'],
       ['expire', 'confirm:short', null],
@@ -173,10 +173,10 @@ describe('two replicas on one Redis', () => {
     await raw.hset(`${a.prefix}data:confirm:50%`, { v: '1', j: '1' });
     await raw.pexpire(`${a.prefix}data:confirm:50%`, 50);
     await a.set('confirm:\udbff', 1, { ttlMs: 100 });
-    await until(() => heard.some((c) => c.kind === 'expire'), 5_000, 'the expire change');
+    await until(() => heard.some((c) => c.kind === 'expire'), 20_000, 'the expire change');
     await until(
       async () => (await raw.exists(`${a.prefix}data:confirm:50%`)) === 0,
-      5_000,
+      20_000,
       'the old key to go',
     );
     expect(heard.map((c) => [c.kind, c.key])).toEqual([

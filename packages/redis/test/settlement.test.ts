@@ -68,10 +68,10 @@ describe('@parley/correlate on Redis', () => {
     leadB.on('settled', (e) => settledOnB.push(e));
 
     const reply = leadA.request(shutdownProtocol, { to: 'alice', payload: { reason: 'scale down' } });
-    await until(() => wire.waiting.length === 1, 5_000, 'the request on the wire');
+    await until(() => wire.waiting.length === 1, 20_000, 'the request on the wire');
     await wire.deliverNext();
     alice.respond('a_1', { approve: true, reason: 'idle' });
-    await until(() => wire.waiting.length === 1, 5_000, 'the response on the wire');
+    await until(() => wire.waiting.length === 1, 20_000, 'the response on the wire');
     const response = await wire.deliverNext(); // the webhook delivered it to replica B
     expect(response?.message).toMatchObject({ kind: 'response', to: 'lead', request_id: 'a_1' });
 
