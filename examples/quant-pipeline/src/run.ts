@@ -69,8 +69,9 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
   });
   host.topology.on('finished', ({ id }) => void timeline.push(`finished ${id}`));
   const runs: Record<string, string[]> = {};
+  const store = options.store ?? createMemoryStore({ clock });
   const runner = createPipelineRunner({
-    store: options.store ?? createMemoryStore({ clock }),
+    store,
     clock,
     runnerId: 'quant-host',
     work: host.work,
@@ -101,6 +102,10 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
   const cron = createCronTrigger({
     cron: trigger,
     clock,
+    // Every replica of the host may run this trigger: the record in the store lets one fire a day.
+    store,
+    key: `cron:${pipeline.name}`,
+    onError: (error) => transcript.log(`⚠ cron: ${String(error)}`),
     onFire: (at) => {
       cron.stop(); // one run per scenario; a host would keep it armed for tomorrow
       transcript.log(`⏰ cron "${trigger}" fired (scheduled ${clockTime(at)} UTC): start the run`);

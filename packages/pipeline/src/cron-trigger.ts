@@ -1,95 +1,14 @@
-import { type Clock, MAX_TIMEOUT_MS, systemClock, type TimerHandle } from '@parley/core';
-import { type CronSchedule, nextCronRun, parseCron, previousCronRun } from './cron.js';
+import { MAX_TIMEOUT_MS, systemClock, type TimerHandle } from '@parley/core';
+import { nextCronRun, parseCron, previousCronRun } from './cron.js';
+import {
+  type CronFire,
+  type CronTrigger,
+  type CronTriggerOptions,
+  MAX_COUNTED_SKIPS,
+  MAX_CRON_KEY_LENGTH,
+} from './cron-trigger-types.js';
 import { PipelineError } from './errors.js';
-
-/**
- * Options of {@link createCronTrigger}.
- *
- * @example
- * ```ts
- * import type { CronTriggerOptions } from '@parley/pipeline';
- *
- * const options: CronTriggerOptions = { cron: '30 7 * * 1-5', onFire: (at) => console.log(at) };
- * ```
- */
-export interface CronTriggerOptions {
-  /** A cron expression or a parsed schedule. */
-  readonly cron: string | CronSchedule;
-  /**
-   * Called with the scheduled time (epoch ms) each time the schedule fires. Times missed because
-   * the timer fired late are not fired one by one: `fire` names the latest one and how many
-   * earlier ones it stands for. A promise it returns is followed only for `onError`.
-   */
-  readonly onFire: (scheduledAt: number, fire: CronFire) => unknown;
-  /**
-   * Called when `onFire` throws or its promise rejects; the schedule goes on either way. Without
-   * it, a throw leaves the timer callback as any uncaught error would, and a rejection is unhandled.
-   */
-  readonly onError?: (error: unknown, fire: CronFire) => void;
-  /** The scheduler: timers are set on it, never globally; the system clock by default. */
-  readonly clock?: Clock;
-  /**
-   * The scheduled time of the last fire the host handled (it stored it), for a restarted process:
-   * when the schedule named a time after it that has passed, the trigger fires once for the latest
-   * such time on a 0 ms timer (never inside `createCronTrigger`). Without it, times before the
-   * trigger was created are not fired.
-   */
-  readonly since?: number;
-}
-
-/**
- * One firing of a cron trigger.
- *
- * @example
- * ```ts
- * import type { CronFire } from '@parley/pipeline';
- *
- * // The 07:30 run, fired at 07:31 by a late timer, standing in for no earlier time.
- * const fire: CronFire = { scheduledAt: Date.UTC(2026, 3, 10, 7, 30), firedAt: Date.UTC(2026, 3, 10, 7, 31), skipped: 0 };
- * ```
- */
-export interface CronFire {
-  /** The scheduled time fired: the latest one at or before `firedAt`. */
-  readonly scheduledAt: number;
-  /** The clock's time when it fired. */
-  readonly firedAt: number;
-  /**
-   * Scheduled times before `scheduledAt` that were missed (a late timer, a process that was down)
-   * and are not fired on their own; counted up to {@link MAX_COUNTED_SKIPS}.
-   */
-  readonly skipped: number;
-}
-
-/**
- * {@link CronFire.skipped} counts at most this many missed times.
- *
- * @example
- * ```ts
- * import { MAX_COUNTED_SKIPS } from '@parley/pipeline';
- *
- * console.log(MAX_COUNTED_SKIPS); // 10000
- * ```
- */
-export const MAX_COUNTED_SKIPS = 10_000;
-
-/**
- * A running cron trigger.
- *
- * @example
- * ```ts
- * import { createCronTrigger, type CronTrigger } from '@parley/pipeline';
- * import { createManualClock } from '@parley/core';
- *
- * const trigger: CronTrigger = createCronTrigger({ cron: '0 * * * *', onFire: () => {}, clock: createManualClock() });
- * trigger.stop();
- * ```
- */
-export interface CronTrigger {
-  /** The next time it fires, or `undefined` when stopped or never. */
-  next(): number | undefined;
-  /** Clears the timer; the trigger never fires again. */
-  stop(): void;
-}
+import { claimCronTime, readCronRecord, releaseCronClaim } from './internal/cron-claim.js';
 
 /**
  * Fires `onFire` at each time a cron schedule names, on the injected clock (one timer at a time,
@@ -98,7 +17,12 @@ export interface CronTrigger {
  * Use it for a pipeline's `trigger: cron "…"`: start a run in `onFire`. With a manual clock the
  * schedule is driven by `advance`, so a test never waits.
  *
- * @throws PipelineError `invalid_option` when the cron expression does not parse or `onFire` is not a function.
+ * With `store` and `key` several processes can run the same trigger: each scheduled time fires in
+ * the one process that claimed it in the store first (see {@link CronTriggerOptions.store}).
+ *
+ * @throws PipelineError `invalid_option` when the cron expression does not parse, `onFire` or
+ *   `onError` is not a function, `since` is not a finite time, or `store` comes without `key` and
+ *   `onError` (or `key` without `store`, or a key of 0 or over 256 characters).
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';
@@ -124,16 +48,21 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
     throw new PipelineError('invalid_option', 'onFire must be a function');
   if (options.onError !== undefined && typeof options.onError !== 'function')
     throw new PipelineError('invalid_option', 'onError must be a function');
-  const since = options.since;
+  const { since, store, key } = options;
   if (since !== undefined && !Number.isFinite(since))
     throw new PipelineError('invalid_option', 'since must be a finite time in epoch ms');
+  checkStore(options);
   const schedule = parsed.value;
   const clock = options.clock ?? systemClock;
   let timer: TimerHandle | undefined;
   let nextAt: number | undefined;
+  let reading: TimerHandle | undefined;
   let stopped = false;
+  const inFlight = new Set<Promise<void>>();
 
   const arm = (after: number): void => {
+    clock.clearTimeout(timer); // a catch-up fire replaces the time armed at the start
+    timer = undefined;
     nextAt = nextCronRun(schedule, after);
     if (nextAt !== undefined) wait();
   };
@@ -148,6 +77,10 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       Math.min(Math.max(at - clock.now(), 0), MAX_TIMEOUT_MS),
     );
   };
+  const track = (work: Promise<void>): void => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
   /** Fires the latest time from `first` on that has passed, standing for the earlier ones. */
   const fire = (first: number): void => {
     const firedAt = clock.now();
@@ -157,33 +90,90 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       at = nextCronRun(schedule, at) ?? latest;
     arm(Math.max(latest, firedAt)); // armed first, so a throwing onFire does not stop the schedule
     const info: CronFire = { scheduledAt: latest, firedAt, skipped };
+    if (store === undefined || key === undefined) deliver(info);
+    else track(claimThenDeliver(info, store, key));
+  };
+  const claimThenDeliver = async (
+    info: CronFire,
+    on: NonNullable<CronTriggerOptions['store']>,
+    at: string,
+  ): Promise<void> => {
+    const claim = await claimCronTime(on, at, info.scheduledAt, info.firedAt, () => stopped);
+    if (claim === 'lost' || claim === 'stopped') return;
+    if (claim instanceof PipelineError) return report(claim, info);
+    if (!stopped) return deliver(info);
+    const failed = await releaseCronClaim(on, at, claim); // stopped while writing: give it back
+    if (failed !== undefined) report(failed, info);
+  };
+  const report = (error: PipelineError, info?: CronFire): void => options.onError?.(error, info);
+  const deliver = (info: CronFire): void => {
     const { onError } = options;
     if (onError === undefined) {
-      void options.onFire(latest, info);
+      void options.onFire(info.scheduledAt, info);
       return;
     }
     try {
-      const done = options.onFire(latest, info) as PromiseLike<unknown> | undefined;
+      const done = options.onFire(info.scheduledAt, info) as PromiseLike<unknown> | undefined;
       if (typeof done?.then === 'function') done.then(undefined, (error: unknown) => onError(error, info));
     } catch (error) {
       onError(error, info);
     }
   };
-
-  const missed = since === undefined ? undefined : nextCronRun(schedule, since);
-  if (missed !== undefined && missed <= clock.now()) {
-    nextAt = missed;
-    timer = clock.setTimeout(() => {
-      timer = undefined;
-      fire(missed);
+  if (store === undefined || key === undefined) {
+    const missed = since === undefined ? undefined : nextCronRun(schedule, since);
+    if (missed !== undefined && missed <= clock.now()) {
+      nextAt = missed;
+      timer = clock.setTimeout(() => {
+        timer = undefined;
+        fire(missed);
+      }, 0);
+    } else arm(clock.now());
+  } else {
+    arm(clock.now());
+    // The record says where to catch up from: read on a 0 ms timer (never in here), then a time
+    // missed since the record's is fired once (a claim stops any second fire of it).
+    reading = clock.setTimeout(() => {
+      reading = undefined;
+      track(
+        readCronRecord(store, key).then((read) => {
+          if (stopped) return;
+          if (!read.ok) return report(read.error);
+          const from = read.scheduledAt ?? since;
+          const missed = from === undefined ? undefined : nextCronRun(schedule, from);
+          if (missed !== undefined && missed <= clock.now()) fire(missed);
+        }),
+      );
     }, 0);
-  } else arm(clock.now());
+  }
   return {
     next: () => (stopped ? undefined : nextAt),
     stop() {
       stopped = true;
       clock.clearTimeout(timer);
+      clock.clearTimeout(reading);
       timer = undefined;
     },
+    async idle() {
+      while (inFlight.size > 0) await Promise.all(inFlight);
+    },
   };
+}
+
+/** `store`, `key` and `onError` come together, and the key has a length the record can keep. */
+function checkStore({ store, key, onError }: CronTriggerOptions): void {
+  if (store === undefined && key === undefined) return;
+  if (store === undefined) throw new PipelineError('invalid_option', 'key is given without a store');
+  if (typeof store.compareAndSet !== 'function' || typeof store.getEntry !== 'function')
+    throw new PipelineError('invalid_option', 'store must be a Store (getEntry, compareAndSet)');
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_CRON_KEY_LENGTH)
+    throw new PipelineError(
+      'invalid_option',
+      `key must be a string of 1 to ${MAX_CRON_KEY_LENGTH} characters with a store`,
+      { details: { length: typeof key === 'string' ? key.length : undefined } },
+    );
+  if (onError === undefined)
+    throw new PipelineError(
+      'invalid_option',
+      'onError is required with a store: a claim that fails is reported there',
+    );
 }

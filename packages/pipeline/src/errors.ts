@@ -1,10 +1,12 @@
 import { ParleyError } from '@parley/core';
 
 /**
- * The codes {@link PipelineError} can carry: a definition or option the host got wrong.
+ * The codes {@link PipelineError} can carry: a definition or option the host got wrong (thrown),
+ * and, handed to a cron trigger's `onError` (never thrown), a store that failed (`store_failed`)
+ * or a trigger record it will not trust (`corrupt_record`).
  *
  * Use it to build exhaustive handlers. What a node, a peer or the store gets wrong at run time is
- * never thrown: it becomes a node failure, an event or a `{ ok: false }` result.
+ * never thrown: it becomes a node failure, an event, an `onError` call or a `{ ok: false }` result.
  *
  * @example
  * ```ts
@@ -13,7 +15,12 @@ import { ParleyError } from '@parley/core';
  * console.log(PIPELINE_ERROR_CODES.includes('invalid_definition')); // true
  * ```
  */
-export const PIPELINE_ERROR_CODES = ['invalid_definition', 'invalid_option'] as const;
+export const PIPELINE_ERROR_CODES = [
+  'invalid_definition',
+  'invalid_option',
+  'store_failed',
+  'corrupt_record',
+] as const;
 
 /**
  * A code of {@link PipelineError}.

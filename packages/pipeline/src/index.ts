@@ -40,7 +40,8 @@ export type {
 export { toMermaid } from './mermaid.js';
 export { parseCron, nextCronRun, previousCronRun } from './cron.js';
 export type { CronSchedule, CronParseResult } from './cron.js';
-export { createCronTrigger, MAX_COUNTED_SKIPS } from './cron-trigger.js';
-export type { CronFire, CronTrigger, CronTriggerOptions } from './cron-trigger.js';
+export { createCronTrigger } from './cron-trigger.js';
+export { MAX_COUNTED_SKIPS, MAX_CRON_KEY_LENGTH } from './cron-trigger-types.js';
+export type { CronFire, CronTrigger, CronTriggerOptions } from './cron-trigger-types.js';
 export { PipelineError, PIPELINE_ERROR_CODES, RUN_REFUSAL_CODES } from './errors.js';
 export type { PipelineErrorCode, RunRefusalCode } from './errors.js';

@@ -122,7 +122,7 @@ describe('createCronTrigger when onFire fails', () => {
         if (calls === 1) throw new Error(`threw at ${at}`);
         return Promise.reject(new Error('rejected'));
       },
-      onError: (error, fire) => errors.push([(error as Error).message, fire.scheduledAt]),
+      onError: (error, fire) => errors.push([(error as Error).message, fire?.scheduledAt ?? Number.NaN]),
     });
     clock.advance(HOUR);
     clock.advance(HOUR);

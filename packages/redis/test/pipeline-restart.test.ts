@@ -1,8 +1,15 @@
 // A pipeline run on a real redis-server: the runner's process stops mid-run, Redis itself is
 // killed (SIGKILL) and restarted from its append-only file, and a new runner resumes the run from
-// the store without re-running the nodes that finished.
+// the store without re-running the nodes that finished. And a cron trigger run by two processes,
+// each with its own connection: every scheduled time fires once, also across a Redis restart.
 import { createManualClock } from '@parley/core';
-import { createPipelineRunner, definePipeline, type NodeContext } from '@parley/pipeline';
+import {
+  type CronFire,
+  createCronTrigger,
+  createPipelineRunner,
+  definePipeline,
+  type NodeContext,
+} from '@parley/pipeline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../src/index.js';
 import { type RedisServer, startRedis, until } from './helpers.js';
@@ -67,5 +74,50 @@ describe('a pipeline runner on Redis', () => {
       input: { day: '2026-04-10' },
     });
     expect(result.ok && result.nodes['intel']).toMatchObject({ status: 'done', attempts: 1 });
+  });
+});
+
+describe('a cron trigger on Redis', () => {
+  it('fires each time once between two processes, and catches up once after Redis restarted', async () => {
+    const HOUR = 3_600_000;
+    const START = Date.UTC(2026, 3, 10);
+    const clock = createManualClock({ now: START });
+    const fired: string[] = [];
+    const errors: unknown[] = [];
+    const start = (name: string) =>
+      createCronTrigger({
+        cron: '0 * * * *',
+        clock,
+        store: createRedisStore({ redis: server.client(), prefix: 'cron:' }),
+        key: 'nightly',
+        onFire: (at: number, fire: CronFire) =>
+          void fired.push(`${name}@${(at - START) / HOUR}+${fire.skipped}`),
+        onError: (error: unknown) => void errors.push(error),
+      });
+    let a = start('a');
+    let b = start('b');
+    for (let hour = 1; hour <= 3; hour++) {
+      clock.advance(HOUR);
+      await Promise.all([a.idle(), b.idle()]);
+    }
+    expect(fired.map((fire) => fire.split('@')[1]).sort()).toEqual(['1+0', '2+0', '3+0']);
+    a.stop();
+    b.stop();
+
+    // Both processes and Redis go down; two hours pass; both come back on the restarted server.
+    server.disconnectClients();
+    await server.kill();
+    clock.advance(2 * HOUR);
+    await server.start();
+    fired.length = 0;
+    a = start('a');
+    b = start('b');
+    clock.advance(0);
+    await until(() => fired.length === 1, 20_000, 'the catch-up fire');
+    await Promise.all([a.idle(), b.idle()]);
+    expect(fired.map((fire) => fire.split('@')[1])).toEqual(['5+1']); // 05:00, standing for 04:00
+    expect(errors).toEqual([]);
+    a.stop();
+    b.stop();
   });
 });
