@@ -104,7 +104,9 @@ export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
   readonly keyPrefix?: string;
   /**
    * Sends a due follow-up, after this process claimed it. It is marked sent once this resolves; a
-   * throw releases the claim and leaves it unsent (event `failed`) until it is armed again.
+   * throw releases the claim and leaves it unsent (event `failed`) until it is armed again. When
+   * the store cannot take the claim back, `arm` in this process gives it back then; elsewhere the
+   * claim reads as an unknown outcome.
    */
   readonly send: (followUp: FollowUp<TPayload>) => void | Promise<void>;
   /** Most timers armed at once; {@link DEFAULT_MAX_ARMED_FOLLOW_UPS} by default. */

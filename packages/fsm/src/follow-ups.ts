@@ -66,6 +66,8 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
   const events = createEmitter<FollowUpsEvents>();
   const timers = new Map<string, TimerHandle>();
   const running = new Set<Promise<void>>();
+  /** Claims this process holds after a send that failed for certain but could not be given back. */
+  const unsent = new Map<string, number>();
   let closed = false;
   const keyOf = (id: string): string => `${prefix}${id}`;
   const refuse = (code: FollowUpRefusalCode, reason: string): FollowUpResult<TPayload> => ({
@@ -133,7 +135,15 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
         await send(claimed);
       } catch (error) {
         // the send failed for certain: release the claim so the next `arm` sends it
-        await store.compareAndSet(keyOf(id), version, followUp as unknown as JsonValue); // plain JSON
+        await store
+          .compareAndSet(keyOf(id), version, followUp as unknown as JsonValue)
+          .catch((lost: unknown) => {
+            // This process knows; `arm` here gives it back (another process cannot know). At most
+            // MAX_KNOWN_UNSENT are kept: a forgotten one reads as an unknown outcome, the safe way.
+            if (unsent.size >= MAX_KNOWN_UNSENT) unsent.delete(unsent.keys().next().value as string);
+            unsent.set(id, version);
+            throw new Error(`${reasonOf(error)} (and the claim could not be given back: ${reasonOf(lost)})`);
+          });
         throw error;
       }
       const sentAt = clock.now();
@@ -141,8 +151,7 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
       if (!marked.ok) throw new Error(`the record of ${id} changed while it was sent`);
       events.emit('sent', { id, dueAt: followUp.dueAt, sentAt });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      events.emit('failed', { id, reason, at: clock.now() });
+      events.emit('failed', { id, reason: reasonOf(error), at: clock.now() });
     }
   }
 
@@ -170,6 +179,14 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
       const followUp = read(id, entry);
       if (followUp === undefined) return refuse('corrupt_record', `the record of ${id} is not a follow-up`);
       if (followUp.sentAt !== null) return refuse('already_sent', `${id} was sent before`);
+      if (followUp.sendingAt !== null && unsent.get(id) === entry.version) {
+        // its send failed here for certain: give the claim back now, then arm it as unsent
+        const released: FollowUp<TPayload> = { ...followUp, sendingAt: null };
+        if ((await swap(entry, released)) === undefined)
+          return refuse('conflict', `the record of ${id} changed`);
+        unsent.delete(id);
+        return arm(released);
+      }
       if (followUp.sendingAt !== null) {
         events.emit('outcome-unknown', { id, sendingAt: followUp.sendingAt, at: clock.now() });
         const when = new Date(followUp.sendingAt).toISOString();
@@ -208,3 +225,10 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
     },
   };
 }
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The most failed sends whose claim could not be given back that one process remembers. */
+const MAX_KNOWN_UNSENT = 1_000;

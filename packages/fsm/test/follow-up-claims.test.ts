@@ -1,7 +1,7 @@
 // Follow-ups claim before they send: of two processes that both armed one, only the one whose
 // compare-and-set claim wins sends it; a claim found without `sentAt` after a restart means the
 // send's outcome is unknown, which is reported and never resent silently.
-import { createManualClock, createMemoryStore, type Store } from '@parley/core';
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createFollowUps, type FollowUp, type FollowUps, type FollowUpsOptions } from '../src/index.js';
 
@@ -15,6 +15,18 @@ function rig(store?: Store) {
   const open = (more: Partial<FollowUpsOptions<string>> = {}): FollowUps<string> =>
     createFollowUps<string>({ store: shared, clock, send: (f) => void sent.push(f.payload), ...more });
   return { clock, store: shared, sent, open };
+}
+
+/** A memory store whose third compare-and-set rejects with `message` (1 schedules, 2 claims). */
+function thirdWriteFails(clock: ManualClock, message: string): { inner: Store; store: Store } {
+  const inner = createMemoryStore({ clock });
+  let casCalls = 0;
+  const store: Store = {
+    ...inner,
+    compareAndSet: (key, expected, value) =>
+      ++casCalls === 3 ? Promise.reject(new Error(message)) : inner.compareAndSet(key, expected, value),
+  };
+  return { inner, store };
 }
 
 describe('createFollowUps claims', () => {
@@ -79,17 +91,7 @@ describe('createFollowUps claims', () => {
 
   it('keeps the claim when marking it sent fails, so a restart reports it instead of resending', async () => {
     const clock = createManualClock({ now: START });
-    const inner = createMemoryStore({ clock });
-    let casCalls = 0;
-    const store: Store = {
-      ...inner,
-      compareAndSet: (key, expected, value) => {
-        casCalls++;
-        return casCalls === 3
-          ? Promise.reject(new Error('crash'))
-          : inner.compareAndSet(key, expected, value);
-      },
-    };
+    const { store } = thirdWriteFails(clock, 'crash');
     const { sent, open } = rig(store);
     const f = createFollowUps<string>({ store, clock, send: (x) => void sent.push(x.payload) });
     const failed: string[] = [];
@@ -101,6 +103,76 @@ describe('createFollowUps claims', () => {
     expect(await open().arm('sess_1')).toMatchObject({ ok: false, code: 'outcome_unknown' });
   });
 
+  it('reports why the send failed when the claim cannot be given back, and this process sends it when armed again', async () => {
+    const clock = createManualClock({ now: START });
+    const { store } = thirdWriteFails(clock, 'store down');
+    let attempts = 0;
+    const sent: string[] = [];
+    const f = createFollowUps<string>({
+      store,
+      clock,
+      send: (x) => {
+        if (++attempts === 1) throw new Error('smtp refused');
+        sent.push(x.payload);
+      },
+    });
+    const failed: string[] = [];
+    f.on('failed', (e) => failed.push(e.reason));
+    await f.schedule('sess_1', START + DAY, 'check');
+    clock.advance(DAY);
+    await f.settled();
+    expect(failed).toEqual(['smtp refused (and the claim could not be given back: store down)']);
+    expect(await f.get('sess_1')).toMatchObject({ sendingAt: START + DAY, sentAt: null });
+    // This process knows the send failed: armed again, it gives the claim back and sends.
+    expect(await f.arm('sess_1')).toMatchObject({ ok: true });
+    clock.advance(0); // it was due already
+    await f.settled();
+    expect(sent).toEqual(['check']);
+    expect(await f.get('sess_1')).toMatchObject({ sentAt: START + DAY });
+    // Another process cannot know it: for it the outcome stayed unknown until this one sent it.
+  });
+
+  it('remembers at most 1 000 failed sends whose claim it could not give back, forgetting the oldest', async () => {
+    const clock = createManualClock({ now: START });
+    const inner = createMemoryStore({ clock });
+    const store: Store = {
+      ...inner,
+      compareAndSet: (key, expected, value) =>
+        expected !== null && (value as { sendingAt?: unknown } | undefined)?.sendingAt === null
+          ? Promise.reject(new Error('store down')) // every give-back fails
+          : inner.compareAndSet(key, expected, value),
+    };
+    const f = createFollowUps<string>({
+      store,
+      clock,
+      maxArmed: 2_000,
+      send: () => {
+        throw new Error('smtp refused');
+      },
+    });
+    for (let i = 0; i <= 1_000; i++) await f.schedule(`s${i}`, START + DAY, 'check');
+    clock.advance(DAY);
+    await f.settled();
+    expect(await f.arm('s0')).toMatchObject({ ok: false, code: 'outcome_unknown' }); // forgotten
+    await expect(f.arm('s1')).rejects.toThrow('store down'); // remembered: it tries the give-back again
+  });
+
+  it('leaves a claim it could not give back to another process as outcome unknown', async () => {
+    const clock = createManualClock({ now: START });
+    const { inner, store } = thirdWriteFails(clock, 'store down');
+    const f = createFollowUps<string>({
+      store,
+      clock,
+      send: () => {
+        throw new Error('smtp refused');
+      },
+    });
+    await f.schedule('sess_1', START + DAY, 'check');
+    clock.advance(DAY);
+    await f.settled();
+    const other = createFollowUps<string>({ store: inner, clock, send: () => {} });
+    expect(await other.arm('sess_1')).toMatchObject({ ok: false, code: 'outcome_unknown' });
+  });
   it('resolves an unknown outcome as sent or unsent when the host decides', async () => {
     const { clock, store, sent, open } = rig();
     const f = open();
