@@ -96,13 +96,13 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
   const claimThenDeliver = async (
     info: CronFire,
     on: NonNullable<CronTriggerOptions['store']>,
-    at: string,
+    recordKey: string,
   ): Promise<void> => {
-    const claim = await claimCronTime(on, at, info.scheduledAt, info.firedAt, () => stopped);
+    const claim = await claimCronTime(on, recordKey, info.scheduledAt, info.firedAt, () => stopped);
     if (claim === 'lost' || claim === 'stopped') return;
     if (claim instanceof PipelineError) return report(claim, info);
     if (!stopped) return deliver(info);
-    const failed = await releaseCronClaim(on, at, claim); // stopped while writing: give it back
+    const failed = await releaseCronClaim(on, recordKey, claim); // stopped while writing: give it back
     if (failed !== undefined) report(failed, info);
   };
   const report = (error: PipelineError, info?: CronFire): void => options.onError?.(error, info);
