@@ -76,6 +76,40 @@ export const pick = (claim: ChatEffectClaim): { name: string; step: string; part
   part: claim.part,
 });
 
+/** Writes the turn's data and ledger. */
+async function saveTurn<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+) {
+  const saved = checked(host, turn.session, await turn.session.update(stored(turn)));
+  if (saved.ok) committed(turn, host);
+  return saved;
+}
+
+/** After a write: what the turn holds is what is stored, and an effect it marked done is reported. */
+function committed<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): void {
+  turn.written = turn.ledger;
+  turn.dirty = false;
+  const done = turn.done;
+  turn.done = undefined;
+  if (done !== undefined)
+    host.events.emit('effect-done', { id: turn.session.id, ...pick(done), at: host.clock.now() });
+}
+
+/** A write that lost a race drops the handle, so the next turn reads the record again. */
+function checked<TStep extends string, TContext, TData, T extends { ok: boolean }>(
+  host: TurnHost<TStep, TContext, TData>,
+  session: StoredFlowSession<TStep, TContext, TData>,
+  result: T | FlowSessionRefusal,
+): T | FlowSessionRefusal {
+  if (!result.ok && 'code' in result && (result.code === 'conflict' || result.code === 'stale'))
+    host.forget(session);
+  return result;
+}
+
 /** @internal The context the host's callbacks get for `turn`. */
 export function contextOf<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
@@ -84,20 +118,6 @@ export function contextOf<TStep extends string, TContext, TData>(
   const { options, clock, events } = host;
   const { session } = turn;
   const id = session.id;
-
-  function committed(): void {
-    turn.written = turn.ledger;
-    turn.dirty = false;
-    const done = turn.done;
-    turn.done = undefined;
-    if (done !== undefined) events.emit('effect-done', { id, ...pick(done), at: clock.now() });
-  }
-
-  function check<T extends { ok: boolean }>(result: T | FlowSessionRefusal): T | FlowSessionRefusal {
-    if (!result.ok && 'code' in result && (result.code === 'conflict' || result.code === 'stale'))
-      host.forget(session);
-    return result;
-  }
 
   /** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
   async function claimNow(name: string): Promise<ChatEffectClaim> {
@@ -150,12 +170,12 @@ export function contextOf<TStep extends string, TContext, TData>(
         }
         return stored(turn);
       };
-      const written = check(await session.submit(fields, { data, ...more }));
+      const written = checked(host, session, await session.submit(fields, { data, ...more }));
       if (!written.ok) {
         turn.ledger = before;
         return written;
       }
-      committed();
+      committed(turn, host);
       if (!written.result.ok) return written;
       if (claim !== undefined) {
         turn.claimed = claim;
@@ -167,11 +187,7 @@ export function contextOf<TStep extends string, TContext, TData>(
       if (!turn.asked) await ctx.ask();
       return written;
     },
-    async save() {
-      const saved = check(await session.update(stored(turn)));
-      if (saved.ok) committed();
-      return saved;
-    },
+    save: () => saveTurn(turn, host),
     async effect(name, run) {
       let claim = turn.claimed;
       if (claim?.name !== name) {
@@ -205,7 +221,7 @@ export async function finishTurn<TStep extends string, TContext, TData>(
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<ChatFlowResult> {
   if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) {
-    const saved = await contextOf(turn, host).save();
+    const saved = await saveTurn(turn, host);
     if (!saved.ok) throw new Refused(saved.code, saved.reason, saved.cause);
   }
   const { session } = turn;
