@@ -5,10 +5,13 @@ import { ACTION, buttonToken, flush, setup, setupSlow } from './helpers.js';
 
 // The edges of the issue 18 rules: bounds of what waits, records written by others, rendering.
 
+/** Alice's request in chat g1, as every test here makes it. */
+const DELETE = { sessionKey: 'feishu:g1', action: ACTION, summary: 'DELETE', requester: 'alice' } as const;
+
 describe('edges of exact consent', () => {
   it('holds at most 16 replies for one prompt in flight and consumes the rest uncounted', async () => {
     const s = await setupSlow();
-    void s.gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 'DELETE', requester: 'alice' });
+    void s.gate.request(DELETE);
     await flush();
     const held = Array.from({ length: 17 }, () => s.slow.say('g1', 'alice', 'hmm'));
     expect((await held[16])?.status).toBe('intercepted');
@@ -23,12 +26,7 @@ describe('edges of exact consent', () => {
     const s = await setupSlow();
     const refused: unknown[] = [];
     s.gate.on('refused', (event) => refused.push(event));
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
+    const decision = s.gate.request(DELETE);
     await flush();
     const card = { kind: 'card_action', action: { confirmation: 'cfm_1.confirm' } } as const;
     const early = s.slow.say('g1', 'alice', '', card); // the platform showed it; its answer is late
@@ -45,12 +43,7 @@ describe('edges of exact consent', () => {
     const s = await setupSlow();
     const refused: unknown[] = [];
     s.gate.on('refused', (event) => refused.push(event));
-    const first = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
+    const first = s.gate.request(DELETE);
     await flush();
     const click = (id: string, createdAt?: number) =>
       s.slow.say('g1', 'alice', '', {
@@ -64,12 +57,7 @@ describe('edges of exact consent', () => {
     expect(await first).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
     expect(refused).toMatchObject([{ code: 'settled', id: 'cfm_1' }]);
 
-    const second = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
+    const second = s.gate.request(DELETE);
     await flush();
     const promptedAt = s.clock.now();
     s.clock.advance(300);
