@@ -7,6 +7,7 @@ import { createManualClock, createSequentialIds } from '@parley/core';
 import { defineHpClaimDetector } from '@parley/conflict';
 import { createCodec, defineIntents } from '@parley/envelope';
 import { z } from 'zod';
+import { frame } from '../../packages/envelope/test/helpers.js';
 import { suite } from '../lib.js';
 
 const context = { attempt: 1, applied: [] };
@@ -30,17 +31,6 @@ const intents = defineIntents({
   },
 });
 const codec = createCodec(intents, { clock: createManualClock(), generateId: createSequentialIds('env_') });
-const frame = (intent: string, payload: unknown, extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({
-    id: 'e1',
-    from: 'bob',
-    to: 'lead',
-    intent,
-    payload,
-    sent_at: 0,
-    spawn_depth: 0,
-    ...extra,
-  });
 const keys = (n: number, value: (i: number) => number): Record<string, number> =>
   Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
 

@@ -14,6 +14,7 @@ import {
   type Envelope,
   REPLY_LIMITS,
 } from '../src/index.js';
+import { frame } from './helpers.js';
 
 /** The most a reply can weigh: its lists' budget, the marker, and five frame fields of 256 characters. */
 const MAX_REPLY_BYTES = REPLY_LIMITS.maxBytes + 8 * 1024;
@@ -38,19 +39,6 @@ const intents = defineIntents({
 
 function codec(): Codec<typeof intents> {
   return createCodec(intents, { clock: createManualClock(), generateId: createSequentialIds('env_') });
-}
-
-function frame(intent: string, payload: unknown, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    id: 'e1',
-    from: 'bob',
-    to: 'lead',
-    intent,
-    payload,
-    sent_at: 0,
-    spawn_depth: 0,
-    ...extra,
-  });
 }
 
 function bytes(text: string): number {

@@ -96,3 +96,17 @@ export function wire(overrides: Record<string, unknown> = {}): Record<string, un
 }
 
 export const text = (overrides: Record<string, unknown> = {}): string => JSON.stringify(wire(overrides));
+
+/** An envelope on the wire from bob to the lead, with `extra` fields over the defaults. */
+export function frame(intent: string, payload: unknown, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    id: 'e1',
+    from: 'bob',
+    to: 'lead',
+    intent,
+    payload,
+    sent_at: 0,
+    spawn_depth: 0,
+    ...extra,
+  });
+}
