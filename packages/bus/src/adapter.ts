@@ -1,4 +1,5 @@
 import type { Unsubscribe } from '@parley/core';
+import type { PlatformOrder } from './order.js';
 import type { PublishResult } from './results.js';
 import type { InboundInput, OutboundMessage } from './message.js';
 
@@ -32,6 +33,8 @@ export type DeliverInbound = (input: Omit<InboundInput, 'channel'>) => Promise<P
  */
 export interface SendReceipt {
   readonly sentAt?: number | undefined;
+  /** The sent message's place in the platform's per-chat order, when the platform gives one. */
+  readonly order?: PlatformOrder | undefined;
 }
 
 /**

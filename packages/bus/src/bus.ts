@@ -5,6 +5,7 @@ import { toInboundMessage, toOutboundMessage } from './internal/copy.js';
 import { WaitQueue } from './internal/queue.js';
 import { validateInbound, validateOutbound } from './internal/validate.js';
 import type { InboundInput, InboundMessage, OutboundMessage } from './message.js';
+import { isPlatformOrder, type PlatformOrder } from './order.js';
 import { sessionKeyOf } from './session-key.js';
 import {
   type BusEvents,
@@ -173,10 +174,14 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
       } catch (error) {
         return drop('outbound', 'send_failed', message, { error });
       }
-      const sentAt = (receipt as { sentAt?: unknown } | undefined)?.sentAt; // an adapter's receipt, or nothing
-      return typeof sentAt === 'number' && Number.isFinite(sentAt)
-        ? { status: 'sent', message, sentAt }
-        : { status: 'sent', message };
+      const { sentAt, order } = (receipt ?? {}) as { sentAt?: unknown; order?: unknown }; // an adapter's receipt, or nothing
+      const sent: { status: 'sent'; message: OutboundMessage; sentAt?: number; order?: PlatformOrder } = {
+        status: 'sent',
+        message,
+      };
+      if (typeof sentAt === 'number' && Number.isFinite(sentAt)) sent.sentAt = sentAt;
+      if (isPlatformOrder(order)) sent.order = { scope: order.scope, position: [...order.position] };
+      return sent;
     },
     receiveOutbound: (receive = {}) => outboundQueue.take(receive.signal),
     outbound: (receive = {}) => iterate(outboundQueue, receive.signal),

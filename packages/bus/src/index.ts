@@ -20,6 +20,8 @@ export type {
   ReceiveOptions,
 } from './types.js';
 export type { ChannelAdapter, DeliverInbound, SendReceipt } from './adapter.js';
+export { comparePlatformOrder, isPlatformOrder, MAX_ORDER_POSITION_LENGTH } from './order.js';
+export type { PlatformOrder, OrderComparison } from './order.js';
 export { INBOUND_KINDS } from './message.js';
 export type {
   InboundKind,

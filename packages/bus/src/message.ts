@@ -1,4 +1,5 @@
 import type { JsonValue } from '@parley/core';
+import type { PlatformOrder } from './order.js';
 
 /**
  * The kinds of inbound event a channel delivers: a new message, an edit or a recall of an
@@ -58,6 +59,11 @@ export interface InboundInput {
   readonly eventId?: string | undefined;
   /** When the platform says the message was created, epoch ms. */
   readonly createdAt?: number | undefined;
+  /**
+   * The message's place in the platform's own per-chat order (see {@link PlatformOrder}); what a
+   * gate reads to tell whether it was written after a prompt whose receipt carries an order too.
+   */
+  readonly order?: PlatformOrder | undefined;
   /** The sender is a bot (any bot). */
   readonly senderIsBot?: boolean | undefined;
   /** The sender is this bot itself (an echo of what it sent). */

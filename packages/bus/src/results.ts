@@ -1,4 +1,5 @@
 import type { InboundMessage, OutboundMessage } from './message.js';
+import type { PlatformOrder } from './order.js';
 
 // What publishing a message gives back. Its own file so that the adapter interface and the bus's
 // types both read it without importing each other.
@@ -73,6 +74,8 @@ export type OutboundResult =
       readonly message: OutboundMessage;
       /** With `sent`: the platform's stamp of the message, when the adapter reported a finite one. */
       readonly sentAt?: number | undefined;
+      /** With `sent`: the message's place in the platform's per-chat order, when the adapter reported a valid one. */
+      readonly order?: PlatformOrder | undefined;
     }
   | {
       readonly status: 'rejected';

@@ -9,6 +9,11 @@ import {
   type BusErrorCode,
   type CardButton,
   type ChannelAdapter,
+  comparePlatformOrder,
+  isPlatformOrder,
+  MAX_ORDER_POSITION_LENGTH,
+  type OrderComparison,
+  type PlatformOrder,
   createHygieneInterceptor,
   createMessageBus,
   DEFAULT_MAX_CONCURRENT_SESSIONS,
@@ -311,5 +316,34 @@ describe('@parley/bus examples', () => {
       expectPrinted('hello');
       break;
     }
+  });
+
+  it('PlatformOrder (order.ts)', async () => {
+    const order: PlatformOrder = { scope: 'tg:-100123', position: [4812] };
+  });
+
+  it('MAX_ORDER_POSITION_LENGTH (order.ts)', async () => {
+    log(MAX_ORDER_POSITION_LENGTH);
+    expectPrinted('4');
+  });
+
+  it('OrderComparison (order.ts)', async () => {
+    const comparison: OrderComparison = 'unknown';
+  });
+
+  it('comparePlatformOrder (order.ts)', async () => {
+    const prompt = { scope: 'tg:1', position: [41] };
+    const reply = { scope: 'tg:1', position: [42] };
+    log(comparePlatformOrder(reply, prompt));
+    expectPrinted('after');
+    log(comparePlatformOrder(reply, { scope: 'tg:2', position: [1] }));
+    expectPrinted('unknown');
+  });
+
+  it('isPlatformOrder (order.ts)', async () => {
+    log(isPlatformOrder({ scope: 'slack:C1', position: [1_700_000_000, 100] }));
+    expectPrinted('true');
+    log(isPlatformOrder({ scope: 'slack:C1', position: [] }));
+    expectPrinted('false');
   });
 });

@@ -1,4 +1,5 @@
 import { INBOUND_KINDS, type InboundInput, type OutboundInput } from '../message.js';
+import { isPlatformOrder } from '../order.js';
 
 /**
  * Checks an adapter's input at run time (adapters are often plain JS); returns what is wrong.
@@ -14,6 +15,8 @@ export function validateInbound(input: Omit<InboundInput, 'channel'>, channel: u
     return `unknown kind ${String(input.kind)}`;
   if (input.createdAt !== undefined && !Number.isFinite(input.createdAt))
     return 'createdAt must be a finite number';
+  if (input.order !== undefined && !isPlatformOrder(input.order))
+    return 'order must be a scope and one to four finite numbers';
   if (input.eventId !== undefined && !isId(input.eventId)) return 'eventId must be a non-empty string';
   return undefined;
 }
