@@ -26,7 +26,8 @@ export function toInboundMessage(
   if (input.threadId !== undefined) message.threadId = input.threadId;
   if (input.eventId !== undefined) message.eventId = input.eventId;
   if (input.createdAt !== undefined) message.createdAt = input.createdAt;
-  if (input.order !== undefined) message.order = { scope: input.order.scope, position: [...input.order.position] };
+  if (input.order !== undefined)
+    message.order = { scope: input.order.scope, position: [...input.order.position] };
   if (input.senderIsBot !== undefined) message.senderIsBot = input.senderIsBot;
   if (input.fromSelf !== undefined) message.fromSelf = input.fromSelf;
   if (input.action !== undefined) message.action = input.action;
