@@ -129,6 +129,7 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
       details: { maxRemembered: max },
     });
   }
+  const channel = options.channel ?? 'dingtalk';
   const newTrackId = options.generateId ?? (() => generateId('parley_'));
   const chats = new RecentMap<string, ChatPlace>(max);
   const cards = new RecentMap<string, ChatPlace>(max);
@@ -168,7 +169,7 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
         const input =
           message === undefined
             ? undefined
-            : robotToInbound(message, frame.headers.messageId, options.botName);
+            : robotToInbound(message, frame.headers.messageId, options.botName, channel);
         if (message !== undefined && input !== undefined) {
           chats.set(input.chatId, {
             chatId: input.chatId,
@@ -218,7 +219,7 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
   }
 
   return {
-    channel: options.channel ?? 'dingtalk',
+    channel,
     async send(message): Promise<SendReceipt> {
       const place = chats.get(message.chatId);
       if (message.card !== undefined && options.cardTemplateId !== undefined) {
@@ -236,7 +237,9 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
           'robot.groupMessages.send',
         );
       }
-      return {}; // DingTalk's answer (a processQueryKey) carries no time of its own
+      // DingTalk's answer (a processQueryKey, or the card's deliver results) carries no time and no
+      // place of the sent message: no order, so a reply that races the send never counts for it.
+      return {};
     },
     async connect(deliver) {
       const { robot, card } = listeners(deliver);

@@ -1,4 +1,4 @@
-import type { InboundInput } from '@parley/bus';
+import type { InboundInput, PlatformOrder } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
 
 /**
@@ -66,11 +66,28 @@ export interface ChatPlace {
   readonly staffId?: string | undefined;
 }
 
+/**
+ * A robot message's place in its conversation's order: its `createAt`, the epoch ms DingTalk
+ * stamps on it. Two messages of one millisecond compare as the same place, which never counts as
+ * "after"; `msgId` is no order and breaks no tie. Anything but a positive whole number of ms gives
+ * no order.
+ */
+function createAtOrder(
+  channel: string,
+  conversationId: string,
+  createAt: unknown,
+): PlatformOrder | undefined {
+  return typeof createAt === 'number' && Number.isSafeInteger(createAt) && createAt > 0
+    ? { scope: `${channel}:${conversationId}`, position: [createAt] }
+    : undefined;
+}
+
 /** The bus input for a robot message, or `undefined` when it names no conversation or sender. */
 export function robotToInbound(
   message: DingTalkRobotMessage,
   streamMessageId: string,
   botName: string | undefined,
+  channel: string,
 ): Omit<InboundInput, 'channel'> | undefined {
   const senderId = message.senderStaffId || message.senderId;
   if (typeof message.conversationId !== 'string' || message.conversationId === '' || !senderId)
@@ -84,6 +101,7 @@ export function robotToInbound(
     // msgId stays the same when DingTalk pushes a message again.
     eventId: message.msgId || `stream:${streamMessageId}`,
     ...(Number.isFinite(createdAt) && createdAt > 0 ? { createdAt } : {}),
+    order: createAtOrder(channel, message.conversationId, message.createAt),
     raw: message,
   };
 }

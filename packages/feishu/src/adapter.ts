@@ -2,6 +2,7 @@ import type { DeliverInbound, InboundInput, PublishResult, SendReceipt } from '@
 import { FeishuError } from './errors.js';
 import {
   cardToInbound,
+  createTimeOrder,
   type FeishuCardAction,
   type MessagePlace,
   messageToInbound,
@@ -79,6 +80,7 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
       },
     );
   }
+  const channel = options.channel ?? 'feishu';
   const toast = options.toast ?? defaultToast;
   const places = new RecentMap<string, MessagePlace>(max);
   const messageOfEvent = new RecentMap<string, string>(max);
@@ -111,7 +113,7 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
 
   const handles: FeishuEventHandles = {
     async 'im.message.receive_v1'(event) {
-      const input = messageToInbound(event, botOpenId);
+      const input = messageToInbound(event, botOpenId, channel);
       const message = event.message;
       if (input !== undefined && message !== undefined) {
         places.set(message.message_id, {
@@ -150,7 +152,7 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
   }
 
   return {
-    channel: options.channel ?? 'feishu',
+    channel,
     handles,
     handleCardAction: onClick,
     async send(message): Promise<SendReceipt> {
@@ -171,7 +173,8 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
         places.set(data.message_id, { chatId: message.chatId, threadId: message.threadId });
       }
       const sentAt = Number(data.create_time);
-      return Number.isFinite(sentAt) && sentAt > 0 ? { sentAt } : {};
+      const order = createTimeOrder(channel, message.chatId, data.create_time); // a reply stays in its chat
+      return { ...(Number.isFinite(sentAt) && sentAt > 0 ? { sentAt } : {}), order };
     },
     connect(d) {
       deliver = d;

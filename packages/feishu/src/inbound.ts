@@ -1,4 +1,4 @@
-import type { InboundInput } from '@parley/bus';
+import type { InboundInput, PlatformOrder } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
 
 /**
@@ -116,10 +116,28 @@ export interface MessagePlace {
 /** The key under which a button value that is not an object travels (Feishu wants an object). */
 export const WRAPPED_VALUE_KEY = 'parley_value';
 
+/**
+ * A message's place in its chat's order: its `create_time`, the decimal text of epoch ms that
+ * Feishu stamps on every message (thread messages included, so the scope is the chat). Two
+ * messages of one millisecond compare as the same place, which never counts as "after"; the
+ * message id is no order and breaks no tie. Anything but a positive whole number gives no order.
+ */
+export function createTimeOrder(
+  channel: string,
+  chatId: unknown,
+  createTime: unknown,
+): PlatformOrder | undefined {
+  if (typeof chatId !== 'string' || chatId === '') return undefined;
+  if (typeof createTime !== 'string' || !/^\d{1,16}$/.test(createTime)) return undefined;
+  const ms = Number(createTime);
+  return Number.isSafeInteger(ms) && ms > 0 ? { scope: `${channel}:${chatId}`, position: [ms] } : undefined;
+}
+
 /** The bus input for a received message, or `undefined` when it has no sender or chat. */
 export function messageToInbound(
   event: FeishuMessageEvent,
   botOpenId: string,
+  channel: string,
 ): Omit<InboundInput, 'channel'> | undefined {
   const { message, sender } = event;
   const senderId = idOf(sender?.sender_id);
@@ -139,6 +157,7 @@ export function messageToInbound(
     text: textOf(message, botOpenId),
     eventId: eventId ?? `message:${message.message_id}`,
     ...(Number.isFinite(createdAt) && createdAt > 0 ? { createdAt } : {}),
+    order: createTimeOrder(channel, message.chat_id, message.create_time),
     raw: event,
   };
 }

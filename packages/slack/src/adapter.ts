@@ -1,7 +1,7 @@
 import type { DeliverInbound, InboundInterceptor, SendReceipt } from '@parley/bus';
 import { createEmitter, type Unsubscribe } from '@parley/core';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { mapBody, tsToMs } from './inbound.js';
+import { mapBody, tsToMs, tsToOrder } from './inbound.js';
 import { toPostMessage } from './outbound.js';
 import { toAdapterError } from './platform-errors.js';
 import type { SlackAdapter, SlackAdapterEvents, SlackAdapterOptions } from './types.js';
@@ -43,7 +43,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     const current = deliver;
     if (current === undefined) return args.next();
     const { body, context } = args;
-    const mapped = mapBody(body, { botUserId: context.botUserId, botId: context.botId });
+    const mapped = mapBody(body, { botUserId: context.botUserId, botId: context.botId }, channel);
     if (mapped.kind === 'skip') {
       events.emit('skipped', { reason: mapped.reason, type: typeOf(body) });
       return args.next();
@@ -64,13 +64,17 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     channel,
     async send(message): Promise<SendReceipt> {
       const params = toPostMessage(message);
-      let ts: unknown;
+      let posted: { ts?: unknown; channel?: unknown };
       try {
-        ts = (await client.chat.postMessage(params)).ts;
+        posted = await client.chat.postMessage(params);
       } catch (error) {
         throw toAdapterError(error);
       }
-      return { sentAt: tsToMs(String(ts)) }; // Slack answers every posted message with its ts
+      // Slack answers every posted message with its ts and the channel it landed in (a DM's
+      // channel id when `channel` named a user), the channel inbound replies come from.
+      const ts = typeof posted.ts === 'string' ? posted.ts : undefined;
+      const where = typeof posted.channel === 'string' ? posted.channel : params.channel;
+      return { sentAt: tsToMs(ts), order: tsToOrder(channel, where, ts) };
     },
     connect(d): Unsubscribe {
       deliver = d;

@@ -1,4 +1,4 @@
-import type { InboundInput } from '@parley/bus';
+import type { InboundInput, PlatformOrder } from '@parley/bus';
 import { type JsonValue, safeParseJson } from '@parley/core';
 
 /** An inbound input without its channel (the bus fills that in). */
@@ -38,10 +38,28 @@ export function tsToMs(ts: string | undefined): number | undefined {
 }
 
 /**
+ * A message's place in its channel's order from its `ts`: Slack gives every message of a channel
+ * (thread replies included) a unique, increasing `ts` of seconds and six digits of micro-units, so
+ * "1700000000.000100" is `[1700000000, 100]`, read as text with no floating point. A `ts` of any
+ * other shape, or no channel, gives no order rather than a wrong one.
+ */
+export function tsToOrder(
+  adapterChannel: string,
+  chatId: string | undefined,
+  ts: string | undefined,
+): PlatformOrder | undefined {
+  const match = /^(\d{1,15})\.(\d{6})$/.exec(ts ?? '');
+  if (match === null || chatId === undefined || chatId === '') return undefined;
+  const seconds = Number(match[1]);
+  if (!Number.isSafeInteger(seconds)) return undefined;
+  return { scope: `${adapterChannel}:${chatId}`, position: [seconds, Number(match[2])] };
+}
+
+/**
  * Maps the body of one Bolt request (an Events API `event_callback` or a `block_actions`
  * interaction) to what the bus gets.
  */
-export function mapBody(body: unknown, self: Self): Mapped {
+export function mapBody(body: unknown, self: Self, adapterChannel: string): Mapped {
   const root = object(body);
   if (root?.['type'] === 'block_actions') return mapAction(root, self);
   const event = object(root?.['event']);
@@ -62,6 +80,8 @@ export function mapBody(body: unknown, self: Self): Mapped {
           kind: 'edit',
           eventId,
           createdAt: tsToMs(text(edited?.['ts']) ?? text(event['event_ts'])),
+          // An edit keeps the place of the message it edits: its `ts`, not the edit's.
+          order: tsToOrder(adapterChannel, channel, text(message['ts'])),
           raw: body,
         });
   }
@@ -84,6 +104,7 @@ export function mapBody(body: unknown, self: Self): Mapped {
     kind: 'message',
     eventId: ts === undefined ? eventId : `${channel}:${ts}`,
     createdAt: tsToMs(ts),
+    order: tsToOrder(adapterChannel, channel, ts),
     raw: body,
   });
 }

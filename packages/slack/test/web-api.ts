@@ -28,6 +28,8 @@ export interface WebApiStandIn {
   /** The `count`-th call of `method` (1-based), once it has been made. */
   waitFor(method: string, count?: number): Promise<WebApiCall>;
   failNext(method: string, failure: WebApiFailure): void;
+  /** Reshapes the next `chat.postMessage` answer (the whole JSON body), e.g. to spoil its `ts`. */
+  reshapeNextPost(reshape: (answer: Record<string, unknown>) => Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ function answerOf(failure: WebApiFailure): LoopbackAnswer {
 
 export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
   let seq = 0;
+  let reshapes: ((answer: Record<string, unknown>) => Record<string, unknown>)[] = [];
   const server = await startLoopbackServer({
     guard: (req) =>
       req.headers['authorization'] === 'Bearer xoxb-test-token'
@@ -78,8 +81,9 @@ export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
         answer: (req) => {
           const params = paramsOf(req.body);
           const ts = tsAt(clock.now(), ++seq);
+          const reshape = reshapes.shift() ?? ((answer) => answer);
           return {
-            json: {
+            json: reshape({
               ok: true,
               channel: String(params['channel']),
               ts,
@@ -91,7 +95,7 @@ export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
                 ts,
                 ...(params['blocks'] === undefined ? {} : { blocks: params['blocks'] }),
               },
-            },
+            }),
           };
         },
       },
@@ -107,6 +111,9 @@ export async function startWebApi(clock: Clock): Promise<WebApiStandIn> {
     },
     failNext(method, failure) {
       server.failNext(`/api/${method}`, answerOf(failure));
+    },
+    reshapeNextPost(reshape) {
+      reshapes = [...reshapes, reshape];
     },
     close: () => server.close(),
   };

@@ -16,7 +16,7 @@ import {
   MAX_CALLBACK_DATA_BYTES,
 } from './callback-data.js';
 import { TelegramAdapterError } from './errors.js';
-import { mapUpdate } from './inbound.js';
+import { mapUpdate, orderOf } from './inbound.js';
 import { replyTarget, splitText, textOf } from './outbound.js';
 import { toAdapterError } from './platform-errors.js';
 import {
@@ -121,7 +121,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   async function middleware(ctx: Context, next: NextFunction): Promise<void> {
     const current = deliver;
     if (current === undefined) return next();
-    const mapped = mapUpdate(ctx.update, ctx.me);
+    const mapped = mapUpdate(ctx.update, ctx.me, channel);
     const updateId = ctx.update.update_id;
     if (mapped.kind === 'skip') {
       events.emit('skipped', { updateId, reason: mapped.reason });
@@ -153,6 +153,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       const chatId = /^-?\d+$/.test(message.chatId) ? Number(message.chatId) : message.chatId;
       const replyTo = replyTarget(message);
       let date = 0;
+      let order: SendReceipt['order'];
       for (const [i, piece] of pieces.entries()) {
         const last = i === pieces.length - 1;
         try {
@@ -162,13 +163,14 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
             ...(row.length === 0 || !last ? {} : { reply_markup: { inline_keyboard: [row] } }),
           });
           date = sent.date;
+          order = orderOf(channel, sent.chat?.id, sent.message_id); // the last piece: the whole prompt is out
         } catch (error) {
           throw toAdapterError(error);
         }
       }
       // `date` has whole seconds: the message reached Telegram at the latest by the end of that
       // second, so a reply stamped in the same second never counts as written after it.
-      return { sentAt: date * 1000 + 999 };
+      return { sentAt: date * 1000 + 999, order };
     },
     connect(d): Unsubscribe {
       deliver = d;

@@ -1,4 +1,4 @@
-import type { InboundInput } from '@parley/bus';
+import type { InboundInput, PlatformOrder } from '@parley/bus';
 import type { Message, MessageEntity, Update, UserFromGetMe } from 'grammy/types';
 
 /** An inbound input without its channel (the bus fills that in). */
@@ -16,10 +16,22 @@ export type Mapped =
   | { readonly kind: 'skip'; readonly reason: 'unsupported' | 'no_sender' | 'inline_button' };
 
 /**
- * Maps one Bot API update. Messages and edits carry `date` / `edit_date` (whole seconds) as
- * `createdAt` in ms, the start of that second; a click has no stamp (the bus uses its arrival).
+ * A message's place in its chat's order: Telegram numbers the messages of a chat with increasing
+ * `message_id`s (forum topics share their chat's numbering), so the scope is the chat. Anything but
+ * a positive safe integer gives no order rather than a wrong one.
  */
-export function mapUpdate(update: Update, me: UserFromGetMe): Mapped {
+export function orderOf(channel: string, chatId: unknown, messageId: unknown): PlatformOrder | undefined {
+  if (typeof chatId !== 'number' && typeof chatId !== 'string') return undefined;
+  if (typeof messageId !== 'number' || !Number.isSafeInteger(messageId) || messageId < 1) return undefined;
+  return { scope: `${channel}:${chatId}`, position: [messageId] };
+}
+
+/**
+ * Maps one Bot API update. Messages and edits carry `date` / `edit_date` (whole seconds) as
+ * `createdAt` in ms, the start of that second, and their `message_id` as their order (an edit keeps
+ * the place of the message it edits); a click has no stamp (the bus uses its arrival).
+ */
+export function mapUpdate(update: Update, me: UserFromGetMe, channel: string): Mapped {
   const query = update.callback_query;
   if (query !== undefined) {
     // An inline-mode button has no chat message: there is no session to answer in.
@@ -64,6 +76,7 @@ export function mapUpdate(update: Update, me: UserFromGetMe): Mapped {
           ? `${message.chat.id}:${message.message_id}`
           : `${message.chat.id}:${message.message_id}:edit:${update.update_id}`,
       createdAt: (edited === undefined ? message.date : (message.edit_date ?? message.date)) * 1000,
+      order: orderOf(channel, message.chat.id, message.message_id),
       raw: update,
     },
   };

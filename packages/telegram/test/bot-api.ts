@@ -55,6 +55,8 @@ export interface BotApiStandIn {
    * returned promise holds the answer back until it settles (the message is shown, the bot not told).
    */
   onSend(hook: (() => void | Promise<void>) | undefined): void;
+  /** Reshapes the next `sendMessage` result (the Message object), e.g. to drop a field. */
+  reshapeNextSent(reshape: (message: Record<string, unknown>) => Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
   let poll: { readonly offset: number; readonly respond: (updates: readonly object[]) => void } | undefined;
   let messageId = 100;
   let sendHook: (() => void | Promise<void>) | undefined;
+  let reshapes: ((message: Record<string, unknown>) => Record<string, unknown>)[] = [];
   let heldCount = 0;
   const heldWaiters: { count: number; resolve: (count: number) => void }[] = [];
   const ok = (result: unknown): LoopbackAnswer => ({ json: { ok: true, result } });
@@ -123,14 +126,16 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
           messageId++;
           const params = paramsOf(req);
           const chatId = params['chat_id'];
-          return ok({
+          const message = {
             message_id: messageId,
             from: BOT,
             chat: { id: chatId, type: typeof chatId === 'number' && chatId < 0 ? 'supergroup' : 'private' },
             date: Math.floor(clock.now() / 1000),
             text: params['text'],
             ...(params['reply_markup'] === undefined ? {} : { reply_markup: params['reply_markup'] }),
-          });
+          };
+          const reshape = reshapes.shift();
+          return ok(reshape === undefined ? message : reshape(message));
         },
       },
     ],
@@ -161,6 +166,9 @@ export async function startBotApi(clock: Clock): Promise<BotApiStandIn> {
     },
     onSend(hook) {
       sendHook = hook;
+    },
+    reshapeNextSent(reshape) {
+      reshapes = [...reshapes, reshape];
     },
     close: () => server.close(),
   };
