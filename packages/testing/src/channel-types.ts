@@ -40,6 +40,13 @@ export interface FakeChannelOptions {
   /** Like many platforms, deliver every message the bot sends back to it (`fromSelf: true`). */
   readonly echo?: boolean;
   /**
+   * Give text messages (`say`, echoes) and send receipts the chat's own order, as Telegram's
+   * `message_id` or Slack's `ts` do: `{ scope: '<channel>:<chatId>', position: [n] }`, `n` counting
+   * up per chat in the order messages are written (`say` is writing, even when the delivery is held
+   * or delayed) and sent. True by default; `false` simulates a platform that gives no order.
+   */
+  readonly order?: boolean;
+  /**
    * Called synchronously on every `send` as it happens, failed ones included, after the record is
    * in `sends` (and, when it succeeded, in the outbox). A listener that throws fails that `send`.
    */
@@ -171,7 +178,8 @@ export interface FakeChannel extends ChannelAdapter {
   readonly channel: string;
   /**
    * Records the message and resolves to its receipt, `sentAt` read from the channel's clock (the
-   * platform's stamp); rejects with the scripted error while send failures are scripted.
+   * platform's stamp) and `order` its place in the chat (unless `order: false`); rejects with the
+   * scripted error while send failures are scripted (a failed send takes no place).
    */
   send(message: OutboundMessage): Promise<SendReceipt>;
   /** The outbox: every message sent successfully, oldest first. */
@@ -185,8 +193,9 @@ export interface FakeChannel extends ChannelAdapter {
   /** How many inbound events are held by {@link FakeChannel.hold} or waiting to arrive late. */
   readonly inFlight: number;
   /**
-   * Delivers a text message; `eventId` (and, with a clock, `createdAt`) is filled in unless given.
-   * Resolves with the bus's result once it is delivered (later for a late or held event).
+   * Delivers a text message; `eventId`, its `order` in the chat at the moment it is said (unless
+   * `order: false`) and, with a clock, `createdAt` are filled in unless given. Resolves with the
+   * bus's result once it is delivered (later for a late or held event).
    *
    * @throws TestingError `not_connected` (as a rejection) when no bus is attached.
    */

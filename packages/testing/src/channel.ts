@@ -1,4 +1,4 @@
-import type { CardButton, DeliverInbound, OutboundMessage } from '@parley/bus';
+import type { CardButton, DeliverInbound, OutboundMessage, PlatformOrder } from '@parley/bus';
 import type {
   ButtonLabel,
   FakeChannel,
@@ -45,6 +45,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   let sends: SendRecord[] = [];
   let deliverFn: DeliverInbound | undefined;
   let events = 0;
+  const places = new Map<string, number>();
   let sendFailures = 0;
   let sendError: unknown;
   const queue = createDeliveryQueue(name, channel, clock, () => deliverFn);
@@ -67,6 +68,14 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
       ...(clock === undefined ? {} : { createdAt: clock.now() }),
       ...input,
     };
+  }
+
+  /** The next place in the chat's order, as `{ order }`; nothing when order is off. */
+  function nextPlace(chatId: string): { order?: PlatformOrder } {
+    if (options.order === false) return {};
+    const position = (places.get(chatId) ?? 0) + 1;
+    places.set(chatId, position);
+    return { order: { scope: `${channel}:${chatId}`, position: [position] } };
   }
 
   function outbox(filter: OutboxFilter = {}): readonly OutboundMessage[] {
@@ -116,6 +125,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
       }
       const record: SendRecord = { ok: true, message };
       const sentAt = (clock ?? systemClock).now(); // the platform's stamp of the message it now holds
+      const place = nextPlace(message.chatId);
       sends.push(record);
       sent.push(message);
       for (const waiter of [...waiters]) {
@@ -128,12 +138,12 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
       if (options.echo === true && deliverFn !== undefined) {
         const { chatId, threadId, text } = message;
         await deliverNow(
-          stamp({ chatId, threadId, senderId: botId, text, fromSelf: true, senderIsBot: true }),
+          stamp({ chatId, threadId, senderId: botId, text, fromSelf: true, senderIsBot: true, ...place }),
           1,
           'echo',
         );
       }
-      return { sentAt };
+      return { sentAt, ...place };
     },
     onSend(listener) {
       const own = (record: SendRecord): void => listener(record); // one entry per subscription
@@ -148,7 +158,8 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
         if (deliverFn === deliverInbound) deliverFn = undefined;
       };
     },
-    say: (chatId, senderId, text, extra = {}) => dispatch(stamp({ chatId, senderId, text, ...extra })),
+    say: (chatId, senderId, text, extra = {}) =>
+      dispatch(stamp({ chatId, senderId, text, ...nextPlace(chatId), ...extra })),
     click: (chatId, senderId, value, extra = {}) =>
       dispatch(stamp({ chatId, senderId, kind: 'card_action', action: value, ...extra })),
     async clickButton(chatId, senderId, label, extra = {}) {

@@ -1,17 +1,8 @@
-import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
+import { createHygieneInterceptor, createMessageBus } from '@parley/bus';
+import { attached } from './helpers.js';
 import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createFakeChannel, createFakeClock, drainInbound, type FakeChannel } from '../src/index.js';
-
-async function attached(options: Parameters<typeof createFakeChannel>[0] = {}): Promise<{
-  bus: MessageBus;
-  channel: FakeChannel;
-}> {
-  const bus = createMessageBus();
-  const channel = createFakeChannel({ channel: 'feishu', ...options });
-  await bus.attach(channel);
-  return { bus, channel };
-}
+import { createFakeChannel, createFakeClock, drainInbound } from '../src/index.js';
 
 describe('createFakeChannel: talking', () => {
   it('delivers what users say in several chats with fresh event ids and the clock time', async () => {
