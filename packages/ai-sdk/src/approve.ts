@@ -136,6 +136,8 @@ function responseOf(approvalId: string, decision: ConfirmDecision): ToolApproval
 function reasonOf(decision: ConfirmDecision): string {
   if (decision.outcome === 'timed_out') return 'Nobody confirmed in time (timed_out); the tool did not run.';
   if (decision.outcome === 'cancelled') return 'The person declined (cancelled); the tool did not run.';
+  if (decision.outcome === 'aborted' && decision.reason === 'prompt_failed')
+    return 'The confirmation could not be shown to the person (confirmation_failed: the prompt could not be sent); the tool did not run.';
   return `Not confirmed (${decision.outcome}: ${decision.reason}); the tool did not run.`;
 }
 

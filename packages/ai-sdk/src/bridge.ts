@@ -123,6 +123,7 @@ export function createAiSdkBridge<TContext = unknown>(
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
     if (decision.outcome === 'timed_out') return 'timed_out';
+    if (decision.outcome === 'aborted' && decision.reason === 'prompt_failed') return 'failed'; // never asked
     return (await confirmGate.authorize(decision, action)).ok ? 'confirmed' : 'declined';
   };
 

@@ -4,6 +4,7 @@ import type { ResumedApproval } from '../src/index.js';
 import {
   callStep,
   flush,
+  proposeDrop,
   scriptedModel,
   sharedWorld,
   startProcess,
@@ -52,12 +53,7 @@ describe('a destructive call approved in chat', () => {
   it('answers a declined approval as execution-denied with the reason, and nothing runs', async () => {
     const world = sharedWorld();
     const host = await startProcess(world);
-    const model = scriptedModel([
-      callStep('call_1', 'dropTable', { table: 'orders' }),
-      textStep('Not dropped.'),
-    ]);
-    const tools = host.bridge.tools({ turn: 1, context: { readOnly: false } });
-    const first = await generateText({ model, tools, messages: ask });
+    const { model, tools, first } = await proposeDrop(host, 'Not dropped.');
     const prompted = host.nextPrompt();
     const answering = host.bridge.approve(first, where);
     await prompted;

@@ -9,7 +9,7 @@ import {
   type Store,
 } from '@parley/core';
 import { createFakeChannel, type FakeChannel } from '@parley/testing';
-import { tool } from 'ai';
+import { generateText, type ModelMessage, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { type AiSdkBridge, type AiSdkBridgeOptions, createAiSdkBridge } from '../src/index.js';
@@ -138,4 +138,18 @@ export function toolOutputsSeen(model: MockLanguageModelV3): unknown[] {
 /** Lets pending promise callbacks run (no timers involved). */
 export async function flush(times = 20): Promise<void> {
   for (let i = 0; i < times; i += 1) await Promise.resolve();
+}
+
+/** What the user asks in the approval tests. */
+export const DROP_ASK: ModelMessage[] = [{ role: 'user', content: 'Drop the orders table' }];
+
+/**
+ * The model proposes dropping `orders`: the first `generateText` stops at the approval request,
+ * and the model's next step says `then`.
+ */
+export async function proposeDrop(host: Process, then: string) {
+  const model = scriptedModel([callStep('call_1', 'dropTable', { table: 'orders' }), textStep(then)]);
+  const tools = host.bridge.tools({ turn: 1, context: { readOnly: false } });
+  const first = await generateText({ model, tools, messages: DROP_ASK });
+  return { model, tools, first };
 }

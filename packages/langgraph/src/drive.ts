@@ -113,9 +113,13 @@ export async function drive(
       for (const request of (item.value as { requests: readonly ConfirmInterruptRequest[] }).requests) {
         const args = request.action.args ?? {};
         const digest = await digestAction({ name: request.action.name, args });
-        answers[request.key] =
+        const answer =
           (await ledger.answered(threadId, id, request.key, digest)) ??
           (await askAndRecord(options, ledger, threadId, id, request));
+        // A closed gate's answer is not the person's: never resume with it. The thread keeps its
+        // interrupt, and the restarted process asks again (or takes the answer given meanwhile).
+        if (answer === undefined) return { claimed: false };
+        answers[request.key] = answer;
       }
       resume[id] = answers;
     }
@@ -141,8 +145,9 @@ export function ledgerOf(options: RunWithConfirmationOptions): AnswerLedger {
 }
 
 /**
- * Asks and records the person's answer; an answer of a gate that closed (its process stopping) is
- * not theirs and is not recorded, so the restarted process takes the answer they give later.
+ * Asks and records the person's answer; the answer of a gate that closed (its process stopping) is
+ * not theirs: it is neither recorded nor returned, so the restarted process takes the answer they
+ * give later.
  */
 async function askAndRecord(
   options: RunWithConfirmationOptions,
@@ -150,9 +155,9 @@ async function askAndRecord(
   threadId: string,
   interruptId: string,
   request: ConfirmInterruptRequest,
-): Promise<ConfirmAnswer> {
+): Promise<ConfirmAnswer | undefined> {
   const { answer, closed } = await ask(options, threadId, interruptId, request);
-  return closed ? answer : ledger.record(threadId, interruptId, request.key, answer);
+  return closed ? undefined : ledger.record(threadId, interruptId, request.key, answer);
 }
 
 /** Asks the person about one request; the action is bound to the thread and interrupt too. */
@@ -185,7 +190,9 @@ export async function answerOf(
   args: JsonValue,
 ): Promise<ConfirmAnswer> {
   const digest = await digestAction({ name: decision.action.name, args });
-  if (decision.outcome !== 'confirmed') return { outcome: decision.outcome, decisionId: decision.id, digest };
+  const { reason } = decision;
+  if (decision.outcome !== 'confirmed')
+    return { outcome: decision.outcome, decisionId: decision.id, digest, reason };
   const auth = await gate.authorize(decision, decision.action);
-  return { outcome: auth.ok ? 'confirmed' : 'refused', decisionId: decision.id, digest };
+  return { outcome: auth.ok ? 'confirmed' : 'refused', decisionId: decision.id, digest, reason };
 }

@@ -1,5 +1,5 @@
 import { interrupt } from '@langchain/langgraph';
-import { type ConfirmAction, type ConfirmOutcome, digestAction } from '@parley/confirm';
+import { type ConfirmAction, type ConfirmOutcome, type DecisionReason, digestAction } from '@parley/confirm';
 
 /**
  * The `kind` of the interrupt values this package raises and answers: `parley.confirm`.
@@ -61,6 +61,8 @@ export interface ConfirmAnswer {
   readonly outcome: ConfirmOutcome;
   readonly decisionId: string;
   readonly digest: string;
+  /** Why the decision came out so (`prompt_failed`: the person was never asked). */
+  readonly reason?: DecisionReason | undefined;
 }
 
 /**
@@ -79,6 +81,8 @@ export interface NodeConfirmation {
   /** The decision's outcome; `refused` as well when the answer was for another action. */
   readonly outcome: ConfirmOutcome;
   readonly decisionId: string | undefined;
+  /** The decision's reason, when the answer gave one: `prompt_failed` means nobody was asked. */
+  readonly reason?: DecisionReason | undefined;
 }
 
 /**
@@ -126,10 +130,16 @@ export function readAnswer(answers: unknown, key: string): ConfirmAnswer | undef
   if (typeof answers !== 'object' || answers === null) return undefined;
   const answer = (answers as Record<string, unknown>)[key];
   if (typeof answer !== 'object' || answer === null) return undefined;
-  const { outcome, decisionId, digest } = answer as Record<string, unknown>;
+  const { outcome, decisionId, digest, reason } = answer as Record<string, unknown>;
   if (typeof outcome !== 'string' || typeof decisionId !== 'string' || typeof digest !== 'string')
     return undefined;
-  return { outcome: outcome as ConfirmOutcome, decisionId, digest }; // the outcome is compared, never trusted
+  // The outcome and reason are compared, never trusted.
+  return {
+    outcome: outcome as ConfirmOutcome,
+    decisionId,
+    digest,
+    ...(typeof reason === 'string' ? { reason: reason as DecisionReason } : {}),
+  };
 }
 
 /** Confirmed only for a `confirmed` answer about exactly this action. */
@@ -141,6 +151,7 @@ export function judgeAnswer(answer: ConfirmAnswer | undefined, digest: string): 
     confirmed: answer.outcome === 'confirmed',
     outcome: answer.outcome,
     decisionId: answer.decisionId,
+    ...(answer.reason === undefined ? {} : { reason: answer.reason }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { type BaseMessage, isAIMessage, ToolMessage } from '@langchain/core/messages';
 import { interrupt } from '@langchain/langgraph';
-import { type ConfirmOutcome, digestAction } from '@parley/confirm';
+import { digestAction } from '@parley/confirm';
 import { type Clock, generateId, type JsonValue, type Store } from '@parley/core';
 import {
   type AnyToolDefinition,
@@ -17,6 +17,7 @@ import {
   type ConfirmInterruptRequest,
   type ConfirmInterruptValue,
   judgeAnswer,
+  type NodeConfirmation,
   readAnswer,
 } from './interrupt.js';
 
@@ -122,7 +123,7 @@ export function createGatedToolNode<const TTools extends readonly AnyToolDefinit
       return 'declined';
     }
     const judged = judgeAnswer(answer, await digestAction(action));
-    return judged.confirmed ? 'confirmed' : toToolAnswer(judged.outcome);
+    return judged.confirmed ? 'confirmed' : toToolAnswer(judged);
   };
   const gate = createToolGate<TTools, TContext>({
     tools: options.tools,
@@ -190,8 +191,10 @@ export function createGatedToolNode<const TTools extends readonly AnyToolDefinit
   return Object.assign(node, { gate });
 }
 
-function toToolAnswer(outcome: ConfirmOutcome): ToolConfirmAnswer {
-  return outcome === 'timed_out' ? 'timed_out' : 'declined';
+/** A prompt that could not be sent is `failed` (nobody was asked), never a decline. */
+function toToolAnswer(judged: NodeConfirmation): ToolConfirmAnswer {
+  if (judged.outcome === 'aborted' && judged.reason === 'prompt_failed') return 'failed';
+  return judged.outcome === 'timed_out' ? 'timed_out' : 'declined';
 }
 
 function textOf(result: unknown): string {

@@ -1,4 +1,4 @@
-import { AIMessageChunk } from '@langchain/core/messages';
+import { AIMessageChunk, type ToolMessage } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { createMessageBus, type MessageBus } from '@parley/bus';
@@ -13,7 +13,7 @@ import {
 import { createFakeChannel, type FakeChannel } from '@parley/testing';
 import { defineTool } from '@parley/tools';
 import { z } from 'zod';
-import { createGatedToolNode } from '../src/index.js';
+import { createGatedToolNode, type GraphResumed } from '../src/index.js';
 
 export interface Chat {
   readonly clock: ManualClock;
@@ -139,3 +139,28 @@ export function agentGraph(
     .compile({ checkpointer: options.checkpointer ?? new MemorySaver() });
   return { graph, table, tools };
 }
+
+/** Collects what `onResumed` hears; `handled` resolves at the first event. */
+export function resumeCollector(): {
+  readonly resumed: GraphResumed[];
+  readonly handled: Promise<void>;
+  onResumed(event: GraphResumed): void;
+} {
+  const resumed: GraphResumed[] = [];
+  let done: () => void = () => {};
+  const handled = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  return {
+    resumed,
+    handled,
+    onResumed(event) {
+      resumed.push(event);
+      done();
+    },
+  };
+}
+
+/** The ToolMessages of a run's result. */
+export const toolMessages = (result: unknown): ToolMessage[] =>
+  (result as { messages: ToolMessage[] }).messages.filter((message) => message.getType() === 'tool');

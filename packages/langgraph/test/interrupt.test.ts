@@ -63,7 +63,9 @@ describe('requestConfirmation', () => {
         ...SESSION,
       },
     );
-    expect(result.answers).toEqual([{ confirmed: true, outcome: 'confirmed', decisionId: 'cfm_1' }]);
+    expect(result.answers).toEqual([
+      { confirmed: true, outcome: 'confirmed', decisionId: 'cfm_1', reason: 'reply' },
+    ]);
     expect(effects()).toBe(1);
     expect(talk.channel.sent[0]?.text).toContain('DROP TABLE orders (1/1)');
   });
@@ -159,7 +161,9 @@ describe('runWithConfirmation', () => {
         ...SESSION,
       },
     );
-    expect(used.answers).toEqual([{ confirmed: false, outcome: 'refused', decisionId: 'cfm_1' }]);
+    expect(used.answers).toEqual([
+      { confirmed: false, outcome: 'refused', decisionId: 'cfm_1', reason: 'reply' },
+    ]);
     expect(talk.channel.sent[0]?.text).toContain('reboot');
     const fine = await runWithConfirmation<{ answers: NodeConfirmation[] }>(
       graph,
@@ -236,7 +240,9 @@ describe('runWithConfirmation', () => {
     );
     await prompted;
     controller.abort();
-    expect((await running).answers).toEqual([{ confirmed: false, outcome: 'aborted', decisionId: 'cfm_1' }]);
+    expect((await running).answers).toEqual([
+      { confirmed: false, outcome: 'aborted', decisionId: 'cfm_1', reason: 'signal' },
+    ]);
     expect(effects()).toBe(0);
   });
 

@@ -1,8 +1,8 @@
-import { AIMessage, HumanMessage, type ToolMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMemoryStore } from '@parley/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGatedToolNode, runWithConfirmation } from '../src/index.js';
-import { agentGraph, chat, rowTools, SESSION } from './helpers.js';
+import { agentGraph, chat, rowTools, SESSION, toolMessages } from './helpers.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -10,8 +10,6 @@ afterEach(async () => {
 });
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
-const toolMessages = (result: unknown): ToolMessage[] =>
-  (result as { messages: ToolMessage[] }).messages.filter((message) => message.getType() === 'tool');
 
 describe('createGatedToolNode with runWithConfirmation', () => {
   it('runs a destructive call once the person confirms, and a safe call exactly once across the resume', async () => {

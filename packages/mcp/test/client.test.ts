@@ -151,6 +151,17 @@ describe('createMcpClientGate', () => {
     expect(files.files.has('a.txt')).toBe(true);
   });
 
+  it('reports a prompt that could not be sent as confirmation_failed, not as a decline', async () => {
+    const { bridge, files, talk } = await setup();
+    talk.channel.failSends(1); // the chat platform refuses the prompt
+    const result = await bridge.callTool({ name: 'delete_file', arguments: { path: 'a.txt' } }, SESSION);
+    expect(result.structuredContent).toMatchObject({
+      tool_feedback: { failed_calls: [{ code: 'confirmation_failed', status: 'error' }] },
+    });
+    expect(JSON.stringify(result.content)).not.toContain('did not confirm');
+    expect(files.calls).toEqual([]);
+  });
+
   it('reports a call the transport could not make as an executor error', async () => {
     const { bridge, client } = await setup();
     await client.close();

@@ -167,6 +167,17 @@ describe('serveToolGate', () => {
     expect(ran).toEqual([]);
   });
 
+  it('answers confirmation_failed to the client when the prompt could not be sent: nothing runs', async () => {
+    const { client, talk } = await setup();
+    talk.channel.failSends(1); // the chat platform refuses the prompt
+    const result = await client.callTool({ name: 'cancel_order', arguments: { order: 7 } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      tool_feedback: { failed_calls: [{ code: 'confirmation_failed', status: 'error' }] },
+    });
+    expect(ran).toEqual([]);
+  });
+
   it('refuses the call when the host cannot say where to ask', async () => {
     const { client } = await setup({
       run: () => {

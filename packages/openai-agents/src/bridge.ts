@@ -211,12 +211,22 @@ export function createAgentsBridge<TContext = unknown>(
     const decided = new Map(approvals.map((entry) => [entry?.record.callId, entry?.record.decisionId]));
     for (const item of state.getInterruptions()) {
       const action = { name: item.name as string, args: argsOf(item) }; // a function tool call
-      const auth = await confirmGate.authorize(String(decided.get(callIdOf(item))), action); // none: unknown_decision
+      const id = String(decided.get(callIdOf(item)));
+      const auth = await confirmGate.authorize(id, action); // none: unknown_decision
       if (auth.ok) state.approve(item);
-      else state.reject(item, { message: REJECTIONS[auth.code] });
+      else state.reject(item, { message: await rejectionOf(id, auth.code) });
     }
     const result = (await runner.run(agent, state)) as Result; // the same agent, resumed from its state
     return { result, run: run.record };
+  }
+
+  /** What the model is told of a refused call: a prompt that was never shown is no "not confirmed". */
+  async function rejectionOf(decisionId: string, code: AuthorizeRefusalCode): Promise<string> {
+    if (code !== 'not_confirmed') return REJECTIONS[code];
+    const decision = await confirmGate.reconcile(decisionId); // the recorded decision, read back
+    return decision?.outcome === 'aborted' && decision.reason === 'prompt_failed'
+      ? PROMPT_FAILED
+      : REJECTIONS[code];
   }
 
   return {
@@ -267,6 +277,10 @@ function argsOf(item: RunToolApprovalItem): JsonValue {
 
 const NOT_CONFIRMED =
   'Not run: the person did not confirm this call in time (declined, timed out or never asked).';
+
+/** What the model is told when the prompt could not be sent: the person was never asked. */
+const PROMPT_FAILED =
+  'Not run: confirmation_failed, the confirmation could not be shown to the person (the prompt could not be sent).';
 
 /** What the model is told when a call is rejected, by the confirm gate's `authorize` refusal code. */
 const REJECTIONS: Readonly<Record<AuthorizeRefusalCode, string>> = {

@@ -92,7 +92,8 @@ export interface ToolConfirmRequest<TContext> {
 
 /**
  * A confirmation function's answer: `true` / `'confirmed'` to run, `false` / `'declined'` not to,
- * `'timed_out'` when nobody answered.
+ * `'timed_out'` when nobody answered, `'failed'` when the person could not be asked (the prompt
+ * could not be sent): the call is refused `confirmation_failed`, never reported as declined.
  *
  * @example
  * ```ts
@@ -101,7 +102,7 @@ export interface ToolConfirmRequest<TContext> {
  * const answer: ToolConfirmAnswer = 'timed_out';
  * ```
  */
-export type ToolConfirmAnswer = boolean | 'confirmed' | 'declined' | 'timed_out';
+export type ToolConfirmAnswer = boolean | 'confirmed' | 'declined' | 'timed_out' | 'failed';
 
 /**
  * A host's own way to ask for confirmation, instead of a `@parley/confirm` gate.

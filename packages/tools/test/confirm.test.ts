@@ -1,4 +1,6 @@
-import type { ConfirmGate } from '@parley/confirm';
+import { createMessageBus } from '@parley/bus';
+import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
+import { createManualClock } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import {
   createToolGate,
@@ -124,6 +126,28 @@ describe('confirmation through a real @parley/confirm gate', () => {
   });
 });
 
+describe('a prompt that could not be sent', () => {
+  it('is reported as confirmation_failed, never as declined, and nothing runs', async () => {
+    const clock = createManualClock({ now: 1_000_000 });
+    const bus = createMessageBus({ clock });
+    await bus.attach({
+      channel: 'feishu',
+      send: () => {
+        throw new Error('chat platform down');
+      },
+    });
+    const confirm = createConfirmGate({ bus, clock, cards: false });
+    await confirm.ready;
+    const { dataModify, statements } = createDataModify();
+    const gate = createToolGate({ tools: [dataModify], allowlist: ['data_modify'], confirm });
+    const result = await gate.process([deleteCall()], { turn: 1, context: undefined, ...address });
+    expect(result.feedback.failed_calls[0]).toMatchObject({ code: 'confirmation_failed', status: 'error' });
+    expect(result.feedback.failed_calls[0]?.reason).not.toContain('did not confirm');
+    expect(statements).toEqual([]);
+    await confirm.close();
+  });
+});
+
 describe('confirmation through a confirm function', () => {
   function withAnswer(answer: ReturnType<ToolConfirmFn<{ user: string }>>) {
     const asked: ToolConfirmRequest<{ user: string }>[] = [];
@@ -162,6 +186,7 @@ describe('confirmation through a confirm function', () => {
     [false, 'confirmation_declined'],
     ['declined', 'confirmation_declined'],
     ['timed_out', 'confirmation_timed_out'],
+    ['failed', 'confirmation_failed'],
   ] as const)('does not run the call when the function answers %j', async (answer, code) => {
     const t = withAnswer(Promise.resolve(answer));
     const result = await t.gate.process([deleteCall()], { turn: 1, context: { user: 'alice' } });

@@ -47,6 +47,14 @@ function failedFor(tool: AnyToolDefinition): Confirmation {
   };
 }
 
+/** The answer when the prompt never reached the person: asking failed, nobody declined. */
+function notShownFor(tool: AnyToolDefinition): Confirmation {
+  return {
+    code: 'confirmation_failed',
+    text: `The confirmation for "${tool.name}" could not be shown to the person (the prompt could not be sent), so it was not run`,
+  };
+}
+
 async function ask<TContext>(
   rt: Runtime<TContext>,
   tool: AnyToolDefinition,
@@ -79,6 +87,7 @@ async function ask<TContext>(
         signal: run.signal,
       });
       if (answer === true || answer === 'confirmed') return { text: '', bound };
+      if (answer === 'failed') return notShownFor(tool);
       return answer === 'timed_out' ? timedOut : declined;
     }
     if (confirm === undefined || run.sessionKey === undefined || run.requester === undefined) {
@@ -97,6 +106,8 @@ async function ask<TContext>(
       ...(run.confirmTimeoutMs === undefined ? {} : { timeoutMs: run.confirmTimeoutMs }),
     });
     if (decision.outcome === 'timed_out') return { ...timedOut, id: decision.id };
+    if (decision.outcome === 'aborted' && decision.reason === 'prompt_failed')
+      return { ...notShownFor(tool), id: decision.id };
     if (decision.outcome !== 'confirmed') return { ...declined, id: decision.id };
     const auth = await confirm.authorize(decision, action);
     return auth.ok ? { text: '', id: decision.id, bound } : { ...declined, id: decision.id };

@@ -1,0 +1,68 @@
+// What a node (and the model behind it) is told when the person could not be asked, and that a
+// closed gate's answer never resumes a thread: the next process asks and resumes it.
+import { HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import { afterEach, describe, expect, it } from 'vitest';
+import { graphResumeHandlers, runWithConfirmation } from '../src/index.js';
+import { agentGraph, chat, resumeCollector, SESSION, toolMessages } from './helpers.js';
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const item of open.splice(0)) await item.close();
+});
+
+describe('a prompt that could not be sent', () => {
+  it('answers the tool call confirmation_failed, never that the user did not confirm', async () => {
+    const talk = await chat();
+    open.push(talk.confirm);
+    talk.channel.failSends(1); // the chat platform refuses the prompt
+    const { graph, table } = agentGraph([{ id: 'c1', name: 'delete_row', args: { id: 2 } }]);
+    const result = await runWithConfirmation(
+      graph,
+      { messages: [new HumanMessage('drop row 2')] },
+      { configurable: { thread_id: 'pf' } },
+      { confirm: talk.confirm, ...SESSION },
+    );
+    const [message] = toolMessages(result);
+    expect(message?.status).toBe('error');
+    expect(message?.artifact).toMatchObject({
+      tool_feedback: { failed_calls: [{ code: 'confirmation_failed' }] },
+    });
+    expect(String(message?.content)).not.toContain('did not confirm');
+    expect(table.runs.delete_row).toBe(0);
+  });
+});
+
+describe('a gate closed while waiting', () => {
+  it('never resumes the thread with its answer: the restarted process resumes it with the person’s', async () => {
+    const checkpointer = new MemorySaver();
+    const before = await chat();
+    const { graph, table } = agentGraph([{ id: 'c1', name: 'delete_row', args: { id: 1 } }], {
+      checkpointer,
+      store: before.store,
+      clock: before.clock,
+    });
+    const prompted = before.nextPrompt();
+    const running = runWithConfirmation(
+      graph,
+      { messages: [new HumanMessage('drop row 1')] },
+      { configurable: { thread_id: 'closing' } },
+      { confirm: before.confirm, store: before.store, ...SESSION },
+    );
+    await prompted;
+    await before.confirm.close(); // a clean shutdown while the person has not answered yet
+    expect(toolMessages(await running)).toEqual([]); // the thread still waits on its interrupt
+    expect(table.runs.delete_row).toBe(0);
+
+    const { resumed, handled, onResumed } = resumeCollector();
+    const handlers = graphResumeHandlers(graph, ['delete_row'], { store: before.store, onResumed });
+    const after = await before.restart({ resume: handlers });
+    open.push(after.confirm);
+    await after.channel.say('g1', 'alice', '确认');
+    await handled;
+    expect(resumed).toMatchObject([{ resumed: true, threadId: 'closing' }]);
+    const [message] = toolMessages((resumed[0] as { result: unknown }).result);
+    expect(message?.content).toBe('{"deleted":1}');
+    expect(table.runs.delete_row).toBe(1);
+  });
+});
