@@ -1,5 +1,6 @@
 import { BusError } from './errors.js';
 import { RecentSet } from './internal/recent.js';
+import { MAX_REMEMBERED_ID_LENGTH, toRememberedId } from './remembered-id.js';
 import type { InboundInterceptor } from './types.js';
 import type { InboundKind, InboundMessage } from './message.js';
 
@@ -44,12 +45,34 @@ export interface HygieneOptions {
   readonly dropBots?: boolean;
   /** Kinds to drop; `['edit', 'recall']` by default. */
   readonly dropKinds?: readonly InboundKind[];
-  /** How many recent event ids are remembered to drop redeliveries; 10 000 by default, 0 turns it off. */
+  /**
+   * How many recent event ids are remembered to drop redeliveries; 10 000 by default, 0 turns it
+   * off. Each is kept as at most {@link MAX_REMEMBERED_ID_LENGTH} + 1 characters (a longer one as
+   * its SHA-256, see {@link toRememberedId}), so the memory holds at most `maxEventIds × 65`
+   * characters, however long the ids its senders choose.
+   */
   readonly maxEventIds?: number;
   /** Drop messages whose `createdAt` is older than this when received; off by default. */
   readonly maxAgeMs?: number;
   /** Hears every drop, e.g. for metrics. */
   readonly onDrop?: (message: InboundMessage, reason: HygieneDropReason) => void;
+}
+
+/**
+ * The interceptor {@link createHygieneInterceptor} returns: an `InboundInterceptor` that also
+ * tells how much its redelivery memory holds (for metrics, and to check its bound).
+ *
+ * @example
+ * ```ts
+ * import { createHygieneInterceptor, type HygieneInterceptor } from '@parley/bus';
+ *
+ * const hygiene: HygieneInterceptor = createHygieneInterceptor({ maxEventIds: 100 });
+ * console.log(hygiene.remembered); // { ids: 0, chars: 0 }
+ * ```
+ */
+export interface HygieneInterceptor extends InboundInterceptor {
+  /** The event ids remembered now, and their characters together (each at most 65). */
+  readonly remembered: { readonly ids: number; readonly chars: number };
 }
 
 /**
@@ -71,7 +94,7 @@ export interface HygieneOptions {
  * console.log((await bus.publishInbound(input)).status); // intercepted
  * ```
  */
-export function createHygieneInterceptor(options: HygieneOptions = {}): InboundInterceptor {
+export function createHygieneInterceptor(options: HygieneOptions = {}): HygieneInterceptor {
   const dropFromSelf = options.dropFromSelf ?? true;
   const dropBots = options.dropBots ?? true;
   const dropKinds = new Set<InboundKind>(options.dropKinds ?? ['edit', 'recall']);
@@ -101,7 +124,7 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): InboundI
       return 'too_old';
     }
     if (maxEventIds > 0 && message.eventId !== undefined) {
-      const key = `${message.channel}\u0000${message.eventId}`;
+      const key = toRememberedId(`${message.channel}\u0000${message.eventId}`); // bounded in bytes
       if (seen.has(key)) return 'duplicate';
       seen.add(key); // forgets the oldest past maxEventIds
     }
@@ -110,6 +133,9 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): InboundI
 
   return {
     name: 'hygiene',
+    get remembered() {
+      return { ids: seen.size, chars: seen.chars };
+    },
     intercept(message) {
       const reason = reasonFor(message);
       if (reason === undefined) return false;

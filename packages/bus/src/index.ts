@@ -35,7 +35,8 @@ export type {
 export { sessionKeyOf, parseSessionKey } from './session-key.js';
 export type { SessionAddress } from './session-key.js';
 export { createHygieneInterceptor, HYGIENE_DROP_REASONS } from './hygiene.js';
-export type { HygieneOptions, HygieneDropReason } from './hygiene.js';
+export type { HygieneOptions, HygieneDropReason, HygieneInterceptor } from './hygiene.js';
+export { toRememberedId, MAX_REMEMBERED_ID_LENGTH } from './remembered-id.js';
 export {
   dispatchBySession,
   DEFAULT_MAX_CONCURRENT_SESSIONS,

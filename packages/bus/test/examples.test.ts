@@ -24,8 +24,11 @@ import {
   type DeliverInbound,
   HYGIENE_DROP_REASONS,
   type HygieneDropReason,
+  type HygieneInterceptor,
   type HygieneOptions,
   INBOUND_KINDS,
+  MAX_REMEMBERED_ID_LENGTH,
+  toRememberedId,
   type InboundInput,
   type InboundInterceptor,
   type InboundKind,
@@ -188,6 +191,24 @@ describe('@parley/bus examples', () => {
     expectPrinted('queued');
     log((await bus.publishInbound(input)).status);
     expectPrinted('intercepted');
+  });
+
+  it('HygieneInterceptor (hygiene.ts)', async () => {
+    const hygiene: HygieneInterceptor = createHygieneInterceptor({ maxEventIds: 100 });
+    log(hygiene.remembered);
+    expectPrinted('{ ids: 0, chars: 0 }');
+  });
+
+  it('MAX_REMEMBERED_ID_LENGTH (remembered-id.ts)', async () => {
+    log(MAX_REMEMBERED_ID_LENGTH);
+    expectPrinted('64');
+  });
+
+  it('toRememberedId (remembered-id.ts)', async () => {
+    log(toRememberedId('evt_1'));
+    expectPrinted('evt_1');
+    log(toRememberedId('x'.repeat(65_536)).length);
+    expectPrinted('65');
   });
 
   it('INBOUND_KINDS (message.ts)', async () => {

@@ -1,4 +1,10 @@
-import type { DeliverInbound, InboundInput, PublishResult, SendReceipt } from '@parley/bus';
+import {
+  type DeliverInbound,
+  type InboundInput,
+  type PublishResult,
+  type SendReceipt,
+  toRememberedId,
+} from '@parley/bus';
 import { FeishuError } from './errors.js';
 import {
   cardToInbound,
@@ -82,6 +88,7 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
   }
   const channel = options.channel ?? 'feishu';
   const toast = options.toast ?? defaultToast;
+  // Keyed by message id and by event id, each as `toRememberedId` keeps it (at most 65 characters).
   const places = new RecentMap<string, MessagePlace>(max);
   const messageOfEvent = new RecentMap<string, string>(max);
   let deliver: DeliverInbound | undefined;
@@ -107,7 +114,7 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
 
   async function onClick(click: FeishuCardAction): Promise<FeishuCardResponse> {
     const messageId = click.context?.open_message_id ?? click.open_message_id;
-    const place = messageId === undefined ? undefined : places.get(messageId);
+    const place = messageId === undefined ? undefined : places.get(toRememberedId(messageId));
     return toast(await publish(cardToInbound(click, place)));
   }
 
@@ -116,17 +123,18 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
       const input = messageToInbound(event, botOpenId, channel);
       const message = event.message;
       if (input !== undefined && message !== undefined) {
-        places.set(message.message_id, {
+        places.set(toRememberedId(message.message_id), {
           chatId: input.chatId,
           threadId: input.threadId,
           senderId: input.senderId,
         });
-        if (input.eventId !== undefined) messageOfEvent.set(input.eventId, message.message_id);
+        if (input.eventId !== undefined)
+          messageOfEvent.set(toRememberedId(input.eventId), message.message_id);
       }
       await publish(input);
     },
     async 'im.message.recalled_v1'(event) {
-      const place = event.message_id === undefined ? undefined : places.get(event.message_id);
+      const place = event.message_id === undefined ? undefined : places.get(toRememberedId(event.message_id));
       await publish(recallToInbound(event, place));
     },
     'card.action.trigger': onClick,
@@ -138,7 +146,8 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
     threadId: string | undefined,
     replyTo: string | undefined,
   ): Promise<FeishuApiAnswer> {
-    const target = threadId ?? (replyTo === undefined ? undefined : messageOfEvent.get(replyTo));
+    const target =
+      threadId ?? (replyTo === undefined ? undefined : messageOfEvent.get(toRememberedId(replyTo)));
     if (target === undefined) {
       return client.im.message.create({
         params: { receive_id_type: 'chat_id' },
@@ -170,7 +179,7 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
       if (answer?.code !== 0) throw toFeishuError(answer, operation);
       const data = (answer.data ?? {}) as { message_id?: unknown; create_time?: unknown };
       if (typeof data.message_id === 'string') {
-        places.set(data.message_id, { chatId: message.chatId, threadId: message.threadId });
+        places.set(toRememberedId(data.message_id), { chatId: message.chatId, threadId: message.threadId });
       }
       const sentAt = Number(data.create_time);
       const order = createTimeOrder(channel, message.chatId, data.create_time); // a reply stays in its chat

@@ -55,6 +55,20 @@ describe('sending', () => {
     expect(plain).toMatchObject({ path: '/open-apis/im/v1/messages' });
   });
 
+  it('remembers an event id longer than 64 characters by its digest and still replies to its message', async () => {
+    const b = await started();
+    const eventId = `ev-${'x'.repeat(64 * 1024)}`;
+    await b.post(
+      '/webhook/event',
+      encrypted(messageEvent('q', { at: b.clock.now(), eventId, messageId: 'om_long' })),
+    );
+    await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, replyTo: eventId, text: 'answer' });
+    await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, replyTo: `${eventId}y`, text: 'plain' });
+    const [reply, plain] = b.api.messages();
+    expect(reply).toMatchObject({ path: '/open-apis/im/v1/messages/om_long/reply' });
+    expect(plain).toMatchObject({ path: '/open-apis/im/v1/messages' });
+  });
+
   it('puts a click on a card sent in a thread into the thread’s session', async () => {
     const b = await started();
     await b.bus.publishOutbound({

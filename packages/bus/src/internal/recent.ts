@@ -7,6 +7,7 @@ export class RecentSet {
   private readonly keys = new Set<string>();
   private readonly ring: string[] = [];
   private next = 0;
+  private length = 0;
 
   constructor(private readonly capacity: number) {}
 
@@ -19,14 +20,22 @@ export class RecentSet {
     if (this.ring.length < this.capacity) {
       this.ring.push(key);
     } else {
-      this.keys.delete(this.ring[this.next] as string); // the ring is full, so the slot holds a key
+      const oldest = this.ring[this.next] as string; // the ring is full, so the slot holds a key
+      this.keys.delete(oldest);
+      this.length -= oldest.length;
       this.ring[this.next] = key;
       this.next = (this.next + 1) % this.capacity;
     }
     this.keys.add(key);
+    this.length += key.length;
   }
 
   get size(): number {
     return this.keys.size;
+  }
+
+  /** The characters of every key held, together. */
+  get chars(): number {
+    return this.length;
   }
 }
