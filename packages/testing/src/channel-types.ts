@@ -7,6 +7,7 @@ import type {
   SendReceipt,
 } from '@parley/bus';
 import type { Clock, JsonValue } from '@parley/core';
+import type { FakePlatformOrder } from './platform-order.js';
 
 /**
  * What a test says in a fake chat: an inbound event without its channel (the fake fills it in).
@@ -43,9 +44,11 @@ export interface FakeChannelOptions {
    * Give text messages (`say`, echoes) and send receipts the chat's own order, as Telegram's
    * `message_id` or Slack's `ts` do: `{ scope: '<channel>:<chatId>', position: [n] }`, `n` counting
    * up per chat in the order messages are written (`say` is writing, even when the delivery is held
-   * or delayed) and sent. True by default; `false` simulates a platform that gives no order.
+   * or delayed) and sent. True by default; `false` simulates a platform that gives no order. A
+   * {@link FakePlatformOrder} shared by several fake channels numbers their messages together, as
+   * one platform does for the replicas of one bot.
    */
-  readonly order?: boolean;
+  readonly order?: boolean | FakePlatformOrder;
   /**
    * Called synchronously on every `send` as it happens, failed ones included, after the record is
    * in `sends` (and, when it succeeded, in the outbox). A listener that throws fails that `send`.

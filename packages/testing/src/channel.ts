@@ -12,6 +12,7 @@ import { systemClock } from '@parley/core';
 import { TestingError } from './errors.js';
 import { createDeliveryQueue } from './channel-delivery.js';
 import { matchesFilter, readableText, renderMessage } from './internal/outbox.js';
+import { createFakePlatformOrder } from './platform-order.js';
 
 /**
  * Creates a {@link FakeChannel}: attach it to a bus with `bus.attach(channel)`, make users talk
@@ -45,7 +46,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   let sends: SendRecord[] = [];
   let deliverFn: DeliverInbound | undefined;
   let events = 0;
-  const places = new Map<string, number>();
+  const places = typeof options.order === 'object' ? options.order : createFakePlatformOrder();
   let sendFailures = 0;
   let sendError: unknown;
   const queue = createDeliveryQueue(name, channel, clock, () => deliverFn);
@@ -73,9 +74,8 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   /** The next place in the chat's order, as `{ order }`; nothing when order is off. */
   function nextPlace(chatId: string): { order?: PlatformOrder } {
     if (options.order === false) return {};
-    const position = (places.get(chatId) ?? 0) + 1;
-    places.set(chatId, position);
-    return { order: { scope: `${channel}:${chatId}`, position: [position] } };
+    const scope = `${channel}:${chatId}`;
+    return { order: { scope, position: [places.next(scope)] } };
   }
 
   function outbox(filter: OutboxFilter = {}): readonly OutboundMessage[] {

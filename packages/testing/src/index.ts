@@ -12,6 +12,8 @@
 export { createFakeClock, assertNoPendingTimers } from './clock.js';
 export type { FakeClock, PendingTimer } from './clock.js';
 export { createFakeChannel } from './channel.js';
+export { createFakePlatformOrder } from './platform-order.js';
+export type { FakePlatformOrder } from './platform-order.js';
 export type {
   FakeChannel,
   FakeChannelOptions,

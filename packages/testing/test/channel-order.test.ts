@@ -2,7 +2,7 @@
 // so a test can say "written after the prompt" (or before it), and a switch to turn it off.
 import { comparePlatformOrder, type OutboundResult } from '@parley/bus';
 import { describe, expect, it } from 'vitest';
-import { drainInbound } from '../src/index.js';
+import { createFakePlatformOrder, drainInbound } from '../src/index.js';
 import { attached } from './helpers.js';
 
 const orderOf = (result: OutboundResult) => (result.status === 'sent' ? result.order : undefined);
@@ -64,5 +64,28 @@ describe('createFakeChannel: platform order', () => {
     expect(result.status).toBe('sent');
     expect(orderOf(result)).toBeUndefined();
     expect(channel.delivered[0]?.input).not.toHaveProperty('order');
+  });
+});
+
+describe('createFakePlatformOrder', () => {
+  it('numbers the messages of two replicas of one bot in one order per chat', async () => {
+    const order = createFakePlatformOrder();
+    const a = await attached({ order });
+    const b = await attached({ order });
+    const prompt = await a.bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'prompt' });
+    await b.channel.say('g1', 'alice', 'reply on the other replica');
+    const [reply] = await drainInbound(b.bus);
+    expect(comparePlatformOrder(reply?.order, orderOf(prompt))).toBe('after');
+    expect(order.next('feishu:g1')).toBe(3);
+    expect(order.next('feishu:g2')).toBe(1);
+  });
+
+  it('keeps separate fake channels apart when they are given no shared order', async () => {
+    const a = await attached();
+    const b = await attached();
+    const prompt = await a.bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'prompt' });
+    await b.channel.say('g1', 'alice', 'reply');
+    const [reply] = await drainInbound(b.bus);
+    expect(comparePlatformOrder(reply?.order, orderOf(prompt))).toBe('same');
   });
 });

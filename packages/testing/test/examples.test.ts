@@ -10,6 +10,8 @@ import {
   assertSent,
   type ButtonLabel,
   createFakeChannel,
+  createFakePlatformOrder,
+  type FakePlatformOrder,
   createFakeClock,
   createFakePlatform,
   createFakeStore,
@@ -206,6 +208,21 @@ describe('@parley/testing examples', () => {
     const message = await bus.receiveInbound();
     log(message.sessionKey, message.senderId);
     expectPrinted('feishu:g1:t1 alice');
+  });
+
+  it('FakePlatformOrder (platform-order.ts)', async () => {
+    const platform = createFakePlatformOrder();
+    log(platform.next('tg:ops'), platform.next('tg:ops'), platform.next('tg:dev'));
+    expectPrinted('1 2 1');
+    const typed: FakePlatformOrder = platform;
+  });
+
+  it('createFakePlatformOrder (platform-order.ts)', async () => {
+    const order = createFakePlatformOrder();
+    const replicaA = createFakeChannel({ channel: 'tg', order });
+    const replicaB = createFakeChannel({ channel: 'tg', order });
+    log(replicaA.channel === replicaB.channel);
+    expectPrinted('true');
   });
 
   it('PendingTimer (clock.ts)', async () => {
