@@ -1,6 +1,7 @@
 // The conflict checks of spec §7.1, one per way the model can contradict the authoritative state:
 // the ready HP and move claim detectors (one per V1 tool, spec §10), the protected-fields detector
-// for rewritten sheets, rules, map and goal, and two of this host's own: the narrative must neither
+// for rewritten sheets, rules, map and goal in structured output, the field-claim detector for the
+// same rewritten in prose (src/claims.ts), and two of this host's own: the narrative must neither
 // announce a new ultimate goal nor reveal the hidden one.
 import {
   type Detector,
@@ -10,6 +11,7 @@ import {
   defineProtectedFieldsDetector,
 } from '@parley/conflict';
 import type { Campaign } from './campaign.js';
+import { worldRewriteDetector } from './claims.js';
 import { HIDDEN_GOAL_TERMS } from './fixtures.js';
 import { type GameState, resolveArea } from './world.js';
 
@@ -94,6 +96,7 @@ export function createGmDetectors(): readonly Detector<AuthoritativeView>[] {
       fields: PROTECTED_FIELDS,
       proposed: (proposal) => proposal.structured?.['state_patch'],
     }),
+    worldRewriteDetector,
     goalRewriteDetector,
     hiddenGoalLeakDetector,
   ];
