@@ -12,7 +12,6 @@ import {
 } from '@parley/conflict';
 import type { Campaign } from './campaign.js';
 import { worldRewriteDetector } from './claims.js';
-import { HIDDEN_GOAL_TERMS } from './fixtures.js';
 import { type GameState, resolveArea } from './world.js';
 
 /** What every detector and the gate see: the game state plus the campaign's goal and party. */
@@ -58,7 +57,7 @@ export const hiddenGoalLeakDetector = defineDetector<AuthoritativeView>({
   detect: (proposal, state) => {
     if (!state.goal.is_hidden) return undefined;
     const text = proposal.text.toLowerCase();
-    const leaked = [state.goal.ultimate_goal_text, ...HIDDEN_GOAL_TERMS].find((term) =>
+    const leaked = [state.goal.ultimate_goal_text, ...state.goal.key_terms].find((term) =>
       text.includes(term.toLowerCase()),
     );
     if (leaked === undefined) return undefined;

@@ -331,5 +331,11 @@ describe('the final campaign', () => {
     expect(text).toContain('★ milestone advanced to 1');
     expect(text).toContain('⚙ settings changed');
     expect(text).toContain('✗ refused set_goal call_1 [unknown_tool]');
+    expect(text).toContain(
+      'goal model ← world background (142 chars), map (5 areas, 4 paths), backgrounds of Aria, Bram, Snikt',
+    );
+    expect(text).toContain(
+      '★ ultimate goal fixed for the campaign (hidden from the players; 2 give-away terms guarded)',
+    );
   });
 });
