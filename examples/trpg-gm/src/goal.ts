@@ -29,6 +29,9 @@ export const GoalProposalSchema = z.strictObject({
 });
 export type GoalProposal = z.infer<typeof GoalProposalSchema>;
 
+/** The goal as it is stored: the proposal's fields and whether it is hidden. */
+const StoredGoalSchema = GoalProposalSchema.extend({ is_hidden: z.boolean() });
+
 /** Any model client that answers a goal request. */
 export type GoalModel = (request: GoalRequest) => Promise<unknown>;
 
@@ -89,7 +92,7 @@ export async function establishGoal(
   hidden: boolean,
 ): Promise<GoalResult> {
   const stored = await store.get(key);
-  if (stored !== undefined) return { ok: true, goal: freezeGoal(stored as UltimateGoal), generated: false };
+  if (stored !== undefined) return readStored(stored);
   const generated = await generateGoal(model, state, hidden);
   if (!generated.ok) return generated;
   const written = await store.compareAndSet(key, null, {
@@ -97,7 +100,7 @@ export async function establishGoal(
     key_terms: [...generated.goal.key_terms],
   });
   if (written.ok) return generated;
-  return { ok: true, goal: freezeGoal((await store.get(key)) as UltimateGoal), generated: false };
+  return readStored(await store.get(key));
 }
 
 /** Hides or shows the goal: the text stays as it was; the stored record is rewritten whole. */
@@ -129,6 +132,14 @@ function checkProposal(
     return { ok: false, message: 'The goal names no place of the map' };
   }
   return { ok: true, value: parsed.data };
+}
+
+/** A stored goal is checked before it is trusted; a record that is not one stops the campaign. */
+function readStored(stored: unknown): GoalResult {
+  const parsed = StoredGoalSchema.safeParse(stored);
+  if (!parsed.success)
+    return { ok: false, code: 'invalid_goal', message: 'The stored goal is not a goal record' };
+  return { ok: true, goal: freezeGoal(parsed.data), generated: false };
 }
 
 function freezeGoal(goal: UltimateGoal): UltimateGoal {

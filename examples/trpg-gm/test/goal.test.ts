@@ -80,6 +80,12 @@ describe('the goal is never rewritten', () => {
     expect(goalModel.calls).toHaveLength(0);
   });
 
+  it('does not start on a stored goal record that is not one', async () => {
+    const store = aStore();
+    await store.set('trpg:camp_lantern:goal', { ultimate_goal_text: 42 });
+    await expect(start({ store })).rejects.toThrow(/invalid_goal/);
+  });
+
   it('keeps the goal through a refused patch, a goal tool and a rewrite in the story', async () => {
     const session = await start();
     pool.model.reply(
