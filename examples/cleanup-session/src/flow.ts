@@ -4,6 +4,7 @@
 import { normalizeExact } from '@parley/confirm';
 import { defineFlow, type FailurePolicy, type StepFailure } from '@parley/fsm';
 import { z } from 'zod';
+import { checkJustifications, EvidenceRef, words } from './evidence.js';
 import { PLATFORMS, platformNamed, resolveScope } from './targets.js';
 
 /** The nine steps, in order. */
@@ -123,20 +124,23 @@ export const cleanupFlow = defineFlow({
     {
       name: 'evidence',
       prompt: 'Provide evidence and explain why each target is in scope.',
+      // One justification per target of the scope: its own evidence references and statement.
       fields: z.object({
-        evidence_refs: z.array(z.string().regex(/^ev[\w-]+$/)).min(1),
-        statement: z.string().trim().min(1),
+        evidence_refs: z.array(EvidenceRef).min(1),
+        justifications: z.record(
+          z.string(),
+          z.object({ evidence_refs: z.array(EvidenceRef).min(1), statement: z.string().trim().min(1) }),
+        ),
         user_statement_authenticity_ack: z.literal(true),
       }),
-      exit: (fields) =>
-        words(String(fields.statement)) >= 5 || 'The statement does not explain why the targets are in scope',
-      exitLabel: 'evidence package complete',
+      exit: (fields, collected) => checkJustifications(fields, collected),
+      exitLabel: 'evidence package complete, each target justified',
       onFailure: {
         action: 'retry',
         message:
-          'The evidence package is incomplete. Please add what is missing: evidence references (ev…), a ' +
-          'statement of why each target is in scope, and your confirmation that it is authentic. ' +
-          'Nothing is filled in for you.',
+          'The evidence package is incomplete. Please add what is missing: for each target its evidence ' +
+          'references (ev…) and a statement of why it is in scope, and your confirmation that it is ' +
+          'authentic. Nothing is filled in for you.',
       },
     },
     {
@@ -237,13 +241,6 @@ export const cleanupFlow = defineFlow({
 
 function isSpecific(summary: string): boolean {
   return !VAGUE.test(summary) && words(summary) >= 4;
-}
-
-/** Words, counting each CJK character as one. */
-function words(text: string): number {
-  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
-  const latin = text.replace(/[\u3400-\u9fff]/g, ' ').trim();
-  return cjk + (latin === '' ? 0 : latin.split(/\s+/).length);
 }
 
 type Fields = { readonly [field: string]: unknown };

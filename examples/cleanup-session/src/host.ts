@@ -21,6 +21,7 @@ import {
   SessionConflictError,
   type Wait,
 } from './persistence.js';
+import { numberedTargets, scopeTargets } from './evidence.js';
 import { EXECUTE_COMMAND_HINT, readAnswer, readExecuteCommand } from './replies.js';
 import { type CleanupRecord, type HostData, type SessionJson, toSessionJson } from './session-json.js';
 import { type Ctx, createSteps } from './steps.js';
@@ -133,6 +134,12 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
   });
   const { submit, after, execute, saveAudit } = steps;
 
+  /** At the evidence step, the targets to justify one by one, numbered for the reply. */
+  function showTargets(): void {
+    const open = current();
+    if (open.step === 'evidence') say('bot', `Targets: ${numberedTargets(scopeTargets(open.fields))}`);
+  }
+
   function attach(opened: Session): void {
     session = opened;
     opened.on('save-failed', (e) => say('host', `session save failed (try ${e.attempt}): ${e.reason}`));
@@ -144,7 +151,13 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
         say('bot', 'This session is closed; start a new one for another cleanup.', 'done');
       } else {
         say('bot', result.message, result.step);
-        if (result.action === 'back' && opened.prompt !== undefined) say('bot', opened.prompt);
+        if (result.step === 'evidence' && result.missingFields.length > 0) {
+          say('bot', `Still missing: ${result.missingFields.join(', ')}`, result.step);
+        }
+        if (result.action === 'back' && opened.prompt !== undefined) {
+          say('bot', opened.prompt);
+          showTargets();
+        }
         if (opened.mark === 'close_pending') say('host', 'session persisted as close_pending', 'close');
       }
     });
@@ -192,6 +205,7 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
     const answer = readAnswer(step, part, text, {
       draft: ctx.session.draft?.fields,
       planRef: ctx.data.plan?.id,
+      targets: scopeTargets(ctx.session.fields),
     });
     if (step !== 'auth') return submit(ctx, answer);
     const check = (t: string) => note(ctx, 'auth', t);
@@ -211,7 +225,10 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
     begin,
     read,
     after: (done, ctx) => after(ctx, done.step, done.part),
-    ask: (prompt) => say('bot', prompt),
+    ask: (prompt) => {
+      say('bot', prompt);
+      showTargets();
+    },
   });
 
   chat.on('outcome-unknown', ({ name, claimedAt }) => {

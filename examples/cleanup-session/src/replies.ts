@@ -37,7 +37,12 @@ export function readAnswer(
   step: CleanupStep,
   part: number,
   text: string,
-  context: { readonly draft?: Fields | undefined; readonly planRef?: string | undefined } = {},
+  context: {
+    readonly draft?: Fields | undefined;
+    readonly planRef?: string | undefined;
+    /** The normalised targets of the scope, in order (the evidence step's `#N` markers). */
+    readonly targets?: readonly string[] | undefined;
+  } = {},
 ): Fields {
   switch (step) {
     case 'goal':
@@ -47,7 +52,7 @@ export function readAnswer(
     case 'auth':
       return readAuth(text);
     case 'evidence':
-      return readEvidence(text);
+      return readEvidence(text, context.targets ?? [], context.draft);
     case 'risk-confirm':
       return { [`confirm${part + 1}`]: text };
     case 'export-decision':
@@ -80,7 +85,8 @@ export const HINTS: Readonly<Record<CleanupStep, string>> = {
   goal: 'e.g. DMCA takedown: remove the reposts of my photos on X',
   'platform-scope': 'e.g. x https://x.com/reposter/status/1790001 x:1790002',
   auth: 'e.g. oauth vault://demo/x-report consent   (or: none, I consent — only where no login is needed)',
-  evidence: 'e.g. ev1 ev2 These reposts copy my photos without a license. I confirm this is authentic.',
+  evidence:
+    'e.g. #1 ev1 This repost copies my harbour photo without a license. #2 ev2 This one copies my sunset photo. I confirm this is authentic.',
   'risk-confirm': 'type YES exactly',
   'export-decision': 'yes / no / ask (then yes or no)',
   execute: 'proceed — or, after a failure, retry / manual',
@@ -123,22 +129,71 @@ function readAuth(text: string): Fields {
 }
 
 const ACK = /\b(i confirm|authentic|is true)\b|属实/i;
+const EVIDENCE_REF = /^ev[-_]?\d[\w-]*$/i;
 
-function readEvidence(text: string): Fields {
-  const refs = text.split(/[\s,;]+/).filter((token) => /^ev[-_]?\d[\w-]*$/i.test(token));
+/**
+ * Reads the evidence package: each target's own references and statement, marked by its number in
+ * the list the bot showed (`#2`) or by the target itself. A reply that marks no target speaks for the
+ * only target of the scope; with several, nothing is guessed. The draft's justifications are kept,
+ * so a reply only has to add the targets that were missing.
+ */
+function readEvidence(text: string, targets: readonly string[], draft: Fields | undefined): Fields {
   const sentences = text.split(/(?<=[.!?。])\s+/);
-  const statement = sentences
-    .filter((sentence) => !ACK.test(sentence))
-    .join(' ')
-    .split(/\s+/)
-    .filter((token) => !refs.includes(token.replace(/[,;]$/, '')))
-    .join(' ')
-    .trim();
+  const body = sentences.filter((sentence) => !ACK.test(sentence)).join(' ');
+  const kept = draft?.justifications;
+  const justifications: Record<string, JsonValue> = isObject(kept) ? { ...kept } : {};
+  const refs = new Set(Array.isArray(draft?.evidence_refs) ? draft.evidence_refs.map(String) : []);
+  for (const { target, text: said } of segmentsByTarget(body, targets)) {
+    const own = said.split(/[\s,;]+/).filter((token) => EVIDENCE_REF.test(token));
+    const statement = said
+      .split(/\s+/)
+      .filter((token) => !EVIDENCE_REF.test(token.replace(/[,;]$/, '')))
+      .join(' ')
+      .replace(/^[\s:;,.—-]+|[\s;,—-]+$/g, '');
+    for (const ref of own) refs.add(ref.toLowerCase());
+    if (target === undefined || (own.length === 0 && statement === '')) continue;
+    justifications[target] = {
+      ...(own.length === 0 ? {} : { evidence_refs: own.map((ref) => ref.toLowerCase()) }),
+      ...(statement === '' ? {} : { statement }),
+    };
+  }
   return {
-    ...(refs.length === 0 ? {} : { evidence_refs: refs.map((ref) => ref.toLowerCase()) }),
-    ...(statement === '' ? {} : { statement }),
+    ...(refs.size === 0 ? {} : { evidence_refs: [...refs] }),
+    justifications,
     ...(sentences.some((sentence) => ACK.test(sentence)) ? { user_statement_authenticity_ack: true } : {}),
   };
+}
+
+/** The text split at each target marker (`#N` or the target); text before the first one has none. */
+function segmentsByTarget(
+  text: string,
+  targets: readonly string[],
+): { readonly target: string | undefined; readonly text: string }[] {
+  const marks: { at: number; end: number; target: string }[] = [];
+  targets.forEach((target, index) => {
+    const pattern = new RegExp(`(?<![\\w#])(?:#${index + 1}(?!\\d)|${escapeRegExp(target)}(?![\\w/]))`, 'g');
+    for (const found of text.matchAll(pattern)) {
+      marks.push({ at: found.index, end: found.index + found[0].length, target });
+    }
+  });
+  marks.sort((a, b) => a.at - b.at);
+  if (marks.length === 0) return [{ target: targets.length === 1 ? targets[0] : undefined, text }];
+  const first = marks[0] as (typeof marks)[number];
+  const out: { target: string | undefined; text: string }[] = [
+    { target: undefined, text: text.slice(0, first.at) },
+  ];
+  marks.forEach((mark, i) => {
+    out.push({ target: mark.target, text: text.slice(mark.end, marks[i + 1]?.at ?? text.length) });
+  });
+  return out;
+}
+
+function isObject(value: JsonValue | undefined): value is { readonly [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function readExport(text: string, draft: Fields | undefined): Fields {

@@ -37,7 +37,8 @@ export const SCENARIOS: readonly Scenario[] = [
       'DMCA takedown: remove the infringing reposts of my photos on X',
       'x https://twitter.com/Reposter/status/1790001?utm_source=share https://x.com/reposter/status/1790001/ x:1790002',
       'oauth vault://cleanup/x/alice-report-2026 — I consent to this scope',
-      'ev1 ev2 These accounts repost my original photos without a license. I confirm this is authentic.',
+      '#1 ev1 This repost copies my original harbour photo without a license. ' +
+        '#2 ev2 This post copies my sunset photo from my portfolio without a license. I confirm this is authentic.',
       ...YES3,
       'ask: yes, export first',
       'proceed',
@@ -53,7 +54,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'unhappy-inputs',
-    title: 'A vague goal, an unresolved target, an expired credential, missing evidence and a mismatched YES',
+    title:
+      'A vague goal, an unresolved target, an expired credential, missing evidence, a target without its own justification and a mismatched YES',
     replies: [
       'delete stuff',
       'delete my old reddit posts that show my home address',
@@ -61,10 +63,12 @@ export const SCENARIOS: readonly Scenario[] = [
       'oauth vault://cleanup/reddit/bob-2025, I consent',
       'vault://cleanup/reddit/bob-2026',
       'They show my house.',
-      'ev3 Both posts show the street view of my house next to my name. I confirm this is authentic.',
+      '#1 ev3 This post shows the street view of my house next to my name. I confirm this is authentic.',
+      '#2 ev4 This post repeats my home address under my full name.',
       'YES',
       'yes',
-      'ev3 Both posts show the street view of my house next to my name. I confirm this is authentic.',
+      '#1 ev3 This post shows the street view of my house next to my name. ' +
+        '#2 ev4 This post repeats my home address under my full name. I confirm this is authentic.',
       'YES',
       'ＹＥＳ',
       ' YES ',
@@ -87,7 +91,8 @@ export const SCENARIOS: readonly Scenario[] = [
       'delete my old posts on X that mention my former employer',
       'x x:1111 x:2222 https://x.com/carol/status/3333',
       'token vault://cleanup/x/carol-delete, I consent',
-      'ev10 ev11 These are my own posts and they name my former employer. I confirm this is authentic.',
+      '#1 ev10 My own post that names my former employer. #2 ev11 My own reply that names my former employer. ' +
+        '#3 ev12 My own thread that names my former employer in full. I confirm this is authentic.',
       ...YES3,
       'yes',
       'proceed',

@@ -4,6 +4,7 @@
 import type { JsonValue } from '@parley/core';
 import { type FlowSessionRecord, toFlowAudit } from '@parley/fsm';
 import { z } from 'zod';
+import { evidencePerTarget, type Justification } from './evidence.js';
 import type { CleanupStep } from './flow.js';
 import { REDACTED_CREDENTIAL, REDACTED_PROOF, redactJson } from './redact.js';
 
@@ -56,7 +57,14 @@ export const SessionJsonSchema = z.strictObject({
     })
     .optional(),
   evidence: z
-    .strictObject({ evidence_refs: Strings, user_statement_authenticity_ack: z.literal(true) })
+    .strictObject({
+      evidence_refs: Strings,
+      /** The document's "why each target is in scope": one entry per target of the scope. */
+      per_target: z.array(
+        z.strictObject({ target: z.string(), evidence_refs: Strings, statement: z.string() }),
+      ),
+      user_statement_authenticity_ack: z.literal(true),
+    })
     .optional(),
   risk_confirm: z.strictObject({ confirm1: Yes, confirm2: Yes, confirm3: Yes }).optional(),
   export: z
@@ -99,7 +107,7 @@ export function toSessionJson(record: CleanupRecord): SessionJson {
       fields && Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]))
     );
   };
-  const { auth, execute, close } = f;
+  const { auth, evidence, execute, close } = f;
   const done = new Set(data.execution?.completed ?? []);
   const json = {
     session_id: record.id,
@@ -111,7 +119,14 @@ export function toSessionJson(record: CleanupRecord): SessionJson {
       ...(auth.credential_ref === undefined ? {} : { credential_ref: REDACTED_CREDENTIAL }),
       ...(auth.session_proof === undefined ? {} : { session_proof: REDACTED_PROOF }),
     },
-    evidence: pick('evidence', ['evidence_refs', 'user_statement_authenticity_ack']),
+    evidence: evidence && {
+      evidence_refs: evidence.evidence_refs,
+      per_target: evidencePerTarget(
+        (f['platform-scope']?.targets ?? []) as string[],
+        evidence.justifications as Record<string, Justification> | undefined,
+      ),
+      user_statement_authenticity_ack: evidence.user_statement_authenticity_ack,
+    },
     risk_confirm: pick('risk-confirm', ['confirm1', 'confirm2', 'confirm3']),
     export: pick('export-decision', ['export_before_delete', 'export_answer']),
     execution:

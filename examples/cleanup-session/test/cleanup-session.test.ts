@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { auditKey, followUpKey, sessionKey } from '../src/persistence.js';
 import { type RunResult, runCleanupSession } from '../src/run.js';
 import { SCENARIOS } from '../src/scenarios.js';
-import { SessionJsonSchema } from '../src/session-json.js';
+import { SessionJsonSchema, toSessionJson } from '../src/session-json.js';
 import { START } from './helpers.js';
 
 /** The session JSON printed in cleanup-flow.txt, verbatim. */
@@ -146,6 +146,26 @@ describe('scenario 1: the happy path', () => {
     expect(result.clock.pendingTimers()).toBe(0);
   });
 
+  it('lists the evidence of each target in the audit export', async () => {
+    const result = await run('happy-path');
+    const audit = result.auditExport as { session: { evidence: { per_target: unknown[] } } };
+    expect(audit.session.evidence.per_target).toEqual([
+      {
+        target: 'https://x.com/reposter/status/1790001',
+        evidence_refs: ['ev1'],
+        statement: 'This repost copies my original harbour photo without a license.',
+      },
+      {
+        target: 'x:1790002',
+        evidence_refs: ['ev2'],
+        statement: 'This post copies my sunset photo from my portfolio without a license.',
+      },
+    ]);
+    expect(await result.store.inner.get(auditKey('sess_1'))).toMatchObject({
+      session: { evidence: { per_target: audit.session.evidence.per_target } },
+    });
+  });
+
   it('writes a readable transcript of who said what at which step', async () => {
     const { transcript } = await run('happy-path');
     expect(transcript).toContain(
@@ -189,7 +209,35 @@ describe('scenario 2: vague goal, expired credential, missing evidence, mismatch
     const { transcript, record } = await run('unhappy-inputs');
     const line = transcript.find((l) => l.includes('✗ invalid_fields, retry: missing evidence_refs'));
     expect(line).toContain('user_statement_authenticity_ack');
-    expect(record.flow.fields.evidence).toMatchObject({ evidence_refs: ['ev3'] }); // only what the user gave
+    expect(record.flow.fields.evidence).toMatchObject({ evidence_refs: ['ev3', 'ev4'] }); // only what the user gave
+  });
+
+  it('names the target that has no justification of its own and asks for just that one', async () => {
+    const { transcript } = await run('unhappy-inputs');
+    const refused = transcript.findIndex((l) =>
+      l.includes('✗ exit_failed, retry: missing justifications["reddit:t3_def456"]'),
+    );
+    expect(refused).toBeGreaterThan(0);
+    expect(transcript[refused + 2]).toMatch(/bot +Still missing: justifications\["reddit:t3_def456"\]$/);
+    // the next reply justifies only #2; the draft kept #1 and the authenticity confirmation
+    expect(transcript[refused + 3]).toMatch(/user +#2 ev4 /);
+    expect(transcript[refused + 4]).toContain('✓ accepted → risk-confirm');
+  });
+
+  it('keeps and exports the evidence of each target on its own', async () => {
+    const { record } = await run('unhappy-inputs');
+    expect(toSessionJson(record).evidence?.per_target).toEqual([
+      {
+        target: 'https://reddit.com/r/pics/comments/abc123/my_house',
+        evidence_refs: ['ev3'],
+        statement: 'This post shows the street view of my house next to my name.',
+      },
+      {
+        target: 'reddit:t3_def456',
+        evidence_refs: ['ev4'],
+        statement: 'This post repeats my home address under my full name.',
+      },
+    ]);
   });
 
   it('goes back to review on a YES that is not exact, and accepts full-width and padded YES', async () => {

@@ -7,14 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { type CleanupStep, cleanupFlow, MAX_CREDENTIAL_TTL_MS } from '../src/flow.js';
 
 const valid = { status: 'valid', expires_in_ms: 20 * 60_000, scopes: ['report:write'] } as const;
+/** One justification per target of the scope below. */
+const JUSTIFIED = {
+  'https://x.com/a/status/1': { evidence_refs: ['ev1'], statement: 'this post copies my photo unlicensed' },
+  'x:2': { evidence_refs: ['ev2'], statement: 'this one copies my other photo too' },
+};
 const ANSWERS: Readonly<Record<string, readonly object[]>> = {
   goal: [{ goal_type: 'dmca_takedown', intent_summary: 'remove the reposts of my photos on X' }],
-  'platform-scope': [{ platforms: ['x'], targets: ['https://x.com/a/status/1'] }],
+  'platform-scope': [{ platforms: ['x'], targets: ['https://x.com/a/status/1', 'x:2'] }],
   auth: [{ auth_mode: 'oauth', credential_ref: 'vault://t/1', consent_ack: true, check: valid }],
   evidence: [
     {
-      evidence_refs: ['ev1'],
-      statement: 'these posts copy my photos without a license',
+      evidence_refs: ['ev1', 'ev2'],
+      justifications: JUSTIFIED,
       user_statement_authenticity_ack: true,
     },
   ],
@@ -22,7 +27,7 @@ const ANSWERS: Readonly<Record<string, readonly object[]>> = {
   'export-decision': [{ export_before_delete: 'no' }],
   execute: [
     { manual_trigger: true, execution_plan_ref: 'plan_1' },
-    { adapter_status: 'success', attempt: 1, completed: ['https://x.com/a/status/1'], errors: [] },
+    { adapter_status: 'success', attempt: 1, completed: ['https://x.com/a/status/1', 'x:2'], errors: [] },
   ],
   notify: [{ notify_mode: 'email' }],
 };
@@ -153,23 +158,93 @@ describe('auth', () => {
 });
 
 describe('evidence', () => {
+  const FIRST = { 'https://x.com/a/status/1': JUSTIFIED['https://x.com/a/status/1'] };
+
   it('asks for more and records nothing when the package is incomplete', () => {
     const session = at('evidence');
-    const result = failure(session.submit({ statement: 'mine' }));
+    const result = failure(session.submit({ justifications: {} }));
     expect(result.missingFields).toEqual(['evidence_refs', 'user_statement_authenticity_ack']);
     expect(result.message).toContain('Nothing is filled in for you');
     expect(session.fields.evidence).toBeUndefined();
   });
 
-  it('refuses a statement that does not explain the scope', () => {
+  it('names a target without its own justification in missing_fields', () => {
+    const session = at('evidence');
     const result = failure(
-      at('evidence').submit({
+      session.submit({
         evidence_refs: ['ev1'],
-        statement: 'mine',
+        justifications: FIRST,
         user_statement_authenticity_ack: true,
       }),
     );
-    expect(result).toMatchObject({ code: 'exit_failed', action: 'retry' });
+    expect(result).toMatchObject({
+      code: 'exit_failed',
+      action: 'retry',
+      missingFields: ['justifications["x:2"]'],
+      reason: '1 target(s) lack their own justification',
+    });
+    expect(session.fields.evidence).toBeUndefined();
+  });
+
+  it('does not let one statement for the whole package stand in for every target', () => {
+    const result = failure(
+      at('evidence').submit({
+        evidence_refs: ['ev1', 'ev2'],
+        statement: 'these posts copy my photos without a license',
+        justifications: {},
+        user_statement_authenticity_ack: true,
+      }),
+    );
+    expect(result.missingFields).toEqual([
+      'justifications["https://x.com/a/status/1"]',
+      'justifications["x:2"]',
+    ]);
+  });
+
+  it('names a justification that has no evidence of its own by its missing field', () => {
+    const result = failure(
+      at('evidence').submit({
+        evidence_refs: ['ev1'],
+        justifications: { ...FIRST, 'x:2': { statement: 'this one copies my other photo too' } },
+        user_statement_authenticity_ack: true,
+      }),
+    );
+    expect(result).toMatchObject({
+      code: 'invalid_fields',
+      missingFields: ['justifications["x:2"].evidence_refs'],
+    });
+  });
+
+  it('refuses a statement that does not explain why its target is in scope', () => {
+    const result = failure(
+      at('evidence').submit({
+        evidence_refs: ['ev1', 'ev2'],
+        justifications: { ...FIRST, 'x:2': { evidence_refs: ['ev2'], statement: 'mine' } },
+        user_statement_authenticity_ack: true,
+      }),
+    );
+    expect(result).toMatchObject({ code: 'exit_failed', missingFields: ['justifications["x:2"].statement'] });
+  });
+
+  it('refuses a justification whose evidence is not in the package', () => {
+    const result = failure(
+      at('evidence').submit({
+        evidence_refs: ['ev1'],
+        justifications: JUSTIFIED,
+        user_statement_authenticity_ack: true,
+      }),
+    );
+    expect(result).toMatchObject({
+      code: 'exit_failed',
+      missingFields: [],
+      reason: 'Evidence ev2 is not in the evidence package',
+    });
+  });
+
+  it('goes on when every target has its own evidence and statement', () => {
+    const session = at('evidence');
+    expect(session.submit(ANSWERS.evidence?.[0] ?? {}).ok).toBe(true);
+    expect(session.fields.evidence?.justifications).toEqual(JUSTIFIED);
   });
 });
 

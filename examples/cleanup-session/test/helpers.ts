@@ -61,7 +61,7 @@ export const TO_EXECUTE = [
   'DMCA takedown: remove the infringing reposts of my photos on X',
   'x https://x.com/reposter/status/1 x:2',
   `oauth ${GOOD_REF} I consent`,
-  'ev1 These accounts repost my original photos without a license. I confirm this is authentic.',
+  '#1 ev1 This account reposts my original photos without a license. #2 ev2 This one reposts my photos too, unlicensed. I confirm this is authentic.',
   'YES',
   'YES',
   'YES',

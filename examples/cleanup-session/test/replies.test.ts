@@ -66,13 +66,50 @@ describe('readAnswer', () => {
   });
 
   it('reads evidence references, the statement and the authenticity confirmation apart', () => {
-    expect(readAnswer('evidence', 0, 'ev1, ev-2 They copy my work. I confirm this is authentic.')).toEqual({
+    const targets = ['x:1'];
+    expect(
+      readAnswer('evidence', 0, 'ev1, ev-2 They copy my work. I confirm this is authentic.', { targets }),
+    ).toEqual({
       evidence_refs: ['ev1', 'ev-2'],
-      statement: 'They copy my work.',
+      justifications: { 'x:1': { evidence_refs: ['ev1', 'ev-2'], statement: 'They copy my work.' } },
       user_statement_authenticity_ack: true,
     });
-    expect(readAnswer('evidence', 0, 'every event is evident')).toEqual({
-      statement: 'every event is evident',
+    expect(readAnswer('evidence', 0, 'every event is evident', { targets })).toEqual({
+      justifications: { 'x:1': { statement: 'every event is evident' } },
+    });
+  });
+
+  it("reads each target's own evidence and statement, marked by its number or by the target", () => {
+    const targets = ['https://x.com/a/status/1', 'x:2', 'x:3'];
+    const text =
+      'Both copy my photos. #1 ev1 this post copies my photo. x:2: ev2, ev3 this one too; #3 ev4 and this. I confirm this is authentic.';
+    expect(readAnswer('evidence', 0, text, { targets })).toEqual({
+      evidence_refs: ['ev1', 'ev2', 'ev3', 'ev4'],
+      justifications: {
+        'https://x.com/a/status/1': { evidence_refs: ['ev1'], statement: 'this post copies my photo.' },
+        'x:2': { evidence_refs: ['ev2', 'ev3'], statement: 'this one too' },
+        'x:3': { evidence_refs: ['ev4'], statement: 'and this.' },
+      },
+      user_statement_authenticity_ack: true,
+    });
+  });
+
+  it('gives no target a statement nobody marked for it when the scope has several', () => {
+    const answer = readAnswer('evidence', 0, 'ev1 These posts copy my photos.', { targets: ['x:1', 'x:2'] });
+    expect(answer).toEqual({ evidence_refs: ['ev1'], justifications: {} });
+  });
+
+  it('keeps the justifications of the draft, so a reply only adds the missing target', () => {
+    const draft = {
+      evidence_refs: ['ev1'],
+      justifications: { 'x:1': { evidence_refs: ['ev1'], statement: 'copies my photo' } },
+    };
+    expect(readAnswer('evidence', 0, '#2 ev2 copies my text', { targets: ['x:1', 'x:2'], draft })).toEqual({
+      evidence_refs: ['ev1', 'ev2'],
+      justifications: {
+        ...draft.justifications,
+        'x:2': { evidence_refs: ['ev2'], statement: 'copies my text' },
+      },
     });
   });
 

@@ -77,3 +77,21 @@ export const TEAM: readonly TeammateScript[] = [
     linkDelayMs: 45_000,
   },
 ];
+
+/** Charlie, who only appears in the lead-model run: he submits a careful plan as soon as he starts. */
+export const CHARLIE: TeammateScript = {
+  name: 'charlie',
+  role: 'coder',
+  task: 'add rate limiting to the public API',
+  thinkMs: 2_000,
+  shutdown: { kind: 'approve', reason: 'rate limiter merged; exiting' },
+  plans: [
+    'Add rate limiting to the public API behind the rl_v1 flag, with tests; rollback = turn the flag off.',
+  ],
+};
+
+/** Who the lead's model can spawn by name in the lead-model run (the try-it prompts' names). */
+export const RECRUITS: readonly TeammateScript[] = [
+  ...TEAM.filter((script) => script.name === 'alice' || script.name === 'bob'),
+  CHARLIE,
+];

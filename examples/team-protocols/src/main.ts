@@ -1,10 +1,14 @@
 // The CLI. By default it runs the five scripted scenarios on simulated time, prints the transcript
-// and the final `/team` view, and exits. `--interactive`: you play the lead and type commands
-// (`/help`); the teammates stay scripted and time is simulated.
+// and the final `/team` view, then the lead-model run (the lead is a model, given the document's
+// try-it prompts), and exits. `--interactive`: you play the lead, spawn teammates by name and type
+// commands, or instruct the lead's model with `ask` (`/help`); time is simulated.
 import { createInterface } from 'node:readline/promises';
 import { createSequentialIds } from '@parley/core';
 import { createFakeClock } from '@parley/testing';
-import { createLeadConsole, HELP, TICK_MS } from './console.js';
+import { createLeadConsole, HELP } from './console.js';
+import { CHARLIE, TEAM } from './cast.js';
+import { createLeadAgent, scriptedLead } from './lead.js';
+import { runLeadModel } from './lead-run.js';
 import { runTeamProtocols } from './run.js';
 import { createTeam } from './team.js';
 import { createTranscript } from '@parley/testing';
@@ -13,13 +17,22 @@ async function interactive(): Promise<void> {
   // Simulated time starting now: `wait 30` shows an expiry without waiting 30 real seconds.
   const clock = createFakeClock({ now: Math.floor(Date.now() / 1000) * 1000 });
   const transcript = createTranscript({ clock, output: (line) => console.log(line) });
-  const team = createTeam({ clock, generateId: createSequentialIds('req_'), transcript });
-  const lead = createLeadConsole(team);
+  // Nobody is on the team until spawned by name (`spawn alice`, or `ask Spawn alice as a coder…`).
+  const team = createTeam({
+    clock,
+    generateId: createSequentialIds('req_'),
+    transcript,
+    cast: [...TEAM, CHARLIE],
+    spawned: 'none',
+  });
+  // With --lead-model the lead's scripted model also acts (`ask …`) and reviews plans itself.
+  const leadModel = process.argv.includes('--lead-model')
+    ? createLeadAgent(team, scriptedLead(clock))
+    : undefined;
+  const lead = createLeadConsole(team, leadModel);
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   try {
     console.log(`${HELP}\n`);
-    team.startWork('bob');
-    await team.advance(TICK_MS);
     rl.setPrompt(lead.prompt());
     rl.prompt();
     // The async iterator buffers lines, so piped input works as well as typing; it ends on Ctrl-D.
@@ -32,6 +45,7 @@ async function interactive(): Promise<void> {
     }
   } finally {
     rl.close();
+    leadModel?.close();
     team.close();
   }
 }
@@ -41,5 +55,8 @@ if (process.argv.includes('--interactive')) {
 } else {
   const result = await runTeamProtocols({ output: (line) => console.log(line) });
   console.log(`\n${result.lines.length} transcript lines; timers left: ${result.pendingTimers}`);
-  if (result.pendingTimers !== 0) process.exitCode = 1;
+  console.log("\n━━ 6. lead-model: the lead is a model too; the document's try-it prompts, typed to it");
+  const led = await runLeadModel({ output: (line) => console.log(line) });
+  console.log(`\n${led.lines.length} transcript lines; timers left: ${led.pendingTimers}`);
+  if (result.pendingTimers !== 0 || led.pendingTimers !== 0) process.exitCode = 1;
 }

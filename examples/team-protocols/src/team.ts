@@ -19,6 +19,13 @@ import { createHub, type Hub, hubSender, LEAD } from './wire.js';
 export const SHUTDOWN_TIMEOUT_MS = 30_000;
 export const RETAIN_SETTLED_MS = 60 * 60_000; // settled requests stay in the `/team` view an hour
 
+/** Why a teammate cannot be spawned: no one of that name in the cast, or already on the team. */
+export interface SpawnRefusal {
+  readonly ok: false;
+  readonly code: 'unknown_teammate' | 'already_spawned';
+  readonly message: string;
+}
+
 /** A teammate as the `/team` view shows it. */
 export interface Member extends Pick<TeammateRecord, 'name' | 'status'> {
   readonly role: string;
@@ -31,6 +38,11 @@ export interface TeamOptions {
   readonly generateId: IdGenerator;
   readonly transcript: Transcript;
   readonly cast?: readonly TeammateScript[];
+  /**
+   * Who is on the team from the start: the whole cast (by default), or nobody — then the cast are
+   * the teammates the lead can spawn by name (`spawn`), as the document's try-it prompts do.
+   */
+  readonly spawned?: 'all' | 'none';
 }
 
 export interface Team {
@@ -41,6 +53,12 @@ export interface Team {
   readonly members: readonly Member[];
   readonly ignored: readonly Refusal[]; // replies the lead's correlator refused, in order
   teammate(name: string): Teammate | undefined;
+  /** Spawns a teammate of the cast by name: it joins the hub and starts its task (a plan, if it has one). */
+  spawn(name: string): { readonly ok: true; readonly script: TeammateScript } | SpawnRefusal;
+  /** The teammates spawned so far and not shut down: who the lead may send requests to. */
+  active(): string[];
+  /** Also waits for this party's model turns when delivering (the lead's own agent). */
+  watch(idle: () => Promise<void>): void;
   requestShutdown(name: string, reason?: string): Promise<ShutdownRequested | TeamRefusal>;
   review: TeamLead['review'];
   cancel(requestId: string): Promise<boolean>;
@@ -76,9 +94,14 @@ export function createTeam(options: TeamOptions): Team {
   });
   hub.endpoint(LEAD).listen((message) => lead.receive(message));
   const roster = createTeamLead({ correlator: lead, teammates: names });
-  const teammates = new Map<string, Teammate>(
-    cast.map((script) => [script.name, createTeammate({ script, hub, clock, generateId, transcript })]),
-  );
+  const teammates = new Map<string, Teammate>();
+  const join = (script: TeammateScript): Teammate => {
+    const teammate = createTeammate({ script, hub, clock, generateId, transcript });
+    teammates.set(script.name, teammate);
+    return teammate;
+  };
+  if (options.spawned !== 'none') for (const script of cast) join(script);
+  const watched: (() => Promise<void>)[] = [];
   const ignored: Refusal[] = [];
 
   lead.on('settled', ({ request: r }) => {
@@ -109,7 +132,8 @@ export function createTeam(options: TeamOptions): Team {
       log(`reported: ${id} was sent to ${r.to}; it stays ${r.state}`);
   });
 
-  const idle = (): Promise<unknown> => Promise.all([...teammates.values()].map((t) => t.idle()));
+  const idle = (): Promise<unknown> =>
+    Promise.all([...[...teammates.values()].map((t) => t.idle()), ...watched.map((w) => w())]);
   /** Delivers everything waiting (answers included) until quiet, letting model turns finish first. */
   async function deliver(): Promise<void> {
     do await idle();
@@ -126,6 +150,18 @@ export function createTeam(options: TeamOptions): Team {
     },
     ignored,
     teammate: (name) => teammates.get(name),
+    spawn(name) {
+      const script = cast.find((s) => s.name === name);
+      if (script === undefined)
+        return { ok: false, code: 'unknown_teammate', message: `No one called "${name}" to spawn` };
+      if (teammates.has(name))
+        return { ok: false, code: 'already_spawned', message: `${name} is already on the team` };
+      join(script).startWork();
+      log(`spawned ${name} (${script.role}): ${script.task}`);
+      return { ok: true, script };
+    },
+    active: () => [...teammates.values()].filter((t) => !t.exited).map((t) => t.name),
+    watch: (w) => void watched.push(w),
     requestShutdown: (name, reason = 'the work is done; please shut down gracefully') =>
       roster.requestShutdown(name, reason),
     review: (requestId, approve, feedback) => roster.review(requestId, approve, feedback),
@@ -163,10 +199,13 @@ export function createTeam(options: TeamOptions): Team {
   };
 
   function members(): Member[] {
-    return roster.teammates().map((t): Member => {
-      const script = cast.find((s) => s.name === t.name) as TeammateScript; // the roster is the cast
-      return { ...t, role: script.role, task: script.task, note: noteOf(t, script.task) };
-    });
+    return roster
+      .teammates()
+      .filter((t) => teammates.has(t.name))
+      .map((t): Member => {
+        const script = cast.find((s) => s.name === t.name) as TeammateScript; // the roster is the cast
+        return { ...t, role: script.role, task: script.task, note: noteOf(t, script.task) };
+      });
   }
 }
 

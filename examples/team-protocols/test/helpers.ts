@@ -11,13 +11,14 @@ export interface Setup {
 }
 
 /** A team on a fake clock at 09:00:00 with ids req_1, req_2…; the default cast unless one is given. */
-export function setup(cast?: readonly TeammateScript[]): Setup {
+export function setup(cast?: readonly TeammateScript[], spawned: 'all' | 'none' = 'all'): Setup {
   const clock = createFakeClock({ now: START_AT });
   const transcript = createTranscript({ clock });
   const team = createTeam({
     clock,
     generateId: createSequentialIds('req_'),
     transcript,
+    spawned,
     ...(cast === undefined ? {} : { cast }),
   });
   return { clock, transcript, team };

@@ -68,8 +68,16 @@ export interface Campaign {
     readonly party_character_ids: readonly string[];
     readonly active_actor_id: string;
   };
-  /** Written once at creation; no tool, command or model output can change it. */
-  readonly goal: { readonly ultimate_goal_text: string; readonly is_hidden: boolean };
+  /**
+   * Generated once at creation from the world background, the map and the characters'
+   * backgrounds (spec §8.1, src/goal.ts); no tool, command or model output can change its text,
+   * only `is_hidden`. `key_terms` (not in the spec) are the words that would give it away.
+   */
+  readonly goal: {
+    readonly ultimate_goal_text: string;
+    readonly is_hidden: boolean;
+    readonly key_terms: readonly string[];
+  };
   readonly milestone: Milestone;
   /** The values of the settings snapshot read at the start of the latest turn. */
   readonly settings_snapshot: Readonly<Record<string, JsonValue>>;

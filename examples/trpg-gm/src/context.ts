@@ -11,7 +11,7 @@ import {
 } from '@parley/settings';
 import { type OpenAIChatTool, toOpenAITools } from '@parley/tools';
 import type { Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
-import { ACCELERATE_INSTRUCTIONS } from './milestone.js';
+import { milestonePrompt } from './milestone.js';
 import type { Phase } from './phase.js';
 import { GM_TOOLS } from './tools.js';
 import type { GameState } from './world.js';
@@ -73,10 +73,12 @@ export function buildContext(input: ContextInput): GmBaseRequest {
     `You are the game master of "${input.campaign.title}". The host owns the state: you only propose. Nothing you write changes HP, positions, rules, the map, character sheets or the goal.`,
     DIALOG_BLOCKS[dialogType],
     `Authoritative state (phase: ${input.phase}):\n${JSON.stringify(stateSnippet(input, dialogType))}`,
-    `Hidden ultimate goal (never reveal it, never change it): ${input.campaign.goal.ultimate_goal_text}`,
+    input.campaign.goal.is_hidden
+      ? `Hidden ultimate goal (never reveal it, never change it): ${input.campaign.goal.ultimate_goal_text}`
+      : `Ultimate goal (the players know it; never change it): ${input.campaign.goal.ultimate_goal_text}`,
   ];
   if (input.campaign.milestone.value > 0) {
-    system.push(`Milestone ${input.campaign.milestone.value} reached. ${ACCELERATE_INSTRUCTIONS.join(' ')}`);
+    system.push(milestonePrompt(input.campaign.goal, input.campaign.milestone));
   }
   if (input.summary.pins.length > 0) system.push(`Pinned facts: ${input.summary.pins.join(' | ')}`);
   if (historyMode === 'summary' && input.summary.summary_text !== '') {

@@ -1,6 +1,7 @@
 // The conflict checks of spec §7.1, one per way the model can contradict the authoritative state:
 // the ready HP and move claim detectors (one per V1 tool, spec §10), the protected-fields detector
-// for rewritten sheets, rules, map and goal, and two of this host's own: the narrative must neither
+// for rewritten sheets, rules, map and goal in structured output, the field-claim detector for the
+// same rewritten in prose (src/claims.ts), and two of this host's own: the narrative must neither
 // announce a new ultimate goal nor reveal the hidden one.
 import {
   type Detector,
@@ -10,7 +11,7 @@ import {
   defineProtectedFieldsDetector,
 } from '@parley/conflict';
 import type { Campaign } from './campaign.js';
-import { HIDDEN_GOAL_TERMS } from './fixtures.js';
+import { worldRewriteDetector } from './claims.js';
 import { type GameState, resolveArea } from './world.js';
 
 /** What every detector and the gate see: the game state plus the campaign's goal and party. */
@@ -56,7 +57,7 @@ export const hiddenGoalLeakDetector = defineDetector<AuthoritativeView>({
   detect: (proposal, state) => {
     if (!state.goal.is_hidden) return undefined;
     const text = proposal.text.toLowerCase();
-    const leaked = [state.goal.ultimate_goal_text, ...HIDDEN_GOAL_TERMS].find((term) =>
+    const leaked = [state.goal.ultimate_goal_text, ...state.goal.key_terms].find((term) =>
       text.includes(term.toLowerCase()),
     );
     if (leaked === undefined) return undefined;
@@ -94,6 +95,7 @@ export function createGmDetectors(): readonly Detector<AuthoritativeView>[] {
       fields: PROTECTED_FIELDS,
       proposed: (proposal) => proposal.structured?.['state_patch'],
     }),
+    worldRewriteDetector,
     goalRewriteDetector,
     hiddenGoalLeakDetector,
   ];

@@ -1,18 +1,34 @@
 // The campaign the scripted run plays: two player characters and two monsters on a five-area map,
 // and a hidden ultimate goal.
+import type { Clock } from '@parley/core';
+import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import type { AdvancePolicy, Campaign, DialogType } from './campaign.js';
+import type { GoalRequest } from './goal.js';
 import { NO_ROLLBACK } from './campaign.js';
 import type { Character, GameState } from './world.js';
 
 export const CAMPAIGN_ID = 'camp_lantern';
 
-export const ULTIMATE_GOAL = Object.freeze({
+/**
+ * What the scripted goal model answers when asked for the ultimate goal (spec §8.1): a real model
+ * writes it from the world background, the map and the characters' backgrounds it is sent.
+ */
+export const GOAL_PROPOSAL = Object.freeze({
   ultimate_goal_text: 'Relight the Lantern of Dawn atop the ruined keep before the new moon.',
-  is_hidden: true,
+  key_terms: ['Lantern of Dawn', 'relight the lantern'],
 });
 
-/** Words that would give the hidden goal away if the narrative said them to the players. */
-export const HIDDEN_GOAL_TERMS: readonly string[] = ['Lantern of Dawn', 'relight the lantern'];
+/** The campaign's goal once the host accepted the proposal: hidden from the players. */
+export const ULTIMATE_GOAL = Object.freeze({ ...GOAL_PROPOSAL, is_hidden: true });
+
+/** A scripted goal model that answers `answers` in order (the proposal above by default). */
+export function createGoalModel(
+  clock: Clock,
+  answers: readonly unknown[] = [GOAL_PROPOSAL],
+): ScriptedModel<unknown, GoalRequest> {
+  const steps = answers.map((reply) => ({ reply }));
+  return createScriptedModel<unknown, GoalRequest>({ clock, name: 'goal model', steps });
+}
 
 /** The default policy of the scripted run: one advance every 7 turns. */
 export const DEFAULT_ADVANCE_POLICY: AdvancePolicy = { policy: 'by_turn_count', every_n_turns: 7 };
@@ -45,6 +61,8 @@ export function initialGameState(): GameState {
   return {
     world: {
       world_id: 'world_emberfall',
+      background:
+        'Emberfall Vale lost its dawn-light when the keep fell; since then the nights grow longer, and the Lantern Oath binds those who guard the vale.',
       rules: {
         lantern_oath: 'The Lantern Oath forbids abandoning a companion and shedding blood on holy ground.',
         magic: 'Low magic: potions are rare and unreliable.',
@@ -104,6 +122,7 @@ export function initialGameState(): GameState {
 
 export function initialCampaign(
   now: number,
+  goal: Campaign['goal'],
   policy: AdvancePolicy = DEFAULT_ADVANCE_POLICY,
   dialogType: DialogType = 'action',
 ): Campaign {
@@ -118,7 +137,7 @@ export function initialCampaign(
       party_character_ids: ['pc_aria', 'pc_bram'],
       active_actor_id: 'pc_aria',
     },
-    goal: ULTIMATE_GOAL,
+    goal,
     milestone: {
       value: 0,
       last_advanced_at_turn: 0,

@@ -1,4 +1,4 @@
-// The CLI. By default it plays the seven scripted scenarios on one campaign and prints the
+// The CLI. By default it plays the eight scripted scenarios on one campaign and prints the
 // transcript. With `--interactive` you are the players: type `aria: …` or `bram: …` (or plain text
 // for the active player) and an improvising scripted GM answers through the same host; /help lists
 // the commands (dialog type, settings, combat, rollback, undo). Time is simulated.

@@ -1,7 +1,7 @@
 // Milestone advance under token pressure (spec §8): the campaign's policy counts turns, estimated
 // tokens or summary versions since the last advance; when the threshold is reached the milestone
 // advances at the start of the next turn, and the system prompt gains the "accelerate" block.
-import type { AdvancePolicy, Milestone } from './campaign.js';
+import type { AdvancePolicy, Campaign, Milestone } from './campaign.js';
 
 /** The instructions added to the system prompt after an advance (spec §8.3). */
 export const ACCELERATE_INSTRUCTIONS: readonly string[] = [
@@ -10,6 +10,20 @@ export const ACCELERATE_INSTRUCTIONS: readonly string[] = [
   'Guide the players toward the ultimate goal.',
   'Still change no state yourself: request tool calls for every HP change or move.',
 ];
+
+/**
+ * The system-prompt block after an advance (spec §8.3), built on the ultimate goal: the milestone
+ * reached, the accelerate instructions, and the goal the story converges on (to the GM only).
+ */
+export function milestonePrompt(goal: Campaign['goal'], milestone: Milestone): string {
+  return [
+    `Milestone ${milestone.value} reached.`,
+    `It advanced at turn ${milestone.last_advanced_at_turn}.`,
+    ...ACCELERATE_INSTRUCTIONS,
+    `Converge on the ultimate goal: ${goal.ultimate_goal_text}`,
+    `Each milestone brings the party one clear step closer to it; ${goal.is_hidden ? 'keep it hidden: hint, never name it' : 'the players know it'}.`,
+  ].join(' ');
+}
 
 /** What each policy counts, and its unit in the transcript. */
 const COUNTED: Readonly<Record<AdvancePolicy['policy'], readonly [keyof Milestone['progress'], string]>> = {

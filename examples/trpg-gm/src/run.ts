@@ -7,6 +7,8 @@ import { createScriptedModel, createTranscript, type ScriptedModel } from '@parl
 import type { AdvancePolicy, Campaign, SummaryState, TurnLog } from './campaign.js';
 import type { GmRequest } from './context.js';
 import type { LedgerEntry } from './core.js';
+import { createGoalModel } from './fixtures.js';
+import type { GoalRequest } from './goal.js';
 import { SCENARIOS, type Scenario, type ScenarioStep } from './scenarios.js';
 import { createGmSession, type GmSession } from './session.js';
 import { describeState, describeTurn } from './transcript.js';
@@ -23,6 +25,8 @@ export interface RunOptions {
   readonly advancePolicy?: AdvancePolicy;
   /** Answers the GM requests; a scripted model fed from each turn's drafts by default. */
   readonly model?: ScriptedModel<Proposal, GmRequest>;
+  /** Writes the ultimate goal at campaign creation; the scripted goal model of the fixtures by default. */
+  readonly goalModel?: ScriptedModel<unknown, GoalRequest>;
 }
 
 /** What one scenario left behind. */
@@ -43,6 +47,7 @@ export interface RunResult {
   readonly scenarios: readonly ScenarioReport[];
   readonly transcript: readonly string[];
   readonly model: ScriptedModel<Proposal, GmRequest>;
+  readonly goalModel: ScriptedModel<unknown, GoalRequest>;
   /** Refusals of player commands (rollback, undo, settings), in order. */
   readonly refusals: readonly { readonly command: string; readonly code: string }[];
 }
@@ -58,10 +63,12 @@ export async function runTrpgSession(options: RunOptions): Promise<RunResult> {
     for (const line of text.split('\n')) line === '' ? transcript.note('') : transcript.log(line);
   };
   const model = options.model ?? createScriptedModel<Proposal, GmRequest>({ clock, name: 'GM model' });
+  const goalModel = options.goalModel ?? createGoalModel(clock);
   let n = 0;
   const session = await createGmSession({
     clock,
     model,
+    goalModel,
     generateTurnId: options.generateTurnId ?? (() => `turn_${++n}`),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...(options.advancePolicy === undefined ? {} : { advancePolicy: options.advancePolicy }),
@@ -73,7 +80,12 @@ export async function runTrpgSession(options: RunOptions): Promise<RunResult> {
   const refusals: Refusals = [];
   const scenarios: ScenarioReport[] = [];
   try {
-    say(`Campaign "${session.campaign.title}" · party: Aria (ranger), Bram (fighter) · hidden goal set`);
+    say(`Campaign "${session.campaign.title}" · party: Aria (ranger), Bram (fighter)`);
+    for (const call of goalModel.calls) say(describeGoalCall(call.request));
+    const { goal } = session.campaign;
+    say(
+      `   ★ ultimate goal fixed for the campaign (${goal.is_hidden ? 'hidden from the players' : 'shown'}; ${goal.key_terms.length} give-away terms guarded); milestone prompts steer toward it`,
+    );
     for (const scenario of options.scenarios ?? SCENARIOS) {
       say(`\n=== ${scenario.title}`);
       const turns: TurnResult[] = [];
@@ -101,6 +113,7 @@ export async function runTrpgSession(options: RunOptions): Promise<RunResult> {
       scenarios,
       transcript: transcript.lines,
       model,
+      goalModel,
       refusals,
     };
   } finally {
@@ -167,4 +180,13 @@ async function runStep(
       return result;
     }
   }
+}
+
+/** One request to the goal model, as the transcript shows it (the goal itself stays hidden). */
+function describeGoalCall(request: GoalRequest): string {
+  const { world_background, map, characters } = request.inputs;
+  return (
+    `   goal model ← world background (${world_background.length} chars), map (${map.areas.length} areas, ${map.paths.length} paths), ` +
+    `backgrounds of ${characters.map((c) => c.name).join(', ')}${request.attempt > 1 ? ` · attempt ${request.attempt}` : ''}`
+  );
 }

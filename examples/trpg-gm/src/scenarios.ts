@@ -1,4 +1,4 @@
-// The scripted run: seven scenarios played in order on one campaign. Each step is a player's turn
+// The scripted run: eight scenarios played in order on one campaign. Each step is a player's turn
 // (with the GM drafts the scripted model will return, in order), a player command (dialog type,
 // rollback, undo) or a host event. The model's drafts are deliberately wrong where a scenario
 // needs it; the host's answer is what the scenario shows.
@@ -255,6 +255,24 @@ export const SCENARIOS: readonly Scenario[] = [
             },
           },
           { text: 'The spirit only smiles: "What you seek waits where the old stones still stand."' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'prose-rewrite',
+    title: '8. Prose that rewrites a sheet field or the map (spec §7.1): detected, retried, never shown',
+    steps: [
+      {
+        kind: 'turn',
+        actor_id: 'pc_aria',
+        user_input: 'I kneel and pray at the roadside shrine.',
+        drafts: [
+          { text: 'A voice answers from the shrine: her class is now paladin, and a holy light fills her.' },
+          {
+            text: 'The shrine glows, and behind it the old tunnel has always been there, leading under the keep.',
+          },
+          { text: 'The shrine stays silent. Aria rises, her bow steady, and the wind smells of rain.' },
         ],
       },
     ],

@@ -25,7 +25,8 @@ import {
   type SessionCore,
 } from './core.js';
 import { createGmDetectors } from './detectors.js';
-import { initialCampaign, initialGameState } from './fixtures.js';
+import { CAMPAIGN_ID, createGoalModel, initialCampaign, initialGameState } from './fixtures.js';
+import { establishGoal, type GoalModel, setGoalHidden } from './goal.js';
 import { type Phase, turnPhase } from './phase.js';
 import { INITIAL_SUMMARY } from './summary.js';
 import { createGmGate, type GmToolName } from './tools.js';
@@ -54,6 +55,13 @@ export interface GmSessionOptions {
   readonly dialogType?: DialogType;
   /** `rollback.max_checkpoints` (a global setting); 5 by default. */
   readonly maxCheckpoints?: number;
+  /**
+   * Writes the ultimate goal from the world background, the map and the characters' backgrounds
+   * (spec §8.1), once per campaign; a scripted model answering the fixture's proposal by default.
+   */
+  readonly goalModel?: GoalModel;
+  /** Whether the goal starts hidden from the players; true by default. */
+  readonly goalHidden?: boolean;
 }
 
 export interface GmSession {
@@ -73,6 +81,8 @@ export interface GmSession {
   /** A player or the host changes a campaign setting; untrusted input is refused as data. */
   changeSetting(key: string, value: unknown): Promise<SettingsResult<typeof trpgSettings>>;
   hostEvent(event: 'start_combat' | 'end_combat'): SendResult<Phase>;
+  /** Hides the ultimate goal from the players or shows it; its text never changes. */
+  setGoalHidden(hidden: boolean): Promise<Campaign['goal']>;
   disableTool(tool: GmToolName, until: DisableUntil, reason: string): void;
   rollback(
     toTurnId: string,
@@ -86,7 +96,12 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
   const store = options.store ?? createMemoryStore({ clock });
   const settings =
     options.settings ?? createSettings(trpgSettings, { store, clock, keyPrefix: 'trpg:settings:' });
-  const campaign = initialCampaign(clock.now(), options.advancePolicy, options.dialogType);
+  const state = initialGameState();
+  const goalKey = `trpg:${CAMPAIGN_ID}:goal`;
+  const goalModel = options.goalModel ?? createGoalModel(clock);
+  const goal = await establishGoal(store, goalKey, goalModel, state, options.goalHidden ?? true);
+  if (!goal.ok) throw new Error(`The campaign cannot start (${goal.code}): ${goal.message}`);
+  const campaign = initialCampaign(clock.now(), goal.goal, options.advancePolicy, options.dialogType);
   const id = campaign.campaign_id;
   await settings.set(GLOBAL, 'rollback.max_checkpoints', options.maxCheckpoints ?? 5);
   await settings.set(id, 'dialog.manual_type', campaign.dialog.dialog_type_selected);
@@ -100,7 +115,7 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     gate: createGmGate(clock),
     campaign,
     actor: createActor(turnPhase, { clock }),
-    state: initialGameState(),
+    state,
     summary: INITIAL_SUMMARY,
     summaryVersion: 0,
     turnLog: [],
@@ -165,6 +180,11 @@ export async function createGmSession(options: GmSessionOptions): Promise<GmSess
     selectDialogType: (type) => settings.safeSet(core.campaign.campaign_id, 'dialog.manual_type', type),
     changeSetting: (key, value) => settings.safeSet(core.campaign.campaign_id, key, value),
     hostEvent: (event) => core.actor.send(event),
+    async setGoalHidden(hidden) {
+      const goal = await setGoalHidden(store, goalKey, core.campaign.goal, hidden);
+      core.campaign = { ...core.campaign, goal };
+      return goal;
+    },
     disableTool: (tool, until, reason) => core.gate.disable(tool, until, reason),
     async rollback(toTurnId) {
       const back = await runner.rollback(toTurnId);

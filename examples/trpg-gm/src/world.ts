@@ -40,7 +40,12 @@ export interface MapPath {
 
 /** Everything system-owned, as one plain-JSON value (checkpoints copy it whole). */
 export interface GameState {
-  readonly world: { readonly world_id: string; readonly rules: Readonly<Record<string, string>> };
+  readonly world: {
+    readonly world_id: string;
+    /** The world background (spec §8.1): one input of the ultimate goal. */
+    readonly background: string;
+    readonly rules: Readonly<Record<string, string>>;
+  };
   readonly map: {
     readonly map_id: string;
     readonly areas: Readonly<Record<string, Area>>;

@@ -1,38 +1,22 @@
 import type { Proposal } from '@parley/conflict';
-import { createManualClock, type ManualClock } from '@parley/core';
-import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdvancePolicy } from '../src/campaign.js';
-import type { GmRequest } from '../src/context.js';
 import { initialGameState, ULTIMATE_GOAL } from '../src/fixtures.js';
-import { createGmSession, type GmSession, type GmSessionOptions } from '../src/session.js';
+import type { GmSession } from '../src/session.js';
+import { sessionPool } from './helpers.js';
 import type { TurnResult } from '../src/turn.js';
 import { replayActions } from '../src/world.js';
 
-let open: GmSession[] = [];
-let clock: ManualClock;
-let model: ScriptedModel<Proposal, GmRequest>;
-
-afterEach(async () => {
-  for (const session of open) await session.close();
-  open = [];
-});
-
-async function start(options: Partial<GmSessionOptions> = {}): Promise<GmSession> {
-  clock = createManualClock({ now: Date.UTC(2026, 0, 14, 19) });
-  model = createScriptedModel<Proposal, GmRequest>({ clock });
-  let n = 0;
-  const session = await createGmSession({ clock, model, generateTurnId: () => `turn_${++n}`, ...options });
-  open.push(session);
-  return session;
-}
+const pool = sessionPool();
+const start = pool.start;
+afterEach(pool.closeAll);
 
 async function play(
   session: GmSession,
   input: string,
   ...drafts: Proposal[]
 ): Promise<Extract<TurnResult, { ok: true }>> {
-  model.reply(...drafts);
+  pool.model.reply(...drafts);
   const result = await session.turn({ actor_id: 'pc_aria', user_input: input });
   if (!result.ok) throw new Error(`turn refused: ${result.code}`);
   return result;
@@ -71,7 +55,7 @@ describe('turn refusals', () => {
       ok: false,
       code: 'empty_input',
     });
-    expect(model.calls).toHaveLength(0);
+    expect(pool.model.calls).toHaveLength(0);
     expect(session.turnLog).toHaveLength(0);
   });
 });
@@ -277,7 +261,7 @@ describe('settings', () => {
       ok: false,
       code: 'game_over',
     });
-    expect(model.calls).toHaveLength(3);
+    expect(pool.model.calls).toHaveLength(3);
     expectOnlyToolsChangedState(session);
 
     // a rollback brings the fallen hero (and the phase) back
@@ -387,7 +371,9 @@ describe('milestone policies', () => {
   it('advances when the estimated tokens pass the threshold', async () => {
     const advanced = await advancesAt({ policy: 'by_token_estimate', token_threshold: 1 });
     expect(advanced).toEqual([2, 3, 4, 5, 6]);
-    expect(model.requests[1]?.messages.some((m) => m.content.startsWith('Milestone 1 reached.'))).toBe(true);
+    expect(pool.model.requests[1]?.messages.some((m) => m.content.startsWith('Milestone 1 reached.'))).toBe(
+      true,
+    );
   });
 
   it('does not advance before the token threshold is reached', async () => {

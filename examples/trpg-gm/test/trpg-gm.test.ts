@@ -30,7 +30,7 @@ function turnOf(name: string, index = 0): Played {
 
 describe('authoritative state wins', () => {
   it('leaves after every scenario exactly the state that replaying its executed tool calls gives', () => {
-    expect(run.scenarios).toHaveLength(7);
+    expect(run.scenarios).toHaveLength(8);
     for (const report of run.scenarios) {
       const replayed = replayActions(
         initialGameState(),
@@ -47,8 +47,8 @@ describe('authoritative state wins', () => {
 
   it('executes only the calls that passed every detector and the gate', () => {
     const ledgerSizes = run.scenarios.map((report) => report.ledger.length);
-    // 1: two moves; 2: one hp_delta; 3: none; 4: one hp_delta; 5: two moves; 6: rolled back to turn 7; 7: none
-    expect(ledgerSizes).toEqual([2, 3, 3, 4, 6, 6, 6]);
+    // 1: two moves; 2: one hp_delta; 3: none; 4: one hp_delta; 5: two moves; 6: rolled back to turn 7; 7, 8: none
+    expect(ledgerSizes).toEqual([2, 3, 3, 4, 6, 6, 6, 6]);
     expect(run.ledger.map((entry) => `${entry.turn_id}:${entry.action.tool}`)).toEqual([
       'turn_1:move',
       'turn_1:move',
@@ -277,6 +277,7 @@ describe('the final campaign', () => {
       '7:turn_7',
       '8:turn_10',
       '9:turn_11',
+      '10:turn_12',
     ]);
     for (const entry of run.turnLog) {
       expect(Object.keys(entry).sort()).toEqual([
@@ -291,15 +292,15 @@ describe('the final campaign', () => {
       ]);
     }
     expect(run.campaign.checkpoints.map((checkpoint) => checkpoint.turn_id)).toEqual([
-      'turn_5',
       'turn_6',
       'turn_7',
       'turn_10',
       'turn_11',
+      'turn_12',
     ]);
     expect(run.campaign.milestone).toMatchObject({ value: 1, last_advanced_at_turn: 8 });
     expect(run.campaign.dialog).toEqual({ dialog_type_selected: 'action', future_route_decision: null });
-    expect(run.campaign.selected.active_actor_id).toBe('pc_bram');
+    expect(run.campaign.selected.active_actor_id).toBe('pc_aria');
     expect(run.campaign.settings_snapshot).toMatchObject({
       'dialog.manual_type': 'action',
       'context.full_context_enabled': true,
@@ -330,5 +331,11 @@ describe('the final campaign', () => {
     expect(text).toContain('★ milestone advanced to 1');
     expect(text).toContain('⚙ settings changed');
     expect(text).toContain('✗ refused set_goal call_1 [unknown_tool]');
+    expect(text).toContain(
+      'goal model ← world background (142 chars), map (5 areas, 4 paths), backgrounds of Aria, Bram, Snikt',
+    );
+    expect(text).toContain(
+      '★ ultimate goal fixed for the campaign (hidden from the players; 2 give-away terms guarded)',
+    );
   });
 });

@@ -40,6 +40,12 @@ export { defineMoveClaimDetector } from './detectors/move-claim.js';
 export type { MoveClaimDetectorOptions } from './detectors/move-claim.js';
 export { defineProtectedFieldsDetector } from './detectors/protected-fields.js';
 export type { ProtectedFieldsDetectorOptions } from './detectors/protected-fields.js';
+export { defineFieldClaimDetector, DEFAULT_FIELD_CLAIM_PATTERNS } from './detectors/field-claims.js';
+export type {
+  AuthoritativeField,
+  FieldClaimDetectorOptions,
+  FieldClaimPattern,
+} from './detectors/field-claims.js';
 export {
   DEFAULT_HP_CLAIM_PATTERNS,
   DEFAULT_MOVE_CLAIM_PATTERNS,

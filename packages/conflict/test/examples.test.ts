@@ -32,6 +32,11 @@ import {
   type RecognisedCall,
   type AlreadyApplied,
   DEFAULT_MOVE_CLAIM_PATTERNS,
+  DEFAULT_FIELD_CLAIM_PATTERNS,
+  type AuthoritativeField,
+  type FieldClaimDetectorOptions,
+  type FieldClaimPattern,
+  defineFieldClaimDetector,
   type DeferredCall,
   defineDetector,
   defineHpClaimDetector,
@@ -276,6 +281,61 @@ describe('move-claim.ts examples', () => {
     const bad = await move.detect({ text: '你们来到酒馆。' }, { at: 'market' }, context);
     const already = await move.detect({ text: 'You walk into the tavern.' }, { at: 'tavern' }, context);
     expect([bad.length, already.length]).toEqual([1, 0]);
+  });
+});
+
+describe('field-claims.ts examples', () => {
+  it('AuthoritativeField', () => {
+    const job: AuthoritativeField = {
+      field: 'characters.pc_aria.job',
+      subjects: ['Aria', 'her'],
+      names: ['class', 'job'],
+      value: 'ranger',
+    };
+    const bridge: AuthoritativeField = { field: 'map.features.bridge', names: ['bridge'], value: false };
+    expect([job.value, bridge.value]).toEqual(['ranger', false]);
+  });
+
+  it('FieldClaimPattern', () => {
+    const sworn: FieldClaimPattern = {
+      pattern: /\b(?<subject>\w+) swears? (?:an? )?(?<name>oath) of (?<value>\w+)/i,
+    };
+    expect(sworn.pattern.test('Aria swears an oath of silence')).toBe(true);
+  });
+
+  it('DEFAULT_FIELD_CLAIM_PATTERNS', () => {
+    expect(
+      DEFAULT_FIELD_CLAIM_PATTERNS.some(({ pattern }) => pattern.test('Her class is now paladin.')),
+    ).toBe(true);
+  });
+
+  it('FieldClaimDetectorOptions', () => {
+    const options: FieldClaimDetectorOptions<{ job: string }> = {
+      fields: (state) => [{ field: 'job', subjects: ['her'], names: ['class'], value: state.job }],
+    };
+    expect(options.fields({ job: 'ranger' })).toHaveLength(1);
+  });
+
+  it('defineFieldClaimDetector', async () => {
+    const sheet = defineFieldClaimDetector<{ job: string; bridge: boolean }>({
+      fields: (state) => [
+        { field: 'characters.pc_aria.job', subjects: ['Aria', 'her'], names: ['class'], value: state.job },
+        { field: 'map.features.bridge', names: ['bridge'], value: state.bridge },
+      ],
+    });
+    const state = { job: 'ranger', bridge: false };
+    const context = { attempt: 1, applied: [] };
+    const rewrite = await sheet.detect(
+      { text: 'The bridge has always been there. Her class is now paladin.' },
+      state,
+      context,
+    );
+    const prose = await sheet.detect(
+      { text: 'Her voice is now calm; her class is now ranger.' },
+      state,
+      context,
+    );
+    expect([rewrite.length, prose.length]).toEqual([2, 0]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createScriptedModel, type ModelStep, type ScriptedModel } from '@parley/testing';
-import type { AttemptRequest, GenerateContext, ToolCall } from '../src/index.js';
+import type { AttemptRequest, AuthoritativeField, GenerateContext, ToolCall } from '../src/index.js';
 
 /** A scripted model typed for the loop: requests are `AttemptRequest`s, contexts `GenerateContext`s. */
 export type Scripted<TOutput> = ScriptedModel<TOutput, AttemptRequest<unknown>, GenerateContext>;
@@ -37,3 +37,35 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected a rejection');
 }
+
+/** A world for the field-claim detector: a ranger, no bridge, a river, rare magic. */
+export interface World {
+  readonly job: string;
+  readonly race: string;
+  readonly features: Readonly<Record<string, boolean>>;
+  readonly magic: string;
+}
+
+export const world: World = {
+  job: 'ranger',
+  race: 'human',
+  features: { bridge: false, river: true },
+  magic: 'rare',
+};
+
+export const fields = (state: World): AuthoritativeField[] => [
+  {
+    field: 'characters.pc_aria.job',
+    subjects: ['Aria', 'pc_aria', 'her', '艾莉亚'],
+    names: ['class', 'job', '职业'],
+    value: state.job,
+    equivalents: ['游侠'],
+  },
+  { field: 'characters.pc_aria.race', subjects: ['Aria', 'her'], names: ['race'], value: state.race },
+  ...Object.entries(state.features).map(([name, exists]) => ({
+    field: `map.features.${name}`,
+    names: [name, ...(name === 'bridge' ? ['桥'] : [])],
+    value: exists,
+  })),
+  { field: 'world.rules.magic', names: ['magic'], value: state.magic, equivalents: ['scarce', 'unreliable'] },
+];

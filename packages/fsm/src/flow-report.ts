@@ -41,6 +41,7 @@ export function describeFlowResult(result: FlowSubmitResult<string, unknown>): s
           ...result.issues
             .filter((issue) => !missingFields.includes(issue.pathText))
             .map((issue) => `${issue.pathText}: ${issue.message}`),
+          ...(result.code === 'exit_failed' ? [result.reason] : []),
         ].join('; ');
   return `✗ ${result.code}, ${result.action}${to}${queue}: ${why}`;
 }

@@ -1,5 +1,6 @@
 import { type JsonValue, type StandardSchemaV1, validate } from '@parley/core';
 import { FsmError } from './errors.js';
+import { exitFailure } from './flow-submit.js';
 import type { FlowSnapshot, FlowStep } from './flow-types.js';
 import type { CompiledMachine } from './internal/compiled.js';
 import { isRecord, restoreSnapshot } from './snapshot.js';
@@ -132,9 +133,8 @@ export function restoreFlow(
       if (verdict !== true) {
         throw bad(`the fields of "${step.name}" fail its exit condition`, 'invalid_fields', {
           step: step.name,
-          reason: typeof verdict === 'string' ? verdict : (step.exitLabel ?? 'exit condition'),
+          ...exitFailure(verdict, step.exitLabel ?? 'exit condition'),
           issues: [],
-          missingFields: [],
         });
       }
     }

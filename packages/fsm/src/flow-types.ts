@@ -89,6 +89,28 @@ export interface StepFailure {
 }
 
 /**
+ * What a step's exit condition returns: `true` to go on; `false`, a reason, or a reason with the
+ * fields that are still missing to fail. Use the last form when the condition depends on earlier
+ * steps (one justification per target of the scope, one answer per listed item): the fields it names
+ * reach the result's and the failure policy's `missingFields`, like fields the schema found absent.
+ *
+ * @example
+ * ```ts
+ * import type { ExitVerdict } from '@parley/fsm';
+ *
+ * const perTarget = (given: Record<string, string>, targets: string[]): ExitVerdict => {
+ *   const missing = targets.filter((target) => given[target] === undefined);
+ *   return missing.length === 0 || { reason: 'A target has no justification', missingFields: missing };
+ * };
+ * console.log(perTarget({ 'x:1': 'reposts my photo' }, ['x:1', 'x:2'])); // { reason: 'A target has no justification', missingFields: [ 'x:2' ] }
+ * ```
+ */
+export type ExitVerdict =
+  | boolean
+  | string
+  | { readonly reason: string; readonly missingFields: readonly string[] };
+
+/**
  * One step of a flow.
  *
  * @example
@@ -117,11 +139,11 @@ export interface FlowStep<TName extends string = string, TStep extends string = 
   readonly fields?: StandardSchemaV1;
   /** Answers asked one after the other, each with its own schema; any failure takes `onFailure`. */
   readonly parts?: readonly FlowPart[];
-  /** Checked on the validated fields: `true` to go on, `false` or a reason to fail. */
-  readonly exit?: (
-    fields: { readonly [field: string]: JsonValue },
-    collected: FlowFields,
-  ) => boolean | string;
+  /**
+   * Checked on the validated fields: `true` to go on, `false` or a reason to fail, or an
+   * {@link ExitVerdict} that also names the fields still missing (they reach `missingFields`).
+   */
+  readonly exit?: (fields: { readonly [field: string]: JsonValue }, collected: FlowFields) => ExitVerdict;
   /** A short text of the exit condition, for drawings and docs. */
   readonly exitLabel?: string;
   /**

@@ -17,6 +17,7 @@ export { createFlowSession } from './flow-session.js';
 export type { FlowSession, FlowSessionEvents, FlowSessionOptions } from './flow-session.js';
 export type {
   FailurePolicy,
+  ExitVerdict,
   FlowFields,
   FlowIssue,
   FlowPart,

@@ -32,6 +32,7 @@ import {
   requestMachine,
   toMermaid,
 } from '../src/index.js';
+import type { ExitVerdict } from '../src/index.js';
 
 describe('TSDoc examples', () => {
   it('defineMachine', () => {
@@ -204,6 +205,17 @@ describe('TSDoc examples', () => {
     const session = createFlowSession(flow);
     expect(describeFlowResult(session.submit({}))).toBe('✗ invalid_fields, retry: missing goal_type');
     expect(describeFlowResult(session.submit({ goal_type: 'delete' }))).toBe('✓ accepted → done');
+  });
+
+  it('ExitVerdict', () => {
+    const perTarget = (given: Record<string, string>, targets: string[]): ExitVerdict => {
+      const missing = targets.filter((target) => given[target] === undefined);
+      return missing.length === 0 || { reason: 'A target has no justification', missingFields: missing };
+    };
+    expect(perTarget({ 'x:1': 'reposts my photo' }, ['x:1', 'x:2'])).toEqual({
+      reason: 'A target has no justification',
+      missingFields: ['x:2'],
+    });
   });
 
   it('toFlowAudit', () => {

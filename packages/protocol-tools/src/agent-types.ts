@@ -81,8 +81,12 @@ export interface ProtocolAgentOptions<TPrompt extends object = never> {
     'protocol' | 'request' | 'respond' | 'notice'
   >[];
   readonly model: ProtocolAgentModel<TPrompt>;
-  /** Who the model may send requests to (the request tools' `context.peers`); any but itself when omitted. */
-  readonly peers?: readonly string[];
+  /**
+   * Who the model may send requests to (the request tools' `context.peers`); any but itself when
+   * omitted. A function is read at each model turn: a lead that spawns teammates passes the ones
+   * on the team now, so a request to one not spawned yet (or gone) is refused `unknown_peer`.
+   */
+  readonly peers?: readonly string[] | (() => readonly string[]);
   readonly clock?: Clock;
   /** How long after a notice or a prompt the model is asked, on the clock; 0 (a timer of 0 ms) by default. */
   readonly delayMs?: number;

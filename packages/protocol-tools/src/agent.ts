@@ -69,7 +69,11 @@ export function createProtocolAgent<TPrompt extends object = never>(
     throw new CoreError('invalid_timeout', 'delayMs must be a finite number ≥ 0', { details: { delayMs } });
   }
   type Prompt = ProtocolAgentPrompt<TPrompt>;
-  const context = { correlator, ...(options.peers === undefined ? {} : { peers: options.peers }) };
+  const { peers } = options;
+  const contextOf = () =>
+    peers === undefined
+      ? { correlator }
+      : { correlator, peers: typeof peers === 'function' ? peers() : peers };
   const events = createEmitter<ProtocolAgentEvents<TPrompt>>();
   const stop = new AbortController();
   const running = new Set<Promise<void>>();
@@ -86,7 +90,7 @@ export function createProtocolAgent<TPrompt extends object = never>(
       return;
     }
     if (closed) return;
-    const result = await gate.process(calls, { turn: ++turns, context });
+    const result = await gate.process(calls, { turn: ++turns, context: contextOf() });
     events.emit('turn', { prompt, calls, result });
     if (!closed && retries > 0 && result.feedback.failed_calls.length > 0) {
       await think({ ...prompt, tool_feedback: result.feedback }, retries - 1);

@@ -32,7 +32,7 @@ afterEach(() => {
 
 function setup(
   model: ProtocolAgentModel<Start>,
-  options: { delayMs?: number; maxRetries?: number } = {},
+  options: { delayMs?: number; maxRetries?: number; peers?: () => readonly string[] } = {},
 ): {
   lead: Correlator;
   bob: Correlator;
@@ -258,5 +258,26 @@ describe('createProtocolAgent', () => {
     const ok = createProtocolAgent(base); // the system clock, no peers, defaults
     expect(ok.turns).toBe(0);
     ok.close();
+  });
+});
+
+describe('createProtocolAgent: peers read at each turn', () => {
+  it('takes a function of the peers, so a request to one who joined later goes out', async () => {
+    const team: string[] = [];
+    const submit =
+      (id: string): ProtocolAgentModel<Start> =>
+      async () => ({
+        tool_calls: [
+          { id, tool: 'plan_submit', args: { to: 'lead', payload: { plan: 'Ship it in stages' } } },
+        ],
+      });
+    const { agent: bobAgent, turns } = setup(submit('c1'), { peers: () => team, maxRetries: 0 });
+    bobAgent.prompt({ type: 'start' });
+    await settle();
+    expect(turns[0]?.result.feedback.failed_calls.map((f) => f.tool_reason)).toEqual(['unknown_peer']);
+    team.push('lead');
+    bobAgent.prompt({ type: 'start' });
+    await settle();
+    expect(turns[1]?.result.executed.map((call) => call.tool)).toEqual(['plan_submit']);
   });
 });

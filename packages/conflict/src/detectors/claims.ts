@@ -134,6 +134,10 @@ export interface Claim {
   readonly direction: 'loss' | 'gain' | undefined;
   readonly amount: number | undefined;
   readonly area: string | undefined;
+  /** Every named group of the match (trimmed), for detectors with groups of their own. */
+  readonly groups: Readonly<Record<string, string | undefined>>;
+  /** The index of the pattern that matched. */
+  readonly pattern: number;
 }
 
 /** The characters that end a clause for the guard. */
@@ -156,7 +160,7 @@ export function findClaims(
   const taken = new Uint8Array(text.length);
   const clauses = guard === null ? undefined : clauseIndex(text, guard);
   const found: { readonly start: number; readonly claim: Claim }[] = [];
-  for (const { pattern, direction } of patterns) {
+  for (const [index, { pattern, direction }] of patterns.entries()) {
     const global = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'g');
     for (const match of text.matchAll(global)) {
       const start = match.index;
@@ -173,6 +177,8 @@ export function findClaims(
           direction: sign === undefined ? direction : sign === '+' ? 'gain' : 'loss',
           amount: parseAmount(groups['amount']),
           area: groups['area']?.trim(),
+          groups: Object.fromEntries(Object.entries(groups).map(([key, value]) => [key, value?.trim()])),
+          pattern: index,
         },
       });
     }
