@@ -26,7 +26,7 @@ export type {
 export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
 export { NODE_STATUSES } from './records.js';
-export type { NodeStatus, RunStatus, NodeRecord, RunRecord } from './records.js';
+export type { NodeStatus, RunStatus, NodeRecord, RunRecord, ReviseRequest } from './records.js';
 export { createPipelineRunner } from './runner.js';
 export type {
   PipelineRunner,

@@ -1,4 +1,5 @@
 import type { JsonValue, Store, StoreEntry } from '@parley/core';
+import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
 import { FAILURE_KINDS, type FailureKind } from './types.js';
 
@@ -51,6 +52,20 @@ export type RunStatus = 'succeeded' | 'failed' | 'escalated' | 'rejected';
 
 const Failures = z.partialRecord(z.enum(FAILURE_KINDS), z.number().int().min(0));
 const Json = z.custom<JsonValue>(() => true);
+const Issue = z.strictObject({
+  severity: z.enum(REVIEW_SEVERITIES).optional(),
+  field: z.string().optional(),
+  description: z.string(),
+  suggestion: z.string().optional(),
+});
+const Revise = z.strictObject({
+  round: z.number().int().min(1),
+  issues: z.array(Issue),
+  summary: z.string().optional(),
+  target: z.string().optional(),
+  attempt: z.number().int().min(1),
+});
+const RevisedFor = z.strictObject({ review: z.string(), attempt: z.number().int().min(1) });
 
 const NodeRecordSchema = z.strictObject({
   v: z.literal(1),
@@ -70,6 +85,8 @@ const NodeRecordSchema = z.strictObject({
   reason: z.string().optional(),
   escalateTo: z.string().optional(),
   abort: z.boolean().optional(),
+  revise: Revise.optional(),
+  revisedFor: RevisedFor.optional(),
 });
 
 const RunRecordSchema = z.strictObject({
@@ -78,6 +95,7 @@ const RunRecordSchema = z.strictObject({
   digest: z.string(),
   status: z.enum(['running', 'succeeded', 'failed', 'escalated', 'rejected']),
   createdAt: z.number(),
+  deadlineAt: z.number().optional(),
   endedAt: z.number().optional(),
   input: Json.optional(),
 });
@@ -118,6 +136,32 @@ export interface NodeRecord {
   readonly escalateTo?: string | undefined;
   /** Set on the failure that aborted the run. */
   readonly abort?: boolean | undefined;
+  /**
+   * A review node's revise request, stored when the reviewer asked for it and before anything is
+   * re-run, so a restarted run re-runs the revision with these issues instead of judging again.
+   */
+  readonly revise?: ReviseRequest | undefined;
+  /** The revise request (review node and its attempt) this node's latest run answers. */
+  readonly revisedFor?: { readonly review: string; readonly attempt: number } | undefined;
+}
+
+/**
+ * A reviewer's stored `revise`: the round, the issues and summary, the node it names, and the
+ * review attempt that asked for it.
+ *
+ * @example
+ * ```ts
+ * import type { ReviseRequest } from '@parley/pipeline';
+ *
+ * const request: ReviseRequest = { round: 1, issues: [{ description: 'No stop loss' }], attempt: 1 };
+ * ```
+ */
+export interface ReviseRequest {
+  readonly round: number;
+  readonly issues: readonly ReviewIssue[];
+  readonly summary?: string | undefined;
+  readonly target?: string | undefined;
+  readonly attempt: number;
 }
 
 /**
@@ -137,6 +181,11 @@ export interface RunRecord {
   readonly digest: string;
   readonly status: 'running' | RunStatus;
   readonly createdAt: number;
+  /**
+   * The latest deadline of any of its nodes (a lease or an approval's wait) so far: the record
+   * lives `ttlMs` past it, so a run lives as long as its longest wait.
+   */
+  readonly deadlineAt?: number | undefined;
   readonly endedAt?: number | undefined;
   readonly input?: JsonValue | undefined;
 }
@@ -190,6 +239,31 @@ export async function writeRecord(
   const json = JSON.parse(JSON.stringify(value)) as JsonValue;
   const result = await store.compareAndSet(key, expected, json, { ttlMs });
   return result.ok ? result.version : false;
+}
+
+const ReviseVerdict = z.object({
+  verdict: z.literal('revise'),
+  issues: z.array(Issue).min(1),
+  summary: z.string().optional(),
+  revise_target: z.string().optional(),
+});
+
+/** The revise request in a reviewer's output, or `undefined` when it is not a well-formed `revise`. */
+export function toReviseRequest(
+  output: JsonValue,
+  round: number,
+  attempt: number,
+): ReviseRequest | undefined {
+  const parsed = ReviseVerdict.safeParse(output);
+  if (!parsed.success) return undefined;
+  const { issues, summary, revise_target: target } = parsed.data;
+  return {
+    round,
+    issues,
+    attempt,
+    ...(summary === undefined ? {} : { summary }),
+    ...(target === undefined ? {} : { target }),
+  };
 }
 
 /** Tells whether a status is final. */

@@ -37,6 +37,7 @@ import {
   type PipelineRunner,
   type PipelineRunnerEvents,
   type PipelineRunnerOptions,
+  type ReviseRequest,
   planRun,
   type ReviewNode,
   RUN_REFUSAL_CODES,
@@ -272,6 +273,10 @@ describe('records.ts examples', () => {
       failures: {},
       output: { verdict: 'pass' },
     };
+  });
+
+  it('ReviseRequest', async () => {
+    const request: ReviseRequest = { round: 1, issues: [{ description: 'No stop loss' }], attempt: 1 };
   });
 
   it('RunRecord', async () => {

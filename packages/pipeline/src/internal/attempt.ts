@@ -1,4 +1,5 @@
 import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parley/core';
+import type { NodeRecord } from '../records.js';
 import type { NodeContext } from '../runner-types.js';
 import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
@@ -21,6 +22,8 @@ export type WorkOutcome =
 /** What a caller adds to a node's work: a revise request, other outputs, a lease to keep. */
 type WorkExtra = Pick<NodeContext, 'revision'> & {
   readonly outputs?: NodeContext['outputs'];
+  /** The stored revise request this run answers (a review re-running its target). */
+  readonly revisedFor?: NodeRecord['revisedFor'];
   /**
    * Called before each attempt with its timeout: a review re-running its target keeps its own
    * lease for as long as the attempt may take (`false`: another runner took it, stop).
@@ -75,6 +78,7 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       startedAt: now,
       code: undefined,
       reason: undefined,
+      revisedFor: extra.revisedFor,
     });
     if (started === undefined) return { ok: false, kind: 'stopped' };
     const settled = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);

@@ -64,11 +64,15 @@ export async function drive(
       for (const node of definition.nodes) {
         if (inflight.has(node.id) || run.busy.has(node.id) || inflight.size >= maxParallel) continue;
         const record = records[node.id] as NodeRecord;
+        // A node a running review re-runs is that review's: whoever drives the review re-runs it.
+        const reviewing = record.revisedFor?.review;
+        const underReview = reviewing !== undefined && records[reviewing]?.status === 'running';
         const stale =
           (record.status === 'running' || record.status === 'waiting') &&
+          !underReview &&
           (record.owner === env.runnerId || now >= (record.leaseUntil ?? 0));
         if (!starts.has(node.id) && !stale) {
-          if (record.status === 'running' || record.status === 'waiting')
+          if ((record.status === 'running' || record.status === 'waiting') && !underReview)
             nextLease = Math.min(nextLease, record.leaseUntil ?? now);
           continue;
         }
@@ -117,7 +121,13 @@ async function settleWork(
   const outcome: ReviewOutcome =
     node.kind === 'review' ? await runReview(env, run, node) : await runWork(env, run, node);
   const record = run.records.get(node.id)?.value as NodeRecord;
-  const end = { ...record, endedAt: env.clock.now(), owner: undefined, leaseUntil: undefined };
+  const end = {
+    ...record,
+    endedAt: env.clock.now(),
+    owner: undefined,
+    leaseUntil: undefined,
+    revise: undefined,
+  };
   if (outcome.ok) {
     await writeNode(env, run, node.id, {
       ...end,
