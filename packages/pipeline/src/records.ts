@@ -1,7 +1,7 @@
 import type { JsonValue, Store, StoreEntry } from '@parley/core';
 import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
-import { FAILURE_KINDS, type FailureKind } from './types.js';
+import { FAILURE_KINDS, type FailureKind, type PipelineDefinition } from './types.js';
 
 /**
  * The states a node goes through: `pending` → `running` (or `waiting` for a person) → `done`,
@@ -95,7 +95,6 @@ const RunRecordSchema = z.strictObject({
   digest: z.string(),
   status: z.enum(['running', 'succeeded', 'failed', 'escalated', 'rejected']),
   createdAt: z.number(),
-  deadlineAt: z.number().optional(),
   endedAt: z.number().optional(),
   input: Json.optional(),
 });
@@ -181,11 +180,6 @@ export interface RunRecord {
   readonly digest: string;
   readonly status: 'running' | RunStatus;
   readonly createdAt: number;
-  /**
-   * The latest deadline of any of its nodes (a lease or an approval's wait) so far: the record
-   * lives `ttlMs` past it, so a run lives as long as its longest wait.
-   */
-  readonly deadlineAt?: number | undefined;
   readonly endedAt?: number | undefined;
   readonly input?: JsonValue | undefined;
 }
@@ -227,7 +221,10 @@ export function readRecord(
     : 'corrupt';
 }
 
-/** Writes a record if its version is still `expected`; `false` when another writer got there first. */
+/**
+ * Writes a record if its version is still `expected`; `false` when another writer got there first.
+ * It lives `ttlMs` past the write (see {@link recordTtlMs}).
+ */
 export async function writeRecord(
   store: Store,
   key: string,
@@ -239,6 +236,18 @@ export async function writeRecord(
   const json = JSON.parse(JSON.stringify(value)) as JsonValue;
   const result = await store.compareAndSet(key, expected, json, { ttlMs });
   return result.ok ? result.version : false;
+}
+
+/**
+ * How long a record of a running run lives past its write: `ttlMs` plus the run's longest wait
+ * (the longest node timeout or approval wait, plus the lease grace). A running run writes again
+ * within its longest wait, so none of its records expires while it runs, and all of them live at
+ * least `ttlMs` past its last write. A finished run's header lives `ttlMs`.
+ */
+export function recordTtlMs(definition: PipelineDefinition, ttlMs: number, leaseGraceMs: number): number {
+  let longest = 0;
+  for (const node of definition.nodes) longest = Math.max(longest, node.timeoutMs);
+  return ttlMs + longest + leaseGraceMs;
 }
 
 const ReviseVerdict = z.object({

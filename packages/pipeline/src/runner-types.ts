@@ -70,7 +70,11 @@ export interface PipelineRunnerOptions extends EmitterOptions {
   readonly runnerId?: string;
   /** Key prefix of the records; `pipeline:` by default. */
   readonly keyPrefix?: string;
-  /** How long records live after their last write; 7 days by default. */
+  /**
+   * How long a run's records live after its last write; 7 days by default. While the run runs they
+   * live this plus its longest wait (the longest node timeout or approval wait, plus the lease grace),
+   * so a wait longer than `ttlMs` never loses the run.
+   */
   readonly ttlMs?: number;
   /** How long past a node's timeout its lease lasts before another runner may take it; 60 s by default. */
   readonly leaseGraceMs?: number;

@@ -3,7 +3,15 @@ import { PipelineError } from './errors.js';
 import { drive } from './internal/drive.js';
 import { decideApproval } from './internal/decide.js';
 import type { ActiveRun, RunnerEnv } from './internal/env.js';
-import { nodeKey, type NodeRecord, readRecord, runKey, type RunRecord, writeRecord } from './records.js';
+import {
+  nodeKey,
+  type NodeRecord,
+  readRecord,
+  recordTtlMs,
+  runKey,
+  type RunRecord,
+  writeRecord,
+} from './records.js';
 import type {
   PipelineRunner,
   PipelineRunnerEvents,
@@ -101,6 +109,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       busy: new Set(),
       spawnTurn: Promise.resolve(),
       failure: undefined,
+      ttlMs: recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
       wake: () => {},
     };
     const waiters = new Set<() => void>();
@@ -172,7 +181,15 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       input,
     };
     try {
-      if ((await writeRecord(env.store, runKey(env.prefix, runId), null, header, env.ttlMs)) === false) {
+      if (
+        (await writeRecord(
+          env.store,
+          runKey(env.prefix, runId),
+          null,
+          header,
+          recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
+        )) === false
+      ) {
         reserved.delete(runId);
         return refuse(runId, 'run_exists', `Run ${runId} exists; resume it instead`);
       }

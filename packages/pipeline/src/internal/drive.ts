@@ -1,6 +1,7 @@
 import type { TimerHandle } from '@parley/core';
 import { planRun } from '../plan.js';
-import { type NodeRecord, readRecord, runKey, type RunRecord, writeRecord } from '../records.js';
+import type { NodeRecord, RunStatus } from '../records.js';
+import { finishHeader } from './header.js';
 import type { RunResult } from '../runner-types.js';
 import type { PipelineDefinition } from '../types.js';
 import { runApproval } from './approval.js';
@@ -164,23 +165,8 @@ async function settleWork(
 }
 
 /** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
-async function finish(
-  env: RunnerEnv,
-  run: ActiveRun,
-  status: Exclude<RunResult & { ok: true }, never>['status'],
-): Promise<RunResult> {
-  const key = runKey(env.prefix, run.runId);
-  for (let tries = 0; tries < 5; tries++) {
-    const header = readRecord(await env.store.getEntry(key), 'run');
-    if (header === 'corrupt') throw new CorruptRecord(key);
-    if (header === undefined || header.value.status !== 'running') break;
-    const next: RunRecord = {
-      ...header.value,
-      status: status as RunRecord['status'],
-      endedAt: env.clock.now(),
-    };
-    if ((await writeRecord(env.store, key, header.version, next, env.ttlMs)) !== false) break;
-  }
+async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promise<RunResult> {
+  await finishHeader(env, run.runId, status);
   env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
   for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id)?.value as NodeRecord;

@@ -40,6 +40,8 @@ export interface ActiveRun {
    * in the topology's FIFO, so runs side by side take free slots in turn.
    */
   spawnTurn: Promise<unknown>;
+  /** How long its records live past a write: `ttlMs` plus its longest wait (`recordTtlMs`). */
+  readonly ttlMs: number;
   /** Set when a store operation failed inside a node; the drive loop stops with it. */
   failure: unknown;
   /** Wakes the drive loop. */

@@ -44,7 +44,7 @@ export async function runReview(
     maxErrorRetries: 0, // the nodes' own failure policies retry
     store: env.store,
     keyPrefix: `${env.prefix}review:`,
-    ttlMs: env.ttlMs,
+    ttlMs: run.ttlMs,
     clock: env.clock,
     review: async (output, { revisions }) => {
       const outcome = await runWork(env, run, node, {
