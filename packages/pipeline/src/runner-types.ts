@@ -64,8 +64,10 @@ export interface PipelineRunnerOptions extends EmitterOptions {
   readonly work: (context: NodeContext) => unknown;
   readonly clock?: Clock;
   /**
-   * This runner's name in the records. A runner restarted under the same id takes over the nodes
-   * it was running at once; another id waits until their lease runs out. `runner` by default.
+   * This runner's name in the records: unique per live process. A runner restarted under the same
+   * id takes over the nodes it was running at once; another id waits until their lease runs out.
+   * A fresh `runner-<random>` by default, so two processes started with the defaults never take
+   * each other's running nodes for their own.
    */
   readonly runnerId?: string;
   /** Key prefix of the records; `pipeline:` by default. */
