@@ -33,6 +33,7 @@ export type {
   PipelineRunnerOptions,
   PipelineRunnerEvents,
   NodeContext,
+  RetryContext,
   StartRunOptions,
   RunResult,
   ApprovalDecision,

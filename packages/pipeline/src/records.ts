@@ -1,6 +1,7 @@
 import type { JsonValue, Store, StoreEntry } from '@parley/core';
 import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
+import type { RetryContext } from './runner-types.js';
 import { FAILURE_KINDS, type FailureKind, type PipelineDefinition } from './types.js';
 
 /**
@@ -65,6 +66,14 @@ const Revise = z.strictObject({
   target: z.string().optional(),
   attempt: z.number().int().min(1),
 });
+const Retry = z.strictObject({
+  kind: z.enum(FAILURE_KINDS),
+  message: z.string(),
+  missingFields: z.array(z.string()).optional(),
+  clarification: z
+    .strictObject({ previous_report: Json, missing_fields: z.array(z.string()), question: z.string() })
+    .optional(),
+});
 const RevisedFor = z.strictObject({ review: z.string(), attempt: z.number().int().min(1) });
 
 const NodeRecordSchema = z.strictObject({
@@ -87,6 +96,7 @@ const NodeRecordSchema = z.strictObject({
   abort: z.boolean().optional(),
   revise: Revise.optional(),
   revisedFor: RevisedFor.optional(),
+  retry: Retry.optional(),
 });
 
 const RunRecordSchema = z.strictObject({
@@ -140,6 +150,8 @@ export interface NodeRecord {
    * re-run, so a restarted run re-runs the revision with these issues instead of judging again.
    */
   readonly revise?: ReviseRequest | undefined;
+  /** Why its next attempt repeats the last one (the last failure, while it is retried). */
+  readonly retry?: RetryContext | undefined;
   /** The revise request (review node and its attempt) this node's latest run answers. */
   readonly revisedFor?: { readonly review: string; readonly attempt: number } | undefined;
 }

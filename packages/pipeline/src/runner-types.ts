@@ -31,10 +31,11 @@ export interface NodeContext {
   readonly input: JsonValue | undefined;
   /** The outputs of every node done so far, by node id. */
   readonly outputs: Readonly<Record<string, JsonValue | undefined>>;
-  /** Why this attempt repeats the previous one: its failure, with the missing fields of an invalid output. */
-  readonly retry?:
-    | { readonly kind: FailureKind; readonly message: string; readonly missingFields?: readonly string[] }
-    | undefined;
+  /**
+   * Why this attempt repeats the previous one: its failure, with the missing fields of an invalid
+   * output and the clarification to send. Stored with the node, so a restarted runner passes it too.
+   */
+  readonly retry?: RetryContext | undefined;
   /** Set when a review asked for a revision: the round and the reviewer's issues. */
   readonly revision?:
     | {
@@ -44,6 +45,40 @@ export interface NodeContext {
       }
     | undefined;
   readonly signal: AbortSignal;
+}
+
+/**
+ * Why an attempt repeats the previous one: the failure's kind and message and, for an output that
+ * failed its artifact schema, the missing fields and the reference `request_clarification` payload
+ * (the previous report, the missing fields and a question) to re-spawn the agent with.
+ *
+ * @example
+ * ```ts
+ * import type { RetryContext } from '@parley/pipeline';
+ *
+ * const retry: RetryContext = {
+ *   kind: 'invalid_output',
+ *   message: 'invalidation: Required',
+ *   missingFields: ['invalidation'],
+ *   clarification: {
+ *     previous_report: { thesis: 'up' },
+ *     missing_fields: ['invalidation'],
+ *     question: 'Fill in invalidation and deliver Bullish_Brief.json again, complete.',
+ *   },
+ * };
+ * ```
+ */
+export interface RetryContext {
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly missingFields?: readonly string[] | undefined;
+  readonly clarification?:
+    | {
+        readonly previous_report: JsonValue;
+        readonly missing_fields: readonly string[];
+        readonly question: string;
+      }
+    | undefined;
 }
 
 /**

@@ -38,6 +38,7 @@ import {
   type PipelineRunnerEvents,
   type PipelineRunnerOptions,
   type ReviseRequest,
+  type RetryContext,
   planRun,
   type ReviewNode,
   RUN_REFUSAL_CODES,
@@ -288,6 +289,19 @@ describe('runner-types.ts examples', () => {
   it('NodeContext', async () => {
     const work = (ctx: NodeContext): unknown =>
       ctx.node.kind === 'review' ? { verdict: 'pass' } : { from: ctx.node.agent, attempt: ctx.attempt };
+  });
+
+  it('RetryContext', async () => {
+    const retry: RetryContext = {
+      kind: 'invalid_output',
+      message: 'invalidation: Required',
+      missingFields: ['invalidation'],
+      clarification: {
+        previous_report: { thesis: 'up' },
+        missing_fields: ['invalidation'],
+        question: 'Fill in invalidation and deliver Bullish_Brief.json again, complete.',
+      },
+    };
   });
 
   it('PipelineRunnerOptions', async () => {

@@ -1,6 +1,6 @@
 import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parley/core';
 import type { NodeRecord } from '../records.js';
-import type { NodeContext } from '../runner-types.js';
+import type { NodeContext, RetryContext } from '../runner-types.js';
 import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { outputsOf, writeNode } from './io.js';
@@ -55,7 +55,9 @@ export async function runWork(
 }
 
 async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkExtra): Promise<WorkOutcome> {
-  let retry: NodeContext['retry'];
+  // A node taken over while it was being retried repeats the stored failure's context.
+  const stored = run.records.get(node.id)?.value;
+  let retry = stored?.status === 'running' ? stored.retry : undefined;
   for (;;) {
     if (extra.renew !== undefined && !(await extra.renew(node.timeoutMs)))
       return { ok: false, kind: 'stopped' };
@@ -98,10 +100,12 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
     if (spawnId !== undefined) env.topology?.finish(spawnId);
     if (result.kind === 'stopped') return { ok: false, kind: 'stopped' };
     let failure: { kind: FailureKind; message: string; missingFields?: readonly string[] };
+    let clarification: RetryContext['clarification'];
     if (result.kind === 'value') {
       const checked = checkOutput(env, node, result.value);
       if (checked.ok) return { ok: true, output: checked.value };
       failure = { kind: 'invalid_output', message: checked.message, missingFields: checked.missingFields };
+      clarification = clarify(node, checked);
     } else failure = { kind: result.kind, message: result.message };
     const failures = { ...started.failures, [failure.kind]: (started.failures[failure.kind] ?? 0) + 1 };
     const policy = node.onFailure?.[failure.kind] ?? DEFAULT_FAILURE_POLICIES[failure.kind];
@@ -117,12 +121,21 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       env,
       run,
       node.id,
-      { ...started, failures, code: failure.kind, reason: failure.message },
+      {
+        ...started,
+        failures,
+        code: failure.kind,
+        reason: failure.message,
+        retry:
+          next === 'retry'
+            ? { ...failure, ...(clarification === undefined ? {} : { clarification }) }
+            : undefined,
+      },
       true,
     );
     if (kept === undefined) return { ok: false, kind: 'stopped' };
     if (next !== 'retry') return { ok: false, kind: failure.kind, after: next, message: failure.message };
-    retry = failure;
+    retry = kept.retry;
   }
 }
 
@@ -186,7 +199,24 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
 
 type Checked =
   | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly message: string; readonly missingFields?: readonly string[] };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly missingFields?: readonly string[];
+      /** The output as JSON, when it is JSON. */
+      readonly json?: JsonValue;
+    };
+
+/** The reference `request_clarification` payload for an output that left fields out. */
+function clarify(node: WorkNode, checked: Checked & { ok: false }): RetryContext['clarification'] {
+  const missing = checked.missingFields;
+  if (missing === undefined || missing.length === 0 || checked.json === undefined) return undefined;
+  return {
+    previous_report: checked.json,
+    missing_fields: missing,
+    question: `Fill in ${missing.join(', ')} and deliver ${node.output ?? 'the output'} again, complete.`,
+  };
+}
 
 /** The output as JSON, checked against the node's artifact schema when there is one. */
 function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Checked {
@@ -207,5 +237,6 @@ function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Checked {
     ok: false,
     message: `${node.output}: ${result.issues.map((issue) => `${issue.pathText || '(root)'} ${issue.message}`).join('; ')}`,
     missingFields: result.missingFields,
+    json,
   };
 }

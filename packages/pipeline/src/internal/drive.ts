@@ -128,6 +128,7 @@ async function settleWork(
     owner: undefined,
     leaseUntil: undefined,
     revise: undefined,
+    retry: undefined,
   };
   if (outcome.ok) {
     await writeNode(env, run, node.id, {

@@ -150,6 +150,7 @@ export async function runReview(
             endedAt: env.clock.now(),
             owner: undefined,
             leaseUntil: undefined,
+            retry: undefined,
           })
         : undefined;
     if (!outcome.ok) throw new Error(`${target.id} could not revise`);
