@@ -1,4 +1,4 @@
-import { assertTtlMs, createEmitter, generateId, systemClock } from '@parley/core';
+import { assertTtlMs, createEmitter, createOwnerId, systemClock } from '@parley/core';
 import { PipelineError } from './errors.js';
 import { drive } from './internal/drive.js';
 import { decideApproval } from './internal/decide.js';
@@ -70,7 +70,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
   const env: RunnerEnv = {
     store: options.store,
     clock: options.clock ?? systemClock,
-    runnerId: options.runnerId ?? generateId('runner-'), // unique: two processes are never one owner
+    runnerId: options.runnerId ?? createOwnerId('runner'), // unique: two processes are never one owner
     prefix: options.keyPrefix ?? 'pipeline:',
     ttlMs,
     leaseGraceMs: options.leaseGraceMs ?? 60_000,
