@@ -33,11 +33,13 @@ export type {
   PipelineRunnerOptions,
   PipelineRunnerEvents,
   NodeContext,
-  RetryContext,
   StartRunOptions,
   RunResult,
   ApprovalDecision,
 } from './runner-types.js';
+export type { RetryContext } from './retry-context.js';
+export { SESSION_TOOLS, sessionToolsAt } from './session-tools.js';
+export type { SessionTool } from './session-tools.js';
 export { toMermaid } from './mermaid.js';
 export { parseCron, nextCronRun, previousCronRun } from './cron.js';
 export type { CronSchedule, CronParseResult } from './cron.js';

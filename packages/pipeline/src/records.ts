@@ -1,7 +1,7 @@
 import type { JsonValue, Store, StoreEntry } from '@parley/core';
 import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
-import type { RetryContext } from './runner-types.js';
+import type { RetryContext } from './retry-context.js';
 import { FAILURE_KINDS, type FailureKind, type PipelineDefinition } from './types.js';
 
 /**

@@ -3,6 +3,8 @@ import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { ReviewIssue } from '@parley/conflict';
 import type { RunRefusalCode } from './errors.js';
 import type { NodeRecord, NodeStatus, RunStatus } from './records.js';
+import type { RetryContext } from './retry-context.js';
+import type { SessionTool } from './session-tools.js';
 import type { FailureKind, PipelineDefinition, ReviewNode, TaskNode } from './types.js';
 
 /**
@@ -44,41 +46,12 @@ export interface NodeContext {
         readonly summary?: string | undefined;
       }
     | undefined;
+  /**
+   * The session tools this node's agent may use (with a topology): the spawned run's at its depth,
+   * or the run's parent's for a `self` node; from the runner's `sessionTools` ({@link sessionToolsAt}).
+   */
+  readonly tools?: readonly SessionTool[] | undefined;
   readonly signal: AbortSignal;
-}
-
-/**
- * Why an attempt repeats the previous one: the failure's kind and message and, for an output that
- * failed its artifact schema, the missing fields and the reference `request_clarification` payload
- * (the previous report, the missing fields and a question) to re-spawn the agent with.
- *
- * @example
- * ```ts
- * import type { RetryContext } from '@parley/pipeline';
- *
- * const retry: RetryContext = {
- *   kind: 'invalid_output',
- *   message: 'invalidation: Required',
- *   missingFields: ['invalidation'],
- *   clarification: {
- *     previous_report: { thesis: 'up' },
- *     missing_fields: ['invalidation'],
- *     question: 'Fill in invalidation and deliver Bullish_Brief.json again, complete.',
- *   },
- * };
- * ```
- */
-export interface RetryContext {
-  readonly kind: FailureKind;
-  readonly message: string;
-  readonly missingFields?: readonly string[] | undefined;
-  readonly clarification?:
-    | {
-        readonly previous_report: JsonValue;
-        readonly missing_fields: readonly string[];
-        readonly question: string;
-      }
-    | undefined;
 }
 
 /**
@@ -119,6 +92,17 @@ export interface PipelineRunnerOptions extends EmitterOptions {
   readonly artifacts?: ArtifactSet;
   /** The spawn tree: `spawn` nodes take a slot under the run's parent (`spawnWhenFree`) per attempt. */
   readonly topology?: Topology;
+  /**
+   * Which session tools an agent may use at a depth of the topology (`ctx.tools`); the reference
+   * table by default ({@link sessionToolsAt}): all at depth 0, never `sessions_send` below it,
+   * none at the deepest level.
+   */
+  readonly sessionTools?: (agent: {
+    readonly depth: number;
+    readonly maxSpawnDepth: number;
+    readonly node: string;
+    readonly agent: string;
+  }) => readonly SessionTool[];
   /** Names each spawned run; `<runId>/<node>-<n>` by default. */
   readonly spawnId?: (info: {
     readonly runId: string;

@@ -19,6 +19,7 @@ import type {
   RunResult,
   StartRunOptions,
 } from './runner-types.js';
+import { sessionToolsAt } from './session-tools.js';
 import type { PipelineDefinition } from './types.js';
 
 const DEFAULT_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -78,6 +79,8 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     work: options.work,
     artifacts: options.artifacts,
     topology: options.topology,
+    sessionTools:
+      options.sessionTools ?? (({ depth, maxSpawnDepth }) => sessionToolsAt(depth, maxSpawnDepth)),
     spawnId: options.spawnId ?? (({ runId, node, spawn }) => `${runId}/${node}-${spawn}`),
   };
   const active = new Map<string, { run: ActiveRun; done: Promise<RunResult>; waiters: Set<() => void> }>();

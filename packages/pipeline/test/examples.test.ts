@@ -47,6 +47,9 @@ import {
   type RunRefusalCode,
   type RunResult,
   type RunStatus,
+  SESSION_TOOLS,
+  type SessionTool,
+  sessionToolsAt,
   type StartRunOptions,
   type TaskNode,
   toMermaid,
@@ -285,12 +288,7 @@ describe('records.ts examples', () => {
   });
 });
 
-describe('runner-types.ts examples', () => {
-  it('NodeContext', async () => {
-    const work = (ctx: NodeContext): unknown =>
-      ctx.node.kind === 'review' ? { verdict: 'pass' } : { from: ctx.node.agent, attempt: ctx.attempt };
-  });
-
+describe('retry-context.ts examples', () => {
   it('RetryContext', async () => {
     const retry: RetryContext = {
       kind: 'invalid_output',
@@ -302,6 +300,13 @@ describe('runner-types.ts examples', () => {
         question: 'Fill in invalidation and deliver Bullish_Brief.json again, complete.',
       },
     };
+  });
+});
+
+describe('runner-types.ts examples', () => {
+  it('NodeContext', async () => {
+    const work = (ctx: NodeContext): unknown =>
+      ctx.node.kind === 'review' ? { verdict: 'pass' } : { from: ctx.node.agent, attempt: ctx.attempt };
   });
 
   it('PipelineRunnerOptions', async () => {
@@ -360,6 +365,24 @@ describe('runner.ts examples', () => {
       'succeeded',
       'v2',
     ]); // succeeded v2
+  });
+});
+
+describe('session-tools.ts examples', () => {
+  it('SESSION_TOOLS', async () => {
+    expect([SESSION_TOOLS.includes('sessions_send')]).toEqual([true]); // true
+  });
+
+  it('SessionTool', async () => {
+    const tool: SessionTool = 'sessions_spawn';
+  });
+
+  it('sessionToolsAt', async () => {
+    expect([sessionToolsAt(1, 1)]).toEqual([[]]); // []
+    expect([sessionToolsAt(1, 2)]).toEqual([
+      ['sessions_spawn', 'subagents', 'sessions_list', 'sessions_history'],
+    ]); // ['sessions_spawn', 'subagents', 'sessions_list', 'sessions_history']
+    expect([sessionToolsAt(2, 2)]).toEqual([[]]); // []
   });
 });
 

@@ -1,6 +1,7 @@
 import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parley/core';
 import type { NodeRecord } from '../records.js';
-import type { NodeContext, RetryContext } from '../runner-types.js';
+import type { RetryContext } from '../retry-context.js';
+import type { NodeContext } from '../runner-types.js';
 import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { outputsOf, writeNode } from './io.js';
@@ -83,7 +84,10 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       revisedFor: extra.revisedFor,
     });
     if (started === undefined) return { ok: false, kind: 'stopped' };
-    const settled = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
+    const spawned = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
+    const settled = typeof spawned === 'number' ? undefined : spawned;
+    const depth =
+      spawned === undefined ? agentDepth(env, run) : typeof spawned === 'number' ? spawned : undefined;
     const result =
       settled ??
       (await attempt(env, run, {
@@ -95,6 +99,7 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
         outputs: extra.outputs ?? outputsOf(run),
         retry,
         revision: extra.revision,
+        tools: depth === undefined ? undefined : toolsAt(env, node, depth),
         signal: run.controller.signal,
       }));
     if (spawnId !== undefined) env.topology?.finish(spawnId);
@@ -139,13 +144,27 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
   }
 }
 
-/** Takes a slot in the spawn tree (waiting for one); a refusal is this attempt's failure. */
+/** The depth of the agent a `self` node runs as (the run's parent), when the topology knows it. */
+function agentDepth(env: RunnerEnv, run: ActiveRun): number | undefined {
+  return env.topology?.agent(run.parent ?? run.definition.owner ?? '')?.depth;
+}
+
+/** The session tools the node's agent at `depth` may use. */
+function toolsAt(env: RunnerEnv, node: WorkNode, depth: number): NodeContext['tools'] {
+  const maxSpawnDepth = (env.topology as NonNullable<RunnerEnv['topology']>).limits.maxSpawnDepth;
+  return env.sessionTools({ depth, maxSpawnDepth, node: node.id, agent: node.agent });
+}
+
+/**
+ * Takes a slot in the spawn tree (waiting for one): the spawned agent's depth, or a refusal as
+ * this attempt's failure.
+ */
 async function spawnRun(
   env: RunnerEnv,
   run: ActiveRun,
   node: WorkNode,
   id: string,
-): Promise<Settled | undefined> {
+): Promise<Settled | number> {
   const parent = run.parent ?? run.definition.owner ?? '';
   const topology = env.topology as NonNullable<RunnerEnv['topology']>;
   // One request of this run in the topology's queue at a time: runs side by side alternate.
@@ -155,7 +174,9 @@ async function spawnRun(
   run.spawnTurn = request.catch(() => undefined);
   try {
     const spawned = await request;
-    return spawned.ok ? undefined : { kind: 'refused', message: `${spawned.code}: ${spawned.message}` };
+    return spawned.ok
+      ? spawned.value.depth
+      : { kind: 'refused', message: `${spawned.code}: ${spawned.message}` };
   } catch (error) {
     if (isParleyError(error, 'cancelled')) return { kind: 'stopped', message: 'cancelled' };
     // The tree refused the request itself (an id or role it cannot take): this attempt's failure.

@@ -1,6 +1,6 @@
 import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
-import type { NodeContext, PipelineRunnerEvents } from '../runner-types.js';
+import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
 import type { NodeRecord, Versioned } from '../records.js';
 import type { PipelineDefinition } from '../types.js';
 
@@ -16,6 +16,7 @@ export interface RunnerEnv {
   readonly work: (context: NodeContext) => unknown;
   readonly artifacts: ArtifactSet | undefined;
   readonly topology: Topology | undefined;
+  readonly sessionTools: NonNullable<PipelineRunnerOptions['sessionTools']>;
   readonly spawnId: (info: {
     readonly runId: string;
     readonly node: string;
