@@ -262,9 +262,10 @@ export function recordTtlMs(definition: PipelineDefinition, ttlMs: number, lease
   return ttlMs + longest + leaseGraceMs;
 }
 
+// As loose as the review gate's own check: fields it does not know are dropped, not refused.
 const ReviseVerdict = z.object({
   verdict: z.literal('revise'),
-  issues: z.array(Issue).min(1),
+  issues: z.array(z.object(Issue.shape)).min(1),
   summary: z.string().optional(),
   revise_target: z.string().optional(),
 });
