@@ -215,22 +215,18 @@ export const runKey = (prefix: string, runId: string): string => `${prefix}run:$
 export const nodeKey = (prefix: string, runId: string, node: string): string =>
   `${prefix}node:${runId}:${node}`;
 
-/** Reads and checks a stored record; `corrupt` when it fails its schema. */
-export function readRecord(
-  entry: StoreEntry | undefined,
-  kind: 'run',
-): Versioned<RunRecord> | 'corrupt' | undefined;
-export function readRecord(entry: StoreEntry | undefined, kind: 'node'): Versioned<NodeRecord> | 'corrupt';
-export function readRecord(
-  entry: StoreEntry | undefined,
-  kind: 'run' | 'node',
-): Versioned<RunRecord | NodeRecord> | 'corrupt' | undefined {
-  if (entry === undefined) return kind === 'node' ? { value: PENDING, version: null } : undefined;
-  const parsed = (kind === 'run' ? RunRecordSchema : NodeRecordSchema).safeParse(entry.value);
-  // The schemas above describe exactly these interfaces.
-  return parsed.success
-    ? { value: parsed.data as RunRecord | NodeRecord, version: entry.version }
-    : 'corrupt';
+/** Reads and checks a stored node record; `corrupt` when it fails its schema. */
+export function readRecord(entry: StoreEntry | undefined, _kind: 'node'): Versioned<NodeRecord> | 'corrupt' {
+  if (entry === undefined) return { value: PENDING, version: null };
+  const parsed = NodeRecordSchema.safeParse(entry.value);
+  // The schema above describes exactly this interface.
+  return parsed.success ? { value: parsed.data as NodeRecord, version: entry.version } : 'corrupt';
+}
+
+/** A run header's data when it passes its schema. */
+export function parseRunRecord(data: unknown): RunRecord | undefined {
+  const parsed = RunRecordSchema.safeParse(data);
+  return parsed.success ? (parsed.data as RunRecord) : undefined; // the schema describes RunRecord
 }
 
 /**

@@ -26,7 +26,7 @@ describe('the lifetime of a run', () => {
     const result = await drive(clock, run);
     expect(result.ok && result.status).toBe('succeeded');
     expect(calls).toEqual(['plan#1', 'execute#1']);
-    expect(await store.get('pipeline:run:r1')).toMatchObject({ status: 'succeeded' });
+    expect(await store.get('pipeline:run:r1')).toMatchObject({ data: { status: 'succeeded' } });
   });
 
   it('lets a restarted runner resume the waiting run on day 9', async () => {
@@ -52,7 +52,7 @@ describe('the lifetime of a run', () => {
     await runner.decide(pipeline, 'r1', 'approve', { approved: true });
     await drive(clock, run);
     clock.advance(DAY - 1);
-    expect(await store.get('pipeline:run:r1')).toMatchObject({ status: 'succeeded' });
+    expect(await store.get('pipeline:run:r1')).toMatchObject({ data: { status: 'succeeded' } });
     expect(await store.get('pipeline:node:r1:approve')).toMatchObject({ status: 'done' });
     clock.advance(1);
     expect(await store.get('pipeline:run:r1')).toBeUndefined();

@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { definePipeline, type NodeContext } from '../src/index.js';
-import { after, drive, MIN, setUp } from './helpers.js';
+import { after, drive, flush, MIN, setUp } from './helpers.js';
 
 // Issue 31, reproduction 3: two runners with the default runnerId on one store.
 const pipeline = definePipeline({
@@ -38,10 +38,9 @@ describe('runners with the default runnerId', () => {
         const owner = (await runner.snapshot(pipeline, 'r1'))?.[e.node]?.owner;
         if (e.status === 'running' && owner !== undefined) owners.add(owner);
       });
-    const [ra, rb] = await drive(
-      clock,
-      Promise.all([a.runner.start(pipeline, { runId: 'r1' }), b.runner.resume(pipeline, { runId: 'r1' })]),
-    );
+    const started = a.runner.start(pipeline, { runId: 'r1' });
+    await flush(); // the run's header is stored
+    const [ra, rb] = await drive(clock, Promise.all([started, b.runner.resume(pipeline, { runId: 'r1' })]));
     expect(ra.ok && ra.status).toBe('succeeded');
     expect(rb.ok && rb.status).toBe('succeeded');
     expect(most).toBe(1);

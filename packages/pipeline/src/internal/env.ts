@@ -1,4 +1,4 @@
-import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
+import type { Clock, Emitter, JsonValue, Kernel, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
 import type { NodeRecord, Versioned } from '../records.js';
@@ -7,6 +7,8 @@ import type { PipelineDefinition } from '../types.js';
 /** What every part of a runner shares. */
 export interface RunnerEnv {
   readonly store: Store;
+  /** The durable kernel over the store, owned by `runnerId`: the run headers are its records. */
+  readonly kernel: Kernel;
   readonly clock: Clock;
   readonly runnerId: string;
   readonly prefix: string;
