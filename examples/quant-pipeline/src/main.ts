@@ -73,12 +73,14 @@ if (args.includes('--mermaid')) {
       markets: ['BTC/USDT', 'ETH/USDT'],
       output: (line) => lines.push(line),
     });
+    const ends = result.sideBySide.map((run) => `${run.runId} ${run.status}`).join(', ');
+    const first = lines
+      .filter((l) => /as \w+-intel-1 /.test(l))
+      .map((l) => l.split(' as ')[1]?.split(' ')[0]);
     console.log(
-      '▶ two pipelines side by side (BTC/USDT and ETH/USDT), sharing the strategist and the spawn limits',
+      `▶ two pipelines side by side on one runner and one spawn tree: ${first.join(' and ')} spawned together; ${ends} (at most ${result.maxRunning} spawned runs alive at once)`,
     );
-    for (const line of verbose ? lines : lines.filter((l) => /spawns|■|chairman in/.test(l)))
-      console.log(line);
-    const ends = result.sideBySide.map((run) => `${run.runId}:${run.status}`).join(' ');
-    console.log(`  runs: ${ends} — at most ${result.maxRunning} spawned runs alive at once\n`);
+    if (verbose) for (const line of lines) console.log(line);
+    console.log('');
   }
 }

@@ -43,10 +43,9 @@ export function createSecretary(topology: Topology, clock: ManualClock, transcri
   secretary.onMessage(() => ({ reply: SUMMARY }));
   return {
     async askForSummary() {
-      log(`${CEO} ⇄ ${SECRETARY}  sessions_send (blocking): 今日摘要?`);
       const result = await ceo.send({ to: SECRETARY, message: '今日摘要?' });
-      if (result.ok) log(`${SECRETARY} → ${CEO}  reply: ${JSON.stringify(result.reply)}`);
-      else log(`  ⛔ ${CEO} → ${SECRETARY} sessions_send refused: ${result.code}`);
+      const answer = result.ok ? `reply ${JSON.stringify(result.reply)}` : `refused: ${result.code}`;
+      log(`${CEO} ⇄ ${SECRETARY}  sessions_send (blocking): 今日摘要? → ${answer}`);
     },
     async strategistTriesToSend() {
       const result = await strategist.send({ to: SECRETARY, message: 'market hours?' });
