@@ -47,8 +47,8 @@ export const TOUR = [
     watch:
       'Agents in a DAG started by a cron trigger, exchanging validated envelopes: parallel bull/bear\n' +
       'briefs, two review gates with revise limits, escalation and a human approval. Watch a report\n' +
-      'with missing fields come back as a re-spawn naming them instead of a guess (@parley/pipeline,\n' +
-      '@parley/envelope).',
+      'with missing fields come back as a re-spawn naming them, the CEO ask the secretary with a\n' +
+      'blocking send the strategist may not use, and two pipelines side by side (@parley/pipeline, …).',
   },
   {
     name: 'team-protocols',

@@ -122,8 +122,11 @@ export function createHost({ clock, transcript, scenario, refTask, maxConcurrent
       await sleep(clock, behaviour, ctx.signal);
       if (behaviour.kind === 'model_error') throw new Error(`model API error (${behaviour.message})`);
       if (spawnId === undefined) {
-        log(`${STRATEGIST} (self) ${node.id} → ${output} v${ctx.attempt}: ${summary(behaviour.report)}`);
-        return behaviour.report; // the strategist's own work: no envelope
+        const tools = `session tools: ${ctx.tools?.join(', ') || 'none'}`; // depth 1 (§4.2)
+        log(
+          `${STRATEGIST} (self) ${node.id} → ${output} v${ctx.attempt}: ${summary(behaviour.report)} [${tools}]`,
+        );
+        return forMarket(behaviour.report, ctx.input); // the strategist's own work: no envelope
       }
       // The announce is untrusted: decoded and routed like any peer's envelope, payload by reference.
       artifacts.set(`${spawnId}/${output}`, behaviour.report);
@@ -137,14 +140,15 @@ export function createHost({ clock, transcript, scenario, refTask, maxConcurrent
   };
   const assignment = (ctx: NodeContext, output: string): Parameters<Host['envelope']> => {
     const to = { from: STRATEGIST, to: ctx.spawnId as string, depth: 1 };
-    const missing = ctx.retry?.missingFields;
-    if (missing !== undefined)
-      return [
-        'request_clarification',
-        { ...to, payload: { missing_fields: missing, question: `Fill in ${missing.join(', ')}.` } },
-      ];
+    // §4.4: a clarification re-spawn carries the previous report, the missing fields and the question.
+    const clarification = ctx.retry?.clarification;
+    if (clarification !== undefined) return ['request_clarification', { ...to, payload: clarification }];
     const notes = [ctx.retry?.message, ...(ctx.revision?.issues.map((i) => i.description) ?? [])];
-    const context = { inputs: ctx.node.dependsOn, notes: notes.filter((n) => n !== undefined) };
+    const context = {
+      inputs: ctx.node.dependsOn,
+      notes: notes.filter((n) => n !== undefined),
+      session_tools: ctx.tools ?? [], // a spawned researcher (depth 2) is a leaf: none (§4.2)
+    };
     if (ctx.node.kind === 'review') {
       const artifact = REVIEWED[ctx.node.reviews] ?? ctx.node.reviews;
       return ['review_request', { ...to, payload: { artifact, criteria: ['schema', 'risk logic'] } }];
@@ -167,6 +171,15 @@ function sleep(clock: ManualClock, behaviour: AgentBehaviour, signal: AbortSigna
   });
 }
 
+/** The scripted thesis for the run's market (runs side by side share the script). */
+function forMarket(report: unknown, input: NodeContext['input']): unknown {
+  const fields = input as Readonly<Record<string, unknown>> | null | undefined; // the run's input object
+  const market = typeof fields === 'object' && fields !== null ? fields['market'] : undefined;
+  return typeof report === 'object' && report !== null && market !== undefined
+    ? { ...report, market }
+    : report;
+}
+
 /** A thesis in one line: direction, stop, R:R and size. */
 function summary(report: unknown): string {
   const t = report as Partial<Record<string, unknown>>;
@@ -179,5 +192,9 @@ function describe(envelope: Envelope): string {
   if (isPayloadRef(envelope.payload)) return `${envelope.intent}: ${envelope.payload.$ref}`;
   const text = p['task'] ?? p['reason'] ?? p['message'] ?? p['summary'] ?? p['artifact'] ?? p['question'];
   const missing = Array.isArray(p['missing_fields']) ? ` missing ${p['missing_fields'].join(', ')} —` : '';
-  return `${envelope.intent}:${missing} ${String(text)}`;
+  const previous = p['previous_report'] === undefined ? '' : ' (+ previous_report)';
+  const context = p['context'] as { session_tools?: readonly string[] } | undefined;
+  const tools = context?.session_tools;
+  const allowed = tools === undefined ? '' : ` [session tools: ${tools.join(', ') || 'none'}]`;
+  return `${envelope.intent}:${missing} ${String(text)}${previous}${allowed}`;
 }

@@ -3,6 +3,7 @@
 // picks one scenario. Time is simulated, so a run takes well under a second. The scenarios share
 // their opening (the same spawns at the same times): after the first it is folded into one line
 // unless `--verbose` is given. `--tour` (what `npm run demo` passes) runs the first two scenarios.
+// Without `--scenario`, it ends with two pipelines side by side (BTC/USDT and ETH/USDT).
 import { createInterface } from 'node:readline/promises';
 import { toMermaid } from '@parley/pipeline';
 import type { ChairmanDecision } from './narrate.js';
@@ -63,5 +64,23 @@ if (args.includes('--mermaid')) {
       .map(([id, step]) => `${id}:${step.status}`)
       .join(' ');
     console.log(`  steps: ${steps}\n`);
+  }
+  if (only === undefined) {
+    // Two pipelines side by side: one runner, one spawn tree, one run per market.
+    const lines: string[] = [];
+    const result = await runQuantPipeline({
+      scenario: 'happy',
+      markets: ['BTC/USDT', 'ETH/USDT'],
+      output: (line) => lines.push(line),
+    });
+    const ends = result.sideBySide.map((run) => `${run.runId} ${run.status}`).join(', ');
+    const first = lines
+      .filter((l) => /as \w+-intel-1 /.test(l))
+      .map((l) => l.split(' as ')[1]?.split(' ')[0]);
+    console.log(
+      `▶ two pipelines side by side on one runner and one spawn tree: ${first.join(' and ')} spawned together; ${ends} (at most ${result.maxRunning} spawned runs alive at once)`,
+    );
+    if (verbose) for (const line of lines) console.log(line);
+    console.log('');
   }
 }

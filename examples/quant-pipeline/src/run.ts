@@ -11,6 +11,7 @@ import { CEO, createHost, STRATEGIST } from './host.js';
 import { type ChairmanDecision, narrate } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { findScenario, type Scenario, SCENARIOS } from './scenarios.js';
+import { createSecretary } from './secretary.js';
 import { clockTime, createTranscript } from './transcript.js';
 
 /** Friday 2026-04-10 07:00 UTC, the document's day, half an hour before the cron fires. */
@@ -29,6 +30,11 @@ export interface RunOptions {
   /** The topology's concurrency limit (spawned runs alive at once, the strategist included). */
   readonly maxConcurrent?: number;
   readonly pipeline?: unknown;
+  /**
+   * The markets to run the pipeline for when the cron fires: one run each, side by side on one
+   * runner and one spawn tree (the CEO manages several pipelines); `['BTC/USDT']` by default.
+   */
+  readonly markets?: readonly string[];
 }
 
 export type PipelineStatus = 'approved' | 'rejected' | 'escalated' | 'failed' | 'expired';
@@ -42,6 +48,13 @@ export interface PipelineRunResult {
   readonly maxRunning: number; // spawned runs alive at once, the strategist included
   readonly notifications: readonly { readonly channel: string; readonly message: string }[];
   readonly transcript: readonly string[];
+  /** Every run the cron started (one per market), in order; the fields above describe the first. */
+  readonly sideBySide: readonly {
+    readonly runId: string;
+    readonly market: string;
+    readonly status: PipelineStatus;
+    readonly steps: Readonly<Record<string, NodeRecord>>;
+  }[];
 }
 
 /** Runs one scenario of the pipeline and resolves with its final state and transcript. */
@@ -69,6 +82,8 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
   });
   host.topology.on('finished', ({ id }) => void timeline.push(`finished ${id}`));
   const runs: Record<string, string[]> = {};
+  const markets = options.markets ?? ['BTC/USDT'];
+  const slug = (market: string): string => market.split('/')[0]?.toLowerCase() ?? market;
   const store = options.store ?? createMemoryStore({ clock });
   const runner = createPipelineRunner({
     store,
@@ -77,8 +92,9 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     work: host.work,
     artifacts: defineArtifacts(ARTIFACT_SCHEMAS),
     topology: host.topology,
-    spawnId: ({ node, spawn }) => {
-      const id = `${node}-${spawn}`;
+    spawnId: ({ runId, node, spawn }) => {
+      const market = markets.length > 1 ? `${runId.split('-').at(-1)}-` : '';
+      const id = `${market}${node}-${spawn}`;
       runs[node] = [...(runs[node] ?? []), id];
       return id;
     },
@@ -90,13 +106,19 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
   transcript.log(
     `▶ ${pipeline.name} (owner ${pipeline.owner}) — scenario "${scenario.name}": ${scenario.title}`,
   );
-  let run: Promise<RunResult> | undefined;
-  const fire = (at: number): void => {
-    const runId = `quant-pipeline-${day(at)}`;
+  const secretary = createSecretary(host.topology, clock, transcript);
+  let run: Promise<RunResult[]> | undefined;
+  const fire = async (at: number): Promise<RunResult[]> => {
+    await secretary.askForSummary(); // the CEO is depth 0: it may wait for the secretary's reply
     host.topology.spawn({ parent: CEO, id: STRATEGIST, role: STRATEGIST });
-    const payload = { task: `Run ${pipeline.name}`, output: 'Pipeline_Summary.json' };
-    host.post(host.envelope('assign_task', { from: CEO, to: STRATEGIST, payload }));
-    run = runner.start(pipeline, { runId, input: { market: 'BTC/USDT', date: day(at) } });
+    await secretary.strategistTriesToSend(); // a spawned run may not
+    const started = markets.map((market) => {
+      const runId = `quant-pipeline-${day(at)}${markets.length > 1 ? `-${slug(market)}` : ''}`;
+      const payload = { task: `Run ${pipeline.name} for ${market}`, output: 'Pipeline_Summary.json' };
+      host.post(host.envelope('assign_task', { from: CEO, to: STRATEGIST, payload }));
+      return runner.start(pipeline, { runId, input: { market, date: day(at) } });
+    });
+    return Promise.all(started);
   };
   const trigger = pipeline.trigger?.cron ?? '30 7 * * 1-5';
   const cron = createCronTrigger({
@@ -109,35 +131,41 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     onFire: (at) => {
       cron.stop(); // one run per scenario; a host would keep it armed for tomorrow
       transcript.log(`⏰ cron "${trigger}" fired (scheduled ${clockTime(at)} UTC): start the run`);
-      fire(at);
+      run = fire(at);
     },
   });
   const next = cron.next() as number;
   const at = `${day(next)} ${clockTime(next).slice(0, 5)} UTC`;
   transcript.log(`  trigger cron "${trigger}": next ${at} — the run starts when it fires`);
-  let result: RunResult;
+  let results: RunResult[];
   try {
-    result = await drive(clock, () => run, external);
+    results = await drive(clock, () => run, external);
   } finally {
     cron.stop();
     await runner.close();
     stop();
+    secretary.close();
     if (run !== undefined) host.topology.finish(STRATEGIST);
   }
-  if (!result.ok) throw new Error(`The run was refused: ${result.code} (${result.message})`);
-  const status: PipelineStatus =
-    result.status === 'succeeded'
-      ? 'approved'
-      : result.status === 'failed' && result.nodes['approve']?.code === 'expired'
-        ? 'expired'
-        : result.status;
-  transcript.log(`■ ${pipeline.name}: ${status}`);
-  const { runId, nodes: steps } = result;
+  const sideBySide = results.map((result, i) => {
+    if (!result.ok) throw new Error(`The run was refused: ${result.code} (${result.message})`);
+    const status: PipelineStatus =
+      result.status === 'succeeded'
+        ? 'approved'
+        : result.status === 'failed' && result.nodes['approve']?.code === 'expired'
+          ? 'expired'
+          : result.status;
+    const suffix = markets.length > 1 ? ` (${result.runId})` : '';
+    transcript.log(`■ ${pipeline.name}${suffix}: ${status}`);
+    return { runId: result.runId, market: markets[i] ?? '', status, steps: result.nodes };
+  });
+  const { runId, status, steps } = sideBySide[0] as (typeof sideBySide)[number];
   return {
     status,
     runId,
     steps,
     runs,
+    sideBySide,
     timeline,
     maxRunning,
     notifications: host.notifications,
@@ -149,12 +177,12 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
  * Simulated time: lets every pending callback run, then moves the clock to the next timer, until
  * the run (started when the cron fires) settles. While a person is answering, it waits for them.
  */
-async function drive(
+async function drive<T>(
   clock: ManualClock,
-  run: () => Promise<RunResult> | undefined,
+  run: () => Promise<T> | undefined,
   external: Set<Promise<unknown>>,
-): Promise<RunResult> {
-  let watched: Promise<RunResult> | undefined;
+): Promise<T> {
+  let watched: Promise<T> | undefined;
   let settled = false;
   for (;;) {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));

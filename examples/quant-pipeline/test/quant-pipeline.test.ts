@@ -53,8 +53,10 @@ describe('the happy path', () => {
         ),
       },
     ]);
-    // nothing refused, nothing left running or scheduled
-    expect(text).not.toContain('⛔');
+    // nothing refused but the strategist's blocking send (depth 1), nothing left running or scheduled
+    expect(result.transcript.filter((l) => l.includes('⛔'))).toEqual([
+      expect.stringContaining('topology refused message: send_not_allowed'),
+    ]);
     expect(clock.pendingTimers()).toBe(0);
     expect(result.timeline.at(-1)).toBe('finished quant_strategist');
   });

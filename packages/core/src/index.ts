@@ -47,3 +47,25 @@ export type { MemoryStoreOptions } from './memory-store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
 export { canonicalJson } from './canonical.js';
 export type { JsonValue, JsonLimits, JsonParseResult, JsonErrorCode } from './json.js';
+export { createKernel, DEFAULT_GRACE_MS, DEFAULT_MAX_ATTEMPTS } from './kernel/kernel.js';
+export type { KernelOptions } from './kernel/kernel.js';
+export { runEffects, DEFAULT_MAX_ROUNDS } from './kernel/run-effects.js';
+export { createOwnerId } from './kernel/owner.js';
+export { KernelError, KERNEL_ERROR_CODES } from './kernel/errors.js';
+export type { KernelErrorCode } from './kernel/errors.js';
+export { DEFAULT_CLAIM_RETAIN_MS } from './kernel/claims.js';
+export { addSettled, findSettled, readJournal, DEFAULT_JOURNAL_LIMITS } from './kernel/journal.js';
+export type { SettledEntry, SettledJournal, JournalLimits } from './kernel/journal.js';
+export { KERNEL_REFUSAL_CODES } from './kernel/types.js';
+export type { ApplyResult, ClaimRequest, ClaimResult, HeldClaim, Kernel } from './kernel/api.js';
+export type {
+  Committed,
+  KernelRecord,
+  KernelRefusal,
+  KernelRefusalCode,
+  KernelStep,
+  Lease,
+  LeaseState,
+  RecordCodec,
+  StepResult,
+} from './kernel/types.js';

@@ -1,4 +1,4 @@
-import { MAX_TIMEOUT_MS, systemClock, type TimerHandle } from '@parley/core';
+import { createKernel, type Kernel, MAX_TIMEOUT_MS, systemClock, type TimerHandle } from '@parley/core';
 import { nextCronRun, parseCron, previousCronRun } from './cron.js';
 import {
   type CronFire,
@@ -54,6 +54,7 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
   checkStore(options);
   const schedule = parsed.value;
   const clock = options.clock ?? systemClock;
+  const kernel = store === undefined ? undefined : createKernel({ store, clock });
   let timer: TimerHandle | undefined;
   let nextAt: number | undefined;
   let reading: TimerHandle | undefined;
@@ -90,14 +91,10 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       at = nextCronRun(schedule, at) ?? latest;
     arm(Math.max(latest, firedAt)); // armed first, so a throwing onFire does not stop the schedule
     const info: CronFire = { scheduledAt: latest, firedAt, skipped };
-    if (store === undefined || key === undefined) deliver(info);
-    else track(claimThenDeliver(info, store, key));
+    if (kernel === undefined || key === undefined) deliver(info);
+    else track(claimThenDeliver(info, kernel, key));
   };
-  const claimThenDeliver = async (
-    info: CronFire,
-    on: NonNullable<CronTriggerOptions['store']>,
-    recordKey: string,
-  ): Promise<void> => {
+  const claimThenDeliver = async (info: CronFire, on: Kernel, recordKey: string): Promise<void> => {
     const claim = await claimCronTime(on, recordKey, info.scheduledAt, info.firedAt, () => stopped);
     if (claim === 'lost' || claim === 'stopped') return;
     if (claim instanceof PipelineError) return report(claim, info);
@@ -119,7 +116,7 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       onError(error, info);
     }
   };
-  if (store === undefined || key === undefined) {
+  if (kernel === undefined || key === undefined) {
     const missed = since === undefined ? undefined : nextCronRun(schedule, since);
     if (missed !== undefined && missed <= clock.now()) {
       nextAt = missed;
@@ -135,7 +132,7 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
     reading = clock.setTimeout(() => {
       reading = undefined;
       track(
-        readCronRecord(store, key).then((read) => {
+        readCronRecord(kernel, key).then((read) => {
           if (stopped) return;
           if (!read.ok) return report(read.error);
           const from = read.scheduledAt ?? since;

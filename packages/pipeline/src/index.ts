@@ -26,7 +26,7 @@ export type {
 export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
 export { NODE_STATUSES } from './records.js';
-export type { NodeStatus, RunStatus, NodeRecord, RunRecord } from './records.js';
+export type { NodeStatus, RunStatus, NodeRecord, RunRecord, ReviseRequest } from './records.js';
 export { createPipelineRunner } from './runner.js';
 export type {
   PipelineRunner,
@@ -37,6 +37,9 @@ export type {
   RunResult,
   ApprovalDecision,
 } from './runner-types.js';
+export type { RetryContext } from './retry-context.js';
+export { SESSION_TOOLS, sessionToolsAt } from './session-tools.js';
+export type { SessionTool } from './session-tools.js';
 export { toMermaid } from './mermaid.js';
 export { parseCron, nextCronRun, previousCronRun } from './cron.js';
 export type { CronSchedule, CronParseResult } from './cron.js';

@@ -1,6 +1,8 @@
 import type { JsonValue, Store, StoreEntry } from '@parley/core';
+import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
-import { FAILURE_KINDS, type FailureKind } from './types.js';
+import type { RetryContext } from './retry-context.js';
+import { FAILURE_KINDS, type FailureKind, type PipelineDefinition } from './types.js';
 
 /**
  * The states a node goes through: `pending` → `running` (or `waiting` for a person) → `done`,
@@ -51,6 +53,28 @@ export type RunStatus = 'succeeded' | 'failed' | 'escalated' | 'rejected';
 
 const Failures = z.partialRecord(z.enum(FAILURE_KINDS), z.number().int().min(0));
 const Json = z.custom<JsonValue>(() => true);
+const Issue = z.strictObject({
+  severity: z.enum(REVIEW_SEVERITIES).optional(),
+  field: z.string().optional(),
+  description: z.string(),
+  suggestion: z.string().optional(),
+});
+const Revise = z.strictObject({
+  round: z.number().int().min(1),
+  issues: z.array(Issue),
+  summary: z.string().optional(),
+  target: z.string().optional(),
+  attempt: z.number().int().min(1),
+});
+const Retry = z.strictObject({
+  kind: z.enum(FAILURE_KINDS),
+  message: z.string(),
+  missingFields: z.array(z.string()).optional(),
+  clarification: z
+    .strictObject({ previous_report: Json, missing_fields: z.array(z.string()), question: z.string() })
+    .optional(),
+});
+const RevisedFor = z.strictObject({ review: z.string(), attempt: z.number().int().min(1) });
 
 const NodeRecordSchema = z.strictObject({
   v: z.literal(1),
@@ -70,6 +94,9 @@ const NodeRecordSchema = z.strictObject({
   reason: z.string().optional(),
   escalateTo: z.string().optional(),
   abort: z.boolean().optional(),
+  revise: Revise.optional(),
+  revisedFor: RevisedFor.optional(),
+  retry: Retry.optional(),
 });
 
 const RunRecordSchema = z.strictObject({
@@ -118,6 +145,34 @@ export interface NodeRecord {
   readonly escalateTo?: string | undefined;
   /** Set on the failure that aborted the run. */
   readonly abort?: boolean | undefined;
+  /**
+   * A review node's revise request, stored when the reviewer asked for it and before anything is
+   * re-run, so a restarted run re-runs the revision with these issues instead of judging again.
+   */
+  readonly revise?: ReviseRequest | undefined;
+  /** Why its next attempt repeats the last one (the last failure, while it is retried). */
+  readonly retry?: RetryContext | undefined;
+  /** The revise request (review node and its attempt) this node's latest run answers. */
+  readonly revisedFor?: { readonly review: string; readonly attempt: number } | undefined;
+}
+
+/**
+ * A reviewer's stored `revise`: the round, the issues and summary, the node it names, and the
+ * review attempt that asked for it.
+ *
+ * @example
+ * ```ts
+ * import type { ReviseRequest } from '@parley/pipeline';
+ *
+ * const request: ReviseRequest = { round: 1, issues: [{ description: 'No stop loss' }], attempt: 1 };
+ * ```
+ */
+export interface ReviseRequest {
+  readonly round: number;
+  readonly issues: readonly ReviewIssue[];
+  readonly summary?: string | undefined;
+  readonly target?: string | undefined;
+  readonly attempt: number;
 }
 
 /**
@@ -160,25 +215,24 @@ export const runKey = (prefix: string, runId: string): string => `${prefix}run:$
 export const nodeKey = (prefix: string, runId: string, node: string): string =>
   `${prefix}node:${runId}:${node}`;
 
-/** Reads and checks a stored record; `corrupt` when it fails its schema. */
-export function readRecord(
-  entry: StoreEntry | undefined,
-  kind: 'run',
-): Versioned<RunRecord> | 'corrupt' | undefined;
-export function readRecord(entry: StoreEntry | undefined, kind: 'node'): Versioned<NodeRecord> | 'corrupt';
-export function readRecord(
-  entry: StoreEntry | undefined,
-  kind: 'run' | 'node',
-): Versioned<RunRecord | NodeRecord> | 'corrupt' | undefined {
-  if (entry === undefined) return kind === 'node' ? { value: PENDING, version: null } : undefined;
-  const parsed = (kind === 'run' ? RunRecordSchema : NodeRecordSchema).safeParse(entry.value);
-  // The schemas above describe exactly these interfaces.
-  return parsed.success
-    ? { value: parsed.data as RunRecord | NodeRecord, version: entry.version }
-    : 'corrupt';
+/** Reads and checks a stored node record; `corrupt` when it fails its schema. */
+export function readRecord(entry: StoreEntry | undefined, _kind: 'node'): Versioned<NodeRecord> | 'corrupt' {
+  if (entry === undefined) return { value: PENDING, version: null };
+  const parsed = NodeRecordSchema.safeParse(entry.value);
+  // The schema above describes exactly this interface.
+  return parsed.success ? { value: parsed.data as NodeRecord, version: entry.version } : 'corrupt';
 }
 
-/** Writes a record if its version is still `expected`; `false` when another writer got there first. */
+/** A run header's data when it passes its schema. */
+export function parseRunRecord(data: unknown): RunRecord | undefined {
+  const parsed = RunRecordSchema.safeParse(data);
+  return parsed.success ? (parsed.data as RunRecord) : undefined; // the schema describes RunRecord
+}
+
+/**
+ * Writes a record if its version is still `expected`; `false` when another writer got there first.
+ * It lives `ttlMs` past the write (see {@link recordTtlMs}).
+ */
 export async function writeRecord(
   store: Store,
   key: string,
@@ -190,6 +244,44 @@ export async function writeRecord(
   const json = JSON.parse(JSON.stringify(value)) as JsonValue;
   const result = await store.compareAndSet(key, expected, json, { ttlMs });
   return result.ok ? result.version : false;
+}
+
+/**
+ * How long a record of a running run lives past its write: `ttlMs` plus the run's longest wait
+ * (the longest node timeout or approval wait, plus the lease grace). A running run writes again
+ * within its longest wait, so none of its records expires while it runs, and all of them live at
+ * least `ttlMs` past its last write. A finished run's header lives `ttlMs`.
+ */
+export function recordTtlMs(definition: PipelineDefinition, ttlMs: number, leaseGraceMs: number): number {
+  let longest = 0;
+  for (const node of definition.nodes) longest = Math.max(longest, node.timeoutMs);
+  return ttlMs + longest + leaseGraceMs;
+}
+
+// As loose as the review gate's own check: fields it does not know are dropped, not refused.
+const ReviseVerdict = z.object({
+  verdict: z.literal('revise'),
+  issues: z.array(z.object(Issue.shape)).min(1),
+  summary: z.string().optional(),
+  revise_target: z.string().optional(),
+});
+
+/** The revise request in a reviewer's output, or `undefined` when it is not a well-formed `revise`. */
+export function toReviseRequest(
+  output: JsonValue,
+  round: number,
+  attempt: number,
+): ReviseRequest | undefined {
+  const parsed = ReviseVerdict.safeParse(output);
+  if (!parsed.success) return undefined;
+  const { issues, summary, revise_target: target } = parsed.data;
+  return {
+    round,
+    issues,
+    attempt,
+    ...(summary === undefined ? {} : { summary }),
+    ...(target === undefined ? {} : { target }),
+  };
 }
 
 /** Tells whether a status is final. */

@@ -3,6 +3,8 @@ import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { ReviewIssue } from '@parley/conflict';
 import type { RunRefusalCode } from './errors.js';
 import type { NodeRecord, NodeStatus, RunStatus } from './records.js';
+import type { RetryContext } from './retry-context.js';
+import type { SessionTool } from './session-tools.js';
 import type { FailureKind, PipelineDefinition, ReviewNode, TaskNode } from './types.js';
 
 /**
@@ -31,10 +33,11 @@ export interface NodeContext {
   readonly input: JsonValue | undefined;
   /** The outputs of every node done so far, by node id. */
   readonly outputs: Readonly<Record<string, JsonValue | undefined>>;
-  /** Why this attempt repeats the previous one: its failure, with the missing fields of an invalid output. */
-  readonly retry?:
-    | { readonly kind: FailureKind; readonly message: string; readonly missingFields?: readonly string[] }
-    | undefined;
+  /**
+   * Why this attempt repeats the previous one: its failure, with the missing fields of an invalid
+   * output and the clarification to send. Stored with the node, so a restarted runner passes it too.
+   */
+  readonly retry?: RetryContext | undefined;
   /** Set when a review asked for a revision: the round and the reviewer's issues. */
   readonly revision?:
     | {
@@ -43,6 +46,11 @@ export interface NodeContext {
         readonly summary?: string | undefined;
       }
     | undefined;
+  /**
+   * The session tools this node's agent may use (with a topology): the spawned run's at its depth,
+   * or the run's parent's for a `self` node; from the runner's `sessionTools` ({@link sessionToolsAt}).
+   */
+  readonly tools?: readonly SessionTool[] | undefined;
   readonly signal: AbortSignal;
 }
 
@@ -64,13 +72,19 @@ export interface PipelineRunnerOptions extends EmitterOptions {
   readonly work: (context: NodeContext) => unknown;
   readonly clock?: Clock;
   /**
-   * This runner's name in the records. A runner restarted under the same id takes over the nodes
-   * it was running at once; another id waits until their lease runs out. `runner` by default.
+   * This runner's name in the records: unique per live process. A runner restarted under the same
+   * id takes over the nodes it was running at once; another id waits until their lease runs out.
+   * A fresh `runner-<random>` by default, so two processes started with the defaults never take
+   * each other's running nodes for their own.
    */
   readonly runnerId?: string;
   /** Key prefix of the records; `pipeline:` by default. */
   readonly keyPrefix?: string;
-  /** How long records live after their last write; 7 days by default. */
+  /**
+   * How long a run's records live after its last write; 7 days by default. While the run runs they
+   * live this plus its longest wait (the longest node timeout or approval wait, plus the lease grace),
+   * so a wait longer than `ttlMs` never loses the run.
+   */
   readonly ttlMs?: number;
   /** How long past a node's timeout its lease lasts before another runner may take it; 60 s by default. */
   readonly leaseGraceMs?: number;
@@ -78,6 +92,17 @@ export interface PipelineRunnerOptions extends EmitterOptions {
   readonly artifacts?: ArtifactSet;
   /** The spawn tree: `spawn` nodes take a slot under the run's parent (`spawnWhenFree`) per attempt. */
   readonly topology?: Topology;
+  /**
+   * Which session tools an agent may use at a depth of the topology (`ctx.tools`); the reference
+   * table by default ({@link sessionToolsAt}): all at depth 0, never `sessions_send` below it,
+   * none at the deepest level.
+   */
+  readonly sessionTools?: (agent: {
+    readonly depth: number;
+    readonly maxSpawnDepth: number;
+    readonly node: string;
+    readonly agent: string;
+  }) => readonly SessionTool[];
   /** Names each spawned run; `<runId>/<node>-<n>` by default. */
   readonly spawnId?: (info: {
     readonly runId: string;

@@ -1,9 +1,10 @@
-import { assertTtlMs, createEmitter, systemClock } from '@parley/core';
+import { assertTtlMs, createEmitter, createKernel, createOwnerId, systemClock } from '@parley/core';
+import { createHeader, readHeader } from './internal/header.js';
 import { PipelineError } from './errors.js';
 import { drive } from './internal/drive.js';
 import { decideApproval } from './internal/decide.js';
 import type { ActiveRun, RunnerEnv } from './internal/env.js';
-import { nodeKey, type NodeRecord, readRecord, runKey, type RunRecord, writeRecord } from './records.js';
+import { nodeKey, type NodeRecord, readRecord, recordTtlMs, type RunRecord } from './records.js';
 import type {
   PipelineRunner,
   PipelineRunnerEvents,
@@ -11,6 +12,7 @@ import type {
   RunResult,
   StartRunOptions,
 } from './runner-types.js';
+import { sessionToolsAt } from './session-tools.js';
 import type { PipelineDefinition } from './types.js';
 
 const DEFAULT_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -59,10 +61,14 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
   const maxRuns = limit(options.maxRuns, 'maxRuns', 100);
   const maxParallel = limit(options.maxParallelPerRun, 'maxParallelPerRun', 8);
   const ttlMs = options.ttlMs === undefined ? DEFAULT_TTL_MS : checked(() => assertTtlMs(options.ttlMs));
+  const runnerId = options.runnerId ?? createOwnerId('runner'); // unique: two processes are never one owner
+  const clock = options.clock ?? systemClock;
   const env: RunnerEnv = {
     store: options.store,
-    clock: options.clock ?? systemClock,
-    runnerId: options.runnerId ?? 'runner',
+    // graceMs 0: a header lives exactly as long as its stored deadline (the run's lifetime) says
+    kernel: createKernel({ store: options.store, clock, owner: runnerId, graceMs: 0 }),
+    clock,
+    runnerId,
     prefix: options.keyPrefix ?? 'pipeline:',
     ttlMs,
     leaseGraceMs: options.leaseGraceMs ?? 60_000,
@@ -70,6 +76,8 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     work: options.work,
     artifacts: options.artifacts,
     topology: options.topology,
+    sessionTools:
+      options.sessionTools ?? (({ depth, maxSpawnDepth }) => sessionToolsAt(depth, maxSpawnDepth)),
     spawnId: options.spawnId ?? (({ runId, node, spawn }) => `${runId}/${node}-${spawn}`),
   };
   const active = new Map<string, { run: ActiveRun; done: Promise<RunResult>; waiters: Set<() => void> }>();
@@ -101,6 +109,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       busy: new Set(),
       spawnTurn: Promise.resolve(),
       failure: undefined,
+      ttlMs: recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
       wake: () => {},
     };
     const waiters = new Set<() => void>();
@@ -116,26 +125,24 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     }
   }
 
-  async function readHeader(definition: PipelineDefinition, runId: string): Promise<RunRecord | RunResult> {
-    const key = runKey(env.prefix, runId);
-    const header = readRecord(await env.store.getEntry(key), 'run');
-    if (header === undefined) return refuse(runId, 'unknown_run', `No run ${runId}`);
-    if (header === 'corrupt') {
-      env.events.emit('refused', {
-        runId,
-        code: 'corrupt_record',
-        message: `The stored record ${key} is corrupt`,
-        key,
-      });
-      return { ok: false, runId, code: 'corrupt_record', message: `The stored record ${key} is corrupt` };
+  async function checkedHeader(
+    definition: PipelineDefinition,
+    runId: string,
+  ): Promise<RunRecord | RunResult> {
+    const read = await readHeader(env, runId);
+    if (!read.ok) {
+      env.events.emit('refused', { runId, code: read.code, message: read.message, key: read.key });
+      return { ok: false, runId, code: read.code, message: read.message };
     }
-    if (header.value.digest !== definition.digest)
+    const header = read.header;
+    if (header === undefined) return refuse(runId, 'unknown_run', `No run ${runId}`);
+    if (header.digest !== definition.digest)
       return refuse(
         runId,
         'definition_mismatch',
-        `Run ${runId} was started by another definition of ${header.value.name}`,
+        `Run ${runId} was started by another definition of ${header.name}`,
       );
-    return header.value;
+    return header;
   }
 
   const reserved = new Set<string>();
@@ -171,14 +178,22 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       createdAt: env.clock.now(),
       input,
     };
-    try {
-      if ((await writeRecord(env.store, runKey(env.prefix, runId), null, header, env.ttlMs)) === false) {
-        reserved.delete(runId);
-        return refuse(runId, 'run_exists', `Run ${runId} exists; resume it instead`);
-      }
-    } catch (error) {
-      reserved.delete(runId);
-      return refuse(runId, 'store_failed', `The store failed: ${String(error)}`);
+    const created = await createHeader(
+      env,
+      runId,
+      header,
+      recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
+    );
+    if (created !== 'created') reserved.delete(runId);
+    if (created === 'exists') return refuse(runId, 'run_exists', `Run ${runId} exists; resume it instead`);
+    if (created !== 'created') {
+      const code =
+        created.code === 'corrupt_record' || created.code === 'record_version'
+          ? 'corrupt_record'
+          : 'store_failed';
+      const message = code === 'corrupt_record' ? created.message : `The store failed: ${created.message}`;
+      env.events.emit('refused', { runId, code, message, key: created.key });
+      return { ok: false, runId, code, message };
     }
     return begin(definition, runId, parent, header, false);
   }
@@ -189,9 +204,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
   ): Promise<RunResult> {
     const refused = guard(runId);
     if (refused !== undefined) return refused;
-    const header = await readHeader(definition, runId).catch(
-      (error: unknown): RunResult => refuse(runId, 'store_failed', `The store failed: ${String(error)}`),
-    );
+    const header = await checkedHeader(definition, runId);
     if ('ok' in header) {
       reserved.delete(runId);
       return header;
@@ -203,7 +216,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     start: (definition, options) => track(start(definition, options)),
     resume: (definition, options) => track(resume(definition, options)),
     async decide(definition, runId, node, decision) {
-      const header = await readHeader(definition, runId);
+      const header = await checkedHeader(definition, runId);
       if ('ok' in header) return header as Extract<RunResult, { ok: false }>;
       const result = await decideApproval(env, definition, runId, node, decision);
       if (!result.ok) env.events.emit('refused', { runId, code: result.code, message: result.message });
@@ -211,8 +224,8 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       return result;
     },
     async snapshot(definition, runId) {
-      const header = readRecord(await env.store.getEntry(runKey(env.prefix, runId)), 'run');
-      if (header === undefined || header === 'corrupt') return undefined;
+      const read = await readHeader(env, runId);
+      if (!read.ok || read.header === undefined) return undefined;
       const nodes: Record<string, NodeRecord> = {};
       for (const node of definition.nodes) {
         const read = readRecord(await env.store.getEntry(nodeKey(env.prefix, runId, node.id)), 'node');

@@ -10,6 +10,16 @@ const HOUR = 3_600_000;
 const START = Date.UTC(2026, 3, 10, 0, 0);
 const KEY = 'cron:hourly';
 
+/** The cron record as the kernel stores it. */
+const cronRecord = (scheduledAt: number, firedAt: number) => ({
+  kind: 'parley.pipeline.cron',
+  version: 1,
+  data: { scheduledAt, firedAt },
+  lease: null,
+  fence: 0,
+  deadlineAt: null,
+});
+
 /** Lets store promises and the callbacks after them run (microtasks only; no time passes). */
 async function flush(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
@@ -44,7 +54,7 @@ describe('createCronTrigger with a store', () => {
     expect(fired).toEqual([1, 2, 3, 4, 5].map((hour) => START + hour * HOUR));
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
-    expect(await store.get(KEY)).toMatchObject({ v: 1, scheduledAt: START + 5 * HOUR });
+    expect(await store.get(KEY)).toMatchObject({ data: { scheduledAt: START + 5 * HOUR } });
     a.trigger.stop();
     b.trigger.stop();
   });
@@ -119,9 +129,7 @@ describe('createCronTrigger with a store', () => {
     const store = createFakeStore({ clock });
     const t = hourly(store, clock);
     await flush();
-    store.before('compareAndSet', (inner) =>
-      inner.set(KEY, { v: 1, scheduledAt: START + HOUR, firedAt: START + HOUR }),
-    );
+    store.before('compareAndSet', (inner) => inner.set(KEY, cronRecord(START + HOUR, START + HOUR)));
     clock.advance(HOUR);
     await flush();
     expect(t.fires).toEqual([]);
@@ -151,11 +159,7 @@ describe('createCronTrigger with a store', () => {
     const store = createFakeStore({ clock });
     const t = hourly(store, clock);
     let earlier = 0;
-    store.before(
-      'compareAndSet',
-      (inner) => inner.set(KEY, { v: 1, scheduledAt: START + ++earlier * HOUR, firedAt: START }),
-      3,
-    );
+    store.before('compareAndSet', (inner) => inner.set(KEY, cronRecord(START + ++earlier * HOUR, START)), 3);
     clock.advance(HOUR);
     await t.trigger.idle();
     expect(t.fires).toEqual([]);
@@ -168,8 +172,10 @@ describe('createCronTrigger with a store', () => {
   });
 
   it.each([
-    ['corrupt', { scheduledAt: 'yesterday' }],
-    ['written by another version', { v: 2, scheduledAt: START, owner: 'x' }],
+    ['corrupt', { ...cronRecord(START, START), data: { scheduledAt: 'yesterday' } }],
+    ['written by another version', { ...cronRecord(START, START), version: 2 }],
+    ['of another kind', { ...cronRecord(START, START), kind: 'other' }],
+    ['not a kernel record', { v: 1, scheduledAt: START, firedAt: START }],
     ['not an object', 'garbage'],
   ])('never fires over a record that is %s, and leaves it as it was', async (_kind, record) => {
     const clock = createManualClock({ now: START });
@@ -240,7 +246,7 @@ describe('createCronTrigger with a store', () => {
     expect(t.fires).toEqual([]);
     expect(t.errors).toHaveLength(1);
     expect(isParleyError(t.errors[0], 'store_failed')).toBe(true);
-    expect(await store.get(KEY)).toMatchObject({ scheduledAt: START + HOUR }); // claimed, not fired
+    expect(await store.get(KEY)).toMatchObject({ data: { scheduledAt: START + HOUR } }); // claimed, not fired
   });
 
   it('resolves idle() once no claim is in flight', async () => {

@@ -37,6 +37,8 @@ import {
   type PipelineRunner,
   type PipelineRunnerEvents,
   type PipelineRunnerOptions,
+  type ReviseRequest,
+  type RetryContext,
   planRun,
   type ReviewNode,
   RUN_REFUSAL_CODES,
@@ -45,6 +47,9 @@ import {
   type RunRefusalCode,
   type RunResult,
   type RunStatus,
+  SESSION_TOOLS,
+  type SessionTool,
+  sessionToolsAt,
   type StartRunOptions,
   type TaskNode,
   toMermaid,
@@ -274,8 +279,27 @@ describe('records.ts examples', () => {
     };
   });
 
+  it('ReviseRequest', async () => {
+    const request: ReviseRequest = { round: 1, issues: [{ description: 'No stop loss' }], attempt: 1 };
+  });
+
   it('RunRecord', async () => {
     const run: RunRecord = { v: 1, name: 'daily', digest: '0badf00d', status: 'running', createdAt: 0 };
+  });
+});
+
+describe('retry-context.ts examples', () => {
+  it('RetryContext', async () => {
+    const retry: RetryContext = {
+      kind: 'invalid_output',
+      message: 'invalidation: Required',
+      missingFields: ['invalidation'],
+      clarification: {
+        previous_report: { thesis: 'up' },
+        missing_fields: ['invalidation'],
+        question: 'Fill in invalidation and deliver Bullish_Brief.json again, complete.',
+      },
+    };
   });
 });
 
@@ -341,6 +365,24 @@ describe('runner.ts examples', () => {
       'succeeded',
       'v2',
     ]); // succeeded v2
+  });
+});
+
+describe('session-tools.ts examples', () => {
+  it('SESSION_TOOLS', async () => {
+    expect([SESSION_TOOLS.includes('sessions_send')]).toEqual([true]); // true
+  });
+
+  it('SessionTool', async () => {
+    const tool: SessionTool = 'sessions_spawn';
+  });
+
+  it('sessionToolsAt', async () => {
+    expect([sessionToolsAt(1, 1)]).toEqual([[]]); // []
+    expect([sessionToolsAt(1, 2)]).toEqual([
+      ['sessions_spawn', 'subagents', 'sessions_list', 'sessions_history'],
+    ]); // ['sessions_spawn', 'subagents', 'sessions_list', 'sessions_history']
+    expect([sessionToolsAt(2, 2)]).toEqual([[]]); // []
   });
 });
 

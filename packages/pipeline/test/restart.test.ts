@@ -64,6 +64,7 @@ describe('a restarted runner', () => {
     const a = setUp(slow(clock), { clock, store, runnerId: 'a' });
     const b = setUp(slow(clock), { clock, store, runnerId: 'b' });
     const started = a.runner.start(pipeline, { runId: 'r1' });
+    await flush(); // the run's header is stored
     const resumed = b.runner.resume(pipeline, { runId: 'r1' });
     const [ra, rb] = await drive(clock, Promise.all([started, resumed]));
     expect(ra.ok && ra.status).toBe('succeeded');
@@ -121,13 +122,8 @@ describe('refusals on start and resume', () => {
     const { clock, store, runner, events } = setUp(() => ({}));
     await drive(clock, runner.start(pipeline, { runId: 'r1' }));
     await store.set('pipeline:node:r1:bull', { v: 1, status: 'exploded' });
-    await store.set('pipeline:run:r1', {
-      v: 1,
-      name: 'quant',
-      digest: pipeline.digest,
-      status: 'running',
-      createdAt: 0,
-    });
+    const header = (await store.get('pipeline:run:r1')) as { data: Record<string, unknown> };
+    await store.set('pipeline:run:r1', { ...header, data: { ...header.data, status: 'running' } });
     const result = await runner.resume(pipeline, { runId: 'r1' });
     expect(result).toMatchObject({ ok: false, code: 'corrupt_record' });
     expect(events.refused).toMatchObject([{ code: 'corrupt_record', key: 'pipeline:node:r1:bull' }]);

@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { definePipeline, type NodeContext } from '../src/index.js';
-import { after, drive, MIN, setUp } from './helpers.js';
+import { after, drive, flush, MIN, setUp } from './helpers.js';
 
 // A short review over a slow draft: the reviewer's attempt lease (2 min + 1 min grace) is much
 // shorter than one revision of the draft (8 min of a 10 min timeout).
@@ -42,6 +42,7 @@ describe('a review node re-running its target', () => {
     const a = setUp(work(clock), { clock, store, runnerId: 'a', leaseGraceMs: MIN });
     const b = setUp(work(clock), { clock, store, runnerId: 'b', leaseGraceMs: MIN });
     const started = a.runner.start(pipeline, { runId: 'r1' });
+    await flush(); // the run's header is stored
     const watching = b.runner.resume(pipeline, { runId: 'r1' });
     const [ra, rb] = await drive(clock, Promise.all([started, watching]));
     expect(ra.ok && ra.status).toBe('succeeded');

@@ -82,6 +82,19 @@ describe('review nodes', () => {
     expect(result.ok && result.nodes['bull']).toMatchObject({ revision: 1, output: { round: 1 } });
   });
 
+  it('passes the issues on when they carry fields the gate does not know', async () => {
+    const issue = { severity: 'major', field: 'stop_loss', description: 'fix stop_loss', location: 'p2' };
+    const { clock, runner, calls } = setUp(
+      scripted([{ verdict: 'revise', issues: [issue] }, { verdict: 'pass' }]),
+    );
+    const result = await drive(clock, runner.start(pipeline, { runId: 'r1' }));
+    expect(calls).toEqual(['bull#1', 'converge#1', 'review#1', 'converge#2', 'review#2', 'after#1']);
+    expect(result.ok && result.nodes['converge']).toMatchObject({
+      revision: 1,
+      output: { round: 1, issues: 1 },
+    });
+  });
+
   it('escalates past the revise limit and skips what depended on a pass', async () => {
     const { clock, runner, events } = setUp(scripted([revise('quant_strategist', 'stop_loss')]));
     const result = await drive(clock, runner.start(pipeline, { runId: 'r1' }));

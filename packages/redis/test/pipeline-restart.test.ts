@@ -41,6 +41,7 @@ describe('a pipeline runner on Redis', () => {
     const first = createPipelineRunner({
       store: createRedisStore({ redis: server.client(), prefix: 'pipes:' }),
       clock,
+      runnerId: 'host-1', // the restarted process keeps its id: it takes its nodes back at once
       work: (ctx) => {
         record(ctx);
         // intel answers at once; bull and bear are still working when the process stops
@@ -59,6 +60,7 @@ describe('a pipeline runner on Redis', () => {
     const second = createPipelineRunner({
       store: createRedisStore({ redis: server.client(), prefix: 'pipes:' }),
       clock,
+      runnerId: 'host-1',
       work: (ctx) => {
         record(ctx);
         return { from: ctx.node.id, inputs: Object.keys(ctx.outputs).sort(), input: ctx.input ?? null };

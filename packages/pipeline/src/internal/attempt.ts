@@ -1,4 +1,6 @@
 import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parley/core';
+import type { NodeRecord } from '../records.js';
+import type { RetryContext } from '../retry-context.js';
 import type { NodeContext } from '../runner-types.js';
 import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
@@ -21,6 +23,8 @@ export type WorkOutcome =
 /** What a caller adds to a node's work: a revise request, other outputs, a lease to keep. */
 type WorkExtra = Pick<NodeContext, 'revision'> & {
   readonly outputs?: NodeContext['outputs'];
+  /** The stored revise request this run answers (a review re-running its target). */
+  readonly revisedFor?: NodeRecord['revisedFor'];
   /**
    * Called before each attempt with its timeout: a review re-running its target keeps its own
    * lease for as long as the attempt may take (`false`: another runner took it, stop).
@@ -52,7 +56,9 @@ export async function runWork(
 }
 
 async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkExtra): Promise<WorkOutcome> {
-  let retry: NodeContext['retry'];
+  // A node taken over while it was being retried repeats the stored failure's context.
+  const stored = run.records.get(node.id)?.value;
+  let retry = stored?.status === 'running' ? stored.retry : undefined;
   for (;;) {
     if (extra.renew !== undefined && !(await extra.renew(node.timeoutMs)))
       return { ok: false, kind: 'stopped' };
@@ -75,9 +81,13 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       startedAt: now,
       code: undefined,
       reason: undefined,
+      revisedFor: extra.revisedFor,
     });
     if (started === undefined) return { ok: false, kind: 'stopped' };
-    const settled = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
+    const spawned = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
+    const settled = typeof spawned === 'number' ? undefined : spawned;
+    const depth =
+      spawned === undefined ? agentDepth(env, run) : typeof spawned === 'number' ? spawned : undefined;
     const result =
       settled ??
       (await attempt(env, run, {
@@ -89,15 +99,18 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
         outputs: extra.outputs ?? outputsOf(run),
         retry,
         revision: extra.revision,
+        tools: depth === undefined ? undefined : toolsAt(env, node, depth),
         signal: run.controller.signal,
       }));
     if (spawnId !== undefined) env.topology?.finish(spawnId);
     if (result.kind === 'stopped') return { ok: false, kind: 'stopped' };
     let failure: { kind: FailureKind; message: string; missingFields?: readonly string[] };
+    let clarification: RetryContext['clarification'];
     if (result.kind === 'value') {
       const checked = checkOutput(env, node, result.value);
       if (checked.ok) return { ok: true, output: checked.value };
       failure = { kind: 'invalid_output', message: checked.message, missingFields: checked.missingFields };
+      clarification = clarify(node, checked);
     } else failure = { kind: result.kind, message: result.message };
     const failures = { ...started.failures, [failure.kind]: (started.failures[failure.kind] ?? 0) + 1 };
     const policy = node.onFailure?.[failure.kind] ?? DEFAULT_FAILURE_POLICIES[failure.kind];
@@ -113,22 +126,45 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       env,
       run,
       node.id,
-      { ...started, failures, code: failure.kind, reason: failure.message },
+      {
+        ...started,
+        failures,
+        code: failure.kind,
+        reason: failure.message,
+        retry:
+          next === 'retry'
+            ? { ...failure, ...(clarification === undefined ? {} : { clarification }) }
+            : undefined,
+      },
       true,
     );
     if (kept === undefined) return { ok: false, kind: 'stopped' };
     if (next !== 'retry') return { ok: false, kind: failure.kind, after: next, message: failure.message };
-    retry = failure;
+    retry = kept.retry;
   }
 }
 
-/** Takes a slot in the spawn tree (waiting for one); a refusal is this attempt's failure. */
+/** The depth of the agent a `self` node runs as (the run's parent), when the topology knows it. */
+function agentDepth(env: RunnerEnv, run: ActiveRun): number | undefined {
+  return env.topology?.agent(run.parent ?? run.definition.owner ?? '')?.depth;
+}
+
+/** The session tools the node's agent at `depth` may use. */
+function toolsAt(env: RunnerEnv, node: WorkNode, depth: number): NodeContext['tools'] {
+  const maxSpawnDepth = (env.topology as NonNullable<RunnerEnv['topology']>).limits.maxSpawnDepth;
+  return env.sessionTools({ depth, maxSpawnDepth, node: node.id, agent: node.agent });
+}
+
+/**
+ * Takes a slot in the spawn tree (waiting for one): the spawned agent's depth, or a refusal as
+ * this attempt's failure.
+ */
 async function spawnRun(
   env: RunnerEnv,
   run: ActiveRun,
   node: WorkNode,
   id: string,
-): Promise<Settled | undefined> {
+): Promise<Settled | number> {
   const parent = run.parent ?? run.definition.owner ?? '';
   const topology = env.topology as NonNullable<RunnerEnv['topology']>;
   // One request of this run in the topology's queue at a time: runs side by side alternate.
@@ -138,7 +174,9 @@ async function spawnRun(
   run.spawnTurn = request.catch(() => undefined);
   try {
     const spawned = await request;
-    return spawned.ok ? undefined : { kind: 'refused', message: `${spawned.code}: ${spawned.message}` };
+    return spawned.ok
+      ? spawned.value.depth
+      : { kind: 'refused', message: `${spawned.code}: ${spawned.message}` };
   } catch (error) {
     if (isParleyError(error, 'cancelled')) return { kind: 'stopped', message: 'cancelled' };
     // The tree refused the request itself (an id or role it cannot take): this attempt's failure.
@@ -182,7 +220,24 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
 
 type Checked =
   | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly message: string; readonly missingFields?: readonly string[] };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly missingFields?: readonly string[];
+      /** The output as JSON, when it is JSON. */
+      readonly json?: JsonValue;
+    };
+
+/** The reference `request_clarification` payload for an output that left fields out. */
+function clarify(node: WorkNode, checked: Checked & { ok: false }): RetryContext['clarification'] {
+  const missing = checked.missingFields;
+  if (missing === undefined || missing.length === 0 || checked.json === undefined) return undefined;
+  return {
+    previous_report: checked.json,
+    missing_fields: missing,
+    question: `Fill in ${missing.join(', ')} and deliver ${node.output ?? 'the output'} again, complete.`,
+  };
+}
 
 /** The output as JSON, checked against the node's artifact schema when there is one. */
 function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Checked {
@@ -203,5 +258,6 @@ function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Checked {
     ok: false,
     message: `${node.output}: ${result.issues.map((issue) => `${issue.pathText || '(root)'} ${issue.message}`).join('; ')}`,
     missingFields: result.missingFields,
+    json,
   };
 }

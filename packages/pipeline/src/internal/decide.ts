@@ -1,6 +1,6 @@
 import type { RunRefusalCode } from '../errors.js';
 import { PipelineError } from '../errors.js';
-import { nodeKey, type NodeRecord, readRecord, writeRecord } from '../records.js';
+import { nodeKey, type NodeRecord, readRecord, recordTtlMs, writeRecord } from '../records.js';
 import type { ApprovalDecision } from '../runner-types.js';
 import type { PipelineDefinition } from '../types.js';
 import type { RunnerEnv } from './env.js';
@@ -52,7 +52,15 @@ export async function decideApproval(
         },
         ...(decision.reason === undefined || decision.approved ? {} : { reason: String(decision.reason) }),
       };
-  if ((await writeRecord(env.store, key, read.version, next, env.ttlMs)) === false)
+  if (
+    (await writeRecord(
+      env.store,
+      key,
+      read.version,
+      next,
+      recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
+    )) === false
+  )
     return { ok: false, code: 'not_waiting', message: `${id} was settled by someone else first` };
   env.events.emit('node', {
     runId,

@@ -1,6 +1,7 @@
 import type { TimerHandle } from '@parley/core';
 import { planRun } from '../plan.js';
-import { type NodeRecord, readRecord, runKey, type RunRecord, writeRecord } from '../records.js';
+import type { NodeRecord, RunStatus } from '../records.js';
+import { finishHeader } from './header.js';
 import type { RunResult } from '../runner-types.js';
 import type { PipelineDefinition } from '../types.js';
 import { runApproval } from './approval.js';
@@ -64,11 +65,15 @@ export async function drive(
       for (const node of definition.nodes) {
         if (inflight.has(node.id) || run.busy.has(node.id) || inflight.size >= maxParallel) continue;
         const record = records[node.id] as NodeRecord;
+        // A node a running review re-runs is that review's: whoever drives the review re-runs it.
+        const reviewing = record.revisedFor?.review;
+        const underReview = reviewing !== undefined && records[reviewing]?.status === 'running';
         const stale =
           (record.status === 'running' || record.status === 'waiting') &&
+          !underReview &&
           (record.owner === env.runnerId || now >= (record.leaseUntil ?? 0));
         if (!starts.has(node.id) && !stale) {
-          if (record.status === 'running' || record.status === 'waiting')
+          if ((record.status === 'running' || record.status === 'waiting') && !underReview)
             nextLease = Math.min(nextLease, record.leaseUntil ?? now);
           continue;
         }
@@ -117,7 +122,14 @@ async function settleWork(
   const outcome: ReviewOutcome =
     node.kind === 'review' ? await runReview(env, run, node) : await runWork(env, run, node);
   const record = run.records.get(node.id)?.value as NodeRecord;
-  const end = { ...record, endedAt: env.clock.now(), owner: undefined, leaseUntil: undefined };
+  const end = {
+    ...record,
+    endedAt: env.clock.now(),
+    owner: undefined,
+    leaseUntil: undefined,
+    revise: undefined,
+    retry: undefined,
+  };
   if (outcome.ok) {
     await writeNode(env, run, node.id, {
       ...end,
@@ -154,23 +166,8 @@ async function settleWork(
 }
 
 /** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
-async function finish(
-  env: RunnerEnv,
-  run: ActiveRun,
-  status: Exclude<RunResult & { ok: true }, never>['status'],
-): Promise<RunResult> {
-  const key = runKey(env.prefix, run.runId);
-  for (let tries = 0; tries < 5; tries++) {
-    const header = readRecord(await env.store.getEntry(key), 'run');
-    if (header === 'corrupt') throw new CorruptRecord(key);
-    if (header === undefined || header.value.status !== 'running') break;
-    const next: RunRecord = {
-      ...header.value,
-      status: status as RunRecord['status'],
-      endedAt: env.clock.now(),
-    };
-    if ((await writeRecord(env.store, key, header.version, next, env.ttlMs)) !== false) break;
-  }
+async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promise<RunResult> {
+  await finishHeader(env, run.runId, status);
   env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
   for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id)?.value as NodeRecord;

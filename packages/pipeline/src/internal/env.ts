@@ -1,12 +1,14 @@
-import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
+import type { Clock, Emitter, JsonValue, Kernel, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
-import type { NodeContext, PipelineRunnerEvents } from '../runner-types.js';
+import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
 import type { NodeRecord, Versioned } from '../records.js';
 import type { PipelineDefinition } from '../types.js';
 
 /** What every part of a runner shares. */
 export interface RunnerEnv {
   readonly store: Store;
+  /** The durable kernel over the store, owned by `runnerId`: the run headers are its records. */
+  readonly kernel: Kernel;
   readonly clock: Clock;
   readonly runnerId: string;
   readonly prefix: string;
@@ -16,6 +18,7 @@ export interface RunnerEnv {
   readonly work: (context: NodeContext) => unknown;
   readonly artifacts: ArtifactSet | undefined;
   readonly topology: Topology | undefined;
+  readonly sessionTools: NonNullable<PipelineRunnerOptions['sessionTools']>;
   readonly spawnId: (info: {
     readonly runId: string;
     readonly node: string;
@@ -40,6 +43,8 @@ export interface ActiveRun {
    * in the topology's FIFO, so runs side by side take free slots in turn.
    */
   spawnTurn: Promise<unknown>;
+  /** How long its records live past a write: `ttlMs` plus its longest wait (`recordTtlMs`). */
+  readonly ttlMs: number;
   /** Set when a store operation failed inside a node; the drive loop stops with it. */
   failure: unknown;
   /** Wakes the drive loop. */

@@ -30,7 +30,7 @@ export async function writeNode(
 ): Promise<NodeRecord | undefined> {
   const current = run.records.get(node) as Versioned<NodeRecord>; // read before every write
   const key = nodeKey(env.prefix, run.runId, node);
-  const version = await writeRecord(env.store, key, current.version, next, env.ttlMs);
+  const version = await writeRecord(env.store, key, current.version, next, run.ttlMs);
   if (version === false) {
     env.events.emit('ignored', { runId: run.runId, node, code: 'lost_race' });
     await loadNode(env, run, node);

@@ -2,7 +2,7 @@ import { createReviewGate, DEFAULT_MAX_REVISIONS, type ReviewVerdict } from '@pa
 import type { JsonValue } from '@parley/core';
 import { ancestors } from '../define.js';
 import type { NodeContext } from '../runner-types.js';
-import type { NodeRecord } from '../records.js';
+import { type NodeRecord, type ReviseRequest, toReviseRequest } from '../records.js';
 import type { ReviewNode } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type WorkOutcome, runWork } from './attempt.js';
@@ -44,9 +44,9 @@ export async function runReview(
     maxErrorRetries: 0, // the nodes' own failure policies retry
     store: env.store,
     keyPrefix: `${env.prefix}review:`,
-    ttlMs: env.ttlMs,
+    ttlMs: run.ttlMs,
     clock: env.clock,
-    review: async (output) => {
+    review: async (output, { revisions }) => {
       const outcome = await runWork(env, run, node, {
         outputs: { ...outputsOf(run), [node.reviews]: output },
       });
@@ -55,6 +55,17 @@ export async function runReview(
         throw new Error('reviewer failed');
       }
       last = outcome.output;
+      const record = run.records.get(node.id)?.value as NodeRecord;
+      const revise =
+        revisions < max ? toReviseRequest(outcome.output, revisions + 1, record.attempts) : undefined;
+      // The revise request is stored before anything re-runs: a restart re-runs it, never re-judges.
+      if (
+        revise !== undefined &&
+        (await writeNode(env, run, node.id, { ...record, revise }, true)) === undefined
+      ) {
+        failed = { ok: false, kind: 'stopped' };
+        throw new Error('lost the record');
+      }
       return outcome.output as unknown as ReviewVerdict; // checked by the gate before it counts
     },
   });
@@ -74,21 +85,16 @@ export async function runReview(
       input: undefined,
       taskId: `${run.runId}:${node.id}`,
       signal: run.controller.signal,
-      generate: async (request) => {
-        const reviewed = run.records.get(node.reviews)?.value.output;
-        const feedback = request.feedback.at(-1);
-        if (feedback === undefined) return reviewed;
-        const revision = {
-          round: feedback.attempt,
-          issues: feedback.review?.issues ?? [],
-          summary: feedback.review?.summary,
-        };
-        const target = request.target;
+      generate: async () => {
+        // A revise the reviewer just asked for, or one a stopped process left: both are stored.
+        const revise = run.records.get(node.id)?.value.revise;
+        if (revise === undefined) return run.records.get(node.reviews)?.value.output;
+        const target = revise.target;
         const named = nodes.find(
           (n) => n.kind !== 'approval' && upstream.has(n.id) && (n.id === target || n.agent === target),
         );
-        if (named !== undefined && named.id !== node.reviews) await redo(named as Node, revision);
-        return redo(nodes.find((n) => n.id === node.reviews) as Node, revision);
+        if (named !== undefined && named.id !== node.reviews) await redo(named as Node, revise);
+        return redo(nodes.find((n) => n.id === node.reviews) as Node, revise);
       },
     })
     .catch((error: unknown) => {
@@ -116,10 +122,21 @@ export async function runReview(
     return (await writeNode(env, run, node.id, { ...record, ...lease }, true)) !== undefined;
   }
 
-  /** Re-runs an upstream node with the reviewer's issues and stores its new output (revision + 1). */
-  async function redo(target: Node, revision: NonNullable<NodeContext['revision']>): Promise<JsonValue> {
+  /**
+   * Re-runs an upstream node with the reviewer's issues and stores its new output (revision + 1),
+   * unless its record says it already answered this revise request.
+   */
+  async function redo(target: Node, revise: ReviseRequest): Promise<JsonValue> {
     const before = run.records.get(target.id)?.value as NodeRecord;
-    const outcome = await runWork(env, run, target, { revision, renew });
+    const revisedFor = { review: node.id, attempt: revise.attempt };
+    if (
+      before.status === 'done' &&
+      before.revisedFor?.review === node.id &&
+      before.revisedFor.attempt === revise.attempt
+    )
+      return before.output ?? null;
+    const revision = { round: revise.round, issues: revise.issues, summary: revise.summary };
+    const outcome = await runWork(env, run, target, { revision, renew, revisedFor });
     const record = run.records.get(target.id)?.value as NodeRecord;
     if (!outcome.ok) failed = outcome;
     // A failed revision leaves the node as it was (done, its earlier output); the review carries the failure.
@@ -133,6 +150,7 @@ export async function runReview(
             endedAt: env.clock.now(),
             owner: undefined,
             leaseUntil: undefined,
+            retry: undefined,
           })
         : undefined;
     if (!outcome.ok) throw new Error(`${target.id} could not revise`);

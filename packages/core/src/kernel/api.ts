@@ -1,0 +1,126 @@
+// The kernel's interface and its claim shapes (types only).
+import type { JsonValue } from '../json.js';
+import type { Committed, KernelRefusal, KernelStep, Lease, RecordCodec } from './types.js';
+
+/**
+ * A claim this owner holds: settle it with its result once the effect ran.
+ *
+ * @example
+ * ```ts
+ * import type { HeldClaim } from '@parley/core';
+ *
+ * const claim: HeldClaim = { key: 'call:1', id: 'send-invoice', owner: 'worker-a', token: 1, expiresAt: 1_700_000_030_000 };
+ * ```
+ */
+export interface HeldClaim extends Lease {
+  readonly id: string;
+}
+
+/**
+ * What {@link Kernel.claim} found: run the effect now, its stored result, another owner running it,
+ * an outcome nobody knows (never re-run), the same id with other content, or a refusal.
+ *
+ * @example
+ * ```ts
+ * import type { ClaimResult } from '@parley/core';
+ *
+ * function describe(result: ClaimResult): string {
+ *   return 'status' in result ? result.status : result.code;
+ * }
+ * ```
+ */
+export type ClaimResult =
+  | { readonly status: 'claimed'; readonly claim: HeldClaim }
+  | { readonly status: 'settled'; readonly result: JsonValue }
+  | { readonly status: 'in_flight'; readonly owner: string; readonly expiresAt: number }
+  | { readonly status: 'unknown'; readonly owner: string; readonly claimedAt: number }
+  | { readonly status: 'conflict'; readonly message: string }
+  | KernelRefusal;
+
+/**
+ * What {@link Kernel.claim} is asked to claim: the effect's id, a digest of its content, how long
+ * the claim's lease lasts, and how long its record outlives it (default {@link DEFAULT_CLAIM_RETAIN_MS}).
+ *
+ * @example
+ * ```ts
+ * import type { ClaimRequest } from '@parley/core';
+ *
+ * const request: ClaimRequest = { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 };
+ * ```
+ */
+export interface ClaimRequest {
+  readonly id: string;
+  readonly digest: string;
+  readonly leaseMs: number;
+  readonly retainMs?: number;
+}
+
+/**
+ * The result of {@link Kernel.apply}: the committed record (`undefined` when deleted or absent) and
+ * the step's effects, or a refusal.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyResult } from '@parley/core';
+ *
+ * function value(result: ApplyResult<number, never>): number | undefined {
+ *   return result.ok ? result.committed?.value : undefined;
+ * }
+ * ```
+ */
+export type ApplyResult<T, X> =
+  | { readonly ok: true; readonly committed: Committed<T> | undefined; readonly effects: readonly X[] }
+  | KernelRefusal;
+
+/**
+ * The durable kernel over a Store: fresh-read steps committed with one compare-and-set, fenced
+ * leases inside the record they guard, and claims before effects. See {@link createKernel}.
+ *
+ * @example
+ * ```ts
+ * import { createKernel, createMemoryStore, type Kernel } from '@parley/core';
+ *
+ * const kernel: Kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+ * console.log(kernel.owner); // 'worker-a'
+ * ```
+ */
+export interface Kernel {
+  readonly owner: string;
+  /**
+   * The committed record at `key`, or `undefined`.
+   * @throws KernelError `corrupt_record`, `record_version`, `store_failed`.
+   */
+  read<T>(key: string, codec: RecordCodec<T>): Promise<Committed<T> | undefined>;
+  /**
+   * Runs `step` on a fresh read and commits its value with one compare-and-set on the version read;
+   * a lost race re-reads and re-runs it (at most `maxAttempts`, default {@link DEFAULT_MAX_ATTEMPTS}).
+   * With `lease`, the write is fenced: it fails with `lease_lost` once the record's lease is another's.
+   * Without one, a record under another owner's valid lease is refused with `lease_held`.
+   */
+  apply<T, E, X>(
+    key: string,
+    codec: RecordCodec<T>,
+    step: KernelStep<T, E, X>,
+    event: E,
+    options?: { readonly lease?: Lease; readonly maxAttempts?: number },
+  ): Promise<ApplyResult<T, X>>;
+  /** Takes the lease of `key` (absent records too) with a new fencing token; `lease_held` while another's is valid. */
+  acquire<T>(
+    key: string,
+    codec: RecordCodec<T>,
+    options: { readonly ttlMs: number },
+  ): Promise<
+    { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal
+  >;
+  /** Extends a valid lease to `now + ttlMs`; `lease_lost` once it expired or another owner holds it. */
+  renew(
+    lease: Lease,
+    options: { readonly ttlMs: number },
+  ): Promise<{ readonly ok: true; readonly lease: Lease } | KernelRefusal>;
+  /** Gives a lease up (best effort: a lease already lost, or a failing store, is ignored; it expires anyway). */
+  release(lease: Lease): Promise<void>;
+  /** Claims an effect before running it (see {@link ClaimResult}). */
+  claim(key: string, effect: ClaimRequest): Promise<ClaimResult>;
+  /** Stores the result of a claimed effect; `lease_lost` when the claim expired or was fenced off. */
+  settle(claim: HeldClaim, result: JsonValue): Promise<{ readonly ok: true } | KernelRefusal>;
+}

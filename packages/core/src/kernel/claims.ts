@@ -1,0 +1,115 @@
+// Claims before effects: the claim record and the two decisions over it (pure).
+import type { JsonValue } from '../json.js';
+import { type Decoded, isValid } from './record.js';
+import type { ClaimRequest, ClaimResult, HeldClaim } from './api.js';
+import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
+
+/**
+ * How long a claim's record is kept after it was claimed, by default: seven days. A later claim of
+ * the same key within it finds the stored result (or the unknown outcome) instead of running again.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_CLAIM_RETAIN_MS } from '@parley/core';
+ *
+ * console.log(DEFAULT_CLAIM_RETAIN_MS / 86_400_000); // 7
+ * ```
+ */
+export const DEFAULT_CLAIM_RETAIN_MS = 7 * 86_400_000;
+
+/** @internal What a claim record holds. */
+export interface ClaimData {
+  readonly id: string;
+  readonly digest: string;
+  readonly owner: string;
+  readonly claimedAt: number;
+  readonly settled: boolean;
+  readonly result: JsonValue;
+}
+
+/** @internal The kernel's own record of one claimed effect. */
+export const CLAIMS: RecordCodec<ClaimData> = {
+  kind: 'parley.kernel.claim',
+  version: 1,
+  decode: (data) => {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+    const d = data as Record<string, unknown>;
+    const ok =
+      typeof d.id === 'string' &&
+      typeof d.digest === 'string' &&
+      typeof d.owner === 'string' &&
+      Number.isFinite(d.claimedAt) &&
+      typeof d.settled === 'boolean' &&
+      'result' in d;
+    return ok ? (d as unknown as ClaimData) : undefined; // every field checked above
+  },
+  encode: (value) => ({ ...value }),
+};
+
+type Fresh = Extract<Decoded<ClaimData>, { ok: true }>;
+type Plan<R> = { readonly write: boolean; readonly next: KernelRecord | undefined; readonly out: R };
+
+/** @internal Claims `effect` at `key` for `owner`, or reports what another claim of it left. */
+export function claimStep(
+  key: string,
+  owner: string,
+  effect: ClaimRequest,
+  read: Fresh,
+  now: number,
+): Plan<ClaimResult> {
+  const found = read.committed?.value;
+  const record = read.record;
+  if (found === undefined) {
+    const token = (record?.fence ?? 0) + 1;
+    const expiresAt = now + effect.leaseMs;
+    const data: ClaimData = {
+      id: effect.id,
+      digest: effect.digest,
+      owner,
+      claimedAt: now,
+      settled: false,
+      result: null,
+    };
+    const next: KernelRecord = {
+      kind: CLAIMS.kind,
+      version: CLAIMS.version,
+      data: CLAIMS.encode(data),
+      lease: { owner, token, expiresAt },
+      fence: token,
+      deadlineAt: Math.max(expiresAt, now + (effect.retainMs ?? DEFAULT_CLAIM_RETAIN_MS)),
+    };
+    return {
+      write: true,
+      next,
+      out: { status: 'claimed', claim: { key, id: effect.id, owner, token, expiresAt } },
+    };
+  }
+  const answer = (out: ClaimResult): Plan<ClaimResult> => ({ write: false, next: record, out });
+  if (found.id !== effect.id || found.digest !== effect.digest) {
+    return answer({ status: 'conflict', message: `${key} was claimed for ${found.id} with other content` });
+  }
+  if (found.settled) return answer({ status: 'settled', result: found.result });
+  const lease = record?.lease ?? null;
+  if (isValid(lease, now))
+    return answer({ status: 'in_flight', owner: lease.owner, expiresAt: lease.expiresAt });
+  return answer({ status: 'unknown', owner: found.owner, claimedAt: found.claimedAt });
+}
+
+/** @internal Stores the result of a held claim (its lease already checked) and ends the lease. */
+export function settleStep(
+  claim: HeldClaim,
+  read: Fresh,
+  result: JsonValue,
+): Plan<undefined> | KernelRefusal {
+  const found = read.committed?.value;
+  if (found === undefined || found.id !== claim.id || read.record === undefined) {
+    return {
+      ok: false,
+      code: 'claim_conflict',
+      message: `${claim.key} holds no claim of ${claim.id}`,
+      key: claim.key,
+    };
+  }
+  const data = CLAIMS.encode({ ...found, settled: true, result });
+  return { write: true, next: { ...read.record, data, lease: null }, out: undefined };
+}

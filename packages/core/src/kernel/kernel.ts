@@ -1,0 +1,292 @@
+// createKernel: fresh-read steps committed with one compare-and-set, and fenced leases in the record.
+import { type Clock, systemClock } from '../clock.js';
+import type { JsonValue } from '../json.js';
+import type { Store, StoreEntry } from '../store.js';
+import { CLAIMS, claimStep, settleStep } from './claims.js';
+import { KernelError } from './errors.js';
+import { createOwnerId } from './owner.js';
+import { type Decoded, decodeEntry, envelope, guard, isValid, refusal, ttlOf } from './record.js';
+import type { Kernel } from './api.js';
+import type { Committed, KernelRecord, KernelRefusal, Lease, RecordCodec } from './types.js';
+
+/**
+ * Options of {@link createKernel}.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock, createMemoryStore, type KernelOptions } from '@parley/core';
+ *
+ * const clock = createManualClock();
+ * const options: KernelOptions = { store: createMemoryStore({ clock }), clock, owner: 'worker-a', graceMs: 60_000 };
+ * ```
+ */
+export interface KernelOptions {
+  readonly store: Store;
+  readonly clock?: Clock;
+  /** This process's owner id; unique by default ({@link createOwnerId}). Two processes must never share one. */
+  readonly owner?: string;
+  /** How long a record outlives its stored deadline (store TTL = deadline + grace); {@link DEFAULT_GRACE_MS}. */
+  readonly graceMs?: number;
+  /** The largest record written, in UTF-8 bytes of its JSON (`too_large` past it); 1 MiB by default. */
+  readonly maxRecordBytes?: number;
+}
+
+/**
+ * How long a record outlives its stored deadline by default: one hour.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_GRACE_MS } from '@parley/core';
+ *
+ * console.log(DEFAULT_GRACE_MS); // 3600000
+ * ```
+ */
+export const DEFAULT_GRACE_MS = 3_600_000;
+
+/**
+ * How many times {@link Kernel.apply} re-reads and re-runs a step after losing a race, by default.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_ATTEMPTS } from '@parley/core';
+ *
+ * console.log(DEFAULT_MAX_ATTEMPTS); // 8
+ * ```
+ */
+export const DEFAULT_MAX_ATTEMPTS = 8;
+
+/** What a decision over a fresh read does: write `next` (undefined deletes), or only answer. @internal */
+type Plan<R> =
+  | { readonly write: boolean; readonly next: KernelRecord | undefined; readonly out: R }
+  | KernelRefusal;
+type Fresh<T> = Extract<Decoded<T>, { ok: true }>;
+
+/**
+ * Creates the durable kernel over a Store: every change is a pure step run on a fresh read and
+ * committed with one compare-and-set; leases with fencing tokens live inside the record they guard;
+ * effects are claimed before they run.
+ *
+ * Use it for any record that several processes (replicas, a restarted process) may change: the
+ * store's record is the truth, never an in-memory copy.
+ *
+ * @throws KernelError `invalid_argument` for an empty owner, a negative `graceMs` or a bad `maxRecordBytes`.
+ * @example
+ * ```ts
+ * import { createKernel, createMemoryStore, type RecordCodec } from '@parley/core';
+ *
+ * const counter: RecordCodec<number> = {
+ *   kind: 'example.counter', version: 1,
+ *   decode: (data) => (typeof data === 'number' ? data : undefined),
+ *   encode: (value) => value,
+ * };
+ * const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+ * const add = (current: number | undefined, n: number) => ({ value: (current ?? 0) + n, effects: [`added ${n}`] });
+ * const done = await kernel.apply('count', counter, add, 2);
+ * console.log(done.ok && done.committed?.value, done.ok && done.effects); // 2 [ 'added 2' ]
+ * ```
+ */
+export function createKernel(options: KernelOptions): Kernel {
+  const { store } = options;
+  const clock = options.clock ?? systemClock;
+  const owner = options.owner ?? createOwnerId();
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const maxBytes = options.maxRecordBytes ?? 1024 * 1024;
+  if (typeof owner !== 'string' || owner.length === 0) throw invalid('owner must be a non-empty string');
+  if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw invalid('graceMs must be a finite number >= 0');
+  if (!(Number.isInteger(maxBytes) && maxBytes > 0))
+    throw invalid('maxRecordBytes must be a positive integer');
+
+  const refuse = refusal;
+
+  /** Reads, decides on the fresh read, and commits with one compare-and-set; a lost race starts over. */
+  async function mutate<T, R>(
+    key: string,
+    codec: RecordCodec<T> | undefined,
+    attempts: number,
+    decide: (read: Fresh<T>, now: number) => Plan<R>,
+  ): Promise<
+    | {
+        readonly ok: true;
+        readonly out: R;
+        readonly next: KernelRecord | undefined;
+        readonly version: number | null;
+      }
+    | KernelRefusal
+  > {
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      let read: Decoded<T>;
+      try {
+        read = decodeEntry(key, await store.getEntry(key), codec);
+      } catch (err) {
+        return refuse('store_failed', key, `reading ${key} failed: ${messageOf(err)}`);
+      }
+      if (!read.ok) return refuse(read.code, key, read.message);
+      const now = clock.now();
+      const plan = decide(read, now);
+      if ('ok' in plan) return plan;
+      if (!plan.write || (plan.next === undefined && read.version === null)) {
+        return { ok: true, out: plan.out, next: read.record, version: read.version };
+      }
+      const next = plan.next;
+      // a kernel record is plain JSON by construction
+      const json = next as unknown as JsonValue | undefined;
+      if (json !== undefined && tooLarge(JSON.stringify(json), maxBytes)) {
+        return refuse('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
+      }
+      const ttlMs = next === undefined ? undefined : ttlOf(next, now, graceMs);
+      try {
+        const cas = await store.compareAndSet(
+          key,
+          read.version,
+          json,
+          ttlMs === undefined ? undefined : { ttlMs },
+        );
+        if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
+      } catch (err) {
+        return refuse('store_failed', key, `writing ${key} failed: ${messageOf(err)}`);
+      }
+    }
+    return refuse('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);
+  }
+
+  const committedOf = <T>(
+    key: string,
+    next: KernelRecord | undefined,
+    value: T | undefined,
+    version: number | null,
+  ): Committed<T> | undefined =>
+    next === undefined || value === undefined || version === null
+      ? undefined
+      : {
+          key,
+          value,
+          storeVersion: version,
+          lease: next.lease,
+          fence: next.fence,
+          deadlineAt: next.deadlineAt,
+        };
+
+  const ttlCheck = (ms: number, name: string): void => {
+    if (!(Number.isFinite(ms) && ms > 0))
+      throw invalid(`${name} must be a positive number of ms, got ${String(ms)}`);
+  };
+
+  const kernel: Kernel = {
+    owner,
+
+    async read(key, codec) {
+      let entry: StoreEntry | undefined;
+      try {
+        entry = await store.getEntry(key);
+      } catch (err) {
+        throw new KernelError('store_failed', `reading ${key} failed: ${messageOf(err)}`, {
+          cause: err,
+          details: { key },
+        });
+      }
+      const read = decodeEntry(key, entry, codec);
+      if (!read.ok) throw new KernelError(read.code, read.message, { details: { key } });
+      return read.committed;
+    },
+
+    async apply(key, codec, step, event, applyOptions = {}) {
+      const { lease } = applyOptions;
+      const done = await mutate(key, codec, applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const refused = guard(key, read.record, lease, now);
+        if (refused !== undefined) return refused;
+        const result = step(read.committed?.value, event, now);
+        const keep = lease === undefined ? null : (read.record?.lease ?? null);
+        const deadlineAt =
+          result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
+        const data = result.value === undefined ? null : codec.encode(result.value);
+        const next = envelope(codec, read.record, { data, lease: keep, deadlineAt });
+        return { write: true, next, out: { value: result.value, effects: result.effects } };
+      });
+      if (!done.ok) return done;
+      return {
+        ok: true,
+        committed: committedOf(key, done.next, done.out.value, done.version),
+        effects: done.out.effects,
+      };
+    },
+
+    async acquire(key, codec, { ttlMs }) {
+      ttlCheck(ttlMs, 'ttlMs');
+      const done = await mutate(key, codec, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const held = read.record?.lease ?? null;
+        if (isValid(held, now) && held.owner !== owner)
+          return guard(key, read.record, undefined, now) as KernelRefusal;
+        const token = (read.record?.fence ?? 0) + 1;
+        const lease: Lease = { key, owner, token, expiresAt: now + ttlMs };
+        const next = envelope(codec, read.record, {
+          lease: { owner, token, expiresAt: lease.expiresAt },
+          fence: token,
+        });
+        return { write: true, next, out: { lease, value: read.committed?.value } };
+      });
+      if (!done.ok) return done;
+      return {
+        ok: true,
+        lease: done.out.lease,
+        committed: committedOf(key, done.next, done.out.value, done.version),
+      };
+    },
+
+    async renew(lease, { ttlMs }) {
+      ttlCheck(ttlMs, 'ttlMs');
+      const done = await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const refused = guard(lease.key, read.record, lease, now);
+        if (refused !== undefined || read.record === undefined) return refused as KernelRefusal;
+        const expiresAt = now + ttlMs;
+        const next: KernelRecord = {
+          ...read.record,
+          lease: { owner: lease.owner, token: lease.token, expiresAt },
+        };
+        return { write: true, next, out: { ...lease, expiresAt } };
+      });
+      return done.ok ? { ok: true, lease: done.out } : done;
+    },
+
+    async release(lease) {
+      await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const mine = guard(lease.key, read.record, lease, now) === undefined && read.record !== undefined;
+        return {
+          write: mine,
+          next: mine ? { ...(read.record as KernelRecord), lease: null } : undefined,
+          out: undefined,
+        };
+      });
+    },
+
+    async claim(key, effect) {
+      ttlCheck(effect.leaseMs, 'leaseMs');
+      const done = await mutate(key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        claimStep(key, owner, effect, read, now),
+      );
+      return done.ok ? done.out : done;
+    },
+
+    async settle(claim, result) {
+      const done = await mutate(claim.key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const refused = guard(claim.key, read.record, claim, now);
+        return refused ?? settleStep(claim, read, result);
+      });
+      return done.ok ? { ok: true } : done;
+    },
+  };
+  return kernel;
+}
+
+function invalid(message: string): KernelError {
+  return new KernelError('invalid_argument', message);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function tooLarge(text: string, maxBytes: number): boolean {
+  return (
+    text.length > maxBytes || (text.length * 3 > maxBytes && new TextEncoder().encode(text).length > maxBytes)
+  );
+}

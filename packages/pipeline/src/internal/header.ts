@@ -1,0 +1,82 @@
+import { isParleyError, type JsonValue, type KernelRefusal, type RecordCodec } from '@parley/core';
+import { parseRunRecord, runKey, type RunRecord, type RunStatus } from '../records.js';
+import type { RunnerEnv } from './env.js';
+import { CorruptRecord } from './io.js';
+
+/** The run header's kind and format in the kernel. */
+const RUN_RECORD: RecordCodec<RunRecord> = {
+  kind: 'parley.pipeline.run',
+  version: 1,
+  decode: parseRunRecord,
+  // Built from checked JSON fields only; the undefined ones are left out.
+  encode: (value) => JSON.parse(JSON.stringify(value)) as JsonValue,
+};
+
+/** A header read: the stored header (`undefined`: none), or why it cannot be read. */
+export type HeaderRead =
+  | { readonly ok: true; readonly header: RunRecord | undefined }
+  | {
+      readonly ok: false;
+      readonly code: 'corrupt_record' | 'store_failed';
+      readonly message: string;
+      readonly key: string;
+    };
+
+/** Reads a run's header from the store (a fresh read through the kernel). */
+export async function readHeader(env: RunnerEnv, runId: string): Promise<HeaderRead> {
+  const key = runKey(env.prefix, runId);
+  try {
+    return { ok: true, header: (await env.kernel.read(key, RUN_RECORD))?.value };
+  } catch (error) {
+    if (isParleyError(error, 'corrupt_record', 'record_version'))
+      return { ok: false, code: 'corrupt_record', message: `The stored record ${key} is corrupt`, key };
+    return { ok: false, code: 'store_failed', message: `The store failed: ${String(error)}`, key };
+  }
+}
+
+/**
+ * Stores a new run's header unless the run exists: `created`, `exists`, or the kernel's refusal.
+ * It lives `ttlMs` past now (the run's record lifetime).
+ */
+export async function createHeader(
+  env: RunnerEnv,
+  runId: string,
+  header: RunRecord,
+  ttlMs: number,
+): Promise<'created' | 'exists' | KernelRefusal> {
+  const done = await env.kernel.apply(
+    runKey(env.prefix, runId),
+    RUN_RECORD,
+    (current: RunRecord | undefined, _event: undefined, now) =>
+      current === undefined
+        ? { value: header, effects: ['created'], deadlineAt: now + ttlMs }
+        : { value: current, effects: ['exists'] },
+    undefined,
+  );
+  if (!done.ok) return done;
+  return done.effects[0] === 'created' ? 'created' : 'exists';
+}
+
+/**
+ * Stores the run's final status in its header, once, whoever finishes first (a step on the fresh
+ * record); a finished run's header lives `ttlMs` from now.
+ * @throws CorruptRecord when the header fails its check; an Error when the store fails.
+ */
+export async function finishHeader(env: RunnerEnv, runId: string, status: RunStatus): Promise<void> {
+  const read = await readHeader(env, runId);
+  if (!read.ok && read.code === 'corrupt_record') throw new CorruptRecord(read.key);
+  if (!read.ok) throw new Error(read.message);
+  if (read.header?.status !== 'running') return;
+  const done = await env.kernel.apply(
+    runKey(env.prefix, runId),
+    RUN_RECORD,
+    (current: RunRecord | undefined, _event: undefined, now) =>
+      current?.status === 'running'
+        ? { value: { ...current, status, endedAt: now }, effects: [], deadlineAt: now + env.ttlMs }
+        : { value: current, effects: [] },
+    undefined,
+  );
+  if (done.ok) return;
+  if (done.code === 'corrupt_record' || done.code === 'record_version') throw new CorruptRecord(done.key);
+  throw new Error(done.message);
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { definePipeline } from '../src/index.js';
+import { drive, flush, MIN, setUp } from './helpers.js';
+
+const DAY = 24 * 60 * MIN;
+
+// Issue 31, reproduction 2: an approval that may wait longer than the records' ttlMs (7 days).
+const pipeline = definePipeline({
+  name: 'long-wait',
+  nodes: [
+    { id: 'plan', kind: 'task', agent: 'quant_strategist' },
+    { id: 'approve', kind: 'approval', channel: '#approvals', dependsOn: ['plan'], timeoutMs: 10 * DAY },
+    { id: 'execute', kind: 'task', agent: 'executor', dependsOn: ['approve'] },
+  ],
+});
+
+describe('the lifetime of a run', () => {
+  it('keeps a run as long as its longest wait: a decision on day 8 of a 10-day approval counts', async () => {
+    const { clock, runner, store, calls } = setUp(() => ({}));
+    const run = runner.start(pipeline, { runId: 'r1' });
+    await flush();
+    clock.advance(8 * DAY);
+    expect(await runner.decide(pipeline, 'r1', 'approve', { approved: true, by: 'chairman' })).toEqual({
+      ok: true,
+    });
+    const result = await drive(clock, run);
+    expect(result.ok && result.status).toBe('succeeded');
+    expect(calls).toEqual(['plan#1', 'execute#1']);
+    expect(await store.get('pipeline:run:r1')).toMatchObject({ data: { status: 'succeeded' } });
+  });
+
+  it('lets a restarted runner resume the waiting run on day 9', async () => {
+    const first = setUp(() => ({}));
+    const run = first.runner.start(pipeline, { runId: 'r1' });
+    await flush();
+    await first.runner.close();
+    await run;
+    first.clock.advance(9 * DAY);
+    const second = setUp(() => ({}), { clock: first.clock, store: first.store });
+    const resumed = second.runner.resume(pipeline, { runId: 'r1' });
+    await flush();
+    expect(await second.runner.decide(pipeline, 'r1', 'approve', { approved: true })).toEqual({ ok: true });
+    const result = await drive(first.clock, resumed);
+    expect(result.ok && result.status).toBe('succeeded');
+  });
+
+  it('keeps a finished run ttlMs, and its nodes ttlMs plus the longest wait past their last write', async () => {
+    const { clock, runner, store } = setUp(() => ({}), { ttlMs: DAY });
+    const run = runner.start(pipeline, { runId: 'r1' });
+    await flush();
+    clock.advance(3 * DAY);
+    await runner.decide(pipeline, 'r1', 'approve', { approved: true });
+    await drive(clock, run);
+    clock.advance(DAY - 1);
+    expect(await store.get('pipeline:run:r1')).toMatchObject({ data: { status: 'succeeded' } });
+    expect(await store.get('pipeline:node:r1:approve')).toMatchObject({ status: 'done' });
+    clock.advance(1);
+    expect(await store.get('pipeline:run:r1')).toBeUndefined();
+    clock.advance(10 * DAY + MIN - 1); // the approval's wait, plus the lease grace
+    expect(await store.get('pipeline:node:r1:execute')).toMatchObject({ status: 'done' });
+    clock.advance(1);
+    expect(await store.get('pipeline:node:r1:execute')).toBeUndefined();
+  });
+});
