@@ -208,22 +208,28 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
     expect(await b).toMatchObject({ message: 'b stopped' });
   });
 
-  it('refuses a stored answer that is not one with corrupt_record instead of asking again, running nothing', async () => {
-    const twoDeletes = [
-      { id: 'c1', name: 'delete_row', args: { id: 1 } },
-      { id: 'c2', name: 'delete_row', args: { id: 2 } },
-    ];
-    const { before, table, restartedGraph } = await proposeThenCrash(twoDeletes, 1); // c1 answered
-    for await (const entry of before.store.list('langgraph:answer')) {
-      await before.store.set(entry.key, { ...(entry.value as object), data: { outcome: 1 } });
-    }
-    const handlers = graphResumeHandlers(restartedGraph(), ['delete_row'], { store: before.store });
-    const { after, decision } = await decidedAfterRestart(before);
-    const error = await handlers.delete_row?.(decision, after.confirm)?.catch((caught: unknown) => caught);
-    expect(isParleyError(error, 'corrupt_record')).toBe(true);
-    expect(after.channel.sent).toEqual([]);
-    expect(table.runs.delete_row).toBe(0);
-  });
+  it.each([
+    ['corrupt_record', 'not one', { data: { outcome: 1 } }],
+    ['record_version', 'of another format', { version: 2 }],
+  ] as const)(
+    'refuses with %s a stored answer that is %s instead of asking again, running nothing',
+    async (code, _what, change) => {
+      const twoDeletes = [
+        { id: 'c1', name: 'delete_row', args: { id: 1 } },
+        { id: 'c2', name: 'delete_row', args: { id: 2 } },
+      ];
+      const { before, table, restartedGraph } = await proposeThenCrash(twoDeletes, 1); // c1 answered
+      for await (const entry of before.store.list('langgraph:answer')) {
+        await before.store.set(entry.key, { ...(entry.value as object), ...change });
+      }
+      const handlers = graphResumeHandlers(restartedGraph(), ['delete_row'], { store: before.store });
+      const { after, decision } = await decidedAfterRestart(before);
+      const error = await handlers.delete_row?.(decision, after.confirm)?.catch((caught: unknown) => caught);
+      expect(isParleyError(error, code)).toBe(true);
+      expect(after.channel.sent).toEqual([]);
+      expect(table.runs.delete_row).toBe(0);
+    },
+  );
 
   it('rejects with store_failed, running nothing, when the claim to resume cannot be written', async () => {
     const { before, table, restartedGraph } = await proposeThenCrash();
