@@ -41,8 +41,12 @@ describe('a turn', () => {
       ['turn_0', 'campaign start'],
       ['turn_1', 'turn 1'],
     ]);
-    expect(await store.get('game:turns:key:turn_1')).toBeUndefined(); // no key given: no journal entry
-    expect(await store.get('game:turns:head')).toMatchObject({ turn: 1, turnId: 'turn_1', open: null });
+    expect(await store.get('game:turns:head')).toMatchObject({
+      kind: 'parley.turns.head',
+      version: 2,
+      data: { turn: 1, turnId: 'turn_1', open: null, journal: [] }, // no key given: no journal entry
+      lease: null,
+    });
   });
 
   it('emits started and committed after the commit', async () => {
@@ -99,7 +103,7 @@ describe('where checkpoints live', () => {
     await host.runner.run(say('One'));
     expect(await other.get('cp:checkpoint:turn_1')).toBeDefined();
     expect(await memory.get('game:checkpoint:turn_1')).toBeUndefined();
-    expect(await memory.get('game:turns:head')).toMatchObject({ turnId: 'turn_1' });
+    expect(await memory.get('game:turns:head')).toMatchObject({ data: { turnId: 'turn_1' } });
   });
 });
 
@@ -110,9 +114,8 @@ describe('submission keys', () => {
     const first = await host.runner.run(say('Attack'), { key: 'msg_1' });
     const replays: string[] = [];
     host.runner.on('replayed', (e) => replays.push(e.key));
-    expect(await env.store.get('game:turns:key:msg_1')).toMatchObject({
-      turnId: 'turn_1',
-      record: { turn: 1 },
+    expect(await env.store.get('game:turns:head')).toMatchObject({
+      data: { journal: [{ key: 'msg_1', result: { turnId: 'turn_1', record: { turn: 1 } } }] },
     });
     const again = await host.runner.run(say('Attack'), { key: 'msg_1' });
     expect(again).toEqual({
