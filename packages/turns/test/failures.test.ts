@@ -152,7 +152,9 @@ describe('the store fails or another writer wins', () => {
 
   it('reports a failed checkpoint, keeps the turn, and takes it before the next turn', async () => {
     const { host, faulty } = await opened();
-    faulty.fail((op, key) => (op === 'set' && key === 'game:checkpoint:turn_1' ? 'throw' : undefined));
+    faulty.fail((op, key) =>
+      op === 'set' && key.startsWith('game:checkpoint:turn_1:') ? 'throw' : undefined,
+    );
     const failed: string[] = [];
     host.runner.on('checkpoint-failed', (e) => failed.push(`${e.turnId} ${e.code}`));
     host.replies.push(hit('c1', 3));

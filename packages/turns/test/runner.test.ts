@@ -101,8 +101,13 @@ describe('where checkpoints live', () => {
     const { host, memory } = await opened({ checkpoints: { store: other, keyPrefix: 'cp:' } });
     host.replies.push({ text: 'a' });
     await host.runner.run(say('One'));
-    expect(await other.get('cp:checkpoint:turn_1')).toBeDefined();
-    expect(await memory.get('game:checkpoint:turn_1')).toBeUndefined();
+    const keys = async (store: typeof memory, prefix: string) => {
+      const found: string[] = [];
+      for await (const entry of store.list(prefix)) found.push(entry.key);
+      return found;
+    };
+    expect(await keys(other, 'cp:checkpoint:turn_1:')).toHaveLength(1);
+    expect(await keys(memory, 'game:checkpoint:')).toEqual([]);
     expect(await memory.get('game:turns:head')).toMatchObject({ data: { turnId: 'turn_1' } });
   });
 });
