@@ -17,8 +17,9 @@ async function closeWithReminder(rig: Rig): Promise<CleanupHost> {
   expect(host.done).toBe(true);
   return host;
 }
+/** The stored reminder: the data of its record (the durable kernel keeps it in an envelope). */
 const reminderOf = async (rig: Rig) =>
-  (await rig.store.inner.get(followUpKey('sess_1'))) as Record<string, unknown>;
+  ((await rig.store.inner.get(followUpKey('sess_1'))) as { data: Record<string, unknown> }).data;
 const reminders = (rig: Rig) => rig.notifier.sent.filter((n) => n.text.startsWith('Follow-up'));
 
 describe('the follow-up reminder', () => {
@@ -92,8 +93,9 @@ describe('the follow-up reminder', () => {
     const rig = createRig({ platform: ['success'] });
     const host = await closeWithReminder(rig);
     host.stop();
-    const stored = await reminderOf(rig);
-    await rig.store.inner.set(followUpKey('sess_1'), { ...stored, sendingAt: rig.clock.now() } as never);
+    const record = (await rig.store.inner.get(followUpKey('sess_1'))) as { data: Record<string, unknown> };
+    const claimed = { ...record, data: { ...record.data, sendingAt: rig.clock.now() } }; // claimed, never marked
+    await rig.store.inner.set(followUpKey('sess_1'), claimed as never);
     rig.clock.advance(10 * DAY);
     const resumed = await resumeCleanupSession(rig.options, 'sess_1');
     rig.clock.advance(0);

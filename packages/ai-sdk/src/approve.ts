@@ -1,8 +1,8 @@
 import type { ConfirmDecision, ConfirmGate, ResumeHandler } from '@parley/confirm';
-import { type Clock, type JsonValue, type StandardSchemaV1, type Store, validateAsync } from '@parley/core';
+import { type Clock, type JsonValue, type StandardSchemaV1, validateAsync } from '@parley/core';
 import type { ModelMessage, ToolApprovalResponse } from 'ai';
 import { AiSdkBridgeError } from './errors.js';
-import { approvalKey, claimApproval, findUnclaimed, type ApprovalRecord } from './records.js';
+import type { ApprovalRecord, ApprovalRecords } from './records.js';
 import type { ApprovalAnswer, ApprovalSource, ApproveOptions, ResumedApproval } from './types.js';
 
 interface ApprovalRequestPart {
@@ -17,9 +17,7 @@ interface Resolved {
 }
 
 interface ApproverDeps {
-  readonly store: Store;
-  readonly prefix: string;
-  readonly ttlMs: number;
+  readonly records: ApprovalRecords;
   readonly clock: Clock;
   readonly confirmGate: ConfirmGate;
   schemaOf(name: string): StandardSchemaV1;
@@ -82,9 +80,7 @@ async function ask(
     state: options.state ?? null,
     createdAt: deps.clock.now(),
   };
-  await deps.store.set(approvalKey(deps.prefix, toolCall.toolCallId), record as unknown as JsonValue, {
-    ttlMs: deps.ttlMs,
-  });
+  await deps.records.write(record);
   const decision = await deps.confirmGate.request({
     sessionKey: options.sessionKey,
     requester: options.requester,
@@ -96,25 +92,23 @@ async function ask(
   // A gate closed while waiting leaves the approval in the store for the next process: not ours.
   if (decision.reason === 'closed')
     return { response: responseOf(approvalId, decision), decision, elsewhere: true };
-  const won = await claimApproval(deps.store, deps.prefix, toolCall.toolCallId, decision.id, deps.ttlMs);
+  const won = await deps.records.claim(toolCall.toolCallId, decision.id);
   return { response: responseOf(approvalId, decision), decision, elsewhere: !won };
 }
 
 /** @internal The confirm gate's resume handler: continues the conversation of a restored approval, once. */
 export function resumeHandler(deps: {
-  readonly store: Store;
-  readonly prefix: string;
-  readonly ttlMs: number;
+  readonly records: ApprovalRecords;
   readonly onResume: (resumed: ResumedApproval) => void | Promise<void>;
 }): ResumeHandler {
   return async (decision) => {
-    const record = await findUnclaimed(deps.store, deps.prefix, {
+    const record = await deps.records.findUnclaimed({
       sessionKey: decision.sessionKey,
       tool: decision.action.name,
       args: decision.action.args,
     });
     if (record === undefined) return;
-    if (!(await claimApproval(deps.store, deps.prefix, record.toolCallId, decision.id, deps.ttlMs))) return;
+    if (!(await deps.records.claim(record.toolCallId, decision.id))) return;
     await deps.onResume({
       messages: [
         ...(record.messages as unknown as ModelMessage[]), // stored from response.messages

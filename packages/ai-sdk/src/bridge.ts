@@ -17,7 +17,7 @@ import {
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { createApprover, resumeHandler } from './approve.js';
 import { AiSdkBridgeError } from './errors.js';
-import { readApproval } from './records.js';
+import { createApprovalRecords } from './records.js';
 import { toLaxSchema, toStandardSchema } from './schema.js';
 import type { AiSdkBridge, AiSdkBridgeOptions, BridgeRun } from './types.js';
 
@@ -88,7 +88,7 @@ export function createAiSdkBridge<TContext = unknown>(
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? 'parley:ai-sdk:';
-  const ttlMs = options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS;
+  const records = createApprovalRecords(store, prefix, options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS, clock);
   const schemas = new Map(names.map((name) => [name, toStandardSchema(toolOf(tools, name).inputSchema)]));
   const schemaOf = (name: string): StandardSchemaV1 => schemas.get(name) as StandardSchemaV1; // every name has one
 
@@ -102,15 +102,13 @@ export function createAiSdkBridge<TContext = unknown>(
   const resume: Record<string, ResumeHandler> = {};
   const onResume = options.onResume;
   if (onResume !== undefined) {
-    for (const name of names.filter(needsConfirm))
-      resume[name] = resumeHandler({ store, prefix, ttlMs, onResume });
+    for (const name of names.filter(needsConfirm)) resume[name] = resumeHandler({ records, onResume });
   }
   const confirmGate: ConfirmGate = createConfirmGate({ ...options.confirm, store, clock, resume });
 
   const confirm: ToolConfirmFn<GateContext<TContext>> = async (request) => {
     const action = { name: request.call.tool, args: request.args as JsonValue }; // validated JSON arguments
-    const found = await readApproval(store, prefix, request.call.id);
-    const decisionId = found?.record.decisionId;
+    const decisionId = (await records.read(request.call.id))?.decisionId;
     if (decisionId !== undefined)
       return (await confirmGate.authorize(decisionId, action)).ok ? 'confirmed' : 'declined';
     if (!(await approvalNeeded(request.call.tool, request.args, request.context.sdk))) return 'confirmed';
@@ -208,9 +206,7 @@ export function createAiSdkBridge<TContext = unknown>(
         };
       }),
     approve: createApprover({
-      store,
-      prefix,
-      ttlMs,
+      records,
       clock,
       confirmGate,
       schemaOf,

@@ -9,10 +9,16 @@ import { ParleyError } from '@parley/core';
  * ```ts
  * import { AI_SDK_BRIDGE_ERROR_CODES } from '@parley/ai-sdk';
  *
- * console.log(AI_SDK_BRIDGE_ERROR_CODES); // [ 'invalid_argument', 'invalid_result' ]
+ * console.log(AI_SDK_BRIDGE_ERROR_CODES); // [ 'invalid_argument', 'invalid_result', 'corrupt_record', 'record_version', 'store_failed' ]
  * ```
  */
-export const AI_SDK_BRIDGE_ERROR_CODES = ['invalid_argument', 'invalid_result'] as const;
+export const AI_SDK_BRIDGE_ERROR_CODES = [
+  'invalid_argument',
+  'invalid_result',
+  'corrupt_record',
+  'record_version',
+  'store_failed',
+] as const;
 
 /**
  * One of {@link AI_SDK_BRIDGE_ERROR_CODES}.

@@ -1,4 +1,15 @@
-import { canonicalJson, type JsonValue, type Store } from '@parley/core';
+import {
+  canonicalJson,
+  type Clock,
+  createKernel,
+  createOwnerId,
+  type JsonValue,
+  type KernelRefusal,
+  type KernelStep,
+  type RecordCodec,
+  type Store,
+} from '@parley/core';
+import { AiSdkBridgeError } from './errors.js';
 
 /**
  * A tool approval the bridge is waiting on (or has answered), kept in the store under the call id so
@@ -19,79 +30,118 @@ export interface ApprovalRecord {
   /** The host's own data given to `approve`, handed back on resume. */
   readonly state: JsonValue;
   readonly createdAt: number;
-  /** Set once, by compare-and-set, by whoever takes the decision: the waiting `approve` or a resume. */
+  /** Set once, by whoever takes the decision: the waiting `approve` or a resume. */
   readonly decisionId?: string;
 }
 
-/** @internal The store keys of the bridge. */
-export function approvalKey(prefix: string, toolCallId: string): string {
-  return `${prefix}approval:${toolCallId}`;
+/** @internal The bridge's approval records, kept through the durable kernel. */
+export interface ApprovalRecords {
+  /**
+   * The record of a tool call, or `undefined`.
+   * @throws AiSdkBridgeError `corrupt_record`, `record_version`, `store_failed`.
+   */
+  read(toolCallId: string): Promise<ApprovalRecord | undefined>;
+  /** Stores the record of a tool call (a stored record the codec refuses is thrown, never overwritten). */
+  write(record: ApprovalRecord): Promise<void>;
+  /** Writes the decision id once; true for the caller that wrote it (it continues the conversation). */
+  claim(toolCallId: string, decisionId: string): Promise<boolean>;
+  /** The oldest unclaimed record a decision answers: same session, tool and canonical arguments. */
+  findUnclaimed(match: {
+    readonly sessionKey: string;
+    readonly tool: string;
+    readonly args: JsonValue;
+  }): Promise<ApprovalRecord | undefined>;
 }
 
-/** @internal Reads an approval record, or undefined when absent or not one. */
-export async function readApproval(
-  store: Store,
-  prefix: string,
-  toolCallId: string,
-): Promise<{ record: ApprovalRecord; version: number } | undefined> {
-  const entry = await store.getEntry(approvalKey(prefix, toolCallId));
-  if (entry === undefined || !isApprovalRecord(entry.value)) return undefined;
-  return { record: entry.value, version: entry.version };
-}
+const isString = (value: unknown): boolean => typeof value === 'string';
+
+/** @internal The codec of an approval record (format 1). */
+const APPROVALS: RecordCodec<ApprovalRecord> = {
+  kind: 'parley.ai-sdk.approval',
+  version: 1,
+  decode: (data) => {
+    const checks: Readonly<Record<string, (value: unknown) => boolean>> = {
+      ...{
+        approvalId: isString,
+        toolCallId: isString,
+        tool: isString,
+        sessionKey: isString,
+        requester: isString,
+      },
+      ...{ args: (v) => v !== undefined, state: (v) => v !== undefined, messages: Array.isArray },
+      createdAt: Number.isFinite,
+      decisionId: (v) => v === undefined || isString(v),
+    };
+    const object = typeof data === 'object' && data !== null && !Array.isArray(data);
+    const ok = object && Object.entries(checks).every(([field, check]) => check(Reflect.get(data, field)));
+    return ok ? (data as unknown as ApprovalRecord) : undefined; // every field checked
+  },
+  encode: (value) => ({ ...value }) as unknown as JsonValue, // plain JSON
+};
 
 /**
- * Claims a record for a decision: writes its decision id only when none is written yet. True when
- * this caller won (it is the one that continues the conversation).
- *
- * @internal
+ * @internal The approval records under `prefix`: checked by their codec when read (a corrupt or
+ * other-version record is refused with a typed error, never used or overwritten), each write one
+ * compare-and-set of a step run on the fresh record, living `ttlMs` after their last write.
  */
-export async function claimApproval(
+export function createApprovalRecords(
   store: Store,
   prefix: string,
-  toolCallId: string,
-  decisionId: string,
   ttlMs: number,
-): Promise<boolean> {
-  const current = await readApproval(store, prefix, toolCallId);
-  if (current === undefined || current.record.decisionId !== undefined) return false;
-  const next = { ...current.record, decisionId } as unknown as JsonValue; // a record is plain JSON
-  const result = await store.compareAndSet(approvalKey(prefix, toolCallId), current.version, next, { ttlMs });
-  return result.ok;
+  clock: Clock,
+): ApprovalRecords {
+  const kernel = createKernel({ store, clock, owner: createOwnerId('ai-sdk') });
+  const keyOf = (toolCallId: string): string => `${prefix}approval:${toolCallId}`;
+  return {
+    async read(toolCallId) {
+      const key = keyOf(toolCallId);
+      try {
+        return (await kernel.read(key, APPROVALS))?.value;
+      } catch (error) {
+        throw bridgeError(String(Reflect.get(Object(error), 'code')), String(error), key); // a KernelError
+      }
+    },
+    async write(record) {
+      const put: KernelStep<ApprovalRecord, ApprovalRecord, boolean> = (_, next, now) => ({
+        value: next,
+        effects: [true],
+        deadlineAt: now + ttlMs,
+      });
+      won(await kernel.apply(keyOf(record.toolCallId), APPROVALS, put, record));
+    },
+    async claim(toolCallId, decisionId) {
+      const decide: KernelStep<ApprovalRecord, string, boolean> = (current, id, now) =>
+        current === undefined || current.decisionId !== undefined
+          ? { value: current, effects: [false] }
+          : { value: { ...current, decisionId: id }, effects: [true], deadlineAt: now + ttlMs };
+      return won(await kernel.apply(keyOf(toolCallId), APPROVALS, decide, decisionId));
+    },
+    async findUnclaimed(match) {
+      const wanted = canonicalJson(match.args);
+      let found: ApprovalRecord | undefined;
+      for await (const entry of store.list(`${prefix}approval:`)) {
+        const stored = entry.value as { kind?: unknown; version?: unknown; data?: unknown } | null; // checked below
+        const same = stored?.kind === APPROVALS.kind && stored.version === APPROVALS.version;
+        const record = same ? APPROVALS.decode(stored.data) : undefined;
+        if (record === undefined || record.decisionId !== undefined) continue; // refused records never match
+        if (record.sessionKey !== match.sessionKey || record.tool !== match.tool) continue;
+        if (canonicalJson(record.args) !== wanted) continue;
+        if (found === undefined || record.createdAt < found.createdAt) found = record;
+      }
+      return found;
+    },
+  };
 }
 
-/**
- * Finds the oldest unclaimed record a decision answers: same session, tool and canonical arguments.
- *
- * @internal
- */
-export async function findUnclaimed(
-  store: Store,
-  prefix: string,
-  match: { readonly sessionKey: string; readonly tool: string; readonly args: JsonValue },
-): Promise<ApprovalRecord | undefined> {
-  const wanted = canonicalJson(match.args);
-  let found: ApprovalRecord | undefined;
-  for await (const entry of store.list(`${prefix}approval:`)) {
-    const record = entry.value;
-    if (!isApprovalRecord(record) || record.decisionId !== undefined) continue;
-    if (record.sessionKey !== match.sessionKey || record.tool !== match.tool) continue;
-    if (canonicalJson(record.args) !== wanted) continue;
-    if (found === undefined || record.createdAt < found.createdAt) found = record;
-  }
-  return found;
+/** Whether a step's write won; a refusal other than a lost race is thrown as an {@link AiSdkBridgeError}. */
+function won(result: { readonly ok: true; readonly effects: readonly boolean[] } | KernelRefusal): boolean {
+  if (result.ok) return result.effects[0] === true;
+  if (result.code === 'write_conflict') return false;
+  throw bridgeError(result.code, result.message, result.key);
 }
 
-function isApprovalRecord(value: unknown): value is ApprovalRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    typeof record['approvalId'] === 'string' &&
-    typeof record['toolCallId'] === 'string' &&
-    typeof record['tool'] === 'string' &&
-    typeof record['sessionKey'] === 'string' &&
-    typeof record['requester'] === 'string' &&
-    typeof record['createdAt'] === 'number' &&
-    Array.isArray(record['messages']) &&
-    (record['decisionId'] === undefined || typeof record['decisionId'] === 'string')
-  );
+/** The bridge's error for a kernel code: a refused record keeps its code, anything else is `store_failed`. */
+function bridgeError(code: string, message: string, key: string): AiSdkBridgeError {
+  const kept = code === 'corrupt_record' || code === 'record_version' ? code : 'store_failed';
+  return new AiSdkBridgeError(kept, message, { details: { key, code } });
 }

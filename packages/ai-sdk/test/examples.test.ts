@@ -24,7 +24,13 @@ import {
 
 describe('examples', () => {
   it('errors', () => {
-    expect(AI_SDK_BRIDGE_ERROR_CODES).toEqual(['invalid_argument', 'invalid_result']);
+    expect(AI_SDK_BRIDGE_ERROR_CODES).toEqual([
+      'invalid_argument',
+      'invalid_result',
+      'corrupt_record',
+      'record_version',
+      'store_failed',
+    ]);
     const code: AiSdkBridgeErrorCode = 'invalid_argument';
     const error = new AiSdkBridgeError(code, 'no tools');
     expect(isParleyError(error, 'invalid_argument')).toBe(true);

@@ -1,6 +1,14 @@
-import { canonicalJson, type JsonValue, systemClock } from '@parley/core';
+import {
+  canonicalJson,
+  createKernel,
+  createOwnerId,
+  generateId,
+  isParleyError,
+  type JsonValue,
+  systemClock,
+} from '@parley/core';
 import { CheckpointsError, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS } from './errors.js';
-import { type LogRecord, readLog, readSnapshot, viewOf } from './log-record.js';
+import { EMPTY_LOG, LOG, type LogRecord, readSnapshot, viewOf } from './log-record.js';
 import type {
   Checkpoint,
   CheckpointRefusal,
@@ -15,8 +23,10 @@ import type {
  *
  * Use it where the seed asks for rollback: `take` after every command, `rollback` to an earlier
  * one on request (the host puts the returned state back), `undo` while no new command came, and
- * `commit` when one does. The log is bounded by `maxCheckpoints`; every change is a compare-and-set
- * on the log, so two writers never overwrite each other and a restart loses nothing.
+ * `commit` when one does. The log is bounded by `maxCheckpoints`; it is a durable-kernel record
+ * (`@parley/core`), and every change is one write of it that fails (`conflict`) when the log moved
+ * since it was read, so two writers never overwrite each other and a restart loses nothing. Every
+ * snapshot key is unique, so a writer that loses a race deletes only the snapshots it wrote.
  *
  * @throws CheckpointsError `invalid_options` for an empty `keyPrefix`, or a `maxCheckpoints` (also
  * when a function returns it) that is not an integer in 0…{@link MAX_CHECKPOINTS}.
@@ -46,7 +56,10 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
     throw new CheckpointsError('invalid_options', 'keyPrefix must be a non-empty string');
   }
   const logKey = `${prefix}checkpoints`;
-  const refOf = (id: string): string => `${prefix}checkpoint:${id}`;
+  const nonce = options.generateId ?? (() => generateId());
+  // every snapshot key is new, so a writer that loses a race deletes only what it wrote
+  const refOf = (id: string): string => `${prefix}checkpoint:${id}:${nonce()}`;
+  const kernel = createKernel({ store, clock, owner: createOwnerId('checkpoints') });
   const max = async (): Promise<number> => {
     const given = options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     return cap(typeof given === 'function' ? await given() : given);
@@ -61,26 +74,41 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   });
 
   async function read(): Promise<{ log: LogRecord; version: number | null } | CheckpointRefusal> {
-    const entry = await store.getEntry(logKey);
-    const log = readLog(entry);
-    return log.ok
-      ? { log: log.value, version: entry?.version ?? null }
-      : refuse('corrupt_record', log.reason);
+    try {
+      const committed = await kernel.read(logKey, LOG);
+      return { log: committed?.value ?? EMPTY_LOG, version: committed?.storeVersion ?? null };
+    } catch (err) {
+      if (isParleyError(err, 'corrupt_record', 'record_version')) return refuse(err.code, err.message);
+      throw err;
+    }
   }
 
-  /** Writes the log if it is still at `version`; deletes `written` keys when the race is lost. */
+  /**
+   * Commits `next` if the log is still the one read (its `rev`), with one kernel write; when it is
+   * not, deletes the `written` keys (only this call's own) and refuses `conflict`.
+   */
   async function write(
     next: LogRecord,
-    version: number | null,
+    read: LogRecord,
     written: readonly string[] = [],
   ): Promise<{ ok: true; version: number } | CheckpointRefusal> {
-    // a log record is plain JSON by construction
-    const result = await store.compareAndSet(logKey, version, next as unknown as JsonValue);
-    if (result.ok) return result;
+    const step = (current: LogRecord | undefined) =>
+      (current?.rev ?? 0) === read.rev
+        ? { value: { ...next, rev: read.rev + 1 }, effects: [] }
+        : { value: current, effects: ['moved'] };
+    const result = await kernel.apply(logKey, LOG, step, null);
+    if (result.ok && result.effects.length === 0 && result.committed !== undefined) {
+      return { ok: true, version: result.committed.storeVersion };
+    }
     for (const key of written) await store.delete(key);
-    return refuse('conflict', `the log ${logKey} moved to version ${String(result.version)}`, {
-      version: result.version,
-    });
+    if (!result.ok && (result.code === 'corrupt_record' || result.code === 'record_version')) {
+      return refuse(result.code, result.message);
+    }
+    if (!result.ok && result.code !== 'write_conflict') {
+      throw new CheckpointsError('store_failed', result.message, { details: { key: logKey } });
+    }
+    const version = result.ok ? (result.committed?.storeVersion ?? null) : null;
+    return refuse('conflict', `the log ${logKey} moved to version ${String(version)}`, { version });
   }
 
   async function loadState(
@@ -135,7 +163,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       const all = [...log.checkpoints, checkpoint];
       const dropped = all.slice(0, Math.max(0, all.length - limit));
       const next: LogRecord = { ...log, checkpoints: all.slice(dropped.length) };
-      const saved = await write(next, current.version, [checkpoint.ref]);
+      const saved = await write(next, current.log, [checkpoint.ref]);
       if (!saved.ok) return saved;
       for (const key of [...freed, ...dropped.map((c) => c.ref)]) await store.delete(key);
       return { ok: true, checkpoint, dropped: dropped.map((c) => c.id), log: viewOf(next, saved.version) };
@@ -176,7 +204,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       let undo = log.undo;
       const written: string[] = [];
       if (!pending || undo === null) {
-        const ref = `${prefix}undo:${String(version)}`;
+        const ref = `${prefix}undo:${nonce()}`;
         await store.set(ref, { kind: 'parley.checkpoint', id: fromId, state: json(present) });
         written.push(ref);
         undo = { ref, checkpoints: log.checkpoints };
@@ -187,7 +215,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
         rollback: { fromId, toId: id, canUndo: true },
         undo,
       };
-      const saved = await write(next, version, written);
+      const saved = await write(next, log, written);
       if (!saved.ok) return saved;
       return { ok: true, state: restored.state, id, log: viewOf(next, saved.version) };
     },
@@ -209,7 +237,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       const kept = await loadState(log.undo.ref, log.rollback.fromId);
       if (!kept.ok) return kept;
       const next: LogRecord = { ...log, checkpoints: log.undo.checkpoints, rollback: null, undo: null };
-      const saved = await write(next, version);
+      const saved = await write(next, log);
       if (!saved.ok) return saved;
       await store.delete(log.undo.ref);
       return { ok: true, state: kept.state, id: log.rollback.fromId, log: viewOf(next, saved.version) };
@@ -220,7 +248,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       if ('ok' in current) return current;
       const { log, freed } = committed(current.log);
       if (freed.length === 0) return { ok: true, committed: false, log: viewOf(log, current.version) };
-      const saved = await write(log, current.version);
+      const saved = await write(log, current.log);
       if (!saved.ok) return saved;
       for (const key of freed) await store.delete(key);
       return { ok: true, committed: true, log: viewOf(log, saved.version) };

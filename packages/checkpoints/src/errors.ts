@@ -10,7 +10,7 @@ import { ParleyError } from '@parley/core';
  * console.log(CHECKPOINTS_ERROR_CODES); // [ 'invalid_options' ]
  * ```
  */
-export const CHECKPOINTS_ERROR_CODES = ['invalid_options'] as const;
+export const CHECKPOINTS_ERROR_CODES = ['invalid_options', 'store_failed'] as const;
 
 /**
  * A code of {@link CheckpointsError}.

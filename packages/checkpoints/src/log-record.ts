@@ -1,11 +1,11 @@
-// The stored log and snapshot records, and their checks on read (pure).
-import { type JsonValue, type StandardSchemaV1, type StoreEntry, validate } from '@parley/core';
+// The stored log (a kernel record) and snapshot records, and their checks on read (pure).
+import { type JsonValue, type RecordCodec, type StandardSchemaV1, validate } from '@parley/core';
 import type { Checkpoint, CheckpointLog, RollbackState } from './types.js';
 
-/** @internal The log as stored under `<prefix>checkpoints`. */
+/** @internal The log as stored under `<prefix>checkpoints` (the data of a kernel record). */
 export interface LogRecord {
-  readonly kind: 'parley.checkpoints';
-  readonly format: 1;
+  /** Bumped by every write: a change computed from an older log is refused (`conflict`). */
+  readonly rev: number;
   readonly checkpoints: readonly Checkpoint[];
   readonly rollback: RollbackState | null;
   /** While a rollback can be undone: the present kept before it, and the checkpoints it hid. */
@@ -14,8 +14,7 @@ export interface LogRecord {
 
 /** @internal */
 export const EMPTY_LOG: LogRecord = {
-  kind: 'parley.checkpoints',
-  format: 1,
+  rev: 0,
   checkpoints: [],
   rollback: null,
   undo: null,
@@ -23,32 +22,27 @@ export const EMPTY_LOG: LogRecord = {
 
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
-/** @internal Checks a stored log (an absent one is empty). */
-export function readLog(entry: StoreEntry | undefined): Read<LogRecord> {
-  if (entry === undefined) return { ok: true, value: EMPTY_LOG };
-  const v = entry.value;
-  const bad = (reason: string): Read<LogRecord> => ({ ok: false, reason: `the log ${entry.key}: ${reason}` });
-  if (!isObject(v) || v.kind !== 'parley.checkpoints' || v.format !== 1) return bad('not a checkpoint log');
-  if (!isList(v.checkpoints)) return bad('"checkpoints" must be a list of checkpoints');
-  const rollback = v.rollback;
-  if (
-    rollback !== null &&
-    !(
-      isObject(rollback) &&
-      typeof rollback.fromId === 'string' &&
-      typeof rollback.toId === 'string' &&
-      typeof rollback.canUndo === 'boolean'
-    )
-  ) {
-    return bad('"rollback" must be { fromId, toId, canUndo } or null');
-  }
-  const undo = v.undo;
-  if (undo !== null && !(isObject(undo) && typeof undo.ref === 'string' && isList(undo.checkpoints))) {
-    return bad('"undo" must be { ref, checkpoints } or null');
-  }
-  // every field checked above
-  return { ok: true, value: v as unknown as LogRecord };
-}
+/** @internal The log's kind and format (format 2: a kernel record; a format-1 log is `corrupt_record`). */
+export const LOG: RecordCodec<LogRecord> = {
+  kind: 'parley.checkpoints',
+  version: 2,
+  decode(v) {
+    if (!isObject(v) || !Number.isInteger(v.rev) || !isList(v.checkpoints)) return undefined;
+    const rollback = v.rollback;
+    const okRollback =
+      rollback === null ||
+      (isObject(rollback) &&
+        typeof rollback.fromId === 'string' &&
+        typeof rollback.toId === 'string' &&
+        typeof rollback.canUndo === 'boolean');
+    const undo = v.undo;
+    const okUndo =
+      undo === null || (isObject(undo) && typeof undo.ref === 'string' && isList(undo.checkpoints));
+    // every field checked here
+    return okRollback && okUndo ? (v as unknown as LogRecord) : undefined;
+  },
+  encode: (log) => log as unknown as JsonValue, // plain JSON by construction
+};
 
 /** @internal Checks a stored snapshot: written by this package for `id`, its state passing the schema. */
 export function readSnapshot(

@@ -1,4 +1,4 @@
-import type { Clock, JsonValue, StandardSchemaV1, Store } from '@parley/core';
+import type { Clock, IdGenerator, JsonValue, StandardSchemaV1, Store } from '@parley/core';
 
 /**
  * Every code the checkpoints refuse with (as data, never thrown).
@@ -12,7 +12,8 @@ import type { Clock, JsonValue, StandardSchemaV1, Store } from '@parley/core';
  * | `nothing_to_undo` | `undo` without a rollback |
  * | `undo_unavailable` | `undo` after a new command committed the rollback as a branch |
  * | `conflict` | the log changed since it was read (another writer, or `ifVersion` is old) |
- * | `corrupt_record` | a stored log or snapshot is not what this package wrote, or fails `stateSchema` |
+ * | `corrupt_record` | a stored log or snapshot is not what this package wrote (a log of the format before the kernel included), or fails `stateSchema` |
+ * | `record_version` | the stored log has another record format version than this code reads |
  *
  * @example
  * ```ts
@@ -30,6 +31,7 @@ export const CHECKPOINT_REFUSAL_CODES = [
   'undo_unavailable',
   'conflict',
   'corrupt_record',
+  'record_version',
 ] as const;
 
 /**
@@ -141,6 +143,8 @@ export interface CheckpointsOptions {
   readonly maxCheckpoints?: number | (() => number | Promise<number>);
   /** Checks every state read back; one that fails is `corrupt_record`. */
   readonly stateSchema?: StandardSchemaV1;
+  /** Makes the unique suffix of every snapshot key (so racing writers never share one); nanoid by default. */
+  readonly generateId?: IdGenerator;
 }
 
 /**

@@ -10,10 +10,12 @@ describe('take', () => {
     const taken = await checkpoints.take('turn_0', { hp: 10, at: 'gate' }, { label: 'campaign start' });
     expect(taken).toMatchObject({
       ok: true,
-      checkpoint: { id: 'turn_0', at: clock.now(), label: 'campaign start', ref: 'g:checkpoint:turn_0' },
+      checkpoint: { id: 'turn_0', at: clock.now(), label: 'campaign start' },
       dropped: [],
     });
-    expect(await store.get('g:checkpoint:turn_0')).toEqual({
+    const ref = taken.ok ? taken.checkpoint.ref : '';
+    expect(ref).toMatch(/^g:checkpoint:turn_0:/);
+    expect(await store.get(ref)).toEqual({
       kind: 'parley.checkpoint',
       id: 'turn_0',
       state: { hp: 10, at: 'gate' },
@@ -185,12 +187,16 @@ describe('records read back', () => {
     const schema = z.object({ hp: z.number().int(), at: z.string() });
     const { checkpoints, store } = setup({ stateSchema: schema });
     await play(checkpoints, 2);
-    await store.set('g:checkpoint:turn_0', { kind: 'parley.checkpoint', id: 'turn_1', state: {} });
+    const refOf = async (id: string) => {
+      const log = await checkpoints.log();
+      return (log.ok && log.checkpoints.find((c) => c.id === id)?.ref) || '';
+    };
+    await store.set(await refOf('turn_0'), { kind: 'parley.checkpoint', id: 'turn_1', state: {} });
     expect(await checkpoints.rollback('turn_0', { hp: 1, at: '' })).toMatchObject({
       ok: false,
       code: 'corrupt_record',
     });
-    await store.set('g:checkpoint:turn_1', {
+    await store.set(await refOf('turn_1'), {
       kind: 'parley.checkpoint',
       id: 'turn_1',
       state: { hp: 1.5, at: '' },
@@ -198,9 +204,19 @@ describe('records read back', () => {
     expect(await checkpoints.load('turn_1')).toMatchObject({ ok: false, code: 'corrupt_record' });
     const corrupt: JsonValue[] = [
       { kind: 'other' },
-      { kind: 'parley.checkpoints', format: 1, checkpoints: [{ id: 1 }], rollback: null, undo: null },
-      { kind: 'parley.checkpoints', format: 1, checkpoints: [], rollback: { fromId: 1 }, undo: null },
-      { kind: 'parley.checkpoints', format: 1, checkpoints: [], rollback: null, undo: { ref: 3 } },
+      { kind: 'parley.checkpoints', format: 1, checkpoints: [], rollback: null, undo: null },
+      ...[
+        { rev: 0, checkpoints: [{ id: 1 }], rollback: null, undo: null },
+        { rev: 0, checkpoints: [], rollback: { fromId: 1 }, undo: null },
+        { rev: 0, checkpoints: [], rollback: null, undo: { ref: 3 } },
+      ].map((data) => ({
+        kind: 'parley.checkpoints',
+        version: 2,
+        data,
+        lease: null,
+        fence: 0,
+        deadlineAt: null,
+      })),
     ];
     for (const bad of corrupt) {
       await store.set('g:checkpoints', bad);

@@ -97,7 +97,7 @@ describe('TSDoc examples', () => {
   });
 
   it('constants', () => {
-    expect(CHECKPOINTS_ERROR_CODES).toEqual(['invalid_options']);
+    expect(CHECKPOINTS_ERROR_CODES).toEqual(['invalid_options', 'store_failed']);
     expect(CHECKPOINT_REFUSAL_CODES.includes('undo_unavailable')).toBe(true);
     expect(MAX_CHECKPOINTS).toBe(1000);
     expect(DEFAULT_MAX_CHECKPOINTS).toBe(20);

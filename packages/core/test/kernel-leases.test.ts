@@ -99,13 +99,23 @@ describe('leases', () => {
     expect((await store.getEntry('k'))?.expiresAt).toBe(3_000 + 10_000);
   });
 
-  it('lets the same owner take its lease again with a new token, fencing its older one', async () => {
-    const { a } = setup();
+  it('refuses the same owner a second lease while its first is valid; force takes it and fences the first', async () => {
+    const { a, b } = setup();
     const first = await take(a);
-    const second = await take(a);
-    expect(second.token).toBe(first.token + 1);
+    const again = await a.acquire('k', counter, { ttlMs: 1_000 });
+    expect(!again.ok && again.code).toBe('lease_held');
+    const forced = await b.acquire('k', counter, { ttlMs: 1_000, force: true });
+    expect(forced.ok && forced.lease.token).toBe(first.token + 1);
     const stale = await a.apply('k', counter, add, 1, { lease: first });
     expect(!stale.ok && stale.code).toBe('lease_lost');
+  });
+
+  it('ends the lease in the commit with release: true', async () => {
+    const { a, b } = setup();
+    const lease = await take(a);
+    const done = await a.apply('k', counter, add, 1, { lease, release: true });
+    expect(done.ok && done.committed?.lease).toBeNull();
+    expect((await b.apply('k', counter, add, 1)).ok).toBe(true);
   });
 
   it('refuses a lease of another key, and a ttlMs that is not positive', async () => {

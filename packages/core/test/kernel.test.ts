@@ -79,6 +79,18 @@ describe('createKernel apply', () => {
     await expect(kernel.read('k', counter)).rejects.toSatisfy((err) => isParleyError(err, 'store_failed'));
   });
 
+  it('writes nothing when the step returns the value it was given', async () => {
+    const store = createMemoryStore();
+    const kernel = createKernel({ store, owner: 'a' });
+    await kernel.apply('k', counter, add, 1);
+    const before = (await store.getEntry('k'))?.version;
+    const same: KernelStep<Counter, null, string> = (current) => ({ value: current, effects: ['seen'] });
+    const done = await kernel.apply('k', counter, same, null);
+    expect(done.ok && done.effects).toEqual(['seen']);
+    expect(done.ok && done.committed?.storeVersion).toBe(before);
+    expect((await store.getEntry('k'))?.version).toBe(before);
+  });
+
   it('lets a throwing step propagate with nothing written', async () => {
     const kernel = createKernel({ store: createMemoryStore(), owner: 'a' });
     const boom: KernelStep<Counter, null, never> = () => {

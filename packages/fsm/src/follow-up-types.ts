@@ -7,11 +7,13 @@ import type { Clock, JsonValue, Store, Unsubscribe } from '@parley/core';
  * |---|---|
  * | `exists` | `schedule`: a follow-up with this id is already stored |
  * | `not_found` | `arm`, `resolve`: no follow-up under the key |
- * | `corrupt_record` | `arm`: the stored value is not a follow-up of this id |
+ * | `corrupt_record` | `schedule`, `arm`, `resolve`: the stored value is not a follow-up of this id (never used) |
+ * | `record_version` | `schedule`, `arm`, `resolve`: the stored follow-up has another record format (never used, never overwritten) |
  * | `already_sent` | `arm`, `resolve`: it was sent before (nothing is armed) |
- * | `outcome_unknown` | `arm`: it was claimed for sending and never marked sent (a crash mid-send); not resent |
+ * | `outcome_unknown` | `arm`: it was claimed for sending and never marked sent, and its claim's lease ended (a crash mid-send); not resent |
+ * | `in_flight` | `arm`, `resolve`: a process is sending it under a lease that is still valid |
  * | `not_claimed` | `resolve`: no send was claimed, so there is no unknown outcome to settle |
- * | `conflict` | `resolve`: another process wrote the record between the read and the write |
+ * | `conflict` | `resolve`: the record kept changing under the write (the kernel's `write_conflict`) |
  * | `too_many` | `schedule`, `arm`: `maxArmed` timers are armed already (it stays stored, unarmed) |
  * | `closed` | `close()` was called |
  *
@@ -26,8 +28,10 @@ export const FOLLOW_UP_REFUSAL_CODES = [
   'exists',
   'not_found',
   'corrupt_record',
+  'record_version',
   'already_sent',
   'outcome_unknown',
+  'in_flight',
   'not_claimed',
   'conflict',
   'too_many',
@@ -59,6 +63,19 @@ export type FollowUpRefusalCode = (typeof FOLLOW_UP_REFUSAL_CODES)[number];
 export const DEFAULT_MAX_ARMED_FOLLOW_UPS = 10_000;
 
 /**
+ * How long a process's claim of a send holds unless `sendLeaseMs` says otherwise: one minute. A send
+ * still running past it cannot mark the follow-up sent (its outcome reads as unknown).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SEND_LEASE_MS } from '@parley/fsm';
+ *
+ * console.log(DEFAULT_SEND_LEASE_MS); // 60000
+ * ```
+ */
+export const DEFAULT_SEND_LEASE_MS = 60_000;
+
+/**
  * A follow-up as stored (plain JSON): an absolute due time (epoch ms), what to send, when a process
  * claimed it for sending (`sendingAt`) and when it was marked sent (`sentAt`), each `null` until then.
  *
@@ -75,7 +92,7 @@ export interface FollowUp<TPayload extends JsonValue = JsonValue> {
   readonly dueAt: number;
   readonly payload: TPayload;
   readonly createdAt: number;
-  /** Written with compare-and-set before `send` runs: only the process whose claim won sends. */
+  /** Written under the lease of the record before `send` runs: only the lease holder sends. */
   readonly sendingAt: number | null;
   readonly sentAt: number | null;
 }
@@ -111,6 +128,11 @@ export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
   readonly send: (followUp: FollowUp<TPayload>) => void | Promise<void>;
   /** Most timers armed at once; {@link DEFAULT_MAX_ARMED_FOLLOW_UPS} by default. */
   readonly maxArmed?: number;
+  /**
+   * How long the lease of a claimed send holds ({@link DEFAULT_SEND_LEASE_MS}): another process
+   * finds it `in_flight` until then, and `outcome_unknown` after when it was never marked sent.
+   */
+  readonly sendLeaseMs?: number;
 }
 
 /**
@@ -150,7 +172,7 @@ export type FollowUpResult<TPayload extends JsonValue = JsonValue> =
 
 /**
  * Durable one-shot follow-ups ("remind me in 7 days"): stored with an absolute due time, armed as a
- * timer on the clock, claimed with compare-and-set when due, sent by the claim's winner, then marked sent.
+ * timer on the clock, claimed under a fenced lease when due, sent by the lease holder, then marked sent.
  *
  * @example
  * ```ts

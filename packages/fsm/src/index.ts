@@ -68,7 +68,11 @@ export type {
 export { describeFlowResult, toFlowAudit } from './flow-report.js';
 export type { FlowAudit } from './flow-report.js';
 export { createFollowUps } from './follow-ups.js';
-export { DEFAULT_MAX_ARMED_FOLLOW_UPS, FOLLOW_UP_REFUSAL_CODES } from './follow-up-types.js';
+export {
+  DEFAULT_MAX_ARMED_FOLLOW_UPS,
+  DEFAULT_SEND_LEASE_MS,
+  FOLLOW_UP_REFUSAL_CODES,
+} from './follow-up-types.js';
 export type {
   FollowUp,
   FollowUpRefusalCode,

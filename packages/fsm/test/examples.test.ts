@@ -12,6 +12,7 @@ import {
   createFollowUps,
   DEFAULT_MAX_ARMED_FOLLOW_UPS,
   DEFAULT_MAX_CHAT_SESSIONS,
+  DEFAULT_SEND_LEASE_MS,
   DEFAULT_MAX_SEEN_MESSAGES,
   MAX_MESSAGE_ID_LENGTH,
   describeFlowResult,
@@ -255,6 +256,7 @@ describe('TSDoc examples', () => {
   it('follow-up constants', () => {
     expect(FOLLOW_UP_REFUSAL_CODES.includes('already_sent')).toBe(true);
     expect(DEFAULT_MAX_ARMED_FOLLOW_UPS).toBe(10000);
+    expect(DEFAULT_SEND_LEASE_MS).toBe(60000);
   });
 
   it('createChatFlowHost', async () => {

@@ -5,11 +5,13 @@ import { createManualClock, createMemoryStore, type ManualClock, type Store } fr
 import { describe, expect, it } from 'vitest';
 import {
   createFollowUps,
+  DEFAULT_SEND_LEASE_MS,
   type FollowUp,
   type FollowUps,
   type FollowUpsEvents,
   type FollowUpsOptions,
 } from '../src/index.js';
+import { patchFollowUp, storedFollowUp } from './helpers.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 3, 15, 9);
@@ -43,7 +45,10 @@ describe('createFollowUps', () => {
     const events = recordEvents(followUps);
     const scheduled = await followUps.schedule('sess_1', START + 7 * DAY, 'check');
     expect(scheduled).toMatchObject({ ok: true, followUp: { dueAt: START + 7 * DAY, sentAt: null } });
-    expect(await store.get('follow-up:sess_1')).toMatchObject({ kind: 'parley.follow-up', payload: 'check' });
+    expect(await storedFollowUp(store, 'follow-up:sess_1')).toMatchObject({
+      kind: 'parley.follow-up',
+      payload: 'check',
+    });
     expect(followUps.armed).toBe(1);
     await advance(clock, followUps, 7 * DAY - 1);
     expect(sent).toEqual([]);
@@ -167,20 +172,17 @@ describe('createFollowUps', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('reports failed when the record changed while it was being sent', async () => {
-    const { clock, store, open } = rig();
-    const followUps = open({
-      send: async () => {
-        await store.set('follow-up:sess_1', (await store.get('follow-up:sess_1')) ?? null); // another writer
-      },
-    });
+  it('reports failed when its claim expired while it was being sent, leaving the outcome unknown', async () => {
+    const { clock, open } = rig();
+    const followUps = open({ send: () => clock.advance(DEFAULT_SEND_LEASE_MS) }); // a send slower than its lease
     const events = recordEvents(followUps);
     await followUps.schedule('sess_1', START + DAY, 'check');
     await advance(clock, followUps, DAY);
     expect(events.at(-1)).toMatchObject({
       event: 'failed',
-      payload: { reason: expect.stringContaining('changed') },
+      payload: { reason: expect.stringContaining('changed while it was sent') },
     });
+    expect(await open().arm('sess_1')).toMatchObject({ ok: false, code: 'outcome_unknown' });
   });
 
   it('sends nothing when the record was marked sent or deleted by another process before it fired', async () => {
@@ -188,8 +190,7 @@ describe('createFollowUps', () => {
     const followUps = open();
     await followUps.schedule('a', START + DAY, 'a');
     await followUps.schedule('b', START + DAY, 'b');
-    const a = (await followUps.get('a')) as FollowUp<string>;
-    await store.set('follow-up:a', { ...a, sentAt: START });
+    await patchFollowUp(store, 'follow-up:a', { sentAt: START });
     await store.delete('follow-up:b');
     await advance(clock, followUps, DAY);
     expect(sent).toEqual([]);
@@ -211,6 +212,6 @@ describe('createFollowUps', () => {
     broken = true;
     clock.advance(DAY);
     await followUps.settled();
-    expect(failed).toEqual(['store down']);
+    expect(failed).toEqual([expect.stringContaining('store down')]);
   });
 });

@@ -1,6 +1,6 @@
 import { Command } from '@langchain/langgraph';
 import { type ConfirmAction, type ConfirmDecision, type ConfirmGate, digestAction } from '@parley/confirm';
-import type { JsonValue, Store } from '@parley/core';
+import type { Clock, JsonValue, Lease, Store } from '@parley/core';
 import { LangGraphBridgeError } from './errors.js';
 import { type ConfirmAnswer, type ConfirmInterruptRequest, isConfirmInterrupt } from './interrupt.js';
 import { type AnswerLedger, createAnswerLedger } from './ledger.js';
@@ -72,6 +72,8 @@ export interface RunWithConfirmationOptions {
   readonly store?: Store;
   /** Prefix of those keys; `langgraph:` by default. */
   readonly storePrefix?: string;
+  /** The clock of the resume claims' leases and the answers' lifetimes; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 /** What driving a thread came to: the last result, or nothing when another resumer took it. */
@@ -124,16 +126,17 @@ export async function drive(
       resume[id] = answers;
     }
     const ids = Object.keys(resume);
-    const claimed: string[] = [];
+    const claimed: Lease[] = [];
     for (const id of ids) {
-      if (!(await ledger.claim(threadId, id))) break;
-      claimed.push(id);
+      const lease = await ledger.claim(threadId, id);
+      if (lease === undefined) break;
+      claimed.push(lease);
     }
     try {
       if (claimed.length < ids.length) return { claimed: false };
       result = await graph.invoke(new Command({ resume }), config);
     } catch (error) {
-      for (const id of claimed) await ledger.release(threadId, id);
+      for (const lease of claimed) await ledger.release(lease);
       throw error;
     }
   }
@@ -141,7 +144,7 @@ export async function drive(
 
 /** The ledger of a run's options. */
 export function ledgerOf(options: RunWithConfirmationOptions): AnswerLedger {
-  return createAnswerLedger(options.store, options.storePrefix ?? 'langgraph:');
+  return createAnswerLedger(options.store, options.storePrefix ?? 'langgraph:', options.clock);
 }
 
 /**

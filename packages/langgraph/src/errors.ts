@@ -7,15 +7,23 @@ import { ParleyError } from '@parley/core';
  * ```ts
  * import { LANGGRAPH_BRIDGE_ERROR_CODES } from '@parley/langgraph';
  *
- * console.log(LANGGRAPH_BRIDGE_ERROR_CODES); // [ 'invalid_argument', 'too_many_rounds' ]
+ * console.log(LANGGRAPH_BRIDGE_ERROR_CODES); // [ 'invalid_argument', 'too_many_rounds', 'corrupt_record', 'record_version', 'store_failed' ]
  * ```
  */
-export const LANGGRAPH_BRIDGE_ERROR_CODES = ['invalid_argument', 'too_many_rounds'] as const;
+export const LANGGRAPH_BRIDGE_ERROR_CODES = [
+  'invalid_argument',
+  'too_many_rounds',
+  'corrupt_record',
+  'record_version',
+  'store_failed',
+] as const;
 
 /**
  * A code of {@link LangGraphBridgeError}: `invalid_argument` for a missing graph, gate, thread id,
  * session or bad option; `too_many_rounds` when a run raised confirmation interrupts more than
- * `maxRounds` times in a row (the thread stays interrupted; nothing ran unconfirmed).
+ * `maxRounds` times in a row (the thread stays interrupted; nothing ran unconfirmed);
+ * `corrupt_record` / `record_version` for a stored answer that is not one or of another format
+ * (refused, never used); `store_failed` when the store failed.
  *
  * @example
  * ```ts

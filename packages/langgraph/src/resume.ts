@@ -1,5 +1,5 @@
 import type { ConfirmDecision, ResumeHandler } from '@parley/confirm';
-import type { JsonValue, Store } from '@parley/core';
+import type { Clock, JsonValue, Store } from '@parley/core';
 import {
   answerOf,
   type ConfirmableGraph,
@@ -57,6 +57,8 @@ export interface GraphResumeOptions {
    */
   readonly store?: Store;
   readonly storePrefix?: string;
+  /** The clock of the resume claims' leases (the store's clock); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -110,6 +112,7 @@ export function graphResumeHandlers(
       ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
       ...(options.store === undefined ? {} : { store: options.store }),
       ...(options.storePrefix === undefined ? {} : { storePrefix: options.storePrefix }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     };
     const ledger = ledgerOf(run);
     await ledger.record(

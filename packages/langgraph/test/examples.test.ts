@@ -33,7 +33,13 @@ import {
 
 describe('errors.ts examples', () => {
   it('codes, type and class', () => {
-    expect(LANGGRAPH_BRIDGE_ERROR_CODES).toEqual(['invalid_argument', 'too_many_rounds']);
+    expect(LANGGRAPH_BRIDGE_ERROR_CODES).toEqual([
+      'invalid_argument',
+      'too_many_rounds',
+      'corrupt_record',
+      'record_version',
+      'store_failed',
+    ]);
     const code: LangGraphBridgeErrorCode = 'too_many_rounds';
     const err = new LangGraphBridgeError('invalid_argument', 'a thread_id is required');
     expect(isParleyError(err, 'invalid_argument')).toBe(true);

@@ -1,7 +1,8 @@
 import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import type { ConfirmDecision } from '@parley/confirm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { isParleyError, type Store } from '@parley/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type ConfirmableGraph,
   type GraphResumed,
@@ -144,15 +145,7 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
       storePrefix: 'lg:',
       onResumed: (event) => void resumed.push(event),
     });
-    let decided: (decision: ConfirmDecision) => void = () => {};
-    const recorded = new Promise<ConfirmDecision>((resolve) => {
-      decided = resolve;
-    });
-    // The restarted gate only records the decision; the two resumers are called by hand.
-    const after = await before.restart({ resume: { delete_row: (decision) => decided(decision) } });
-    open.push(after.confirm);
-    await after.channel.say('g1', 'alice', '确认');
-    const decision = await recorded;
+    const { after, decision } = await decidedAfterRestart(before); // the resumers are called by hand
     await Promise.all([
       handlers.delete_row?.(decision, after.confirm),
       handlers.delete_row?.(decision, after.confirm),
@@ -162,6 +155,93 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
       'resumed',
     ]);
     expect(table.runs.delete_row).toBe(1);
+  });
+
+  it('never lets a resumer whose claim expired give away the claim another resumer took over', async () => {
+    const { before, restartedGraph } = await proposeThenCrash();
+    const graph = restartedGraph();
+    const runs: { fail(error: Error): void }[] = []; // every resume of the interrupt, held until failed
+    let thirdRun: () => void = () => {};
+    const slow: ConfirmableGraph = {
+      invoke: (input, options) =>
+        input instanceof Command
+          ? new Promise((_, reject) => {
+              if (runs.push({ fail: reject }) === 3) thirdRun();
+            })
+          : graph.invoke(input as never, options),
+      getState: (options) => graph.getState(options),
+    };
+    const resumed: GraphResumed[] = [];
+    const handlers = graphResumeHandlers(slow, ['delete_row'], {
+      store: before.store,
+      clock: before.clock,
+      onResumed: (event) => void resumed.push(event),
+    });
+    const { after, decision } = await decidedAfterRestart(before); // the resumers are called by hand
+    const resumeOnce = () => handlers.delete_row?.(decision, after.confirm)?.catch((error: unknown) => error);
+    const started = (count: number) =>
+      vi.waitFor(() => expect(runs, `resume ${count} of the interrupt started`).toHaveLength(count));
+    const a = resumeOnce();
+    await started(1);
+    after.clock.advance(5 * 60_000); // a is stuck past its claim (5 minutes): b takes the interrupt over
+    const b = resumeOnce();
+    await started(2);
+    runs[0]?.fail(new Error('a failed late'));
+    expect(await a).toMatchObject({ message: 'a failed late' });
+    const third = new Promise<'resumed again'>((resolve) => {
+      thirdRun = () => resolve('resumed again');
+    });
+    // b still holds the interrupt: a's late failure must not have given b's claim away
+    expect(await Promise.race([resumeOnce(), third])).toBeUndefined();
+    expect(resumed).toMatchObject([{ resumed: false, code: 'not_pending' }]);
+    expect(runs).toHaveLength(2);
+    runs[1]?.fail(new Error('b stopped'));
+    expect(await b).toMatchObject({ message: 'b stopped' });
+  });
+
+  it.each([
+    ['corrupt_record', 'not one', { data: { outcome: 1 } }],
+    ['record_version', 'of another format', { version: 2 }],
+  ] as const)(
+    'refuses with %s a stored answer that is %s instead of asking again, running nothing',
+    async (code, _what, change) => {
+      const twoDeletes = [
+        { id: 'c1', name: 'delete_row', args: { id: 1 } },
+        { id: 'c2', name: 'delete_row', args: { id: 2 } },
+      ];
+      const { before, table, restartedGraph } = await proposeThenCrash(twoDeletes, 1); // c1 answered
+      for await (const entry of before.store.list('langgraph:answer')) {
+        await before.store.set(entry.key, { ...(entry.value as object), ...change });
+      }
+      const handlers = graphResumeHandlers(restartedGraph(), ['delete_row'], { store: before.store });
+      const { after, decision } = await decidedAfterRestart(before);
+      const error = await handlers.delete_row?.(decision, after.confirm)?.catch((caught: unknown) => caught);
+      expect(isParleyError(error, code)).toBe(true);
+      expect(after.channel.sent).toEqual([]);
+      expect(table.runs.delete_row).toBe(0);
+    },
+  );
+
+  it('rejects with store_failed, running nothing, when the claim to resume cannot be written', async () => {
+    const { before, table, restartedGraph } = await proposeThenCrash();
+    const store: Store = {
+      ...before.store,
+      get: (key) => before.store.get(key),
+      getEntry: (key) => before.store.getEntry(key),
+      set: (key, value, options) => before.store.set(key, value, options),
+      delete: (key) => before.store.delete(key),
+      list: (prefix) => before.store.list(prefix),
+      close: () => before.store.close(),
+      compareAndSet: (key, version, value, options) =>
+        key.startsWith('langgraph:resumed')
+          ? Promise.reject(new Error('store down'))
+          : before.store.compareAndSet(key, version, value, options),
+    };
+    const handlers = graphResumeHandlers(restartedGraph(), ['delete_row'], { store });
+    const { after, decision } = await decidedAfterRestart(before);
+    const error = await handlers.delete_row?.(decision, after.confirm)?.catch((caught: unknown) => caught);
+    expect(isParleyError(error, 'store_failed')).toBe(true);
+    expect(table.runs.delete_row).toBe(0);
   });
 
   it('does not run the call when the restarted process hears the answer after the deadline', async () => {
@@ -212,3 +292,15 @@ describe('graphResumeHandlers (a restart between the proposal and the answer)', 
     );
   });
 });
+
+/** A restarted gate that only records the decision alice gives (确认); the resumers are called by hand. */
+async function decidedAfterRestart(before: Awaited<ReturnType<typeof chat>>) {
+  let decided: (decision: ConfirmDecision) => void = () => {};
+  const recorded = new Promise<ConfirmDecision>((resolve) => {
+    decided = resolve;
+  });
+  const after = await before.restart({ resume: { delete_row: (decision) => decided(decision) } });
+  open.push(after.confirm);
+  await after.channel.say('g1', 'alice', '确认');
+  return { after, decision: await recorded };
+}

@@ -55,6 +55,7 @@ export function createAgentsBridge<TContext = unknown>(
     store,
     options.keyPrefix ?? 'parley:agents:',
     options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS,
+    clock,
   );
   const onResumed = options.onResumed;
   const resume: Record<string, ResumeHandler> = {};

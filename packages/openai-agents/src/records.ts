@@ -1,4 +1,17 @@
-import { canonicalJson, type JsonValue, type Store } from '@parley/core';
+import {
+  canonicalJson,
+  type Clock,
+  createKernel,
+  createOwnerId,
+  isParleyError,
+  type JsonValue,
+  type Kernel,
+  type KernelRefusal,
+  type KernelStep,
+  type RecordCodec,
+  type Store,
+} from '@parley/core';
+import { AgentsBridgeError } from './errors.js';
 
 /** @internal A run waiting for answers: its serialized `RunState` and where its questions were asked. */
 export interface RunRecord {
@@ -26,12 +39,11 @@ export interface ApprovalRecord {
 
 /** @internal */
 export interface Records {
+  /** @throws AgentsBridgeError `corrupt_record`, `record_version`, `store_failed`. */
   readRun(runId: string): Promise<{ record: RunRecord; version: number } | undefined>;
+  /** Writes the run when its revision is still `version` (null: absent); false when another wrote first. */
   writeRun(record: RunRecord, version: number | null): Promise<boolean>;
-  readApproval(
-    runId: string,
-    callId: string,
-  ): Promise<{ record: ApprovalRecord; version: number } | undefined>;
+  readApproval(runId: string, callId: string): Promise<{ record: ApprovalRecord } | undefined>;
   writeApproval(record: ApprovalRecord): Promise<void>;
   /** Writes the decision id once; true for the caller that wrote it. */
   claim(runId: string, callId: string, decisionId: string): Promise<boolean>;
@@ -43,46 +55,91 @@ export interface Records {
   }): Promise<ApprovalRecord | undefined>;
 }
 
-/** @internal The bridge's records in the store. */
-export function createRecords(store: Store, prefix: string, ttlMs: number): Records {
+/** A run as stored: the record and its revision, which every write of it checks and bumps. */
+type StoredRun = RunRecord & { readonly rev: number };
+
+const RUNS: RecordCodec<StoredRun> = {
+  kind: 'parley.openai-agents.run',
+  version: 1,
+  decode: (data) =>
+    hasShape(data, {
+      ...{ runId: isString, state: isString, sessionKey: isString, requester: isString },
+      status: (status) => status === 'waiting' || status === 'resuming' || status === 'done',
+      callIds: (ids) => Array.isArray(ids) && ids.every(isString),
+      rev: Number.isSafeInteger,
+    })
+      ? (data as unknown as StoredRun) // every field checked
+      : undefined,
+  encode: (value) => ({ ...value }),
+};
+
+const APPROVALS: RecordCodec<ApprovalRecord> = {
+  kind: 'parley.openai-agents.approval',
+  version: 1,
+  decode: (data) =>
+    hasShape(data, {
+      ...{ runId: isString, callId: isString, tool: isString, sessionKey: isString },
+      args: (args) => args !== undefined,
+      createdAt: Number.isFinite,
+      decisionId: (id) => id === undefined || isString(id),
+    })
+      ? (data as unknown as ApprovalRecord) // every field checked
+      : undefined,
+  encode: (value) => ({ ...value }) as unknown as JsonValue, // plain JSON: strings, numbers and args
+};
+
+/**
+ * @internal The bridge's records in the store, kept through the durable kernel: every record is
+ * checked by its codec when read (a corrupt or other-version record is refused with a typed error,
+ * never used), and every write is one compare-and-set of a step run on the fresh record.
+ */
+export function createRecords(store: Store, prefix: string, ttlMs: number, clock: Clock): Records {
+  const kernel = createKernel({ store, clock, owner: createOwnerId('agents') });
   const runKey = (runId: string) => `${prefix}run:${runId}`;
   const approvalKey = (runId: string, callId: string) => `${prefix}approval:${runId}:${callId}`;
   const records: Records = {
     async readRun(runId) {
-      const entry = await store.getEntry(runKey(runId));
-      return entry === undefined
-        ? undefined
-        : { record: entry.value as unknown as RunRecord, version: entry.version }; // written by writeRun
+      const found = await read(kernel, runKey(runId), RUNS);
+      if (found === undefined) return undefined;
+      const { rev, ...record } = found;
+      return { record, version: rev };
     },
     async writeRun(record, version) {
-      const result = await store.compareAndSet(
-        runKey(record.runId),
-        version,
-        record as unknown as JsonValue,
-        { ttlMs },
-      );
-      return result.ok;
+      const write: KernelStep<StoredRun, RunRecord, boolean> = (current, next, now) =>
+        (current?.rev ?? null) === version
+          ? { value: { ...next, rev: (version ?? 0) + 1 }, effects: [true], deadlineAt: now + ttlMs }
+          : { value: current, effects: [false] };
+      return won(await kernel.apply(runKey(record.runId), RUNS, write, record));
     },
     async readApproval(runId, callId) {
-      const entry = await store.getEntry(approvalKey(runId, callId));
-      return entry === undefined
-        ? undefined
-        : { record: entry.value as unknown as ApprovalRecord, version: entry.version }; // written by writeApproval
+      const record = await read(kernel, approvalKey(runId, callId), APPROVALS);
+      return record === undefined ? undefined : { record };
     },
     async writeApproval(record) {
-      await store.set(approvalKey(record.runId, record.callId), record as unknown as JsonValue, { ttlMs });
+      const write: KernelStep<ApprovalRecord, ApprovalRecord, boolean> = (_, next, now) => ({
+        value: next,
+        effects: [true],
+        deadlineAt: now + ttlMs,
+      });
+      await won(await kernel.apply(approvalKey(record.runId, record.callId), APPROVALS, write, record));
     },
     async claim(runId, callId, decisionId) {
-      const current = await records.readApproval(runId, callId);
-      if (current === undefined || current.record.decisionId !== undefined) return false;
-      const next = { ...current.record, decisionId } as unknown as JsonValue;
-      return (await store.compareAndSet(approvalKey(runId, callId), current.version, next, { ttlMs })).ok;
+      const decide: KernelStep<ApprovalRecord, string, boolean> = (current, id) =>
+        current === undefined || current.decisionId !== undefined
+          ? { value: current, effects: [false] }
+          : { value: { ...current, decisionId: id }, effects: [true] };
+      return won(await kernel.apply(approvalKey(runId, callId), APPROVALS, decide, decisionId));
     },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
       const open: ApprovalRecord[] = [];
       for await (const entry of store.list(`${prefix}approval:`)) {
-        const record = entry.value as unknown as ApprovalRecord; // only writeApproval writes under this prefix
+        const stored: unknown = entry.value;
+        const format = { kind: (kind: unknown) => kind === APPROVALS.kind, version: (v: unknown) => v === 1 };
+        const record = APPROVALS.decode(
+          hasShape(stored, format) ? Reflect.get(stored as object, 'data') : undefined,
+        );
+        if (record === undefined) continue; // not an approval of this format: never matched
         const same = [
           record.decisionId === undefined,
           record.sessionKey === match.sessionKey,
@@ -95,4 +152,36 @@ export function createRecords(store: Store, prefix: string, ttlMs: number): Reco
     },
   };
   return records;
+}
+
+/** The value at `key`; a record the codec refuses is thrown as an {@link AgentsBridgeError}. */
+async function read<T>(kernel: Kernel, key: string, codec: RecordCodec<T>): Promise<T | undefined> {
+  try {
+    return (await kernel.read(key, codec))?.value;
+  } catch (error) {
+    const code = isParleyError(error) ? String(error.code) : 'store_failed';
+    throw bridgeError(code, error instanceof Error ? error.message : String(error), key, error);
+  }
+}
+
+/** Whether a step's write won; a refusal other than a lost race is thrown as an {@link AgentsBridgeError}. */
+function won(result: { readonly ok: true; readonly effects: readonly boolean[] } | KernelRefusal): boolean {
+  if (result.ok) return result.effects[0] === true;
+  if (result.code === 'write_conflict') return false;
+  throw bridgeError(result.code, result.message, result.key, undefined);
+}
+
+/** The bridge's error for a kernel's refusal or error `code`: a record refused keeps its code. */
+function bridgeError(code: string, message: string, key: string, cause: unknown): AgentsBridgeError {
+  const kept = code === 'corrupt_record' || code === 'record_version' ? code : 'store_failed';
+  return new AgentsBridgeError(kept, message, { cause, details: { key, code } });
+}
+
+type Check = (value: unknown) => boolean;
+const isString: Check = (value) => typeof value === 'string';
+
+/** Whether `data` is an object whose every field passes its check. */
+function hasShape(data: unknown, checks: Readonly<Record<string, Check>>): boolean {
+  const object = typeof data === 'object' && data !== null && !Array.isArray(data);
+  return object && Object.entries(checks).every(([field, check]) => check(Reflect.get(data, field)));
 }

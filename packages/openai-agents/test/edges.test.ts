@@ -8,6 +8,7 @@ import {
   diedAfterProposal,
   flush,
   racingStore,
+  changeData,
   ScriptedModel,
   say,
   sharedWorld,
@@ -139,10 +140,10 @@ describe('createAgentsBridge edges', () => {
     const world = sharedWorld();
     await diedAfterProposal(world);
     const key = 'parley:agents:run:r1';
-    const record = (await world.store.get(key)) as { state: string };
+    const record = (await world.store.get(key)) as { data: { state: string } }; // the kernel's envelope
     await world.store.set(key, {
       ...record,
-      state: record.state.replaceAll('orders', 'users'),
+      data: { ...record.data, state: record.data.state.replaceAll('orders', 'users') },
     } as unknown as JsonValue);
 
     const model = new ScriptedModel([[say('Refused.')]]);
@@ -183,18 +184,42 @@ describe('createAgentsBridge edges', () => {
 });
 
 describe('races with another replica on the shared store', () => {
+  const otherRun = {
+    kind: 'parley.openai-agents.run',
+    version: 1,
+    data: {
+      runId: 'r1',
+      state: '',
+      status: 'waiting',
+      sessionKey: 'tg:g9',
+      requester: 'bob',
+      callIds: [],
+      rev: 1,
+    },
+    ...{ lease: null, fence: 0, deadlineAt: null },
+  };
   it.each([
-    ['the run record is written by another replica first', 'parley:agents:run:', 0],
-    ['another replica claims the answer first', 'parley:agents:approval:', 0],
-    ['another replica resumes the run first', 'parley:agents:run:', 1],
-  ])(
+    ['the run record is written by another replica first', 'parley:agents:run:', () => otherRun, 0],
+    [
+      'another replica claims the answer first',
+      'parley:agents:approval:',
+      changeData((data) => ({ ...data, decisionId: 'cfm_other' })),
+      1, // the first write of the approval stores it; the second claims it
+    ],
+    [
+      'another replica resumes the run first',
+      'parley:agents:run:',
+      changeData((data) => ({ ...data, status: 'resuming', rev: Number(data.rev) + 1 })),
+      1,
+    ],
+  ] as const)(
     'leaves the run to the other replica when %s, and the tool does not run here',
-    async (_name, prefix, skip) => {
+    async (_name, prefix, write, skip) => {
       const world = sharedWorld();
       const store = racingStore(world.store);
       const model = new ScriptedModel([[call('c1', 'drop_table', { table: 'orders' })], [say('done')]]);
       const host = await startProcess({ ...world, store }, model);
-      store.raceNext(prefix, skip);
+      store.raceNext(prefix, write, skip);
       const prompted = host.nextPrompt();
       const running = host.bridge.run({
         runId: 'r1',

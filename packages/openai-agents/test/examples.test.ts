@@ -19,7 +19,13 @@ import {
 
 describe('examples', () => {
   it('errors', () => {
-    expect(AGENTS_BRIDGE_ERROR_CODES).toEqual(['invalid_argument', 'run_pending']);
+    expect(AGENTS_BRIDGE_ERROR_CODES).toEqual([
+      'invalid_argument',
+      'run_pending',
+      'corrupt_record',
+      'record_version',
+      'store_failed',
+    ]);
     const code: AgentsBridgeErrorCode = 'run_pending';
     expect(isParleyError(new AgentsBridgeError(code, 'busy'), 'run_pending')).toBe(true);
   });

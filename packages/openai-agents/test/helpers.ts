@@ -13,6 +13,7 @@ import {
   createManualClock,
   createMemoryStore,
   createSequentialIds,
+  type JsonValue,
   type ManualClock,
   type Store,
 } from '@parley/core';
@@ -149,12 +150,18 @@ export async function flush(times = 20): Promise<void> {
   for (let i = 0; i < times; i += 1) await Promise.resolve();
 }
 
+/** What another replica writes over a stored record (`undefined`: none yet). */
+export type ReplicaWrite = (stored: JsonValue | undefined) => JsonValue;
+
 /**
- * A store standing for one shared by replicas: `raceNext(prefix, skip)` makes another replica write
- * a key of that prefix right before one of our next compare-and-sets on it, so that one loses.
+ * A store standing for one shared by replicas: `raceNext(prefix, write, skip)` makes another replica
+ * write a key of that prefix (`write` of what is stored) right before one of our next
+ * compare-and-sets on it, so that ours loses and is decided again on what the other wrote.
  */
-export function racingStore(inner: Store): Store & { raceNext(prefix: string, skip?: number): void } {
-  let race: { prefix: string; skip: number } | undefined;
+export function racingStore(
+  inner: Store,
+): Store & { raceNext(prefix: string, write: ReplicaWrite, skip?: number): void } {
+  let race: { prefix: string; write: ReplicaWrite; skip: number } | undefined;
   return {
     get: (key) => inner.get(key),
     getEntry: (key) => inner.getEntry(key),
@@ -166,15 +173,24 @@ export function racingStore(inner: Store): Store & { raceNext(prefix: string, sk
     async compareAndSet(key, version, value, options) {
       if (race !== undefined && key.startsWith(race.prefix)) {
         if (race.skip === 0) {
+          const { write } = race;
           race = undefined;
-          await inner.set(key, (await inner.get(key)) ?? { by: 'another replica' });
+          await inner.set(key, write(await inner.get(key)));
         } else race.skip -= 1;
       }
       return inner.compareAndSet(key, version, value, options);
     },
-    raceNext(prefix, skip = 0) {
-      race = { prefix, skip };
+    raceNext(prefix, write, skip = 0) {
+      race = { prefix, write, skip };
     },
+  };
+}
+
+/** A replica's change of the data of a stored record (kept in the kernel's envelope). */
+export function changeData(change: (data: Record<string, JsonValue>) => JsonValue): ReplicaWrite {
+  return (stored) => {
+    const record = stored as { data: Record<string, JsonValue> }; // a record this bridge wrote
+    return { ...record, data: change(record.data) };
   };
 }
 

@@ -112,6 +112,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     maxCalls: limits.maxRememberedCalls,
     maxBytes: limits.maxRememberedBytes,
     ...storeOptions(options),
+    clock,
   });
 
   function restore(snapshot: ToolGateSnapshot): void {

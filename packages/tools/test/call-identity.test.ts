@@ -2,7 +2,7 @@ import { createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolGate, defineTool, type ToolGateEvents } from '../src/index.js';
-import { createCampaign, EXPLORING, hpCall, moveCall } from './helpers.js';
+import { createCampaign, EXPLORING, hpCall, moveCall, storedCallAt, storedCall } from './helpers.js';
 
 function setup(options: { store?: ReturnType<typeof createMemoryStore> } = {}) {
   const campaign = createCampaign();
@@ -148,7 +148,7 @@ describe('a call is its id and its content', () => {
     const reused = await after.gate.process([moveCall('c1')], { turn: 3, context: EXPLORING });
     expect(reused.feedback.failed_calls[0]?.code).toBe('call_id_reused');
     expect(after.runs).toHaveLength(0);
-    expect(await store.get('parley:tools:3:c1')).toMatchObject({ state: 'done', id: 'c1' });
+    expect(await storedCallAt(store, 'parley:tools:3:c1')).toMatchObject({ state: 'done', id: 'c1' });
     const same = await after.gate.process([hpCall('c1', -0)], { turn: 3, context: EXPLORING });
     expect(same.executed[0]).toMatchObject({ replayed: true, result: { hp: 15 } });
     // the local memory now holds it too
@@ -160,12 +160,15 @@ describe('a call is its id and its content', () => {
   it('refuses a reused id another replica is still running for other content, instead of outcome_unknown', async () => {
     const store = createMemoryStore();
     const t = setup({ store });
-    await store.set('parley:tools:1:c1', {
-      state: 'executing',
-      tool: 'hp_delta',
-      startedAt: 0,
-      content: '{"args":{"delta":-3},"tool":"hp_delta"}',
-    });
+    await store.set(
+      'parley:tools:1:c1',
+      storedCall({
+        state: 'executing',
+        tool: 'hp_delta',
+        startedAt: 0,
+        content: '{"args":{"delta":-3},"tool":"hp_delta"}',
+      }),
+    );
     const reused = await t.gate.process([moveCall('c1')], { turn: 1, context: EXPLORING });
     expect(reused.feedback.failed_calls[0]?.code).toBe('call_id_reused');
     expect(reused.feedback.failed_calls[0]?.reason).toContain('(hp_delta)');

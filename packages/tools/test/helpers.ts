@@ -6,7 +6,13 @@ import {
   type OutboundMessage,
 } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
-import { createManualClock, createSequentialIds, type ManualClock } from '@parley/core';
+import {
+  createManualClock,
+  createSequentialIds,
+  type JsonValue,
+  type ManualClock,
+  type Store,
+} from '@parley/core';
 import { z } from 'zod';
 import { defineTool } from '../src/index.js';
 
@@ -200,4 +206,16 @@ export function createThrowingCharge() {
     },
   });
   return { charge, runs: () => runs };
+}
+
+/** A stored call as the gate's kernel record holds it (`value` as its data). */
+export function storedCall(value: unknown): JsonValue {
+  const data = JSON.parse(JSON.stringify(value)) as JsonValue;
+  return { kind: 'parley.tools.call', version: 1, data, lease: null, fence: 0, deadlineAt: null };
+}
+
+/** The stored call at `key` (the data of its kernel record). */
+export async function storedCallAt(store: Store, key: string): Promise<JsonValue | undefined> {
+  const record = (await store.get(key)) as { data: JsonValue } | undefined; // a kernel record
+  return record?.data;
 }

@@ -1,7 +1,7 @@
 import { createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createToolGate, type ToolGateEvents } from '../src/index.js';
-import { createCampaign, EXPLORING, hpCall, moveCall } from './helpers.js';
+import { createCampaign, EXPLORING, hpCall, moveCall, storedCall } from './helpers.js';
 
 function gateOn(store: ReturnType<typeof createMemoryStore>) {
   const campaign = createCampaign();
@@ -33,7 +33,7 @@ describe('records read from a store', () => {
   it('replays a well-formed record of this turn and id', async () => {
     const store = createMemoryStore();
     const t = gateOn(store);
-    await store.set('parley:tools:1:c1', doneEntry('c1', 1));
+    await store.set('parley:tools:1:c1', storedCall(doneEntry('c1', 1)));
     const result = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
     expect(result.executed[0]).toMatchObject({ replayed: true, result: { hp: 1 } });
   });
@@ -62,7 +62,7 @@ describe('records read from a store', () => {
     async (_name, entry) => {
       const store = createMemoryStore();
       const t = gateOn(store);
-      await store.set('parley:tools:1:c1', JSON.parse(JSON.stringify(entry)));
+      await store.set('parley:tools:1:c1', storedCall(entry));
       const result = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
       expect(result.executed).toEqual([]);
       expect(result.feedback.failed_calls[0]).toMatchObject({ code: 'outcome_unknown', status: 'error' });

@@ -2,7 +2,7 @@ import { createManualClock, createMemoryStore, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolGate, defineTool, type ToolGateEvents } from '../src/index.js';
-import { createCampaign, EXPLORING, hpCall } from './helpers.js';
+import { createCampaign, EXPLORING, hpCall, storedCall, storedCallAt } from './helpers.js';
 
 function gateOn(store: Store, options: { storeTtlMs?: number } = {}) {
   const campaign = createCampaign();
@@ -43,7 +43,7 @@ describe('createToolGate({ store })', () => {
     expect(after.runs).toHaveLength(0);
     expect(retry.executed[0]).toMatchObject({ id: 'c1', result: { hp: 12 }, replayed: true });
     expect(retry.records[0]).toMatchObject({ replayed: true, outcome: 'executed' });
-    const entry = await store.get('parley:tools:3:c1');
+    const entry = await storedCallAt(store, 'parley:tools:3:c1');
     expect(entry).toMatchObject({ state: 'done', id: 'c1' });
   });
 
@@ -56,7 +56,10 @@ describe('createToolGate({ store })', () => {
       context: undefined,
     });
     await crashed.running;
-    expect(await store.get('parley:tools:1:pay_1')).toMatchObject({ state: 'executing', tool: 'charge' });
+    expect(await storedCallAt(store, 'parley:tools:1:pay_1')).toMatchObject({
+      state: 'executing',
+      tool: 'charge',
+    });
 
     const restarted = hangingCharge();
     const second = createToolGate({ tools: [restarted.charge], allowlist: ['charge'], store });
@@ -176,7 +179,7 @@ describe('createToolGate({ store })', () => {
     const store = createMemoryStore();
     const failing: Store = {
       ...store,
-      get: () => Promise.reject(new Error('redis down')),
+      getEntry: () => Promise.reject(new Error('redis down')), // the store's read of a record
     };
     const t = gateOn(failing);
     const result = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
@@ -199,7 +202,7 @@ describe('createToolGate({ store })', () => {
       ['c3', { state: 'done', id: 'c3', record: {} }],
       ['c4', ['x']],
     ] as const) {
-      await store.set(`parley:tools:1:${id}`, value);
+      await store.set(`parley:tools:1:${id}`, storedCall(value));
       const result = await t.gate.process([hpCall(id)], { turn: 1, context: EXPLORING });
       expect(result.feedback.failed_calls[0]?.code).toBe('outcome_unknown');
     }

@@ -8,7 +8,9 @@ import { ParleyError } from '@parley/core';
  * | `invalid_options` | an empty `keyPrefix`, a `turnTimeoutMs`, `journalTtlMs` or `maxInputLength` that is not a positive integer |
  * | `not_opened` | `run`, `rollback` or `undo` before `open()` resolved |
  * | `turn_failed` | a hook, the model wrapper, the gate or a store write threw during a turn: nothing was committed, the host state is back at the last commit (`cause` holds the error) |
- * | `corrupt_record` | the stored head of the runner is not what this package wrote |
+ * | `corrupt_record` | the stored head of the runner is not what this package wrote (a format-1 head from before the kernel included) |
+ * | `record_version` | the stored head has another record format version than this code reads |
+ * | `store_failed` | the store failed while the head's lease was taken |
  * | `conflict` | a rollback or undo moved the checkpoint log but another writer moved the head meanwhile |
  *
  * @example
@@ -23,7 +25,9 @@ export const TURNS_ERROR_CODES = [
   'not_opened',
   'turn_failed',
   'corrupt_record',
+  'record_version',
   'conflict',
+  'store_failed',
 ] as const;
 
 /**

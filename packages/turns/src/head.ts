@@ -1,10 +1,19 @@
-// The runner's durable records: the head (the committed present, the open turn, the last settled
-// submission) and one journal entry per settled submission key. Both are plain JSON, checked on read.
-import type { JsonValue, Store, StoreEntry } from '@parley/core';
+// The runner's durable record: the head (the committed present, the open turn, the last settled
+// submission and the journal of settled keys), one kernel record checked on read.
+import {
+  addSettled,
+  type Committed,
+  findSettled,
+  type JournalLimits,
+  type JsonValue,
+  type RecordCodec,
+  readJournal,
+  type SettledJournal,
+} from '@parley/core';
 import type { ToolGateSnapshot } from '@parley/tools';
 import { TurnsError } from './errors.js';
 
-/** The turn that holds the runner now. */
+/** The turn that holds the runner now (its lease is the head record's kernel lease). */
 export interface OpenTurn {
   readonly key: string;
   /** The canonical JSON of the input: a key reused with other content is refused. */
@@ -15,7 +24,7 @@ export interface OpenTurn {
   readonly deadlineAt: number;
 }
 
-/** A settled submission, as the journal (and the head's `last`) keep it. */
+/** A settled submission, as the head's `last` and its journal keep it. */
 export interface SettledTurn {
   readonly key: string;
   readonly content: string;
@@ -27,53 +36,67 @@ export interface SettledTurn {
 }
 
 export interface Head {
-  readonly kind: 'parley.turns.head';
   readonly turn: number;
   readonly turnId: string;
   readonly state: JsonValue;
   readonly gate: ToolGateSnapshot;
   readonly open: OpenTurn | null;
   readonly last: SettledTurn | null;
+  /** Settled submission keys, committed in the same write as the turn that settled them. */
+  readonly journal: SettledJournal;
 }
 
-export interface StoredHead {
-  readonly head: Head;
-  readonly version: number;
+/** The head as committed, with the store version its writes compare against. */
+export type StoredHead = Committed<Head>;
+
+/** The head record's kind and format (format 2: a kernel record; format 1 heads are refused). */
+export const HEAD: RecordCodec<Head> = {
+  kind: 'parley.turns.head',
+  version: 2,
+  decode(data) {
+    if (!isRecord(data) || !isTurn(data) || !isRecord(data['gate']) || !('state' in data)) return undefined;
+    if (
+      !(data['open'] === null || isRecord(data['open'])) ||
+      !(data['last'] === null || isRecord(data['last']))
+    ) {
+      return undefined;
+    }
+    // checked above: the turn fields, the gate object, open and last; state is the host's JSON
+    return readJournal(data['journal']) === undefined ? undefined : (data as unknown as Head);
+  },
+  encode: (head) => toJson(head),
+};
+
+/** The settled submission of `key`: the head's last one, or its journal entry. */
+export function settledOf(head: Head, key: string): SettledTurn | undefined {
+  if (head.last?.key === key) return head.last;
+  const entry = findSettled(head.journal, key);
+  if (entry === undefined || !isRecord(entry.result)) return undefined;
+  const { turnId, turn, record } = entry.result;
+  if (typeof turnId !== 'string' || typeof turn !== 'number') return undefined;
+  return { key, content: entry.digest, turnId, turn, record: record ?? null, keyed: true };
 }
 
-/** Reads the head; `undefined` before `open` ever wrote one. */
-export async function readHead(store: Store, key: string): Promise<StoredHead | undefined> {
-  const entry: StoreEntry | undefined = await store.getEntry(key);
-  if (entry === undefined) return undefined;
-  const value = entry.value;
-  if (
-    !isRecord(value) ||
-    value['kind'] !== 'parley.turns.head' ||
-    !isTurn(value) ||
-    !isRecord(value['gate'])
-  ) {
-    throw new TurnsError('corrupt_record', `${key} is not a turn runner head`, { details: { key } });
-  }
-  // checked above: the kind, the turn fields and the gate object; state is the host's JSON
-  return { head: value as unknown as Head, version: entry.version };
-}
-
-/** Reads a journal entry; anything that is not one counts as absent. */
-export async function readSettled(store: Store, key: string): Promise<SettledTurn | undefined> {
-  const value = await store.get(key);
-  if (!isRecord(value) || value['kind'] !== 'parley.turns.turn' || !isTurn(value)) return undefined;
-  if (typeof value['key'] !== 'string' || typeof value['content'] !== 'string') return undefined;
-  // checked above: the kind, ids, key and content; the record is the host's JSON
-  return value as unknown as SettledTurn;
+/** The journal with `settled` added (keyed turns only), entries older than `ttlMs` dropped. */
+export function journalWith(
+  journal: SettledJournal,
+  settled: SettledTurn,
+  now: number,
+  ttlMs: number,
+  limits?: JournalLimits,
+): SettledJournal {
+  const live = journal.filter((entry) => entry.at + ttlMs > now);
+  if (!settled.keyed) return live;
+  const { key, content, turnId, turn, record } = settled;
+  const added = addSettled(live, { key, digest: content, result: { turnId, turn, record }, at: now }, limits);
+  if (added.ok) return added.journal;
+  // fail closed: a turn whose key cannot be kept commits nothing (the turn fails)
+  throw new TurnsError('turn_failed', `Turn ${turnId}: ${added.message}`, { details: { turnId, key } });
 }
 
 export function toJson(value: Head | SettledTurn | OpenTurn): JsonValue {
   // every field is a JSON value by construction (the host's state and records are JSON)
   return value as unknown as JsonValue;
-}
-
-export function journalValue(settled: SettledTurn): JsonValue {
-  return { kind: 'parley.turns.turn', ...settled };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

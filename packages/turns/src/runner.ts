@@ -4,29 +4,32 @@ import {
   canonicalJson,
   createEmitter,
   createIdGenerator,
-  encodeStoreKey,
+  createKernel,
+  createOwnerId,
   type JsonValue,
+  type Lease,
   systemClock,
 } from '@parley/core';
 import { type ToolGate, toLoopGate } from '@parley/tools';
 import { DEFAULT_JOURNAL_TTL_MS, DEFAULT_TURN_TIMEOUT_MS, positive, TurnsError } from './errors.js';
-import { type Head, readSettled, type SettledTurn, type StoredHead, toJson } from './head.js';
+import { HEAD, type Head, journalWith, type SettledTurn, type StoredHead, settledOf } from './head.js';
+import { moveBack, moveForward } from './moves.js';
 import type { TurnRunner } from './runner-types.js';
 import { openRunner } from './open.js';
 import {
-  abandon,
   catchUp,
   checkpoint,
   failure,
-  follow,
+  headOf,
   isLive,
-  journal,
+  kernelFailure,
   loadHead,
   presentNow,
+  presentFor,
   presentOf,
   putBack,
   type RunnerCore,
-  release,
+  startFrom,
 } from './sync.js';
 import { MAX_INPUT_LENGTH, MAX_KEY_LENGTH, type TurnRefusal, type TurnRefusalCode } from './refusals.js';
 import type { TurnCheckpoint, TurnResult, TurnRunnerEvents, TurnRunnerOptions } from './types.js';
@@ -40,10 +43,12 @@ import type { TurnCheckpoint, TurnResult, TurnRunnerEvents, TurnRunnerOptions } 
  * narrative agent, a tutor): the host keeps its state, prompts and rules in the hooks, and gets
  * exactly-once turns, rollback and undo, and recovery after a restart from the Store.
  *
- * A turn commits with one compare-and-set of the runner's head (the state after the turn and its
- * record); until then its effects live only in the host's memory, so a turn that throws, loses
- * the race or dies with its process applies nothing. The journal entry and the checkpoint follow
- * the commit and are caught up when a write fails. A submission `key` settles once.
+ * A turn takes the lease of the runner's head (a kernel record), puts the committed head back into
+ * the host, runs, and commits with one fenced write of the head: the state after the turn, its
+ * record and its submission key in the head's journal. Until then its effects live only in the
+ * host's memory, so a turn that throws, loses its lease or dies with its process applies nothing,
+ * and two hosts on one store never lose each other's turns. The checkpoint follows the commit and
+ * is caught up when its write fails. A submission `key` settles once.
  *
  * @throws TurnsError `invalid_options` for an empty `keyPrefix` or a timeout / TTL that is not a
  * positive integer (and CheckpointsError `invalid_options` for a bad `maxCheckpoints`).
@@ -105,12 +110,13 @@ export function createTurnRunner<
   const nextTurnId = options.generateTurnId ?? createIdGenerator({ prefix: 'turn_' });
   const initialTurnId = options.initialTurnId ?? 'turn_0';
   const events = createEmitter<TurnRunnerEvents>();
+  const kernel = createKernel({ store, clock, owner: createOwnerId('turns') });
   const core: RunnerCore<TState> = {
-    store,
+    kernel,
     clock,
     headKey: `${prefix}turns:head`,
     journalTtlMs,
-    keyOf: (key) => `${prefix}turns:key:${encodeStoreKey(key)}`,
+    turnTimeoutMs,
     checkpoints: createCheckpoints<TurnCheckpoint<TState>>({
       clock,
       ...options.checkpoints,
@@ -123,8 +129,8 @@ export function createTurnRunner<
     restore: options.restore,
     onLog: options.onLog,
     events,
-    behind: { journal: false, checkpoint: false },
-    running: new Set(),
+    behind: { checkpoint: false },
+    synced: { turnId: undefined },
   };
   const label = (turn: number): string => `turn ${turn}`;
   let opened = false;
@@ -138,45 +144,51 @@ export function createTurnRunner<
     events.emit('refused', { code, key });
     return { ok: false, code, reason };
   };
-  /** A turn of this process whose failure could not release its lease (the store was down). */
-  let stale: string | undefined;
+  /** A lease of this process that a failing store kept it from ending; the next call ends it. */
+  let stale: Lease | undefined;
   const replay = (settled: SettledTurn): Result => {
     events.emit('replayed', { turnId: settled.turnId, key: settled.key });
     const { turnId, turn, key, record } = settled; // the record `complete` returned, as JSON
     return { ok: true, replayed: true, turnId, turn, key, record: record as TRecord };
   };
   const present = (turn: number, turnId: string): TurnCheckpoint<TState> => presentNow(core, turn, turnId);
-  /** Ends a turn that threw: back to the committed present, the lease released. */
-  async function fail(
-    turnId: string,
-    key: string,
-    before: TurnCheckpoint<TState>,
-    err: unknown,
-  ): Promise<never> {
-    if (!(await release(core, turnId, before))) stale = turnId; // the next call releases it
-    throw failure(core, turnId, key, err);
+
+  /** Ends a lease; when the store fails, remembers it so the next call ends it. */
+  async function end(lease: Lease): Promise<void> {
+    await kernel.release(lease);
+    const now = await loadHead(core).catch(() => undefined);
+    stale = now === undefined || now.lease?.token === lease.token ? lease : undefined;
   }
 
-  /** Whether the open turn holds the runner: running, or another process's before its deadline. */
-  const held = (head: Head): boolean => head.open?.turnId !== stale && isLive(core, head);
-
-  async function guard(): Promise<StoredHead | TurnRefusal> {
+  /**
+   * Takes the head's lease for one turn, rollback or undo, from the committed head (fresh): `busy`
+   * while another holder's lease is valid. Catches up on owed writes under it.
+   */
+  async function begin(): Promise<{ readonly stored: StoredHead; readonly lease: Lease } | TurnRefusal> {
     if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
-    let stored = await loadHead(core);
-    const open = stored.head.open;
-    if (open !== null) {
-      if (held(stored.head)) {
-        return refuse('busy', `Turn ${open.turnId} is running`);
+    if (stale !== undefined) await kernel.release(stale);
+    stale = undefined;
+    const taken = await kernel.acquire(core.headKey, HEAD, { ttlMs: turnTimeoutMs });
+    if (!taken.ok) {
+      if (taken.code === 'lease_held' || taken.code === 'write_conflict') {
+        return refuse('busy', `${core.headKey} is held by another turn`);
       }
-      const cleared = await abandon(core, stored, open.turnId);
-      if (cleared === undefined) return refuse('conflict', 'Another process settled the open turn first');
-      stored = cleared;
+      throw kernelFailure(taken);
     }
-    if (stale !== undefined) {
-      await putBack(core, presentOf<TState>(stored.head));
-      stale = undefined;
+    const { lease } = taken;
+    try {
+      if (taken.committed === undefined) {
+        throw new TurnsError('not_opened', 'The runner has no head: call open() first');
+      }
+      let stored = taken.committed;
+      const open = stored.value.open;
+      if (open !== null) events.emit('recovered', { turnId: open.turnId, action: 'abandoned' });
+      stored = await catchUp(core, stored, lease, false, label);
+      return { stored, lease };
+    } catch (err) {
+      await end(lease);
+      throw err;
     }
-    return catchUp(core, stored, false, label);
   }
 
   return {
@@ -198,98 +210,127 @@ export function createTurnRunner<
         if (given.length === 0 || given.length > MAX_KEY_LENGTH) {
           return refuse('invalid_key', `A submission key has 1…${MAX_KEY_LENGTH} characters`);
         }
-        const head = (await loadHead(core)).head;
-        const settled = head.last?.key === given ? head.last : await readSettled(store, core.keyOf(given));
-        const seen = settled ?? (head.open?.key === given ? head.open : undefined);
+        if (stale !== undefined) await kernel.release(stale); // this process's own turn is not in progress
+        stale = undefined;
+        const head = await loadHead(core);
+        const settled = settledOf(head.value, given);
+        const seen = settled ?? (head.value.open?.key === given ? head.value.open : undefined);
         if (seen !== undefined && seen.content !== content) {
           return refuse('key_reused', `Submission ${given} was sent before with other content`, given);
         }
         if (settled !== undefined) return replay(settled);
-        if (seen !== undefined && held(head))
+        if (seen !== undefined && isLive(core, head))
           return refuse('in_progress', `Submission ${given} is running`, given);
       }
-      const guarded = await guard();
-      if ('ok' in guarded) return guarded;
-      const refusal = options.accept?.(input);
-      if (refusal !== undefined) return refuse(refusal.code, refusal.reason, given);
-      const commit = await core.checkpoints.commit();
-      const branchCommitted = commit.ok && commit.committed;
-      if (commit.ok && commit.committed) options.onLog?.(commit.log);
-      const [turnId, turn, startedAt] = [nextTurnId(), guarded.head.turn + 1, clock.now()];
-      const key = given ?? turnId;
-      const open = { key, content, turnId, turn, startedAt, deadlineAt: startedAt + turnTimeoutMs };
-      const leased = await store.compareAndSet(
-        core.headKey,
-        guarded.version,
-        toJson({ ...guarded.head, open }),
-      );
-      if (!leased.ok) return refuse('busy', 'Another turn started first', given);
-      core.running.add(key);
-      events.emit('started', { turnId, turn, key });
-      const start = { input, turnId, turn, key, startedAt, branchCommitted };
-      const before = present(guarded.head.turn, guarded.head.turnId);
+      const begun = await begin();
+      if ('ok' in begun) return begun;
+      const { lease } = begun;
+      let done = false;
       try {
-        const plan = await options.prepare(start);
-        const loop = createConflictLoop<TView>({
-          ...options.loop,
-          clock,
-          gate: toLoopGate(gate, () => ({ turn, context: plan.context })),
-        });
-        const outcome = await loop.run({
-          input: plan.request,
-          generate: plan.generate,
-          readState: plan.readState,
-          ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
-        });
-        const record = await options.complete(start, outcome, plan.data);
-        const after = present(turn, turnId);
-        const keyed = given !== undefined;
-        const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
-        const last: SettledTurn = { key, content, turnId, turn, record: json, keyed };
-        const state = after.state as unknown as JsonValue;
-        const head: Head = { ...guarded.head, ...after, state, open: null, last };
-        const committed = await store.compareAndSet(core.headKey, leased.version, toJson(head));
-        if (!committed.ok) {
-          await putBack(core, presentOf<TState>((await loadHead(core)).head));
-          return refuse('conflict', `The head moved while ${turnId} ran: nothing committed`, given);
+        const refusal = options.accept?.(input);
+        if (refusal !== undefined) return refuse(refusal.code, refusal.reason, given);
+        const commit = await core.checkpoints.commit();
+        const branchCommitted = commit.ok && commit.committed;
+        if (commit.ok && commit.committed) options.onLog?.(commit.log);
+        const base = begun.stored.value;
+        const [turnId, turn, startedAt] = [nextTurnId(), base.turn + 1, clock.now()];
+        const key = given ?? turnId;
+        const open = { key, content, turnId, turn, startedAt, deadlineAt: lease.expiresAt };
+        const start = { input, turnId, turn, key, startedAt, branchCommitted };
+        const before = presentFor(core, base);
+        try {
+          const marked = await kernel.apply(
+            core.headKey,
+            HEAD,
+            (h: Head | undefined) => ({ value: h && { ...h, open }, effects: [] }),
+            null,
+            { lease },
+          );
+          headOf(marked, core.headKey);
+          events.emit('started', { turnId, turn, key });
+          await startFrom(core, base); // the turn starts from the committed head, never a stale copy
+          const plan = await options.prepare(start);
+          const loop = createConflictLoop<TView>({
+            ...options.loop,
+            clock,
+            gate: toLoopGate(gate, () => ({ turn, context: plan.context })),
+          });
+          const outcome = await loop.run({
+            input: plan.request,
+            generate: plan.generate,
+            readState: plan.readState,
+            ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
+          });
+          const record = await options.complete(start, outcome, plan.data);
+          const after = present(turn, turnId);
+          const keyed = given !== undefined;
+          const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
+          const last: SettledTurn = { key, content, turnId, turn, record: json, keyed };
+          const state = after.state as unknown as JsonValue;
+          const committed = await kernel.apply(
+            core.headKey,
+            HEAD,
+            (h: Head | undefined, _e: null, now: number) => ({
+              value: h && {
+                ...h,
+                ...after,
+                state,
+                open: null,
+                last,
+                journal: journalWith(h.journal, last, now, journalTtlMs),
+              },
+              effects: [],
+            }),
+            null,
+            { lease, release: true },
+          );
+          if (!committed.ok && committed.code === 'lease_lost') {
+            await end(lease);
+            done = true;
+            await putBack(core, presentOf<TState>((await loadHead(core)).value));
+            return refuse('conflict', `${turnId} lost the head's lease: nothing committed`, given);
+          }
+          headOf(committed, core.headKey);
+          done = true;
+          core.synced.turnId = turnId;
+          gate.restore(after.gate); // the gate forgets the call ids of earlier turns, as the head did
+          events.emit('committed', { turnId, turn, key, ok: outcome.ok });
+          const taken = await checkpoint(core, after, label(turn));
+          return {
+            ok: true,
+            replayed: false,
+            turnId,
+            turn,
+            key,
+            record,
+            outcome,
+            data: plan.data,
+            branchCommitted,
+            checkpoint: taken.ok ? { ok: true } : taken,
+          };
+        } catch (err) {
+          if (!done) await end(lease);
+          done = true;
+          // back to what is committed (the turn's own commit, when the store wrote it and then failed)
+          const now = await loadHead(core).catch(() => undefined);
+          const back =
+            now === undefined || now.value.turnId === base.turnId ? before : presentOf<TState>(now.value);
+          await putBack(core, back).catch(() => undefined);
+          throw failure(core, turnId, key, err);
         }
-        gate.restore(after.gate); // the gate forgets the call ids of earlier turns, as the head did
-        events.emit('committed', { turnId, turn, key, ok: outcome.ok });
-        if (keyed) await journal(core, last);
-        const taken = await checkpoint(core, after, label(turn));
-        return {
-          ok: true,
-          replayed: false,
-          turnId,
-          turn,
-          key,
-          record,
-          outcome,
-          data: plan.data,
-          branchCommitted,
-          checkpoint: taken.ok ? { ok: true } : taken,
-        };
-      } catch (err) {
-        return fail(turnId, key, before, err);
       } finally {
-        core.running.delete(key);
+        if (!done) await end(lease);
       }
     },
 
     async rollback(id, rollbackOptions) {
-      const guarded = await guard();
-      if ('ok' in guarded) return guarded;
-      const { turn, turnId } = guarded.head;
-      return follow(
-        core,
-        guarded,
-        await core.checkpoints.rollback(id, present(turn, turnId), rollbackOptions),
-      );
+      const begun = await begin();
+      return 'ok' in begun ? begun : moveBack(core, begun, id, rollbackOptions, end);
     },
 
     async undo(undoOptions) {
-      const guarded = await guard();
-      return 'ok' in guarded ? guarded : follow(core, guarded, await core.checkpoints.undo(undoOptions));
+      const begun = await begin();
+      return 'ok' in begun ? begun : moveForward(core, begun, undoOptions, end);
     },
 
     log: () => core.checkpoints.log(),

@@ -1,28 +1,29 @@
-// What a runner does besides running turns: reading and writing its head, putting a kept state
-// back, and catching up on writes a dead (or failing) process missed — the journal entry of the
-// last settled submission, the checkpoint of the committed turn, a head behind a rollback or undo.
-import type { CheckpointLog, Checkpoints, Restored } from '@parley/checkpoints';
-import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
+// What a runner does besides running turns: reading and writing its head through the kernel,
+// putting a kept state back, and catching up on what a dead (or failing) process missed — the
+// checkpoint of the committed turn, a head behind a rollback or undo.
+import type { CheckpointLog, Checkpoints } from '@parley/checkpoints';
+import {
+  type ApplyResult,
+  type Clock,
+  type Emitter,
+  isParleyError,
+  type JsonValue,
+  type Kernel,
+  type KernelRefusal,
+  type Lease,
+} from '@parley/core';
 import type { ToolGate } from '@parley/tools';
 import { TurnsError } from './errors.js';
-import {
-  type Head,
-  journalValue,
-  readHead,
-  readSettled,
-  type SettledTurn,
-  type StoredHead,
-  toJson,
-} from './head.js';
+import { HEAD, type Head, type StoredHead } from './head.js';
 import type { TurnCheckpoint, TurnCheckpointResult, TurnRunnerEvents } from './types.js';
 
 /** The pieces of a runner its parts share. @internal */
 export interface RunnerCore<TState> {
-  readonly store: Store;
+  readonly kernel: Kernel;
   readonly clock: Clock;
   readonly headKey: string;
   readonly journalTtlMs: number;
-  readonly keyOf: (key: string) => string;
+  readonly turnTimeoutMs: number;
   readonly checkpoints: Checkpoints<TurnCheckpoint<TState>>;
   readonly gate: ToolGate<string, unknown>;
   readonly capture: () => TState;
@@ -30,15 +31,47 @@ export interface RunnerCore<TState> {
   readonly onLog: ((log: CheckpointLog) => void) | undefined;
   readonly events: Emitter<TurnRunnerEvents>;
   /** Writes this process still owes: set when one failed, cleared once done. */
-  readonly behind: { journal: boolean; checkpoint: boolean };
-  /** Submission keys of turns running in this process. */
-  readonly running: Set<string>;
+  readonly behind: { checkpoint: boolean };
+  /** The head (its turn id) the host's in-memory state was last put back to or committed from. */
+  readonly synced: { turnId: string | undefined };
+}
+
+/** The stored head, or `undefined` before `open` wrote one. @throws TurnsError `corrupt_record`, `record_version`. */
+export async function readHead<TState>(core: RunnerCore<TState>): Promise<StoredHead | undefined> {
+  try {
+    return await core.kernel.read(core.headKey, HEAD);
+  } catch (err) {
+    const code = isParleyError(err, 'record_version')
+      ? 'record_version'
+      : isParleyError(err, 'corrupt_record')
+        ? 'corrupt_record'
+        : 'store_failed';
+    throw new TurnsError(code, `${core.headKey}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+      details: { key: core.headKey },
+    });
+  }
 }
 
 export async function loadHead<TState>(core: RunnerCore<TState>): Promise<StoredHead> {
-  const stored = await readHead(core.store, core.headKey);
+  const stored = await readHead(core);
   if (stored === undefined) throw new TurnsError('not_opened', 'The runner has no head: call open() first');
   return stored;
+}
+
+/** A kernel refusal the runner cannot turn into a refusal of its own. */
+export function kernelFailure(refused: KernelRefusal): TurnsError {
+  const code =
+    refused.code === 'corrupt_record' || refused.code === 'record_version' ? refused.code : 'store_failed';
+  return new TurnsError(code, refused.message, { details: { key: refused.key, kernel: refused.code } });
+}
+
+/** The head a write committed; a refusal or a deleted head is a TurnsError. */
+export function headOf(result: ApplyResult<Head, unknown>, key: string): StoredHead {
+  if (result.ok && result.committed !== undefined) return result.committed;
+  throw kernelFailure(
+    result.ok ? { ok: false, code: 'corrupt_record', message: `${key} was deleted`, key } : result,
+  );
 }
 
 /** The present of a head, as a checkpoint keeps it. */
@@ -68,24 +101,54 @@ export function presentNow<TState>(
 
 /** Puts a kept present back into the gate and the host. */
 export async function putBack<TState>(core: RunnerCore<TState>, kept: TurnCheckpoint<TState>): Promise<void> {
+  core.synced.turnId = undefined; // until the host has it all
   core.gate.restore(kept.gate);
   await core.restore(kept.state);
+  core.synced.turnId = kept.turnId;
 }
 
-/** Replaces the head's present (the open turn and last submission stay) with compare-and-set. */
+/**
+ * The present a change starts from: the committed head, with the host's own changes since it last
+ * had that head (host events, a disabled tool) when it still has it; a head another process moved
+ * replaces the host's copy.
+ */
+export function presentFor<TState>(core: RunnerCore<TState>, head: Head): TurnCheckpoint<TState> {
+  return head.turnId === core.synced.turnId
+    ? presentNow(core, head.turn, head.turnId)
+    : presentOf<TState>(head);
+}
+
+/** Puts the committed head back into the host unless the host has it already; returns the present. */
+export async function startFrom<TState>(
+  core: RunnerCore<TState>,
+  head: Head,
+): Promise<TurnCheckpoint<TState>> {
+  const present = presentFor(core, head);
+  if (head.turnId !== core.synced.turnId) await putBack(core, present);
+  return present;
+}
+
+/** Replaces the head's present (under `lease`, ending it when `release`); throws `conflict` when refused. */
 export async function writePresent<TState>(
   core: RunnerCore<TState>,
-  stored: StoredHead,
   present: TurnCheckpoint<TState>,
+  lease: Lease | undefined,
+  release: boolean,
 ): Promise<StoredHead> {
-  const head: Head = { ...stored.head, ...present, state: present.state as unknown as JsonValue };
-  const written = await core.store.compareAndSet(core.headKey, stored.version, toJson(head));
-  if (!written.ok) {
-    throw new TurnsError('conflict', `${core.headKey} moved while the checkpoints moved`, {
-      details: { key: core.headKey, version: written.version },
+  const state = present.state as unknown as JsonValue; // what `capture` returned: plain JSON
+  const written = await core.kernel.apply(
+    core.headKey,
+    HEAD,
+    (head: Head | undefined) => ({ value: head && { ...head, ...present, state }, effects: [] }),
+    null,
+    lease === undefined ? {} : { lease, release },
+  );
+  if (!written.ok || written.committed === undefined) {
+    throw new TurnsError('conflict', `${core.headKey} could not follow the checkpoints`, {
+      details: { key: core.headKey, kernel: written.ok ? 'deleted' : written.code },
     });
   }
-  return { head, version: written.version };
+  return written.committed;
 }
 
 /** Takes the checkpoint of a committed present; `disabled` counts as done. */
@@ -115,53 +178,24 @@ export async function checkpoint<TState>(
   }
 }
 
-/** Whether the head's open turn still holds the runner (running here, or before its deadline). */
-export function isLive<TState>(core: RunnerCore<TState>, head: Head): boolean {
-  return head.open !== null && (core.running.has(head.open.key) || core.clock.now() < head.open.deadlineAt);
-}
-
-/** Drops a turn a dead process left open (nothing of it was committed); `undefined`: lost the race. */
-export async function abandon<TState>(
-  core: RunnerCore<TState>,
-  stored: StoredHead,
-  turnId: string,
-): Promise<StoredHead | undefined> {
-  const head: Head = { ...stored.head, open: null };
-  const cleared = await core.store.compareAndSet(core.headKey, stored.version, toJson(head));
-  if (!cleared.ok) return undefined;
-  core.events.emit('recovered', { turnId, action: 'abandoned' });
-  return { head, version: cleared.version };
-}
-
-/** Writes the journal entry of the head's last submission; a failure leaves it owed. */
-export async function journal<TState>(core: RunnerCore<TState>, last: SettledTurn): Promise<void> {
-  try {
-    await core.store.set(core.keyOf(last.key), journalValue(last), { ttlMs: core.journalTtlMs });
-    core.behind.journal = false;
-  } catch {
-    core.behind.journal = true;
-  }
+/** Whether the head's lease (a running turn, rollback or undo) is valid now. */
+export function isLive<TState>(core: RunnerCore<TState>, stored: StoredHead): boolean {
+  return stored.lease !== null && core.clock.now() < stored.lease.expiresAt;
 }
 
 /**
- * Catches up on owed writes (all of them when `all`: after a restart nothing is known): the last
- * submission's journal entry, and the checkpoint log against the head. Returns the head, which
- * follows the log when a rollback or undo moved the log but not the head.
+ * Catches up on owed checkpoint writes (all when `all`: after a restart nothing is known): the
+ * checkpoint of the head, or the head following the log when a rollback or undo moved the log but
+ * not the head. Writes the head only under `lease`.
  */
 export async function catchUp<TState>(
   core: RunnerCore<TState>,
   stored: StoredHead,
+  lease: Lease | undefined,
   all: boolean,
   label: (turn: number) => string,
 ): Promise<StoredHead> {
-  const { head } = stored;
-  if ((all || core.behind.journal) && head.last?.keyed === true) {
-    const kept = await readSettled(core.store, core.keyOf(head.last.key));
-    if (kept?.turnId !== head.last.turnId) {
-      await journal(core, head.last);
-      core.events.emit('recovered', { turnId: head.last.turnId, action: 'journal' });
-    }
-  }
+  const head = stored.value;
   if (!all && !core.behind.checkpoint) return stored;
   const log = await core.checkpoints.log();
   if (!log.ok) return stored;
@@ -180,32 +214,11 @@ export async function catchUp<TState>(
   }
   // a rollback or undo moved the log, and the process died before the head followed
   const loaded = await core.checkpoints.load(latest.id);
-  if (!loaded.ok) return stored;
-  const next = await writePresent(core, stored, loaded.state);
-  await putBack(core, loaded.state);
+  if (!loaded.ok || lease === undefined) return stored;
+  const next = await writePresent(core, loaded.state, lease, false);
   core.behind.checkpoint = false;
   core.events.emit('recovered', { turnId: latest.id, action: 'head' });
   return next;
-}
-
-/**
- * Releases the lease of a failed turn and puts back the present from before it (or the stored one,
- * when the turn was committed after all or another writer moved the head); false: the store failed.
- */
-export async function release<TState>(
-  core: RunnerCore<TState>,
-  turnId: string,
-  before: TurnCheckpoint<TState>,
-): Promise<boolean> {
-  try {
-    const stored = await loadHead(core);
-    const ours = stored.head.open?.turnId === turnId;
-    if (ours) await abandon(core, stored, turnId);
-    await putBack(core, ours ? before : presentOf<TState>(stored.head));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The `turn_failed` error of a turn that threw, reported as an event first. */
@@ -221,17 +234,4 @@ export function failure<TState>(
     cause: err,
     details: { turnId, key },
   });
-}
-
-/** After a rollback or undo moved the log: the head and the host follow it. */
-export async function follow<TState>(
-  core: RunnerCore<TState>,
-  stored: StoredHead,
-  moved: Restored<TurnCheckpoint<TState>>,
-): Promise<Restored<TurnCheckpoint<TState>>> {
-  if (!moved.ok) return moved;
-  await writePresent(core, stored, moved.state);
-  await putBack(core, moved.state);
-  core.onLog?.(moved.log);
-  return moved;
 }

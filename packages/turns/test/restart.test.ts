@@ -17,6 +17,16 @@ function processOn(memory: ReturnType<typeof world>['memory'], clock: ReturnType
   return { host: createHost(faulty.store, clock), die: () => faulty.fail(() => 'throw'), faulty };
 }
 
+/** Lets the head's lease be taken, then fails every later compare-and-set of the head (a dying store). */
+function failHeadAfterLease(faulty: ReturnType<typeof createFaultyStore>): void {
+  let cas = 0;
+  faulty.fail((op, key) => {
+    if (op !== 'cas' || key !== 'game:turns:head') return undefined;
+    cas += 1;
+    return cas > 1 ? 'throw' : undefined;
+  });
+}
+
 /** A process that opens, then dies while its first turn waits for the model: the turn stays open. */
 async function diesMidTurn(
   memory: ReturnType<typeof world>['memory'],
@@ -84,7 +94,7 @@ describe('a restart', () => {
     expect(await second.runner.run(say('Look'))).toMatchObject({ ok: true, turn: 1 });
   });
 
-  it('writes the journal and the checkpoint a process missed after its commit', async () => {
+  it('keeps the submission key in the head and writes the checkpoint a process missed after its commit', async () => {
     const { clock, memory } = world();
     const first = processOn(memory, clock);
     await first.host.runner.open();
@@ -99,7 +109,7 @@ describe('a restart', () => {
     const recovered: string[] = [];
     second.runner.on('recovered', (e) => recovered.push(`${e.action} ${e.turnId}`));
     await second.runner.open();
-    expect(recovered).toEqual(['journal turn_1', 'checkpoint turn_1']);
+    expect(recovered).toEqual(['checkpoint turn_1']);
     expect(await second.runner.run(say('Attack'), { key: 'msg_1' })).toMatchObject({ replayed: true });
     expect(second.state.hp).toBe(17);
     expect(second.effects).toBe(0);
@@ -114,8 +124,9 @@ describe('a restart', () => {
     first.host.replies.push(hit('c1', 3), hit('c1', 4));
     await first.host.runner.run(say('One'));
     await first.host.runner.run(say('Two'));
-    first.faulty.fail((op, key) => (op === 'cas' && key === 'game:turns:head' ? 'throw' : undefined));
-    await expect(first.host.runner.rollback('turn_1')).rejects.toThrow('store down');
+    failHeadAfterLease(first.faulty);
+    await expect(first.host.runner.rollback('turn_1')).rejects.toThrow();
+    clock.advance(DEFAULT_TURN_TIMEOUT_MS); // the dead process's lease on the head runs out
 
     const second = createHost(memory, clock);
     const recovered: string[] = [];
@@ -134,8 +145,9 @@ describe('a restart', () => {
     first.host.replies.push(hit('c1', 3));
     await first.host.runner.run(say('One'));
     await first.host.runner.rollback('turn_0');
-    first.faulty.fail((op, key) => (op === 'cas' && key === 'game:turns:head' ? 'throw' : undefined));
-    await expect(first.host.runner.undo()).rejects.toThrow('store down');
+    failHeadAfterLease(first.faulty);
+    await expect(first.host.runner.undo()).rejects.toThrow();
+    clock.advance(DEFAULT_TURN_TIMEOUT_MS);
     const second = createHost(memory, clock);
     expect(await second.runner.open()).toMatchObject({ turn: 1, turnId: 'turn_1' });
     expect(second.state.hp).toBe(17);
@@ -157,15 +169,16 @@ describe('a restart', () => {
     expect(opened.map((o) => o.resumed).sort()).toEqual([false, true]);
   });
 
-  it('refuses conflict when a rollback moves the log but another writer moved the head', async () => {
+  it('refuses busy and moves nothing when a rollback cannot take the head’s lease', async () => {
     const { clock, memory } = world();
     const first = processOn(memory, clock);
     await first.host.runner.open();
     first.host.replies.push({ text: 'a' });
     await first.host.runner.run(say('One'));
     first.faulty.fail((op, key) => (op === 'cas' && key === 'game:turns:head' ? 'lose' : undefined));
-    const err = await first.host.runner.rollback('turn_0').catch((e: unknown) => e);
-    expect(isParleyError(err, 'conflict')).toBe(true);
+    expect(await first.host.runner.rollback('turn_0')).toMatchObject({ ok: false, code: 'busy' });
+    const log = await first.host.runner.log();
+    expect(log.ok && log.rollback).toBeNull();
   });
 });
 
@@ -189,17 +202,16 @@ describe('records it cannot read', () => {
     expect(await second.runner.log()).toMatchObject({ ok: false, code: 'corrupt_record' });
   });
 
-  it('refuses conflict when another process settles an expired open turn first', async () => {
+  it('refuses busy when another process keeps winning the expired open turn’s head', async () => {
     const { clock, memory } = world();
     await diesMidTurn(memory, clock);
     const second = processOn(memory, clock);
     expect(await second.host.runner.open()).toMatchObject({ pending: { turnId: 'turn_1' } });
     clock.advance(DEFAULT_TURN_TIMEOUT_MS);
     second.faulty.fail((op, key) => (op === 'cas' && key === 'game:turns:head' ? 'lose' : undefined));
-    expect(await second.host.runner.run(say('Look'))).toMatchObject({ ok: false, code: 'conflict' });
-    expect(second.host.replies).toEqual([]);
+    expect(await second.host.runner.run(say('Look'))).toMatchObject({ ok: false, code: 'busy' });
+    expect(second.host.requests).toEqual([]);
     const third = processOn(memory, clock);
-    third.faulty.fail((op, key) => (op === 'cas' && key === 'game:turns:head' ? 'lose' : undefined));
     expect(await third.host.runner.open({ takeOver: true })).toMatchObject({ abandoned: 'turn_1' });
   });
 
@@ -209,9 +221,10 @@ describe('records it cannot read', () => {
     await first.host.runner.open();
     first.host.replies.push(hit('c1', 3));
     await first.host.runner.run(say('One'));
-    first.faulty.fail((op, key) => (op === 'cas' && key === 'game:turns:head' ? 'throw' : undefined));
-    await expect(first.host.runner.rollback('turn_0')).rejects.toThrow('store down');
-    await memory.delete('game:checkpoint:turn_0');
+    failHeadAfterLease(first.faulty);
+    await expect(first.host.runner.rollback('turn_0')).rejects.toThrow();
+    clock.advance(DEFAULT_TURN_TIMEOUT_MS);
+    for await (const entry of memory.list('game:checkpoint:turn_0')) await memory.delete(entry.key);
     const second = createHost(memory, clock);
     expect(await second.runner.open()).toMatchObject({ turn: 1, turnId: 'turn_1' });
     expect(second.state.hp).toBe(17);

@@ -41,8 +41,12 @@ describe('a turn', () => {
       ['turn_0', 'campaign start'],
       ['turn_1', 'turn 1'],
     ]);
-    expect(await store.get('game:turns:key:turn_1')).toBeUndefined(); // no key given: no journal entry
-    expect(await store.get('game:turns:head')).toMatchObject({ turn: 1, turnId: 'turn_1', open: null });
+    expect(await store.get('game:turns:head')).toMatchObject({
+      kind: 'parley.turns.head',
+      version: 2,
+      data: { turn: 1, turnId: 'turn_1', open: null, journal: [] }, // no key given: no journal entry
+      lease: null,
+    });
   });
 
   it('emits started and committed after the commit', async () => {
@@ -97,9 +101,14 @@ describe('where checkpoints live', () => {
     const { host, memory } = await opened({ checkpoints: { store: other, keyPrefix: 'cp:' } });
     host.replies.push({ text: 'a' });
     await host.runner.run(say('One'));
-    expect(await other.get('cp:checkpoint:turn_1')).toBeDefined();
-    expect(await memory.get('game:checkpoint:turn_1')).toBeUndefined();
-    expect(await memory.get('game:turns:head')).toMatchObject({ turnId: 'turn_1' });
+    const keys = async (store: typeof memory, prefix: string) => {
+      const found: string[] = [];
+      for await (const entry of store.list(prefix)) found.push(entry.key);
+      return found;
+    };
+    expect(await keys(other, 'cp:checkpoint:turn_1:')).toHaveLength(1);
+    expect(await keys(memory, 'game:checkpoint:')).toEqual([]);
+    expect(await memory.get('game:turns:head')).toMatchObject({ data: { turnId: 'turn_1' } });
   });
 });
 
@@ -110,9 +119,8 @@ describe('submission keys', () => {
     const first = await host.runner.run(say('Attack'), { key: 'msg_1' });
     const replays: string[] = [];
     host.runner.on('replayed', (e) => replays.push(e.key));
-    expect(await env.store.get('game:turns:key:msg_1')).toMatchObject({
-      turnId: 'turn_1',
-      record: { turn: 1 },
+    expect(await env.store.get('game:turns:head')).toMatchObject({
+      data: { journal: [{ key: 'msg_1', result: { turnId: 'turn_1', record: { turn: 1 } } }] },
     });
     const again = await host.runner.run(say('Attack'), { key: 'msg_1' });
     expect(again).toEqual({

@@ -95,27 +95,33 @@ export interface Kernel {
    * Runs `step` on a fresh read and commits its value with one compare-and-set on the version read;
    * a lost race re-reads and re-runs it (at most `maxAttempts`, default {@link DEFAULT_MAX_ATTEMPTS}).
    * With `lease`, the write is fenced: it fails with `lease_lost` once the record's lease is another's.
-   * Without one, a record under another owner's valid lease is refused with `lease_held`.
+   * Without one, a record under a valid lease is refused with `lease_held`. `release: true` ends the
+   * lease in the same write. A step that returns the value it was given (the same object) and no
+   * `deadlineAt` writes nothing.
    */
   apply<T, E, X>(
     key: string,
     codec: RecordCodec<T>,
     step: KernelStep<T, E, X>,
     event: E,
-    options?: { readonly lease?: Lease; readonly maxAttempts?: number },
+    options?: { readonly lease?: Lease; readonly maxAttempts?: number; readonly release?: boolean },
   ): Promise<ApplyResult<T, X>>;
-  /** Takes the lease of `key` (absent records too) with a new fencing token; `lease_held` while another's is valid. */
+  /**
+   * Takes the lease of `key` (absent records too) with a new fencing token; `lease_held` while a lease
+   * on it is valid, this owner's included (renew that one instead). `force` takes it anyway (an
+   * operator's take-over of a holder known dead): the old holder is fenced off.
+   */
   acquire<T>(
     key: string,
     codec: RecordCodec<T>,
-    options: { readonly ttlMs: number },
+    options: { readonly ttlMs: number; readonly force?: boolean },
   ): Promise<
     { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal
   >;
   /** Extends a valid lease to `now + ttlMs`; `lease_lost` once it expired or another owner holds it. */
   renew(
     lease: Lease,
-    options: { readonly ttlMs: number },
+    options: { readonly ttlMs: number; readonly force?: boolean },
   ): Promise<{ readonly ok: true; readonly lease: Lease } | KernelRefusal>;
   /** Gives a lease up (best effort: a lease already lost, or a failing store, is ignored; it expires anyway). */
   release(lease: Lease): Promise<void>;

@@ -5,7 +5,7 @@ import type { Store, StoreEntry } from '../store.js';
 import { CLAIMS, claimStep, settleStep } from './claims.js';
 import { KernelError } from './errors.js';
 import { createOwnerId } from './owner.js';
-import { type Decoded, decodeEntry, envelope, guard, isValid, refusal, ttlOf } from './record.js';
+import { type Decoded, decodeEntry, envelope, guard, refusal, ttlOf } from './record.js';
 import type { Kernel } from './api.js';
 import type { Committed, KernelRecord, KernelRefusal, Lease, RecordCodec } from './types.js';
 
@@ -195,12 +195,18 @@ export function createKernel(options: KernelOptions): Kernel {
         const refused = guard(key, read.record, lease, now);
         if (refused !== undefined) return refused;
         const result = step(read.committed?.value, event, now);
-        const keep = lease === undefined ? null : (read.record?.lease ?? null);
+        const out = { value: result.value, effects: result.effects };
+        const same = result.value !== undefined && result.value === read.committed?.value;
+        if (same && result.deadlineAt === undefined && applyOptions.release !== true) {
+          return { write: false, next: read.record, out }; // the step changed nothing: nothing to write
+        }
+        const keep =
+          lease === undefined || applyOptions.release === true ? null : (read.record?.lease ?? null);
         const deadlineAt =
           result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
         const data = result.value === undefined ? null : codec.encode(result.value);
         const next = envelope(codec, read.record, { data, lease: keep, deadlineAt });
-        return { write: true, next, out: { value: result.value, effects: result.effects } };
+        return { write: true, next, out };
       });
       if (!done.ok) return done;
       return {
@@ -210,12 +216,11 @@ export function createKernel(options: KernelOptions): Kernel {
       };
     },
 
-    async acquire(key, codec, { ttlMs }) {
+    async acquire(key, codec, { ttlMs, force = false }) {
       ttlCheck(ttlMs, 'ttlMs');
       const done = await mutate(key, codec, DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const held = read.record?.lease ?? null;
-        if (isValid(held, now) && held.owner !== owner)
-          return guard(key, read.record, undefined, now) as KernelRefusal;
+        const refused = force ? undefined : guard(key, read.record, undefined, now);
+        if (refused !== undefined) return refused;
         const token = (read.record?.fence ?? 0) + 1;
         const lease: Lease = { key, owner, token, expiresAt: now + ttlMs };
         const next = envelope(codec, read.record, {

@@ -1,9 +1,8 @@
-import type { JsonValue, Store } from '@parley/core';
+import type { Clock, Store } from '@parley/core';
 import { ToolsError } from '../errors.js';
 import type { GateMemorySnapshot } from '../snapshot.js';
 import {
   contentOfCall,
-  fromStored,
   type Remembered,
   type StoredCall,
   type StoredLookup,
@@ -12,6 +11,7 @@ import {
   toSettled,
 } from './remembered.js';
 import type { CallBase, Settled } from './runtime.js';
+import { createStoredCalls, type StoredCalls } from './stored-calls.js';
 
 /** The once-per-turn memory of a gate: a bounded local map by turn, optionally backed by a core `Store`. */
 export interface CallMemory {
@@ -54,6 +54,7 @@ export interface MemoryOptions {
   readonly store: Store | undefined;
   readonly prefix: string;
   readonly ttlMs: number | undefined;
+  readonly clock: Clock;
 }
 
 interface Entry extends Remembered {
@@ -70,6 +71,7 @@ interface TurnMemory {
 
 export function createCallMemory(options: MemoryOptions): CallMemory {
   const { keepTurns, maxCalls, maxBytes, store, prefix, ttlMs } = options;
+  const calls = store === undefined ? undefined : createStoredCalls(store, ttlMs, options.clock);
   // The kept turns in the order they were first written, in `slots[0 … kept)`, scanned from the
   // newest end (a gate mostly writes to its latest turn). Not a Map, and an array that never
   // shrinks: a container that takes and forgets a turn at every turn by reallocating its storage
@@ -82,23 +84,18 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
     return undefined;
   };
   const keptTurns = (): TurnMemory[] => slots.slice(0, kept) as TurnMemory[];
-  const claims = new Map<string, number>();
+  const claims = new Map<string, string>();
   let count = 0;
   let bytes = 0;
   /** The latest turn the memory moved to: turns at or below `horizon - keepTurns` are forgotten. */
   let horizon: number | undefined;
   let reservedCalls = 0;
   let reservedBytes = 0;
-  const write = ttlMs === undefined ? undefined : { ttlMs };
   const keyOf = (turn: number, id: string): string => `${prefix}${turn}:${id}`;
 
-  /** The store; `stored`, `claim` and `release` are called only when `persistent`. */
-  const backing = (): Store => store as Store;
-
-  async function read(turn: number, id: string): Promise<StoredLookup> {
-    const value = await backing().get(keyOf(turn, id));
-    return value === undefined ? { kind: 'none' } : fromStored(value, turn, id);
-  }
+  /** The stored calls; `stored`, `claim` and `release` are called only when `persistent`. */
+  const backing = (): StoredCalls => calls as StoredCalls;
+  const read = (turn: number, id: string): Promise<StoredLookup> => backing().read(keyOf(turn, id), turn, id);
 
   const latest = (): number | undefined => {
     let top: number | undefined;
@@ -188,24 +185,18 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
         startedAt: now,
         content: base.content,
       };
-      const result = await backing().compareAndSet(key, null, claim, write);
-      if (result.ok) {
-        claims.set(key, result.version);
-        return undefined;
-      }
-      return read(turn, base.id); // another gate on the same store took it first
+      const taken = await backing().claim(key, claim, turn, base.id);
+      if (!('claimId' in taken)) return taken; // another gate on the same store took it first
+      claims.set(key, taken.claimId);
+      return undefined;
     },
     async release(turn, base, settled) {
       const key = keyOf(turn, base.id);
-      const version = claims.get(key) as number; // released only after this gate's claim succeeded
+      const claimId = claims.get(key) as string; // released only after this gate's claim succeeded
       claims.delete(key);
-      if (!settled.ran) {
-        await backing().compareAndSet(key, version, undefined); // nothing ran: the call may run later
-        return;
-      }
+      // nothing ran: the claim is dropped, so the call may run later
       const done: StoredCall = { state: 'done', ...toRemembered(base.id, settled), content: base.content };
-      // Results are the host's values: a store rejects one that is not JSON, leaving the claim.
-      await backing().compareAndSet(key, version, done as unknown as JsonValue, write);
+      await backing().settle(key, claimId, settled.ran ? done : undefined);
     },
     toSnapshot: () =>
       keptTurns().map((memory) => ({

@@ -1,0 +1,40 @@
+// Two writers on one log: issue 31, reproduction 5 (racing rollbacks), and records of the old format.
+import { createManualClock, createMemoryStore } from '@parley/core';
+import { describe, expect, it } from 'vitest';
+import { createCheckpoints } from '../src/index.js';
+import { type Game, play } from './helpers.js';
+
+function two() {
+  const clock = createManualClock({ now: 1_000 });
+  const store = createMemoryStore({ clock });
+  const make = () => createCheckpoints<Game>({ store, clock, keyPrefix: 'g:', maxCheckpoints: 5 });
+  return { store, a: make(), b: make() };
+}
+
+describe('racing writers', () => {
+  it('lets the winner of two racing rollbacks undo: the loser deletes only what it wrote (5)', async () => {
+    const { a, b } = two();
+    await play(a, 2);
+    const present = { hp: 99, at: 'now' };
+    const [x, y] = await Promise.all([a.rollback('turn_0', present), b.rollback('turn_1', present)]);
+    expect([x.ok, y.ok].filter(Boolean)).toHaveLength(1);
+    const winner = x.ok ? a : b;
+    const undone = await winner.undo();
+    expect(undone).toMatchObject({ ok: true, id: 'turn_2', state: present });
+  });
+
+  it('keeps the snapshot of a checkpoint two writers took at once', async () => {
+    const { a, b } = two();
+    const state = { hp: 1, at: 'x' };
+    await Promise.all([a.take('turn_0', state), b.take('turn_0', state)]);
+    expect(await a.load('turn_0')).toMatchObject({ ok: true, state });
+  });
+
+  it('refuses a log of the format before the kernel with corrupt_record, never overwriting it', async () => {
+    const { store, a } = two();
+    const old = { kind: 'parley.checkpoints', format: 1, checkpoints: [], rollback: null, undo: null };
+    await store.set('g:checkpoints', old);
+    expect(await a.take('turn_0', { hp: 1, at: 'x' })).toMatchObject({ ok: false, code: 'corrupt_record' });
+    expect(await store.get('g:checkpoints')).toEqual(old);
+  });
+});
