@@ -38,3 +38,51 @@ describe('racing writers', () => {
     expect(await store.get('g:checkpoints')).toEqual(old);
   });
 });
+
+describe('a failing store', () => {
+  it('rejects with the store’s error on a failed read, and store_failed on a failed log write', async () => {
+    const { store, a } = two();
+    await play(a, 0);
+    const failing = { ...store, getEntry: async () => Promise.reject(new Error('read down')) };
+    const reader = createCheckpoints<Game>({ store: failing, keyPrefix: 'g:' });
+    await expect(reader.log()).rejects.toThrow('read down');
+    const writer = createCheckpoints<Game>({
+      store: {
+        ...store,
+        getEntry: (key) => store.getEntry(key),
+        compareAndSet: async () => Promise.reject(new Error('write down')),
+      },
+      keyPrefix: 'g:',
+    });
+    await expect(writer.take('turn_1', { hp: 1, at: 'x' })).rejects.toMatchObject({ code: 'store_failed' });
+  });
+
+  it('refuses logs whose rollback or undo is malformed with corrupt_record', async () => {
+    const { store, a } = two();
+    const base = { rev: 0, checkpoints: [], rollback: null, undo: null };
+    for (const data of [
+      { ...base, rollback: { fromId: 'a', toId: 'b' } },
+      { ...base, undo: { ref: 'r', checkpoints: 'x' } },
+      { ...base, rev: 'x' },
+    ]) {
+      await store.set('g:checkpoints', {
+        kind: 'parley.checkpoints',
+        version: 2,
+        data,
+        lease: null,
+        fence: 0,
+        deadlineAt: null,
+      });
+      expect(await a.log()).toMatchObject({ ok: false, code: 'corrupt_record' });
+    }
+    await store.set('g:checkpoints', {
+      kind: 'parley.checkpoints',
+      version: 3,
+      data: base,
+      lease: null,
+      fence: 0,
+      deadlineAt: null,
+    });
+    expect(await a.log()).toMatchObject({ ok: false, code: 'record_version' });
+  });
+});
