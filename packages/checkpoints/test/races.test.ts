@@ -1,7 +1,7 @@
 // Two writers on one log: issue 31, reproduction 5 (racing rollbacks), and records of the old format.
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createCheckpoints } from '../src/index.js';
+import { bindCheckpoints, createCheckpoints } from '../src/index.js';
 import { type Game, play } from './helpers.js';
 
 function two() {
@@ -84,5 +84,31 @@ describe('a failing store', () => {
       deadlineAt: null,
     });
     expect(await a.log()).toMatchObject({ ok: false, code: 'record_version' });
+  });
+});
+
+describe('bindCheckpoints and a restore that throws', () => {
+  it('leaves the log as it was when restore throws during a rollback (8)', async () => {
+    const { a } = two();
+    let hp = 10;
+    let broken = false;
+    const bound = bindCheckpoints<Game>({
+      checkpoints: a,
+      capture: () => ({ hp, at: 'x' }),
+      restore: (state) => {
+        if (broken) throw new Error('restore broke');
+        hp = state.hp;
+      },
+    });
+    await bound.take('turn_0');
+    hp = 4;
+    await bound.take('turn_1');
+    broken = true;
+    await expect(bound.rollback('turn_0')).rejects.toThrow('restore broke');
+    const log = await a.log();
+    expect(log.ok && log.rollback).toBeNull();
+    broken = false;
+    expect(await bound.rollback('turn_0')).toMatchObject({ ok: true });
+    expect(hp).toBe(10);
   });
 });
