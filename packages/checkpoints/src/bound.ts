@@ -23,8 +23,9 @@ export interface BindCheckpointsOptions<TState> {
   /** Reads the host's state as it is now: the checkpoint `take` stores, the present `rollback` keeps. */
   readonly capture: () => TState;
   /**
-   * Puts a state back after `rollback` or `undo`. The log has already moved when it runs: if it
-   * throws, the call rejects with its error and the host decides (undo is still possible).
+   * Puts a state back after `rollback` or `undo`. A rollback calls it before the log moves (a throw
+   * rejects with its error and the log stays as it was); an undo calls it after the log moved (a
+   * throw rejects with its error, and the log keeps the undo).
    */
   readonly restore: (state: TState) => void | Promise<void>;
   /** Sees the log after every change (take, rollback, undo, a commit that ended a rollback). */
@@ -103,9 +104,16 @@ export function bindCheckpoints<TState>(options: BindCheckpointsOptions<TState>)
       return taken;
     },
     async rollback(id, rollbackOptions) {
-      const back = await checkpoints.rollback(id, capture(), rollbackOptions);
-      if (!back.ok) return back;
-      await restore(back.state);
+      // the host gets the kept state before the log moves: a restore that throws changes nothing
+      const present = capture();
+      const kept = await checkpoints.load(id);
+      const ifVersion = rollbackOptions?.ifVersion ?? (kept.ok ? kept.log.version : undefined);
+      if (kept.ok) await restore(kept.state);
+      const back = await checkpoints.rollback(id, present, ifVersion === undefined ? {} : { ifVersion });
+      if (!back.ok) {
+        if (kept.ok) await restore(present); // refused after all: the host's own state back
+        return back;
+      }
       onLog?.(back.log);
       return back;
     },

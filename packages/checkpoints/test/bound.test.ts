@@ -51,16 +51,17 @@ describe('bindCheckpoints', () => {
     expect([game.restores, logs.length]).toEqual([0, 1]);
   });
 
-  it('rejects with the restore error; the rollback stays pending and can be undone', async () => {
+  it('rejects with the restore error and leaves the log as it was: nothing is half-applied', async () => {
     const store = createMemoryStore();
     const failing = host(store, true);
     await failing.checkpoints.take('turn_1');
     failing.game.state = { hp: 2, at: 'cave' };
     await failing.checkpoints.take('turn_2');
     await expect(failing.checkpoints.rollback('turn_1')).rejects.toThrow('cannot put it back');
-    // a restarted host on the same store sees the pending rollback and undoes it
+    // a restarted host on the same store finds no rollback: the log never moved
     const restarted = host(store);
-    expect(await restarted.checkpoints.undo()).toMatchObject({ ok: true, id: 'turn_2' });
-    expect(restarted.game.state).toEqual({ hp: 2, at: 'cave' });
+    expect(await restarted.checkpoints.undo()).toMatchObject({ ok: false, code: 'nothing_to_undo' });
+    const log = await restarted.checkpoints.log();
+    expect(log.ok && log.checkpoints.map((c) => c.id)).toEqual(['turn_1', 'turn_2']);
   });
 });

@@ -1,7 +1,9 @@
 import { createMemoryStore, type Store, type StoreChange, type Unsubscribe } from '@parley/core';
-import { type StoreConformanceSubject, storeConformanceCases } from '@parley/testing';
+import { kernelConformanceCases, type StoreConformanceSubject, storeConformanceCases } from '@parley/testing';
+import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { runs } from '../../../tests/reliability/config.js';
 import { createRedisStore, type RedisStore } from '../src/index.js';
 import { type RedisServer, startRedis } from './helpers.js';
 
@@ -57,4 +59,24 @@ storeContract('createRedisStore', async () => {
         const off = store.watch(prefix, listener, { onResync: () => resolve(off) });
       }),
   };
+});
+
+// The durable kernel's conformance suite on the same server: seeds from fast-check, fixed in npm
+// test and 100 times more under PARLEY_SOAK=full.
+describe('createRedisStore: kernelConformanceCases', () => {
+  for (const check of kernelConformanceCases()) {
+    it(check.name, async () => {
+      const make = async () => {
+        const store = createRedisStore({ redis, prefix: `kernel${++count}:` });
+        opened.push(store);
+        return { store };
+      };
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) =>
+          check.run(make, { seed, steps: 40 }),
+        ),
+        { seed: 31, numRuns: runs(4) },
+      );
+    });
+  }
 });

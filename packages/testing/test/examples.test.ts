@@ -72,6 +72,9 @@ import {
   type TransportEndpoint,
   type TransportFault,
   type TransportRecord,
+  kernelConformanceCases,
+  type KernelConformanceCase,
+  type KernelConformanceSubject,
 } from '../src/index.js';
 import { createMessageBus } from '@parley/bus';
 import { type AttemptRequest, createConflictLoop, defineDetector, type Proposal } from '@parley/conflict';
@@ -94,6 +97,16 @@ afterEach(() => {
 });
 
 describe('@parley/testing examples', () => {
+  it('kernelConformanceCases, KernelConformanceCase and KernelConformanceSubject', async () => {
+    const subject: KernelConformanceSubject = { store: createMemoryStore() };
+    expect(subject.store).toBeDefined();
+    for (const check of kernelConformanceCases()) {
+      await check.run(async () => ({ store: createMemoryStore() }), { seed: 42, steps: 40 });
+    }
+    const names = kernelConformanceCases().map((c: KernelConformanceCase) => c.name);
+    expect(names).toHaveLength(2);
+  });
+
   it('MessageMatcher (assertions.ts)', async () => {
     const matchers: MessageMatcher[] = [
       '确认',

@@ -54,15 +54,16 @@ export const HEAD: RecordCodec<Head> = {
   kind: 'parley.turns.head',
   version: 2,
   decode(data) {
-    if (!isRecord(data) || !isTurn(data) || !isRecord(data['gate']) || !('state' in data)) return undefined;
-    if (
-      !(data['open'] === null || isRecord(data['open'])) ||
-      !(data['last'] === null || isRecord(data['last']))
-    ) {
-      return undefined;
-    }
-    // checked above: the turn fields, the gate object, open and last; state is the host's JSON
-    return readJournal(data['journal']) === undefined ? undefined : (data as unknown as Head);
+    const ok =
+      isRecord(data) &&
+      isTurn(data) &&
+      isRecord(data['gate']) &&
+      'state' in data &&
+      (data['open'] === null || isRecord(data['open'])) &&
+      (data['last'] === null || isRecord(data['last'])) &&
+      readJournal(data['journal'])?.every((entry) => isRecord(entry.result) && isTurn(entry.result)) === true;
+    // checked above: the turn fields, the gate object, open, last and the journal; state is the host's JSON
+    return ok ? (data as unknown as Head) : undefined;
   },
   encode: (head) => toJson(head),
 };
@@ -71,10 +72,10 @@ export const HEAD: RecordCodec<Head> = {
 export function settledOf(head: Head, key: string): SettledTurn | undefined {
   if (head.last?.key === key) return head.last;
   const entry = findSettled(head.journal, key);
-  if (entry === undefined || !isRecord(entry.result)) return undefined;
-  const { turnId, turn, record } = entry.result;
-  if (typeof turnId !== 'string' || typeof turn !== 'number') return undefined;
-  return { key, content: entry.digest, turnId, turn, record: record ?? null, keyed: true };
+  if (entry === undefined) return undefined;
+  // HEAD.decode checked every journal result: { turnId, turn, record } as this package wrote it
+  const { turnId, turn, record } = entry.result as { turnId: string; turn: number; record: JsonValue };
+  return { key, content: entry.digest, turnId, turn, record, keyed: true };
 }
 
 /** The journal with `settled` added (keyed turns only), entries older than `ttlMs` dropped. */

@@ -7,22 +7,20 @@ import {
   createKernel,
   createOwnerId,
   type JsonValue,
-  type Lease,
   systemClock,
 } from '@parley/core';
 import { type ToolGate, toLoopGate } from '@parley/tools';
 import { DEFAULT_JOURNAL_TTL_MS, DEFAULT_TURN_TIMEOUT_MS, positive, TurnsError } from './errors.js';
-import { HEAD, type Head, journalWith, type SettledTurn, type StoredHead, settledOf } from './head.js';
+import { HEAD, type Head, journalWith, type SettledTurn, settledOf } from './head.js';
+import { createHeadLease } from './lease.js';
 import { moveBack, moveForward } from './moves.js';
 import type { TurnRunner } from './runner-types.js';
 import { openRunner } from './open.js';
 import {
-  catchUp,
   checkpoint,
   failure,
   headOf,
   isLive,
-  kernelFailure,
   loadHead,
   presentNow,
   presentFor,
@@ -144,58 +142,23 @@ export function createTurnRunner<
     events.emit('refused', { code, key });
     return { ok: false, code, reason };
   };
-  /** A lease of this process that a failing store kept it from ending; the next call ends it. */
-  let stale: Lease | undefined;
   const replay = (settled: SettledTurn): Result => {
     events.emit('replayed', { turnId: settled.turnId, key: settled.key });
     const { turnId, turn, key, record } = settled; // the record `complete` returned, as JSON
     return { ok: true, replayed: true, turnId, turn, key, record: record as TRecord };
   };
-  const present = (turn: number, turnId: string): TurnCheckpoint<TState> => presentNow(core, turn, turnId);
 
-  /** Ends a lease; when the store fails, remembers it so the next call ends it. */
-  async function end(lease: Lease): Promise<void> {
-    await kernel.release(lease);
-    const now = await loadHead(core).catch(() => undefined);
-    stale = now === undefined || now.lease?.token === lease.token ? lease : undefined;
-  }
-
-  /**
-   * Takes the head's lease for one turn, rollback or undo, from the committed head (fresh): `busy`
-   * while another holder's lease is valid. Catches up on owed writes under it.
-   */
-  async function begin(): Promise<{ readonly stored: StoredHead; readonly lease: Lease } | TurnRefusal> {
+  const assertOpened = (): void => {
     if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
-    if (stale !== undefined) await kernel.release(stale);
-    stale = undefined;
-    const taken = await kernel.acquire(core.headKey, HEAD, { ttlMs: turnTimeoutMs });
-    if (!taken.ok) {
-      if (taken.code === 'lease_held' || taken.code === 'write_conflict') {
-        return refuse('busy', `${core.headKey} is held by another turn`);
-      }
-      throw kernelFailure(taken);
-    }
-    const { lease } = taken;
-    try {
-      if (taken.committed === undefined) {
-        throw new TurnsError('not_opened', 'The runner has no head: call open() first');
-      }
-      let stored = taken.committed;
-      const open = stored.value.open;
-      if (open !== null) events.emit('recovered', { turnId: open.turnId, action: 'abandoned' });
-      stored = await catchUp(core, stored, lease, false, label);
-      return { stored, lease };
-    } catch (err) {
-      await end(lease);
-      throw err;
-    }
-  }
+  };
+  const held = (): TurnRefusal => refuse('busy', `${core.headKey} is held by another turn, rollback or undo`);
+  const { begin, end, settleStale } = createHeadLease(core, label, assertOpened, held);
 
   return {
     on: (event, listener) => events.on(event, listener),
 
     async open(openOptions = {}) {
-      const opening = await openRunner(core, () => present(0, initialTurnId), label, openOptions);
+      const opening = await openRunner(core, () => presentNow(core, 0, initialTurnId), label, openOptions);
       opened = true;
       return opening;
     },
@@ -203,15 +166,14 @@ export function createTurnRunner<
     async run(input, runOptions = {}) {
       const given = runOptions.key;
       const content = canonicalJson(input as unknown as JsonValue); // inputs are plain JSON (documented)
-      if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
+      assertOpened();
       if (content.length > maxInput)
         return refuse('input_too_large', `The input is longer than ${maxInput} characters`, given);
       if (given !== undefined) {
         if (given.length === 0 || given.length > MAX_KEY_LENGTH) {
           return refuse('invalid_key', `A submission key has 1…${MAX_KEY_LENGTH} characters`);
         }
-        if (stale !== undefined) await kernel.release(stale); // this process's own turn is not in progress
-        stale = undefined;
+        await settleStale(); // this process's own turn is not in progress
         const head = await loadHead(core);
         const settled = settledOf(head.value, given);
         const seen = settled ?? (head.value.open?.key === given ? head.value.open : undefined);
@@ -262,7 +224,7 @@ export function createTurnRunner<
             ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
           });
           const record = await options.complete(start, outcome, plan.data);
-          const after = present(turn, turnId);
+          const after = presentNow(core, turn, turnId);
           const keyed = given !== undefined;
           const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
           const last: SettledTurn = { key, content, turnId, turn, record: json, keyed };

@@ -97,7 +97,7 @@ export interface TurnRunnerOptions<
 > {
   /** Where the head, the journal and the checkpoints live. */
   readonly store: Store;
-  /** `<prefix>turns:head`, `<prefix>turns:key:<key>`, and the checkpoints' keys under it. */
+  /** `<prefix>turns:head` (a kernel record), and the checkpoints' keys under it. */
   readonly keyPrefix: string;
   readonly clock?: Clock;
   /** Turn ids, unique across branches; `turn_<nanoid>` by default. */
@@ -118,7 +118,7 @@ export interface TurnRunnerOptions<
   };
   /** How long a started turn holds the runner; {@link DEFAULT_TURN_TIMEOUT_MS} by default. */
   readonly turnTimeoutMs?: number;
-  /** How long settled submission keys are remembered; {@link DEFAULT_JOURNAL_TTL_MS} by default. */
+  /** How long settled submission keys stay in the head's journal (also bounded by count and bytes); {@link DEFAULT_JOURNAL_TTL_MS} by default. */
   readonly journalTtlMs?: number;
   /**
    * The longest input a turn takes, in characters of its canonical JSON (the head and the journal

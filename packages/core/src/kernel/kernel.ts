@@ -200,8 +200,8 @@ export function createKernel(options: KernelOptions): Kernel {
         if (same && result.deadlineAt === undefined && applyOptions.release !== true) {
           return { write: false, next: read.record, out }; // the step changed nothing: nothing to write
         }
-        const keep =
-          lease === undefined || applyOptions.release === true ? null : (read.record?.lease ?? null);
+        // an expired lease stays in the record: a clock that jumps back makes it valid again, never free
+        const keep = applyOptions.release === true ? null : (read.record?.lease ?? null);
         const deadlineAt =
           result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
         const data = result.value === undefined ? null : codec.encode(result.value);

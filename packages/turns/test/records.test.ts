@@ -1,0 +1,72 @@
+// The head as a kernel record: what the runner refuses to read, the journal's bounds, and a store
+// that fails while the head's lease is taken.
+import { isParleyError } from '@parley/core';
+import { describe, expect, it } from 'vitest';
+import { hit, say, setup } from './helpers.js';
+
+describe('the head record', () => {
+  it('refuses a head whose data is not a runner head with corrupt_record', async () => {
+    const env = setup();
+    const data = { turn: 0, turnId: 'turn_0', state: {}, gate: {}, open: 'x', last: null, journal: [] };
+    await env.memory.set('game:turns:head', {
+      kind: 'parley.turns.head',
+      version: 2,
+      data,
+      lease: null,
+      fence: 0,
+      deadlineAt: null,
+    });
+    const err = await env.host.runner.open().catch((e: unknown) => e);
+    expect(isParleyError(err, 'corrupt_record')).toBe(true);
+  });
+
+  it('rejects store_failed when the store fails to read the head or to take its lease', async () => {
+    const env = setup();
+    await env.host.runner.open();
+    env.faulty.fail((op, key) => (op === 'get' && key === 'game:turns:head' ? 'throw' : undefined));
+    const err = await env.host.runner.run(say('Hi')).catch((e: unknown) => e);
+    expect(isParleyError(err, 'store_failed')).toBe(true);
+    const again = await env.host.runner.run(say('Hi'), { key: 'k1' }).catch((e: unknown) => e);
+    expect(isParleyError(again, 'store_failed')).toBe(true);
+  });
+});
+
+describe('the journal of settled keys', () => {
+  it('forgets a key once it is older than journalTtlMs, and runs it again', async () => {
+    const env = setup({ journalTtlMs: 1_000 });
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 1), { text: 'b' }, hit('c3', 1));
+    await env.host.runner.run(say('One'), { key: 'msg_1' });
+    env.clock.advance(1_000);
+    await env.host.runner.run(say('Two'), { key: 'msg_2' });
+    expect(await env.host.runner.run(say('One'), { key: 'msg_1' })).toMatchObject({
+      ok: true,
+      replayed: false,
+    });
+  });
+
+  it('fails a turn whose key and record cannot fit in the journal, committing nothing', async () => {
+    const env = setup({ complete: (turn) => ({ turn: turn.turn, text: 'x'.repeat(300_000) }) });
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 3));
+    const err = await env.host.runner.run(say('Big'), { key: 'msg_1' }).catch((e: unknown) => e);
+    expect(isParleyError(err, 'turn_failed')).toBe(true);
+    expect(env.host.state.hp).toBe(20);
+    expect(await env.memory.get('game:turns:head')).toMatchObject({
+      data: { turn: 0, journal: [] },
+      lease: null,
+    });
+  });
+});
+
+describe('a refused rollback', () => {
+  it('puts the host back when the log refuses the rollback after the kept state was restored', async () => {
+    const env = setup();
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 3));
+    await env.host.runner.run(say('One'));
+    expect(await env.host.runner.rollback('turn_1')).toMatchObject({ ok: false, code: 'not_earlier' });
+    expect(env.host.state.hp).toBe(17);
+    expect(await env.host.runner.rollback('turn_9')).toMatchObject({ ok: false, code: 'no_checkpoint' });
+  });
+});
