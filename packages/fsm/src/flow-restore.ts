@@ -1,6 +1,6 @@
 import { type JsonValue, type StandardSchemaV1, validate } from '@parley/core';
 import { FsmError } from './errors.js';
-import { exitFailure } from './flow-submit.js';
+import { exitFailure } from './flow-exit.js';
 import type { FlowSnapshot, FlowStep } from './flow-types.js';
 import type { CompiledMachine } from './internal/compiled.js';
 import { isRecord, restoreSnapshot } from './snapshot.js';

@@ -3,7 +3,8 @@ import type { FlowDefinition } from './flow-compile.js';
 import { fail } from './flow-failure.js';
 import { advance, build, NONE, trim } from './flow-next.js';
 import type { StepParts } from './flow-restore.js';
-import type { ExitVerdict, FlowSnapshot, FlowStep, FlowSubmitResult } from './flow-types.js';
+import { exitFailure } from './flow-exit.js';
+import type { FlowSnapshot, FlowStep, FlowSubmitResult } from './flow-types.js';
 import { isRecord } from './snapshot.js';
 
 type Snapshot = FlowSnapshot<string, unknown>;
@@ -104,19 +105,6 @@ export function submitFlow(
     }
   }
   return advance(def, snapshot, snapshot, step, index, collected, undefined, at, limit);
-}
-
-/**
- * @internal The reason and missing fields of a failed exit verdict (`fallback` when it gave no reason);
- * the restore check reads a stored step with it too.
- */
-export function exitFailure(
-  verdict: Exclude<ExitVerdict, true>,
-  fallback: string,
-): { readonly reason: string; readonly missingFields: readonly string[] } {
-  if (typeof verdict === 'object')
-    return { reason: verdict.reason, missingFields: [...verdict.missingFields] };
-  return { reason: typeof verdict === 'string' ? verdict : fallback, missingFields: [] };
 }
 
 /** Schema outputs are taken as the JSON they validated (documented: field schemas describe JSON). */
