@@ -1,7 +1,8 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { remember, schedule, settle, unsent, wake } from './lifecycle.js';
+import { schedule, settle, unsent, wake } from './lifecycle.js';
+import { remember } from './settled.js';
 import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
 import type { Entry, PendingRecord } from './records.js';
 
