@@ -183,6 +183,7 @@ async function sendPrompt(
   });
   if (entry.done || entry.sends !== seq) return; // settled, or a newer prompt went out meanwhile
   if (result.status === 'rejected') {
+    entry.sentSeq = undefined; // the platform refused it: nobody saw this prompt
     fail(ctx, result.error ?? result.code, entry.id);
     settle(ctx, entry, 'aborted', 'prompt_failed');
     return;

@@ -18,8 +18,9 @@ export function remember(
   outcome: ConfirmOutcome | undefined,
   reason: DecisionReason | undefined,
 ): void {
-  // Seen: delivered, or sent (maybe shown) and not failed; never seen: nothing to absorb answers to.
-  const seen = entry.seen || (entry.sentSeq !== undefined && reason !== 'prompt_failed');
+  // Seen: delivered, or sent and maybe shown (a crash mid-send); not when its send was refused
+  // (a follower knows only the owner's reason: prompt_failed). Never seen: no answers to absorb.
+  const seen = entry.seen || (entry.sentSeq !== undefined && !(entry.remote && reason === 'prompt_failed'));
   if (ctx.afterDecisionMs === 0 || !seen) return;
   const { lately } = ctx;
   lately.delete(entry.sessionKey);
