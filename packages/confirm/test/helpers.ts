@@ -15,7 +15,12 @@ import {
   type ManualClock,
   type Store,
 } from '@parley/core';
-import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import {
+  createFakeChannel,
+  createFakePlatformOrder,
+  type FakeChannel,
+  type FakePlatformOrder,
+} from '@parley/testing';
 import {
   type ConfirmDecision,
   type ConfirmEvents,
@@ -49,6 +54,20 @@ export interface Harness {
 
 export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
 
+/**
+ * The platform behind the gates of one store: a restart or a replica (a gate on the same store)
+ * talks to the same chat platform, which keeps numbering its chats' messages.
+ */
+const platforms = new WeakMap<Store, FakePlatformOrder>();
+export function platformOf(store: Store): FakePlatformOrder {
+  let platform = platforms.get(store);
+  if (platform === undefined) {
+    platform = createFakePlatformOrder();
+    platforms.set(store, platform);
+  }
+  return platform;
+}
+
 export async function setup(
   options: Partial<ConfirmGateOptions> = {},
   shared?: { clock: ManualClock; store: Store },
@@ -56,7 +75,7 @@ export async function setup(
   const clock = shared?.clock ?? createManualClock({ now: 1_000_000 });
   const store = shared?.store ?? createMemoryStore({ clock });
   const bus = createMessageBus({ clock });
-  const channel = createFakeChannel({ channel: 'feishu', clock });
+  const channel = createFakeChannel({ channel: 'feishu', clock, order: platformOf(store) });
   await bus.attach(channel);
   const gate = createConfirmGate({ bus, clock, store, generateId: createSequentialIds('cfm_'), ...options });
   await gate.ready;
