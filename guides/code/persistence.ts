@@ -17,7 +17,7 @@ import {
   createCorrelator,
   planApprovalProtocol,
 } from '@parley/correlate';
-import { createFakeChannel } from '@parley/testing';
+import { createFakeChannel, createFakePlatformOrder, type FakePlatformOrder } from '@parley/testing';
 
 // #region flow
 import { createFlowSession, defineFlow } from '@parley/fsm';
@@ -175,9 +175,11 @@ export async function confirmScenario(clock: Clock = createManualClock({ now: 1_
   const store = createMemoryStore({ clock }); // a Redis store in production
   const log: string[] = [];
   const action = { name: 'orders.delete_cancelled', args: { status: 'cancelled' } };
+  // One platform outlives the restart: it keeps numbering the chat's messages (Telegram's message_id).
+  const platform = createFakePlatformOrder();
 
   // Before: the prompt goes out, then the process stops.
-  const before = await startGate(store, clock, {});
+  const before = await startGate(store, clock, platform, {});
   // `prompted` fires once the prompt's send resolved and that was written to the store: from then
   // on a restarted gate can take the reply (a record whose delivery was never written is settled
   // `aborted` / `prompt_failed` instead, since nobody can tell whether a reply answers it).
@@ -196,7 +198,7 @@ export async function confirmScenario(clock: Clock = createManualClock({ now: 1_
   const done = new Promise<void>((resolve) => {
     resumed = resolve;
   });
-  const after = await startGate(store, clock, {
+  const after = await startGate(store, clock, platform, {
     'orders.delete_cancelled': async (decision, gate) => {
       const auth = await gate.authorize(decision, decision.action); // same checks as before the restart
       const text = auth.ok ? 'Deleted the cancelled orders.' : `Nothing deleted (${decision.outcome}).`;
@@ -218,10 +220,11 @@ export async function confirmScenario(clock: Clock = createManualClock({ now: 1_
 async function startGate(
   store: Store,
   clock: Clock,
+  platform: FakePlatformOrder,
   resume: Parameters<typeof createConfirmGate>[0]['resume'],
 ) {
   const bus = createMessageBus({ clock });
-  const channel = createFakeChannel({ channel: 'tg', clock }); // your platform's adapter
+  const channel = createFakeChannel({ channel: 'tg', clock, order: platform }); // your platform's adapter
   await bus.attach(channel);
   const gate = createConfirmGate({ bus, store, clock, ...(resume && { resume }) });
   await gate.ready; // confirmations persisted before the restart are loaded

@@ -91,7 +91,7 @@ export function connectStore(url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6
 
 // #region scenario
 import { createManualClock } from '@parley/core';
-import { createFakeChannel } from '@parley/testing';
+import { createFakeChannel, createFakePlatformOrder } from '@parley/testing';
 
 /**
  * Replica A asks for a confirmation and a plan approval; the user's 确认 and the reviewer's answer
@@ -102,9 +102,10 @@ export async function twoReplicas(
   clock: Clock = createManualClock(),
 ): Promise<string[]> {
   const log: string[] = [];
+  const order = createFakePlatformOrder(); // one platform numbers the chat for both replicas
   const chats = [
-    createFakeChannel({ channel: 'tg', clock }),
-    createFakeChannel({ channel: 'tg', clock }),
+    createFakeChannel({ channel: 'tg', clock, order }),
+    createFakeChannel({ channel: 'tg', clock, order }),
   ] as const;
   let b: Replica | undefined;
   const reviewer = createCorrelator({

@@ -283,8 +283,8 @@ export const CATALOGUE = [
   {
     id: 'ROUTE-08',
     area: 'routing',
-    input: 'an answer created before the prompt (delivered late)',
-    expected: 'does not count',
+    input: "an answer that reached the bot before the prompt's send began",
+    expected: 'does not count (goes to the agent when nothing is pending yet)',
   },
   {
     id: 'ROUTE-09',
@@ -295,8 +295,8 @@ export const CATALOGUE = [
   {
     id: 'ROUTE-10',
     area: 'routing',
-    input: "one message created before the next step's prompt",
-    expected: 'counts for one step at most',
+    input: "a second message of one batch, arriving before the next step's prompt was sent",
+    expected: 'counts for one step at most (the second does not count)',
   },
   {
     id: 'ROUTE-11',

@@ -5,6 +5,7 @@ import {
   type DeliverInbound,
   type MessageBus,
   type OutboundMessage,
+  type SendReceipt,
 } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
 import {
@@ -21,8 +22,9 @@ import { FULL, runs } from './config.js';
 // Property test of exact consent (issue 18) on a hostile channel: sends that hang, resolve out of
 // order or fail; replies that arrive late (written earlier than they arrive), twice (redelivered
 // with the same event id) or while a prompt is in flight; restarts that abandon sends mid-flight.
-// Whatever happens, no confirmation is ever `confirmed` by a reply written before its prompt was
-// delivered or at or after its deadline, and no reply is held forever.
+// Whatever happens, no confirmation is ever `confirmed` by a reply the platform placed before (or
+// level with) its prompt, or written at or after its deadline, and no reply is held forever. The
+// platform orders messages by create time in ms, on the replies and on the prompts' receipts.
 
 const TIMEOUT_MS = 60_000;
 const CHATS = ['g1', 'g2'] as const;
@@ -47,6 +49,8 @@ interface World {
   held: { message: OutboundMessage; resolve: () => void; reject: (error: unknown) => void }[];
   /** When the prompt of request #n reached the platform (its send resolved). */
   readonly delivered: Map<number, number>;
+  /** Where the platform placed the prompt of request #n in the chat's order: the ms its send began. */
+  readonly placed: Map<number, number>;
   readonly replies: Reply[];
   /** Every inbound publish, and whether it has settled. */
   readonly publishes: { done: boolean }[];
@@ -64,19 +68,23 @@ async function open(
     connect: (next) => {
       deliver = next;
     },
-    send: (message) =>
-      new Promise<void>((resolve, reject) => {
+    send: (message) => {
+      // The platform orders a chat's messages by create time in ms (like Feishu; a tie does not count).
+      const placedAt = world.clock.now();
+      const n = /op #(\d+)/.exec(message.text)?.[1];
+      if (n !== undefined && !world.placed.has(Number(n))) world.placed.set(Number(n), placedAt);
+      return new Promise<SendReceipt>((resolve, reject) => {
         held.push({
           message,
           resolve: () => {
-            const n = /op #(\d+)/.exec(message.text)?.[1];
             if (n !== undefined && !world.delivered.has(Number(n)))
               world.delivered.set(Number(n), world.clock.now());
-            resolve();
+            resolve({ order: { scope: message.chatId, position: [placedAt] } });
           },
           reject,
         });
-      }),
+      });
+    },
   };
   const bus = createMessageBus({ clock: world.clock });
   await bus.attach(adapter);
@@ -132,6 +140,7 @@ function publish(world: World, reply: Reply): void {
       text: reply.text,
       eventId: reply.eventId,
       createdAt: reply.createdAt,
+      order: { scope: reply.chat, position: [reply.createdAt] },
     })
     .finally(() => {
       entry.done = true;
@@ -193,6 +202,7 @@ describe('exact consent on a slow, reordering, redelivering channel with restart
         store: createMemoryStore({ clock }),
         ids: createSequentialIds('cfm_'),
         delivered: new Map<number, number>(),
+        placed: new Map<number, number>(),
         replies: [] as Reply[],
         publishes: [] as { done: boolean }[],
         asks: 0,
@@ -217,13 +227,13 @@ describe('exact consent on a slow, reordering, redelivering channel with restart
           (r) =>
             r.chat === chat &&
             r.text === '确认' &&
-            r.createdAt >= (deliveredAt as number) &&
+            r.createdAt > (world.placed.get(n) as number) && // placed after the prompt by the platform
             r.createdAt < expiresAt &&
             r.createdAt <= decision.decidedAt,
         );
         expect(
           answers.length,
-          `${decision.id} (#${n}) confirmed with no reply written after its delivery`,
+          `${decision.id} (#${n}) confirmed with no reply the platform placed after its prompt`,
         ).toBeGreaterThan(0);
       }
       await world.gate.close();

@@ -76,17 +76,21 @@ describe('who and where an answer counts', () => {
     expect(bot.gate.pending()).toHaveLength(1);
   });
 
-  it(`${cite('ROUTE-08')} does not count an answer created before the prompt, delivered late`, async () => {
+  it(`${cite('ROUTE-08')} does not count an answer that reached the bot before the prompt was sent`, async () => {
     bot = await startBot();
-    const written = bot.clock.now();
-    bot.clock.advance(1_000);
-    const { decision } = await bot.ask();
-    const result = await bot.channel.say('g1', 'alice', '确认', { createdAt: written });
+    const prompted = nextPrompt(bot);
+    const asked = bot.gate.request({
+      sessionKey: 'feishu:g1',
+      action: ACTION,
+      summary: 'DELETE',
+      requester: 'alice',
+    });
+    const result = await bot.channel.say('g1', 'alice', '确认'); // no prompt exists yet
     expect(result.status).toBe('queued'); // it was meant for the agent, not for this prompt
-    expect(bot.ignored).toMatchObject([{ code: 'stale_reply' }]);
+    await prompted;
     expect(bot.decided).toEqual([]);
     await bot.channel.say('g1', 'alice', '取消');
-    expect(await decision).toMatchObject({ outcome: 'cancelled' });
+    expect(await asked).toMatchObject({ outcome: 'cancelled' });
   });
 
   it(`${cite('ROUTE-17')} lets only a listed approver decide`, async () => {
@@ -108,7 +112,9 @@ describe('multi-step exact confirmations', () => {
 
   it(`${cite('ROUTE-09')} counts a redelivered event once: the same event id never advances two steps`, async () => {
     const { decision } = await pendingAsk({ steps });
+    const second = nextPrompt(bot);
     await bot.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' });
+    await second; // the person answers each step once its prompt is shown
     expect(bot.gate.pending()).toMatchObject([{ step: 1 }]);
     // the platform redelivers the very same event, at once and later
     await bot.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' });
@@ -117,21 +123,24 @@ describe('multi-step exact confirmations', () => {
     expect(bot.gate.pending()).toMatchObject([{ step: 1 }]);
     expect(bot.decided).toEqual([]);
     expect(bot.forwarded()).toEqual([]); // consumed, never handed to the agent
+    const third = nextPrompt(bot);
     await bot.channel.say('g1', 'alice', 'YES', { eventId: 'ev_2' });
+    await third;
     await bot.channel.say('g1', 'alice', 'YES', { eventId: 'ev_3' });
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
 
-  it(`${cite('ROUTE-10')} counts one message for one step at most: one written before the next prompt is stale`, async () => {
+  it(`${cite('ROUTE-10')} counts one message for one step at most: one that arrives before the next prompt was sent does not count`, async () => {
     const { decision } = await pendingAsk({ steps });
-    const written = bot.clock.now();
+    const second = nextPrompt(bot);
     await bot.channel.say('g1', 'alice', 'YES');
-    bot.clock.advance(10);
+    await bot.channel.say('g1', 'alice', 'YES'); // the same batch: prompt 2 is not sent yet
+    expect(bot.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    await second;
     expect(bot.gate.pending()).toMatchObject([{ step: 1 }]);
-    await bot.channel.say('g1', 'alice', 'YES', { createdAt: written - 1 });
-    expect(bot.ignored).toMatchObject([{ code: 'stale_reply' }]);
-    expect(bot.gate.pending()).toMatchObject([{ step: 1 }]);
+    const third = nextPrompt(bot);
     await bot.channel.say('g1', 'alice', 'YES');
+    await third;
     await bot.channel.say('g1', 'alice', 'YES');
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
@@ -151,8 +160,11 @@ describe('multi-step exact confirmations', () => {
 
   it(`${cite('PARSE-13')} accepts the exact text under NFKC, format characters and surrounding whitespace`, async () => {
     const { decision } = await pendingAsk({ steps });
-    await bot.channel.say('g1', 'alice', ' ＹＥＳ ');
-    await bot.channel.say('g1', 'alice', 'Y\u200bES');
+    for (const reply of [' ＹＥＳ ', 'Y\u200bES']) {
+      const next = nextPrompt(bot);
+      await bot.channel.say('g1', 'alice', reply);
+      await next; // each step is answered once its prompt is shown
+    }
     await bot.channel.say('g1', 'alice', '\u3000YES');
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
@@ -302,3 +314,13 @@ describe('bus hygiene before routing', () => {
     expect(await decision).toMatchObject({ outcome: 'cancelled', decidedBy: 'bob' });
   });
 });
+
+/** Resolves with the next prompt the bot's gate delivers. */
+function nextPrompt(target: Bot): Promise<void> {
+  return new Promise((resolve) => {
+    const off = target.gate.on('prompted', () => {
+      off();
+      resolve();
+    });
+  });
+}

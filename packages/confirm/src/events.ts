@@ -1,4 +1,5 @@
 import type { ConfirmDecision } from './decision.js';
+import type { ConfirmOutcome } from './outcomes.js';
 import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from './refusal-codes.js';
 
 // What a gate tells its host: its events, its texts, and the handler that resumes a decided action.
@@ -68,4 +69,15 @@ export interface ConfirmMessages {
   timedOut(summary: string): string;
   /** Sent when a confirmation made before a restart is answered and no `resume` handler exists. */
   expired(summary: string): string;
+  /**
+   * Sent (once per prompt) when an answer arrived before the prompt's send resolved and the
+   * platform gives no order to tell whether it was written after the prompt: it did not count,
+   * and the person is asked to answer again.
+   */
+  tooEarly(summary: string): string;
+  /**
+   * Sent (once per decision) when an answer to a confirmation decided moments ago is absorbed:
+   * "already confirmed", "already cancelled" or "expired", by the decision's outcome.
+   */
+  late(summary: string, outcome: ConfirmOutcome): string;
 }

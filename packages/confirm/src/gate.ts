@@ -12,6 +12,7 @@ const MAX_ID_LENGTH = 128;
 import { readDecisionRecord, toDecision } from './internal/records.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
+import { decidedInTime } from './internal/step.js';
 import { adoptRecorded, dropMirror, restore, watchStore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
@@ -66,11 +67,13 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const uninstall = bus.intercept({
     name: 'confirm',
     intercept(message: InboundMessage) {
+      // The order the gate saw events in: this message's place among messages and prompt sends.
+      const arrival = ++ctx.arrivals;
       if (message.kind === 'card_action') {
         const token = cardToken(message.action);
-        return token === undefined ? false : onCard(ctx, message, token);
+        return token === undefined ? false : onCard(ctx, message, token, arrival);
       }
-      if (ctx.loading) return ready.then(() => onMessage(ctx, message));
+      if (ctx.loading) return ready.then(() => onMessage(ctx, message, arrival));
       // Nothing pending, followed, just decided or counted that this message could touch: pass it
       // on after one lookup, as most chat in a busy bus is.
       const idle =
@@ -78,7 +81,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         ctx.lately.size === 0 &&
         (message.eventId === undefined || ctx.countedEvents.size === 0) &&
         (ctx.active.size === 0 || ctx.active.get(message.sessionKey) === undefined);
-      return idle ? false : onMessage(ctx, message);
+      return idle ? false : onMessage(ctx, message, arrival);
     },
   });
 
@@ -113,9 +116,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       const record = readDecisionRecord(entry?.value);
       if (entry === undefined || record === undefined) return { ok: false, code: 'unknown_decision' };
       if (record.outcome !== 'confirmed') return { ok: false, code: 'not_confirmed' };
-      // Decided at or after its deadline (by a replica or gate that did not check it): not consent.
-      if (record.expiresAt !== undefined && record.decidedAt >= record.expiresAt)
-        return { ok: false, code: 'not_confirmed' };
+      if (!decidedInTime(record)) return { ok: false, code: 'not_confirmed' };
       if (record.action.digest !== digest) return { ok: false, code: 'action_mismatch' };
       if (record.usedAt !== undefined) return { ok: false, code: 'already_used' };
       const used = await store.compareAndSet(
@@ -165,7 +166,6 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       for (const entry of [...ctx.mirrors.values()]) dropMirror(ctx, entry);
       const entries = [...ctx.byId.values()];
       for (const entry of entries) settle(ctx, entry, 'aborted', 'closed', { record: false });
-      ctx.deadlines.clear();
       await Promise.all(entries.map((entry) => entry.io));
     },
   };

@@ -39,9 +39,11 @@ export const CARD_REFUSAL_CODES = [
 
 /**
  * Why an inbound message of a session with a pending (or just decided) confirmation was not
- * counted as a reply: `not_allowed`, `bot`, `stale_reply` (written before the prompt, or a
- * redelivered event that already counted), `before_delivery` (written or arrived before the
- * prompt's send resolved), `after_decision` (an answer to a confirmation decided moments ago).
+ * counted as a reply: `not_allowed`, `bot`, `stale_reply` (arrived after delivery but placed
+ * before or level with the prompt by the platform's order, or a redelivered event that already
+ * counted), `before_delivery` (reached the gate before the prompt's send began, or during its
+ * flight without a platform order after the prompt), `after_decision` (an answer to a
+ * confirmation decided moments ago).
  *
  * @example
  * ```ts

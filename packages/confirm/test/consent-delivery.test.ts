@@ -2,7 +2,7 @@ import { createManualClock, createMemoryStore } from '@parley/core';
 import { createFakeStore } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import type { ConfirmDecision } from '../src/index.js';
-import { ACTION, flush, setup, setupSlow } from './helpers.js';
+import { ACTION, flush, settledNow, setup, setupSlow } from './helpers.js';
 
 // Issue 18, section 1: a reply counts only for a prompt that was delivered before it was written.
 
@@ -39,11 +39,11 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     expect(await b).toMatchObject({ outcome: 'cancelled' });
   });
 
-  it('[CONSENT-02] does not count a reply while the prompt is in flight, even with a slow store write', async () => {
+  it('[CONSENT-02] does not count an answer sent while the first prompt is still being written (no time passes)', async () => {
     const clock = createManualClock({ now: 1_000_000 });
     const store = createFakeStore({ inner: createMemoryStore({ clock }) });
     let release: () => void = () => {};
-    store.before('set', () => new Promise<void>((resolve) => (release = resolve)));
+    store.before('compareAndSet', () => new Promise<void>((resolve) => (release = resolve)));
     const h = await setup({ store }, { clock, store });
     const decision = h.gate.request({
       sessionKey: 'feishu:g1',
@@ -52,28 +52,23 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       requester: 'alice',
     });
     await flush();
-    const reply = h.channel.say('g1', 'alice', '确认'); // waits while the prompt is in flight
-    h.clock.advance(1);
+    const reply = h.channel.say('g1', 'alice', '确认'); // nothing is shown yet
+    expect((await settledNow(reply, 'the early reply')).status).toBe('intercepted'); // never held
     release();
     await flush();
-    release();
-    await flush();
-    expect((await reply).status).toBe('intercepted');
     expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
     expect(h.decided).toEqual([]);
-    h.clock.advance(1);
     await h.channel.say('g1', 'alice', '取消');
     expect(await decision).toMatchObject({ outcome: 'cancelled' });
   });
 
-  it('[CONSENT-03] does not let a 确认 typed while reading the superseded prompt confirm its successor', async () => {
+  it('[CONSENT-03] does not let a 确认 typed while reading the superseded prompt confirm its successor (no time passes)', async () => {
     const clock = createManualClock({ now: 1_000_000 });
     const store = createFakeStore({ inner: createMemoryStore({ clock }) });
     const h = await setup({ store, whenPending: 'supersede' }, { clock, store });
     await h.ask();
     let release: () => void = () => {};
-    store.before('set', () => new Promise<void>((resolve) => (release = resolve)));
-    h.clock.advance(1_000);
+    store.before('compareAndSet', () => new Promise<void>((resolve) => (release = resolve)));
     const b = h.gate.request({
       sessionKey: 'feishu:g1',
       action: DROP,
@@ -81,17 +76,13 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       requester: 'alice',
     });
     await flush();
-    h.clock.advance(1_000);
     const reply = h.channel.say('g1', 'alice', '确认'); // typed while reading A's prompt; B's is being written
-    h.clock.advance(1);
-    for (let i = 0; i < 3; i++) {
-      release();
-      await flush();
-    }
-    expect((await reply).status).toBe('intercepted');
-    expect(h.events.ignored).toMatchObject([{ code: 'before_delivery' }]);
+    expect((await settledNow(reply, 'the reply before B was sent')).status).toBe('intercepted');
+    release();
+    await flush();
+    // B's prompt was not sent when it arrived: it answers A, which was just decided (superseded).
+    expect(h.events.ignored).toMatchObject([{ code: 'after_decision', id: 'cfm_1' }]);
     expect(h.decided.map((d) => d.outcome)).toEqual(['superseded']);
-    h.clock.advance(1);
     await h.channel.say('g1', 'alice', '取消');
     expect(await b).toMatchObject({ outcome: 'cancelled' });
   });
@@ -112,8 +103,13 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     const replies = [1, 2, 3].map(() => s.slow.say('g1', 'alice', 'YES'));
     await flush();
     expect(s.gate.pending()).toMatchObject([{ step: 1, delivered: false }]);
-    expect(s.slow.held.map((h) => h.message.text)).toEqual([YES3[1]?.prompt]); // prompt 3 never sent
-    s.clock.advance(400); // prompt 2 reaches the platform after the replies were written
+    // The person is told once that the early answers did not count; prompt 3 is never sent.
+    expect(s.slow.held.map((h) => h.message.text)).toEqual([
+      expect.stringContaining('too early'),
+      YES3[1]?.prompt,
+    ]);
+    s.clock.advance(400);
+    s.slow.deliverNext();
     s.slow.deliverNext();
     await Promise.all(replies);
     expect(s.ignored.map((e) => e.code)).toEqual(['before_delivery', 'before_delivery']);
@@ -133,19 +129,18 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     });
     await flush();
     s.clock.advance(1_000);
-    const reply = s.slow.say('g1', 'alice', '确认');
+    const reply = s.slow.say('g1', 'alice', '确认'); // judged at once: too early, and the person is told
+    expect((await reply).status).toBe('intercepted');
+    expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
     s.clock.advance(59_000);
     expect(await hung).toMatchObject({ outcome: 'timed_out', reason: 'timeout' });
-    expect((await reply).status).toBe('intercepted');
-    expect(s.ignored).toMatchObject([{ code: 'after_decision' }]);
     s.slow.deliverNext(); // the hung send resolves after all: nothing changes
     await flush();
     expect(s.gate.pending()).toEqual([]);
   });
 
-  it('[CONSENT-06] treats a whole-second platform stamp as the start of its second: a same-second reply does not count', async () => {
+  it('[CONSENT-06] does not count a reply the platform placed level with the prompt (a tie of create times)', async () => {
     const s = await setupSlow();
-    s.clock.advance(5_000_000 - s.clock.now());
     const decision = s.gate.request({
       sessionKey: 'feishu:g1',
       action: ACTION,
@@ -153,18 +148,15 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       requester: 'alice',
     });
     await flush();
-    s.clock.advance(300); // delivered at 5 000.300 s
-    s.slow.deliverNext();
+    s.slow.deliverNext({ order: { scope: 'g1', position: [5_000_000] } }); // Feishu: create_time in ms
     await flush();
-    s.clock.advance(500);
-    await s.slow.say('g1', 'alice', '确认', { createdAt: 5_000_000 }); // sent at 5 000.800 s, stamped 5 000 s
-    expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
-    s.clock.advance(1_000);
-    await s.slow.say('g1', 'alice', '确认', { createdAt: 5_001_000 }); // the next second: counts
+    await s.slow.say('g1', 'alice', '确认', { order: { scope: 'g1', position: [5_000_000] } });
+    expect(s.ignored).toMatchObject([{ code: 'stale_reply' }]);
+    await s.slow.say('g1', 'alice', '确认', { order: { scope: 'g1', position: [5_000_001] } });
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
 
-  it('counts a reply stamped in the very millisecond of delivery (stamps bound creation from below)', async () => {
+  it('counts a reply that arrives after delivery, whatever its clock stamp says (order, not clocks)', async () => {
     const s = await setupSlow();
     const decision = s.gate.request({
       sessionKey: 'feishu:g1',
@@ -175,7 +167,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     await flush();
     s.slow.deliverNext();
     await flush();
-    await s.slow.say('g1', 'alice', '确认', { createdAt: s.clock.now() });
+    await s.slow.say('g1', 'alice', '确认', { createdAt: s.clock.now() - 5_000 }); // a platform clock behind ours
     const final: ConfirmDecision = await decision;
     expect(final.outcome).toBe('confirmed');
   });

@@ -9,17 +9,19 @@ import { ACTION, buttonToken, flush, setup, setupSlow } from './helpers.js';
 const DELETE = { sessionKey: 'feishu:g1', action: ACTION, summary: 'DELETE', requester: 'alice' } as const;
 
 describe('edges of exact consent', () => {
-  it('holds at most 16 replies for one prompt in flight and consumes the rest uncounted', async () => {
+  it('holds at most 16 ordered replies for one prompt in flight and consumes the rest uncounted', async () => {
     const s = await setupSlow();
     void s.gate.request(DELETE);
     await flush();
-    const held = Array.from({ length: 17 }, () => s.slow.say('g1', 'alice', 'hmm'));
+    const order = { scope: 'g1', position: [7] }; // level with the prompt: none of them counts
+    const held = Array.from({ length: 17 }, () => s.slow.say('g1', 'alice', 'hmm', { order }));
     expect((await held[16])?.status).toBe('intercepted');
     expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
     s.clock.advance(1);
-    s.slow.deliverNext();
+    s.slow.deliverNext({ order });
     await Promise.all(held);
     expect(s.ignored).toHaveLength(17);
+    expect(s.gate.pending()).toMatchObject([{ delivered: true }]);
   });
 
   it('waits with a click on a prompt in flight and counts it once the send succeeds: the button is on the shown card', async () => {
@@ -39,34 +41,33 @@ describe('edges of exact consent', () => {
     expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: 'alice' });
   });
 
-  it('refuses a click on a prompt in flight whose send then fails, and one stamped before the send began', async () => {
-    const s = await setupSlow();
+  it('refuses a click on a prompt in flight whose send then fails, and one that arrived before the send began', async () => {
+    const store = createFakeStore({ inner: createMemoryStore() });
+    const s = await setupSlow({ store });
     const refused: unknown[] = [];
     s.gate.on('refused', (event) => refused.push(event));
     const first = s.gate.request(DELETE);
     await flush();
-    const click = (id: string, createdAt?: number) =>
-      s.slow.say('g1', 'alice', '', {
-        kind: 'card_action',
-        action: { confirmation: `${id}.confirm` },
-        ...(createdAt === undefined ? {} : { createdAt }),
-      });
+    const click = (id: string) =>
+      s.slow.say('g1', 'alice', '', { kind: 'card_action', action: { confirmation: `${id}.confirm` } });
     const held = click('cfm_1');
     s.slow.held.shift()?.reject(new Error('network down'));
     expect((await held).status).toBe('intercepted');
     expect(await first).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
     expect(refused).toMatchObject([{ code: 'settled', id: 'cfm_1' }]);
 
+    let release: () => void = () => {};
+    store.before('compareAndSet', () => new Promise<void>((resolve) => (release = resolve)));
     const second = s.gate.request(DELETE);
     await flush();
-    const promptedAt = s.clock.now();
-    s.clock.advance(300);
+    await click('cfm_2'); // its record is being written: the card's send has not begun
+    expect(refused).toMatchObject([{ code: 'settled' }, { code: 'before_delivery', id: 'cfm_2' }]);
+    release();
+    await flush();
     s.slow.deliverNext();
     await flush();
-    await click('cfm_2', promptedAt - 1); // a stamp before the card existed
-    expect(refused).toMatchObject([{ code: 'settled' }, { code: 'before_delivery', id: 'cfm_2' }]);
     expect(s.gate.pending()).toHaveLength(1);
-    await click('cfm_2', promptedAt);
+    await click('cfm_2');
     expect(await second).toMatchObject({ outcome: 'confirmed', reason: 'card' });
   });
 

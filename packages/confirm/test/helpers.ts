@@ -6,6 +6,7 @@ import {
   type MessageBus,
   type OutboundMessage,
   type PublishResult,
+  type SendReceipt,
 } from '@parley/bus';
 import {
   createManualClock,
@@ -14,7 +15,12 @@ import {
   type ManualClock,
   type Store,
 } from '@parley/core';
-import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import {
+  createFakeChannel,
+  createFakePlatformOrder,
+  type FakeChannel,
+  type FakePlatformOrder,
+} from '@parley/testing';
 import {
   type ConfirmDecision,
   type ConfirmEvents,
@@ -48,6 +54,20 @@ export interface Harness {
 
 export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
 
+/**
+ * The platform behind the gates of one store: a restart or a replica (a gate on the same store)
+ * talks to the same chat platform, which keeps numbering its chats' messages.
+ */
+const platforms = new WeakMap<Store, FakePlatformOrder>();
+export function platformOf(store: Store): FakePlatformOrder {
+  let platform = platforms.get(store);
+  if (platform === undefined) {
+    platform = createFakePlatformOrder();
+    platforms.set(store, platform);
+  }
+  return platform;
+}
+
 export async function setup(
   options: Partial<ConfirmGateOptions> = {},
   shared?: { clock: ManualClock; store: Store },
@@ -55,7 +75,7 @@ export async function setup(
   const clock = shared?.clock ?? createManualClock({ now: 1_000_000 });
   const store = shared?.store ?? createMemoryStore({ clock });
   const bus = createMessageBus({ clock });
-  const channel = createFakeChannel({ channel: 'feishu', clock });
+  const channel = createFakeChannel({ channel: 'feishu', clock, order: platformOf(store) });
   await bus.attach(channel);
   const gate = createConfirmGate({ bus, clock, store, generateId: createSequentialIds('cfm_'), ...options });
   await gate.ready;
@@ -124,11 +144,15 @@ export function buttonToken(
 export interface SlowChannel {
   readonly adapter: ChannelAdapter;
   /** Sends not yet resolved, oldest first. */
-  readonly held: { readonly message: OutboundMessage; resolve(): void; reject(error: unknown): void }[];
+  readonly held: {
+    readonly message: OutboundMessage;
+    resolve(receipt?: SendReceipt): void;
+    reject(error: unknown): void;
+  }[];
   /** Every message whose send resolved. */
   readonly delivered: OutboundMessage[];
-  /** Resolves the oldest held send. */
-  deliverNext(): void;
+  /** Resolves the oldest held send, with the platform's receipt when one is given. */
+  deliverNext(receipt?: SendReceipt): void;
   say(chatId: string, senderId: string, text: string, extra?: Partial<InboundInput>): Promise<PublishResult>;
 }
 
@@ -145,21 +169,21 @@ export function createSlowChannel(channel = 'feishu'): SlowChannel {
         deliver = next;
       },
       send: (message) =>
-        new Promise<void>((resolve, reject) => {
+        new Promise<SendReceipt | undefined>((resolve, reject) => {
           held.push({
             message,
-            resolve: () => {
+            resolve: (receipt) => {
               delivered.push(message);
-              resolve();
+              resolve(receipt);
             },
             reject,
           });
         }),
     },
-    deliverNext() {
+    deliverNext(receipt) {
       const next = held.shift();
       if (next === undefined) throw new Error('No send is held');
-      next.resolve();
+      next.resolve(receipt);
     },
     say(chatId, senderId, text, extra = {}) {
       if (deliver === undefined) throw new Error('Not attached');
@@ -199,4 +223,15 @@ export async function setupSlow(options: Partial<ConfirmGateOptions> = {}): Prom
 /** Lets queued promise callbacks and store writes run (microtasks only; no time passes). */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 30; i++) await Promise.resolve();
+}
+
+/**
+ * Resolves with what `promise` settles to once queued callbacks have run; throws naming `what`
+ * when it is still pending then (the waits these tests check must end without time passing).
+ */
+export async function settledNow<T>(promise: Promise<T>, what: string): Promise<T> {
+  const pending = Symbol('pending');
+  const result = await Promise.race([promise, flush().then(() => pending)]);
+  if (result === pending) throw new Error(`Still waiting for ${what}`);
+  return result as T;
 }

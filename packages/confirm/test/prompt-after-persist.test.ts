@@ -12,7 +12,7 @@ function slowSet() {
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  store.before('set', () => held);
+  store.before('compareAndSet', () => held);
   return { clock, store, release: () => release() };
 }
 

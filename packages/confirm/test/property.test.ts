@@ -66,7 +66,8 @@ describe('property: no inbound sequence executes an action without a real confir
             await h.channel.click(s.chat, s.user, { confirmation: token }, extra);
           } else {
             const verdict = parseReply(s.text);
-            if (valid && s.kind === 'message' && !s.early && (verdict === 'confirm' || verdict === 'always'))
+            // A clock stamp never decides (order, not clocks): an `early` stamp counts like any other.
+            if (valid && s.kind === 'message' && (verdict === 'confirm' || verdict === 'always'))
               qualifying = true;
             await h.channel.say(s.chat, s.user, s.text, { ...extra, kind: s.kind });
           }

@@ -40,7 +40,8 @@ describe('a confirmation whose replica is gone', () => {
 
     gates.advance(59_999);
     expect([...b.decided, ...c.decided]).toEqual([]);
-    gates.advance(1); // both survivors reach the deadline together
+    gates.advance(1); // the deadline: from now on no answer counts
+    gates.advance(1_000); // followers time it out a second later (the owner would go first), together
     await until(() => b.decided.length === 1 && c.decided.length === 1, 20_000, 'both to settle');
     const [fromB, fromC] = [b.decided[0], c.decided[0]] as [ConfirmDecision, ConfirmDecision];
     expect(fromB).toMatchObject({ id, outcome: 'timed_out', reason: 'timeout' });

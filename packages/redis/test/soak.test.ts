@@ -79,11 +79,12 @@ it(`settles ${COUNT} confirmations exactly once across 3 restarting replicas wit
         return { id, chat, owner };
       }),
     );
-    // 2. Every replica follows (or holds) every one of them, so a reply anywhere is caught.
+    // 2. Every replica follows (or holds) every one of them, delivered, so a reply anywhere is
+    //    caught and counts (one that reaches a replica before it learns the delivery is too early).
     await until(
       () =>
         [...replicas.values()].every((replica) => {
-          const held = new Set(replica.gate.pending().map((p) => p.id));
+          const held = new Set(replica.gate.pending().flatMap((p) => (p.delivered ? [p.id] : [])));
           return asked.every((a) => held.has(a.id));
         }),
       20_000,

@@ -134,6 +134,7 @@ export function createReplyingChannel(
 ): ReplyingChannel {
   let deliver: DeliverInbound | undefined;
   const sent: OutboundMessage[] = [];
+  let position = 0; // the platform's per-chat order: the answer is written after the prompt
   return {
     channel: 'feishu',
     sent,
@@ -142,11 +143,15 @@ export function createReplyingChannel(
     },
     send(message) {
       sent.push(message);
+      const order = { scope: message.chatId, position: [++position] };
       const text = reply(message);
       if (text !== undefined && deliver !== undefined) {
         const answer = deliver;
-        queueMicrotask(() => void answer({ chatId: message.chatId, senderId, text }));
+        const written = { scope: message.chatId, position: [++position] };
+        // It reaches the bot before the send's answer does; the platform's order tells it came after.
+        queueMicrotask(() => void answer({ chatId: message.chatId, senderId, text, order: written }));
       }
+      return { order };
     },
   };
 }

@@ -5,6 +5,7 @@ import { type GateContext, MAX_WAITING } from './context.js';
 import { run, viewOf } from './lifecycle.js';
 import { loadRemote } from './persistence.js';
 import { step } from './step.js';
+import { follow } from './sync.js';
 
 /** The `confirmation` token a card action carries, if it is one of the gate's buttons. */
 export function cardToken(action: JsonValue | undefined): string | undefined {
@@ -18,7 +19,12 @@ export function cardToken(action: JsonValue | undefined): string | undefined {
  * has a secret), held here or read from the store; the click is consumed whether it counts or not.
  * The rules (deadline first, who may click, delivered before the click) are in `step`.
  */
-export async function onCard(ctx: GateContext, message: InboundMessage, token: string): Promise<boolean> {
+export async function onCard(
+  ctx: GateContext,
+  message: InboundMessage,
+  token: string,
+  arrival: number,
+): Promise<boolean> {
   if (ctx.loading) await ctx.ready;
   const refuse = (code: ConfirmEvents['refused']['code'], id?: string): boolean => {
     ctx.events.emit(
@@ -37,13 +43,22 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
     if (ctx.recentlySettled.has(id)) return refuse('settled', id);
     const found = await loadRemote(ctx, id);
     if (found === 'settled') return refuse('settled', id);
-    entry = ctx.byId.get(id) ?? found; // it may have been restored or settled while the store answered
-    if (entry === undefined) return refuse('unknown_confirmation', id);
+    // It may have been restored or settled while the store answered; otherwise it is followed from
+    // now on, so a click held for its delivery ends at the decision, the deadline or close().
+    entry =
+      ctx.byId.get(id) ??
+      ctx.mirrors.get(id) ??
+      (found === undefined ? undefined : follow(ctx, found.record, found.version));
+    if (entry === undefined) return refuse(found === undefined ? 'unknown_confirmation' : 'settled', id);
     if (entry.done) return refuse('settled', id);
   }
-  const inFlight = entry.state === 'prompted' && entry.deliveredAt === undefined && !entry.done;
-  if (inFlight && (entry.waiting?.length ?? 0) < MAX_WAITING) {
-    // The prompt is in flight: the click waits for its send to settle, then is judged like a reply.
+  const inFlight =
+    entry.state === 'prompted' &&
+    entry.sentSeq !== undefined &&
+    entry.deliveredSeq === undefined &&
+    !entry.done;
+  if (inFlight && arrival >= (entry.sentSeq as number) && (entry.waiting?.length ?? 0) < MAX_WAITING) {
+    // The card's send is in flight: the click waits for it to settle (or the confirmation to end).
     const waiting = entry.waiting ?? [];
     entry.waiting = waiting;
     await new Promise<void>((resolve) => waiting.push(resolve));
@@ -57,7 +72,7 @@ export async function onCard(ctx: GateContext, message: InboundMessage, token: s
       senderId: message.senderId,
       sessionKey: message.sessionKey,
       promptSession: entry.sessionKey,
-      createdAt: message.createdAt ?? message.receivedAt,
+      arrival,
       bot,
     },
     ctx.clock.now(),

@@ -3,10 +3,8 @@ import { ConfirmError } from '../errors.js';
 import {
   assertTimeoutMs,
   type Clock,
-  createDeadlineQueue,
   createEmitter,
   createMemoryStore,
-  type DeadlineQueue,
   type Emitter,
   generateId,
   type IdGenerator,
@@ -15,7 +13,6 @@ import {
   systemClock,
 } from '@parley/core';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
-import type { ConfirmStep } from '../decision.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
 import {
   type ApproverPolicy,
@@ -28,7 +25,7 @@ import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
 import { toHex, sha256, utf8 } from './sha256.js';
-import type { StepRules } from './step.js';
+import type { Lately, StepRules } from './step.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
@@ -43,13 +40,13 @@ export interface Keys {
   allow(entry: Entry): string;
 }
 
-/** A confirmation decided moments ago, whose approvers' further answers are still absorbed. */
-export interface Lately {
-  readonly id: string;
-  readonly requester: string;
-  readonly approvers: ApproverPolicy;
-  readonly steps: readonly ConfirmStep[] | undefined;
-  readonly until: number;
+/** A confirmation decided moments ago: what the after-decision rule reads, and what its notice shows. */
+export interface LatelyEntry extends Lately {
+  readonly address: Entry['address'];
+  readonly action: Entry['action'];
+  readonly summary: string;
+  /** The person was told the outcome already (once per decision). */
+  told?: boolean;
 }
 
 /** The longest event key kept as is; a longer one is kept as its SHA-256 (bounded memory). */
@@ -87,7 +84,11 @@ export interface GateContext {
   readonly keys: Keys;
   readonly tokens: TokenCodec;
   readonly events: Emitter<ConfirmEvents>;
-  readonly deadlines: DeadlineQueue;
+  /**
+   * The order in which this gate saw events: each inbound message and each prompt send it starts
+   * or sees resolve takes the next number. Replies are judged by it, never by clock stamps.
+   */
+  arrivals: number;
   /** The prompted confirmation of each session this gate asked in (or restored). */
   readonly active: Map<string, Entry>;
   /** Requests waiting behind the active one, per session. */
@@ -102,7 +103,7 @@ export interface GateContext {
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
   readonly countedEvents: RecentSet;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
-  readonly lately: Map<string, Lately>;
+  readonly lately: Map<string, LatelyEntry>;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -167,7 +168,7 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     events: createEmitter<ConfirmEvents>(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
     ),
-    deadlines: createDeadlineQueue({ clock }),
+    arrivals: 0,
     active: new Map(),
     queued: new Map(),
     byId: new Map(),

@@ -2,14 +2,17 @@ import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
+import { refresh } from './sync.js';
 import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
 import type { Entry } from './records.js';
-import { type Extra, type StepResult, type StepView, step } from './step.js';
+import { inTime, remember, toDecisionOf } from './settled.js';
+import { decidedInTime, type Extra, type StepResult, type StepView, step } from './step.js';
 
 // The effect runner of a confirmation: it performs what the pure `step` function decides (settle,
-// prompt the next step, re-prompt, send a page), writes the store, sends, schedules the deadline
-// and emits, and feeds the outcome of each send back (`prompt_delivered` sets `deliveredAt`, from
-// which replies count; `send_failed` settles `aborted` / `prompt_failed`).
+// prompt the next step, re-prompt, send a page or a notice), writes the store, sends, times the
+// answering window and emits, and feeds the outcome of each send back (`prompt_delivered` gives
+// the prompt its arrival number and platform order, from which replies count; `send_failed`
+// settles `aborted` / `prompt_failed`).
 
 export type { Extra } from './step.js';
 
@@ -32,10 +35,11 @@ export function viewOf(ctx: GateContext, entry: Entry): StepView {
     steps: entry.steps,
     step: entry.step,
     reprompts: entry.reprompts,
-    firstPromptedAt: entry.firstPromptedAt,
-    promptedAt: entry.promptedAt,
-    deliveredAt: entry.deliveredAt,
-    expiresAt: entry.state === 'prompted' ? entry.expiresAt : undefined,
+    sentSeq: entry.sentSeq,
+    deliveredSeq: entry.deliveredSeq,
+    order: entry.order,
+    prompted: entry.state === 'prompted',
+    expired: entry.windowOver,
     orphaned: entry.restored && !entry.remote && ctx.resume[entry.action.name] === undefined,
   };
 }
@@ -63,6 +67,9 @@ export function run(ctx: GateContext, entry: Entry, result: StepResult): boolean
       return true;
     }
     case 'ignore':
+      if (result.tooEarly === true) tellTooEarly(ctx, entry);
+      return true;
+    case 'hold':
     case 'refuse':
       return true;
     case 'pass':
@@ -70,35 +77,57 @@ export function run(ctx: GateContext, entry: Entry, result: StepResult): boolean
   }
 }
 
-/** Prompts an entry: it becomes the session's active confirmation, with a deadline and a record. */
+/**
+ * Prompts an entry: it becomes the session's active confirmation, with a record and a provisional
+ * window (so a send that never resolves still ends); the window starts again when the first
+ * prompt is delivered.
+ */
 export function activate(ctx: GateContext, entry: Entry): void {
   const now = ctx.clock.now();
   entry.state = 'prompted';
   entry.firstPromptedAt = now;
   entry.promptedAt = now;
-  entry.deliveredAt = undefined;
+  unsent(entry);
   entry.expiresAt = now + entry.timeoutMs;
   ctx.active.set(entry.sessionKey, entry);
-  schedule(ctx, entry);
-  persist(ctx, entry);
+  schedule(ctx, entry, entry.timeoutMs);
   // The prompt goes out only once its pending record is written: a user who saw it and answers
   // after a crash is caught by the restarted gate, never handed to the agent as chat.
-  sendAfterWrite(ctx, entry, 'first');
+  sendAfterWrite(ctx, entry, 'first', persist(ctx, entry));
 }
 
-/** Arms the entry's deadline; when it fires, the rules decide (a timer early by a tick re-arms). */
-export function schedule(ctx: GateContext, entry: Entry): void {
-  entry.deadline = ctx.deadlines.add(entry.expiresAt as number, () => {
-    entry.deadline = undefined;
-    if (entry.done) return;
-    const result = step(viewOf(ctx, entry), { type: 'deadline' }, ctx.clock.now(), ctx.rules);
-    if (result.kind === 'pass') schedule(ctx, entry);
-    else run(ctx, entry, result);
-  });
+/**
+ * Times the entry's answering window with the clock's timers: what is left of it by the stored
+ * deadline when it is loaded, all of it when it is prompted here. Elapsed time within a process
+ * decides (a wall-clock step neither ends the window early nor stretches it); the stored absolute
+ * deadline carries it across restarts and replicas. When the timer fires, the rules decide.
+ */
+export function schedule(ctx: GateContext, entry: Entry, windowMs?: number): void {
+  ctx.clock.clearTimeout(entry.timer);
+  const delayMs = Math.max(0, windowMs ?? (entry.expiresAt as number) - ctx.clock.now()); // prompted entries have one
+  entry.windowOver = delayMs === 0; // a deadline stored in the past is over at once
+  entry.timer = ctx.clock.setTimeout(() => {
+    entry.windowOver = true; // from now on no answer counts, here or anywhere
+    // A follower settles a little after the owner would, so the owner records and announces the
+    // timeout while it lives; the follower does only when the owner is gone.
+    entry.timer = entry.remote
+      ? ctx.clock.setTimeout(() => expire(ctx, entry), FOLLOWER_GRACE_MS)
+      : undefined;
+    if (!entry.remote) expire(ctx, entry);
+  }, delayMs);
+}
+
+/** How long after the deadline a gate following another gate's confirmation times it out itself. */
+const FOLLOWER_GRACE_MS = 1_000;
+
+function expire(ctx: GateContext, entry: Entry): void {
+  entry.timer = undefined;
+  if (!entry.done)
+    run(ctx, entry, step(viewOf(ctx, entry), { type: 'deadline' }, ctx.clock.now(), ctx.rules));
 }
 
 /** Sends a plain notice to an entry's session; a failed send is reported. */
-export function notify(ctx: GateContext, entry: Entry, text: string): void {
+export function notify(ctx: GateContext, entry: Pick<Entry, 'address' | 'id'>, text: string): void {
   void ctx.bus.publishOutbound({ ...entry.address, text }).then((result) => {
     if (result.status === 'rejected') fail(ctx, result.error ?? result.code, entry.id);
   });
@@ -107,15 +136,25 @@ export function notify(ctx: GateContext, entry: Entry, text: string): void {
 /** A new prompt (next step or re-prompt): unanswerable again until its send resolves. */
 function reprompt(ctx: GateContext, entry: Entry, kind: 'step' | 'reprompt'): void {
   entry.promptedAt = ctx.clock.now();
-  entry.deliveredAt = undefined;
-  persist(ctx, entry);
-  sendAfterWrite(ctx, entry, kind);
+  unsent(entry);
+  sendAfterWrite(ctx, entry, kind, persist(ctx, entry));
 }
 
-function sendAfterWrite(ctx: GateContext, entry: Entry, kind: 'first' | 'step' | 'reprompt'): void {
+/**
+ * Sends a prompt once its record is written; when another gate wrote a newer version of the
+ * record first (`write_lost_race`), nothing is sent and that version is adopted instead.
+ */
+function sendAfterWrite(
+  ctx: GateContext,
+  entry: Entry,
+  kind: 'first' | 'step' | 'reprompt',
+  written: Promise<boolean>,
+): void {
   const seq = ++entry.sends;
-  void entry.io.then(() => {
-    if (!entry.done && entry.sends === seq) return sendPrompt(ctx, entry, kind, seq);
+  void written.then((won) => {
+    if (entry.done || entry.sends !== seq) return;
+    if (won) return sendPrompt(ctx, entry, kind, seq);
+    refresh(ctx, entry);
   });
 }
 
@@ -136,6 +175,7 @@ async function sendPrompt(
     return;
   }
   const card = entry.steps === undefined && ctx.cards ? buildCard(ctx, entry) : undefined;
+  entry.sentSeq = ++ctx.arrivals; // replies that reached the gate before this never count for it
   const result = await ctx.bus.publishOutbound({
     ...entry.address,
     text,
@@ -143,28 +183,50 @@ async function sendPrompt(
   });
   if (entry.done || entry.sends !== seq) return; // settled, or a newer prompt went out meanwhile
   if (result.status === 'rejected') {
+    entry.sentSeq = undefined; // the platform refused it: nobody saw this prompt
     fail(ctx, result.error ?? result.code, entry.id);
     settle(ctx, entry, 'aborted', 'prompt_failed');
     return;
   }
-  // prompt_delivered: replies written from now on count here. "Now" is when the send resolved, or
-  // the platform's own stamp of the prompt when the adapter reported one inside the send's window
-  // (so a reply the platform stamped after the prompt counts even if the send's answer came later).
+  // prompt_delivered: replies that arrive from now on count here, and those that arrived while
+  // it was in flight count when the platform's order puts them after it.
   const now = ctx.clock.now();
-  const stamped = result.sentAt;
-  entry.deliveredAt = stamped !== undefined && stamped >= entry.promptedAt && stamped <= now ? stamped : now;
+  entry.deliveredAt = now;
+  entry.deliveredSeq = ++ctx.arrivals;
+  entry.order = result.status === 'sent' ? result.order : undefined;
+  entry.seen = true;
+  if (kind === 'first') {
+    // The person gets the whole window, counted from the moment the prompt was delivered.
+    entry.expiresAt = now + entry.timeoutMs;
+    schedule(ctx, entry, entry.timeoutMs);
+  }
   wake(entry);
   persist(ctx, entry);
-  // Announced once the delivery is written, so every replica reading the store can judge by it.
+  // Announced once the delivery is written, so every replica reading the store can judge by it;
+  // once for every delivered prompt, also one a newer prompt overtook meanwhile.
   const announced = {
     id: entry.id,
     sessionKey: entry.sessionKey,
     step: entry.step,
     reprompt: kind === 'reprompt',
   };
-  void entry.io.then(() => {
-    if (!entry.done && entry.sends === seq) ctx.events.emit('prompted', announced);
-  });
+  void entry.io.then(() => ctx.events.emit('prompted', announced));
+}
+
+/** The current prompt is not sent yet: nothing that arrives now counts for it. */
+export function unsent(entry: Entry): void {
+  entry.deliveredAt = undefined;
+  entry.sentSeq = undefined;
+  entry.deliveredSeq = undefined;
+  entry.order = undefined;
+}
+
+/** Tells the person, once per prompt, that an answer came too early and did not count. */
+function tellTooEarly(ctx: GateContext, entry: Entry): void {
+  const prompt = `${entry.step}.${entry.reprompts}`;
+  if (entry.toldEarly === prompt) return;
+  entry.toldEarly = prompt;
+  notify(ctx, entry, noticeText(ctx, entry, 'tooEarly'));
 }
 
 /**
@@ -182,7 +244,8 @@ export function settle(
   if (entry.done) return;
   entry.done = true;
   const { active, queued, recentlySettled } = ctx;
-  if (entry.deadline !== undefined) ctx.deadlines.remove(entry.deadline);
+  ctx.clock.clearTimeout(entry.timer);
+  entry.timer = undefined;
   if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
   ctx.byId.delete(entry.id);
   forgetMirror(ctx, entry);
@@ -191,9 +254,9 @@ export function settle(
   if (wasActive) active.delete(entry.sessionKey);
   const list = queued.get(entry.sessionKey);
   if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
-  if (entry.state === 'prompted') remember(ctx, entry);
-  wake(entry);
   const decision = how.adopt ?? toDecisionOf(entry, outcome, reason, how.extra, ctx.clock.now());
+  remember(ctx, entry, decidedInTime(decision) ? decision.outcome : 'timed_out', decision.reason);
+  wake(entry);
   const wasPersisted = entry.state === 'prompted';
   const record = how.record !== false && how.adopt === undefined;
   entry.io = entry.io
@@ -214,21 +277,6 @@ export function wake(entry: Entry): void {
   if (waiting !== undefined) for (const resume of waiting) resume();
 }
 
-/** Keeps a decided confirmation's approvers for `afterDecisionMs`, so their late answers are absorbed. */
-export function remember(ctx: GateContext, entry: Entry): void {
-  if (ctx.afterDecisionMs === 0) return;
-  const { lately } = ctx;
-  lately.delete(entry.sessionKey);
-  lately.set(entry.sessionKey, {
-    id: entry.id,
-    requester: entry.requester,
-    approvers: entry.approvers,
-    steps: entry.steps,
-    until: ctx.clock.now() + ctx.afterDecisionMs,
-  });
-  if (lately.size > ctx.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
-}
-
 function promoteNext(ctx: GateContext, sessionKey: string): void {
   const list = ctx.queued.get(sessionKey);
   const next = list?.shift();
@@ -237,7 +285,7 @@ function promoteNext(ctx: GateContext, sessionKey: string): void {
 }
 
 async function finish(ctx: GateContext, entry: Entry, recorded: ConfirmDecision): Promise<void> {
-  const decision = decidedInTime(entry, recorded);
+  const decision = inTime(entry, recorded);
   ctx.events.emit('decided', { decision });
   entry.resolve?.(decision);
   const handler = ctx.resume[entry.action.name];
@@ -248,47 +296,3 @@ async function finish(ctx: GateContext, entry: Entry, recorded: ConfirmDecision)
     fail(ctx, error, entry.id);
   }
 }
-
-/**
- * A recorded `confirmed` decided at or after the confirmation's deadline (another replica's, or
- * an older gate's) counts as `timed_out` here; `authorize` refuses it the same way. (A standing
- * allowance is never prompted, so it has no deadline.)
- */
-function decidedInTime(entry: Entry, decision: ConfirmDecision): ConfirmDecision {
-  const deadline = decision.expiresAt ?? entry.expiresAt;
-  if (decision.outcome !== 'confirmed' || deadline === undefined || decision.decidedAt < deadline)
-    return decision;
-  return { ...decision, outcome: 'timed_out', reason: 'timeout' };
-}
-
-/** The decision this gate makes, built field by field (a literal with spreads is slow in V8). */
-function toDecisionOf(
-  entry: Entry,
-  outcome: ConfirmOutcome,
-  reason: DecisionReason,
-  extra: Extra | undefined,
-  decidedAt: number,
-): ConfirmDecision {
-  const decision: Writable<ConfirmDecision> = {
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    action: entry.action,
-    summary: entry.summary,
-    requester: entry.requester,
-    outcome,
-    reason,
-    requestedAt: entry.requestedAt,
-    decidedAt,
-  };
-  if (extra?.decidedBy !== undefined) decision.decidedBy = extra.decidedBy;
-  if (extra?.reply !== undefined) decision.reply = extra.reply;
-  if (extra?.failedStep !== undefined) decision.failedStep = extra.failedStep;
-  if (extra?.allowUntil !== undefined) decision.allowUntil = extra.allowUntil;
-  if (entry.state === 'prompted') {
-    decision.promptedAt = entry.firstPromptedAt;
-    decision.expiresAt = entry.expiresAt as number; // every prompted entry has one
-  }
-  return decision;
-}
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };

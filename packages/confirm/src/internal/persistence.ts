@@ -12,16 +12,28 @@ import {
   toPendingRecord,
 } from './records.js';
 
-/** Writes (after the entry's earlier writes) the pending record of a prompted entry. */
-export function persist(ctx: GateContext, entry: Entry): void {
+/**
+ * Writes (after the entry's earlier writes) the pending record of a prompted entry: the one
+ * place pending records are written, a compare-and-set against the version this gate last wrote
+ * or read, so a record is only ever replaced by a newer version of itself. Resolves to `false`
+ * when another gate wrote a newer version first (`write_lost_race`: the caller adopts that one
+ * instead of acting on its own); a store failure is reported and reads as written.
+ */
+export function persist(ctx: GateContext, entry: Entry): Promise<boolean> {
   const record = toPendingRecord(entry);
   const ttlMs = Math.max(1, record.expiresAt - ctx.clock.now()) + DAY_MS;
-  entry.io = entry.io
-    .then(() => ctx.store.set(ctx.keys.pending(entry.id), asJson(record), { ttlMs }))
-    .then((version) => {
-      entry.version = version;
-    })
-    .catch((error) => fail(ctx, error, entry.id));
+  const key = ctx.keys.pending(entry.id);
+  const written = entry.io.then(async () => {
+    const result = await ctx.store.compareAndSet(key, entry.version ?? null, asJson(record), { ttlMs });
+    if (result.ok) entry.version = result.version;
+    return result.ok;
+  });
+  const settled = written.catch((error: unknown) => {
+    fail(ctx, error, entry.id);
+    return true;
+  });
+  entry.io = settled;
+  return settled;
 }
 
 /**
@@ -73,12 +85,16 @@ export async function readDecision(ctx: GateContext, id: string): Promise<Confir
 }
 
 /** A confirmation this gate does not hold: settled, unknown, or pending on another replica. */
-export async function loadRemote(ctx: GateContext, id: string): Promise<Entry | 'settled' | undefined> {
+export async function loadRemote(
+  ctx: GateContext,
+  id: string,
+): Promise<{ readonly record: PendingRecord; readonly version: number } | 'settled' | undefined> {
   try {
     if (await isDecided(ctx, id)) return 'settled';
     const key = ctx.keys.pending(id);
-    const record = readPending(ctx, key, await ctx.store.get(key));
-    return record === undefined ? undefined : fromRecord(record, true);
+    const item = await ctx.store.getEntry(key);
+    const record = readPending(ctx, key, item?.value);
+    return item === undefined || record === undefined ? undefined : { record, version: item.version };
   } catch (error) {
     fail(ctx, error, id);
     return undefined;
@@ -114,8 +130,15 @@ export function readPending(
   return record;
 }
 
-/** An entry for a persisted confirmation: restored after a restart, or another gate's (`remote`). */
-export function fromRecord(record: PendingRecord, remote: boolean, version?: number): Entry {
+/**
+ * An entry for a persisted confirmation: restored after a restart, or another gate's (`remote`).
+ * `seq` is the arrival number at which it was read. This gate did not see when its prompt's send
+ * began, so every arrival counts as after that (0); its delivery is known from `seq` for another
+ * live gate's (what arrived before may have arrived while it was in flight: the platform's order
+ * decides), and from before this gate started for its own (a previous life delivered it).
+ */
+export function fromRecord(record: PendingRecord, remote: boolean, version: number, seq: number): Entry {
+  const delivered = record.deliveredAt !== undefined;
   return {
     id: record.id,
     sessionKey: record.sessionKey,
@@ -136,6 +159,12 @@ export function fromRecord(record: PendingRecord, remote: boolean, version?: num
     firstPromptedAt: record.firstPromptedAt,
     promptedAt: record.promptedAt,
     deliveredAt: record.deliveredAt,
+    sentSeq: 0,
+    deliveredSeq: delivered ? (remote ? seq : 0) : undefined,
+    order: record.order,
+    seen: delivered,
+    toldEarly: undefined,
+    windowOver: false,
     sends: 0,
     pages: 0,
     expiresAt: record.expiresAt,

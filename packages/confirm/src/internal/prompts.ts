@@ -1,5 +1,6 @@
 import type { OutboundCard } from '@parley/bus';
 import type { ConfirmMessages } from '../events.js';
+import type { ConfirmOutcome } from '../outcomes.js';
 import { fail, type GateContext } from './context.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
 import { renderSummary, summaryPages } from './render.js';
@@ -24,7 +25,7 @@ export function promptText(
 }
 
 /** Runs a host template; a throw or a non-text result is reported and reads as `undefined`. */
-function contained(ctx: GateContext, entry: Entry, template: () => unknown): string | undefined {
+function contained(ctx: GateContext, entry: Pick<Entry, 'id'>, template: () => unknown): string | undefined {
   try {
     const text = template();
     if (typeof text === 'string' && text !== '') return text;
@@ -38,11 +39,23 @@ function contained(ctx: GateContext, entry: Entry, template: () => unknown): str
 /** A notice text: the host's template, or the default one when the host's throws. */
 export function noticeText(
   ctx: GateContext,
-  entry: Entry,
-  name: keyof Pick<ConfirmMessages, 'timedOut' | 'expired'>,
+  entry: Pick<Entry, 'id' | 'action' | 'summary'>,
+  name: keyof Pick<ConfirmMessages, 'timedOut' | 'expired' | 'tooEarly'>,
 ): string {
   const summary = renderSummary(entry.action, entry.summary, false);
   return contained(ctx, entry, () => ctx.texts[name](summary)) ?? DEFAULT_MESSAGES[name](summary);
+}
+
+/** The reply to an answer absorbed after the decision: "already confirmed", "already cancelled", "expired". */
+export function lateText(
+  ctx: GateContext,
+  entry: Pick<Entry, 'id' | 'action' | 'summary'>,
+  outcome: ConfirmOutcome,
+): string {
+  const summary = renderSummary(entry.action, entry.summary, false);
+  return (
+    contained(ctx, entry, () => ctx.texts.late(summary, outcome)) ?? DEFAULT_MESSAGES.late(summary, outcome)
+  );
 }
 
 /** The next page of a shortened summary (`summaryPaging`), counted as sent; past the last, none. */

@@ -1,5 +1,5 @@
-import type { SessionAddress } from '@parley/bus';
-import type { JsonValue } from '@parley/core';
+import { isPlatformOrder, type PlatformOrder, type SessionAddress } from '@parley/bus';
+import type { JsonValue, TimerHandle } from '@parley/core';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
@@ -29,6 +29,18 @@ export interface Entry {
   promptedAt: number;
   /** When the current prompt's `send` resolved; `undefined` while it is in flight (unanswerable). */
   deliveredAt: number | undefined;
+  /** The arrival number (see `GateContext.arrivals`) at which the current prompt's send began. */
+  sentSeq: number | undefined;
+  /** The arrival number at which this gate learnt the current prompt was delivered. */
+  deliveredSeq: number | undefined;
+  /** The current prompt's place in the platform's per-chat order, from its send receipt. */
+  order: PlatformOrder | undefined;
+  /** A prompt of it was delivered, so answers to it are absorbed for a while after the decision. */
+  seen: boolean;
+  /** The prompt (`step.reprompts`) whose too-early notice was sent: one notice per prompt. */
+  toldEarly: string | undefined;
+  /** The answering window is over, measured with the clock's timers within this process. */
+  windowOver: boolean;
   /** Counts prompts sent, so a late `send` result of an earlier prompt is recognised. */
   sends: number;
   /** Replies that arrived while the prompt was in flight, woken when its send settles. */
@@ -41,7 +53,8 @@ export interface Entry {
   io: Promise<unknown>;
   /** The version of its pending record this gate last wrote or read. */
   version?: number | undefined;
-  deadline?: import('@parley/core').DeadlineHandle | undefined;
+  /** The timer that ends the answering window. */
+  timer?: TimerHandle | undefined;
   signal?: AbortSignal | undefined;
   onAbort?: (() => void) | undefined;
   resolve?: ((decision: ConfirmDecision) => void) | undefined;
@@ -68,6 +81,8 @@ export interface PendingRecord {
   readonly expiresAt: number;
   /** The replica id of the gate that prompted it (absent when it had none). */
   readonly owner?: string;
+  /** The delivered prompt's place in the platform's per-chat order, when its receipt gave one. */
+  readonly order?: PlatformOrder;
 }
 
 export function toPendingRecord(entry: Entry): PendingRecord {
@@ -88,7 +103,12 @@ export function toPendingRecord(entry: Entry): PendingRecord {
     promptedAt: entry.promptedAt,
     expiresAt: entry.expiresAt as number, // only prompted entries are persisted, and they have one
   };
-  const delivered = entry.deliveredAt === undefined ? record : { ...record, deliveredAt: entry.deliveredAt };
+  const delivered =
+    entry.deliveredAt === undefined
+      ? record
+      : entry.order === undefined
+        ? { ...record, deliveredAt: entry.deliveredAt }
+        : { ...record, deliveredAt: entry.deliveredAt, order: entry.order };
   return entry.owner === undefined ? delivered : { ...delivered, owner: entry.owner };
 }
 
@@ -113,7 +133,8 @@ export function readPendingRecord(value: JsonValue | undefined): PendingRecord |
     isCount(r.reprompts) &&
     [r.timeoutMs, r.requestedAt, r.firstPromptedAt, r.promptedAt, r.expiresAt].every(isTime) &&
     (r.deliveredAt === undefined || isTime(r.deliveredAt)) &&
-    (r.owner === undefined || isText(r.owner));
+    (r.owner === undefined || isText(r.owner)) &&
+    (r.order === undefined || isPlatformOrder(r.order));
   if (!ok) return undefined;
   if (r.steps !== null && (r.step as number) >= (r.steps as unknown[]).length) return undefined;
   return value as unknown as PendingRecord; // every field checked above
@@ -163,6 +184,15 @@ export const DEFAULT_MESSAGES: ConfirmMessages = {
     `确认已超时，操作已取消：${summary}\nThe confirmation timed out; the action was cancelled.`,
   expired: (summary) =>
     `该操作已过期，请重新发起：${summary}\nThis action has expired; please start it again.`,
+  tooEarly: (summary) =>
+    `您的回复早于确认提示送达，未被计入，请再次回复：${summary}\n` +
+    'Your answer arrived too early (before the prompt was delivered) and did not count; please answer again.',
+  late: (summary, outcome) =>
+    outcome === 'confirmed'
+      ? `该操作已确认，无需再次回复：${summary}\nThis action was already confirmed.`
+      : outcome === 'timed_out'
+        ? `该确认已过期：${summary}\nThis confirmation has expired; your answer did not count.`
+        : `该操作已取消：${summary}\nThis action was already cancelled; your answer did not count.`,
 };
 
 function isObject(value: JsonValue | undefined): value is { readonly [key: string]: JsonValue } {

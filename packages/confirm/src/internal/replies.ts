@@ -1,17 +1,22 @@
 import type { InboundMessage } from '@parley/bus';
 import type { ConfirmEvents } from '../events.js';
-import { normalizeExact, parseReply } from '../vocabulary.js';
-import { eventKeyOf, type GateContext, MAX_WAITING } from './context.js';
-import { run, viewOf } from './lifecycle.js';
-import type { Entry } from './records.js';
-import { mayAnswer, step } from './step.js';
+import { eventKeyOf, type GateContext, type LatelyEntry, MAX_WAITING } from './context.js';
+import { notify, run, viewOf } from './lifecycle.js';
+import { lateText } from './prompts.js';
+import { afterDecision as afterDecisionRule, type StepResult, step } from './step.js';
 
 /**
  * Judges an inbound message of a session with a pending confirmation (this gate's, or one it
  * follows from another gate), or one decided within `afterDecisionMs`; returns whether it is
- * consumed. The rules themselves are in `step`.
+ * consumed. `arrival` is the number the gate gave the message when it reached it. The rules
+ * themselves are in `step`; a reply the rules hold (it carries a platform order and the prompt is
+ * in flight) waits for the send's receipt, the decision, the deadline or close().
  */
-export function onMessage(ctx: GateContext, message: InboundMessage): boolean | Promise<boolean> {
+export function onMessage(
+  ctx: GateContext,
+  message: InboundMessage,
+  arrival: number,
+): boolean | Promise<boolean> {
   if (message.kind !== 'message') return false;
   const { sessionKey } = message;
   const entry =
@@ -24,31 +29,25 @@ export function onMessage(ctx: GateContext, message: InboundMessage): boolean | 
   }
   if (entry === undefined) return afterDecision(ctx, message);
   const bot = message.fromSelf === true || message.senderIsBot === true;
-  if (entry.deliveredAt === undefined && !entry.done && !bot && mayAnswer(entry, message.senderId)) {
-    // The prompt is in flight: the reply waits for its send to settle (or the confirmation to end),
-    // then is judged by when it was written against when the prompt was delivered.
-    return new Promise<boolean>((resolve) => {
-      const waiting = entry.waiting ?? [];
-      if (waiting.length >= MAX_WAITING) {
-        resolve(heldTooMany(ctx, entry, message));
-        return;
-      }
-      waiting.push(() => resolve(onMessage(ctx, message)));
-      entry.waiting = waiting;
-    });
-  }
-  const result = step(
+  let result: StepResult = step(
     viewOf(ctx, entry),
-    {
-      type: 'reply',
-      text: message.text,
-      senderId: message.senderId,
-      createdAt: message.createdAt ?? message.receivedAt,
-      bot,
-    },
+    { type: 'reply', text: message.text, senderId: message.senderId, arrival, order: message.order, bot },
     ctx.clock.now(),
     ctx.rules,
   );
+  if (result.kind === 'hold') {
+    const waiting = entry.waiting ?? [];
+    if (waiting.length < MAX_WAITING) {
+      entry.waiting = waiting;
+      return new Promise<boolean>((resolve) => {
+        waiting.push(() => resolve(onMessage(ctx, message, arrival)));
+      });
+    }
+    result = { kind: 'ignore', code: 'before_delivery', tooEarly: true }; // bounded: more are not held
+  }
+  // An answer that reached the gate before this prompt was sent may answer the one decided just
+  // before it ("确认" sent twice): it is absorbed for that one, and the person told it was decided.
+  if (result.kind === 'ignore' && result.beforeSend === true && afterDecision(ctx, message)) return true;
   if ((result.kind === 'pass' || result.kind === 'ignore') && result.code !== undefined)
     ignore(ctx, message, entry.id, result.code);
   const counted = result.kind !== 'pass' && result.kind !== 'ignore';
@@ -66,34 +65,29 @@ function ignore(
   ctx.events.emit('ignored', { id, sessionKey: message.sessionKey, senderId: message.senderId, code });
 }
 
-function heldTooMany(ctx: GateContext, entry: Entry, message: InboundMessage): boolean {
-  ctx.events.emit('ignored', {
-    id: entry.id,
-    sessionKey: message.sessionKey,
-    senderId: message.senderId,
-    code: 'before_delivery',
-  });
-  return true;
-}
-
 /**
- * A message of a session whose confirmation was decided lately: an approver's answer to it (a
- * reply word, or a step's exact text) is consumed, anything else goes on to the agent.
+ * A message of a session whose confirmation was decided lately: an approver's answer to it is
+ * consumed (and the person told, once, what was decided); anything else goes on to the agent.
  */
 function afterDecision(ctx: GateContext, message: InboundMessage): boolean {
   const lately = ctx.lately.size === 0 ? undefined : ctx.lately.get(message.sessionKey);
   if (lately === undefined) return false;
-  if (ctx.clock.now() >= lately.until) {
-    ctx.lately.delete(message.sessionKey);
-    return false;
-  }
-  if (message.fromSelf === true || message.senderIsBot === true || !mayAnswer(lately, message.senderId))
-    return false;
-  const exact = normalizeExact(message.text);
-  const isAnswer =
-    parseReply(message.text, ctx.vocabulary) !== 'unrecognised' ||
-    (lately.steps?.some((item) => normalizeExact(item.expect) === exact) ?? false);
-  if (!isAnswer) return false;
+  const bot = message.fromSelf === true || message.senderIsBot === true;
+  const verdict = afterDecisionRule(
+    lately,
+    { text: message.text, senderId: message.senderId, bot },
+    ctx.clock.now(),
+    ctx.rules,
+  );
+  if (verdict === 'forget') ctx.lately.delete(message.sessionKey);
+  if (verdict !== 'absorb') return false;
   ignore(ctx, message, lately.id, 'after_decision');
+  tellLate(ctx, lately);
   return true;
+}
+
+function tellLate(ctx: GateContext, lately: LatelyEntry): void {
+  if (lately.told === true || lately.outcome === undefined) return;
+  lately.told = true;
+  notify(ctx, lately, lateText(ctx, lately, lately.outcome));
 }

@@ -1,16 +1,26 @@
+import { comparePlatformOrder, isPlatformOrder, type PlatformOrder } from '@parley/bus';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ApproverPolicy, ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from '../refusal-codes.js';
 import { normalizeExact, normalizeReply, parseReply, type Vocabulary } from '../vocabulary.js';
 import type { CardChoice } from './token.js';
 
-// The rules of one pending confirmation, as one pure function: (confirmation, event, now) → what
-// to do. It never awaits, reads a clock or touches a store; the gate's runner (lifecycle.ts)
-// performs what it returns. Every path that can decide — a reply, a card click, a reply after a
-// restart, another replica's confirmation loaded from the store — goes through it, so the order
-// of the checks is the same everywhere: the deadline first, then who may answer, then whether
-// the prompt was delivered before the answer was written (for a click on the card: whether the
-// send of the card succeeded), then what the answer says.
+// The rules of one pending confirmation, as one pure function: (confirmation, event) → what to
+// do. It never awaits, reads a clock or touches a store; the gate's runner (lifecycle.ts) performs
+// what it returns. Every path that can decide — a reply, a card click, a reply after a restart,
+// another replica's confirmation loaded from the store — goes through it, so the order of the
+// checks is the same everywhere: the deadline first, then who may answer, then the order rule
+// (whether the answer came after the prompt), then what the answer says.
+//
+// The order rule is decided by the order the gate saw events in (arrival numbers the runner
+// gives each message and each send it starts) and by the platform's own per-chat order, never by
+// comparing two clocks:
+// 1. an answer that reached the gate before the prompt's send began never counts for it;
+// 2. one that arrived while the send was in flight counts only when the platform's order puts it
+//    after the prompt (decided when the receipt arrives); without an order it does not count and
+//    the person is told at once that it came too early;
+// 3. one that arrived after the send resolved counts, unless the platform's order puts it before
+//    (or level with) the prompt.
 
 /** What the rules read of a confirmation. */
 export interface StepView {
@@ -19,10 +29,16 @@ export interface StepView {
   readonly steps: readonly ConfirmStep[] | undefined;
   readonly step: number;
   readonly reprompts: number;
-  readonly firstPromptedAt: number;
-  readonly promptedAt: number;
-  readonly deliveredAt: number | undefined;
-  readonly expiresAt: number | undefined;
+  /** Arrival number at which the current prompt's send began; `undefined` before it began. */
+  readonly sentSeq: number | undefined;
+  /** Arrival number at which the current prompt was known delivered; `undefined` while in flight. */
+  readonly deliveredSeq: number | undefined;
+  /** The current prompt's place in the platform's per-chat order, from its send receipt. */
+  readonly order: PlatformOrder | undefined;
+  /** Prompted (or followed) and so answerable at all. */
+  readonly prompted: boolean;
+  /** The answering window is over (the runner's reading: elapsed time here, the stored deadline after a restart). */
+  readonly expired: boolean;
   /** Restored after a restart by this gate (not another replica's) and no resume handler exists. */
   readonly orphaned: boolean;
 }
@@ -42,8 +58,10 @@ export type StepEvent =
       readonly type: 'reply';
       readonly text: string;
       readonly senderId: string;
-      /** The platform's creation stamp (the start of its tick), or the bus arrival time. */
-      readonly createdAt: number;
+      /** The arrival number the runner gave the message when it reached the gate. */
+      readonly arrival: number;
+      /** The message's place in the platform's per-chat order, when the adapter gave one. */
+      readonly order: PlatformOrder | undefined;
       readonly bot: boolean;
     }
   | {
@@ -52,7 +70,7 @@ export type StepEvent =
       readonly senderId: string;
       readonly sessionKey: string;
       readonly promptSession: string;
-      readonly createdAt: number;
+      readonly arrival: number;
       readonly bot: boolean;
     }
   | { readonly type: 'deadline' };
@@ -64,8 +82,16 @@ export type Extra = Pick<ConfirmDecision, 'decidedBy' | 'reply' | 'failedStep' |
 export type StepResult =
   /** Not an answer: the message goes on to the agent. */
   | { readonly kind: 'pass'; readonly code?: (typeof IGNORED_REPLY_CODES)[number] }
-  /** Consumed, not counted. */
-  | { readonly kind: 'ignore'; readonly code: (typeof IGNORED_REPLY_CODES)[number] }
+  /** Consumed, not counted; `tooEarly`: tell the person the answer came too early (rule 2). */
+  | {
+      readonly kind: 'ignore';
+      readonly code: (typeof IGNORED_REPLY_CODES)[number];
+      readonly tooEarly?: boolean;
+      /** It reached the gate before the prompt's send began (rule 1). */
+      readonly beforeSend?: boolean;
+    }
+  /** The prompt is in flight and the reply carries a platform order: judge it when the receipt arrives. */
+  | { readonly kind: 'hold' }
   /** A card click that does not count (consumed). */
   | { readonly kind: 'refuse'; readonly code: (typeof CARD_REFUSAL_CODES)[number] }
   | {
@@ -96,10 +122,10 @@ const PAGE_WORDS: ReadonlySet<string> = new Set(['more', '更多']);
 /** Applies the rules to one event; pure. */
 export function step(view: StepView, event: StepEvent, now: number, rules: StepRules): StepResult {
   // 1. The deadline, whatever the timers did: past it nothing but `timed_out` is possible.
-  if (view.expiresAt === undefined) {
+  if (!view.prompted) {
     return event.type === 'card' ? { kind: 'refuse', code: 'unknown_confirmation' } : { kind: 'pass' };
   }
-  if (now >= view.expiresAt) {
+  if (view.expired) {
     return { kind: 'expire', consumed: event.type !== 'reply' || answerable(view, event) };
   }
   if (event.type === 'deadline') return { kind: 'pass' };
@@ -107,11 +133,9 @@ export function step(view: StepView, event: StepEvent, now: number, rules: StepR
   // 2. Who may answer.
   if (event.bot) return { kind: 'pass', code: 'bot' };
   if (!mayAnswer(view, event.senderId)) return { kind: 'pass', code: 'not_allowed' };
-  // 3. Written after the prompt was delivered.
-  if (event.createdAt < view.firstPromptedAt) return { kind: 'pass', code: 'stale_reply' };
-  if (event.createdAt < view.promptedAt) return { kind: 'ignore', code: 'stale_reply' };
-  if (view.deliveredAt === undefined || event.createdAt < view.deliveredAt)
-    return { kind: 'ignore', code: 'before_delivery' };
+  // 3. The order rule.
+  const order = orderRule(view, event);
+  if (order !== undefined) return order;
   // 4. What it says.
   if (view.orphaned)
     return {
@@ -157,9 +181,9 @@ function card(
   if (event.bot || !mayAnswer(view, event.senderId)) return { kind: 'refuse', code: 'not_allowed' };
   if (view.steps !== undefined) return { kind: 'refuse', code: 'steps_required' };
   // A click is on the card itself, so it comes after the platform showed the card even when it
-  // reaches the bot before the send's answer does (it waited for that answer). Only a click
-  // stamped before the send began cannot be on this prompt.
-  if (view.deliveredAt === undefined || event.createdAt < view.promptedAt)
+  // reaches the bot before the send's answer does (the runner holds it for that answer). Only a
+  // click that reached the gate before the card's send began cannot be on this prompt.
+  if (view.sentSeq === undefined || event.arrival < view.sentSeq || view.deliveredSeq === undefined)
     return { kind: 'refuse', code: 'before_delivery' };
   if (view.orphaned)
     return {
@@ -191,9 +215,32 @@ function choose(
   return { kind: 'settle', outcome: 'confirmed', reason, extra };
 }
 
+/**
+ * The order rule for a text reply (see the top of this file): a result when the reply does not
+ * count (or must wait for the receipt), `undefined` when it counts.
+ */
+function orderRule(view: StepView, event: Extract<StepEvent, { type: 'reply' }>): StepResult | undefined {
+  if (view.sentSeq === undefined || event.arrival < view.sentSeq)
+    return { kind: 'ignore', code: 'before_delivery', tooEarly: true, beforeSend: true };
+  const compared = comparePlatformOrder(event.order, view.order);
+  if (view.deliveredSeq === undefined || event.arrival < view.deliveredSeq) {
+    // It arrived while the send was in flight.
+    if (view.deliveredSeq === undefined)
+      return isPlatformOrder(event.order)
+        ? { kind: 'hold' }
+        : { kind: 'ignore', code: 'before_delivery', tooEarly: true };
+    if (compared === 'after') return undefined;
+    return compared === 'unknown'
+      ? { kind: 'ignore', code: 'before_delivery', tooEarly: true }
+      : { kind: 'ignore', code: 'before_delivery' };
+  }
+  // It arrived after the send resolved: it counts unless the platform placed it before the prompt.
+  return compared === 'before' || compared === 'same' ? { kind: 'ignore', code: 'stale_reply' } : undefined;
+}
+
 /** Whether a reply would be taken as an answer, ignoring the deadline (so it is consumed past it). */
 function answerable(view: StepView, event: Extract<StepEvent, { type: 'reply' }>): boolean {
-  return !event.bot && mayAnswer(view, event.senderId) && event.createdAt >= view.firstPromptedAt;
+  return !event.bot && mayAnswer(view, event.senderId);
 }
 
 /** The longest reply kept in a decision. */
@@ -201,4 +248,51 @@ const MAX_KEPT_REPLY = 32;
 
 function clip(text: string): string {
   return text.slice(0, MAX_KEPT_REPLY);
+}
+
+/** A confirmation decided moments ago whose approvers' further answers are still absorbed. */
+export interface Lately {
+  readonly id: string;
+  readonly requester: string;
+  readonly approvers: ApproverPolicy;
+  readonly steps: readonly ConfirmStep[] | undefined;
+  /** Absorbs answers until then (the gate's clock). */
+  readonly until: number;
+  /** The outcome, when known here: the person is told it once ("already confirmed", …). */
+  readonly outcome: ConfirmOutcome | undefined;
+}
+
+/**
+ * The after-decision rule: a message of a session whose confirmation was decided within
+ * `afterDecisionMs` (and whose prompt the person saw) is absorbed when it is an approver's answer
+ * to it — a reply word, or a step's exact text — and goes on to the agent otherwise.
+ */
+export function afterDecision(
+  lately: Lately,
+  message: { readonly text: string; readonly senderId: string; readonly bot: boolean },
+  now: number,
+  rules: StepRules,
+): 'absorb' | 'pass' | 'forget' {
+  if (now >= lately.until) return 'forget';
+  if (message.bot || !mayAnswer(lately, message.senderId)) return 'pass';
+  const exact = normalizeExact(message.text);
+  const isAnswer =
+    parseReply(message.text, rules.vocabulary) !== 'unrecognised' ||
+    (lately.steps?.some((item) => normalizeExact(item.expect) === exact) ?? false);
+  return isAnswer ? 'absorb' : 'pass';
+}
+
+/**
+ * The deadline rule for a recorded decision: a `confirmed` decided at or after the deadline it
+ * records (by a replica or an older gate that did not check it) is not consent. A standing
+ * allowance is never prompted, so it has no deadline.
+ */
+export function decidedInTime(
+  decision: Pick<ConfirmDecision, 'outcome' | 'decidedAt' | 'expiresAt'>,
+): boolean {
+  return (
+    decision.outcome !== 'confirmed' ||
+    decision.expiresAt === undefined ||
+    decision.decidedAt < decision.expiresAt
+  );
 }

@@ -1,7 +1,8 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { remember, schedule, settle, wake } from './lifecycle.js';
+import { schedule, settle, unsent, wake } from './lifecycle.js';
+import { remember } from './settled.js';
 import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
 import type { Entry, PendingRecord } from './records.js';
 
@@ -28,7 +29,7 @@ export async function restore(ctx: GateContext): Promise<void> {
         follow(ctx, record, item.version); // another replica's: it (or its next start) resumes it
         continue;
       }
-      const entry = fromRecord(record, false, item.version);
+      const entry = fromRecord(record, false, item.version, ++ctx.arrivals);
       ctx.byId.set(entry.id, entry);
       ctx.active.set(entry.sessionKey, entry);
       schedule(ctx, entry);
@@ -50,20 +51,21 @@ export function watchStore(ctx: GateContext): Unsubscribe | undefined {
 }
 
 /** Stops following another gate's confirmation (settled or expired there); nothing is recorded or sent. */
-export function dropMirror(ctx: GateContext, entry: Entry): void {
+export function dropMirror(ctx: GateContext, entry: Entry, decision?: ConfirmDecision): void {
   if (entry.done) return;
   entry.done = true;
-  if (entry.deadline !== undefined) ctx.deadlines.remove(entry.deadline);
+  ctx.clock.clearTimeout(entry.timer);
+  entry.timer = undefined;
   forgetMirror(ctx, entry);
-  if (entry.state === 'prompted') remember(ctx, entry); // answers to it are absorbed here too
-  wake(entry); // replies held for its delivery are judged again (absorbed), never left hanging
+  remember(ctx, entry, decision?.outcome, decision?.reason); // answers to a prompt the person saw are absorbed here too
+  wake(entry); // replies held for its delivery are judged again, never left hanging
 }
 
 /** Settles an entry with the decision recorded in the store, if there is one, and returns it. */
 export async function adoptRecorded(ctx: GateContext, entry: Entry): Promise<ConfirmDecision | undefined> {
   const decision = await readDecision(ctx, entry.id);
   if (decision === undefined) return undefined;
-  if (entry.remote) dropMirror(ctx, entry);
+  if (entry.remote) dropMirror(ctx, entry, decision);
   else settle(ctx, entry, decision.outcome, decision.reason, { adopt: decision });
   return decision;
 }
@@ -80,27 +82,37 @@ function onChange(ctx: GateContext, change: StoreChange): void {
   if (isDecision) {
     if (change.kind === 'set' && entry !== undefined && !entry.done) void adoptRecorded(ctx, entry);
   } else if (change.kind !== 'set') {
-    if (entry?.remote) dropMirror(ctx, entry);
+    // Removed: settled there (its decision tells whether its prompt was ever shown) or expired.
+    if (entry?.remote) void adoptRecorded(ctx, entry).then((decision) => decision ?? dropMirror(ctx, entry));
   } else if (entry === undefined) {
     if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
-  } else if (!entry.done) {
-    const version = change.version;
-    entry.io = entry.io.then(() => refresh(ctx, entry, version)); // after this gate's own write of it
+  } else if (!entry.done && (change.version === null || isNewer(entry, change.version))) {
+    refresh(ctx, entry);
   }
 }
 
-/** Takes the step, re-prompt count and prompt time another gate wrote for a confirmation. */
-async function refresh(ctx: GateContext, entry: Entry, version: number | null): Promise<void> {
-  if (entry.done || (version !== null && entry.version !== undefined && version <= entry.version)) return;
-  try {
-    const key = ctx.keys.pending(entry.id);
-    const item = await ctx.store.getEntry(key);
-    const record = readPending(ctx, key, item?.value);
-    if (item === undefined || record === undefined || entry.done) return;
-    update(entry, record, item.version);
-  } catch (error) {
-    fail(ctx, error, entry.id);
-  }
+/**
+ * Re-reads an entry's record after this gate's own writes of it, and takes it only when it is a
+ * newer version than the one this gate last wrote or read.
+ */
+export function refresh(ctx: GateContext, entry: Entry): void {
+  const read = async (): Promise<void> => {
+    if (entry.done) return;
+    try {
+      const key = ctx.keys.pending(entry.id);
+      const item = await ctx.store.getEntry(key);
+      const record = readPending(ctx, key, item?.value);
+      if (item === undefined || record === undefined || entry.done || !isNewer(entry, item.version)) return;
+      update(ctx, entry, record, item.version);
+    } catch (error) {
+      fail(ctx, error, entry.id);
+    }
+  };
+  entry.io = entry.io.then(read);
+}
+
+function isNewer(entry: Entry, version: number): boolean {
+  return entry.version === undefined || version > entry.version;
 }
 
 /** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
@@ -116,31 +128,53 @@ async function loadMirror(ctx: GateContext, id: string): Promise<void> {
   }
 }
 
-/** Takes the step, re-prompt count, prompt and delivery times another gate wrote. */
-function update(entry: Entry, record: PendingRecord, version: number): void {
+/**
+ * Takes a newer version of a record another gate wrote: its step, re-prompt count, prompt,
+ * delivery and deadline. A new prompt is in flight (maybe) from now on; a delivery is learnt now.
+ */
+function update(ctx: GateContext, entry: Entry, record: PendingRecord, version: number): void {
   entry.version = version;
-  entry.step = record.step;
-  entry.reprompts = record.reprompts;
-  entry.promptedAt = record.promptedAt;
-  entry.deliveredAt = record.deliveredAt;
-  if (entry.deliveredAt !== undefined) wake(entry); // replies held while its prompt was in flight
+  if (
+    record.step !== entry.step ||
+    record.reprompts !== entry.reprompts ||
+    record.promptedAt !== entry.promptedAt
+  ) {
+    entry.step = record.step;
+    entry.reprompts = record.reprompts;
+    entry.promptedAt = record.promptedAt;
+    unsent(entry);
+    entry.sentSeq = 0; // sent by another gate, at a moment this one did not see
+  }
+  if (record.deliveredAt !== undefined && entry.deliveredSeq === undefined) {
+    entry.deliveredAt = record.deliveredAt;
+    entry.deliveredSeq = ++ctx.arrivals;
+    entry.order = record.order;
+    entry.seen = true;
+  }
+  if (record.expiresAt !== entry.expiresAt) {
+    entry.expiresAt = record.expiresAt;
+    schedule(ctx, entry);
+  }
+  if (entry.deliveredSeq !== undefined) wake(entry); // replies held while its prompt was in flight
 }
 
-function follow(ctx: GateContext, record: PendingRecord, version: number): void {
+/** Follows a confirmation another gate prompted; returns the followed entry, if it is followed. */
+export function follow(ctx: GateContext, record: PendingRecord, version: number): Entry | undefined {
   const { id } = record;
   const held = ctx.mirrors.get(id);
   if (held !== undefined) {
     // Read twice (a notification raced the first read): keep the newer version.
-    if (!held.done && (held.version === undefined || version > held.version)) update(held, record, version);
-    return;
+    if (!held.done && isNewer(held, version)) update(ctx, held, record, version);
+    return held;
   }
-  if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return;
-  const entry = fromRecord(record, true, version);
+  if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return undefined;
+  const entry = fromRecord(record, true, version, ++ctx.arrivals);
   ctx.mirrors.set(id, entry);
   ctx.mirrorOf.set(entry.sessionKey, entry);
   // Every gate following it times it out, so it expires even when its owner is gone; the decision
   // is a compare-and-set, so one gate records it and tells the session, the others adopt it.
   schedule(ctx, entry);
+  return entry;
 }
 
 /** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
@@ -148,7 +182,7 @@ async function resync(ctx: GateContext): Promise<void> {
   if (ctx.closed) return;
   const held = [...ctx.byId.values(), ...ctx.mirrors.values()].filter((entry) => entry.state === 'prompted');
   for (const entry of held) {
-    if ((await adoptRecorded(ctx, entry)) === undefined) await refresh(ctx, entry, null);
+    if ((await adoptRecorded(ctx, entry)) === undefined) refresh(ctx, entry); // version-checked, in write order
   }
   try {
     for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
