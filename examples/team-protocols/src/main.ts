@@ -53,7 +53,16 @@ async function interactive(): Promise<void> {
 if (process.argv.includes('--interactive')) {
   await interactive();
 } else {
-  const result = await runTeamProtocols({ output: (line) => console.log(line) });
+  // The tour (`--tour`, what `npm run demo` passes) shows two of the five scenarios (the second has an expiry too) and leaves the
+  // team view to the lead-model run, whose plan reviews stand in for scenario 4.
+  const tour = process.argv.includes('--tour');
+  const result = await runTeamProtocols({
+    output: (line) => console.log(line),
+    ...(tour && {
+      scenarios: ['shutdown-approved', 'late-and-wrong-replies'] as const,
+      showView: false,
+    }),
+  });
   console.log(`\n${result.lines.length} transcript lines; timers left: ${result.pendingTimers}`);
   console.log("\n━━ 6. lead-model: the lead is a model too; the document's try-it prompts, typed to it");
   const led = await runLeadModel({ output: (line) => console.log(line) });

@@ -17,6 +17,7 @@ export interface RunOptions {
   readonly scenarios?: readonly ScenarioName[]; // all, in order, by default
   readonly cast?: readonly TeammateScript[];
   readonly output?: (line: string) => void; // each transcript line as it is written
+  readonly showView?: boolean; // write the final `/team` view to the transcript (true by default)
 }
 
 export interface RunResult {
@@ -47,7 +48,7 @@ export async function runTeamProtocols(options: RunOptions = {}): Promise<RunRes
       transcript.note('');
     }
     const view = team.view();
-    transcript.note(view);
+    if (options.showView !== false) transcript.note(view);
     const result = {
       trackers: team.roster.trackers(),
       view,

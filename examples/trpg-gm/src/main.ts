@@ -16,7 +16,11 @@ const clock = createFakeClock({ now: Date.UTC(2026, 0, 14, 19, 0, 0) });
 if (process.argv.includes('--interactive')) {
   await interactive();
 } else {
-  const result = await runTrpgSession({ clock, output: (line) => console.log(line) });
+  // The tour (`--tour`, what `npm run demo` passes) sums up three scenarios in one line each (conflict retries, which scenario 8 shows too, and a settings change).
+  const quiet = process.argv.includes('--tour')
+    ? ['hp-claim-retry', 'persistent-contradiction', 'settings-change']
+    : [];
+  const result = await runTrpgSession({ clock, output: (line) => console.log(line), quiet });
   result.model.assertAllUsed();
   console.log(`\nturn log: ${result.turnLog.map((t) => `${t.turn}:${t.turn_id}`).join(' ')}`);
   console.log(`checkpoints: ${result.campaign.checkpoints.map((c) => c.turn_id).join(' ')}`);

@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly generateTurnId?: () => string;
   readonly output?: (line: string) => void;
   readonly scenarios?: readonly Scenario[];
+  /** Scenarios played in full but summed up in one line each (the tour's shorter transcript). */
+  readonly quiet?: readonly string[];
   readonly maxRetries?: number;
   readonly advancePolicy?: AdvancePolicy;
   /** Answers the GM requests; a scripted model fed from each turn's drafts by default. */
@@ -87,11 +89,12 @@ export async function runTrpgSession(options: RunOptions): Promise<RunResult> {
       `   ★ ultimate goal fixed for the campaign (${goal.is_hidden ? 'hidden from the players' : 'shown'}; ${goal.key_terms.length} give-away terms guarded); milestone prompts steer toward it`,
     );
     for (const scenario of options.scenarios ?? SCENARIOS) {
-      say(`\n=== ${scenario.title}`);
+      const quiet = options.quiet?.includes(scenario.name) === true;
+      say(`\n=== ${scenario.title}${quiet ? ' (played; `npm run example trpg-gm` shows it)' : ''}`);
       const turns: TurnResult[] = [];
       for (const step of scenario.steps) {
         clock.advance(45_000);
-        const result = await runStep(session, model, step, say, refusals);
+        const result = await runStep(session, model, step, quiet ? () => {} : say, refusals);
         if (result !== undefined) turns.push(result);
       }
       const { state, ledger, campaign } = session;

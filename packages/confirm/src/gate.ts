@@ -13,7 +13,7 @@ import { readDecisionRecord, toDecision } from './internal/records.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
 import { decidedInTime } from './internal/step.js';
-import { adoptRecorded, dropMirror, restore, watchStore } from './internal/sync.js';
+import { adoptRecorded, dropMirror, refresh, restore, watchStore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
 
@@ -53,7 +53,7 @@ import type { ConfirmDecision, ConfirmRequest } from './decision.js';
  * ```
  */
 export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
-  const ctx = createContext(options);
+  const ctx = createContext(options, refresh);
   const { bus, store, clock, events, keys } = ctx;
 
   // Restore after the caller has had a chance to subscribe to `error`.

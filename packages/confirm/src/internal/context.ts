@@ -110,10 +110,21 @@ export interface GateContext {
   ready: Promise<void>;
   /** The public gate, handed to resume handlers. */
   gate: ConfirmGate | undefined;
+  /**
+   * Re-reads an entry's record and takes it when newer (replica sync's `refresh`), so the lifecycle
+   * can adopt a record it lost a write race to without importing the sync module.
+   */
+  readonly adopt: (entry: Entry) => void;
 }
 
-/** Checks the options and builds the shared context of a new gate. */
-export function createContext(options: ConfirmGateOptions): GateContext {
+/**
+ * Checks the options and builds the shared context of a new gate; `adopt` is replica sync's
+ * re-read of a record (passed in, so the lifecycle reaches it without importing the sync module).
+ */
+export function createContext(
+  options: ConfirmGateOptions,
+  adopt: (ctx: GateContext, entry: Entry) => void,
+): GateContext {
   const clock = options.clock ?? systemClock;
   const prefix = options.keyPrefix ?? 'confirm:';
   const pendingPrefix = `${prefix}pending:`;
@@ -133,7 +144,7 @@ export function createContext(options: ConfirmGateOptions): GateContext {
       details: { maxPending },
     });
   }
-  return {
+  const ctx: GateContext = {
     bus: options.bus,
     clock,
     store: options.store ?? createMemoryStore({ clock }),
@@ -181,7 +192,9 @@ export function createContext(options: ConfirmGateOptions): GateContext {
     loading: true,
     ready: Promise.resolve(),
     gate: undefined,
+    adopt: (entry) => adopt(ctx, entry),
   };
+  return ctx;
 }
 
 /** Reports a failure the gate survives (a store write, a notice, a resume handler). */

@@ -2,7 +2,6 @@ import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
-import { refresh } from './sync.js';
 import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
 import type { Entry } from './records.js';
 import { inTime, remember, toDecisionOf } from './settled.js';
@@ -154,7 +153,7 @@ function sendAfterWrite(
   void written.then((won) => {
     if (entry.done || entry.sends !== seq) return;
     if (won) return sendPrompt(ctx, entry, kind, seq);
-    refresh(ctx, entry);
+    ctx.adopt(entry);
   });
 }
 
