@@ -46,6 +46,12 @@ interface ModelEntry {
   readonly instance: number;
   state: 'queued' | 'prompted' | 'done';
   expiresAt?: number;
+  /**
+   * A prompt that follows a timeout inside one clock advance is delivered once its asynchronous
+   * send completes: at the timeout's instant or later in the same advance. The window counts from
+   * delivery, so its end lies between `expiresAt` and this; the gate's own value is taken once seen.
+   */
+  expiresAtLatest?: number;
   restored: boolean;
   outcome?: Outcome;
 }
@@ -112,7 +118,7 @@ async function open(real: Pick<Real, 'clock' | 'store' | 'ids' | 'executed'>): P
 const active = (model: Model, chat: Chat): ModelEntry | undefined =>
   model.entries.find((e) => e.chat === chat && e.state === 'prompted');
 
-function settle(model: Model, entry: ModelEntry, outcome: Outcome, at: number): void {
+function settle(model: Model, entry: ModelEntry, outcome: Outcome, at: number, latest = at): void {
   const wasActive = entry.state === 'prompted';
   entry.state = 'done';
   entry.outcome = outcome;
@@ -121,6 +127,7 @@ function settle(model: Model, entry: ModelEntry, outcome: Outcome, at: number): 
   if (next !== undefined) {
     next.state = 'prompted';
     next.expiresAt = at + TIMEOUT_MS;
+    if (latest > at) next.expiresAtLatest = latest + TIMEOUT_MS;
   }
 }
 
@@ -225,7 +232,7 @@ class AdvanceCmd extends Cmd {
         const at = entry.expiresAt as number;
         if (at > model.now) break;
         model.timedOutNotices++;
-        settle(model, entry, 'timed_out/timeout', at);
+        settle(model, entry, 'timed_out/timeout', at, model.now);
       }
     }
   }
@@ -277,7 +284,14 @@ async function expectAgreement(model: Model, real: Real): Promise<void> {
   );
   for (const p of pending) {
     const entry = live.find((e) => e.id === p.id) as ModelEntry;
-    if (entry.state === 'prompted') expect(p.expiresAt, p.id).toBe(entry.expiresAt);
+    if (entry.state !== 'prompted') continue;
+    if (entry.expiresAtLatest === undefined) expect(p.expiresAt, p.id).toBe(entry.expiresAt);
+    else {
+      expect(p.expiresAt, p.id).toBeGreaterThanOrEqual(entry.expiresAt as number);
+      expect(p.expiresAt, p.id).toBeLessThanOrEqual(entry.expiresAtLatest);
+      entry.expiresAt = p.expiresAt; // delivered: the model follows the window from here
+      delete entry.expiresAtLatest;
+    }
   }
   const recorded = new Map<string, Outcome>();
   for await (const decision of real.gate.audit()) {

@@ -44,9 +44,10 @@ export interface FakeChannelOptions {
    * Give text messages (`say`, echoes) and send receipts the chat's own order, as Telegram's
    * `message_id` or Slack's `ts` do: `{ scope: '<channel>:<chatId>', position: [n] }`, `n` counting
    * up per chat in the order messages are written (`say` is writing, even when the delivery is held
-   * or delayed) and sent. True by default; `false` simulates a platform that gives no order. A
-   * {@link FakePlatformOrder} shared by several fake channels numbers their messages together, as
-   * one platform does for the replicas of one bot.
+   * or delayed) and sent. True by default; `false` simulates a platform that gives no order. Fake
+   * channels on the same `clock` number their chats together, as one platform does for a bot, its
+   * restarts and its replicas; a {@link FakePlatformOrder} given here says explicitly which channels
+   * share a numbering (without a clock, each channel counts on its own).
    */
   readonly order?: boolean | FakePlatformOrder;
   /**

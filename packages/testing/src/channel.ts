@@ -12,7 +12,7 @@ import { systemClock } from '@parley/core';
 import { TestingError } from './errors.js';
 import { createDeliveryQueue } from './channel-delivery.js';
 import { matchesFilter, readableText, renderMessage } from './internal/outbox.js';
-import { createFakePlatformOrder } from './platform-order.js';
+import { createFakePlatformOrder, platformOrderOf } from './platform-order.js';
 
 /**
  * Creates a {@link FakeChannel}: attach it to a bus with `bus.attach(channel)`, make users talk
@@ -46,7 +46,14 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
   let sends: SendRecord[] = [];
   let deliverFn: DeliverInbound | undefined;
   let events = 0;
-  const places = typeof options.order === 'object' ? options.order : createFakePlatformOrder();
+  // Given, or shared with every fake channel on the same clock (one world: restarts and replicas of
+  // one bot on one platform), or this channel's own.
+  const places =
+    typeof options.order === 'object'
+      ? options.order
+      : clock === undefined
+        ? createFakePlatformOrder()
+        : platformOrderOf(clock);
   let sendFailures = 0;
   let sendError: unknown;
   const queue = createDeliveryQueue(name, channel, clock, () => deliverFn);

@@ -16,6 +16,21 @@ export interface FakePlatformOrder {
   next(scope: string): number;
 }
 
+// The numbering of the fake channels that share a clock: fake channels on one clock stand for one
+// world (a bot, its restarts and its replicas, talking to one platform), so they number its chats
+// together. Weakly held: a clock that is gone takes its numbering with it.
+const worlds = new WeakMap<object, FakePlatformOrder>();
+
+/** @internal The numbering shared by the fake channels on `clock`. */
+export function platformOrderOf(clock: object): FakePlatformOrder {
+  let order = worlds.get(clock);
+  if (order === undefined) {
+    order = createFakePlatformOrder();
+    worlds.set(clock, order);
+  }
+  return order;
+}
+
 /**
  * Creates a {@link FakePlatformOrder}; pass it as `order` to each `createFakeChannel` of the
  * replicas of one bot, so their messages share one order per chat.

@@ -1,6 +1,7 @@
 // The fake channel's platform order: a per-chat sequence on what users say and on send receipts,
 // so a test can say "written after the prompt" (or before it), and a switch to turn it off.
 import { comparePlatformOrder, type OutboundResult } from '@parley/bus';
+import { createManualClock } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createFakePlatformOrder, drainInbound } from '../src/index.js';
 import { attached } from './helpers.js';
@@ -83,6 +84,27 @@ describe('createFakePlatformOrder', () => {
   it('keeps separate fake channels apart when they are given no shared order', async () => {
     const a = await attached();
     const b = await attached();
+    const prompt = await a.bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'prompt' });
+    await b.channel.say('g1', 'alice', 'reply');
+    const [reply] = await drainInbound(b.bus);
+    expect(comparePlatformOrder(reply?.order, orderOf(prompt))).toBe('same');
+  });
+});
+
+describe('fake channels on one clock', () => {
+  it('number their chats together, as one platform does for a bot and its restart', async () => {
+    const clock = createManualClock({ now: 1_000 });
+    const before = await attached({ clock });
+    const prompt = await before.bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'prompt' });
+    const after = await attached({ clock }); // the restarted bot
+    await after.channel.say('g1', 'alice', 'reply after the restart');
+    const [reply] = await drainInbound(after.bus);
+    expect(comparePlatformOrder(reply?.order, orderOf(prompt))).toBe('after');
+  });
+
+  it('keep apart the channels of two clocks', async () => {
+    const a = await attached({ clock: createManualClock({ now: 1_000 }) });
+    const b = await attached({ clock: createManualClock({ now: 1_000 }) });
     const prompt = await a.bus.publishOutbound({ channel: 'feishu', chatId: 'g1', text: 'prompt' });
     await b.channel.say('g1', 'alice', 'reply');
     const [reply] = await drainInbound(b.bus);
