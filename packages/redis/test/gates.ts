@@ -9,7 +9,7 @@ import {
   createConfirmGate,
 } from '@parley/confirm';
 import { createManualClock, createSequentialIds, type ManualClock } from '@parley/core';
-import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import { createFakeChannel, createFakePlatformOrder, type FakeChannel } from '@parley/testing';
 import type { RedisOptions } from 'ioredis';
 import { createRedisStore, type RedisStore } from '../src/index.js';
 import { type RedisServer, until } from './helpers.js';
@@ -65,6 +65,7 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
   const prefix = `gates${++clusters}:`;
   const live = new Set<GateReplica>();
   let now = START;
+  const platform = createFakePlatformOrder(); // every replica talks to the same chat platform
 
   return {
     prefix,
@@ -75,7 +76,7 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
       const store = createRedisStore({ redis, prefix });
       const subscribed = new Promise((resolve) => store.on('resync', resolve));
       const bus = createMessageBus({ clock });
-      const channel = createFakeChannel({ channel: 'feishu', clock });
+      const channel = createFakeChannel({ channel: 'feishu', clock, order: platform });
       await bus.attach(channel);
       const gate = createConfirmGate({
         bus,
