@@ -1,4 +1,4 @@
-import type { MessageBus } from '@parley/bus';
+import { type MessageBus, MAX_REMEMBERED_ID_LENGTH, toRememberedId } from '@parley/bus';
 import { ConfirmError } from '../errors.js';
 import {
   assertTimeoutMs,
@@ -24,7 +24,6 @@ import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
-import { toHex, sha256, utf8 } from './sha256.js';
 import type { Lately, StepRules } from './step.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
@@ -49,8 +48,8 @@ export interface LatelyEntry extends Lately {
   told?: boolean;
 }
 
-/** The longest event key kept as is; a longer one is kept as its SHA-256 (bounded memory). */
-export const MAX_EVENT_KEY_LENGTH = 128;
+/** The longest event key kept: a longer one is kept as `#` and its SHA-256 (the bus's `toRememberedId`). */
+export const MAX_EVENT_KEY_LENGTH = MAX_REMEMBERED_ID_LENGTH + 1;
 /** At most this many replies or clicks wait for one prompt in flight; more are consumed, not counted. */
 export const MAX_WAITING = 16;
 /** How many counted event ids a gate remembers. */
@@ -215,8 +214,7 @@ function policyKey(entry: Entry): string {
 
 /** The key under which a platform event is remembered: bounded in length whatever the id. */
 export function eventKeyOf(channel: string, eventId: string): string {
-  const key = `${channel}\u0000${eventId}`;
-  return key.length <= MAX_EVENT_KEY_LENGTH ? key : `#${toHex(sha256(utf8(key)))}`;
+  return toRememberedId(`${channel}\u0000${eventId}`);
 }
 
 /** Stops listing an entry as followed from another gate. */
