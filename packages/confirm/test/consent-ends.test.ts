@@ -1,9 +1,9 @@
 import { createMessageBus } from '@parley/bus';
-import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
+import { createManualClock, createMemoryStore } from '@parley/core';
 import { createFakeChannel, createFakeStore } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import { createConfirmGate } from '../src/index.js';
-import { ACTION, createSlowChannel, flush, settledNow } from './helpers.js';
+import { ACTION, flush, settledNow, slowOwnerAndFollower } from './helpers.js';
 
 // Issue 30, section 2: nothing hangs and nothing stale wins. Every held click or reply ends at
 // the decision, the deadline or close(); a record is only ever replaced by a newer version of it.
@@ -15,21 +15,7 @@ const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 async function clickOnReplicaWithoutWatch() {
   const clock = createManualClock({ now: 1_000_000 });
   const store = createFakeStore({ inner: createMemoryStore({ clock }), watch: false });
-  const busA = createMessageBus({ clock });
-  const slow = createSlowChannel();
-  await busA.attach(slow.adapter);
-  const a = createConfirmGate({
-    bus: busA,
-    clock,
-    store,
-    generateId: createSequentialIds('a_'),
-    timeoutMs: 60_000,
-  });
-  const busB = createMessageBus({ clock });
-  const channelB = createFakeChannel({ channel: 'feishu', clock });
-  await busB.attach(channelB);
-  const b = createConfirmGate({ bus: busB, clock, store, generateId: createSequentialIds('b_') });
-  await Promise.all([a.ready, b.ready]);
+  const { a, b, slow, busB } = await slowOwnerAndFollower(clock, store, { timeoutMs: 60_000 });
   const refusedOnB: string[] = [];
   b.on('refused', (event) => refusedOnB.push(event.code));
   const decision = a.request({

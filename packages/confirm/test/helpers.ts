@@ -220,6 +220,33 @@ export async function setupSlow(options: Partial<ConfirmGateOptions> = {}): Prom
   return { clock, bus, slow, gate, ignored, errors };
 }
 
+/**
+ * Two replicas on one store: gate A prompts through a platform whose sends hang until released
+ * (`slow`), gate B follows on a fake channel of the same chat platform. `options` go to both.
+ */
+export async function slowOwnerAndFollower(
+  clock: ManualClock,
+  store: Store,
+  options: Partial<ConfirmGateOptions> = {},
+): Promise<{
+  a: ConfirmGate;
+  b: ConfirmGate;
+  slow: SlowChannel;
+  busB: MessageBus;
+  channelB: FakeChannel;
+}> {
+  const busA = createMessageBus({ clock });
+  const slow = createSlowChannel();
+  await busA.attach(slow.adapter);
+  const a = createConfirmGate({ bus: busA, clock, store, generateId: createSequentialIds('a_'), ...options });
+  const busB = createMessageBus({ clock });
+  const channelB = createFakeChannel({ channel: 'feishu', clock });
+  await busB.attach(channelB);
+  const b = createConfirmGate({ bus: busB, clock, store, generateId: createSequentialIds('b_'), ...options });
+  await Promise.all([a.ready, b.ready]);
+  return { a, b, slow, busB, channelB };
+}
+
 /** Lets queued promise callbacks and store writes run (microtasks only; no time passes). */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 30; i++) await Promise.resolve();

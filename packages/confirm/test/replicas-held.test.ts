@@ -1,9 +1,7 @@
-import { createMessageBus } from '@parley/bus';
-import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
-import { createFakeChannel } from '@parley/testing';
+import { createManualClock, createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { type ConfirmEvents, createConfirmGate } from '../src/index.js';
-import { ACTION, createSlowChannel, flush } from './helpers.js';
+import type { ConfirmEvents } from '../src/index.js';
+import { ACTION, flush, slowOwnerAndFollower } from './helpers.js';
 
 /** Lets every pending store operation and the notifications it causes run (no time passes). */
 const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -15,27 +13,7 @@ const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 async function heldOnFollower() {
   const clock = createManualClock({ now: 1_000_000 });
   const store = createMemoryStore({ clock });
-  const busA = createMessageBus({ clock });
-  const slow = createSlowChannel();
-  await busA.attach(slow.adapter);
-  const a = createConfirmGate({
-    bus: busA,
-    clock,
-    store,
-    cards: false,
-    generateId: createSequentialIds('a_'),
-  });
-  const busB = createMessageBus({ clock });
-  const channelB = createFakeChannel({ channel: 'feishu', clock });
-  await busB.attach(channelB);
-  const b = createConfirmGate({
-    bus: busB,
-    clock,
-    store,
-    cards: false,
-    generateId: createSequentialIds('b_'),
-  });
-  await Promise.all([a.ready, b.ready]);
+  const { a, b, slow, channelB } = await slowOwnerAndFollower(clock, store, { cards: false });
   const ignoredOnB: ConfirmEvents['ignored'][] = [];
   b.on('ignored', (event) => ignoredOnB.push(event));
   const controller = new AbortController();
