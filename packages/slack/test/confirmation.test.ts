@@ -130,6 +130,10 @@ describe('the confirmation seed on Bolt', () => {
   it("counts a reply stamped after the prompt's ts within the same second (Slack stamps microseconds)", async () => {
     clock.advance(300);
     const { decision } = await requestPurge(); // posted at T0 + 0.300 s
+    // Delivered late (after the prompt), but Slack's ts puts it before the prompt: not an answer.
+    await h.event(messageEvent('确认', { at: T0 + 200 }));
+    expect(ignored).toMatchObject([{ code: 'stale_reply' }]);
+    expect(gate.pending()).toHaveLength(1);
     clock.advance(400);
     await h.event(messageEvent('确认', { at: T0 + 700 })); // the same second, after the prompt
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
