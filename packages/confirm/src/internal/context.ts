@@ -24,7 +24,8 @@ import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
-import type { Lately, StepRules } from './step.js';
+import type { StepRules } from './step.js';
+import type { Lately } from './step-decided.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;

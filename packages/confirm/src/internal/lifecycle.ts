@@ -4,8 +4,9 @@ import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
 import type { Entry } from './records.js';
-import { inTime, remember, toDecisionOf } from './settled.js';
-import { decidedInTime, type Extra, type StepResult, type StepView, step } from './step.js';
+import { remember, toDecisionOf } from './settled.js';
+import { type Extra, type StepResult, type StepView, step } from './step.js';
+import { decidedInTime, inTime } from './step-decided.js';
 
 // The effect runner of a confirmation: it performs what the pure `step` function decides (settle,
 // prompt the next step, re-prompt, send a page or a notice), writes the store, sends, times the
@@ -284,7 +285,7 @@ function promoteNext(ctx: GateContext, sessionKey: string): void {
 }
 
 async function finish(ctx: GateContext, entry: Entry, recorded: ConfirmDecision): Promise<void> {
-  const decision = inTime(entry, recorded);
+  const decision = inTime(recorded, entry.expiresAt);
   ctx.events.emit('decided', { decision });
   entry.resolve?.(decision);
   const handler = ctx.resume[entry.action.name];

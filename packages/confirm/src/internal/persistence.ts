@@ -1,5 +1,6 @@
 import { parseSessionKey } from '@parley/bus';
-import type { ConfirmDecision } from '../decision.js';
+import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
+import { authorizeRule } from './step-decided.js';
 import type { JsonValue } from '@parley/core';
 import { ConfirmError } from '../errors.js';
 import { asJson, DAY_MS, fail, type GateContext } from './context.js';
@@ -71,6 +72,26 @@ export async function writeDecision(
     fail(ctx, error, entry.id);
   }
   return decision;
+}
+
+/**
+ * Marks a recorded decision used, when `authorizeRule` lets it run `digest`: a compare-and-set on
+ * the version read, so of two concurrent uses one wins and the other reads `already_used`.
+ */
+export async function useDecision(ctx: GateContext, id: string, digest: string): Promise<AuthorizeResult> {
+  const item = await ctx.store.getEntry(ctx.keys.decision(id));
+  const verdict = authorizeRule(readDecisionRecord(item?.value), digest, ctx.clock.now());
+  if (!verdict.ok || item === undefined)
+    return verdict.ok ? { ok: false, code: 'unknown_decision' } : verdict;
+  const used = await ctx.store.compareAndSet(item.key, item.version, asJson(verdict.record), {
+    ttlMs: ctx.auditTtlMs,
+  });
+  return used.ok ? { ok: true, decision: toDecision(verdict.record) } : { ok: false, code: 'already_used' };
+}
+
+/** Removes the pending record of a decided confirmation (its delete failed before); a failure is reported. */
+export async function dropPending(ctx: GateContext, id: string): Promise<void> {
+  await ctx.store.delete(ctx.keys.pending(id)).catch((error: unknown) => fail(ctx, error, id));
 }
 
 /** The decision recorded for an id, or `undefined`; a store failure is reported and reads as none. */

@@ -3,7 +3,8 @@ import type { ConfirmEvents } from '../events.js';
 import { eventKeyOf, type GateContext, type LatelyEntry, MAX_WAITING } from './context.js';
 import { notify, run, viewOf } from './lifecycle.js';
 import { lateText } from './prompts.js';
-import { afterDecision as afterDecisionRule, type StepResult, step } from './step.js';
+import { type StepResult, step } from './step.js';
+import { afterDecision as afterDecisionRule } from './step-decided.js';
 
 /**
  * Judges an inbound message of a session with a pending confirmation (this gate's, or one it

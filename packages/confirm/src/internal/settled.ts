@@ -2,7 +2,7 @@ import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import type { GateContext } from './context.js';
 import type { Entry } from './records.js';
-import { decidedInTime, type Extra } from './step.js';
+import type { Extra } from './step.js';
 
 // What a settled confirmation leaves: its decision, built from the entry, and the memory of it
 // that absorbs its approvers' late answers for `afterDecisionMs`.
@@ -36,16 +36,6 @@ export function remember(
     summary: entry.summary,
   });
   if (lately.size > ctx.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
-}
-
-/**
- * A recorded `confirmed` decided at or after the confirmation's deadline (another replica's, or
- * an older gate's) counts as `timed_out` here; `authorize` refuses it the same way.
- */
-export function inTime(entry: Entry, decision: ConfirmDecision): ConfirmDecision {
-  const expiresAt = decision.expiresAt ?? entry.expiresAt;
-  const timely = decidedInTime(expiresAt === undefined ? decision : { ...decision, expiresAt });
-  return timely ? decision : { ...decision, outcome: 'timed_out', reason: 'timeout' };
 }
 
 /** The decision this gate makes, built field by field (a literal with spreads is slow in V8). */

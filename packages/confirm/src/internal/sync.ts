@@ -3,7 +3,7 @@ import type { ConfirmDecision } from '../decision.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { schedule, settle, unsent, wake } from './lifecycle.js';
 import { remember } from './settled.js';
-import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
+import { dropPending, fromRecord, isDecided, readDecision, readPending } from './persistence.js';
 import type { Entry, PendingRecord } from './records.js';
 
 // Keeping a gate in step with its store: what was pending before it started (restore), and what
@@ -22,7 +22,7 @@ export async function restore(ctx: GateContext): Promise<void> {
       const record = readPending(ctx, item.key, item.value);
       if (record === undefined || ctx.byId.has(record.id) || ctx.active.has(record.sessionKey)) continue;
       if (await isDecided(ctx, record.id)) {
-        await ctx.store.delete(item.key).catch((error: unknown) => fail(ctx, error, record.id));
+        await dropPending(ctx, record.id);
         continue;
       }
       if (record.owner !== undefined && record.owner !== ctx.replicaId) {
