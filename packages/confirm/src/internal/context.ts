@@ -26,6 +26,7 @@ import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry } from './records.js';
 import type { StepRules } from './step.js';
 import type { Lately } from './step-decided.js';
+import type { AdmitRules } from './step-admit.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
@@ -64,11 +65,10 @@ export interface GateContext {
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
-  readonly whenPending: 'queue' | 'reject' | 'supersede';
   readonly unrecognised: 'cancel' | 'reprompt';
-  readonly maxQueued: number;
   readonly maxReprompts: number;
-  readonly maxPending: number;
+  /** What the pure admission rule reads of the gate's settings. */
+  readonly admitRules: AdmitRules;
   readonly afterDecisionMs: number;
   /** What the pure step function reads of the gate's settings. */
   readonly rules: StepRules;
@@ -151,11 +151,18 @@ export function createContext(
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    whenPending: checkChoice(options.whenPending ?? 'queue', ['queue', 'reject', 'supersede'], 'whenPending'),
     unrecognised,
-    maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
     maxReprompts,
-    maxPending,
+    admitRules: {
+      whenPending: checkChoice(
+        options.whenPending ?? 'queue',
+        ['queue', 'reject', 'supersede'],
+        'whenPending',
+      ),
+      maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
+      maxPending,
+      standing: standingMs !== undefined,
+    },
     afterDecisionMs,
     rules: { vocabulary, unrecognised, maxReprompts, standingMs, paging: options.summaryPaging === true },
     standingMs,

@@ -4,9 +4,9 @@ import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
 import type { Entry } from './records.js';
-import { remember, toDecisionOf } from './settled.js';
+import { remember } from './settled.js';
 import { type Extra, type StepResult, type StepView, step } from './step.js';
-import { decidedInTime, inTime } from './step-decided.js';
+import { decidedInTime, inTime, toDecisionOf } from './step-decided.js';
 
 // The effect runner of a confirmation: it performs what the pure `step` function decides (settle,
 // prompt the next step, re-prompt, send a page or a notice), writes the store, sends, times the

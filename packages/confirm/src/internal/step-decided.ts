@@ -1,8 +1,8 @@
 import type { AuthorizeResult, ConfirmDecision, ConfirmStep } from '../decision.js';
-import type { ApproverPolicy, ConfirmOutcome } from '../outcomes.js';
+import type { ApproverPolicy, ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { normalizeExact, parseReply } from '../vocabulary.js';
-import type { DecisionRecord } from './records.js';
-import { mayAnswer, type StepRules } from './step.js';
+import type { DecisionRecord, Entry } from './records.js';
+import { type Extra, mayAnswer, type StepRules } from './step.js';
 
 // The rules of a decided confirmation, pure like `step`: whether a recorded decision is consent
 // (its deadline), whether it may run an action (`authorize`), and which later answers of its
@@ -64,6 +64,62 @@ export function inTime(decision: ConfirmDecision, expiresAt: number | undefined)
   const timely = decidedInTime(deadline === undefined ? decision : { ...decision, expiresAt: deadline });
   return timely ? decision : { ...decision, outcome: 'timed_out', reason: 'timeout' };
 }
+
+/**
+ * The after-decision rule's first half: answers are absorbed after the decision only when the
+ * person may have seen a prompt of it — delivered, or sent and maybe shown (a crash mid-send); not
+ * when its send was refused (a follower knows only the owner's reason: `prompt_failed`).
+ */
+export function absorbsAfter(
+  view: { readonly seen: boolean; readonly sentSeq: number | undefined; readonly remote: boolean },
+  reason: DecisionReason | undefined,
+): boolean {
+  return view.seen || (view.sentSeq !== undefined && !(view.remote && reason === 'prompt_failed'));
+}
+
+/** What a decision is built from: the confirmation's facts and its deadline's state. */
+export type DecisionView = Pick<
+  Entry,
+  'id' | 'sessionKey' | 'action' | 'summary' | 'requester' | 'requestedAt' | 'state' | 'firstPromptedAt'
+> & { readonly expiresAt: number | undefined; readonly windowOver: boolean };
+
+/**
+ * The decision a gate makes, built field by field (a literal with spreads is slow in V8); it
+ * records the deadline it was decided under, which `decidedInTime` checks wherever it is read.
+ */
+export function toDecisionOf(
+  entry: DecisionView,
+  outcome: ConfirmOutcome,
+  reason: DecisionReason,
+  extra: Extra | undefined,
+  decidedAt: number,
+): ConfirmDecision {
+  const decision: Writable<ConfirmDecision> = {
+    id: entry.id,
+    sessionKey: entry.sessionKey,
+    action: entry.action,
+    summary: entry.summary,
+    requester: entry.requester,
+    outcome,
+    reason,
+    requestedAt: entry.requestedAt,
+    decidedAt,
+  };
+  if (extra?.decidedBy !== undefined) decision.decidedBy = extra.decidedBy;
+  if (extra?.reply !== undefined) decision.reply = extra.reply;
+  if (extra?.failedStep !== undefined) decision.failedStep = extra.failedStep;
+  if (extra?.allowUntil !== undefined) decision.allowUntil = extra.allowUntil;
+  if (entry.state === 'prompted') {
+    decision.promptedAt = entry.firstPromptedAt;
+    // The window is timed by elapsed time here: while it is open, a wall clock stepped past the
+    // stored deadline moves the recorded deadline with it, so the decision reads as in time.
+    const expiresAt = entry.expiresAt as number; // every prompted entry has one
+    decision.expiresAt = entry.windowOver ? expiresAt : Math.max(expiresAt, decidedAt + 1);
+  }
+  return decision;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The `authorize` rule: a recorded decision lets exactly its action run once, when it is a

@@ -5,6 +5,7 @@ import { schedule, settle, unsent, wake } from './lifecycle.js';
 import { remember } from './settled.js';
 import { dropPending, fromRecord, isDecided, readDecision, readPending } from './persistence.js';
 import type { Entry, PendingRecord } from './records.js';
+import { adopt, isNewerVersion } from './step-admit.js';
 
 // Keeping a gate in step with its store: what was pending before it started (restore), and what
 // other gates on the same store do meanwhile (Store.watch, and a full re-read on resync).
@@ -102,7 +103,7 @@ export function refresh(ctx: GateContext, entry: Entry): void {
       const key = ctx.keys.pending(entry.id);
       const item = await ctx.store.getEntry(key);
       const record = readPending(ctx, key, item?.value);
-      if (item === undefined || record === undefined || entry.done || !isNewer(entry, item.version)) return;
+      if (item === undefined || record === undefined || entry.done) return;
       update(ctx, entry, record, item.version);
     } catch (error) {
       fail(ctx, error, entry.id);
@@ -112,7 +113,7 @@ export function refresh(ctx: GateContext, entry: Entry): void {
 }
 
 function isNewer(entry: Entry, version: number): boolean {
-  return entry.version === undefined || version > entry.version;
+  return isNewerVersion(entry.version, version);
 }
 
 /** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
@@ -129,30 +130,30 @@ async function loadMirror(ctx: GateContext, id: string): Promise<void> {
 }
 
 /**
- * Takes a newer version of a record another gate wrote: its step, re-prompt count, prompt,
- * delivery and deadline. A new prompt is in flight (maybe) from now on; a delivery is learnt now.
+ * Takes what a newer stored version of a record changes (the pure `adopt` rule): a new prompt is
+ * in flight (maybe) from now on, a delivery is learnt now, the deadline moves.
  */
 function update(ctx: GateContext, entry: Entry, record: PendingRecord, version: number): void {
+  const adoption = adopt(
+    { ...entry, delivered: entry.deliveredSeq !== undefined, version: entry.version },
+    record,
+    version,
+  );
+  if (adoption === undefined) return;
   entry.version = version;
-  if (
-    record.step !== entry.step ||
-    record.reprompts !== entry.reprompts ||
-    record.promptedAt !== entry.promptedAt
-  ) {
-    entry.step = record.step;
-    entry.reprompts = record.reprompts;
-    entry.promptedAt = record.promptedAt;
+  if (adoption.prompt !== undefined) {
+    Object.assign(entry, adoption.prompt);
     unsent(entry);
     entry.sentSeq = 0; // sent by another gate, at a moment this one did not see
   }
-  if (record.deliveredAt !== undefined && entry.deliveredSeq === undefined) {
-    entry.deliveredAt = record.deliveredAt;
+  if (adoption.delivered !== undefined) {
+    entry.deliveredAt = adoption.delivered.deliveredAt;
     entry.deliveredSeq = ++ctx.arrivals;
-    entry.order = record.order;
+    entry.order = adoption.delivered.order;
     entry.seen = true;
   }
-  if (record.expiresAt !== entry.expiresAt) {
-    entry.expiresAt = record.expiresAt;
+  if (adoption.expiresAt !== undefined) {
+    entry.expiresAt = adoption.expiresAt;
     schedule(ctx, entry);
   }
   if (entry.deliveredSeq !== undefined) wake(entry); // replies held while its prompt was in flight
@@ -164,7 +165,7 @@ export function follow(ctx: GateContext, record: PendingRecord, version: number)
   const held = ctx.mirrors.get(id);
   if (held !== undefined) {
     // Read twice (a notification raced the first read): keep the newer version.
-    if (!held.done && isNewer(held, version)) update(ctx, held, record, version);
+    if (!held.done) update(ctx, held, record, version);
     return held;
   }
   if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return undefined;
