@@ -6,10 +6,9 @@ import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
 import { settle } from './internal/lifecycle.js';
-import { readDecisionRecord, toDecision } from './internal/records.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
-import { useDecision } from './internal/persistence.js';
+import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, refresh, restore, watchStore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
@@ -54,7 +53,7 @@ const MAX_ID_LENGTH = 128;
  */
 export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const ctx = createContext(options, refresh);
-  const { bus, store, events, keys } = ctx;
+  const { bus, events } = ctx;
 
   // Restore after the caller has had a chance to subscribe to `error`.
   const ready = Promise.resolve()
@@ -116,20 +115,13 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     },
     async reconcile(id) {
       const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
-      if (entry === undefined) {
-        const record = readDecisionRecord(await store.get(keys.decision(id)));
-        return record === undefined ? undefined : toDecision(record);
-      }
+      if (entry === undefined)
+        return ctx.settling.get(id)?.then(() => readDecision(ctx, id)) ?? readDecision(ctx, id);
       const decision = await adoptRecorded(ctx, entry);
       await entry.io;
       return decision;
     },
-    async *audit() {
-      for await (const item of store.list(keys.decisionPrefix)) {
-        const record = readDecisionRecord(item.value);
-        if (record !== undefined) yield toDecision(record);
-      }
-    },
+    audit: () => decisions(ctx),
     pending: () =>
       [...ctx.byId.values(), ...ctx.mirrors.values()].map((entry) => ({
         id: entry.id,

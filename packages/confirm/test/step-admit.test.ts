@@ -69,6 +69,7 @@ describe('admit', () => {
 });
 
 const RECORD = {
+  rev: 5,
   step: 1,
   reprompts: 0,
   promptedAt: 50,
@@ -76,25 +77,25 @@ const RECORD = {
   expiresAt: 1_000,
   order: { scope: 'g', position: [7] },
 } as unknown as PendingRecord; // only the fields `adopt` reads
-const KNOWN = { version: 4, step: 1, reprompts: 0, promptedAt: 50, delivered: false, expiresAt: 1_000 };
+const KNOWN = { rev: 4, step: 1, reprompts: 0, promptedAt: 50, delivered: false, expiresAt: 1_000 };
 
 describe('adopt', () => {
   it('never takes an older or the same version of a record', () => {
-    expect(adopt(KNOWN, RECORD, 4)).toBeUndefined();
-    expect(adopt(KNOWN, RECORD, 3)).toBeUndefined();
+    expect(adopt({ ...KNOWN, rev: 5 }, RECORD)).toBeUndefined();
+    expect(adopt({ ...KNOWN, rev: 6 }, RECORD)).toBeUndefined();
   });
 
   it('learns a delivery once, and a new prompt with its delivery', () => {
-    expect(adopt(KNOWN, RECORD, 5)).toEqual({ delivered: { deliveredAt: 60, order: RECORD.order } });
-    expect(adopt({ ...KNOWN, delivered: true }, RECORD, 5)).toEqual({});
-    expect(adopt({ ...KNOWN, delivered: true, step: 0 }, RECORD, 5)).toEqual({
+    expect(adopt(KNOWN, RECORD)).toEqual({ delivered: { deliveredAt: 60, order: RECORD.order } });
+    expect(adopt({ ...KNOWN, delivered: true }, RECORD)).toEqual({});
+    expect(adopt({ ...KNOWN, delivered: true, step: 0 }, RECORD)).toEqual({
       prompt: { step: 1, reprompts: 0, promptedAt: 50 },
       delivered: { deliveredAt: 60, order: RECORD.order },
     });
   });
 
   it('moves the deadline to the stored one', () => {
-    expect(adopt({ ...KNOWN, delivered: true, version: undefined, expiresAt: 900 }, RECORD, 1)).toEqual({
+    expect(adopt({ ...KNOWN, delivered: true, rev: undefined, expiresAt: 900 }, RECORD)).toEqual({
       expiresAt: 1_000,
     });
   });

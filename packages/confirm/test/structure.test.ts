@@ -9,7 +9,12 @@ const SRC = new URL('../src/', import.meta.url).pathname;
 /** The one file that writes records (pending, decision, standing allowance, deletes). */
 const RUNNER = 'internal/persistence.ts';
 /** The pure rules. */
-const STEPS = ['internal/step.ts', 'internal/step-admit.ts', 'internal/step-decided.ts'];
+const STEPS = [
+  'internal/step.ts',
+  'internal/step-admit.ts',
+  'internal/step-decided.ts',
+  'internal/step-store.ts',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((item) =>

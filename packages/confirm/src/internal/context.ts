@@ -4,11 +4,13 @@ import {
   assertTimeoutMs,
   type Clock,
   createEmitter,
+  createKernel,
+  createOwnerId,
   createMemoryStore,
   type Emitter,
   generateId,
   type IdGenerator,
-  type JsonValue,
+  type Kernel,
   type Store,
   systemClock,
 } from '@parley/core';
@@ -62,6 +64,10 @@ export interface GateContext {
   readonly bus: MessageBus;
   readonly clock: Clock;
   readonly store: Store;
+  /** Writes every record (through the runner, persistence.ts) and reads them strictly. */
+  readonly kernel: Kernel;
+  /** The store error each failed kernel call met, by key, until it is reported. */
+  readonly storeFailures: Map<string, unknown>;
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
@@ -98,6 +104,8 @@ export interface GateContext {
   /** Confirmations pending on other gates of the same store, by id and by session. */
   readonly mirrors: Map<string, Entry>;
   readonly mirrorOf: Map<string, Entry>;
+  /** The writes of confirmations settled here and not yet recorded, by id. */
+  readonly settling: Map<string, Promise<unknown>>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
   readonly recentlySettled: RecentSet;
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
@@ -126,6 +134,8 @@ export function createContext(
   adopt: (ctx: GateContext, entry: Entry) => void,
 ): GateContext {
   const clock = options.clock ?? systemClock;
+  const store = options.store ?? createMemoryStore({ clock });
+  const storeFailures = new Map<string, unknown>();
   const prefix = options.keyPrefix ?? 'confirm:';
   const pendingPrefix = `${prefix}pending:`;
   const decisionPrefix = `${prefix}decision:`;
@@ -147,7 +157,15 @@ export function createContext(
   const ctx: GateContext = {
     bus: options.bus,
     clock,
-    store: options.store ?? createMemoryStore({ clock }),
+    store,
+    // The TTL of a record is its own `deadlineAt` (no grace added): step-store.ts sets it.
+    kernel: createKernel({
+      store: keepingFailures(store, storeFailures),
+      clock,
+      graceMs: 0,
+      owner: createOwnerId(options.replicaId ?? 'confirm'),
+    }),
+    storeFailures,
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
@@ -192,6 +210,7 @@ export function createContext(
     byId: new Map(),
     mirrors: new Map(),
     mirrorOf: new Map(),
+    settling: new Map(),
     recentlySettled: new RecentSet(10_000),
     countedEvents: new RecentSet(MAX_COUNTED_EVENTS),
     lately: new Map(),
@@ -232,7 +251,26 @@ export function forgetMirror(ctx: GateContext, entry: Entry): void {
   if (ctx.mirrorOf.get(entry.sessionKey) === entry) ctx.mirrorOf.delete(entry.sessionKey);
 }
 
-/** Records and decisions are plain JSON by construction (strings, numbers, arrays, objects). */
-export function asJson(value: object): JsonValue {
-  return value as unknown as JsonValue; // interfaces lack the index signature JsonValue has
+/**
+ * The store as the gate's kernel sees it: the same store, except that the error of a failed call
+ * is kept (by key) until the refusal it causes is reported, so the gate reports the store's own
+ * typed error (e.g. `connection_lost`) rather than only the kernel's `store_failed` text.
+ */
+function keepingFailures(store: Store, failures: Map<string, unknown>): Store {
+  const kept =
+    <A extends unknown[], R>(call: (key: string, ...rest: A) => Promise<R>) =>
+    (key: string, ...rest: A): Promise<R> =>
+      call(key, ...rest).catch((error: unknown) => {
+        failures.set(key, error);
+        throw error;
+      });
+  return {
+    get: store.get.bind(store),
+    getEntry: kept(store.getEntry.bind(store)),
+    set: store.set.bind(store),
+    delete: store.delete.bind(store),
+    compareAndSet: kept(store.compareAndSet.bind(store)),
+    list: store.list.bind(store),
+    close: store.close.bind(store),
+  };
 }

@@ -2,7 +2,7 @@ import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
-import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
+import { buildCard, nextPage, noticeText, notify, promptText } from './prompts.js';
 import type { Entry } from './records.js';
 import { remember } from './settled.js';
 import { type Extra, type StepResult, type StepView, step } from './step.js';
@@ -124,13 +124,6 @@ function expire(ctx: GateContext, entry: Entry): void {
   entry.timer = undefined;
   if (!entry.done)
     run(ctx, entry, step(viewOf(ctx, entry), { type: 'deadline' }, ctx.clock.now(), ctx.rules));
-}
-
-/** Sends a plain notice to an entry's session; a failed send is reported. */
-export function notify(ctx: GateContext, entry: Pick<Entry, 'address' | 'id'>, text: string): void {
-  void ctx.bus.publishOutbound({ ...entry.address, text }).then((result) => {
-    if (result.status === 'rejected') fail(ctx, result.error ?? result.code, entry.id);
-  });
 }
 
 /** A new prompt (next step or re-prompt): unanswerable again until its send resolves. */
@@ -259,14 +252,17 @@ export function settle(
   wake(entry);
   const wasPersisted = entry.state === 'prompted';
   const record = how.record !== false && how.adopt === undefined;
-  entry.io = entry.io
-    .then(() => (record ? writeDecision(ctx, entry, decision, wasPersisted) : decision))
-    .then((final) => {
-      // Only the gate whose decision was recorded tells the session (not one that lost the race).
-      if (how.notice !== undefined && final === decision && how.adopt === undefined)
-        notify(ctx, entry, noticeText(ctx, entry, how.notice));
-      return finish(ctx, entry, final);
-    });
+  const written = entry.io.then(() =>
+    record ? writeDecision(ctx, entry, decision, wasPersisted) : decision,
+  );
+  ctx.settling.set(entry.id, written); // `reconcile` reads the decision after its write
+  entry.io = written.then((final) => {
+    ctx.settling.delete(entry.id);
+    // Only the gate whose decision was recorded tells the session (not one that lost the race).
+    if (how.notice !== undefined && final === decision && how.adopt === undefined)
+      notify(ctx, entry, noticeText(ctx, entry, how.notice));
+    return finish(ctx, entry, final);
+  });
   if (wasActive && !ctx.closed) promoteNext(ctx, entry.sessionKey);
 }
 

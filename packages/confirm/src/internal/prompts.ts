@@ -79,3 +79,10 @@ export function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
   const body = renderSummary(entry.action, entry.summary, ctx.rules.paging);
   return { title: '需要确认 Confirmation required', body, buttons };
 }
+
+/** Sends a plain notice to an entry's session; a failed send is reported. */
+export function notify(ctx: GateContext, entry: Pick<Entry, 'address' | 'id'>, text: string): void {
+  void ctx.bus.publishOutbound({ ...entry.address, text }).then((result) => {
+    if (result.status === 'rejected') fail(ctx, result.error ?? result.code, entry.id);
+  });
+}

@@ -1,5 +1,5 @@
 import { isPlatformOrder, type PlatformOrder, type SessionAddress } from '@parley/bus';
-import type { JsonValue, TimerHandle } from '@parley/core';
+import type { JsonValue, RecordCodec, TimerHandle } from '@parley/core';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
@@ -51,8 +51,8 @@ export interface Entry {
   done: boolean;
   /** Store writes of this entry, in order. */
   io: Promise<unknown>;
-  /** The version of its pending record this gate last wrote or read. */
-  version?: number | undefined;
+  /** The `rev` of its pending record this gate last wrote or read. */
+  rev?: number | undefined;
   /** The timer that ends the answering window. */
   timer?: TimerHandle | undefined;
   signal?: AbortSignal | undefined;
@@ -60,9 +60,10 @@ export interface Entry {
   resolve?: ((decision: ConfirmDecision) => void) | undefined;
 }
 
-/** How a prompted entry is persisted (plain JSON). */
+/** How a prompted entry is persisted (plain JSON, the data of a `parley.confirm.pending` kernel record). */
 export interface PendingRecord {
-  readonly v: 1;
+  /** Counts the writes of the record: a record is only ever replaced by one with a higher `rev`. */
+  readonly rev: number;
   readonly id: string;
   readonly sessionKey: string;
   readonly action: ConfirmDecision['action'];
@@ -85,9 +86,9 @@ export interface PendingRecord {
   readonly order?: PlatformOrder;
 }
 
-export function toPendingRecord(entry: Entry): PendingRecord {
-  const record: PendingRecord = {
-    v: 1,
+/** The record of a prompted entry; its `rev` is set by the write that stores it. */
+export function toPendingRecord(entry: Entry): Omit<PendingRecord, 'rev'> {
+  const record: Omit<PendingRecord, 'rev'> = {
     id: entry.id,
     sessionKey: entry.sessionKey,
     action: entry.action,
@@ -121,7 +122,7 @@ export function readPendingRecord(value: JsonValue | undefined): PendingRecord |
   if (!isObject(value)) return undefined;
   const r = value as Partial<Record<keyof PendingRecord, JsonValue>>;
   const ok =
-    r.v === 1 &&
+    isCount(r.rev) &&
     isText(r.id) &&
     isText(r.sessionKey) &&
     isText(r.requester) &&
@@ -171,6 +172,55 @@ export function readDecisionRecord(value: JsonValue | undefined): DecisionRecord
 export function toDecision(record: DecisionRecord): ConfirmDecision {
   const { usedAt: _, ...decision } = record;
   return decision;
+}
+
+/**
+ * The stored formats, as kernel records: format 2 is the kernel's envelope around the plain JSON
+ * above; format 1 (the bare JSON of earlier releases) is refused as `record_version`, never
+ * overwritten.
+ */
+export const RECORD_FORMAT = 2;
+
+export const PENDING_CODEC: RecordCodec<PendingRecord> = {
+  kind: 'parley.confirm.pending',
+  version: RECORD_FORMAT,
+  decode: (data) => readPendingRecord(data as JsonValue),
+  encode: (record) => record as unknown as JsonValue, // plain JSON by construction
+};
+
+export const DECISION_CODEC: RecordCodec<DecisionRecord> = {
+  kind: 'parley.confirm.decision',
+  version: RECORD_FORMAT,
+  decode: (data) => readDecisionRecord(data as JsonValue),
+  encode: (record) => record as unknown as JsonValue, // plain JSON by construction
+};
+
+/** A standing allowance: who granted it, when, by which decision, under which approver policy. */
+export interface GrantRecord {
+  readonly grantedBy: string;
+  readonly grantedAt: number;
+  readonly decisionId: string;
+  readonly approvers: ApproverPolicy;
+  readonly requester: string;
+}
+
+export const GRANT_CODEC: RecordCodec<GrantRecord> = {
+  kind: 'parley.confirm.allow',
+  version: RECORD_FORMAT,
+  decode: (data) => {
+    const r = data as Partial<Record<keyof GrantRecord, JsonValue>>;
+    return isObject(data as JsonValue) && isText(r.grantedBy) && isTime(r.grantedAt)
+      ? (data as unknown as GrantRecord) // the fields an allowance is judged by, checked
+      : undefined;
+  },
+  encode: (record) => record as unknown as JsonValue, // plain JSON by construction
+};
+
+/** A record in the bare JSON format 1 (before the kernel envelope): an object with no `kind`. */
+export function isFormatOne(value: JsonValue | undefined): boolean {
+  return (
+    isObject(value) && !('kind' in value) && ('v' in value || 'outcome' in value || 'grantedBy' in value)
+  );
 }
 
 export const DEFAULT_MESSAGES: ConfirmMessages = {

@@ -1,8 +1,8 @@
 import type { InboundMessage } from '@parley/bus';
 import type { ConfirmEvents } from '../events.js';
 import { eventKeyOf, type GateContext, type LatelyEntry, MAX_WAITING } from './context.js';
-import { notify, run, viewOf } from './lifecycle.js';
-import { lateText } from './prompts.js';
+import { run, viewOf } from './lifecycle.js';
+import { lateText, notify } from './prompts.js';
 import { type StepResult, step } from './step.js';
 import { afterDecision as afterDecisionRule } from './step-decided.js';
 

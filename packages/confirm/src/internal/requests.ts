@@ -1,8 +1,8 @@
 import type { SessionAddress } from '@parley/bus';
-import type { JsonValue } from '@parley/core';
 import type { ConfirmDecision, ConfirmRequest } from '../decision.js';
 import { checkApprovers } from './checks.js';
-import { fail, type GateContext } from './context.js';
+import type { GateContext } from './context.js';
+import { readGrant as readStoredGrant } from './persistence.js';
 import { activate, settle } from './lifecycle.js';
 import type { Entry } from './records.js';
 import { mayAnswer } from './step.js';
@@ -118,21 +118,8 @@ function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined)
 
 /** The granter of the standing allowance that covers an entry, or `null`; a failed read is reported and reads as none. */
 async function readGrant(ctx: GateContext, entry: Entry): Promise<string | null> {
-  const grant = await ctx.store.get(ctx.keys.allow(entry)).catch((error: unknown) => {
-    fail(ctx, error, entry.id);
-    return undefined;
-  });
-  return isGrant(grant) && mayAnswer(entry, grant.grantedBy) ? grant.grantedBy : null;
-}
-
-/**
- * A standing allowance, read strictly: it covers a request only when its granter may answer that
- * request (its key already binds session, action and approver policy).
- */
-function isGrant(value: JsonValue | undefined): value is { readonly grantedBy: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { grantedBy } = value as { readonly grantedBy?: JsonValue };
-  return typeof grantedBy === 'string' && grantedBy !== '';
+  const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(entry), entry.id);
+  return grantedBy !== undefined && mayAnswer(entry, grantedBy) ? grantedBy : null;
 }
 
 function keep(summary: string): string {

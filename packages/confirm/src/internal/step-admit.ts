@@ -82,7 +82,8 @@ export function admit(view: AdmitView, rules: AdmitRules): Admission {
 
 /** What a followed (or own) confirmation's copy holds of its record, for `adopt`. */
 export interface AdoptView {
-  readonly version: number | undefined;
+  /** The `rev` of the record this gate last wrote or read. */
+  readonly rev: number | undefined;
   readonly step: number;
   readonly reprompts: number;
   readonly promptedAt: number;
@@ -101,9 +102,9 @@ export interface Adoption {
   readonly expiresAt?: number;
 }
 
-/** The replica-sync rule: what a stored version of a record changes here, if it is newer. */
-export function adopt(view: AdoptView, record: PendingRecord, version: number): Adoption | undefined {
-  if (!isNewerVersion(view.version, version)) return undefined;
+/** The replica-sync rule: what a stored version of a record changes here, if it is newer (a higher `rev`). */
+export function adopt(view: AdoptView, record: PendingRecord): Adoption | undefined {
+  if (view.rev !== undefined && record.rev <= view.rev) return undefined;
   const prompt =
     record.step !== view.step || record.reprompts !== view.reprompts || record.promptedAt !== view.promptedAt
       ? { step: record.step, reprompts: record.reprompts, promptedAt: record.promptedAt }
@@ -117,9 +118,4 @@ export function adopt(view: AdoptView, record: PendingRecord, version: number): 
     ...(delivered === undefined ? {} : { delivered }),
     ...(record.expiresAt === view.expiresAt ? {} : { expiresAt: record.expiresAt }),
   };
-}
-
-/** Whether a stored version is newer than the one a gate last wrote or read (none: any is). */
-export function isNewerVersion(known: number | undefined, version: number): boolean {
-  return known === undefined || version > known;
 }
