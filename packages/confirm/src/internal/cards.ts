@@ -68,7 +68,7 @@ export async function onCard(
       choice,
       senderId: message.senderId,
       sessionKey: message.sessionKey,
-      promptSession: entry.sessionKey,
+      promptSession: entry.record.sessionKey,
       arrival,
       bot,
     },

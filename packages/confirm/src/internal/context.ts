@@ -25,7 +25,7 @@ import {
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
-import { DEFAULT_MESSAGES, type Entry } from './records.js';
+import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
 import type { StepRules } from './step.js';
 import type { Lately } from './step-decided.js';
 import type { AdmitRules } from './step-admit.js';
@@ -39,14 +39,14 @@ export interface Keys {
   readonly decisionPrefix: string;
   pending(id: string): string;
   decision(id: string): string;
-  /** The standing allowance that would cover an entry: its session, action and approver policy. */
-  allow(entry: Entry): string;
+  /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
+  allow(record: PendingRecord): string;
 }
 
 /** A confirmation decided moments ago: what the after-decision rule reads, and what its notice shows. */
 export interface LatelyEntry extends Lately {
   readonly address: Entry['address'];
-  readonly action: Entry['action'];
+  readonly action: PendingRecord['action'];
   readonly summary: string;
   /** The person was told the outcome already (once per decision). */
   told?: boolean;
@@ -197,8 +197,8 @@ export function createContext(
       decisionPrefix,
       pending: (id) => `${pendingPrefix}${id}`,
       decision: (id) => `${decisionPrefix}${id}`,
-      allow: (entry) =>
-        `${prefix}allow:${entry.sessionKey}\u0000${entry.action.name}\u0000${policyKey(entry)}`,
+      allow: (record) =>
+        `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
     },
     tokens: createTokenCodec(options.secret),
     events: createEmitter<ConfirmEvents>(
@@ -232,9 +232,9 @@ export function fail(ctx: GateContext, error: unknown, id?: string): void {
  * The approver policy an allowance was granted under, as key text: the requester under
  * `requester`, `any`, or the sorted list of approvers.
  */
-function policyKey(entry: Entry): string {
-  const policy = entry.approvers;
-  if (policy === 'requester') return `requester\u0000${entry.requester}`;
+function policyKey(record: PendingRecord): string {
+  const policy = record.approvers;
+  if (policy === 'requester') return `requester\u0000${record.requester}`;
   if (policy === 'any') return 'any';
   return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
 }
@@ -246,9 +246,9 @@ export function eventKeyOf(channel: string, eventId: string): string {
 
 /** Stops listing an entry as followed from another gate. */
 export function forgetMirror(ctx: GateContext, entry: Entry): void {
-  if (ctx.mirrors.get(entry.id) !== entry) return;
-  ctx.mirrors.delete(entry.id);
-  if (ctx.mirrorOf.get(entry.sessionKey) === entry) ctx.mirrorOf.delete(entry.sessionKey);
+  if (ctx.mirrors.get(entry.record.id) !== entry) return;
+  ctx.mirrors.delete(entry.record.id);
+  if (ctx.mirrorOf.get(entry.record.sessionKey) === entry) ctx.mirrorOf.delete(entry.record.sessionKey);
 }
 
 /**

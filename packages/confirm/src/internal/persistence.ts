@@ -5,14 +5,13 @@ import { ConfirmError } from '../errors.js';
 import { fail, type GateContext } from './context.js';
 import {
   DECISION_CODEC,
-  type DecisionRecord,
   type Entry,
   GRANT_CODEC,
   isFormatOne,
   PENDING_CODEC,
   type PendingRecord,
+  entryOf,
   toDecision,
-  toPendingRecord,
 } from './records.js';
 import { decisionStep, grantStep, pendingStep } from './step-store.js';
 
@@ -28,23 +27,23 @@ import { decisionStep, grantStep, pendingStep } from './step-store.js';
  * and reads as written (the confirmation goes on here).
  */
 export function persist(ctx: GateContext, entry: Entry): Promise<boolean> {
-  const snapshot = toPendingRecord(entry); // what this write says, as of now
+  const snapshot: PendingRecord = { ...entry.record }; // what this write says, as of now
   const written = entry.io.then(async () => {
     // The version it follows is the one this gate wrote or read last, once the writes before it ended.
-    const base = entry.rev ?? null;
+    const base = entry.record.rev === 0 ? null : entry.record.rev;
     const record = { ...snapshot, rev: (base ?? 0) + 1 };
-    const done = await ctx.kernel.apply(ctx.keys.pending(entry.id), PENDING_CODEC, pendingStep, {
+    const done = await ctx.kernel.apply(ctx.keys.pending(entry.record.id), PENDING_CODEC, pendingStep, {
       type: 'write',
       base,
       record,
     });
-    if (!done.ok) return await refused(ctx, done, entry.id, true);
+    if (!done.ok) return await refused(ctx, done, entry.record.id, true);
     if (done.effects[0] === 'lost') return false;
-    entry.rev = record.rev;
+    entry.record.rev = record.rev;
     return true;
   });
   const settled = written.catch((error: unknown) => {
-    fail(ctx, error, entry.id);
+    fail(ctx, error, entry.record.id);
     return true;
   });
   entry.io = settled;
@@ -65,27 +64,27 @@ export async function writeDecision(
   const { kernel, keys } = ctx;
   try {
     const event = { type: 'decide', decision, keptMs: ctx.auditTtlMs } as const;
-    const done = await kernel.apply(keys.decision(entry.id), DECISION_CODEC, decisionStep, event);
-    const effect = done.ok ? done.effects[0] : await refused(ctx, done, entry.id, undefined);
+    const done = await kernel.apply(keys.decision(entry.record.id), DECISION_CODEC, decisionStep, event);
+    const effect = done.ok ? done.effects[0] : await refused(ctx, done, entry.record.id, undefined);
     if (effect !== undefined && 'type' in effect && effect.type === 'exists')
       return toDecision(effect.record); // another replica decided first
     if (decision.allowUntil !== undefined && ctx.standingMs !== undefined) {
       const grant = {
         grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
         grantedAt: decision.decidedAt,
-        decisionId: entry.id,
-        approvers: entry.approvers,
-        requester: entry.requester,
+        decisionId: entry.record.id,
+        approvers: entry.record.approvers,
+        requester: entry.record.requester,
       };
-      const granted = await kernel.apply(keys.allow(entry), GRANT_CODEC, grantStep, {
+      const granted = await kernel.apply(keys.allow(entry.record), GRANT_CODEC, grantStep, {
         grant,
         keptMs: ctx.standingMs,
       });
-      if (!granted.ok) await refused(ctx, granted, entry.id, undefined);
+      if (!granted.ok) await refused(ctx, granted, entry.record.id, undefined);
     }
-    if (wasPersisted) await dropPending(ctx, entry.id);
+    if (wasPersisted) await dropPending(ctx, entry.record.id);
   } catch (error) {
-    fail(ctx, error, entry.id);
+    fail(ctx, error, entry.record.id);
   }
   return decision;
 }
@@ -240,39 +239,10 @@ function failureOf(ctx: GateContext, key: string): unknown {
  */
 export function fromRecord(record: PendingRecord, remote: boolean, seq: number): Entry {
   const delivered = record.deliveredAt !== undefined;
-  return {
-    id: record.id,
-    sessionKey: record.sessionKey,
-    address: parseSessionKey(record.sessionKey),
-    action: record.action,
-    summary: record.summary,
-    requester: record.requester,
-    approvers: record.approvers,
-    steps: record.steps ?? undefined,
-    timeoutMs: record.timeoutMs,
-    requestedAt: record.requestedAt,
+  return entryOf({ ...record }, parseSessionKey(record.sessionKey), {
     restored: true,
     remote,
-    owner: record.owner,
     state: 'prompted',
-    step: record.step,
-    reprompts: record.reprompts,
-    firstPromptedAt: record.firstPromptedAt,
-    promptedAt: record.promptedAt,
-    deliveredAt: record.deliveredAt,
-    sentSeq: 0,
     deliveredSeq: delivered ? (remote ? seq : 0) : undefined,
-    order: record.order,
-    seen: delivered,
-    toldEarly: undefined,
-    windowOver: false,
-    sends: 0,
-    pages: 0,
-    expiresAt: record.expiresAt,
-    done: false,
-    io: Promise.resolve(),
-    rev: record.rev,
-  };
+  });
 }
-
-export type { DecisionRecord };

@@ -4,37 +4,25 @@ import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
 
-/** A confirmation being handled by this gate. */
+/**
+ * A confirmation being handled by this gate: its record (the one copy of its state — the version
+ * this gate last wrote or read, changed here only on the way to its next write) and what only
+ * this process can know (arrival numbers, timers, waiters), none of which the record holds.
+ */
 export interface Entry {
-  readonly id: string;
-  readonly sessionKey: string;
+  /** Written as is (its `rev` set by the write); `rev` 0: not stored yet (new or queued). */
+  readonly record: LiveRecord;
+  /** Its session's address (parsed from `record.sessionKey`). */
   readonly address: SessionAddress;
-  readonly action: ConfirmDecision['action'];
-  readonly summary: string;
-  readonly requester: string;
-  readonly approvers: ApproverPolicy;
-  readonly steps: readonly ConfirmStep[] | undefined;
-  readonly timeoutMs: number;
-  readonly requestedAt: number;
   /** Loaded from the store (after a restart, or another replica's for a card click). */
   readonly restored: boolean;
   /** Another live replica owns it: no resume handler, no notices here. */
   readonly remote: boolean;
-  /** The replica id of the gate that prompted it, if it had one. */
-  readonly owner: string | undefined;
   state: 'new' | 'queued' | 'prompted';
-  step: number;
-  reprompts: number;
-  firstPromptedAt: number;
-  promptedAt: number;
-  /** When the current prompt's `send` resolved; `undefined` while it is in flight (unanswerable). */
-  deliveredAt: number | undefined;
   /** The arrival number (see `GateContext.arrivals`) at which the current prompt's send began. */
   sentSeq: number | undefined;
   /** The arrival number at which this gate learnt the current prompt was delivered. */
   deliveredSeq: number | undefined;
-  /** The current prompt's place in the platform's per-chat order, from its send receipt. */
-  order: PlatformOrder | undefined;
   /** A prompt of it was delivered, so answers to it are absorbed for a while after the decision. */
   seen: boolean;
   /** The prompt (`step.reprompts`) whose too-early notice was sent: one notice per prompt. */
@@ -47,18 +35,52 @@ export interface Entry {
   waiting?: (() => void)[] | undefined;
   /** Pages of the summary sent so far (`summaryPaging`). */
   pages: number;
-  expiresAt: number | undefined;
   done: boolean;
   /** Store writes of this entry, in order. */
   io: Promise<unknown>;
-  /** The `rev` of its pending record this gate last wrote or read. */
-  rev?: number | undefined;
   /** The timer that ends the answering window. */
   timer?: TimerHandle | undefined;
   signal?: AbortSignal | undefined;
   onAbort?: (() => void) | undefined;
   resolve?: ((decision: ConfirmDecision) => void) | undefined;
 }
+
+/**
+ * An entry around a record. A stored one (`restored`, or another gate's) was sent at a moment this
+ * gate did not see, so every arrival counts as after its send began (`sentSeq` 0); `deliveredSeq`
+ * says when this gate learnt of its delivery.
+ */
+export function entryOf(
+  record: LiveRecord,
+  address: SessionAddress,
+  how: Pick<Entry, 'restored' | 'remote' | 'state' | 'deliveredSeq'>,
+): Entry {
+  const stored = record.rev > 0;
+  return {
+    record,
+    address,
+    ...how,
+    sentSeq: stored ? 0 : undefined,
+    seen: record.deliveredAt !== undefined,
+    toldEarly: undefined,
+    windowOver: false,
+    sends: 0,
+    pages: 0,
+    done: false,
+    io: Promise.resolve(),
+  };
+}
+
+/** The current prompt is not sent yet: nothing that arrives now counts for it. */
+export function unsent(entry: Entry): void {
+  delete entry.record.deliveredAt;
+  delete entry.record.order;
+  entry.sentSeq = undefined;
+  entry.deliveredSeq = undefined;
+}
+
+/** A pending record as the runner changes it on the way to its next write. */
+export type LiveRecord = { -readonly [K in keyof PendingRecord]: PendingRecord[K] };
 
 /** How a prompted entry is persisted (plain JSON, the data of a `parley.confirm.pending` kernel record). */
 export interface PendingRecord {
@@ -84,33 +106,6 @@ export interface PendingRecord {
   readonly owner?: string;
   /** The delivered prompt's place in the platform's per-chat order, when its receipt gave one. */
   readonly order?: PlatformOrder;
-}
-
-/** The record of a prompted entry; its `rev` is set by the write that stores it. */
-export function toPendingRecord(entry: Entry): Omit<PendingRecord, 'rev'> {
-  const record: Omit<PendingRecord, 'rev'> = {
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    action: entry.action,
-    summary: entry.summary,
-    requester: entry.requester,
-    approvers: entry.approvers,
-    steps: entry.steps ?? null,
-    step: entry.step,
-    reprompts: entry.reprompts,
-    timeoutMs: entry.timeoutMs,
-    requestedAt: entry.requestedAt,
-    firstPromptedAt: entry.firstPromptedAt,
-    promptedAt: entry.promptedAt,
-    expiresAt: entry.expiresAt as number, // only prompted entries are persisted, and they have one
-  };
-  const delivered =
-    entry.deliveredAt === undefined
-      ? record
-      : entry.order === undefined
-        ? { ...record, deliveredAt: entry.deliveredAt }
-        : { ...record, deliveredAt: entry.deliveredAt, order: entry.order };
-  return entry.owner === undefined ? delivered : { ...delivered, owner: entry.owner };
 }
 
 /**

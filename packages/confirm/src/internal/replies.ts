@@ -50,9 +50,9 @@ export function onMessage(
   // before it ("确认" sent twice): it is absorbed for that one, and the person told it was decided.
   if (result.kind === 'ignore' && result.beforeSend === true && afterDecision(ctx, message)) return true;
   if ((result.kind === 'pass' || result.kind === 'ignore') && result.code !== undefined)
-    ignore(ctx, message, entry.id, result.code);
+    ignore(ctx, message, entry.record.id, result.code);
   const counted = result.kind !== 'pass' && result.kind !== 'ignore';
-  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.id);
+  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.record.id);
   return run(ctx, entry, result);
 }
 
@@ -90,5 +90,5 @@ function afterDecision(ctx: GateContext, message: InboundMessage): boolean {
 function tellLate(ctx: GateContext, lately: LatelyEntry): void {
   if (lately.told === true || lately.outcome === undefined) return;
   lately.told = true;
-  notify(ctx, lately, lateText(ctx, lately, lately.outcome));
+  notify(ctx, lately.address, lately.id, lateText(ctx, lately, lately.outcome));
 }

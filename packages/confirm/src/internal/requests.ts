@@ -4,7 +4,7 @@ import { checkApprovers } from './checks.js';
 import type { GateContext } from './context.js';
 import { readGrant as readStoredGrant } from './persistence.js';
 import { activate, settle } from './lifecycle.js';
-import type { Entry } from './records.js';
+import { type Entry, entryOf, type LiveRecord } from './records.js';
 import { mayAnswer } from './step.js';
 import { admit } from './step-admit.js';
 
@@ -20,38 +20,26 @@ export function newEntry(
   action: ConfirmDecision['action'],
   timeoutMs: number,
 ): Entry {
-  return {
+  const steps = request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect }));
+  const record: LiveRecord = {
+    rev: 0,
     id,
     sessionKey: request.sessionKey,
-    address,
     action,
     summary: keep(request.summary),
     requester: request.requester,
     approvers: request.approvers === undefined ? ctx.approvers : checkApprovers(request.approvers),
-    steps: request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect })),
-    timeoutMs,
-    requestedAt: ctx.clock.now(),
-    restored: false,
-    remote: false,
-    owner: ctx.replicaId,
-    state: 'new',
+    steps: steps ?? null,
     step: 0,
     reprompts: 0,
+    timeoutMs,
+    requestedAt: ctx.clock.now(),
     firstPromptedAt: 0,
     promptedAt: 0,
-    deliveredAt: undefined,
-    sentSeq: undefined,
-    deliveredSeq: undefined,
-    order: undefined,
-    seen: false,
-    toldEarly: undefined,
-    windowOver: false,
-    sends: 0,
-    pages: 0,
-    expiresAt: undefined,
-    done: false,
-    io: Promise.resolve(),
+    expiresAt: 0, // set when it is prompted
+    ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
   };
+  return entryOf(record, address, { restored: false, remote: false, state: 'new', deliveredSeq: undefined });
 }
 
 /**
@@ -61,14 +49,14 @@ export function newEntry(
 export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): Promise<void> {
   let grant: string | null | 'unread' = 'unread';
   for (;;) {
-    const list = ctx.queued.get(entry.sessionKey);
-    const current = ctx.active.get(entry.sessionKey);
+    const list = ctx.queued.get(entry.record.sessionKey);
+    const current = ctx.active.get(entry.record.sessionKey);
     const admission = admit(
       {
         aborted: signal?.aborted === true,
         held: ctx.byId.size - (grant === 'unread' ? 0 : 1),
         closed: ctx.closed,
-        multiStep: entry.steps !== undefined,
+        multiStep: entry.record.steps !== null,
         grant,
         active: current !== undefined,
         queued: list?.length ?? 0,
@@ -94,8 +82,12 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
         const queue = list ?? [];
         entry.state = 'queued';
         queue.push(entry);
-        ctx.queued.set(entry.sessionKey, queue);
-        ctx.events.emit('queued', { id: entry.id, sessionKey: entry.sessionKey, position: queue.length });
+        ctx.queued.set(entry.record.sessionKey, queue);
+        ctx.events.emit('queued', {
+          id: entry.record.id,
+          sessionKey: entry.record.sessionKey,
+          position: queue.length,
+        });
         return;
       }
       case 'prompt':
@@ -109,7 +101,7 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
 
 /** Holds an admitted entry: listed as pending here, and aborted by its signal from now on. */
 function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): void {
-  ctx.byId.set(entry.id, entry);
+  ctx.byId.set(entry.record.id, entry);
   if (signal === undefined) return;
   entry.signal = signal;
   entry.onAbort = () => settle(ctx, entry, 'aborted', 'signal');
@@ -118,8 +110,8 @@ function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined)
 
 /** The granter of the standing allowance that covers an entry, or `null`; a failed read is reported and reads as none. */
 async function readGrant(ctx: GateContext, entry: Entry): Promise<string | null> {
-  const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(entry), entry.id);
-  return grantedBy !== undefined && mayAnswer(entry, grantedBy) ? grantedBy : null;
+  const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(entry.record), entry.record.id);
+  return grantedBy !== undefined && mayAnswer(entry.record, grantedBy) ? grantedBy : null;
 }
 
 function keep(summary: string): string {

@@ -19,17 +19,17 @@ export function remember(
 ): void {
   if (ctx.afterDecisionMs === 0 || !absorbsAfter(entry, reason)) return;
   const { lately } = ctx;
-  lately.delete(entry.sessionKey);
-  lately.set(entry.sessionKey, {
-    id: entry.id,
-    requester: entry.requester,
-    approvers: entry.approvers,
-    steps: entry.steps,
+  lately.delete(entry.record.sessionKey);
+  lately.set(entry.record.sessionKey, {
+    id: entry.record.id,
+    requester: entry.record.requester,
+    approvers: entry.record.approvers,
+    steps: entry.record.steps ?? undefined,
     until: ctx.clock.now() + ctx.afterDecisionMs,
     outcome,
     address: entry.address,
-    action: entry.action,
-    summary: entry.summary,
+    action: entry.record.action,
+    summary: entry.record.summary,
   });
   if (lately.size > ctx.admitRules.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
 }

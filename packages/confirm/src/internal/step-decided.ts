@@ -1,7 +1,7 @@
 import type { AuthorizeResult, ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ApproverPolicy, ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { normalizeExact, parseReply } from '../vocabulary.js';
-import type { DecisionRecord, Entry } from './records.js';
+import type { DecisionRecord, PendingRecord } from './records.js';
 import { type Extra, mayAnswer, type StepRules } from './step.js';
 
 // The rules of a decided confirmation, pure like `step`: whether a recorded decision is consent
@@ -79,9 +79,9 @@ export function absorbsAfter(
 
 /** What a decision is built from: the confirmation's facts and its deadline's state. */
 export type DecisionView = Pick<
-  Entry,
-  'id' | 'sessionKey' | 'action' | 'summary' | 'requester' | 'requestedAt' | 'state' | 'firstPromptedAt'
-> & { readonly expiresAt: number | undefined; readonly windowOver: boolean };
+  PendingRecord,
+  'id' | 'sessionKey' | 'action' | 'summary' | 'requester' | 'requestedAt' | 'firstPromptedAt' | 'expiresAt'
+> & { readonly state: 'new' | 'queued' | 'prompted'; readonly windowOver: boolean };
 
 /**
  * The decision a gate makes, built field by field (a literal with spreads is slow in V8); it
@@ -113,7 +113,7 @@ export function toDecisionOf(
     decision.promptedAt = entry.firstPromptedAt;
     // The window is timed by elapsed time here: while it is open, a wall clock stepped past the
     // stored deadline moves the recorded deadline with it, so the decision reads as in time.
-    const expiresAt = entry.expiresAt as number; // every prompted entry has one
+    const { expiresAt } = entry;
     decision.expiresAt = entry.windowOver ? expiresAt : Math.max(expiresAt, decidedAt + 1);
   }
   return decision;

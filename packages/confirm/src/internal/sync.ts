@@ -1,7 +1,7 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { schedule, settle, unsent, wake } from './lifecycle.js';
+import { schedule, settle, wake } from './lifecycle.js';
 import { remember } from './settled.js';
 import {
   dropPending,
@@ -11,7 +11,7 @@ import {
   readDecision,
   readPendingAt,
 } from './persistence.js';
-import type { Entry, PendingRecord } from './records.js';
+import { type Entry, type PendingRecord, unsent } from './records.js';
 import { adopt } from './step-admit.js';
 
 // Keeping a gate in step with its store: what was pending before it started (restore), and what
@@ -38,10 +38,10 @@ export async function restore(ctx: GateContext): Promise<void> {
         continue;
       }
       const entry = fromRecord(record, false, ++ctx.arrivals);
-      ctx.byId.set(entry.id, entry);
-      ctx.active.set(entry.sessionKey, entry);
+      ctx.byId.set(entry.record.id, entry);
+      ctx.active.set(entry.record.sessionKey, entry);
       schedule(ctx, entry);
-      if (entry.deliveredAt === undefined) undelivered.push(entry);
+      if (entry.record.deliveredAt === undefined) undelivered.push(entry);
     }
   } catch (error) {
     fail(ctx, error);
@@ -71,7 +71,7 @@ export function dropMirror(ctx: GateContext, entry: Entry, decision?: ConfirmDec
 
 /** Settles an entry with the decision recorded in the store, if there is one, and returns it. */
 export async function adoptRecorded(ctx: GateContext, entry: Entry): Promise<ConfirmDecision | undefined> {
-  const decision = await readDecision(ctx, entry.id);
+  const decision = await readDecision(ctx, entry.record.id);
   if (decision === undefined) return undefined;
   if (entry.remote) dropMirror(ctx, entry, decision);
   else settle(ctx, entry, decision.outcome, decision.reason, { adopt: decision });
@@ -107,10 +107,10 @@ export function refresh(ctx: GateContext, entry: Entry): void {
   const read = async (): Promise<void> => {
     if (entry.done) return;
     try {
-      const record = await readPendingAt(ctx, entry.id);
+      const record = await readPendingAt(ctx, entry.record.id);
       if (record !== undefined && !entry.done) update(ctx, entry, record);
     } catch (error) {
-      fail(ctx, error, entry.id);
+      fail(ctx, error, entry.record.id);
     }
   };
   entry.io = entry.io.then(read);
@@ -131,22 +131,22 @@ async function loadMirror(ctx: GateContext, id: string): Promise<void> {
  * in flight (maybe) from now on, a delivery is learnt now, the deadline moves.
  */
 function update(ctx: GateContext, entry: Entry, record: PendingRecord): void {
-  const adoption = adopt({ ...entry, rev: entry.rev, delivered: entry.deliveredSeq !== undefined }, record);
+  const adoption = adopt({ ...entry.record, delivered: entry.deliveredSeq !== undefined }, record);
   if (adoption === undefined) return;
-  entry.rev = record.rev;
+  entry.record.rev = record.rev;
   if (adoption.prompt !== undefined) {
-    Object.assign(entry, adoption.prompt);
+    Object.assign(entry.record, adoption.prompt);
     unsent(entry);
     entry.sentSeq = 0; // sent by another gate, at a moment this one did not see
   }
   if (adoption.delivered !== undefined) {
-    entry.deliveredAt = adoption.delivered.deliveredAt;
+    entry.record.deliveredAt = adoption.delivered.deliveredAt;
     entry.deliveredSeq = ++ctx.arrivals;
-    entry.order = adoption.delivered.order;
+    entry.record.order = adoption.delivered.order;
     entry.seen = true;
   }
   if (adoption.expiresAt !== undefined) {
-    entry.expiresAt = adoption.expiresAt;
+    entry.record.expiresAt = adoption.expiresAt;
     schedule(ctx, entry);
   }
   if (entry.deliveredSeq !== undefined) wake(entry); // replies held while its prompt was in flight
@@ -164,7 +164,7 @@ export function follow(ctx: GateContext, record: PendingRecord): Entry | undefin
   if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return undefined;
   const entry = fromRecord(record, true, ++ctx.arrivals);
   ctx.mirrors.set(id, entry);
-  ctx.mirrorOf.set(entry.sessionKey, entry);
+  ctx.mirrorOf.set(entry.record.sessionKey, entry);
   // Every gate following it times it out, so it expires even when its owner is gone; the decision
   // is a compare-and-set, so one gate records it and tells the session, the others adopt it.
   schedule(ctx, entry);
