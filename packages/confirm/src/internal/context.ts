@@ -22,7 +22,7 @@ import {
   DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,
 } from '../outcomes.js';
-import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
@@ -71,16 +71,12 @@ export interface GateContext {
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
-  readonly unrecognised: 'cancel' | 'reprompt';
-  readonly maxReprompts: number;
   /** What the pure admission rule reads of the gate's settings. */
   readonly admitRules: AdmitRules;
   readonly afterDecisionMs: number;
   /** What the pure step function reads of the gate's settings. */
   readonly rules: StepRules;
-  readonly standingMs: number | undefined;
   readonly auditTtlMs: number;
-  readonly vocabulary: Vocabulary;
   readonly cards: boolean;
   readonly texts: ConfirmMessages;
   readonly resume: Readonly<Record<string, ResumeHandler>>;
@@ -169,8 +165,6 @@ export function createContext(
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    unrecognised,
-    maxReprompts,
     admitRules: {
       whenPending: checkChoice(
         options.whenPending ?? 'queue',
@@ -183,9 +177,7 @@ export function createContext(
     },
     afterDecisionMs,
     rules: { vocabulary, unrecognised, maxReprompts, standingMs, paging: options.summaryPaging === true },
-    standingMs,
     auditTtlMs: assertTimeoutMs(options.auditTtlMs ?? 7 * DAY_MS, 'auditTtlMs'),
-    vocabulary,
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },
     // Looked up by action name: a null-prototype copy, so "toString" or "constructor" is no handler.

@@ -68,7 +68,7 @@ export async function writeDecision(
     const effect = done.ok ? done.effects[0] : await refused(ctx, done, entry.record.id, undefined);
     if (effect !== undefined && 'type' in effect && effect.type === 'exists')
       return toDecision(effect.record); // another replica decided first
-    if (decision.allowUntil !== undefined && ctx.standingMs !== undefined) {
+    if (decision.allowUntil !== undefined && ctx.rules.standingMs !== undefined) {
       const grant = {
         grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
         grantedAt: decision.decidedAt,
@@ -78,7 +78,7 @@ export async function writeDecision(
       };
       const granted = await kernel.apply(keys.allow(entry.record), GRANT_CODEC, grantStep, {
         grant,
-        keptMs: ctx.standingMs,
+        keptMs: ctx.rules.standingMs,
       });
       if (!granted.ok) await refused(ctx, granted, entry.record.id, undefined);
     }

@@ -20,8 +20,8 @@ export function promptText(
   const summary = renderSummary(entry.record.action, entry.record.summary, ctx.rules.paging);
   return contained(ctx, entry.record.id, () =>
     kind === 'reprompt'
-      ? ctx.texts.reprompt(summary, ctx.maxReprompts - entry.record.reprompts)
-      : ctx.texts.prompt(summary, ctx.standingMs !== undefined),
+      ? ctx.texts.reprompt(summary, ctx.rules.maxReprompts - entry.record.reprompts)
+      : ctx.texts.prompt(summary, ctx.rules.standingMs !== undefined),
   );
 }
 
@@ -68,7 +68,7 @@ export function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
     ['confirm', '确认 Confirm', 'danger'],
     ['cancel', '取消 Cancel', 'default'],
   ];
-  if (ctx.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
+  if (ctx.rules.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
   const buttons = choices.map(([choice, label, style]) => ({
     label,
     style,
