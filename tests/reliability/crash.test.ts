@@ -272,7 +272,10 @@ describe('crash recovery on a durable Redis store', () => {
         const store = createRedisStore({ redis, prefix });
         const decisions = new Map<string, { outcome: string; reason: string; usedAt?: number }>();
         for await (const entry of store.list('confirm:decision:')) {
-          const value = entry.value as { id: string; outcome: string; reason: string; usedAt?: number };
+          // a kernel record (parley.confirm.decision) around the decision
+          const value = (
+            entry.value as { data: { id: string; outcome: string; reason: string; usedAt?: number } }
+          ).data;
           decisions.set(value.id, value);
         }
         const pending: string[] = [];

@@ -16,6 +16,8 @@ export const CONFIRM_ERROR_CODES = [
   'invalid_action',
   'invalid_vocabulary',
   'corrupt_record',
+  'record_version',
+  'store_failed',
 ] as const;
 
 /**

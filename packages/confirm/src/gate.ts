@@ -6,16 +6,15 @@ import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
 import { settle } from './internal/lifecycle.js';
-
-/** The longest confirmation id `generateId` may return (ids are kept in bounded memory and tokens). */
-const MAX_ID_LENGTH = 128;
-import { readDecisionRecord, toDecision } from './internal/records.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
-import { decidedInTime } from './internal/step.js';
+import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, refresh, restore, watchStore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
+
+/** The longest confirmation id `generateId` may return (ids are kept in bounded memory and tokens). */
+const MAX_ID_LENGTH = 128;
 
 /**
  * Creates a {@link ConfirmGate} on a bus and installs its interceptor: a pending confirmation of a
@@ -54,7 +53,7 @@ import type { ConfirmDecision, ConfirmRequest } from './decision.js';
  */
 export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const ctx = createContext(options, refresh);
-  const { bus, store, clock, events, keys } = ctx;
+  const { bus, events } = ctx;
 
   // Restore after the caller has had a chance to subscribe to `error`.
   const ready = Promise.resolve()
@@ -112,47 +111,27 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     async authorize(decision, action) {
       const id = typeof decision === 'string' ? decision : decision?.id;
       const { digest } = hashAction(action);
-      const entry = typeof id === 'string' ? await store.getEntry(keys.decision(id)) : undefined;
-      const record = readDecisionRecord(entry?.value);
-      if (entry === undefined || record === undefined) return { ok: false, code: 'unknown_decision' };
-      if (record.outcome !== 'confirmed') return { ok: false, code: 'not_confirmed' };
-      if (!decidedInTime(record)) return { ok: false, code: 'not_confirmed' };
-      if (record.action.digest !== digest) return { ok: false, code: 'action_mismatch' };
-      if (record.usedAt !== undefined) return { ok: false, code: 'already_used' };
-      const used = await store.compareAndSet(
-        entry.key,
-        entry.version,
-        { ...record, usedAt: clock.now() },
-        { ttlMs: ctx.auditTtlMs },
-      );
-      return used.ok ? { ok: true, decision: toDecision(record) } : { ok: false, code: 'already_used' };
+      return typeof id === 'string' ? useDecision(ctx, id, digest) : { ok: false, code: 'unknown_decision' };
     },
     async reconcile(id) {
       const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
-      if (entry === undefined) {
-        const record = readDecisionRecord(await store.get(keys.decision(id)));
-        return record === undefined ? undefined : toDecision(record);
-      }
+      if (entry === undefined)
+        return ctx.settling.get(id)?.then(() => readDecision(ctx, id)) ?? readDecision(ctx, id);
       const decision = await adoptRecorded(ctx, entry);
       await entry.io;
       return decision;
     },
-    async *audit() {
-      for await (const item of store.list(keys.decisionPrefix)) {
-        const record = readDecisionRecord(item.value);
-        if (record !== undefined) yield toDecision(record);
-      }
-    },
+    audit: () => decisions(ctx),
     pending: () =>
       [...ctx.byId.values(), ...ctx.mirrors.values()].map((entry) => ({
-        id: entry.id,
-        sessionKey: entry.sessionKey,
-        actionName: entry.action.name,
-        requester: entry.requester,
+        id: entry.record.id,
+        sessionKey: entry.record.sessionKey,
+        actionName: entry.record.action.name,
+        requester: entry.record.requester,
         state: entry.state === 'prompted' ? 'prompted' : 'queued',
-        step: entry.step,
-        delivered: entry.deliveredAt !== undefined,
-        ...(entry.expiresAt === undefined ? {} : { expiresAt: entry.expiresAt }),
+        step: entry.record.step,
+        delivered: entry.record.deliveredAt !== undefined,
+        ...(entry.state === 'prompted' ? { expiresAt: entry.record.expiresAt } : {}),
         restored: entry.restored,
         remote: entry.remote,
       })),

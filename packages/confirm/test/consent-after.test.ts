@@ -5,7 +5,7 @@ import { createMessageBus } from '@parley/bus';
 import { createFakeChannel } from '@parley/testing';
 import { type ConfirmDecision, createConfirmGate, DEFAULT_AFTER_DECISION_MS } from '../src/index.js';
 import { eventKeyOf, MAX_EVENT_KEY_LENGTH } from '../src/internal/context.js';
-import { ACTION, flush, setup } from './helpers.js';
+import { ACTION, flush, setup, storeData, storedData } from './helpers.js';
 
 // Issue 18, sections 5 and 6: after the decision, stored records read strictly, and bounds.
 
@@ -63,9 +63,9 @@ describe('after the decision', () => {
       const before = await setup();
       await before.ask();
       const key = 'confirm:pending:cfm_1';
-      const record = (await before.store.get(key)) as Record<string, unknown>;
+      const record = await storedData(before.store, key);
       await before.gate.close();
-      await before.store.set(key, JSON.parse(JSON.stringify(corrupt(record))));
+      await storeData(before.store, key, 'pending', corrupt(record));
       const bus = createMessageBus({ clock: before.clock });
       const channel = createFakeChannel({ channel: 'feishu', clock: before.clock });
       await bus.attach(channel);

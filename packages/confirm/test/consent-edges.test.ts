@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { createFakeStore } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
-import { ACTION, buttonToken, flush, setup, setupSlow } from './helpers.js';
+import { ACTION, buttonToken, flush, setup, setupSlow, storeData, storedData } from './helpers.js';
 
 // The edges of the issue 18 rules: bounds of what waits, records written by others, rendering.
 
@@ -78,7 +78,7 @@ describe('edges of exact consent', () => {
     const late = {
       id,
       sessionKey: 'feishu:g1',
-      action: ((await h.store.get('confirm:pending:cfm_1')) as { action: unknown }).action,
+      action: (await storedData(h.store, 'confirm:pending:cfm_1')).action,
       summary: 's',
       requester: 'alice',
       outcome: 'confirmed',
@@ -88,7 +88,7 @@ describe('edges of exact consent', () => {
       decidedAt: view?.expiresAt as number,
       expiresAt: view?.expiresAt as number,
     };
-    await h.store.set(`confirm:decision:${id}`, late as never); // an older replica that did not check
+    await storeData(h.store, `confirm:decision:${id}`, 'decision', late); // a replica that did not check
     expect(await decision).toMatchObject({ outcome: 'timed_out', reason: 'timeout' });
     expect(await h.gate.authorize(id, ACTION)).toEqual({ ok: false, code: 'not_confirmed' });
   });

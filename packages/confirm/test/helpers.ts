@@ -262,3 +262,30 @@ export async function settledNow<T>(promise: Promise<T>, what: string): Promise<
   if (result === pending) throw new Error(`Still waiting for ${what}`);
   return result as T;
 }
+
+/**
+ * The plain JSON a gate stored under `key` (the data of its kernel record), for tests that read
+ * or tamper with what is stored.
+ */
+export async function storedData(store: Store, key: string): Promise<Record<string, unknown>> {
+  const envelope = (await store.get(key)) as { data: Record<string, unknown> };
+  return envelope.data;
+}
+
+/** Stores `data` under `key` as a gate of this version would (a kernel record of format 2). */
+export async function storeData(
+  store: Store,
+  key: string,
+  kind: 'pending' | 'decision',
+  data: Record<string, unknown>,
+): Promise<void> {
+  const envelope = {
+    kind: `parley.confirm.${kind}`,
+    version: 2,
+    data,
+    lease: null,
+    fence: 0,
+    deadlineAt: null,
+  };
+  await store.set(key, JSON.parse(JSON.stringify(envelope)));
+}

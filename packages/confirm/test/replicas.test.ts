@@ -7,7 +7,7 @@ import {
 } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { type ConfirmDecision, DEFAULT_AFTER_DECISION_MS } from '../src/index.js';
-import { ACTION, buttonToken, setup } from './helpers.js';
+import { ACTION, buttonToken, setup, storedData } from './helpers.js';
 
 /** Lets every pending store operation and the notifications it causes run (no time passes). */
 const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -22,18 +22,20 @@ async function replicas(options: Parameters<typeof setup>[0] = {}) {
 
 async function audit(store: Store): Promise<unknown[]> {
   const list: unknown[] = [];
-  for await (const item of store.list('confirm:decision:')) list.push(item.value);
+  for await (const item of store.list('confirm:decision:')) list.push(await storedData(store, item.key));
   return list;
 }
 
-/** A memory store whose notifications can be muted (a lost pub/sub message) and whose resync is triggered by hand. */
+/**
+ * A memory store whose notifications can be muted (a lost pub/sub message) and whose resync is
+ * triggered by hand; `store` and `other` are two connections to it whose reads fail on their own.
+ */
 function lossyStore() {
   const clock = createManualClock({ now: 1_000_000 });
   const inner = createMemoryStore({ clock });
   const watchers = new Set<{ prefix: string; options: StoreWatchOptions }>();
-  const failing = new Set<'get' | 'getEntry' | 'list'>();
   let muted = false;
-  const store: Store = {
+  const connect = (failing: Set<'get' | 'getEntry' | 'list'>): Store => ({
     get: (key) => (failing.has('get') ? Promise.reject(new Error('get failed')) : inner.get(key)),
     getEntry: (key) =>
       failing.has('getEntry') ? Promise.reject(new Error('getEntry failed')) : inner.getEntry(key),
@@ -56,12 +58,16 @@ function lossyStore() {
         off?.();
       };
     },
-  };
+  });
+  const failing = new Set<'get' | 'getEntry' | 'list'>();
+  const otherFailing = new Set<'get' | 'getEntry' | 'list'>();
   return {
     clock,
-    store,
+    store: connect(failing),
+    other: connect(otherFailing),
     watchers,
     failing,
+    otherFailing,
     mute: (value: boolean) => {
       muted = value;
     },
@@ -240,9 +246,9 @@ describe('resync', () => {
   it('reports store failures while following other gates, and keeps waiting', async () => {
     const lossy = lossyStore();
     const a = await setup({}, lossy);
-    const b = await a.restart();
+    const b = await a.restart({ store: lossy.other }); // its own connection: its reads fail alone
     await drain();
-    lossy.failing.add('getEntry');
+    lossy.otherFailing.add('getEntry');
     const { decision, id } = await a.ask({
       steps: [
         { prompt: 'YES?', expect: 'YES' },
@@ -252,7 +258,7 @@ describe('resync', () => {
     await drain();
     expect(b.events.error.length).toBeGreaterThanOrEqual(1); // could not read A's new pending record
     expect(b.gate.pending()).toEqual([]);
-    lossy.failing.delete('getEntry');
+    lossy.otherFailing.delete('getEntry');
     lossy.reconnect();
     await drain();
     expect(b.gate.pending()).toMatchObject([{ id, remote: true }]);
@@ -261,12 +267,13 @@ describe('resync', () => {
     await drain();
     const unread = a.events.error.length;
     expect(unread).toBeGreaterThanOrEqual(1);
-    lossy.failing.delete('getEntry');
-    lossy.failing.add('get').add('list');
+    lossy.failing.add('get').add('list'); // and still getEntry
     lossy.reconnect();
     await drain();
-    expect(a.events.error.length).toBeGreaterThanOrEqual(unread + 2); // the decision read and the list both failed
+    expect(a.events.error.length).toBeGreaterThanOrEqual(unread + 2); // the decision read, the record read and the list failed
     lossy.failing.clear();
+    lossy.reconnect(); // the next resync reads B's step 2
+    await drain();
     a.clock.advance(1);
     await a.channel.say('g1', 'alice', 'YES');
     expect(await decision).toMatchObject({ outcome: 'confirmed' });

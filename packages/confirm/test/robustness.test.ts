@@ -38,7 +38,7 @@ describe('store failures', () => {
     const clock = createManualClock({ now: 1_000_000 });
     const store = flakyStore(clock);
     const h = await setup({ standingAllowanceMs: 1_000 }, { clock, store });
-    store.fail('get');
+    store.fail('getEntry', { times: 1 }); // the allowance read
     const { id } = await h.ask();
     expect(h.gate.pending()).toMatchObject([{ id }]);
     expect(h.events.error).toHaveLength(1);

@@ -2,7 +2,8 @@ import { fc, test } from '@fast-check/vitest';
 import type { PlatformOrder } from '@parley/bus';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOCABULARY } from '../src/index.js';
-import { afterDecision, type StepEvent, type StepView, step } from '../src/internal/step.js';
+import { type StepEvent, type StepView, step } from '../src/internal/step.js';
+import { afterDecision } from '../src/internal/step-decided.js';
 
 // The pure rule function every deciding path goes through (internal): table-driven, plus a
 // property over random confirmations and events. Arrival numbers: the prompt's send began at 10

@@ -45,10 +45,7 @@ export async function onCard(
     if (found === 'settled') return refuse('settled', id);
     // It may have been restored or settled while the store answered; otherwise it is followed from
     // now on, so a click held for its delivery ends at the decision, the deadline or close().
-    entry =
-      ctx.byId.get(id) ??
-      ctx.mirrors.get(id) ??
-      (found === undefined ? undefined : follow(ctx, found.record, found.version));
+    entry = ctx.byId.get(id) ?? ctx.mirrors.get(id) ?? (found === undefined ? undefined : follow(ctx, found));
     if (entry === undefined) return refuse(found === undefined ? 'unknown_confirmation' : 'settled', id);
     if (entry.done) return refuse('settled', id);
   }
@@ -71,7 +68,7 @@ export async function onCard(
       choice,
       senderId: message.senderId,
       sessionKey: message.sessionKey,
-      promptSession: entry.sessionKey,
+      promptSession: entry.record.sessionKey,
       arrival,
       bot,
     },

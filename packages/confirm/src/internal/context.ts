@@ -4,11 +4,13 @@ import {
   assertTimeoutMs,
   type Clock,
   createEmitter,
+  createKernel,
+  createOwnerId,
   createMemoryStore,
   type Emitter,
   generateId,
   type IdGenerator,
-  type JsonValue,
+  type Kernel,
   type Store,
   systemClock,
 } from '@parley/core';
@@ -20,11 +22,13 @@ import {
   DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,
 } from '../outcomes.js';
-import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
-import { DEFAULT_MESSAGES, type Entry } from './records.js';
-import type { Lately, StepRules } from './step.js';
+import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
+import type { StepRules } from './step.js';
+import type { Lately } from './step-decided.js';
+import type { AdmitRules } from './step-admit.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
@@ -35,14 +39,14 @@ export interface Keys {
   readonly decisionPrefix: string;
   pending(id: string): string;
   decision(id: string): string;
-  /** The standing allowance that would cover an entry: its session, action and approver policy. */
-  allow(entry: Entry): string;
+  /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
+  allow(record: PendingRecord): string;
 }
 
 /** A confirmation decided moments ago: what the after-decision rule reads, and what its notice shows. */
 export interface LatelyEntry extends Lately {
   readonly address: Entry['address'];
-  readonly action: Entry['action'];
+  readonly action: PendingRecord['action'];
   readonly summary: string;
   /** The person was told the outcome already (once per decision). */
   told?: boolean;
@@ -60,20 +64,19 @@ export interface GateContext {
   readonly bus: MessageBus;
   readonly clock: Clock;
   readonly store: Store;
+  /** Writes every record (through the runner, persistence.ts) and reads them strictly. */
+  readonly kernel: Kernel;
+  /** The store error each failed kernel call met, by key, until it is reported. */
+  readonly storeFailures: Map<string, unknown>;
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
-  readonly whenPending: 'queue' | 'reject' | 'supersede';
-  readonly unrecognised: 'cancel' | 'reprompt';
-  readonly maxQueued: number;
-  readonly maxReprompts: number;
-  readonly maxPending: number;
+  /** What the pure admission rule reads of the gate's settings. */
+  readonly admitRules: AdmitRules;
   readonly afterDecisionMs: number;
   /** What the pure step function reads of the gate's settings. */
   readonly rules: StepRules;
-  readonly standingMs: number | undefined;
   readonly auditTtlMs: number;
-  readonly vocabulary: Vocabulary;
   readonly cards: boolean;
   readonly texts: ConfirmMessages;
   readonly resume: Readonly<Record<string, ResumeHandler>>;
@@ -97,6 +100,8 @@ export interface GateContext {
   /** Confirmations pending on other gates of the same store, by id and by session. */
   readonly mirrors: Map<string, Entry>;
   readonly mirrorOf: Map<string, Entry>;
+  /** The writes of confirmations settled here and not yet recorded, by id. */
+  readonly settling: Map<string, Promise<unknown>>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
   readonly recentlySettled: RecentSet;
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
@@ -125,6 +130,8 @@ export function createContext(
   adopt: (ctx: GateContext, entry: Entry) => void,
 ): GateContext {
   const clock = options.clock ?? systemClock;
+  const store = options.store ?? createMemoryStore({ clock });
+  const storeFailures = new Map<string, unknown>();
   const prefix = options.keyPrefix ?? 'confirm:';
   const pendingPrefix = `${prefix}pending:`;
   const decisionPrefix = `${prefix}decision:`;
@@ -146,20 +153,31 @@ export function createContext(
   const ctx: GateContext = {
     bus: options.bus,
     clock,
-    store: options.store ?? createMemoryStore({ clock }),
+    store,
+    // The TTL of a record is its own `deadlineAt` (no grace added): step-store.ts sets it.
+    kernel: createKernel({
+      store: keepingFailures(store, storeFailures),
+      clock,
+      graceMs: 0,
+      owner: createOwnerId(options.replicaId ?? 'confirm'),
+    }),
+    storeFailures,
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    whenPending: checkChoice(options.whenPending ?? 'queue', ['queue', 'reject', 'supersede'], 'whenPending'),
-    unrecognised,
-    maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
-    maxReprompts,
-    maxPending,
+    admitRules: {
+      whenPending: checkChoice(
+        options.whenPending ?? 'queue',
+        ['queue', 'reject', 'supersede'],
+        'whenPending',
+      ),
+      maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
+      maxPending,
+      standing: standingMs !== undefined,
+    },
     afterDecisionMs,
     rules: { vocabulary, unrecognised, maxReprompts, standingMs, paging: options.summaryPaging === true },
-    standingMs,
     auditTtlMs: assertTimeoutMs(options.auditTtlMs ?? 7 * DAY_MS, 'auditTtlMs'),
-    vocabulary,
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },
     // Looked up by action name: a null-prototype copy, so "toString" or "constructor" is no handler.
@@ -171,8 +189,8 @@ export function createContext(
       decisionPrefix,
       pending: (id) => `${pendingPrefix}${id}`,
       decision: (id) => `${decisionPrefix}${id}`,
-      allow: (entry) =>
-        `${prefix}allow:${entry.sessionKey}\u0000${entry.action.name}\u0000${policyKey(entry)}`,
+      allow: (record) =>
+        `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
     },
     tokens: createTokenCodec(options.secret),
     events: createEmitter<ConfirmEvents>(
@@ -184,6 +202,7 @@ export function createContext(
     byId: new Map(),
     mirrors: new Map(),
     mirrorOf: new Map(),
+    settling: new Map(),
     recentlySettled: new RecentSet(10_000),
     countedEvents: new RecentSet(MAX_COUNTED_EVENTS),
     lately: new Map(),
@@ -205,9 +224,9 @@ export function fail(ctx: GateContext, error: unknown, id?: string): void {
  * The approver policy an allowance was granted under, as key text: the requester under
  * `requester`, `any`, or the sorted list of approvers.
  */
-function policyKey(entry: Entry): string {
-  const policy = entry.approvers;
-  if (policy === 'requester') return `requester\u0000${entry.requester}`;
+function policyKey(record: PendingRecord): string {
+  const policy = record.approvers;
+  if (policy === 'requester') return `requester\u0000${record.requester}`;
   if (policy === 'any') return 'any';
   return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
 }
@@ -219,12 +238,31 @@ export function eventKeyOf(channel: string, eventId: string): string {
 
 /** Stops listing an entry as followed from another gate. */
 export function forgetMirror(ctx: GateContext, entry: Entry): void {
-  if (ctx.mirrors.get(entry.id) !== entry) return;
-  ctx.mirrors.delete(entry.id);
-  if (ctx.mirrorOf.get(entry.sessionKey) === entry) ctx.mirrorOf.delete(entry.sessionKey);
+  if (ctx.mirrors.get(entry.record.id) !== entry) return;
+  ctx.mirrors.delete(entry.record.id);
+  if (ctx.mirrorOf.get(entry.record.sessionKey) === entry) ctx.mirrorOf.delete(entry.record.sessionKey);
 }
 
-/** Records and decisions are plain JSON by construction (strings, numbers, arrays, objects). */
-export function asJson(value: object): JsonValue {
-  return value as unknown as JsonValue; // interfaces lack the index signature JsonValue has
+/**
+ * The store as the gate's kernel sees it: the same store, except that the error of a failed call
+ * is kept (by key) until the refusal it causes is reported, so the gate reports the store's own
+ * typed error (e.g. `connection_lost`) rather than only the kernel's `store_failed` text.
+ */
+function keepingFailures(store: Store, failures: Map<string, unknown>): Store {
+  const kept =
+    <A extends unknown[], R>(call: (key: string, ...rest: A) => Promise<R>) =>
+    (key: string, ...rest: A): Promise<R> =>
+      call(key, ...rest).catch((error: unknown) => {
+        failures.set(key, error);
+        throw error;
+      });
+  return {
+    get: store.get.bind(store),
+    getEntry: kept(store.getEntry.bind(store)),
+    set: store.set.bind(store),
+    delete: store.delete.bind(store),
+    compareAndSet: kept(store.compareAndSet.bind(store)),
+    list: store.list.bind(store),
+    close: store.close.bind(store),
+  };
 }

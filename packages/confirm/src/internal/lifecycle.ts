@@ -2,10 +2,11 @@ import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
 import { persist, writeDecision } from './persistence.js';
-import { buildCard, nextPage, noticeText, promptText } from './prompts.js';
-import type { Entry } from './records.js';
-import { inTime, remember, toDecisionOf } from './settled.js';
-import { decidedInTime, type Extra, type StepResult, type StepView, step } from './step.js';
+import { buildCard, nextPage, noticeText, notify, promptText } from './prompts.js';
+import { type Entry, unsent } from './records.js';
+import { remember } from './settled.js';
+import { type Extra, type StepResult, type StepView, step } from './step.js';
+import { decidedInTime, inTime, toDecisionOf } from './step-decided.js';
 
 // The effect runner of a confirmation: it performs what the pure `step` function decides (settle,
 // prompt the next step, re-prompt, send a page or a notice), writes the store, sends, times the
@@ -29,17 +30,17 @@ export interface SettleOptions {
 /** What the rules read of an entry. */
 export function viewOf(ctx: GateContext, entry: Entry): StepView {
   return {
-    requester: entry.requester,
-    approvers: entry.approvers,
-    steps: entry.steps,
-    step: entry.step,
-    reprompts: entry.reprompts,
+    requester: entry.record.requester,
+    approvers: entry.record.approvers,
+    steps: entry.record.steps ?? undefined,
+    step: entry.record.step,
+    reprompts: entry.record.reprompts,
     sentSeq: entry.sentSeq,
     deliveredSeq: entry.deliveredSeq,
-    order: entry.order,
+    order: entry.record.order,
     prompted: entry.state === 'prompted',
     expired: entry.windowOver,
-    orphaned: entry.restored && !entry.remote && ctx.resume[entry.action.name] === undefined,
+    orphaned: entry.restored && !entry.remote && ctx.resume[entry.record.action.name] === undefined,
   };
 }
 
@@ -53,16 +54,16 @@ export function run(ctx: GateContext, entry: Entry, result: StepResult): boolean
       settle(ctx, entry, result.outcome, result.reason, { extra: result.extra, notice: result.notice });
       return true;
     case 'next_step':
-      entry.step++;
+      entry.record.step++;
       reprompt(ctx, entry, 'step');
       return true;
     case 'reprompt':
-      entry.reprompts++;
+      entry.record.reprompts++;
       reprompt(ctx, entry, 'reprompt');
       return true;
     case 'page': {
       const page = nextPage(entry);
-      if (page !== undefined) notify(ctx, entry, page);
+      if (page !== undefined) notify(ctx, entry.address, entry.record.id, page);
       return true;
     }
     case 'ignore':
@@ -84,12 +85,12 @@ export function run(ctx: GateContext, entry: Entry, result: StepResult): boolean
 export function activate(ctx: GateContext, entry: Entry): void {
   const now = ctx.clock.now();
   entry.state = 'prompted';
-  entry.firstPromptedAt = now;
-  entry.promptedAt = now;
+  entry.record.firstPromptedAt = now;
+  entry.record.promptedAt = now;
   unsent(entry);
-  entry.expiresAt = now + entry.timeoutMs;
-  ctx.active.set(entry.sessionKey, entry);
-  schedule(ctx, entry, entry.timeoutMs);
+  entry.record.expiresAt = now + entry.record.timeoutMs;
+  ctx.active.set(entry.record.sessionKey, entry);
+  schedule(ctx, entry, entry.record.timeoutMs);
   // The prompt goes out only once its pending record is written: a user who saw it and answers
   // after a crash is caught by the restarted gate, never handed to the agent as chat.
   sendAfterWrite(ctx, entry, 'first', persist(ctx, entry));
@@ -103,7 +104,7 @@ export function activate(ctx: GateContext, entry: Entry): void {
  */
 export function schedule(ctx: GateContext, entry: Entry, windowMs?: number): void {
   ctx.clock.clearTimeout(entry.timer);
-  const delayMs = Math.max(0, windowMs ?? (entry.expiresAt as number) - ctx.clock.now()); // prompted entries have one
+  const delayMs = Math.max(0, windowMs ?? entry.record.expiresAt - ctx.clock.now());
   entry.windowOver = delayMs === 0; // a deadline stored in the past is over at once
   entry.timer = ctx.clock.setTimeout(() => {
     entry.windowOver = true; // from now on no answer counts, here or anywhere
@@ -125,16 +126,9 @@ function expire(ctx: GateContext, entry: Entry): void {
     run(ctx, entry, step(viewOf(ctx, entry), { type: 'deadline' }, ctx.clock.now(), ctx.rules));
 }
 
-/** Sends a plain notice to an entry's session; a failed send is reported. */
-export function notify(ctx: GateContext, entry: Pick<Entry, 'address' | 'id'>, text: string): void {
-  void ctx.bus.publishOutbound({ ...entry.address, text }).then((result) => {
-    if (result.status === 'rejected') fail(ctx, result.error ?? result.code, entry.id);
-  });
-}
-
 /** A new prompt (next step or re-prompt): unanswerable again until its send resolves. */
 function reprompt(ctx: GateContext, entry: Entry, kind: 'step' | 'reprompt'): void {
-  entry.promptedAt = ctx.clock.now();
+  entry.record.promptedAt = ctx.clock.now();
   unsent(entry);
   sendAfterWrite(ctx, entry, kind, persist(ctx, entry));
 }
@@ -173,7 +167,7 @@ async function sendPrompt(
     settle(ctx, entry, 'aborted', 'prompt_failed');
     return;
   }
-  const card = entry.steps === undefined && ctx.cards ? buildCard(ctx, entry) : undefined;
+  const card = entry.record.steps === null && ctx.cards ? buildCard(ctx, entry) : undefined;
   entry.sentSeq = ++ctx.arrivals; // replies that reached the gate before this never count for it
   const result = await ctx.bus.publishOutbound({
     ...entry.address,
@@ -183,49 +177,41 @@ async function sendPrompt(
   if (entry.done || entry.sends !== seq) return; // settled, or a newer prompt went out meanwhile
   if (result.status === 'rejected') {
     entry.sentSeq = undefined; // the platform refused it: nobody saw this prompt
-    fail(ctx, result.error ?? result.code, entry.id);
+    fail(ctx, result.error ?? result.code, entry.record.id);
     settle(ctx, entry, 'aborted', 'prompt_failed');
     return;
   }
   // prompt_delivered: replies that arrive from now on count here, and those that arrived while
   // it was in flight count when the platform's order puts them after it.
   const now = ctx.clock.now();
-  entry.deliveredAt = now;
+  entry.record.deliveredAt = now;
   entry.deliveredSeq = ++ctx.arrivals;
-  entry.order = result.status === 'sent' ? result.order : undefined;
+  entry.record.order = result.status === 'sent' ? result.order : undefined;
   entry.seen = true;
   if (kind === 'first') {
     // The person gets the whole window, counted from the moment the prompt was delivered.
-    entry.expiresAt = now + entry.timeoutMs;
-    schedule(ctx, entry, entry.timeoutMs);
+    entry.record.expiresAt = now + entry.record.timeoutMs;
+    schedule(ctx, entry, entry.record.timeoutMs);
   }
   wake(entry);
   persist(ctx, entry);
   // Announced once the delivery is written, so every replica reading the store can judge by it;
   // once for every delivered prompt, also one a newer prompt overtook meanwhile.
   const announced = {
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    step: entry.step,
+    id: entry.record.id,
+    sessionKey: entry.record.sessionKey,
+    step: entry.record.step,
     reprompt: kind === 'reprompt',
   };
   void entry.io.then(() => ctx.events.emit('prompted', announced));
 }
 
-/** The current prompt is not sent yet: nothing that arrives now counts for it. */
-export function unsent(entry: Entry): void {
-  entry.deliveredAt = undefined;
-  entry.sentSeq = undefined;
-  entry.deliveredSeq = undefined;
-  entry.order = undefined;
-}
-
 /** Tells the person, once per prompt, that an answer came too early and did not count. */
 function tellTooEarly(ctx: GateContext, entry: Entry): void {
-  const prompt = `${entry.step}.${entry.reprompts}`;
+  const prompt = `${entry.record.step}.${entry.record.reprompts}`;
   if (entry.toldEarly === prompt) return;
   entry.toldEarly = prompt;
-  notify(ctx, entry, noticeText(ctx, entry, 'tooEarly'));
+  notify(ctx, entry.address, entry.record.id, noticeText(ctx, entry.record, 'tooEarly'));
 }
 
 /**
@@ -246,27 +232,38 @@ export function settle(
   ctx.clock.clearTimeout(entry.timer);
   entry.timer = undefined;
   if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
-  ctx.byId.delete(entry.id);
+  ctx.byId.delete(entry.record.id);
   forgetMirror(ctx, entry);
-  recentlySettled.add(entry.id);
-  const wasActive = active.get(entry.sessionKey) === entry;
-  if (wasActive) active.delete(entry.sessionKey);
-  const list = queued.get(entry.sessionKey);
+  recentlySettled.add(entry.record.id);
+  const wasActive = active.get(entry.record.sessionKey) === entry;
+  if (wasActive) active.delete(entry.record.sessionKey);
+  const list = queued.get(entry.record.sessionKey);
   if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
-  const decision = how.adopt ?? toDecisionOf(entry, outcome, reason, how.extra, ctx.clock.now());
+  const decision =
+    how.adopt ??
+    toDecisionOf(
+      { ...entry.record, state: entry.state, windowOver: entry.windowOver },
+      outcome,
+      reason,
+      how.extra,
+      ctx.clock.now(),
+    );
   remember(ctx, entry, decidedInTime(decision) ? decision.outcome : 'timed_out', decision.reason);
   wake(entry);
   const wasPersisted = entry.state === 'prompted';
   const record = how.record !== false && how.adopt === undefined;
-  entry.io = entry.io
-    .then(() => (record ? writeDecision(ctx, entry, decision, wasPersisted) : decision))
-    .then((final) => {
-      // Only the gate whose decision was recorded tells the session (not one that lost the race).
-      if (how.notice !== undefined && final === decision && how.adopt === undefined)
-        notify(ctx, entry, noticeText(ctx, entry, how.notice));
-      return finish(ctx, entry, final);
-    });
-  if (wasActive && !ctx.closed) promoteNext(ctx, entry.sessionKey);
+  const written = entry.io.then(() =>
+    record ? writeDecision(ctx, entry, decision, wasPersisted) : decision,
+  );
+  ctx.settling.set(entry.record.id, written); // `reconcile` reads the decision after its write
+  entry.io = written.then((final) => {
+    ctx.settling.delete(entry.record.id);
+    // Only the gate whose decision was recorded tells the session (not one that lost the race).
+    if (how.notice !== undefined && final === decision && how.adopt === undefined)
+      notify(ctx, entry.address, entry.record.id, noticeText(ctx, entry.record, how.notice));
+    return finish(ctx, entry, final);
+  });
+  if (wasActive && !ctx.closed) promoteNext(ctx, entry.record.sessionKey);
 }
 
 /** Lets the replies that arrived while the prompt was in flight be judged now. */
@@ -284,14 +281,14 @@ function promoteNext(ctx: GateContext, sessionKey: string): void {
 }
 
 async function finish(ctx: GateContext, entry: Entry, recorded: ConfirmDecision): Promise<void> {
-  const decision = inTime(entry, recorded);
+  const decision = inTime(recorded, entry.state === 'prompted' ? entry.record.expiresAt : undefined);
   ctx.events.emit('decided', { decision });
   entry.resolve?.(decision);
-  const handler = ctx.resume[entry.action.name];
+  const handler = ctx.resume[entry.record.action.name];
   if (!entry.restored || entry.remote || handler === undefined || decision.reason === 'closed') return;
   try {
     await handler(decision, ctx.gate as NonNullable<typeof ctx.gate>); // set before any request or restore
   } catch (error) {
-    fail(ctx, error, entry.id);
+    fail(ctx, error, entry.record.id);
   }
 }

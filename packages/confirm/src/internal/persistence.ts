@@ -1,35 +1,49 @@
 import { parseSessionKey } from '@parley/bus';
-import type { ConfirmDecision } from '../decision.js';
-import type { JsonValue } from '@parley/core';
+import { type Committed, isParleyError, type KernelRefusal, type RecordCodec } from '@parley/core';
+import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
 import { ConfirmError } from '../errors.js';
-import { asJson, DAY_MS, fail, type GateContext } from './context.js';
+import { fail, type GateContext } from './context.js';
 import {
+  DECISION_CODEC,
   type Entry,
+  GRANT_CODEC,
+  isFormatOne,
+  PENDING_CODEC,
   type PendingRecord,
-  readDecisionRecord,
-  readPendingRecord,
+  entryOf,
   toDecision,
-  toPendingRecord,
 } from './records.js';
+import { decisionStep, grantStep, pendingStep } from './step-store.js';
+
+// The runner's store side: the one place records are written, each through the durable kernel
+// (`kernel.apply` with a pure step of step-store.ts, on a fresh read, one compare-and-set), and
+// where they are read strictly (a record that does not parse is reported as `corrupt_record`, one
+// of another format as `record_version`, and neither is ever acted on or overwritten).
 
 /**
- * Writes (after the entry's earlier writes) the pending record of a prompted entry: the one
- * place pending records are written, a compare-and-set against the version this gate last wrote
- * or read, so a record is only ever replaced by a newer version of itself. Resolves to `false`
- * when another gate wrote a newer version first (`write_lost_race`: the caller adopts that one
- * instead of acting on its own); a store failure is reported and reads as written.
+ * Writes (after the entry's earlier writes) the next version of a prompted entry's pending
+ * record. Resolves to `false` when another gate wrote a newer version first (`write_lost_race`:
+ * the caller adopts that one instead of acting on its own); a failed or refused write is reported
+ * and reads as written (the confirmation goes on here).
  */
 export function persist(ctx: GateContext, entry: Entry): Promise<boolean> {
-  const record = toPendingRecord(entry);
-  const ttlMs = Math.max(1, record.expiresAt - ctx.clock.now()) + DAY_MS;
-  const key = ctx.keys.pending(entry.id);
+  const snapshot: PendingRecord = { ...entry.record }; // what this write says, as of now
   const written = entry.io.then(async () => {
-    const result = await ctx.store.compareAndSet(key, entry.version ?? null, asJson(record), { ttlMs });
-    if (result.ok) entry.version = result.version;
-    return result.ok;
+    // The version it follows is the one this gate wrote or read last, once the writes before it ended.
+    const base = entry.record.rev === 0 ? null : entry.record.rev;
+    const record = { ...snapshot, rev: (base ?? 0) + 1 };
+    const done = await ctx.kernel.apply(ctx.keys.pending(entry.record.id), PENDING_CODEC, pendingStep, {
+      type: 'write',
+      base,
+      record,
+    });
+    if (!done.ok) return await refused(ctx, done, entry.record.id, true);
+    if (done.effects[0] === 'lost') return false;
+    entry.record.rev = record.rev;
+    return true;
   });
   const settled = written.catch((error: unknown) => {
-    fail(ctx, error, entry.id);
+    fail(ctx, error, entry.record.id);
     return true;
   });
   entry.io = settled;
@@ -38,8 +52,8 @@ export function persist(ctx: GateContext, entry: Entry): Promise<boolean> {
 
 /**
  * Records a decision unless another gate recorded one first (then returns that one), grants the
- * standing allowance it carries, and removes the pending record. Store failures are reported and
- * the decision stands locally.
+ * standing allowance it carries, and removes the pending record. Failures are reported and the
+ * decision stands locally.
  */
 export async function writeDecision(
   ctx: GateContext,
@@ -47,36 +61,64 @@ export async function writeDecision(
   decision: ConfirmDecision,
   wasPersisted: boolean,
 ): Promise<ConfirmDecision> {
-  const { store, keys } = ctx;
+  const { kernel, keys } = ctx;
   try {
-    const written = await store.compareAndSet(keys.decision(entry.id), null, asJson(decision), {
-      ttlMs: ctx.auditTtlMs,
-    });
-    if (!written.ok) {
-      const existing = readDecisionRecord(await store.get(keys.decision(entry.id)));
-      if (existing !== undefined) return toDecision(existing); // another replica decided first
-    }
-    if (decision.allowUntil !== undefined && ctx.standingMs !== undefined) {
+    const event = { type: 'decide', decision, keptMs: ctx.auditTtlMs } as const;
+    const done = await kernel.apply(keys.decision(entry.record.id), DECISION_CODEC, decisionStep, event);
+    const effect = done.ok ? done.effects[0] : await refused(ctx, done, entry.record.id, undefined);
+    if (effect !== undefined && 'type' in effect && effect.type === 'exists')
+      return toDecision(effect.record); // another replica decided first
+    if (decision.allowUntil !== undefined && ctx.rules.standingMs !== undefined) {
       const grant = {
         grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
         grantedAt: decision.decidedAt,
-        decisionId: entry.id,
-        approvers: asJson(entry.approvers as object),
-        requester: entry.requester,
+        decisionId: entry.record.id,
+        approvers: entry.record.approvers,
+        requester: entry.record.requester,
       };
-      await store.set(keys.allow(entry), grant, { ttlMs: ctx.standingMs });
+      const granted = await kernel.apply(keys.allow(entry.record), GRANT_CODEC, grantStep, {
+        grant,
+        keptMs: ctx.rules.standingMs,
+      });
+      if (!granted.ok) await refused(ctx, granted, entry.record.id, undefined);
     }
-    if (wasPersisted) await store.delete(keys.pending(entry.id));
+    if (wasPersisted) await dropPending(ctx, entry.record.id);
   } catch (error) {
-    fail(ctx, error, entry.id);
+    fail(ctx, error, entry.record.id);
   }
   return decision;
+}
+
+/**
+ * Marks a recorded decision used when the `authorize` rule lets it run `digest`, on the stored
+ * decision; of two concurrent uses one wins and the other reads `already_used`.
+ */
+export async function useDecision(ctx: GateContext, id: string, digest: string): Promise<AuthorizeResult> {
+  const event = { type: 'use', digest, keptMs: ctx.auditTtlMs } as const;
+  const done = await ctx.kernel.apply(ctx.keys.decision(id), DECISION_CODEC, decisionStep, event);
+  if (!done.ok) {
+    if (done.code === 'write_conflict') return { ok: false, code: 'already_used' };
+    if (done.code === 'store_failed')
+      throw new ConfirmError('store_failed', done.message, { details: { id } });
+    return await refused(ctx, done, id, { ok: false, code: 'unknown_decision' } as const);
+  }
+  const verdict = done.effects[0];
+  if (verdict === undefined || !('ok' in verdict)) return { ok: false, code: 'unknown_decision' };
+  return verdict.ok ? { ok: true, decision: toDecision(verdict.record) } : verdict;
+}
+
+/** Removes the pending record of a decided confirmation; a failure is reported. */
+export async function dropPending(ctx: GateContext, id: string): Promise<void> {
+  const done = await ctx.kernel
+    .apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' })
+    .catch((error: unknown) => fail(ctx, error, id));
+  if (done !== undefined && !done.ok) await refused(ctx, done, id, undefined);
 }
 
 /** The decision recorded for an id, or `undefined`; a store failure is reported and reads as none. */
 export async function readDecision(ctx: GateContext, id: string): Promise<ConfirmDecision | undefined> {
   try {
-    const record = readDecisionRecord(await ctx.store.get(ctx.keys.decision(id)));
+    const record = await readRecord(ctx, ctx.keys.decision(id), DECISION_CODEC);
     return record === undefined ? undefined : toDecision(record);
   } catch (error) {
     fail(ctx, error, id);
@@ -88,13 +130,10 @@ export async function readDecision(ctx: GateContext, id: string): Promise<Confir
 export async function loadRemote(
   ctx: GateContext,
   id: string,
-): Promise<{ readonly record: PendingRecord; readonly version: number } | 'settled' | undefined> {
+): Promise<PendingRecord | 'settled' | undefined> {
   try {
     if (await isDecided(ctx, id)) return 'settled';
-    const key = ctx.keys.pending(id);
-    const item = await ctx.store.getEntry(key);
-    const record = readPending(ctx, key, item?.value);
-    return item === undefined || record === undefined ? undefined : { record, version: item.version };
+    return await readPendingAt(ctx, id);
   } catch (error) {
     fail(ctx, error, id);
     return undefined;
@@ -109,25 +148,86 @@ export async function isDecided(ctx: GateContext, id: string): Promise<boolean> 
   return (await ctx.store.get(ctx.keys.decision(id))) !== undefined;
 }
 
-/** Reads a stored pending record strictly; one that does not parse is reported and read as none. */
-export function readPending(
-  ctx: GateContext,
-  key: string,
-  value: JsonValue | undefined,
-): PendingRecord | undefined {
-  if (value === undefined) return undefined;
-  const record = readPendingRecord(value);
-  if (record === undefined) {
-    fail(
-      ctx,
-      new ConfirmError(
-        'corrupt_record',
-        `The stored confirmation under ${key} cannot be read; it is ignored`,
-        { details: { key } },
-      ),
-    );
+/** The pending record of an id, read strictly (reported and `undefined` when it cannot be used); store failures throw. */
+export function readPendingAt(ctx: GateContext, id: string): Promise<PendingRecord | undefined> {
+  return readRecord(ctx, ctx.keys.pending(id), PENDING_CODEC);
+}
+
+/** The ids of the pending records in the store (read each with `readPendingAt`). */
+export async function* pendingIds(ctx: GateContext): AsyncIterable<string> {
+  const prefix = ctx.keys.pendingPrefix;
+  for await (const item of ctx.store.list(prefix)) yield item.key.slice(prefix.length);
+}
+
+/** The recorded decisions, read strictly (records that cannot be read are reported and skipped). */
+export async function* decisions(ctx: GateContext): AsyncIterable<ConfirmDecision> {
+  for await (const item of ctx.store.list(ctx.keys.decisionPrefix)) {
+    const record = await readRecord(ctx, item.key, DECISION_CODEC);
+    if (record !== undefined) yield toDecision(record);
   }
-  return record;
+}
+
+/** Who granted the standing allowance under `key`, if one is stored; failures are reported and read as none. */
+export async function readGrant(ctx: GateContext, key: string, id: string): Promise<string | undefined> {
+  try {
+    return (await readRecord(ctx, key, GRANT_CODEC))?.grantedBy;
+  } catch (error) {
+    fail(ctx, error, id);
+    return undefined;
+  }
+}
+
+/**
+ * Reads a record through the kernel: `undefined` when absent, or (reported) when it does not
+ * parse (`corrupt_record`) or has another format (`record_version`, also the bare format 1 of
+ * earlier releases); a store failure throws.
+ */
+async function readRecord<T>(ctx: GateContext, key: string, codec: RecordCodec<T>): Promise<T | undefined> {
+  let committed: Committed<T> | undefined;
+  try {
+    committed = await ctx.kernel.read(key, codec);
+  } catch (error) {
+    if (isParleyError(error, 'store_failed')) throw failureOf(ctx, key) ?? error;
+    if (!isParleyError(error, 'corrupt_record') && !isParleyError(error, 'record_version')) throw error;
+    await refused(ctx, { ok: false, code: error.code, message: error.message, key }, undefined, undefined);
+    return undefined;
+  }
+  return committed?.value;
+}
+
+/**
+ * Reports a read or write the kernel refused — `corrupt_record`, `record_version` (another
+ * format, also the bare format 1 of earlier releases) or `store_failed` — and returns `fallback`
+ * (what the caller goes on with). Such a record is never acted on or overwritten.
+ */
+async function refused<T>(
+  ctx: GateContext,
+  refusal: KernelRefusal,
+  id: string | undefined,
+  fallback: T,
+): Promise<T> {
+  const { key } = refusal;
+  const older =
+    refusal.code === 'record_version' ||
+    (refusal.code === 'corrupt_record' && isFormatOne(await ctx.store.get(key).catch(() => undefined)));
+  const code = older ? 'record_version' : refusal.code === 'corrupt_record' ? refusal.code : 'store_failed';
+  const why = older ? 'has another record format' : 'cannot be read';
+  const message =
+    code === 'store_failed' ? refusal.message : `The stored record under ${key} ${why}; it is ignored`;
+  const cause = failureOf(ctx, key);
+  const error =
+    code === 'store_failed' && cause !== undefined
+      ? cause // the store's own error, as it threw it
+      : new ConfirmError(code, message, { details: { key, refusal: refusal.code } });
+  fail(ctx, error, id);
+  return fallback;
+}
+
+/** The store error a kernel call on `key` met, taken (reported once). */
+function failureOf(ctx: GateContext, key: string): unknown {
+  const cause = ctx.storeFailures.get(key);
+  ctx.storeFailures.delete(key);
+  return cause;
 }
 
 /**
@@ -137,39 +237,12 @@ export function readPending(
  * live gate's (what arrived before may have arrived while it was in flight: the platform's order
  * decides), and from before this gate started for its own (a previous life delivered it).
  */
-export function fromRecord(record: PendingRecord, remote: boolean, version: number, seq: number): Entry {
+export function fromRecord(record: PendingRecord, remote: boolean, seq: number): Entry {
   const delivered = record.deliveredAt !== undefined;
-  return {
-    id: record.id,
-    sessionKey: record.sessionKey,
-    address: parseSessionKey(record.sessionKey),
-    action: record.action,
-    summary: record.summary,
-    requester: record.requester,
-    approvers: record.approvers,
-    steps: record.steps ?? undefined,
-    timeoutMs: record.timeoutMs,
-    requestedAt: record.requestedAt,
+  return entryOf({ ...record }, parseSessionKey(record.sessionKey), {
     restored: true,
     remote,
-    owner: record.owner,
     state: 'prompted',
-    step: record.step,
-    reprompts: record.reprompts,
-    firstPromptedAt: record.firstPromptedAt,
-    promptedAt: record.promptedAt,
-    deliveredAt: record.deliveredAt,
-    sentSeq: 0,
     deliveredSeq: delivered ? (remote ? seq : 0) : undefined,
-    order: record.order,
-    seen: delivered,
-    toldEarly: undefined,
-    windowOver: false,
-    sends: 0,
-    pages: 0,
-    expiresAt: record.expiresAt,
-    done: false,
-    io: Promise.resolve(),
-    version,
-  };
+  });
 }

@@ -1,8 +1,8 @@
-import type { OutboundCard } from '@parley/bus';
+import type { OutboundCard, SessionAddress } from '@parley/bus';
 import type { ConfirmMessages } from '../events.js';
 import type { ConfirmOutcome } from '../outcomes.js';
 import { fail, type GateContext } from './context.js';
-import { DEFAULT_MESSAGES, type Entry } from './records.js';
+import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
 import { renderSummary, summaryPages } from './render.js';
 import type { CardChoice } from './token.js';
 
@@ -15,23 +15,24 @@ export function promptText(
   entry: Entry,
   kind: 'first' | 'step' | 'reprompt',
 ): string | undefined {
-  if (entry.steps !== undefined) return (entry.steps[entry.step] as { prompt: string }).prompt;
-  const summary = renderSummary(entry.action, entry.summary, ctx.rules.paging);
-  return contained(ctx, entry, () =>
+  if (entry.record.steps !== null)
+    return (entry.record.steps[entry.record.step] as { prompt: string }).prompt;
+  const summary = renderSummary(entry.record.action, entry.record.summary, ctx.rules.paging);
+  return contained(ctx, entry.record.id, () =>
     kind === 'reprompt'
-      ? ctx.texts.reprompt(summary, ctx.maxReprompts - entry.reprompts)
-      : ctx.texts.prompt(summary, ctx.standingMs !== undefined),
+      ? ctx.texts.reprompt(summary, ctx.rules.maxReprompts - entry.record.reprompts)
+      : ctx.texts.prompt(summary, ctx.rules.standingMs !== undefined),
   );
 }
 
 /** Runs a host template; a throw or a non-text result is reported and reads as `undefined`. */
-function contained(ctx: GateContext, entry: Pick<Entry, 'id'>, template: () => unknown): string | undefined {
+function contained(ctx: GateContext, id: string, template: () => unknown): string | undefined {
   try {
     const text = template();
     if (typeof text === 'string' && text !== '') return text;
-    fail(ctx, new TypeError(`A confirm message template returned ${typeof text}, not text`), entry.id);
+    fail(ctx, new TypeError(`A confirm message template returned ${typeof text}, not text`), id);
   } catch (error) {
-    fail(ctx, error, entry.id);
+    fail(ctx, error, id);
   }
   return undefined;
 }
@@ -39,28 +40,25 @@ function contained(ctx: GateContext, entry: Pick<Entry, 'id'>, template: () => u
 /** A notice text: the host's template, or the default one when the host's throws. */
 export function noticeText(
   ctx: GateContext,
-  entry: Pick<Entry, 'id' | 'action' | 'summary'>,
+  shown: Shown,
   name: keyof Pick<ConfirmMessages, 'timedOut' | 'expired' | 'tooEarly'>,
 ): string {
-  const summary = renderSummary(entry.action, entry.summary, false);
-  return contained(ctx, entry, () => ctx.texts[name](summary)) ?? DEFAULT_MESSAGES[name](summary);
+  const summary = renderSummary(shown.action, shown.summary, false);
+  return contained(ctx, shown.id, () => ctx.texts[name](summary)) ?? DEFAULT_MESSAGES[name](summary);
 }
 
 /** The reply to an answer absorbed after the decision: "already confirmed", "already cancelled", "expired". */
-export function lateText(
-  ctx: GateContext,
-  entry: Pick<Entry, 'id' | 'action' | 'summary'>,
-  outcome: ConfirmOutcome,
-): string {
-  const summary = renderSummary(entry.action, entry.summary, false);
+export function lateText(ctx: GateContext, shown: Shown, outcome: ConfirmOutcome): string {
+  const summary = renderSummary(shown.action, shown.summary, false);
   return (
-    contained(ctx, entry, () => ctx.texts.late(summary, outcome)) ?? DEFAULT_MESSAGES.late(summary, outcome)
+    contained(ctx, shown.id, () => ctx.texts.late(summary, outcome)) ??
+    DEFAULT_MESSAGES.late(summary, outcome)
   );
 }
 
 /** The next page of a shortened summary (`summaryPaging`), counted as sent; past the last, none. */
 export function nextPage(entry: Entry): string | undefined {
-  const page = summaryPages(entry.action, entry.summary)[entry.pages];
+  const page = summaryPages(entry.record.action, entry.record.summary)[entry.pages];
   if (page !== undefined) entry.pages++;
   return page;
 }
@@ -70,12 +68,22 @@ export function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
     ['confirm', '确认 Confirm', 'danger'],
     ['cancel', '取消 Cancel', 'default'],
   ];
-  if (ctx.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
+  if (ctx.rules.standingMs !== undefined) choices.push(['always', '总是允许 Always allow', 'primary']);
   const buttons = choices.map(([choice, label, style]) => ({
     label,
     style,
-    value: { confirmation: ctx.tokens.sign(entry.id, choice) },
+    value: { confirmation: ctx.tokens.sign(entry.record.id, choice) },
   }));
-  const body = renderSummary(entry.action, entry.summary, ctx.rules.paging);
+  const body = renderSummary(entry.record.action, entry.record.summary, ctx.rules.paging);
   return { title: '需要确认 Confirmation required', body, buttons };
 }
+
+/** Sends a plain notice to a confirmation's session; a failed send is reported. */
+export function notify(ctx: GateContext, address: SessionAddress, id: string, text: string): void {
+  void ctx.bus.publishOutbound({ ...address, text }).then((result) => {
+    if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
+  });
+}
+
+/** What a notice shows of a confirmation. */
+type Shown = Pick<PendingRecord, 'id' | 'action' | 'summary'>;

@@ -1,40 +1,28 @@
 import { isPlatformOrder, type PlatformOrder, type SessionAddress } from '@parley/bus';
-import type { JsonValue, TimerHandle } from '@parley/core';
+import type { JsonValue, RecordCodec, TimerHandle } from '@parley/core';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
 
-/** A confirmation being handled by this gate. */
+/**
+ * A confirmation being handled by this gate: its record (the one copy of its state — the version
+ * this gate last wrote or read, changed here only on the way to its next write) and what only
+ * this process can know (arrival numbers, timers, waiters), none of which the record holds.
+ */
 export interface Entry {
-  readonly id: string;
-  readonly sessionKey: string;
+  /** Written as is (its `rev` set by the write); `rev` 0: not stored yet (new or queued). */
+  readonly record: LiveRecord;
+  /** Its session's address (parsed from `record.sessionKey`). */
   readonly address: SessionAddress;
-  readonly action: ConfirmDecision['action'];
-  readonly summary: string;
-  readonly requester: string;
-  readonly approvers: ApproverPolicy;
-  readonly steps: readonly ConfirmStep[] | undefined;
-  readonly timeoutMs: number;
-  readonly requestedAt: number;
   /** Loaded from the store (after a restart, or another replica's for a card click). */
   readonly restored: boolean;
   /** Another live replica owns it: no resume handler, no notices here. */
   readonly remote: boolean;
-  /** The replica id of the gate that prompted it, if it had one. */
-  readonly owner: string | undefined;
   state: 'new' | 'queued' | 'prompted';
-  step: number;
-  reprompts: number;
-  firstPromptedAt: number;
-  promptedAt: number;
-  /** When the current prompt's `send` resolved; `undefined` while it is in flight (unanswerable). */
-  deliveredAt: number | undefined;
   /** The arrival number (see `GateContext.arrivals`) at which the current prompt's send began. */
   sentSeq: number | undefined;
   /** The arrival number at which this gate learnt the current prompt was delivered. */
   deliveredSeq: number | undefined;
-  /** The current prompt's place in the platform's per-chat order, from its send receipt. */
-  order: PlatformOrder | undefined;
   /** A prompt of it was delivered, so answers to it are absorbed for a while after the decision. */
   seen: boolean;
   /** The prompt (`step.reprompts`) whose too-early notice was sent: one notice per prompt. */
@@ -47,12 +35,9 @@ export interface Entry {
   waiting?: (() => void)[] | undefined;
   /** Pages of the summary sent so far (`summaryPaging`). */
   pages: number;
-  expiresAt: number | undefined;
   done: boolean;
   /** Store writes of this entry, in order. */
   io: Promise<unknown>;
-  /** The version of its pending record this gate last wrote or read. */
-  version?: number | undefined;
   /** The timer that ends the answering window. */
   timer?: TimerHandle | undefined;
   signal?: AbortSignal | undefined;
@@ -60,9 +45,47 @@ export interface Entry {
   resolve?: ((decision: ConfirmDecision) => void) | undefined;
 }
 
-/** How a prompted entry is persisted (plain JSON). */
+/**
+ * An entry around a record. A stored one (`restored`, or another gate's) was sent at a moment this
+ * gate did not see, so every arrival counts as after its send began (`sentSeq` 0); `deliveredSeq`
+ * says when this gate learnt of its delivery.
+ */
+export function entryOf(
+  record: LiveRecord,
+  address: SessionAddress,
+  how: Pick<Entry, 'restored' | 'remote' | 'state' | 'deliveredSeq'>,
+): Entry {
+  const stored = record.rev > 0;
+  return {
+    record,
+    address,
+    ...how,
+    sentSeq: stored ? 0 : undefined,
+    seen: record.deliveredAt !== undefined,
+    toldEarly: undefined,
+    windowOver: false,
+    sends: 0,
+    pages: 0,
+    done: false,
+    io: Promise.resolve(),
+  };
+}
+
+/** The current prompt is not sent yet: nothing that arrives now counts for it. */
+export function unsent(entry: Entry): void {
+  delete entry.record.deliveredAt;
+  delete entry.record.order;
+  entry.sentSeq = undefined;
+  entry.deliveredSeq = undefined;
+}
+
+/** A pending record as the runner changes it on the way to its next write. */
+export type LiveRecord = { -readonly [K in keyof PendingRecord]: PendingRecord[K] };
+
+/** How a prompted entry is persisted (plain JSON, the data of a `parley.confirm.pending` kernel record). */
 export interface PendingRecord {
-  readonly v: 1;
+  /** Counts the writes of the record: a record is only ever replaced by one with a higher `rev`. */
+  readonly rev: number;
   readonly id: string;
   readonly sessionKey: string;
   readonly action: ConfirmDecision['action'];
@@ -85,33 +108,6 @@ export interface PendingRecord {
   readonly order?: PlatformOrder;
 }
 
-export function toPendingRecord(entry: Entry): PendingRecord {
-  const record: PendingRecord = {
-    v: 1,
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    action: entry.action,
-    summary: entry.summary,
-    requester: entry.requester,
-    approvers: entry.approvers,
-    steps: entry.steps ?? null,
-    step: entry.step,
-    reprompts: entry.reprompts,
-    timeoutMs: entry.timeoutMs,
-    requestedAt: entry.requestedAt,
-    firstPromptedAt: entry.firstPromptedAt,
-    promptedAt: entry.promptedAt,
-    expiresAt: entry.expiresAt as number, // only prompted entries are persisted, and they have one
-  };
-  const delivered =
-    entry.deliveredAt === undefined
-      ? record
-      : entry.order === undefined
-        ? { ...record, deliveredAt: entry.deliveredAt }
-        : { ...record, deliveredAt: entry.deliveredAt, order: entry.order };
-  return entry.owner === undefined ? delivered : { ...delivered, owner: entry.owner };
-}
-
 /**
  * Reads a stored pending record strictly: every field must have its type (approvers one of the
  * three policies, steps a list of texts, times finite numbers, the digest 64 hex digits), or the
@@ -121,7 +117,7 @@ export function readPendingRecord(value: JsonValue | undefined): PendingRecord |
   if (!isObject(value)) return undefined;
   const r = value as Partial<Record<keyof PendingRecord, JsonValue>>;
   const ok =
-    r.v === 1 &&
+    isCount(r.rev) &&
     isText(r.id) &&
     isText(r.sessionKey) &&
     isText(r.requester) &&
@@ -171,6 +167,55 @@ export function readDecisionRecord(value: JsonValue | undefined): DecisionRecord
 export function toDecision(record: DecisionRecord): ConfirmDecision {
   const { usedAt: _, ...decision } = record;
   return decision;
+}
+
+/**
+ * The stored formats, as kernel records: format 2 is the kernel's envelope around the plain JSON
+ * above; format 1 (the bare JSON of earlier releases) is refused as `record_version`, never
+ * overwritten.
+ */
+export const RECORD_FORMAT = 2;
+
+export const PENDING_CODEC: RecordCodec<PendingRecord> = {
+  kind: 'parley.confirm.pending',
+  version: RECORD_FORMAT,
+  decode: (data) => readPendingRecord(data as JsonValue),
+  encode: (record) => record as unknown as JsonValue, // plain JSON by construction
+};
+
+export const DECISION_CODEC: RecordCodec<DecisionRecord> = {
+  kind: 'parley.confirm.decision',
+  version: RECORD_FORMAT,
+  decode: (data) => readDecisionRecord(data as JsonValue),
+  encode: (record) => record as unknown as JsonValue, // plain JSON by construction
+};
+
+/** A standing allowance: who granted it, when, by which decision, under which approver policy. */
+export interface GrantRecord {
+  readonly grantedBy: string;
+  readonly grantedAt: number;
+  readonly decisionId: string;
+  readonly approvers: ApproverPolicy;
+  readonly requester: string;
+}
+
+export const GRANT_CODEC: RecordCodec<GrantRecord> = {
+  kind: 'parley.confirm.allow',
+  version: RECORD_FORMAT,
+  decode: (data) => {
+    const r = data as Partial<Record<keyof GrantRecord, JsonValue>>;
+    return isObject(data as JsonValue) && isText(r.grantedBy) && isTime(r.grantedAt)
+      ? (data as unknown as GrantRecord) // the fields an allowance is judged by, checked
+      : undefined;
+  },
+  encode: (record) => record as unknown as JsonValue, // plain JSON by construction
+};
+
+/** A record in the bare JSON format 1 (before the kernel envelope): an object with no `kind`. */
+export function isFormatOne(value: JsonValue | undefined): boolean {
+  return (
+    isObject(value) && !('kind' in value) && ('v' in value || 'outcome' in value || 'grantedBy' in value)
+  );
 }
 
 export const DEFAULT_MESSAGES: ConfirmMessages = {

@@ -1,9 +1,10 @@
 import type { InboundMessage } from '@parley/bus';
 import type { ConfirmEvents } from '../events.js';
 import { eventKeyOf, type GateContext, type LatelyEntry, MAX_WAITING } from './context.js';
-import { notify, run, viewOf } from './lifecycle.js';
-import { lateText } from './prompts.js';
-import { afterDecision as afterDecisionRule, type StepResult, step } from './step.js';
+import { run, viewOf } from './lifecycle.js';
+import { lateText, notify } from './prompts.js';
+import { type StepResult, step } from './step.js';
+import { afterDecision as afterDecisionRule } from './step-decided.js';
 
 /**
  * Judges an inbound message of a session with a pending confirmation (this gate's, or one it
@@ -49,9 +50,9 @@ export function onMessage(
   // before it ("确认" sent twice): it is absorbed for that one, and the person told it was decided.
   if (result.kind === 'ignore' && result.beforeSend === true && afterDecision(ctx, message)) return true;
   if ((result.kind === 'pass' || result.kind === 'ignore') && result.code !== undefined)
-    ignore(ctx, message, entry.id, result.code);
+    ignore(ctx, message, entry.record.id, result.code);
   const counted = result.kind !== 'pass' && result.kind !== 'ignore';
-  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.id);
+  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.record.id);
   return run(ctx, entry, result);
 }
 
@@ -89,5 +90,5 @@ function afterDecision(ctx: GateContext, message: InboundMessage): boolean {
 function tellLate(ctx: GateContext, lately: LatelyEntry): void {
   if (lately.told === true || lately.outcome === undefined) return;
   lately.told = true;
-  notify(ctx, lately, lateText(ctx, lately, lately.outcome));
+  notify(ctx, lately.address, lately.id, lateText(ctx, lately, lately.outcome));
 }

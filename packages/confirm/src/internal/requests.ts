@@ -1,11 +1,12 @@
 import type { SessionAddress } from '@parley/bus';
-import type { JsonValue } from '@parley/core';
 import type { ConfirmDecision, ConfirmRequest } from '../decision.js';
 import { checkApprovers } from './checks.js';
-import { fail, type GateContext } from './context.js';
+import type { GateContext } from './context.js';
+import { readGrant as readStoredGrant } from './persistence.js';
 import { activate, settle } from './lifecycle.js';
-import type { Entry } from './records.js';
+import { type Entry, entryOf, type LiveRecord } from './records.js';
 import { mayAnswer } from './step.js';
+import { admit } from './step-admit.js';
 
 /** The longest summary kept; a longer one is kept cut, with a visible count of what was not kept. */
 const MAX_KEPT_SUMMARY = 8_000;
@@ -19,110 +20,98 @@ export function newEntry(
   action: ConfirmDecision['action'],
   timeoutMs: number,
 ): Entry {
-  return {
+  const steps = request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect }));
+  const record: LiveRecord = {
+    rev: 0,
     id,
     sessionKey: request.sessionKey,
-    address,
     action,
     summary: keep(request.summary),
     requester: request.requester,
     approvers: request.approvers === undefined ? ctx.approvers : checkApprovers(request.approvers),
-    steps: request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect })),
-    timeoutMs,
-    requestedAt: ctx.clock.now(),
-    restored: false,
-    remote: false,
-    owner: ctx.replicaId,
-    state: 'new',
+    steps: steps ?? null,
     step: 0,
     reprompts: 0,
+    timeoutMs,
+    requestedAt: ctx.clock.now(),
     firstPromptedAt: 0,
     promptedAt: 0,
-    deliveredAt: undefined,
-    sentSeq: undefined,
-    deliveredSeq: undefined,
-    order: undefined,
-    seen: false,
-    toldEarly: undefined,
-    windowOver: false,
-    sends: 0,
-    pages: 0,
-    expiresAt: undefined,
-    done: false,
-    io: Promise.resolve(),
+    expiresAt: 0, // set when it is prompted
+    ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
   };
+  return entryOf(record, address, { restored: false, remote: false, state: 'new', deliveredSeq: undefined });
 }
 
 /**
- * Admits a new entry: aborted by its signal, confirmed by a standing allowance, prompted when its
- * session is free, and otherwise queued, refused or superseding, as `whenPending` says.
+ * Admits a new entry as the pure `admit` rule says: settled (aborted, refused, confirmed by a
+ * standing allowance), prompted, queued, or superseding the session's prompted one.
  */
 export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) {
-    settle(ctx, entry, 'aborted', 'signal');
-    return;
-  }
-  if (signal !== undefined) {
-    entry.signal = signal;
-    entry.onAbort = () => settle(ctx, entry, 'aborted', 'signal');
-    signal.addEventListener('abort', entry.onAbort, { once: true });
-  }
-  if (ctx.byId.size >= ctx.maxPending) {
-    settle(ctx, entry, 'refused', 'too_many_pending', { record: false }); // not recorded: a flood writes nothing
-    return;
-  }
-  ctx.byId.set(entry.id, entry);
-  if (ctx.loading) await ctx.ready;
-  if (ctx.standingMs !== undefined && entry.steps === undefined) {
-    const grant = await ctx.store.get(ctx.keys.allow(entry)).catch((error: unknown) => {
-      fail(ctx, error, entry.id);
-      return undefined;
-    });
-    if (isGrant(grant) && mayAnswer(entry, grant.grantedBy)) {
-      settle(ctx, entry, 'confirmed', 'standing_allowance', {
-        extra: { decidedBy: grant.grantedBy },
-      });
-      return;
+  let grant: string | null | 'unread' = 'unread';
+  for (;;) {
+    const list = ctx.queued.get(entry.record.sessionKey);
+    const current = ctx.active.get(entry.record.sessionKey);
+    const admission = admit(
+      {
+        aborted: signal?.aborted === true,
+        held: ctx.byId.size - (grant === 'unread' ? 0 : 1),
+        closed: ctx.closed,
+        multiStep: entry.record.steps !== null,
+        grant,
+        active: current !== undefined,
+        queued: list?.length ?? 0,
+      },
+      ctx.admitRules,
+    );
+    if (entry.done) return; // aborted while the allowance was read
+    switch (admission.kind) {
+      case 'settle': {
+        const extra = admission.decidedBy === undefined ? undefined : { decidedBy: admission.decidedBy };
+        settle(ctx, entry, admission.outcome, admission.reason, { extra, record: admission.record });
+        return;
+      }
+      case 'read_grant':
+        listen(ctx, entry, signal);
+        grant = await readGrant(ctx, entry);
+        continue;
+      case 'supersede':
+        settle(ctx, current as Entry, 'superseded', 'superseded'); // `supersede` needs an active one
+        break;
+      case 'queue': {
+        if (grant === 'unread') listen(ctx, entry, signal);
+        const queue = list ?? [];
+        entry.state = 'queued';
+        queue.push(entry);
+        ctx.queued.set(entry.record.sessionKey, queue);
+        ctx.events.emit('queued', {
+          id: entry.record.id,
+          sessionKey: entry.record.sessionKey,
+          position: queue.length,
+        });
+        return;
+      }
+      case 'prompt':
+        break;
     }
-  }
-  if (entry.done) return;
-  if (ctx.closed) {
-    settle(ctx, entry, 'aborted', 'closed', { record: false });
-    return;
-  }
-  const current = ctx.active.get(entry.sessionKey);
-  if (current === undefined) {
+    if (grant === 'unread') listen(ctx, entry, signal);
     activate(ctx, entry);
     return;
   }
-  if (ctx.whenPending === 'reject') {
-    settle(ctx, entry, 'refused', 'session_busy');
-    return;
-  }
-  if (ctx.whenPending === 'supersede') {
-    settle(ctx, current, 'superseded', 'superseded');
-    activate(ctx, entry);
-    return;
-  }
-  const list = ctx.queued.get(entry.sessionKey) ?? [];
-  if (list.length >= ctx.maxQueued) {
-    settle(ctx, entry, 'refused', 'session_busy');
-    return;
-  }
-  entry.state = 'queued';
-  list.push(entry);
-  ctx.queued.set(entry.sessionKey, list);
-  ctx.events.emit('queued', { id: entry.id, sessionKey: entry.sessionKey, position: list.length });
 }
 
-/**
- * A standing allowance, read strictly: it covers a request only when its granter may answer that
- * request (its key already binds session, action and approver policy).
- */
-function isGrant(value: JsonValue | undefined): value is { readonly grantedBy: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { grantedBy } = value as { readonly grantedBy?: JsonValue };
-  return typeof grantedBy === 'string' && grantedBy !== '';
+/** Holds an admitted entry: listed as pending here, and aborted by its signal from now on. */
+function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): void {
+  ctx.byId.set(entry.record.id, entry);
+  if (signal === undefined) return;
+  entry.signal = signal;
+  entry.onAbort = () => settle(ctx, entry, 'aborted', 'signal');
+  signal.addEventListener('abort', entry.onAbort, { once: true });
+}
+
+/** The granter of the standing allowance that covers an entry, or `null`; a failed read is reported and reads as none. */
+async function readGrant(ctx: GateContext, entry: Entry): Promise<string | null> {
+  const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(entry.record), entry.record.id);
+  return grantedBy !== undefined && mayAnswer(entry.record, grantedBy) ? grantedBy : null;
 }
 
 function keep(summary: string): string {

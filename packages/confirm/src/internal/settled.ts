@@ -1,11 +1,10 @@
-import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import type { GateContext } from './context.js';
 import type { Entry } from './records.js';
-import { decidedInTime, type Extra } from './step.js';
+import { absorbsAfter } from './step-decided.js';
 
-// What a settled confirmation leaves: its decision, built from the entry, and the memory of it
-// that absorbs its approvers' late answers for `afterDecisionMs`.
+// What a settled confirmation leaves here: the memory of it that absorbs its approvers' late
+// answers for `afterDecisionMs` (whether it does is the pure `absorbsAfter` rule).
 
 /**
  * Keeps a decided confirmation's approvers for `afterDecisionMs`, so their late answers are
@@ -18,67 +17,19 @@ export function remember(
   outcome: ConfirmOutcome | undefined,
   reason: DecisionReason | undefined,
 ): void {
-  // Seen: delivered, or sent and maybe shown (a crash mid-send); not when its send was refused
-  // (a follower knows only the owner's reason: prompt_failed). Never seen: no answers to absorb.
-  const seen = entry.seen || (entry.sentSeq !== undefined && !(entry.remote && reason === 'prompt_failed'));
-  if (ctx.afterDecisionMs === 0 || !seen) return;
+  if (ctx.afterDecisionMs === 0 || !absorbsAfter(entry, reason)) return;
   const { lately } = ctx;
-  lately.delete(entry.sessionKey);
-  lately.set(entry.sessionKey, {
-    id: entry.id,
-    requester: entry.requester,
-    approvers: entry.approvers,
-    steps: entry.steps,
+  lately.delete(entry.record.sessionKey);
+  lately.set(entry.record.sessionKey, {
+    id: entry.record.id,
+    requester: entry.record.requester,
+    approvers: entry.record.approvers,
+    steps: entry.record.steps ?? undefined,
     until: ctx.clock.now() + ctx.afterDecisionMs,
     outcome,
     address: entry.address,
-    action: entry.action,
-    summary: entry.summary,
+    action: entry.record.action,
+    summary: entry.record.summary,
   });
-  if (lately.size > ctx.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
+  if (lately.size > ctx.admitRules.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
 }
-
-/**
- * A recorded `confirmed` decided at or after the confirmation's deadline (another replica's, or
- * an older gate's) counts as `timed_out` here; `authorize` refuses it the same way.
- */
-export function inTime(entry: Entry, decision: ConfirmDecision): ConfirmDecision {
-  const expiresAt = decision.expiresAt ?? entry.expiresAt;
-  const timely = decidedInTime(expiresAt === undefined ? decision : { ...decision, expiresAt });
-  return timely ? decision : { ...decision, outcome: 'timed_out', reason: 'timeout' };
-}
-
-/** The decision this gate makes, built field by field (a literal with spreads is slow in V8). */
-export function toDecisionOf(
-  entry: Entry,
-  outcome: ConfirmOutcome,
-  reason: DecisionReason,
-  extra: Extra | undefined,
-  decidedAt: number,
-): ConfirmDecision {
-  const decision: Writable<ConfirmDecision> = {
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    action: entry.action,
-    summary: entry.summary,
-    requester: entry.requester,
-    outcome,
-    reason,
-    requestedAt: entry.requestedAt,
-    decidedAt,
-  };
-  if (extra?.decidedBy !== undefined) decision.decidedBy = extra.decidedBy;
-  if (extra?.reply !== undefined) decision.reply = extra.reply;
-  if (extra?.failedStep !== undefined) decision.failedStep = extra.failedStep;
-  if (extra?.allowUntil !== undefined) decision.allowUntil = extra.allowUntil;
-  if (entry.state === 'prompted') {
-    decision.promptedAt = entry.firstPromptedAt;
-    // The window is timed by elapsed time here: while it is open, a wall clock stepped past the
-    // stored deadline moves the recorded deadline with it, so the decision reads as in time.
-    const expiresAt = entry.expiresAt as number; // every prompted entry has one
-    decision.expiresAt = entry.windowOver ? expiresAt : Math.max(expiresAt, decidedAt + 1);
-  }
-  return decision;
-}
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };

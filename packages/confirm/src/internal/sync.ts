@@ -1,10 +1,18 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
 import { fail, forgetMirror, type GateContext } from './context.js';
-import { schedule, settle, unsent, wake } from './lifecycle.js';
+import { schedule, settle, wake } from './lifecycle.js';
 import { remember } from './settled.js';
-import { fromRecord, isDecided, readDecision, readPending } from './persistence.js';
-import type { Entry, PendingRecord } from './records.js';
+import {
+  dropPending,
+  fromRecord,
+  isDecided,
+  pendingIds,
+  readDecision,
+  readPendingAt,
+} from './persistence.js';
+import { type Entry, type PendingRecord, unsent } from './records.js';
+import { adopt } from './step-admit.js';
 
 // Keeping a gate in step with its store: what was pending before it started (restore), and what
 // other gates on the same store do meanwhile (Store.watch, and a full re-read on resync).
@@ -18,22 +26,22 @@ import type { Entry, PendingRecord } from './records.js';
 export async function restore(ctx: GateContext): Promise<void> {
   const undelivered: Entry[] = [];
   try {
-    for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
-      const record = readPending(ctx, item.key, item.value);
+    for await (const id of pendingIds(ctx)) {
+      const record = await readPendingAt(ctx, id);
       if (record === undefined || ctx.byId.has(record.id) || ctx.active.has(record.sessionKey)) continue;
       if (await isDecided(ctx, record.id)) {
-        await ctx.store.delete(item.key).catch((error: unknown) => fail(ctx, error, record.id));
+        await dropPending(ctx, record.id);
         continue;
       }
       if (record.owner !== undefined && record.owner !== ctx.replicaId) {
-        follow(ctx, record, item.version); // another replica's: it (or its next start) resumes it
+        follow(ctx, record); // another replica's: it (or its next start) resumes it
         continue;
       }
-      const entry = fromRecord(record, false, item.version, ++ctx.arrivals);
-      ctx.byId.set(entry.id, entry);
-      ctx.active.set(entry.sessionKey, entry);
+      const entry = fromRecord(record, false, ++ctx.arrivals);
+      ctx.byId.set(entry.record.id, entry);
+      ctx.active.set(entry.record.sessionKey, entry);
       schedule(ctx, entry);
-      if (entry.deliveredAt === undefined) undelivered.push(entry);
+      if (entry.record.deliveredAt === undefined) undelivered.push(entry);
     }
   } catch (error) {
     fail(ctx, error);
@@ -63,7 +71,7 @@ export function dropMirror(ctx: GateContext, entry: Entry, decision?: ConfirmDec
 
 /** Settles an entry with the decision recorded in the store, if there is one, and returns it. */
 export async function adoptRecorded(ctx: GateContext, entry: Entry): Promise<ConfirmDecision | undefined> {
-  const decision = await readDecision(ctx, entry.id);
+  const decision = await readDecision(ctx, entry.record.id);
   if (decision === undefined) return undefined;
   if (entry.remote) dropMirror(ctx, entry, decision);
   else settle(ctx, entry, decision.outcome, decision.reason, { adopt: decision });
@@ -86,8 +94,8 @@ function onChange(ctx: GateContext, change: StoreChange): void {
     if (entry?.remote) void adoptRecorded(ctx, entry).then((decision) => decision ?? dropMirror(ctx, entry));
   } else if (entry === undefined) {
     if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
-  } else if (!entry.done && (change.version === null || isNewer(entry, change.version))) {
-    refresh(ctx, entry);
+  } else if (!entry.done) {
+    refresh(ctx, entry); // taken only when newer (its `rev`), after this gate's own writes
   }
 }
 
@@ -99,78 +107,64 @@ export function refresh(ctx: GateContext, entry: Entry): void {
   const read = async (): Promise<void> => {
     if (entry.done) return;
     try {
-      const key = ctx.keys.pending(entry.id);
-      const item = await ctx.store.getEntry(key);
-      const record = readPending(ctx, key, item?.value);
-      if (item === undefined || record === undefined || entry.done || !isNewer(entry, item.version)) return;
-      update(ctx, entry, record, item.version);
+      const record = await readPendingAt(ctx, entry.record.id);
+      if (record !== undefined && !entry.done) update(ctx, entry, record);
     } catch (error) {
-      fail(ctx, error, entry.id);
+      fail(ctx, error, entry.record.id);
     }
   };
   entry.io = entry.io.then(read);
 }
 
-function isNewer(entry: Entry, version: number): boolean {
-  return entry.version === undefined || version > entry.version;
-}
-
 /** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
 async function loadMirror(ctx: GateContext, id: string): Promise<void> {
   try {
-    const key = ctx.keys.pending(id);
-    const item = await ctx.store.getEntry(key);
-    const record = readPending(ctx, key, item?.value);
-    if (item !== undefined && record !== undefined && !(await isDecided(ctx, id)))
-      follow(ctx, record, item.version);
+    const record = await readPendingAt(ctx, id);
+    if (record !== undefined && !(await isDecided(ctx, id))) follow(ctx, record);
   } catch (error) {
     fail(ctx, error, id);
   }
 }
 
 /**
- * Takes a newer version of a record another gate wrote: its step, re-prompt count, prompt,
- * delivery and deadline. A new prompt is in flight (maybe) from now on; a delivery is learnt now.
+ * Takes what a newer stored version of a record changes (the pure `adopt` rule): a new prompt is
+ * in flight (maybe) from now on, a delivery is learnt now, the deadline moves.
  */
-function update(ctx: GateContext, entry: Entry, record: PendingRecord, version: number): void {
-  entry.version = version;
-  if (
-    record.step !== entry.step ||
-    record.reprompts !== entry.reprompts ||
-    record.promptedAt !== entry.promptedAt
-  ) {
-    entry.step = record.step;
-    entry.reprompts = record.reprompts;
-    entry.promptedAt = record.promptedAt;
+function update(ctx: GateContext, entry: Entry, record: PendingRecord): void {
+  const adoption = adopt({ ...entry.record, delivered: entry.deliveredSeq !== undefined }, record);
+  if (adoption === undefined) return;
+  entry.record.rev = record.rev;
+  if (adoption.prompt !== undefined) {
+    Object.assign(entry.record, adoption.prompt);
     unsent(entry);
     entry.sentSeq = 0; // sent by another gate, at a moment this one did not see
   }
-  if (record.deliveredAt !== undefined && entry.deliveredSeq === undefined) {
-    entry.deliveredAt = record.deliveredAt;
+  if (adoption.delivered !== undefined) {
+    entry.record.deliveredAt = adoption.delivered.deliveredAt;
     entry.deliveredSeq = ++ctx.arrivals;
-    entry.order = record.order;
+    entry.record.order = adoption.delivered.order;
     entry.seen = true;
   }
-  if (record.expiresAt !== entry.expiresAt) {
-    entry.expiresAt = record.expiresAt;
+  if (adoption.expiresAt !== undefined) {
+    entry.record.expiresAt = adoption.expiresAt;
     schedule(ctx, entry);
   }
   if (entry.deliveredSeq !== undefined) wake(entry); // replies held while its prompt was in flight
 }
 
 /** Follows a confirmation another gate prompted; returns the followed entry, if it is followed. */
-export function follow(ctx: GateContext, record: PendingRecord, version: number): Entry | undefined {
+export function follow(ctx: GateContext, record: PendingRecord): Entry | undefined {
   const { id } = record;
   const held = ctx.mirrors.get(id);
   if (held !== undefined) {
     // Read twice (a notification raced the first read): keep the newer version.
-    if (!held.done && isNewer(held, version)) update(ctx, held, record, version);
+    if (!held.done) update(ctx, held, record);
     return held;
   }
   if (ctx.closed || ctx.byId.has(id) || ctx.recentlySettled.has(id)) return undefined;
-  const entry = fromRecord(record, true, version, ++ctx.arrivals);
+  const entry = fromRecord(record, true, ++ctx.arrivals);
   ctx.mirrors.set(id, entry);
-  ctx.mirrorOf.set(entry.sessionKey, entry);
+  ctx.mirrorOf.set(entry.record.sessionKey, entry);
   // Every gate following it times it out, so it expires even when its owner is gone; the decision
   // is a compare-and-set, so one gate records it and tells the session, the others adopt it.
   schedule(ctx, entry);
@@ -185,15 +179,10 @@ async function resync(ctx: GateContext): Promise<void> {
     if ((await adoptRecorded(ctx, entry)) === undefined) refresh(ctx, entry); // version-checked, in write order
   }
   try {
-    for await (const item of ctx.store.list(ctx.keys.pendingPrefix)) {
-      const record = readPending(ctx, item.key, item.value);
-      if (
-        record !== undefined &&
-        !ctx.mirrors.has(record.id) &&
-        !ctx.byId.has(record.id) &&
-        !(await isDecided(ctx, record.id))
-      )
-        follow(ctx, record, item.version);
+    for await (const id of pendingIds(ctx)) {
+      if (ctx.mirrors.has(id) || ctx.byId.has(id)) continue;
+      const record = await readPendingAt(ctx, id);
+      if (record !== undefined && !(await isDecided(ctx, record.id))) follow(ctx, record);
     }
   } catch (error) {
     fail(ctx, error);

@@ -1,0 +1,121 @@
+import type { PlatformOrder } from '@parley/bus';
+import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
+import type { PendingRecord } from './records.js';
+
+// The rules of a confirmation's arrival and of its copies on other gates, pure like `step`:
+// whether a new request is refused, confirmed by a standing allowance, prompted, queued or
+// superseding (`admit`), and what a newer stored version of a followed record changes (`adopt`).
+// The runner performs what they return.
+
+/** What admission reads of the gate and the request's session. */
+export interface AdmitView {
+  /** The request's abort signal has fired. */
+  readonly aborted: boolean;
+  /** Confirmations this gate already holds (this one not counted). */
+  readonly held: number;
+  readonly closed: boolean;
+  readonly multiStep: boolean;
+  /**
+   * Who granted the standing allowance covering the request: `'unread'` before the runner read
+   * it, `null` when none covers it.
+   */
+  readonly grant: string | null | 'unread';
+  /** The session has a prompted confirmation. */
+  readonly active: boolean;
+  /** Confirmations queued behind it. */
+  readonly queued: number;
+}
+
+/** The settings admission depends on. */
+export interface AdmitRules {
+  readonly whenPending: 'queue' | 'reject' | 'supersede';
+  readonly maxQueued: number;
+  readonly maxPending: number;
+  /** Standing allowances are granted (`standingAllowanceMs`). */
+  readonly standing: boolean;
+}
+
+/** What the runner does with a new request. */
+export type Admission =
+  | {
+      readonly kind: 'settle';
+      readonly outcome: ConfirmOutcome;
+      readonly reason: DecisionReason;
+      /** `false`: nothing is recorded (a flood writes nothing; close). */
+      readonly record: boolean;
+      readonly decidedBy?: string;
+    }
+  /** Read the standing allowance and admit again with it. */
+  | { readonly kind: 'read_grant' }
+  | { readonly kind: 'prompt' }
+  | { readonly kind: 'queue' }
+  /** Supersede the session's prompted confirmation and prompt this one. */
+  | { readonly kind: 'supersede' };
+
+/**
+ * The admission rule: aborted by its signal, refused past `maxPending` (checked before the
+ * allowance is read, so a flood reads and writes nothing), confirmed by a standing allowance,
+ * prompted when its session is free, and otherwise queued, refused or superseding, as
+ * `whenPending` says.
+ */
+export function admit(view: AdmitView, rules: AdmitRules): Admission {
+  if (view.aborted) return { kind: 'settle', outcome: 'aborted', reason: 'signal', record: true };
+  if (view.grant === 'unread') {
+    if (view.held >= rules.maxPending)
+      return { kind: 'settle', outcome: 'refused', reason: 'too_many_pending', record: false };
+    if (rules.standing && !view.multiStep) return { kind: 'read_grant' };
+  } else if (view.grant !== null) {
+    return {
+      kind: 'settle',
+      outcome: 'confirmed',
+      reason: 'standing_allowance',
+      record: true,
+      decidedBy: view.grant,
+    };
+  }
+  if (view.closed) return { kind: 'settle', outcome: 'aborted', reason: 'closed', record: false };
+  if (!view.active) return { kind: 'prompt' };
+  if (rules.whenPending === 'reject' || (rules.whenPending === 'queue' && view.queued >= rules.maxQueued))
+    return { kind: 'settle', outcome: 'refused', reason: 'session_busy', record: true };
+  return rules.whenPending === 'supersede' ? { kind: 'supersede' } : { kind: 'queue' };
+}
+
+/** What a followed (or own) confirmation's copy holds of its record, for `adopt`. */
+export interface AdoptView {
+  /** The `rev` of the record this gate last wrote or read. */
+  readonly rev: number | undefined;
+  readonly step: number;
+  readonly reprompts: number;
+  readonly promptedAt: number;
+  /** This gate knows the current prompt delivered. */
+  readonly delivered: boolean;
+  readonly expiresAt: number | undefined;
+}
+
+/** What a stored version changes; `undefined` when it is not newer (a record is only replaced by a newer version of itself). */
+export interface Adoption {
+  /** A new prompt (next step or re-prompt) went out from another gate: unanswerable until its delivery is known. */
+  readonly prompt?: Pick<PendingRecord, 'step' | 'reprompts' | 'promptedAt'>;
+  /** Its delivery is learnt now. */
+  readonly delivered?: { readonly deliveredAt: number; readonly order: PlatformOrder | undefined };
+  /** The deadline moved (the first prompt's delivery restarts the window). */
+  readonly expiresAt?: number;
+}
+
+/** The replica-sync rule: what a stored version of a record changes here, if it is newer (a higher `rev`). */
+export function adopt(view: AdoptView, record: PendingRecord): Adoption | undefined {
+  if (view.rev !== undefined && record.rev <= view.rev) return undefined;
+  const prompt =
+    record.step !== view.step || record.reprompts !== view.reprompts || record.promptedAt !== view.promptedAt
+      ? { step: record.step, reprompts: record.reprompts, promptedAt: record.promptedAt }
+      : undefined;
+  const delivered =
+    record.deliveredAt !== undefined && (prompt !== undefined || !view.delivered)
+      ? { deliveredAt: record.deliveredAt, order: record.order }
+      : undefined;
+  return {
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(delivered === undefined ? {} : { delivered }),
+    ...(record.expiresAt === view.expiresAt ? {} : { expiresAt: record.expiresAt }),
+  };
+}
