@@ -53,6 +53,7 @@ export {
   CHAT_FLOW_REFUSAL_CODES,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-types.js';
 export type {

@@ -12,8 +12,11 @@ import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-r
  * | `corrupt_record` | `resume`: the record is not a session of this flow (shape, snapshot, draft, data) |
  * | `foreign_version` | `resume`: another record format, another flow or flow version without migration |
  * | `expired` | the stored `expiresAt` has passed (checked at the moment of deciding) |
- * | `conflict` | a compare-and-set lost to another writer; the handle is stale from then on |
- * | `stale` | a write on a handle that lost a race: resume again |
+ * | `conflict` | the committed record moved past the revision this handle saw (another writer); the handle is stale from then on |
+ * | `stale` | a write on a handle that lost a race: resume (or `acquire`) again |
+ * | `lease_held` | another owner's lease on the session is valid (another replica's turn): nothing was written |
+ * | `lease_lost` | a write under a lease that expired or was taken over: nothing was written |
+ * | `too_large` | the record would exceed the kernel's record size limit: nothing was written |
  * | `store_failed` | the store kept failing through every retry of the write |
  * | `closed` | the handle was closed (also ends a waiting effect retry) |
  *
@@ -32,6 +35,9 @@ export const FLOW_SESSION_REFUSAL_CODES = [
   'expired',
   'conflict',
   'stale',
+  'lease_held',
+  'lease_lost',
+  'too_large',
   'store_failed',
   'closed',
 ] as const;
@@ -88,6 +94,8 @@ export interface FlowSessionStoreOptions<TStep extends string = string> {
   readonly clock?: Clock;
   /** Records live under `keyPrefix + id`; `flow-session:` by default. */
   readonly keyPrefix?: string;
+  /** This process's owner id for session leases; unique by default (`createOwnerId('fsm-sessions')`). */
+  readonly owner?: string;
   /** Slot-filling steps: a failed answer is kept as a draft and merged into the next one. */
   readonly draftSteps?: readonly TStep[];
   /** Waits between tries of a store write that threw; at most 10 ({@link DEFAULT_SAVE_RETRY_DELAYS_MS}). */
@@ -191,8 +199,9 @@ export type FlowEffectResult<TStep extends string = string, TContext = unknown> 
   | FlowSessionRefusal;
 
 /**
- * One flow session bound to a record in the Store. Every change is written with compare-and-set
- * against the version last read and counts only once written; a lost race is `conflict`.
+ * One flow session bound to a record in the Store. Every change is a step of the durable kernel
+ * decided on the committed record, applied only to the revision this handle last read or wrote,
+ * and written with one compare-and-set; it counts only once written, and a lost race is `conflict`.
  *
  * @example
  * ```ts
@@ -254,6 +263,15 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
     event: K,
     listener: (payload: StoredFlowSessionEvents<TStep, TContext>[K]) => void,
   ): Unsubscribe;
+  /**
+   * Takes the session's lease for `ttlMs` and reads the committed record into the handle (a stale
+   * handle is current again): until `release`, or until the lease expires, only this handle writes
+   * the session, and each of its writes is fenced (`lease_lost` once another owner took the lease).
+   * Refused `lease_held` while another handle's lease is valid.
+   */
+  acquire(options: { readonly ttlMs: number }): Promise<FlowSaveResult>;
+  /** Gives the lease back (best effort: a lease already lost is ignored; it expires anyway). */
+  release(): Promise<void>;
   /** Ends a waiting retry (`closed`) and refuses later writes. */
   close(): void;
 }
