@@ -1,7 +1,7 @@
 import type { Clock, JsonValue, Unsubscribe } from '@parley/core';
+import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
   FlowSaveResult,
-  FlowSessionRefusalCode,
   FlowSessionStore,
   StoredFlowSession,
   StoredSubmitResult,

@@ -13,11 +13,8 @@ import type { Flow } from './flow.js';
 import type { FlowSnapshot } from './flow-types.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 import type { SessionSlot } from './stored-session-steps.js';
-import type {
-  FlowSessionRefusal,
-  FlowSessionRefusalCode,
-  StoredFlowSessionEvents,
-} from './stored-session-types.js';
+import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
+import type { StoredFlowSessionEvents } from './stored-session-types.js';
 
 type Fields = { readonly [field: string]: JsonValue };
 type Sleeper = { timer: TimerHandle; wake: (woke: boolean) => void };

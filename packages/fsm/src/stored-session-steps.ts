@@ -9,7 +9,7 @@ import {
   readSessionRecord,
 } from './stored-session-record.js';
 import { isRecord } from './snapshot.js';
-import type { FlowSessionRefusalCode } from './stored-session-types.js';
+import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
 
 /**
  * @internal What the kernel record of a session holds: the record and its revision (bumped by every

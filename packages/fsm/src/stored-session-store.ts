@@ -23,9 +23,8 @@ import {
 } from './stored-session-record.js';
 import { check, createStep, type SessionSlot, sessionCodec, sessionCodeOf } from './stored-session-steps.js';
 import { isRecord } from './snapshot.js';
+import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
-  FlowSessionRefusal,
-  FlowSessionRefusalCode,
   FlowSessionStore,
   FlowSessionStoreEvents,
   FlowSessionStoreOptions,

@@ -2,6 +2,7 @@ import { type Committed, type JsonValue, KernelError, type KernelRefusal, type L
 import type { FlowSubmitResult } from './flow-types.js';
 import { isRecord } from './snapshot.js';
 import type { FlowDraft, FlowRetry } from './stored-session-record.js';
+import type { FlowSessionRefusal } from './stored-session-refusals.js';
 import { draftIn, mergeDraft, SessionState } from './stored-session-state.js';
 import {
   check,
@@ -14,7 +15,6 @@ import {
 import type {
   FlowEffectResult,
   FlowSaveResult,
-  FlowSessionRefusal,
   StoredFlowSession,
   StoredSubmitResult,
 } from './stored-session-types.js';
