@@ -164,3 +164,17 @@ describe('a failing store', () => {
     expect(await store.get('flow-session:s1')).toBeUndefined();
   });
 });
+
+describe('many sessions in one store', () => {
+  it('resumes each of more sessions than the codec remembers, each checked as stored', async () => {
+    const env = setup();
+    for (let i = 0; i < 70; i++) await started(env, `s${i}`);
+    for (let i = 0; i < 70; i++) {
+      const resumed = await env.sessions.resume(`s${i}`);
+      expect(resumed.ok && resumed.session.id).toBe(`s${i}`);
+    }
+    const stored = (await env.store.get('flow-session:s3')) as { data: Record<string, unknown> };
+    await env.store.set('flow-session:s3', { ...stored, data: { ...stored.data, draft: 'x' } } as never);
+    expect(await env.sessions.resume('s3')).toMatchObject({ ok: false, code: 'corrupt_record' });
+  });
+});
