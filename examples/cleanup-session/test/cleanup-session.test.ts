@@ -140,8 +140,11 @@ describe('scenario 1: the happy path', () => {
     const result = await run('happy-path');
     const audit = (await result.store.inner.get(auditKey('sess_1'))) as { transitions: { to: string }[] };
     expect(audit.transitions.map((t) => t.to).at(-1)).toBe('close');
-    const record = (await result.store.inner.get(sessionKey('sess_1'))) as { flow: { state: string } };
-    expect(record.flow.state).toBe('done');
+    // the session's durable-kernel record (kind parley.fsm.session) holds the flow under `data`
+    const record = (await result.store.inner.get(sessionKey('sess_1'))) as {
+      data: { flow: { state: string } };
+    };
+    expect(record.data.flow.state).toBe('done');
     expect(result.auditExport).toMatchObject({ kind: 'cleanup-audit', session: { session_id: 'sess_1' } });
     expect(result.clock.pendingTimers()).toBe(0);
   });

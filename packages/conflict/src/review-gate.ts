@@ -25,7 +25,8 @@ import {
  * `pass` / `revise` / `block`, or a `revise` without issues, escalates as `invalid_verdict` (fail
  * closed). A generator or reviewer that throws is retried once with the same request, then
  * reported as `generator_failed` / `reviewer_failed`. With a `store`, the rounds are counted per
- * `taskId` in the store (compare-and-set), so a restarted pipeline keeps the task's count.
+ * `taskId` in the store (a durable-kernel record; each round taken on the committed count with one
+ * compare-and-set), so a restarted pipeline or another gate instance keeps the task's count.
  *
  * @throws ConflictError `invalid_argument` when `review` is not a function, a limit is outside
  * 0–100, `targets` is not a list of strings, `ttlMs` is out of range or `store` is not a Store;
@@ -86,7 +87,7 @@ export function createReviewGate<TOutput, TInput = unknown>(
             'A review gate with a store needs a taskId for every run',
           );
         }
-        rounds = storedRounds(store, keyPrefix + run.taskId, ttlMs);
+        rounds = storedRounds(store, clock, keyPrefix + run.taskId, ttlMs);
       }
       return runLoop(
         {

@@ -82,8 +82,8 @@ export interface ReviewGateOptions<TOutput, TInput = unknown> {
   readonly maxErrorRetries?: number;
   readonly clock?: Clock;
   /**
-   * Keeps each task's revise-round count in this store (compare-and-set), under
-   * `keyPrefix + taskId`, so the limit holds across restarts and gate instances: a pipeline
+   * Keeps each task's revise-round count in this store (a durable-kernel record of kind
+   * `parley.conflict.rounds`, each round taken on the committed count), under `keyPrefix + taskId`, so the limit holds across restarts and gate instances: a pipeline
    * restarted after 3 revise rounds escalates on the next `revise`. Runs then need a `taskId`.
    * Without a store the count lives in one `run()` only.
    */
@@ -149,7 +149,8 @@ export interface ReviewGate<TOutput, TInput = unknown> {
    *
    * @throws ConflictError `cancelled` when the signal aborts; `invalid_argument` when `generate`
    * is not a function, or the gate has a store and no `taskId` is given; `store_failed` when the
-   * store fails, holds a corrupt count or keeps losing compare-and-set.
+   * store fails, holds a corrupt count, one of another format or one written before the durable
+   * kernel (never overwritten), or keeps losing compare-and-set.
    */
   run<TRunInput extends TInput>(
     options: ReviewRunOptions<TRunInput, TOutput>,

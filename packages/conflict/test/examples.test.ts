@@ -707,10 +707,8 @@ describe('README', () => {
       taskId: 'quant-2026-04-10:converge',
       generate: async (request) => (request.feedback.length === 0 ? {} : { stop_loss: 61_200 }),
     });
-    expect([outcome.ok, await store.get('review:quant-2026-04-10:converge')]).toEqual([
-      true,
-      { revisions: 1 },
-    ]);
+    const stored = (await store.get('review:quant-2026-04-10:converge')) as { data: unknown };
+    expect([outcome.ok, stored.data]).toEqual([true, { revisions: 1 }]);
   });
 
   it('runs the snippet: a contradiction is retried with the debug appended, then the hp_delta runs once', async () => {

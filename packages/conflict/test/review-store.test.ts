@@ -9,6 +9,8 @@ const revise: ReviewVerdict = {
   issues: [{ severity: 'major', field: 'stop_loss', description: 'Stop loss above entry' }],
 };
 const pass: ReviewVerdict = { verdict: 'pass' };
+/** The kernel record of a revise count, as the store holds it. */
+const ROUNDS = { kind: 'parley.conflict.rounds', version: 1, lease: null, fence: 0, deadlineAt: null };
 
 /** A reviewer answering from a list, recording how many rounds it was told were used. */
 function reviewer(...verdicts: ReviewVerdict[]) {
@@ -76,7 +78,11 @@ describe('a review gate whose revise count lives with the task in a store', () =
     const other = reviewer(revise, pass);
     await createReviewGate({ review: other, store }).run({ input: 'b', taskId: 't2', generate: drafts(2) });
     expect(other.seen).toEqual([0, 1]);
-    expect(await store.get('review:t1')).toEqual({ revisions: 3 });
+    expect(await store.get('review:t1')).toMatchObject({
+      kind: 'parley.conflict.rounds',
+      version: 1,
+      data: { revisions: 3 },
+    });
   });
 
   it('counts a round another instance took between its read and its write', async () => {
@@ -88,7 +94,8 @@ describe('a review gate whose revise count lives with the task in a store', () =
       async compareAndSet(key, version, value, options) {
         if (!raced) {
           raced = true;
-          await inner.set(key, { revisions: 2 }); // another replica's round lands first
+          // another replica's second round lands first
+          await inner.set(key, { ...ROUNDS, data: { revisions: 2 } });
         }
         return inner.compareAndSet(key, version, value, options);
       },
@@ -101,7 +108,7 @@ describe('a review gate whose revise count lives with the task in a store', () =
     });
     expect(outcome.ok || outcome.code).toBe('revise_limit');
     expect(review.seen).toEqual([0, 3]);
-    expect(await inner.get('p:t')).toEqual({ revisions: 3 });
+    expect(await inner.get('p:t')).toMatchObject({ data: { revisions: 3 } });
   });
 
   it('writes the count with the TTL it was given', async () => {
@@ -148,8 +155,10 @@ describe('a review gate store that fails', () => {
 
   it('rejects with store_failed on a corrupt stored count instead of guessing one', async () => {
     const store = createMemoryStore();
-    await store.set('review:t', { revisions: -1 });
-    expect(isParleyError(await run(store), 'store_failed')).toBe(true);
+    await store.set('review:t', { ...ROUNDS, data: { revisions: -1 } });
+    const error = await run(store);
+    expect(isParleyError(error, 'store_failed')).toBe(true);
+    expect((error as { details: { problem: string } }).details.problem).toBe('corrupt_value');
   });
 
   it('rejects with store_failed when every write loses to another writer', async () => {
@@ -187,17 +196,78 @@ describe('review gate store options', () => {
   });
 });
 
+/** One run of a gate on `store` whose reviewer says revise: the error it rejects with. */
+const reviewOnce = (store: Store) =>
+  rejection(
+    createReviewGate({ review: reviewer(revise), store }).run({
+      input: 'b',
+      taskId: 't',
+      generate: drafts(1),
+    }),
+  );
+
 describe('a stored count that is not a count', () => {
-  it('rejects with store_failed when the stored value is not an object', async () => {
+  it('rejects with store_failed when the stored count is not an object', async () => {
     const store = createMemoryStore();
-    await store.set('review:t', 'three');
-    const error = await rejection(
-      createReviewGate({ review: reviewer(revise), store }).run({
-        input: 'b',
-        taskId: 't',
-        generate: drafts(1),
-      }),
-    );
+    await store.set('review:t', { ...ROUNDS, data: 'three' });
+    const error = await reviewOnce(store);
     expect((error as { details: { problem: string } }).details.problem).toBe('corrupt_value');
+  });
+});
+
+describe('a stored count of another format', () => {
+  const runOn = async (value: unknown) => {
+    const store = createMemoryStore();
+    await store.set('review:t', value as never);
+    const error = await reviewOnce(store);
+    return { error, stored: await store.get('review:t') };
+  };
+
+  it('refuses a count written before the durable kernel as legacy_record and leaves it as it was', async () => {
+    const { error, stored } = await runOn({ revisions: 2 });
+    expect(isParleyError(error, 'store_failed')).toBe(true);
+    expect((error as { details: { problem: string } }).details.problem).toBe('legacy_record');
+    expect((error as Error).message).toContain('before the durable kernel');
+    expect(stored).toEqual({ revisions: 2 });
+  });
+
+  it('refuses a value that is no count as corrupt_value, also when the store cannot show it again', async () => {
+    const inner = createMemoryStore();
+    await inner.set('review:t', 'three');
+    const store: Store = {
+      ...inner,
+      getEntry: (key) => inner.getEntry(key),
+      get: () => Promise.reject(new Error('down')),
+    };
+    const error = await reviewOnce(store);
+    expect((error as { details: { problem: string } }).details.problem).toBe('corrupt_value');
+  });
+
+  it('refuses a count of another record format as record_version and leaves it as it was', async () => {
+    const other = { ...ROUNDS, version: 2, data: { revisions: 1 } };
+    const { error, stored } = await runOn(other);
+    expect((error as { details: { problem: string } }).details.problem).toBe('record_version');
+    expect(stored).toEqual(other);
+  });
+});
+
+describe('two gate instances racing on one task', () => {
+  it('takes every round once: two concurrent revises of one task count 2, nothing lost', async () => {
+    const store = createMemoryStore();
+    const gate = (seen: number[]) =>
+      createReviewGate({
+        review: (_o: unknown, { revisions }: { revisions: number }) => {
+          seen.push(revisions);
+          return seen.length === 1 ? revise : pass;
+        },
+        store,
+      });
+    const a: number[] = [];
+    const b: number[] = [];
+    const runs = [gate(a), gate(b)].map((g) => g.run({ input: 'b', taskId: 't', generate: drafts(2) }));
+    const outcomes = await Promise.all(runs);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    expect(await store.get('review:t')).toMatchObject({ data: { revisions: 2 } });
+    expect([...a, ...b].sort()).toEqual([0, 0, 1, 2]);
   });
 });

@@ -9,7 +9,7 @@ import type {
   ChatFlowResult,
 } from './chat-host-types.js';
 import { isRecord } from './snapshot.js';
-import type { FlowSessionRefusal, StoredFlowSession } from './stored-session-types.js';
+import type { StoredFlowSession } from './stored-session-types.js';
 
 const EMPTY: ChatFlowLedger = { seen: [], effect: null };
 
@@ -45,8 +45,6 @@ export interface TurnHost<TStep extends string, TContext, TData> {
   readonly options: ChatFlowHostOptions<TStep, TContext, TData>;
   readonly clock: Clock;
   readonly events: Emitter<ChatFlowHostEvents>;
-  /** Drops a handle that lost a race, so the next turn reads the record again. */
-  forget(session: StoredFlowSession<TStep, TContext, TData>): void;
 }
 
 /** @internal Starts a turn on a handle: the host's data and its ledger, split. */
@@ -81,7 +79,7 @@ async function saveTurn<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
 ) {
-  const saved = checked(host, turn.session, await turn.session.update(stored(turn)));
+  const saved = await turn.session.update(stored(turn));
   if (saved.ok) committed(turn, host);
   return saved;
 }
@@ -97,17 +95,6 @@ function committed<TStep extends string, TContext, TData>(
   turn.done = undefined;
   if (done !== undefined)
     host.events.emit('effect-done', { id: turn.session.id, ...pick(done), at: host.clock.now() });
-}
-
-/** A write that lost a race drops the handle, so the next turn reads the record again. */
-function checked<TStep extends string, TContext, TData, T extends { ok: boolean }>(
-  host: TurnHost<TStep, TContext, TData>,
-  session: StoredFlowSession<TStep, TContext, TData>,
-  result: T | FlowSessionRefusal,
-): T | FlowSessionRefusal {
-  if (!result.ok && 'code' in result && (result.code === 'conflict' || result.code === 'stale'))
-    host.forget(session);
-  return result;
 }
 
 /** @internal The context the host's callbacks get for `turn`. */
@@ -170,7 +157,7 @@ export function contextOf<TStep extends string, TContext, TData>(
         }
         return stored(turn);
       };
-      const written = checked(host, session, await session.submit(fields, { data, ...more }));
+      const written = await session.submit(fields, { data, ...more });
       if (!written.ok) {
         turn.ledger = before;
         return written;

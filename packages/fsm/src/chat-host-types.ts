@@ -1,7 +1,7 @@
 import type { Clock, JsonValue, Unsubscribe } from '@parley/core';
+import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
   FlowSaveResult,
-  FlowSessionRefusalCode,
   FlowSessionStore,
   StoredFlowSession,
   StoredSubmitResult,
@@ -59,6 +59,19 @@ export type ChatFlowRefusalCode = (typeof CHAT_FLOW_REFUSAL_CODES)[number] | Flo
  * ```
  */
 export const DEFAULT_MAX_CHAT_SESSIONS = 1_000;
+
+/**
+ * How long a chat-flow host holds a session's lease for one turn unless `turnLeaseMs` says
+ * otherwise (one minute): another replica's turn of that session is refused `lease_held` meanwhile.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TURN_LEASE_MS } from '@parley/fsm';
+ *
+ * console.log(DEFAULT_TURN_LEASE_MS); // 60000
+ * ```
+ */
+export const DEFAULT_TURN_LEASE_MS = 60_000;
 
 /**
  * How many processed message ids each session remembers (in its record) unless `maxSeenMessages`
@@ -203,6 +216,11 @@ export interface ChatFlowHostOptions<TStep extends string = string, TContext = u
   readonly maxSessions?: number;
   /** Message ids remembered per session ({@link DEFAULT_MAX_SEEN_MESSAGES}). */
   readonly maxSeenMessages?: number;
+  /**
+   * How long one turn holds the session's lease ({@link DEFAULT_TURN_LEASE_MS}); longer than the
+   * slowest turn (callbacks and effects included), or its writes are refused `lease_lost`.
+   */
+  readonly turnLeaseMs?: number;
 }
 
 /**
@@ -262,7 +280,10 @@ export interface ChatFlowHost<TData = JsonValue> {
   start(id: string, data: TData): Promise<ChatFlowResult>;
   /** Opens a stored session (after a restart): reports an unknown effect outcome, runs `begin`, asks again. */
   open(id: string): Promise<ChatFlowResult>;
-  /** Processes one reply; replies of one session run one at a time, in call order. */
+  /**
+   * Processes one reply; replies of one session run one at a time, in call order, each on the
+   * committed record under the session's lease (`lease_held` while another replica's turn holds it).
+   */
   reply(id: string, text: string, options?: { readonly messageId?: string }): Promise<ChatFlowResult>;
   /** Settles an unknown effect outcome once a person checked: `done` keeps it, `not_done` allows a new run. */
   resolveEffect(id: string, outcome: 'done' | 'not_done'): Promise<ChatFlowResult>;

@@ -8,6 +8,7 @@ import {
   type ChatFlowResult,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-types.js';
 import { FsmError } from './errors.js';
@@ -65,12 +66,13 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
   const clock: Clock = options.clock ?? systemClock;
   const maxSessions = positive(options.maxSessions ?? DEFAULT_MAX_CHAT_SESSIONS, 'maxSessions');
   const maxSeen = positive(options.maxSeenMessages ?? DEFAULT_MAX_SEEN_MESSAGES, 'maxSeenMessages');
+  const turnLeaseMs = positive(options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS, 'turnLeaseMs');
   type Session = StoredFlowSession<TStep, TContext, TData>;
   const events = createEmitter<ChatFlowHostEvents>();
   const open = new Map<string, Session>(); // in use order: the first is the least recently used
   const chains = new Map<string, Promise<unknown>>();
   let closed = false;
-  const host: TurnHost<TStep, TContext, TData> = { options, clock, events, forget };
+  const host: TurnHost<TStep, TContext, TData> = { options, clock, events };
 
   function refusal(id: string, code: ChatFlowRefusalCode, reason: string, cause?: unknown): ChatFlowResult {
     events.emit('refused', { id, code, reason, at: clock.now() });
@@ -128,6 +130,25 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     return resumed.session;
   }
 
+  /**
+   * Runs one turn on `session` under its lease: the handle first reads the committed record (never
+   * what an earlier turn left in it), every write of the turn is fenced, and the lease is given back.
+   */
+  async function held(session: Session, run: () => Promise<ChatFlowResult>): Promise<ChatFlowResult> {
+    const taken = await session.acquire({ ttlMs: turnLeaseMs });
+    if (!taken.ok) {
+      forget(session);
+      throw new Refused(taken.code, taken.reason, taken.cause);
+    }
+    let result: ChatFlowResult;
+    try {
+      result = await run();
+    } finally {
+      await session.release();
+    }
+    return result.ok ? { ...result, version: session.version } : result; // as the turn left the record
+  }
+
   async function begin(session: Session, how: 'start' | 'resume'): Promise<ChatFlowResult> {
     const turn = openTurn(session);
     const ctx = contextOf(turn, host);
@@ -141,6 +162,38 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     return finishTurn(turn, host);
   }
 
+  /** A reply's turn: a message id seen before is a duplicate; the reply is read and submitted. */
+  async function answer(session: Session, text: string, messageId: string | undefined) {
+    const id = session.id;
+    const turn = openTurn(session);
+    if (messageId !== undefined) {
+      if (turn.ledger.seen.includes(messageId)) {
+        events.emit('duplicate', { id, messageId, at: clock.now() });
+        return refusal(id, 'duplicate', `message ${messageId} was processed before`);
+      }
+      turn.ledger = { ...turn.ledger, seen: [...turn.ledger.seen, messageId].slice(-maxSeen) };
+    }
+    const ctx = contextOf(turn, host);
+    const fields = await options.read(text, ctx);
+    if (fields !== undefined) {
+      const written = await ctx.submit(fields);
+      if (!written.ok) throw new Refused(written.code, written.reason, written.cause);
+    }
+    return finishTurn(turn, host);
+  }
+
+  /** Settles an effect whose outcome is unknown: `done` keeps it, `not_done` clears it. */
+  async function settleEffect(session: Session, outcome: 'done' | 'not_done') {
+    const turn = openTurn(session);
+    const effect = turn.ledger.effect;
+    if (effect?.state !== 'running') {
+      return refusal(session.id, 'not_claimed', `no effect of ${session.id} has an unknown outcome`);
+    }
+    const done = { ...effect, state: 'done' as const, doneAt: clock.now() };
+    turn.ledger = { ...turn.ledger, effect: outcome === 'done' ? done : null };
+    return finishTurn(turn, host);
+  }
+
   return {
     start: (id, data) =>
       serialize(id, async () => {
@@ -148,12 +201,13 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
         if (!started.ok) throw new Refused(started.code, started.reason, started.cause);
         forget(open.get(id));
         remember(started.session);
-        return begin(started.session, 'start');
+        return held(started.session, () => begin(started.session, 'start'));
       }),
     open: (id) =>
       serialize(id, async () => {
         forget(open.get(id));
-        return begin(await load(id), 'resume');
+        const session = await load(id);
+        return held(session, () => begin(session, 'resume'));
       }),
     reply: (id, text, more = {}) =>
       serialize(id, async () => {
@@ -168,32 +222,13 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
             `A message id is a string of 1…${MAX_MESSAGE_ID_LENGTH} characters`,
           );
         }
-        const turn = openTurn(await load(id));
-        if (messageId !== undefined) {
-          if (turn.ledger.seen.includes(messageId)) {
-            events.emit('duplicate', { id, messageId, at: clock.now() });
-            return refusal(id, 'duplicate', `message ${messageId} was processed before`);
-          }
-          turn.ledger = { ...turn.ledger, seen: [...turn.ledger.seen, messageId].slice(-maxSeen) };
-        }
-        const ctx = contextOf(turn, host);
-        const fields = await options.read(text, ctx);
-        if (fields !== undefined) {
-          const written = await ctx.submit(fields);
-          if (!written.ok) throw new Refused(written.code, written.reason, written.cause);
-        }
-        return finishTurn(turn, host);
+        const session = await load(id);
+        return held(session, () => answer(session, text, messageId));
       }),
     resolveEffect: (id, outcome) =>
       serialize(id, async () => {
-        const turn = openTurn(await load(id));
-        const effect = turn.ledger.effect;
-        if (effect?.state !== 'running') {
-          return refusal(id, 'not_claimed', `no effect of ${id} has an unknown outcome`);
-        }
-        const done = { ...effect, state: 'done' as const, doneAt: clock.now() };
-        turn.ledger = { ...turn.ledger, effect: outcome === 'done' ? done : null };
-        return finishTurn(turn, host);
+        const session = await load(id);
+        return held(session, () => settleEffect(session, outcome));
       }),
     get size() {
       return open.size;

@@ -33,12 +33,11 @@ export {
   DEFAULT_SAVE_RETRY_DELAYS_MS,
   MAX_RETRY_DELAYS,
 } from './stored-session-store.js';
-export { FLOW_SESSION_REFUSAL_CODES } from './stored-session-types.js';
+export { FLOW_SESSION_REFUSAL_CODES } from './stored-session-refusals.js';
+export type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 export type {
   FlowEffectResult,
   FlowSaveResult,
-  FlowSessionRefusal,
-  FlowSessionRefusalCode,
   FlowSessionStore,
   FlowSessionStoreEvents,
   FlowSessionStoreOptions,
@@ -53,6 +52,7 @@ export {
   CHAT_FLOW_REFUSAL_CODES,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-types.js';
 export type {

@@ -5,17 +5,20 @@ import type { FlowSnapshot } from './flow-types.js';
 import { isRecord } from './snapshot.js';
 
 /**
- * The format number of a stored flow session record; a record of another format is refused as
- * `foreign_version`.
+ * The format number of a stored flow session record (the version of its durable-kernel record of
+ * kind `parley.fsm.session`); a record of another format is refused as `foreign_version`.
  *
  * @example
  * ```ts
  * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/fsm';
  *
- * console.log(FLOW_SESSION_RECORD_FORMAT); // 1
+ * console.log(FLOW_SESSION_RECORD_FORMAT); // 2
  * ```
  */
-export const FLOW_SESSION_RECORD_FORMAT = 1;
+export const FLOW_SESSION_RECORD_FORMAT = 2;
+
+/** @internal The kind of a stored flow session's kernel record. */
+export const FLOW_SESSION_KIND = 'parley.fsm.session';
 
 /**
  * The answers of a slot-filling step kept after a failed submission, merged into the next one.
@@ -51,8 +54,9 @@ export interface FlowRetry<TStep extends string = string> {
 }
 
 /**
- * What a stored flow session writes under its key: the flow snapshot, the draft, the host's data,
- * a pending effect retry and the absolute expiry. Plain JSON.
+ * A stored flow session's record: the flow snapshot, the draft, the host's data, a pending effect
+ * retry and the absolute expiry. Plain JSON; the store holds it inside a durable-kernel record of
+ * kind `parley.fsm.session`, format {@link FLOW_SESSION_RECORD_FORMAT}.
  *
  * @example
  * ```ts
@@ -62,7 +66,7 @@ export interface FlowRetry<TStep extends string = string> {
  * ```
  */
 export interface FlowSessionRecord<TStep extends string = string, TContext = unknown, TData = JsonValue> {
-  readonly kind: 'parley.flow-session';
+  readonly kind: 'parley.fsm.session';
   readonly format: typeof FLOW_SESSION_RECORD_FORMAT;
   readonly id: string;
   readonly flow: FlowSnapshot<TStep, TContext>;
@@ -88,9 +92,10 @@ export function readSessionRecord<TStep extends string, TContext, TData>(
   dataSchema: StandardSchemaV1 | undefined,
 ): { readonly ok: true; readonly record: FlowSessionRecord<TStep, TContext, TData> } | RecordProblem {
   const corrupt = (reason: string): RecordProblem => ({ code: 'corrupt_record', reason });
-  if (!isRecord(value) || value.kind !== 'parley.flow-session') return corrupt('not a flow session record');
+  if (!isRecord(value) || value.kind !== FLOW_SESSION_KIND) return corrupt('not a flow session record');
   if (value.format !== FLOW_SESSION_RECORD_FORMAT) {
-    return { code: 'foreign_version', reason: `record format ${String(value.format)} is not 1` };
+    const reason = `record format ${String(value.format)} is not ${FLOW_SESSION_RECORD_FORMAT}`;
+    return { code: 'foreign_version', reason };
   }
   if (value.id !== id) return corrupt(`the record is of session "${String(value.id)}"`);
   const { draft, retry, expiresAt, savedAt } = value;

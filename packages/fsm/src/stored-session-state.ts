@@ -3,25 +3,28 @@ import {
   createEmitter,
   type Emitter,
   type JsonValue,
-  type Store,
+  type Kernel,
+  type Lease,
+  type RecordCodec,
   type TimerHandle,
   type Unsubscribe,
 } from '@parley/core';
 import type { Flow } from './flow.js';
 import type { FlowSnapshot } from './flow-types.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
-import type {
-  FlowSessionRefusal,
-  FlowSessionRefusalCode,
-  StoredFlowSessionEvents,
-} from './stored-session-types.js';
+import type { SessionSlot } from './stored-session-steps.js';
+import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
+import type { StoredFlowSessionEvents } from './stored-session-types.js';
 
 type Fields = { readonly [field: string]: JsonValue };
 type Sleeper = { timer: TimerHandle; wake: (woke: boolean) => void };
 
 /** @internal What a handle needs from its store: checked once, shared by every handle. */
-export interface HandleSettings<TStep extends string> {
-  readonly store: Store;
+export interface HandleSettings<TStep extends string, TContext = unknown, TData = unknown> {
+  readonly kernel: Kernel;
+  readonly codec: RecordCodec<SessionSlot<TStep, TContext, TData>>;
+  /** The last error the store threw for a key (the cause of a `store_failed`). */
+  readonly failure: (key: string) => unknown;
   readonly clock: Clock;
   readonly draftSteps: readonly TStep[];
   readonly saveDelays: readonly number[];
@@ -33,12 +36,15 @@ export interface HandleSettings<TStep extends string> {
 
 /**
  * @internal What a stored session handle holds and reads: the record it last wrote or read at
- * `version`, its clock waits and its refusals. The writes are in {@link StoredSession}.
+ * `version` and revision `rev`, the lease it holds, its clock waits and its refusals. The writes
+ * are in {@link StoredSession}.
  */
 export abstract class SessionState<TStep extends string, TContext, TData> {
   readonly id: string;
   protected rec: FlowSessionRecord<TStep, TContext, TData>;
   protected ver: number;
+  protected rev: number;
+  protected lease: Lease | undefined = undefined;
   protected lost = false;
   protected closed = false;
   private waits: Set<Sleeper> | undefined = undefined;
@@ -46,13 +52,15 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
 
   constructor(
     protected readonly flow: Flow<TStep, TContext>,
-    protected readonly settings: HandleSettings<TStep>,
+    protected readonly settings: HandleSettings<TStep, TContext, TData>,
     readonly key: string,
     initial: FlowSessionRecord<TStep, TContext, TData>,
     initialVersion: number,
+    initialRev: number,
   ) {
     this.rec = initial;
     this.ver = initialVersion;
+    this.rev = initialRev;
     this.id = initial.id;
   }
 
@@ -113,12 +121,7 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
   }
 
   merged(fields: Fields): Fields {
-    const out: Record<string, JsonValue> = { ...this.draftOf()?.fields };
-    for (const [name, value] of Object.entries(fields)) {
-      const before = out[name];
-      out[name] = Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])] : value;
-    }
-    return out;
+    return mergeDraft(this.draftOf(), fields);
   }
 
   on<K extends keyof StoredFlowSessionEvents & string>(
@@ -175,8 +178,25 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
   }
 
   protected draftOf(): FlowDraft<TStep> | null {
-    const draft = this.rec.draft;
-    const flow = this.rec.flow;
-    return draft !== null && draft.step === flow.state && draft.part === flow.part ? draft : null;
+    return draftIn(this.rec);
   }
+}
+
+/** @internal The draft of a record's current step and part, or `null`. */
+export function draftIn<TStep extends string>(record: {
+  readonly draft: FlowDraft<TStep> | null;
+  readonly flow: FlowSnapshot<TStep, unknown>;
+}): FlowDraft<TStep> | null {
+  const { draft, flow } = record;
+  return draft !== null && draft.step === flow.state && draft.part === flow.part ? draft : null;
+}
+
+/** @internal `fields` merged into `draft`: lists joined without duplicates, other fields replaced. */
+export function mergeDraft(draft: FlowDraft | null, fields: Fields): Fields {
+  const out: Record<string, JsonValue> = { ...draft?.fields };
+  for (const [name, value] of Object.entries(fields)) {
+    const before = out[name];
+    out[name] = Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])] : value;
+  }
+  return out;
 }

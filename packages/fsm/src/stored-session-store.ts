@@ -1,16 +1,30 @@
-import { assertTimeoutMs, createEmitter, type Emitter, type JsonValue, systemClock } from '@parley/core';
+import {
+  assertTimeoutMs,
+  KernelError,
+  createEmitter,
+  createKernel,
+  createOwnerId,
+  type Emitter,
+  isParleyError,
+  type JsonValue,
+  type KernelRefusal,
+  type Store,
+  systemClock,
+} from '@parley/core';
 import { FsmError } from './errors.js';
+import { watchFailures } from './internal/store-failures.js';
 import type { Flow } from './flow.js';
 import { StoredSession } from './stored-session.js';
 import type { HandleSettings } from './stored-session-state.js';
 import {
+  FLOW_SESSION_KIND,
   FLOW_SESSION_RECORD_FORMAT,
   type FlowSessionRecord,
-  readSessionRecord,
 } from './stored-session-record.js';
+import { check, createStep, type SessionSlot, sessionCodec, sessionCodeOf } from './stored-session-steps.js';
+import { isRecord } from './snapshot.js';
+import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
-  FlowSessionRefusal,
-  FlowSessionRefusalCode,
   FlowSessionStore,
   FlowSessionStoreEvents,
   FlowSessionStoreOptions,
@@ -53,14 +67,17 @@ export const DEFAULT_EFFECT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
 export const MAX_RETRY_DELAYS = 10;
 
 /**
- * Binds a flow's sessions to a Store: each session is one record, written with compare-and-set
- * after every answer, resumable after a restart or on another replica.
+ * Binds a flow's sessions to a Store: each session is one durable-kernel record (kind
+ * `parley.fsm.session`), changed by a step decided on the committed record and written with one
+ * compare-and-set after every answer, resumable after a restart or on another replica.
  *
  * Use it in a chat-flow host instead of hand-written persistence: `start` a session per
  * conversation, `submit` each answer (slot-filling steps keep a draft of partial answers),
  * `update` the host's own data, `perform` a step's effect with bounded retries on the clock, and
- * `resume` after a restart. A lost race, a corrupt or foreign record, an expired session and a
- * store that keeps failing are refusals as data; nothing is half-written.
+ * `resume` after a restart; `acquire` a session's lease for a turn that must not interleave with
+ * another replica's. A lost race, a corrupt or foreign record (a record of format 1, written before
+ * the durable kernel, is refused `foreign_version` and never overwritten), an expired session, a
+ * lease held elsewhere and a store that keeps failing are refusals as data; nothing is half-written.
  *
  * @throws FsmError `invalid_options` for a retry list longer than {@link MAX_RETRY_DELAYS} or a
  * delay or `idleTimeoutMs` that is not a timeout in ms.
@@ -103,9 +120,16 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
 ): FlowSessionStore<TStep, TContext, TData> {
   const clock = options.clock ?? systemClock;
   const prefix = options.keyPrefix ?? 'flow-session:';
+  const { store } = options;
+  const watched = watchFailures(store);
+  const owner = options.owner ?? createOwnerId('fsm-sessions');
+  const kernel = createKernel({ store: watched.store, clock, owner });
+  const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
   // checked once, up front, and shared by every handle
-  const settings: HandleSettings<TStep> = {
-    store: options.store,
+  const settings: HandleSettings<TStep, TContext, TData> = {
+    kernel,
+    codec,
+    failure: (key) => watched.take(key),
     clock,
     draftSteps: options.draftSteps ?? [],
     saveDelays: delays(options.saveRetryDelaysMs ?? DEFAULT_SAVE_RETRY_DELAYS_MS, 'saveRetryDelaysMs'),
@@ -130,6 +154,27 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return { ok: false, code, reason, ...extra };
   };
 
+  /** A kernel refusal of session `id`; a record of format 1 (before the kernel) is `foreign_version`. */
+  async function refuseKernel(id: string, refused: KernelRefusal): Promise<FlowSessionRefusal> {
+    if (refused.code === 'store_failed') {
+      const cause =
+        watched.take(prefix + id) ??
+        new KernelError('store_failed', refused.message, { details: { key: refused.key } });
+      return refuse(id, 'store_failed', `the store failed: ${refused.message}`, { attempts: 1, cause });
+    }
+    if (refused.code === 'corrupt_record' && (await legacy(store, prefix + id))) {
+      const why = `session ${id} was stored by an earlier @parley/fsm (format 1, before the durable kernel)`;
+      return refuse(id, 'foreign_version', `${why}: finish it there or delete it; it is never overwritten`);
+    }
+    return refuse(id, sessionCodeOf(refused.code), refused.message);
+  }
+
+  const handle = (id: string, slot: SessionSlot<TStep, TContext, TData>, version: number) => {
+    // only readable slots reach here (checked by the caller)
+    const { record, rev } = slot as Extract<typeof slot, { record: unknown }>;
+    return new StoredSession(flow, settings, prefix + id, record, version, rev);
+  };
+
   return {
     keyOf: (id) => prefix + id,
     async start(id, startOptions) {
@@ -139,7 +184,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
         ...(startOptions.context === undefined ? {} : { context: startOptions.context }),
       });
       const record: FlowSessionRecord<TStep, TContext, TData> = {
-        kind: 'parley.flow-session',
+        kind: FLOW_SESSION_KIND,
         format: FLOW_SESSION_RECORD_FORMAT,
         id,
         flow: snapshot,
@@ -149,43 +194,49 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
         expiresAt: options.idleTimeoutMs === undefined ? null : at + options.idleTimeoutMs,
         savedAt: at,
       };
-      try {
-        // plain JSON by construction
-        const result = await options.store.compareAndSet(prefix + id, null, record as unknown as JsonValue);
-        if (!result.ok)
-          return refuse(id, 'exists', `a session ${id} is already stored`, { version: result.version });
-        return { ok: true, session: new StoredSession(flow, settings, prefix + id, record, result.version) };
-      } catch (error) {
-        return refuse(id, 'store_failed', `the store failed: ${message(error)}`, {
-          attempts: 1,
-          cause: error,
-        });
+      const done = await kernel.apply(prefix + id, codec, createStep<TStep, TContext, TData>(), record);
+      if (!done.ok) return refuseKernel(id, done);
+      const verdict = done.effects[0];
+      if (verdict === undefined || !verdict.ok || done.committed === undefined) {
+        const version = done.committed?.storeVersion ?? null;
+        return refuse(id, 'exists', `a session ${id} is already stored`, { version });
       }
+      return { ok: true, session: handle(id, done.committed.value, done.committed.storeVersion) };
     },
     async resume(id) {
-      let entry: Awaited<ReturnType<typeof options.store.getEntry>>;
+      let found: Awaited<ReturnType<typeof kernel.read<SessionSlot<TStep, TContext, TData>>>>;
       try {
-        entry = await options.store.getEntry(prefix + id);
+        found = await kernel.read(prefix + id, codec);
       } catch (error) {
-        return refuse(id, 'store_failed', `the store failed: ${message(error)}`, {
-          attempts: 1,
-          cause: error,
-        });
+        for (const code of ['corrupt_record', 'record_version', 'store_failed'] as const) {
+          if (isParleyError(error, code)) {
+            return refuseKernel(id, { ok: false, code, message: error.message, key: prefix + id });
+          }
+        }
+        throw error;
       }
-      if (entry === undefined) return refuse(id, 'not_found', `no session ${id} is stored`);
-      const read = readSessionRecord<TStep, TContext, TData>(flow, id, entry.value, options.dataSchema);
-      if (!('ok' in read)) return refuse(id, read.code, `session ${id}: ${read.reason}`);
-      const { record } = read;
-      if (record.expiresAt !== null && clock.now() >= record.expiresAt) {
-        return refuse(id, 'expired', `session ${id} expired at ${new Date(record.expiresAt).toISOString()}`);
+      const checked = check(found?.value, id, clock.now());
+      if (!checked.ok || found === undefined) {
+        const code = checked.ok ? 'not_found' : checked.code;
+        return refuse(id, code, checked.ok ? `no session ${id} is stored` : checked.reason);
       }
-      return { ok: true, session: new StoredSession(flow, settings, prefix + id, record, entry.version) };
+      return { ok: true, session: handle(id, checked.out, found.storeVersion) };
     },
     on(event, listener) {
       events ??= createEmitter();
       return events.on(event, listener);
     },
   };
+}
+
+/** Whether `key` holds a session record of format 1, written before the durable kernel. */
+async function legacy(store: Store, key: string): Promise<boolean> {
+  try {
+    const value = await store.get(key);
+    return isRecord(value) && value.kind === 'parley.flow-session' && value.format === 1;
+  } catch {
+    return false; // it stays refused as corrupt; the next read reports a failing store
+  }
 }
 
 function delays(list: readonly number[], name: string): readonly number[] {

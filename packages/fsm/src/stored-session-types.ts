@@ -1,74 +1,7 @@
 import type { Clock, JsonValue, StandardSchemaV1, Store, Unsubscribe } from '@parley/core';
 import type { FlowFields, FlowSnapshot, FlowStatus, FlowSubmitResult } from './flow-types.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
-
-/**
- * Every code a stored flow session refuses with (as data, never thrown).
- *
- * | code | when |
- * |---|---|
- * | `not_found` | `resume`: no record under the key |
- * | `exists` | `start`: a record is already there |
- * | `corrupt_record` | `resume`: the record is not a session of this flow (shape, snapshot, draft, data) |
- * | `foreign_version` | `resume`: another record format, another flow or flow version without migration |
- * | `expired` | the stored `expiresAt` has passed (checked at the moment of deciding) |
- * | `conflict` | a compare-and-set lost to another writer; the handle is stale from then on |
- * | `stale` | a write on a handle that lost a race: resume again |
- * | `store_failed` | the store kept failing through every retry of the write |
- * | `closed` | the handle was closed (also ends a waiting effect retry) |
- *
- * @example
- * ```ts
- * import { FLOW_SESSION_REFUSAL_CODES } from '@parley/fsm';
- *
- * console.log(FLOW_SESSION_REFUSAL_CODES.includes('conflict')); // true
- * ```
- */
-export const FLOW_SESSION_REFUSAL_CODES = [
-  'not_found',
-  'exists',
-  'corrupt_record',
-  'foreign_version',
-  'expired',
-  'conflict',
-  'stale',
-  'store_failed',
-  'closed',
-] as const;
-
-/**
- * A code of {@link FLOW_SESSION_REFUSAL_CODES}.
- *
- * @example
- * ```ts
- * import type { FlowSessionRefusalCode } from '@parley/fsm';
- *
- * const code: FlowSessionRefusalCode = 'stale';
- * ```
- */
-export type FlowSessionRefusalCode = (typeof FLOW_SESSION_REFUSAL_CODES)[number];
-
-/**
- * A stored flow session's "no": nothing was written and the handle's state did not move.
- *
- * @example
- * ```ts
- * import type { FlowSessionRefusal } from '@parley/fsm';
- *
- * const lost: FlowSessionRefusal = { ok: false, code: 'conflict', reason: 'another writer', version: 7 };
- * ```
- */
-export interface FlowSessionRefusal {
-  readonly ok: false;
-  readonly code: FlowSessionRefusalCode;
-  readonly reason: string;
-  /** `conflict`: the version the store holds now (`null`: deleted). */
-  readonly version?: number | null;
-  /** `store_failed`: the writes tried. */
-  readonly attempts?: number;
-  /** `store_failed`: the last error of the store. */
-  readonly cause?: unknown;
-}
+import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 
 /**
  * Options of {@link createFlowSessionStore}.
@@ -88,6 +21,8 @@ export interface FlowSessionStoreOptions<TStep extends string = string> {
   readonly clock?: Clock;
   /** Records live under `keyPrefix + id`; `flow-session:` by default. */
   readonly keyPrefix?: string;
+  /** This process's owner id for session leases; unique by default (`createOwnerId('fsm-sessions')`). */
+  readonly owner?: string;
   /** Slot-filling steps: a failed answer is kept as a draft and merged into the next one. */
   readonly draftSteps?: readonly TStep[];
   /** Waits between tries of a store write that threw; at most 10 ({@link DEFAULT_SAVE_RETRY_DELAYS_MS}). */
@@ -191,8 +126,9 @@ export type FlowEffectResult<TStep extends string = string, TContext = unknown> 
   | FlowSessionRefusal;
 
 /**
- * One flow session bound to a record in the Store. Every change is written with compare-and-set
- * against the version last read and counts only once written; a lost race is `conflict`.
+ * One flow session bound to a record in the Store. Every change is a step of the durable kernel
+ * decided on the committed record, applied only to the revision this handle last read or wrote,
+ * and written with one compare-and-set; it counts only once written, and a lost race is `conflict`.
  *
  * @example
  * ```ts
@@ -254,6 +190,15 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
     event: K,
     listener: (payload: StoredFlowSessionEvents<TStep, TContext>[K]) => void,
   ): Unsubscribe;
+  /**
+   * Takes the session's lease for `ttlMs` and reads the committed record into the handle (a stale
+   * handle is current again): until `release`, or until the lease expires, only this handle writes
+   * the session, and each of its writes is fenced (`lease_lost` once another owner took the lease).
+   * Refused `lease_held` while another handle's lease is valid.
+   */
+  acquire(options: { readonly ttlMs: number }): Promise<FlowSaveResult>;
+  /** Gives the lease back (best effort: a lease already lost is ignored; it expires anyway). */
+  release(): Promise<void>;
   /** Ends a waiting retry (`closed`) and refuses later writes. */
   close(): void;
 }

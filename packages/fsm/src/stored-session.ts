@@ -1,8 +1,17 @@
-import type { JsonValue } from '@parley/core';
+import { type Committed, type JsonValue, KernelError, type KernelRefusal, type Lease } from '@parley/core';
 import type { FlowSubmitResult } from './flow-types.js';
 import { isRecord } from './snapshot.js';
-import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
-import { SessionState } from './stored-session-state.js';
+import type { FlowDraft, FlowRetry } from './stored-session-record.js';
+import type { FlowSessionRefusal } from './stored-session-refusals.js';
+import { draftIn, mergeDraft, SessionState } from './stored-session-state.js';
+import {
+  check,
+  type SessionChange,
+  type SessionSlot as Slot,
+  sessionCodeOf,
+  type WriteEvent,
+  writeStep,
+} from './stored-session-steps.js';
 import type {
   FlowEffectResult,
   FlowSaveResult,
@@ -15,9 +24,17 @@ type SubmitOptions<TStep extends string, TContext, TData> = {
   readonly data?: TData | ((result: FlowSubmitResult<TStep, TContext>) => TData);
   readonly transient?: Fields;
 };
-type SessionRecord<TStep extends string, TContext, TData> = FlowSessionRecord<TStep, TContext, TData>;
 const DONE: Promise<unknown> = Promise.resolve();
 const ignore = (): undefined => undefined;
+const LOST = {
+  code: 'conflict',
+  reason: 'the committed record is not a session this handle can write',
+} as const;
+/** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
+const unchanged = <T>(current: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
+  value: current,
+  effects: [],
+});
 
 /**
  * @internal The handle of a record already written (by `start`) or read (by `resume`) at `version`.
@@ -39,7 +56,12 @@ export class StoredSession<TStep extends string, TContext, TData>
   }
 
   update(data: TData): Promise<FlowSaveResult> {
-    return this.exclusive(async () => this.gate() ?? this.write({ ...this.rec, data }));
+    return this.exclusive(async () => {
+      const refused = this.gate();
+      if (refused !== undefined) return refused;
+      const saved = await this.write((record) => ({ next: { ...record, data }, out: undefined }));
+      return saved.ok ? { ok: true, version: saved.version } : saved;
+    });
   }
 
   async perform(
@@ -79,48 +101,121 @@ export class StoredSession<TStep extends string, TContext, TData>
     return run;
   }
 
-  /** Writes `next` with compare-and-set, retrying a throwing store on the clock. */
-  protected async write(next: SessionRecord<TStep, TContext, TData>): Promise<FlowSaveResult> {
-    const { store, clock, idleTimeoutMs, saveDelays } = this.settings;
+  async acquire({ ttlMs }: { readonly ttlMs: number }): Promise<FlowSaveResult> {
+    if (this.closed) return this.refuse('closed', `session ${this.id} is closed`);
+    const taken = await this.retrying(() => this.take(ttlMs));
+    if (!taken.ok) return taken;
+    const checked = check(taken.committed?.value, this.id, this.settings.clock.now());
+    if (!checked.ok || taken.committed === undefined) {
+      await this.settings.kernel.release(taken.lease);
+      const why = checked.ok
+        ? { code: 'not_found' as const, reason: `no session ${this.id} is stored` }
+        : checked;
+      return this.refuse(why.code, why.reason);
+    }
+    this.lease = taken.lease;
+    this.rec = checked.out.record;
+    this.rev = checked.out.rev;
+    this.ver = taken.committed.storeVersion;
+    this.lost = false;
+    return { ok: true, version: this.ver };
+  }
+
+  async release(): Promise<void> {
+    const lease = this.lease;
+    if (lease === undefined) return;
+    const { kernel, codec } = this.settings;
+    // best effort: a lease not given back (a failing store) is renewed by the next `acquire`, or expires
+    const done = await kernel.apply(this.key, codec, unchanged, undefined, { lease, release: true });
+    if (done.ok || done.code !== 'store_failed') this.lease = undefined;
+    if (done.ok && done.committed !== undefined) this.ver = done.committed.storeVersion;
+  }
+
+  /** Takes the lease, or renews the one this handle could not give back; with the committed record. */
+  private async take(ttlMs: number): Promise<
+    | {
+        readonly ok: true;
+        readonly lease: Lease;
+        readonly committed: Committed<Slot<TStep, TContext, TData>> | undefined;
+      }
+    | KernelRefusal
+  > {
+    const { kernel, codec } = this.settings;
+    const held = this.lease;
+    if (held === undefined) return kernel.acquire(this.key, codec, { ttlMs });
+    const renewed = await kernel.renew(held, { ttlMs });
+    if (!renewed.ok) {
+      if (renewed.code !== 'lease_lost') return renewed;
+      this.lease = undefined; // fenced off or expired: taken like any other
+      return kernel.acquire(this.key, codec, { ttlMs });
+    }
+    this.lease = renewed.lease;
+    const read = await kernel.apply(this.key, codec, unchanged, undefined, { lease: renewed.lease });
+    return read.ok ? { ok: true, lease: renewed.lease, committed: read.committed } : read;
+  }
+
+  /** Runs a kernel operation, retrying a throwing store on the clock (`saveRetryDelaysMs`). */
+  private async retrying<T extends { readonly ok: true }>(
+    run: () => Promise<T | KernelRefusal>,
+  ): Promise<T | FlowSessionRefusal> {
+    const { saveDelays, clock } = this.settings;
     const id = this.id;
     for (let attempt = 1; ; attempt++) {
-      const at = clock.now();
-      const full: SessionRecord<TStep, TContext, TData> = {
-        kind: next.kind,
-        format: next.format,
-        id: next.id,
-        flow: next.flow,
-        draft: next.draft,
-        data: next.data,
-        retry: next.retry,
-        expiresAt: idleTimeoutMs === undefined ? null : at + idleTimeoutMs,
-        savedAt: at,
-      };
-      try {
-        // a record is plain JSON by construction: a flow snapshot, JSON fields and JSON data
-        const result = await store.compareAndSet(this.key, this.ver, full as unknown as JsonValue);
-        if (!result.ok) {
-          this.lost = true;
-          const why = `the record of session ${id} is at version ${String(result.version)}, not ${this.ver}`;
-          return this.refuse('conflict', why, { version: result.version });
-        }
-        this.rec = full;
-        this.ver = result.version;
-        this.events?.emit('saved', { id, version: this.ver, at });
-        return { ok: true, version: this.ver };
-      } catch (error) {
-        const delay = saveDelays[attempt - 1];
-        const reason = error instanceof Error ? error.message : String(error);
-        this.events?.emit('save-failed', { id, attempt, reason, willRetry: delay !== undefined, at });
-        if (delay === undefined) {
-          return this.refuse('store_failed', `the store failed ${attempt} time(s): ${reason}`, {
-            attempts: attempt,
-            cause: error,
-          });
-        }
-        if (!(await this.sleep(delay))) return this.refuse('closed', `session ${id} was closed while saving`);
-      }
+      const done = await run();
+      if (done.ok) return done;
+      if (done.code !== 'store_failed') return this.refuseKernel(done, attempt);
+      const delay = saveDelays[attempt - 1];
+      this.events?.emit('save-failed', {
+        ...{ id, attempt, reason: done.message },
+        ...{ willRetry: delay !== undefined, at: clock.now() },
+      });
+      if (delay === undefined) return this.refuseKernel(done, attempt);
+      if (!(await this.sleep(delay))) return this.refuse('closed', `session ${id} was closed while saving`);
     }
+  }
+
+  /**
+   * Runs `change` as one kernel step on the committed record (at the revision this handle saw,
+   * under its lease when it holds one), retrying a throwing store on the clock.
+   */
+  protected async write<R>(
+    change: SessionChange<TStep, TContext, TData, R>,
+  ): Promise<{ readonly ok: true; readonly version: number; readonly out: R } | FlowSessionRefusal> {
+    const { kernel, codec, idleTimeoutMs } = this.settings;
+    const id = this.id;
+    const event: WriteEvent<TStep, TContext, TData, R> = { id, rev: this.rev, idleTimeoutMs, change };
+    const done = await this.retrying(() => {
+      const lease = this.lease;
+      return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, {
+        ...(lease === undefined ? {} : { lease }),
+      });
+    });
+    if (!done.ok) return done;
+    const verdict = done.effects[0];
+    const slot = done.committed?.value;
+    if (verdict === undefined || !verdict.ok || slot === undefined || 'problem' in slot) {
+      this.lost = true; // the committed record is not the one this handle saw
+      const why = verdict !== undefined && !verdict.ok ? verdict : LOST;
+      return this.refuse(why.code, why.reason, { version: done.committed?.storeVersion ?? null });
+    }
+    this.rec = slot.record;
+    this.rev = slot.rev;
+    this.ver = (done.committed as Committed<unknown>).storeVersion; // present: the slot came from it
+    this.events?.emit('saved', { id, version: this.ver, at: slot.record.savedAt });
+    return { ok: true, version: this.ver, out: verdict.out };
+  }
+
+  /** A kernel refusal as the handle's: a fenced-off lease is dropped, a lost race makes the handle stale. */
+  private refuseKernel(refused: KernelRefusal, attempts: number): FlowSessionRefusal {
+    const code = sessionCodeOf(refused.code);
+    if (refused.code === 'lease_lost') this.lease = undefined;
+    if (code === 'conflict') this.lost = true;
+    if (code !== 'store_failed') return this.refuse(code, refused.message);
+    const reason = `the store failed ${attempts} time(s): ${refused.message}`;
+    const cause =
+      this.settings.failure(this.key) ??
+      new KernelError('store_failed', refused.message, { details: { key: refused.key } });
+    return this.refuse(code, reason, { attempts, cause });
   }
 
   private submitNow(
@@ -131,45 +226,48 @@ export class StoredSession<TStep extends string, TContext, TData>
     return this.exclusive(async () => {
       const refused = this.gate();
       if (refused !== undefined) return refused;
-      const { clock, draftSteps, historyLimit } = this.settings;
-      const record = this.rec;
-      const before = record.flow;
-      const answer = isRecord(fields) ? this.merged(fields as Fields) : fields;
-      const submission =
-        isRecord(answer) && options.transient !== undefined ? { ...answer, ...options.transient } : answer;
-      const at = clock.now();
-      const result = this.flow.submit(
-        before,
-        submission,
-        historyLimit === undefined ? { at } : { at, historyLimit },
-      );
-      const after = result.snapshot;
-      const stayed = after.state === before.state && after.part === before.part;
-      const keep = stayed && !result.ok && isRecord(answer) && draftSteps.includes(before.state as TStep);
-      const draft: FlowDraft<TStep> | null = keep
-        ? { step: before.state as TStep, part: before.part, fields: answer as Fields }
-        : null;
-      // undefined keeps a stored retry of this step, null clears it, a delay schedules the next
-      let retry: FlowRetry<TStep> | null = stayed && retryAfterMs !== null ? record.retry : null;
-      const schedule =
-        typeof retryAfterMs === 'number' && stayed && !result.ok && result.code !== 'flow_done';
-      if (schedule) {
-        retry = {
-          step: before.state as TStep,
-          attempts: (retry?.attempts ?? 0) + 1,
-          dueAt: at + retryAfterMs,
-        };
-      }
-      const given = options.data;
-      // host data is plain JSON, never a function: a function is the verdict-dependent form
-      const data =
-        given === undefined
-          ? record.data
-          : typeof given === 'function'
-            ? (given as (verdict: FlowSubmitResult<TStep, TContext>) => TData)(result)
-            : given;
-      const saved = await this.write({ ...record, flow: after, draft, retry, data });
+      const { draftSteps, historyLimit } = this.settings;
+      type Verdict = FlowSubmitResult<TStep, TContext>;
+      let schedule = false;
+      const saved = await this.write<Verdict>((record, at) => {
+        const before = record.flow;
+        const answer = isRecord(fields) ? mergeDraft(draftIn(record), fields as Fields) : fields;
+        const submission =
+          isRecord(answer) && options.transient !== undefined ? { ...answer, ...options.transient } : answer;
+        const result = this.flow.submit(
+          before,
+          submission,
+          historyLimit === undefined ? { at } : { at, historyLimit },
+        );
+        const after = result.snapshot;
+        const stayed = after.state === before.state && after.part === before.part;
+        const keep = stayed && !result.ok && isRecord(answer) && draftSteps.includes(before.state as TStep);
+        const draft: FlowDraft<TStep> | null = keep
+          ? { step: before.state as TStep, part: before.part, fields: answer as Fields }
+          : null;
+        // undefined keeps a stored retry of this step, null clears it, a delay schedules the next
+        let retry: FlowRetry<TStep> | null = stayed && retryAfterMs !== null ? record.retry : null;
+        schedule = typeof retryAfterMs === 'number' && stayed && !result.ok && result.code !== 'flow_done';
+        if (schedule) {
+          retry = {
+            step: before.state as TStep,
+            attempts: (retry?.attempts ?? 0) + 1,
+            dueAt: at + (retryAfterMs as number), // a number when scheduling
+          };
+        }
+        const given = options.data;
+        // host data is plain JSON, never a function: a function is the verdict-dependent form
+        const data =
+          given === undefined
+            ? record.data
+            : typeof given === 'function'
+              ? (given as (verdict: Verdict) => TData)(result)
+              : given;
+        return { next: { ...record, flow: after, draft, retry, data }, out: result };
+      });
       if (!saved.ok) return saved;
+      const result = saved.out;
+      const retry = this.rec.retry;
       const id = this.id;
       this.events?.emit('submitted', { id, version: saved.version, result });
       if (schedule && retry !== null) {

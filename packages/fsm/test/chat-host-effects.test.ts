@@ -2,7 +2,12 @@
 // twice or the process restarts between the effect and the save; an unknown outcome is reported and
 // never run again by itself; a restarted host asks the current question again.
 import { describe, expect, it } from 'vitest';
-import type { ChatFlowHost, ChatFlowHostOptions, ChatFlowLedger } from '../src/index.js';
+import {
+  type ChatFlowHost,
+  type ChatFlowHostOptions,
+  type ChatFlowLedger,
+  DEFAULT_TURN_LEASE_MS,
+} from '../src/index.js';
 import { createRig, type Data, NOTES, named, type Rig, type Step } from './chat-helpers.js';
 
 type Options = Partial<ChatFlowHostOptions<Step, unknown, Data>>;
@@ -24,8 +29,8 @@ function mailer(
 }
 
 const ledgerOf = async (rig: Rig): Promise<ChatFlowLedger> =>
-  ((await rig.store.get('flow-session:c1')) as unknown as { data: { chatFlow: ChatFlowLedger } }).data
-    .chatFlow;
+  ((await rig.store.get('flow-session:c1')) as unknown as { data: { data: { chatFlow: ChatFlowLedger } } })
+    .data.data.chatFlow;
 
 const toPlan = async (host: ChatFlowHost<Data>): Promise<void> => {
   await host.start('c1', NOTES);
@@ -42,8 +47,10 @@ describe('chat-flow effects', () => {
     expect(seen).toEqual([
       expect.objectContaining({
         data: expect.objectContaining({
-          chatFlow: expect.objectContaining({
-            effect: expect.objectContaining({ name: 'welcome', state: 'running' }),
+          data: expect.objectContaining({
+            chatFlow: expect.objectContaining({
+              effect: expect.objectContaining({ name: 'welcome', state: 'running' }),
+            }),
           }),
         }),
       }),
@@ -67,7 +74,8 @@ describe('chat-flow effects', () => {
     });
     await toPlan(host);
     const result = await host.reply('c1', 'pro', { messageId: 'm2' });
-    expect(result).toMatchObject({ ok: true, step: 'confirm', version: 4 }); // submit, then the done mark
+    // lease taken, submit, the done mark, lease given back: after the 6 writes of the start and first reply
+    expect(result).toMatchObject({ ok: true, step: 'confirm', version: 10 });
     expect(named(rig, 'effect-claimed')).toEqual([
       { id: 'c1', name: 'welcome', step: 'plan', part: 0, at: 1_000 },
     ]);
@@ -96,8 +104,12 @@ describe('chat-flow effects', () => {
     });
     await toPlan(first);
     void first.reply('c1', 'pro', { messageId: 'm2' });
-    for (let tick = 0; tick < 30 && mails.length === 0; tick++) await Promise.resolve();
+    for (let tick = 0; tick < 100 && mails.length === 0; tick++) await new Promise((r) => setImmediate(r));
+    expect(mails).toEqual(['first']); // the mail went out before the process died
     first.close();
+    // the dead process's turn still holds the session's lease: a new process waits until it expired
+    expect(await mailer(rig, () => undefined).open('c1')).toMatchObject({ ok: false, code: 'lease_held' });
+    rig.clock.advance(DEFAULT_TURN_LEASE_MS);
 
     const second = mailer(rig, () => void mails.push('second'), { after: undefined });
     expect(await second.open('c1')).toMatchObject({ ok: true, step: 'confirm' });
@@ -194,7 +206,8 @@ describe('chat-flow restart on the Store', () => {
     first.close();
     const begun: string[] = [];
     const second = rig.open({ begin: (ctx, how) => void begun.push(`${how}:${ctx.data.notes.join()}`) });
-    expect(await second.open('c1')).toMatchObject({ ok: true, step: 'plan', version: 2 });
+    // 1 created, 2–3 the start's lease, 4–6 the reply (lease, answer, lease back), 7–8 this turn's lease
+    expect(await second.open('c1')).toMatchObject({ ok: true, step: 'plan', version: 8 });
     expect(begun).toEqual(['resume:n']);
     expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Which plan?']);
     expect(named(rig, 'outcome-unknown')).toEqual([]);

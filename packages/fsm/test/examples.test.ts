@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_SEND_LEASE_MS,
   DEFAULT_MAX_SEEN_MESSAGES,
+  DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
   describeFlowResult,
   FOLLOW_UP_REFUSAL_CODES,
@@ -190,7 +191,7 @@ describe('TSDoc examples', () => {
   });
 
   it('stored flow session constants', () => {
-    expect(FLOW_SESSION_RECORD_FORMAT).toBe(1);
+    expect(FLOW_SESSION_RECORD_FORMAT).toBe(2);
     expect(FLOW_SESSION_REFUSAL_CODES.includes('conflict')).toBe(true);
     expect(DEFAULT_SAVE_RETRY_DELAYS_MS).toEqual([1000, 2000, 4000]);
     expect(DEFAULT_EFFECT_RETRY_DELAYS_MS.length + 1).toBe(3);
@@ -293,5 +294,6 @@ describe('TSDoc examples', () => {
     expect(DEFAULT_MAX_CHAT_SESSIONS).toBe(1000);
     expect(DEFAULT_MAX_SEEN_MESSAGES).toBe(32);
     expect(MAX_MESSAGE_ID_LENGTH).toBe(256);
+    expect(DEFAULT_TURN_LEASE_MS).toBe(60000);
   });
 });

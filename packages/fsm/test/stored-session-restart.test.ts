@@ -81,11 +81,13 @@ describe('a restart', () => {
 });
 
 describe('records that cannot be resumed', () => {
-  async function stored(patch: Record<string, unknown>) {
+  /** Patches the session's data in its kernel record (or, with `envelope`, the record around it). */
+  async function stored(patch: Record<string, unknown>, envelope: Record<string, unknown> = {}) {
     const env = setup({ dataSchema: z.object({ plan: z.string() }).nullable() });
     await env.sessions.start('s1', { data: null });
-    const record = (await env.store.get('flow-session:s1')) as Record<string, unknown>;
-    await env.store.set('flow-session:s1', { ...record, ...patch } as never);
+    const record = (await env.store.get('flow-session:s1')) as { data: Record<string, unknown> };
+    const data = { ...record.data, ...patch };
+    await env.store.set('flow-session:s1', { ...record, data, ...envelope } as never);
     const reported: string[] = [];
     env.sessions.on('refused', (e) => reported.push(`${e.key} ${e.code}`));
     const result = await env.sessions.resume('s1');
@@ -93,7 +95,7 @@ describe('records that cannot be resumed', () => {
   }
 
   it.each([
-    ['not a session record', { kind: 'other' }],
+    ['without a revision', { rev: 'one' }],
     ['of another session', { id: 's2' }],
     ['without savedAt', { savedAt: 'now' }],
     ['with a bad expiresAt', { expiresAt: 'later' }],
@@ -108,7 +110,19 @@ describe('records that cannot be resumed', () => {
   });
 
   it.each([
-    ['another record format', { format: 2 }],
+    ['of another kind', { kind: 'parley.other' }],
+    ['that is not an object', { data: 'session' }],
+  ])('refuses and reports a kernel record %s as corrupt_record', async (_, envelope) => {
+    const { result, reported } = await stored({}, envelope);
+    expect(result).toMatchObject({ ok: false, code: 'corrupt_record' });
+    expect(reported).toEqual(['flow-session:s1 corrupt_record']);
+  });
+
+  it('refuses a kernel record of another record format as foreign_version', async () => {
+    expect((await stored({}, { version: 3 })).result).toMatchObject({ ok: false, code: 'foreign_version' });
+  });
+
+  it.each([
     ['another flow', { flow: { ...intake.start(), machine: 'billing' } }],
     ['another flow version', { flow: { ...intake.start(), version: 9 } }],
   ])('refuses a record of %s as foreign_version', async (_, patch) => {

@@ -12,7 +12,12 @@ async function started(options: Parameters<typeof setup>[0] = {}) {
 describe('start', () => {
   it('writes a new record at the first step and refuses a second start of the same id', async () => {
     const { sessions, store } = await started();
-    expect(await store.get('flow-session:s1')).toMatchObject({ kind: 'parley.flow-session', id: 's1' });
+    expect(await store.get('flow-session:s1')).toMatchObject({
+      kind: 'parley.fsm.session',
+      version: 2,
+      data: { rev: 1, id: 's1', flow: { state: 'goal' } },
+      lease: null,
+    });
     expect(await sessions.start('s1', { data: null })).toMatchObject({
       ok: false,
       code: 'exists',
@@ -32,10 +37,12 @@ describe('submit', () => {
     const { session, store } = await started();
     const data = (result: { ok: boolean }) => ({ user: 'ann', moved: result.ok });
     await session.submit({ goal: 'x' }, { data }); // refused by the flow: written with moved false
-    expect(await store.get('flow-session:s1')).toMatchObject({ data: { moved: false } });
+    expect(await store.get('flow-session:s1')).toMatchObject({ data: { data: { moved: false } } });
     const answer = await session.submit(GOAL, { data });
     expect(answer).toMatchObject({ ok: true, version: 3 });
-    expect(await store.get('flow-session:s1')).toMatchObject({ data: { user: 'ann', moved: true } });
+    expect(await store.get('flow-session:s1')).toMatchObject({
+      data: { data: { user: 'ann', moved: true } },
+    });
   });
 
   it('writes each answer with compare-and-set and returns the flow verdict', async () => {

@@ -19,6 +19,10 @@ export const SETTINGS_ERROR_CODES = [
   'unknown_key',
   'invalid_argument',
   'write_conflict',
+  'corrupt_record',
+  'record_version',
+  'too_large',
+  'store_failed',
 ] as const;
 
 /**

@@ -1,8 +1,26 @@
-import { createEmitter, createMemoryStore, type JsonValue, systemClock, validateAsync } from '@parley/core';
+import {
+  createEmitter,
+  createKernel,
+  createMemoryStore,
+  createOwnerId,
+  isParleyError,
+  type JsonValue,
+  type KernelRecord,
+  type KernelRefusal,
+  systemClock,
+  validateAsync,
+} from '@parley/core';
 import type { SettingsRegistry } from './registry-types.js';
 import { SettingsError } from './errors.js';
-import type { SettingChange, SettingsEvents, SettingsResult, SettingsWriteOptions } from './results.js';
-import { exclusiveClash, sameJson, toJson, toLayer } from './internal/layers.js';
+import type { SettingsEvents, SettingsResult, SettingsWriteOptions } from './results.js';
+import {
+  LAYER_RECORD,
+  type LayerOutcome,
+  legacyLayer,
+  migrated,
+  writeStep,
+} from './internal/layer-record.js';
+import { toJson } from './internal/layers.js';
 import type { Settings, SettingsOptions } from './settings-types.js';
 import { buildSnapshot, type Layer, type SettingsSnapshot } from './snapshot.js';
 import { GLOBAL, type SettingsTarget } from './target.js';
@@ -11,10 +29,15 @@ import { GLOBAL, type SettingsTarget } from './target.js';
  *
  * Use one per process (or replica) and call `snapshot(campaignId)` at the start of every turn: a
  * change made mid-session shows in the next snapshot, never in one already taken. Values resolve
- * campaign → global → default; each write re-checks the registry's relations and commits with the
- * store's compare-and-set, retrying on the fresh layer when another writer got there first.
+ * campaign → global → default. Each layer is a durable-kernel record (kind `parley.settings.layer`);
+ * each write is a pure step on the committed layer — the version check, the changes and the
+ * registry's relations — committed with one compare-and-set and re-run on the fresh layer when
+ * another writer got there first. A layer written by an earlier version (`{ values }`) is read, and
+ * migrated to the kernel record by the next write; any other stored shape is refused.
  *
- * @throws SettingsError `invalid_argument` when `maxWriteAttempts` is not a positive integer.
+ * @throws SettingsError `invalid_argument` when `maxWriteAttempts` is not a positive integer; reads
+ * and writes reject with `corrupt_record` or `record_version` for a layer they cannot read (never
+ * overwritten), `store_failed` when the store throws, `write_conflict` after `maxWriteAttempts` lost races.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -53,10 +76,36 @@ export function createSettings<TRegistry extends SettingsRegistry>(
 
   const storeKey = (campaignId: string | null): string =>
     campaignId === null ? `${prefix}global` : `${prefix}campaign:${campaignId}`;
+  const kernel = createKernel({ store, clock, owner: createOwnerId('settings') });
+  const step = writeStep(registry);
+
+  /** The committed layer of `key` (a layer stored before the kernel read as it is). */
+  async function layerOf(key: string): Promise<Layer> {
+    try {
+      const found = await kernel.read(key, LAYER_RECORD);
+      return { values: found?.value.values ?? {}, version: found?.value.rev ?? 0 };
+    } catch (error) {
+      const legacy = isParleyError(error, 'corrupt_record')
+        ? legacyLayer(await store.getEntry(key))
+        : undefined;
+      if (legacy !== undefined) return legacy;
+      throw failed(error);
+    }
+  }
 
   async function read(campaignId: string | null): Promise<[Layer, Layer | undefined]> {
-    const global = toLayer(await store.getEntry(storeKey(null)));
-    return [global, campaignId === null ? undefined : toLayer(await store.getEntry(storeKey(campaignId)))];
+    const global = await layerOf(storeKey(null));
+    return [global, campaignId === null ? undefined : await layerOf(storeKey(campaignId))];
+  }
+
+  /** Turns a layer stored before the kernel into its kernel record (one compare-and-set); false for none. */
+  async function migrate(key: string): Promise<boolean> {
+    const entry = await store.getEntry(key);
+    const legacy = legacyLayer(entry);
+    if (entry === undefined || legacy === undefined) return false;
+    const record: KernelRecord = migrated(legacy);
+    await store.compareAndSet(key, entry.version, record as unknown as JsonValue); // plain JSON
+    return true; // written, or changed meanwhile: the write reads it again either way
   }
 
   async function snapshotOf(
@@ -104,52 +153,53 @@ export function createSettings<TRegistry extends SettingsRegistry>(
       next.set(key, json);
     }
 
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const [global, campaign] = await read(campaignId);
-      const layer = campaign ?? global;
-      if (options.expectedVersion !== undefined && options.expectedVersion !== layer.version) {
+    const key = storeKey(campaignId);
+    for (let round = 0; round < maxAttempts; round++) {
+      const global = campaignId === null ? undefined : await layerOf(storeKey(null));
+      const event = { next, expectedVersion: options.expectedVersion, global: global?.values };
+      const done = await kernel.apply(key, LAYER_RECORD, step, event, { maxAttempts });
+      if (!done.ok) {
+        const legacy = done.code === 'corrupt_record' && (await migrate(key).catch(rethrow));
+        if (legacy) continue;
+        throw failed(done, campaignId, maxAttempts);
+      }
+      const outcome = done.effects[0] as LayerOutcome; // the step always answers with one outcome
+      const layer: Layer = {
+        values: done.committed?.value.values ?? {},
+        version: done.committed?.value.rev ?? 0,
+      };
+      if (outcome.kind === 'version_mismatch') {
+        const expectedVersion = options.expectedVersion as number; // checked by the step
+        return { ok: false, code: 'version_mismatch', expectedVersion, version: outcome.version };
+      }
+      if (outcome.kind === 'mutually_exclusive') {
         return {
           ok: false,
-          code: 'version_mismatch',
-          expectedVersion: options.expectedVersion,
-          version: layer.version,
+          code: 'mutually_exclusive',
+          key: outcome.key,
+          conflictsWith: outcome.conflictsWith,
         };
       }
-      const values: Record<string, JsonValue> = { ...layer.values };
-      const diff: SettingChange[] = [];
-      for (const [key, value] of next) {
-        const previous = Object.hasOwn(values, key) ? values[key] : undefined;
-        if (value === undefined) delete values[key];
-        else values[key] = value;
-        if (!sameJson(previous, value)) diff.push({ key, previous, value });
-      }
-      const clash =
-        campaign === undefined
-          ? exclusiveClash(registry, next, undefined, values)
-          : exclusiveClash(registry, next, values, global.values);
-      if (clash !== undefined) return { ok: false, code: 'mutually_exclusive', ...clash };
-      if (diff.length === 0) return { ok: true, snapshot: await snapshotOf(campaignId, global, campaign) };
-
-      const committed = await store.compareAndSet(
-        storeKey(campaignId),
-        layer.version === 0 ? null : layer.version,
-        {
-          values,
-        },
-      );
-      if (!committed.ok) continue; // another writer won: redo on the fresh layer
-      const written: Layer = { values, version: committed.version };
       const snapshot = await snapshotOf(
         campaignId,
-        campaign === undefined ? written : global,
-        campaign && written,
+        global ?? layer,
+        global === undefined ? undefined : layer,
       );
-      events.emit('changed', { campaignId, changes: diff, version: committed.version, at: clock.now() });
+      if (outcome.kind === 'changed') {
+        events.emit('changed', {
+          campaignId,
+          changes: outcome.changes,
+          version: layer.version,
+          at: clock.now(),
+        });
+      }
       return { ok: true, snapshot };
     }
-    throw new SettingsError('write_conflict', `Other writers kept winning after ${maxAttempts} attempts`, {
-      details: { campaignId, attempts: maxAttempts },
-    });
+    throw failed(
+      { ok: false, code: 'write_conflict', key, message: `${key} kept changing` },
+      campaignId,
+      maxAttempts,
+    );
   }
 
   return {
@@ -185,6 +235,29 @@ export function createSettings<TRegistry extends SettingsRegistry>(
 
 /** Marks a key to remove from a layer. */
 const RESET: unique symbol = Symbol('reset');
+
+/** Rethrows a store's error as `store_failed`. */
+function rethrow(error: unknown): never {
+  throw failed(error);
+}
+
+/** The SettingsError of a kernel refusal or of a KernelError thrown by a read. */
+function failed(problem: unknown, campaignId?: string | null, attempts?: number): SettingsError {
+  const refusal = problem as Partial<KernelRefusal>;
+  const code = isParleyError(problem) ? problem.code : refusal.code;
+  if (code === 'write_conflict' || code === 'lease_held' || code === 'lease_lost') {
+    return new SettingsError('write_conflict', `Other writers kept winning after ${attempts} attempts`, {
+      details: { campaignId, attempts },
+    });
+  }
+  const known = code === 'corrupt_record' || code === 'record_version' || code === 'too_large';
+  const message = problem instanceof Error ? problem.message : String(refusal.message);
+  const cause = problem instanceof Error ? (problem.cause ?? problem) : undefined;
+  return new SettingsError(known ? code : 'store_failed', message, {
+    ...(cause === undefined ? {} : { cause }),
+    details: { code },
+  });
+}
 
 function toCampaignId(target: SettingsTarget): string | null {
   if (target === GLOBAL) return null;

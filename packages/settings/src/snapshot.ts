@@ -33,8 +33,9 @@ export interface SettingEntry<TValue = JsonValue> {
 }
 
 /**
- * The store versions of the two layers a snapshot read (`0` for a layer never written), so a turn
- * log can record exactly which settings a turn saw.
+ * The versions of the two layers a snapshot read — each layer's revision, one more with every
+ * committed write (`0` for a layer never written) — so a turn log can record exactly which
+ * settings a turn saw.
  *
  * @example
  * ```ts

@@ -155,7 +155,11 @@ describe('persistence', () => {
     const two = createSettings(registry, { store, keyPrefix: 'two:' });
     await one.set('c1', 'mode.a', true);
     expect((await two.snapshot('c1')).get('mode.a')).toBe(false);
-    expect(await store.get('one:campaign:c1')).toEqual({ values: { 'mode.a': true } });
+    expect(await store.get('one:campaign:c1')).toMatchObject({
+      kind: 'parley.settings.layer',
+      version: 1,
+      data: { rev: 1, values: { 'mode.a': true } },
+    });
   });
 
   it('ignores a stored value that no longer passes its schema and reports it', async () => {
@@ -174,12 +178,14 @@ describe('persistence', () => {
     expect(Object.keys(snap.values)).not.toContain('gone.key');
   });
 
-  it('reads a layer stored in another shape as empty', async () => {
+  it('refuses a layer stored in another shape as corrupt_record on read and write, leaving it as it is', async () => {
     const { settings, store } = setup();
     await store.set('settings:campaign:c1', ['junk']);
-    const snap = await settings.snapshot('c1');
-    expect(snap.get('mode.a')).toBe(false);
-    expect(snap.version.campaign).toBeGreaterThan(0);
+    const read = await settings.snapshot('c1').catch((error: unknown) => error);
+    expect(isParleyError(read, 'corrupt_record')).toBe(true);
+    const write = await settings.set('c1', 'mode.a', true).catch((error: unknown) => error);
+    expect(isParleyError(write, 'corrupt_record')).toBe(true);
+    expect(await store.get('settings:campaign:c1')).toEqual(['junk']);
   });
 
   it('reads the TRPG V1 defaults', async () => {

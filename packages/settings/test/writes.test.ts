@@ -304,12 +304,9 @@ describe('concurrent writers', () => {
   it('throws write_conflict when other writers win every attempt', async () => {
     const clock = createManualClock();
     const inner = createMemoryStore({ clock });
+    const other = createSettings(registry, { store: inner, clock });
     let n = 0;
-    const store = racingStore(
-      inner,
-      async (s) => void (await s.set('settings:global', { values: { 'limits.max': ++n % 10 } })),
-      3,
-    );
+    const store = racingStore(inner, async () => void (await other.set(GLOBAL, 'limits.max', ++n % 10)), 3);
     const settings = createSettings(registry, { store, clock, maxWriteAttempts: 3 });
     let changed = 0;
     settings.on('changed', () => changed++);
@@ -317,7 +314,7 @@ describe('concurrent writers', () => {
     expect(isParleyError(error, 'write_conflict')).toBe(true);
     expect(store.compareAndSetResults.every((cas) => !cas.ok)).toBe(true);
     expect(changed).toBe(0);
-    expect(((await inner.get('settings:global')) as { values: object }).values).not.toHaveProperty('mode.a');
+    expect((await other.snapshot(GLOBAL)).entry('mode.a').source).toBe('default');
   });
 
   it('refuses a write whose expectedVersion is stale', async () => {

@@ -1,13 +1,5 @@
-import { type JsonValue, type StoreEntry, stringifyJson } from '@parley/core';
+import { type JsonValue, stringifyJson } from '@parley/core';
 import type { SettingsRegistry } from '../registry-types.js';
-import type { Layer } from '../snapshot.js';
-
-export function toLayer(entry: StoreEntry | undefined): Layer {
-  const values = (entry?.value as { values?: unknown } | null | undefined)?.values;
-  const ok = typeof values === 'object' && values !== null && !Array.isArray(values);
-  // A layer someone else wrote in another shape reads as empty; its version still guards writes.
-  return { values: ok ? (values as Record<string, JsonValue>) : {}, version: entry?.version ?? 0 };
-}
 
 export function toJson(value: unknown): JsonValue | undefined {
   try {

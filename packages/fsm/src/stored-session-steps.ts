@@ -1,0 +1,159 @@
+// A stored flow session as a durable-kernel record: its codec and the pure steps over it.
+import type { JsonValue, KernelRefusalCode, KernelStep, RecordCodec, StandardSchemaV1 } from '@parley/core';
+import type { Flow } from './flow.js';
+import {
+  FLOW_SESSION_KIND,
+  FLOW_SESSION_RECORD_FORMAT,
+  type FlowSessionRecord,
+  type RecordProblem,
+  readSessionRecord,
+} from './stored-session-record.js';
+import { isRecord } from './snapshot.js';
+import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
+
+/**
+ * @internal What the kernel record of a session holds: the record and its revision (bumped by every
+ * write, so a handle's write applies only to the revision it last saw), or why the data is not a
+ * session of this flow (never written back: a step leaves such a record as it is).
+ */
+export type SessionSlot<TStep extends string, TContext, TData> =
+  | { readonly rev: number; readonly record: FlowSessionRecord<TStep, TContext, TData> }
+  | { readonly rev: number; readonly problem: RecordProblem; readonly raw: JsonValue };
+
+/** How many decoded records a codec remembers by their stored text (the oldest goes first). */
+const KNOWN_RECORDS = 64;
+
+/**
+ * @internal The kernel codec of the sessions of `flow`. A record is checked whole (its flow snapshot
+ * through `flow.restore`) the first time its stored text is seen; a text this codec wrote or checked
+ * before decodes to the same value without checking it again (bounded, by exact text).
+ */
+export function sessionCodec<TStep extends string, TContext, TData>(
+  flow: Flow<TStep, TContext>,
+  dataSchema: StandardSchemaV1 | undefined,
+): RecordCodec<SessionSlot<TStep, TContext, TData>> {
+  type Slot = SessionSlot<TStep, TContext, TData>;
+  const known = new Map<string, Slot>();
+  const remember = (text: string, slot: Slot): Slot => {
+    known.delete(text);
+    if (known.size >= KNOWN_RECORDS) known.delete(known.keys().next().value as string);
+    known.set(text, slot);
+    return slot;
+  };
+  return {
+    kind: FLOW_SESSION_KIND,
+    version: FLOW_SESSION_RECORD_FORMAT,
+    decode(data) {
+      const text = JSON.stringify(data);
+      const seen = known.get(text);
+      if (seen !== undefined) return seen;
+      if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
+      const { rev: count, ...fields } = data;
+      const rev = count as number; // checked just above
+      const full = { ...fields, kind: FLOW_SESSION_KIND, format: FLOW_SESSION_RECORD_FORMAT };
+      const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, full, dataSchema);
+      // the data was read from the store: plain JSON
+      const slot: Slot =
+        'ok' in read ? { rev, record: read.record } : { rev, problem: read, raw: data as JsonValue };
+      return remember(text, slot);
+    },
+    encode(slot) {
+      if ('problem' in slot) return slot.raw;
+      const { kind: _kind, format: _format, ...rest } = slot.record;
+      const json = { ...rest, rev: slot.rev } as unknown as JsonValue; // a record is plain JSON by construction
+      remember(JSON.stringify(json), slot);
+      return json;
+    },
+  };
+}
+
+/** @internal A step's verdict: what it wrote, or why it wrote nothing. */
+export type SessionVerdict<R> =
+  | { readonly ok: true; readonly out: R }
+  | { readonly ok: false; readonly code: FlowSessionRefusalCode; readonly reason: string };
+
+/** @internal A change of a session: the next record (less its times) and what to report. */
+export type SessionChange<TStep extends string, TContext, TData, R> = (
+  record: FlowSessionRecord<TStep, TContext, TData>,
+  now: number,
+) => { readonly next: FlowSessionRecord<TStep, TContext, TData>; readonly out: R };
+
+/** @internal What a write of a handle asks for. */
+export interface WriteEvent<TStep extends string, TContext, TData, R> {
+  readonly id: string;
+  /** The revision the handle last read or wrote. */
+  readonly rev: number;
+  readonly idleTimeoutMs: number | undefined;
+  readonly change: SessionChange<TStep, TContext, TData, R>;
+}
+
+type Slot<TStep extends string, TContext, TData> = SessionSlot<TStep, TContext, TData>;
+
+/** @internal Creates a session record; refused `exists` when one is stored. */
+export function createStep<TStep extends string, TContext, TData>(): KernelStep<
+  Slot<TStep, TContext, TData>,
+  FlowSessionRecord<TStep, TContext, TData>,
+  SessionVerdict<undefined>
+> {
+  return (current, record) =>
+    current === undefined
+      ? { value: { rev: 1, record }, effects: [{ ok: true, out: undefined }] }
+      : { value: current, effects: [refusal('exists', `a session ${record.id} is already stored`)] };
+}
+
+/**
+ * @internal A write of a handle, decided on the committed record: it must be the session, at the
+ * revision the handle saw, not expired now; then the change runs and the times are stamped.
+ */
+export function writeStep<TStep extends string, TContext, TData, R>(): KernelStep<
+  Slot<TStep, TContext, TData>,
+  WriteEvent<TStep, TContext, TData, R>,
+  SessionVerdict<R>
+> {
+  return (current, event, now) => {
+    const checked = check(current, event.id, now);
+    if (!checked.ok) return { value: current, effects: [checked] };
+    const { rev, record } = checked.out;
+    if (rev !== event.rev) {
+      const why = `the record of session ${event.id} is at revision ${rev}, not ${event.rev}`;
+      return { value: current, effects: [refusal('conflict', why)] };
+    }
+    const { next, out } = event.change(record, now);
+    const expiresAt = event.idleTimeoutMs === undefined ? null : now + event.idleTimeoutMs;
+    return {
+      value: { rev: rev + 1, record: { ...next, expiresAt, savedAt: now } },
+      effects: [{ ok: true, out }],
+    };
+  };
+}
+
+/** @internal Checks a committed slot as session `id` at `now`: present, readable, its own, not expired. */
+export function check<TStep extends string, TContext, TData>(
+  slot: Slot<TStep, TContext, TData> | undefined,
+  id: string,
+  now: number,
+): SessionVerdict<Extract<Slot<TStep, TContext, TData>, { record: unknown }>> {
+  if (slot === undefined) return refusal('not_found', `no session ${id} is stored`);
+  if ('problem' in slot) return refusal(slot.problem.code, `session ${id}: ${slot.problem.reason}`);
+  const { record } = slot;
+  if (record.id !== id)
+    return refusal('corrupt_record', `session ${id}: the record is of session "${record.id}"`);
+  if (record.expiresAt !== null && now >= record.expiresAt) {
+    return refusal('expired', `session ${id} expired at ${new Date(record.expiresAt).toISOString()}`);
+  }
+  return { ok: true, out: slot };
+}
+
+const refusal = (code: FlowSessionRefusalCode, reason: string): SessionVerdict<never> => ({
+  ok: false,
+  code,
+  reason,
+});
+
+/** @internal The session refusal code of a kernel refusal. */
+export function sessionCodeOf(code: KernelRefusalCode): FlowSessionRefusalCode {
+  if (code === 'record_version') return 'foreign_version';
+  if (code === 'write_conflict') return 'conflict';
+  if (code === 'claim_conflict') return 'corrupt_record'; // a claim record under a session key
+  return code;
+}
