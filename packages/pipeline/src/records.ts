@@ -1,4 +1,4 @@
-import type { JsonValue, Store, StoreEntry } from '@parley/core';
+import type { Committed, JsonValue, RecordCodec } from '@parley/core';
 import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
 import type { RetryContext } from './retry-context.js';
@@ -196,54 +196,39 @@ export interface RunRecord {
   readonly input?: JsonValue | undefined;
 }
 
-/** A stored record with the version a compare-and-set must name (`null`: absent). */
-export interface Versioned<T> {
-  readonly value: T;
-  readonly version: number | null;
-}
+/**
+ * The node record's kind and format in the durable kernel. Its lease (owner, expiry, fencing token)
+ * lives in the kernel's envelope, not in the data: `owner` and `leaseUntil` are filled in from it
+ * when a record is read ({@link nodeView}) and never stored twice.
+ */
+export const NODE_RECORD: RecordCodec<NodeRecord> = {
+  kind: 'parley.pipeline.node',
+  version: 1,
+  decode(data) {
+    const parsed = NodeRecordSchema.safeParse(data);
+    return parsed.success ? (parsed.data as NodeRecord) : undefined; // the schema describes NodeRecord
+  },
+  encode({ owner: _owner, leaseUntil: _leaseUntil, ...rest }) {
+    // Built from checked JSON fields only; the undefined ones are left out.
+    return JSON.parse(JSON.stringify(rest)) as JsonValue;
+  },
+};
 
-export const PENDING: NodeRecord = Object.freeze({
-  v: 1,
-  status: 'pending',
-  attempts: 0,
-  spawns: 0,
-  revision: 0,
-  failures: {},
-});
+/** A committed node record as the runner reports it: its lease's owner and expiry filled in. */
+export function nodeView(committed: Committed<NodeRecord> | undefined, pending: NodeRecord): NodeRecord {
+  if (committed === undefined) return pending;
+  const { lease, value } = committed;
+  return lease === null ? value : { ...value, owner: lease.owner, leaseUntil: lease.expiresAt };
+}
 
 export const runKey = (prefix: string, runId: string): string => `${prefix}run:${runId}`;
 export const nodeKey = (prefix: string, runId: string, node: string): string =>
   `${prefix}node:${runId}:${node}`;
 
-/** Reads and checks a stored node record; `corrupt` when it fails its schema. */
-export function readRecord(entry: StoreEntry | undefined, _kind: 'node'): Versioned<NodeRecord> | 'corrupt' {
-  if (entry === undefined) return { value: PENDING, version: null };
-  const parsed = NodeRecordSchema.safeParse(entry.value);
-  // The schema above describes exactly this interface.
-  return parsed.success ? { value: parsed.data as NodeRecord, version: entry.version } : 'corrupt';
-}
-
 /** A run header's data when it passes its schema. */
 export function parseRunRecord(data: unknown): RunRecord | undefined {
   const parsed = RunRecordSchema.safeParse(data);
   return parsed.success ? (parsed.data as RunRecord) : undefined; // the schema describes RunRecord
-}
-
-/**
- * Writes a record if its version is still `expected`; `false` when another writer got there first.
- * It lives `ttlMs` past the write (see {@link recordTtlMs}).
- */
-export async function writeRecord(
-  store: Store,
-  key: string,
-  expected: number | null,
-  value: NodeRecord | RunRecord,
-  ttlMs: number,
-): Promise<number | false> {
-  // Records are built from checked JSON fields only; strip the undefined ones for the store.
-  const json = JSON.parse(JSON.stringify(value)) as JsonValue;
-  const result = await store.compareAndSet(key, expected, json, { ttlMs });
-  return result.ok ? result.version : false;
 }
 
 /**
