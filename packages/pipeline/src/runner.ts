@@ -108,6 +108,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       controller: new AbortController(),
       records: new Map(),
       leases: new Map(),
+      blocked: new Map(),
       busy: new Set(),
       spawnTurn: Promise.resolve(),
       failure: undefined,

@@ -7,7 +7,7 @@ import type { PipelineDefinition } from '../types.js';
 import { runApproval } from './approval.js';
 import { runWork } from './attempt.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
-import { CorruptRecord, loadNode, writeNode } from './io.js';
+import { CorruptRecord, holdLease, loadNode, releaseLease, writeNode } from './io.js';
 import type { NodeEvent } from './node-step.js';
 import { type ReviewOutcome, runReview } from './review.js';
 
@@ -69,17 +69,24 @@ export async function drive(
         const reviewing = record.revisedFor?.review;
         const underReview = reviewing !== undefined && records[reviewing]?.status === 'running';
         // A waiting approval holds no lease: every runner driving the run watches it.
-        const stale =
-          record.status === 'waiting' ||
-          (record.status === 'running' &&
-            !underReview &&
-            (record.owner === env.runnerId || now >= (record.leaseUntil ?? 0)));
-        if (!starts.has(node.id) && !stale) {
-          if (record.status === 'running' && !underReview)
-            nextLease = Math.min(nextLease, record.leaseUntil ?? now);
+        if (record.status === 'waiting' && node.kind === 'approval') {
+          launch(node.id, () => runApproval(env, run, node, waiters));
           continue;
         }
+        if (record.status === 'running' && underReview) continue;
+        // Another runner's valid lease (a runner restarted under its own id takes its leases back).
+        const foreign =
+          record.owner !== undefined && record.owner !== env.runnerId ? (record.leaseUntil ?? 0) : 0;
+        const leasedUntil = Math.max(foreign, run.blocked.get(node.id) ?? 0);
+        if (now < leasedUntil) {
+          nextLease = Math.min(nextLease, leasedUntil);
+          continue;
+        }
+        if (!starts.has(node.id) && record.status !== 'running') continue;
+        // A pending node to start, or a running one whose owner's lease ran out without a result.
         if (node.kind === 'approval') launch(node.id, () => runApproval(env, run, node, waiters));
+        else if (record.status === 'running' && node.onUnknown === 'report')
+          launch(node.id, () => reportUnknown(env, run, node.id, record.owner ?? 'another runner'));
         else launch(node.id, () => settleWork(env, run, node));
       }
       env.clock.clearTimeout(leaseTimer);
@@ -112,6 +119,17 @@ export async function drive(
     return { ok: false, runId, code: 'store_failed', message };
   }
   return { ok: false, runId, code: 'closed', message: 'The runner closed before the run ended' };
+}
+
+/**
+ * Ends a running node whose owner's lease ran out without a result, and whose work must not run
+ * twice (`onUnknown: 'report'`): it fails with `unknown_outcome`, under this runner's lease.
+ */
+async function reportUnknown(env: RunnerEnv, run: ActiveRun, id: string, owner: string): Promise<void> {
+  if (!(await holdLease(env, run, id, env.leaseGraceMs + 1))) return;
+  const event = { type: 'unknown', owner, lifeMs: run.ttlMs } as const;
+  if ((await writeNode(env, run, id, event, { release: true })) === undefined)
+    await releaseLease(env, run, id);
 }
 
 /** Runs a task or review node and stores how it ended, giving its lease back in the same write. */

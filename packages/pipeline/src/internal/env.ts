@@ -38,6 +38,8 @@ export interface ActiveRun {
   readonly records: Map<string, NodeRecord>;
   /** The node leases this process holds (their fencing tokens), by node id. */
   readonly leases: Map<string, Lease>;
+  /** Until when another runner holds a lease on a node it has not started yet, by node id. */
+  readonly blocked: Map<string, number>;
   /** Nodes this process is working on now (a review re-running its target included). */
   readonly busy: Set<string>;
   /**

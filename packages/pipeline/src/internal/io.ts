@@ -1,4 +1,10 @@
-import { isParleyError, type KernelRefusal, type Lease } from '@parley/core';
+import {
+  isParleyError,
+  type KernelRecord,
+  type KernelRefusal,
+  type Lease,
+  type LeaseState,
+} from '@parley/core';
 import { NODE_RECORD, nodeKey, type NodeRecord, nodeView } from '../records.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type NodeEffect, type NodeEvent, nodeStep, PENDING } from './node-step.js';
@@ -143,7 +149,14 @@ export async function holdLease(
   if (held !== undefined) result = await env.kernel.renew(held, { ttlMs });
   else {
     const force = stored?.owner === env.runnerId; // this runner id's lease from before a restart
-    const acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force });
+    let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force });
+    if (!acquired.ok && acquired.code === 'lease_held' && !force) {
+      // A lease on a node with no data yet (taken just before a start): whose, and until when?
+      const lease = await leaseOnly(env, key);
+      if (lease?.owner === env.runnerId)
+        acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force: true });
+      else if (lease !== undefined) run.blocked.set(node, lease.expiresAt);
+    }
     if (acquired.ok) run.records.set(node, nodeView(acquired.committed, PENDING));
     result = acquired;
   }
@@ -168,4 +181,14 @@ export async function releaseLease(env: RunnerEnv, run: ActiveRun, node: string)
   const held = run.leases.get(node);
   run.leases.delete(node);
   if (held !== undefined) await env.kernel.release(held);
+}
+
+/**
+ * The lease of a kernel record that holds no data yet (`kernel.read` reports none): read from the
+ * record's envelope, for a lease taken on a pending node just before its start was written.
+ */
+async function leaseOnly(env: RunnerEnv, key: string): Promise<LeaseState | undefined> {
+  const record = (await env.store.getEntry(key))?.value as Partial<KernelRecord> | undefined; // checked below
+  const lease = record?.kind === NODE_RECORD.kind && record.data === null ? record.lease : undefined;
+  return typeof lease?.owner === 'string' && Number.isFinite(lease.expiresAt) ? lease : undefined;
 }

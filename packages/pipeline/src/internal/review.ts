@@ -38,6 +38,7 @@ export async function runReview(
   const nodes = run.definition.nodes;
   const upstream = ancestors(nodes, node.id);
   let failed: WorkOutcome | undefined;
+  let broken: { readonly error: unknown } | undefined;
   let last: JsonValue = null;
   const gate = createReviewGate<JsonValue | undefined>({
     maxRevisions: max,
@@ -47,7 +48,7 @@ export async function runReview(
     ttlMs: run.ttlMs,
     clock: env.clock,
     review: async (output, { revisions }) => {
-      const outcome = await runWork(env, run, node, {
+      const outcome = await work(node, {
         outputs: { ...outputsOf(run), [node.reviews]: output },
       });
       if (!outcome.ok) {
@@ -107,6 +108,7 @@ export async function runReview(
       if (run.controller.signal.aborted) return undefined; // cancelled: the run is stopping
       throw error;
     });
+  if (broken !== undefined) throw broken.error; // the store failed or a record is corrupt: the run stops
   if (outcome === undefined || (failed !== undefined && !failed.ok && failed.kind === 'stopped'))
     return { ok: false, kind: 'stopped' };
   if (outcome.ok) return { ok: true, output: last };
@@ -119,6 +121,19 @@ export async function runReview(
     output: last,
     escalateTo: node.escalateTo,
   };
+
+  /**
+   * Runs a node's work inside the gate, keeping what the store threw: the gate would take it for
+   * the reviewer's failure, but it stops the run (and the run resumes) like a failed write anywhere.
+   */
+  async function work(target: Node, extra: Parameters<typeof runWork>[3]): Promise<WorkOutcome> {
+    try {
+      return await runWork(env, run, target, extra);
+    } catch (error) {
+      broken ??= { error };
+      throw error;
+    }
+  }
 
   /** Extends this review node's lease over the next attempt of the node it re-runs. */
   function renew(timeoutMs: number): Promise<boolean> {
@@ -139,7 +154,7 @@ export async function runReview(
     )
       return before.output ?? null;
     const revision = { round: revise.round, issues: revise.issues, summary: revise.summary };
-    const outcome = await runWork(env, run, target, { revision, renew, revisedFor });
+    const outcome = await work(target, { revision, renew, revisedFor });
     const record = run.records.get(target.id) as NodeRecord;
     if (!outcome.ok) failed = outcome;
     // A failed revision leaves the node as it was (done, its earlier output); the review carries the failure.
