@@ -130,9 +130,9 @@ export interface NodeRecord {
   readonly revision: number;
   /** Failures so far, per kind. */
   readonly failures: Readonly<Partial<Record<FailureKind, number>>>;
-  /** The runner working on it (running or waiting). */
+  /** The runner holding its lease (running, or about to start): from the kernel record, never stored in the data. */
   readonly owner?: string | undefined;
-  /** Until when its owner holds it; after that another runner may take it over. */
+  /** Until when its owner's lease holds; after that another runner may take it over (or report it, `onUnknown`). */
   readonly leaseUntil?: number | undefined;
   readonly spawnId?: string | undefined;
   readonly startedAt?: number | undefined;
@@ -197,9 +197,21 @@ export interface RunRecord {
 }
 
 /**
- * The node record's kind and format in the durable kernel. Its lease (owner, expiry, fencing token)
- * lives in the kernel's envelope, not in the data: `owner` and `leaseUntil` are filled in from it
- * when a record is read ({@link nodeView}) and never stored twice.
+ * Reads and writes a node's record in the durable kernel of `@parley/core`: kind
+ * `parley.pipeline.node`, format 1. A record of another kind or format, or data that fails its
+ * check, is refused (`corrupt_record`) and never run or overwritten. The node's lease (owner,
+ * expiry, fencing token) lives in the kernel's envelope, not in the data: `owner` and `leaseUntil`
+ * are filled in from it when a record is read, and never stored twice.
+ *
+ * @example
+ * ```ts
+ * import { createKernel, createMemoryStore } from '@parley/core';
+ * import { NODE_RECORD } from '@parley/pipeline';
+ *
+ * const kernel = createKernel({ store: createMemoryStore() });
+ * const node = await kernel.read('pipeline:node:r1:intel', NODE_RECORD);
+ * console.log(NODE_RECORD.kind, node); // parley.pipeline.node undefined
+ * ```
  */
 export const NODE_RECORD: RecordCodec<NodeRecord> = {
   kind: 'parley.pipeline.node',
@@ -214,7 +226,7 @@ export const NODE_RECORD: RecordCodec<NodeRecord> = {
   },
 };
 
-/** A committed node record as the runner reports it: its lease's owner and expiry filled in. */
+/** @internal A committed node record as the runner reports it: its lease's owner and expiry filled in. */
 export function nodeView(committed: Committed<NodeRecord> | undefined, pending: NodeRecord): NodeRecord {
   if (committed === undefined) return pending;
   const { lease, value } = committed;

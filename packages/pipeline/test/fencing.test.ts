@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { definePipeline, type NodeContext, type TaskNode } from '../src/index.js';
-import { drive, flush, MIN, setUp } from './helpers.js';
+import { crashingStore, drive, flush, MIN, setUp } from './helpers.js';
 
 // Issue 31, the class behind reproductions 1–3: a runner acting on its own idea of a node after
 // another runner took the node over. Every write a runner makes to a node is fenced by its lease
@@ -122,5 +122,29 @@ describe('a node whose outcome is unknown', () => {
     await a.runner.close(); // a's process goes away without an answer
     expect(await ra).toMatchObject({ ok: false, code: 'closed' });
     expect(a.calls).toEqual(['only#1']);
+  });
+});
+
+describe('a lease taken on a node that was not started yet', () => {
+  it('is waited out by another runner, which then runs the node once', async () => {
+    const clock = createManualClock();
+    const store = createMemoryStore({ clock });
+    const pipeline = single();
+    // a's process dies right after its lease on the node landed (write 2), before the start
+    const a = setUp(() => 'from a', { clock, store: crashingStore(store, 2, 'after'), runnerId: 'a' });
+    expect(await drive(clock, a.runner.start(pipeline, { runId: 'r1' }))).toMatchObject({
+      code: 'store_failed',
+    });
+    await a.runner.close();
+    const b = setUp(() => 'from b', { clock, store, runnerId: 'b', leaseGraceMs: 1 });
+    const result = await drive(clock, b.runner.resume(pipeline, { runId: 'r1' }));
+    expect(result.ok && result.nodes['only']).toMatchObject({
+      status: 'done',
+      output: 'from b',
+      attempts: 1,
+    });
+    expect(a.calls).toEqual([]);
+    expect(b.calls).toEqual(['only#1']);
+    expect(clock.now()).toBe(MIN + 60_000); // a's lease: the node's 1 min timeout + a's default 1 min grace
   });
 });

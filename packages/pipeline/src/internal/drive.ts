@@ -8,7 +8,7 @@ import { runApproval } from './approval.js';
 import { runWork } from './attempt.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { CorruptRecord, holdLease, loadNode, releaseLease, writeNode } from './io.js';
-import type { NodeEvent } from './node-step.js';
+import type { NodeEvent } from '../node-step.js';
 import { type ReviewOutcome, runReview } from './review.js';
 
 /**

@@ -7,7 +7,7 @@ import {
 } from '@parley/core';
 import { NODE_RECORD, nodeKey, type NodeRecord, nodeView } from '../records.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
-import { type NodeEffect, type NodeEvent, nodeStep, PENDING } from './node-step.js';
+import { type NodeEffect, type NodeEvent, nodeStep, PENDING } from '../node-step.js';
 
 /** Thrown inside a run when a stored record fails its check; the drive loop reports it. */
 export class CorruptRecord extends Error {

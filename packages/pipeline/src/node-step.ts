@@ -1,8 +1,8 @@
 import type { JsonValue, StepResult } from '@parley/core';
-import type { NodeRecord, NodeStatus, ReviseRequest } from '../records.js';
-import type { RetryContext } from '../retry-context.js';
-import type { ApprovalDecision } from '../runner-types.js';
-import type { FailureKind } from '../types.js';
+import type { NodeRecord, NodeStatus, ReviseRequest } from './records.js';
+import type { RetryContext } from './retry-context.js';
+import type { ApprovalDecision } from './runner-types.js';
+import type { FailureKind } from './types.js';
 
 // The rules of a node's record as one pure step over the stored record, run by the durable kernel
 // (`kernel.apply`: a fresh read, this step, one compare-and-set). Every event names the state it
@@ -14,7 +14,19 @@ interface Life {
   readonly lifeMs: number;
 }
 
-/** What can happen to a node, each applied to the fresh stored record. */
+/**
+ * What can happen to a node, each applied by {@link nodeStep} to the fresh stored record: an
+ * attempt starts, fails, asks for a revision, ends; a pending node is skipped or starts waiting
+ * for a person; a waiting one is decided or expires; a running one whose owner's lease ran out
+ * without a result is reported (`unknown`). `lifeMs` is how long the record lives past the write.
+ *
+ * @example
+ * ```ts
+ * import type { NodeEvent } from '@parley/pipeline';
+ *
+ * const skip: NodeEvent = { type: 'skip', reason: 'bull failed', lifeMs: 7 * 24 * 3_600_000 };
+ * ```
+ */
 export type NodeEvent = Life &
   (
     | {
@@ -51,7 +63,18 @@ export type NodeEvent = Life &
     | { readonly type: 'unknown'; readonly owner: string }
   );
 
-/** What a step tells its runner: the node moved from `from`, nothing changed, or the decision came late. */
+/**
+ * What {@link nodeStep} tells the runner: the node moved (from which status and revision), the
+ * event did not apply to the stored state (`stale`: nothing is written), or a decision came at or
+ * after the stored deadline (`expired`).
+ *
+ * @example
+ * ```ts
+ * import type { NodeEffect } from '@parley/pipeline';
+ *
+ * const effect: NodeEffect = { type: 'stale', status: 'done' };
+ * ```
+ */
 export type NodeEffect =
   | { readonly type: 'moved'; readonly from: NodeStatus; readonly fromRevision: number }
   | { readonly type: 'stale'; readonly status: NodeStatus }
@@ -68,8 +91,25 @@ export const PENDING: NodeRecord = Object.freeze({
 });
 
 /**
- * The node's next record for `event` at `now`, or the record unchanged (`stale`) when the event
- * does not apply to its stored state. Pure: no clock, no store, no await.
+ * Computes a node's next record for `event` at `now`: the rules of a pipeline node as one pure step,
+ * which the runner runs through the durable kernel of `@parley/core` (a fresh read, this step, one
+ * compare-and-set, fenced by the node's lease). An event that does not apply to the stored state
+ * returns the record unchanged with a `stale` effect, so nothing is written.
+ *
+ * Use it to test a node's rules alone, or to host them on another engine; the runner is its only
+ * writer otherwise. It never reads a clock, touches a store or awaits.
+ *
+ * @example
+ * ```ts
+ * import { nodeStep } from '@parley/pipeline';
+ *
+ * const lifeMs = 60_000;
+ * const started = nodeStep(undefined, { type: 'start', spawnId: undefined, spawned: false, revisedFor: undefined, lifeMs }, 0);
+ * const done = nodeStep(started.value, { type: 'end', status: 'done', output: 'brief', lifeMs }, 5);
+ * console.log(done.value?.status, done.value?.attempts); // done 1
+ * const again = nodeStep(done.value, { type: 'skip', reason: 'late', lifeMs }, 6);
+ * console.log(again.effects); // [ { type: 'stale', status: 'done' } ]
+ * ```
  */
 export function nodeStep(
   stored: NodeRecord | undefined,
