@@ -155,3 +155,28 @@ describe('a node record this version does not read', () => {
     expect(await store.get('pipeline:node:r1:approve')).toEqual(other);
   });
 });
+
+describe('a store that fails once while a review runs', () => {
+  it('stops the run with store_failed (never escalates the review for it), and a resume finishes it', async () => {
+    const clock = createManualClock();
+    const inner = createMemoryStore({ clock });
+    let failed = 0;
+    const flaky: Store = {
+      ...inner,
+      compareAndSet: (key, expected, value, options) => {
+        const data = (value as { data?: { status?: string } } | undefined)?.data;
+        if (key === 'pipeline:node:r1:review' && data?.status === 'running' && failed++ === 0)
+          return Promise.reject(new Error('connection reset'));
+        return inner.compareAndSet(key, expected, value, options);
+      },
+    };
+    const first = setUp(work, { clock, store: flaky, runnerId: 'p1' });
+    const result = await runToEnd(first, first.runner.start(pipeline, { runId: 'r1' }));
+    expect(result).toMatchObject({ ok: false, code: 'store_failed' });
+    expect(first.events.node.filter((e) => e.node === 'review')).toEqual([]); // not escalated
+    const second = setUp(work, { clock, store: inner, runnerId: 'p1' });
+    const resumed = await runToEnd(second, second.runner.resume(pipeline, { runId: 'r1' }));
+    expect(resumed).toMatchObject({ ok: true, status: 'succeeded' });
+    expect(second.calls[0]).toBe('review#1');
+  });
+});
