@@ -80,7 +80,7 @@ export type NodeEffect =
   | { readonly type: 'stale'; readonly status: NodeStatus }
   | { readonly type: 'expired' };
 
-/** A node's record before its first write. */
+/** @internal A node's record before its first write. */
 export const PENDING: NodeRecord = Object.freeze({
   v: 1,
   status: 'pending',

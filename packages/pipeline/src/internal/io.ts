@@ -106,9 +106,9 @@ export async function writeNode(
   run: ActiveRun,
   node: string,
   event: NodeEvent,
-  options: { readonly release?: boolean; readonly quiet?: boolean; readonly unleased?: boolean } = {},
+  options: { readonly release?: boolean; readonly quiet?: boolean } = {},
 ): Promise<NodeRecord | undefined> {
-  const lease = options.unleased === true ? undefined : run.leases.get(node);
+  const lease = run.leases.get(node);
   const done = await commitNode(env, run.runId, node, event, { ...options, lease });
   if (done.ok) {
     run.records.set(node, done.record);
