@@ -125,7 +125,10 @@ describe('the cron trigger', () => {
     const store = createMemoryStore();
     await run('happy', { store });
     const entry = await store.getEntry('pipeline:node:quant-pipeline-2026-04-10:approve');
-    expect(entry?.value).toMatchObject({ status: 'done', output: { approved: true } });
+    expect(entry?.value).toMatchObject({
+      kind: 'parley.pipeline.node', // a record of the durable kernel
+      data: { status: 'done', output: { approved: true } },
+    });
   });
 });
 

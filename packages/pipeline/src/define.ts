@@ -151,6 +151,8 @@ function checkNode(node: PipelineNode, at: string, ids: readonly unknown[], issu
     issues.push(`${at}.agent: expected a short name`);
   if (node.action !== undefined && node.action !== 'spawn' && node.action !== 'self')
     issues.push(`${at}.action: expected spawn or self`);
+  if (node.onUnknown !== undefined && node.onUnknown !== 'rerun' && node.onUnknown !== 'report')
+    issues.push(`${at}.onUnknown: expected rerun or report`);
   for (const [kind, policy] of Object.entries(node.onFailure ?? {})) {
     const retries = policy?.retries;
     if (

@@ -25,7 +25,9 @@ export type {
 } from './types.js';
 export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
-export { NODE_STATUSES } from './records.js';
+export { NODE_STATUSES, NODE_RECORD } from './records.js';
+export { nodeStep } from './node-step.js';
+export type { NodeEvent, NodeEffect } from './node-step.js';
 export type { NodeStatus, RunStatus, NodeRecord, RunRecord, ReviseRequest } from './records.js';
 export { createPipelineRunner } from './runner.js';
 export type {

@@ -1,4 +1,4 @@
-import type { JsonValue, Store, StoreEntry } from '@parley/core';
+import type { Committed, JsonValue, RecordCodec } from '@parley/core';
 import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
 import type { RetryContext } from './retry-context.js';
@@ -130,9 +130,9 @@ export interface NodeRecord {
   readonly revision: number;
   /** Failures so far, per kind. */
   readonly failures: Readonly<Partial<Record<FailureKind, number>>>;
-  /** The runner working on it (running or waiting). */
+  /** The runner holding its lease (running, or about to start): from the kernel record, never stored in the data. */
   readonly owner?: string | undefined;
-  /** Until when its owner holds it; after that another runner may take it over. */
+  /** Until when its owner's lease holds; after that another runner may take it over (or report it, `onUnknown`). */
   readonly leaseUntil?: number | undefined;
   readonly spawnId?: string | undefined;
   readonly startedAt?: number | undefined;
@@ -196,54 +196,51 @@ export interface RunRecord {
   readonly input?: JsonValue | undefined;
 }
 
-/** A stored record with the version a compare-and-set must name (`null`: absent). */
-export interface Versioned<T> {
-  readonly value: T;
-  readonly version: number | null;
-}
+/**
+ * Reads and writes a node's record in the durable kernel of `@parley/core`: kind
+ * `parley.pipeline.node`, format 1. A record of another kind or format, or data that fails its
+ * check, is refused (`corrupt_record`) and never run or overwritten. The node's lease (owner,
+ * expiry, fencing token) lives in the kernel's envelope, not in the data: `owner` and `leaseUntil`
+ * are filled in from it when a record is read, and never stored twice.
+ *
+ * @example
+ * ```ts
+ * import { createKernel, createMemoryStore } from '@parley/core';
+ * import { NODE_RECORD } from '@parley/pipeline';
+ *
+ * const kernel = createKernel({ store: createMemoryStore() });
+ * const node = await kernel.read('pipeline:node:r1:intel', NODE_RECORD);
+ * console.log(NODE_RECORD.kind, node); // parley.pipeline.node undefined
+ * ```
+ */
+export const NODE_RECORD: RecordCodec<NodeRecord> = {
+  kind: 'parley.pipeline.node',
+  version: 1,
+  decode(data) {
+    const parsed = NodeRecordSchema.safeParse(data);
+    return parsed.success ? (parsed.data as NodeRecord) : undefined; // the schema describes NodeRecord
+  },
+  encode({ owner: _owner, leaseUntil: _leaseUntil, ...rest }) {
+    // Built from checked JSON fields only; the undefined ones are left out.
+    return JSON.parse(JSON.stringify(rest)) as JsonValue;
+  },
+};
 
-export const PENDING: NodeRecord = Object.freeze({
-  v: 1,
-  status: 'pending',
-  attempts: 0,
-  spawns: 0,
-  revision: 0,
-  failures: {},
-});
+/** @internal A committed node record as the runner reports it: its lease's owner and expiry filled in. */
+export function nodeView(committed: Committed<NodeRecord> | undefined, pending: NodeRecord): NodeRecord {
+  if (committed === undefined) return pending;
+  const { lease, value } = committed;
+  return lease === null ? value : { ...value, owner: lease.owner, leaseUntil: lease.expiresAt };
+}
 
 export const runKey = (prefix: string, runId: string): string => `${prefix}run:${runId}`;
 export const nodeKey = (prefix: string, runId: string, node: string): string =>
   `${prefix}node:${runId}:${node}`;
 
-/** Reads and checks a stored node record; `corrupt` when it fails its schema. */
-export function readRecord(entry: StoreEntry | undefined, _kind: 'node'): Versioned<NodeRecord> | 'corrupt' {
-  if (entry === undefined) return { value: PENDING, version: null };
-  const parsed = NodeRecordSchema.safeParse(entry.value);
-  // The schema above describes exactly this interface.
-  return parsed.success ? { value: parsed.data as NodeRecord, version: entry.version } : 'corrupt';
-}
-
 /** A run header's data when it passes its schema. */
 export function parseRunRecord(data: unknown): RunRecord | undefined {
   const parsed = RunRecordSchema.safeParse(data);
   return parsed.success ? (parsed.data as RunRecord) : undefined; // the schema describes RunRecord
-}
-
-/**
- * Writes a record if its version is still `expected`; `false` when another writer got there first.
- * It lives `ttlMs` past the write (see {@link recordTtlMs}).
- */
-export async function writeRecord(
-  store: Store,
-  key: string,
-  expected: number | null,
-  value: NodeRecord | RunRecord,
-  ttlMs: number,
-): Promise<number | false> {
-  // Records are built from checked JSON fields only; strip the undefined ones for the store.
-  const json = JSON.parse(JSON.stringify(value)) as JsonValue;
-  const result = await store.compareAndSet(key, expected, json, { ttlMs });
-  return result.ok ? result.version : false;
 }
 
 /**

@@ -215,7 +215,11 @@ export interface PipelineRunnerEvents {
     readonly deadlineAt: number;
   };
   run: { readonly runId: string; readonly status: RunStatus | 'started' | 'resumed' };
-  ignored: { readonly runId: string; readonly node: string; readonly code: 'late_result' | 'lost_race' };
+  ignored: {
+    readonly runId: string;
+    readonly node: string;
+    readonly code: 'late_result' | 'lost_race' | 'lease_lost';
+  };
   refused: {
     readonly runId: string;
     readonly code: RunRefusalCode;

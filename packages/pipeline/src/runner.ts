@@ -4,7 +4,8 @@ import { PipelineError } from './errors.js';
 import { drive } from './internal/drive.js';
 import { decideApproval } from './internal/decide.js';
 import type { ActiveRun, RunnerEnv } from './internal/env.js';
-import { nodeKey, type NodeRecord, readRecord, recordTtlMs, type RunRecord } from './records.js';
+import { readNode } from './internal/io.js';
+import { type NodeRecord, recordTtlMs, type RunRecord } from './records.js';
 import type {
   PipelineRunner,
   PipelineRunnerEvents,
@@ -106,6 +107,8 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       input: header.input,
       controller: new AbortController(),
       records: new Map(),
+      leases: new Map(),
+      blocked: new Map(),
       busy: new Set(),
       spawnTurn: Promise.resolve(),
       failure: undefined,
@@ -228,8 +231,8 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       if (!read.ok || read.header === undefined) return undefined;
       const nodes: Record<string, NodeRecord> = {};
       for (const node of definition.nodes) {
-        const read = readRecord(await env.store.getEntry(nodeKey(env.prefix, runId, node.id)), 'node');
-        if (read !== 'corrupt') nodes[node.id] = read.value;
+        const record = await readNode(env, runId, node.id).catch(() => undefined); // corrupt: left out
+        if (record !== undefined) nodes[node.id] = record;
       }
       return nodes;
     },

@@ -112,6 +112,13 @@ export interface TaskNode extends NodeBase {
   readonly output?: string;
   /** Overrides {@link DEFAULT_FAILURE_POLICIES} per failure kind. */
   readonly onFailure?: Partial<Readonly<Record<FailureKind, FailurePolicy>>>;
+  /**
+   * What a runner does with an attempt whose outcome is unknown: one started by a runner whose
+   * lease on the node ran out without a result (it stopped, crashed or stalled). `rerun` (the
+   * default) runs the work again, so it runs at least once; `report` never runs it again: the node
+   * fails with code `unknown_outcome`, for work that must not happen twice (a payment, an order).
+   */
+  readonly onUnknown?: 'rerun' | 'report';
 }
 
 /**

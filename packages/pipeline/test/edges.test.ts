@@ -137,9 +137,9 @@ describe('more edges', () => {
     await flush();
     await runner.close();
     await run;
-    const entry = await store.get('pipeline:node:r1:approve');
-    const { deadlineAt: _, ...rest } = entry as Record<string, unknown>;
-    await store.set('pipeline:node:r1:approve', rest as never);
+    const entry = (await store.get('pipeline:node:r1:approve')) as { data: Record<string, unknown> };
+    const { deadlineAt: _, ...rest } = entry.data;
+    await store.set('pipeline:node:r1:approve', { ...entry, data: rest } as never);
     const again = setUp(() => ({}), { clock, store });
     const result = await drive(clock, again.runner.resume(approval, { runId: 'r1' }));
     expect(result.ok && result.nodes['approve']).toMatchObject({ status: 'failed', code: 'expired' });

@@ -20,7 +20,11 @@ import {
   previousCronRun,
   MAX_COUNTED_SKIPS,
   type CronFire,
+  NODE_RECORD,
   NODE_STATUSES,
+  type NodeEffect,
+  type NodeEvent,
+  nodeStep,
   type NodeBase,
   type NodeCondition,
   type NodeContext,
@@ -54,7 +58,7 @@ import {
   type TaskNode,
   toMermaid,
 } from '../src/index.js';
-import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
+import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 
 describe('cron-trigger.ts examples', () => {
@@ -459,5 +463,36 @@ describe('types.ts examples', () => {
       nodes: [{ id: 'a', kind: 'approval' }],
     });
     expect([pipeline.nodes[0]?.timeoutMs]).toEqual([900000]); // 900000
+  });
+});
+
+describe('node-step.ts examples', () => {
+  it('NodeEvent', async () => {
+    const skip: NodeEvent = { type: 'skip', reason: 'bull failed', lifeMs: 7 * 24 * 3_600_000 };
+  });
+
+  it('NodeEffect', async () => {
+    const effect: NodeEffect = { type: 'stale', status: 'done' };
+  });
+
+  it('nodeStep', async () => {
+    const lifeMs = 60_000;
+    const started = nodeStep(
+      undefined,
+      { type: 'start', spawnId: undefined, spawned: false, revisedFor: undefined, lifeMs },
+      0,
+    );
+    const done = nodeStep(started.value, { type: 'end', status: 'done', output: 'brief', lifeMs }, 5);
+    expect([done.value?.status, done.value?.attempts]).toEqual(['done', 1]); // done 1
+    const again = nodeStep(done.value, { type: 'skip', reason: 'late', lifeMs }, 6);
+    expect([again.effects]).toEqual([[{ type: 'stale', status: 'done' }]]); // [ { type: 'stale', status: 'done' } ]
+  });
+});
+
+describe('records.ts: NODE_RECORD', () => {
+  it('NODE_RECORD', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const node = await kernel.read('pipeline:node:r1:intel', NODE_RECORD);
+    expect([NODE_RECORD.kind, node]).toEqual(['parley.pipeline.node', undefined]); // parley.pipeline.node undefined
   });
 });

@@ -87,3 +87,22 @@ export function setUp(
   }
   return { clock, store, runner, calls, events };
 }
+
+/**
+ * A store whose process crashes at its `at`-th write: that write and every later one throws,
+ * `before` it lands or `after` it landed (the caller never hears it succeeded). Reads keep working.
+ */
+export function crashingStore(inner: Store, at: number, mode: 'before' | 'after'): Store {
+  let writes = 0;
+  return {
+    ...inner,
+    getEntry: (key) => inner.getEntry(key),
+    get: (key) => inner.get(key),
+    async compareAndSet(...args) {
+      writes += 1;
+      if (writes < at) return inner.compareAndSet(...args);
+      if (mode === 'after' && writes === at) await inner.compareAndSet(...args);
+      throw new Error(`crashed ${mode} write ${writes}`);
+    },
+  };
+}

@@ -53,11 +53,11 @@ describe('the lifetime of a run', () => {
     await drive(clock, run);
     clock.advance(DAY - 1);
     expect(await store.get('pipeline:run:r1')).toMatchObject({ data: { status: 'succeeded' } });
-    expect(await store.get('pipeline:node:r1:approve')).toMatchObject({ status: 'done' });
+    expect(await store.get('pipeline:node:r1:approve')).toMatchObject({ data: { status: 'done' } });
     clock.advance(1);
     expect(await store.get('pipeline:run:r1')).toBeUndefined();
     clock.advance(10 * DAY + MIN - 1); // the approval's wait, plus the lease grace
-    expect(await store.get('pipeline:node:r1:execute')).toMatchObject({ status: 'done' });
+    expect(await store.get('pipeline:node:r1:execute')).toMatchObject({ data: { status: 'done' } });
     clock.advance(1);
     expect(await store.get('pipeline:node:r1:execute')).toBeUndefined();
   });

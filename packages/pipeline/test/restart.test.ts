@@ -38,19 +38,19 @@ describe('a restarted runner', () => {
   it('resumes after the store failed between two writes', async () => {
     const clock = createManualClock();
     const store = createMemoryStore({ clock });
-    let writes = 0;
+    let writes = 0; // the header, intel's lease, its start, its end: the fifth write is bull's lease
     const flaky: Store = {
       ...store,
       getEntry: (key) => store.getEntry(key),
       compareAndSet: (...args) =>
-        ++writes === 4 ? Promise.reject(new Error('connection reset')) : store.compareAndSet(...args),
+        ++writes === 5 ? Promise.reject(new Error('connection reset')) : store.compareAndSet(...args),
     };
     const first = setUp(() => ({}), { clock, store: flaky });
     const failed = await drive(clock, first.runner.start(pipeline, { runId: 'r1' }));
     expect(failed).toMatchObject({
       ok: false,
       code: 'store_failed',
-      message: 'The store failed: connection reset',
+      message: 'The store failed: writing pipeline:node:r1:bull failed: connection reset',
     });
     const second = setUp(() => ({}), { clock, store });
     const result = await drive(clock, second.runner.resume(pipeline, { runId: 'r1' }));
@@ -110,7 +110,7 @@ describe('a restarted runner', () => {
     expect(resultB.ok && resultB.nodes['only']).toMatchObject({ status: 'done', output: 'from b' });
     finishA('from a'); // the duplicate completion arrives
     const resultA = await ra;
-    expect(a.events.ignored).toEqual([{ runId: 'r1', node: 'only', code: 'lost_race' }]);
+    expect(a.events.ignored).toEqual([{ runId: 'r1', node: 'only', code: 'lease_lost' }]); // fenced off
     expect(resultA.ok && resultA.nodes['only']?.output).toBe('from b');
     expect(a.clock.pendingTimers()).toBe(0);
     await a.runner.close();

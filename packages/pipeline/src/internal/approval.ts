@@ -1,12 +1,13 @@
 import type { ApprovalNode } from '../types.js';
-import type { NodeRecord } from '../records.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { loadNode, writeNode } from './io.js';
 
 /**
  * Holds an approval node in `waiting` until a decision is stored (by `decide`, here or in another
  * process) or its stored deadline passes, whichever the record says when it is read: the deadline
- * is checked against the clock at that moment, whatever the timers did.
+ * is checked against the clock at that moment, whatever the timers did. A waiting node runs no
+ * work, so it holds no lease: every runner driving the run watches it, and whichever sees the
+ * deadline pass first expires it (a step on the fresh record; the others' steps change nothing).
  */
 export async function runApproval(
   env: RunnerEnv,
@@ -14,36 +15,24 @@ export async function runApproval(
   node: ApprovalNode & { readonly timeoutMs: number },
   waiters: Set<() => void>,
 ): Promise<void> {
-  let record = run.records.get(node.id)?.value as NodeRecord;
-  if (record.status === 'pending') {
-    const now = env.clock.now();
-    const deadlineAt = now + node.timeoutMs;
-    const waiting = await writeNode(env, run, node.id, {
-      ...record,
-      status: 'waiting',
-      attempts: record.attempts + 1,
-      owner: env.runnerId,
-      startedAt: now,
-      deadlineAt,
-      leaseUntil: deadlineAt,
-    });
+  let record = run.records.get(node.id);
+  if (record?.status === 'pending') {
+    const deadlineAt = env.clock.now() + node.timeoutMs;
+    const waiting = await writeNode(env, run, node.id, { type: 'wait', deadlineAt, lifeMs: run.ttlMs });
     if (waiting === undefined) return;
     record = waiting;
-    env.events.emit('approval', { runId: run.runId, node: node.id, channel: node.channel, deadlineAt });
+    env.events.emit('approval', {
+      runId: run.runId,
+      node: node.id,
+      channel: node.channel,
+      deadlineAt: waiting.deadlineAt ?? deadlineAt,
+    });
   }
   for (;;) {
-    if (record.status !== 'waiting' || run.controller.signal.aborted) return;
+    if (record?.status !== 'waiting' || run.controller.signal.aborted) return;
     const deadlineAt = record.deadlineAt ?? 0;
     if (env.clock.now() >= deadlineAt) {
-      await writeNode(env, run, node.id, {
-        ...record,
-        status: 'failed',
-        code: 'expired',
-        reason: `no decision by ${new Date(deadlineAt).toISOString()}`,
-        endedAt: env.clock.now(),
-        owner: undefined,
-        leaseUntil: undefined,
-      });
+      await writeNode(env, run, node.id, { type: 'expire', lifeMs: run.ttlMs });
       return;
     }
     await new Promise<void>((resolve) => {
@@ -58,6 +47,6 @@ export async function runApproval(
       waiters.add(wake);
       run.controller.signal.addEventListener('abort', onAbort, { once: true });
     });
-    record = (await loadNode(env, run, node.id)).value;
+    record = await loadNode(env, run, node.id);
   }
 }

@@ -4,7 +4,7 @@ import type { RetryContext } from '../retry-context.js';
 import type { NodeContext } from '../runner-types.js';
 import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
-import { outputsOf, writeNode } from './io.js';
+import { holdLease, outputsOf, releaseLease, writeNode } from './io.js';
 
 type WorkNode = NodeContext['node'];
 
@@ -57,33 +57,32 @@ export async function runWork(
 
 async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkExtra): Promise<WorkOutcome> {
   // A node taken over while it was being retried repeats the stored failure's context.
-  const stored = run.records.get(node.id)?.value;
+  const stored = run.records.get(node.id);
   let retry = stored?.status === 'running' ? stored.retry : undefined;
   for (;;) {
     if (extra.renew !== undefined && !(await extra.renew(node.timeoutMs)))
       return { ok: false, kind: 'stopped' };
-    const record = run.records.get(node.id)?.value;
-    if (record === undefined || run.controller.signal.aborted) return { ok: false, kind: 'stopped' };
+    if (run.controller.signal.aborted) return { ok: false, kind: 'stopped' };
+    // Each attempt runs under this runner's lease on the node, long enough for the attempt.
+    if (!(await holdLease(env, run, node.id, node.timeoutMs + env.leaseGraceMs)))
+      return { ok: false, kind: 'stopped' };
+    const record = run.records.get(node.id) as NodeRecord;
     const spawns = env.topology !== undefined && node.action !== 'self';
     const spawnId = spawns
       ? env.spawnId({ runId: run.runId, node: node.id, spawn: record.spawns + 1 })
       : undefined;
     if (record.spawnId !== undefined) env.topology?.finish(record.spawnId); // a run left by a crash
-    const now = env.clock.now();
     const started = await writeNode(env, run, node.id, {
-      ...record,
-      status: 'running',
-      attempts: record.attempts + 1,
-      spawns: record.spawns + (spawns ? 1 : 0),
+      type: 'start',
       spawnId,
-      owner: env.runnerId,
-      leaseUntil: now + node.timeoutMs + env.leaseGraceMs,
-      startedAt: now,
-      code: undefined,
-      reason: undefined,
+      spawned: spawns,
       revisedFor: extra.revisedFor,
+      lifeMs: run.ttlMs,
     });
-    if (started === undefined) return { ok: false, kind: 'stopped' };
+    if (started === undefined) {
+      await releaseLease(env, run, node.id); // the node is not this attempt's to start: give it back
+      return { ok: false, kind: 'stopped' };
+    }
     const spawned = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
     const settled = typeof spawned === 'number' ? undefined : spawned;
     const depth =
@@ -112,9 +111,9 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       failure = { kind: 'invalid_output', message: checked.message, missingFields: checked.missingFields };
       clarification = clarify(node, checked);
     } else failure = { kind: result.kind, message: result.message };
-    const failures = { ...started.failures, [failure.kind]: (started.failures[failure.kind] ?? 0) + 1 };
+    const count = (started.failures[failure.kind] ?? 0) + 1;
     const policy = node.onFailure?.[failure.kind] ?? DEFAULT_FAILURE_POLICIES[failure.kind];
-    const next = (failures[failure.kind] ?? 0) <= policy.retries ? 'retry' : policy.after;
+    const next = count <= policy.retries ? 'retry' : policy.after;
     env.events.emit('failure', {
       runId: run.runId,
       node: node.id,
@@ -127,16 +126,16 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       run,
       node.id,
       {
-        ...started,
-        failures,
-        code: failure.kind,
-        reason: failure.message,
+        type: 'fail',
+        kind: failure.kind,
+        message: failure.message,
         retry:
           next === 'retry'
             ? { ...failure, ...(clarification === undefined ? {} : { clarification }) }
             : undefined,
+        lifeMs: run.ttlMs,
       },
-      true,
+      { quiet: true },
     );
     if (kept === undefined) return { ok: false, kind: 'stopped' };
     if (next !== 'retry') return { ok: false, kind: failure.kind, after: next, message: failure.message };

@@ -1,9 +1,10 @@
 import type { RunRefusalCode } from '../errors.js';
 import { PipelineError } from '../errors.js';
-import { nodeKey, type NodeRecord, readRecord, recordTtlMs, writeRecord } from '../records.js';
+import { recordTtlMs } from '../records.js';
 import type { ApprovalDecision } from '../runner-types.js';
 import type { PipelineDefinition } from '../types.js';
 import type { RunnerEnv } from './env.js';
+import { type Committed, CorruptRecord, commitNode } from './io.js';
 
 type Decided =
   | { readonly ok: true }
@@ -25,54 +26,20 @@ export async function decideApproval(
   const node = definition.nodes.find((n) => n.id === id);
   if (node?.kind !== 'approval')
     return { ok: false, code: 'unknown_node', message: `No approval node ${id}` };
-  const key = nodeKey(env.prefix, runId, id);
-  const read = readRecord(await env.store.getEntry(key), 'node');
-  if (read === 'corrupt')
-    return { ok: false, code: 'corrupt_record', message: `The stored record ${key} is corrupt` };
-  const record = read.value;
-  if (record.status !== 'waiting')
-    return {
-      ok: false,
-      code: 'not_waiting',
-      message: `${id} is ${record.status}, not waiting for a decision`,
-    };
-  const now = env.clock.now();
-  const expired = now >= (record.deadlineAt ?? 0);
-  const end = { ...record, endedAt: now, owner: undefined, leaseUntil: undefined };
-  const next: NodeRecord = expired
-    ? { ...end, status: 'failed', code: 'expired', reason: 'no decision before the deadline' }
-    : {
-        ...end,
-        status: decision.approved ? 'done' : 'rejected',
-        output: {
-          approved: decision.approved,
-          decidedAt: now,
-          ...(decision.reason === undefined ? {} : { reason: String(decision.reason) }),
-          ...(decision.by === undefined ? {} : { by: String(decision.by) }),
-        },
-        ...(decision.reason === undefined || decision.approved ? {} : { reason: String(decision.reason) }),
-      };
-  if (
-    (await writeRecord(
-      env.store,
-      key,
-      read.version,
-      next,
-      recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
-    )) === false
-  )
-    return { ok: false, code: 'not_waiting', message: `${id} was settled by someone else first` };
-  env.events.emit('node', {
-    runId,
-    node: id,
-    previous: 'waiting',
-    status: next.status,
-    attempt: next.attempts,
-    revision: next.revision,
-    code: next.code,
-    reason: next.reason,
-  });
-  if (expired)
+  let done: Committed;
+  try {
+    const lifeMs = recordTtlMs(definition, env.ttlMs, env.leaseGraceMs);
+    done = await commitNode(env, runId, id, { type: 'decide', decision, lifeMs });
+  } catch (error) {
+    if (error instanceof CorruptRecord) return { ok: false, code: 'corrupt_record', message: error.message };
+    throw error;
+  }
+  if (!done.ok) {
+    // a waiting approval holds no lease, so the only refusal here is a node in another state
+    const status = done.code === 'stale' ? done.status : 'leased';
+    return { ok: false, code: 'not_waiting', message: `${id} is ${status}, not waiting for a decision` };
+  }
+  if (done.effects.some((effect) => effect.type === 'expired'))
     return { ok: false, code: 'expired', message: `The decision on ${id} came after its deadline` };
   return { ok: true };
 }

@@ -7,7 +7,8 @@ import type { PipelineDefinition } from '../types.js';
 import { runApproval } from './approval.js';
 import { runWork } from './attempt.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
-import { CorruptRecord, loadNode, writeNode } from './io.js';
+import { CorruptRecord, holdLease, loadNode, releaseLease, writeNode } from './io.js';
+import type { NodeEvent } from '../node-step.js';
 import { type ReviewOutcome, runReview } from './review.js';
 
 /**
@@ -51,12 +52,11 @@ export async function drive(
       if (run.failure !== undefined || run.controller.signal.reason === 'closed') break;
       for (const node of definition.nodes) if (!run.busy.has(node.id)) await loadNode(env, run, node.id);
       const records: Record<string, NodeRecord> = {};
-      for (const [id, record] of run.records) records[id] = record.value;
+      for (const [id, record] of run.records) records[id] = record;
       const plan = planRun(definition, records);
       const starts = new Set(plan.start);
       for (const { id, reason } of plan.skip) {
-        const record = records[id] as NodeRecord;
-        await writeNode(env, run, id, { ...record, status: 'skipped', reason, endedAt: env.clock.now() });
+        await writeNode(env, run, id, { type: 'skip', reason, lifeMs: run.ttlMs });
       }
       if (plan.skip.length > 0) continue;
       if (plan.finished && inflight.size === 0) return await finish(env, run, plan.status ?? 'succeeded');
@@ -68,16 +68,25 @@ export async function drive(
         // A node a running review re-runs is that review's: whoever drives the review re-runs it.
         const reviewing = record.revisedFor?.review;
         const underReview = reviewing !== undefined && records[reviewing]?.status === 'running';
-        const stale =
-          (record.status === 'running' || record.status === 'waiting') &&
-          !underReview &&
-          (record.owner === env.runnerId || now >= (record.leaseUntil ?? 0));
-        if (!starts.has(node.id) && !stale) {
-          if ((record.status === 'running' || record.status === 'waiting') && !underReview)
-            nextLease = Math.min(nextLease, record.leaseUntil ?? now);
+        // A waiting approval holds no lease: every runner driving the run watches it.
+        if (record.status === 'waiting' && node.kind === 'approval') {
+          launch(node.id, () => runApproval(env, run, node, waiters));
           continue;
         }
+        if (record.status === 'running' && underReview) continue;
+        // Another runner's valid lease (a runner restarted under its own id takes its leases back).
+        const foreign =
+          record.owner !== undefined && record.owner !== env.runnerId ? (record.leaseUntil ?? 0) : 0;
+        const leasedUntil = Math.max(foreign, run.blocked.get(node.id) ?? 0);
+        if (now < leasedUntil) {
+          nextLease = Math.min(nextLease, leasedUntil);
+          continue;
+        }
+        if (!starts.has(node.id) && record.status !== 'running') continue;
+        // A pending node to start, or a running one whose owner's lease ran out without a result.
         if (node.kind === 'approval') launch(node.id, () => runApproval(env, run, node, waiters));
+        else if (record.status === 'running' && node.onUnknown === 'report')
+          launch(node.id, () => reportUnknown(env, run, node.id, record.owner ?? 'another runner'));
         else launch(node.id, () => settleWork(env, run, node));
       }
       env.clock.clearTimeout(leaseTimer);
@@ -112,7 +121,18 @@ export async function drive(
   return { ok: false, runId, code: 'closed', message: 'The runner closed before the run ended' };
 }
 
-/** Runs a task or review node and stores how it ended. */
+/**
+ * Ends a running node whose owner's lease ran out without a result, and whose work must not run
+ * twice (`onUnknown: 'report'`): it fails with `unknown_outcome`, under this runner's lease.
+ */
+async function reportUnknown(env: RunnerEnv, run: ActiveRun, id: string, owner: string): Promise<void> {
+  if (!(await holdLease(env, run, id, env.leaseGraceMs + 1))) return;
+  const event = { type: 'unknown', owner, lifeMs: run.ttlMs } as const;
+  if ((await writeNode(env, run, id, event, { release: true })) === undefined)
+    await releaseLease(env, run, id);
+}
+
+/** Runs a task or review node and stores how it ended, giving its lease back in the same write. */
 async function settleWork(
   env: RunnerEnv,
   run: ActiveRun,
@@ -121,29 +141,16 @@ async function settleWork(
   if (node.kind === 'approval') return;
   const outcome: ReviewOutcome =
     node.kind === 'review' ? await runReview(env, run, node) : await runWork(env, run, node);
-  const record = run.records.get(node.id)?.value as NodeRecord;
-  const end = {
-    ...record,
-    endedAt: env.clock.now(),
-    owner: undefined,
-    leaseUntil: undefined,
-    revise: undefined,
-    retry: undefined,
-  };
+  const record = run.records.get(node.id) as NodeRecord;
+  const end = (event: Omit<Extract<NodeEvent, { type: 'end' }>, 'type' | 'lifeMs'>) =>
+    writeNode(env, run, node.id, { type: 'end', lifeMs: run.ttlMs, ...event }, { release: true });
   if (outcome.ok) {
-    await writeNode(env, run, node.id, {
-      ...end,
-      status: 'done',
-      output: outcome.output,
-      code: undefined,
-      reason: undefined,
-    });
+    await end({ status: 'done', output: outcome.output });
   } else if (outcome.kind === 'stopped') {
-    if (run.controller.signal.reason === 'aborted' && record.status === 'running')
-      await writeNode(env, run, node.id, { ...end, status: 'skipped', reason: 'run aborted' });
+    if (run.controller.signal.reason === 'aborted' && record.status === 'running' && run.leases.has(node.id))
+      await end({ status: 'skipped', reason: 'run aborted', code: record.code });
   } else if (outcome.kind === 'escalated') {
-    await writeNode(env, run, node.id, {
-      ...end,
+    await end({
       status: 'escalated',
       code: outcome.code,
       reason: outcome.message,
@@ -151,17 +158,11 @@ async function settleWork(
       escalateTo: outcome.escalateTo,
     });
   } else if (outcome.after === 'abort') {
-    const stored = await writeNode(env, run, node.id, {
-      ...end,
-      status: 'failed',
-      code: outcome.kind,
-      reason: outcome.message,
-      abort: true,
-    });
+    const stored = await end({ status: 'failed', code: outcome.kind, reason: outcome.message, abort: true });
     if (stored !== undefined) run.controller.abort('aborted');
   } else {
     const status = outcome.after === 'skip' ? 'skipped' : 'escalated';
-    await writeNode(env, run, node.id, { ...end, status, code: outcome.kind, reason: outcome.message });
+    await end({ status, code: outcome.kind, reason: outcome.message });
   }
 }
 
@@ -170,6 +171,6 @@ async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promis
   await finishHeader(env, run.runId, status);
   env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
-  for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id)?.value as NodeRecord;
+  for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id) as NodeRecord;
   return { ok: true, runId: run.runId, status, nodes };
 }

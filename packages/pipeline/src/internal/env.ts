@@ -1,13 +1,13 @@
-import type { Clock, Emitter, JsonValue, Kernel, Store } from '@parley/core';
+import type { Clock, Emitter, JsonValue, Kernel, Lease, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
-import type { NodeRecord, Versioned } from '../records.js';
+import type { NodeRecord } from '../records.js';
 import type { PipelineDefinition } from '../types.js';
 
 /** What every part of a runner shares. */
 export interface RunnerEnv {
   readonly store: Store;
-  /** The durable kernel over the store, owned by `runnerId`: the run headers are its records. */
+  /** The durable kernel over the store, owned by `runnerId`: run headers and node records are its records. */
   readonly kernel: Kernel;
   readonly clock: Clock;
   readonly runnerId: string;
@@ -34,8 +34,12 @@ export interface ActiveRun {
   readonly input: JsonValue | undefined;
   /** Aborted on close (reason `closed`) or when a node aborts the run (reason `aborted`). */
   readonly controller: AbortController;
-  /** Node records as last read or written, by node id. */
-  readonly records: Map<string, Versioned<NodeRecord>>;
+  /** Node records as last read or written, by node id (a cache: every write re-reads the store). */
+  readonly records: Map<string, NodeRecord>;
+  /** The node leases this process holds (their fencing tokens), by node id. */
+  readonly leases: Map<string, Lease>;
+  /** Until when another runner holds a lease on a node it has not started yet, by node id. */
+  readonly blocked: Map<string, number>;
   /** Nodes this process is working on now (a review re-running its target included). */
   readonly busy: Set<string>;
   /**

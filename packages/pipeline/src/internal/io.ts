@@ -1,63 +1,194 @@
-import { nodeKey, type NodeRecord, readRecord, type Versioned, writeRecord } from '../records.js';
+import {
+  isParleyError,
+  type KernelRecord,
+  type KernelRefusal,
+  type Lease,
+  type LeaseState,
+} from '@parley/core';
+import { NODE_RECORD, nodeKey, type NodeRecord, nodeView } from '../records.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
+import { type NodeEffect, type NodeEvent, nodeStep, PENDING } from '../node-step.js';
 
-/** Thrown inside a run when a stored record fails its schema; the drive loop reports it. */
+/** Thrown inside a run when a stored record fails its check; the drive loop reports it. */
 export class CorruptRecord extends Error {
-  constructor(readonly key: string) {
-    super(`The stored record ${key} is corrupt`);
+  constructor(
+    readonly key: string,
+    detail?: string,
+  ) {
+    super(`The stored record ${key} is corrupt${detail === undefined ? '' : ` (${detail})`}`);
+  }
+}
+
+/** The error a kernel refusal other than a lease's or a stale step's is inside a run. */
+function thrown(refusal: KernelRefusal): Error {
+  if (refusal.code === 'corrupt_record' || refusal.code === 'record_version')
+    return new CorruptRecord(refusal.key, refusal.message);
+  return new Error(refusal.message);
+}
+
+/** Reads a node's committed record (a fresh read through the kernel), with its lease filled in. */
+export async function readNode(env: RunnerEnv, runId: string, node: string): Promise<NodeRecord> {
+  const key = nodeKey(env.prefix, runId, node);
+  try {
+    return nodeView(await env.kernel.read(key, NODE_RECORD), PENDING);
+  } catch (error) {
+    if (isParleyError(error, 'corrupt_record', 'record_version'))
+      throw new CorruptRecord(key, error instanceof Error ? error.message : undefined);
+    throw error;
   }
 }
 
 /** Reads a node's record from the store into the run's cache. */
-export async function loadNode(env: RunnerEnv, run: ActiveRun, node: string): Promise<Versioned<NodeRecord>> {
-  const key = nodeKey(env.prefix, run.runId, node);
-  const read = readRecord(await env.store.getEntry(key), 'node');
-  if (read === 'corrupt') throw new CorruptRecord(key);
-  run.records.set(node, read);
-  return read;
+export async function loadNode(env: RunnerEnv, run: ActiveRun, node: string): Promise<NodeRecord> {
+  const record = await readNode(env, run.runId, node);
+  run.records.set(node, record);
+  return record;
+}
+
+/** A node step committed: the record as stored, or why nothing was written. */
+export type Committed =
+  | { readonly ok: true; readonly record: NodeRecord; readonly effects: readonly NodeEffect[] }
+  | { readonly ok: false; readonly code: 'stale'; readonly status: NodeRecord['status'] }
+  | { readonly ok: false; readonly code: 'lease_lost' | 'lease_held' };
+
+/**
+ * Runs the node's step for `event` on its fresh record through the kernel (one compare-and-set),
+ * fenced by `lease` when given (and ending it with `release`), and emits the `node` transition.
+ * @throws CorruptRecord for a record this version does not read; an Error when the store fails.
+ */
+export async function commitNode(
+  env: RunnerEnv,
+  runId: string,
+  node: string,
+  event: NodeEvent,
+  options: { readonly lease?: Lease | undefined; readonly release?: boolean; readonly quiet?: boolean } = {},
+): Promise<Committed> {
+  const key = nodeKey(env.prefix, runId, node);
+  const done = await env.kernel.apply(key, NODE_RECORD, nodeStep, event, {
+    ...(options.lease === undefined ? {} : { lease: options.lease }),
+    ...(options.release === true ? { release: true } : {}),
+  });
+  if (!done.ok) {
+    if (done.code === 'lease_lost' || done.code === 'lease_held') return { ok: false, code: done.code };
+    throw thrown(done);
+  }
+  const record = nodeView(done.committed, PENDING);
+  const moved = done.effects[0];
+  if (moved?.type === 'stale') return { ok: false, code: 'stale', status: moved.status };
+  if (
+    moved?.type === 'moved' &&
+    options.quiet !== true &&
+    (moved.from !== record.status || moved.fromRevision !== record.revision)
+  ) {
+    env.events.emit('node', {
+      runId,
+      node,
+      previous: moved.from,
+      status: record.status,
+      attempt: record.attempts,
+      revision: record.revision,
+      spawnId: record.spawnId,
+      code: record.code,
+      reason: record.reason,
+      escalateTo: record.escalateTo,
+    });
+  }
+  return { ok: true, record, effects: done.effects };
 }
 
 /**
- * Writes a node's next record over the cached version (compare-and-set) and emits its transition.
- * Returns the stored record, or `undefined` when another writer changed it first (`lost_race`).
+ * Commits a node step of a run this process drives and keeps the stored record in the run's cache.
+ * Returns the stored record, or `undefined` when nothing was written: another writer changed the
+ * node first (`ignored: lost_race`), or this runner's lease on it was fenced off (`lease_lost`).
  */
 export async function writeNode(
   env: RunnerEnv,
   run: ActiveRun,
   node: string,
-  next: NodeRecord,
-  quiet = false,
+  event: NodeEvent,
+  options: { readonly release?: boolean; readonly quiet?: boolean } = {},
 ): Promise<NodeRecord | undefined> {
-  const current = run.records.get(node) as Versioned<NodeRecord>; // read before every write
+  const lease = run.leases.get(node);
+  const done = await commitNode(env, run.runId, node, event, { ...options, lease });
+  if (done.ok) {
+    run.records.set(node, done.record);
+    if (options.release === true) run.leases.delete(node);
+    return done.record;
+  }
+  await lost(env, run, node, done.code);
+  return undefined;
+}
+
+/** Reports a write this runner did not make (`ignored`) and reads what the store holds instead. */
+async function lost(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: string,
+  code: 'stale' | 'lease_lost' | 'lease_held',
+): Promise<void> {
+  if (code === 'lease_lost') run.leases.delete(node);
+  env.events.emit('ignored', { runId: run.runId, node, code: code === 'lease_lost' ? code : 'lost_race' });
+  await loadNode(env, run, node);
+}
+
+/**
+ * Holds the node's lease for `ttlMs` more: renews the one this process holds, or takes it (a new
+ * fencing token) when no valid lease is held, or when the stored one is this runner id's from before
+ * a restart. `false` when another runner holds it or fenced this one off (`ignored`).
+ */
+export async function holdLease(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: string,
+  ttlMs: number,
+): Promise<boolean> {
+  const held = run.leases.get(node);
   const key = nodeKey(env.prefix, run.runId, node);
-  const version = await writeRecord(env.store, key, current.version, next, run.ttlMs);
-  if (version === false) {
-    env.events.emit('ignored', { runId: run.runId, node, code: 'lost_race' });
-    await loadNode(env, run, node);
-    return undefined;
+  const stored = run.records.get(node);
+  let result: { readonly ok: true; readonly lease: Lease } | KernelRefusal;
+  if (held !== undefined) result = await env.kernel.renew(held, { ttlMs });
+  else {
+    const force = stored?.owner === env.runnerId; // this runner id's lease from before a restart
+    let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force });
+    if (!acquired.ok && acquired.code === 'lease_held' && !force) {
+      // A lease on a node with no data yet (taken just before a start): whose, and until when?
+      const lease = await leaseOnly(env, key);
+      if (lease?.owner === env.runnerId)
+        acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force: true });
+      else if (lease !== undefined) run.blocked.set(node, lease.expiresAt);
+    }
+    if (acquired.ok) run.records.set(node, nodeView(acquired.committed, PENDING));
+    result = acquired;
   }
-  run.records.set(node, { value: next, version });
-  if (!quiet && (next.status !== current.value.status || next.revision !== current.value.revision)) {
-    env.events.emit('node', {
-      runId: run.runId,
-      node,
-      previous: current.value.status,
-      status: next.status,
-      attempt: next.attempts,
-      revision: next.revision,
-      spawnId: next.spawnId,
-      code: next.code,
-      reason: next.reason,
-      escalateTo: next.escalateTo,
-    });
+  if (result.ok) {
+    run.leases.set(node, result.lease);
+    return true;
   }
-  return next;
+  if (result.code !== 'lease_lost' && result.code !== 'lease_held') throw thrown(result);
+  await lost(env, run, node, result.code);
+  return false;
 }
 
 /** The outputs of every done node, for a node's context. */
 export function outputsOf(run: ActiveRun): Record<string, NodeRecord['output']> {
   const outputs: Record<string, NodeRecord['output']> = {};
-  for (const [id, record] of run.records)
-    if (record.value.status === 'done') outputs[id] = record.value.output;
+  for (const [id, record] of run.records) if (record.status === 'done') outputs[id] = record.output;
   return outputs;
+}
+
+/** Gives back the node's lease this process holds (best effort: it expires anyway). */
+export async function releaseLease(env: RunnerEnv, run: ActiveRun, node: string): Promise<void> {
+  const held = run.leases.get(node);
+  run.leases.delete(node);
+  if (held !== undefined) await env.kernel.release(held);
+}
+
+/**
+ * The lease of a kernel record that holds no data yet (`kernel.read` reports none): read from the
+ * record's envelope, for a lease taken on a pending node just before its start was written.
+ */
+async function leaseOnly(env: RunnerEnv, key: string): Promise<LeaseState | undefined> {
+  const record = (await env.store.getEntry(key))?.value as Partial<KernelRecord> | undefined; // checked below
+  const lease = record?.kind === NODE_RECORD.kind && record.data === null ? record.lease : undefined;
+  return typeof lease?.owner === 'string' && Number.isFinite(lease.expiresAt) ? lease : undefined;
 }

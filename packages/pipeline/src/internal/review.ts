@@ -6,7 +6,7 @@ import { type NodeRecord, type ReviseRequest, toReviseRequest } from '../records
 import type { ReviewNode } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type WorkOutcome, runWork } from './attempt.js';
-import { outputsOf, writeNode } from './io.js';
+import { holdLease, outputsOf, writeNode } from './io.js';
 
 type Node = NodeContext['node'];
 
@@ -38,6 +38,7 @@ export async function runReview(
   const nodes = run.definition.nodes;
   const upstream = ancestors(nodes, node.id);
   let failed: WorkOutcome | undefined;
+  let broken: { readonly error: unknown } | undefined;
   let last: JsonValue = null;
   const gate = createReviewGate<JsonValue | undefined>({
     maxRevisions: max,
@@ -47,7 +48,7 @@ export async function runReview(
     ttlMs: run.ttlMs,
     clock: env.clock,
     review: async (output, { revisions }) => {
-      const outcome = await runWork(env, run, node, {
+      const outcome = await work(node, {
         outputs: { ...outputsOf(run), [node.reviews]: output },
       });
       if (!outcome.ok) {
@@ -55,13 +56,19 @@ export async function runReview(
         throw new Error('reviewer failed');
       }
       last = outcome.output;
-      const record = run.records.get(node.id)?.value as NodeRecord;
+      const record = run.records.get(node.id) as NodeRecord;
       const revise =
         revisions < max ? toReviseRequest(outcome.output, revisions + 1, record.attempts) : undefined;
       // The revise request is stored before anything re-runs: a restart re-runs it, never re-judges.
       if (
         revise !== undefined &&
-        (await writeNode(env, run, node.id, { ...record, revise }, true)) === undefined
+        (await writeNode(
+          env,
+          run,
+          node.id,
+          { type: 'revise', revise, lifeMs: run.ttlMs },
+          { quiet: true },
+        )) === undefined
       ) {
         failed = { ok: false, kind: 'stopped' };
         throw new Error('lost the record');
@@ -87,8 +94,8 @@ export async function runReview(
       signal: run.controller.signal,
       generate: async () => {
         // A revise the reviewer just asked for, or one a stopped process left: both are stored.
-        const revise = run.records.get(node.id)?.value.revise;
-        if (revise === undefined) return run.records.get(node.reviews)?.value.output;
+        const revise = run.records.get(node.id)?.revise;
+        if (revise === undefined) return run.records.get(node.reviews)?.output;
         const target = revise.target;
         const named = nodes.find(
           (n) => n.kind !== 'approval' && upstream.has(n.id) && (n.id === target || n.agent === target),
@@ -101,6 +108,7 @@ export async function runReview(
       if (run.controller.signal.aborted) return undefined; // cancelled: the run is stopping
       throw error;
     });
+  if (broken !== undefined) throw broken.error; // the store failed or a record is corrupt: the run stops
   if (outcome === undefined || (failed !== undefined && !failed.ok && failed.kind === 'stopped'))
     return { ok: false, kind: 'stopped' };
   if (outcome.ok) return { ok: true, output: last };
@@ -114,12 +122,22 @@ export async function runReview(
     escalateTo: node.escalateTo,
   };
 
+  /**
+   * Runs a node's work inside the gate, keeping what the store threw: the gate would take it for
+   * the reviewer's failure, but it stops the run (and the run resumes) like a failed write anywhere.
+   */
+  async function work(target: Node, extra: Parameters<typeof runWork>[3]): Promise<WorkOutcome> {
+    try {
+      return await runWork(env, run, target, extra);
+    } catch (error) {
+      broken ??= { error };
+      throw error;
+    }
+  }
+
   /** Extends this review node's lease over the next attempt of the node it re-runs. */
-  async function renew(timeoutMs: number): Promise<boolean> {
-    const record = run.records.get(node.id)?.value as NodeRecord;
-    const now = env.clock.now();
-    const lease = { owner: env.runnerId, leaseUntil: now + timeoutMs + env.leaseGraceMs };
-    return (await writeNode(env, run, node.id, { ...record, ...lease }, true)) !== undefined;
+  function renew(timeoutMs: number): Promise<boolean> {
+    return holdLease(env, run, node.id, timeoutMs + env.leaseGraceMs);
   }
 
   /**
@@ -127,7 +145,7 @@ export async function runReview(
    * unless its record says it already answered this revise request.
    */
   async function redo(target: Node, revise: ReviseRequest): Promise<JsonValue> {
-    const before = run.records.get(target.id)?.value as NodeRecord;
+    const before = run.records.get(target.id) as NodeRecord;
     const revisedFor = { review: node.id, attempt: revise.attempt };
     if (
       before.status === 'done' &&
@@ -136,22 +154,27 @@ export async function runReview(
     )
       return before.output ?? null;
     const revision = { round: revise.round, issues: revise.issues, summary: revise.summary };
-    const outcome = await runWork(env, run, target, { revision, renew, revisedFor });
-    const record = run.records.get(target.id)?.value as NodeRecord;
+    const outcome = await work(target, { revision, renew, revisedFor });
+    const record = run.records.get(target.id) as NodeRecord;
     if (!outcome.ok) failed = outcome;
     // A failed revision leaves the node as it was (done, its earlier output); the review carries the failure.
     const stored =
       outcome.ok || outcome.kind !== 'stopped'
-        ? await writeNode(env, run, target.id, {
-            ...record,
-            status: 'done',
-            output: outcome.ok ? outcome.output : before.output,
-            revision: record.revision + (outcome.ok ? 1 : 0),
-            endedAt: env.clock.now(),
-            owner: undefined,
-            leaseUntil: undefined,
-            retry: undefined,
-          })
+        ? await writeNode(
+            env,
+            run,
+            target.id,
+            {
+              type: 'end',
+              status: 'done',
+              output: outcome.ok ? outcome.output : before.output,
+              code: outcome.ok ? undefined : record.code,
+              reason: outcome.ok ? undefined : record.reason,
+              revised: outcome.ok,
+              lifeMs: run.ttlMs,
+            },
+            { release: true },
+          )
         : undefined;
     if (!outcome.ok) throw new Error(`${target.id} could not revise`);
     if (stored === undefined) {
