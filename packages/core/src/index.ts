@@ -51,6 +51,8 @@ export { createKernel, DEFAULT_GRACE_MS, DEFAULT_MAX_ATTEMPTS } from './kernel/k
 export type { KernelOptions } from './kernel/kernel.js';
 export { runEffects, DEFAULT_MAX_ROUNDS } from './kernel/run-effects.js';
 export { createOwnerId } from './kernel/owner.js';
+export { DEFAULT_LIST_LIMIT } from './kernel/list.js';
+export type { KernelList, RefusedRecord } from './kernel/list.js';
 export { KernelError, KERNEL_ERROR_CODES } from './kernel/errors.js';
 export type { KernelErrorCode } from './kernel/errors.js';
 export { DEFAULT_CLAIM_RETAIN_MS } from './kernel/claims.js';

@@ -101,15 +101,35 @@ export function settleStep(
   read: Fresh,
   result: JsonValue,
 ): Plan<undefined> | KernelRefusal {
-  const found = read.committed?.value;
-  if (found === undefined || found.id !== claim.id || read.record === undefined) {
-    return {
-      ok: false,
-      code: 'claim_conflict',
-      message: `${claim.key} holds no claim of ${claim.id}`,
-      key: claim.key,
-    };
+  const found = heldRecord(claim, read);
+  if ('ok' in found) return found;
+  const data = CLAIMS.encode({ ...found.value, settled: true, result });
+  return { write: true, next: { ...found.record, data, lease: null }, out: undefined };
+}
+
+/**
+ * @internal Gives a held claim back (its lease already checked): the record becomes a tombstone that
+ * keeps the fence until the claim's lease would have expired, so the next claim gets a new token.
+ */
+export function abandonStep(claim: HeldClaim, read: Fresh): Plan<undefined> | KernelRefusal {
+  const found = heldRecord(claim, read);
+  if ('ok' in found) return found;
+  const next: KernelRecord = { ...found.record, data: null, lease: null, deadlineAt: claim.expiresAt };
+  return { write: true, next, out: undefined };
+}
+
+function heldRecord(
+  claim: HeldClaim,
+  read: Fresh,
+): { readonly value: ClaimData; readonly record: KernelRecord } | KernelRefusal {
+  const value = read.committed?.value;
+  if (value !== undefined && value.id === claim.id && read.record !== undefined) {
+    return { value, record: read.record };
   }
-  const data = CLAIMS.encode({ ...found, settled: true, result });
-  return { write: true, next: { ...read.record, data, lease: null }, out: undefined };
+  return {
+    ok: false,
+    code: 'claim_conflict',
+    message: `${claim.key} holds no claim of ${claim.id}`,
+    key: claim.key,
+  };
 }

@@ -2,10 +2,11 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { JsonValue } from '../json.js';
 import type { Store, StoreEntry } from '../store.js';
-import { CLAIMS, claimStep, settleStep } from './claims.js';
+import { abandonStep, CLAIMS, claimStep, settleStep } from './claims.js';
 import { KernelError } from './errors.js';
+import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
-import { type Decoded, decodeEntry, envelope, guard, refusal, ttlOf } from './record.js';
+import { type Decoded, decodeEntry, envelope, guard, messageOf, refusal, tooLarge, ttlOf } from './record.js';
 import type { Kernel } from './api.js';
 import type { Committed, KernelRecord, KernelRefusal, Lease, RecordCodec } from './types.js';
 
@@ -96,8 +97,6 @@ export function createKernel(options: KernelOptions): Kernel {
   if (!(Number.isInteger(maxBytes) && maxBytes > 0))
     throw invalid('maxRecordBytes must be a positive integer');
 
-  const refuse = refusal;
-
   /** Reads, decides on the fresh read, and commits with one compare-and-set; a lost race starts over. */
   async function mutate<T, R>(
     key: string,
@@ -118,9 +117,9 @@ export function createKernel(options: KernelOptions): Kernel {
       try {
         read = decodeEntry(key, await store.getEntry(key), codec);
       } catch (err) {
-        return refuse('store_failed', key, `reading ${key} failed: ${messageOf(err)}`);
+        return refusal('store_failed', key, `reading ${key} failed: ${messageOf(err)}`);
       }
-      if (!read.ok) return refuse(read.code, key, read.message);
+      if (!read.ok) return refusal(read.code, key, read.message);
       const now = clock.now();
       const plan = decide(read, now);
       if ('ok' in plan) return plan;
@@ -131,7 +130,7 @@ export function createKernel(options: KernelOptions): Kernel {
       // a kernel record is plain JSON by construction
       const json = next as unknown as JsonValue | undefined;
       if (json !== undefined && tooLarge(JSON.stringify(json), maxBytes)) {
-        return refuse('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
+        return refusal('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
       }
       const ttlMs = next === undefined ? undefined : ttlOf(next, now, graceMs);
       try {
@@ -143,10 +142,10 @@ export function createKernel(options: KernelOptions): Kernel {
         );
         if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
       } catch (err) {
-        return refuse('store_failed', key, `writing ${key} failed: ${messageOf(err)}`);
+        return refusal('store_failed', key, `writing ${key} failed: ${messageOf(err)}`);
       }
     }
-    return refuse('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);
+    return refusal('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);
   }
 
   const committedOf = <T>(
@@ -278,20 +277,23 @@ export function createKernel(options: KernelOptions): Kernel {
       });
       return done.ok ? { ok: true } : done;
     },
+
+    async abandon(claim) {
+      const done = await mutate(claim.key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const refused = guard(claim.key, read.record, claim, now);
+        return refused ?? abandonStep(claim, read);
+      });
+      return done.ok ? { ok: true } : done;
+    },
+
+    async list(prefix, codec, { limit = DEFAULT_LIST_LIMIT } = {}) {
+      if (!(Number.isInteger(limit) && limit > 0)) throw invalid('limit must be a positive integer');
+      return listRecords(store, prefix, codec, limit);
+    },
   };
   return kernel;
 }
 
 function invalid(message: string): KernelError {
   return new KernelError('invalid_argument', message);
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function tooLarge(text: string, maxBytes: number): boolean {
-  return (
-    text.length > maxBytes || (text.length * 3 > maxBytes && new TextEncoder().encode(text).length > maxBytes)
-  );
 }

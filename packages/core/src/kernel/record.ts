@@ -137,3 +137,15 @@ export function envelope<T>(
   };
   return next.data === null && next.fence === 0 ? undefined : next;
 }
+
+/** @internal The text of a thrown value. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** @internal Whether `text` is longer than `maxBytes` in UTF-8 (encodes only when it could be). */
+export function tooLarge(text: string, maxBytes: number): boolean {
+  return (
+    text.length > maxBytes || (text.length * 3 > maxBytes && new TextEncoder().encode(text).length > maxBytes)
+  );
+}
