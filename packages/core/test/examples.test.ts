@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   addSettled,
+  CLAIM_RECORDS,
+  type ClaimRecord,
   createKernel,
   createManualClock,
   createMemoryStore,
@@ -95,6 +97,23 @@ describe('TSDoc examples of the kernel', () => {
     expect(await kernel.abandon(first.claim)).toEqual({ ok: true });
     const again = await kernel.claim('call:42', effect);
     expect('status' in again && again.status).toBe('claimed');
+  });
+
+  it('CLAIM_RECORDS and ClaimRecord', async () => {
+    const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+    await kernel.claim('call:42', { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 });
+    const found = await kernel.read('call:42', CLAIM_RECORDS);
+    expect([found?.value.owner, found?.value.settled]).toEqual(['worker-a', false]);
+    const record: ClaimRecord = {
+      id: 'send-invoice-42',
+      digest: 'sha256:ab12',
+      owner: 'worker-a',
+      claimedAt: 1_700_000_000_000,
+      settled: true,
+      result: { sent: true },
+    };
+    expect(CLAIM_RECORDS.decode(CLAIM_RECORDS.encode(record))).toEqual(record);
+    expect(CLAIM_RECORDS.decode({ id: 'x' })).toBeUndefined();
   });
 
   it('Kernel.list, KernelList, RefusedRecord and DEFAULT_LIST_LIMIT', async () => {

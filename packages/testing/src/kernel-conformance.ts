@@ -1,42 +1,8 @@
 // The durable kernel's conformance suite: model-based walks of several kernels over one store.
-import type { JsonValue, Kernel, Lease, Store } from '@parley/core';
+import type { JsonValue, Kernel, Lease } from '@parley/core';
+import type { KernelConformanceCase } from './kernel-conformance-types.js';
 import { abandonCase, listCase } from './internal/kernel-cases.js';
 import { fail, LEASE_MS, LEDGER, round, world } from './internal/kernel-world.js';
-
-/**
- * A fresh store for one kernel conformance walk (empty, or with keys no other walk uses).
- *
- * @example
- * ```ts
- * import { createMemoryStore } from '@parley/core';
- * import type { KernelConformanceSubject } from '@parley/testing';
- *
- * const subject: KernelConformanceSubject = { store: createMemoryStore() };
- * ```
- */
-export interface KernelConformanceSubject {
-  readonly store: Store;
-}
-
-/**
- * One model-based check of the kernel over a store: `run` walks `steps` random operations of three
- * kernels (processes) from `seed`, and throws (TestingError `assertion_failed`) on a broken promise.
- *
- * @example
- * ```ts
- * import { kernelConformanceCases, type KernelConformanceCase } from '@parley/testing';
- *
- * const names = kernelConformanceCases().map((c: KernelConformanceCase) => c.name);
- * ```
- */
-export interface KernelConformanceCase {
-  /** A present-tense sentence naming the promise; stable across releases. */
-  readonly name: string;
-  run(
-    make: () => Promise<KernelConformanceSubject>,
-    options?: { readonly seed?: number; readonly steps?: number },
-  ): Promise<void>;
-}
 
 /**
  * Lists the model-based checks of the durable kernel: three kernels over one store, a store that

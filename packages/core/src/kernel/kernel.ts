@@ -2,7 +2,7 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { JsonValue } from '../json.js';
 import type { Store, StoreEntry } from '../store.js';
-import { abandonStep, CLAIMS, claimStep, settleStep } from './claims.js';
+import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
 import { KernelError } from './errors.js';
 import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
@@ -264,14 +264,14 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async claim(key, effect) {
       ttlCheck(effect.leaseMs, 'leaseMs');
-      const done = await mutate(key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+      const done = await mutate(key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
         claimStep(key, owner, effect, read, now),
       );
       return done.ok ? done.out : done;
     },
 
     async settle(claim, result) {
-      const done = await mutate(claim.key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
         const refused = guard(claim.key, read.record, claim, now);
         return refused ?? settleStep(claim, read, result);
       });
@@ -279,7 +279,7 @@ export function createKernel(options: KernelOptions): Kernel {
     },
 
     async abandon(claim) {
-      const done = await mutate(claim.key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
         const refused = guard(claim.key, read.record, claim, now);
         return refused ?? abandonStep(claim, read);
       });

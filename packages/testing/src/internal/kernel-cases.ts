@@ -1,6 +1,6 @@
 // Kernel conformance: claims given back (abandon) and listings (list) under crashes, races and clock jumps.
 import { type HeldClaim, isParleyError, type Kernel, type Lease } from '@parley/core';
-import type { KernelConformanceCase } from '../kernel-conformance.js';
+import type { KernelConformanceCase } from '../kernel-conformance-types.js';
 import { fail, LEASE_MS, LEDGER, round, world } from './kernel-world.js';
 
 /** A claim the walk saw granted, and whether it was given back (or may have been: a crash hid it). */

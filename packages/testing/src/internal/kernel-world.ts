@@ -2,11 +2,7 @@
 // a clock moved by hand, a seeded random source, and rounds of racing operations.
 import { type Clock, createKernel, type Kernel, type RecordCodec, type Store } from '@parley/core';
 import { TestingError } from '../errors.js';
-
-/** What a walk gets from its subject: a fresh store. */
-export interface KernelWorldSubject {
-  readonly store: Store;
-}
+import type { KernelConformanceSubject } from '../kernel-conformance-types.js';
 
 /** A counter whose value lists the ids of the commits it holds. */
 export const LEDGER: RecordCodec<readonly string[]> = {
@@ -27,7 +23,7 @@ export interface World {
   readonly store: Store;
 }
 
-export async function world(make: () => Promise<KernelWorldSubject>, seed: number): Promise<World> {
+export async function world(make: () => Promise<KernelConformanceSubject>, seed: number): Promise<World> {
   const { store } = await make();
   let state = seed >>> 0 || 1;
   const rand = (n: number): number => {
