@@ -4,6 +4,7 @@ import {
   createKernel,
   createOwnerId,
   type JsonValue,
+  type KernelList,
   type KernelRefusal,
   type KernelStep,
   type RecordCodec,
@@ -118,12 +119,15 @@ export function createApprovalRecords(
     },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
-      let found: ApprovalRecord | undefined;
-      for await (const entry of store.list(`${prefix}approval:`)) {
-        const stored = entry.value as { kind?: unknown; version?: unknown; data?: unknown } | null; // checked below
-        const same = stored?.kind === APPROVALS.kind && stored.version === APPROVALS.version;
-        const record = same ? APPROVALS.decode(stored.data) : undefined;
-        if (record === undefined || record.decisionId !== undefined) continue; // refused records never match
+      let listed: KernelList<ApprovalRecord>;
+      try {
+        listed = await kernel.list(`${prefix}approval:`, APPROVALS);
+      } catch (error) {
+        throw bridgeError(String(Reflect.get(Object(error), 'code')), String(error), `${prefix}approval:`);
+      }
+      let found: ApprovalRecord | undefined; // records the codec refuses are in listed.refused: never matched
+      for (const { value: record } of listed.records) {
+        if (record.decisionId !== undefined) continue;
         if (record.sessionKey !== match.sessionKey || record.tool !== match.tool) continue;
         if (canonicalJson(record.args) !== wanted) continue;
         if (found === undefined || record.createdAt < found.createdAt) found = record;

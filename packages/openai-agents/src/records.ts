@@ -132,22 +132,19 @@ export function createRecords(store: Store, prefix: string, ttlMs: number, clock
     },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
-      const open: ApprovalRecord[] = [];
-      for await (const entry of store.list(`${prefix}approval:`)) {
-        const stored: unknown = entry.value;
-        const format = { kind: (kind: unknown) => kind === APPROVALS.kind, version: (v: unknown) => v === 1 };
-        const record = APPROVALS.decode(
-          hasShape(stored, format) ? Reflect.get(stored as object, 'data') : undefined,
+      const prefixOf = `${prefix}approval:`;
+      const listed = await kernel.list(prefixOf, APPROVALS).catch((error: unknown) => {
+        throw bridgeError('store_failed', String(error), prefixOf, error);
+      });
+      const open = listed.records // records the codec refuses are in listed.refused: never matched
+        .map(({ value }) => value)
+        .filter(
+          (record) =>
+            record.decisionId === undefined &&
+            record.sessionKey === match.sessionKey &&
+            record.tool === match.tool &&
+            canonicalJson(record.args) === wanted,
         );
-        if (record === undefined) continue; // not an approval of this format: never matched
-        const same = [
-          record.decisionId === undefined,
-          record.sessionKey === match.sessionKey,
-          record.tool === match.tool,
-          canonicalJson(record.args) === wanted,
-        ];
-        if (same.every(Boolean)) open.push(record);
-      }
       return open.sort((a, b) => a.createdAt - b.createdAt)[0]; // the oldest
     },
   };
