@@ -4,7 +4,6 @@ import {
   createKernel,
   createOwnerId,
   type JsonValue,
-  type KernelList,
   type KernelRefusal,
   type KernelStep,
   type RecordCodec,
@@ -119,12 +118,7 @@ export function createApprovalRecords(
     },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
-      let listed: KernelList<ApprovalRecord>;
-      try {
-        listed = await kernel.list(`${prefix}approval:`, APPROVALS);
-      } catch (error) {
-        throw bridgeError(String(Reflect.get(Object(error), 'code')), String(error), `${prefix}approval:`);
-      }
+      const listed = await kernel.list(`${prefix}approval:`, APPROVALS); // KernelError store_failed
       let found: ApprovalRecord | undefined; // records the codec refuses are in listed.refused: never matched
       for (const { value: record } of listed.records) {
         if (record.decisionId !== undefined) continue;
