@@ -1,5 +1,5 @@
 // Kernel conformance: claims given back (abandon) and listings (list) under crashes, races and clock jumps.
-import { type HeldClaim, isParleyError, type Kernel, type Lease } from '@parley/core';
+import { type HeldClaim, isParleyError, type JsonValue, type Kernel, type Lease } from '@parley/core';
 import type { KernelConformanceCase } from '../kernel-conformance-types.js';
 import { fail, LEASE_MS, LEDGER, round, world } from './kernel-world.js';
 
@@ -21,10 +21,8 @@ export const abandonCase: KernelConformanceCase = {
 
     const claimOnce = async (kernel: Kernel, key: string, id: string, again: boolean): Promise<void> => {
       const now = w.time.now;
-      const claimed = await kernel
-        .claim(key, { id: key, digest: 'd', leaseMs: LEASE_MS })
-        .catch(() => undefined);
-      if (claimed === undefined || !('status' in claimed)) return;
+      const claimed = await kernel.claim(key, { id: key, digest: 'd', leaseMs: LEASE_MS }); // refusals are data
+      if (!('status' in claimed)) return;
       if (claimed.status === 'conflict') fail(`${key} answered conflict for the same content`);
       if (again && claimed.status === 'unknown')
         fail(`${key} was given back, yet the next claim saw unknown`);
@@ -42,12 +40,13 @@ export const abandonCase: KernelConformanceCase = {
       const roll = w.rand(3);
       if (roll < 2) {
         ran.add(key); // the effect runs; the process may die before its settle lands
-        if (roll === 1) await kernel.settle(claimed.claim, id).catch(() => undefined);
+        if (roll === 1) await kernel.settle(claimed.claim, id);
         return;
       }
-      const back = await kernel.abandon(claimed.claim).catch(() => 'crashed' as const);
-      if (back === 'crashed') granted.givenBack = true; // it may have landed: the walk cannot tell
-      if (back === 'crashed' || !back.ok) return;
+      const back = await kernel.abandon(claimed.claim);
+      // store_failed: a crash after the write may have landed it; the walk cannot tell
+      if (!back.ok) granted.givenBack ||= back.code === 'store_failed';
+      if (!back.ok) return;
       granted.givenBack = true;
       givenBack.push(claimed.claim);
       if (!again) await claimOnce(kernel, key, `${id}.again`, true);
@@ -57,11 +56,8 @@ export const abandonCase: KernelConformanceCase = {
       const kernel = w.kernels[p] as Kernel;
       const stale = givenBack.length > 0 && w.rand(4) === 0 ? givenBack[w.rand(givenBack.length)] : undefined;
       if (stale === undefined) return claimOnce(kernel, keyOf(w.rand(3)), id, false);
-      const late =
-        w.rand(2) === 0
-          ? await kernel.settle(stale, id).catch(() => undefined)
-          : await kernel.abandon(stale).catch(() => undefined);
-      if (late?.ok === true) fail(`a claim given back (${stale.key}, token ${stale.token}) still wrote`);
+      const late = w.rand(2) === 0 ? await kernel.settle(stale, id) : await kernel.abandon(stale);
+      if (late.ok) fail(`a claim given back (${stale.key}, token ${stale.token}) still wrote`);
     };
     for (let step = 0; step < (options.steps ?? 60); step++) await round(w, step, op);
   },
@@ -103,22 +99,20 @@ export const listCase: KernelConformanceCase = {
           value: [...(current ?? []), id],
           effects: [],
         });
-        const done = await kernel.apply(key, LEDGER, append, null, write).catch(() => undefined);
-        if (done?.ok === true) acked.get(key)?.add(id);
+        const done = await kernel.apply(key, LEDGER, append, null, write); // refusals are data
+        if (done.ok) acked.get(key)?.add(id);
       } else if (roll < 7) {
         reset.add(key);
-        await kernel
-          .apply(key, LEDGER, () => ({ value: undefined, effects: [] }), null, write)
-          .catch(() => undefined);
+        await kernel.apply(key, LEDGER, () => ({ value: undefined, effects: [] }), null, write);
       } else if (roll < 9) {
-        const got = await kernel.acquire(key, LEDGER, { ttlMs: LEASE_MS }).catch(() => undefined);
-        if (got?.ok === true) leases[p] = got.lease;
+        const got = await kernel.acquire(key, LEDGER, { ttlMs: LEASE_MS });
+        if (got.ok) leases[p] = got.lease;
       } else if (w.rand(2) === 0) {
         reset.add(key);
-        await w.store.set(key, junk[w.rand(junk.length)] ?? null).catch(() => undefined);
+        await w.store.set(key, junk[w.rand(junk.length)] as JsonValue); // an index below junk.length
       } else {
         reset.add(key);
-        await w.store.delete(key).catch(() => undefined);
+        await w.store.delete(key);
       }
     };
     for (let step = 0; step < (options.steps ?? 60); step++) {
