@@ -98,14 +98,22 @@ export interface Kernel {
    * With `lease`, the write is fenced: it fails with `lease_lost` once the record's lease is another's.
    * Without one, a record under a valid lease is refused with `lease_held`. `release: true` ends the
    * lease in the same write. A step that returns the value it was given (the same object) and no
-   * `deadlineAt` writes nothing.
+   * `deadlineAt` writes nothing. `basis` (a record this caller read or committed before) saves the
+   * first read: the step runs on it and its compare-and-set names its version, so it lands only if
+   * the store still holds exactly that record; otherwise (and for an answer without a write) the
+   * step runs again on a fresh read.
    */
   apply<T, E, X>(
     key: string,
     codec: RecordCodec<T>,
     step: KernelStep<T, E, X>,
     event: E,
-    options?: { readonly lease?: Lease; readonly maxAttempts?: number; readonly release?: boolean },
+    options?: {
+      readonly lease?: Lease;
+      readonly maxAttempts?: number;
+      readonly release?: boolean;
+      readonly basis?: Committed<T>;
+    },
   ): Promise<ApplyResult<T, X>>;
   /**
    * Takes the lease of `key` (absent records too) with a new fencing token; `lease_held` while a lease
