@@ -50,7 +50,7 @@ export function createMutate(options: {
         try {
           read = decodeEntry(key, await store.getEntry(key), codec);
         } catch (err) {
-          return refusal('store_failed', key, `reading ${key} failed: ${messageOf(err)}`);
+          return refusal('store_failed', key, `reading ${key} failed: ${messageOf(err)}`, err);
         }
       }
       if (!read.ok) return refusal(read.code, key, read.message);
@@ -81,7 +81,7 @@ export function createMutate(options: {
         );
         if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
       } catch (err) {
-        return refusal('store_failed', key, `writing ${key} failed: ${messageOf(err)}`);
+        return refusal('store_failed', key, `writing ${key} failed: ${messageOf(err)}`, err);
       }
     }
     return refusal('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);

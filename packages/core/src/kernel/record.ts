@@ -85,12 +85,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** @internal A refusal of the kernel. */
-export const refusal = (code: KernelRefusalCode, key: string, message: string): KernelRefusal => ({
-  ok: false,
-  code,
-  message,
-  key,
-});
+export const refusal = (
+  code: KernelRefusalCode,
+  key: string,
+  message: string,
+  cause?: unknown,
+): KernelRefusal =>
+  cause === undefined ? { ok: false, code, message, key } : { ok: false, code, message, key, cause };
 
 /**
  * @internal Refuses a write under `lease` that is fenced off or expired, or one without a lease on a
