@@ -76,7 +76,8 @@ describe('Kernel.abandon', () => {
     const { store, a, b } = setup();
     const first = held(await a.claim('c', effect));
     store.failWrites = 1;
-    expect(await a.abandon(first)).toMatchObject({ ok: false, code: 'store_failed' });
+    const failed = await a.abandon(first);
+    expect(failed).toMatchObject({ ok: false, code: 'store_failed', cause: new Error('write failed') });
     expect(await b.claim('c', effect)).toMatchObject({ status: 'in_flight', owner: 'a' });
   });
 });
