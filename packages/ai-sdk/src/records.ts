@@ -118,12 +118,10 @@ export function createApprovalRecords(
     },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
-      let found: ApprovalRecord | undefined;
-      for await (const entry of store.list(`${prefix}approval:`)) {
-        const stored = entry.value as { kind?: unknown; version?: unknown; data?: unknown } | null; // checked below
-        const same = stored?.kind === APPROVALS.kind && stored.version === APPROVALS.version;
-        const record = same ? APPROVALS.decode(stored.data) : undefined;
-        if (record === undefined || record.decisionId !== undefined) continue; // refused records never match
+      const listed = await kernel.list(`${prefix}approval:`, APPROVALS); // KernelError store_failed
+      let found: ApprovalRecord | undefined; // records the codec refuses are in listed.refused: never matched
+      for (const { value: record } of listed.records) {
+        if (record.decisionId !== undefined) continue;
         if (record.sessionKey !== match.sessionKey || record.tool !== match.tool) continue;
         if (canonicalJson(record.args) !== wanted) continue;
         if (found === undefined || record.createdAt < found.createdAt) found = record;

@@ -51,9 +51,12 @@ export { createKernel, DEFAULT_GRACE_MS, DEFAULT_MAX_ATTEMPTS } from './kernel/k
 export type { KernelOptions } from './kernel/kernel.js';
 export { runEffects, DEFAULT_MAX_ROUNDS } from './kernel/run-effects.js';
 export { createOwnerId } from './kernel/owner.js';
+export { DEFAULT_LIST_LIMIT } from './kernel/list.js';
+export type { KernelList, RefusedRecord } from './kernel/list.js';
 export { KernelError, KERNEL_ERROR_CODES } from './kernel/errors.js';
 export type { KernelErrorCode } from './kernel/errors.js';
-export { DEFAULT_CLAIM_RETAIN_MS } from './kernel/claims.js';
+export { CLAIM_RECORDS, DEFAULT_CLAIM_RETAIN_MS } from './kernel/claims.js';
+export type { ClaimRecord } from './kernel/claims.js';
 export { addSettled, findSettled, readJournal, DEFAULT_JOURNAL_LIMITS } from './kernel/journal.js';
 export type { SettledEntry, SettledJournal, JournalLimits } from './kernel/journal.js';
 export { KERNEL_REFUSAL_CODES } from './kernel/types.js';

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   addSettled,
+  CLAIM_RECORDS,
+  type ClaimRecord,
   createKernel,
   createManualClock,
   createMemoryStore,
@@ -9,6 +11,7 @@ import {
   DEFAULT_CLAIM_RETAIN_MS,
   DEFAULT_GRACE_MS,
   DEFAULT_JOURNAL_LIMITS,
+  DEFAULT_LIST_LIMIT,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_ROUNDS,
   findSettled,
@@ -19,10 +22,12 @@ import {
   type ClaimResult,
   type Kernel,
   KernelError,
+  type KernelList,
   type KernelOptions,
   type KernelStep,
   type RecordCodec,
   readJournal,
+  type RefusedRecord,
   runEffects,
 } from '../src/index.js';
 
@@ -82,6 +87,59 @@ describe('TSDoc examples of the kernel', () => {
     const kernel = createKernel({ store: createMemoryStore() });
     const done = await runEffects(kernel, 'order:1', codec, step, 'place', async () => 'sent' as const);
     expect(done.ok && done.committed?.value).toEqual({ state: 'sent' });
+  });
+
+  it('Kernel.abandon', async () => {
+    const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+    const effect = { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 };
+    const first = await kernel.claim('call:42', effect);
+    if (!('status' in first) || first.status !== 'claimed') throw new Error('not claimed');
+    expect(await kernel.abandon(first.claim)).toEqual({ ok: true });
+    const again = await kernel.claim('call:42', effect);
+    expect('status' in again && again.status).toBe('claimed');
+  });
+
+  it('CLAIM_RECORDS and ClaimRecord', async () => {
+    const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+    await kernel.claim('call:42', { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 });
+    const found = await kernel.read('call:42', CLAIM_RECORDS);
+    expect([found?.value.owner, found?.value.settled]).toEqual(['worker-a', false]);
+    const record: ClaimRecord = {
+      id: 'send-invoice-42',
+      digest: 'sha256:ab12',
+      owner: 'worker-a',
+      claimedAt: 1_700_000_000_000,
+      settled: true,
+      result: { sent: true },
+    };
+    expect(CLAIM_RECORDS.decode(CLAIM_RECORDS.encode(record))).toEqual(record);
+    expect(CLAIM_RECORDS.decode({ id: 'x' })).toBeUndefined();
+  });
+
+  it('Kernel.list, KernelList, RefusedRecord and DEFAULT_LIST_LIMIT', async () => {
+    const store = createMemoryStore();
+    const kernel = createKernel({ store, owner: 'worker-a' });
+    await kernel.apply('count:a', counter, () => ({ value: 1, effects: [] }), null);
+    await store.set('count:b', {
+      kind: 'example.counter',
+      version: 2,
+      data: 5,
+      lease: null,
+      fence: 0,
+      deadlineAt: null,
+    });
+    const found = await kernel.list('count:', counter);
+    expect(found.records.map((r) => [r.key, r.value])).toEqual([['count:a', 1]]);
+    expect(found.refused.map((r) => [r.key, r.code])).toEqual([['count:b', 'record_version']]);
+    const empty: KernelList<number> = { records: [], refused: [], truncated: false };
+    expect(empty.truncated).toBe(false);
+    const refused: RefusedRecord = {
+      key: 'run:7',
+      code: 'record_version',
+      message: 'run:7: record format 2 of example.run, this code reads 1',
+    };
+    expect(refused.code).toBe('record_version');
+    expect(DEFAULT_LIST_LIMIT).toBe(10_000);
   });
 
   it('createOwnerId', () => {

@@ -1,28 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   addSettled,
-  createKernel,
-  createMemoryStore,
   DEFAULT_CLAIM_RETAIN_MS,
   findSettled,
   readJournal,
   runEffects,
   type KernelStep,
 } from '../src/index.js';
-import { type Counter, counter, jumpClock, scripted } from './kernel-helpers.js';
+import { type Counter, counter, twoKernels } from './kernel-helpers.js';
 
 const effect = { id: 'send', digest: 'd1', leaseMs: 1_000 };
 
-function setup() {
-  const clock = jumpClock(1_000);
-  const store = scripted(createMemoryStore({ clock }));
-  return {
-    clock,
-    store,
-    a: createKernel({ store, clock, owner: 'a' }),
-    b: createKernel({ store, clock, owner: 'b' }),
-  };
-}
+const setup = () => twoKernels();
 
 describe('claims', () => {
   it('claims an effect once; a second claim sees it in flight, then settled with its result', async () => {

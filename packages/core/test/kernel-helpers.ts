@@ -1,5 +1,12 @@
 // Helpers of the kernel tests: a codec, a clock that can jump both ways, and a store whose writes fail or race.
-import type { Clock, RecordCodec, Store, TimerHandle } from '../src/index.js';
+import {
+  type Clock,
+  createKernel,
+  createMemoryStore,
+  type RecordCodec,
+  type Store,
+  type TimerHandle,
+} from '../src/index.js';
 
 export interface Counter {
   readonly n: number;
@@ -66,4 +73,17 @@ export function scripted(
     },
   };
   return wrapped;
+}
+
+/** Two kernels (owners `a` and `b`) over one scripted memory store, on a clock starting at 1,000. */
+export function twoKernels(graceMs?: number) {
+  const clock = jumpClock(1_000);
+  const store = scripted(createMemoryStore({ clock }));
+  const grace = graceMs === undefined ? {} : { graceMs };
+  return {
+    clock,
+    store,
+    a: createKernel({ store, clock, owner: 'a', ...grace }),
+    b: createKernel({ store, clock, owner: 'b', ...grace }),
+  };
 }

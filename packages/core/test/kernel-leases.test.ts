@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createKernel, createMemoryStore, type Lease } from '../src/index.js';
-import { add, counter, jumpClock, scripted } from './kernel-helpers.js';
+import type { createKernel, Lease } from '../src/index.js';
+import { add, counter, twoKernels } from './kernel-helpers.js';
 
-function setup() {
-  const clock = jumpClock(1_000);
-  const store = scripted(createMemoryStore({ clock }));
-  const a = createKernel({ store, clock, owner: 'a', graceMs: 10_000 });
-  const b = createKernel({ store, clock, owner: 'b', graceMs: 10_000 });
-  return { clock, store, a, b };
-}
+const setup = () => twoKernels(10_000);
 
 async function take(kernel: ReturnType<typeof createKernel>, key = 'k', ttlMs = 1_000): Promise<Lease> {
   const got = await kernel.acquire(key, counter, { ttlMs });

@@ -1,15 +1,20 @@
 import { createManualClock, createMemoryStore, type JsonValue } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createCorrelator, planApprovalProtocol } from '../src/index.js';
-import { recordEvents, reply, storedPlanRequest } from './helpers.js';
+import { recordEvents, reply, storedPlanRequest, asStoredRecord, storedRequestAt } from './helpers.js';
 
 const base = storedPlanRequest() as Record<string, JsonValue>;
 
-/** A `lead` on a store holding `record` under request id `other`. */
-async function leadWith(record: JsonValue) {
+/** A `lead` on a store holding the request `record` under request id `other`. */
+function leadWith(record: JsonValue) {
+  return leadOver(asStoredRecord(record));
+}
+
+/** A `lead` on a store holding `stored` (as it is) at the key of request `other`. */
+async function leadOver(stored: JsonValue) {
   const clock = createManualClock({ now: 1_000 });
   const store = createMemoryStore({ clock });
-  await store.set('correlate:lead:other', record);
+  await store.set('correlate:lead:other', stored);
   const lead = createCorrelator({
     self: 'lead',
     protocols: [planApprovalProtocol],
@@ -42,7 +47,7 @@ describe('stored request records read strictly', () => {
       });
       await expect(lead.waitFor('other')).rejects.toMatchObject({ code: 'unknown_request' });
       expect(events.error.map((e) => [e.code, e.requestId])).toContainEqual(['store_error', 'other']);
-      expect(await store.get('correlate:lead:other')).toMatchObject(patch); // left for a person to look at
+      expect(await storedRequestAt(store, 'correlate:lead:other')).toMatchObject(patch); // left for a person to look at
       lead.close();
     },
   );
@@ -52,4 +57,32 @@ describe('stored request records read strictly', () => {
     expect(await lead.restore()).toBe(1);
     lead.close();
   });
+});
+
+describe('stored request records of another format', () => {
+  it.each([
+    ['a request of the format before the kernel (no envelope)', { ...base } as JsonValue],
+    [
+      'a request record of another format version',
+      { kind: 'parley.correlate.request', version: 2, data: base, lease: null, fence: 0, deadlineAt: null },
+    ],
+    [
+      'a record of another kind',
+      { kind: 'parley.peers.conversation', version: 1, data: base, lease: null, fence: 0, deadlineAt: null },
+    ],
+  ])(
+    'refuses %s: not restored, a reply to it unknown, reported, and never overwritten',
+    async (_, stored) => {
+      const { store, lead } = await leadOver(stored as JsonValue);
+      const events = recordEvents(lead);
+      expect(await lead.restore()).toBe(0);
+      expect(await lead.receive(reply('other', { approve: true }, 'bob', 'plan_approval'))).toMatchObject({
+        ok: false,
+        code: 'unknown_request',
+      });
+      expect(events.error.map((e) => [e.code, e.requestId])).toContainEqual(['store_error', 'other']);
+      expect(await store.get('correlate:lead:other')).toEqual(stored);
+      lead.close();
+    },
+  );
 });

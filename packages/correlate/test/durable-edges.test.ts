@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createCorrelator, planApprovalProtocol, type Protocol, shutdownProtocol } from '../src/index.js';
-import { flush, recordEvents, storedPlanRequest } from './helpers.js';
+import { flush, recordEvents, storedPlanRequest, asStoredRecord, storedRequestAt } from './helpers.js';
 
 function setup() {
   const clock = createManualClock({ now: 1_000 });
@@ -40,7 +40,7 @@ describe('durable edge cases', () => {
     controller.abort();
     await expect(promise).rejects.toMatchObject({ code: 'cancelled' });
     await flush();
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'cancelled' });
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({ state: 'cancelled' });
   });
 
   it('stops quietly when closed while a request is being written', async () => {
@@ -76,23 +76,26 @@ describe('durable edge cases', () => {
   it('restores only what it can read, keeps settled records for audit, and does nothing when closed or storeless', async () => {
     const { make, store } = setup();
     await store.set('correlate:lead:junk', { nope: true });
-    await store.set('correlate:lead:other', storedPlanRequest());
-    await store.set('correlate:lead:done', {
-      v: 1,
-      id: 'done',
-      protocol: 'shutdown',
-      from: 'lead',
-      to: 'alice',
-      state: 'approved',
-      payload: {},
-      response: { approve: true },
-      createdAt: 0,
-      deadlineAt: 5_000,
-      maxDeadlineAt: 9_000,
-      timeoutMs: 5_000,
-      human: false,
-      settledAt: 500,
-    });
+    await store.set('correlate:lead:other', asStoredRecord(storedPlanRequest()));
+    await store.set(
+      'correlate:lead:done',
+      asStoredRecord({
+        v: 1,
+        id: 'done',
+        protocol: 'shutdown',
+        from: 'lead',
+        to: 'alice',
+        state: 'approved',
+        payload: {},
+        response: { approve: true },
+        createdAt: 0,
+        deadlineAt: 5_000,
+        maxDeadlineAt: 9_000,
+        timeoutMs: 5_000,
+        human: false,
+        settledAt: 500,
+      }),
+    );
     const a = make('a_');
     expect(await a.restore()).toBe(0);
     expect(a.get('done')).toMatchObject({ state: 'approved', settledAt: 500 });

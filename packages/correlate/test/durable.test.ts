@@ -6,7 +6,7 @@ import {
   shutdownProtocol,
   type TrackedRequest,
 } from '../src/index.js';
-import { flush, recordEvents, reply } from './helpers.js';
+import { flush, recordEvents, reply, storedRequestAt } from './helpers.js';
 
 function twoLeads(store?: Store) {
   const clock = createManualClock({ now: 1_000 });
@@ -31,7 +31,7 @@ describe('durable requests on a shared store', () => {
     expect(wire).toHaveLength(0);
     await flush();
     expect(wire).toHaveLength(1);
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({
       state: 'pending',
       to: 'alice',
       deadlineAt: 31_000,
@@ -55,7 +55,7 @@ describe('durable requests on a shared store', () => {
     expect(handledB.map((r) => r.state)).toEqual(['approved']);
     expect(handledA).toEqual([]); // handlers run once, on the instance that settled it
     expect(a.get('a_1')?.state).toBe('approved');
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'approved' });
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({ state: 'approved' });
     expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({ code: 'duplicate' });
   });
 
@@ -75,7 +75,7 @@ describe('durable requests on a shared store', () => {
     clock.advance(1);
     await flush();
     expect(handled).toEqual(['a_1:expired']);
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'expired' });
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({ state: 'expired' });
     expect(await restarted.restore()).toBe(0);
   });
 

@@ -233,3 +233,14 @@ export function storedPlanRequest(): JsonValue {
     human: false,
   };
 }
+
+/** `data` in the kernel envelope of a stored request (`parley.correlate.request`, format 1), as a correlator writes it. */
+export function asStoredRecord(data: JsonValue): JsonValue {
+  return { kind: 'parley.correlate.request', version: 1, data, lease: null, fence: 0, deadlineAt: null };
+}
+
+/** The stored request at `key`: the data of its kernel record. */
+export async function storedRequestAt(store: Store, key: string): Promise<JsonValue | undefined> {
+  const record = (await store.get(key)) as { data?: JsonValue } | undefined; // a kernel record
+  return record?.data;
+}

@@ -7,7 +7,7 @@ import {
   planApprovalProtocol,
   type TrackedRequest,
 } from '../src/index.js';
-import { flush, recordEvents, reply } from './helpers.js';
+import { flush, recordEvents, reply, storedRequestAt } from './helpers.js';
 
 /** Two instances of `lead` over one store and one manual clock, speaking plan approval to bob. */
 function leads(extra: Partial<CorrelatorOptions> = {}) {
@@ -92,7 +92,7 @@ describe('a settlement past the stored deadline', () => {
     await flush();
     expect(result).toMatchObject({ ok: false, code: 'late', state: 'expired' });
     expect(handled).toEqual(['a_1:expired']);
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'expired' });
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({ state: 'expired' });
     b.close();
   });
 
@@ -106,7 +106,7 @@ describe('a settlement past the stored deadline', () => {
     expect(result).toMatchObject({ ok: false, code: 'late', state: 'expired' });
     expect(handled.map((r) => r.state)).toEqual(['expired']);
     expect(events.settled.map((e) => e.request.state)).toEqual(['expired']);
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'expired' });
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({ state: 'expired' });
     b.close();
   });
 
@@ -168,7 +168,7 @@ describe('a settlement past the stored deadline', () => {
     const result = await pending;
     expect(result).toMatchObject({ ok: true, state: 'approved' });
     await expect(promise).resolves.toMatchObject({ state: 'approved' });
-    expect(await store.get('correlate:lead:a_1')).toMatchObject({ state: 'approved' });
+    expect(await storedRequestAt(store, 'correlate:lead:a_1')).toMatchObject({ state: 'approved' });
     a.close();
   });
 

@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { shutdownProtocol } from '../src/index.js';
-import { createLead, flush, storedPlanRequest } from './helpers.js';
+import { createLead, flush, storedPlanRequest, asStoredRecord } from './helpers.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** The default retainSettledMs: how long a settled record stays, in memory and in the store. */
@@ -38,7 +38,7 @@ describe('what a durable correlator keeps in the store', () => {
       to: 'lead',
     });
     expect(await store.getEntry('correlate:lead:a_1')).toMatchObject({
-      value: { deadlineAt: 51_000 },
+      value: { data: { deadlineAt: 51_000 } },
       expiresAt: 1_000 + DAY_MS + RETAIN_MS,
     });
     lead.close();
@@ -57,7 +57,7 @@ describe('what a durable correlator keeps in the store', () => {
 
   it('treats a stored request of a protocol it does not know as unknown', async () => {
     const { store, make } = onMemoryStore();
-    await store.set('correlate:lead:other', storedPlanRequest());
+    await store.set('correlate:lead:other', asStoredRecord(storedPlanRequest()));
     const lead = make('a_');
     await expect(lead.waitFor('other')).rejects.toMatchObject({ code: 'unknown_request' });
     lead.close();

@@ -1,7 +1,7 @@
 import { createManualClock, createMemoryStore, createSequentialIds, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { shutdownProtocol } from '../src/index.js';
-import { createLead, faultyStore, flush, recordEvents, reply } from './helpers.js';
+import { createLead, faultyStore, flush, recordEvents, reply, storedRequestAt } from './helpers.js';
 
 /** Instance A on a faulty view of a memory store and instance B on the store itself; A has sent a_1. */
 async function twoInstances(storeOf: (store: Store) => Store = (store) => store) {
@@ -105,7 +105,7 @@ describe('hearing what another instance wrote', () => {
     // A still holds the version it wrote: its first write conflicts, it reads B's, and writes again.
     expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({ ok: true, state: 'approved' });
     expect(await outcome).toBe('approved');
-    expect((await memory.getEntry('correlate:lead:a_1'))?.value).toMatchObject({ state: 'approved' });
+    expect(await storedRequestAt(memory, 'correlate:lead:a_1')).toMatchObject({ state: 'approved' });
     a.close();
     b.close();
   });

@@ -1,18 +1,13 @@
 import { RunState, type RunToolApprovalItem } from '@openai/agents';
-import {
-  type AUTHORIZE_REFUSAL_CODES,
-  type ConfirmDecision,
-  createConfirmGate,
-  type ResumeHandler,
-} from '@parley/confirm';
+import { type ConfirmDecision, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { canonicalJson, createMemoryStore, type JsonValue, systemClock } from '@parley/core';
 import { AgentsBridgeError } from './errors.js';
+import { argsOf, type AuthorizeRefusalCode, callIdOf, PROMPT_FAILED, REJECTIONS } from './internal/items.js';
 import { createRecords, type RunRecord } from './records.js';
-
-type AuthorizeRefusalCode = (typeof AUTHORIZE_REFUSAL_CODES)[number];
-import type { AgentsBridge, AgentsBridgeOptions, AgentsRunOutcome } from './types.js';
+import type { AgentsBridge, AgentsBridgeOptions, AgentsResumeOutcome, AgentsRunOutcome } from './types.js';
 
 const DEFAULT_RECORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const DEFAULT_RESUME_LEASE_MS = 10 * 60_000;
 
 /**
  * Answers OpenAI Agents JS `needsApproval` interruptions through a Parley confirm gate in the
@@ -57,6 +52,7 @@ export function createAgentsBridge<TContext = unknown>(
     options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS,
     clock,
   );
+  const resumeLeaseMs = options.resumeLeaseMs ?? DEFAULT_RESUME_LEASE_MS;
   const onResumed = options.onResumed;
   const resume: Record<string, ResumeHandler> = {};
   if (onResumed !== undefined) {
@@ -70,13 +66,10 @@ export function createAgentsBridge<TContext = unknown>(
         return;
       await answerTheRest(approval.runId, true);
       const resumed = await continueRun(approval.runId);
-      if (resumed === undefined) return; // other answers of the run are still awaited, or another process took it
-      const outcome = await settle(resumed.result, {
-        runId: approval.runId,
-        sessionKey: resumed.run.sessionKey,
-        requester: resumed.run.requester,
-        fresh: false,
-      });
+      // elsewhere: other answers of the run are still awaited, or another process took it
+      if (resumed.status === 'elsewhere') return;
+      const outcome =
+        resumed.status === 'unknown_outcome' ? resumed : await resumedRun(approval.runId, resumed);
       await onResumed({ runId: approval.runId, outcome });
     };
     for (const tool of agent.tools) resume[tool.name] = handler;
@@ -126,7 +119,7 @@ export function createAgentsBridge<TContext = unknown>(
       );
       if (claimed.some((won) => !won)) return { status: 'elsewhere' };
       const next = await continueRun(where.runId);
-      if (next === undefined) return { status: 'elsewhere' };
+      if (next.status !== 'taken') return next;
       result = next.result;
     }
     const done = await records.readRun(where.runId);
@@ -199,15 +192,38 @@ export function createAgentsBridge<TContext = unknown>(
     return undefined;
   }
 
-  /** Takes a waiting run whose approvals are all decided (once, by compare-and-set) and resumes it. */
-  async function continueRun(runId: string): Promise<{ result: Result; run: RunRecord } | undefined> {
+  type Unknown = Extract<AgentsRunOutcome<TContext>, { status: 'unknown_outcome' }>;
+  type Elsewhere = Extract<AgentsRunOutcome<TContext>, { status: 'elsewhere' }>;
+  type Taken = { readonly status: 'taken'; readonly result: Result; readonly run: RunRecord };
+  const ELSEWHERE: Elsewhere = { status: 'elsewhere' };
+  /** Asks about a resumed run's further interruptions and resumes it until it is done. */
+  const resumedRun = (runId: string, { result, run }: Taken): Promise<AgentsRunOutcome<TContext>> =>
+    settle(result, { runId, sessionKey: run.sessionKey, requester: run.requester, fresh: false });
+  const unknown = (claim: { owner: string; claimedAt: number } | undefined): Unknown => ({
+    status: 'unknown_outcome',
+    resumedBy: claim?.owner ?? null,
+    resumedAt: claim?.claimedAt ?? null,
+  });
+
+  /**
+   * Takes a waiting run whose approvals are all decided and resumes it: its resumption is claimed
+   * first (a kernel claim with a lease), then the run moves to `resuming` by compare-and-set. A
+   * resumption claimed by a process whose lease ended without a result is an unknown outcome.
+   */
+  async function continueRun(runId: string): Promise<Taken | Elsewhere | Unknown> {
     const run = await records.readRun(runId);
-    if (run === undefined || run.record.status !== 'waiting') return undefined;
+    if (run === undefined || run.record.status !== 'waiting') return ELSEWHERE;
     const approvals = await Promise.all(
       run.record.callIds.map((callId) => records.readApproval(runId, callId)),
     );
-    if (approvals.some((approval) => approval?.record.decisionId === undefined)) return undefined;
-    if (!(await records.writeRun({ ...run.record, status: 'resuming' }, run.version))) return undefined;
+    if (approvals.some((approval) => approval?.record.decisionId === undefined)) return ELSEWHERE;
+    const taken = await records.claimResume(runId, run.version, resumeLeaseMs);
+    if (taken.status === 'unknown') return unknown(taken);
+    if (taken.status !== 'claimed') return ELSEWHERE; // in flight or resumed elsewhere
+    if (!(await records.writeRun({ ...run.record, status: 'resuming' }, run.version))) {
+      await records.endResume(taken.claim, false); // another process changed the run first: nothing ran
+      return ELSEWHERE;
+    }
     const state = await RunState.fromString(agent, run.record.state);
     const decided = new Map(approvals.map((entry) => [entry?.record.callId, entry?.record.decisionId]));
     for (const item of state.getInterruptions()) {
@@ -218,7 +234,21 @@ export function createAgentsBridge<TContext = unknown>(
       else state.reject(item, { message: await rejectionOf(id, auth.code) });
     }
     const result = (await runner.run(agent, state)) as Result; // the same agent, resumed from its state
-    return { result, run: run.record };
+    await records.endResume(taken.claim, true);
+    return { status: 'taken', result, run: run.record };
+  }
+
+  /**
+   * A run some process took for resuming (at revision `version`): `elsewhere` while its claim's
+   * lease lasts, then an unknown outcome (also for a claim settled by a process that died before it
+   * wrote what the run came to, and for a run taken before resumptions were claimed).
+   */
+  async function resuming(runId: string, version: number): Promise<AgentsResumeOutcome<TContext>> {
+    const claim = await records.readResume(runId, version - 1);
+    const lease = claim?.lease ?? null;
+    const running =
+      claim !== undefined && !claim.value.settled && lease !== null && clock.now() < lease.expiresAt;
+    return running ? { status: 'elsewhere' } : unknown(claim?.value);
   }
 
   /** What the model is told of a refused call: a prompt that was never shown is no "not confirmed". */
@@ -250,43 +280,14 @@ export function createAgentsBridge<TContext = unknown>(
     async resume(runId) {
       const run = await records.readRun(runId);
       if (run === undefined) return { status: 'unknown_run' };
+      if (run.record.status === 'resuming') return resuming(runId, run.version);
       if (run.record.status !== 'waiting') return { status: 'elsewhere' };
       if (!(await answerTheRest(runId, false))) return { status: 'waiting' };
       const resumed = await continueRun(runId);
-      if (resumed === undefined) return { status: 'elsewhere' };
-      const { sessionKey, requester } = resumed.run;
-      return settle(resumed.result, { runId, sessionKey, requester, fresh: false });
+      return resumed.status === 'taken' ? resumedRun(runId, resumed) : resumed;
     },
     confirmGate,
     ready: confirmGate.ready,
     close: () => confirmGate.close(),
   };
 }
-
-function callIdOf(item: RunToolApprovalItem): string {
-  return (item.rawItem as { callId: string }).callId; // function tool calls carry their call id
-}
-
-function argsOf(item: RunToolApprovalItem): JsonValue {
-  const text = item.arguments as string; // function tool calls carry their arguments as JSON text
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return text;
-  }
-}
-
-const NOT_CONFIRMED =
-  'Not run: the person did not confirm this call in time (declined, timed out or never asked).';
-
-/** What the model is told when the prompt could not be sent: the person was never asked. */
-const PROMPT_FAILED =
-  'Not run: confirmation_failed, the confirmation could not be shown to the person (the prompt could not be sent).';
-
-/** What the model is told when a call is rejected, by the confirm gate's `authorize` refusal code. */
-const REJECTIONS: Readonly<Record<AuthorizeRefusalCode, string>> = {
-  unknown_decision: NOT_CONFIRMED,
-  not_confirmed: NOT_CONFIRMED,
-  action_mismatch: 'Not run: the approved arguments differ from these.',
-  already_used: 'Not run: this approval was used already.',
-};

@@ -1,4 +1,9 @@
 import {
+  CLAIM_RECORDS,
+  type ClaimRecord,
+  type ClaimResult,
+  type Committed,
+  type HeldClaim,
   canonicalJson,
   type Clock,
   createKernel,
@@ -47,6 +52,15 @@ export interface Records {
   writeApproval(record: ApprovalRecord): Promise<void>;
   /** Writes the decision id once; true for the caller that wrote it. */
   claim(runId: string, callId: string, decisionId: string): Promise<boolean>;
+  /**
+   * Claims the resumption of a run at revision `rev` (kernel claim, lease `leaseMs`) before its
+   * RunState is run again; `unknown` when a process claimed it and its lease ended without a result.
+   */
+  claimResume(runId: string, rev: number, leaseMs: number): Promise<Exclude<ClaimResult, KernelRefusal>>;
+  /** The claim of the resumption of a run at revision `rev`, as stored (not taken). */
+  readResume(runId: string, rev: number): Promise<Committed<ClaimRecord> | undefined>;
+  /** Settles a resumption that ran (`true`) or gives back one that did not (`false`); best effort, never throws. */
+  endResume(claim: HeldClaim, ran: boolean): Promise<void>;
   /** The oldest unanswered approval of this session, tool and canonical arguments. */
   findUnclaimed(match: {
     sessionKey: string;
@@ -97,6 +111,7 @@ export function createRecords(store: Store, prefix: string, ttlMs: number, clock
   const kernel = createKernel({ store, clock, owner: createOwnerId('agents') });
   const runKey = (runId: string) => `${prefix}run:${runId}`;
   const approvalKey = (runId: string, callId: string) => `${prefix}approval:${runId}:${callId}`;
+  const resumeKey = (runId: string, rev: number) => `${prefix}resume:${runId}:${rev}`;
   const records: Records = {
     async readRun(runId) {
       const found = await read(kernel, runKey(runId), RUNS);
@@ -130,24 +145,34 @@ export function createRecords(store: Store, prefix: string, ttlMs: number, clock
           : { value: { ...current, decisionId: id }, effects: [true] };
       return won(await kernel.apply(approvalKey(runId, callId), APPROVALS, decide, decisionId));
     },
+    async claimResume(runId, rev, leaseMs) {
+      const key = resumeKey(runId, rev);
+      const found = await kernel.claim(key, {
+        id: `${runId}:${rev}`,
+        digest: `rev:${rev}`,
+        leaseMs,
+        retainMs: ttlMs,
+      });
+      if ('ok' in found) throw bridgeError(found.code, found.message, key, undefined);
+      return found;
+    },
+    readResume: (runId, rev) => committed(kernel, resumeKey(runId, rev), CLAIM_RECORDS),
+    async endResume(claim, ran) {
+      // best effort: a claim not ended stays without a result, which is reported as an unknown outcome
+      await (ran ? kernel.settle(claim, { ran: true }) : kernel.abandon(claim));
+    },
     async findUnclaimed(match) {
       const wanted = canonicalJson(match.args);
-      const open: ApprovalRecord[] = [];
-      for await (const entry of store.list(`${prefix}approval:`)) {
-        const stored: unknown = entry.value;
-        const format = { kind: (kind: unknown) => kind === APPROVALS.kind, version: (v: unknown) => v === 1 };
-        const record = APPROVALS.decode(
-          hasShape(stored, format) ? Reflect.get(stored as object, 'data') : undefined,
+      const listed = await kernel.list(`${prefix}approval:`, APPROVALS); // KernelError store_failed
+      const open = listed.records // records the codec refuses are in listed.refused: never matched
+        .map(({ value }) => value)
+        .filter(
+          (record) =>
+            record.decisionId === undefined &&
+            record.sessionKey === match.sessionKey &&
+            record.tool === match.tool &&
+            canonicalJson(record.args) === wanted,
         );
-        if (record === undefined) continue; // not an approval of this format: never matched
-        const same = [
-          record.decisionId === undefined,
-          record.sessionKey === match.sessionKey,
-          record.tool === match.tool,
-          canonicalJson(record.args) === wanted,
-        ];
-        if (same.every(Boolean)) open.push(record);
-      }
       return open.sort((a, b) => a.createdAt - b.createdAt)[0]; // the oldest
     },
   };
@@ -156,8 +181,17 @@ export function createRecords(store: Store, prefix: string, ttlMs: number, clock
 
 /** The value at `key`; a record the codec refuses is thrown as an {@link AgentsBridgeError}. */
 async function read<T>(kernel: Kernel, key: string, codec: RecordCodec<T>): Promise<T | undefined> {
+  return (await committed(kernel, key, codec))?.value;
+}
+
+/** The committed record at `key`; a record the codec refuses is thrown as an {@link AgentsBridgeError}. */
+async function committed<T>(
+  kernel: Kernel,
+  key: string,
+  codec: RecordCodec<T>,
+): Promise<Committed<T> | undefined> {
   try {
-    return (await kernel.read(key, codec))?.value;
+    return await kernel.read(key, codec);
   } catch (error) {
     const code = isParleyError(error) ? String(error.code) : 'store_failed';
     throw bridgeError(code, error instanceof Error ? error.message : String(error), key, error);

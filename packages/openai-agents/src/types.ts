@@ -32,6 +32,12 @@ export interface AgentsBridgeOptions<TContext> {
   /** How long run and approval records live; 7 days by default. */
   readonly recordTtlMs?: number;
   /**
+   * How long a process that took a run for resuming holds it (the lease of its claim): while it
+   * lasts, other processes get `elsewhere`; once it ended without the run's next state written, the
+   * run's outcome is reported as `unknown_outcome`, never run again. 10 minutes by default.
+   */
+  readonly resumeLeaseMs?: number;
+  /**
    * Gets the outcome of a run whose approval was answered after a restart (or on another gate),
    * exactly once per run. Without it, such an answer is told that the approval expired.
    */
@@ -63,8 +69,11 @@ export interface AgentsRunOptions<TContext> {
 }
 
 /**
- * How a run ended here: `completed` with the SDK's result (no interruption left), or `elsewhere`
- * when another process took it (a resume on another replica, or this bridge closed while waiting).
+ * How a run ended here: `completed` with the SDK's result (no interruption left), `elsewhere`
+ * when another process took it (a resume on another replica, or this bridge closed while waiting),
+ * or `unknown_outcome` when a process took it for resuming and stopped (crashed) before it wrote
+ * what the run came to: its tools may have run, so it is reported (who took it, when) and never
+ * run again; a person or the host decides.
  *
  * @example
  * ```ts
@@ -75,7 +84,12 @@ export interface AgentsRunOptions<TContext> {
  */
 export type AgentsRunOutcome<TContext> =
   | { readonly status: 'completed'; readonly result: RunResult<TContext, Agent<TContext, AgentOutputType>> }
-  | { readonly status: 'elsewhere' };
+  | { readonly status: 'elsewhere' }
+  | {
+      readonly status: 'unknown_outcome';
+      readonly resumedBy: string | null;
+      readonly resumedAt: number | null;
+    };
 
 /**
  * What {@link AgentsBridge.resume} came to: the run's outcome (`elsewhere` when another process

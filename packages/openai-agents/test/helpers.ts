@@ -8,7 +8,7 @@ import {
   Usage,
 } from '@openai/agents';
 import { createMessageBus, type MessageBus } from '@parley/bus';
-import type { ConfirmEvents } from '@parley/confirm';
+import { type ConfirmEvents, type ConfirmGate, createConfirmGate } from '@parley/confirm';
 import {
   createManualClock,
   createMemoryStore,
@@ -43,6 +43,25 @@ export class ScriptedModel implements Model {
   async *getStreamedResponse(): AsyncIterable<never> {
     throw new Error('ScriptedModel: streaming is not scripted');
   }
+}
+
+/** A model whose first call never answers: the process running it "dies" there. Resolves `reached` when called. */
+export function hangingModel(): { readonly model: Model; readonly reached: Promise<void> } {
+  let reach: () => void = () => {};
+  const reached = new Promise<void>((resolve) => {
+    reach = resolve;
+  });
+  const model: Model = {
+    getResponse: () => {
+      reach();
+      return new Promise<never>(() => {}); // never answers
+    },
+    // biome-ignore lint/correctness/useYield: streaming is not scripted
+    async *getStreamedResponse(): AsyncIterable<never> {
+      throw new Error('hangingModel: streaming is not scripted');
+    },
+  };
+  return { model, reached };
 }
 
 export function call(callId: string, name: string, args: unknown): OutputItem {
@@ -227,4 +246,31 @@ export async function diedAfterProposal(world: World): Promise<void> {
     'cfm_a',
   );
   await host.bridge.close();
+}
+
+/**
+ * r1 proposed a drop in a process that died. A restarted chat listener (a confirm gate on the same
+ * store whose resume handler only records) hears 确认 when `answered`; nobody has resumed r1 yet.
+ */
+export async function storedRun(world: World, answered: boolean): Promise<ConfirmGate> {
+  await diedAfterProposal(world);
+  const bus = createMessageBus({ clock: world.clock });
+  const channel = createFakeChannel({ channel: 'tg', clock: world.clock });
+  await bus.attach(channel);
+  let decided: () => void = () => {};
+  const recorded = new Promise<void>((resolve) => {
+    decided = resolve;
+  });
+  const listener = createConfirmGate({
+    bus,
+    store: world.store,
+    clock: world.clock,
+    resume: { drop_table: () => decided() },
+  });
+  await listener.ready;
+  if (answered) {
+    await channel.say('g1', 'alice', '确认');
+    await recorded;
+  }
+  return listener;
 }

@@ -1,35 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMessageBus } from '@parley/bus';
-import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
-import { createFakeChannel } from '@parley/testing';
-import { diedAfterProposal, ScriptedModel, say, sharedWorld, startProcess, type World } from './helpers.js';
-
-/**
- * r1 proposed a drop in a process that died. A restarted chat listener (a confirm gate on the same
- * store whose resume handler only records) hears 确认 when `answered`; nobody has resumed r1 yet.
- */
-async function storedRun(world: World, answered: boolean): Promise<ConfirmGate> {
-  await diedAfterProposal(world);
-  const bus = createMessageBus({ clock: world.clock });
-  const channel = createFakeChannel({ channel: 'tg', clock: world.clock });
-  await bus.attach(channel);
-  let decided: () => void = () => {};
-  const recorded = new Promise<void>((resolve) => {
-    decided = resolve;
-  });
-  const listener = createConfirmGate({
-    bus,
-    store: world.store,
-    clock: world.clock,
-    resume: { drop_table: () => decided() },
-  });
-  await listener.ready;
-  if (answered) {
-    await channel.say('g1', 'alice', '确认');
-    await recorded;
-  }
-  return listener;
-}
+import { ScriptedModel, say, sharedWorld, startProcess, storedRun } from './helpers.js';
 
 describe('two processes racing to resume one stored RunState', () => {
   it('resumes it exactly once; the other process gets elsewhere, and the tool runs once', async () => {

@@ -5,7 +5,6 @@ import {
   createMemoryStore,
   generateId,
   isParleyError,
-  type JsonValue,
   systemClock,
 } from '@parley/core';
 import { createCorrelator, type Reply } from '@parley/correlate';
@@ -22,7 +21,8 @@ import {
   peerSendProtocol,
 } from './protocol.js';
 import { createResponder } from './responder.js';
-import { asRecord, type ConversationRecord, decideSend, recordAnswer, type SendDecision } from './rules.js';
+import { createConversations } from './conversations.js';
+import type { SendDecision, SendInput } from './rules.js';
 import type {
   PeerRefusal,
   Peers,
@@ -31,10 +31,6 @@ import type {
   PeersEvents,
   PeersOptions,
 } from './types.js';
-
-/** Compare-and-set attempts before `store_error`; how long a record outlives its expiry (late retries). */
-const CLAIM_ATTEMPTS = 3;
-const RETAIN_MS = 60_000;
 
 /**
  * Creates one agent's endpoint for blocking sends between depth-0 peers (the reference protocol's
@@ -82,6 +78,7 @@ export function createPeers(options: PeersOptions): Peers {
   const maxChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? `peers:${self}:`;
+  const conversations = createConversations(store, clock, { maxRounds, conversationMs });
   const events = createEmitter<PeersEvents>();
   /** Conversations this instance opened, by id → expiry: the `maxConversations` bound. */
   const live = new Map<string, number>();
@@ -108,47 +105,19 @@ export function createPeers(options: PeersOptions): Peers {
     return { ok: false, code, message, ...where };
   }
 
-  async function claim(key: string, input: Parameters<typeof decideSend>[1]): Promise<SendDecision> {
-    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-      const entry = await store.getEntry(key);
-      const now = clock.now();
-      const decision = decideSend(asRecord(entry?.value), input, now, { maxRounds, conversationMs });
-      if (!decision.ok || decision.replay) return decision;
-      if (entry === undefined) {
-        for (const [id, expiresAt] of live) if (expiresAt <= now) live.delete(id);
-        if (live.size >= maxConversations) {
-          const message = `${live.size} conversations are open (maxConversations ${maxConversations})`;
-          return { ok: false, code: 'too_many_conversations', message };
-        }
-      }
-      const ttlMs = decision.record.expiresAt - now + RETAIN_MS;
-      const record = decision.record as unknown as JsonValue; // plain JSON by construction
-      const written = await store.compareAndSet(key, entry?.version ?? null, record, { ttlMs });
-      if (written.ok) {
-        if (entry === undefined) live.set(input.conversationId, decision.record.expiresAt);
-        return decision;
-      }
+  /** Decides a send on the stored conversation (a new one only while fewer than `maxConversations` are open). */
+  async function claim(key: string, input: SendInput): Promise<SendDecision> {
+    const now = clock.now();
+    for (const [id, expiresAt] of live) if (expiresAt <= now) live.delete(id);
+    const admit = (): string | undefined =>
+      live.size >= maxConversations
+        ? `${live.size} conversations are open (maxConversations ${maxConversations})`
+        : undefined;
+    const decision = await conversations.claim(key, input, admit);
+    if (decision.ok && !decision.replay && decision.round === 1) {
+      live.set(input.conversationId, decision.record.expiresAt);
     }
-    return {
-      ok: false,
-      code: 'store_error',
-      message: `Lost ${CLAIM_ATTEMPTS} writes of the conversation in a row`,
-    };
-  }
-
-  async function saveAnswer(
-    key: string,
-    sendId: string,
-    answer: { reply: unknown; end: boolean },
-  ): Promise<void> {
-    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-      const entry = await store.getEntry(key);
-      const record = asRecord(entry?.value);
-      if (entry === undefined || record === undefined) return;
-      const next = recordAnswer(record, sendId, answer) as unknown as JsonValue; // plain JSON
-      const ttlMs = Math.max(1, record.expiresAt - clock.now() + RETAIN_MS);
-      if ((await store.compareAndSet(key, entry.version, next, { ttlMs })).ok) return;
-    }
+    return decision;
   }
 
   function ask(o: PeerSendOptions, conversationId: string, round: number): Promise<Reply<PeerSendAnswer>> {
@@ -229,7 +198,7 @@ export function createPeers(options: PeersOptions): Peers {
     if (canonicalJson(answer.reply).length > maxChars) {
       return refuse(to, 'message_too_large', `The reply of ${to} is too large (max ${maxChars})`, where);
     }
-    await saveAnswer(key, sendId, answer).catch(() => {}); // the reply is ours either way
+    await conversations.saveAnswer(key, sendId, answer).catch(() => {}); // the reply is ours either way
     events.emit('replied', { conversationId, round, to, ended: answer.end });
     return success(conversationId, round, answer, false);
   }
@@ -250,7 +219,7 @@ export function createPeers(options: PeersOptions): Peers {
     receive: (message) => correlator.receive(message),
     onMessage: responder.onMessage,
     async conversation(id) {
-      const record: ConversationRecord | undefined = asRecord(await store.get(`${prefix}conv:${id}`));
+      const record = await conversations.read(`${prefix}conv:${id}`);
       if (record === undefined) return undefined;
       const { from, to, rounds, ended, startedAt, expiresAt } = record;
       return { id, from, to, rounds, maxRounds, ended, startedAt, expiresAt };

@@ -108,15 +108,6 @@ export function recordAnswer(
   };
 }
 
-/** Reads a stored value back as a record; anything else counts as absent. */
-export function asRecord(value: unknown): ConversationRecord | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const r = value as Partial<ConversationRecord>;
-  return r.version === 1 && typeof r.id === 'string' && typeof r.sends === 'object'
-    ? (value as ConversationRecord) // written by this module, checked by its version marker
-    : undefined;
-}
-
 function refuse(code: PeerRefusalCode, message: string): SendDecision {
   return { ok: false, code, message };
 }

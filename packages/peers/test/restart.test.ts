@@ -129,7 +129,7 @@ describe('stored records', () => {
     });
   });
 
-  it('treats a value that is not a conversation as absent', async () => {
+  it('refuses a value that is not a conversation with store_error, never overwriting it', async () => {
     net = createNet();
     const store = createFlakyStore(net.clock);
     await store.set('peers:ceo:conv:c1', 'garbage');
@@ -137,8 +137,10 @@ describe('stored records', () => {
     net.add('secretary').onMessage(() => ({ reply: 'ok' }));
     const r = ceo.send({ to: 'secretary', message: 1, conversationId: 'c1' });
     await net.flush();
-    expect(await r).toMatchObject({ ok: true, round: 1 });
-    expect(await ceo.conversation('c1')).toMatchObject({ rounds: 1 });
+    expect(await r).toMatchObject({ ok: false, code: 'store_error', conversationId: 'c1' });
+    expect(await store.get('peers:ceo:conv:c1')).toBe('garbage');
+    expect(await ceo.conversation('c1')).toBeUndefined();
+    expect(net.sent).toEqual([]);
   });
 
   it('returns the reply even when the conversation record vanished meanwhile', async () => {

@@ -43,8 +43,12 @@ export function createTeam(): Team {
       return correlator;
     },
     async flush() {
-      for (let m = wire.shift(); m !== undefined; m = wire.shift()) await parties.get(m.to)?.receive(m);
-      for (let i = 0; i < 5; i++) await Promise.resolve();
+      // delivers until the wire stays empty for 20 microtask turns (a store write before a send takes several)
+      for (let quiet = 0; quiet < 20; quiet++) {
+        if (wire.length > 0) quiet = 0;
+        for (let m = wire.shift(); m !== undefined; m = wire.shift()) await parties.get(m.to)?.receive(m);
+        await Promise.resolve();
+      }
     },
     close() {
       for (const c of parties.values()) c.close();

@@ -38,6 +38,8 @@ describe('createTeamLead with a store: restart', () => {
     await shutDown(first, 'alice', true);
     const sent = await first.requestShutdown('bob');
     if (!sent.ok) throw new Error(sent.code);
+    for (let turn = 0; turn < 20 && team.wire.length === 0; turn++) await Promise.resolve(); // stored, then sent
+    expect(team.wire, 'the request to bob on the wire').toHaveLength(1);
     team.wire.length = 0; // bob never answers
     team.clock.advance(10 * 60_000);
     await team.flush();

@@ -76,7 +76,9 @@ describe('@parley/correlate on Redis', () => {
     expect(response?.message).toMatchObject({ kind: 'response', to: 'lead', request_id: 'a_1' });
 
     await expect(reply).resolves.toMatchObject({ requestId: 'a_1', state: 'approved', reason: 'idle' });
-    expect((await storeA.getEntry('correlate:lead:a_1'))?.value).toMatchObject({ state: 'approved' });
+    expect(
+      ((await storeA.getEntry('correlate:lead:a_1'))?.value as { data?: unknown } | undefined)?.data,
+    ).toMatchObject({ state: 'approved' });
     leadA.close();
     leadB.close();
     alice.close();

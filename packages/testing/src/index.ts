@@ -93,4 +93,4 @@ export type { DescribeAttemptsOptions } from './attempts.js';
 export { TestingError, TESTING_ERROR_CODES } from './errors.js';
 export type { TestingErrorCode } from './errors.js';
 export { kernelConformanceCases } from './kernel-conformance.js';
-export type { KernelConformanceCase, KernelConformanceSubject } from './kernel-conformance.js';
+export type { KernelConformanceCase, KernelConformanceSubject } from './kernel-conformance-types.js';

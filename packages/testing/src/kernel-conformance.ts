@@ -1,56 +1,16 @@
 // The durable kernel's conformance suite: model-based walks of several kernels over one store.
-import {
-  type Clock,
-  createKernel,
-  type JsonValue,
-  type Kernel,
-  type Lease,
-  type RecordCodec,
-  type Store,
-} from '@parley/core';
-import { TestingError } from './errors.js';
-
-/**
- * A fresh store for one kernel conformance walk (empty, or with keys no other walk uses).
- *
- * @example
- * ```ts
- * import { createMemoryStore } from '@parley/core';
- * import type { KernelConformanceSubject } from '@parley/testing';
- *
- * const subject: KernelConformanceSubject = { store: createMemoryStore() };
- * ```
- */
-export interface KernelConformanceSubject {
-  readonly store: Store;
-}
-
-/**
- * One model-based check of the kernel over a store: `run` walks `steps` random operations of three
- * kernels (processes) from `seed`, and throws (TestingError `assertion_failed`) on a broken promise.
- *
- * @example
- * ```ts
- * import { kernelConformanceCases, type KernelConformanceCase } from '@parley/testing';
- *
- * const names = kernelConformanceCases().map((c: KernelConformanceCase) => c.name);
- * ```
- */
-export interface KernelConformanceCase {
-  /** A present-tense sentence naming the promise; stable across releases. */
-  readonly name: string;
-  run(
-    make: () => Promise<KernelConformanceSubject>,
-    options?: { readonly seed?: number; readonly steps?: number },
-  ): Promise<void>;
-}
+import type { JsonValue, Kernel, Lease } from '@parley/core';
+import type { KernelConformanceCase } from './kernel-conformance-types.js';
+import { abandonCase, listCase } from './internal/kernel-cases.js';
+import { fail, LEASE_MS, LEDGER, round, world } from './internal/kernel-world.js';
 
 /**
  * Lists the model-based checks of the durable kernel: three kernels over one store, a store that
  * crashes (throws before or after a write) from its Nth write on, failing writes, late processes,
  * and a clock that jumps forwards and backwards. They check that no effect runs twice, no committed
- * state is lost, no lease or claim is taken while its owner's lease is valid, and a fenced (stale)
- * holder's write fails.
+ * state is lost, no lease or claim is taken while its owner's lease is valid, a fenced (stale)
+ * holder's write fails, a claim given back (`abandon`) is claimable again and fenced for its old
+ * holder, and `list` finds under a prefix exactly what a read of each key finds.
  *
  * Run each with several seeds (a property-test runner such as fast-check gives them), on every
  * store the kernel runs on: the memory store, Redis, Postgres.
@@ -63,93 +23,11 @@ export interface KernelConformanceCase {
  * for (const check of kernelConformanceCases()) {
  *   await check.run(async () => ({ store: createMemoryStore() }), { seed: 42, steps: 40 }); // throws on a broken promise
  * }
- * console.log(kernelConformanceCases().length); // 2
+ * console.log(kernelConformanceCases().length); // 4
  * ```
  */
 export function kernelConformanceCases(): readonly KernelConformanceCase[] {
   return CASES;
-}
-
-/** A counter whose value lists the ids of the commits it holds. */
-const LEDGER: RecordCodec<readonly string[]> = {
-  kind: 'parley.conformance.ledger',
-  version: 1,
-  decode: (data) =>
-    Array.isArray(data) && data.every((x) => typeof x === 'string') ? (data as string[]) : undefined,
-  encode: (value) => [...value],
-};
-
-interface World {
-  readonly rand: (n: number) => number;
-  readonly clock: Clock & { now(): number };
-  readonly time: { now: number };
-  readonly crash: { after: number; mode: 'before' | 'after' };
-  readonly kernels: readonly Kernel[];
-}
-
-async function world(make: () => Promise<KernelConformanceSubject>, seed: number): Promise<World> {
-  const { store } = await make();
-  let state = seed >>> 0 || 1;
-  const rand = (n: number): number => {
-    state = (state * 1_103_515_245 + 12_345) >>> 0; // a fixed-seed LCG: the walk replays from its seed
-    return (state >>> 8) % n;
-  };
-  const time = { now: 1_000_000 };
-  const clock = {
-    now: () => time.now,
-    setTimeout: (): never => fail('the kernel must not set timers'),
-    clearTimeout: () => {},
-  } as unknown as Clock; // a clock the walk moves by hand; the kernel only reads now()
-  const crash = { after: Number.POSITIVE_INFINITY, mode: 'before' as 'before' | 'after' };
-  const crashing: Store = {
-    ...store,
-    get: (key) => store.get(key),
-    getEntry: (key) => store.getEntry(key),
-    set: (key, value, options) => store.set(key, value, options),
-    delete: (key) => store.delete(key),
-    list: (prefix) => store.list(prefix),
-    close: () => store.close(),
-    async compareAndSet(key, version, value, options) {
-      crash.after -= 1;
-      if (crash.after < 0 && crash.mode === 'before') throw new Error('crashed before the write');
-      const result = await store.compareAndSet(key, version, value, options);
-      if (crash.after < 0) throw new Error('crashed after the write');
-      return result;
-    },
-  };
-  const kernels = ['p0', 'p1', 'p2'].map((owner) =>
-    createKernel({ store: crashing, clock, owner, graceMs: 3_600_000 }),
-  );
-  return { rand, clock: clock as World['clock'], time, crash, kernels };
-}
-
-/** Moves time: mostly a little forwards, sometimes past every lease, sometimes backwards. */
-function tick(w: World): void {
-  const roll = w.rand(10);
-  w.time.now += roll < 6 ? w.rand(400) : roll < 8 ? 2_000 + w.rand(2_000) : -w.rand(1_500);
-}
-
-/** Arms or disarms the crash: from the Nth write on, writes throw before or after they land. */
-function maybeCrash(w: World): void {
-  if (w.rand(8) !== 0) return;
-  w.crash.after = w.rand(3) === 0 ? Number.POSITIVE_INFINITY : w.rand(4);
-  w.crash.mode = w.rand(2) === 0 ? 'before' : 'after';
-}
-
-function fail(message: string): never {
-  throw new TestingError('assertion_failed', `kernel conformance: ${message}`);
-}
-
-const LEASE_MS = 1_000;
-
-/** Runs one or two operations at once (two processes racing), each given its process and an id. */
-async function round(w: World, step: number, op: (p: number, id: string) => Promise<void>): Promise<void> {
-  tick(w);
-  maybeCrash(w);
-  const racers = 1 + w.rand(2);
-  const picks = Array.from({ length: racers }, (_, i) => [w.rand(3), `${step}.${i}`] as const);
-  await Promise.all(picks.map(([p, id]) => op(p, id)));
-  w.crash.after = Number.POSITIVE_INFINITY; // a restarted process: the store works again
 }
 
 const CASES: readonly KernelConformanceCase[] = [
@@ -231,4 +109,6 @@ const CASES: readonly KernelConformanceCase[] = [
       for (let step = 0; step < (options.steps ?? 60); step++) await round(w, step, op);
     },
   },
+  abandonCase,
+  listCase,
 ];

@@ -104,7 +104,7 @@ describe('@parley/testing examples', () => {
       await check.run(async () => ({ store: createMemoryStore() }), { seed: 42, steps: 40 });
     }
     const names = kernelConformanceCases().map((c: KernelConformanceCase) => c.name);
-    expect(names).toHaveLength(2);
+    expect(names).toHaveLength(4);
   });
 
   it('MessageMatcher (assertions.ts)', async () => {

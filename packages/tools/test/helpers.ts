@@ -219,8 +219,16 @@ export function storedCall(value: unknown): JsonValue {
   return { kind: 'parley.tools.call', version: 1, data, lease: null, fence: 0, deadlineAt: null };
 }
 
-/** The stored call at `key` (the data of its kernel record). */
+/**
+ * The stored call at `key`: the outcome a kernel claim was settled with, `{ state: 'executing', tool }`
+ * for a claim without one, `undefined` for none (or a claim given back); a record of the previous
+ * format (`parley.tools.call`) as it is.
+ */
 export async function storedCallAt(store: Store, key: string): Promise<JsonValue | undefined> {
-  const record = (await store.get(key)) as { data: JsonValue } | undefined; // a kernel record
-  return record?.data;
+  const record = (await store.get(key)) as { kind: string; data: JsonValue } | undefined; // a kernel record
+  if (record?.kind !== 'parley.kernel.claim') return record?.data;
+  const claim = record.data as { settled: boolean; result: JsonValue; digest: string } | null;
+  if (claim === null) return undefined;
+  if (claim.settled) return claim.result;
+  return { state: 'executing', tool: (JSON.parse(claim.digest) as { tool: string }).tool };
 }

@@ -72,6 +72,49 @@ describe('records read from a store', () => {
   );
 });
 
+describe('records of the previous format (parley.tools.call, format 1)', () => {
+  it('answers a call left executing in the previous format as outcome_unknown, running nothing', async () => {
+    const store = createMemoryStore();
+    const t = gateOn(store);
+    await store.set('parley:tools:1:c1', storedCall({ state: 'executing', tool: 'hp_delta', startedAt: 0 }));
+    const result = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
+    expect(result.feedback.failed_calls[0]).toMatchObject({ code: 'outcome_unknown' });
+    expect(t.runs).toEqual([]);
+    expect(t.errors).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a call record of another format version',
+      { ...(storedCall(doneEntry('c1', 1)) as object), version: 2 },
+    ],
+    [
+      'a claim record of another format version',
+      { kind: 'parley.kernel.claim', version: 2, data: {}, lease: null, fence: 1, deadlineAt: null },
+    ],
+    [
+      'a claim of another call id',
+      {
+        kind: 'parley.kernel.claim',
+        version: 1,
+        data: { id: 'c9', digest: 'x', owner: 'tools-x', claimedAt: 0, settled: false, result: null },
+        lease: null,
+        fence: 1,
+        deadlineAt: null,
+      },
+    ],
+  ])('refuses %s as outcome_unknown with an error event, never overwriting it', async (_name, record) => {
+    const store = createMemoryStore();
+    const t = gateOn(store);
+    await store.set('parley:tools:1:c1', record);
+    const result = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
+    expect(result.feedback.failed_calls[0]).toMatchObject({ code: 'outcome_unknown' });
+    expect(t.errors.map((event) => event.stage)).toEqual(['store']);
+    expect(t.runs).toEqual([]);
+    expect(await store.get('parley:tools:1:c1')).toEqual(record);
+  });
+});
+
 describe('a batch delivered twice', () => {
   it('[CALLID-08] runs each call of a batch delivered twice at once exactly once, and replays the second delivery', async () => {
     const t = gateOn(createMemoryStore());

@@ -119,13 +119,17 @@ describe('createToolGate({ store })', () => {
     expect(b.runs).toHaveLength(0);
   });
 
-  it('drops the claim when the executor refused, so the call may run again later', async () => {
+  it('gives the claim back when the executor refused, so the call may run again later', async () => {
     const store = createMemoryStore();
     const t = gateOn(store);
     t.hp.set('pc_1', 0); // hp_delta refuses: character_dead
     const refused = await t.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
     expect(refused.feedback.failed_calls[0]?.code).toBe('tool_refused');
-    expect(await store.get('parley:tools:1:c1')).toBeUndefined();
+    expect(await storedCallAt(store, 'parley:tools:1:c1')).toBeUndefined();
+    const later = gateOn(store); // another process, once the character lives again
+    const ran = await later.gate.process([hpCall('c1')], { turn: 1, context: EXPLORING });
+    expect(ran.executed[0]).toMatchObject({ id: 'c1', replayed: false });
+    expect(later.runs).toHaveLength(1);
   });
 
   it('records an executor error as done, so it is replayed rather than run twice', async () => {

@@ -1,5 +1,6 @@
 // The kernel's interface and its claim shapes (types only).
 import type { JsonValue } from '../json.js';
+import type { KernelList } from './list.js';
 import type { Committed, KernelRefusal, KernelStep, Lease, RecordCodec } from './types.js';
 
 /**
@@ -97,14 +98,22 @@ export interface Kernel {
    * With `lease`, the write is fenced: it fails with `lease_lost` once the record's lease is another's.
    * Without one, a record under a valid lease is refused with `lease_held`. `release: true` ends the
    * lease in the same write. A step that returns the value it was given (the same object) and no
-   * `deadlineAt` writes nothing.
+   * `deadlineAt` writes nothing. `basis` (a record this caller read or committed before) saves the
+   * first read: the step runs on it and its compare-and-set names its version, so it lands only if
+   * the store still holds exactly that record; otherwise (and for an answer without a write) the
+   * step runs again on a fresh read.
    */
   apply<T, E, X>(
     key: string,
     codec: RecordCodec<T>,
     step: KernelStep<T, E, X>,
     event: E,
-    options?: { readonly lease?: Lease; readonly maxAttempts?: number; readonly release?: boolean },
+    options?: {
+      readonly lease?: Lease;
+      readonly maxAttempts?: number;
+      readonly release?: boolean;
+      readonly basis?: Committed<T>;
+    },
   ): Promise<ApplyResult<T, X>>;
   /**
    * Takes the lease of `key` (absent records too) with a new fencing token; `lease_held` while a lease
@@ -129,4 +138,55 @@ export interface Kernel {
   claim(key: string, effect: ClaimRequest): Promise<ClaimResult>;
   /** Stores the result of a claimed effect; `lease_lost` when the claim expired or was fenced off. */
   settle(claim: HeldClaim, result: JsonValue): Promise<{ readonly ok: true } | KernelRefusal>;
+  /**
+   * Gives back a claim whose effect did NOT run, so a later claim of the key gets `claimed` (with a
+   * new fencing token) instead of `unknown`. Use it when the effect was refused before it started.
+   * `lease_lost` once the claim expired (others may have reported its outcome as unknown) or was
+   * fenced off; `claim_conflict` when the record holds another claim.
+   *
+   * @example
+   * ```ts
+   * import { createKernel, createMemoryStore } from '@parley/core';
+   *
+   * const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+   * const effect = { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 };
+   * const first = await kernel.claim('call:42', effect);
+   * if ('status' in first && first.status === 'claimed') {
+   *   console.log(await kernel.abandon(first.claim)); // { ok: true }
+   * }
+   * const again = await kernel.claim('call:42', effect);
+   * console.log('status' in again && again.status); // 'claimed'
+   * ```
+   */
+  abandon(claim: HeldClaim): Promise<{ readonly ok: true } | KernelRefusal>;
+  /**
+   * The committed records whose keys start with `prefix`, read through `codec` and sorted by key;
+   * records the codec refuses (another kind or version, corrupt data) are reported in `refused`, never
+   * thrown, and tombstones or lease-only records are skipped. At most `limit` entries are read
+   * (default {@link DEFAULT_LIST_LIMIT}); past it `truncated` is `true`.
+   *
+   * @throws KernelError `store_failed` when the store's listing fails, `invalid_argument` for a bad `limit`.
+   * @example
+   * ```ts
+   * import { createKernel, createMemoryStore, type RecordCodec } from '@parley/core';
+   *
+   * const counter: RecordCodec<number> = {
+   *   kind: 'example.counter', version: 1,
+   *   decode: (data) => (typeof data === 'number' ? data : undefined),
+   *   encode: (value) => value,
+   * };
+   * const store = createMemoryStore();
+   * const kernel = createKernel({ store, owner: 'worker-a' });
+   * await kernel.apply('count:a', counter, () => ({ value: 1, effects: [] }), null);
+   * await store.set('count:b', { kind: 'example.counter', version: 2, data: 5, lease: null, fence: 0, deadlineAt: null });
+   * const found = await kernel.list('count:', counter);
+   * console.log(found.records.map((r) => [r.key, r.value])); // [ [ 'count:a', 1 ] ]
+   * console.log(found.refused.map((r) => [r.key, r.code])); // [ [ 'count:b', 'record_version' ] ]
+   * ```
+   */
+  list<T>(
+    prefix: string,
+    codec: RecordCodec<T>,
+    options?: { readonly limit?: number },
+  ): Promise<KernelList<T>>;
 }

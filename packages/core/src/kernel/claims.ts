@@ -17,18 +17,43 @@ import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
  */
 export const DEFAULT_CLAIM_RETAIN_MS = 7 * 86_400_000;
 
-/** @internal What a claim record holds. */
-export interface ClaimData {
+/**
+ * What the kernel's claim record holds: the effect's id and content digest, the owner that claimed
+ * it and when, and (once settled) its result. Read it with {@link CLAIM_RECORDS}.
+ *
+ * @example
+ * ```ts
+ * import type { ClaimRecord } from '@parley/core';
+ *
+ * const record: ClaimRecord = { id: 'send-invoice-42', digest: 'sha256:ab12', owner: 'worker-a', claimedAt: 1_700_000_000_000, settled: true, result: { sent: true } };
+ * ```
+ */
+export interface ClaimRecord {
   readonly id: string;
   readonly digest: string;
   readonly owner: string;
   readonly claimedAt: number;
   readonly settled: boolean;
+  /** The result given to `settle` (`null` until then). */
   readonly result: JsonValue;
 }
 
-/** @internal The kernel's own record of one claimed effect. */
-export const CLAIMS: RecordCodec<ClaimData> = {
+/**
+ * The codec of the kernel's claim records (kind `parley.kernel.claim`, format 1), for reading a claim
+ * without taking it (`kernel.read(key, CLAIM_RECORDS)`) or listing them (`kernel.list(prefix, CLAIM_RECORDS)`).
+ * Only `claim`, `settle` and `abandon` write them.
+ *
+ * @example
+ * ```ts
+ * import { CLAIM_RECORDS, createKernel, createMemoryStore } from '@parley/core';
+ *
+ * const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+ * await kernel.claim('call:42', { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 });
+ * const found = await kernel.read('call:42', CLAIM_RECORDS);
+ * console.log(found?.value.owner, found?.value.settled); // worker-a false
+ * ```
+ */
+export const CLAIM_RECORDS: RecordCodec<ClaimRecord> = {
   kind: 'parley.kernel.claim',
   version: 1,
   decode: (data) => {
@@ -41,12 +66,12 @@ export const CLAIMS: RecordCodec<ClaimData> = {
       Number.isFinite(d.claimedAt) &&
       typeof d.settled === 'boolean' &&
       'result' in d;
-    return ok ? (d as unknown as ClaimData) : undefined; // every field checked above
+    return ok ? (d as unknown as ClaimRecord) : undefined; // every field checked above
   },
   encode: (value) => ({ ...value }),
 };
 
-type Fresh = Extract<Decoded<ClaimData>, { ok: true }>;
+type Fresh = Extract<Decoded<ClaimRecord>, { ok: true }>;
 type Plan<R> = { readonly write: boolean; readonly next: KernelRecord | undefined; readonly out: R };
 
 /** @internal Claims `effect` at `key` for `owner`, or reports what another claim of it left. */
@@ -62,7 +87,7 @@ export function claimStep(
   if (found === undefined) {
     const token = (record?.fence ?? 0) + 1;
     const expiresAt = now + effect.leaseMs;
-    const data: ClaimData = {
+    const data: ClaimRecord = {
       id: effect.id,
       digest: effect.digest,
       owner,
@@ -71,9 +96,9 @@ export function claimStep(
       result: null,
     };
     const next: KernelRecord = {
-      kind: CLAIMS.kind,
-      version: CLAIMS.version,
-      data: CLAIMS.encode(data),
+      kind: CLAIM_RECORDS.kind,
+      version: CLAIM_RECORDS.version,
+      data: CLAIM_RECORDS.encode(data),
       lease: { owner, token, expiresAt },
       fence: token,
       deadlineAt: Math.max(expiresAt, now + (effect.retainMs ?? DEFAULT_CLAIM_RETAIN_MS)),
@@ -101,15 +126,35 @@ export function settleStep(
   read: Fresh,
   result: JsonValue,
 ): Plan<undefined> | KernelRefusal {
-  const found = read.committed?.value;
-  if (found === undefined || found.id !== claim.id || read.record === undefined) {
-    return {
-      ok: false,
-      code: 'claim_conflict',
-      message: `${claim.key} holds no claim of ${claim.id}`,
-      key: claim.key,
-    };
+  const found = heldRecord(claim, read);
+  if ('ok' in found) return found;
+  const data = CLAIM_RECORDS.encode({ ...found.value, settled: true, result });
+  return { write: true, next: { ...found.record, data, lease: null }, out: undefined };
+}
+
+/**
+ * @internal Gives a held claim back (its lease already checked): the record becomes a tombstone that
+ * keeps the fence until the claim's lease would have expired, so the next claim gets a new token.
+ */
+export function abandonStep(claim: HeldClaim, read: Fresh): Plan<undefined> | KernelRefusal {
+  const found = heldRecord(claim, read);
+  if ('ok' in found) return found;
+  const next: KernelRecord = { ...found.record, data: null, lease: null, deadlineAt: claim.expiresAt };
+  return { write: true, next, out: undefined };
+}
+
+function heldRecord(
+  claim: HeldClaim,
+  read: Fresh,
+): { readonly value: ClaimRecord; readonly record: KernelRecord } | KernelRefusal {
+  const value = read.committed?.value;
+  if (value !== undefined && value.id === claim.id && read.record !== undefined) {
+    return { value, record: read.record };
   }
-  const data = CLAIMS.encode({ ...found, settled: true, result });
-  return { write: true, next: { ...read.record, data, lease: null }, out: undefined };
+  return {
+    ok: false,
+    code: 'claim_conflict',
+    message: `${claim.key} holds no claim of ${claim.id}`,
+    key: claim.key,
+  };
 }

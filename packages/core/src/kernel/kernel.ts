@@ -1,13 +1,14 @@
 // createKernel: fresh-read steps committed with one compare-and-set, and fenced leases in the record.
 import { type Clock, systemClock } from '../clock.js';
-import type { JsonValue } from '../json.js';
 import type { Store, StoreEntry } from '../store.js';
-import { CLAIMS, claimStep, settleStep } from './claims.js';
+import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
 import { KernelError } from './errors.js';
+import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
-import { type Decoded, decodeEntry, envelope, guard, refusal, ttlOf } from './record.js';
+import { createMutate } from './mutate.js';
+import { decodeEntry, envelope, guard, messageOf } from './record.js';
 import type { Kernel } from './api.js';
-import type { Committed, KernelRecord, KernelRefusal, Lease, RecordCodec } from './types.js';
+import type { Committed, KernelRecord, KernelRefusal, Lease } from './types.js';
 
 /**
  * Options of {@link createKernel}.
@@ -55,12 +56,6 @@ export const DEFAULT_GRACE_MS = 3_600_000;
  */
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
-/** What a decision over a fresh read does: write `next` (undefined deletes), or only answer. @internal */
-type Plan<R> =
-  | { readonly write: boolean; readonly next: KernelRecord | undefined; readonly out: R }
-  | KernelRefusal;
-type Fresh<T> = Extract<Decoded<T>, { ok: true }>;
-
 /**
  * Creates the durable kernel over a Store: every change is a pure step run on a fresh read and
  * committed with one compare-and-set; leases with fencing tokens live inside the record they guard;
@@ -96,58 +91,7 @@ export function createKernel(options: KernelOptions): Kernel {
   if (!(Number.isInteger(maxBytes) && maxBytes > 0))
     throw invalid('maxRecordBytes must be a positive integer');
 
-  const refuse = refusal;
-
-  /** Reads, decides on the fresh read, and commits with one compare-and-set; a lost race starts over. */
-  async function mutate<T, R>(
-    key: string,
-    codec: RecordCodec<T> | undefined,
-    attempts: number,
-    decide: (read: Fresh<T>, now: number) => Plan<R>,
-  ): Promise<
-    | {
-        readonly ok: true;
-        readonly out: R;
-        readonly next: KernelRecord | undefined;
-        readonly version: number | null;
-      }
-    | KernelRefusal
-  > {
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      let read: Decoded<T>;
-      try {
-        read = decodeEntry(key, await store.getEntry(key), codec);
-      } catch (err) {
-        return refuse('store_failed', key, `reading ${key} failed: ${messageOf(err)}`);
-      }
-      if (!read.ok) return refuse(read.code, key, read.message);
-      const now = clock.now();
-      const plan = decide(read, now);
-      if ('ok' in plan) return plan;
-      if (!plan.write || (plan.next === undefined && read.version === null)) {
-        return { ok: true, out: plan.out, next: read.record, version: read.version };
-      }
-      const next = plan.next;
-      // a kernel record is plain JSON by construction
-      const json = next as unknown as JsonValue | undefined;
-      if (json !== undefined && tooLarge(JSON.stringify(json), maxBytes)) {
-        return refuse('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
-      }
-      const ttlMs = next === undefined ? undefined : ttlOf(next, now, graceMs);
-      try {
-        const cas = await store.compareAndSet(
-          key,
-          read.version,
-          json,
-          ttlMs === undefined ? undefined : { ttlMs },
-        );
-        if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
-      } catch (err) {
-        return refuse('store_failed', key, `writing ${key} failed: ${messageOf(err)}`);
-      }
-    }
-    return refuse('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);
-  }
+  const mutate = createMutate({ store, clock, graceMs, maxBytes });
 
   const committedOf = <T>(
     key: string,
@@ -190,24 +134,47 @@ export function createKernel(options: KernelOptions): Kernel {
     },
 
     async apply(key, codec, step, event, applyOptions = {}) {
-      const { lease } = applyOptions;
-      const done = await mutate(key, codec, applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const refused = guard(key, read.record, lease, now);
-        if (refused !== undefined) return refused;
-        const result = step(read.committed?.value, event, now);
-        const out = { value: result.value, effects: result.effects };
-        const same = result.value !== undefined && result.value === read.committed?.value;
-        if (same && result.deadlineAt === undefined && applyOptions.release !== true) {
-          return { write: false, next: read.record, out }; // the step changed nothing: nothing to write
-        }
-        // an expired lease stays in the record: a clock that jumps back makes it valid again, never free
-        const keep = applyOptions.release === true ? null : (read.record?.lease ?? null);
-        const deadlineAt =
-          result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
-        const data = result.value === undefined ? null : codec.encode(result.value);
-        const next = envelope(codec, read.record, { data, lease: keep, deadlineAt });
-        return { write: true, next, out };
-      });
+      const { lease, basis } = applyOptions;
+      if (basis !== undefined && basis.key !== key)
+        throw invalid(`basis is a record of ${basis.key}, not ${key}`);
+      const first =
+        basis === undefined
+          ? undefined
+          : {
+              ok: true as const,
+              record: {
+                kind: codec.kind,
+                version: codec.version,
+                data: codec.encode(basis.value),
+                ...leaseOf(basis),
+              },
+              committed: basis,
+              version: basis.storeVersion,
+            };
+      const attempts = applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+      const done = await mutate(
+        key,
+        codec,
+        attempts,
+        (read, now) => {
+          const refused = guard(key, read.record, lease, now);
+          if (refused !== undefined) return refused;
+          const result = step(read.committed?.value, event, now);
+          const out = { value: result.value, effects: result.effects };
+          const same = result.value !== undefined && result.value === read.committed?.value;
+          if (same && result.deadlineAt === undefined && applyOptions.release !== true) {
+            return { write: false, next: read.record, out }; // the step changed nothing: nothing to write
+          }
+          // an expired lease stays in the record: a clock that jumps back makes it valid again, never free
+          const keep = applyOptions.release === true ? null : (read.record?.lease ?? null);
+          const deadlineAt =
+            result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
+          const data = result.value === undefined ? null : codec.encode(result.value);
+          const next = envelope(codec, read.record, { data, lease: keep, deadlineAt });
+          return { write: true, next, out };
+        },
+        first,
+      );
       if (!done.ok) return done;
       return {
         ok: true,
@@ -265,18 +232,31 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async claim(key, effect) {
       ttlCheck(effect.leaseMs, 'leaseMs');
-      const done = await mutate(key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+      const done = await mutate(key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
         claimStep(key, owner, effect, read, now),
       );
       return done.ok ? done.out : done;
     },
 
     async settle(claim, result) {
-      const done = await mutate(claim.key, CLAIMS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
         const refused = guard(claim.key, read.record, claim, now);
         return refused ?? settleStep(claim, read, result);
       });
       return done.ok ? { ok: true } : done;
+    },
+
+    async abandon(claim) {
+      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
+        const refused = guard(claim.key, read.record, claim, now);
+        return refused ?? abandonStep(claim, read);
+      });
+      return done.ok ? { ok: true } : done;
+    },
+
+    async list(prefix, codec, { limit = DEFAULT_LIST_LIMIT } = {}) {
+      if (!(Number.isInteger(limit) && limit > 0)) throw invalid('limit must be a positive integer');
+      return listRecords(store, prefix, codec, limit);
     },
   };
   return kernel;
@@ -286,12 +266,7 @@ function invalid(message: string): KernelError {
   return new KernelError('invalid_argument', message);
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function tooLarge(text: string, maxBytes: number): boolean {
-  return (
-    text.length > maxBytes || (text.length * 3 > maxBytes && new TextEncoder().encode(text).length > maxBytes)
-  );
+/** The envelope fields a committed record carries. */
+function leaseOf<T>(basis: Committed<T>): Pick<KernelRecord, 'lease' | 'fence' | 'deadlineAt'> {
+  return { lease: basis.lease, fence: basis.fence, deadlineAt: basis.deadlineAt };
 }

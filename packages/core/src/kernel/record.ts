@@ -85,12 +85,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** @internal A refusal of the kernel. */
-export const refusal = (code: KernelRefusalCode, key: string, message: string): KernelRefusal => ({
-  ok: false,
-  code,
-  message,
-  key,
-});
+export const refusal = (
+  code: KernelRefusalCode,
+  key: string,
+  message: string,
+  cause?: unknown,
+): KernelRefusal =>
+  cause === undefined ? { ok: false, code, message, key } : { ok: false, code, message, key, cause };
 
 /**
  * @internal Refuses a write under `lease` that is fenced off or expired, or one without a lease on a
@@ -136,4 +137,16 @@ export function envelope<T>(
     ...patch,
   };
   return next.data === null && next.fence === 0 ? undefined : next;
+}
+
+/** @internal The text of a thrown value. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** @internal Whether `text` is longer than `maxBytes` in UTF-8 (encodes only when it could be). */
+export function tooLarge(text: string, maxBytes: number): boolean {
+  return (
+    text.length > maxBytes || (text.length * 3 > maxBytes && new TextEncoder().encode(text).length > maxBytes)
+  );
 }

@@ -179,4 +179,6 @@ export interface KernelRefusal {
   readonly code: KernelRefusalCode;
   readonly message: string;
   readonly key: string;
+  /** What the store threw, for `store_failed` (absent otherwise). */
+  readonly cause?: unknown;
 }

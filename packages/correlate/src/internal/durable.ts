@@ -1,45 +1,60 @@
-import type { JsonValue, StoreChange, StoreEntry } from '@parley/core';
+import {
+  type Committed,
+  createKernel,
+  createOwnerId,
+  isParleyError,
+  type KernelStep,
+  type StoreChange,
+} from '@parley/core';
 import type { RequestEvent } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
 import type { Durable, DurableHost } from './durable-types.js';
 import { extraOf, type Outgoing } from './records.js';
-import { type Step, step } from './step.js';
-import { applyStored, decode, encode, fromStored, type StoredRequest } from './stored-request.js';
+import { step } from './step.js';
+import { type Settlement, settlementStep } from './settle-step.js';
+import { applyStored, encode, fromStored, requestCodec, type StoredRequest } from './stored-request.js';
 
 /** Settled records stay this long in a shared store at least, so other instances read the outcome. */
 export const MIN_STORE_RETAIN_MS = 60_000;
 /** A deadline whose store write failed is tried again after this long. */
 const RETRY_MS = 1_000;
-/** How a compare-and-set of a record ended. */
-type WriteOutcome = 'written' | 'conflict' | 'failed';
 
-/** The store side of the requester: every pending request is written, and settled by compare-and-set. */
+/**
+ * The store side of the requester: every pending request is a record of the durable kernel
+ * (`parley.correlate.request`, format 1), and every change of it is a pure step on the freshly read
+ * record committed with one compare-and-set.
+ */
 export function createDurable(host: DurableHost): Durable {
   const { store, prefix, clock, events, tracker, storeRetainMs } = host;
   const key = (id: string): string => prefix + id;
+  // graceMs 0: a record lives exactly until its stored deadlineAt (set below with the retention)
+  const kernel = createKernel({ store, clock, owner: createOwnerId('correlate'), graceMs: 0 });
+  const REQUESTS = requestCodec(host.self);
+  /** The stored copy each record was last committed or read as: the basis of its next write. */
+  const held = new WeakMap<Outgoing, Committed<StoredRequest>>();
+  const keep = (record: Outgoing, stored: Committed<StoredRequest> | undefined): void => {
+    extraOf(record).version = stored?.storeVersion ?? null;
+    if (stored === undefined) held.delete(record);
+    else held.set(record, stored);
+  };
+  const basisOf = (record: Outgoing) => {
+    const basis = held.get(record);
+    return basis === undefined ? {} : { basis };
+  };
 
-  /**
-   * Compare-and-set of this record: `conflict` when another instance changed it first (the local
-   * record is then reconciled with the store), `failed` when the store could not be written.
-   */
-  async function write(record: Outgoing, value: JsonValue | undefined, ttlMs: number): Promise<WriteOutcome> {
+  /** Runs a kernel call with the record marked busy (watch notifications are ours); undefined when it threw. */
+  async function busy<T>(record: Outgoing, task: () => Promise<T>): Promise<T | undefined> {
     const extra = extraOf(record);
     extra.busy = true;
     try {
-      const result = await store.compareAndSet(key(record.id), extra.version, value, { ttlMs });
-      extra.busy = false;
-      if (result.ok) {
-        extra.version = result.version;
-        return 'written';
-      }
+      return await task();
     } catch (error) {
-      extra.busy = false;
       events.emit('error', { code: 'store_error', requestId: record.id, error });
-      return 'failed';
+      return undefined;
+    } finally {
+      extra.busy = false;
     }
-    await reconcile(record);
-    return 'conflict';
   }
 
   /**
@@ -58,6 +73,8 @@ export function createDurable(host: DurableHost): Durable {
     return run;
   }
 
+  const settle = settlementStep(storeRetainMs);
+
   async function commit(
     record: Outgoing,
     event: RequestEvent,
@@ -65,78 +82,72 @@ export function createDurable(host: DurableHost): Durable {
     reason: string | undefined,
     error: CorrelateError | undefined,
   ): Promise<boolean> {
-    // A conflict that leaves the request pending (another instance only moved its deadline) is
-    // written again once with the version just read; a second conflict or a failure is reported.
-    // Each write is decided at its own time against the deadline last read from the store.
-    let settledAt: number;
-    let next: Step | undefined;
-    let outcome: WriteOutcome;
-    let writes = 0;
-    do {
-      if (host.isClosed()) return false;
-      settledAt = clock.now();
-      next = step(record.state, record.deadlineAt, event, settledAt);
-      if (next === undefined) return false; // settled by another write
-      const own = next.event === event;
-      outcome = await write(
-        record,
-        encode(record, {
-          state: next.to,
-          settledAt,
-          reason: own ? reason : undefined,
-          response: own ? response : undefined,
-        }),
-        storeRetainMs,
-      );
-      writes++;
-    } while (outcome === 'conflict' && writes < 2);
-    const own = next.event === event;
-    if (outcome === 'written') {
-      if (own) host.finish(record, next.to, response, reason, error, settledAt, false);
-      else host.finish(record, next.to, undefined, undefined, undefined, settledAt, false);
-      return own;
+    if (host.isClosed()) return false;
+    const done = await busy(record, () =>
+      kernel.apply(
+        key(record.id),
+        REQUESTS,
+        settle,
+        { event, response, reason },
+        { ...basisOf(record), maxAttempts: 2 },
+      ),
+    );
+    if (done?.ok !== true) {
+      if (done !== undefined)
+        events.emit('error', { code: 'store_error', requestId: record.id, error: done.cause ?? done });
+      if (record.state === 'pending' && !host.isClosed()) {
+        // The caller gave up: settle here even though the store was not updated.
+        const at = clock.now();
+        const next = step(record.state, record.deadlineAt, event, at);
+        if (next?.event === 'cancel') host.finish(record, next.to, response, reason, error, at, true);
+        else if (next?.event === 'expire' && record.deadline === undefined) host.arm(record, at + RETRY_MS);
+      }
+      return false;
     }
-    if (record.state === 'pending' && !host.isClosed()) {
-      // The caller gave up: settle here even though the store was not updated.
-      if (next.event === 'cancel') host.finish(record, next.to, response, reason, error, settledAt, true);
-      else if (next.event === 'expire' && record.deadline === undefined)
-        host.arm(record, clock.now() + RETRY_MS);
+    const found = done.effects[0] as Settlement; // the step always reports what it found
+    if (found.kind !== 'settled') {
+      reconcileWith(record, done.committed);
+      return false;
     }
-    return false;
+    keep(record, done.committed);
+    if (found.own) host.finish(record, found.to, response, reason, error, found.at, false);
+    else host.finish(record, found.to, undefined, undefined, undefined, found.at, false);
+    return found.own;
   }
 
-  /** Brings a local record in line with the store after another instance wrote it. */
-  async function reconcile(record: Outgoing): Promise<void> {
-    let entry: StoreEntry | undefined;
-    try {
-      entry = await store.getEntry(key(record.id));
-    } catch (error) {
-      events.emit('error', { code: 'store_error', requestId: record.id, error });
-      if (record.state === 'pending' && !host.isClosed()) host.arm(record, clock.now() + RETRY_MS);
-      return;
-    }
+  /** Brings a pending local record in line with what the store holds (`undefined`: gone or unreadable). */
+  function reconcileWith(record: Outgoing, stored: Committed<StoredRequest> | undefined): void {
     if (record.state !== 'pending' || host.isClosed()) return;
-    const stored = entry === undefined ? undefined : decode(entry.value, record.id, host.self);
-    if (entry === undefined || stored === undefined) {
+    if (stored === undefined || stored.value.id !== record.id) {
       host.finish(record, 'expired', undefined, 'the stored record is gone', undefined, clock.now(), true);
       return;
     }
-    extraOf(record).version = entry.version;
-    if (stored.state !== 'pending') {
-      host.finish(
-        record,
-        stored.state,
-        stored.response,
-        stored.reason,
-        undefined,
-        stored.settledAt ?? clock.now(),
-        true,
-      );
+    keep(record, stored);
+    const value = stored.value;
+    if (value.state !== 'pending') {
+      const at = value.settledAt ?? clock.now();
+      host.finish(record, value.state, value.response, value.reason, undefined, at, true);
       return;
     }
     const deadlineAt = record.deadlineAt;
-    applyStored(record, stored);
+    applyStored(record, value);
     if (record.deadline === undefined || record.deadlineAt !== deadlineAt) host.arm(record);
+  }
+
+  /** Re-reads a record after another instance wrote it. */
+  async function reconcile(record: Outgoing): Promise<void> {
+    let stored: Committed<StoredRequest> | undefined;
+    try {
+      stored = await kernel.read(key(record.id), REQUESTS);
+    } catch (error) {
+      if (isParleyError(error, 'store_failed')) {
+        events.emit('error', { code: 'store_error', requestId: record.id, error: error.cause ?? error });
+        if (record.state === 'pending' && !host.isClosed()) host.arm(record, clock.now() + RETRY_MS);
+        return;
+      }
+      stored = undefined; // a record this correlator cannot read counts as gone
+    }
+    reconcileWith(record, stored);
   }
 
   function onChange(change: StoreChange): void {
@@ -156,62 +167,52 @@ export function createDurable(host: DurableHost): Durable {
     }
   }
 
-  /**
-   * A stored record of this correlator, read strictly; undefined when it belongs to a protocol
-   * not known here (another party's, left alone) or is corrupt (reported as `store_error`, left in
-   * the store for a person to look at, and never adopted: a reply to it is an unknown request).
-   */
-  function readStrictly(
-    entry: StoreEntry,
-    id: string,
-  ): { stored: StoredRequest; protocol: Protocol } | undefined {
-    const stored = decode(entry.value, id, host.self);
-    if (stored === undefined) {
-      const error = new CorrelateError(
-        'store_error',
-        `The stored request "${id}" is corrupt; it is ignored`,
-        {
-          details: { requestId: id, key: entry.key },
-        },
-      );
-      events.emit('error', { code: 'store_error', requestId: id, error });
-      return undefined;
-    }
-    const protocol = host.protocols.get(stored.protocol);
-    return protocol === undefined ? undefined : { stored, protocol };
+  /** Reports a stored request this correlator cannot read (left in the store for a person to look at). */
+  function refused(id: string, cause: unknown): undefined {
+    const error = new CorrelateError('store_error', `The stored request "${id}" is corrupt; it is ignored`, {
+      details: { requestId: id, key: key(id) },
+      cause,
+    });
+    events.emit('error', { code: 'store_error', requestId: id, error });
+    return undefined;
+  }
+
+  /** The protocol of a stored request of this id, or undefined (another party's protocol: left alone). */
+  function protocolOf(stored: StoredRequest, id: string): Protocol | undefined {
+    if (stored.id !== id) return refused(id, `the record names request "${stored.id}"`);
+    return host.protocols.get(stored.protocol);
   }
 
   const unwatch = store.watch?.(prefix, onChange, { onResync });
 
   return {
     async persistThenLaunch(record) {
-      const extra = extraOf(record);
-      extra.busy = true;
-      try {
-        const result = await store.compareAndSet(key(record.id), null, encode(record), {
-          ttlMs: record.maxDeadlineAt - record.createdAt + storeRetainMs,
-        });
-        if (!result.ok) throw new Error(`The key "${key(record.id)}" already exists`);
-        extra.version = result.version;
-      } catch (cause) {
-        extra.busy = false;
-        if (host.isClosed() || record.state !== 'pending') return;
-        tracker.dropPending(record);
-        events.emit('error', { code: 'store_error', requestId: record.id, error: cause });
-        const error = new CorrelateError(
-          'store_error',
-          `Request "${record.id}" could not be written to the store`,
-          {
-            details: { requestId: record.id },
-            cause,
-          },
-        );
-        record.resolve?.(Promise.reject(error));
-        record.resolve = undefined;
+      const first: KernelStep<StoredRequest, StoredRequest, boolean> = (current, next) =>
+        current === undefined
+          ? { value: next, effects: [true], deadlineAt: next.maxDeadlineAt + storeRetainMs }
+          : { value: current, effects: [false] };
+      const done = await busy(record, () => kernel.apply(key(record.id), REQUESTS, first, encode(record)));
+      if (done?.ok === true && done.effects[0] === true) {
+        keep(record, done.committed);
+        if (!host.isClosed()) host.launch(record);
         return;
       }
-      extra.busy = false;
-      if (!host.isClosed()) host.launch(record);
+      if (host.isClosed() || record.state !== 'pending') return;
+      tracker.dropPending(record);
+      const cause =
+        done?.ok === false ? (done.cause ?? done) : new Error(`The key "${key(record.id)}" already exists`);
+      if (done !== undefined)
+        events.emit('error', { code: 'store_error', requestId: record.id, error: cause });
+      const error = new CorrelateError(
+        'store_error',
+        `Request "${record.id}" could not be written to the store`,
+        {
+          details: { requestId: record.id },
+          cause,
+        },
+      );
+      record.resolve?.(Promise.reject(error));
+      record.resolve = undefined;
     },
 
     commit(record, event, response, reason, error) {
@@ -220,32 +221,59 @@ export function createDurable(host: DurableHost): Durable {
 
     extend(record, deadlineAt, human) {
       if (extraOf(record).version === null) return Promise.resolve(true);
-      return exclusive(record, async () =>
-        record.state !== 'pending'
-          ? false
-          : (await write(
-              record,
-              encode(record, { deadlineAt, human }),
-              record.maxDeadlineAt - clock.now() + storeRetainMs,
-            )) === 'written',
-      );
+      const seen = record.deadlineAt;
+      const move: KernelStep<StoredRequest, null, boolean> = (current) =>
+        current?.state === 'pending' && current.deadlineAt === seen
+          ? {
+              value: { ...current, deadlineAt, human },
+              effects: [true],
+              deadlineAt: current.maxDeadlineAt + storeRetainMs,
+            }
+          : { value: current, effects: [false] }; // another instance changed it first
+      return exclusive(record, async () => {
+        if (record.state !== 'pending') return false;
+        const done = await busy(record, () =>
+          kernel.apply(key(record.id), REQUESTS, move, null, basisOf(record)),
+        );
+        if (done?.ok === true && done.effects[0] === true) {
+          keep(record, done.committed);
+          return true;
+        }
+        if (done?.ok === true) reconcileWith(record, done.committed);
+        else if (done !== undefined)
+          events.emit('error', { code: 'store_error', requestId: record.id, error: done.cause ?? done });
+        return false;
+      });
     },
 
     async load(id) {
-      const entry = await store.getEntry(key(id));
-      const read = entry === undefined ? undefined : readStrictly(entry, id);
-      if (entry === undefined || read === undefined) return undefined;
-      return tracker.get(id) ?? host.adopt(fromStored(read.stored, read.protocol, entry.version));
+      let stored: Committed<StoredRequest> | undefined;
+      try {
+        stored = await kernel.read(key(id), REQUESTS);
+      } catch (error) {
+        if (isParleyError(error, 'store_failed')) throw error.cause ?? error; // what the store threw
+        return refused(id, error);
+      }
+      const protocol = stored === undefined ? undefined : protocolOf(stored.value, id);
+      if (stored === undefined || protocol === undefined) return undefined;
+      const known = tracker.get(id);
+      if (known !== undefined) return known;
+      const adopted = host.adopt(fromStored(stored.value, protocol, stored.storeVersion));
+      keep(adopted, stored);
+      return adopted;
     },
 
     async restore() {
+      const listed = await kernel.list(prefix, REQUESTS);
+      for (const { key: at, message } of listed.refused) refused(at.slice(prefix.length), message);
       let count = 0;
-      for await (const entry of store.list(prefix)) {
-        const id = entry.key.slice(prefix.length);
+      for (const stored of listed.records) {
+        const id = stored.key.slice(prefix.length);
         if (tracker.has(id)) continue;
-        const read = readStrictly(entry, id);
-        if (read === undefined) continue;
-        const record = host.adopt(fromStored(read.stored, read.protocol, entry.version));
+        const protocol = protocolOf(stored.value, id);
+        if (protocol === undefined) continue;
+        const record = host.adopt(fromStored(stored.value, protocol, stored.storeVersion));
+        keep(record, stored);
         if (record.state === 'pending') count++;
       }
       return count;

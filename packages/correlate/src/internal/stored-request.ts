@@ -1,4 +1,4 @@
-import type { JsonValue } from '@parley/core';
+import type { JsonValue, RecordCodec } from '@parley/core';
 // zod/mini: the same validation as zod's classic API at a fraction of its bundle size.
 import * as z from 'zod/mini';
 import type { Protocol } from '../protocol.js';
@@ -26,7 +26,7 @@ const StoredRequest = z.object({
 });
 export type StoredRequest = z.infer<typeof StoredRequest>;
 
-export function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): JsonValue {
+export function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): StoredRequest {
   const stored: StoredRequest = {
     v: 1,
     id: record.id,
@@ -42,21 +42,29 @@ export function encode(record: Outgoing, patch: Partial<StoredRequest> = {}): Js
     human: record.human,
     ...patch,
   };
-  return stored as JsonValue; // payloads and responses passed their schemas; the store checks JSON
+  return stored;
 }
 
 /**
- * The record stored under request `id` of requester `self`, or undefined when it is not one this
- * correlator could have written: the wrong shape, another id or requester, times out of order
- * (`createdAt ≤ deadlineAt ≤ maxDeadlineAt`), or a `settledAt` that does not fit its state.
+ * The kernel codec of the requests of requester `self` (kind `parley.correlate.request`, format 1):
+ * a record is refused (`corrupt_record`) when it is not one this correlator could have written — the
+ * wrong shape, another requester, times out of order (`createdAt ≤ deadlineAt ≤ maxDeadlineAt`), or a
+ * `settledAt` that does not fit its state. The id is checked against the key by the caller.
  */
-export function decode(value: unknown, id: string, self: string): StoredRequest | undefined {
-  const parsed = StoredRequest.safeParse(value);
-  if (!parsed.success) return undefined;
-  const r = parsed.data;
-  const inOrder = r.createdAt <= r.deadlineAt && r.deadlineAt <= r.maxDeadlineAt;
-  const settledFits = (r.state === 'pending') === (r.settledAt === undefined);
-  return r.id === id && r.from === self && inOrder && settledFits ? r : undefined;
+export function requestCodec(self: string): RecordCodec<StoredRequest> {
+  return {
+    kind: 'parley.correlate.request',
+    version: 1,
+    decode(value) {
+      const parsed = StoredRequest.safeParse(value);
+      if (!parsed.success) return undefined;
+      const r = parsed.data;
+      const inOrder = r.createdAt <= r.deadlineAt && r.deadlineAt <= r.maxDeadlineAt;
+      const settledFits = (r.state === 'pending') === (r.settledAt === undefined);
+      return r.from === self && inOrder && settledFits ? r : undefined;
+    },
+    encode: (value) => value as JsonValue, // payloads and responses passed their schemas; the store checks JSON
+  };
 }
 
 export function fromStored(stored: StoredRequest, protocol: Protocol, version: number): Outgoing {

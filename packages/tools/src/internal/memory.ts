@@ -1,4 +1,4 @@
-import type { Clock, Store } from '@parley/core';
+import type { Clock, HeldClaim, Store } from '@parley/core';
 import { ToolsError } from '../errors.js';
 import type { GateMemorySnapshot } from '../snapshot.js';
 import {
@@ -38,7 +38,7 @@ export interface CallMemory {
   /** With a store only: reads it after a local miss. */
   stored(turn: number, id: string): Promise<StoredLookup>;
   /** Claims a call before its executor runs; `undefined` when claimed, else what the store holds. */
-  claim(turn: number, base: CallBase, now: number): Promise<StoredLookup | undefined>;
+  claim(turn: number, base: CallBase): Promise<StoredLookup | undefined>;
   /** Writes the outcome of a claimed call (or drops the claim when the executor did not run). */
   release(turn: number, base: CallBase, settled: Settled): Promise<void>;
   readonly persistent: boolean;
@@ -84,7 +84,7 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
     return undefined;
   };
   const keptTurns = (): TurnMemory[] => slots.slice(0, kept) as TurnMemory[];
-  const claims = new Map<string, string>();
+  const claims = new Map<string, HeldClaim>();
   let count = 0;
   let bytes = 0;
   /** The latest turn the memory moved to: turns at or below `horizon - keepTurns` are forgotten. */
@@ -177,26 +177,20 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
     },
     remember: put,
     stored: (turn, id) => read(turn, id),
-    async claim(turn, base, now) {
+    async claim(turn, base) {
       const key = keyOf(turn, base.id);
-      const claim: StoredCall = {
-        state: 'executing',
-        tool: base.tool,
-        startedAt: now,
-        content: base.content,
-      };
-      const taken = await backing().claim(key, claim, turn, base.id);
-      if (!('claimId' in taken)) return taken; // another gate on the same store took it first
-      claims.set(key, taken.claimId);
+      const taken = await backing().claim(key, base.content, turn, base.id);
+      if (!('held' in taken)) return taken; // another gate on the same store took it first
+      claims.set(key, taken.held);
       return undefined;
     },
     async release(turn, base, settled) {
       const key = keyOf(turn, base.id);
-      const claimId = claims.get(key) as string; // released only after this gate's claim succeeded
+      const held = claims.get(key) as HeldClaim; // released only after this gate's claim succeeded
       claims.delete(key);
-      // nothing ran: the claim is dropped, so the call may run later
+      // nothing ran: the claim is given back, so the call may run later
       const done: StoredCall = { state: 'done', ...toRemembered(base.id, settled), content: base.content };
-      await backing().settle(key, claimId, settled.ran ? done : undefined);
+      await backing().settle(held, settled.ran ? done : undefined);
     },
     toSnapshot: () =>
       keptTurns().map((memory) => ({

@@ -24,7 +24,6 @@ export function createStoredAnswers<TContext>(
   emit: <K extends keyof ToolGateEvents & string>(event: K, payload: ToolGateEvents[K]) => void,
 ): StoredAnswers<TContext> {
   const events = { emit };
-  const clock = base.clock;
   const runtime: Runtime<TContext> = base;
   function unknownOutcome(turn: number, base: CallBase): Settled {
     return refuse(
@@ -98,7 +97,7 @@ export function createStoredAnswers<TContext>(
         async claim(turn, base) {
           let found: StoredLookup | undefined;
           try {
-            found = await memory.claim(turn, base, clock.now());
+            found = await memory.claim(turn, base);
           } catch (error) {
             return storeFailed(turn, base, error);
           }
