@@ -23,8 +23,6 @@ type Sleeper = { timer: TimerHandle; wake: (woke: boolean) => void };
 export interface HandleSettings<TStep extends string, TContext = unknown, TData = unknown> {
   readonly kernel: Kernel;
   readonly codec: RecordCodec<SessionSlot<TStep, TContext, TData>>;
-  /** The last error the store threw for a key (the cause of a `store_failed`). */
-  readonly failure: (key: string) => unknown;
   readonly clock: Clock;
   readonly draftSteps: readonly TStep[];
   readonly saveDelays: readonly number[];

@@ -12,7 +12,6 @@ import {
   systemClock,
 } from '@parley/core';
 import { FsmError } from './errors.js';
-import { watchFailures } from './internal/store-failures.js';
 import type { Flow } from './flow.js';
 import { StoredSession } from './stored-session.js';
 import type { HandleSettings } from './stored-session-state.js';
@@ -121,15 +120,13 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const clock = options.clock ?? systemClock;
   const prefix = options.keyPrefix ?? 'flow-session:';
   const { store } = options;
-  const watched = watchFailures(store);
   const owner = options.owner ?? createOwnerId('fsm-sessions');
-  const kernel = createKernel({ store: watched.store, clock, owner });
+  const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
   // checked once, up front, and shared by every handle
   const settings: HandleSettings<TStep, TContext, TData> = {
     kernel,
     codec,
-    failure: (key) => watched.take(key),
     clock,
     draftSteps: options.draftSteps ?? [],
     saveDelays: delays(options.saveRetryDelaysMs ?? DEFAULT_SAVE_RETRY_DELAYS_MS, 'saveRetryDelaysMs'),
@@ -158,8 +155,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   async function refuseKernel(id: string, refused: KernelRefusal): Promise<FlowSessionRefusal> {
     if (refused.code === 'store_failed') {
       const cause =
-        watched.take(prefix + id) ??
-        new KernelError('store_failed', refused.message, { details: { key: refused.key } });
+        refused.cause ?? new KernelError('store_failed', refused.message, { details: { key: refused.key } });
       return refuse(id, 'store_failed', `the store failed: ${refused.message}`, { attempts: 1, cause });
     }
     if (refused.code === 'corrupt_record' && (await legacy(store, prefix + id))) {

@@ -213,8 +213,7 @@ export class StoredSession<TStep extends string, TContext, TData>
     if (code !== 'store_failed') return this.refuse(code, refused.message);
     const reason = `the store failed ${attempts} time(s): ${refused.message}`;
     const cause =
-      this.settings.failure(this.key) ??
-      new KernelError('store_failed', refused.message, { details: { key: refused.key } });
+      refused.cause ?? new KernelError('store_failed', refused.message, { details: { key: refused.key } });
     return this.refuse(code, reason, { attempts, cause });
   }
 

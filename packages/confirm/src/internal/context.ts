@@ -66,8 +66,6 @@ export interface GateContext {
   readonly store: Store;
   /** Writes every record (through the runner, persistence.ts) and reads them strictly. */
   readonly kernel: Kernel;
-  /** The store error each failed kernel call met, by key, until it is reported. */
-  readonly storeFailures: Map<string, unknown>;
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
@@ -131,7 +129,6 @@ export function createContext(
 ): GateContext {
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
-  const storeFailures = new Map<string, unknown>();
   const prefix = options.keyPrefix ?? 'confirm:';
   const pendingPrefix = `${prefix}pending:`;
   const decisionPrefix = `${prefix}decision:`;
@@ -156,12 +153,11 @@ export function createContext(
     store,
     // The TTL of a record is its own `deadlineAt` (no grace added): step-store.ts sets it.
     kernel: createKernel({
-      store: keepingFailures(store, storeFailures),
+      store,
       clock,
       graceMs: 0,
       owner: createOwnerId(options.replicaId ?? 'confirm'),
     }),
-    storeFailures,
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
@@ -241,28 +237,4 @@ export function forgetMirror(ctx: GateContext, entry: Entry): void {
   if (ctx.mirrors.get(entry.record.id) !== entry) return;
   ctx.mirrors.delete(entry.record.id);
   if (ctx.mirrorOf.get(entry.record.sessionKey) === entry) ctx.mirrorOf.delete(entry.record.sessionKey);
-}
-
-/**
- * The store as the gate's kernel sees it: the same store, except that the error of a failed call
- * is kept (by key) until the refusal it causes is reported, so the gate reports the store's own
- * typed error (e.g. `connection_lost`) rather than only the kernel's `store_failed` text.
- */
-function keepingFailures(store: Store, failures: Map<string, unknown>): Store {
-  const kept =
-    <A extends unknown[], R>(call: (key: string, ...rest: A) => Promise<R>) =>
-    (key: string, ...rest: A): Promise<R> =>
-      call(key, ...rest).catch((error: unknown) => {
-        failures.set(key, error);
-        throw error;
-      });
-  return {
-    get: store.get.bind(store),
-    getEntry: kept(store.getEntry.bind(store)),
-    set: store.set.bind(store),
-    delete: store.delete.bind(store),
-    compareAndSet: kept(store.compareAndSet.bind(store)),
-    list: store.list.bind(store),
-    close: store.close.bind(store),
-  };
 }

@@ -187,7 +187,7 @@ async function readRecord<T>(ctx: GateContext, key: string, codec: RecordCodec<T
   try {
     committed = await ctx.kernel.read(key, codec);
   } catch (error) {
-    if (isParleyError(error, 'store_failed')) throw failureOf(ctx, key) ?? error;
+    if (isParleyError(error, 'store_failed')) throw error.cause ?? error; // the store's own error
     if (!isParleyError(error, 'corrupt_record') && !isParleyError(error, 'record_version')) throw error;
     await refused(ctx, { ok: false, code: error.code, message: error.message, key }, undefined, undefined);
     return undefined;
@@ -214,20 +214,13 @@ async function refused<T>(
   const why = older ? 'has another record format' : 'cannot be read';
   const message =
     code === 'store_failed' ? refusal.message : `The stored record under ${key} ${why}; it is ignored`;
-  const cause = failureOf(ctx, key);
+  const cause = refusal.cause;
   const error =
     code === 'store_failed' && cause !== undefined
       ? cause // the store's own error, as it threw it
       : new ConfirmError(code, message, { details: { key, refusal: refusal.code } });
   fail(ctx, error, id);
   return fallback;
-}
-
-/** The store error a kernel call on `key` met, taken (reported once). */
-function failureOf(ctx: GateContext, key: string): unknown {
-  const cause = ctx.storeFailures.get(key);
-  ctx.storeFailures.delete(key);
-  return cause;
 }
 
 /**
