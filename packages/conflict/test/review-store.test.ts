@@ -141,13 +141,15 @@ describe('a review gate store that fails', () => {
   });
 
   it('rejects with store_failed, after recording the attempt, when the round cannot be written', async () => {
+    const down = new Error('down');
     const inner = createMemoryStore();
     const error = await run({
       ...inner,
       getEntry: (key) => inner.getEntry(key),
-      compareAndSet: () => Promise.reject(new Error('down')),
+      compareAndSet: () => Promise.reject(down),
     });
     expect(isParleyError(error, 'store_failed')).toBe(true);
+    expect((error as Error).cause).toBe(down); // the store's own error, not a copy of its text
     expect(
       (error as { details: { attempts: { status: string }[] } }).details.attempts.map((a) => a.status),
     ).toEqual(['failed']);

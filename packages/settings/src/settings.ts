@@ -252,7 +252,7 @@ function failed(problem: unknown, campaignId?: string | null, attempts?: number)
   }
   const known = code === 'corrupt_record' || code === 'record_version' || code === 'too_large';
   const message = problem instanceof Error ? problem.message : String(refusal.message);
-  const cause = problem instanceof Error ? (problem.cause ?? problem) : undefined;
+  const cause = problem instanceof Error ? (problem.cause ?? problem) : refusal.cause; // the store's own error
   return new SettingsError(known ? code : 'store_failed', message, {
     ...(cause === undefined ? {} : { cause }),
     details: { code },

@@ -74,18 +74,20 @@ describe('a layer of another record format', () => {
 
 describe('a failing store', () => {
   it('rejects a write with store_failed and writes nothing', async () => {
+    const down = new Error('down');
     const clock = createManualClock();
     const inner = createMemoryStore({ clock });
     const store: Store = {
       ...inner,
       getEntry: (k) => inner.getEntry(k),
-      compareAndSet: () => Promise.reject(new Error('down')),
+      compareAndSet: () => Promise.reject(down),
     };
     const settings = createSettings(registry, { store, clock });
     let changed = 0;
     settings.on('changed', () => changed++);
     const error = await settings.set('c1', 'mode.a', true).catch((e: unknown) => e);
     expect(isParleyError(error, 'store_failed')).toBe(true);
+    expect((error as Error).cause).toBe(down); // the store's own error, not a copy of its text
     expect([changed, await inner.get('settings:campaign:c1')]).toEqual([0, undefined]);
   });
 

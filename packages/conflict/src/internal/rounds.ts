@@ -74,7 +74,7 @@ export function storedRounds(store: Store, clock: Clock, key: string, ttlMs: num
     async claim(max) {
       const options = { maxAttempts: MAX_WRITE_TRIES };
       const done = await kernel.apply(key, ROUNDS_RECORD, takeRound, { max, ttlMs }, options);
-      if (!done.ok) throw failure(key, problemOf(done.code, 'write'), new Error(done.message));
+      if (!done.ok) throw failure(key, problemOf(done.code, 'write'), done.cause ?? new Error(done.message));
       const used = done.effects[0];
       return used === 'limit' ? undefined : used;
     },
