@@ -225,12 +225,22 @@ describe('a stored count of another format', () => {
     return { error, stored: await store.get('review:t') };
   };
 
-  it('refuses a count written before the durable kernel as legacy_record and leaves it as it was', async () => {
-    const { error, stored } = await runOn({ revisions: 2 });
-    expect(isParleyError(error, 'store_failed')).toBe(true);
-    expect((error as { details: { problem: string } }).details.problem).toBe('legacy_record');
-    expect((error as Error).message).toContain('before the durable kernel');
-    expect(stored).toEqual({ revisions: 2 });
+  it('reads a count written before the durable kernel ({ revisions }) and stores it as a kernel record on the next round', async () => {
+    const store = createMemoryStore();
+    await store.set('review:t', { revisions: 1 });
+    const review = reviewer(revise, pass);
+    const outcome = await createReviewGate({ review, store }).run({
+      input: 'b',
+      taskId: 't',
+      generate: drafts(2),
+    });
+    expect(outcome.ok).toBe(true);
+    expect(review.seen).toEqual([1, 2]); // the round used before the upgrade still counts
+    expect(await store.get('review:t')).toMatchObject({
+      ...ROUNDS,
+      data: { revisions: 2 },
+      deadlineAt: expect.any(Number),
+    });
   });
 
   it('refuses a value that is no count as corrupt_value, also when the store cannot show it again', async () => {

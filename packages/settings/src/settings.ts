@@ -5,7 +5,6 @@ import {
   createOwnerId,
   isParleyError,
   type JsonValue,
-  type KernelRecord,
   type KernelRefusal,
   systemClock,
   validateAsync,
@@ -13,13 +12,7 @@ import {
 import type { SettingsRegistry } from './registry-types.js';
 import { SettingsError } from './errors.js';
 import type { SettingsEvents, SettingsResult, SettingsWriteOptions } from './results.js';
-import {
-  LAYER_RECORD,
-  type LayerOutcome,
-  legacyLayer,
-  migrated,
-  writeStep,
-} from './internal/layer-record.js';
+import { LAYER_RECORD, type LayerOutcome, writeStep } from './internal/layer-record.js';
 import { toJson } from './internal/layers.js';
 import type { Settings, SettingsOptions } from './settings-types.js';
 import { buildSnapshot, type Layer, type SettingsSnapshot } from './snapshot.js';
@@ -85,10 +78,6 @@ export function createSettings<TRegistry extends SettingsRegistry>(
       const found = await kernel.read(key, LAYER_RECORD);
       return { values: found?.value.values ?? {}, version: found?.value.rev ?? 0 };
     } catch (error) {
-      const legacy = isParleyError(error, 'corrupt_record')
-        ? legacyLayer(await store.getEntry(key))
-        : undefined;
-      if (legacy !== undefined) return legacy;
       throw failed(error);
     }
   }
@@ -96,16 +85,6 @@ export function createSettings<TRegistry extends SettingsRegistry>(
   async function read(campaignId: string | null): Promise<[Layer, Layer | undefined]> {
     const global = await layerOf(storeKey(null));
     return [global, campaignId === null ? undefined : await layerOf(storeKey(campaignId))];
-  }
-
-  /** Turns a layer stored before the kernel into its kernel record (one compare-and-set); false for none. */
-  async function migrate(key: string): Promise<boolean> {
-    const entry = await store.getEntry(key);
-    const legacy = legacyLayer(entry);
-    if (entry === undefined || legacy === undefined) return false;
-    const record: KernelRecord = migrated(legacy);
-    await store.compareAndSet(key, entry.version, record as unknown as JsonValue); // plain JSON
-    return true; // written, or changed meanwhile: the write reads it again either way
   }
 
   async function snapshotOf(
@@ -154,52 +133,37 @@ export function createSettings<TRegistry extends SettingsRegistry>(
     }
 
     const key = storeKey(campaignId);
-    for (let round = 0; round < maxAttempts; round++) {
-      const global = campaignId === null ? undefined : await layerOf(storeKey(null));
-      const event = { next, expectedVersion: options.expectedVersion, global: global?.values };
-      const done = await kernel.apply(key, LAYER_RECORD, step, event, { maxAttempts });
-      if (!done.ok) {
-        const legacy = done.code === 'corrupt_record' && (await migrate(key).catch(rethrow));
-        if (legacy) continue;
-        throw failed(done, campaignId, maxAttempts);
-      }
-      const outcome = done.effects[0] as LayerOutcome; // the step always answers with one outcome
-      const layer: Layer = {
-        values: done.committed?.value.values ?? {},
-        version: done.committed?.value.rev ?? 0,
-      };
-      if (outcome.kind === 'version_mismatch') {
-        const expectedVersion = options.expectedVersion as number; // checked by the step
-        return { ok: false, code: 'version_mismatch', expectedVersion, version: outcome.version };
-      }
-      if (outcome.kind === 'mutually_exclusive') {
-        return {
-          ok: false,
-          code: 'mutually_exclusive',
-          key: outcome.key,
-          conflictsWith: outcome.conflictsWith,
-        };
-      }
-      const snapshot = await snapshotOf(
-        campaignId,
-        global ?? layer,
-        global === undefined ? undefined : layer,
-      );
-      if (outcome.kind === 'changed') {
-        events.emit('changed', {
-          campaignId,
-          changes: outcome.changes,
-          version: layer.version,
-          at: clock.now(),
-        });
-      }
-      return { ok: true, snapshot };
+    const global = campaignId === null ? undefined : await layerOf(storeKey(null));
+    const event = { next, expectedVersion: options.expectedVersion, global: global?.values };
+    const done = await kernel.apply(key, LAYER_RECORD, step, event, { maxAttempts });
+    if (!done.ok) throw failed(done, campaignId, maxAttempts);
+    const outcome = done.effects[0] as LayerOutcome; // the step always answers with one outcome
+    const layer: Layer = {
+      values: done.committed?.value.values ?? {},
+      version: done.committed?.value.rev ?? 0,
+    };
+    if (outcome.kind === 'version_mismatch') {
+      const expectedVersion = options.expectedVersion as number; // checked by the step
+      return { ok: false, code: 'version_mismatch', expectedVersion, version: outcome.version };
     }
-    throw failed(
-      { ok: false, code: 'write_conflict', key, message: `${key} kept changing` },
-      campaignId,
-      maxAttempts,
-    );
+    if (outcome.kind === 'mutually_exclusive') {
+      return {
+        ok: false,
+        code: 'mutually_exclusive',
+        key: outcome.key,
+        conflictsWith: outcome.conflictsWith,
+      };
+    }
+    const snapshot = await snapshotOf(campaignId, global ?? layer, global === undefined ? undefined : layer);
+    if (outcome.kind === 'changed') {
+      events.emit('changed', {
+        campaignId,
+        changes: outcome.changes,
+        version: layer.version,
+        at: clock.now(),
+      });
+    }
+    return { ok: true, snapshot };
   }
 
   return {
@@ -235,11 +199,6 @@ export function createSettings<TRegistry extends SettingsRegistry>(
 
 /** Marks a key to remove from a layer. */
 const RESET: unique symbol = Symbol('reset');
-
-/** Rethrows a store's error as `store_failed`. */
-function rethrow(error: unknown): never {
-  throw failed(error);
-}
 
 /** The SettingsError of a kernel refusal or of a KernelError thrown by a read. */
 function failed(problem: unknown, campaignId?: string | null, attempts?: number): SettingsError {

@@ -28,6 +28,8 @@ export const ROUNDS_RECORD: RecordCodec<Rounds> = {
     return typeof used === 'number' && Number.isInteger(used) && used >= 0 ? { revisions: used } : undefined;
   },
   encode: (rounds) => ({ revisions: rounds.revisions }),
+  // A count as @parley/conflict stored it before the kernel: the next round stores it as a kernel record.
+  legacy: (stored) => ROUNDS_RECORD.decode(stored),
 };
 
 /** What taking a round asks: the most rounds, and how long the count lives after this one. */
@@ -67,8 +69,7 @@ export function storedRounds(store: Store, clock: Clock, key: string, ttlMs: num
       } catch (error) {
         // read throws only a KernelError: corrupt_record, record_version or store_failed (cause: the store's)
         const { code, cause } = error as KernelError;
-        const legacy = code === 'corrupt_record' && isLegacy(await store.get(key).catch(() => undefined));
-        throw failure(key, legacy ? 'legacy_record' : problemOf(code, 'read'), cause ?? error);
+        throw failure(key, problemOf(code, 'read'), cause ?? error);
       }
     },
     async claim(max) {
@@ -82,13 +83,7 @@ export function storedRounds(store: Store, clock: Clock, key: string, ttlMs: num
 }
 
 /** What went wrong with a count, in `details.problem` of its `store_failed` error. */
-type Problem =
-  | 'read_failed'
-  | 'write_failed'
-  | 'corrupt_value'
-  | 'record_version'
-  | 'legacy_record'
-  | 'contended';
+type Problem = 'read_failed' | 'write_failed' | 'corrupt_value' | 'record_version' | 'contended';
 
 function problemOf(code: string, what: 'read' | 'write'): Problem {
   if (code === 'corrupt_record') return 'corrupt_value';
@@ -102,8 +97,6 @@ const WHY: Record<Problem, string> = {
   write_failed: 'the store failed to write it',
   corrupt_value: 'the stored count is corrupt',
   record_version: 'the stored count is of another record format',
-  legacy_record:
-    'the stored count was written by @parley/conflict before the durable kernel ({ revisions }); it is never overwritten: delete it or let its TTL end it',
   contended: `it kept changing under ${MAX_WRITE_TRIES} writes in a row`,
 };
 
@@ -112,9 +105,4 @@ function failure(key: string, problem: Problem, cause: unknown): ConflictError {
     cause,
     details: { key, problem, ...(problem === 'contended' ? { tries: MAX_WRITE_TRIES } : {}) },
   });
-}
-
-/** Whether a stored value is a count of the format before the kernel: `{ revisions: n }`. */
-function isLegacy(value: unknown): boolean {
-  return isRecord(value) && !('kind' in value) && Number.isInteger(value['revisions']);
 }

@@ -31,6 +31,8 @@ export function decodeEntry<T>(
   const v = entry.value;
   const bad = (why: string): Decoded<T> => ({ ok: false, code: 'corrupt_record', message: `${key}: ${why}` });
   if (!isObject(v) || typeof v.kind !== 'string' || typeof v.version !== 'number' || !('data' in v)) {
+    const value = codec?.legacy?.(v, entry.version);
+    if (codec !== undefined && value !== undefined) return fromLegacy(key, codec, value, entry.version);
     return bad(`not a kernel record${codec === undefined ? '' : ` of kind ${codec.kind}`}`);
   }
   if (codec !== undefined && v.kind !== codec.kind) return bad(`holds a ${v.kind} record, not ${codec.kind}`);
@@ -54,6 +56,18 @@ export function decodeEntry<T>(
   const { fence, deadlineAt } = record;
   const committed: Committed<T> = { key, value, storeVersion: entry.version, lease, fence, deadlineAt };
   return { ok: true, record, committed, version: entry.version };
+}
+
+/** A value stored before the kernel, read as the committed record it becomes on the next write. */
+function fromLegacy<T>(key: string, codec: RecordCodec<T>, value: T, version: number): Decoded<T> {
+  const base = { lease: null, fence: 0, deadlineAt: null };
+  const record: KernelRecord = {
+    kind: codec.kind,
+    version: codec.version,
+    data: codec.encode(value),
+    ...base,
+  };
+  return { ok: true, record, committed: { key, value, storeVersion: version, ...base }, version };
 }
 
 /**

@@ -27,6 +27,13 @@ export interface RecordCodec<T> {
   decode(data: unknown): T | undefined;
   /** The stored data of a value: plain JSON, never `null`. */
   encode(value: T): JsonValue;
+  /**
+   * Reads what the package stored before it kept its record in the kernel (a value that is no kernel
+   * record at all): the value it stands for, or `undefined` (then `corrupt_record`). The value is read
+   * as committed, with no lease and no deadline, and the next write stores it as a kernel record with
+   * one compare-and-set on the old value's version. Optional: without it such a value is `corrupt_record`.
+   */
+  legacy?(stored: unknown, storeVersion: number): T | undefined;
 }
 
 /**

@@ -1,9 +1,8 @@
 // A settings layer as a durable-kernel record, the pure step of a write, and the reading of layers
 // stored by versions before the kernel (migrated by the next write).
-import type { JsonValue, KernelRecord, KernelStep, RecordCodec, StoreEntry } from '@parley/core';
+import type { JsonValue, KernelStep, RecordCodec } from '@parley/core';
 import type { SettingsRegistry } from '../registry-types.js';
 import type { SettingChange } from '../results.js';
-import type { Layer } from '../snapshot.js';
 import { exclusiveClash, sameJson } from './layers.js';
 
 /** What a layer's kernel record holds: its revision (its version) and its values. */
@@ -27,6 +26,12 @@ export const LAYER_RECORD: RecordCodec<StoredLayer> = {
       : undefined;
   },
   encode: (layer) => ({ rev: layer.rev, values: layer.values }),
+  // A layer as @parley/settings stored it before the kernel: `{ values }`, its store version as its
+  // revision; the next write stores it as a kernel record.
+  legacy: (stored, storeVersion) =>
+    isObject(stored) && isObject(stored['values'])
+      ? { rev: storeVersion, values: stored['values'] }
+      : undefined,
 };
 
 /** What a write asks of a layer: the changes, the version it must be at, the global values under it. */
@@ -66,26 +71,5 @@ export function writeStep(registry: SettingsRegistry): KernelStep<StoredLayer, L
     if (clash !== undefined) return { value: current, effects: [{ kind: 'mutually_exclusive', ...clash }] };
     if (changes.length === 0) return { value: current, effects: [{ kind: 'unchanged' }] };
     return { value: { rev: version + 1, values }, effects: [{ kind: 'changed', changes }] };
-  };
-}
-
-/** A layer as `@parley/settings` stored it before the kernel (`{ values }` at a store version), or `undefined`. */
-export function legacyLayer(entry: StoreEntry | undefined): Layer | undefined {
-  const value = entry?.value;
-  if (entry === undefined || !isObject(value) || 'kind' in value || !isObject(value['values']))
-    return undefined;
-  return { values: value['values'], version: entry.version };
-}
-
-/** The kernel record a legacy layer becomes: its values, its store version as its revision. */
-export function migrated(layer: Layer): KernelRecord {
-  const data: StoredLayer = { rev: layer.version, values: layer.values };
-  return {
-    kind: LAYER_RECORD.kind,
-    version: LAYER_RECORD.version,
-    data: LAYER_RECORD.encode(data),
-    lease: null,
-    fence: 0,
-    deadlineAt: null,
   };
 }
