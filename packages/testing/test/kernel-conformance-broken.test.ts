@@ -75,6 +75,38 @@ function staleList(store: Store): Store {
   };
 }
 
+/** A compare-and-set that deletes a record left with no value (a store that drops tombstones). */
+function droppingTombstones(store: Store): Store {
+  return {
+    ...over(store),
+    async compareAndSet(key, version, value, options) {
+      const empty =
+        typeof value === 'object' && value !== null && (value as { data?: unknown }).data === null;
+      return store.compareAndSet(key, version, empty ? undefined : value, options);
+    },
+  };
+}
+
+/** A listing whose entries carry a damaged copy of their value. */
+function damagedList(store: Store): Store {
+  return {
+    ...over(store),
+    async *list(prefix) {
+      for await (const entry of store.list(prefix)) yield { ...entry, value: 'damaged' };
+    },
+  };
+}
+
+/** A listing that yields each entry 3,000 times (a cursor that never advances). */
+function repeatingList(store: Store): Store {
+  return {
+    ...over(store),
+    async *list(prefix) {
+      for await (const entry of store.list(prefix)) for (let i = 0; i < 3_000; i++) yield entry;
+    },
+  };
+}
+
 /** Runs `check` on `broken` stores for `seeds` seeds; the assertion messages of the walks that failed. */
 async function failures(check: KernelConformanceCase, broken: (store: Store) => Store, seeds = 12) {
   const messages: string[] = [];
@@ -132,5 +164,25 @@ describe('kernelConformanceCases name the promise a broken store breaks', () => 
   it('a claim given back on a store that loses writes: the claim or its fence is not kept', async () => {
     const messages = await failures(named('hands a claim given back'), losingWrites);
     expect(messages.length).toBeGreaterThan(0);
+  });
+
+  it('a store that drops tombstones hands a fencing token out twice, or lets a claim given back write', async () => {
+    const messages = await failures(named('hands a claim given back'), droppingTombstones);
+    expect(messages.join('\n')).toMatch(/fencing token \d+ twice|still wrote|valid/);
+  });
+
+  it('a listing with damaged values: it refuses what a read of the same key reads', async () => {
+    const messages = await failures(named('lists under a prefix'), damagedList, 3);
+    expect(messages.join('\n')).toMatch(/read refused .* the listing/);
+  });
+
+  it('a listing that repeats its entries past the limit is reported truncated', async () => {
+    const messages = await failures(named('lists under a prefix'), repeatingList, 3);
+    expect(messages.join('\n')).toMatch(/was truncated/);
+  });
+
+  it('a compare-and-set that writes and then reports a lost race: a listed record holds a commit twice', async () => {
+    const messages = await failures(named('lists under a prefix'), lyingAfterWrite);
+    expect(messages.join('\n')).toMatch(/applied twice|was lost/);
   });
 });
