@@ -3,26 +3,13 @@
 import { createMemoryStore, isParleyError, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { type KernelConformanceCase, kernelConformanceCases } from '../src/index.js';
-
-/** The store methods as plain functions over `store` (spread alone would lose its methods' `this`). */
-function over(store: Store): Store {
-  return {
-    ...store,
-    get: (key) => store.get(key),
-    getEntry: (key) => store.getEntry(key),
-    set: (key, value, options) => store.set(key, value, options),
-    delete: (key) => store.delete(key),
-    compareAndSet: (key, version, value, options) => store.compareAndSet(key, version, value, options),
-    list: (prefix) => store.list(prefix),
-    close: () => store.close(),
-  };
-}
+import { delegating } from './helpers.js';
 
 /** A compare-and-set that writes, then reports a lost race every third time (a script that misreads its own reply). */
 function lyingAfterWrite(store: Store): Store {
   let calls = 0;
   return {
-    ...over(store),
+    ...delegating(store),
     async compareAndSet(key, version, value, options) {
       const result = await store.compareAndSet(key, version, value, options);
       calls += 1;
@@ -35,7 +22,7 @@ function lyingAfterWrite(store: Store): Store {
 function losingWrites(store: Store): Store {
   let calls = 0;
   return {
-    ...over(store),
+    ...delegating(store),
     async compareAndSet(key, version, value, options) {
       calls += 1;
       if (calls % 4 === 0) {
@@ -50,7 +37,7 @@ function losingWrites(store: Store): Store {
 /** A listing that also yields the entries of another prefix. */
 function leakyList(store: Store): Store {
   return {
-    ...over(store),
+    ...delegating(store),
     async *list(prefix) {
       yield* store.list(prefix);
       yield* store.list('kc:listed:');
@@ -62,7 +49,7 @@ function leakyList(store: Store): Store {
 function staleList(store: Store): Store {
   const copies = new Map<string, unknown[]>();
   return {
-    ...over(store),
+    ...delegating(store),
     async *list(prefix) {
       let copy = copies.get(prefix);
       if (copy === undefined) {
@@ -78,7 +65,7 @@ function staleList(store: Store): Store {
 /** A compare-and-set that deletes a record left with no value (a store that drops tombstones). */
 function droppingTombstones(store: Store): Store {
   return {
-    ...over(store),
+    ...delegating(store),
     async compareAndSet(key, version, value, options) {
       const empty =
         typeof value === 'object' && value !== null && (value as { data?: unknown }).data === null;
@@ -90,7 +77,7 @@ function droppingTombstones(store: Store): Store {
 /** A listing whose entries carry a damaged copy of their value. */
 function damagedList(store: Store): Store {
   return {
-    ...over(store),
+    ...delegating(store),
     async *list(prefix) {
       for await (const entry of store.list(prefix)) yield { ...entry, value: 'damaged' };
     },
@@ -100,7 +87,7 @@ function damagedList(store: Store): Store {
 /** A listing that yields each entry 3,000 times (a cursor that never advances). */
 function repeatingList(store: Store): Store {
   return {
-    ...over(store),
+    ...delegating(store),
     async *list(prefix) {
       for await (const entry of store.list(prefix)) for (let i = 0; i < 3_000; i++) yield entry;
     },

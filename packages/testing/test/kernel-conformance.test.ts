@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runs } from '../../../tests/reliability/config.js';
 import { kernelConformanceCases } from '../src/index.js';
+import { delegating } from './helpers.js';
 
 describe('kernelConformanceCases on the memory store', () => {
   for (const check of kernelConformanceCases()) {
@@ -22,13 +23,7 @@ describe('kernelConformanceCases on the memory store', () => {
 /** A store whose compare-and-set ignores the expected version: racing writers overwrite each other. */
 function withoutCompare(store: Store): Store {
   return {
-    ...store,
-    get: (key) => store.get(key),
-    getEntry: (key) => store.getEntry(key),
-    set: (key, value, options) => store.set(key, value, options),
-    delete: (key) => store.delete(key),
-    list: (prefix) => store.list(prefix),
-    close: () => store.close(),
+    ...delegating(store),
     async compareAndSet(key, _version, value, options) {
       await new Promise<void>((resolve) => queueMicrotask(resolve)); // lets a racer read the same version
       if (value === undefined) return { ok: await store.delete(key), version: null } as never;
