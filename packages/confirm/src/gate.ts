@@ -5,9 +5,9 @@ import { ConfirmError } from './errors.js';
 import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
-import { settle } from './internal/lifecycle.js';
 import { onMessage } from './internal/replies.js';
 import { begin, newEntry } from './internal/requests.js';
+import { settle } from './internal/runner.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, refresh, restore, watchStore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
@@ -123,18 +123,20 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     },
     audit: () => decisions(ctx),
     pending: () =>
-      [...ctx.byId.values(), ...ctx.mirrors.values()].map((entry) => ({
-        id: entry.record.id,
-        sessionKey: entry.record.sessionKey,
-        actionName: entry.record.action.name,
-        requester: entry.record.requester,
-        state: entry.state === 'prompted' ? 'prompted' : 'queued',
-        step: entry.record.step,
-        delivered: entry.record.deliveredAt !== undefined,
-        ...(entry.state === 'prompted' ? { expiresAt: entry.record.expiresAt } : {}),
-        restored: entry.restored,
-        remote: entry.remote,
-      })),
+      [...ctx.byId.values(), ...ctx.mirrors.values()].map(
+        ({ conf: { record, state, restored, remote } }) => ({
+          id: record.id,
+          sessionKey: record.sessionKey,
+          actionName: record.action.name,
+          requester: record.requester,
+          state: state === 'prompted' ? 'prompted' : 'queued',
+          step: record.step,
+          delivered: record.deliveredAt !== undefined,
+          ...(state === 'prompted' ? { expiresAt: record.expiresAt } : {}),
+          restored,
+          remote,
+        }),
+      ),
     ready,
     on: (event, listener) => events.on(event, listener),
     async close() {

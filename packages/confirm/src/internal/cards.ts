@@ -2,9 +2,8 @@ import type { InboundMessage } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
 import type { ConfirmEvents } from '../events.js';
 import { type GateContext, MAX_WAITING } from './context.js';
-import { run, viewOf } from './lifecycle.js';
 import { loadRemote } from './persistence.js';
-import { step } from './step.js';
+import { dispatch, isDone } from './runner.js';
 import { follow } from './sync.js';
 
 /** The `confirmation` token a card action carries, if it is one of the gate's buttons. */
@@ -47,35 +46,27 @@ export async function onCard(
     // now on, so a click held for its delivery ends at the decision, the deadline or close().
     entry = ctx.byId.get(id) ?? ctx.mirrors.get(id) ?? (found === undefined ? undefined : follow(ctx, found));
     if (entry === undefined) return refuse(found === undefined ? 'unknown_confirmation' : 'settled', id);
-    if (entry.done) return refuse('settled', id);
+    if (isDone(entry)) return refuse('settled', id);
   }
-  const inFlight =
-    entry.state === 'prompted' &&
-    entry.sentSeq !== undefined &&
-    entry.deliveredSeq === undefined &&
-    !entry.done;
-  if (inFlight && arrival >= (entry.sentSeq as number) && (entry.waiting?.length ?? 0) < MAX_WAITING) {
+  const { state, sentSeq, deliveredSeq } = entry.conf;
+  const inFlight = state === 'prompted' && sentSeq !== null && deliveredSeq === null;
+  if (inFlight && arrival >= sentSeq && (entry.waiting?.length ?? 0) < MAX_WAITING) {
     // The card's send is in flight: the click waits for it to settle (or the confirmation to end).
     const waiting = entry.waiting ?? [];
     entry.waiting = waiting;
     await new Promise<void>((resolve) => waiting.push(resolve));
-    if (entry.done) return refuse('settled', id);
+    if (isDone(entry)) return refuse('settled', id);
   }
-  const result = step(
-    viewOf(ctx, entry),
-    {
-      type: 'card',
-      choice,
-      senderId: message.senderId,
-      sessionKey: message.sessionKey,
-      promptSession: entry.record.sessionKey,
-      arrival,
-      bot,
-    },
-    ctx.clock.now(),
-    ctx.rules,
-  );
+  const result = dispatch(ctx, entry, {
+    type: 'card',
+    choice,
+    senderId: message.senderId,
+    sessionKey: message.sessionKey,
+    promptSession: entry.conf.record.sessionKey,
+    arrival,
+    bot,
+  });
+  if (result === undefined) return refuse('settled', id);
   if (result.kind === 'refuse') return refuse(result.code, id);
-  run(ctx, entry, result);
   return true; // a click on the gate's button is consumed whether it counts or not
 }

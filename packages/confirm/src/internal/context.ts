@@ -1,4 +1,4 @@
-import { type MessageBus, MAX_REMEMBERED_ID_LENGTH, toRememberedId } from '@parley/bus';
+import { type MessageBus, MAX_REMEMBERED_ID_LENGTH, type SessionAddress, toRememberedId } from '@parley/bus';
 import { ConfirmError } from '../errors.js';
 import {
   assertTimeoutMs,
@@ -13,7 +13,9 @@ import {
   type Kernel,
   type Store,
   systemClock,
+  type TimerHandle,
 } from '@parley/core';
+import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
 import {
@@ -25,10 +27,9 @@ import {
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
-import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
-import type { StepRules } from './step.js';
+import { DEFAULT_MESSAGES, type PendingRecord } from './records.js';
+import type { Confirmation, ConfirmRules } from './confirmation.js';
 import type { Lately } from './step-decided.js';
-import type { AdmitRules } from './step-admit.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
@@ -59,6 +60,24 @@ export const MAX_WAITING = 16;
 /** How many counted event ids a gate remembers. */
 export const MAX_COUNTED_EVENTS = 10_000;
 
+/**
+ * A confirmation held by this gate: its plain-JSON state (replaced only by `dispatch`) and what
+ * cannot be data — its session's address, timer, waiters and write chain.
+ */
+export interface Entry {
+  conf: Confirmation;
+  readonly address: SessionAddress;
+  /** Answers that arrived while the prompt was in flight, judged again when its send settles. */
+  waiting?: (() => void)[] | undefined;
+  /** Store writes of this entry, in order. */
+  io: Promise<unknown>;
+  /** The timer of the answering window (or a follower's grace after it). */
+  timer?: TimerHandle | undefined;
+  signal?: AbortSignal | undefined;
+  onAbort?: (() => void) | undefined;
+  resolve?: ((decision: ConfirmDecision) => void) | undefined;
+}
+
 /** Everything the parts of one gate share: its settings, its collaborators and its live state. */
 export interface GateContext {
   readonly bus: MessageBus;
@@ -69,11 +88,9 @@ export interface GateContext {
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
-  /** What the pure admission rule reads of the gate's settings. */
-  readonly admitRules: AdmitRules;
   readonly afterDecisionMs: number;
-  /** What the pure step function reads of the gate's settings. */
-  readonly rules: StepRules;
+  /** What the pure step (`confirmStep`) reads of the gate's settings. */
+  readonly rules: ConfirmRules;
   readonly auditTtlMs: number;
   readonly cards: boolean;
   readonly texts: ConfirmMessages;
@@ -161,18 +178,24 @@ export function createContext(
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    admitRules: {
-      whenPending: checkChoice(
-        options.whenPending ?? 'queue',
-        ['queue', 'reject', 'supersede'],
-        'whenPending',
-      ),
-      maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
-      maxPending,
-      standing: standingMs !== undefined,
-    },
     afterDecisionMs,
-    rules: { vocabulary, unrecognised, maxReprompts, standingMs, paging: options.summaryPaging === true },
+    rules: {
+      vocabulary,
+      unrecognised,
+      maxReprompts,
+      standingMs,
+      paging: options.summaryPaging === true,
+      admit: {
+        whenPending: checkChoice(
+          options.whenPending ?? 'queue',
+          ['queue', 'reject', 'supersede'],
+          'whenPending',
+        ),
+        maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
+        maxPending,
+        standing: standingMs !== undefined,
+      },
+    },
     auditTtlMs: assertTimeoutMs(options.auditTtlMs ?? 7 * DAY_MS, 'auditTtlMs'),
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },
@@ -234,7 +257,8 @@ export function eventKeyOf(channel: string, eventId: string): string {
 
 /** Stops listing an entry as followed from another gate. */
 export function forgetMirror(ctx: GateContext, entry: Entry): void {
-  if (ctx.mirrors.get(entry.record.id) !== entry) return;
-  ctx.mirrors.delete(entry.record.id);
-  if (ctx.mirrorOf.get(entry.record.sessionKey) === entry) ctx.mirrorOf.delete(entry.record.sessionKey);
+  const { id, sessionKey } = entry.conf.record;
+  if (ctx.mirrors.get(id) !== entry) return;
+  ctx.mirrors.delete(id);
+  if (ctx.mirrorOf.get(sessionKey) === entry) ctx.mirrorOf.delete(sessionKey);
 }

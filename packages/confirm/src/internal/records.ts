@@ -1,86 +1,8 @@
-import { isPlatformOrder, type PlatformOrder, type SessionAddress } from '@parley/bus';
-import type { JsonValue, RecordCodec, TimerHandle } from '@parley/core';
+import { isPlatformOrder, type PlatformOrder } from '@parley/bus';
+import type { JsonValue, RecordCodec } from '@parley/core';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
-
-/**
- * A confirmation being handled by this gate: its record (the one copy of its state — the version
- * this gate last wrote or read, changed here only on the way to its next write) and what only
- * this process can know (arrival numbers, timers, waiters), none of which the record holds.
- */
-export interface Entry {
-  /** Written as is (its `rev` set by the write); `rev` 0: not stored yet (new or queued). */
-  readonly record: LiveRecord;
-  /** Its session's address (parsed from `record.sessionKey`). */
-  readonly address: SessionAddress;
-  /** Loaded from the store (after a restart, or another replica's for a card click). */
-  readonly restored: boolean;
-  /** Another live replica owns it: no resume handler, no notices here. */
-  readonly remote: boolean;
-  state: 'new' | 'queued' | 'prompted';
-  /** The arrival number (see `GateContext.arrivals`) at which the current prompt's send began. */
-  sentSeq: number | undefined;
-  /** The arrival number at which this gate learnt the current prompt was delivered. */
-  deliveredSeq: number | undefined;
-  /** A prompt of it was delivered, so answers to it are absorbed for a while after the decision. */
-  seen: boolean;
-  /** The prompt (`step.reprompts`) whose too-early notice was sent: one notice per prompt. */
-  toldEarly: string | undefined;
-  /** The answering window is over, measured with the clock's timers within this process. */
-  windowOver: boolean;
-  /** Counts prompts sent, so a late `send` result of an earlier prompt is recognised. */
-  sends: number;
-  /** Replies that arrived while the prompt was in flight, woken when its send settles. */
-  waiting?: (() => void)[] | undefined;
-  /** Pages of the summary sent so far (`summaryPaging`). */
-  pages: number;
-  done: boolean;
-  /** Store writes of this entry, in order. */
-  io: Promise<unknown>;
-  /** The timer that ends the answering window. */
-  timer?: TimerHandle | undefined;
-  signal?: AbortSignal | undefined;
-  onAbort?: (() => void) | undefined;
-  resolve?: ((decision: ConfirmDecision) => void) | undefined;
-}
-
-/**
- * An entry around a record. A stored one (`restored`, or another gate's) was sent at a moment this
- * gate did not see, so every arrival counts as after its send began (`sentSeq` 0); `deliveredSeq`
- * says when this gate learnt of its delivery.
- */
-export function entryOf(
-  record: LiveRecord,
-  address: SessionAddress,
-  how: Pick<Entry, 'restored' | 'remote' | 'state' | 'deliveredSeq'>,
-): Entry {
-  const stored = record.rev > 0;
-  return {
-    record,
-    address,
-    ...how,
-    sentSeq: stored ? 0 : undefined,
-    seen: record.deliveredAt !== undefined,
-    toldEarly: undefined,
-    windowOver: false,
-    sends: 0,
-    pages: 0,
-    done: false,
-    io: Promise.resolve(),
-  };
-}
-
-/** The current prompt is not sent yet: nothing that arrives now counts for it. */
-export function unsent(entry: Entry): void {
-  delete entry.record.deliveredAt;
-  delete entry.record.order;
-  entry.sentSeq = undefined;
-  entry.deliveredSeq = undefined;
-}
-
-/** A pending record as the runner changes it on the way to its next write. */
-export type LiveRecord = { -readonly [K in keyof PendingRecord]: PendingRecord[K] };
 
 /** How a prompted entry is persisted (plain JSON, the data of a `parley.confirm.pending` kernel record). */
 export interface PendingRecord {

@@ -1,9 +1,8 @@
 import type { InboundMessage } from '@parley/bus';
 import type { ConfirmEvents } from '../events.js';
 import { eventKeyOf, type GateContext, type LatelyEntry, MAX_WAITING } from './context.js';
-import { run, viewOf } from './lifecycle.js';
 import { lateText, notify } from './prompts.js';
-import { type StepResult, step } from './step.js';
+import { consumed, dispatch } from './runner.js';
 import { afterDecision as afterDecisionRule } from './step-decided.js';
 
 /**
@@ -30,30 +29,39 @@ export function onMessage(
   }
   if (entry === undefined) return afterDecision(ctx, message);
   const bot = message.fromSelf === true || message.senderIsBot === true;
-  let result: StepResult = step(
-    viewOf(ctx, entry),
-    { type: 'reply', text: message.text, senderId: message.senderId, arrival, order: message.order, bot },
-    ctx.clock.now(),
-    ctx.rules,
-  );
+  const lately = ctx.lately.size === 0 ? undefined : ctx.lately.get(sessionKey);
+  const answersDecided =
+    lately !== undefined &&
+    afterDecisionRule(
+      lately,
+      { text: message.text, senderId: message.senderId, bot },
+      ctx.clock.now(),
+      ctx.rules,
+    ) === 'absorb';
+  const waiting = entry.waiting ?? [];
+  const result = dispatch(ctx, entry, {
+    type: 'reply',
+    text: message.text,
+    senderId: message.senderId,
+    arrival,
+    order: message.order,
+    bot,
+    full: waiting.length >= MAX_WAITING,
+    answersDecided,
+  });
+  if (result === undefined) return afterDecision(ctx, message); // settled meanwhile
   if (result.kind === 'hold') {
-    const waiting = entry.waiting ?? [];
-    if (waiting.length < MAX_WAITING) {
-      entry.waiting = waiting;
-      return new Promise<boolean>((resolve) => {
-        waiting.push(() => resolve(onMessage(ctx, message, arrival)));
-      });
-    }
-    result = { kind: 'ignore', code: 'before_delivery', tooEarly: true }; // bounded: more are not held
+    entry.waiting = waiting;
+    return new Promise<boolean>((resolve) => {
+      waiting.push(() => resolve(onMessage(ctx, message, arrival)));
+    });
   }
-  // An answer that reached the gate before this prompt was sent may answer the one decided just
-  // before it ("确认" sent twice): it is absorbed for that one, and the person told it was decided.
-  if (result.kind === 'ignore' && result.beforeSend === true && afterDecision(ctx, message)) return true;
+  if (result.kind === 'absorbed') return afterDecision(ctx, message);
   if ((result.kind === 'pass' || result.kind === 'ignore') && result.code !== undefined)
-    ignore(ctx, message, entry.record.id, result.code);
+    ignore(ctx, message, entry.conf.record.id, result.code);
   const counted = result.kind !== 'pass' && result.kind !== 'ignore';
-  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.record.id);
-  return run(ctx, entry, result);
+  if (counted && event !== undefined) ctx.countedEvents.add(event, entry.conf.record.id);
+  return consumed(result);
 }
 
 /** Reports a message the gate saw and did not count (a function, not a closure per message). */

@@ -63,6 +63,14 @@ export type StepEvent =
       /** The message's place in the platform's per-chat order, when the adapter gave one. */
       readonly order: PlatformOrder | undefined;
       readonly bot: boolean;
+      /** The runner holds no more answers for this prompt (a bound): one it would hold does not count. */
+      readonly full?: boolean;
+      /**
+       * It is an approver's answer to the session's confirmation decided just before this one
+       * (the after-decision rule): when it reached the gate before this prompt's send began, it is
+       * taken as an answer to that one ("确认" sent twice), not to this one.
+       */
+      readonly answersDecided?: boolean;
     }
   | {
       readonly type: 'card';
@@ -87,9 +95,9 @@ export type StepResult =
       readonly kind: 'ignore';
       readonly code: (typeof IGNORED_REPLY_CODES)[number];
       readonly tooEarly?: boolean;
-      /** It reached the gate before the prompt's send began (rule 1). */
-      readonly beforeSend?: boolean;
     }
+  /** It reached the gate before the prompt's send began and answers the confirmation decided just before. */
+  | { readonly kind: 'absorbed' }
   /** The prompt is in flight and the reply carries a platform order: judge it when the receipt arrives. */
   | { readonly kind: 'hold' }
   /** A card click that does not count (consumed). */
@@ -221,12 +229,14 @@ function choose(
  */
 function orderRule(view: StepView, event: Extract<StepEvent, { type: 'reply' }>): StepResult | undefined {
   if (view.sentSeq === undefined || event.arrival < view.sentSeq)
-    return { kind: 'ignore', code: 'before_delivery', tooEarly: true, beforeSend: true };
+    return event.answersDecided === true
+      ? { kind: 'absorbed' }
+      : { kind: 'ignore', code: 'before_delivery', tooEarly: true };
   const compared = comparePlatformOrder(event.order, view.order);
   if (view.deliveredSeq === undefined || event.arrival < view.deliveredSeq) {
     // It arrived while the send was in flight.
     if (view.deliveredSeq === undefined)
-      return isPlatformOrder(event.order)
+      return isPlatformOrder(event.order) && event.full !== true
         ? { kind: 'hold' }
         : { kind: 'ignore', code: 'before_delivery', tooEarly: true };
     if (compared === 'after') return undefined;

@@ -1,0 +1,142 @@
+import type { PlatformOrder } from '@parley/bus';
+import type { ConfirmDecision } from '../decision.js';
+import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
+import type { PendingRecord } from './records.js';
+import type { Extra, StepEvent, StepResult, StepRules } from './step.js';
+import type { Admission, AdmitRules, AdmitView } from './step-admit.js';
+
+// The data of the confirm step (machine.ts): a confirmation as plain JSON, the events that happen
+// to it and the effects the runner performs for it.
+
+/**
+ * One confirmation as plain JSON: its stored record (the one copy of what is stored; `rev` 0: not
+ * stored yet) and what only this process knows, none of which the record holds.
+ */
+export interface Confirmation {
+  readonly record: PendingRecord;
+  readonly state: 'new' | 'queued' | 'prompted' | 'done';
+  /** Loaded from the store (after a restart, or another replica's). */
+  readonly restored: boolean;
+  /** Another live replica owns it: no resume handler, no notices here. */
+  readonly remote: boolean;
+  /** A resume handler exists for its action (a restored one without is answered "expired"). */
+  readonly resumable: boolean;
+  /** The arrival number at which the current prompt's send began (`null`: not begun). */
+  readonly sentSeq: number | null;
+  /** The arrival number at which the current prompt was known delivered (`null`: in flight). */
+  readonly deliveredSeq: number | null;
+  /** A prompt of it was delivered, so answers to it are absorbed for a while after the decision. */
+  readonly seen: boolean;
+  /** The prompt (`step.reprompts`) whose too-early notice was sent: one notice per prompt. */
+  readonly toldEarly: string | null;
+  /** The answering window is over, as this process's timers measure it. */
+  readonly windowOver: boolean;
+  /** Prompts sent, so the result of an earlier prompt's send is recognised as stale. */
+  readonly sends: number;
+  /** Pages of the summary sent (`summaryPaging`). */
+  readonly pages: number;
+}
+
+/** What happens to a confirmation. `seq` is the arrival number the runner gave the moment. */
+export type ConfirmEvent =
+  | StepEvent
+  /** A new request: admitted, queued or settled at once by the admission rule (`admit`). */
+  | { readonly type: 'admit'; readonly view: AdmitView }
+  /** Prompt it: it becomes its session's active confirmation. */
+  | { readonly type: 'prompt' }
+  | { readonly type: 'send_begun'; readonly sends: number; readonly seq: number }
+  | {
+      readonly type: 'delivered';
+      readonly sends: number;
+      readonly seq: number;
+      readonly kind: 'first' | 'step' | 'reprompt';
+      readonly order: PlatformOrder | undefined;
+    }
+  /** The send of prompt `sends` was refused, or its text could not be made. */
+  | { readonly type: 'send_failed'; readonly sends: number }
+  /** Its record was written with this `rev`. */
+  | { readonly type: 'written'; readonly rev: number }
+  /** A stored version of its record was read (another gate's write, or one this gate lost to). */
+  | { readonly type: 'stored'; readonly record: PendingRecord; readonly seq: number }
+  /** Its answering window is timed from now (loaded, or a stored deadline moved). */
+  | { readonly type: 'timed' }
+  /** The window's timer fired; a follower's second timer (`grace`) lets the owner go first. */
+  | { readonly type: 'window_over' }
+  | { readonly type: 'grace_over' }
+  /** It ends without an answer (abort, supersede, close, a full gate), or with another gate's decision. */
+  | {
+      readonly type: 'settle';
+      readonly outcome: ConfirmOutcome;
+      readonly reason: DecisionReason;
+      readonly extra?: Extra | undefined;
+      /** `false`: nothing is recorded. */
+      readonly record?: boolean;
+      /** Another gate's recorded decision, taken as is. */
+      readonly adopt?: ConfirmDecision;
+    }
+  /** Another gate's confirmation stops being followed here (decided or gone there). */
+  | { readonly type: 'drop'; readonly decision?: ConfirmDecision | undefined };
+
+/** What the runner does, in order. */
+export type ConfirmEffect =
+  /** Write the record, then send prompt `sends` when the write was not lost. */
+  | { readonly type: 'write_then_send'; readonly kind: 'first' | 'step' | 'reprompt'; readonly sends: number }
+  | { readonly type: 'write' }
+  /** Time the answering window: `delayMs` from now (0: it is over). */
+  | { readonly type: 'timer'; readonly delayMs: number }
+  /** A follower's grace after the deadline, so the owner records the timeout while it lives. */
+  | { readonly type: 'grace' }
+  /** Judge again the answers held while the prompt was in flight. */
+  | { readonly type: 'wake' }
+  /** Announce `prompted` once the delivery is written. */
+  | { readonly type: 'announce'; readonly step: number; readonly reprompt: boolean }
+  | { readonly type: 'notice'; readonly name: 'tooEarly' }
+  | { readonly type: 'page'; readonly index: number }
+  /**
+   * It is decided: record `decision` (unless `record` is false), tell the session `notice` when
+   * this gate's decision is the one recorded, and absorb its approvers' late answers
+   * (`remember`) for the outcome that counts.
+   */
+  | {
+      readonly type: 'decided';
+      readonly decision: ConfirmDecision;
+      readonly record: boolean;
+      readonly adopted: boolean;
+      readonly wasStored: boolean;
+      readonly notice: 'timedOut' | 'expired' | undefined;
+      readonly remember: ConfirmOutcome | undefined | false;
+    }
+  /** Followed no more; `remember` as for `decided`. */
+  | { readonly type: 'dropped'; readonly remember: ConfirmOutcome | undefined | false };
+
+/** The step's answer: the next state, the effects, and for an answer what the rules made of it. */
+export interface Transition {
+  readonly next: Confirmation;
+  readonly effects: readonly ConfirmEffect[];
+  readonly result?: StepResult;
+  /** For `admit`: what the admission rule decided. */
+  readonly admission?: Admission;
+}
+
+/** Every setting the step depends on: the answer rules' and the admission rule's. */
+export interface ConfirmRules extends StepRules {
+  readonly admit: AdmitRules;
+}
+
+/** A new confirmation around a record: a new request's (`rev` 0), or one read from the store. */
+export function confirmationOf(
+  record: PendingRecord,
+  how: Pick<Confirmation, 'restored' | 'remote' | 'resumable' | 'state' | 'deliveredSeq'>,
+): Confirmation {
+  // A stored one was sent at a moment this gate did not see: every arrival counts as after its send began.
+  return {
+    record,
+    ...how,
+    sentSeq: record.rev > 0 ? 0 : null,
+    seen: record.deliveredAt !== undefined,
+    toldEarly: null,
+    windowOver: false,
+    sends: 0,
+    pages: 0,
+  };
+}
