@@ -1,15 +1,13 @@
-import type { InboundMessage } from '@parley/bus';
 import { assertTimeoutMs, type JsonValue } from '@parley/core';
 import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
-import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
-import { onMessage } from './internal/replies.js';
+import { install, refresh, watchStore } from './internal/intake.js';
 import { begin, newEntry } from './internal/requests.js';
 import { settle } from './internal/runner.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
-import { adoptRecorded, dropMirror, refresh, restore, watchStore } from './internal/sync.js';
+import { adoptRecorded, dropMirror, restore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
 
@@ -53,7 +51,7 @@ const MAX_ID_LENGTH = 128;
  */
 export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const ctx = createContext(options, refresh);
-  const { bus, events } = ctx;
+  const { events } = ctx;
 
   // Restore after the caller has had a chance to subscribe to `error`.
   const ready = Promise.resolve()
@@ -63,26 +61,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     });
   ctx.ready = ready;
 
-  const uninstall = bus.intercept({
-    name: 'confirm',
-    intercept(message: InboundMessage) {
-      // The order the gate saw events in: this message's place among messages and prompt sends.
-      const arrival = ++ctx.arrivals;
-      if (message.kind === 'card_action') {
-        const token = cardToken(message.action);
-        return token === undefined ? false : onCard(ctx, message, token, arrival);
-      }
-      if (ctx.loading) return ready.then(() => onMessage(ctx, message, arrival));
-      // Nothing pending, followed, just decided or counted that this message could touch: pass it
-      // on after one lookup, as most chat in a busy bus is.
-      const idle =
-        ctx.mirrorOf.size === 0 &&
-        ctx.lately.size === 0 &&
-        (message.eventId === undefined || ctx.countedEvents.size === 0) &&
-        (ctx.active.size === 0 || ctx.active.get(message.sessionKey) === undefined);
-      return idle ? false : onMessage(ctx, message, arrival);
-    },
-  });
+  const uninstall = install(ctx);
 
   const unwatch = watchStore(ctx);
 

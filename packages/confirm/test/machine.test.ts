@@ -22,6 +22,7 @@ const RULES: ConfirmRules = {
   maxReprompts: 2,
   standingMs: undefined,
   paging: false,
+  afterDecisionMs: 30_000,
   admit: { whenPending: 'queue', maxQueued: 8, maxPending: 100, standing: false },
 };
 const at = (position: number): PlatformOrder => ({ scope: 'g1', position: [position] });
@@ -152,6 +153,25 @@ describe('confirmStep', () => {
     expect(taken.record).toMatchObject({ rev: 4, reprompts: 1 });
   });
 
+  it("absorbs an approver's answer after the decision, tells the person once, and forgets it later", () => {
+    const { c } = run(NEW, [...DELIVERED, reply('确认', 21)], 5_000);
+    expect(c.after).toEqual({ until: 35_000, outcome: 'confirmed', told: false });
+    const late = confirmStep(c, reply('确认', 22), 6_000, RULES);
+    expect(late.result).toEqual({ kind: 'ignore', code: 'after_decision' });
+    expect(late.effects).toEqual([{ type: 'late', outcome: 'confirmed' }]);
+    expect(confirmStep(late.next, reply('确认', 23), 7_000, RULES).effects).toEqual([]);
+    expect(confirmStep(late.next, reply('hello', 23), 7_000, RULES).result).toEqual({ kind: 'pass' });
+    const gone = confirmStep(late.next, reply('确认', 24), 35_000, RULES);
+    expect(gone).toMatchObject({ result: { kind: 'forget' }, effects: [{ type: 'forget' }] });
+    expect(gone.next.after).toBeNull();
+  });
+
+  it('absorbs nothing after a decision whose prompt the person never saw', () => {
+    const { c } = run(NEW, [...PROMPTED, { type: 'send_failed', sends: 1 }]);
+    expect(c).toMatchObject({ state: 'done', after: null });
+    expect(confirmStep(c, reply('确认', 30), 3_000, RULES).result).toEqual({ kind: 'pass' });
+  });
+
   it('admits by the admission rule: queued behind a prompted one, refused past maxPending', () => {
     const view = {
       aborted: false,
@@ -197,6 +217,7 @@ const event: fc.Arbitrary<ConfirmEvent> = fc.oneof(
     )
     .map(([text, arrival, order]) => reply(text, arrival, order)),
   fc.constant<ConfirmEvent>({ type: 'settle', outcome: 'aborted', reason: 'signal' }),
+  fc.constant<ConfirmEvent>({ type: 'drop' }),
 );
 
 describe('confirmStep over random event sequences', () => {
@@ -210,8 +231,12 @@ describe('confirmStep over random event sequences', () => {
         const { next, effects } = confirmStep(c, e, start + i * 1_000, RULES);
         expect(JSON.stringify(c)).toBe(before);
         expect(JSON.parse(JSON.stringify(next))).toEqual(next); // plain JSON
-        decided += effects.filter((effect) => effect.type === 'decided').length;
-        if (c.state === 'done') expect({ next, effects }).toEqual({ next: c, effects: [] });
+        decided += effects.filter((effect) => effect.type === 'decided' || effect.type === 'dropped').length;
+        // Once settled, only its after-decision memory answers (a late reply), and nothing else changes.
+        if (c.state === 'done') {
+          expect({ ...next, after: null }).toEqual({ ...c, after: null });
+          expect(effects.every((effect) => effect.type === 'late' || effect.type === 'forget')).toBe(true);
+        }
         c = next;
       }
       expect(decided).toBe(c.state === 'done' ? 1 : 0);

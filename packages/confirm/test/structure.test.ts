@@ -86,16 +86,13 @@ describe('the confirm gate source', () => {
 
   it('turns replies, clicks, requests and store changes into events, never judging them itself', () => {
     // The answer, admission and replica rules are applied by the step alone.
-    const intake = [
-      'gate.ts',
-      'internal/replies.ts',
-      'internal/cards.ts',
-      'internal/requests.ts',
-      'internal/sync.ts',
-    ];
+    const intake = ['gate.ts', 'internal/intake.ts', 'internal/requests.ts', 'internal/sync.ts'];
     for (const name of intake) {
-      const code = files.find((file) => file.name === name)?.code ?? '';
-      expect(code, name).not.toMatch(/\b(step|admit|adopt|toDecisionOf|absorbsAfter)\s*\(/);
+      const file = files.find((item) => item.name === name);
+      expect(file, name).toBeDefined();
+      expect(file?.code, name).not.toMatch(
+        /\b(step|admit|adopt|afterDecision|toDecisionOf|absorbsAfter|decidedInTime)\s*\(/,
+      );
     }
   });
 

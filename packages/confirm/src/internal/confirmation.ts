@@ -35,6 +35,16 @@ export interface Confirmation {
   readonly sends: number;
   /** Pages of the summary sent (`summaryPaging`). */
   readonly pages: number;
+  /**
+   * Once decided, while its approvers' late answers are absorbed (`afterDecisionMs`, only when the
+   * person saw a prompt of it): until when, the outcome they are told (`null`: unknown here), and
+   * whether they were told already (once).
+   */
+  readonly after: {
+    readonly until: number;
+    readonly outcome: ConfirmOutcome | null;
+    readonly told: boolean;
+  } | null;
 }
 
 /** What happens to a confirmation. `seq` is the arrival number the runner gave the moment. */
@@ -93,9 +103,8 @@ export type ConfirmEffect =
   | { readonly type: 'notice'; readonly name: 'tooEarly' }
   | { readonly type: 'page'; readonly index: number }
   /**
-   * It is decided: record `decision` (unless `record` is false), tell the session `notice` when
-   * this gate's decision is the one recorded, and absorb its approvers' late answers
-   * (`remember`) for the outcome that counts.
+   * It is decided: record `decision` (unless `record` is false) and tell the session `notice`
+   * when this gate's decision is the one recorded.
    */
   | {
       readonly type: 'decided';
@@ -104,10 +113,13 @@ export type ConfirmEffect =
       readonly adopted: boolean;
       readonly wasStored: boolean;
       readonly notice: 'timedOut' | 'expired' | undefined;
-      readonly remember: ConfirmOutcome | undefined | false;
     }
-  /** Followed no more; `remember` as for `decided`. */
-  | { readonly type: 'dropped'; readonly remember: ConfirmOutcome | undefined | false };
+  /** Followed no more. */
+  | { readonly type: 'dropped' }
+  /** Tell the person who answered after the decision what was decided ("already confirmed", …). */
+  | { readonly type: 'late'; readonly outcome: ConfirmOutcome }
+  /** Its after-decision memory is over. */
+  | { readonly type: 'forget' };
 
 /** The step's answer: the next state, the effects, and for an answer what the rules made of it. */
 export interface Transition {
@@ -121,6 +133,8 @@ export interface Transition {
 /** Every setting the step depends on: the answer rules' and the admission rule's. */
 export interface ConfirmRules extends StepRules {
   readonly admit: AdmitRules;
+  /** How long a decided confirmation absorbs its approvers' late answers (0: not at all). */
+  readonly afterDecisionMs: number;
 }
 
 /** A new confirmation around a record: a new request's (`rev` 0), or one read from the store. */
@@ -138,5 +152,6 @@ export function confirmationOf(
     windowOver: false,
     sends: 0,
     pages: 0,
+    after: null,
   };
 }

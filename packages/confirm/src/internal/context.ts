@@ -1,4 +1,4 @@
-import { type MessageBus, MAX_REMEMBERED_ID_LENGTH, type SessionAddress, toRememberedId } from '@parley/bus';
+import type { MessageBus, SessionAddress } from '@parley/bus';
 import { ConfirmError } from '../errors.js';
 import {
   assertTimeoutMs,
@@ -27,36 +27,12 @@ import {
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import { checkApprovers, checkChoice, checkCount } from './checks.js';
 import { RecentSet } from './recent.js';
-import { DEFAULT_MESSAGES, type PendingRecord } from './records.js';
+import { DEFAULT_MESSAGES, type Keys, keysOf } from './records.js';
 import type { Confirmation, ConfirmRules } from './confirmation.js';
-import type { Lately } from './step-decided.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
 
-/** Store keys of one gate, under its prefix. */
-export interface Keys {
-  readonly pendingPrefix: string;
-  readonly decisionPrefix: string;
-  pending(id: string): string;
-  decision(id: string): string;
-  /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
-  allow(record: PendingRecord): string;
-}
-
-/** A confirmation decided moments ago: what the after-decision rule reads, and what its notice shows. */
-export interface LatelyEntry extends Lately {
-  readonly address: Entry['address'];
-  readonly action: PendingRecord['action'];
-  readonly summary: string;
-  /** The person was told the outcome already (once per decision). */
-  told?: boolean;
-}
-
-/** The longest event key kept: a longer one is kept as `#` and its SHA-256 (the bus's `toRememberedId`). */
-export const MAX_EVENT_KEY_LENGTH = MAX_REMEMBERED_ID_LENGTH + 1;
-/** At most this many replies or clicks wait for one prompt in flight; more are consumed, not counted. */
-export const MAX_WAITING = 16;
 /** How many counted event ids a gate remembers. */
 export const MAX_COUNTED_EVENTS = 10_000;
 
@@ -88,7 +64,6 @@ export interface GateContext {
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
-  readonly afterDecisionMs: number;
   /** What the pure step (`confirmStep`) reads of the gate's settings. */
   readonly rules: ConfirmRules;
   readonly auditTtlMs: number;
@@ -122,7 +97,7 @@ export interface GateContext {
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
   readonly countedEvents: RecentSet;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
-  readonly lately: Map<string, LatelyEntry>;
+  readonly lately: Map<string, Entry>;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -147,8 +122,6 @@ export function createContext(
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? 'confirm:';
-  const pendingPrefix = `${prefix}pending:`;
-  const decisionPrefix = `${prefix}decision:`;
   const standingMs =
     options.standingAllowanceMs === undefined
       ? undefined
@@ -178,8 +151,8 @@ export function createContext(
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    afterDecisionMs,
     rules: {
+      afterDecisionMs,
       vocabulary,
       unrecognised,
       maxReprompts,
@@ -203,14 +176,7 @@ export function createContext(
     resume: Object.assign(Object.create(null) as Record<string, ResumeHandler>, options.resume),
     prefix,
     replicaId: options.replicaId,
-    keys: {
-      pendingPrefix,
-      decisionPrefix,
-      pending: (id) => `${pendingPrefix}${id}`,
-      decision: (id) => `${decisionPrefix}${id}`,
-      allow: (record) =>
-        `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
-    },
+    keys: keysOf(prefix),
     tokens: createTokenCodec(options.secret),
     events: createEmitter<ConfirmEvents>(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
@@ -237,28 +203,4 @@ export function createContext(
 /** Reports a failure the gate survives (a store write, a notice, a resume handler). */
 export function fail(ctx: GateContext, error: unknown, id?: string): void {
   ctx.events.emit('error', id === undefined ? { error } : { error, id });
-}
-
-/**
- * The approver policy an allowance was granted under, as key text: the requester under
- * `requester`, `any`, or the sorted list of approvers.
- */
-function policyKey(record: PendingRecord): string {
-  const policy = record.approvers;
-  if (policy === 'requester') return `requester\u0000${record.requester}`;
-  if (policy === 'any') return 'any';
-  return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
-}
-
-/** The key under which a platform event is remembered: bounded in length whatever the id. */
-export function eventKeyOf(channel: string, eventId: string): string {
-  return toRememberedId(`${channel}\u0000${eventId}`);
-}
-
-/** Stops listing an entry as followed from another gate. */
-export function forgetMirror(ctx: GateContext, entry: Entry): void {
-  const { id, sessionKey } = entry.conf.record;
-  if (ctx.mirrors.get(id) !== entry) return;
-  ctx.mirrors.delete(id);
-  if (ctx.mirrorOf.get(sessionKey) === entry) ctx.mirrorOf.delete(sessionKey);
 }

@@ -3,9 +3,9 @@ import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import type { Confirmation, ConfirmEffect, ConfirmEvent, ConfirmRules, Transition } from './confirmation.js';
 import type { PendingRecord } from './records.js';
 import { summaryPages } from './render.js';
-import { type Extra, type StepEvent, type StepRules, step } from './step.js';
+import { type Extra, type StepEvent, step } from './step.js';
 import { admit, adopt } from './step-admit.js';
-import { absorbsAfter, decidedInTime, toDecisionOf } from './step-decided.js';
+import { absorbsAfter, afterDecision, decidedInTime, toDecisionOf } from './step-decided.js';
 
 // A confirmation as one pure step: (confirmation, event, now, rules) → (confirmation, effects).
 // Every change of a confirmation's state — prompted, sent, delivered, answered, re-prompted,
@@ -24,7 +24,7 @@ export function confirmStep(
   now: number,
   rules: ConfirmRules,
 ): Transition {
-  if (c.state === 'done') return same(c, event);
+  if (c.state === 'done') return event.type === 'reply' ? afterwards(c, event, now, rules) : same(c);
   switch (event.type) {
     case 'reply':
     case 'card':
@@ -36,7 +36,7 @@ export function confirmStep(
       if (admission.kind !== 'settle') return { next: c, effects: [], admission };
       const extra = admission.decidedBy === undefined ? undefined : { decidedBy: admission.decidedBy };
       const how = { record: admission.record };
-      return { ...decide(c, admission.outcome, admission.reason, extra, now, how), admission };
+      return { ...decide(c, admission.outcome, admission.reason, extra, now, rules, how), admission };
     }
     case 'prompt': {
       const record = {
@@ -85,7 +85,7 @@ export function confirmStep(
     case 'send_failed':
       if (event.sends !== c.sends) return same(c);
       // The platform refused it (or its text failed): nobody saw this prompt.
-      return decide({ ...c, sentSeq: null }, 'aborted', 'prompt_failed', undefined, now, {});
+      return decide({ ...c, sentSeq: null }, 'aborted', 'prompt_failed', undefined, now, rules, {});
     case 'written':
       return { next: { ...c, record: { ...c.record, rev: event.rev } }, effects: [] };
     case 'stored':
@@ -100,17 +100,14 @@ export function confirmStep(
     case 'grace_over':
       return answer(c, { type: 'deadline' }, now, rules);
     case 'settle':
-      return decide(c, event.outcome, event.reason, event.extra, now, {
+      return decide(c, event.outcome, event.reason, event.extra, now, rules, {
         record: event.record,
         adopt: event.adopt,
       });
-    case 'drop':
-      return {
-        next: { ...c, state: 'done' },
-        effects: [
-          { type: 'dropped', remember: remembered(c, event.decision?.outcome, event.decision?.reason) },
-        ],
-      };
+    case 'drop': {
+      const after = remembered(c, event.decision?.outcome, event.decision?.reason, now, rules);
+      return { next: { ...c, state: 'done', after }, effects: [{ type: 'dropped' }] };
+    }
   }
 }
 
@@ -144,14 +141,14 @@ function viewOf(c: Confirmation) {
 }
 
 /** A reply, a click or the deadline, judged by the answer rules (`step`). */
-function answer(c: Confirmation, event: StepEvent, now: number, rules: StepRules): Transition {
+function answer(c: Confirmation, event: StepEvent, now: number, rules: ConfirmRules): Transition {
   const result = step(viewOf(c), event, now, rules);
   switch (result.kind) {
     case 'expire':
-      return { ...decide(c, 'timed_out', 'timeout', undefined, now, { notice: 'timedOut' }), result };
+      return { ...decide(c, 'timed_out', 'timeout', undefined, now, rules, { notice: 'timedOut' }), result };
     case 'settle':
       return {
-        ...decide(c, result.outcome, result.reason, result.extra, now, { notice: result.notice }),
+        ...decide(c, result.outcome, result.reason, result.extra, now, rules, { notice: result.notice }),
         result,
       };
     case 'next_step':
@@ -192,6 +189,7 @@ function decide(
   reason: DecisionReason,
   extra: Extra | undefined,
   now: number,
+  rules: ConfirmRules,
   how: {
     readonly record?: boolean | undefined;
     readonly adopt?: ConfirmDecision | undefined;
@@ -210,22 +208,49 @@ function decide(
     adopted: how.adopt !== undefined,
     wasStored: c.state === 'prompted',
     notice: how.notice,
-    remember: remembered(c, counted, decision.reason),
   };
-  return { next: { ...c, state: 'done' }, effects: [effect] };
+  const after = remembered(c, counted, decision.reason, now, rules);
+  return { next: { ...c, state: 'done', after }, effects: [effect] };
 }
 
 /**
- * Whether its approvers' late answers are absorbed after the decision, and as which outcome:
- * only when the person may have seen one of its prompts (`absorbsAfter`); `false` when not.
+ * Whether its approvers' late answers are absorbed after the decision, until when and as which
+ * outcome: only when the person may have seen one of its prompts (`absorbsAfter`).
  */
 function remembered(
   c: Confirmation,
   outcome: ConfirmOutcome | undefined,
   reason: DecisionReason | undefined,
-): ConfirmOutcome | undefined | false {
+  now: number,
+  rules: ConfirmRules,
+): Confirmation['after'] {
   const view = { seen: c.seen, sentSeq: c.sentSeq ?? undefined, remote: c.remote };
-  return absorbsAfter(view, reason) ? outcome : false;
+  if (rules.afterDecisionMs === 0 || !absorbsAfter(view, reason)) return null;
+  return { until: now + rules.afterDecisionMs, outcome: outcome ?? null, told: false };
+}
+
+/**
+ * A message in the session of a confirmation decided lately (the after-decision rule): an
+ * approver's answer to it is consumed, and the person told once what was decided; anything
+ * else goes on to the agent; past `afterDecisionMs` it is forgotten.
+ */
+function afterwards(
+  c: Confirmation,
+  event: Extract<StepEvent, { type: 'reply' }>,
+  now: number,
+  rules: ConfirmRules,
+): Transition {
+  const { after, record } = c;
+  if (after === null) return { next: c, effects: [], result: { kind: 'pass' } };
+  const lately = { ...record, steps: record.steps ?? undefined, until: after.until, outcome: undefined };
+  const verdict = afterDecision(lately, event, now, rules);
+  if (verdict === 'forget')
+    return { next: { ...c, after: null }, effects: [{ type: 'forget' }], result: { kind: 'forget' } };
+  if (verdict === 'pass') return { next: c, effects: [], result: { kind: 'pass' } };
+  const result = { kind: 'ignore', code: 'after_decision' } as const;
+  if (after.told || after.outcome === null) return { next: c, effects: [], result };
+  const next = { ...c, after: { ...after, told: true } };
+  return { next, effects: [{ type: 'late', outcome: after.outcome }], result };
 }
 
 /** Times the window by the stored deadline: what is left of it (over at once when it passed). */

@@ -200,3 +200,38 @@ function isAction(value: JsonValue | undefined): boolean {
     /^[0-9a-f]{64}$/.test(value.digest)
   );
 }
+
+/** Store keys of one gate, under its prefix. */
+export interface Keys {
+  readonly pendingPrefix: string;
+  readonly decisionPrefix: string;
+  pending(id: string): string;
+  decision(id: string): string;
+  /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
+  allow(record: PendingRecord): string;
+}
+
+/** The store keys of one gate, under its prefix. */
+export function keysOf(prefix: string): Keys {
+  const pendingPrefix = `${prefix}pending:`;
+  const decisionPrefix = `${prefix}decision:`;
+  return {
+    pendingPrefix,
+    decisionPrefix,
+    pending: (id) => `${pendingPrefix}${id}`,
+    decision: (id) => `${decisionPrefix}${id}`,
+    allow: (record) =>
+      `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
+  };
+}
+
+/**
+ * The approver policy an allowance was granted under, as key text: the requester under
+ * `requester`, `any`, or the sorted list of approvers.
+ */
+function policyKey(record: PendingRecord): string {
+  const policy = record.approvers;
+  if (policy === 'requester') return `requester\u0000${record.requester}`;
+  if (policy === 'any') return 'any';
+  return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
+}

@@ -1,11 +1,11 @@
 import type { SessionAddress } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
-import { type Entry, fail, forgetMirror, type GateContext } from './context.js';
+import { type Entry, fail, type GateContext } from './context.js';
 import type { Confirmation, ConfirmEffect, ConfirmEvent, Transition } from './confirmation.js';
 import { confirmStep, FOLLOWER_GRACE_MS } from './machine.js';
 import { persist, writeDecision } from './persistence.js';
-import { buildCard, noticeText, notify, promptText } from './prompts.js';
+import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
 import { summaryPages } from './render.js';
 import type { Extra, StepResult } from './step.js';
 import { inTime } from './step-decided.js';
@@ -118,8 +118,14 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmEffect): void {
       break;
     case 'dropped':
       release(ctx, entry);
-      remember(ctx, entry, effect.remember);
+      remember(ctx, entry);
       wake(entry); // answers held for its delivery are judged again, never left hanging
+      break;
+    case 'late':
+      notify(ctx, entry.address, record.id, lateText(ctx, record, effect.outcome));
+      break;
+    case 'forget':
+      if (ctx.lately.get(record.sessionKey) === entry) ctx.lately.delete(record.sessionKey);
       break;
   }
 }
@@ -204,7 +210,7 @@ function decided(ctx: GateContext, entry: Entry, effect: Extract<ConfirmEffect, 
   if (wasActive) active.delete(record.sessionKey);
   const list = queued.get(record.sessionKey);
   if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
-  remember(ctx, entry, effect.remember);
+  remember(ctx, entry);
   wake(entry);
   const written = entry.io.then(() =>
     effect.record ? writeDecision(ctx, entry, decision, effect.wasStored) : decision,
@@ -221,25 +227,15 @@ function decided(ctx: GateContext, entry: Entry, effect: Extract<ConfirmEffect, 
 }
 
 /**
- * Keeps a decided confirmation's approvers for `afterDecisionMs`, so their late answers are
- * absorbed (`outcome` is `false` when the person saw none of its prompts: then they are chat).
+ * Keeps a decided confirmation as its session's latest for `afterDecisionMs`, when the step says
+ * its approvers' late answers are absorbed (`after`); at most `maxPending` sessions are kept.
  */
-function remember(ctx: GateContext, entry: Entry, outcome: ConfirmOutcome | undefined | false): void {
-  if (ctx.afterDecisionMs === 0 || outcome === false) return;
-  const { record } = entry.conf;
+function remember(ctx: GateContext, entry: Entry): void {
+  if (entry.conf.after === null) return;
+  const { sessionKey } = entry.conf.record;
   const { lately } = ctx;
-  lately.delete(record.sessionKey);
-  lately.set(record.sessionKey, {
-    id: record.id,
-    requester: record.requester,
-    approvers: record.approvers,
-    steps: record.steps ?? undefined,
-    until: ctx.clock.now() + ctx.afterDecisionMs,
-    outcome,
-    address: entry.address,
-    action: record.action,
-    summary: record.summary,
-  });
+  lately.delete(sessionKey);
+  lately.set(sessionKey, entry);
   if (lately.size > ctx.rules.admit.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
 }
 
@@ -267,4 +263,12 @@ async function finish(
   } catch (error) {
     fail(ctx, error, record.id);
   }
+}
+
+/** Stops listing an entry as followed from another gate. */
+export function forgetMirror(ctx: GateContext, entry: Entry): void {
+  const { id, sessionKey } = entry.conf.record;
+  if (ctx.mirrors.get(id) !== entry) return;
+  ctx.mirrors.delete(id);
+  if (ctx.mirrorOf.get(sessionKey) === entry) ctx.mirrorOf.delete(sessionKey);
 }

@@ -66,11 +66,10 @@ export type StepEvent =
       /** The runner holds no more answers for this prompt (a bound): one it would hold does not count. */
       readonly full?: boolean;
       /**
-       * It is an approver's answer to the session's confirmation decided just before this one
-       * (the after-decision rule): when it reached the gate before this prompt's send began, it is
-       * taken as an answer to that one ("确认" sent twice), not to this one.
+       * The session's confirmation decided just before this one did not take it as its answer
+       * (the runner offers it there first when it reached the gate before this prompt's send began).
        */
-      readonly answersDecided?: boolean;
+      readonly lateChecked?: boolean;
     }
   | {
       readonly type: 'card';
@@ -96,8 +95,14 @@ export type StepResult =
       readonly code: (typeof IGNORED_REPLY_CODES)[number];
       readonly tooEarly?: boolean;
     }
-  /** It reached the gate before the prompt's send began and answers the confirmation decided just before. */
-  | { readonly kind: 'absorbed' }
+  /**
+   * It reached the gate before the prompt's send began (rule 1): it may answer the session's
+   * confirmation decided just before ("确认" sent twice); offer it there, then here again with
+   * `lateChecked`.
+   */
+  | { readonly kind: 'before_send' }
+  /** The after-decision memory of a decided confirmation is over: forget it. */
+  | { readonly kind: 'forget' }
   /** The prompt is in flight and the reply carries a platform order: judge it when the receipt arrives. */
   | { readonly kind: 'hold' }
   /** A card click that does not count (consumed). */
@@ -229,9 +234,9 @@ function choose(
  */
 function orderRule(view: StepView, event: Extract<StepEvent, { type: 'reply' }>): StepResult | undefined {
   if (view.sentSeq === undefined || event.arrival < view.sentSeq)
-    return event.answersDecided === true
-      ? { kind: 'absorbed' }
-      : { kind: 'ignore', code: 'before_delivery', tooEarly: true };
+    return event.lateChecked === true
+      ? { kind: 'ignore', code: 'before_delivery', tooEarly: true }
+      : { kind: 'before_send' };
   const compared = comparePlatformOrder(event.order, view.order);
   if (view.deliveredSeq === undefined || event.arrival < view.deliveredSeq) {
     // It arrived while the send was in flight.

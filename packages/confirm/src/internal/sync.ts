@@ -1,14 +1,14 @@
-import type { StoreChange, Unsubscribe } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
-import { type Entry, fail, type GateContext } from './context.js';
 import { parseSessionKey } from '@parley/bus';
+import { type Entry, fail, type GateContext } from './context.js';
 import { confirmationOf } from './confirmation.js';
 import { dropPending, isDecided, pendingIds, readDecision, readPendingAt } from './persistence.js';
 import type { PendingRecord } from './records.js';
-import { dispatch, entryOf, isDone, settle } from './runner.js';
+import { dispatch, entryOf, settle } from './runner.js';
 
-// Keeping a gate in step with its store: what was pending before it started (restore), and what
-// other gates on the same store do meanwhile (Store.watch, and a full re-read on resync).
+// The confirmations a gate holds from the store: what was pending before it started (restore),
+// and those other gates on the same store prompted (followed); the store's changes reach them
+// through intake.ts.
 
 /**
  * Loads the confirmations persisted before this gate started; it owns them from now on. A record
@@ -42,15 +42,6 @@ export async function restore(ctx: GateContext): Promise<void> {
   for (const entry of undelivered) settle(ctx, entry, 'aborted', 'prompt_failed');
 }
 
-/** Subscribes to changes under the gate's prefix when the store can report them. */
-export function watchStore(ctx: GateContext): Unsubscribe | undefined {
-  return ctx.store.watch?.(ctx.prefix, (change) => onChange(ctx, change), {
-    onResync: () => {
-      void ctx.ready.then(() => resync(ctx));
-    },
-  });
-}
-
 /** Stops following another gate's confirmation (settled or expired there); nothing is recorded or sent. */
 export function dropMirror(ctx: GateContext, entry: Entry, decision?: ConfirmDecision): void {
   dispatch(ctx, entry, { type: 'drop', decision });
@@ -63,56 +54,6 @@ export async function adoptRecorded(ctx: GateContext, entry: Entry): Promise<Con
   if (entry.conf.remote) dropMirror(ctx, entry, decision);
   else settle(ctx, entry, decision.outcome, decision.reason, { adopt: decision });
   return decision;
-}
-
-/** A change under the prefix, made by this gate or any other on the same store. */
-function onChange(ctx: GateContext, change: StoreChange): void {
-  if (ctx.closed) return;
-  const { key } = change;
-  const { decisionPrefix, pendingPrefix } = ctx.keys;
-  const isDecision = key.startsWith(decisionPrefix);
-  if (!isDecision && !key.startsWith(pendingPrefix)) return;
-  const id = key.slice(isDecision ? decisionPrefix.length : pendingPrefix.length);
-  const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
-  if (isDecision) {
-    if (change.kind === 'set' && entry !== undefined && !isDone(entry)) void adoptRecorded(ctx, entry);
-  } else if (change.kind !== 'set') {
-    // Removed: settled there (its decision tells whether its prompt was ever shown) or expired.
-    if (entry?.conf.remote)
-      void adoptRecorded(ctx, entry).then((decision) => decision ?? dropMirror(ctx, entry));
-  } else if (entry === undefined) {
-    if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
-  } else if (!isDone(entry)) {
-    refresh(ctx, entry); // taken only when newer (its `rev`), after this gate's own writes
-  }
-}
-
-/**
- * Re-reads an entry's record after this gate's own writes of it, and takes it only when it is a
- * newer version than the one this gate last wrote or read.
- */
-export function refresh(ctx: GateContext, entry: Entry): void {
-  const read = async (): Promise<void> => {
-    const { id } = entry.conf.record;
-    if (isDone(entry)) return;
-    try {
-      const record = await readPendingAt(ctx, id);
-      if (record !== undefined) update(ctx, entry, record);
-    } catch (error) {
-      fail(ctx, error, id);
-    }
-  };
-  entry.io = entry.io.then(read);
-}
-
-/** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
-async function loadMirror(ctx: GateContext, id: string): Promise<void> {
-  try {
-    const record = await readPendingAt(ctx, id);
-    if (record !== undefined && !(await isDecided(ctx, id))) follow(ctx, record);
-  } catch (error) {
-    fail(ctx, error, id);
-  }
 }
 
 /** Hands a stored version of an entry's record to the step, which takes it only when it is newer. */
@@ -137,26 +78,6 @@ export function follow(ctx: GateContext, record: PendingRecord): Entry | undefin
   // is a compare-and-set, so one gate records it and tells the session, the others adopt it.
   dispatch(ctx, entry, { type: 'timed' });
   return entry;
-}
-
-/** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
-async function resync(ctx: GateContext): Promise<void> {
-  if (ctx.closed) return;
-  const held = [...ctx.byId.values(), ...ctx.mirrors.values()].filter(
-    (entry) => entry.conf.state === 'prompted',
-  );
-  for (const entry of held) {
-    if ((await adoptRecorded(ctx, entry)) === undefined) refresh(ctx, entry); // version-checked, in write order
-  }
-  try {
-    for await (const id of pendingIds(ctx)) {
-      if (ctx.mirrors.has(id) || ctx.byId.has(id)) continue;
-      const record = await readPendingAt(ctx, id);
-      if (record !== undefined && !(await isDecided(ctx, record.id))) follow(ctx, record);
-    }
-  } catch (error) {
-    fail(ctx, error);
-  }
 }
 
 /**
