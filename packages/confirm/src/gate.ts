@@ -1,18 +1,16 @@
-import { assertTimeoutMs, type JsonValue } from '@parley/core';
+import { assertTimeoutMs } from '@parley/core';
 import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
 import { install, refresh, watchStore } from './internal/intake.js';
-import { begin, newEntry } from './internal/requests.js';
-import { settle } from './internal/runner.js';
+import { begin } from './internal/requests.js';
+import { entryOf, settle } from './internal/runner.js';
+import { createConfirmation } from './step.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, restore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
-
-/** The longest confirmation id `generateId` may return (ids are kept in bounded memory and tokens). */
-const MAX_ID_LENGTH = 128;
 
 /**
  * Creates a {@link ConfirmGate} on a bus and installs its interceptor: a pending confirmation of a
@@ -68,20 +66,21 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const gate: ConfirmGate = {
     async request(request: ConfirmRequest) {
       if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      const timeoutMs = assertTimeoutMs(request?.timeoutMs ?? ctx.defaultTimeoutMs);
+      // Checked before waiting for the restore, so a bad request fails at once.
       const address = checkRequest(request);
-      const { digest, args: canonicalArgs } = hashAction(request.action);
-      const args = JSON.parse(canonicalArgs) as JsonValue; // a private copy
+      assertTimeoutMs(request.timeoutMs ?? ctx.defaultTimeoutMs);
+      hashAction(request.action);
       await ready;
       const id = ctx.nextId();
-      if (typeof id !== 'string' || id === '' || id.includes('.') || id.length > MAX_ID_LENGTH) {
-        throw new ConfirmError('invalid_argument', `generateId returned an unusable id ${String(id)}`, {
-          details: { id: String(id) },
-        });
-      }
       if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      const action = { name: request.action.name, args, digest };
-      const entry = newEntry(ctx, request, id, address, action, timeoutMs);
+      const conf = createConfirmation(request, {
+        id,
+        now: ctx.clock.now(),
+        timeoutMs: ctx.defaultTimeoutMs,
+        approvers: ctx.approvers,
+        ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
+      });
+      const entry = entryOf(conf, address);
       return new Promise<ConfirmDecision>((resolve) => {
         entry.resolve = resolve;
         void begin(ctx, entry, request.signal);

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOCABULARY } from '../src/index.js';
 import {
   type Confirmation,
-  type ConfirmEvent,
+  type ConfirmationEvent,
   type ConfirmRules,
   confirmationOf,
 } from '../src/internal/confirmation.js';
 import { confirmStep } from '../src/internal/machine.js';
-import type { PendingRecord } from '../src/internal/records.js';
+import type { ConfirmationRecord } from '../src/internal/records.js';
 
 // The confirm gate's one step (internal): every change of a confirmation's state and every
 // effect the runner performs comes from `confirmStep`. A table of events on each state, and
@@ -26,7 +26,7 @@ const RULES: ConfirmRules = {
   admit: { whenPending: 'queue', maxQueued: 8, maxPending: 100, standing: false },
 };
 const at = (position: number): PlatformOrder => ({ scope: 'g1', position: [position] });
-const RECORD: PendingRecord = {
+const RECORD: ConfirmationRecord = {
   rev: 0,
   id: 'c1',
   sessionKey: 'telegram:1',
@@ -52,7 +52,7 @@ const NEW = confirmationOf(RECORD, {
 });
 
 /** Runs events from a state, each at `now`, and returns the last transition and the state. */
-function run(from: Confirmation, events: readonly ConfirmEvent[], now = 2_000) {
+function run(from: Confirmation, events: readonly ConfirmationEvent[], now = 2_000) {
   let c = from;
   let last = confirmStep(c, { type: 'timed' }, now, RULES);
   for (const event of events) {
@@ -62,7 +62,7 @@ function run(from: Confirmation, events: readonly ConfirmEvent[], now = 2_000) {
   return { c, last };
 }
 
-const reply = (text: string, arrival: number, order?: PlatformOrder): ConfirmEvent => ({
+const reply = (text: string, arrival: number, order?: PlatformOrder): ConfirmationEvent => ({
   type: 'reply',
   text,
   senderId: 'alice',
@@ -70,8 +70,8 @@ const reply = (text: string, arrival: number, order?: PlatformOrder): ConfirmEve
   order,
   bot: false,
 });
-const PROMPTED: ConfirmEvent[] = [{ type: 'prompt' }, { type: 'send_begun', sends: 1, seq: 10 }];
-const DELIVERED: ConfirmEvent[] = [
+const PROMPTED: ConfirmationEvent[] = [{ type: 'prompt' }, { type: 'send_begun', sends: 1, seq: 10 }];
+const DELIVERED: ConfirmationEvent[] = [
   ...PROMPTED,
   { type: 'delivered', sends: 1, seq: 20, kind: 'first', order: at(100) },
 ];
@@ -197,8 +197,8 @@ describe('confirmStep', () => {
   });
 });
 
-const event: fc.Arbitrary<ConfirmEvent> = fc.oneof(
-  fc.constant<ConfirmEvent>({ type: 'prompt' }),
+const event: fc.Arbitrary<ConfirmationEvent> = fc.oneof(
+  fc.constant<ConfirmationEvent>({ type: 'prompt' }),
   fc.record({ type: fc.constant('send_begun' as const), sends: fc.nat(3), seq: fc.nat(40) }),
   fc.record({
     type: fc.constant('delivered' as const),
@@ -208,7 +208,7 @@ const event: fc.Arbitrary<ConfirmEvent> = fc.oneof(
     order: fc.option(fc.nat(200).map(at), { nil: undefined }),
   }),
   fc.record({ type: fc.constant('send_failed' as const), sends: fc.nat(3) }),
-  fc.constantFrom<ConfirmEvent>({ type: 'window_over' }, { type: 'grace_over' }, { type: 'timed' }),
+  fc.constantFrom<ConfirmationEvent>({ type: 'window_over' }, { type: 'grace_over' }, { type: 'timed' }),
   fc
     .tuple(
       fc.constantFrom('确认', '取消', 'maybe', 'more'),
@@ -216,8 +216,8 @@ const event: fc.Arbitrary<ConfirmEvent> = fc.oneof(
       fc.option(fc.nat(200).map(at), { nil: undefined }),
     )
     .map(([text, arrival, order]) => reply(text, arrival, order)),
-  fc.constant<ConfirmEvent>({ type: 'settle', outcome: 'aborted', reason: 'signal' }),
-  fc.constant<ConfirmEvent>({ type: 'drop' }),
+  fc.constant<ConfirmationEvent>({ type: 'settle', outcome: 'aborted', reason: 'signal' }),
+  fc.constant<ConfirmationEvent>({ type: 'drop' }),
 );
 
 describe('confirmStep over random event sequences', () => {

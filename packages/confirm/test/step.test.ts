@@ -2,7 +2,8 @@ import { fc, test } from '@fast-check/vitest';
 import type { PlatformOrder } from '@parley/bus';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOCABULARY } from '../src/index.js';
-import { type StepEvent, type StepView, step } from '../src/internal/step.js';
+import type { ConfirmationAnswer } from '../src/internal/confirmation.js';
+import { type StepView, step } from '../src/internal/step.js';
 import { afterDecision } from '../src/internal/step-decided.js';
 
 // The pure rule function every deciding path goes through (internal): table-driven, plus a
@@ -31,7 +32,12 @@ const VIEW: StepView = {
   orphaned: false,
 };
 const IN_FLIGHT: StepView = { ...VIEW, deliveredSeq: undefined, order: undefined };
-const reply = (text: string, arrival: number, order?: PlatformOrder, senderId = 'alice'): StepEvent => ({
+const reply = (
+  text: string,
+  arrival: number,
+  order?: PlatformOrder,
+  senderId = 'alice',
+): ConfirmationAnswer => ({
   type: 'reply',
   text,
   senderId,
@@ -39,7 +45,7 @@ const reply = (text: string, arrival: number, order?: PlatformOrder, senderId = 
   order,
   bot: false,
 });
-const click = (arrival: number): StepEvent => ({
+const click = (arrival: number): ConfirmationAnswer => ({
   type: 'card',
   choice: 'confirm',
   senderId: 'alice',

@@ -14,6 +14,7 @@ const STEP_RUNNER = 'internal/runner.ts';
 const STEPS = [
   'internal/machine.ts',
   'internal/confirmation.ts',
+  'internal/answers.ts',
   'internal/step.ts',
   'internal/step-admit.ts',
   'internal/step-decided.ts',

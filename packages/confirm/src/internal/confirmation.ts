@@ -1,19 +1,32 @@
 import type { PlatformOrder } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
-import type { PendingRecord } from './records.js';
-import type { Extra, StepEvent, StepResult, StepRules } from './step.js';
-import type { Admission, AdmitRules, AdmitView } from './step-admit.js';
+import type { AnswerRules, ConfirmationAnswer, ConfirmationVerdict, DecisionDetails } from './answers.js';
+
+export type { AnswerRules, ConfirmationAnswer, ConfirmationVerdict, DecisionDetails } from './answers.js';
+import type { ConfirmationRecord } from './records.js';
+import type { ConfirmationAdmission, AdmissionRules, AdmissionView } from './step-admit.js';
 
 // The data of the confirm step (machine.ts): a confirmation as plain JSON, the events that happen
 // to it and the effects the runner performs for it.
 
 /**
- * One confirmation as plain JSON: its stored record (the one copy of what is stored; `rev` 0: not
- * stored yet) and what only this process knows, none of which the record holds.
+ * One confirmation as plain JSON: its record (what a gate stores; `rev` 0 while not stored) and
+ * what only the process running it knows — the arrival numbers of its prompt's send and
+ * delivery, whether the person saw a prompt, its after-decision memory. {@link confirmStep} is the
+ * only thing that changes it.
+ *
+ * @example
+ * ```ts
+ * import { type Confirmation, createConfirmation } from '@parley/confirm';
+ *
+ * const request = { sessionKey: 'slack:T1:C1', action: { name: 'deploy', args: {} }, summary: 'Deploy', requester: 'U1' };
+ * const c: Confirmation = createConfirmation(request, { id: 'c1', now: 0 });
+ * console.log(c.state, c.record.rev, JSON.parse(JSON.stringify(c)).record.id); // new 0 c1
+ * ```
  */
 export interface Confirmation {
-  readonly record: PendingRecord;
+  readonly record: ConfirmationRecord;
   readonly state: 'new' | 'queued' | 'prompted' | 'done';
   /** Loaded from the store (after a restart, or another replica's). */
   readonly restored: boolean;
@@ -47,11 +60,24 @@ export interface Confirmation {
   } | null;
 }
 
-/** What happens to a confirmation. `seq` is the arrival number the runner gave the moment. */
-export type ConfirmEvent =
-  | StepEvent
+/**
+ * What happens to a confirmation: a request to admit or prompt, its prompt's send beginning,
+ * being delivered or failing, a reply or card click (each with the arrival number the host gave
+ * it, and the platform's order when the adapter gives one), the window's timer, a stored version
+ * read from another replica, an abort or another gate's decision.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmationEvent } from '@parley/confirm';
+ *
+ * const reply: ConfirmationEvent = { type: 'reply', text: 'yes', senderId: 'U1', arrival: 7, order: undefined, bot: false };
+ * console.log(reply.type); // reply
+ * ```
+ */
+export type ConfirmationEvent =
+  | ConfirmationAnswer
   /** A new request: admitted, queued or settled at once by the admission rule (`admit`). */
-  | { readonly type: 'admit'; readonly view: AdmitView }
+  | { readonly type: 'admit'; readonly view: AdmissionView }
   /** Prompt it: it becomes its session's active confirmation. */
   | { readonly type: 'prompt' }
   | { readonly type: 'send_begun'; readonly sends: number; readonly seq: number }
@@ -67,7 +93,7 @@ export type ConfirmEvent =
   /** Its record was written with this `rev`. */
   | { readonly type: 'written'; readonly rev: number }
   /** A stored version of its record was read (another gate's write, or one this gate lost to). */
-  | { readonly type: 'stored'; readonly record: PendingRecord; readonly seq: number }
+  | { readonly type: 'stored'; readonly record: ConfirmationRecord; readonly seq: number }
   /** Its answering window is timed from now (loaded, or a stored deadline moved). */
   | { readonly type: 'timed' }
   /** The window's timer fired; a follower's second timer (`grace`) lets the owner go first. */
@@ -78,7 +104,7 @@ export type ConfirmEvent =
       readonly type: 'settle';
       readonly outcome: ConfirmOutcome;
       readonly reason: DecisionReason;
-      readonly extra?: Extra | undefined;
+      readonly extra?: DecisionDetails | undefined;
       /** `false`: nothing is recorded. */
       readonly record?: boolean;
       /** Another gate's recorded decision, taken as is. */
@@ -87,8 +113,21 @@ export type ConfirmEvent =
   /** Another gate's confirmation stops being followed here (decided or gone there). */
   | { readonly type: 'drop'; readonly decision?: ConfirmDecision | undefined };
 
-/** What the runner does, in order. */
-export type ConfirmEffect =
+/**
+ * What the host does for a confirmation, in order: write its record (then send the prompt, when
+ * the write was not lost), time its window, judge held answers again, announce a delivered
+ * prompt, send a notice or a summary page, record its decision, tell a late answerer what was
+ * decided.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmationEffect } from '@parley/confirm';
+ *
+ * const effect: ConfirmationEffect = { type: 'timer', delayMs: 60_000 };
+ * console.log(effect.type); // timer
+ * ```
+ */
+export type ConfirmationEffect =
   /** Write the record, then send prompt `sends` when the write was not lost. */
   | { readonly type: 'write_then_send'; readonly kind: 'first' | 'step' | 'reprompt'; readonly sends: number }
   | { readonly type: 'write' }
@@ -121,25 +160,50 @@ export type ConfirmEffect =
   /** Its after-decision memory is over. */
   | { readonly type: 'forget' };
 
-/** The step's answer: the next state, the effects, and for an answer what the rules made of it. */
-export interface Transition {
+/**
+ * What {@link confirmStep} returns: the next state, the effects to perform in order, and for a
+ * reply, a click or an admission what the rules made of it.
+ *
+ * @example
+ * ```ts
+ * import { type ConfirmationTransition, confirmRules, confirmStep, createConfirmation } from '@parley/confirm';
+ *
+ * const request = { sessionKey: 'slack:T1:C1', action: { name: 'deploy', args: {} }, summary: 'Deploy', requester: 'U1' };
+ * const c = createConfirmation(request, { id: 'c1', now: 0 });
+ * const t: ConfirmationTransition = confirmStep(c, { type: 'prompt' }, 0, confirmRules());
+ * console.log(t.next.state, t.effects.length); // prompted 2
+ * ```
+ */
+export interface ConfirmationTransition {
   readonly next: Confirmation;
-  readonly effects: readonly ConfirmEffect[];
-  readonly result?: StepResult;
+  readonly effects: readonly ConfirmationEffect[];
+  readonly result?: ConfirmationVerdict;
   /** For `admit`: what the admission rule decided. */
-  readonly admission?: Admission;
+  readonly admission?: ConfirmationAdmission;
 }
 
-/** Every setting the step depends on: the answer rules' and the admission rule's. */
-export interface ConfirmRules extends StepRules {
-  readonly admit: AdmitRules;
+/**
+ * The settings {@link confirmStep} reads: the reply vocabulary, what an unrecognised answer does,
+ * standing allowances, summary paging, admission limits and the after-decision window. Made by
+ * {@link confirmRules} from a gate's options.
+ *
+ * @example
+ * ```ts
+ * import { type ConfirmRules, confirmRules } from '@parley/confirm';
+ *
+ * const rules: ConfirmRules = confirmRules({ unrecognised: 'reprompt' });
+ * console.log(rules.unrecognised, rules.admit.maxQueued); // reprompt 8
+ * ```
+ */
+export interface ConfirmRules extends AnswerRules {
+  readonly admit: AdmissionRules;
   /** How long a decided confirmation absorbs its approvers' late answers (0: not at all). */
   readonly afterDecisionMs: number;
 }
 
 /** A new confirmation around a record: a new request's (`rev` 0), or one read from the store. */
 export function confirmationOf(
-  record: PendingRecord,
+  record: ConfirmationRecord,
   how: Pick<Confirmation, 'restored' | 'remote' | 'resumable' | 'state' | 'deliveredSeq'>,
 ): Confirmation {
   // A stored one was sent at a moment this gate did not see: every arrival counts as after its send began.

@@ -1,5 +1,4 @@
 import type { MessageBus, SessionAddress } from '@parley/bus';
-import { ConfirmError } from '../errors.js';
 import {
   assertTimeoutMs,
   type Clock,
@@ -16,16 +15,11 @@ import {
   type TimerHandle,
 } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
+import { confirmRules } from '../step.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
-import {
-  type ApproverPolicy,
-  DEFAULT_AFTER_DECISION_MS,
-  DEFAULT_CONFIRM_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
-} from '../outcomes.js';
-import { DEFAULT_VOCABULARY } from '../vocabulary.js';
-import { checkApprovers, checkChoice, checkCount } from './checks.js';
+import { type ApproverPolicy, DEFAULT_CONFIRM_TIMEOUT_MS } from '../outcomes.js';
+import { checkApprovers } from './checks.js';
 import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Keys, keysOf } from './records.js';
 import type { Confirmation, ConfirmRules } from './confirmation.js';
@@ -122,21 +116,6 @@ export function createContext(
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? 'confirm:';
-  const standingMs =
-    options.standingAllowanceMs === undefined
-      ? undefined
-      : assertTimeoutMs(options.standingAllowanceMs, 'standingAllowanceMs');
-  const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
-  const unrecognised = checkChoice(options.unrecognised ?? 'cancel', ['cancel', 'reprompt'], 'unrecognised');
-  const maxReprompts = checkCount(options.maxReprompts ?? 2, 'maxReprompts');
-  const afterDecisionMs = options.afterDecisionMs ?? DEFAULT_AFTER_DECISION_MS;
-  if (afterDecisionMs !== 0) assertTimeoutMs(afterDecisionMs, 'afterDecisionMs');
-  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
-  if (!Number.isInteger(maxPending) || maxPending < 1 || maxPending > 1_000_000) {
-    throw new ConfirmError('invalid_argument', 'maxPending must be an integer from 1 to 1 000 000', {
-      details: { maxPending },
-    });
-  }
   const ctx: GateContext = {
     bus: options.bus,
     clock,
@@ -151,24 +130,7 @@ export function createContext(
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    rules: {
-      afterDecisionMs,
-      vocabulary,
-      unrecognised,
-      maxReprompts,
-      standingMs,
-      paging: options.summaryPaging === true,
-      admit: {
-        whenPending: checkChoice(
-          options.whenPending ?? 'queue',
-          ['queue', 'reject', 'supersede'],
-          'whenPending',
-        ),
-        maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
-        maxPending,
-        standing: standingMs !== undefined,
-      },
-    },
+    rules: confirmRules(options),
     auditTtlMs: assertTimeoutMs(options.auditTtlMs ?? 7 * DAY_MS, 'auditTtlMs'),
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },

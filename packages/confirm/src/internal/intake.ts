@@ -4,7 +4,7 @@ import type { ConfirmEvents } from '../events.js';
 import { type Entry, fail, type GateContext } from './context.js';
 import { isDecided, loadRemote, pendingIds, readPendingAt } from './persistence.js';
 import { consumed, dispatch, isDone } from './runner.js';
-import type { StepEvent } from './step.js';
+import type { ConfirmationAnswer } from './confirmation.js';
 import { adoptRecorded, dropMirror, follow } from './sync.js';
 
 // Where messages, clicks and store changes enter the gate: each becomes an event of the
@@ -89,7 +89,7 @@ export function onMessage(
   return consumed(result);
 }
 
-function replyOf(message: InboundMessage, arrival: number): StepEvent & { type: 'reply' } {
+function replyOf(message: InboundMessage, arrival: number): ConfirmationAnswer & { type: 'reply' } {
   return {
     type: 'reply',
     text: message.text,
@@ -117,7 +117,7 @@ function ignore(
 function offerToDecided(
   ctx: GateContext,
   message: InboundMessage,
-  reply: StepEvent & { type: 'reply' },
+  reply: ConfirmationAnswer & { type: 'reply' },
 ): boolean {
   const lately = ctx.lately.size === 0 ? undefined : ctx.lately.get(message.sessionKey);
   if (lately === undefined) return false;

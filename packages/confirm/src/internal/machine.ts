@@ -1,11 +1,19 @@
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
-import type { Confirmation, ConfirmEffect, ConfirmEvent, ConfirmRules, Transition } from './confirmation.js';
-import type { PendingRecord } from './records.js';
+import type {
+  Confirmation,
+  ConfirmationEffect,
+  ConfirmationEvent,
+  ConfirmRules,
+  ConfirmationAnswer,
+  ConfirmationTransition,
+  DecisionDetails,
+} from './confirmation.js';
+import type { ConfirmationRecord } from './records.js';
 import { summaryPages } from './render.js';
-import { type Extra, type StepEvent, step } from './step.js';
+import { step } from './step.js';
 import { admit, adopt } from './step-admit.js';
-import { absorbsAfter, afterDecision, decidedInTime, toDecisionOf } from './step-decided.js';
+import { afterwards, decidedInTime, remembered, toDecisionOf } from './step-decided.js';
 
 // A confirmation as one pure step: (confirmation, event, now, rules) → (confirmation, effects).
 // Every change of a confirmation's state — prompted, sent, delivered, answered, re-prompted,
@@ -17,13 +25,33 @@ import { absorbsAfter, afterDecision, decidedInTime, toDecisionOf } from './step
 /** How long after the deadline a gate following another gate's confirmation times it out itself. */
 export const FOLLOWER_GRACE_MS = 1_000;
 
-/** The one step of a confirmation; pure. */
+/**
+ * The confirm gate's rules as one pure function: applies an event to a confirmation and returns
+ * the next state and the effects to perform, in order. It never awaits, reads a clock or touches a
+ * store: the gate's runner feeds it every event and performs what it returns, and any other host
+ * (a durable engine, a test) can do the same and decide exactly as a gate would. The deadline is
+ * checked first, then who may answer, then the order rule (an answer that reached the host before
+ * the prompt's send began never counts), then what the answer says.
+ *
+ * @example
+ * ```ts
+ * import { confirmRules, confirmStep, createConfirmation } from '@parley/confirm';
+ *
+ * const rules = confirmRules();
+ * const request = { sessionKey: 'telegram:42', action: { name: 'sql.drop', args: { table: 't' } }, summary: 'DROP TABLE t', requester: 'alice' };
+ * let c = createConfirmation(request, { id: 'c1', now: 0 });
+ * c = confirmStep(c, { type: 'prompt' }, 0, rules).next;
+ * const early = { type: 'reply', text: 'yes', senderId: 'alice', arrival: 1, order: undefined, bot: false, lateChecked: true } as const;
+ * c = confirmStep(c, { type: 'send_begun', sends: 1, seq: 2 }, 5, rules).next;
+ * console.log(confirmStep(c, early, 6, rules).result); // { kind: 'ignore', code: 'before_delivery', tooEarly: true }
+ * ```
+ */
 export function confirmStep(
   c: Confirmation,
-  event: ConfirmEvent,
+  event: ConfirmationEvent,
   now: number,
   rules: ConfirmRules,
-): Transition {
+): ConfirmationTransition {
   if (c.state === 'done') return event.type === 'reply' ? afterwards(c, event, now, rules) : same(c);
   switch (event.type) {
     case 'reply':
@@ -53,7 +81,7 @@ export function confirmStep(
         sends: c.sends + 1,
         windowOver: false,
       };
-      const effects: ConfirmEffect[] = [
+      const effects: ConfirmationEffect[] = [
         { type: 'timer', delayMs: c.record.timeoutMs },
         { type: 'write_then_send', kind: 'first', sends: next.sends },
       ];
@@ -74,7 +102,7 @@ export function confirmStep(
         ...(first ? { expiresAt: now + c.record.timeoutMs } : {}),
       };
       const next = { ...c, record, deliveredSeq: event.seq, seen: true };
-      const effects: ConfirmEffect[] = first ? [{ type: 'timer', delayMs: c.record.timeoutMs }] : [];
+      const effects: ConfirmationEffect[] = first ? [{ type: 'timer', delayMs: c.record.timeoutMs }] : [];
       effects.push(
         { type: 'wake' },
         { type: 'write' },
@@ -114,12 +142,12 @@ export function confirmStep(
 const notSent = { sentSeq: null, deliveredSeq: null } as const;
 
 /** The record of a prompt not sent yet: nothing that arrives now counts for it. */
-function unsent(record: PendingRecord): PendingRecord {
+function unsent(record: ConfirmationRecord): ConfirmationRecord {
   const { deliveredAt: _delivered, order: _order, ...rest } = record;
   return rest;
 }
 
-function same(c: Confirmation, _event?: ConfirmEvent): Transition {
+function same(c: Confirmation, _event?: ConfirmationEvent): ConfirmationTransition {
   return { next: c, effects: [] };
 }
 
@@ -141,7 +169,12 @@ function viewOf(c: Confirmation) {
 }
 
 /** A reply, a click or the deadline, judged by the answer rules (`step`). */
-function answer(c: Confirmation, event: StepEvent, now: number, rules: ConfirmRules): Transition {
+function answer(
+  c: Confirmation,
+  event: ConfirmationAnswer,
+  now: number,
+  rules: ConfirmRules,
+): ConfirmationTransition {
   const result = step(viewOf(c), event, now, rules);
   switch (result.kind) {
     case 'expire':
@@ -187,7 +220,7 @@ function decide(
   c: Confirmation,
   outcome: ConfirmOutcome,
   reason: DecisionReason,
-  extra: Extra | undefined,
+  extra: DecisionDetails | undefined,
   now: number,
   rules: ConfirmRules,
   how: {
@@ -195,13 +228,13 @@ function decide(
     readonly adopt?: ConfirmDecision | undefined;
     readonly notice?: 'timedOut' | 'expired' | undefined;
   },
-): Transition {
+): ConfirmationTransition {
   // Never 'done' here: a settled confirmation takes no event.
   const state = c.state as 'new' | 'queued' | 'prompted';
   const decision =
     how.adopt ?? toDecisionOf({ ...c.record, state, windowOver: c.windowOver }, outcome, reason, extra, now);
   const counted = decidedInTime(decision) ? decision.outcome : 'timed_out';
-  const effect: ConfirmEffect = {
+  const effect: ConfirmationEffect = {
     type: 'decided',
     decision,
     record: how.record !== false && how.adopt === undefined,
@@ -213,48 +246,8 @@ function decide(
   return { next: { ...c, state: 'done', after }, effects: [effect] };
 }
 
-/**
- * Whether its approvers' late answers are absorbed after the decision, until when and as which
- * outcome: only when the person may have seen one of its prompts (`absorbsAfter`).
- */
-function remembered(
-  c: Confirmation,
-  outcome: ConfirmOutcome | undefined,
-  reason: DecisionReason | undefined,
-  now: number,
-  rules: ConfirmRules,
-): Confirmation['after'] {
-  const view = { seen: c.seen, sentSeq: c.sentSeq ?? undefined, remote: c.remote };
-  if (rules.afterDecisionMs === 0 || !absorbsAfter(view, reason)) return null;
-  return { until: now + rules.afterDecisionMs, outcome: outcome ?? null, told: false };
-}
-
-/**
- * A message in the session of a confirmation decided lately (the after-decision rule): an
- * approver's answer to it is consumed, and the person told once what was decided; anything
- * else goes on to the agent; past `afterDecisionMs` it is forgotten.
- */
-function afterwards(
-  c: Confirmation,
-  event: Extract<StepEvent, { type: 'reply' }>,
-  now: number,
-  rules: ConfirmRules,
-): Transition {
-  const { after, record } = c;
-  if (after === null) return { next: c, effects: [], result: { kind: 'pass' } };
-  const lately = { ...record, steps: record.steps ?? undefined, until: after.until, outcome: undefined };
-  const verdict = afterDecision(lately, event, now, rules);
-  if (verdict === 'forget')
-    return { next: { ...c, after: null }, effects: [{ type: 'forget' }], result: { kind: 'forget' } };
-  if (verdict === 'pass') return { next: c, effects: [], result: { kind: 'pass' } };
-  const result = { kind: 'ignore', code: 'after_decision' } as const;
-  if (after.told || after.outcome === null) return { next: c, effects: [], result };
-  const next = { ...c, after: { ...after, told: true } };
-  return { next, effects: [{ type: 'late', outcome: after.outcome }], result };
-}
-
 /** Times the window by the stored deadline: what is left of it (over at once when it passed). */
-function timed(c: Confirmation, now: number): Transition {
+function timed(c: Confirmation, now: number): ConfirmationTransition {
   const delayMs = Math.max(0, c.record.expiresAt - now);
   return { next: { ...c, windowOver: delayMs === 0 }, effects: [{ type: 'timer', delayMs }] };
 }
@@ -264,7 +257,12 @@ function timed(c: Confirmation, now: number): Transition {
  * went out from another gate (unanswerable until its delivery is known), a delivery is learnt
  * now, the deadline moved. A record is only ever replaced by a newer version of itself.
  */
-function adoptStored(c: Confirmation, stored: PendingRecord, seq: number, now: number): Transition {
+function adoptStored(
+  c: Confirmation,
+  stored: ConfirmationRecord,
+  seq: number,
+  now: number,
+): ConfirmationTransition {
   const adoption = adopt({ ...c.record, delivered: c.deliveredSeq !== null }, stored);
   if (adoption === undefined) return same(c);
   let next: Confirmation = { ...c, record: { ...c.record, rev: stored.rev } };
@@ -282,7 +280,7 @@ function adoptStored(c: Confirmation, stored: PendingRecord, seq: number, now: n
     const record = { ...unsent(next.record), deliveredAt, ...(order === undefined ? {} : { order }) };
     next = { ...next, record, deliveredSeq: seq, seen: true };
   }
-  const effects: ConfirmEffect[] = [];
+  const effects: ConfirmationEffect[] = [];
   if (adoption.expiresAt !== undefined) {
     const moved = timed({ ...next, record: { ...next.record, expiresAt: adoption.expiresAt } }, now);
     next = moved.next;

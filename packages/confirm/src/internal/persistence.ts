@@ -7,7 +7,7 @@ import {
   GRANT_CODEC,
   isFormatOne,
   PENDING_CODEC,
-  type PendingRecord,
+  type ConfirmationRecord,
   toDecision,
 } from './records.js';
 import { decisionStep, grantStep, pendingStep } from './step-store.js';
@@ -130,7 +130,7 @@ export async function readDecision(ctx: GateContext, id: string): Promise<Confir
 export async function loadRemote(
   ctx: GateContext,
   id: string,
-): Promise<PendingRecord | 'settled' | undefined> {
+): Promise<ConfirmationRecord | 'settled' | undefined> {
   try {
     if (await isDecided(ctx, id)) return 'settled';
     return await readPendingAt(ctx, id);
@@ -149,7 +149,7 @@ export async function isDecided(ctx: GateContext, id: string): Promise<boolean> 
 }
 
 /** The pending record of an id, read strictly (reported and `undefined` when it cannot be used); store failures throw. */
-export function readPendingAt(ctx: GateContext, id: string): Promise<PendingRecord | undefined> {
+export function readPendingAt(ctx: GateContext, id: string): Promise<ConfirmationRecord | undefined> {
   return readRecord(ctx, ctx.keys.pending(id), PENDING_CODEC);
 }
 

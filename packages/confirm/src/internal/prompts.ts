@@ -2,7 +2,7 @@ import type { OutboundCard, SessionAddress } from '@parley/bus';
 import type { ConfirmMessages } from '../events.js';
 import type { ConfirmOutcome } from '../outcomes.js';
 import { fail, type GateContext } from './context.js';
-import { DEFAULT_MESSAGES, type PendingRecord } from './records.js';
+import { DEFAULT_MESSAGES, type ConfirmationRecord } from './records.js';
 import { renderSummary } from './render.js';
 import type { CardChoice } from './token.js';
 
@@ -12,7 +12,7 @@ import type { CardChoice } from './token.js';
 /** The prompt text, or `undefined` (reported) when a host template throws or returns no text. */
 export function promptText(
   ctx: GateContext,
-  record: PendingRecord,
+  record: ConfirmationRecord,
   kind: 'first' | 'step' | 'reprompt',
 ): string | undefined {
   if (record.steps !== null) return (record.steps[record.step] as { prompt: string }).prompt;
@@ -56,7 +56,7 @@ export function lateText(ctx: GateContext, shown: Shown, outcome: ConfirmOutcome
 }
 
 /** The card of a prompt: its buttons carry the confirmation's signed token. */
-export function buildCard(ctx: GateContext, record: PendingRecord): OutboundCard {
+export function buildCard(ctx: GateContext, record: ConfirmationRecord): OutboundCard {
   const choices: [CardChoice, string, 'danger' | 'default' | 'primary'][] = [
     ['confirm', '确认 Confirm', 'danger'],
     ['cancel', '取消 Cancel', 'default'],
@@ -79,4 +79,4 @@ export function notify(ctx: GateContext, address: SessionAddress, id: string, te
 }
 
 /** What a notice shows of a confirmation. */
-type Shown = Pick<PendingRecord, 'id' | 'action' | 'summary'>;
+type Shown = Pick<ConfirmationRecord, 'id' | 'action' | 'summary'>;

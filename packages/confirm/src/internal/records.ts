@@ -4,8 +4,20 @@ import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
 
-/** How a prompted entry is persisted (plain JSON, the data of a `parley.confirm.pending` kernel record). */
-export interface PendingRecord {
+/**
+ * The stored part of a {@link Confirmation}: what a gate writes as its `parley.confirm.pending`
+ * record (format 2), and what another replica or a restarted gate reads back.
+ *
+ * @example
+ * ```ts
+ * import { type ConfirmationRecord, createConfirmation } from '@parley/confirm';
+ *
+ * const request = { sessionKey: 'slack:T1:C1', action: { name: 'deploy', args: {} }, summary: 'Deploy', requester: 'U1' };
+ * const record: ConfirmationRecord = createConfirmation(request, { id: 'c1', now: 0 }).record;
+ * console.log(record.action.digest.length, record.timeoutMs); // 64 300000
+ * ```
+ */
+export interface ConfirmationRecord {
   /** Counts the writes of the record: a record is only ever replaced by one with a higher `rev`. */
   readonly rev: number;
   readonly id: string;
@@ -35,9 +47,9 @@ export interface PendingRecord {
  * three policies, steps a list of texts, times finite numbers, the digest 64 hex digits), or the
  * record is `undefined` and the caller reports it and leaves it out of every decision.
  */
-export function readPendingRecord(value: JsonValue | undefined): PendingRecord | undefined {
+export function readPendingRecord(value: JsonValue | undefined): ConfirmationRecord | undefined {
   if (!isObject(value)) return undefined;
-  const r = value as Partial<Record<keyof PendingRecord, JsonValue>>;
+  const r = value as Partial<Record<keyof ConfirmationRecord, JsonValue>>;
   const ok =
     isCount(r.rev) &&
     isText(r.id) &&
@@ -55,7 +67,7 @@ export function readPendingRecord(value: JsonValue | undefined): PendingRecord |
     (r.order === undefined || isPlatformOrder(r.order));
   if (!ok) return undefined;
   if (r.steps !== null && (r.step as number) >= (r.steps as unknown[]).length) return undefined;
-  return value as unknown as PendingRecord; // every field checked above
+  return value as unknown as ConfirmationRecord; // every field checked above
 }
 
 /** A stored decision with its single-use mark. */
@@ -98,7 +110,7 @@ export function toDecision(record: DecisionRecord): ConfirmDecision {
  */
 export const RECORD_FORMAT = 2;
 
-export const PENDING_CODEC: RecordCodec<PendingRecord> = {
+export const PENDING_CODEC: RecordCodec<ConfirmationRecord> = {
   kind: 'parley.confirm.pending',
   version: RECORD_FORMAT,
   decode: (data) => readPendingRecord(data as JsonValue),
@@ -208,7 +220,7 @@ export interface Keys {
   pending(id: string): string;
   decision(id: string): string;
   /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
-  allow(record: PendingRecord): string;
+  allow(record: ConfirmationRecord): string;
 }
 
 /** The store keys of one gate, under its prefix. */
@@ -229,7 +241,7 @@ export function keysOf(prefix: string): Keys {
  * The approver policy an allowance was granted under, as key text: the requester under
  * `requester`, `any`, or the sorted list of approvers.
  */
-function policyKey(record: PendingRecord): string {
+function policyKey(record: ConfirmationRecord): string {
   const policy = record.approvers;
   if (policy === 'requester') return `requester\u0000${record.requester}`;
   if (policy === 'any') return 'any';

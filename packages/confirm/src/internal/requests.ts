@@ -1,47 +1,7 @@
-import type { SessionAddress } from '@parley/bus';
-import type { ConfirmDecision, ConfirmRequest } from '../decision.js';
-import { checkApprovers } from './checks.js';
 import type { Entry, GateContext } from './context.js';
 import { readGrant as readStoredGrant } from './persistence.js';
-import { confirmationOf } from './confirmation.js';
-import type { PendingRecord } from './records.js';
-import { activate, entryOf, settle, transition } from './runner.js';
+import { activate, settle, transition } from './runner.js';
 import { mayAnswer } from './step.js';
-
-/** The longest summary kept; a longer one is kept cut, with a visible count of what was not kept. */
-const MAX_KEPT_SUMMARY = 8_000;
-
-/** A new entry for a checked request, not yet admitted. */
-export function newEntry(
-  ctx: GateContext,
-  request: ConfirmRequest,
-  id: string,
-  address: SessionAddress,
-  action: ConfirmDecision['action'],
-  timeoutMs: number,
-): Entry {
-  const steps = request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect }));
-  const record: PendingRecord = {
-    rev: 0,
-    id,
-    sessionKey: request.sessionKey,
-    action,
-    summary: keep(request.summary),
-    requester: request.requester,
-    approvers: request.approvers === undefined ? ctx.approvers : checkApprovers(request.approvers),
-    steps: steps ?? null,
-    step: 0,
-    reprompts: 0,
-    timeoutMs,
-    requestedAt: ctx.clock.now(),
-    firstPromptedAt: 0,
-    promptedAt: 0,
-    expiresAt: 0, // set when it is prompted
-    ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
-  };
-  const how = { restored: false, remote: false, resumable: false, state: 'new', deliveredSeq: null } as const;
-  return entryOf(confirmationOf(record, how), address);
-}
 
 /**
  * Admits a new entry as the pure `admit` rule says: settled (aborted, refused, confirmed by a
@@ -106,9 +66,4 @@ async function readGrant(ctx: GateContext, entry: Entry): Promise<string | null>
   const { record } = entry.conf;
   const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(record), record.id);
   return grantedBy !== undefined && mayAnswer(record, grantedBy) ? grantedBy : null;
-}
-
-function keep(summary: string): string {
-  if (summary.length <= MAX_KEPT_SUMMARY) return summary;
-  return `${summary.slice(0, MAX_KEPT_SUMMARY)}… (${summary.length - MAX_KEPT_SUMMARY} more characters not kept)`;
 }

@@ -2,12 +2,19 @@ import type { SessionAddress } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { type Entry, fail, type GateContext } from './context.js';
-import type { Confirmation, ConfirmEffect, ConfirmEvent, Transition } from './confirmation.js';
+import type {
+  Confirmation,
+  ConfirmationEffect,
+  ConfirmationEvent,
+  ConfirmationTransition,
+  ConfirmationVerdict,
+  DecisionDetails,
+} from './confirmation.js';
 import { confirmStep, FOLLOWER_GRACE_MS } from './machine.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
 import { summaryPages } from './render.js';
-import type { Extra, StepResult } from './step.js';
+
 import { inTime } from './step-decided.js';
 
 // The runner of the confirmations of one gate: the only place a confirmation's state changes
@@ -29,12 +36,16 @@ export function isDone(entry: Entry): boolean {
  * Feeds one event to a confirmation: takes the state `confirmStep` returns and performs its
  * effects in order; returns what the answer rules made of a reply or click.
  */
-export function dispatch(ctx: GateContext, entry: Entry, event: ConfirmEvent): StepResult | undefined {
+export function dispatch(
+  ctx: GateContext,
+  entry: Entry,
+  event: ConfirmationEvent,
+): ConfirmationVerdict | undefined {
   return transition(ctx, entry, event).result;
 }
 
 /** `dispatch`, returning the whole transition (for admission). */
-export function transition(ctx: GateContext, entry: Entry, event: ConfirmEvent): Transition {
+export function transition(ctx: GateContext, entry: Entry, event: ConfirmationEvent): ConfirmationTransition {
   const done = confirmStep(entry.conf, event, ctx.clock.now(), ctx.rules);
   entry.conf = done.next;
   for (const effect of done.effects) perform(ctx, entry, effect);
@@ -42,7 +53,7 @@ export function transition(ctx: GateContext, entry: Entry, event: ConfirmEvent):
 }
 
 /** Whether the message behind a step result is consumed (never reaches the agent). */
-export function consumed(result: StepResult | undefined): boolean {
+export function consumed(result: ConfirmationVerdict | undefined): boolean {
   if (result === undefined || result.kind === 'pass') return false;
   return result.kind === 'expire' ? result.consumed : true;
 }
@@ -59,12 +70,12 @@ export function settle(
   entry: Entry,
   outcome: ConfirmOutcome,
   reason: DecisionReason,
-  how: { readonly extra?: Extra; readonly record?: boolean; readonly adopt?: ConfirmDecision } = {},
+  how: { readonly extra?: DecisionDetails; readonly record?: boolean; readonly adopt?: ConfirmDecision } = {},
 ): void {
   dispatch(ctx, entry, { type: 'settle', outcome, reason, ...how });
 }
 
-function perform(ctx: GateContext, entry: Entry, effect: ConfirmEffect): void {
+function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): void {
   const { record } = entry.conf;
   switch (effect.type) {
     case 'timer':
@@ -136,7 +147,7 @@ function write(ctx: GateContext, entry: Entry): Promise<boolean> {
 }
 
 /** Sets the entry's one timer; when it fires, `event` goes to the step. */
-function arm(ctx: GateContext, entry: Entry, delayMs: number, event: ConfirmEvent): void {
+function arm(ctx: GateContext, entry: Entry, delayMs: number, event: ConfirmationEvent): void {
   ctx.clock.clearTimeout(entry.timer);
   entry.timer = ctx.clock.setTimeout(() => {
     entry.timer = undefined;
@@ -200,7 +211,11 @@ function release(ctx: GateContext, entry: Entry): void {
  * writer wins), then announced and handed to the waiter in the entry's write order; the next
  * queued confirmation of its session is prompted.
  */
-function decided(ctx: GateContext, entry: Entry, effect: Extract<ConfirmEffect, { type: 'decided' }>): void {
+function decided(
+  ctx: GateContext,
+  entry: Entry,
+  effect: Extract<ConfirmationEffect, { type: 'decided' }>,
+): void {
   const { record } = entry.conf;
   const { decision } = effect;
   const { active, queued } = ctx;

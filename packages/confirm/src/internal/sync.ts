@@ -3,7 +3,7 @@ import { parseSessionKey } from '@parley/bus';
 import { type Entry, fail, type GateContext } from './context.js';
 import { confirmationOf } from './confirmation.js';
 import { dropPending, isDecided, pendingIds, readDecision, readPendingAt } from './persistence.js';
-import type { PendingRecord } from './records.js';
+import type { ConfirmationRecord } from './records.js';
 import { dispatch, entryOf, settle } from './runner.js';
 
 // The confirmations a gate holds from the store: what was pending before it started (restore),
@@ -57,12 +57,12 @@ export async function adoptRecorded(ctx: GateContext, entry: Entry): Promise<Con
 }
 
 /** Hands a stored version of an entry's record to the step, which takes it only when it is newer. */
-function update(ctx: GateContext, entry: Entry, record: PendingRecord): void {
+function update(ctx: GateContext, entry: Entry, record: ConfirmationRecord): void {
   dispatch(ctx, entry, { type: 'stored', record, seq: ++ctx.arrivals });
 }
 
 /** Follows a confirmation another gate prompted; returns the followed entry, if it is followed. */
-export function follow(ctx: GateContext, record: PendingRecord): Entry | undefined {
+export function follow(ctx: GateContext, record: ConfirmationRecord): Entry | undefined {
   const { id } = record;
   const held = ctx.mirrors.get(id);
   if (held !== undefined) {
@@ -87,7 +87,7 @@ export function follow(ctx: GateContext, record: PendingRecord): Entry | undefin
  * it was in flight: the platform's order decides), and from before this gate started for its own
  * (a previous life delivered it).
  */
-function fromRecord(ctx: GateContext, record: PendingRecord, remote: boolean): Entry {
+function fromRecord(ctx: GateContext, record: ConfirmationRecord, remote: boolean): Entry {
   const seq = ++ctx.arrivals;
   const delivered = record.deliveredAt !== undefined;
   const conf = confirmationOf(record, {
