@@ -37,7 +37,7 @@ export function mapMessage(
     ...address,
     kind,
     senderId: message.author.userId,
-    text: message.text,
+    text: message.isMention === true ? withoutLeadingMentions(message.text) : message.text,
     eventId: kind === 'edit' ? `${message.id}:edit:${editedAt ?? 'unknown'}` : message.id,
     createdAt: place?.at ?? message.metadata.dateSent.getTime(),
     ...(position === undefined ? {} : { order: { scope: `${options.channel}:${address.chatId}`, position } }),
@@ -45,6 +45,21 @@ export function mapMessage(
     fromSelf: message.author.isMe,
     raw: message.raw,
   };
+}
+
+/** A leading mention: Discord `<@id>` / `<@!id>` / `<@&role>`, Slack `<@U1|name>`, Teams `<at>…</at>`, `@name`. */
+const LEADING_MENTION = /^(?:<@[!&]?[\w.|-]+>|<at>[^<]*<\/at>|@\S+)\s*/u;
+
+/**
+ * The text of a message that mentions the bot without the mentions it starts with, so that
+ * "@bot 确认" is the answer 确认; mentions later in the text stay.
+ */
+function withoutLeadingMentions(text: string): string {
+  let rest = text.trim();
+  for (let match = LEADING_MENTION.exec(rest); match !== null; match = LEADING_MENTION.exec(rest)) {
+    rest = rest.slice(match[0].length);
+  }
+  return rest;
 }
 
 /**

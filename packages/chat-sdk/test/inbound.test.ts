@@ -48,8 +48,14 @@ describe('messages from Discord', () => {
       threadId: `discord:${GUILD}:${CHANNEL}:${thread}`,
       senderId: ALICE.id,
     });
-    expect(h.inbound[0]?.text).toContain('deploy');
+    expect(h.inbound[0]?.text).toBe('deploy'); // "<@app> deploy": the mention of the bot removed
     expect(h.inbound[0]?.sessionKey).toContain(String(thread));
+  });
+
+  it('keeps the mentions of a message that does not mention the bot', async () => {
+    await h.message(ALICE, '<@300000000000000002> please review');
+    await h.received(1);
+    expect(h.inbound[0]?.text).toBe('<@300000000000000002> please review');
   });
 
   it('orders two messages of one millisecond by their snowflakes, not by their equal stamps', async () => {
