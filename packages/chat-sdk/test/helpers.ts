@@ -7,7 +7,7 @@ import { createMemoryState } from '@chat-adapter/state-memory';
 import { createMessageBus, type InboundMessage, type MessageBus } from '@parley/bus';
 import type { ManualClock } from '@parley/core';
 import { createProgress } from '@parley/testing';
-import { Chat } from 'chat';
+import { Chat, type StateAdapter } from 'chat';
 import { type ChatSdkAdapter, createChatSdkAdapter } from '../src/index.js';
 import { type DiscordApiStandIn, snowflakeAt, startDiscordApi } from './discord-api.js';
 
@@ -74,7 +74,11 @@ function settledFetch(real: typeof fetch): typeof fetch {
  * Starts one process of the bot: a Chat SDK bot, the adapter and a bus. Given `api`, it talks to
  * that (shared, as a restarted process would) stand-in and leaves it open on close.
  */
-export async function startDiscord(clock: ManualClock, shared?: DiscordApiStandIn): Promise<DiscordHarness> {
+export async function startDiscord(
+  clock: ManualClock,
+  shared?: DiscordApiStandIn,
+  state: StateAdapter = createMemoryState(),
+): Promise<DiscordHarness> {
   const api = shared ?? (await startDiscordApi(clock));
   const realFetch = globalThis.fetch;
   globalThis.fetch = settledFetch(realFetch);
@@ -93,7 +97,7 @@ export async function startDiscord(clock: ManualClock, shared?: DiscordApiStandI
   const bot = new Chat({
     userName: 'parley',
     adapters: { discord },
-    state: createMemoryState(),
+    state,
     logger: 'silent',
   });
   await bot.initialize(); // what its first webhook would do; edits and clicks below come without one
