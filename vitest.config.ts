@@ -18,6 +18,7 @@ const PACKAGES = [
   'dingtalk',
   'telegram',
   'slack',
+  'chat-sdk',
   'ai-sdk',
   'openai-agents',
   'checkpoints',

@@ -40,3 +40,22 @@ export function captureLogs(): unknown[][] {
   });
   return logged;
 }
+
+/**
+ * The packages a README program imports, sorted: `ai/test` is the package `ai`, `@scope/name/x`
+ * is `@scope/name`; relative and `node:` imports are not packages to install.
+ */
+export function importedPackages(code: string): string[] {
+  const specifiers = [...code.matchAll(/^import [^;]*? from '([^'.][^']*)';$/gm)].map(
+    (match) => match[1] ?? '',
+  );
+  const names = specifiers
+    .filter((specifier) => !specifier.startsWith('node:'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
+  return [...new Set(names)].sort();
+}

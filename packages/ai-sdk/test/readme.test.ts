@@ -1,42 +1,38 @@
-// The README's example flow, run with the SDK's MockLanguageModelV3 and a fake chat.
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { callStep, scriptedModel, sharedWorld, startProcess, textStep } from './helpers.js';
+// The README's example: its code block is test/readme/example.ts from the first import down, it runs
+// here as a whole program (the AI SDK's own mock model, a fake chat), and its install line names
+// every package it imports.
+import { readFileSync } from 'node:fs';
+import { expect, it, vi } from 'vitest';
+import { importedPackages } from '../../../tests/support/readme-block.js';
 
-describe('README', () => {
-  it('asks in chat until every approval is answered, then runs the approved call once', async () => {
-    const world = sharedWorld();
-    const { bridge, channel, nextPrompt } = await startProcess(world);
-    async function handle(
-      model: LanguageModel,
-      history: ModelMessage[],
-      chat: { sessionKey: string; user: string },
-      turn: number,
-    ) {
-      const tools = bridge.tools({ turn, context: { readOnly: false } });
-      let result = await generateText({ model, tools, messages: history });
-      while (result.content.some((part) => part.type === 'tool-approval-request')) {
-        const answer = await bridge.approve(result, { sessionKey: chat.sessionKey, requester: chat.user });
-        history = [...history, ...answer.messages];
-        result = await generateText({ model, tools, messages: history });
-      }
-      return result.text;
-    }
-    const model = scriptedModel([
-      callStep('c1', 'dropTable', { table: 'orders' }),
-      textStep('Dropped orders.'),
-    ]);
-    const prompted = nextPrompt();
-    const text = handle(
-      model,
-      [{ role: 'user', content: 'drop orders' }],
-      { sessionKey: 'tg:g1', user: 'alice' },
-      1,
-    );
-    await prompted;
-    await channel.say('g1', 'alice', 'yes');
-    expect(await text).toBe('Dropped orders.');
-    expect(world.shop.dropped).toEqual(['orders']);
-    await bridge.close();
-  });
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const EXAMPLE = readFileSync(new URL('./readme/example.ts', import.meta.url), 'utf8');
+
+/** The README's code block of the given language under `## Example…`. */
+function block(lang: 'ts' | 'sh'): string {
+  const match = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(README);
+  if (match?.[1] === undefined) throw new Error(`No ${lang} block in the README`);
+  return match[1];
+}
+
+it('shows exactly the code of test/readme/example.ts', () => {
+  expect(block('ts')).toBe(EXAMPLE.slice(EXAMPLE.indexOf('\nimport ') + 1));
+});
+
+it('installs every package the example imports', () => {
+  const installed = block('sh').trim().split(/\s+/).slice(2);
+  expect(importedPackages(block('ts'))).toEqual(
+    ['@parley/ai-sdk', '@parley/bus', '@parley/testing', 'ai', 'zod'].sort(),
+  );
+  expect(installed.sort()).toEqual(importedPackages(block('ts')));
+});
+
+it('runs as shown: the person answers yes in chat, the call runs once and the model answers', async () => {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    await import('./readme/example.js');
+    expect(log.mock.calls).toEqual([['Dropped orders.', ['orders']]]);
+  } finally {
+    log.mockRestore();
+  }
 });

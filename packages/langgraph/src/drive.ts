@@ -76,8 +76,13 @@ export interface RunWithConfirmationOptions {
   readonly clock?: Clock;
 }
 
-/** What driving a thread came to: the last result, or nothing when another resumer took it. */
-export type Driven = { readonly claimed: true; readonly result: unknown } | { readonly claimed: false };
+/**
+ * What driving a thread came to: the last result; or nothing, because another resumer took it, or
+ * because the gate closed (`closed`) before the person answered.
+ */
+export type Driven =
+  | { readonly claimed: true; readonly result: unknown }
+  | { readonly claimed: false; readonly closed: boolean };
 
 /**
  * Asks and resumes until the thread has no confirmation interrupt pending. Each request is
@@ -120,7 +125,7 @@ export async function drive(
           (await askAndRecord(options, ledger, threadId, id, request));
         // A closed gate's answer is not the person's: never resume with it. The thread keeps its
         // interrupt, and the restarted process asks again (or takes the answer given meanwhile).
-        if (answer === undefined) return { claimed: false };
+        if (answer === undefined) return { claimed: false, closed: true };
         answers[request.key] = answer;
       }
       resume[id] = answers;
@@ -133,7 +138,7 @@ export async function drive(
       claimed.push(lease);
     }
     try {
-      if (claimed.length < ids.length) return { claimed: false };
+      if (claimed.length < ids.length) return { claimed: false, closed: false };
       result = await graph.invoke(new Command({ resume }), config);
     } catch (error) {
       for (const lease of claimed) await ledger.release(lease);

@@ -12,8 +12,9 @@ import { isConfirmInterrupt } from './interrupt.js';
 
 /**
  * What became of a run resumed after a restart: it was resumed (`result` is what the graph
- * returned), or not, because the interrupt was no longer pending (resumed already) or the
- * decision was not recorded here.
+ * returned), or not, because the interrupt was no longer pending (resumed already), the
+ * decision was not recorded here, or this gate closed (`closed`) while the resumed run waited on
+ * a further confirmation (the next process asks it again).
  *
  * @example
  * ```ts
@@ -32,7 +33,7 @@ export type GraphResumed =
   | {
       readonly resumed: false;
       readonly decision: ConfirmDecision;
-      readonly code: 'not_pending' | 'unknown_decision';
+      readonly code: 'not_pending' | 'unknown_decision' | 'closed';
     };
 
 /**
@@ -122,7 +123,8 @@ export function graphResumeHandlers(
       await answerOf(gate, decision, route.args),
     );
     const driven = await drive(graph, config, run, undefined, ledger);
-    if (!driven.claimed) return report({ resumed: false, decision, code: 'not_pending' });
+    if (!driven.claimed)
+      return report({ resumed: false, decision, code: driven.closed ? 'closed' : 'not_pending' });
     return report({ resumed: true, decision, threadId: route.threadId, result: driven.result });
   };
   return Object.fromEntries(actions.map((name) => [name, handler]));

@@ -66,3 +66,36 @@ describe('a gate closed while waiting', () => {
     expect(table.runs.delete_row).toBe(1);
   });
 });
+
+describe('a restarted gate closed while the resumed run waits on its next confirmation', () => {
+  it('tells onResumed the run stopped with the gate (closed), not that it was resumed elsewhere', async () => {
+    const checkpointer = new MemorySaver();
+    const before = await chat();
+    const calls = [
+      { id: 'c1', name: 'delete_row', args: { id: 1 } },
+      { id: 'c2', name: 'delete_row', args: { id: 2 } },
+    ];
+    const { graph, table } = agentGraph(calls, { checkpointer, store: before.store, clock: before.clock });
+    const prompted = before.nextPrompt();
+    const running = runWithConfirmation(
+      graph,
+      { messages: [new HumanMessage('drop rows 1 and 2')] },
+      { configurable: { thread_id: 'closing-twice' } },
+      { confirm: before.confirm, store: before.store, ...SESSION },
+    );
+    await prompted; // c1's prompt is out
+    await before.confirm.close();
+    await running;
+
+    const { resumed, handled, onResumed } = resumeCollector();
+    const handlers = graphResumeHandlers(graph, ['delete_row'], { store: before.store, onResumed });
+    const after = await before.restart({ resume: handlers });
+    const next = after.nextPrompt();
+    await after.channel.say('g1', 'alice', '确认'); // answers c1; the resumed run asks c2
+    await next;
+    await after.confirm.close(); // this process stops too, before c2 is answered
+    await handled;
+    expect(resumed).toMatchObject([{ resumed: false, code: 'closed' }]);
+    expect(table.runs.delete_row).toBe(0);
+  });
+});

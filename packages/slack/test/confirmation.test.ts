@@ -139,6 +139,17 @@ describe('the confirmation seed on Bolt', () => {
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
 
+  it('ignores a reply Slack stamped before the prompt within the same millisecond, counts one after it', async () => {
+    clock.advance(300);
+    const { decision } = await requestPurge(); // the prompt's ts is T0 + 0.300 s and one micro-unit
+    // Both stamps floor to the same millisecond; Slack's ts puts this reply before the prompt.
+    await h.event(messageEvent('确认', { at: T0 + 300, seq: 0 }));
+    expect(ignored).toMatchObject([{ code: 'stale_reply' }]);
+    expect(gate.pending()).toHaveLength(1);
+    await h.event(messageEvent('确认', { at: T0 + 300, seq: 2 })); // the same millisecond, after it
+    expect(await decision).toMatchObject({ outcome: 'confirmed', decidedBy: ALICE });
+  });
+
   it('keeps the pending confirmation across a restart: a new app, bus and gate on the same store', async () => {
     const { decision } = await requestPurge();
     await gate.close();
