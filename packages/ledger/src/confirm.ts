@@ -53,7 +53,9 @@ export type RunResult<T> =
  * ```ts
  * import type { ConfirmationRecorder } from '@parley/ledger';
  *
- * const stopAll = (recorders: ConfirmationRecorder[]): void => recorders.forEach((r) => r.stop());
+ * const stopAll = (recorders: ConfirmationRecorder[]): void => {
+ *   for (const r of recorders) r.stop();
+ * };
  * ```
  */
 export interface ConfirmationRecorder {
