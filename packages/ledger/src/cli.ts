@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/// <reference types="node" />
 // `npx parley-ledger verify <file.jsonl> [--key keyId=publicKeyHex]… [--head seq:hash]`: verifies an
 // exported chain offline; exit code 0 when it holds, 1 when it does not, 2 on bad usage.
 import { readFileSync } from 'node:fs';

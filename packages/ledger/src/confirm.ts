@@ -3,7 +3,8 @@ import { digestAction } from '@parley/confirm';
 import { generateId, type IdGenerator } from '@parley/core';
 import type { LedgerInput } from './entry.js';
 import { LedgerError, type LedgerErrorCode } from './errors.js';
-import type { AppendResult, Ledger } from './ledger.js';
+import type { AppendResult } from './entry.js';
+import type { Ledger } from './ledger.js';
 
 /**
  * Options of {@link recordConfirmations}.

@@ -1,4 +1,5 @@
 import { canonicalJson, type JsonValue } from '@parley/core';
+import type { LedgerErrorCode } from './errors.js';
 import { isHex, sha256Hex } from './internal/hash.js';
 
 /**
@@ -159,6 +160,21 @@ export interface LedgerEntry {
   readonly hash: string;
   readonly sig?: string;
 }
+
+/**
+ * The result of `Ledger.append`: the entry (an identical fact appended again is the same
+ * entry, `duplicate: true`), or a refusal with nothing written.
+ *
+ * @example
+ * ```ts
+ * import type { AppendResult } from '@parley/ledger';
+ *
+ * const refused: AppendResult = { ok: false, code: 'no_consent', message: 'no authorization for c1 is recorded' };
+ * ```
+ */
+export type AppendResult =
+  | { readonly ok: true; readonly entry: LedgerEntry; readonly duplicate: boolean }
+  | { readonly ok: false; readonly code: LedgerErrorCode; readonly message: string };
 
 /** The hash of an entry: SHA-256 of the canonical JSON of every field but `hash` and `sig`. */
 export function hashEntry(entry: Omit<LedgerEntry, 'hash' | 'sig'>): string {

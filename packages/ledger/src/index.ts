@@ -13,9 +13,9 @@ export {
   DEFAULT_MAX_ENTRY_BYTES,
   DEFAULT_RETENTION_MS,
 } from './ledger.js';
-export type { AppendResult, Ledger, LedgerOptions } from './ledger.js';
+export type { Ledger, LedgerOptions } from './ledger.js';
 export { ENTRY_KINDS, GENESIS_HASH, LEDGER_FORMAT_VERSION } from './entry.js';
-export type { EntryKind, LedgerEntry, LedgerInput, Redacted } from './entry.js';
+export type { AppendResult, EntryKind, LedgerEntry, LedgerInput, Redacted } from './entry.js';
 export { verifyLedger, TAMPER_KINDS } from './verify.js';
 export type { ChainPoint, TamperKind, VerifyOptions, VerifyResult } from './verify.js';
 export { publicKeyOf } from './signing.js';

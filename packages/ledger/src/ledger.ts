@@ -6,9 +6,9 @@ import {
   type Store,
   systemClock,
 } from '@parley/core';
-import type { LedgerEntry, LedgerInput } from './entry.js';
+import type { AppendResult, LedgerEntry, LedgerInput } from './entry.js';
 import { LedgerError, type LedgerErrorCode } from './errors.js';
-import { type AppendOutcome, appendStep, CHAIN_RECORDS } from './internal/chain.js';
+import { appendStep, CHAIN_RECORDS } from './internal/chain.js';
 import { redactValue } from './redact.js';
 import { checkSigningKey, type LedgerSigningKey } from './signing.js';
 
@@ -74,19 +74,6 @@ export interface LedgerOptions {
   readonly maxEntryBytes?: number;
   readonly retentionMs?: number;
 }
-
-/**
- * The result of {@link Ledger.append}: the entry (an identical fact appended again is the same
- * entry, `duplicate: true`), or a refusal with nothing written.
- *
- * @example
- * ```ts
- * import type { AppendResult } from '@parley/ledger';
- *
- * const refused: AppendResult = { ok: false, code: 'no_consent', message: 'no authorization for c1 is recorded' };
- * ```
- */
-export type AppendResult = AppendOutcome;
 
 /**
  * A consent ledger: one append-only, hash-chained chain per session, kept in a `Store`.
@@ -187,7 +174,7 @@ export function createLedger(options: LedgerOptions): Ledger {
       const event = { session: sessionKey, body: redacted(input) };
       const result = await kernel.apply(key, CHAIN_RECORDS, step, event, { maxAttempts: APPEND_ATTEMPTS });
       if (!result.ok) return { ok: false, code: refusalCode(result.code), message: result.message };
-      return result.effects[0] as AppendOutcome; // the step returns exactly one outcome
+      return result.effects[0] as AppendResult; // the step returns exactly one outcome
     },
     entries,
     async exportLines(sessionKey) {

@@ -1,6 +1,7 @@
 // The chain as one kernel record per session, and the pure step that appends to it.
 import { canonicalJson, type JsonValue, type KernelStep, type RecordCodec } from '@parley/core';
 import {
+  type AppendResult,
   checkEntry,
   factKey,
   GENESIS_HASH,
@@ -27,11 +28,6 @@ export interface ChainRules {
   readonly signing: LedgerSigningKey | undefined;
 }
 
-/** The result of one append, as the step's single effect. */
-export type AppendOutcome =
-  | { readonly ok: true; readonly entry: LedgerEntry; readonly duplicate: boolean }
-  | { readonly ok: false; readonly code: LedgerErrorCode; readonly message: string };
-
 /** The kernel codec of a chain: kind `parley.ledger.chain`, version 1; every entry and link checked. */
 export const CHAIN_RECORDS: RecordCodec<ChainRecord> = {
   kind: 'parley.ledger.chain',
@@ -44,7 +40,7 @@ export const CHAIN_RECORDS: RecordCodec<ChainRecord> = {
 /** The append step: refuses past the bounds and without consent, absorbs a duplicate, links and signs. */
 export function appendStep(
   rules: ChainRules,
-): KernelStep<ChainRecord, { session: string; body: LedgerInput }, AppendOutcome> {
+): KernelStep<ChainRecord, { session: string; body: LedgerInput }, AppendResult> {
   return (current, { session, body }, now) => {
     const entries = current?.entries ?? [];
     const key = factKey(body);
@@ -116,12 +112,12 @@ function consentProblem(entries: readonly LedgerEntry[], body: LedgerInput): str
 
 function answer(
   current: ChainRecord | undefined,
-  outcome: AppendOutcome,
-): { value: ChainRecord | undefined; effects: AppendOutcome[] } {
+  outcome: AppendResult,
+): { value: ChainRecord | undefined; effects: AppendResult[] } {
   return { value: current, effects: [outcome] }; // the value it was given: the kernel writes nothing
 }
 
-function refuse(code: LedgerErrorCode, message: string): AppendOutcome {
+function refuse(code: LedgerErrorCode, message: string): AppendResult {
   return { ok: false, code, message };
 }
 
