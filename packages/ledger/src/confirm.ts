@@ -111,6 +111,14 @@ export function recordConfirmations(
     if (!result.ok) options.onRefused?.(result);
     return result;
   };
+  /** A ledger that rejects (a host's own implementation, a store that throws) is reported, never left unhandled. */
+  const failed = (error: unknown): void => {
+    report({
+      ok: false,
+      code: 'store_failed',
+      message: error instanceof Error ? error.message : String(error),
+    });
+  };
   const recordDecision = async (decision: ConfirmDecision): Promise<AppendResult> => {
     for (const id of [...attempts.keys()]) if (id.startsWith(`${decision.id}:`)) attempts.delete(id);
     const answer = answerOf(decision);
@@ -126,9 +134,9 @@ export function recordConfirmations(
     attempts.set(key, attempt);
     void ledger
       .append(sessionKey, { kind: 'prompt_delivered', confirmationId: id, step, attempt })
-      .then(report);
+      .then(report, failed);
   });
-  const offDecided = gate.on('decided', ({ decision }) => void recordDecision(decision));
+  const offDecided = gate.on('decided', ({ decision }) => void recordDecision(decision).catch(failed));
 
   return {
     async request(request) {

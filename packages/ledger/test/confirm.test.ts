@@ -228,3 +228,74 @@ describe('recordConfirmations', () => {
     expect(await ledger.entries(SESSION)).toEqual([]);
   });
 });
+
+describe('recordConfirmations under failure', () => {
+  it('reports a ledger that rejects while recording gate events as store_failed, never as an unhandled rejection', async () => {
+    const { gate, channel, ledger } = await setup();
+    const refused: string[] = [];
+    let reject = false;
+    const flaky: Ledger = {
+      ...ledger,
+      append: (session, input) =>
+        reject ? Promise.reject(new Error('ledger down')) : ledger.append(session, input),
+    };
+    gate.on('prompted', () => {
+      reject = true; // the request is recorded; from its delivered prompt on, the ledger rejects
+    });
+    const recorder = recordConfirmations(gate, flaky, {
+      onRefused: (r) => refused.push(`${r.code}: ${r.message}`),
+    });
+    const shown = prompted(gate);
+    const pending = recorder.request({
+      sessionKey: SESSION,
+      requester: 'alice',
+      action: ACTION,
+      summary: 'x',
+    });
+    await shown;
+    await channel.say('g1', 'alice', '确认');
+    await pending;
+    await until('both event appends reported', async () => refused.length === 2);
+    expect(refused).toEqual(['store_failed: ledger down', 'store_failed: ledger down']);
+  });
+
+  it('a crash between any two ledger writes never lets an effect run without its authorization recorded', async () => {
+    for (let writes = 0; writes <= 6; writes++) {
+      const { gate, channel } = await setup();
+      const inner = createMemoryStore({ clock });
+      let left = writes;
+      const dying: Store = {
+        ...inner,
+        compareAndSet: async (...args) => {
+          if (left-- <= 0) throw new Error('process died');
+          return inner.compareAndSet(...args);
+        },
+      };
+      const recorder = recordConfirmations(gate, createLedger({ store: dying, clock }));
+      let ran = false;
+      try {
+        const shown = prompted(gate);
+        const pending = recorder.request({
+          sessionKey: SESSION,
+          requester: 'alice',
+          action: ACTION,
+          summary: 'x',
+        });
+        await Promise.race([shown, pending]); // a request that cannot be recorded is never prompted
+        await channel.say('g1', 'alice', '确认');
+        await recorder.run(await pending, ACTION, () => {
+          ran = true;
+        });
+      } catch (error) {
+        expect(isParleyError(error, 'store_failed')).toBe(true); // the request itself could not be recorded
+      }
+      const kinds = (await createLedger({ store: inner, clock }).entries(SESSION)).map((e) => e.body.kind);
+      expect(ran).toBe(kinds.includes('authorization'));
+      if (kinds.includes('effect'))
+        expect(kinds.indexOf('authorization')).toBeLessThan(kinds.indexOf('effect'));
+      if (kinds.includes('authorization'))
+        expect(kinds.indexOf('decision')).toBeLessThan(kinds.indexOf('authorization'));
+      await gate.close();
+    }
+  });
+});
