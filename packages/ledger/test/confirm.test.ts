@@ -1,5 +1,5 @@
 import { createMessageBus } from '@parley/bus';
-import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
+import { type ConfirmDecision, type ConfirmGate, createConfirmGate } from '@parley/confirm';
 import {
   createManualClock,
   createMemoryStore,
@@ -14,7 +14,13 @@ import {
   type FakeChannel,
 } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
-import { createLedger, type Ledger, recordConfirmations, verifyLedger } from '../src/index.js';
+import {
+  type ConfirmationRecorder,
+  createLedger,
+  type Ledger,
+  recordConfirmations,
+  verifyLedger,
+} from '../src/index.js';
 import { linesOf } from './helpers.js';
 
 const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
@@ -51,6 +57,21 @@ async function until(what: string, ready: () => Promise<boolean>): Promise<void>
     await new Promise((resolve) => setImmediate(resolve));
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Asks through the recorder, waits for the prompt's delivery, then answers as alice. */
+async function answered(
+  gate: ConfirmGate,
+  channel: FakeChannel,
+  recorder: ConfirmationRecorder,
+  reply: string,
+  summary: string,
+): Promise<ConfirmDecision> {
+  const shown = prompted(gate);
+  const pending = recorder.request({ sessionKey: SESSION, requester: 'alice', action: ACTION, summary });
+  await shown;
+  await channel.say('g1', 'alice', reply);
+  return pending;
 }
 
 describe('recordConfirmations', () => {
@@ -93,15 +114,7 @@ describe('recordConfirmations', () => {
   it("records a confirmation's request, delivered prompt, answer, decision, authorization and effect, in order", async () => {
     const { gate, channel, ledger } = await setup();
     const recorder = recordConfirmations(gate, ledger, { generateId: createSequentialIds('req_') });
-    const shown = prompted(gate);
-    const pending = recorder.request({
-      sessionKey: SESSION,
-      requester: 'alice',
-      action: ACTION,
-      summary: ACTION.args.sql,
-    });
-    await shown;
-    await channel.say('g1', 'alice', '确认');
+    const pending = answered(gate, channel, recorder, '确认', ACTION.args.sql);
     const decision = await pending;
     const ran = await recorder.run(decision, ACTION, () => 'deleted 3 rows');
     expect(ran).toEqual({ ok: true, value: 'deleted 3 rows', recorded: true });
@@ -128,15 +141,7 @@ describe('recordConfirmations', () => {
   it('runs nothing for a cancelled decision and records why', async () => {
     const { gate, channel, ledger } = await setup();
     const recorder = recordConfirmations(gate, ledger);
-    const shown = prompted(gate);
-    const pending = recorder.request({
-      sessionKey: SESSION,
-      requester: 'alice',
-      action: ACTION,
-      summary: 'delete',
-    });
-    await shown;
-    await channel.say('g1', 'alice', '取消');
+    const pending = answered(gate, channel, recorder, '取消', 'delete');
     let ran = false;
     const result = await recorder.run(await pending, ACTION, () => {
       ran = true;
@@ -154,15 +159,7 @@ describe('recordConfirmations', () => {
   it('records a failed effect and rethrows its error', async () => {
     const { gate, channel, ledger } = await setup();
     const recorder = recordConfirmations(gate, ledger);
-    const shown = prompted(gate);
-    const pending = recorder.request({
-      sessionKey: SESSION,
-      requester: 'alice',
-      action: ACTION,
-      summary: 'delete',
-    });
-    await shown;
-    await channel.say('g1', 'alice', '确认');
+    const pending = answered(gate, channel, recorder, '确认', 'delete');
     const decision = await pending;
     await expect(recorder.run(decision, ACTION, () => Promise.reject(new Error('db down')))).rejects.toThrow(
       'db down',
@@ -183,15 +180,7 @@ describe('recordConfirmations', () => {
     ).rejects.toSatisfy((e) => isParleyError(e, 'store_failed'));
     expect(channel.sent).toEqual([]);
     store.heal();
-    const shown = prompted(gate);
-    const pending = recorder.request({
-      sessionKey: SESSION,
-      requester: 'alice',
-      action: ACTION,
-      summary: 'x',
-    });
-    await shown;
-    await channel.say('g1', 'alice', '确认');
+    const pending = answered(gate, channel, recorder, '确认', 'x');
     let ran = false;
     // request, prompt, answer, decision fill the chain (maxEntries 4): the authorization cannot be recorded
     const result = await recorder.run(await pending, ACTION, () => {
@@ -207,15 +196,7 @@ describe('recordConfirmations', () => {
     const { gate, channel, ledger, store } = await setup();
     const tiny = createLedger({ store, maxEntries: 5, keyPrefix: 'tiny:' });
     const recorder = recordConfirmations(gate, tiny);
-    const shown = prompted(gate);
-    const pending = recorder.request({
-      sessionKey: SESSION,
-      requester: 'alice',
-      action: ACTION,
-      summary: 'x',
-    });
-    await shown;
-    await channel.say('g1', 'alice', '确认');
+    const pending = answered(gate, channel, recorder, '确认', 'x');
     const decision = await pending;
     expect(await recorder.run(decision, ACTION, () => 'ran')).toEqual({
       ok: true,
@@ -245,15 +226,7 @@ describe('recordConfirmations under failure', () => {
     const recorder = recordConfirmations(gate, flaky, {
       onRefused: (r) => refused.push(`${r.code}: ${r.message}`),
     });
-    const shown = prompted(gate);
-    const pending = recorder.request({
-      sessionKey: SESSION,
-      requester: 'alice',
-      action: ACTION,
-      summary: 'x',
-    });
-    await shown;
-    await channel.say('g1', 'alice', '确认');
+    const pending = answered(gate, channel, recorder, '确认', 'x');
     await pending;
     await until('both event appends reported', async () => refused.length === 2);
     expect(refused).toEqual(['store_failed: ledger down', 'store_failed: ledger down']);
