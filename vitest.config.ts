@@ -28,6 +28,7 @@ const PACKAGES = [
   'peers',
   'protocol-tools',
   'turns',
+  'ledger',
 ];
 
 /** Subpath exports, listed before the packages so `@parley/testing` does not swallow them. */

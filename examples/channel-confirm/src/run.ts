@@ -4,6 +4,7 @@
 import type { InboundMessage, OutboundMessage } from '@parley/bus';
 import type { ConfirmDecision } from '@parley/confirm';
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
+import { createLedger, verifyLedger } from '@parley/ledger';
 import { createPostgresStore } from '@parley/postgres';
 import { createFakeChannel, createFakeClock, createProgress, createTranscript } from '@parley/testing';
 import {
@@ -84,11 +85,21 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       // restarted bot finds again.
       await db.exec(`DROP SCHEMA IF EXISTS ${BOT_SCHEMA} CASCADE`);
       const store = createPostgresStore({ db, schema: BOT_SCHEMA, clock, sweepIntervalMs: 0 });
+      const ledger = createLedger({ store, clock }); // who saw what and who approved, verifiable offline
       const stopped: ShopBot[] = []; // bots before a restart: they write nothing more
       const start = (): Promise<ShopBot> => {
         const generation = stopped.length;
         const log = (line: string): void => void (stopped.length === generation && transcript.log(line));
-        return createShopBot({ db, channel, clock, generateId, store, log, onProgress: progress.poke });
+        return createShopBot({
+          db,
+          channel,
+          clock,
+          generateId,
+          store,
+          ledger,
+          log,
+          onProgress: progress.poke,
+        });
       };
       let bot = await start();
       const restart = async (): Promise<void> => {
@@ -108,6 +119,12 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
       transcript.note('');
       const decisions: ConfirmDecision[] = [];
       for await (const decision of bot.confirm.audit()) decisions.push(decision);
+      const session = decisions[0]?.sessionKey;
+      // every scenario keeps a ledger; the first with a decision shows it verified offline, and a
+      // tampered copy caught
+      if (session !== undefined && !results.some((r) => r.decisions.length > 0)) {
+        transcript.log(describeLedger(await ledger.exportLines(session)));
+      }
       await store.close();
       const bots = [...stopped, bot];
       results.push({
@@ -126,4 +143,20 @@ export async function runChannelConfirm(options: RunOptions = {}): Promise<RunRe
     if (options.db === undefined) await db.close();
   }
   return { scenarios: results, lines: transcript.lines, pendingTimers: clock.pendingTimers() };
+}
+
+/**
+ * Verifies the session's exported ledger, then a tampered copy: the answer's author changed, or
+ * (when nobody answered) the first entry's time moved by 1 ms.
+ */
+function describeLedger(exported: string): string {
+  const verdict = verifyLedger(exported);
+  const answered = exported.includes('"authorId":');
+  const tampered = answered
+    ? exported.replace(/"authorId":"[^"]*"/, '"authorId":"mallory"')
+    : exported.replace(/"at":(\d+)/, (_, at: string) => `"at":${Number(at) + 1}`);
+  const caught = verifyLedger(tampered);
+  const held = verdict.ok ? `${verdict.entries} entries verified` : `does not verify (${verdict.code})`;
+  const change = answered ? "the answer's author changed" : "the first entry's time moved";
+  return `ledger ${held}; a copy with ${change}: ${caught.ok ? 'not caught' : `${caught.code} at line ${caught.line}`}`;
 }

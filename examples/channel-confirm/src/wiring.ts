@@ -15,6 +15,7 @@ import {
 } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
+import { type Ledger, recordConfirmations } from '@parley/ledger';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import { createToolGate, toOpenAITools } from '@parley/tools';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
@@ -32,6 +33,8 @@ export interface ShopBotOptions {
   readonly log: (line: string) => void;
   /** Pending confirmations and decisions (and the settings); a memory store of its own by default. */
   readonly store?: Store;
+  /** The consent ledger each delivered prompt, answer and decision is appended to (none by default). */
+  readonly ledger?: Ledger;
   /** Called whenever something a driver may wait for happened (a reply, a prompt, a decision). */
   readonly onProgress?: () => void;
 }
@@ -84,6 +87,7 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     resume: { data_modify: resumeDataModify },
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
   });
+  const recorder = options.ledger === undefined ? undefined : recordConfirmations(confirm, options.ledger);
   const tools = createToolGate({
     tools: [dataModify],
     allowlist: ['data_modify'],
@@ -184,6 +188,7 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     seen,
     counts,
     async close(how) {
+      recorder?.stop();
       if (how === 'crash') await bus.close();
       await confirm.close();
       await bus.close();
