@@ -27,6 +27,7 @@ const PACKAGES = [
   'peers',
   'protocol-tools',
   'turns',
+  'restate',
 ];
 
 /** Subpath exports, listed before the packages so `@parley/testing` does not swallow them. */

@@ -1,0 +1,23 @@
+/**
+ * Parley on Restate: correlated requests (`@parley/correlate` protocols) hosted by a Restate
+ * server. Restate keeps the records, the deadlines (durable timers) and the waits (awakeables);
+ * Parley's own pure rules decide every reply, so a request settles exactly as it would with the
+ * embedded Store runner, across app restarts, server restarts and replicas.
+ *
+ * @packageDocumentation
+ * @module @parley/restate
+ */
+export { ParleyRestateError, RESTATE_ERROR_CODES } from './errors.js';
+export type { RestateErrorCode } from './errors.js';
+export type { RequestRecord } from './request-record.js';
+export { DEFAULT_MAX_WATCHERS, defineRequests } from './requests.js';
+export type {
+  CancelResult,
+  OpenRequest,
+  OpenResult,
+  RequestsHandlers,
+  RequestsObject,
+  RequestsOptions,
+  WatchResult,
+} from './requests.js';
+export { awaitRequest, DEFAULT_MAX_WAKEUPS } from './await-request.js';

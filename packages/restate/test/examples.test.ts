@@ -1,0 +1,143 @@
+// biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
+// Every TSDoc @example of @parley/restate, compiled and run; a "// value" comment after console.log is asserted.
+import { formatWithOptions } from 'node:util';
+import { isParleyError } from '@parley/core';
+import { shutdownProtocol } from '@parley/correlate';
+import * as restate from '@restatedev/restate-sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  awaitRequest,
+  type CancelResult,
+  DEFAULT_MAX_WAKEUPS,
+  DEFAULT_MAX_WATCHERS,
+  defineRequests,
+  type OpenRequest,
+  type OpenResult,
+  ParleyRestateError,
+  RESTATE_ERROR_CODES,
+  type RequestRecord,
+  type RequestsHandlers,
+  type RequestsObject,
+  type RequestsOptions,
+  type RestateErrorCode,
+  type WatchResult,
+} from '../src/index.js';
+
+let logs: string[] = [];
+function log(...args: unknown[]): void {
+  logs.push(formatWithOptions({}, ...args));
+}
+function expectPrinted(text: string): void {
+  expect(logs).toContain(text);
+  logs.splice(logs.indexOf(text), 1);
+}
+beforeEach(() => {
+  logs = [];
+});
+afterEach(() => {
+  logs = [];
+});
+
+describe('@parley/restate examples', () => {
+  it('RESTATE_ERROR_CODES (errors.ts)', async () => {
+    log(RESTATE_ERROR_CODES.includes('invalid_options'));
+    expectPrinted('true');
+  });
+
+  it('RestateErrorCode (errors.ts)', async () => {
+    const code: RestateErrorCode = 'invalid_options';
+  });
+
+  it('ParleyRestateError (errors.ts)', async () => {
+    const err = new ParleyRestateError('invalid_options', 'name must be a non-empty string');
+    log(isParleyError(err, 'invalid_options'));
+    expectPrinted('true');
+  });
+
+  it('RequestRecord (request-record.ts)', async () => {
+    const record: RequestRecord = {
+      id: 'r1',
+      protocol: 'shutdown',
+      from: 'lead',
+      to: 'alice',
+      state: 'approved',
+      payload: { reason: 'done' },
+      response: { approve: true },
+      createdAt: 0,
+      deadlineAt: 30_000,
+      settledAt: 5,
+    };
+  });
+
+  it('RequestsOptions (requests.ts)', async () => {
+    const options: RequestsOptions<'requests'> = { name: 'requests', protocols: [shutdownProtocol] };
+  });
+
+  it('OpenRequest (requests.ts)', async () => {
+    const open: OpenRequest = {
+      protocol: 'shutdown',
+      from: 'lead',
+      to: 'alice',
+      payload: { reason: 'done' },
+      timeoutMs: 60_000,
+    };
+  });
+
+  it('OpenResult (requests.ts)', async () => {
+    const result: OpenResult = {
+      ok: false,
+      code: 'duplicate_request',
+      message: 'Request "r1" exists already',
+    };
+  });
+
+  it('WatchResult (requests.ts)', async () => {
+    const result: WatchResult = { ok: true, watching: true };
+  });
+
+  it('CancelResult (requests.ts)', async () => {
+    const result: CancelResult = {
+      ok: false,
+      code: 'not_pending',
+      message: 'Request "r1" is approved already',
+    };
+  });
+
+  it('RequestsHandlers (requests.ts)', async () => {
+    type Reply = RequestsHandlers['reply'];
+  });
+
+  it('RequestsObject (requests.ts)', async () => {
+    function serviceName(object: RequestsObject<'requests'>): string {
+      return object.name;
+    }
+  });
+
+  it('defineRequests (requests.ts)', async () => {
+    const requests = defineRequests({ name: 'requests', protocols: [shutdownProtocol] });
+    log(requests.name);
+    expectPrinted('requests');
+  });
+
+  it('awaitRequest (await-request.ts)', async () => {
+    const requests = defineRequests({ name: 'requests', protocols: [shutdownProtocol] });
+    const lead = restate.service({
+      name: 'lead',
+      handlers: {
+        shutdown: async (ctx: restate.Context, id: string) => (await awaitRequest(ctx, requests, id)).state,
+      },
+    });
+    log(lead.name);
+    expectPrinted('lead');
+  });
+
+  it('DEFAULT_MAX_WATCHERS (requests.ts)', async () => {
+    log(DEFAULT_MAX_WATCHERS);
+    expectPrinted('64');
+  });
+
+  it('DEFAULT_MAX_WAKEUPS (await-request.ts)', async () => {
+    log(DEFAULT_MAX_WAKEUPS);
+    expectPrinted('16');
+  });
+});
