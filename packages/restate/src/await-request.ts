@@ -5,6 +5,9 @@ import { ParleyRestateError } from './errors.js';
 import type { RequestRecord } from './request-record.js';
 import type { RequestsHandlers, RequestsObject, WatchResult } from './requests.js';
 
+/** The code Restate fails an awaited promise with when the invocation is cancelled. */
+const CANCELLED = 409;
+
 /**
  * How many wake-ups without a final record {@link awaitRequest} accepts by default before it gives
  * up (`forged_wakeups`).
@@ -23,7 +26,8 @@ export const DEFAULT_MAX_WAKEUPS = 16;
  * and returns its stored record. Call it inside a Restate handler (a workflow, a service): the wait
  * is an awakeable the object resolves when the request settles, and survives restarts of the app and
  * of the server. A wake-up is only a hint: the record is read back from the object, so a resolve of
- * the awakeable sent by anyone else (the ingress API, a replayed id) decides nothing.
+ * the awakeable sent by anyone else (the ingress API, a replayed id) decides nothing, and neither
+ * does a rejection of it; only a cancellation of the waiting invocation ends the wait early.
  *
  * @throws ParleyRestateError `forged_wakeups` after `maxWakeups` wake-ups without a final record;
  * a Restate `TerminalError` when the request is unknown or has too many waiters.
@@ -63,7 +67,12 @@ export async function awaitRequest(
     const watched: WatchResult = await client.watch(id);
     if (!watched.ok) throw new restate.TerminalError(watched.message);
     if (!watched.watching) return watched.record;
-    await promise; // a hint only: what it carries is not trusted
+    try {
+      await promise; // a hint only: what it carries is not trusted
+    } catch (error) {
+      // A rejection is a hint too (anyone holding the id may reject it), except a cancellation of this wait.
+      if (error instanceof restate.TerminalError && error.code === CANCELLED) throw error;
+    }
     const record = await client.get();
     if (record !== null && record.state !== 'pending') return record;
   }

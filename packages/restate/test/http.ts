@@ -7,7 +7,12 @@ export interface HttpAnswer {
 }
 
 /** One request; `body` is sent as JSON when given. Rejects only when the connection fails. */
-export function http(method: 'GET' | 'POST', url: string, body?: unknown): Promise<HttpAnswer> {
+export function http(
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -15,10 +20,12 @@ export function http(method: 'GET' | 'POST', url: string, body?: unknown): Promi
       {
         method,
         agent: false,
-        headers:
-          payload === undefined
+        headers: {
+          ...extraHeaders,
+          ...(payload === undefined
             ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
       },
       (res) => {
         let text = '';

@@ -103,9 +103,9 @@ export async function startRestate(options: StartOptions = {}): Promise<RestateS
       await waitFor(`the admin API to register the endpoint ${uri}`, 30_000, async () => {
         const { status, text } = await http('POST', `${adminUrl}/deployments`, { uri, force: true });
         if (status >= 200 && status < 300) return true;
-        // The endpoint refused discovery (a wrong identity key): no retry makes it pass.
-        if (status >= 400 && status < 500) throw new Error(`registering ${uri} failed (${status}): ${text}`);
-        return false;
+        if (status === 503) return false; // the admin is not ready yet
+        // The endpoint refused discovery (a wrong identity key, a broken endpoint): no retry makes it pass.
+        throw new Error(`registering ${uri} failed (${status}): ${text}`);
       });
     },
     async restart() {
