@@ -1,19 +1,12 @@
 // Correlated requests on a real Restate server: every reply judged by correlate's rules.
-import { type ReceiveResult, shutdownProtocol } from '@parley/correlate';
-import * as restate from '@restatedev/restate-sdk';
+import type { ReceiveResult } from '@parley/correlate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awaitRequest, defineRequests, type OpenResult, type RequestRecord } from '../src/index.js';
+import type { OpenResult, RequestRecord } from '../src/index.js';
 import { call, type Endpoint, serveEndpoint } from './endpoint.js';
 import { type RestateServer, startRestate, waitFor } from './server.js';
+import { leadService, requests } from './services.js';
 
-const requests = defineRequests({ name: 'requests', protocols: [shutdownProtocol] });
-const lead = restate.service({
-  name: 'lead',
-  handlers: {
-    await: async (ctx: restate.Context, id: string): Promise<RequestRecord> =>
-      awaitRequest(ctx, requests, id),
-  },
-});
+const lead = leadService();
 
 let server: RestateServer;
 let endpoint: Endpoint;

@@ -1,23 +1,15 @@
 // Nobody else gets in: the endpoint takes only requests its Restate server signed, and a wait is
 // decided only through Parley's rules, never by a resolve sent straight to the ingress.
 import { connect } from 'node:http2';
-import { shutdownProtocol } from '@parley/correlate';
-import * as restate from '@restatedev/restate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awaitRequest, defineRequests, type RequestRecord } from '../src/index.js';
+import type { RequestRecord } from '../src/index.js';
 import { call, type Endpoint, serveEndpoint } from './endpoint.js';
 import { http } from './http.js';
 import { identityPair } from './identity.js';
+import { leadService, requests } from './services.js';
 import { type RestateServer, startRestate, waitFor } from './server.js';
 
-const requests = defineRequests({ name: 'requests', protocols: [shutdownProtocol] });
-const lead = restate.service({
-  name: 'lead',
-  handlers: {
-    await: async (ctx: restate.Context, id: string): Promise<RequestRecord> =>
-      awaitRequest(ctx, requests, id),
-  },
-});
+const lead = leadService();
 const serverKey = identityPair();
 const otherKey = identityPair();
 
@@ -132,21 +124,12 @@ describe('a resolve that did not pass the rules', () => {
   });
 });
 
-/** The awakeable id a waiter registered on request `id` (other than `previous`), read with the admin SQL API. */
+/** The awakeable id a waiter registered on request `id` (other than `previous`). */
 async function watcherOf(id: string, previous?: string): Promise<string> {
   let found: string | undefined;
   await waitFor(`a waiter on request ${id} to register an awakeable`, 20_000, async () => {
-    const answer = await http(
-      'POST',
-      `${server.adminUrl}/query`,
-      {
-        query: `SELECT value_utf8 FROM state WHERE service_name = 'requests' AND service_key = '${id}' AND key = 'watchers'`,
-      },
-      { accept: 'application/json' },
-    );
-    const rows = (JSON.parse(answer.text) as { rows?: { value_utf8: string }[] }).rows ?? [];
-    const ids = rows.flatMap((row) => JSON.parse(row.value_utf8) as string[]).filter((w) => w !== previous);
-    found = ids[0];
+    const watchers = ((await server.state('requests', id, 'watchers')) ?? []) as string[];
+    found = watchers.find((w) => w !== previous);
     return found !== undefined;
   });
   return found as string;

@@ -16,6 +16,8 @@ export interface RestateServer {
   register(uri: string): Promise<void>;
   /** Kills the server (SIGKILL) and starts it again on the same ports and base dir. */
   restart(): Promise<void>;
+  /** The JSON value of state `key` of object `service`/`objectKey`, read with the admin SQL API (undefined when unset). */
+  state(service: string, objectKey: string, key: string): Promise<unknown>;
   /** What the server printed, for failure messages. */
   log(): string;
   stop(): Promise<void>;
@@ -111,6 +113,14 @@ export async function startRestate(options: StartOptions = {}): Promise<RestateS
     async restart() {
       await kill();
       await start();
+    },
+    async state(service, objectKey, key) {
+      const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+      const query = `SELECT value_utf8 FROM state WHERE service_name = ${quote(service)} AND service_key = ${quote(objectKey)} AND key = ${quote(key)}`;
+      const answer = await http('POST', `${adminUrl}/query`, { query }, { accept: 'application/json' });
+      if (answer.status !== 200) throw new Error(`the admin query answered ${answer.status}: ${answer.text}`);
+      const row = (JSON.parse(answer.text) as { rows: { value_utf8: string }[] }).rows[0];
+      return row === undefined ? undefined : JSON.parse(row.value_utf8);
     },
     log: () => output,
     async stop() {
