@@ -3,7 +3,7 @@
 import * as restate from '@restatedev/restate-sdk';
 import { ParleyRestateError } from './errors.js';
 import type { RequestRecord } from './request-record.js';
-import type { RequestsHandlers, RequestsObject, WatchResult } from './requests.js';
+import type { RequestsHandlers, RequestsObject, WatchResult } from './requests-types.js';
 
 /** The code Restate fails an awaited promise with when the invocation is cancelled. */
 const CANCELLED = 409;
@@ -29,8 +29,9 @@ export const DEFAULT_MAX_WAKEUPS = 16;
  * the awakeable sent by anyone else (the ingress API, a replayed id) decides nothing, and neither
  * does a rejection of it; only a cancellation of the waiting invocation ends the wait early.
  *
- * @throws ParleyRestateError `forged_wakeups` after `maxWakeups` wake-ups without a final record;
- * a Restate `TerminalError` when the request is unknown or has too many waiters.
+ * @throws a Restate `TerminalError` (the invocation fails, not retried) whose `cause` is a
+ * ParleyRestateError: `forged_wakeups` after `maxWakeups` wake-ups without a final record,
+ * `unknown_request` for a request never opened, `too_many_watchers` when it has `maxWatchers` waiters.
  * @example
  * ```ts
  * import * as restate from '@restatedev/restate-sdk';
@@ -57,15 +58,13 @@ export async function awaitRequest(
   const client = ctx.objectClient<RequestsHandlers>({ name: requests.name }, requestId);
   for (let wakeups = 0; ; wakeups++) {
     if (wakeups >= maxWakeups) {
-      throw new ParleyRestateError(
-        'forged_wakeups',
-        `The wait for request "${requestId}" was woken ${maxWakeups} times without the request being final`,
-        { details: { requestId, maxWakeups } },
-      );
+      const text = `The wait for request "${requestId}" was woken ${maxWakeups} times without the request being final`;
+      throw terminal(new ParleyRestateError('forged_wakeups', text, { details: { requestId, maxWakeups } }));
     }
     const { id, promise } = ctx.awakeable<unknown>();
     const watched: WatchResult = await client.watch(id);
-    if (!watched.ok) throw new restate.TerminalError(watched.message);
+    if (!watched.ok)
+      throw terminal(new ParleyRestateError(watched.code, watched.message, { details: { requestId } }));
     if (!watched.watching) return watched.record;
     try {
       await promise; // a hint only: what it carries is not trusted
@@ -76,4 +75,11 @@ export async function awaitRequest(
     const record = await client.get();
     if (record !== null && record.state !== 'pending') return record;
   }
+}
+
+/** A Restate TerminalError for a Parley error: the invocation fails for good, the Parley error is its cause. */
+function terminal(error: ParleyRestateError): restate.TerminalError {
+  const failure = new restate.TerminalError(`${error.code}: ${error.message}`);
+  Object.defineProperty(failure, 'cause', { value: error });
+  return failure;
 }

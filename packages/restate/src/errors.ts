@@ -10,7 +10,12 @@ import { ParleyError } from '@parley/core';
  * console.log(RESTATE_ERROR_CODES.includes('invalid_options')); // true
  * ```
  */
-export const RESTATE_ERROR_CODES = ['invalid_options', 'forged_wakeups'] as const;
+export const RESTATE_ERROR_CODES = [
+  'invalid_options',
+  'forged_wakeups',
+  'unknown_request',
+  'too_many_watchers',
+] as const;
 
 /**
  * A code of {@link ParleyRestateError}.
@@ -19,6 +24,8 @@ export const RESTATE_ERROR_CODES = ['invalid_options', 'forged_wakeups'] as cons
  *   name, or a bad `maxWatchers`.
  * - `forged_wakeups`: a waiter was woken `maxWakeups` times without the stored record being final
  *   (someone keeps resolving its awakeable by hand); the wait gives up rather than trusting them.
+ * - `unknown_request`: {@link awaitRequest} was asked to wait for a request that was never opened.
+ * - `too_many_watchers`: {@link awaitRequest} found the request with `maxWatchers` waiters already.
  *
  * @example
  * ```ts
@@ -31,8 +38,9 @@ export type RestateErrorCode = (typeof RESTATE_ERROR_CODES)[number];
 
 /**
  * The error thrown by `@parley/restate`; check it with `isParleyError(err, 'invalid_options')`.
- * Inside a Restate handler it is thrown as a Restate `TerminalError` carrying the same text, so the
- * invocation is not retried.
+ * Inside a Restate handler ({@link awaitRequest}) it is the `cause` of the Restate `TerminalError`
+ * actually thrown (message `<code>: <text>`), so the invocation fails for good instead of being
+ * retried.
  *
  * @example
  * ```ts

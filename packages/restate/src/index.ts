@@ -10,7 +10,8 @@
 export { ParleyRestateError, RESTATE_ERROR_CODES } from './errors.js';
 export type { RestateErrorCode } from './errors.js';
 export type { RequestRecord } from './request-record.js';
-export { DEFAULT_MAX_WATCHERS, defineRequests } from './requests.js';
+export { defineRequests } from './requests.js';
+export { DEFAULT_MAX_WATCHERS } from './requests-types.js';
 export type {
   CancelResult,
   OpenRequest,
@@ -19,5 +20,5 @@ export type {
   RequestsObject,
   RequestsOptions,
   WatchResult,
-} from './requests.js';
+} from './requests-types.js';
 export { awaitRequest, DEFAULT_MAX_WAKEUPS } from './await-request.js';

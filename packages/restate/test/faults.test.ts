@@ -10,6 +10,7 @@ import { type App, startApp } from './apps.js';
 import { call, send } from './endpoint.js';
 import { http } from './http.js';
 import { freePorts, type RestateServer, startRestate, waitFor } from './server.js';
+import { responseTo } from './services.js';
 
 let server: RestateServer;
 let dir: string;
@@ -40,14 +41,7 @@ const open = (id: string, timeoutMs = 60_000): Promise<unknown> =>
     timeoutMs,
   });
 const reply = (id: string, response: unknown): Promise<ReceiveResult> =>
-  call(server.ingressUrl, `requests/${id}/reply`, {
-    kind: 'response',
-    request_id: id,
-    protocol: 'shutdown',
-    from: 'alice',
-    to: 'lead',
-    response,
-  });
+  call(server.ingressUrl, `requests/${id}/reply`, responseTo(id, { response }));
 
 /** The output of an invocation started with `send`, once it has one (ingress attach blocks until then). */
 async function outputOf(invocationId: string): Promise<unknown> {

@@ -8,7 +8,7 @@ export interface HttpAnswer {
 
 /** One request; `body` is sent as JSON when given. Rejects only when the connection fails. */
 export function http(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH',
   url: string,
   body?: unknown,
   extraHeaders: Record<string, string> = {},

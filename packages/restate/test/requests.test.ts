@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenResult, RequestRecord } from '../src/index.js';
 import { call, type Endpoint, serveEndpoint } from './endpoint.js';
 import { type RestateServer, startRestate, waitFor } from './server.js';
-import { leadService, requests } from './services.js';
+import { leadService, requests, responseTo } from './services.js';
 
 const lead = leadService();
 
@@ -32,14 +32,7 @@ const open = (id: string, timeoutMs = 60_000): Promise<OpenResult> =>
     timeoutMs,
   });
 const reply = (id: string, from: string, response: unknown, protocol = 'shutdown'): Promise<ReceiveResult> =>
-  call(server.ingressUrl, `requests/${id}/reply`, {
-    kind: 'response',
-    request_id: id,
-    protocol,
-    from,
-    to: 'lead',
-    response,
-  });
+  call(server.ingressUrl, `requests/${id}/reply`, responseTo(id, { protocol, from, response }));
 const get = (id: string): Promise<RequestRecord | null> => call(server.ingressUrl, `requests/${id}/get`);
 
 describe('defineRequests on a Restate server', () => {

@@ -6,7 +6,7 @@ import type { RequestRecord } from '../src/index.js';
 import { call, type Endpoint, serveEndpoint } from './endpoint.js';
 import { http } from './http.js';
 import { identityPair } from './identity.js';
-import { leadService, requests } from './services.js';
+import { leadService, requests, responseTo } from './services.js';
 import { type RestateServer, startRestate, waitFor } from './server.js';
 
 const lead = leadService();
@@ -112,14 +112,7 @@ describe('a resolve that did not pass the rules', () => {
     expect(await call<RequestRecord>(server.ingressUrl, `requests/${id}/get`)).toMatchObject({
       state: 'pending',
     });
-    await call(server.ingressUrl, `requests/${id}/reply`, {
-      kind: 'response',
-      request_id: id,
-      protocol: 'shutdown',
-      from: 'alice',
-      to: 'lead',
-      response: { approve: true },
-    });
+    await call(server.ingressUrl, `requests/${id}/reply`, responseTo(id));
     expect(await waited).toMatchObject({ id, state: 'approved', response: { approve: true } });
   });
 });

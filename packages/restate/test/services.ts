@@ -2,7 +2,13 @@
 import { appendFileSync } from 'node:fs';
 import { shutdownProtocol } from '@parley/correlate';
 import * as restate from '@restatedev/restate-sdk';
-import { awaitRequest, defineRequests, type RequestRecord } from '../src/index.js';
+import {
+  awaitRequest,
+  defineRequests,
+  type RequestRecord,
+  type RequestsHandlers,
+  type RequestsObject,
+} from '../src/index.js';
 
 export const requests = defineRequests({ name: 'requests', protocols: [shutdownProtocol] });
 
@@ -31,4 +37,37 @@ export function leadService(options: LeadOptions = {}) {
       },
     },
   });
+}
+
+/** A service named `name` that waits on requests of `object` with `maxWakeups`. */
+export function waiterService(name: string, object: RequestsObject<string>, maxWakeups?: number) {
+  return restate.service({
+    name,
+    handlers: {
+      await: async (ctx: restate.Context, id: string): Promise<RequestRecord> =>
+        awaitRequest(ctx, object, id, maxWakeups === undefined ? {} : { maxWakeups }),
+    },
+  });
+}
+
+/** Another service of the cluster calling a request's internal `expire` before its deadline. */
+export const early = restate.service({
+  name: 'early',
+  handlers: {
+    expire: async (ctx: restate.Context, id: string): Promise<RequestRecord | null> =>
+      ctx.objectClient<RequestsHandlers>({ name: requests.name }, id).expire(),
+  },
+});
+
+/** A shutdown response to request `id` from alice to the lead (approving unless `extra` says otherwise). */
+export function responseTo(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    kind: 'response',
+    request_id: id,
+    protocol: 'shutdown',
+    from: 'alice',
+    to: 'lead',
+    response: { approve: true },
+    ...extra,
+  };
 }
