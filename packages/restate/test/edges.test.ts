@@ -2,9 +2,9 @@
 import { planApprovalProtocol, shutdownProtocol } from '@parley/correlate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineRequests, type OpenResult, type RequestRecord } from '../src/index.js';
-import { call, type Endpoint, send, serveEndpoint } from './endpoint.js';
+import { call, send, serveOnRestate } from './endpoint.js';
 import { http } from './http.js';
-import { type RestateServer, startRestate, waitFor } from './server.js';
+import { type RestateServer, waitFor } from './server.js';
 import { early, leadService, requests, responseTo, waiterService } from './services.js';
 
 const tight = defineRequests({
@@ -16,17 +16,12 @@ const tightWaiter = waiterService('tightWaiter', tight);
 const impatient = waiterService('impatient', requests, 1);
 
 let server: RestateServer;
-let endpoint: Endpoint;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  server = await startRestate();
-  endpoint = await serveEndpoint([requests, tight, leadService(), tightWaiter, impatient, early]);
-  await server.register(endpoint.url);
+  ({ server, stop } = await serveOnRestate([requests, tight, leadService(), tightWaiter, impatient, early]));
 });
-afterAll(async () => {
-  await endpoint?.close();
-  await server?.stop();
-});
+afterAll(async () => stop?.());
 
 const base = { protocol: 'shutdown', from: 'lead', to: 'alice', payload: {} };
 const open = (object: string, id: string, input: unknown): Promise<OpenResult> =>

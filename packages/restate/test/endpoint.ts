@@ -2,7 +2,7 @@
 import { createServer, type Http2Server } from 'node:http2';
 import * as restate from '@restatedev/restate-sdk';
 import { http } from './http.js';
-import { freePorts } from './server.js';
+import { freePorts, type RestateServer, startRestate } from './server.js';
 
 type Services = restate.EndpointOptions['services'];
 
@@ -49,4 +49,20 @@ export async function call<T>(ingressUrl: string, path: string, body: unknown = 
 export async function send(ingressUrl: string, path: string, body: unknown = null): Promise<string> {
   const answer = await call<{ invocationId: string }>(ingressUrl, `${path}/send`, body);
   return answer.invocationId;
+}
+
+/** A real server with `services` served and registered; `stop` closes the endpoint, then the server. */
+export async function serveOnRestate(
+  services: Services,
+): Promise<{ readonly server: RestateServer; stop(): Promise<void> }> {
+  const server = await startRestate();
+  const endpoint = await serveEndpoint(services);
+  await server.register(endpoint.url);
+  return {
+    server,
+    async stop() {
+      await endpoint.close();
+      await server.stop();
+    },
+  };
 }

@@ -2,26 +2,21 @@
 import type { ReceiveResult } from '@parley/correlate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenResult, RequestRecord } from '../src/index.js';
-import { call, type Endpoint, serveEndpoint } from './endpoint.js';
-import { type RestateServer, startRestate, waitFor } from './server.js';
+import { call, serveOnRestate } from './endpoint.js';
+import { type RestateServer, waitFor } from './server.js';
 import { leadService, requests, responseTo } from './services.js';
 
 const lead = leadService();
 
 let server: RestateServer;
-let endpoint: Endpoint;
 let n = 0;
 const nextId = (): string => `req-${process.pid}-${n++}`;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  server = await startRestate();
-  endpoint = await serveEndpoint([requests, lead]);
-  await server.register(endpoint.url);
+  ({ server, stop } = await serveOnRestate([requests, lead]));
 });
-afterAll(async () => {
-  await endpoint?.close();
-  await server?.stop();
-});
+afterAll(async () => stop?.());
 
 const open = (id: string, timeoutMs = 60_000): Promise<OpenResult> =>
   call(server.ingressUrl, `requests/${id}/open`, {
