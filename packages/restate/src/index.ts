@@ -22,3 +22,10 @@ export type {
   WatchResult,
 } from './requests-types.js';
 export { awaitRequest, DEFAULT_MAX_WAKEUPS } from './await-request.js';
+export { definePipelineWorkflow } from './pipeline-workflow.js';
+export type {
+  DecideResult,
+  PipelineRunResult,
+  PipelineWorkflowHandlers,
+  PipelineWorkflowOptions,
+} from './pipeline-workflow.js';

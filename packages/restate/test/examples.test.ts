@@ -3,11 +3,17 @@
 import { formatWithOptions } from 'node:util';
 import { isParleyError } from '@parley/core';
 import { shutdownProtocol } from '@parley/correlate';
+import { definePipeline } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   awaitRequest,
   type CancelResult,
+  type DecideResult,
+  definePipelineWorkflow,
+  type PipelineRunResult,
+  type PipelineWorkflowHandlers,
+  type PipelineWorkflowOptions,
   DEFAULT_MAX_WAKEUPS,
   DEFAULT_MAX_WATCHERS,
   defineRequests,
@@ -139,5 +145,38 @@ describe('@parley/restate examples', () => {
   it('DEFAULT_MAX_WAKEUPS (await-request.ts)', async () => {
     log(DEFAULT_MAX_WAKEUPS);
     expectPrinted('16');
+  });
+
+  it('PipelineWorkflowOptions (pipeline-workflow.ts)', async () => {
+    const options: PipelineWorkflowOptions<'brief'> = {
+      name: 'brief',
+      pipeline: definePipeline({ name: 'brief', nodes: [{ id: 'draft', kind: 'task', agent: 'writer' }] }),
+      work: () => ({ text: 'draft' }),
+    };
+  });
+
+  it('PipelineRunResult (pipeline-workflow.ts)', async () => {
+    const result: PipelineRunResult = { status: 'succeeded', nodes: {} };
+  });
+
+  it('DecideResult (pipeline-workflow.ts)', async () => {
+    const result: DecideResult = { ok: false, code: 'not_waiting', message: 'approve is done, not waiting' };
+  });
+
+  it('PipelineWorkflowHandlers (pipeline-workflow.ts)', async () => {
+    type Decide = PipelineWorkflowHandlers['decide'];
+  });
+
+  it('definePipelineWorkflow (pipeline-workflow.ts)', async () => {
+    const pipeline = definePipeline({
+      name: 'brief',
+      nodes: [
+        { id: 'draft', kind: 'task', agent: 'writer' },
+        { id: 'approve', kind: 'approval', dependsOn: ['draft'] },
+      ],
+    });
+    const workflow = definePipelineWorkflow({ name: 'brief', pipeline, work: () => ({ text: 'draft' }) });
+    log(workflow.name);
+    expectPrinted('brief');
   });
 });

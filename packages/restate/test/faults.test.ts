@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReceiveResult } from '@parley/correlate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestRecord } from '../src/index.js';
+import type { PipelineRunResult, RequestRecord } from '../src/index.js';
 import { type App, startApp } from './apps.js';
 import { call, send } from './endpoint.js';
 import { http } from './http.js';
@@ -70,6 +70,31 @@ describe('the app process killed', () => {
     const lines = readFileSync(effectLog, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain(String(first.pid));
+  });
+});
+
+describe('the app process killed while a pipeline node runs', () => {
+  it('finishes the run on the other process and journals the node’s result once', async () => {
+    const [port] = await freePorts(1);
+    const workLog = join(dir, 'work.log');
+    const first = await app(port as number, { CRASH_IN_WORK: '1', WORK_LOG: workLog });
+    await server.register(first.url);
+    const run = await send(server.ingressUrl, 'job/run-kill/run', null);
+    expect(await first.exited).toBeNull(); // killed by SIGKILL inside the node's work
+    const second = await app(port as number, { WORK_LOG: workLog });
+    const answer = await http('GET', `${server.ingressUrl}/restate/invocation/${run}/attach`);
+    const result = JSON.parse(answer.text) as PipelineRunResult;
+    expect(result.status).toBe('succeeded');
+    expect(result.nodes.build).toMatchObject({
+      status: 'done',
+      attempts: 1,
+      output: { built: true, pid: second.pid },
+    });
+    // The attempt that died had no journaled result, so it ran again (at least once), on the survivor.
+    expect(readFileSync(workLog, 'utf8').trim().split('\n')).toEqual([
+      `build ${first.pid}`,
+      `build ${second.pid}`,
+    ]);
   });
 });
 
