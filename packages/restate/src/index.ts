@@ -28,4 +28,4 @@ export type {
   PipelineRunResult,
   PipelineWorkflowHandlers,
   PipelineWorkflowOptions,
-} from './pipeline-workflow.js';
+} from './pipeline-workflow-types.js';

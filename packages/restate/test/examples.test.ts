@@ -75,11 +75,11 @@ describe('@parley/restate examples', () => {
     };
   });
 
-  it('RequestsOptions (requests.ts)', async () => {
+  it('RequestsOptions (requests-types.ts)', async () => {
     const options: RequestsOptions<'requests'> = { name: 'requests', protocols: [shutdownProtocol] };
   });
 
-  it('OpenRequest (requests.ts)', async () => {
+  it('OpenRequest (requests-types.ts)', async () => {
     const open: OpenRequest = {
       protocol: 'shutdown',
       from: 'lead',
@@ -89,7 +89,7 @@ describe('@parley/restate examples', () => {
     };
   });
 
-  it('OpenResult (requests.ts)', async () => {
+  it('OpenResult (requests-types.ts)', async () => {
     const result: OpenResult = {
       ok: false,
       code: 'duplicate_request',
@@ -97,11 +97,11 @@ describe('@parley/restate examples', () => {
     };
   });
 
-  it('WatchResult (requests.ts)', async () => {
+  it('WatchResult (requests-types.ts)', async () => {
     const result: WatchResult = { ok: true, watching: true };
   });
 
-  it('CancelResult (requests.ts)', async () => {
+  it('CancelResult (requests-types.ts)', async () => {
     const result: CancelResult = {
       ok: false,
       code: 'not_pending',
@@ -109,11 +109,11 @@ describe('@parley/restate examples', () => {
     };
   });
 
-  it('RequestsHandlers (requests.ts)', async () => {
+  it('RequestsHandlers (requests-types.ts)', async () => {
     type Reply = RequestsHandlers['reply'];
   });
 
-  it('RequestsObject (requests.ts)', async () => {
+  it('RequestsObject (requests-types.ts)', async () => {
     function serviceName(object: RequestsObject<'requests'>): string {
       return object.name;
     }
@@ -137,7 +137,7 @@ describe('@parley/restate examples', () => {
     expectPrinted('lead');
   });
 
-  it('DEFAULT_MAX_WATCHERS (requests.ts)', async () => {
+  it('DEFAULT_MAX_WATCHERS (requests-types.ts)', async () => {
     log(DEFAULT_MAX_WATCHERS);
     expectPrinted('64');
   });
@@ -147,7 +147,7 @@ describe('@parley/restate examples', () => {
     expectPrinted('16');
   });
 
-  it('PipelineWorkflowOptions (pipeline-workflow.ts)', async () => {
+  it('PipelineWorkflowOptions (pipeline-workflow-types.ts)', async () => {
     const options: PipelineWorkflowOptions<'brief'> = {
       name: 'brief',
       pipeline: definePipeline({ name: 'brief', nodes: [{ id: 'draft', kind: 'task', agent: 'writer' }] }),
@@ -155,15 +155,15 @@ describe('@parley/restate examples', () => {
     };
   });
 
-  it('PipelineRunResult (pipeline-workflow.ts)', async () => {
+  it('PipelineRunResult (pipeline-workflow-types.ts)', async () => {
     const result: PipelineRunResult = { status: 'succeeded', nodes: {} };
   });
 
-  it('DecideResult (pipeline-workflow.ts)', async () => {
+  it('DecideResult (pipeline-workflow-types.ts)', async () => {
     const result: DecideResult = { ok: false, code: 'not_waiting', message: 'approve is done, not waiting' };
   });
 
-  it('PipelineWorkflowHandlers (pipeline-workflow.ts)', async () => {
+  it('PipelineWorkflowHandlers (pipeline-workflow-types.ts)', async () => {
     type Decide = PipelineWorkflowHandlers['decide'];
   });
 
