@@ -58,13 +58,29 @@ function main(args) {
   for (const name of wanted.length > 0 ? wanted : byName.keys()) add(name);
 
   const fresh = [];
+  const chosen = all.filter((p) => needed.has(p.name));
+  // What will be built, to say so first: a package is stale, or one it depends on will be rebuilt.
+  const rebuilt = new Set();
+  for (const pkg of chosen) {
+    const own = force || isStale(outputTimes(pkg), inputTimes(pkg, byName));
+    if (own || pkg.deps.some((dep) => rebuilt.has(dep))) rebuilt.add(pkg.name);
+  }
+  const stale = rebuilt.size;
+  if (stale > 1) {
+    process.stdout.write(
+      `Building ${stale} of ${chosen.length} packages first (ESM, CJS and types with tsup; a few seconds each,\n` +
+        'a few minutes in all on a small machine). Later runs rebuild only what changed.\n',
+    );
+  }
+  let built = 0;
   // In dependency order, so a sibling rebuilt just now makes its dependents stale.
-  for (const pkg of all.filter((p) => needed.has(p.name))) {
+  for (const pkg of chosen) {
     if (!force && !isStale(outputTimes(pkg), inputTimes(pkg, byName))) {
       fresh.push(pkg.short);
       continue;
     }
-    process.stdout.write(`build ${pkg.name}\n`);
+    built++;
+    process.stdout.write(`build ${stale > 1 ? `${built}/${stale} ` : ''}${pkg.name}\n`);
     execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent'], {
       cwd: pkg.dir,
       stdio: 'inherit',

@@ -1,20 +1,16 @@
-import type { InboundMessage } from '@parley/bus';
-import { assertTimeoutMs, type JsonValue } from '@parley/core';
+import { assertTimeoutMs } from '@parley/core';
 import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
-import { cardToken, onCard } from './internal/cards.js';
 import { checkRequest } from './internal/checks.js';
 import { createContext } from './internal/context.js';
-import { settle } from './internal/lifecycle.js';
-import { onMessage } from './internal/replies.js';
-import { begin, newEntry } from './internal/requests.js';
+import { install, refresh, watchStore } from './internal/intake.js';
+import { begin } from './internal/requests.js';
+import { entryOf, settle } from './internal/runner.js';
+import { createConfirmation } from './step.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
-import { adoptRecorded, dropMirror, refresh, restore, watchStore } from './internal/sync.js';
+import { adoptRecorded, dropMirror, restore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 import type { ConfirmDecision, ConfirmRequest } from './decision.js';
-
-/** The longest confirmation id `generateId` may return (ids are kept in bounded memory and tokens). */
-const MAX_ID_LENGTH = 128;
 
 /**
  * Creates a {@link ConfirmGate} on a bus and installs its interceptor: a pending confirmation of a
@@ -53,7 +49,7 @@ const MAX_ID_LENGTH = 128;
  */
 export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const ctx = createContext(options, refresh);
-  const { bus, events } = ctx;
+  const { events } = ctx;
 
   // Restore after the caller has had a chance to subscribe to `error`.
   const ready = Promise.resolve()
@@ -63,46 +59,28 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     });
   ctx.ready = ready;
 
-  const uninstall = bus.intercept({
-    name: 'confirm',
-    intercept(message: InboundMessage) {
-      // The order the gate saw events in: this message's place among messages and prompt sends.
-      const arrival = ++ctx.arrivals;
-      if (message.kind === 'card_action') {
-        const token = cardToken(message.action);
-        return token === undefined ? false : onCard(ctx, message, token, arrival);
-      }
-      if (ctx.loading) return ready.then(() => onMessage(ctx, message, arrival));
-      // Nothing pending, followed, just decided or counted that this message could touch: pass it
-      // on after one lookup, as most chat in a busy bus is.
-      const idle =
-        ctx.mirrorOf.size === 0 &&
-        ctx.lately.size === 0 &&
-        (message.eventId === undefined || ctx.countedEvents.size === 0) &&
-        (ctx.active.size === 0 || ctx.active.get(message.sessionKey) === undefined);
-      return idle ? false : onMessage(ctx, message, arrival);
-    },
-  });
+  const uninstall = install(ctx);
 
   const unwatch = watchStore(ctx);
 
   const gate: ConfirmGate = {
     async request(request: ConfirmRequest) {
       if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      const timeoutMs = assertTimeoutMs(request?.timeoutMs ?? ctx.defaultTimeoutMs);
+      // Checked before waiting for the restore, so a bad request fails at once.
       const address = checkRequest(request);
-      const { digest, args: canonicalArgs } = hashAction(request.action);
-      const args = JSON.parse(canonicalArgs) as JsonValue; // a private copy
+      assertTimeoutMs(request.timeoutMs ?? ctx.defaultTimeoutMs);
+      hashAction(request.action);
       await ready;
       const id = ctx.nextId();
-      if (typeof id !== 'string' || id === '' || id.includes('.') || id.length > MAX_ID_LENGTH) {
-        throw new ConfirmError('invalid_argument', `generateId returned an unusable id ${String(id)}`, {
-          details: { id: String(id) },
-        });
-      }
       if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      const action = { name: request.action.name, args, digest };
-      const entry = newEntry(ctx, request, id, address, action, timeoutMs);
+      const conf = createConfirmation(request, {
+        id,
+        now: ctx.clock.now(),
+        timeoutMs: ctx.defaultTimeoutMs,
+        approvers: ctx.approvers,
+        ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
+      });
+      const entry = entryOf(conf, address);
       return new Promise<ConfirmDecision>((resolve) => {
         entry.resolve = resolve;
         void begin(ctx, entry, request.signal);
@@ -123,18 +101,20 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     },
     audit: () => decisions(ctx),
     pending: () =>
-      [...ctx.byId.values(), ...ctx.mirrors.values()].map((entry) => ({
-        id: entry.record.id,
-        sessionKey: entry.record.sessionKey,
-        actionName: entry.record.action.name,
-        requester: entry.record.requester,
-        state: entry.state === 'prompted' ? 'prompted' : 'queued',
-        step: entry.record.step,
-        delivered: entry.record.deliveredAt !== undefined,
-        ...(entry.state === 'prompted' ? { expiresAt: entry.record.expiresAt } : {}),
-        restored: entry.restored,
-        remote: entry.remote,
-      })),
+      [...ctx.byId.values(), ...ctx.mirrors.values()].map(
+        ({ conf: { record, state, restored, remote } }) => ({
+          id: record.id,
+          sessionKey: record.sessionKey,
+          actionName: record.action.name,
+          requester: record.requester,
+          state: state === 'prompted' ? 'prompted' : 'queued',
+          step: record.step,
+          delivered: record.deliveredAt !== undefined,
+          ...(state === 'prompted' ? { expiresAt: record.expiresAt } : {}),
+          restored,
+          remote,
+        }),
+      ),
     ready,
     on: (event, listener) => events.on(event, listener),
     async close() {

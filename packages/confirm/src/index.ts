@@ -9,6 +9,24 @@
  * @module @parley/confirm
  */
 export { createConfirmGate } from './gate.js';
+export { confirmRules, confirmStep, createConfirmation } from './step.js';
+export type {
+  AdmissionRules,
+  AdmissionView,
+  AnswerRules,
+  ConfirmationAdmission,
+  ConfirmationAnswer,
+  ConfirmationVerdict,
+  DecisionDetails,
+  Confirmation,
+  ConfirmationEffect,
+  ConfirmationEvent,
+  ConfirmationRecord,
+  ConfirmationTransition,
+  ConfirmRules,
+  ConfirmRulesOptions,
+  NewConfirmation,
+} from './step.js';
 export {
   DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,

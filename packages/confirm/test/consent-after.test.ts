@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMessageBus } from '@parley/bus';
 import { createFakeChannel } from '@parley/testing';
 import { type ConfirmDecision, createConfirmGate, DEFAULT_AFTER_DECISION_MS } from '../src/index.js';
-import { eventKeyOf, MAX_EVENT_KEY_LENGTH } from '../src/internal/context.js';
+import { eventKeyOf, MAX_EVENT_KEY_LENGTH } from '../src/internal/intake.js';
 import { ACTION, flush, setup, storeData, storedData } from './helpers.js';
 
 // Issue 18, sections 5 and 6: after the decision, stored records read strictly, and bounds.

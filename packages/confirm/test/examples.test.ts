@@ -22,6 +22,23 @@ import {
   type ConfirmOutcome,
   type ConfirmRequest,
   type ConfirmStep,
+  type AdmissionRules,
+  type AdmissionView,
+  type AnswerRules,
+  type ConfirmationAdmission,
+  type ConfirmationAnswer,
+  type ConfirmationVerdict,
+  type DecisionDetails,
+  type Confirmation,
+  type ConfirmationEffect,
+  type ConfirmationEvent,
+  type ConfirmationRecord,
+  type ConfirmationTransition,
+  type ConfirmRules,
+  type ConfirmRulesOptions,
+  confirmRules,
+  confirmStep,
+  createConfirmation,
   createConfirmGate,
   DECISION_REASONS,
   type DecisionReason,
@@ -42,6 +59,7 @@ import {
   REPLY_VERDICTS,
   type ReplyVerdict,
   type ResumeHandler,
+  type NewConfirmation,
   type Vocabulary,
   type VocabularyWords,
 } from '../src/index.js';
@@ -319,5 +337,192 @@ describe('@parley/confirm examples', () => {
     expectPrinted('unrecognised');
     log(parseReply('уеѕ'));
     expectPrinted('unrecognised');
+  });
+
+  it('confirmStep (internal/machine.ts)', async () => {
+    const rules = confirmRules();
+    const request = {
+      sessionKey: 'telegram:42',
+      action: { name: 'sql.drop', args: { table: 't' } },
+      summary: 'DROP TABLE t',
+      requester: 'alice',
+    };
+    let c = createConfirmation(request, { id: 'c1', now: 0 });
+    c = confirmStep(c, { type: 'prompt' }, 0, rules).next;
+    const early = {
+      type: 'reply',
+      text: 'yes',
+      senderId: 'alice',
+      arrival: 1,
+      order: undefined,
+      bot: false,
+      lateChecked: true,
+    } as const;
+    c = confirmStep(c, { type: 'send_begun', sends: 1, seq: 2 }, 5, rules).next;
+    log(confirmStep(c, early, 6, rules).result);
+    expectPrinted("{ kind: 'ignore', code: 'before_delivery', tooEarly: true }");
+  });
+
+  it('Confirmation (step.ts)', async () => {
+    const request = {
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy', args: {} },
+      summary: 'Deploy',
+      requester: 'U1',
+    };
+    const c: Confirmation = createConfirmation(request, { id: 'c1', now: 0 });
+    log(c.state, c.record.rev, JSON.parse(JSON.stringify(c)).record.id);
+    expectPrinted('new 0 c1');
+  });
+
+  it('ConfirmationRecord (step.ts)', async () => {
+    const request = {
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy', args: {} },
+      summary: 'Deploy',
+      requester: 'U1',
+    };
+    const record: ConfirmationRecord = createConfirmation(request, { id: 'c1', now: 0 }).record;
+    log(record.action.digest.length, record.timeoutMs);
+    expectPrinted('64 300000');
+  });
+
+  it('ConfirmationEvent (step.ts)', async () => {
+    const reply: ConfirmationEvent = {
+      type: 'reply',
+      text: 'yes',
+      senderId: 'U1',
+      arrival: 7,
+      order: undefined,
+      bot: false,
+    };
+    log(reply.type);
+    expectPrinted('reply');
+  });
+
+  it('ConfirmationEffect (step.ts)', async () => {
+    const effect: ConfirmationEffect = { type: 'timer', delayMs: 60_000 };
+    log(effect.type);
+    expectPrinted('timer');
+  });
+
+  it('ConfirmationTransition (step.ts)', async () => {
+    const request = {
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy', args: {} },
+      summary: 'Deploy',
+      requester: 'U1',
+    };
+    const c = createConfirmation(request, { id: 'c1', now: 0 });
+    const t: ConfirmationTransition = confirmStep(c, { type: 'prompt' }, 0, confirmRules());
+    log(t.next.state, t.effects.length);
+    expectPrinted('prompted 2');
+  });
+
+  it('ConfirmRules (step.ts)', async () => {
+    const rules: ConfirmRules = confirmRules({ unrecognised: 'reprompt' });
+    log(rules.unrecognised, rules.admit.maxQueued);
+    expectPrinted('reprompt 8');
+  });
+
+  it('ConfirmRulesOptions (step.ts)', async () => {
+    const options: ConfirmRulesOptions = { whenPending: 'supersede', afterDecisionMs: 0 };
+    log(options.whenPending);
+    expectPrinted('supersede');
+  });
+
+  it('confirmRules (step.ts)', async () => {
+    const rules = confirmRules({ whenPending: 'reject', maxReprompts: 1 });
+    log(rules.admit.whenPending, rules.maxReprompts, rules.afterDecisionMs);
+    expectPrinted('reject 1 30000');
+  });
+
+  it('NewConfirmation (step.ts)', async () => {
+    const how: NewConfirmation = {
+      id: 'cfm_1',
+      now: Date.UTC(2026, 0, 1),
+      timeoutMs: 120_000,
+      approvers: 'any',
+    };
+    log(how.approvers);
+    expectPrinted('any');
+  });
+
+  it('createConfirmation (step.ts)', async () => {
+    const rules = confirmRules();
+    const request = {
+      sessionKey: 'telegram:42',
+      action: { name: 'sql.drop', args: { table: 'customers' } },
+      summary: 'DROP TABLE customers',
+      requester: 'alice',
+    };
+    let c = createConfirmation(request, { id: 'c1', now: 1_000 });
+    const prompted = confirmStep(c, { type: 'prompt' }, 1_000, rules);
+    log(prompted.effects.map((effect) => effect.type));
+    expectPrinted("[ 'timer', 'write_then_send' ]");
+    c = confirmStep(prompted.next, { type: 'send_begun', sends: 1, seq: 1 }, 1_010, rules).next;
+    const delivered = { type: 'delivered', sends: 1, seq: 2, kind: 'first', order: undefined } as const;
+    c = confirmStep(c, delivered, 1_020, rules).next;
+    const reply = {
+      type: 'reply',
+      text: '确认',
+      senderId: 'alice',
+      arrival: 3,
+      order: undefined,
+      bot: false,
+    } as const;
+    const answered = confirmStep(c, reply, 1_030, rules);
+    log(answered.next.state, answered.effects[0]?.type);
+    expectPrinted('done decided');
+  });
+
+  it('AnswerRules (internal/answers.ts)', async () => {
+    const rules: AnswerRules = confirmRules();
+    log(rules.unrecognised, rules.maxReprompts);
+    expectPrinted('cancel 2');
+  });
+
+  it('ConfirmationAnswer (internal/answers.ts)', async () => {
+    const deadline: ConfirmationAnswer = { type: 'deadline' };
+    log(deadline.type);
+    expectPrinted('deadline');
+  });
+
+  it('DecisionDetails (internal/answers.ts)', async () => {
+    const details: DecisionDetails = { decidedBy: 'alice', reply: '确认' };
+    log(details.decidedBy);
+    expectPrinted('alice');
+  });
+
+  it('ConfirmationVerdict (internal/answers.ts)', async () => {
+    const verdict: ConfirmationVerdict = { kind: 'ignore', code: 'before_delivery', tooEarly: true };
+    log(verdict.kind);
+    expectPrinted('ignore');
+  });
+
+  it('AdmissionView (internal/step-admit.ts)', async () => {
+    const view: AdmissionView = {
+      aborted: false,
+      held: 0,
+      closed: false,
+      multiStep: false,
+      grant: 'unread',
+      active: false,
+      queued: 0,
+    };
+    log(view.grant);
+    expectPrinted('unread');
+  });
+
+  it('AdmissionRules (internal/step-admit.ts)', async () => {
+    const admit: AdmissionRules = confirmRules({ whenPending: 'reject' }).admit;
+    log(admit.whenPending, admit.maxPending);
+    expectPrinted('reject 10000');
+  });
+
+  it('ConfirmationAdmission (internal/step-admit.ts)', async () => {
+    const admission: ConfirmationAdmission = { kind: 'queue' };
+    log(admission.kind);
+    expectPrinted('queue');
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AdmitView, adopt, admit } from '../src/internal/step-admit.js';
-import type { PendingRecord } from '../src/internal/records.js';
+import { type AdmissionView, adopt, admit } from '../src/internal/step-admit.js';
+import type { ConfirmationRecord } from '../src/internal/records.js';
 
 // The pure admission and replica-sync rules (internal), table-driven.
 
-const FREE: AdmitView = {
+const FREE: AdmissionView = {
   aborted: false,
   held: 0,
   closed: false,
@@ -76,7 +76,7 @@ const RECORD = {
   deliveredAt: 60,
   expiresAt: 1_000,
   order: { scope: 'g', position: [7] },
-} as unknown as PendingRecord; // only the fields `adopt` reads
+} as unknown as ConfirmationRecord; // only the fields `adopt` reads
 const KNOWN = { rev: 4, step: 1, reprompts: 0, promptedAt: 50, delivered: false, expiresAt: 1_000 };
 
 describe('adopt', () => {

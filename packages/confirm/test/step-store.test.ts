@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { DecisionRecord, PendingRecord } from '../src/internal/records.js';
+import type { DecisionRecord, ConfirmationRecord } from '../src/internal/records.js';
 import { decisionStep, PENDING_KEPT_MS, pendingStep } from '../src/internal/step-store.js';
 
 // The kernel steps of the stored records (internal): a pending record is replaced only by the
 // next version of the one a change was made from; the first decision stands; a use is authorize.
 
-const pending = (rev: number): PendingRecord => ({ rev, expiresAt: 5_000 }) as unknown as PendingRecord; // the fields the step reads
+const pending = (rev: number): ConfirmationRecord =>
+  ({ rev, expiresAt: 5_000 }) as unknown as ConfirmationRecord; // the fields the step reads
 const DECISION = {
   id: 'cfm_1',
   outcome: 'confirmed',

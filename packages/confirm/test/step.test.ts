@@ -2,7 +2,8 @@ import { fc, test } from '@fast-check/vitest';
 import type { PlatformOrder } from '@parley/bus';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOCABULARY } from '../src/index.js';
-import { type StepEvent, type StepView, step } from '../src/internal/step.js';
+import type { ConfirmationAnswer } from '../src/internal/confirmation.js';
+import { type StepView, step } from '../src/internal/step.js';
 import { afterDecision } from '../src/internal/step-decided.js';
 
 // The pure rule function every deciding path goes through (internal): table-driven, plus a
@@ -31,7 +32,12 @@ const VIEW: StepView = {
   orphaned: false,
 };
 const IN_FLIGHT: StepView = { ...VIEW, deliveredSeq: undefined, order: undefined };
-const reply = (text: string, arrival: number, order?: PlatformOrder, senderId = 'alice'): StepEvent => ({
+const reply = (
+  text: string,
+  arrival: number,
+  order?: PlatformOrder,
+  senderId = 'alice',
+): ConfirmationAnswer => ({
   type: 'reply',
   text,
   senderId,
@@ -39,7 +45,7 @@ const reply = (text: string, arrival: number, order?: PlatformOrder, senderId = 
   order,
   bot: false,
 });
-const click = (arrival: number): StepEvent => ({
+const click = (arrival: number): ConfirmationAnswer => ({
   type: 'card',
   choice: 'confirm',
   senderId: 'alice',
@@ -66,19 +72,31 @@ describe('step', () => {
     ],
     ['a click past the deadline', { ...VIEW, expired: true }, click(21), { kind: 'expire', consumed: true }],
     [
-      'a reply that arrived before the send began',
+      'a reply that arrived before the send began (offered to the one decided before first)',
       VIEW,
       reply('确认', 9),
-      { kind: 'ignore', code: 'before_delivery', tooEarly: true, beforeSend: true },
+      { kind: 'before_send' },
+    ],
+    [
+      'a reply that arrived before the send began, which the one decided before did not take',
+      VIEW,
+      { ...reply('确认', 9), lateChecked: true },
+      { kind: 'ignore', code: 'before_delivery', tooEarly: true },
     ],
     [
       'a reply before the prompt was sent at all',
       { ...IN_FLIGHT, sentSeq: undefined },
-      reply('确认', 30),
-      { kind: 'ignore', code: 'before_delivery', beforeSend: true },
+      { ...reply('确认', 30), lateChecked: true },
+      { kind: 'ignore', code: 'before_delivery', tooEarly: true },
     ],
     ['an unordered reply while in flight', IN_FLIGHT, reply('确认', 11), { kind: 'ignore', tooEarly: true }],
     ['an ordered reply while in flight', IN_FLIGHT, reply('确认', 11, at(101)), { kind: 'hold' }],
+    [
+      'an ordered reply while in flight when no more are held',
+      IN_FLIGHT,
+      { ...reply('确认', 11, at(101)), full: true },
+      { kind: 'ignore', code: 'before_delivery', tooEarly: true },
+    ],
     [
       'an in-flight reply the receipt places after the prompt',
       VIEW,

@@ -8,8 +8,13 @@ import { describe, expect, it } from 'vitest';
 const SRC = new URL('../src/', import.meta.url).pathname;
 /** The one file that writes records (pending, decision, standing allowance, deletes). */
 const RUNNER = 'internal/persistence.ts';
-/** The pure rules. */
+/** The one file that changes a confirmation's state and performs its effects. */
+const STEP_RUNNER = 'internal/runner.ts';
+/** The pure rules: the step entry (machine.ts), its data, and the rule files it calls. */
 const STEPS = [
+  'internal/machine.ts',
+  'internal/confirmation.ts',
+  'internal/answers.ts',
   'internal/step.ts',
   'internal/step-admit.ts',
   'internal/step-decided.ts',
@@ -60,6 +65,35 @@ describe('the confirm gate source', () => {
         /from '\.\/(context|lifecycle|persistence|sync|replies|cards|requests)\.js'/,
       ].filter((pattern) => pattern.test(file?.code ?? ''));
       expect(impure.map(String), name).toEqual([]);
+    }
+  });
+
+  it("changes a confirmation's state in the runner only, to what the pure step returns", () => {
+    // `entry.conf = …` and the call of the step entry appear in the runner alone.
+    const assigners = files.filter((file) => /\.conf\s*=[^=]/.test(file.code)).map((f) => f.name);
+    expect(assigners).toEqual([STEP_RUNNER]);
+    const callers = files.filter((file) => /\bconfirmStep\s*\(/.test(file.code)).map((f) => f.name);
+    expect(callers.sort()).toEqual(['internal/machine.ts', STEP_RUNNER].sort());
+    // A record is never changed in place anywhere: each version is a new object.
+    const mutators = files
+      .filter((file) =>
+        /\brecord\.\w+\s*(=[^=]|\+\+|--)|Object\.assign\(\s*\w*\.?record\b|delete\s+\w*\.?record\./.test(
+          file.code,
+        ),
+      )
+      .map((f) => f.name);
+    expect(mutators).toEqual([]);
+  });
+
+  it('turns replies, clicks, requests and store changes into events, never judging them itself', () => {
+    // The answer, admission and replica rules are applied by the step alone.
+    const intake = ['gate.ts', 'internal/intake.ts', 'internal/requests.ts', 'internal/sync.ts'];
+    for (const name of intake) {
+      const file = files.find((item) => item.name === name);
+      expect(file, name).toBeDefined();
+      expect(file?.code, name).not.toMatch(
+        /\b(step|admit|adopt|afterDecision|toDecisionOf|absorbsAfter|decidedInTime)\s*\(/,
+      );
     }
   });
 

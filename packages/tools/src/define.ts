@@ -84,8 +84,11 @@ export interface ToolInit<
   readonly description: string;
   /** The args schema, any Standard Schema; the model's arguments are validated against it. */
   readonly args: TArgs;
-  /** Every reason this tool may refuse a call for (the reference's rejection-reason enumeration). */
-  readonly reasons: readonly TReason[];
+  /**
+   * Every reason this tool may refuse a call for (the reference's rejection-reason enumeration);
+   * none when left out, and then the executor cannot refuse.
+   */
+  readonly reasons?: readonly TReason[];
   /** Whether a person must confirm first: always, never (default), or per call from the arguments. */
   readonly confirm?: boolean | ((args: InferOutput<TArgs>, context: TContext) => boolean);
   /**
@@ -181,7 +184,7 @@ export type ToolNameOf<TTools extends readonly AnyToolDefinition[]> = TTools[num
  *
  * @throws ToolsError `invalid_tool` for a bad name, description, executor, `confirm` or `jsonSchema`;
  * `missing_args_schema` when `args` is not a Standard Schema; `missing_reasons` when `reasons` is
- * not a list of distinct non-empty strings.
+ * given and is not a list of distinct non-empty strings (left out, the tool declares none).
  * @example
  * ```ts
  * import { defineTool } from '@parley/tools';
@@ -201,13 +204,19 @@ export type ToolNameOf<TTools extends readonly AnyToolDefinition[]> = TTools[num
 export function defineTool<
   const TName extends string,
   TArgs extends StandardSchemaV1,
-  const TReason extends string,
-  TResult,
+  const TReason extends string = never,
+  TResult = unknown,
   TContext = unknown,
 >(
   init: ToolInit<TName, TArgs, TReason, TResult, TContext>,
 ): ToolDefinition<TName, TArgs, TReason, TResult, TContext> {
-  checkToolShape(init, 'defineTool');
+  // No `reasons` is an empty enumeration; a present one must be a list (checked below).
+  checkToolShape(
+    init === null || typeof init !== 'object' || ('reasons' in init && init.reasons !== undefined)
+      ? init
+      : { ...init, reasons: [] },
+    'defineTool',
+  );
   const confirm = init.confirm ?? false;
   const execute = init.execute;
   const summarize = init.summarize;
@@ -217,7 +226,7 @@ export function defineTool<
     title: init.title,
     description: init.description,
     args: init.args,
-    reasons: Object.freeze([...init.reasons]),
+    reasons: Object.freeze([...(init.reasons ?? [])]),
     confirmation: typeof confirm === 'function' ? 'per_call' : confirm ? 'always' : 'never',
     strict: init.strict,
     jsonSchema: init.jsonSchema,

@@ -80,7 +80,8 @@ describe('defineTool', () => {
     [{ jsonSchema: 'object' }, 'invalid_tool'],
     [{ args: { type: 'object' } }, 'missing_args_schema'],
     [{ args: undefined }, 'missing_args_schema'],
-    [{ reasons: undefined }, 'missing_reasons'],
+    [{ reasons: null }, 'missing_reasons'],
+    [{ reasons: 'none' }, 'missing_reasons'],
     [{ reasons: ['a', 'a'] }, 'missing_reasons'],
     [{ reasons: [''] }, 'missing_reasons'],
   ])('refuses %j with %s', (override, code) => {
@@ -90,6 +91,13 @@ describe('defineTool', () => {
 
   it('refuses something that is not an object', () => {
     expect(codeOf(() => defineTool(null as never))).toBe('invalid_tool');
+  });
+
+  it('takes a tool without reasons as one that cannot refuse', () => {
+    const { reasons: _reasons, ...rest } = base;
+    const ping = defineTool({ ...rest, name: 'ping', execute: () => 'pong' });
+    expect(ping.reasons).toEqual([]);
+    expect(Object.isFrozen(ping.reasons)).toBe(true);
   });
 });
 

@@ -35,6 +35,20 @@ const ping = defineTool({
 });
 
 describe('type inference', () => {
+  it('takes a tool without reasons as one whose executor cannot refuse', () => {
+    const quiet = defineTool({
+      name: 'quiet',
+      description: 'Cannot refuse',
+      args: z.object({}),
+      execute: (_args, { reject }) => {
+        // @ts-expect-error no reason is declared, so none can be given
+        reject('anything');
+        return 'ok';
+      },
+    });
+    expectTypeOf(quiet.reasons).toEqualTypeOf<readonly never[]>();
+  });
+
   it('keeps literal tool names and reasons', () => {
     expectTypeOf(move.name).toEqualTypeOf<'move'>();
     expectTypeOf(move.reasons).toEqualTypeOf<readonly ('area_locked' | 'no_path')[]>();

@@ -1,5 +1,4 @@
-import { type MessageBus, MAX_REMEMBERED_ID_LENGTH, toRememberedId } from '@parley/bus';
-import { ConfirmError } from '../errors.js';
+import type { MessageBus, SessionAddress } from '@parley/bus';
 import {
   assertTimeoutMs,
   type Clock,
@@ -13,51 +12,41 @@ import {
   type Kernel,
   type Store,
   systemClock,
+  type TimerHandle,
 } from '@parley/core';
+import type { ConfirmDecision } from '../decision.js';
+import { confirmRules } from '../step.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
-import {
-  type ApproverPolicy,
-  DEFAULT_AFTER_DECISION_MS,
-  DEFAULT_CONFIRM_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
-} from '../outcomes.js';
-import { DEFAULT_VOCABULARY } from '../vocabulary.js';
-import { checkApprovers, checkChoice, checkCount } from './checks.js';
+import { type ApproverPolicy, DEFAULT_CONFIRM_TIMEOUT_MS } from '../outcomes.js';
+import { checkApprovers } from './checks.js';
 import { RecentSet } from './recent.js';
-import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
-import type { StepRules } from './step.js';
-import type { Lately } from './step-decided.js';
-import type { AdmitRules } from './step-admit.js';
+import { DEFAULT_MESSAGES, type Keys, keysOf } from './records.js';
+import type { Confirmation, ConfirmRules } from './confirmation.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
 
 export const DAY_MS = 86_400_000;
 
-/** Store keys of one gate, under its prefix. */
-export interface Keys {
-  readonly pendingPrefix: string;
-  readonly decisionPrefix: string;
-  pending(id: string): string;
-  decision(id: string): string;
-  /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
-  allow(record: PendingRecord): string;
-}
-
-/** A confirmation decided moments ago: what the after-decision rule reads, and what its notice shows. */
-export interface LatelyEntry extends Lately {
-  readonly address: Entry['address'];
-  readonly action: PendingRecord['action'];
-  readonly summary: string;
-  /** The person was told the outcome already (once per decision). */
-  told?: boolean;
-}
-
-/** The longest event key kept: a longer one is kept as `#` and its SHA-256 (the bus's `toRememberedId`). */
-export const MAX_EVENT_KEY_LENGTH = MAX_REMEMBERED_ID_LENGTH + 1;
-/** At most this many replies or clicks wait for one prompt in flight; more are consumed, not counted. */
-export const MAX_WAITING = 16;
 /** How many counted event ids a gate remembers. */
 export const MAX_COUNTED_EVENTS = 10_000;
+
+/**
+ * A confirmation held by this gate: its plain-JSON state (replaced only by `dispatch`) and what
+ * cannot be data — its session's address, timer, waiters and write chain.
+ */
+export interface Entry {
+  conf: Confirmation;
+  readonly address: SessionAddress;
+  /** Answers that arrived while the prompt was in flight, judged again when its send settles. */
+  waiting?: (() => void)[] | undefined;
+  /** Store writes of this entry, in order. */
+  io: Promise<unknown>;
+  /** The timer of the answering window (or a follower's grace after it). */
+  timer?: TimerHandle | undefined;
+  signal?: AbortSignal | undefined;
+  onAbort?: (() => void) | undefined;
+  resolve?: ((decision: ConfirmDecision) => void) | undefined;
+}
 
 /** Everything the parts of one gate share: its settings, its collaborators and its live state. */
 export interface GateContext {
@@ -69,11 +58,8 @@ export interface GateContext {
   readonly nextId: IdGenerator;
   readonly defaultTimeoutMs: number;
   readonly approvers: ApproverPolicy;
-  /** What the pure admission rule reads of the gate's settings. */
-  readonly admitRules: AdmitRules;
-  readonly afterDecisionMs: number;
-  /** What the pure step function reads of the gate's settings. */
-  readonly rules: StepRules;
+  /** What the pure step (`confirmStep`) reads of the gate's settings. */
+  readonly rules: ConfirmRules;
   readonly auditTtlMs: number;
   readonly cards: boolean;
   readonly texts: ConfirmMessages;
@@ -105,7 +91,7 @@ export interface GateContext {
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
   readonly countedEvents: RecentSet;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
-  readonly lately: Map<string, LatelyEntry>;
+  readonly lately: Map<string, Entry>;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -130,23 +116,6 @@ export function createContext(
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? 'confirm:';
-  const pendingPrefix = `${prefix}pending:`;
-  const decisionPrefix = `${prefix}decision:`;
-  const standingMs =
-    options.standingAllowanceMs === undefined
-      ? undefined
-      : assertTimeoutMs(options.standingAllowanceMs, 'standingAllowanceMs');
-  const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
-  const unrecognised = checkChoice(options.unrecognised ?? 'cancel', ['cancel', 'reprompt'], 'unrecognised');
-  const maxReprompts = checkCount(options.maxReprompts ?? 2, 'maxReprompts');
-  const afterDecisionMs = options.afterDecisionMs ?? DEFAULT_AFTER_DECISION_MS;
-  if (afterDecisionMs !== 0) assertTimeoutMs(afterDecisionMs, 'afterDecisionMs');
-  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
-  if (!Number.isInteger(maxPending) || maxPending < 1 || maxPending > 1_000_000) {
-    throw new ConfirmError('invalid_argument', 'maxPending must be an integer from 1 to 1 000 000', {
-      details: { maxPending },
-    });
-  }
   const ctx: GateContext = {
     bus: options.bus,
     clock,
@@ -161,18 +130,7 @@ export function createContext(
     nextId: options.generateId ?? (() => generateId('cfm_')),
     defaultTimeoutMs: assertTimeoutMs(options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS),
     approvers: checkApprovers(options.approvers ?? 'requester'),
-    admitRules: {
-      whenPending: checkChoice(
-        options.whenPending ?? 'queue',
-        ['queue', 'reject', 'supersede'],
-        'whenPending',
-      ),
-      maxQueued: checkCount(options.maxQueuedPerSession ?? 8, 'maxQueuedPerSession'),
-      maxPending,
-      standing: standingMs !== undefined,
-    },
-    afterDecisionMs,
-    rules: { vocabulary, unrecognised, maxReprompts, standingMs, paging: options.summaryPaging === true },
+    rules: confirmRules(options),
     auditTtlMs: assertTimeoutMs(options.auditTtlMs ?? 7 * DAY_MS, 'auditTtlMs'),
     cards: options.cards ?? true,
     texts: { ...DEFAULT_MESSAGES, ...options.messages },
@@ -180,14 +138,7 @@ export function createContext(
     resume: Object.assign(Object.create(null) as Record<string, ResumeHandler>, options.resume),
     prefix,
     replicaId: options.replicaId,
-    keys: {
-      pendingPrefix,
-      decisionPrefix,
-      pending: (id) => `${pendingPrefix}${id}`,
-      decision: (id) => `${decisionPrefix}${id}`,
-      allow: (record) =>
-        `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
-    },
+    keys: keysOf(prefix),
     tokens: createTokenCodec(options.secret),
     events: createEmitter<ConfirmEvents>(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
@@ -214,27 +165,4 @@ export function createContext(
 /** Reports a failure the gate survives (a store write, a notice, a resume handler). */
 export function fail(ctx: GateContext, error: unknown, id?: string): void {
   ctx.events.emit('error', id === undefined ? { error } : { error, id });
-}
-
-/**
- * The approver policy an allowance was granted under, as key text: the requester under
- * `requester`, `any`, or the sorted list of approvers.
- */
-function policyKey(record: PendingRecord): string {
-  const policy = record.approvers;
-  if (policy === 'requester') return `requester\u0000${record.requester}`;
-  if (policy === 'any') return 'any';
-  return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
-}
-
-/** The key under which a platform event is remembered: bounded in length whatever the id. */
-export function eventKeyOf(channel: string, eventId: string): string {
-  return toRememberedId(`${channel}\u0000${eventId}`);
-}
-
-/** Stops listing an entry as followed from another gate. */
-export function forgetMirror(ctx: GateContext, entry: Entry): void {
-  if (ctx.mirrors.get(entry.record.id) !== entry) return;
-  ctx.mirrors.delete(entry.record.id);
-  if (ctx.mirrorOf.get(entry.record.sessionKey) === entry) ctx.mirrorOf.delete(entry.record.sessionKey);
 }

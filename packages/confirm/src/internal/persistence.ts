@@ -1,16 +1,13 @@
-import { parseSessionKey } from '@parley/bus';
 import { type Committed, isParleyError, type KernelRefusal, type RecordCodec } from '@parley/core';
 import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
 import { ConfirmError } from '../errors.js';
-import { fail, type GateContext } from './context.js';
+import { type Entry, fail, type GateContext } from './context.js';
 import {
   DECISION_CODEC,
-  type Entry,
   GRANT_CODEC,
   isFormatOne,
   PENDING_CODEC,
-  type PendingRecord,
-  entryOf,
+  type ConfirmationRecord,
   toDecision,
 } from './records.js';
 import { decisionStep, grantStep, pendingStep } from './step-store.js';
@@ -22,28 +19,30 @@ import { decisionStep, grantStep, pendingStep } from './step-store.js';
 
 /**
  * Writes (after the entry's earlier writes) the next version of a prompted entry's pending
- * record. Resolves to `false` when another gate wrote a newer version first (`write_lost_race`:
+ * record, as it is now, and hands `written` its `rev`. Resolves to `false` when another gate wrote a newer version first (`write_lost_race`:
  * the caller adopts that one instead of acting on its own); a failed or refused write is reported
  * and reads as written (the confirmation goes on here).
  */
-export function persist(ctx: GateContext, entry: Entry): Promise<boolean> {
-  const snapshot: PendingRecord = { ...entry.record }; // what this write says, as of now
-  const written = entry.io.then(async () => {
+export function persist(ctx: GateContext, entry: Entry, written: (rev: number) => void): Promise<boolean> {
+  const snapshot = entry.conf.record; // what this write says, as of now
+  const { id } = snapshot;
+  const done = entry.io.then(async () => {
     // The version it follows is the one this gate wrote or read last, once the writes before it ended.
-    const base = entry.record.rev === 0 ? null : entry.record.rev;
-    const record = { ...snapshot, rev: (base ?? 0) + 1 };
-    const done = await ctx.kernel.apply(ctx.keys.pending(entry.record.id), PENDING_CODEC, pendingStep, {
+    const rev = entry.conf.record.rev;
+    const base = rev === 0 ? null : rev;
+    const record = { ...snapshot, rev: rev + 1 };
+    const result = await ctx.kernel.apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, {
       type: 'write',
       base,
       record,
     });
-    if (!done.ok) return await refused(ctx, done, entry.record.id, true);
-    if (done.effects[0] === 'lost') return false;
-    entry.record.rev = record.rev;
+    if (!result.ok) return await refused(ctx, result, id, true);
+    if (result.effects[0] === 'lost') return false;
+    written(record.rev);
     return true;
   });
-  const settled = written.catch((error: unknown) => {
-    fail(ctx, error, entry.record.id);
+  const settled = done.catch((error: unknown) => {
+    fail(ctx, error, id);
     return true;
   });
   entry.io = settled;
@@ -62,29 +61,30 @@ export async function writeDecision(
   wasPersisted: boolean,
 ): Promise<ConfirmDecision> {
   const { kernel, keys } = ctx;
+  const { record } = entry.conf;
   try {
     const event = { type: 'decide', decision, keptMs: ctx.auditTtlMs } as const;
-    const done = await kernel.apply(keys.decision(entry.record.id), DECISION_CODEC, decisionStep, event);
-    const effect = done.ok ? done.effects[0] : await refused(ctx, done, entry.record.id, undefined);
+    const done = await kernel.apply(keys.decision(record.id), DECISION_CODEC, decisionStep, event);
+    const effect = done.ok ? done.effects[0] : await refused(ctx, done, record.id, undefined);
     if (effect !== undefined && 'type' in effect && effect.type === 'exists')
       return toDecision(effect.record); // another replica decided first
     if (decision.allowUntil !== undefined && ctx.rules.standingMs !== undefined) {
       const grant = {
         grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
         grantedAt: decision.decidedAt,
-        decisionId: entry.record.id,
-        approvers: entry.record.approvers,
-        requester: entry.record.requester,
+        decisionId: record.id,
+        approvers: record.approvers,
+        requester: record.requester,
       };
-      const granted = await kernel.apply(keys.allow(entry.record), GRANT_CODEC, grantStep, {
+      const granted = await kernel.apply(keys.allow(record), GRANT_CODEC, grantStep, {
         grant,
         keptMs: ctx.rules.standingMs,
       });
-      if (!granted.ok) await refused(ctx, granted, entry.record.id, undefined);
+      if (!granted.ok) await refused(ctx, granted, record.id, undefined);
     }
-    if (wasPersisted) await dropPending(ctx, entry.record.id);
+    if (wasPersisted) await dropPending(ctx, record.id);
   } catch (error) {
-    fail(ctx, error, entry.record.id);
+    fail(ctx, error, record.id);
   }
   return decision;
 }
@@ -130,7 +130,7 @@ export async function readDecision(ctx: GateContext, id: string): Promise<Confir
 export async function loadRemote(
   ctx: GateContext,
   id: string,
-): Promise<PendingRecord | 'settled' | undefined> {
+): Promise<ConfirmationRecord | 'settled' | undefined> {
   try {
     if (await isDecided(ctx, id)) return 'settled';
     return await readPendingAt(ctx, id);
@@ -149,7 +149,7 @@ export async function isDecided(ctx: GateContext, id: string): Promise<boolean> 
 }
 
 /** The pending record of an id, read strictly (reported and `undefined` when it cannot be used); store failures throw. */
-export function readPendingAt(ctx: GateContext, id: string): Promise<PendingRecord | undefined> {
+export function readPendingAt(ctx: GateContext, id: string): Promise<ConfirmationRecord | undefined> {
   return readRecord(ctx, ctx.keys.pending(id), PENDING_CODEC);
 }
 
@@ -221,21 +221,4 @@ async function refused<T>(
       : new ConfirmError(code, message, { details: { key, refusal: refusal.code } });
   fail(ctx, error, id);
   return fallback;
-}
-
-/**
- * An entry for a persisted confirmation: restored after a restart, or another gate's (`remote`).
- * `seq` is the arrival number at which it was read. This gate did not see when its prompt's send
- * began, so every arrival counts as after that (0); its delivery is known from `seq` for another
- * live gate's (what arrived before may have arrived while it was in flight: the platform's order
- * decides), and from before this gate started for its own (a previous life delivered it).
- */
-export function fromRecord(record: PendingRecord, remote: boolean, seq: number): Entry {
-  const delivered = record.deliveredAt !== undefined;
-  return entryOf({ ...record }, parseSessionKey(record.sessionKey), {
-    restored: true,
-    remote,
-    state: 'prompted',
-    deliveredSeq: delivered ? (remote ? seq : 0) : undefined,
-  });
 }

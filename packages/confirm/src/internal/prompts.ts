@@ -2,8 +2,8 @@ import type { OutboundCard, SessionAddress } from '@parley/bus';
 import type { ConfirmMessages } from '../events.js';
 import type { ConfirmOutcome } from '../outcomes.js';
 import { fail, type GateContext } from './context.js';
-import { DEFAULT_MESSAGES, type Entry, type PendingRecord } from './records.js';
-import { renderSummary, summaryPages } from './render.js';
+import { DEFAULT_MESSAGES, type ConfirmationRecord } from './records.js';
+import { renderSummary } from './render.js';
 import type { CardChoice } from './token.js';
 
 // The texts a confirmation sends — prompt, re-prompt, step, notices, card, summary pages — with
@@ -12,15 +12,14 @@ import type { CardChoice } from './token.js';
 /** The prompt text, or `undefined` (reported) when a host template throws or returns no text. */
 export function promptText(
   ctx: GateContext,
-  entry: Entry,
+  record: ConfirmationRecord,
   kind: 'first' | 'step' | 'reprompt',
 ): string | undefined {
-  if (entry.record.steps !== null)
-    return (entry.record.steps[entry.record.step] as { prompt: string }).prompt;
-  const summary = renderSummary(entry.record.action, entry.record.summary, ctx.rules.paging);
-  return contained(ctx, entry.record.id, () =>
+  if (record.steps !== null) return (record.steps[record.step] as { prompt: string }).prompt;
+  const summary = renderSummary(record.action, record.summary, ctx.rules.paging);
+  return contained(ctx, record.id, () =>
     kind === 'reprompt'
-      ? ctx.texts.reprompt(summary, ctx.rules.maxReprompts - entry.record.reprompts)
+      ? ctx.texts.reprompt(summary, ctx.rules.maxReprompts - record.reprompts)
       : ctx.texts.prompt(summary, ctx.rules.standingMs !== undefined),
   );
 }
@@ -56,14 +55,8 @@ export function lateText(ctx: GateContext, shown: Shown, outcome: ConfirmOutcome
   );
 }
 
-/** The next page of a shortened summary (`summaryPaging`), counted as sent; past the last, none. */
-export function nextPage(entry: Entry): string | undefined {
-  const page = summaryPages(entry.record.action, entry.record.summary)[entry.pages];
-  if (page !== undefined) entry.pages++;
-  return page;
-}
-
-export function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
+/** The card of a prompt: its buttons carry the confirmation's signed token. */
+export function buildCard(ctx: GateContext, record: ConfirmationRecord): OutboundCard {
   const choices: [CardChoice, string, 'danger' | 'default' | 'primary'][] = [
     ['confirm', '确认 Confirm', 'danger'],
     ['cancel', '取消 Cancel', 'default'],
@@ -72,9 +65,9 @@ export function buildCard(ctx: GateContext, entry: Entry): OutboundCard {
   const buttons = choices.map(([choice, label, style]) => ({
     label,
     style,
-    value: { confirmation: ctx.tokens.sign(entry.record.id, choice) },
+    value: { confirmation: ctx.tokens.sign(record.id, choice) },
   }));
-  const body = renderSummary(entry.record.action, entry.record.summary, ctx.rules.paging);
+  const body = renderSummary(record.action, record.summary, ctx.rules.paging);
   return { title: '需要确认 Confirmation required', body, buttons };
 }
 
@@ -86,4 +79,4 @@ export function notify(ctx: GateContext, address: SessionAddress, id: string, te
 }
 
 /** What a notice shows of a confirmation. */
-type Shown = Pick<PendingRecord, 'id' | 'action' | 'summary'>;
+type Shown = Pick<ConfirmationRecord, 'id' | 'action' | 'summary'>;

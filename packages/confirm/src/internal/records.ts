@@ -1,89 +1,23 @@
-import { isPlatformOrder, type PlatformOrder, type SessionAddress } from '@parley/bus';
-import type { JsonValue, RecordCodec, TimerHandle } from '@parley/core';
+import { isPlatformOrder, type PlatformOrder } from '@parley/bus';
+import type { JsonValue, RecordCodec } from '@parley/core';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
 
 /**
- * A confirmation being handled by this gate: its record (the one copy of its state — the version
- * this gate last wrote or read, changed here only on the way to its next write) and what only
- * this process can know (arrival numbers, timers, waiters), none of which the record holds.
+ * The stored part of a {@link Confirmation}: what a gate writes as its `parley.confirm.pending`
+ * record (format 2), and what another replica or a restarted gate reads back.
+ *
+ * @example
+ * ```ts
+ * import { type ConfirmationRecord, createConfirmation } from '@parley/confirm';
+ *
+ * const request = { sessionKey: 'slack:T1:C1', action: { name: 'deploy', args: {} }, summary: 'Deploy', requester: 'U1' };
+ * const record: ConfirmationRecord = createConfirmation(request, { id: 'c1', now: 0 }).record;
+ * console.log(record.action.digest.length, record.timeoutMs); // 64 300000
+ * ```
  */
-export interface Entry {
-  /** Written as is (its `rev` set by the write); `rev` 0: not stored yet (new or queued). */
-  readonly record: LiveRecord;
-  /** Its session's address (parsed from `record.sessionKey`). */
-  readonly address: SessionAddress;
-  /** Loaded from the store (after a restart, or another replica's for a card click). */
-  readonly restored: boolean;
-  /** Another live replica owns it: no resume handler, no notices here. */
-  readonly remote: boolean;
-  state: 'new' | 'queued' | 'prompted';
-  /** The arrival number (see `GateContext.arrivals`) at which the current prompt's send began. */
-  sentSeq: number | undefined;
-  /** The arrival number at which this gate learnt the current prompt was delivered. */
-  deliveredSeq: number | undefined;
-  /** A prompt of it was delivered, so answers to it are absorbed for a while after the decision. */
-  seen: boolean;
-  /** The prompt (`step.reprompts`) whose too-early notice was sent: one notice per prompt. */
-  toldEarly: string | undefined;
-  /** The answering window is over, measured with the clock's timers within this process. */
-  windowOver: boolean;
-  /** Counts prompts sent, so a late `send` result of an earlier prompt is recognised. */
-  sends: number;
-  /** Replies that arrived while the prompt was in flight, woken when its send settles. */
-  waiting?: (() => void)[] | undefined;
-  /** Pages of the summary sent so far (`summaryPaging`). */
-  pages: number;
-  done: boolean;
-  /** Store writes of this entry, in order. */
-  io: Promise<unknown>;
-  /** The timer that ends the answering window. */
-  timer?: TimerHandle | undefined;
-  signal?: AbortSignal | undefined;
-  onAbort?: (() => void) | undefined;
-  resolve?: ((decision: ConfirmDecision) => void) | undefined;
-}
-
-/**
- * An entry around a record. A stored one (`restored`, or another gate's) was sent at a moment this
- * gate did not see, so every arrival counts as after its send began (`sentSeq` 0); `deliveredSeq`
- * says when this gate learnt of its delivery.
- */
-export function entryOf(
-  record: LiveRecord,
-  address: SessionAddress,
-  how: Pick<Entry, 'restored' | 'remote' | 'state' | 'deliveredSeq'>,
-): Entry {
-  const stored = record.rev > 0;
-  return {
-    record,
-    address,
-    ...how,
-    sentSeq: stored ? 0 : undefined,
-    seen: record.deliveredAt !== undefined,
-    toldEarly: undefined,
-    windowOver: false,
-    sends: 0,
-    pages: 0,
-    done: false,
-    io: Promise.resolve(),
-  };
-}
-
-/** The current prompt is not sent yet: nothing that arrives now counts for it. */
-export function unsent(entry: Entry): void {
-  delete entry.record.deliveredAt;
-  delete entry.record.order;
-  entry.sentSeq = undefined;
-  entry.deliveredSeq = undefined;
-}
-
-/** A pending record as the runner changes it on the way to its next write. */
-export type LiveRecord = { -readonly [K in keyof PendingRecord]: PendingRecord[K] };
-
-/** How a prompted entry is persisted (plain JSON, the data of a `parley.confirm.pending` kernel record). */
-export interface PendingRecord {
+export interface ConfirmationRecord {
   /** Counts the writes of the record: a record is only ever replaced by one with a higher `rev`. */
   readonly rev: number;
   readonly id: string;
@@ -113,9 +47,9 @@ export interface PendingRecord {
  * three policies, steps a list of texts, times finite numbers, the digest 64 hex digits), or the
  * record is `undefined` and the caller reports it and leaves it out of every decision.
  */
-export function readPendingRecord(value: JsonValue | undefined): PendingRecord | undefined {
+export function readPendingRecord(value: JsonValue | undefined): ConfirmationRecord | undefined {
   if (!isObject(value)) return undefined;
-  const r = value as Partial<Record<keyof PendingRecord, JsonValue>>;
+  const r = value as Partial<Record<keyof ConfirmationRecord, JsonValue>>;
   const ok =
     isCount(r.rev) &&
     isText(r.id) &&
@@ -133,7 +67,7 @@ export function readPendingRecord(value: JsonValue | undefined): PendingRecord |
     (r.order === undefined || isPlatformOrder(r.order));
   if (!ok) return undefined;
   if (r.steps !== null && (r.step as number) >= (r.steps as unknown[]).length) return undefined;
-  return value as unknown as PendingRecord; // every field checked above
+  return value as unknown as ConfirmationRecord; // every field checked above
 }
 
 /** A stored decision with its single-use mark. */
@@ -176,7 +110,7 @@ export function toDecision(record: DecisionRecord): ConfirmDecision {
  */
 export const RECORD_FORMAT = 2;
 
-export const PENDING_CODEC: RecordCodec<PendingRecord> = {
+export const PENDING_CODEC: RecordCodec<ConfirmationRecord> = {
   kind: 'parley.confirm.pending',
   version: RECORD_FORMAT,
   decode: (data) => readPendingRecord(data as JsonValue),
@@ -277,4 +211,39 @@ function isAction(value: JsonValue | undefined): boolean {
     typeof value.digest === 'string' &&
     /^[0-9a-f]{64}$/.test(value.digest)
   );
+}
+
+/** Store keys of one gate, under its prefix. */
+export interface Keys {
+  readonly pendingPrefix: string;
+  readonly decisionPrefix: string;
+  pending(id: string): string;
+  decision(id: string): string;
+  /** The standing allowance that would cover a confirmation: its session, action and approver policy. */
+  allow(record: ConfirmationRecord): string;
+}
+
+/** The store keys of one gate, under its prefix. */
+export function keysOf(prefix: string): Keys {
+  const pendingPrefix = `${prefix}pending:`;
+  const decisionPrefix = `${prefix}decision:`;
+  return {
+    pendingPrefix,
+    decisionPrefix,
+    pending: (id) => `${pendingPrefix}${id}`,
+    decision: (id) => `${decisionPrefix}${id}`,
+    allow: (record) =>
+      `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
+  };
+}
+
+/**
+ * The approver policy an allowance was granted under, as key text: the requester under
+ * `requester`, `any`, or the sorted list of approvers.
+ */
+function policyKey(record: ConfirmationRecord): string {
+  const policy = record.approvers;
+  if (policy === 'requester') return `requester\u0000${record.requester}`;
+  if (policy === 'any') return 'any';
+  return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
 }

@@ -1,46 +1,7 @@
-import type { SessionAddress } from '@parley/bus';
-import type { ConfirmDecision, ConfirmRequest } from '../decision.js';
-import { checkApprovers } from './checks.js';
-import type { GateContext } from './context.js';
+import type { Entry, GateContext } from './context.js';
 import { readGrant as readStoredGrant } from './persistence.js';
-import { activate, settle } from './lifecycle.js';
-import { type Entry, entryOf, type LiveRecord } from './records.js';
+import { activate, settle, transition } from './runner.js';
 import { mayAnswer } from './step.js';
-import { admit } from './step-admit.js';
-
-/** The longest summary kept; a longer one is kept cut, with a visible count of what was not kept. */
-const MAX_KEPT_SUMMARY = 8_000;
-
-/** A new entry for a checked request, not yet admitted. */
-export function newEntry(
-  ctx: GateContext,
-  request: ConfirmRequest,
-  id: string,
-  address: SessionAddress,
-  action: ConfirmDecision['action'],
-  timeoutMs: number,
-): Entry {
-  const steps = request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect }));
-  const record: LiveRecord = {
-    rev: 0,
-    id,
-    sessionKey: request.sessionKey,
-    action,
-    summary: keep(request.summary),
-    requester: request.requester,
-    approvers: request.approvers === undefined ? ctx.approvers : checkApprovers(request.approvers),
-    steps: steps ?? null,
-    step: 0,
-    reprompts: 0,
-    timeoutMs,
-    requestedAt: ctx.clock.now(),
-    firstPromptedAt: 0,
-    promptedAt: 0,
-    expiresAt: 0, // set when it is prompted
-    ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
-  };
-  return entryOf(record, address, { restored: false, remote: false, state: 'new', deliveredSeq: undefined });
-}
 
 /**
  * Admits a new entry as the pure `admit` rule says: settled (aborted, refused, confirmed by a
@@ -48,28 +9,25 @@ export function newEntry(
  */
 export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): Promise<void> {
   let grant: string | null | 'unread' = 'unread';
+  const { sessionKey } = entry.conf.record;
   for (;;) {
-    const list = ctx.queued.get(entry.record.sessionKey);
-    const current = ctx.active.get(entry.record.sessionKey);
-    const admission = admit(
-      {
-        aborted: signal?.aborted === true,
-        held: ctx.byId.size - (grant === 'unread' ? 0 : 1),
-        closed: ctx.closed,
-        multiStep: entry.record.steps !== null,
-        grant,
-        active: current !== undefined,
-        queued: list?.length ?? 0,
-      },
-      ctx.admitRules,
-    );
-    if (entry.done) return; // aborted while the allowance was read
+    const list = ctx.queued.get(sessionKey);
+    const current = ctx.active.get(sessionKey);
+    const view = {
+      aborted: signal?.aborted === true,
+      held: ctx.byId.size - (grant === 'unread' ? 0 : 1),
+      closed: ctx.closed,
+      multiStep: entry.conf.record.steps !== null,
+      grant,
+      active: current !== undefined,
+      queued: list?.length ?? 0,
+    };
+    // Settled here when the rule settles it (refused, aborted, confirmed by an allowance).
+    const { admission } = transition(ctx, entry, { type: 'admit', view });
+    if (admission === undefined) return; // aborted while the allowance was read
     switch (admission.kind) {
-      case 'settle': {
-        const extra = admission.decidedBy === undefined ? undefined : { decidedBy: admission.decidedBy };
-        settle(ctx, entry, admission.outcome, admission.reason, { extra, record: admission.record });
+      case 'settle':
         return;
-      }
       case 'read_grant':
         listen(ctx, entry, signal);
         grant = await readGrant(ctx, entry);
@@ -80,14 +38,9 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
       case 'queue': {
         if (grant === 'unread') listen(ctx, entry, signal);
         const queue = list ?? [];
-        entry.state = 'queued';
         queue.push(entry);
-        ctx.queued.set(entry.record.sessionKey, queue);
-        ctx.events.emit('queued', {
-          id: entry.record.id,
-          sessionKey: entry.record.sessionKey,
-          position: queue.length,
-        });
+        ctx.queued.set(sessionKey, queue);
+        ctx.events.emit('queued', { id: entry.conf.record.id, sessionKey, position: queue.length });
         return;
       }
       case 'prompt':
@@ -101,7 +54,7 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
 
 /** Holds an admitted entry: listed as pending here, and aborted by its signal from now on. */
 function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): void {
-  ctx.byId.set(entry.record.id, entry);
+  ctx.byId.set(entry.conf.record.id, entry);
   if (signal === undefined) return;
   entry.signal = signal;
   entry.onAbort = () => settle(ctx, entry, 'aborted', 'signal');
@@ -110,11 +63,7 @@ function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined)
 
 /** The granter of the standing allowance that covers an entry, or `null`; a failed read is reported and reads as none. */
 async function readGrant(ctx: GateContext, entry: Entry): Promise<string | null> {
-  const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(entry.record), entry.record.id);
-  return grantedBy !== undefined && mayAnswer(entry.record, grantedBy) ? grantedBy : null;
-}
-
-function keep(summary: string): string {
-  if (summary.length <= MAX_KEPT_SUMMARY) return summary;
-  return `${summary.slice(0, MAX_KEPT_SUMMARY)}… (${summary.length - MAX_KEPT_SUMMARY} more characters not kept)`;
+  const { record } = entry.conf;
+  const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(record), record.id);
+  return grantedBy !== undefined && mayAnswer(record, grantedBy) ? grantedBy : null;
 }

@@ -1,14 +1,26 @@
 import type { PlatformOrder } from '@parley/bus';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
-import type { PendingRecord } from './records.js';
+import type { ConfirmationRecord } from './records.js';
 
 // The rules of a confirmation's arrival and of its copies on other gates, pure like `step`:
 // whether a new request is refused, confirmed by a standing allowance, prompted, queued or
 // superseding (`admit`), and what a newer stored version of a followed record changes (`adopt`).
 // The runner performs what they return.
 
-/** What admission reads of the gate and the request's session. */
-export interface AdmitView {
+/**
+ * What the admission rule reads of a new request's gate and session: aborted, how many the gate
+ * holds, closed, multi-step, the standing allowance (unread, none, or who granted it), whether the
+ * session has a prompted confirmation and how many wait behind it.
+ *
+ * @example
+ * ```ts
+ * import type { AdmissionView } from '@parley/confirm';
+ *
+ * const view: AdmissionView = { aborted: false, held: 0, closed: false, multiStep: false, grant: 'unread', active: false, queued: 0 };
+ * console.log(view.grant); // unread
+ * ```
+ */
+export interface AdmissionView {
   /** The request's abort signal has fired. */
   readonly aborted: boolean;
   /** Confirmations this gate already holds (this one not counted). */
@@ -26,8 +38,19 @@ export interface AdmitView {
   readonly queued: number;
 }
 
-/** The settings admission depends on. */
-export interface AdmitRules {
+/**
+ * The gate settings admission reads: `whenPending`, the queue and pending limits, and whether
+ * standing allowances are granted. Part of {@link ConfirmRules}.
+ *
+ * @example
+ * ```ts
+ * import { type AdmissionRules, confirmRules } from '@parley/confirm';
+ *
+ * const admit: AdmissionRules = confirmRules({ whenPending: 'reject' }).admit;
+ * console.log(admit.whenPending, admit.maxPending); // reject 10000
+ * ```
+ */
+export interface AdmissionRules {
   readonly whenPending: 'queue' | 'reject' | 'supersede';
   readonly maxQueued: number;
   readonly maxPending: number;
@@ -35,8 +58,20 @@ export interface AdmitRules {
   readonly standing: boolean;
 }
 
-/** What the runner does with a new request. */
-export type Admission =
+/**
+ * What the admission rule decided for a new request: settle it at once (refused, aborted, or
+ * confirmed by a standing allowance), read the standing allowance first, prompt it, queue it, or
+ * supersede the session's prompted one.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmationAdmission } from '@parley/confirm';
+ *
+ * const admission: ConfirmationAdmission = { kind: 'queue' };
+ * console.log(admission.kind); // queue
+ * ```
+ */
+export type ConfirmationAdmission =
   | {
       readonly kind: 'settle';
       readonly outcome: ConfirmOutcome;
@@ -58,7 +93,7 @@ export type Admission =
  * prompted when its session is free, and otherwise queued, refused or superseding, as
  * `whenPending` says.
  */
-export function admit(view: AdmitView, rules: AdmitRules): Admission {
+export function admit(view: AdmissionView, rules: AdmissionRules): ConfirmationAdmission {
   if (view.aborted) return { kind: 'settle', outcome: 'aborted', reason: 'signal', record: true };
   if (view.grant === 'unread') {
     if (view.held >= rules.maxPending)
@@ -95,7 +130,7 @@ export interface AdoptView {
 /** What a stored version changes; `undefined` when it is not newer (a record is only replaced by a newer version of itself). */
 export interface Adoption {
   /** A new prompt (next step or re-prompt) went out from another gate: unanswerable until its delivery is known. */
-  readonly prompt?: Pick<PendingRecord, 'step' | 'reprompts' | 'promptedAt'>;
+  readonly prompt?: Pick<ConfirmationRecord, 'step' | 'reprompts' | 'promptedAt'>;
   /** Its delivery is learnt now. */
   readonly delivered?: { readonly deliveredAt: number; readonly order: PlatformOrder | undefined };
   /** The deadline moved (the first prompt's delivery restarts the window). */
@@ -103,7 +138,7 @@ export interface Adoption {
 }
 
 /** The replica-sync rule: what a stored version of a record changes here, if it is newer (a higher `rev`). */
-export function adopt(view: AdoptView, record: PendingRecord): Adoption | undefined {
+export function adopt(view: AdoptView, record: ConfirmationRecord): Adoption | undefined {
   if (view.rev !== undefined && record.rev <= view.rev) return undefined;
   const prompt =
     record.step !== view.step || record.reprompts !== view.reprompts || record.promptedAt !== view.promptedAt

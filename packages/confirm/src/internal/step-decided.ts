@@ -1,8 +1,16 @@
 import type { AuthorizeResult, ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ApproverPolicy, ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { normalizeExact, parseReply } from '../vocabulary.js';
-import type { DecisionRecord, PendingRecord } from './records.js';
-import { type Extra, mayAnswer, type StepRules } from './step.js';
+import type { DecisionRecord, ConfirmationRecord } from './records.js';
+import type {
+  AnswerRules,
+  Confirmation,
+  ConfirmationAnswer,
+  ConfirmationTransition,
+  ConfirmRules,
+  DecisionDetails,
+} from './confirmation.js';
+import { mayAnswer } from './step.js';
 
 // The rules of a decided confirmation, pure like `step`: whether a recorded decision is consent
 // (its deadline), whether it may run an action (`authorize`), and which later answers of its
@@ -29,7 +37,7 @@ export function afterDecision(
   lately: Lately,
   message: { readonly text: string; readonly senderId: string; readonly bot: boolean },
   now: number,
-  rules: StepRules,
+  rules: AnswerRules,
 ): 'absorb' | 'pass' | 'forget' {
   if (now >= lately.until) return 'forget';
   if (message.bot || !mayAnswer(lately, message.senderId)) return 'pass';
@@ -79,7 +87,7 @@ export function absorbsAfter(
 
 /** What a decision is built from: the confirmation's facts and its deadline's state. */
 export type DecisionView = Pick<
-  PendingRecord,
+  ConfirmationRecord,
   'id' | 'sessionKey' | 'action' | 'summary' | 'requester' | 'requestedAt' | 'firstPromptedAt' | 'expiresAt'
 > & { readonly state: 'new' | 'queued' | 'prompted'; readonly windowOver: boolean };
 
@@ -91,7 +99,7 @@ export function toDecisionOf(
   entry: DecisionView,
   outcome: ConfirmOutcome,
   reason: DecisionReason,
-  extra: Extra | undefined,
+  extra: DecisionDetails | undefined,
   decidedAt: number,
 ): ConfirmDecision {
   const decision: Writable<ConfirmDecision> = {
@@ -136,4 +144,44 @@ export function authorizeRule(
   if (record.action.digest !== digest) return { ok: false, code: 'action_mismatch' };
   if (record.usedAt !== undefined) return { ok: false, code: 'already_used' };
   return { ok: true, record: { ...record, usedAt: now } };
+}
+
+/**
+ * Whether its approvers' late answers are absorbed after the decision, until when and as which
+ * outcome: only when the person may have seen one of its prompts (`absorbsAfter`).
+ */
+export function remembered(
+  c: Confirmation,
+  outcome: ConfirmOutcome | undefined,
+  reason: DecisionReason | undefined,
+  now: number,
+  rules: ConfirmRules,
+): Confirmation['after'] {
+  const view = { seen: c.seen, sentSeq: c.sentSeq ?? undefined, remote: c.remote };
+  if (rules.afterDecisionMs === 0 || !absorbsAfter(view, reason)) return null;
+  return { until: now + rules.afterDecisionMs, outcome: outcome ?? null, told: false };
+}
+
+/**
+ * A message in the session of a confirmation decided lately (the after-decision rule): an
+ * approver's answer to it is consumed, and the person told once what was decided; anything
+ * else goes on to the agent; past `afterDecisionMs` it is forgotten.
+ */
+export function afterwards(
+  c: Confirmation,
+  event: Extract<ConfirmationAnswer, { type: 'reply' }>,
+  now: number,
+  rules: ConfirmRules,
+): ConfirmationTransition {
+  const { after, record } = c;
+  if (after === null) return { next: c, effects: [], result: { kind: 'pass' } };
+  const lately = { ...record, steps: record.steps ?? undefined, until: after.until, outcome: undefined };
+  const verdict = afterDecision(lately, event, now, rules);
+  if (verdict === 'forget')
+    return { next: { ...c, after: null }, effects: [{ type: 'forget' }], result: { kind: 'forget' } };
+  if (verdict === 'pass') return { next: c, effects: [], result: { kind: 'pass' } };
+  const result = { kind: 'ignore', code: 'after_decision' } as const;
+  if (after.told || after.outcome === null) return { next: c, effects: [], result };
+  const next = { ...c, after: { ...after, told: true } };
+  return { next, effects: [{ type: 'late', outcome: after.outcome }], result };
 }

@@ -1,6 +1,6 @@
 import type { StepResult } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
-import type { DecisionRecord, GrantRecord, PendingRecord } from './records.js';
+import type { DecisionRecord, GrantRecord, ConfirmationRecord } from './records.js';
 import { authorizeRule } from './step-decided.js';
 
 // The rules of the stored records, as the kernel's pure steps `(record, event, now) → (record,
@@ -13,7 +13,7 @@ export const PENDING_KEPT_MS = 86_400_000;
 
 /** A change of a pending record: write the next version (made from `base`), or drop it (decided). */
 export type PendingEvent =
-  | { readonly type: 'write'; readonly base: number | null; readonly record: PendingRecord }
+  | { readonly type: 'write'; readonly base: number | null; readonly record: ConfirmationRecord }
   | { readonly type: 'drop' };
 
 /** `lost`: another gate wrote a newer version first (`write_lost_race`); nothing was written. */
@@ -25,9 +25,9 @@ export type PendingEffect = 'written' | 'lost';
  * adopts what is stored.
  */
 export function pendingStep(
-  current: PendingRecord | undefined,
+  current: ConfirmationRecord | undefined,
   event: PendingEvent,
-): StepResult<PendingRecord, PendingEffect> {
+): StepResult<ConfirmationRecord, PendingEffect> {
   if (event.type === 'drop') return { value: undefined, effects: [] };
   const { base, record } = event;
   if ((current?.rev ?? null) !== base || record.rev !== (base ?? 0) + 1)

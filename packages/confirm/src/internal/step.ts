@@ -1,13 +1,17 @@
 import { comparePlatformOrder, isPlatformOrder, type PlatformOrder } from '@parley/bus';
-import type { ConfirmDecision, ConfirmStep } from '../decision.js';
-import type { ApproverPolicy, ConfirmOutcome, DecisionReason } from '../outcomes.js';
-import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from '../refusal-codes.js';
-import { normalizeExact, normalizeReply, parseReply, type Vocabulary } from '../vocabulary.js';
-import type { CardChoice } from './token.js';
+import type { ConfirmStep } from '../decision.js';
+import type { ApproverPolicy } from '../outcomes.js';
+import { normalizeExact, normalizeReply, parseReply } from '../vocabulary.js';
+import type {
+  AnswerRules,
+  ConfirmationAnswer,
+  ConfirmationVerdict,
+  DecisionDetails,
+} from './confirmation.js';
 
 // The rules of one pending confirmation, as one pure function: (confirmation, event) → what to
-// do. It never awaits, reads a clock or touches a store; the gate's runner (lifecycle.ts) performs
-// what it returns. Every path that can decide — a reply, a card click, a reply after a restart,
+// do. It never awaits, reads a clock or touches a store; the confirm step (machine.ts) calls it and
+// the gate's runner (runner.ts) performs what the step returns. Every path that can decide — a reply, a card click, a reply after a restart,
 // another replica's confirmation loaded from the store — goes through it, so the order of the
 // checks is the same everywhere: the deadline first, then who may answer, then the order rule
 // (whether the answer came after the prompt), then what the answer says.
@@ -43,72 +47,6 @@ export interface StepView {
   readonly orphaned: boolean;
 }
 
-/** The gate settings the rules depend on. */
-export interface StepRules {
-  readonly vocabulary: Vocabulary;
-  readonly unrecognised: 'cancel' | 'reprompt';
-  readonly maxReprompts: number;
-  readonly standingMs: number | undefined;
-  readonly paging: boolean;
-}
-
-/** An event that may decide a confirmation. */
-export type StepEvent =
-  | {
-      readonly type: 'reply';
-      readonly text: string;
-      readonly senderId: string;
-      /** The arrival number the runner gave the message when it reached the gate. */
-      readonly arrival: number;
-      /** The message's place in the platform's per-chat order, when the adapter gave one. */
-      readonly order: PlatformOrder | undefined;
-      readonly bot: boolean;
-    }
-  | {
-      readonly type: 'card';
-      readonly choice: CardChoice;
-      readonly senderId: string;
-      readonly sessionKey: string;
-      readonly promptSession: string;
-      readonly arrival: number;
-      readonly bot: boolean;
-    }
-  | { readonly type: 'deadline' };
-
-/** Who and what decided, besides outcome and reason. */
-export type Extra = Pick<ConfirmDecision, 'decidedBy' | 'reply' | 'failedStep' | 'allowUntil'>;
-
-/** What the runner does with an event. */
-export type StepResult =
-  /** Not an answer: the message goes on to the agent. */
-  | { readonly kind: 'pass'; readonly code?: (typeof IGNORED_REPLY_CODES)[number] }
-  /** Consumed, not counted; `tooEarly`: tell the person the answer came too early (rule 2). */
-  | {
-      readonly kind: 'ignore';
-      readonly code: (typeof IGNORED_REPLY_CODES)[number];
-      readonly tooEarly?: boolean;
-      /** It reached the gate before the prompt's send began (rule 1). */
-      readonly beforeSend?: boolean;
-    }
-  /** The prompt is in flight and the reply carries a platform order: judge it when the receipt arrives. */
-  | { readonly kind: 'hold' }
-  /** A card click that does not count (consumed). */
-  | { readonly kind: 'refuse'; readonly code: (typeof CARD_REFUSAL_CODES)[number] }
-  | {
-      readonly kind: 'settle';
-      readonly outcome: ConfirmOutcome;
-      readonly reason: DecisionReason;
-      readonly extra?: Extra;
-      readonly notice?: 'timedOut' | 'expired';
-    }
-  /** The deadline has passed: `timed_out`; `consumed` says whether the message was an answer. */
-  | { readonly kind: 'expire'; readonly consumed: boolean }
-  /** The answer matched a step that is not the last: prompt the next one. */
-  | { readonly kind: 'next_step' }
-  | { readonly kind: 'reprompt' }
-  /** The approver asked for the next page of a shortened summary. */
-  | { readonly kind: 'page' };
-
 /** Whether `userId` may answer under a confirmation's approver policy. */
 export function mayAnswer(view: Pick<StepView, 'approvers' | 'requester'>, userId: string): boolean {
   const policy = view.approvers;
@@ -120,7 +58,12 @@ export function mayAnswer(view: Pick<StepView, 'approvers' | 'requester'>, userI
 const PAGE_WORDS: ReadonlySet<string> = new Set(['more', '更多']);
 
 /** Applies the rules to one event; pure. */
-export function step(view: StepView, event: StepEvent, now: number, rules: StepRules): StepResult {
+export function step(
+  view: StepView,
+  event: ConfirmationAnswer,
+  now: number,
+  rules: AnswerRules,
+): ConfirmationVerdict {
   // 1. The deadline, whatever the timers did: past it nothing but `timed_out` is possible.
   if (!view.prompted) {
     return event.type === 'card' ? { kind: 'refuse', code: 'unknown_confirmation' } : { kind: 'pass' };
@@ -173,10 +116,10 @@ export function step(view: StepView, event: StepEvent, now: number, rules: StepR
 
 function card(
   view: StepView,
-  event: Extract<StepEvent, { type: 'card' }>,
+  event: Extract<ConfirmationAnswer, { type: 'card' }>,
   now: number,
-  rules: StepRules,
-): StepResult {
+  rules: AnswerRules,
+): ConfirmationVerdict {
   if (event.sessionKey !== event.promptSession) return { kind: 'refuse', code: 'session_mismatch' };
   if (event.bot || !mayAnswer(view, event.senderId)) return { kind: 'refuse', code: 'not_allowed' };
   if (view.steps !== undefined) return { kind: 'refuse', code: 'steps_required' };
@@ -199,10 +142,10 @@ function card(
 function choose(
   verdict: 'confirm' | 'cancel' | 'always',
   reason: 'reply' | 'card',
-  extra: Extra,
+  extra: DecisionDetails,
   now: number,
-  rules: StepRules,
-): StepResult {
+  rules: AnswerRules,
+): ConfirmationVerdict {
   if (verdict === 'cancel') return { kind: 'settle', outcome: 'cancelled', reason, extra };
   if (verdict === 'always' && rules.standingMs !== undefined) {
     return {
@@ -219,14 +162,19 @@ function choose(
  * The order rule for a text reply (see the top of this file): a result when the reply does not
  * count (or must wait for the receipt), `undefined` when it counts.
  */
-function orderRule(view: StepView, event: Extract<StepEvent, { type: 'reply' }>): StepResult | undefined {
+function orderRule(
+  view: StepView,
+  event: Extract<ConfirmationAnswer, { type: 'reply' }>,
+): ConfirmationVerdict | undefined {
   if (view.sentSeq === undefined || event.arrival < view.sentSeq)
-    return { kind: 'ignore', code: 'before_delivery', tooEarly: true, beforeSend: true };
+    return event.lateChecked === true
+      ? { kind: 'ignore', code: 'before_delivery', tooEarly: true }
+      : { kind: 'before_send' };
   const compared = comparePlatformOrder(event.order, view.order);
   if (view.deliveredSeq === undefined || event.arrival < view.deliveredSeq) {
     // It arrived while the send was in flight.
     if (view.deliveredSeq === undefined)
-      return isPlatformOrder(event.order)
+      return isPlatformOrder(event.order) && event.full !== true
         ? { kind: 'hold' }
         : { kind: 'ignore', code: 'before_delivery', tooEarly: true };
     if (compared === 'after') return undefined;
@@ -239,7 +187,7 @@ function orderRule(view: StepView, event: Extract<StepEvent, { type: 'reply' }>)
 }
 
 /** Whether a reply would be taken as an answer, ignoring the deadline (so it is consumed past it). */
-function answerable(view: StepView, event: Extract<StepEvent, { type: 'reply' }>): boolean {
+function answerable(view: StepView, event: Extract<ConfirmationAnswer, { type: 'reply' }>): boolean {
   return !event.bot && mayAnswer(view, event.senderId);
 }
 
