@@ -1,12 +1,9 @@
 // Waiting for a request from inside another Restate handler: an awakeable woken by the object,
 // trusted only once the object's stored record says the request is final.
-import * as restate from '@restatedev/restate-sdk';
-import { ParleyRestateError } from './errors.js';
+import type * as restate from '@restatedev/restate-sdk';
+import { awaitStored } from './internal/await-stored.js';
 import type { RequestRecord } from './request-record.js';
-import type { RequestsHandlers, RequestsObject, WatchResult } from './requests-types.js';
-
-/** The code Restate fails an awaited promise with when the invocation is cancelled. */
-const CANCELLED = 409;
+import type { RequestsHandlers, RequestsObject } from './requests-types.js';
 
 /**
  * How many wake-ups without a final record {@link awaitRequest} accepts by default before it gives
@@ -54,32 +51,15 @@ export async function awaitRequest(
   requestId: string,
   options: { readonly maxWakeups?: number } = {},
 ): Promise<RequestRecord> {
-  const maxWakeups = options.maxWakeups ?? DEFAULT_MAX_WAKEUPS;
   const client = ctx.objectClient<RequestsHandlers>({ name: requests.name }, requestId);
-  for (let wakeups = 0; ; wakeups++) {
-    if (wakeups >= maxWakeups) {
-      const text = `The wait for request "${requestId}" was woken ${maxWakeups} times without the request being final`;
-      throw terminal(new ParleyRestateError('forged_wakeups', text, { details: { requestId, maxWakeups } }));
-    }
-    const { id, promise } = ctx.awakeable<unknown>();
-    const watched: WatchResult = await client.watch(id);
-    if (!watched.ok)
-      throw terminal(new ParleyRestateError(watched.code, watched.message, { details: { requestId } }));
-    if (!watched.watching) return watched.record;
-    try {
-      await promise; // a hint only: what it carries is not trusted
-    } catch (error) {
-      // A rejection is a hint too (anyone holding the id may reject it), except a cancellation of this wait.
-      if (error instanceof restate.TerminalError && error.code === CANCELLED) throw error;
-    }
-    const record = await client.get();
-    if (record !== null && record.state !== 'pending') return record;
-  }
-}
-
-/** A Restate TerminalError for a Parley error: the invocation fails for good, the Parley error is its cause. */
-function terminal(error: ParleyRestateError): restate.TerminalError {
-  const failure = new restate.TerminalError(`${error.code}: ${error.message}`);
-  Object.defineProperty(failure, 'cause', { value: error });
-  return failure;
+  return awaitStored(ctx, {
+    what: `request "${requestId}"`,
+    details: { requestId },
+    maxWakeups: options.maxWakeups ?? DEFAULT_MAX_WAKEUPS,
+    watch: (id) => client.watch(id),
+    read: async () => {
+      const record = await client.get();
+      return record !== null && record.state !== 'pending' ? record : undefined;
+    },
+  });
 }

@@ -15,6 +15,7 @@ export const RESTATE_ERROR_CODES = [
   'forged_wakeups',
   'unknown_request',
   'too_many_watchers',
+  'unknown_confirmation',
 ] as const;
 
 /**
@@ -25,7 +26,9 @@ export const RESTATE_ERROR_CODES = [
  * - `forged_wakeups`: a waiter was woken `maxWakeups` times without the stored record being final
  *   (someone keeps resolving its awakeable by hand); the wait gives up rather than trusting them.
  * - `unknown_request`: {@link awaitRequest} was asked to wait for a request that was never opened.
- * - `too_many_watchers`: {@link awaitRequest} found the request with `maxWatchers` waiters already.
+ * - `too_many_watchers`: {@link awaitRequest} found the request with `maxWatchers` waiters already
+ *   (or {@link awaitConfirmation} the confirmation with 64).
+ * - `unknown_confirmation`: {@link awaitConfirmation} was asked to wait for a confirmation never requested.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * Parley on Restate: correlated requests (`@parley/correlate` protocols) hosted by a Restate
- * server. Restate keeps the records, the deadlines (durable timers) and the waits (awakeables);
+ * Parley on Restate: correlated requests (`@parley/correlate` protocols), confirmations
+ * (`@parley/confirm`'s pure step) and pipelines hosted by a Restate server. Restate keeps the records, the deadlines (durable timers) and the waits (awakeables);
  * Parley's own pure rules decide every reply, so a request settles exactly as it would with the
  * embedded Store runner, across app restarts, server restarts and replicas.
  *
@@ -29,3 +29,16 @@ export type {
   PipelineWorkflowHandlers,
   PipelineWorkflowOptions,
 } from './pipeline-workflow-types.js';
+export { defineConfirmations } from './confirmations.js';
+export { awaitConfirmation } from './await-confirmation.js';
+export type {
+  ConfirmationsHandlers,
+  ConfirmationsObject,
+  ConfirmationsOptions,
+  ConfirmOutbound,
+  InboundClick,
+  InboundReply,
+  InboundResult,
+  NewConfirmationRequest,
+  RequestConfirmationResult,
+} from './confirmations-types.js';

@@ -51,6 +51,14 @@ export async function send(ingressUrl: string, path: string, body: unknown = nul
   return answer.invocationId;
 }
 
+/** The output of an invocation started with `send`, once it has one (ingress attach blocks until then). */
+export async function outputOf(ingressUrl: string, invocationId: string): Promise<unknown> {
+  const answer = await http('GET', `${ingressUrl}/restate/invocation/${invocationId}/attach`);
+  if (answer.status !== 200)
+    throw new Error(`attach to ${invocationId} answered ${answer.status}: ${answer.text}`);
+  return JSON.parse(answer.text);
+}
+
 /** A real server with `services` served and registered; `stop` closes the endpoint, then the server. */
 export async function serveOnRestate(
   services: Services,

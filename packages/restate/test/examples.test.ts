@@ -7,8 +7,19 @@ import { definePipeline } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  awaitConfirmation,
   awaitRequest,
   type CancelResult,
+  type ConfirmationsHandlers,
+  type ConfirmationsObject,
+  type ConfirmationsOptions,
+  type ConfirmOutbound,
+  defineConfirmations,
+  type InboundClick,
+  type InboundReply,
+  type InboundResult,
+  type NewConfirmationRequest,
+  type RequestConfirmationResult,
   type DecideResult,
   definePipelineWorkflow,
   type PipelineRunResult,
@@ -178,5 +189,94 @@ describe('@parley/restate examples', () => {
     const workflow = definePipelineWorkflow({ name: 'brief', pipeline, work: () => ({ text: 'draft' }) });
     log(workflow.name);
     expectPrinted('brief');
+  });
+
+  it('defineConfirmations (confirmations.ts)', async () => {
+    const confirmations = defineConfirmations({
+      name: 'confirmations',
+      send: async (out) => {
+        if (out.type === 'prompt') log(`to ${out.sessionKey}: ${out.record.summary}?`);
+        return true;
+      },
+    });
+    log(confirmations.name);
+    expectPrinted('confirmations');
+  });
+
+  it('awaitConfirmation (await-confirmation.ts)', async () => {
+    const confirmations = defineConfirmations({ name: 'confirmations', send: async () => true });
+    const tool = restate.service({
+      name: 'tool',
+      handlers: {
+        outcome: async (ctx: restate.Context, input: { sessionKey: string; id: string }) =>
+          (await awaitConfirmation(ctx, confirmations, input.sessionKey, input.id)).outcome,
+      },
+    });
+    log(tool.name);
+    expectPrinted('tool');
+  });
+
+  it('ConfirmOutbound (confirmations-types.ts)', async () => {
+    const out: ConfirmOutbound = { type: 'late', outcome: 'confirmed', sessionKey: 'chat:1', id: 'c1' };
+    log(out.type);
+    expectPrinted('late');
+  });
+
+  it('ConfirmationsOptions (confirmations-types.ts)', async () => {
+    const options: ConfirmationsOptions = {
+      name: 'confirmations',
+      send: async () => true,
+      timeoutMs: 60_000,
+    };
+    log(options.name);
+    expectPrinted('confirmations');
+  });
+
+  it('NewConfirmationRequest (confirmations-types.ts)', async () => {
+    const input: NewConfirmationRequest = {
+      id: 'c1',
+      request: {
+        sessionKey: 'chat:1',
+        action: { name: 'deploy', args: {} },
+        summary: 'Deploy',
+        requester: 'alice',
+      },
+    };
+    log(input.id);
+    expectPrinted('c1');
+  });
+
+  it('RequestConfirmationResult (confirmations-types.ts)', async () => {
+    const result: RequestConfirmationResult = { ok: true, id: 'c1', state: 'prompted' };
+    log(result.ok);
+    expectPrinted('true');
+  });
+
+  it('InboundReply (confirmations-types.ts)', async () => {
+    const reply: InboundReply = { text: 'yes', senderId: 'alice', eventId: 'evt-1' };
+    log(reply.text);
+    expectPrinted('yes');
+  });
+
+  it('InboundClick (confirmations-types.ts)', async () => {
+    const click: InboundClick = { id: 'c1', choice: 'confirm', senderId: 'alice' };
+    log(click.choice);
+    expectPrinted('confirm');
+  });
+
+  it('InboundResult (confirmations-types.ts)', async () => {
+    const result: InboundResult = { consumed: false };
+    log(result.consumed);
+    expectPrinted('false');
+  });
+
+  it('ConfirmationsHandlers (confirmations-types.ts)', async () => {
+    type Authorize = ConfirmationsHandlers['authorize'];
+  });
+
+  it('ConfirmationsObject (confirmations-types.ts)', async () => {
+    const objects: ConfirmationsObject<'confirmations'>[] = [];
+    log(objects.length);
+    expectPrinted('0');
   });
 });

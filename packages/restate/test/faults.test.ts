@@ -7,7 +7,7 @@ import type { ReceiveResult } from '@parley/correlate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineRunResult, RequestRecord } from '../src/index.js';
 import { type App, startApp } from './apps.js';
-import { call, send } from './endpoint.js';
+import { call, outputOf as attached, send } from './endpoint.js';
 import { http } from './http.js';
 import { freePorts, type RestateServer, startRestate, waitFor } from './server.js';
 import { responseTo } from './services.js';
@@ -43,13 +43,7 @@ const open = (id: string, timeoutMs = 60_000): Promise<unknown> =>
 const reply = (id: string, response: unknown): Promise<ReceiveResult> =>
   call(server.ingressUrl, `requests/${id}/reply`, responseTo(id, { response }));
 
-/** The output of an invocation started with `send`, once it has one (ingress attach blocks until then). */
-async function outputOf(invocationId: string): Promise<unknown> {
-  const answer = await http('GET', `${server.ingressUrl}/restate/invocation/${invocationId}/attach`);
-  if (answer.status !== 200)
-    throw new Error(`attach to ${invocationId} answered ${answer.status}: ${answer.text}`);
-  return JSON.parse(answer.text);
-}
+const outputOf = (invocationId: string): Promise<unknown> => attached(server.ingressUrl, invocationId);
 
 describe('the app process killed', () => {
   it('finishes a decided request’s effect exactly once on the other process when the first dies between decision and effect', async () => {
@@ -70,6 +64,38 @@ describe('the app process killed', () => {
     const lines = readFileSync(effectLog, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain(String(first.pid));
+  });
+});
+
+describe('the app process killed between a confirmation’s decision and its action', () => {
+  it('runs the authorized action once, on the other process', async () => {
+    const [port] = await freePorts(1);
+    const effectLog = join(dir, 'effects-confirm.log');
+    const first = await app(port as number, { CRASH_IN_EFFECT: '1', EFFECT_LOG: effectLog });
+    await server.register(first.url);
+    const sessionKey = 'chat:kill';
+    const input = { sessionKey, id: 'c1', requester: 'alice', env: 'prod' };
+    const invocation = await send(server.ingressUrl, 'tool/deploy', input);
+    await waitFor('the tool to wait on its confirmation', 20_000, async () => {
+      const state = (await server.state('confirmations', sessionKey, 'session')) as
+        | { watchers: Record<string, string[]> }
+        | undefined;
+      return (state?.watchers.c1 ?? []).length > 0;
+    });
+    const answered = await call(server.ingressUrl, `confirmations/${sessionKey}/reply`, {
+      text: '确认',
+      senderId: 'alice',
+    });
+    expect(answered).toMatchObject({ id: 'c1', verdict: { outcome: 'confirmed' } });
+    expect(await first.exited).toBeNull(); // killed by SIGKILL inside the action, after authorize
+    await app(port as number, { EFFECT_LOG: effectLog }); // the second process, behind the same server
+    expect(await outputOf(invocation)).toBe('deployed');
+    const lines = readFileSync(effectLog, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(String(first.pid));
+    expect(await server.state('confirmations', sessionKey, 'decision:c1')).toMatchObject({
+      usedAt: expect.any(Number),
+    });
   });
 });
 
