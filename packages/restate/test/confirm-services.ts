@@ -13,12 +13,28 @@ import {
 /** What the confirmations object sent, in this process. */
 export const outbox: ConfirmOutbound[] = [];
 
-export const confirmations = defineConfirmations({
-  name: 'confirmations',
-  send: async (out) => {
-    outbox.push(out);
-    return true;
-  },
+/** Keeps what was sent; a session whose key starts with `down:` refuses every send. */
+const send = async (out: ConfirmOutbound): Promise<boolean> => {
+  outbox.push(out);
+  return !out.sessionKey.startsWith('down:');
+};
+
+export const confirmations = defineConfirmations({ name: 'confirmations', send });
+
+/** A second object whose newer request supersedes the prompted one, with summary pages and no after-decision window. */
+export const superseding = defineConfirmations({
+  name: 'superseding',
+  send,
+  rules: { whenPending: 'supersede', afterDecisionMs: 0, summaryPaging: true },
+  timeoutMs: 120_000,
+  approvers: 'any',
+});
+
+/** A third object that refuses a request while its session has a prompted one; late answers absorbed for 1 ms. */
+export const rejecting = defineConfirmations({
+  name: 'rejecting',
+  send,
+  rules: { whenPending: 'reject', afterDecisionMs: 1 },
 });
 
 export interface DeployInput {
@@ -74,6 +90,10 @@ export function toolService(options: ToolOptions = {}) {
         });
         return 'deployed';
       },
+      wait: async (
+        ctx: restate.Context,
+        input: { sessionKey: string; id: string },
+      ): Promise<ConfirmDecision> => awaitConfirmation(ctx, confirmations, input.sessionKey, input.id),
       use: async (ctx: restate.Context, input: DeployInput): Promise<AuthorizeResult> =>
         ctx
           .objectClient<ConfirmationsHandlers>({ name: confirmations.name }, input.sessionKey)

@@ -109,6 +109,8 @@ async function perform(
     }
     case 'decided':
       return decided(host, c, effect.decision, effect.notice);
+    /* v8 ignore next 5 -- the step asks for a too-early notice only for an answer that came before the
+       prompt's delivery, and here delivery ends the same exclusive handler that began the send */
     case 'notice':
       await ctx.run(`notice ${id} ${effect.name}`, () =>
         host.send({ type: 'notice', name: effect.name, sessionKey, id }),
