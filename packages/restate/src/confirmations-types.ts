@@ -9,7 +9,7 @@ import type {
   ConfirmRulesOptions,
 } from '@parley/confirm';
 import type * as restate from '@restatedev/restate-sdk';
-import type { Watched } from './internal/await-stored.js';
+import type { Watched } from './watched.js';
 
 /**
  * What the host's `send` is asked to deliver to a session: a prompt (`first`, `step` or
@@ -66,8 +66,9 @@ export type ConfirmOutbound =
  */
 export interface ConfirmationsOptions {
   readonly name: string;
+  /** Delivers a prompt, notice, page or decision to the session; `false` when the platform refused it. Run inside `ctx.run`. */
   readonly send: (out: ConfirmOutbound) => Promise<boolean>;
-  /** The gate options {@link confirmStep} reads (`standingAllowanceMs` is not hosted). */
+  /** The gate options `confirmStep` reads (`standingAllowanceMs` is not hosted). */
   readonly rules?: ConfirmRulesOptions;
   /** The answering window of a request that names none (the gate's default otherwise). */
   readonly timeoutMs?: number;
@@ -183,21 +184,28 @@ export interface InboundResult {
  * ```
  */
 export interface ConfirmationsHandlers {
+  /** Makes a confirmation with `createConfirmation` and admits it with the step. */
   request(ctx: restate.ObjectContext, input: NewConfirmationRequest): Promise<RequestConfirmationResult>;
+  /** Feeds an inbound message of the session to its prompted confirmation (or the one decided just before). */
   reply(ctx: restate.ObjectContext, input: InboundReply): Promise<InboundResult>;
+  /** Feeds a card click to the confirmation it names. */
   click(ctx: restate.ObjectContext, input: InboundClick): Promise<InboundResult>;
+  /** The durable window timer (cluster only). */
   windowOver(
     ctx: restate.ObjectContext,
     input: { readonly id: string; readonly timer: number },
   ): Promise<void>;
+  /** Registers a waiter's awakeable (cluster only); use {@link awaitConfirmation}. */
   watch(
     ctx: restate.ObjectContext,
     input: { readonly id: string; readonly awakeableId: string },
   ): Promise<Watched<ConfirmDecision>>;
+  /** Uses a confirmed decision once for its exact action (cluster only). */
   authorize(
     ctx: restate.ObjectContext,
     input: { readonly id: string; readonly action: ConfirmAction },
   ): Promise<AuthorizeResult>;
+  /** The stored decision, or `null`. */
   decision(ctx: restate.ObjectSharedContext, id: string): Promise<ConfirmDecision | null>;
 }
 

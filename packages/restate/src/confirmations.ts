@@ -20,7 +20,7 @@ import type {
   RequestConfirmationResult,
 } from './confirmations-types.js';
 import { ParleyRestateError } from './errors.js';
-import type { Watched } from './internal/await-stored.js';
+import type { Watched } from './watched.js';
 import {
   advance,
   decisionKey,

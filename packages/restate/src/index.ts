@@ -42,3 +42,4 @@ export type {
   NewConfirmationRequest,
   RequestConfirmationResult,
 } from './confirmations-types.js';
+export type { Watched } from './watched.js';

@@ -77,10 +77,13 @@ export type DecideResult =
  * ```
  */
 export interface PipelineWorkflowHandlers {
+  /** Runs the pipeline to its end. */
   run(ctx: restate.WorkflowContext, input: JsonValue | null): Promise<PipelineRunResult>;
+  /** Hands a decision to a waiting approval node. */
   decide(
     ctx: restate.WorkflowSharedContext,
     input: { readonly node: string; readonly decision: ApprovalDecision },
   ): Promise<DecideResult>;
+  /** The run's node records. */
   nodes(ctx: restate.WorkflowSharedContext): Promise<Readonly<Record<string, NodeRecord>>>;
 }

@@ -120,11 +120,17 @@ export type CancelResult =
  * ```
  */
 export interface RequestsHandlers {
+  /** Stores a new request and arms its deadline. */
   open(ctx: restate.ObjectContext, input: OpenRequest): Promise<OpenResult>;
+  /** Judges a response with correlate's rules. */
   reply(ctx: restate.ObjectContext, input: unknown): Promise<ReceiveResult>;
+  /** The durable deadline timer (cluster only). */
   expire(ctx: restate.ObjectContext): Promise<RequestRecord | null>;
+  /** Cancels a pending request (its sender only). */
   cancel(ctx: restate.ObjectContext, input: { readonly by: string }): Promise<CancelResult>;
+  /** Registers a waiter's awakeable (cluster only); use {@link awaitRequest}. */
   watch(ctx: restate.ObjectContext, awakeableId: string): Promise<WatchResult>;
+  /** The stored record, or `null`. */
   get(ctx: restate.ObjectSharedContext): Promise<RequestRecord | null>;
 }
 

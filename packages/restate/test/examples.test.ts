@@ -20,6 +20,7 @@ import {
   type InboundResult,
   type NewConfirmationRequest,
   type RequestConfirmationResult,
+  type Watched,
   type DecideResult,
   definePipelineWorkflow,
   type PipelineRunResult,
@@ -278,5 +279,11 @@ describe('@parley/restate examples', () => {
     const objects: ConfirmationsObject<'confirmations'>[] = [];
     log(objects.length);
     expectPrinted('0');
+  });
+
+  it('Watched (watched.ts)', async () => {
+    const registered: Watched<string> = { ok: true, watching: true };
+    log(registered.ok);
+    expectPrinted('true');
   });
 });

@@ -1,16 +1,11 @@
 // The one durable wait of this package: an awakeable registered with an object, woken as a hint
 // only, and trusted only once the object's stored state says the thing waited for is final.
 import * as restate from '@restatedev/restate-sdk';
-import { ParleyRestateError, type RestateErrorCode } from '../errors.js';
+import { ParleyRestateError } from '../errors.js';
+import type { Watched } from '../watched.js';
 
 /** The code Restate fails an awaited promise with when the invocation is cancelled. */
 const CANCELLED = 409;
-
-/** What a `watch` handler answers: a refusal, the final value already, or the awakeable registered. */
-export type Watched<T> =
-  | { readonly ok: false; readonly code: RestateErrorCode; readonly message: string }
-  | { readonly ok: true; readonly watching: false; readonly record: T }
-  | { readonly ok: true; readonly watching: true };
 
 /** How {@link awaitStored} registers a wait and reads back what is stored. */
 export interface StoredWait<T> {
