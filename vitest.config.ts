@@ -29,6 +29,7 @@ const PACKAGES = [
   'protocol-tools',
   'turns',
   'ledger',
+  'restate',
 ];
 
 /** Subpath exports, listed before the packages so `@parley/testing` does not swallow them. */

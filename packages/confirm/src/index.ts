@@ -9,7 +9,7 @@
  * @module @parley/confirm
  */
 export { createConfirmGate } from './gate.js';
-export { confirmRules, confirmStep, createConfirmation } from './step.js';
+export { authorizeStep, confirmRules, confirmStep, createConfirmation } from './step.js';
 export type {
   AdmissionRules,
   AdmissionView,
@@ -26,6 +26,7 @@ export type {
   ConfirmRules,
   ConfirmRulesOptions,
   NewConfirmation,
+  UsableDecision,
 } from './step.js';
 export {
   DEFAULT_CONFIRM_TIMEOUT_MS,

@@ -1,10 +1,11 @@
 import { assertTimeoutMs, type JsonValue } from '@parley/core';
-import type { ConfirmRequest } from './decision.js';
+import type { AuthorizeResult, ConfirmRequest } from './decision.js';
 import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
 import { checkApprovers, checkChoice, checkCount, checkRequest } from './internal/checks.js';
 import { type Confirmation, type ConfirmRules, confirmationOf } from './internal/confirmation.js';
-import type { ConfirmationRecord } from './internal/records.js';
+import type { ConfirmationRecord, DecisionRecord } from './internal/records.js';
+import { authorizeRule } from './internal/step-decided.js';
 import {
   type ApproverPolicy,
   DEFAULT_AFTER_DECISION_MS,
@@ -201,4 +202,47 @@ export function createConfirmation(request: ConfirmRequest, how: NewConfirmation
 function keep(summary: string): string {
   if (summary.length <= MAX_KEPT_SUMMARY) return summary;
   return `${summary.slice(0, MAX_KEPT_SUMMARY)}… (${summary.length - MAX_KEPT_SUMMARY} more characters not kept)`;
+}
+
+/**
+ * A recorded decision as {@link authorizeStep} reads and writes it: the decision, and when it
+ * was used (absent: not used yet). Plain JSON.
+ *
+ * @example
+ * ```ts
+ * import type { UsableDecision } from '@parley/confirm';
+ *
+ * const used = (decision: UsableDecision): boolean => decision.usedAt !== undefined;
+ * console.log(typeof used); // function
+ * ```
+ */
+export type UsableDecision = DecisionRecord;
+
+/**
+ * Applies the gate's `authorize` rule to a recorded decision, purely: it lets exactly its action
+ * (`digest`, from {@link digestAction}) run once, when it is `confirmed`, decided in time and not
+ * used yet. Returns the refusal, or the decision marked used at `now`, for the host to store in
+ * place of the one it read (the gate does so with a compare-and-set, so a second use loses).
+ *
+ * @example
+ * ```ts
+ * import { authorizeStep, type ConfirmDecision, digestAction } from '@parley/confirm';
+ *
+ * const action = { name: 'deploy', args: { env: 'prod' } };
+ * const decision: ConfirmDecision = {
+ *   id: 'c1', sessionKey: 'chat:1', summary: 'Deploy', requester: 'alice', outcome: 'confirmed', reason: 'reply',
+ *   action: { ...action, digest: await digestAction(action) }, requestedAt: 0, decidedAt: 10,
+ * };
+ * const first = authorizeStep(decision, await digestAction(action), 20);
+ * console.log(first.ok, first.ok && first.record.usedAt); // true 20
+ * const second = first.ok ? authorizeStep(first.record, decision.action.digest, 30) : first;
+ * console.log(second.ok || second.code); // already_used
+ * ```
+ */
+export function authorizeStep(
+  decision: UsableDecision | undefined,
+  digest: string,
+  now: number,
+): Extract<AuthorizeResult, { ok: false }> | { readonly ok: true; readonly record: UsableDecision } {
+  return authorizeRule(decision, digest, now);
 }

@@ -8,6 +8,7 @@ import {
   type ApproverPolicy,
   AUTHORIZE_REFUSAL_CODES,
   type AuthorizeResult,
+  authorizeStep,
   canonicalJson,
   CARD_REFUSAL_CODES,
   CONFIRM_ERROR_CODES,
@@ -56,6 +57,7 @@ import {
   normalizeReply,
   parseReply,
   type PendingConfirmation,
+  type UsableDecision,
   REPLY_VERDICTS,
   type ReplyVerdict,
   type ResumeHandler,
@@ -524,5 +526,32 @@ describe('@parley/confirm examples', () => {
     const admission: ConfirmationAdmission = { kind: 'queue' };
     log(admission.kind);
     expectPrinted('queue');
+  });
+
+  it('UsableDecision (step.ts)', async () => {
+    const used = (decision: UsableDecision): boolean => decision.usedAt !== undefined;
+    log(typeof used);
+    expectPrinted('function');
+  });
+
+  it('authorizeStep (step.ts)', async () => {
+    const action = { name: 'deploy', args: { env: 'prod' } };
+    const decision: ConfirmDecision = {
+      id: 'c1',
+      sessionKey: 'chat:1',
+      summary: 'Deploy',
+      requester: 'alice',
+      outcome: 'confirmed',
+      reason: 'reply',
+      action: { ...action, digest: await digestAction(action) },
+      requestedAt: 0,
+      decidedAt: 10,
+    };
+    const first = authorizeStep(decision, await digestAction(action), 20);
+    log(first.ok, first.ok && first.record.usedAt);
+    expectPrinted('true 20');
+    const second = first.ok ? authorizeStep(first.record, decision.action.digest, 30) : first;
+    log(second.ok || second.code);
+    expectPrinted('already_used');
   });
 });

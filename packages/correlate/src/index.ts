@@ -14,6 +14,11 @@ export type { Decision, Protocol, ProtocolDefinition, RequestOf, ResponseOf } fr
 export { CorrelateError, CORRELATE_ERROR_CODES, REFUSAL_CODES } from './errors.js';
 export type { CorrelateErrorCode, RefusalCode } from './errors.js';
 export type { CorrelateMessage, ProgressMessage, RequestMessage, ResponseMessage } from './messages.js';
+export { parseMessage } from './messages.js';
+export { requestStep } from './request-step.js';
+export type { RequestStep } from './request-step.js';
+export { checkReply, judgeResponse, settledRefusal } from './reply-rules.js';
+export type { ReplyCheck, ReplyTarget, ResponseVerdict } from './reply-rules.js';
 export {
   DEFAULT_HUMAN_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,

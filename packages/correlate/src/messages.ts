@@ -88,7 +88,18 @@ export type CorrelateMessage = RequestMessage | ResponseMessage | ProgressMessag
 const MAX_TEXT = 256;
 const MAX_NOTE = 4000;
 
-/** Checks the shape of an untrusted message by hand (hot path); payloads are checked by their schemas. */
+/**
+ * Checks the shape of an untrusted correlate message by hand (hot path): the message, or the text
+ * of why it is malformed (a correlator refuses it `malformed`). Payloads and responses are checked
+ * later by their protocol's schemas. Use it where correlate messages arrive outside a correlator.
+ *
+ * @example
+ * ```ts
+ * import { parseMessage } from '@parley/correlate';
+ *
+ * console.log(parseMessage({ kind: 'response', request_id: 'r1', protocol: 'shutdown', from: 'alice', to: 'lead' })); // a response needs a "response"
+ * ```
+ */
 export function parseMessage(value: unknown): CorrelateMessage | string {
   if (typeof value !== 'object' || value === null) return 'a message must be an object';
   const m = value as Record<string, unknown>;

@@ -34,6 +34,15 @@ import {
   REFUSAL_CODES,
   type RefusalCode,
   type Reply,
+  type ReplyCheck,
+  type ReplyTarget,
+  type RequestStep,
+  requestStep,
+  parseMessage,
+  checkReply,
+  judgeResponse,
+  settledRefusal,
+  type ResponseVerdict,
   type RequestMessage,
   type RequestOf,
   type RequestOptions,
@@ -305,5 +314,78 @@ describe('@parley/correlate examples', () => {
     log(lead.stats().pending);
     expectPrinted('0');
     lead.close();
+  });
+
+  it('parseMessage (messages.ts)', async () => {
+    log(
+      parseMessage({ kind: 'response', request_id: 'r1', protocol: 'shutdown', from: 'alice', to: 'lead' }),
+    );
+    expectPrinted('a response needs a "response"');
+  });
+
+  it('RequestStep (request-step.ts)', async () => {
+    const step: RequestStep = { event: 'expire', to: 'expired' };
+  });
+
+  it('requestStep (request-step.ts)', async () => {
+    log(requestStep('pending', 1_000, 'approve', 999));
+    expectPrinted("{ event: 'approve', to: 'approved' }");
+    log(requestStep('pending', 1_000, 'approve', 1_000));
+    expectPrinted("{ event: 'expire', to: 'expired' }");
+    log(requestStep('approved', 1_000, 'reject', 10));
+    expectPrinted('undefined');
+  });
+
+  it('ReplyTarget (reply-rules.ts)', async () => {
+    const target: ReplyTarget = {
+      id: 'r1',
+      to: 'alice',
+      protocol: 'shutdown',
+      state: 'pending',
+      deadlineAt: 30_000,
+    };
+  });
+
+  it('ReplyCheck (reply-rules.ts)', async () => {
+    const check: ReplyCheck = {
+      ok: false,
+      code: 'late',
+      message: 'Request "r1" expired before this response arrived',
+      expire: true,
+      state: 'expired',
+    };
+  });
+
+  it('checkReply (reply-rules.ts)', async () => {
+    const target = {
+      id: 'r1',
+      to: 'alice',
+      protocol: 'shutdown',
+      state: 'pending',
+      deadlineAt: 30_000,
+    } as const;
+    const reply = { kind: 'response', request_id: 'r1', protocol: 'shutdown', from: 'mallory' } as const;
+    log(checkReply(target, reply, 1_000).ok);
+    expectPrinted('false');
+    log(checkReply(target, { ...reply, from: 'alice' }, 1_000).ok);
+    expectPrinted('true');
+    log(checkReply(target, { ...reply, from: 'alice' }, 30_000).ok);
+    expectPrinted('false');
+  });
+
+  it('settledRefusal (reply-rules.ts)', async () => {
+    log(settledRefusal('r1', 'approved', 'response').code);
+    expectPrinted('duplicate');
+  });
+
+  it('ResponseVerdict (reply-rules.ts)', async () => {
+    const verdict: ResponseVerdict = { ok: true, event: 'approve', response: { approve: true } };
+  });
+
+  it('judgeResponse (reply-rules.ts)', async () => {
+    log(await judgeResponse(shutdownProtocol, 'r1', { approve: true }));
+    expectPrinted("{ ok: true, event: 'approve', response: { approve: true } }");
+    log((await judgeResponse(shutdownProtocol, 'r1', 'yes')).ok);
+    expectPrinted('false');
   });
 });

@@ -27,6 +27,7 @@ export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
 export { NODE_STATUSES, NODE_RECORD } from './records.js';
 export { nodeStep } from './node-step.js';
+export { afterFailure } from './failure-policy.js';
 export type { NodeEvent, NodeEffect } from './node-step.js';
 export type { NodeStatus, RunStatus, NodeRecord, RunRecord, ReviseRequest } from './records.js';
 export { createPipelineRunner } from './runner.js';

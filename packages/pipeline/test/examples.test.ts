@@ -1,6 +1,7 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/pipeline, compiled and run; each console.log of an example is an assertion here.
 import {
+  afterFailure,
   type ApprovalDecision,
   type ApprovalNode,
   createCronTrigger,
@@ -494,5 +495,13 @@ describe('records.ts: NODE_RECORD', () => {
     const kernel = createKernel({ store: createMemoryStore() });
     const node = await kernel.read('pipeline:node:r1:intel', NODE_RECORD);
     expect([NODE_RECORD.kind, node]).toEqual(['parley.pipeline.node', undefined]); // parley.pipeline.node undefined
+  });
+
+  it('afterFailure (failure-policy.ts)', async () => {
+    expect([afterFailure({}, {}, 'error')]).toEqual(['retry']); // retry
+    expect([afterFailure({}, { error: 1 }, 'error')]).toEqual(['abort']); // abort
+    expect([afterFailure({ onFailure: { timeout: { retries: 0, after: 'skip' } } }, {}, 'timeout')]).toEqual([
+      'skip',
+    ]); // skip
   });
 });

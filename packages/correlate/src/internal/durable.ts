@@ -11,7 +11,7 @@ import { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
 import type { Durable, DurableHost } from './durable-types.js';
 import { extraOf, type Outgoing } from './records.js';
-import { step } from './step.js';
+import { requestStep } from '../request-step.js';
 import { type Settlement, settlementStep } from './settle-step.js';
 import { applyStored, encode, fromStored, requestCodec, type StoredRequest } from './stored-request.js';
 
@@ -98,7 +98,7 @@ export function createDurable(host: DurableHost): Durable {
       if (record.state === 'pending' && !host.isClosed()) {
         // The caller gave up: settle here even though the store was not updated.
         const at = clock.now();
-        const next = step(record.state, record.deadlineAt, event, at);
+        const next = requestStep(record.state, record.deadlineAt, event, at);
         if (next?.event === 'cancel') host.finish(record, next.to, response, reason, error, at, true);
         else if (next?.event === 'expire' && record.deadline === undefined) host.arm(record, at + RETRY_MS);
       }

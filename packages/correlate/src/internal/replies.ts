@@ -1,11 +1,17 @@
-import type { ValidationResult } from '@parley/core';
 import type { RequestEvent } from '@parley/fsm';
 import type { ProgressMessage, ResponseMessage } from '../messages.js';
 import type { ReceiveResult, Refusal } from '../receive-result.js';
 import type { Shared } from './context.js';
 import type { Durable } from './durable-types.js';
 import type { Outgoing, Tracker } from './records.js';
-import { about, check, isPromise } from './util.js';
+import {
+  checkReply,
+  judgeResponse,
+  type ReplyTarget,
+  type ResponseVerdict,
+  settledRefusal,
+} from '../reply-rules.js';
+import { about, isPromise } from './util.js';
 
 export interface ReplyHost {
   readonly ctx: Shared;
@@ -32,27 +38,25 @@ export function createReplyHandler(
   const { clock, events } = ctx;
 
   function refusalFor(record: Outgoing, message: ResponseMessage | ProgressMessage): Refusal {
-    const code =
-      record.state === 'expired'
-        ? 'late'
-        : record.state !== 'pending'
-          ? 'duplicate'
-          : ctx.isClosed()
-            ? 'closed' // closed while the reply waited for a write of the same request
-            : 'store_error';
-    return ctx.refuse({
-      ...about(message),
-      code,
-      state: record.state,
-      message:
-        code === 'late'
-          ? `Request "${record.id}" expired before this ${message.kind} arrived`
-          : code === 'duplicate'
-            ? `Request "${record.id}" is already ${record.state}`
-            : code === 'closed'
-              ? `The correlator closed before request "${record.id}" could be settled`
-              : `Request "${record.id}" could not be updated in the store`,
-    });
+    const { state } = record;
+    if (state !== 'pending') {
+      const { code, message: text } = settledRefusal(record.id, state, message.kind);
+      return ctx.refuse({ ...about(message), code, state, message: text });
+    }
+    // Still pending after a settle that did not land: closed while the reply waited, or the store failed.
+    return ctx.isClosed()
+      ? ctx.refuse({
+          ...about(message),
+          code: 'closed',
+          state,
+          message: `The correlator closed before request "${record.id}" could be settled`,
+        })
+      : ctx.refuse({
+          ...about(message),
+          code: 'store_error',
+          state,
+          message: `Request "${record.id}" could not be updated in the store`,
+        });
   }
 
   /** A reply or progress note; synchronous unless the store must be read or a schema is async. */
@@ -72,60 +76,39 @@ export function createReplyHandler(
     record: Outgoing | undefined,
     message: ResponseMessage | ProgressMessage,
   ): ReceiveResult | Promise<ReceiveResult> {
-    if (record === undefined) {
-      const text = `No request "${message.request_id}"`;
-      return ctx.refuse({ ...about(message), code: 'unknown_request', message: text });
-    }
-    if (message.from !== record.to) {
-      const text = `Request "${record.id}" was sent to "${record.to}", not "${message.from}"`;
-      return ctx.refuse({ ...about(message), code: 'wrong_sender', state: record.state, message: text });
-    }
-    if (message.protocol !== record.protocol.name) {
-      const text = `Request "${record.id}" is a ${record.protocol.name} request, not ${message.protocol}`;
-      return ctx.refuse({ ...about(message), code: 'protocol_mismatch', state: record.state, message: text });
-    }
-    if (record.state !== 'pending') return refusalFor(record, message);
-    if (clock.now() >= record.deadlineAt) {
+    const target = record === undefined ? undefined : { ...factsOf(record), record };
+    const checked = checkReply(target, message, clock.now());
+    if (checked.ok) return accepted(checked.target.record, message);
+    if (checked.expire && record !== undefined) {
       // Its timer has not run yet (a lagging loop, a record just read): the deadline decides first.
       const expired = settle(record, 'expire');
       return isPromise(expired)
         ? expired.then(() => refusalFor(record, message))
         : refusalFor(record, message);
     }
+    const { ok: _ok, expire: _expire, ...refusal } = checked;
+    return ctx.refuse({ ...about(message), ...refusal });
+  }
+
+  function accepted(
+    record: Outgoing,
+    message: ResponseMessage | ProgressMessage,
+  ): ReceiveResult | Promise<ReceiveResult> {
     if (message.kind === 'progress') return onProgress(record, message);
-    const checked = check(record.protocol.response, message.response);
-    return isPromise(checked)
-      ? checked.then((result) => onResponse(record, message, result))
-      : onResponse(record, message, checked);
+    const verdict = judgeResponse(record.protocol, record.id, message.response);
+    return isPromise(verdict)
+      ? verdict.then((v) => onResponse(record, message, v))
+      : onResponse(record, message, verdict);
   }
 
   function onResponse(
     record: Outgoing,
     message: ResponseMessage,
-    checked: ValidationResult<unknown>,
+    verdict: ResponseVerdict,
   ): ReceiveResult | Promise<ReceiveResult> {
-    const protocol = record.protocol;
     if (record.state !== 'pending') return refusalFor(record, message);
-    if (!checked.ok) {
-      return ctx.refuse({
-        ...about(message),
-        code: 'invalid_response',
-        state: record.state,
-        issues: checked.issues,
-        message: `The response to "${record.id}" does not match the ${protocol.name} schema; the request stays pending`,
-      });
-    }
-    let approve: boolean;
-    let reason: string | undefined;
-    try {
-      const decision = protocol.decide(checked.value);
-      approve = decision.approve;
-      reason = decision.reason;
-    } catch (error) {
-      const text = `decide() of ${protocol.name} threw: ${String(error)}`;
-      return ctx.refuse({ ...about(message), code: 'invalid_response', state: record.state, message: text });
-    }
-    const done = settle(record, approve ? 'approve' : 'reject', checked.value, reason);
+    if (!verdict.ok) return ctx.refuse({ ...about(message), ...verdict, state: record.state });
+    const done = settle(record, verdict.event, verdict.response, verdict.reason);
     if (isPromise(done)) return done.then((ok) => responded(record, message, ok));
     return responded(record, message, done);
   }
@@ -155,4 +138,10 @@ export function createReplyHandler(
   }
 
   return onReply;
+}
+
+/** The facts of an outgoing record that the reply rule reads. */
+function factsOf(record: Outgoing): ReplyTarget {
+  const { id, to, state, deadlineAt } = record;
+  return { id, to, protocol: record.protocol.name, state, deadlineAt };
 }

@@ -7,7 +7,7 @@ import type { Shared } from './context.js';
 import { createDurable, MIN_STORE_RETAIN_MS } from './durable.js';
 import type { Durable } from './durable-types.js';
 import { extraOf, Outgoing, toReply, toTracked, Tracker } from './records.js';
-import { step } from './step.js';
+import { requestStep } from '../request-step.js';
 import { check, isPromise, withId } from './util.js';
 import { createReplyHandler } from './replies.js';
 import { assertAdmissible, assertValidPayload, requestTiming } from './request-admission.js';
@@ -201,7 +201,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     if (ctx.isClosed()) return false;
     if (durable !== undefined) return durable.commit(record, event, response, reason, error);
     const now = clock.now();
-    const next = step(record.state, record.deadlineAt, event, now);
+    const next = requestStep(record.state, record.deadlineAt, event, now);
     if (next === undefined) return false;
     // Past the deadline the event became an expiry: it settles nothing of its own.
     if (next.event !== event) finish(record, next.to, undefined, undefined, undefined, now, false);

@@ -7,7 +7,7 @@ import type { ReceiveResult, Refusal } from '../receive-result.js';
 import type { ProgressOptions, TrackedRequest } from '../request-types.js';
 import type { Shared } from './context.js';
 import { Incoming, Tracker, toTracked } from './records.js';
-import { step } from './step.js';
+import { requestStep } from '../request-step.js';
 import { check, isPromise } from './util.js';
 
 export interface Responder {
@@ -50,7 +50,7 @@ export function createResponder(ctx: Shared): Responder {
 
   /** The one way an incoming record settles; a final state accepts nothing, so it settles once. */
   function settle(record: Incoming, event: RequestEvent, now: number): void {
-    const next = step(record.state, record.deadlineAt, event, now);
+    const next = requestStep(record.state, record.deadlineAt, event, now);
     if (next !== undefined) finish(record, next.to);
   }
 

@@ -1,7 +1,7 @@
 // The settlement of a stored request as one pure kernel step: the deadline first, then the event, once.
 import type { KernelStep } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
-import { step } from './step.js';
+import { requestStep } from '../request-step.js';
 import type { StoredRequest } from './stored-request.js';
 
 /** What a settlement step found on the freshly read record. */
@@ -23,7 +23,7 @@ export interface SettleEvent {
 export function settlementStep(retainMs: number): KernelStep<StoredRequest, SettleEvent, Settlement> {
   return (current, e, now) => {
     if (current === undefined) return { value: undefined, effects: [{ kind: 'gone' }] };
-    const next = step(current.state, current.deadlineAt, e.event, now);
+    const next = requestStep(current.state, current.deadlineAt, e.event, now);
     if (next === undefined) return { value: current, effects: [{ kind: 'final', stored: current }] };
     const own = next.event === e.event;
     const { response: _r, reason: _s, ...rest } = current;

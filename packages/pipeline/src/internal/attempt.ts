@@ -2,7 +2,8 @@ import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parl
 import type { NodeRecord } from '../records.js';
 import type { RetryContext } from '../retry-context.js';
 import type { NodeContext } from '../runner-types.js';
-import { DEFAULT_FAILURE_POLICIES, type FailureKind } from '../types.js';
+import { afterFailure } from '../failure-policy.js';
+import type { FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { holdLease, outputsOf, releaseLease, writeNode } from './io.js';
 
@@ -111,9 +112,7 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       failure = { kind: 'invalid_output', message: checked.message, missingFields: checked.missingFields };
       clarification = clarify(node, checked);
     } else failure = { kind: result.kind, message: result.message };
-    const count = (started.failures[failure.kind] ?? 0) + 1;
-    const policy = node.onFailure?.[failure.kind] ?? DEFAULT_FAILURE_POLICIES[failure.kind];
-    const next = count <= policy.retries ? 'retry' : policy.after;
+    const next = afterFailure(node, started.failures, failure.kind);
     env.events.emit('failure', {
       runId: run.runId,
       node: node.id,

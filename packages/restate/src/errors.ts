@@ -1,0 +1,57 @@
+import { ParleyError } from '@parley/core';
+
+/**
+ * The codes {@link ParleyRestateError} can carry.
+ *
+ * @example
+ * ```ts
+ * import { RESTATE_ERROR_CODES } from '@parley/restate';
+ *
+ * console.log(RESTATE_ERROR_CODES.includes('invalid_options')); // true
+ * ```
+ */
+export const RESTATE_ERROR_CODES = [
+  'invalid_options',
+  'forged_wakeups',
+  'unknown_request',
+  'too_many_watchers',
+  'unknown_confirmation',
+] as const;
+
+/**
+ * A code of {@link ParleyRestateError}.
+ *
+ * - `invalid_options`: a `define…` function was given a bad name, no protocols, two protocols of one
+ *   name, or a bad `maxWatchers`.
+ * - `forged_wakeups`: a waiter was woken `maxWakeups` times without the stored record being final
+ *   (someone keeps resolving its awakeable by hand); the wait gives up rather than trusting them.
+ * - `unknown_request`: {@link awaitRequest} was asked to wait for a request that was never opened.
+ * - `too_many_watchers`: {@link awaitRequest} found the request with `maxWatchers` waiters already
+ *   (or {@link awaitConfirmation} the confirmation with 64).
+ * - `unknown_confirmation`: {@link awaitConfirmation} was asked to wait for a confirmation never requested.
+ *
+ * @example
+ * ```ts
+ * import type { RestateErrorCode } from '@parley/restate';
+ *
+ * const code: RestateErrorCode = 'invalid_options';
+ * ```
+ */
+export type RestateErrorCode = (typeof RESTATE_ERROR_CODES)[number];
+
+/**
+ * The error thrown by `@parley/restate`; check it with `isParleyError(err, 'invalid_options')`.
+ * Inside a Restate handler ({@link awaitRequest}) it is the `cause` of the Restate `TerminalError`
+ * actually thrown (message `<code>: <text>`), so the invocation fails for good instead of being
+ * retried.
+ *
+ * @example
+ * ```ts
+ * import { isParleyError } from '@parley/core';
+ * import { ParleyRestateError } from '@parley/restate';
+ *
+ * const err = new ParleyRestateError('invalid_options', 'name must be a non-empty string');
+ * console.log(isParleyError(err, 'invalid_options')); // true
+ * ```
+ */
+export class ParleyRestateError extends ParleyError<RestateErrorCode> {}
