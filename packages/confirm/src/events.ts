@@ -1,3 +1,4 @@
+import type { OutboundCard, PlatformOrder } from '@parley/bus';
 import type { ConfirmDecision } from './decision.js';
 import type { ConfirmOutcome } from './outcomes.js';
 import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from './refusal-codes.js';
@@ -17,12 +18,18 @@ import type { CARD_REFUSAL_CODES, IGNORED_REPLY_CODES } from './refusal-codes.js
 export interface ConfirmEvents {
   /** A request waits behind another confirmation of its session (`whenPending: 'queue'`). */
   queued: { readonly id: string; readonly sessionKey: string; readonly position: number };
-  /** A prompt (first, next step, or re-prompt) was sent. */
+  /**
+   * A prompt (first, next step, or re-prompt) was delivered: its exact `text`, the `card` sent with
+   * it, and the platform's place for it (`order`, from the send receipt) when the adapter gave one.
+   */
   prompted: {
     readonly id: string;
     readonly sessionKey: string;
     readonly step: number;
     readonly reprompt: boolean;
+    readonly text?: string;
+    readonly card?: OutboundCard;
+    readonly order?: PlatformOrder;
   };
   /** A confirmation settled; the decision is already recorded. */
   decided: { readonly decision: ConfirmDecision };

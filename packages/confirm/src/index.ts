@@ -11,6 +11,7 @@
 export { createConfirmGate } from './gate.js';
 export { authorizeStep, confirmRules, confirmStep, createConfirmation } from './step.js';
 export type {
+  PromptShown,
   AdmissionRules,
   AdmissionView,
   AnswerRules,

@@ -16,6 +16,7 @@ import type { ConfirmGateOptions } from './types.js';
 import { DEFAULT_VOCABULARY } from './vocabulary.js';
 
 export type {
+  PromptShown,
   AnswerRules,
   ConfirmationAnswer,
   ConfirmationVerdict,

@@ -7,8 +7,31 @@ import { setup } from './helpers.js';
 // of its content; standing allowances are scoped to who granted them and under which policy.
 
 const PADDED = { comment: 'routine cleanup '.repeat(40), statement: 'DROP TABLE orders' };
+const PADDED_ACTION = { name: 'sql.exec', args: PADDED };
 
 describe('what a prompt shows', () => {
+  it('[PROMPT-SHOWN] announces each delivered prompt with its exact text, its card and the platform order', async () => {
+    const h = await setup({ unrecognised: 'reprompt' });
+    const first = h.nextPrompt();
+    const decision = h.gate.request({
+      sessionKey: 'feishu:g1',
+      action: PADDED_ACTION,
+      summary: 'x',
+      requester: 'alice',
+    });
+    const shown = await first;
+    const sent = h.channel.lastSent('g1');
+    expect(shown).toMatchObject({ step: 0, reprompt: false, text: sent?.text, card: sent?.card });
+    expect(shown.order).toMatchObject({ scope: expect.any(String), position: expect.any(Array) });
+    const again = h.nextPrompt();
+    await h.channel.say('g1', 'alice', 'maybe');
+    const reprompted = await again;
+    expect(reprompted).toMatchObject({ reprompt: true, text: h.channel.lastSent('g1')?.text });
+    expect(reprompted.text).not.toBe(shown.text);
+    await h.channel.say('g1', 'alice', '取消');
+    expect(await decision).toMatchObject({ outcome: 'cancelled' });
+  });
+
   it('[CONSENT-11] never cuts a long summary silently: name, digest, a visible marker and every argument', async () => {
     const h = await setup();
     const action = { name: 'sql.exec', args: PADDED };

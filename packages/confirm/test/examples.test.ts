@@ -31,6 +31,7 @@ import {
   type ConfirmationVerdict,
   type DecisionDetails,
   type Confirmation,
+  type PromptShown,
   type ConfirmationEffect,
   type ConfirmationEvent,
   type ConfirmationRecord,
@@ -553,5 +554,11 @@ describe('@parley/confirm examples', () => {
     const second = first.ok ? authorizeStep(first.record, decision.action.digest, 30) : first;
     log(second.ok || second.code);
     expectPrinted('already_used');
+  });
+
+  it('PromptShown (internal/confirmation.ts)', async () => {
+    const shown: PromptShown = { text: 'Reply 确认 to run DROP TABLE t', card: undefined };
+    log(shown.text.length > 0);
+    expectPrinted('true');
   });
 });

@@ -1,10 +1,11 @@
 import type { ConfirmAction, ConfirmDecision, ConfirmGate, ConfirmRequest } from '@parley/confirm';
 import { digestAction } from '@parley/confirm';
-import { generateId, type IdGenerator } from '@parley/core';
+import { canonicalJson, generateId, type IdGenerator, type JsonValue } from '@parley/core';
 import type { LedgerInput } from './entry.js';
 import { LedgerError, type LedgerErrorCode } from './errors.js';
 import type { AppendResult } from './entry.js';
 import type { Ledger } from './ledger.js';
+import { sha256Hex } from './internal/hash.js';
 
 /**
  * Options of {@link recordConfirmations}.
@@ -128,12 +129,18 @@ export function recordConfirmations(
     }
     return report(await ledger.append(decision.sessionKey, decisionOf(decision)));
   };
-  const offPrompted = gate.on('prompted', ({ id, sessionKey, step }) => {
+  const offPrompted = gate.on('prompted', ({ id, sessionKey, step, text, card, order }) => {
     const key = `${id}:${step}`;
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
+    // What the person was shown, as digests of the exact text and card, and the platform's stamp.
+    const shown = {
+      ...(text === undefined ? {} : { textDigest: sha256Hex(text) }),
+      ...(card === undefined ? {} : { cardDigest: sha256Hex(canonicalJson(card as unknown as JsonValue)) }),
+      ...(order === undefined ? {} : { platformStamp: order as unknown as JsonValue }),
+    };
     void ledger
-      .append(sessionKey, { kind: 'prompt_delivered', confirmationId: id, step, attempt })
+      .append(sessionKey, { kind: 'prompt_delivered', confirmationId: id, step, attempt, ...shown })
       .then(report, failed);
   });
   const offDecided = gate.on('decided', ({ decision }) => void recordDecision(decision).catch(failed));

@@ -1,6 +1,10 @@
 import { createMessageBus } from '@parley/bus';
 import { type ConfirmDecision, type ConfirmGate, createConfirmGate } from '@parley/confirm';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import {
+  canonicalJson,
+  type JsonValue,
   createManualClock,
   createMemoryStore,
   createSequentialIds,
@@ -131,6 +135,13 @@ describe('recordConfirmations', () => {
       ref: 'req_1',
       actionDigest: decision.action.digest,
       approvers: 'requester',
+    });
+    // The delivered prompt: digests of the exact text and card shown, and the platform's stamp.
+    const prompt = channel.sent.find((message) => message.chatId === 'g1' && message.card !== undefined);
+    expect(entries[1]?.body).toMatchObject({
+      textDigest: bytesToHex(sha256(utf8ToBytes(prompt?.text ?? ''))),
+      cardDigest: bytesToHex(sha256(utf8ToBytes(canonicalJson(prompt?.card as unknown as JsonValue)))),
+      platformStamp: { scope: expect.any(String), position: expect.any(Array) },
     });
     expect(entries[2]?.body).toMatchObject({ authorId: 'alice', via: 'reply', text: '确认' });
     expect(entries[3]?.body).toMatchObject({ outcome: 'confirmed', reason: 'reply', decidedBy: 'alice' });

@@ -1,4 +1,4 @@
-import type { PlatformOrder } from '@parley/bus';
+import type { OutboundCard, PlatformOrder } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import type { AnswerRules, ConfirmationAnswer, ConfirmationVerdict, DecisionDetails } from './answers.js';
@@ -87,6 +87,8 @@ export type ConfirmationEvent =
       readonly seq: number;
       readonly kind: 'first' | 'step' | 'reprompt';
       readonly order: PlatformOrder | undefined;
+      /** What the delivered prompt showed, passed on to the `announce` effect. */
+      readonly shown?: PromptShown;
     }
   /** The send of prompt `sends` was refused, or its text could not be made. */
   | { readonly type: 'send_failed'; readonly sends: number }
@@ -138,7 +140,14 @@ export type ConfirmationEffect =
   /** Judge again the answers held while the prompt was in flight. */
   | { readonly type: 'wake' }
   /** Announce `prompted` once the delivery is written. */
-  | { readonly type: 'announce'; readonly step: number; readonly reprompt: boolean }
+  | {
+      readonly type: 'announce';
+      readonly step: number;
+      readonly reprompt: boolean;
+      /** What the prompt showed and the platform's place for it, when the host gave them. */
+      readonly shown?: PromptShown;
+      readonly order?: PlatformOrder;
+    }
   | { readonly type: 'notice'; readonly name: 'tooEarly' }
   | { readonly type: 'page'; readonly index: number }
   /**
@@ -218,4 +227,20 @@ export function confirmationOf(
     pages: 0,
     after: null,
   };
+}
+
+/**
+ * What a delivered prompt showed the person: its exact text, and the card when one was sent.
+ *
+ * @example
+ * ```ts
+ * import type { PromptShown } from '@parley/confirm';
+ *
+ * const shown: PromptShown = { text: 'Reply 确认 to run DROP TABLE t', card: undefined };
+ * console.log(shown.text.length > 0); // true
+ * ```
+ */
+export interface PromptShown {
+  readonly text: string;
+  readonly card: OutboundCard | undefined;
 }

@@ -106,7 +106,13 @@ export function confirmStep(
       effects.push(
         { type: 'wake' },
         { type: 'write' },
-        { type: 'announce', step: record.step, reprompt: event.kind === 'reprompt' },
+        {
+          type: 'announce',
+          step: record.step,
+          reprompt: event.kind === 'reprompt',
+          ...(event.shown === undefined ? {} : { shown: event.shown }),
+          ...(event.order === undefined ? {} : { order: event.order }),
+        },
       );
       return { next: first ? { ...next, windowOver: false } : next, effects };
     }

@@ -109,6 +109,9 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
         sessionKey: record.sessionKey,
         step: effect.step,
         reprompt: effect.reprompt,
+        ...(effect.shown === undefined ? {} : { text: effect.shown.text }),
+        ...(effect.shown?.card === undefined ? {} : { card: effect.shown.card }),
+        ...(effect.order === undefined ? {} : { order: effect.order }),
       };
       void entry.io.then(() => ctx.events.emit('prompted', announced));
       break;
@@ -186,7 +189,8 @@ async function sendPrompt(
     return;
   }
   const order = result.status === 'sent' ? result.order : undefined;
-  dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order });
+  const shown = { text, card };
+  dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
 }
 
 /** Lets the answers that arrived while the prompt was in flight be judged now. */
