@@ -221,6 +221,7 @@ describe('createToolGate({ store })', () => {
       tools: campaign.tools,
       allowlist: ['move', 'hp_delta'],
       store,
+      clock, // the store's clock: the TTL is computed and stored on one clock
       storePrefix: 'camp:7:',
       storeTtlMs: 60_000,
     });
