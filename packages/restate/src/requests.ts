@@ -103,14 +103,7 @@ export function defineRequests<TName extends string>(options: RequestsOptions<TN
       };
       ctx.set(RECORD, record);
       // The deadline is a durable timer: Restate calls `expire` once it is due, across restarts.
-      ctx.genericSend({
-        service: name,
-        method: 'expire',
-        key: ctx.key,
-        parameter: null,
-        inputSerde: restate.serde.json,
-        delay: timeoutMs,
-      });
+      expireIn(ctx, name, timeoutMs);
       const message: RequestMessage = {
         kind: 'request',
         request_id: record.id,
@@ -171,14 +164,7 @@ export function defineRequests<TName extends string>(options: RequestsOptions<TN
         const now = await ctx.date.now();
         // Not due (a clock that stepped back): wait again for what is left; the stored deadline decides.
         if (now < record.deadlineAt) {
-          ctx.genericSend({
-            service: name,
-            method: 'expire',
-            key: ctx.key,
-            parameter: null,
-            inputSerde: restate.serde.json,
-            delay: record.deadlineAt - now,
-          });
+          expireIn(ctx, name, record.deadlineAt - now);
           return record;
         }
         return (await settle(ctx, record, 'expire', now)) ?? record;
@@ -226,4 +212,16 @@ export function defineRequests<TName extends string>(options: RequestsOptions<TN
     ),
   };
   return restate.object({ name: options.name, handlers });
+}
+
+/** Asks Restate to call the object's `expire` handler after `delayMs` (a durable timer). */
+function expireIn(ctx: restate.ObjectContext, name: string, delayMs: number): void {
+  ctx.genericSend({
+    service: name,
+    method: 'expire',
+    key: ctx.key,
+    parameter: null,
+    inputSerde: restate.serde.json,
+    delay: delayMs,
+  });
 }
