@@ -6,7 +6,7 @@ import { createContext } from './internal/context.js';
 import { install, refresh, watchStore } from './internal/intake.js';
 import { begin } from './internal/requests.js';
 import { entryOf, settle } from './internal/runner.js';
-import { createConfirmation } from './step.js';
+import { confirmationFrom } from './step.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, restore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
@@ -69,17 +69,21 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       // Checked before waiting for the restore, so a bad request fails at once.
       const address = checkRequest(request);
       assertTimeoutMs(request.timeoutMs ?? ctx.defaultTimeoutMs);
-      hashAction(request.action);
+      const hashed = hashAction(request.action);
       await ready;
       const id = ctx.nextId();
       if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      const conf = createConfirmation(request, {
-        id,
-        now: ctx.clock.now(),
-        timeoutMs: ctx.defaultTimeoutMs,
-        approvers: ctx.approvers,
-        ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
-      });
+      const conf = confirmationFrom(
+        request,
+        {
+          id,
+          now: ctx.clock.now(),
+          timeoutMs: ctx.defaultTimeoutMs,
+          approvers: ctx.approvers,
+          ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
+        },
+        hashed,
+      );
       const entry = entryOf(conf, address);
       return new Promise<ConfirmDecision>((resolve) => {
         entry.resolve = resolve;

@@ -163,6 +163,18 @@ export interface NewConfirmation {
  */
 export function createConfirmation(request: ConfirmRequest, how: NewConfirmation): Confirmation {
   checkRequest(request);
+  return confirmationFrom(request, how, hashAction(request.action));
+}
+
+/**
+ * @internal `createConfirmation` for a request already checked and hashed (the gate checks and
+ * hashes before it waits for its restore, and hashes once).
+ */
+export function confirmationFrom(
+  request: ConfirmRequest,
+  how: NewConfirmation,
+  hashed: ReturnType<typeof hashAction>,
+): Confirmation {
   const timeoutMs = assertTimeoutMs(request.timeoutMs ?? how.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS);
   const { id } = how;
   if (typeof id !== 'string' || id === '' || id.includes('.') || id.length > MAX_ID_LENGTH) {
@@ -170,7 +182,7 @@ export function createConfirmation(request: ConfirmRequest, how: NewConfirmation
       details: { id: String(id) },
     });
   }
-  const { digest, args } = hashAction(request.action);
+  const { digest, args } = hashed;
   const steps = request.steps?.map((step) => ({ prompt: step.prompt, expect: step.expect }));
   const approvers = request.approvers ?? how.approvers ?? 'requester';
   const record: ConfirmationRecord = {

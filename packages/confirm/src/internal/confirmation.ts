@@ -149,7 +149,7 @@ export type ConfirmationEffect =
       readonly order?: PlatformOrder;
     }
   | { readonly type: 'notice'; readonly name: 'tooEarly' }
-  | { readonly type: 'page'; readonly index: number }
+  | { readonly type: 'page'; readonly index: number; readonly text: string }
   /**
    * It is decided: record `decision` (unless `record` is false) and tell the session `notice`
    * when this gate's decision is the one recorded.

@@ -15,12 +15,9 @@ import { step } from './step.js';
 import { admit, adopt } from './step-admit.js';
 import { afterwards, decidedInTime, remembered, toDecisionOf } from './step-decided.js';
 
-// A confirmation as one pure step: (confirmation, event, now, rules) → (confirmation, effects).
-// Every change of a confirmation's state — prompted, sent, delivered, answered, re-prompted,
-// adopted from another gate's write, timed out, settled — is made here and nowhere else; the
-// runner (runner.ts) feeds it events and performs the effects it returns, in order. The rules it
-// applies live in the pure rule files it calls (`step` for answers, `adopt` for another gate's
-// writes, `toDecisionOf` / `absorbsAfter` for the decision).
+// A confirmation as one pure step: every change of its state is made here and nowhere else; the
+// runner (runner.ts) feeds it events and performs the effects it returns, in order. Its rules live
+// in the pure files it calls: step.ts (answers), step-admit.ts, step-decided.ts.
 
 /** How long after the deadline a gate following another gate's confirmation times it out itself. */
 export const FOLLOWER_GRACE_MS = 1_000;
@@ -153,7 +150,7 @@ function unsent(record: ConfirmationRecord): ConfirmationRecord {
   return rest;
 }
 
-function same(c: Confirmation, _event?: ConfirmationEvent): ConfirmationTransition {
+function same(c: Confirmation): ConfirmationTransition {
   return { next: c, effects: [] };
 }
 
@@ -203,9 +200,13 @@ function answer(
       return { next, effects: [{ type: 'write_then_send', kind, sends: next.sends }], result };
     }
     case 'page': {
-      const pages = summaryPages(c.record.action, c.record.summary).length;
-      if (c.pages >= pages) return { next: c, effects: [], result }; // past the last page, none
-      return { next: { ...c, pages: c.pages + 1 }, effects: [{ type: 'page', index: c.pages }], result };
+      const page = summaryPages(c.record.action, c.record.summary)[c.pages];
+      if (page === undefined) return { next: c, effects: [], result }; // past the last page, none
+      return {
+        next: { ...c, pages: c.pages + 1 },
+        effects: [{ type: 'page', index: c.pages, text: page }],
+        result,
+      };
     }
     case 'ignore': {
       // Tell the person, once per prompt, that an answer came too early and did not count.

@@ -13,7 +13,6 @@ import type {
 import { confirmStep, FOLLOWER_GRACE_MS } from './machine.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
-import { summaryPages } from './render.js';
 
 import { inTime } from './step-decided.js';
 
@@ -120,12 +119,7 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
       notify(ctx, entry.address, record.id, noticeText(ctx, record, effect.name));
       break;
     case 'page':
-      notify(
-        ctx,
-        entry.address,
-        record.id,
-        summaryPages(record.action, record.summary)[effect.index] as string,
-      );
+      notify(ctx, entry.address, record.id, effect.text);
       break;
     case 'decided':
       decided(ctx, entry, effect);
