@@ -33,7 +33,15 @@ const PACKAGES = [
 ];
 
 /** Subpath exports, listed before the packages so `@parley/testing` does not swallow them. */
-const SUBPATHS = ['testing/loopback', 'testing/loopback-ws'];
+const SUBPATHS = [
+  'testing/loopback',
+  'testing/loopback-ws',
+  'telegram/testing',
+  'slack/testing',
+  'feishu/testing',
+  'dingtalk/testing',
+  'chat-sdk/testing',
+];
 
 /** Tests import `@parley/*` from source, so `npm test` needs no build for coverage to map. */
 const alias = Object.fromEntries([
