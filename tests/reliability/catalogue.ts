@@ -994,7 +994,7 @@ export const CATALOGUE = [
     input:
       'a stored request record with another id than its key, another requester, times out of order or a settledAt that does not fit its state',
     expected:
-      'not restored or adopted; a reply to it is unknown_request; error event store_error; the record is left as it is',
+      'not restored or adopted; a reply to it is unknown_request; error event store_failed; the record is left as it is',
   },
 ] as const satisfies readonly CatalogueCase[];
 

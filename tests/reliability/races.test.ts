@@ -188,7 +188,7 @@ describe('correlator races', () => {
       // Losers are refused and counted, never thrown.
       const refused = results.filter((r) => !r.ok);
       for (const r of refused) expect(REFUSAL_CODES).toContain(r.ok ? '' : r.code);
-      expect(refused.map((r) => (r.ok ? '' : r.code))).not.toContain('store_error');
+      expect(refused.map((r) => (r.ok ? '' : r.code))).not.toContain('store_failed');
       const counted = instances.reduce(
         (n, c) => n + Object.values(c.stats().refused).reduce((x, y) => x + (y ?? 0), 0),
         0,

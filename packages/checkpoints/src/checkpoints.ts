@@ -28,7 +28,7 @@ import type {
  * since it was read, so two writers never overwrite each other and a restart loses nothing. Every
  * snapshot key is unique, so a writer that loses a race deletes only the snapshots it wrote.
  *
- * @throws CheckpointsError `invalid_options` for an empty `keyPrefix`, or a `maxCheckpoints` (also
+ * @throws CheckpointsError `invalid_argument` for an empty `keyPrefix`, or a `maxCheckpoints` (also
  * when a function returns it) that is not an integer in 0…{@link MAX_CHECKPOINTS}.
  * @example
  * ```ts
@@ -53,7 +53,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   const { store, keyPrefix: prefix, stateSchema } = options;
   const clock = options.clock ?? systemClock;
   if (typeof prefix !== 'string' || prefix.length === 0) {
-    throw new CheckpointsError('invalid_options', 'keyPrefix must be a non-empty string');
+    throw new CheckpointsError('invalid_argument', 'keyPrefix must be a non-empty string');
   }
   const logKey = `${prefix}checkpoints`;
   const nonce = options.generateId ?? (() => generateId());
@@ -264,7 +264,7 @@ function json(state: unknown): JsonValue {
 function cap(value: number): number {
   if (!Number.isInteger(value) || value < 0 || value > MAX_CHECKPOINTS) {
     throw new CheckpointsError(
-      'invalid_options',
+      'invalid_argument',
       `maxCheckpoints must be an integer in 0…${MAX_CHECKPOINTS}, got ${String(value)}`,
       { details: { value: String(value), limit: MAX_CHECKPOINTS } },
     );

@@ -7,10 +7,10 @@ import { ParleyError } from '@parley/core';
  * ```ts
  * import { CHECKPOINTS_ERROR_CODES } from '@parley/checkpoints';
  *
- * console.log(CHECKPOINTS_ERROR_CODES); // [ 'invalid_options' ]
+ * console.log(CHECKPOINTS_ERROR_CODES); // [ 'invalid_argument' ]
  * ```
  */
-export const CHECKPOINTS_ERROR_CODES = ['invalid_options', 'store_failed'] as const;
+export const CHECKPOINTS_ERROR_CODES = ['invalid_argument', 'store_failed'] as const;
 
 /**
  * A code of {@link CheckpointsError}.
@@ -19,7 +19,7 @@ export const CHECKPOINTS_ERROR_CODES = ['invalid_options', 'store_failed'] as co
  * ```ts
  * import type { CheckpointsErrorCode } from '@parley/checkpoints';
  *
- * const code: CheckpointsErrorCode = 'invalid_options';
+ * const code: CheckpointsErrorCode = 'invalid_argument';
  * ```
  */
 export type CheckpointsErrorCode = (typeof CHECKPOINTS_ERROR_CODES)[number];
@@ -36,7 +36,7 @@ export type CheckpointsErrorCode = (typeof CHECKPOINTS_ERROR_CODES)[number];
  * try {
  *   createCheckpoints({ store: createMemoryStore(), keyPrefix: 'game:', maxCheckpoints: -1 });
  * } catch (err) {
- *   console.log(isParleyError(err, 'invalid_options')); // true
+ *   console.log(isParleyError(err, 'invalid_argument')); // true
  * }
  * ```
  */

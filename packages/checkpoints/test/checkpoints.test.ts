@@ -248,7 +248,7 @@ describe('records read back', () => {
 });
 
 describe('options', () => {
-  it('throws invalid_options for a bad cap, one returned by a function, or an empty prefix', async () => {
+  it('throws invalid_argument for a bad cap, one returned by a function, or an empty prefix', async () => {
     const { store } = setup();
     for (const maxCheckpoints of [-1, 1.5, 1_001]) {
       expect(() => createCheckpoints({ store, keyPrefix: 'g:', maxCheckpoints })).toThrow(/maxCheckpoints/);
@@ -256,7 +256,7 @@ describe('options', () => {
     expect(() => createCheckpoints({ store, keyPrefix: '' })).toThrow(/keyPrefix/);
     const later = createCheckpoints({ store, keyPrefix: 'g:', maxCheckpoints: () => 5_000 });
     const error = await later.take('t', 1).catch((err: unknown) => err);
-    expect(isParleyError(error, 'invalid_options')).toBe(true);
+    expect(isParleyError(error, 'invalid_argument')).toBe(true);
   });
 
   it('keeps DEFAULT_MAX_CHECKPOINTS when no cap is given', async () => {

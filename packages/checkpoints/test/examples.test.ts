@@ -90,14 +90,14 @@ describe('TSDoc examples', () => {
     } catch (err) {
       error = err;
     }
-    expect([error instanceof CheckpointsError, isParleyError(error, 'invalid_options')]).toEqual([
+    expect([error instanceof CheckpointsError, isParleyError(error, 'invalid_argument')]).toEqual([
       true,
       true,
     ]);
   });
 
   it('constants', () => {
-    expect(CHECKPOINTS_ERROR_CODES).toEqual(['invalid_options', 'store_failed']);
+    expect(CHECKPOINTS_ERROR_CODES).toEqual(['invalid_argument', 'store_failed']);
     expect(CHECKPOINT_REFUSAL_CODES.includes('undo_unavailable')).toBe(true);
     expect(MAX_CHECKPOINTS).toBe(1000);
     expect(DEFAULT_MAX_CHECKPOINTS).toBe(20);

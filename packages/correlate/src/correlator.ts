@@ -36,7 +36,7 @@ import { about, compactIds, isPromise, positiveInteger } from './internal/util.j
  * pending requests are written through it, so another instance (or this one after a restart,
  * with `restore()`) expires them on time and settles them when the reply arrives, exactly once.
  *
- * @throws CorrelateError `invalid_options` for an empty `self`, two protocols with one name or a
+ * @throws CorrelateError `invalid_argument` for an empty `self`, two protocols with one name or a
  * bad limit; CoreError `invalid_timeout` for a bad deadline.
  * @example
  * ```ts
@@ -58,7 +58,7 @@ import { about, compactIds, isPromise, positiveInteger } from './internal/util.j
 export function createCorrelator(options: CorrelatorOptions): Correlator {
   const self = options.self;
   if (typeof self !== 'string' || self.length === 0) {
-    throw new CorrelateError('invalid_options', 'A correlator needs a non-empty "self"', {
+    throw new CorrelateError('invalid_argument', 'A correlator needs a non-empty "self"', {
       details: { self },
     });
   }
@@ -76,7 +76,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   for (const protocol of options.protocols) {
     const known = protocols.get(protocol.name);
     if (known !== undefined && known !== protocol) {
-      throw new CorrelateError('invalid_options', `Two protocols are named "${protocol.name}"`, {
+      throw new CorrelateError('invalid_argument', `Two protocols are named "${protocol.name}"`, {
         details: { protocol: protocol.name },
       });
     }

@@ -20,9 +20,9 @@ export const CORRELATE_ERROR_CODES = [
   'invalid_payload',
   'invalid_response',
   'not_pending',
-  'invalid_options',
+  'invalid_argument',
   'send_failed',
-  'store_error',
+  'store_failed',
 ] as const;
 
 /**
@@ -77,7 +77,7 @@ export const REFUSAL_CODES = [
   'invalid_payload',
   'duplicate_request',
   'too_many_pending',
-  'store_error',
+  'store_failed',
   'closed',
 ] as const;
 

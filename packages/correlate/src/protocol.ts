@@ -106,7 +106,7 @@ export type ResponseOf<P> = P extends Protocol<string, unknown, infer R> ? R : n
  * the request and the response. Use it once per kind of negotiation (shutdown, plan approval,
  * anything with one request and one answer); pass the result to `createCorrelator`.
  *
- * @throws CorrelateError `invalid_options` when the name is empty or a schema is not a Standard
+ * @throws CorrelateError `invalid_argument` when the name is empty or a schema is not a Standard
  * Schema; CoreError `invalid_timeout` when a deadline is not a valid delay.
  * @example
  * ```ts
@@ -131,11 +131,11 @@ export function defineProtocol<
   definition: ProtocolDefinition<TRequest, TResponse>,
 ): Protocol<TName, InferOutput<TRequest>, InferOutput<TResponse>> {
   if (typeof name !== 'string' || name.length === 0) {
-    throw new CorrelateError('invalid_options', 'A protocol needs a non-empty name', { details: { name } });
+    throw new CorrelateError('invalid_argument', 'A protocol needs a non-empty name', { details: { name } });
   }
   if (!isStandardSchema(definition.request) || !isStandardSchema(definition.response)) {
     throw new CorrelateError(
-      'invalid_options',
+      'invalid_argument',
       `Protocol "${name}" needs Standard Schemas for request and response`,
       {
         details: { protocol: name },

@@ -39,7 +39,7 @@ export interface CorrelatorEvents {
   };
   /** Something failed in the background: the store, a handler or the transport. */
   error: {
-    readonly code: 'store_error' | 'handler_failed' | 'send_failed';
+    readonly code: 'store_failed' | 'handler_failed' | 'send_failed';
     readonly requestId?: string;
     readonly error: unknown;
   };
@@ -120,7 +120,7 @@ export interface Correlator {
    * `id` is the request's id, set before it is sent.
    *
    * @throws CorrelateError (as a rejection) `timeout`, `cancelled`, `closed`, `too_many_pending`,
-   * `unknown_protocol`, `invalid_payload`, `send_failed`, `store_error`.
+   * `unknown_protocol`, `invalid_payload`, `send_failed`, `store_failed`.
    */
   request<TName extends string, TRequest, TResponse>(
     protocol: Protocol<TName, TRequest, TResponse>,
@@ -145,7 +145,7 @@ export interface Correlator {
   /**
    * Waits for the reply to a request this correlator (or, with a store, another instance) sent.
    *
-   * @throws CorrelateError (as a rejection) `unknown_request`, `timeout`, `cancelled`, `closed`, `store_error`.
+   * @throws CorrelateError (as a rejection) `unknown_request`, `timeout`, `cancelled`, `closed`, `store_failed`.
    */
   waitFor(requestId: string, options?: WaitForOptions): Promise<Reply>;
   /**

@@ -46,7 +46,7 @@ describe('stored request records read strictly', () => {
         code: 'unknown_request',
       });
       await expect(lead.waitFor('other')).rejects.toMatchObject({ code: 'unknown_request' });
-      expect(events.error.map((e) => [e.code, e.requestId])).toContainEqual(['store_error', 'other']);
+      expect(events.error.map((e) => [e.code, e.requestId])).toContainEqual(['store_failed', 'other']);
       expect(await storedRequestAt(store, 'correlate:lead:other')).toMatchObject(patch); // left for a person to look at
       lead.close();
     },
@@ -80,7 +80,7 @@ describe('stored request records of another format', () => {
         ok: false,
         code: 'unknown_request',
       });
-      expect(events.error.map((e) => [e.code, e.requestId])).toContainEqual(['store_error', 'other']);
+      expect(events.error.map((e) => [e.code, e.requestId])).toContainEqual(['store_failed', 'other']);
       expect(await store.get('correlate:lead:other')).toEqual(stored);
       lead.close();
     },

@@ -8,13 +8,13 @@ const schemas: Definition = { request: z.string(), response: z.string() };
 
 describe('defineProtocol refusals', () => {
   it.each([
-    ['a name that is not a string', 7 as never, schemas, 'invalid_options', { name: 7 }],
-    ['an empty name', '', schemas, 'invalid_options', { name: '' }],
+    ['a name that is not a string', 7 as never, schemas, 'invalid_argument', { name: 7 }],
+    ['an empty name', '', schemas, 'invalid_argument', { name: '' }],
     [
       'a response schema that is not a Standard Schema',
       'p',
       { ...schemas, response: {} as never },
-      'invalid_options',
+      'invalid_argument',
       { protocol: 'p' },
     ],
     ['a timeoutMs of zero', 'p', { ...schemas, timeoutMs: 0 }, 'invalid_timeout', { name: 'timeoutMs' }],

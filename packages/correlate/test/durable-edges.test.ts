@@ -19,14 +19,14 @@ function setup() {
 }
 
 describe('durable edge cases', () => {
-  it('refuses to overwrite a stored request with the same id (store_error)', async () => {
+  it('refuses to overwrite a stored request with the same id (store_failed)', async () => {
     const { make } = setup();
     const a = make('x_');
     const b = make('x_');
     void a.request(shutdownProtocol, { to: 'alice', payload: {} }).catch(() => {});
     await flush();
     await expect(b.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({
-      code: 'store_error',
+      code: 'store_failed',
     });
     a.close();
     b.close();

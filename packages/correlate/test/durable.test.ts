@@ -148,7 +148,7 @@ describe('durable requests on a shared store', () => {
     expect(b.get('a_1')).toMatchObject({ state: 'cancelled', reason: 'no longer needed' });
   });
 
-  it('rejects with store_error when the request cannot be written, and reports store failures as events', async () => {
+  it('rejects with store_failed when the request cannot be written, and reports store failures as events', async () => {
     const clock = createManualClock();
     const memory = createMemoryStore({ clock });
     let failing = true;
@@ -169,17 +169,17 @@ describe('durable requests on a shared store', () => {
     });
     const errors = recordEvents(lead).error;
     await expect(lead.request(shutdownProtocol, { to: 'alice', payload: {} })).rejects.toMatchObject({
-      code: 'store_error',
+      code: 'store_failed',
     });
-    expect(await lead.receive(reply('zz', { approve: true }))).toMatchObject({ code: 'store_error' });
-    await expect(lead.waitFor('zz')).rejects.toMatchObject({ code: 'store_error' });
+    expect(await lead.receive(reply('zz', { approve: true }))).toMatchObject({ code: 'store_failed' });
+    await expect(lead.waitFor('zz')).rejects.toMatchObject({ code: 'store_failed' });
     failing = false;
     const promise = lead.request(shutdownProtocol, { to: 'alice', payload: {} });
     await flush();
     failing = true;
     expect(await lead.receive(reply('r1', { approve: true }))).toMatchObject({
       ok: false,
-      code: 'store_error',
+      code: 'store_failed',
     });
     clock.advance(30_000); // the expiry write fails too: it is retried
     await flush();
@@ -188,7 +188,7 @@ describe('durable requests on a shared store', () => {
     clock.advance(1_000);
     await flush();
     await expect(promise).rejects.toMatchObject({ code: 'timeout' });
-    expect(errors.every((e) => e.code === 'store_error')).toBe(true);
+    expect(errors.every((e) => e.code === 'store_failed')).toBe(true);
     expect(errors.length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -261,7 +261,7 @@ describe('a request whose first write to the store fails', () => {
     // Another instance already wrote r2: the key exists, so this request is refused, not merged.
     const other = createLead({ clock, store, generateId: () => 'r2' });
     expect(await rejectionOf(other.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
-      code: 'store_error',
+      code: 'store_failed',
       message: 'Request "r2" could not be written to the store',
       cause: new Error('The key "correlate:lead:r2" already exists'),
     });

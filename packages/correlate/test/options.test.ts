@@ -5,14 +5,14 @@ import { createLead, errorOf } from './helpers.js';
 
 describe('createCorrelator options', () => {
   it.each([
-    ['a self that is not a string', { self: 42 as never }, 'invalid_options', { self: 42 }],
-    ['an empty self', { self: '' }, 'invalid_options', { self: '' }],
+    ['a self that is not a string', { self: 42 as never }, 'invalid_argument', { self: 42 }],
+    ['an empty self', { self: '' }, 'invalid_argument', { self: '' }],
     ['a timeoutMs of zero', { timeoutMs: 0 }, 'invalid_timeout', { name: 'timeoutMs' }],
     ['a negative humanTimeoutMs', { humanTimeoutMs: -5 }, 'invalid_timeout', { name: 'humanTimeoutMs' }],
     ['an infinite maxTotalMs', { maxTotalMs: Infinity }, 'invalid_timeout', { name: 'maxTotalMs' }],
-    ['a maxPending of zero', { maxPending: 0 }, 'invalid_options', { maxPending: 0 }],
-    ['a negative retainSettledMs', { retainSettledMs: -1 }, 'invalid_options', { retainSettledMs: -1 }],
-    ['a fractional maxSettled', { maxSettled: 1.5 }, 'invalid_options', { maxSettled: 1.5 }],
+    ['a maxPending of zero', { maxPending: 0 }, 'invalid_argument', { maxPending: 0 }],
+    ['a negative retainSettledMs', { retainSettledMs: -1 }, 'invalid_argument', { retainSettledMs: -1 }],
+    ['a fractional maxSettled', { maxSettled: 1.5 }, 'invalid_argument', { maxSettled: 1.5 }],
   ])('refuses %s, naming it in the details', (_name, options, code, details) => {
     const error = errorOf(() => createLead(options));
     expect(isParleyError(error)).toBe(true);
@@ -25,7 +25,7 @@ describe('createCorrelator options', () => {
       response: shutdownProtocol.response,
     });
     const error = errorOf(() => createLead({ protocols: [shutdownProtocol, twin] }));
-    expect(error).toMatchObject({ code: 'invalid_options', details: { protocol: 'shutdown' } });
+    expect(error).toMatchObject({ code: 'invalid_argument', details: { protocol: 'shutdown' } });
   });
 
   it('accepts the same protocol listed twice', () => {

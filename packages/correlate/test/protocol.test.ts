@@ -22,10 +22,10 @@ describe('defineProtocol', () => {
 
   it('refuses an empty name, schemas that are not Standard Schemas and bad deadlines', () => {
     expect(() => defineProtocol('', { request: z.string(), response: z.string() })).toThrowError(
-      expect.objectContaining({ code: 'invalid_options' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() => defineProtocol('p', { request: {} as never, response: z.string() })).toThrowError(
-      expect.objectContaining({ code: 'invalid_options' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() =>
       defineProtocol('p', { request: z.string(), response: z.string(), timeoutMs: 0 }),

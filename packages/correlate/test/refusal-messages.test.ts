@@ -51,7 +51,7 @@ describe('the message of a refused reply', () => {
     const { lead, faults } = await leadOnFaultyStore();
     faults.failWrites = true;
     const result = await lead.receive(reply('r1', { approve: true }));
-    expect(result).toMatchObject({ ok: false, code: 'store_error', state: 'pending' });
+    expect(result).toMatchObject({ ok: false, code: 'store_failed', state: 'pending' });
     expect(result.ok === false && result.message).toContain('store');
     lead.close();
   });
@@ -63,10 +63,10 @@ describe('progress on a durable request', () => {
     const events = recordEvents(lead);
     faults.failWrites = true;
     const note = { kind: 'progress', request_id: 'r1', protocol: 'shutdown', from: 'alice', to: 'lead' };
-    expect(await lead.receive(note)).toMatchObject({ ok: false, code: 'store_error', state: 'pending' });
+    expect(await lead.receive(note)).toMatchObject({ ok: false, code: 'store_failed', state: 'pending' });
     expect(lead.get('r1')).toMatchObject({ state: 'pending', deadlineAt: 31_000 });
     expect(events.progress).toEqual([]);
-    expect(events.error.map((e) => e.code)).toEqual(['store_error']);
+    expect(events.error.map((e) => e.code)).toEqual(['store_failed']);
     lead.close();
   });
 });

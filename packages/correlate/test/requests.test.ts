@@ -13,10 +13,10 @@ describe('request refusals', () => {
     });
   });
 
-  it('refuses a recipient that is not a string with invalid_options, naming it', async () => {
+  it('refuses a recipient that is not a string with invalid_argument, naming it', async () => {
     const { lead } = createTeam();
     const error = await rejectionOf(lead.request(shutdownProtocol, { to: 42 as never, payload: {} }));
-    expect(error).toMatchObject({ code: 'invalid_options', details: { to: 42 } });
+    expect(error).toMatchObject({ code: 'invalid_argument', details: { to: 42 } });
     expect(lead.list()).toEqual([]);
   });
 
@@ -29,11 +29,11 @@ describe('request refusals', () => {
     expect(error).toMatchObject({ details: { name: 'timeoutMs', value: 0 } });
   });
 
-  it('names the repeated id in the details of invalid_options', async () => {
+  it('names the repeated id in the details of invalid_argument', async () => {
     const { lead } = createTeam({ generateId: () => 'same' });
     void lead.request(shutdownProtocol, { to: 'alice', payload: {} }).catch(() => {});
     expect(await rejectionOf(lead.request(shutdownProtocol, { to: 'alice', payload: {} }))).toMatchObject({
-      code: 'invalid_options',
+      code: 'invalid_argument',
       details: { id: 'same' },
     });
     lead.close();

@@ -18,11 +18,11 @@ function leadOnFaultyStore() {
 }
 
 describe('store failures of a durable correlator', () => {
-  it('names the request in the details of store_error when its first write fails', async () => {
+  it('names the request in the details of store_failed when its first write fails', async () => {
     const { lead, faults, send } = leadOnFaultyStore();
     faults.failWrites = true;
     expect(await send()).toMatchObject({
-      code: 'store_error',
+      code: 'store_failed',
       details: { requestId: 'r1' },
       cause: new Error('down'),
     });
@@ -39,13 +39,13 @@ describe('store failures of a durable correlator', () => {
     expect(events.error).toEqual([]);
   });
 
-  it('reports a settlement the store cannot write as one store_error event', async () => {
+  it('reports a settlement the store cannot write as one store_failed event', async () => {
     const { lead, faults, events, send } = leadOnFaultyStore();
     void send();
     await flush();
     faults.failWrites = true;
-    expect(await lead.receive(reply('r1', { approve: true }))).toMatchObject({ code: 'store_error' });
-    expect(events.error).toEqual([{ code: 'store_error', requestId: 'r1', error: new Error('down') }]);
+    expect(await lead.receive(reply('r1', { approve: true }))).toMatchObject({ code: 'store_failed' });
+    expect(events.error).toEqual([{ code: 'store_failed', requestId: 'r1', error: new Error('down') }]);
     lead.close();
   });
 

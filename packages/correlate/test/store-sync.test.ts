@@ -26,7 +26,7 @@ describe('hearing what another instance wrote', () => {
   it('hears another instance settle a request after its own write of it failed', async () => {
     const { a, b, faults, outcome } = await twoInstances();
     faults.failWrites = true;
-    expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({ code: 'store_error' });
+    expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({ code: 'store_failed' });
     faults.failWrites = false;
     await b.cancel('a_1');
     await flush();
@@ -44,12 +44,12 @@ describe('hearing what another instance wrote', () => {
     expect(await outcome).toBe('cancelled');
   });
 
-  it('reports a store it cannot read while catching up as store_error, and tries again a second later', async () => {
+  it('reports a store it cannot read while catching up as store_failed, and tries again a second later', async () => {
     const { a, b, clock, faults, events, outcome } = await twoInstances();
     faults.failReads = true;
     await b.cancel('a_1');
     await flush();
-    expect(events.error).toEqual([{ code: 'store_error', requestId: 'a_1', error: new Error('down') }]);
+    expect(events.error).toEqual([{ code: 'store_failed', requestId: 'a_1', error: new Error('down') }]);
     faults.failReads = false;
     clock.advance(999);
     await flush();
@@ -110,7 +110,7 @@ describe('hearing what another instance wrote', () => {
     b.close();
   });
 
-  it('refuses a reply as store_error after a second conflict in a row, leaving the request pending', async () => {
+  it('refuses a reply as store_failed after a second conflict in a row, leaving the request pending', async () => {
     let writes = 0;
     const { a, outcome } = await twoInstances((store) => ({
       ...store,
@@ -124,7 +124,7 @@ describe('hearing what another instance wrote', () => {
     }));
     expect(await a.receive(reply('a_1', { approve: true }))).toMatchObject({
       ok: false,
-      code: 'store_error',
+      code: 'store_failed',
       state: 'pending',
     });
     expect(writes).toBe(3);

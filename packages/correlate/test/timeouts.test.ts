@@ -242,7 +242,7 @@ describe('misuse', () => {
       .catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: 'invalid_payload', details: { protocol: 'shutdown' } });
     await expect(lead.request(shutdownProtocol, { to: '', payload: {} })).rejects.toMatchObject({
-      code: 'invalid_options',
+      code: 'invalid_argument',
     });
     await expect(
       lead.request(shutdownProtocol, { to: 'a', payload: {}, timeoutMs: -1 }),
@@ -253,17 +253,17 @@ describe('misuse', () => {
   it('refuses bad options at creation', () => {
     const send = (): void => {};
     expect(() => createCorrelator({ self: '', protocols: [], send })).toThrowError(
-      expect.objectContaining({ code: 'invalid_options' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() => createCorrelator({ self: 'a', protocols: [], send, maxPending: 0 })).toThrowError(
-      expect.objectContaining({ code: 'invalid_options' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     const twin = defineProtocol('shutdown', {
       request: shutdownProtocol.request,
       response: shutdownProtocol.response,
     });
     expect(() => createCorrelator({ self: 'a', protocols: [shutdownProtocol, twin], send })).toThrowError(
-      expect.objectContaining({ code: 'invalid_options' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
   });
 
@@ -276,7 +276,7 @@ describe('misuse', () => {
     });
     void lead.request(shutdownProtocol, { to: 'a', payload: {} }).catch(() => {});
     await expect(lead.request(shutdownProtocol, { to: 'a', payload: {} })).rejects.toMatchObject({
-      code: 'invalid_options',
+      code: 'invalid_argument',
     });
     lead.close();
   });

@@ -48,13 +48,13 @@ describe('waitFor', () => {
     });
   });
 
-  it('names the request in the details of store_error when the store cannot be read', async () => {
+  it('names the request in the details of store_failed when the store cannot be read', async () => {
     const clock = createManualClock();
     const memory = createMemoryStore({ clock });
     const store: Store = { ...memory, getEntry: () => Promise.reject(new Error('down')) };
     const lead = createLead({ clock, store });
     await expect(lead.waitFor('elsewhere')).rejects.toMatchObject({
-      code: 'store_error',
+      code: 'store_failed',
       details: { requestId: 'elsewhere' },
       cause: new Error('down'),
     });

@@ -88,7 +88,7 @@ export type TopologyRefusalCode = (typeof TOPOLOGY_REFUSAL_CODES)[number];
 export const ENVELOPE_ERROR_CODES = [
   ...DECODE_REFUSAL_CODES,
   'invalid_definition',
-  'invalid_option',
+  'invalid_argument',
   'not_serializable',
   'schema_not_convertible',
   'duplicate_agent',

@@ -205,7 +205,7 @@ export interface Topology extends AgentDirectory {
   readonly limits: TopologyLimits;
   /**
    * Adds an independent (depth-0) agent, or a channel: a one-way sink such as a Discord channel.
-   * @throws EnvelopeError `duplicate_agent` when the id is taken; `invalid_option` for an empty or too long id or role.
+   * @throws EnvelopeError `duplicate_agent` when the id is taken; `invalid_argument` for an empty or too long id or role.
    */
   register(participant: {
     readonly id: string;
@@ -221,7 +221,7 @@ export interface Topology extends AgentDirectory {
    * (`unknown_agent`, `depth_exceeded`, a parent finished while waiting…) resolves at once, as
    * `spawn` would. Direct `spawn` calls are not queued: they succeed whenever a slot is free.
    * @throws EnvelopeError `cancelled` (a rejection, `cause` = `signal.reason`) when `signal` aborts,
-   * before or while waiting; `invalid_option` for an empty or too long id or role.
+   * before or while waiting; `invalid_argument` for an empty or too long id or role.
    */
   spawnWhenFree(request: SpawnRequest, options?: SpawnWaitOptions): Promise<SpawnResult>;
   /** How many `spawnWhenFree` calls are waiting for a slot. */

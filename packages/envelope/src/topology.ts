@@ -25,7 +25,7 @@ import type {
  * only between depth-0 agents; children message only their parent (upward announce) and parents
  * only their own children; siblings never talk; depth-0 agents talk freely; channels only receive.
  *
- * @throws EnvelopeError `invalid_option` when a limit is out of range; `invalid_snapshot` when the
+ * @throws EnvelopeError `invalid_argument` when a limit is out of range; `invalid_snapshot` when the
  * snapshot is malformed.
  * @example
  * ```ts
@@ -95,7 +95,7 @@ export function createTopology(options: TopologyOptions = {}): Topology {
       const role = participant.role === undefined ? id : name(participant.role, 'role');
       const kind = participant.kind ?? 'agent';
       if (kind !== 'agent' && kind !== 'channel') {
-        throw new EnvelopeError('invalid_option', 'kind must be "agent" or "channel"', {
+        throw new EnvelopeError('invalid_argument', 'kind must be "agent" or "channel"', {
           details: { kind: String(kind) },
         });
       }

@@ -154,11 +154,11 @@ describe('topology.spawnWhenFree', () => {
     expect(waiting.error).toBeUndefined();
   });
 
-  it('rejects a malformed id with invalid_option', async () => {
+  it('rejects a malformed id with invalid_argument', async () => {
     const error = await tree()
       .spawnWhenFree({ parent: 'ceo', id: '' })
       .catch((e: unknown) => e);
-    expect(isParleyError(error, 'invalid_option')).toBe(true);
+    expect(isParleyError(error, 'invalid_argument')).toBe(true);
   });
 
   it('hands slots a spawned listener frees back to the waiters', async () => {

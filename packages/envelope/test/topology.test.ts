@@ -32,7 +32,7 @@ describe('createTopology: limits', () => {
     expect(DEFAULT_TOPOLOGY_LIMITS).toEqual(createTopology().limits);
   });
 
-  it('refuses limits out of range with invalid_option', () => {
+  it('refuses limits out of range with invalid_argument', () => {
     for (const options of [
       { maxSpawnDepth: 6 },
       { maxSpawnDepth: 0 },
@@ -41,7 +41,7 @@ describe('createTopology: limits', () => {
       { maxConcurrent: 1.5 },
       { maxSpawnDepth: Number.NaN },
     ]) {
-      expect(() => createTopology(options)).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+      expect(() => createTopology(options)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     }
     expect(createTopology({ maxSpawnDepth: 5, maxChildrenPerAgent: 20 }).limits.maxSpawnDepth).toBe(5);
   });
@@ -143,19 +143,19 @@ describe('spawn', () => {
     expect(events).toEqual([]);
   });
 
-  it('refuses ids and roles that are empty or too long with invalid_option', () => {
+  it('refuses ids and roles that are empty or too long with invalid_argument', () => {
     const topology = pipeline();
     expect(() => topology.spawn({ parent: 'ceo', id: '' })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() => topology.spawn({ parent: 'ceo', role: 'r'.repeat(300) })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() => topology.register({ id: 7 as unknown as string })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() => topology.register({ id: 'x', kind: 'bot' as 'agent' })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
   });
 

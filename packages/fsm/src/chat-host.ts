@@ -25,7 +25,7 @@ import type { StoredFlowSession } from './stored-session-types.js';
  * `resolveEffect`. A callback that throws ends the turn as `callback_failed` with what was written
  * kept. Use it instead of hand-writing this loop around {@link createFlowSessionStore}.
  *
- * @throws FsmError `invalid_options` when `maxSessions` or `maxSeenMessages` is not a positive integer.
+ * @throws FsmError `invalid_argument` when `maxSessions` or `maxSeenMessages` is not a positive integer.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -243,7 +243,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
 
 function positive(value: number, option: string): number {
   if (Number.isSafeInteger(value) && value >= 1) return value;
-  throw new FsmError('invalid_options', `${option} must be a positive integer, not ${value}`, {
+  throw new FsmError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
     details: { option },
   });
 }

@@ -19,7 +19,7 @@ export const FSM_ERROR_CODES = [
   'unknown_state',
   'invalid_context',
   'invalid_fields',
-  'invalid_options',
+  'invalid_argument',
 ] as const;
 
 /**

@@ -49,7 +49,7 @@ import {
  * later, after its session has closed. `schedule`, `arm`, `resolve` and `get` reject with a
  * `KernelError` `store_failed` (its `cause` the store's error) when the store throws.
  *
- * @throws FsmError `invalid_options` when `maxArmed` or `sendLeaseMs` is not a positive integer.
+ * @throws FsmError `invalid_argument` when `maxArmed` or `sendLeaseMs` is not a positive integer.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -276,7 +276,7 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
 
 function positive(value: number, option: string): number {
   if (Number.isSafeInteger(value) && value >= 1) return value;
-  throw new FsmError('invalid_options', `${option} must be a positive integer, not ${value}`, {
+  throw new FsmError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
     details: { option },
   });
 }

@@ -78,7 +78,7 @@ export const MAX_RETRY_DELAYS = 10;
  * the durable kernel, is refused `foreign_version` and never overwritten), an expired session, a
  * lease held elsewhere and a store that keeps failing are refusals as data; nothing is half-written.
  *
- * @throws FsmError `invalid_options` for a retry list longer than {@link MAX_RETRY_DELAYS} or a
+ * @throws FsmError `invalid_argument` for a retry list longer than {@link MAX_RETRY_DELAYS} or a
  * delay or `idleTimeoutMs` that is not a timeout in ms.
  * @example
  * ```ts
@@ -237,7 +237,7 @@ async function legacy(store: Store, key: string): Promise<boolean> {
 
 function delays(list: readonly number[], name: string): readonly number[] {
   if (list.length > MAX_RETRY_DELAYS) {
-    throw new FsmError('invalid_options', `${name} has ${list.length} delays; at most ${MAX_RETRY_DELAYS}`, {
+    throw new FsmError('invalid_argument', `${name} has ${list.length} delays; at most ${MAX_RETRY_DELAYS}`, {
       details: { option: name, limit: MAX_RETRY_DELAYS },
     });
   }
@@ -248,7 +248,7 @@ function timeout(ms: number, name: string): number {
   try {
     return assertTimeoutMs(ms, name);
   } catch (error) {
-    throw new FsmError('invalid_options', message(error), { details: { option: name }, cause: error });
+    throw new FsmError('invalid_argument', message(error), { details: { option: name }, cause: error });
   }
 }
 

@@ -205,15 +205,15 @@ describe('createChatFlowHost refusals', () => {
     expect(await host.reply('c1', 'ada@example.org')).toMatchObject({ ok: true, step: 'plan' });
   });
 
-  it('throws invalid_options for limits that are not positive integers', () => {
+  it('throws invalid_argument for limits that are not positive integers', () => {
     const rig = createRig();
     for (const more of [{ maxSessions: 0 }, { maxSeenMessages: 1.5 }]) {
-      expect(() => rig.open(more)).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+      expect(() => rig.open(more)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     }
     try {
       rig.open({ maxSessions: -1 });
     } catch (error) {
-      expect(isParleyError(error, 'invalid_options')).toBe(true);
+      expect(isParleyError(error, 'invalid_argument')).toBe(true);
     }
   });
 

@@ -125,12 +125,12 @@ describe('createFollowUps records', () => {
     expect([await f.get('a'), f.armed]).toEqual([expect.objectContaining({ id: 'a' }), 0]);
   });
 
-  it('throws invalid_options for a sendLeaseMs that is not a positive integer', () => {
+  it('throws invalid_argument for a sendLeaseMs that is not a positive integer', () => {
     const clock = createManualClock({ now: START });
     const store = createMemoryStore({ clock });
     for (const sendLeaseMs of [0, -1, 1.5]) {
       expect(() => createFollowUps({ store, clock, send: () => undefined, sendLeaseMs })).toThrow(
-        expect.objectContaining({ code: 'invalid_options' }),
+        expect.objectContaining({ code: 'invalid_argument' }),
       );
     }
   });

@@ -132,10 +132,10 @@ describe('createFollowUps', () => {
     expect(clock.pendingTimers()).toBe(1);
   });
 
-  it('throws invalid_options for a maxArmed that is not a positive integer', () => {
+  it('throws invalid_argument for a maxArmed that is not a positive integer', () => {
     const { open } = rig();
     for (const maxArmed of [0, -1, 1.5, Number.NaN]) {
-      expect(() => open({ maxArmed })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+      expect(() => open({ maxArmed })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     }
   });
 

@@ -138,7 +138,7 @@ describe('records that cannot be resumed', () => {
 });
 
 describe('options', () => {
-  it('throws invalid_options for too many retries, a bad delay or a bad idle timeout', () => {
+  it('throws invalid_argument for too many retries, a bad delay or a bad idle timeout', () => {
     const store = createMemoryStore();
     const make = (options: object) => () => createFlowSessionStore(intake, { store, ...options });
     for (const options of [
@@ -153,7 +153,7 @@ describe('options', () => {
           return err;
         }
       })();
-      expect(isParleyError(error, 'invalid_options')).toBe(true);
+      expect(isParleyError(error, 'invalid_argument')).toBe(true);
     }
   });
 

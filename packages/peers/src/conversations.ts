@@ -21,7 +21,7 @@ import {
 
 /** How long a conversation's record outlives its expiry (late retries read their answer). */
 const RETAIN_MS = 60_000;
-/** Compare-and-set attempts of one change before `store_error`. */
+/** Compare-and-set attempts of one change before `store_failed`. */
 const ATTEMPTS = 3;
 
 const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -87,11 +87,11 @@ export function createConversations(store: Store, clock: Clock, limits: SendLimi
   };
 }
 
-/** The refusal of a change the kernel could not commit: always `store_error`, with the kernel's reason. */
+/** The refusal of a change the kernel could not commit: always `store_failed`, with the kernel's reason. */
 function storeError(refusal: KernelRefusal): SendDecision {
   const why =
     refusal.code === 'write_conflict'
       ? `Lost ${ATTEMPTS} writes of the conversation in a row`
       : `The conversation could not be stored (${refusal.code}): ${refusal.message}`;
-  return { ok: false, code: 'store_error', message: why };
+  return { ok: false, code: 'store_failed', message: why };
 }

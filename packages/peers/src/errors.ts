@@ -7,10 +7,10 @@ import { ParleyError } from '@parley/core';
  * ```ts
  * import { PEERS_ERROR_CODES } from '@parley/peers';
  *
- * console.log(PEERS_ERROR_CODES.includes('invalid_options')); // true
+ * console.log(PEERS_ERROR_CODES.includes('invalid_argument')); // true
  * ```
  */
-export const PEERS_ERROR_CODES = ['invalid_options'] as const;
+export const PEERS_ERROR_CODES = ['invalid_argument'] as const;
 
 /**
  * A code of {@link PeersError}.
@@ -19,7 +19,7 @@ export const PEERS_ERROR_CODES = ['invalid_options'] as const;
  * ```ts
  * import type { PeersErrorCode } from '@parley/peers';
  *
- * const code: PeersErrorCode = 'invalid_options';
+ * const code: PeersErrorCode = 'invalid_argument';
  * ```
  */
 export type PeersErrorCode = (typeof PEERS_ERROR_CODES)[number];
@@ -33,8 +33,8 @@ export type PeersErrorCode = (typeof PEERS_ERROR_CODES)[number];
  * import { PeersError } from '@parley/peers';
  * import { isParleyError } from '@parley/core';
  *
- * const err = new PeersError('invalid_options', 'maxRounds must be 1 to 20');
- * console.log(isParleyError(err, 'invalid_options')); // true
+ * const err = new PeersError('invalid_argument', 'maxRounds must be 1 to 20');
+ * console.log(isParleyError(err, 'invalid_argument')); // true
  * ```
  */
 export class PeersError extends ParleyError<PeersErrorCode> {}
@@ -67,7 +67,7 @@ export const PEER_REFUSAL_CODES = [
   'not_listening',
   'handler_failed',
   'send_failed',
-  'store_error',
+  'store_failed',
 ] as const;
 
 /**

@@ -42,7 +42,7 @@ import type {
  * request, so deadlines are absolute and checked when a reply arrives; with a `store`, the round
  * count and pending rounds survive a restart (`restore()`), so restarting never buys extra rounds.
  *
- * @throws PeersError `invalid_options` for a bad `self`, topology, `send` or limit; CoreError
+ * @throws PeersError `invalid_argument` for a bad `self`, topology, `send` or limit; CoreError
  * `invalid_timeout` for a bad `timeoutMs` or `conversationMs`.
  * @example
  * ```ts
@@ -169,7 +169,7 @@ export function createPeers(options: PeersOptions): Peers {
     try {
       decision = await claim(key, input);
     } catch (error) {
-      return refuse(to, 'store_error', messageOf(error), { conversationId });
+      return refuse(to, 'store_failed', messageOf(error), { conversationId });
     }
     if (!decision.ok) return refuse(to, decision.code, decision.message, { conversationId });
     const { round, entry } = decision;
@@ -187,7 +187,7 @@ export function createPeers(options: PeersOptions): Peers {
         : await ask(o, conversationId, round);
     } catch (error) {
       // Object(…).code: a CorrelateError's code, or nothing for anything else thrown.
-      const code: PeerRefusalCode = CODE_OF[String(Object(error).code)] ?? 'store_error';
+      const code: PeerRefusalCode = CODE_OF[String(Object(error).code)] ?? 'store_failed';
       return refuse(to, code, messageOf(error), where);
     }
     if (!reply.approved) {
@@ -244,7 +244,7 @@ const CODE_OF: Partial<Record<string, PeerRefusalCode>> = {
 
 function checkOptions(options: PeersOptions): PeersOptions {
   const bad = (message: string): never => {
-    throw new PeersError('invalid_options', message);
+    throw new PeersError('invalid_argument', message);
   };
   if (typeof options !== 'object' || options === null) bad('createPeers needs options');
   if (typeof options.self !== 'string' || !ID_PATTERN.test(options.self)) bad('self must be a short id');

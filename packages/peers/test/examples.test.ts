@@ -62,13 +62,13 @@ describe('@parley/peers examples', () => {
     expect([DEFAULT_CONVERSATION_MS, DEFAULT_MAX_CONVERSATIONS, DEFAULT_MAX_MESSAGE_CHARS]).toEqual([
       600000, 1000, 16000,
     ]);
-    expect(PEERS_ERROR_CODES.includes('invalid_options')).toBe(true);
+    expect(PEERS_ERROR_CODES.includes('invalid_argument')).toBe(true);
     expect(PEER_REFUSAL_CODES.includes('round_limit')).toBe(true);
   });
 
   it('PeersError', () => {
-    const err = new PeersError('invalid_options', 'maxRounds must be 1 to 20');
-    expect(isParleyError(err, 'invalid_options')).toBe(true);
+    const err = new PeersError('invalid_argument', 'maxRounds must be 1 to 20');
+    expect(isParleyError(err, 'invalid_argument')).toBe(true);
   });
 
   it('types', () => {
@@ -86,7 +86,7 @@ describe('@parley/peers examples', () => {
     const onRefused = (e: PeersEvents['refused']): void => console.log(e.direction, e.code);
     const left = (c: ConversationView): number => c.maxRounds - c.rounds;
     const code: PeerRefusalCode = 'timeout';
-    const errorCode: PeersErrorCode = 'invalid_options';
+    const errorCode: PeersErrorCode = 'invalid_argument';
     expect(show(refusal)).toBe('round_limit');
     const peers: Peers = createPeers({ self: 'ceo', topology: createTopology(), send: () => {} });
     peers.close();

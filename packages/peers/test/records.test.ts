@@ -73,13 +73,13 @@ describe('conversation records', () => {
         deadlineAt: null,
       },
     ],
-  ])('refuses %s with store_error, sending nothing and never overwriting it', async (_name, stored) => {
+  ])('refuses %s with store_failed, sending nothing and never overwriting it', async (_name, stored) => {
     net = createNet();
     const store = createFlakyStore(net.clock);
     await store.set(KEY, stored);
     const ceo = net.add('ceo', { store });
     const result = await ceo.send({ to: 'secretary', message: 1, conversationId: 'c1' });
-    expect(result).toMatchObject({ ok: false, code: 'store_error' });
+    expect(result).toMatchObject({ ok: false, code: 'store_failed' });
     expect(!result.ok && result.message).toMatch(/corrupt_record|record_version/);
     expect(await store.get(KEY)).toEqual(stored);
     expect(net.sent).toEqual([]);

@@ -72,14 +72,14 @@ describe('a restart with a Store', () => {
     expect(await r).toMatchObject({ ok: true, round: 1, reply: 'late but here' });
   });
 
-  it('refuses with store_error when the store fails or every write loses its race', async () => {
+  it('refuses with store_failed when the store fails or every write loses its race', async () => {
     net = createNet();
     const store = createFlakyStore(net.clock);
     const ceo = net.add('ceo', { store });
     store.mode = 'throw';
-    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({ ok: false, code: 'store_error' });
+    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({ ok: false, code: 'store_failed' });
     store.mode = 'lose';
-    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({ ok: false, code: 'store_error' });
+    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({ ok: false, code: 'store_failed' });
     expect(net.sent).toEqual([]);
   });
 
@@ -116,7 +116,7 @@ describe('stored records', () => {
     expect(await retried).toMatchObject({ ok: false, code: 'timeout', round: 1 });
   });
 
-  it('refuses with store_error when the round cannot be written', async () => {
+  it('refuses with store_failed when the round cannot be written', async () => {
     net = createNet();
     const store = createFlakyStore(net.clock);
     const ceo = net.add('ceo', { store });
@@ -124,12 +124,12 @@ describe('stored records', () => {
     store.mode = 'throw';
     expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({
       ok: false,
-      code: 'store_error',
+      code: 'store_failed',
       round: 1,
     });
   });
 
-  it('refuses a value that is not a conversation with store_error, never overwriting it', async () => {
+  it('refuses a value that is not a conversation with store_failed, never overwriting it', async () => {
     net = createNet();
     const store = createFlakyStore(net.clock);
     await store.set('peers:ceo:conv:c1', 'garbage');
@@ -137,7 +137,7 @@ describe('stored records', () => {
     net.add('secretary').onMessage(() => ({ reply: 'ok' }));
     const r = ceo.send({ to: 'secretary', message: 1, conversationId: 'c1' });
     await net.flush();
-    expect(await r).toMatchObject({ ok: false, code: 'store_error', conversationId: 'c1' });
+    expect(await r).toMatchObject({ ok: false, code: 'store_failed', conversationId: 'c1' });
     expect(await store.get('peers:ceo:conv:c1')).toBe('garbage');
     expect(await ceo.conversation('c1')).toBeUndefined();
     expect(net.sent).toEqual([]);

@@ -399,7 +399,7 @@ describe('a reply without a body', () => {
 });
 
 describe('createPeers options', () => {
-  it('throws invalid_options for misuse', () => {
+  it('throws invalid_argument for misuse', () => {
     net = createNet();
     const base = { self: 'ceo', topology: net.topology, send: () => {} };
     const bad = [

@@ -19,7 +19,7 @@ export const POSTGRES_STORE_ERROR_CODES = [
   'unsupported_format',
   'key_too_long',
   'store_closed',
-  'invalid_options',
+  'invalid_argument',
 ] as const;
 
 /**
@@ -40,7 +40,7 @@ export const POSTGRES_STORE_ERROR_CODES = [
  * - `key_too_long`: the key takes more than {@link MAX_KEY_BYTES} bytes once encoded (the index
  *   cannot hold it).
  * - `store_closed`: the call came after `close()` (the same code as core's stores).
- * - `invalid_options`: `createPostgresStore` was given no database, two, or a bad schema name.
+ * - `invalid_argument`: `createPostgresStore` was given no database, two, or a bad schema name.
  *
  * @example
  * ```ts

@@ -11,7 +11,7 @@ import { DEFAULT_SCHEMA, postgresStoreMigration } from './migration.js';
  *
  * @throws PostgresStoreError `unsupported_format` when the table was made by another format,
  * `query_failed` when the server refused (for example `42501`: no CREATE privilege on the
- * database), `connection_lost`, `invalid_options` for a bad schema name.
+ * database), `connection_lost`, `invalid_argument` for a bad schema name.
  * @example
  * ```ts
  * import { PGlite } from '@electric-sql/pglite';

@@ -44,7 +44,7 @@ export interface Names {
 export function namesOf(schema: string): Names {
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     throw new PostgresStoreError(
-      'invalid_options',
+      'invalid_argument',
       `schema must be a lowercase SQL name (letters, digits, _; at most 40), got ${JSON.stringify(schema)}`,
       { details: { schema: String(schema) } },
     );
@@ -69,7 +69,7 @@ export function namesOf(schema: string): Names {
  * the table's comment. A table that carries another format's comment is left untouched and the
  * script fails with SQLSTATE `PSF01`.
  *
- * @throws PostgresStoreError `invalid_options` for a schema that is not a lowercase SQL name.
+ * @throws PostgresStoreError `invalid_argument` for a schema that is not a lowercase SQL name.
  * @example
  * ```ts
  * import { postgresStoreMigration } from '@parley/postgres';

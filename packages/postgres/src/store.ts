@@ -28,7 +28,7 @@ import { createWatchHub } from './watch.js';
  * sequence after the row lock, so it only grows) and its NOTIFY commit together. Reads treat a row
  * past its `expires_at` as absent, whether or not the sweep has deleted it yet.
  *
- * @throws PostgresStoreError `invalid_options` for a missing `db` or a bad `schema`. Its methods
+ * @throws PostgresStoreError `invalid_argument` for a missing `db` or a bad `schema`. Its methods
  * reject with `connection_lost`, `statement_timeout`, `serialization_failure`, `query_failed`,
  * `corrupt_value`, `unsupported_format`, `key_too_long` or `store_closed`, and with CoreError
  * `invalid_timeout` (bad `ttlMs`) or a `json_*` code (a value that is not JSON or breaks `jsonLimits`).
@@ -48,7 +48,7 @@ import { createWatchHub } from './watch.js';
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   if (typeof options?.db !== 'object' || options.db === null) {
-    throw new PostgresStoreError('invalid_options', 'db must be a pg Pool, a pg Client or a PGlite instance');
+    throw new PostgresStoreError('invalid_argument', 'db must be a pg Pool, a pg Client or a PGlite instance');
   }
   const names = namesOf(options.schema ?? DEFAULT_SCHEMA);
   const db: Db = toDb(options.db);

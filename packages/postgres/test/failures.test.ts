@@ -197,13 +197,13 @@ describe('what the store refuses', () => {
     });
   });
 
-  it('refuses bad options with invalid_options', () => {
+  it('refuses bad options with invalid_argument', () => {
     expect(() => createPostgresStore({ db: undefined as never })).toThrow(
-      expect.objectContaining({ code: 'invalid_options' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     for (const schema of ['Bad', 'a-b', '', 'x'.repeat(41), '1st']) {
       expect(() => createPostgresStore({ db: server.pool(), schema })).toThrow(
-        expect.objectContaining({ code: 'invalid_options', details: { schema } }),
+        expect.objectContaining({ code: 'invalid_argument', details: { schema } }),
       );
     }
   });

@@ -17,7 +17,7 @@ export const REDIS_STORE_ERROR_CODES = [
   'command_failed',
   'store_closed',
   'invalid_prefix',
-  'invalid_option',
+  'invalid_argument',
 ] as const;
 
 /**
@@ -32,7 +32,7 @@ export const REDIS_STORE_ERROR_CODES = [
  * - `store_closed`: the call came after `close()` (the same code as core's stores).
  * - `invalid_prefix`: `createRedisStore` was given an empty or non-string prefix, or one with a
  *   lone surrogate (UTF-8 cannot keep it, so two such prefixes would share one key space).
- * - `invalid_option`: `createRedisStore` was given a `scanCount` that is not an integer from 1 to
+ * - `invalid_argument`: `createRedisStore` was given a `scanCount` that is not an integer from 1 to
  *   1 000 000.
  *
  * @example

@@ -48,7 +48,7 @@ export const DEFAULT_SCAN_COUNT = 1000;
  * merge (lone surrogates) stay distinct; a key without `%`, NUL or surrogates keeps its Redis name.
  *
  * @throws RedisStoreError `invalid_prefix` for an empty prefix or one with a lone surrogate;
- * `invalid_option` for a `scanCount` that is not an integer from 1 to 1 000 000. Its methods reject with
+ * `invalid_argument` for a `scanCount` that is not an integer from 1 to 1 000 000. Its methods reject with
  * `connection_lost`, `corrupt_value`, `script_failed`, `command_failed` or `store_closed`, and
  * with CoreError `invalid_timeout` (bad `ttlMs`) or a `json_*` code (a value that is not JSON or
  * breaks `jsonLimits`).
@@ -76,7 +76,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const limits = options.jsonLimits ?? DEFAULT_JSON_LIMITS;
   const scanCount = options.scanCount ?? DEFAULT_SCAN_COUNT;
   if (!Number.isInteger(scanCount) || scanCount < 1 || scanCount > MAX_SCAN_COUNT) {
-    throw new RedisStoreError('invalid_option', `scanCount must be an integer from 1 to ${MAX_SCAN_COUNT}`, {
+    throw new RedisStoreError('invalid_argument', `scanCount must be an integer from 1 to ${MAX_SCAN_COUNT}`, {
       details: { name: 'scanCount', value: String(scanCount) },
     });
   }

@@ -134,11 +134,11 @@ describe('corrupted and foreign values', () => {
 
 describe('options', () => {
   it.each([0, -1, 1.5, Number.NaN, 2_000_000, '10' as unknown as number])(
-    'refuses scanCount %s with invalid_option',
+    'refuses scanCount %s with invalid_argument',
     (scanCount) => {
       expect(() => createRedisStore({ redis, prefix: 'opt:', scanCount })).toThrow(
         expect.objectContaining({
-          code: 'invalid_option',
+          code: 'invalid_argument',
           details: { name: 'scanCount', value: String(scanCount) },
         }),
       );

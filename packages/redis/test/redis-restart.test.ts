@@ -106,9 +106,9 @@ describe('correlators across a Redis restart', () => {
     const response = await leads.answer(a.sent[0]);
 
     await outage([a.store, b.store], async () => {
-      // A reply that arrives during the outage is refused as store_error (typed), not dropped silently.
-      expect(await b.correlator.receive(response)).toMatchObject({ ok: false, code: 'store_error' });
-      expect(b.errors.map((e) => e.code)).toContain('store_error');
+      // A reply that arrives during the outage is refused as store_failed (typed), not dropped silently.
+      expect(await b.correlator.receive(response)).toMatchObject({ ok: false, code: 'store_failed' });
+      expect(b.errors.map((e) => e.code)).toContain('store_failed');
     });
     await until(
       async () =>

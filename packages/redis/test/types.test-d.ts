@@ -55,7 +55,7 @@ describe('createRedisStore types', () => {
       | 'command_failed'
       | 'store_closed'
       | 'invalid_prefix'
-      | 'invalid_option'
+      | 'invalid_argument'
     >();
   });
 });

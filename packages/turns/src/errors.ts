@@ -5,7 +5,7 @@ import { ParleyError } from '@parley/core';
  *
  * | code | when |
  * |---|---|
- * | `invalid_options` | an empty `keyPrefix`, a `turnTimeoutMs`, `journalTtlMs` or `maxInputLength` that is not a positive integer |
+ * | `invalid_argument` | an empty `keyPrefix`, a `turnTimeoutMs`, `journalTtlMs` or `maxInputLength` that is not a positive integer |
  * | `not_opened` | `run`, `rollback` or `undo` before `open()` resolved |
  * | `turn_failed` | a hook, the model wrapper, the gate or a store write threw during a turn: nothing was committed, the host state is back at the last commit (`cause` holds the error) |
  * | `corrupt_record` | the stored head of the runner is not what this package wrote (a format-1 head from before the kernel included) |
@@ -21,7 +21,7 @@ import { ParleyError } from '@parley/core';
  * ```
  */
 export const TURNS_ERROR_CODES = [
-  'invalid_options',
+  'invalid_argument',
   'not_opened',
   'turn_failed',
   'corrupt_record',
@@ -63,7 +63,7 @@ export type TurnsErrorCode = (typeof TURNS_ERROR_CODES)[number];
  *     complete: () => null,
  *   });
  * } catch (err) {
- *   console.log(isParleyError(err, 'invalid_options')); // true
+ *   console.log(isParleyError(err, 'invalid_argument')); // true
  * }
  * ```
  */
@@ -98,7 +98,7 @@ export const DEFAULT_JOURNAL_TTL_MS = 7 * 24 * 60 * 60_000;
 /** Checks a duration option: a positive integer. @internal */
 export function positive(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) {
-    throw new TurnsError('invalid_options', `${name} must be a positive integer, got ${String(value)}`, {
+    throw new TurnsError('invalid_argument', `${name} must be a positive integer, got ${String(value)}`, {
       details: { [name]: String(value) },
     });
   }

@@ -48,8 +48,8 @@ import type { TurnCheckpoint, TurnResult, TurnRunnerEvents, TurnRunnerOptions } 
  * and two hosts on one store never lose each other's turns. The checkpoint follows the commit and
  * is caught up when its write fails. A submission `key` settles once.
  *
- * @throws TurnsError `invalid_options` for an empty `keyPrefix` or a timeout / TTL that is not a
- * positive integer (and CheckpointsError `invalid_options` for a bad `maxCheckpoints`).
+ * @throws TurnsError `invalid_argument` for an empty `keyPrefix` or a timeout / TTL that is not a
+ * positive integer (and CheckpointsError `invalid_argument` for a bad `maxCheckpoints`).
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -99,7 +99,7 @@ export function createTurnRunner<
 ): TurnRunner<TInput, TState, TRecord, TRequest, TData, THostCode> {
   const { store, keyPrefix: prefix, gate } = options;
   if (typeof prefix !== 'string' || prefix.length === 0) {
-    throw new TurnsError('invalid_options', 'keyPrefix must be a non-empty string');
+    throw new TurnsError('invalid_argument', 'keyPrefix must be a non-empty string');
   }
   const turnTimeoutMs = positive('turnTimeoutMs', options.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS);
   const journalTtlMs = positive('journalTtlMs', options.journalTtlMs ?? DEFAULT_JOURNAL_TTL_MS);

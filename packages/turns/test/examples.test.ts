@@ -140,7 +140,7 @@ describe('TSDoc examples', () => {
     } catch (err) {
       caught = err;
     }
-    expect(isParleyError(caught, 'invalid_options')).toBe(true);
+    expect(isParleyError(caught, 'invalid_argument')).toBe(true);
     expect(caught).toBeInstanceOf(TurnsError);
     expect(TURNS_ERROR_CODES.includes('turn_failed')).toBe(true);
     const code: TurnsErrorCode = 'not_opened';

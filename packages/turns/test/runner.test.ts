@@ -255,7 +255,7 @@ describe('misuse', () => {
     expect(isParleyError(await env.host.runner.undo().catch((e: unknown) => e), 'not_opened')).toBe(true);
   });
 
-  it('throws invalid_options for an empty prefix and bad durations', () => {
+  it('throws invalid_argument for an empty prefix and bad durations', () => {
     for (const bad of [
       { keyPrefix: '' },
       { turnTimeoutMs: 0 },
@@ -268,7 +268,7 @@ describe('misuse', () => {
       } catch (err) {
         caught = err;
       }
-      expect(isParleyError(caught, 'invalid_options')).toBe(true);
+      expect(isParleyError(caught, 'invalid_argument')).toBe(true);
     }
     env = setup();
   });

@@ -50,7 +50,7 @@ export function createDurable(host: DurableHost): Durable {
     try {
       return await task();
     } catch (error) {
-      events.emit('error', { code: 'store_error', requestId: record.id, error });
+      events.emit('error', { code: 'store_failed', requestId: record.id, error });
       return undefined;
     } finally {
       extra.busy = false;
@@ -94,7 +94,7 @@ export function createDurable(host: DurableHost): Durable {
     );
     if (done?.ok !== true) {
       if (done !== undefined)
-        events.emit('error', { code: 'store_error', requestId: record.id, error: done.cause ?? done });
+        events.emit('error', { code: 'store_failed', requestId: record.id, error: done.cause ?? done });
       if (record.state === 'pending' && !host.isClosed()) {
         // The caller gave up: settle here even though the store was not updated.
         const at = clock.now();
@@ -141,7 +141,7 @@ export function createDurable(host: DurableHost): Durable {
       stored = await kernel.read(key(record.id), REQUESTS);
     } catch (error) {
       if (isParleyError(error, 'store_failed')) {
-        events.emit('error', { code: 'store_error', requestId: record.id, error: error.cause ?? error });
+        events.emit('error', { code: 'store_failed', requestId: record.id, error: error.cause ?? error });
         if (record.state === 'pending' && !host.isClosed()) host.arm(record, clock.now() + RETRY_MS);
         return;
       }
@@ -169,11 +169,11 @@ export function createDurable(host: DurableHost): Durable {
 
   /** Reports a stored request this correlator cannot read (left in the store for a person to look at). */
   function refused(id: string, cause: unknown): undefined {
-    const error = new CorrelateError('store_error', `The stored request "${id}" is corrupt; it is ignored`, {
+    const error = new CorrelateError('store_failed', `The stored request "${id}" is corrupt; it is ignored`, {
       details: { requestId: id, key: key(id) },
       cause,
     });
-    events.emit('error', { code: 'store_error', requestId: id, error });
+    events.emit('error', { code: 'store_failed', requestId: id, error });
     return undefined;
   }
 
@@ -202,9 +202,9 @@ export function createDurable(host: DurableHost): Durable {
       const cause =
         done?.ok === false ? (done.cause ?? done) : new Error(`The key "${key(record.id)}" already exists`);
       if (done !== undefined)
-        events.emit('error', { code: 'store_error', requestId: record.id, error: cause });
+        events.emit('error', { code: 'store_failed', requestId: record.id, error: cause });
       const error = new CorrelateError(
-        'store_error',
+        'store_failed',
         `Request "${record.id}" could not be written to the store`,
         {
           details: { requestId: record.id },
@@ -241,7 +241,7 @@ export function createDurable(host: DurableHost): Durable {
         }
         if (done?.ok === true) reconcileWith(record, done.committed);
         else if (done !== undefined)
-          events.emit('error', { code: 'store_error', requestId: record.id, error: done.cause ?? done });
+          events.emit('error', { code: 'store_failed', requestId: record.id, error: done.cause ?? done });
         return false;
       });
     },

@@ -53,7 +53,7 @@ export function createReplyHandler(
         })
       : ctx.refuse({
           ...about(message),
-          code: 'store_error',
+          code: 'store_failed',
           state,
           message: `Request "${record.id}" could not be updated in the store`,
         });
@@ -66,8 +66,8 @@ export function createReplyHandler(
     return durable.load(message.request_id).then(
       (record) => withRecord(record, message),
       (error: unknown) => {
-        events.emit('error', { code: 'store_error', requestId: message.request_id, error });
-        return ctx.refuse({ ...about(message), code: 'store_error', message: 'The store could not be read' });
+        events.emit('error', { code: 'store_failed', requestId: message.request_id, error });
+        return ctx.refuse({ ...about(message), code: 'store_failed', message: 'The store could not be read' });
       },
     );
   }

@@ -23,7 +23,7 @@ export function assertAdmissible(
     );
   }
   if (typeof input.to !== 'string' || input.to.length === 0) {
-    throw new CorrelateError('invalid_options', 'A request needs a non-empty "to"', {
+    throw new CorrelateError('invalid_argument', 'A request needs a non-empty "to"', {
       details: { to: input.to },
     });
   }

@@ -89,7 +89,7 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
   /** A generator other than the built-in one may repeat an id: one in use is refused. */
   function assertFree(id: string): void {
     if (!options.uniqueIds && tracker.has(id)) {
-      throw new CorrelateError('invalid_options', `generateId returned "${id}", an id already in use`, {
+      throw new CorrelateError('invalid_argument', `generateId returned "${id}", an id already in use`, {
         details: { id },
       });
     }

@@ -102,7 +102,7 @@ function buildTable(): Table {
 export function positiveInteger(value: number | undefined, fallback: number, name: string, min = 1): number {
   const n = value ?? fallback;
   if (!Number.isInteger(n) || n < min) {
-    throw new CorrelateError('invalid_options', `${name} must be an integer ≥ ${min}, got ${String(n)}`, {
+    throw new CorrelateError('invalid_argument', `${name} must be an integer ≥ ${min}, got ${String(n)}`, {
       details: { [name]: n },
     });
   }

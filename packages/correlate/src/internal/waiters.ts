@@ -65,7 +65,7 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
       try {
         record = await durable.load(id);
       } catch (cause) {
-        throw new CorrelateError('store_error', `Request "${id}" could not be read from the store`, {
+        throw new CorrelateError('store_failed', `Request "${id}" could not be read from the store`, {
           details: { requestId: id },
           cause,
         });

@@ -10,7 +10,7 @@ import {
 
 /**
  * The limits a topology runs with: each given one checked against its range, the others defaulted.
- * @throws EnvelopeError `invalid_option` when a limit is out of range.
+ * @throws EnvelopeError `invalid_argument` when a limit is out of range.
  */
 export function topologyLimits(options: TopologyOptions): TopologyLimits {
   return Object.freeze({
@@ -50,7 +50,7 @@ function limit(value: number | undefined, key: string, fallback: number, max: nu
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1 || value > max) {
     throw new EnvelopeError(
-      'invalid_option',
+      'invalid_argument',
       `${key} must be an integer from 1 to ${max}, got ${String(value)}`,
       {
         details: { [key]: value },
@@ -60,10 +60,10 @@ function limit(value: number | undefined, key: string, fallback: number, max: nu
   return value;
 }
 
-/** An id or role: a non-empty string no longer than a frame field. @throws EnvelopeError `invalid_option`. */
+/** An id or role: a non-empty string no longer than a frame field. @throws EnvelopeError `invalid_argument`. */
 export function name(value: unknown, key: string): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_FIELD_LENGTH) {
-    throw new EnvelopeError('invalid_option', `${key} must be 1 to ${MAX_FIELD_LENGTH} characters`, {
+    throw new EnvelopeError('invalid_argument', `${key} must be 1 to ${MAX_FIELD_LENGTH} characters`, {
       details: { [key]: typeof value === 'string' ? value.slice(0, 64) : String(value) },
     });
   }
