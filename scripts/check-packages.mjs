@@ -8,7 +8,7 @@
 // - the tarball holds only dist/, package.json, README.md and LICENSE;
 // - every package never released (0.0.0) has a pending changeset that releases it.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import getReleasePlan from '@changesets/get-release-plan';
 import { listPackages, root } from './packages.mjs';
@@ -16,6 +16,7 @@ import {
   isAlreadyPublished,
   manifestProblems,
   releasePlanProblems,
+  versionGroupProblems,
   tarballProblems,
 } from './release-rules.mjs';
 
@@ -82,6 +83,9 @@ for (const pkg of packages) {
     fail(pkg.name, 'npm publish --dry-run', error.output ?? String(error));
   }
 }
+
+const changesetConfig = JSON.parse(readFileSync(join(root, '.changeset', 'config.json'), 'utf8'));
+for (const problem of versionGroupProblems(packages, changesetConfig)) fail('version groups', problem);
 
 const plan = await getReleasePlan(root);
 const unreleased = releasePlanProblems(packages, plan);

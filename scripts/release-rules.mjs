@@ -105,3 +105,24 @@ export function releasePlanProblems(packages, plan) {
 export function isAlreadyPublished(npmOutput) {
   return /cannot publish over the previously published versions/i.test(npmOutput);
 }
+
+/**
+ * What is wrong with the version groups in `.changeset/config.json`: every package moves in one
+ * `fixed` group, so a release gives all of them one version and a user pins one number.
+ */
+export function versionGroupProblems(packages, config) {
+  const found = [];
+  const groups = config.fixed ?? [];
+  const covers = (pattern, name) =>
+    pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+  if (groups.length !== 1)
+    found.push(`.changeset/config.json must have one fixed group, has ${groups.length}`);
+  if ((config.linked ?? []).length > 0) found.push('.changeset/config.json must have no linked groups');
+  const group = groups[0] ?? [];
+  for (const pkg of packages) {
+    if (!group.some((pattern) => covers(pattern, pkg.name))) {
+      found.push(`${pkg.name} is not in the fixed version group`);
+    }
+  }
+  return found;
+}

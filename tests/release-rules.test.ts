@@ -6,6 +6,7 @@ import {
   manifestProblems,
   releasePlanProblems,
   tarballProblems,
+  versionGroupProblems,
   // @ts-expect-error: a plain ESM script without type declarations
 } from '../scripts/release-rules.mjs';
 
@@ -164,5 +165,39 @@ describe('isAlreadyPublished', () => {
       isAlreadyPublished('npm error You cannot publish over the previously published versions: 1.3.0.'),
     ).toBe(true);
     expect(isAlreadyPublished('npm error code E404\nnpm error 404 Not Found')).toBe(false);
+  });
+});
+
+describe('versionGroupProblems', () => {
+  const packages = [{ name: '@parley/core' }, { name: '@parley/confirm' }, { name: '@parley/telegram' }];
+
+  it('accepts one fixed group that covers every package', () => {
+    expect(versionGroupProblems(packages, { fixed: [['@parley/*']], linked: [] })).toEqual([]);
+    expect(
+      versionGroupProblems(packages, {
+        fixed: [['@parley/core', '@parley/confirm', '@parley/telegram']],
+      }),
+    ).toEqual([]);
+  });
+
+  it('names a package left out of the group, a second group and a linked group', () => {
+    expect(versionGroupProblems(packages, { fixed: [['@parley/core', '@parley/confirm']] })).toEqual([
+      '@parley/telegram is not in the fixed version group',
+    ]);
+    expect(versionGroupProblems(packages, { fixed: [['@parley/*'], ['x']], linked: [['y']] })).toEqual([
+      '.changeset/config.json must have one fixed group, has 2',
+      '.changeset/config.json must have no linked groups',
+    ]);
+    expect(versionGroupProblems(packages, { fixed: [] })).toContain(
+      '.changeset/config.json must have one fixed group, has 0',
+    );
+  });
+
+  it('holds for the repository: every @parley package moves in one version group', async () => {
+    const { readFileSync } = await import('node:fs');
+    const config = JSON.parse(readFileSync(new URL('../.changeset/config.json', import.meta.url), 'utf8'));
+    // @ts-expect-error: a plain ESM script without type declarations
+    const { listPackages } = await import('../scripts/packages.mjs');
+    expect(versionGroupProblems(listPackages(), config)).toEqual([]);
   });
 });
