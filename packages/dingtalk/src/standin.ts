@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { type Clock, systemClock } from '@parley/core';
+import { type Clock, generateId, systemClock } from '@parley/core';
 import axios from 'axios';
 import { GATEWAY_URL, TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import { DingTalkError } from './errors.js';
@@ -138,7 +137,7 @@ export async function createDingTalkStandIn(options: DingTalkStandInOptions = {}
     data: unknown,
     more: { messageId?: string; raw?: boolean } = {},
   ): DingTalkPush {
-    const messageId = more.messageId ?? randomUUID();
+    const messageId = more.messageId ?? generateId('standin_');
     const acked = api.socket.nextFrame(
       (frame) => (frame as Partial<DingTalkAck>).headers?.messageId === messageId,
     );

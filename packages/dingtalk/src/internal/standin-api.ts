@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { generateId } from '@parley/core';
 import {
   type LoopbackAnswer,
   type LoopbackRequest,
@@ -38,10 +38,7 @@ const requestOf = (req: LoopbackRequest): DingTalkStandInRequest => ({
 
 /** Starts the gateway, token endpoint, robot and card send endpoints, and the stream socket. */
 export async function startStandInApi(app: { clientId: string; clientSecret: string }): Promise<StandInApi> {
-  const accessToken = createHash('sha256')
-    .update(`${app.clientId}:${app.clientSecret}`)
-    .digest('hex')
-    .slice(0, 32);
+  const accessToken = generateId('at_');
   const tickets = new Set<string>();
   const sent: DingTalkSentMessage[] = [];
   let waiters: { count: number; resolve: (message: DingTalkSentMessage) => void }[] = [];
@@ -75,7 +72,7 @@ export async function startStandInApi(app: { clientId: string; clientSecret: str
               status: 401,
               json: { code: 'InvalidAuthentication', message: 'clientId or clientSecret is wrong' },
             };
-          const ticket = randomUUID();
+          const ticket = generateId('ticket_');
           tickets.add(ticket);
           return { json: { endpoint: socket.url, ticket } };
         },
