@@ -132,7 +132,8 @@ export interface FeishuStandInClickOptions extends FeishuStandInCardOptions {
 }
 
 /**
- * One message the bot sent (`im/v1/messages` create or reply), as the stand-in stored it.
+ * One message the bot sent (`im/v1/messages` create or reply, a card as last updated), as the
+ * stand-in stored it.
  *
  * @example
  * ```ts
@@ -157,6 +158,8 @@ export interface FeishuSentMessage {
   readonly replyTo?: string;
   /** `reply_in_thread` was set. */
   readonly inThread: boolean;
+  /** The bot updated the card since (`PATCH im/v1/messages/:id`): `content`, `text` and `buttons` are the new ones. */
+  readonly updated: boolean;
   /** Its `create_time` (epoch ms, from the clock). */
   readonly createdAt: number;
   /** The request body as the bot posted it. */

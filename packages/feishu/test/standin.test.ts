@@ -19,6 +19,10 @@ async function standIn(options: Parameters<typeof createFeishuStandIn>[0] = {}):
   return feishu;
 }
 
+/** The SDK's client of the stand-in's app, sending to its OpenAPI. */
+const clientOf = (feishu: FeishuStandIn): lark.Client =>
+  new lark.Client({ appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.url, logger: quiet });
+
 async function serve(handler: Parameters<typeof serveLoopback>[0]): Promise<LoopbackEndpoint> {
   const endpoint = await serveLoopback(handler);
   open.push(endpoint);
@@ -94,12 +98,7 @@ describe('the OpenAPI stand-in', () => {
 
   it('resolves waitForSent once the message is sent, and shows a card’s text and buttons', async () => {
     const feishu = await standIn();
-    const client = new lark.Client({
-      appId: feishu.appId,
-      appSecret: feishu.appSecret,
-      domain: feishu.url,
-      logger: quiet,
-    });
+    const client = clientOf(feishu);
     const waited = feishu.waitForSent(1);
     const card = {
       elements: [
@@ -129,12 +128,7 @@ describe('the OpenAPI stand-in', () => {
 describe('replies and clicks', () => {
   it('puts a reply in the chat of the message it answers: one the bot sent, one delivered, or the default', async () => {
     const feishu = await standIn({ clock: undefined });
-    const client = new lark.Client({
-      appId: feishu.appId,
-      appSecret: feishu.appSecret,
-      domain: feishu.url,
-      logger: quiet,
-    });
+    const client = clientOf(feishu);
     const bot = await serve(
       lark.adaptDefault(
         '/event',
@@ -171,6 +165,41 @@ describe('replies and clicks', () => {
     expect(feishu.sent[1]?.createdAt).toBeGreaterThan(0); // the system clock by default
     const click = await feishu.click('Go', { messageId: 'om_sent_1' });
     expect(click.status).toBe(200);
+  });
+});
+
+describe('card updates', () => {
+  it('updates a card the bot sent, and refuses to update another message or an unknown one', async () => {
+    const feishu = await standIn();
+    const client = clientOf(feishu);
+    const card = (label: string) => ({
+      elements: [{ tag: 'action', actions: [{ text: { content: label }, value: label }] }],
+    });
+    await client.im.message.create({
+      params: { receive_id_type: 'chat_id' },
+      data: { receive_id: 'oc_1', msg_type: 'interactive', content: JSON.stringify(card('Go')) },
+    });
+    await client.im.message.create({
+      params: { receive_id_type: 'chat_id' },
+      data: { receive_id: 'oc_1', msg_type: 'text', content: '{"text":"hi"}' },
+    });
+    const patched = await client.im.message.patch({
+      path: { message_id: 'om_sent_1' },
+      data: { content: JSON.stringify(card('Done')) },
+    });
+    expect(patched.code).toBe(0);
+    expect(feishu.sent[0]).toMatchObject({ updated: true, buttons: [{ label: 'Done', value: 'Done' }] });
+    const refused = async (id: string, content: string) =>
+      client.im.message
+        .patch({ path: { message_id: id }, data: { content } })
+        .catch((error: { response: { status: number; data: { code: number } } }) => [
+          error.response.status,
+          error.response.data.code,
+        ]);
+    expect(await refused('om_sent_2', JSON.stringify(card('x')))).toEqual([400, 230001]);
+    expect(await refused('om_nope', JSON.stringify(card('x')))).toEqual([400, 230001]);
+    expect(await refused('om_sent_1', 'not json')).toEqual([400, 230001]);
+    expect(feishu.sent[1]?.updated).toBe(false);
   });
 });
 

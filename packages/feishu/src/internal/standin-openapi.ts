@@ -9,6 +9,7 @@ import type { FeishuSentMessage, FeishuStandInFault, FeishuStandInRequest } from
 
 const TOKEN_PATH = '/open-apis/auth/v3/tenant_access_token/internal';
 const MESSAGES = /^\/open-apis\/im\/v1\/messages(?:\/([^/]+)\/reply)?$/;
+const MESSAGE = /^\/open-apis\/im\/v1\/messages\/([^/]+)$/;
 const RECEIVE_ID_TYPES: readonly string[] = ['chat_id', 'open_id', 'user_id', 'union_id', 'email'];
 const MSG_TYPES: readonly string[] = [
   'text',
@@ -96,6 +97,7 @@ export async function startOpenApi(app: OpenApiApp): Promise<OpenApi> {
       ...shown(msgType, content),
       ...(repliedTo === '' ? {} : { replyTo: repliedTo }),
       inThread: body['reply_in_thread'] === true,
+      updated: false,
       createdAt: app.now(),
       body,
     });
@@ -117,6 +119,17 @@ export async function startOpenApi(app: OpenApiApp): Promise<OpenApi> {
         },
       },
     };
+  }
+
+  /** Updates a card the bot sent: the entry of `sent` shows the new content from now on. */
+  function patch(req: LoopbackRequest): LoopbackAnswer {
+    const index = sent.findIndex((m) => m.messageId === req.params[0]);
+    const before = sent[index];
+    const content = parseContent(((req.body ?? {}) as Record<string, unknown>)['content']);
+    if (before === undefined || before.msgType !== 'interactive' || content === undefined)
+      return refusal(400, 230001, 'Your request contains an invalid request parameter.');
+    sent[index] = { ...before, content, ...shown('interactive', content), updated: true };
+    return { json: { code: 0, msg: 'success', data: {} } };
   }
 
   const server = await startLoopbackServer({
@@ -142,6 +155,7 @@ export async function startOpenApi(app: OpenApiApp): Promise<OpenApi> {
         },
       },
       { method: 'POST', path: MESSAGES, answer: send },
+      { method: 'PATCH', path: MESSAGE, answer: patch },
     ],
   });
 
