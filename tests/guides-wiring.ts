@@ -11,20 +11,9 @@
 // just before the adapter hands it to the bus, well before a later request is read.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { systemClock } from '@parley/core';
+import { createManualClock, systemClock } from '@parley/core';
 import { sendRequest } from '@parley/testing/loopback';
-import {
-  BOT as FEISHU_BOT,
-  ALICE as FEISHU_ALICE,
-  MALLORY as FEISHU_MALLORY,
-  APP_ID,
-  ENCRYPT_KEY,
-  cardEvent,
-  encrypted,
-  mentionReply,
-  messageEvent as feishuMessage,
-} from '../packages/feishu/test/events.js';
-import { startOpenApi } from '../packages/feishu/test/openapi.js';
+import { createFeishuStandIn, type FeishuSentMessage } from '@parley/feishu/testing';
 import { SIGNING_SECRET, sign } from '../packages/slack/test/helpers.js';
 import {
   ALICE as SLACK_ALICE,
@@ -240,70 +229,58 @@ async function slack(program: Program): Promise<string[]> {
   );
 }
 
-/** What a Feishu message the bot sent says: its text, or its card's buttons' values. */
-function feishuSent(body: unknown): { text: string; values: unknown[] } {
-  const { msg_type: type, content = '{}' } = body as { msg_type?: string; content?: string };
-  const parsed = JSON.parse(content) as {
-    text?: string;
-    elements?: { tag: string; text?: { content: string }; actions?: { value: unknown }[] }[];
-  };
-  if (type !== 'interactive') return { text: parsed.text ?? '', values: [] };
-  const elements = parsed.elements ?? [];
-  const text = elements.find((e) => e.tag === 'div')?.text?.content ?? '';
-  const values = (elements.find((e) => e.tag === 'action')?.actions ?? []).map((a) => a.value);
-  return { text, values };
-}
+const FEISHU_ALICE = 'ou_alice_2b91';
+const FEISHU_MALLORY = 'ou_mallory_6c04';
 
 async function feishu(program: Program): Promise<string[]> {
-  const api = await startOpenApi(systemClock);
+  // The exported stand-in (@parley/feishu/testing), on a clock moved 1 s before each update, so
+  // every event is written after the message before it.
+  const clock = createManualClock({ now: systemClock.now() });
+  const api = await createFeishuStandIn({ clock, botOpenId: 'ou_bot_7f3a', userOpenId: FEISHU_ALICE });
   const port = await freePort();
   const env = {
-    FEISHU_APP_ID: APP_ID,
-    FEISHU_APP_SECRET: 'secret',
+    FEISHU_APP_ID: api.appId,
+    FEISHU_APP_SECRET: api.appSecret,
     FEISHU_DOMAIN: api.url,
-    FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
-    FEISHU_BOT_OPEN_ID: FEISHU_BOT,
+    FEISHU_ENCRYPT_KEY: api.encryptKey,
+    FEISHU_BOT_OPEN_ID: api.botOpenId,
     PORT: String(port),
   };
-  const post = async (event: unknown): Promise<void> => {
-    const { body, headers } = encrypted(event);
-    const url = `http://127.0.0.1:${port}/webhook/event`;
-    const answer = await sendRequest(url, {
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
-    if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}: ${answer.text}`);
+  const delivered = async (delivery: Promise<{ status: number; answer: unknown }>): Promise<void> => {
+    const { status, answer } = await delivery;
+    if (status !== 200) throw new Error(`the webhook answered ${status}: ${String(answer)}`);
   };
-  const sent = async (count: number): Promise<unknown[]> =>
-    feishuSent((await within(`message #${count}`, api.waitForMessage(count))).body).values;
+  const say = (text: string, sender: string, mention = false) => {
+    clock.advance(1_000);
+    return delivered(api.message(text, { sender, mentionBot: mention }));
+  };
+  const sent = (count: number): Promise<FeishuSentMessage> =>
+    within(`message #${count}`, api.waitForSent(count));
   return session(
     program,
     env,
     'is listening',
     () => api.close(),
     async () => {
-      await post(feishuMessage('/purge', { sender: FEISHU_ALICE, at: Date.now() }));
-      const first = await sent(1);
-      await post(
-        cardEvent(first[0], {
-          operator: FEISHU_MALLORY,
-          messageId: 'om_sent_1',
-          at: Math.floor(Date.now() / 1000),
-        }),
-      ); // refused
-      await post(feishuMessage('hello', { sender: FEISHU_MALLORY, at: Date.now() }));
+      const subscribed = await api.subscribe({ events: `http://127.0.0.1:${port}/webhook/event` });
+      if (!subscribed.ok) throw new Error(subscribed.message);
+      await say('/purge', FEISHU_ALICE);
+      await sent(1);
+      clock.advance(1_000);
+      await delivered(api.click(/确认/, { user: FEISHU_MALLORY })); // refused
+      await say('hello', FEISHU_MALLORY);
       await sent(2);
-      await post(mentionReply('取消', { sender: FEISHU_ALICE, at: Date.now() + 1 }));
+      await say('取消', FEISHU_ALICE, true);
       await sent(3);
-      await post(feishuMessage('/purge', { sender: FEISHU_ALICE, at: Date.now() }));
+      await say('/purge', FEISHU_ALICE);
       await sent(4);
-      const reply = mentionReply('确认', { sender: FEISHU_ALICE, at: Date.now() + 1 }); // as a group reply arrives
-      await post(reply);
+      clock.advance(1_000);
+      const reply = await api.message('确认', { sender: FEISHU_ALICE, mentionBot: true }); // as a group reply arrives
       await sent(5);
-      await post(reply); // Feishu delivers it again
-      await post(feishuMessage('hello', { sender: FEISHU_MALLORY, at: Date.now() }));
-      const all = [1, 2, 3, 4, 5, 6].map((n) => api.waitForMessage(n));
-      return (await within('six messages', Promise.all(all))).map((req) => feishuSent(req.body).text);
+      await delivered(reply.redeliver()); // Feishu delivers it again
+      await say('hello', FEISHU_MALLORY);
+      await sent(6);
+      return api.sent.map((message) => message.text);
     },
   );
 }

@@ -25,10 +25,21 @@ import { listPackages } from '../../scripts/packages.mjs';
 interface Pkg {
   name: string;
   dir: string;
-  manifest: { engines?: { node?: string }; peerDependencies?: Record<string, string> };
+  manifest: {
+    engines?: { node?: string };
+    peerDependencies?: Record<string, string>;
+    exports?: Record<string, unknown>;
+  };
 }
 
 const packages = (listPackages() as Pkg[]).filter((p) => existsSync(join(p.dir, 'dist', 'index.js')));
+/** Every entry point a consumer can import: each package and each of its subpaths (`@parley/feishu/testing`). */
+const entryPoints = packages.flatMap((p) => [
+  p.name,
+  ...Object.keys(p.manifest.exports ?? {})
+    .filter((key) => key !== '.' && key !== './package.json')
+    .map((key) => `${p.name}${key.slice(1)}`),
+]);
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -75,7 +86,7 @@ describe('installed from packed tarballs', () => {
     expect(packages.map((p) => p.name)).toContain('@parley/core');
   });
 
-  it.each(packages.map((p) => [p.name]))('%s imports from ESM and CJS with the same exports', (name) => {
+  it.each(entryPoints.map((name) => [name]))('%s imports from ESM and CJS with the same exports', (name) => {
     const esm = run(
       'node',
       [

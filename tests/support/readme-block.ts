@@ -1,6 +1,6 @@
 // What a package's readme.test.ts needs to hold its README's first code block to a tested region.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 
 /** The first `ts` block of the README at `readme`, without its import lines. */
 export function readmeFirstBlock(readme: URL): string {
@@ -58,4 +58,56 @@ export function importedPackages(code: string): string[] {
         .join('/'),
     );
   return [...new Set(names)].sort();
+}
+
+/** The first `lang` code block under the heading line `heading` (`## …`) of the README at `readme`. */
+export function readmeSectionBlock(readme: URL, heading: string, lang: 'ts' | 'sh'): string {
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`No "${heading}" in ${readme.pathname}`);
+  const match = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(text.slice(start));
+  if (match?.[1] === undefined) throw new Error(`No ${lang} block under "${heading}" in ${readme.pathname}`);
+  return match[1];
+}
+
+/**
+ * The tests of an adapter README's "Test your bot offline" example: its `ts` block is the file at
+ * `example` from the first import down, its install line names every package it imports and
+ * `@parley/testing` (the stand-in's optional peer), it keeps to about ten statements, and `run`
+ * (the test file's `import('./readme/example.js')`) prints exactly `printed`.
+ */
+export function testOfflineExample(options: {
+  readonly readme: URL;
+  readonly example: URL;
+  readonly run: () => Promise<unknown>;
+  readonly printed: readonly unknown[][];
+}): void {
+  const heading = '## Test your bot offline';
+  const block = (lang: 'ts' | 'sh'): string => readmeSectionBlock(options.readme, heading, lang);
+  it('shows exactly the code of test/readme/example.ts', () => {
+    const example = readFileSync(options.example, 'utf8');
+    expect(block('ts')).toBe(example.slice(example.indexOf('\nimport ') + 1));
+  });
+  it('installs every package the example imports, and @parley/testing, which the stand-in needs', () => {
+    const installed = block('sh').trim().split(/\s+/).slice(3); // npm install -D …
+    const needed = new Set([...importedPackages(block('ts')), '@parley/testing']);
+    expect(installed.sort()).toEqual([...needed].sort());
+  });
+  it('keeps the test itself to about ten lines of statements', () => {
+    const statements = block('ts')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('import '));
+    expect(statements.length).toBeLessThanOrEqual(13);
+  });
+  it('runs as shown: the bot answers the message, and the stand-in holds what it sent', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {}); // the SDK's own announcements
+    try {
+      await options.run();
+      expect(log.mock.calls).toEqual(options.printed);
+    } finally {
+      log.mockRestore();
+      info.mockRestore();
+    }
+  });
 }

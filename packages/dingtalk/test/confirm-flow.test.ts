@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import type { ConfirmDecision } from '@parley/confirm';
-import { ALICE, cardCallback, GROUP, MALLORY, robotMessage } from './payloads.js';
-import { ACTION, type Bot, lastCardButtons, startBot, TEMPLATE } from './harness.js';
+import { ACTION, ALICE, type Bot, GROUP, MALLORY, startBot, TEMPLATE } from './harness.js';
 
 let bots: Bot[] = [];
 afterEach(async () => {
@@ -46,7 +45,7 @@ describe('the channel-confirmation flow on DingTalk (stream mode)', () => {
   it('sends the prompt as an interactive card and executes once on the requester’s 确认', async () => {
     const bot = await started();
     const { decision } = await begin(bot);
-    const [card] = bot.dingtalk.sends;
+    const [card] = bot.dingtalk.sent;
     expect(card).toMatchObject({
       path: '/v1.0/card/instances/createAndDeliver',
       body: {
@@ -56,11 +55,12 @@ describe('the channel-confirmation flow on DingTalk (stream mode)', () => {
         imGroupOpenDeliverModel: { robotCode: 'dingq7xbm2kz4frsel0n' },
       },
     });
-    expect(JSON.parse(lastCardButtons(bot.dingtalk)[0]?.value ?? '')).toEqual({
+    expect(card?.kind).toBe('card');
+    expect(JSON.parse(card?.buttons[0]?.value ?? '')).toEqual({
       confirmation: expect.stringMatching(/^cfm_\d+_1\.confirm\.[\w-]+$/),
     });
     bot.clock.advance(2_000);
-    const reply = robotMessage(' 确认', { at: bot.clock.now(), msgId: 'msgConfirm1==' });
+    const reply = bot.dingtalk.robotMessage(' 确认', { msgId: 'msgConfirm1==' });
     const first = bot.dingtalk.push(TOPIC_ROBOT, reply);
     expect((await first.acked).code).toBe(200);
     const settled = await decision;
@@ -77,21 +77,15 @@ describe('the channel-confirmation flow on DingTalk (stream mode)', () => {
   it('refuses another member’s click, counts the requester’s, and acknowledges both', async () => {
     const bot = await started();
     const { decision } = await begin(bot);
-    const [confirm] = lastCardButtons(bot.dingtalk);
     bot.clock.advance(1_000);
-    const params = { value: confirm?.value };
-    const other = bot.dingtalk.push(
-      TOPIC_CARD,
-      cardCallback(params, { user: MALLORY, outTrackId: confirm?.outTrackId ?? '' }),
-    );
+    const other = bot.dingtalk.click(/确认/, { user: MALLORY });
     expect(await other.acked).toMatchObject({ code: 200, data: '{"response":{}}' });
     expect(bot.refused).toMatchObject([{ code: 'not_allowed', senderId: MALLORY }]);
     expect(bot.gate.pending()).toHaveLength(1);
-    const click = cardCallback(params, { outTrackId: confirm?.outTrackId ?? '' });
-    const frame = bot.dingtalk.push(TOPIC_CARD, click);
+    const frame = bot.dingtalk.click(/确认/);
     await frame.acked;
     expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: ALICE });
-    await bot.dingtalk.push(TOPIC_CARD, click, frame.messageId).acked; // the same callback pushed again
+    await frame.redeliver().acked; // the same callback pushed again
     expect(bot.refused).toHaveLength(1);
   });
 
@@ -107,7 +101,7 @@ describe('the channel-confirmation flow on DingTalk (stream mode)', () => {
     expect(second.gate.pending()).toMatchObject([{ restored: true, requester: ALICE }]);
     second.clock.advance(1_000);
     const decided = new Promise((resolve) => second.gate.on('decided', resolve));
-    await second.dingtalk.push(TOPIC_ROBOT, robotMessage('确认', { at: second.clock.now() })).acked;
+    await second.dingtalk.message('确认').acked;
     await decided;
     expect(resumed).toMatchObject([{ outcome: 'confirmed', decidedBy: ALICE }]);
     expect(second.dingtalk.gateway).toHaveLength(2);

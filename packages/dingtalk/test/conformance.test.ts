@@ -1,21 +1,19 @@
 // @parley/testing's adapter conformance cases (the channel-confirmation seed) on the real
-// dingtalk-stream DWClient: connected through the gateway stand-in to its stream socket, fed with
-// robot-message and card-callback frames as DingTalk pushes them, acknowledged frame by frame.
+// dingtalk-stream DWClient against the exported stand-in (@parley/dingtalk/testing): connected
+// through its gateway to its stream socket, fed with robot-message and card-callback frames as
+// DingTalk pushes them, acknowledged frame by frame.
 import { createConfirmGate } from '@parley/confirm';
 import { createManualClock } from '@parley/core';
+import type { DingTalkPush } from '@parley/dingtalk/testing';
 import { adapterConformanceCases, type AdapterConformanceSubject } from '@parley/testing';
-import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import { afterEach, beforeEach, describe, it, vi } from 'vitest';
-import { lastCardButtons, startProcess } from './harness.js';
-import { ALICE, cardCallback, MALLORY, robotMessage, T0 } from './payloads.js';
-import { startDingTalk } from './standin.js';
+import { ALICE, MALLORY, startDingTalk, startProcess, T0 } from './harness.js';
 
 const USERS = { requester: ALICE, other: MALLORY } as const;
 
 async function make(): Promise<AdapterConformanceSubject> {
   const clock = createManualClock({ now: T0 });
-  const dingtalk = await startDingTalk();
-  const cards = () => dingtalk.sends.filter((send) => send.path === '/v1.0/card/instances/createAndDeliver');
+  const dingtalk = await startDingTalk(clock);
   return {
     clock,
     createGate: (options) => createConfirmGate(options),
@@ -23,25 +21,18 @@ async function make(): Promise<AdapterConformanceSubject> {
     async start() {
       const bot = await startProcess(clock, dingtalk);
       let stopped = false;
-      const deliver = async (topic: string, data: Record<string, unknown>) => {
-        const { messageId, acked } = dingtalk.push(topic, data);
-        await acked;
+      // Each frame is stamped by the stand-in's clock, which is the cases' clock (`at` is its now).
+      const handed = async (push: DingTalkPush) => {
+        await push.acked;
         // DingTalk's redelivery of an unacknowledged frame: the same frame and payload again.
-        return { redeliver: async () => void (await dingtalk.push(topic, data, messageId).acked) };
+        return { redeliver: async () => void (await push.redeliver().acked) };
       };
       return {
         bus: bot.bus,
-        text: (user, text, at) => deliver(TOPIC_ROBOT, robotMessage(text, { sender: USERS[user], at })),
-        click(user, button) {
-          const chosen = lastCardButtons(dingtalk)[button === 'confirm' ? 0 : 1];
-          if (chosen === undefined) throw new Error('No such button on the prompt card');
-          const params = { value: chosen.value };
-          return deliver(
-            TOPIC_CARD,
-            cardCallback(params, { user: USERS[user], outTrackId: chosen.outTrackId }),
-          );
-        },
-        prompts: () => cards().length,
+        text: (user, text) => handed(dingtalk.message(text, { sender: USERS[user] })),
+        click: (user, button) =>
+          handed(dingtalk.click(button === 'confirm' ? /确认/ : /取消/, { user: USERS[user] })),
+        prompts: () => dingtalk.sent.filter((send) => send.kind === 'card').length,
         async stop() {
           if (stopped) return;
           stopped = true;
@@ -59,6 +50,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the adapter conformance cases on dingtalk-stream', () => {
+describe('the adapter conformance cases on dingtalk-stream and the DingTalk stand-in', () => {
   for (const check of adapterConformanceCases()) it(check.name, () => check.run(make));
 });

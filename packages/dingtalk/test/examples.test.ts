@@ -1,9 +1,22 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/dingtalk, compiled and run; each console.log is an assertion here.
 // A `declare const client` of an example is a real, unconnected DWClient here.
-import { isParleyError } from '@parley/core';
-import { DWClient } from 'dingtalk-stream';
-import { describe, expect, it } from 'vitest';
+import { createManualClock, isParleyError } from '@parley/core';
+import {
+  createDingTalkStandIn,
+  type DingTalkAck,
+  type DingTalkPush,
+  type DingTalkSentMessage,
+  type DingTalkStandIn,
+  type DingTalkStandInCardOptions,
+  type DingTalkStandInClickOptions,
+  type DingTalkStandInFault,
+  type DingTalkStandInMessageOptions,
+  type DingTalkStandInOptions,
+  type DingTalkStandInRequest,
+} from '@parley/dingtalk/testing';
+import { DWClient, TOPIC_ROBOT } from 'dingtalk-stream';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createDingTalkAdapter,
   DINGTALK_ERROR_CODES,
@@ -116,5 +129,69 @@ describe('adapter.ts examples', () => {
   it('createDingTalkAdapter', () => {
     const adapter = createDingTalkAdapter({ client, robotCode: 'dingbot123' });
     expect(adapter.channel).toBe('dingtalk');
+  });
+});
+
+describe('testing.ts (@parley/dingtalk/testing) examples', () => {
+  it('the option types', () => {
+    const options: DingTalkStandInOptions = {
+      clock: createManualClock({ now: 1_767_225_600_000 }),
+      userId: 'manager4521',
+    };
+    const direct: DingTalkStandInMessageOptions = { sender: 'manager4521', conversationType: '1' };
+    const click: DingTalkStandInCardOptions = { user: 'staff0666', outTrackId: 'parley_1' };
+    const forged: DingTalkStandInClickOptions = {
+      user: 'staff0666',
+      value: '{"confirmation":"cfm_1.confirm.x"}',
+    };
+    const limited: DingTalkStandInFault = {
+      status: 403,
+      body: { code: 'Forbidden.AccessDenied.QpsLimitForApi', message: 'qps limit' },
+    };
+    expect([options.userId, direct.conversationType, click.outTrackId, forged.user, limited.status]).toEqual([
+      'manager4521',
+      '1',
+      'parley_1',
+      'staff0666',
+      403,
+    ]);
+  });
+
+  it('DingTalkAck, DingTalkPush, DingTalkSentMessage, DingTalkStandInRequest', () => {
+    const ok = (ack: DingTalkAck): boolean => ack.code === 200;
+    const twice = async (push: DingTalkPush): Promise<void> => void (await push.redeliver().acked);
+    const labels = (message: DingTalkSentMessage): string[] => message.buttons.map((b) => b.label);
+    const isGateway = (request: DingTalkStandInRequest): boolean =>
+      request.path === '/v1.0/gateway/connections/open';
+    expect(ok({ code: 200, headers: { messageId: 'm' }, data: '' })).toBe(true);
+    expect(typeof twice).toBe('function');
+    expect(typeof labels).toBe('function');
+    expect(isGateway({ path: '/v1.0/gateway/connections/open', token: undefined, body: {} })).toBe(true);
+  });
+
+  it('DingTalkStandIn', async () => {
+    const dingtalk: DingTalkStandIn = await createDingTalkStandIn();
+    expect([dingtalk.url.startsWith('http://127.0.0.1:'), dingtalk.connections]).toEqual([true, 0]);
+    await dingtalk.close();
+  });
+
+  it('createDingTalkStandIn', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => undefined); // DWClient announces each connect
+    try {
+      const dingtalk = await createDingTalkStandIn();
+      const client = new DWClient({ clientId: dingtalk.clientId, clientSecret: dingtalk.clientSecret });
+      const heard: string[] = [];
+      client.registerCallbackListener(TOPIC_ROBOT, (frame) => {
+        heard.push((JSON.parse(frame.data) as { text: { content: string } }).text.content);
+        client.socketCallBackResponse(frame.headers.messageId, {});
+      });
+      await client.connect();
+      await dingtalk.connected();
+      expect([(await dingtalk.message('hello').acked).code, heard]).toEqual([200, ['hello']]);
+      client.disconnect();
+      await dingtalk.close();
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -1,8 +1,7 @@
 // One bot process on DingTalk: the real DWClient (its gateway request sent to the stand-in, its
 // WebSocket to the stand-in's stream endpoint) + the adapter + bus + hygiene + confirm gate.
-import axios from 'axios';
 import { vi } from 'vitest';
-import { DWClient, GATEWAY_URL } from 'dingtalk-stream';
+import { DWClient } from 'dingtalk-stream';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
 import {
   type ConfirmEvents,
@@ -18,8 +17,22 @@ import {
   type Store,
 } from '@parley/core';
 import { createDingTalkAdapter, type DingTalkAdapterOptions, type DingTalkError } from '../src/index.js';
-import { ROBOT_CODE, T0 } from './payloads.js';
-import { CLIENT_ID, CLIENT_SECRET, type DingTalkStandIn, startDingTalk } from './standin.js';
+import { createDingTalkStandIn, type DingTalkStandIn } from '@parley/dingtalk/testing';
+
+export const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+export const GROUP = 'cidQ9bCw8YyUu6Hc1Aq0Zfg==';
+export const ALICE = 'manager4521';
+export const MALLORY = 'staff0666';
+/** The direct conversation of Alice with the robot, as the stand-in names it. */
+export const DIRECT = `cidP2p${ALICE}==`;
+/** The robot's own sender id on the stand-in. */
+export const BOT_UID = '$:LWCP_v1:$standinBot';
+export const ROBOT_CODE = 'dingq7xbm2kz4frsel0n';
+
+/** The exported stand-in with the suite's ids, stamping pushed messages with `clock`. */
+export function startDingTalk(clock: ManualClock): Promise<DingTalkStandIn> {
+  return createDingTalkStandIn({ clock, clientId: ROBOT_CODE, conversationId: GROUP, userId: ALICE });
+}
 
 export const SECRET = 'parley-test-secret-0123456789';
 export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
@@ -61,13 +74,8 @@ export async function startProcess(
   more: Partial<DingTalkAdapterOptions> = {},
 ): Promise<Process> {
   processes++;
-  // DWClient posts to the fixed GATEWAY_URL with the axios it imports; the one rewrite here sends
-  // that request to the stand-in (same method, headers and body), nothing else is touched.
-  const redirect = axios.interceptors.request.use((config) => {
-    if (config.url === GATEWAY_URL) config.url = `${dingtalk.url}/v1.0/gateway/connections/open`;
-    return config;
-  });
-  const client = new DWClient({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  // DWClient asks the fixed GATEWAY_URL for its endpoint: the stand-in routes that request to itself.
+  const client = new DWClient({ clientId: dingtalk.clientId, clientSecret: dingtalk.clientSecret });
   client.config.autoReconnect = false; // a reconnect would wait on a real timer
   const errors: DingTalkError[] = [];
   const adapter = createDingTalkAdapter({
@@ -89,7 +97,6 @@ export async function startProcess(
     bus,
     errors,
     async close() {
-      axios.interceptors.request.eject(redirect);
       // Detaching disconnects the client; wait for its socket to close, so a restart's new
       // connection is the only one the stand-in pushes to.
       const gone = dingtalk.connections > 0 ? dingtalk.disconnected() : undefined;
@@ -102,7 +109,7 @@ export async function startProcess(
 export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const clock = options.shared?.clock ?? createManualClock({ now: T0 });
   const store = options.shared?.store ?? createMemoryStore({ clock });
-  const dingtalk = options.shared?.dingtalk ?? (await startDingTalk());
+  const dingtalk = options.shared?.dingtalk ?? (await startDingTalk(clock));
   const process = await startProcess(clock, dingtalk, options.adapter);
   const { client, bus, errors } = process;
   const gate = createConfirmGate({
@@ -146,22 +153,6 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
     },
   };
   return bot;
-}
-
-/** The buttons of the last interactive card sent: label and the value text the template sends back. */
-export function lastCardButtons(
-  dingtalk: DingTalkStandIn,
-): { label: string; value: string; outTrackId: string }[] {
-  const call = [...dingtalk.sends]
-    .reverse()
-    .find((send) => send.path === '/v1.0/card/instances/createAndDeliver');
-  if (call === undefined) throw new Error('No card was sent');
-  const params = (call.body['cardData'] as { cardParamMap: { buttons: string } }).cardParamMap;
-  const outTrackId = call.body['outTrackId'] as string;
-  return (JSON.parse(params.buttons) as { label: string; value: string }[]).map((b) => ({
-    ...b,
-    outTrackId,
-  }));
 }
 
 let current: Bot | undefined;

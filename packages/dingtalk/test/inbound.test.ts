@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import { isParleyError } from '@parley/core';
 import type { DingTalkError } from '../src/index.js';
-import { startQuiet, stopQuiet } from './harness.js';
-import { ALICE, BOT_UID, cardCallback, DIRECT, GROUP, robotMessage } from './payloads.js';
+import { ALICE, BOT_UID, DIRECT, GROUP, startQuiet, stopQuiet } from './harness.js';
 
 afterEach(stopQuiet);
 const started = startQuiet;
@@ -11,10 +10,8 @@ const started = startQuiet;
 describe('robot messages', () => {
   it('maps a group message with its sender, conversation, msgId and createAt, and acknowledges it', async () => {
     const b = await started();
-    const ack = await b.dingtalk.push(
-      TOPIC_ROBOT,
-      robotMessage('  hello  ', { at: b.clock.now(), msgId: 'msgA==' }),
-    ).acked;
+    const ack = await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('  hello  ', { msgId: 'msgA==' }))
+      .acked;
     expect(ack).toMatchObject({ code: 200, data: '{"response":{}}' });
     const message = await b.bus.receiveInbound();
     expect(message).toMatchObject({
@@ -32,15 +29,14 @@ describe('robot messages', () => {
 
   it('maps a direct message (conversationType 1) to its own session', async () => {
     const b = await started();
-    await b.dingtalk.push(TOPIC_ROBOT, robotMessage('hi', { at: b.clock.now(), conversationType: '1' }))
-      .acked;
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('hi', { conversationType: '1' })).acked;
     expect(await b.bus.receiveInbound()).toMatchObject({ chatId: DIRECT, senderId: ALICE });
   });
 
   it('strips a leading @botName when the robot’s name is configured', async () => {
     const b = await started({ adapter: { botName: 'Ops bot' } });
-    await b.dingtalk.push(TOPIC_ROBOT, robotMessage('@Ops bot  确认', { at: b.clock.now() })).acked;
-    await b.dingtalk.push(TOPIC_ROBOT, robotMessage('@Alice 确认', { at: b.clock.now() })).acked;
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('@Ops bot  确认', {})).acked;
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('@Alice 确认', {})).acked;
     expect((await b.bus.receiveInbound()).text).toBe('确认');
     expect((await b.bus.receiveInbound()).text).toBe('@Alice 确认');
   });
@@ -48,17 +44,15 @@ describe('robot messages', () => {
   it('reads rich text runs, and gives a picture empty text', async () => {
     const b = await started();
     const rich = { content: { richText: [{ text: '确' }, { pictureDownloadCode: 'x' }, { text: '认' }] } };
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('', { msgtype: 'richText', extra: rich }))
+      .acked;
     await b.dingtalk.push(
       TOPIC_ROBOT,
-      robotMessage('', { at: b.clock.now(), msgtype: 'richText', extra: rich }),
+      b.dingtalk.robotMessage('', { msgtype: 'richText', extra: { content: {} } }),
     ).acked;
     await b.dingtalk.push(
       TOPIC_ROBOT,
-      robotMessage('', { at: b.clock.now(), msgtype: 'richText', extra: { content: {} } }),
-    ).acked;
-    await b.dingtalk.push(
-      TOPIC_ROBOT,
-      robotMessage('', { at: b.clock.now(), msgtype: 'picture', extra: { content: { downloadCode: 'd' } } }),
+      b.dingtalk.robotMessage('', { msgtype: 'picture', extra: { content: { downloadCode: 'd' } } }),
     ).acked;
     expect((await b.bus.receiveInbound()).text).toBe('确认');
     expect((await b.bus.receiveInbound()).text).toBe('');
@@ -67,8 +61,7 @@ describe('robot messages', () => {
 
   it('falls back to senderId, to the stream message id and to no createdAt when fields are missing', async () => {
     const b = await started();
-    const bare = robotMessage('x', {
-      at: b.clock.now(),
+    const bare = b.dingtalk.robotMessage('x', {
       extra: { senderStaffId: '', msgId: undefined, createAt: undefined },
     });
     const frame = b.dingtalk.push(TOPIC_ROBOT, bare);
@@ -84,7 +77,7 @@ describe('robot messages', () => {
     b.bus.on('intercepted', ({ message }) => drops.push(message.fromSelf === true));
     await b.dingtalk.push(
       TOPIC_ROBOT,
-      robotMessage('echo', { at: b.clock.now(), extra: { senderId: BOT_UID, senderStaffId: '' } }),
+      b.dingtalk.robotMessage('echo', { extra: { senderId: BOT_UID, senderStaffId: '' } }),
     ).acked;
     expect(drops).toEqual([true]);
   });
@@ -92,10 +85,10 @@ describe('robot messages', () => {
   it('acknowledges and ignores a frame it cannot read or address', async () => {
     const b = await started();
     await b.dingtalk.push(TOPIC_ROBOT, 'not an object').acked;
-    await b.dingtalk.push(TOPIC_ROBOT, '{not json', undefined, true).acked;
-    await b.dingtalk.push(TOPIC_CARD, '{not json', undefined, true).acked;
-    await b.dingtalk.push(TOPIC_ROBOT, robotMessage('x', { at: 1, extra: { conversationId: '' } })).acked;
-    await b.dingtalk.push(TOPIC_CARD, cardCallback({}, { outTrackId: 'o', user: '' })).acked;
+    await b.dingtalk.push(TOPIC_ROBOT, '{not json', { raw: true }).acked;
+    await b.dingtalk.push(TOPIC_CARD, '{not json', { raw: true }).acked;
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('x', { extra: { conversationId: '' } })).acked;
+    await b.dingtalk.push(TOPIC_CARD, b.dingtalk.cardCallback({}, { outTrackId: 'o', user: '' })).acked;
     expect(b.bus.size.inbound).toBe(0);
     expect(b.errors).toEqual([]);
   });
@@ -104,15 +97,22 @@ describe('robot messages', () => {
 describe('card callbacks', () => {
   it('reads the button value from params.value, plain or JSON, and other params as they are', async () => {
     const b = await started();
-    await b.dingtalk.push(TOPIC_CARD, cardCallback({ value: '{"a":1}' }, { outTrackId: 'unknown' })).acked;
-    await b.dingtalk.push(TOPIC_CARD, cardCallback({ value: 'plain text' }, { outTrackId: 'unknown' })).acked;
-    await b.dingtalk.push(TOPIC_CARD, cardCallback({ choice: 'x' }, { outTrackId: 'unknown' })).acked;
+    await b.dingtalk.push(
+      TOPIC_CARD,
+      b.dingtalk.cardCallback({ value: '{"a":1}' }, { outTrackId: 'unknown' }),
+    ).acked;
+    await b.dingtalk.push(
+      TOPIC_CARD,
+      b.dingtalk.cardCallback({ value: 'plain text' }, { outTrackId: 'unknown' }),
+    ).acked;
+    await b.dingtalk.push(TOPIC_CARD, b.dingtalk.cardCallback({ choice: 'x' }, { outTrackId: 'unknown' }))
+      .acked;
     const objectContent = {
-      ...cardCallback({}, { outTrackId: 'u' }),
+      ...b.dingtalk.cardCallback({}, { outTrackId: 'u' }),
       content: { cardPrivateData: { params: { value: '7' } } },
     };
     await b.dingtalk.push(TOPIC_CARD, objectContent).acked;
-    const noContent = { ...cardCallback({}, { outTrackId: 'u' }), content: 'oops' };
+    const noContent = { ...b.dingtalk.cardCallback({}, { outTrackId: 'u' }), content: 'oops' };
     await b.dingtalk.push(TOPIC_CARD, noContent).acked;
     const actions = [];
     for (let i = 0; i < 5; i++) actions.push((await b.bus.receiveInbound()).action);
@@ -127,8 +127,11 @@ describe('card callbacks', () => {
       text: 'pick',
       card: { buttons: [{ label: 'A', value: 'a' }] },
     });
-    const outTrackId = b.dingtalk.sends[0]?.body['outTrackId'] as string;
-    const frame = b.dingtalk.push(TOPIC_CARD, cardCallback({ value: '"a"' }, { outTrackId }));
+    const outTrackId = b.dingtalk.sent[0]?.outTrackId;
+    const frame = b.dingtalk.push(
+      TOPIC_CARD,
+      b.dingtalk.cardCallback({ value: '"a"' }, outTrackId === undefined ? {} : { outTrackId }),
+    );
     await frame.acked;
     expect(await b.bus.receiveInbound()).toMatchObject({
       kind: 'card_action',
@@ -156,9 +159,9 @@ describe('messages the bus cannot take', () => {
     });
     const acks: Promise<unknown>[] = [];
     for (let i = 0; i < 1000; i++)
-      acks.push(b.dingtalk.push(TOPIC_ROBOT, robotMessage(`m${i}`, { at: b.clock.now() })).acked);
+      acks.push(b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage(`m${i}`, {})).acked);
     await Promise.all(acks);
-    const refused = b.dingtalk.push(TOPIC_ROBOT, robotMessage('one more', { at: b.clock.now() }));
+    const refused = b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('one more', {}));
     await reported;
     expect(isParleyError(errors[0], 'not_delivered')).toBe(true);
     expect(errors[0]?.details).toMatchObject({ code: 'queue_full', messageId: refused.messageId });

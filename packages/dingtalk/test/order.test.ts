@@ -4,8 +4,7 @@
 import { comparePlatformOrder, type InboundMessage } from '@parley/bus';
 import { TOPIC_ROBOT } from 'dingtalk-stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Bot, startQuiet, stopQuiet } from './harness.js';
-import { DIRECT, GROUP, robotMessage } from './payloads.js';
+import { type Bot, DIRECT, GROUP, startQuiet, stopQuiet } from './harness.js';
 
 afterEach(stopQuiet);
 
@@ -17,27 +16,28 @@ async function inboundOf(b: Bot, message: Record<string, unknown>): Promise<Inbo
 describe('inbound order', () => {
   it("gives a robot message its createAt as its place in the conversation's order", async () => {
     const b = await startQuiet();
-    const message = await inboundOf(b, robotMessage('确认', { at: b.clock.now() + 42 }));
-    expect(message.order).toEqual({ scope: `dingtalk:${GROUP}`, position: [b.clock.now() + 42] });
+    b.clock.advance(42);
+    const message = await inboundOf(b, b.dingtalk.robotMessage('确认'));
+    expect(message.order).toEqual({ scope: `dingtalk:${GROUP}`, position: [b.clock.now()] });
   });
 
   it('scopes a direct chat by its own conversation', async () => {
     const b = await startQuiet();
-    const message = await inboundOf(b, robotMessage('确认', { at: b.clock.now(), conversationType: '1' }));
+    const message = await inboundOf(b, b.dingtalk.robotMessage('确认', { conversationType: '1' }));
     expect(message.order?.scope).toBe(`dingtalk:${DIRECT}`);
   });
 
   it('compares two messages of one millisecond as the same place, whatever their msgIds', async () => {
     const b = await startQuiet();
-    const first = await inboundOf(b, robotMessage('确认', { at: b.clock.now(), msgId: 'msgZ==' }));
-    const second = await inboundOf(b, robotMessage('确认', { at: b.clock.now(), msgId: 'msgA==' }));
+    const first = await inboundOf(b, b.dingtalk.robotMessage('确认', { msgId: 'msgZ==' }));
+    const second = await inboundOf(b, b.dingtalk.robotMessage('确认', { msgId: 'msgA==' }));
     expect(comparePlatformOrder(second.order, first.order)).toBe('same');
   });
 
   it('gives no order to a message whose createAt is missing or not a whole number of ms', async () => {
     const b = await startQuiet();
     for (const createAt of [undefined, 0, -1, 1.5, '1767225600000', null]) {
-      const message = await inboundOf(b, robotMessage('确认', { at: 1, extra: { createAt } }));
+      const message = await inboundOf(b, b.dingtalk.robotMessage('确认', { extra: { createAt } }));
       expect(message.order).toBeUndefined();
     }
   });

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOPIC_ROBOT } from 'dingtalk-stream';
 import { toCardParams, toRobotMessage } from '../src/index.js';
-import { type Bot, startQuiet, stopQuiet } from './harness.js';
-import { ALICE, DIRECT, GROUP, ROBOT_CODE, robotMessage } from './payloads.js';
-import { ACCESS_TOKEN } from './standin.js';
+import { ALICE, type Bot, DIRECT, GROUP, ROBOT_CODE, startQuiet, stopQuiet } from './harness.js';
 
 afterEach(stopQuiet);
 const started = startQuiet;
@@ -20,11 +18,14 @@ describe('sending', () => {
     expect(b.dingtalk.tokenRequests).toHaveLength(1);
     expect(b.dingtalk.tokenRequests[0]?.body).toEqual({
       appKey: 'dingq7xbm2kz4frsel0n',
-      appSecret: 'Xw3-secret-for-the-stand-in',
+      appSecret: b.dingtalk.clientSecret,
     });
-    expect(b.dingtalk.sends[0]).toEqual({
+    expect(b.dingtalk.sent[0]).toMatchObject({
+      kind: 'group',
+      conversationId: GROUP,
+      text: '完成 Done.',
       path: '/v1.0/robot/groupMessages/send',
-      token: ACCESS_TOKEN,
+      token: b.dingtalk.accessToken,
       body: {
         robotCode: ROBOT_CODE,
         openConversationId: GROUP,
@@ -39,15 +40,14 @@ describe('sending', () => {
 
   it('answers a direct chat through oToMessages/batchSend to the user who wrote, and its cards in IM_ROBOT', async () => {
     const b = await started();
-    await b.dingtalk.push(TOPIC_ROBOT, robotMessage('hi', { at: b.clock.now(), conversationType: '1' }))
-      .acked;
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('hi', { conversationType: '1' })).acked;
     await b.bus.publishOutbound({ channel: 'dingtalk', chatId: DIRECT, text: 'hello' });
     await b.bus.publishOutbound({ channel: 'dingtalk', chatId: DIRECT, text: 'pick', card: { buttons: [] } });
-    expect(b.dingtalk.sends[0]).toMatchObject({
+    expect(b.dingtalk.sent[0]).toMatchObject({
       path: '/v1.0/robot/oToMessages/batchSend',
       body: { robotCode: ROBOT_CODE, userIds: [ALICE], msgKey: 'sampleText' },
     });
-    expect(b.dingtalk.sends[1]?.body).toMatchObject({
+    expect(b.dingtalk.sent[1]?.body).toMatchObject({
       openSpaceId: `dtv1.card//IM_ROBOT.${ALICE}`,
       imRobotOpenDeliverModel: { spaceType: 'IM_ROBOT', robotCode: ROBOT_CODE },
     });
@@ -61,7 +61,7 @@ describe('sending', () => {
       text: '回复「确认」执行',
       card: { title: '需要确认', body: 'DELETE …', buttons: [{ label: '确认', value: 1 }] },
     });
-    expect(b.dingtalk.sends[0]?.body).toMatchObject({
+    expect(b.dingtalk.sent[0]?.body).toMatchObject({
       msgKey: 'sampleMarkdown',
       msgParam: JSON.stringify({ title: '需要确认', text: '### 需要确认\n\n回复「确认」执行\n\nDELETE …' }),
     });
@@ -71,11 +71,10 @@ describe('sending', () => {
 describe('what it remembers', () => {
   it('names cards parley_… by default and forgets the oldest direct chat past maxRemembered', async () => {
     const b = await started({ adapter: { generateId: undefined, maxRemembered: 1 } });
-    await b.dingtalk.push(TOPIC_ROBOT, robotMessage('a', { at: b.clock.now(), conversationType: '1' })).acked;
+    await b.dingtalk.push(TOPIC_ROBOT, b.dingtalk.robotMessage('a', { conversationType: '1' })).acked;
     await b.dingtalk.push(
       TOPIC_ROBOT,
-      robotMessage('b', {
-        at: b.clock.now(),
+      b.dingtalk.robotMessage('b', {
         conversationType: '1',
         conversationId: 'cidBob==',
         sender: 'bob',
@@ -84,12 +83,12 @@ describe('what it remembers', () => {
     await b.bus.publishOutbound({ channel: 'dingtalk', chatId: 'cidBob==', text: 'to bob' });
     await b.bus.publishOutbound({ channel: 'dingtalk', chatId: DIRECT, text: 'forgotten' });
     await b.bus.publishOutbound({ channel: 'dingtalk', chatId: GROUP, text: 'card', card: { buttons: [] } });
-    expect(b.dingtalk.sends.map((send) => send.path)).toEqual([
+    expect(b.dingtalk.sent.map((send) => send.path)).toEqual([
       '/v1.0/robot/oToMessages/batchSend',
       '/v1.0/robot/groupMessages/send',
       '/v1.0/card/instances/createAndDeliver',
     ]);
-    expect(b.dingtalk.sends[2]?.body['outTrackId']).toMatch(/^parley_[\w-]{21}$/);
+    expect(b.dingtalk.sent[2]?.body['outTrackId']).toMatch(/^parley_[\w-]{21}$/);
   });
 });
 
@@ -134,7 +133,7 @@ describe('send failures', () => {
 
   it('rejects rate_limited on HTTP 429 and on a QpsLimit code', async () => {
     const b = await started();
-    b.dingtalk.fail(
+    b.dingtalk.failNext(
       { status: 429, body: { code: 'Throttling', message: 'too many requests' } },
       {
         status: 403,
@@ -162,7 +161,7 @@ describe('send failures', () => {
 
   it('rejects send_failed with DingTalk’s code, for an error status and for a code in a 200', async () => {
     const b = await started();
-    b.dingtalk.fail(
+    b.dingtalk.failNext(
       {
         status: 400,
         body: { code: 'invalidParameter.openConversationId', message: 'robot not in the group' },

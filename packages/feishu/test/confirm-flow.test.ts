@@ -1,21 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfirmDecision } from '@parley/confirm';
-import {
-  ALICE,
-  BOT,
-  cardEvent,
-  encrypted,
-  legacyCardCallback,
-  MALLORY,
-  mentionReply,
-  signedCard,
-} from './events.js';
-import { ACTION, type Bot, buttonValue, startBot } from './harness.js';
+import { ACTION, ALICE, BOT, type Bot, MALLORY, startBot } from './harness.js';
 
 let bots: Bot[] = [];
 afterEach(async () => {
   for (const bot of bots) await bot.close();
-  await bots[0]?.api.close();
+  await bots[0]?.feishu.close();
   bots = [];
 });
 
@@ -36,22 +26,22 @@ describe('the channel-confirmation flow on Feishu', () => {
     const bot = await startBot();
     bots.push(bot);
     const { decision } = await begin(bot);
-    const [prompt] = bot.api.messages();
-    expect(prompt).toMatchObject({
-      path: '/open-apis/im/v1/messages',
-      query: { receive_id_type: 'chat_id' },
+    const [prompt] = bot.feishu.sent;
+    expect(bot.feishu.requests.find((r) => r.path === '/open-apis/im/v1/messages')?.query).toEqual({
+      receive_id_type: 'chat_id',
     });
-    expect(prompt?.body).toMatchObject({ receive_id: 'oc_ops_5d1e', msg_type: 'interactive' });
-    expect(buttonValue(prompt as never, /确认/)['confirmation']).toMatch(/^cfm_\d+_1\.confirm\.[\w-]+$/);
+    expect(prompt).toMatchObject({ chatId: 'oc_ops_5d1e', msgType: 'interactive' });
+    expect(prompt?.replyTo).toBeUndefined();
+    const confirm = prompt?.buttons.find((b) => b.label.includes('确认'))?.value as Record<string, unknown>;
+    expect(confirm['confirmation']).toMatch(/^cfm_\d+_1\.confirm\.[\w-]+$/);
     bot.clock.advance(2_000);
-    const reply = mentionReply('确认', { at: bot.clock.now(), eventId: 'ev-confirm-1' });
-    await bot.post('/webhook/event', encrypted(reply));
+    const reply = await bot.feishu.message('确认', { mentionBot: true, eventId: 'ev-confirm-1' });
     const settled = await decision;
     expect(settled).toMatchObject({ outcome: 'confirmed', reason: 'reply', decidedBy: ALICE, reply: '确认' });
     let runs = 0;
     if ((await bot.gate.authorize(settled, ACTION)).ok) runs++;
     // Feishu delivers the same event again (no 200 seen in time): nothing changes.
-    await bot.post('/webhook/event', encrypted(reply));
+    await reply.redeliver();
     if ((await bot.gate.authorize(settled, ACTION)).ok) runs++;
     expect(runs).toBe(1);
     expect(bot.bus.size.inbound).toBe(0);
@@ -61,20 +51,14 @@ describe('the channel-confirmation flow on Feishu', () => {
     const bot = await startBot();
     bots.push(bot);
     const { decision } = await begin(bot);
-    const prompt = bot.api.messages()[0] as never;
-    const confirm = buttonValue(prompt, /确认/);
     bot.clock.advance(1_000);
-    const answer = await bot.post(
-      '/webhook/event',
-      encrypted(cardEvent(confirm, { operator: MALLORY, messageId: 'om_sent_1', at: bot.clock.now() })),
-    );
-    expect(answer).toMatchObject({ toast: { type: 'info' } });
+    const other = await bot.feishu.click(/确认/, { user: MALLORY });
+    expect(other.answer).toMatchObject({ toast: { type: 'info' } });
     expect(bot.refused).toMatchObject([{ code: 'not_allowed', senderId: MALLORY }]);
     expect(bot.gate.pending()).toHaveLength(1);
-    const click = cardEvent(confirm, { messageId: 'om_sent_1', at: bot.clock.now(), eventId: 'card-alice' });
-    await bot.post('/webhook/event', encrypted(click));
+    const click = await bot.feishu.click(/确认/, { eventId: 'card-alice' });
     expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: ALICE });
-    await bot.post('/webhook/event', encrypted(click)); // redelivered click
+    await click.redeliver(); // redelivered click
     expect(bot.refused).toHaveLength(1);
   });
 
@@ -82,12 +66,9 @@ describe('the channel-confirmation flow on Feishu', () => {
     const bot = await startBot();
     bots.push(bot);
     const { decision } = await begin(bot);
-    const cancel = buttonValue(bot.api.messages()[0] as never, /取消/);
+    expect(await bot.feishu.subscribe({ events: bot.eventsUrl, cards: bot.cardsUrl })).toEqual({ ok: true });
     bot.clock.advance(500);
-    const answer = await bot.post(
-      '/webhook/card',
-      signedCard(legacyCardCallback(cancel, { messageId: 'om_sent_1' })),
-    );
+    const { answer } = await bot.feishu.click(/取消/);
     expect(answer).toEqual({ toast: { type: 'info', content: '已收到 Received' } });
     expect(await decision).toMatchObject({ outcome: 'cancelled', reason: 'card' });
   });
@@ -96,12 +77,9 @@ describe('the channel-confirmation flow on Feishu', () => {
     const bot = await startBot();
     bots.push(bot);
     const { decision } = await begin(bot);
-    const token = buttonValue(bot.api.messages()[0] as never, /取消/)['confirmation'] as string;
-    const forged = { confirmation: token.replace('.cancel.', '.confirm.') };
-    await bot.post(
-      '/webhook/event',
-      encrypted(cardEvent(forged, { messageId: 'om_sent_1', at: bot.clock.now() })),
-    );
+    const cancel = bot.feishu.sent[0]?.buttons.find((b) => b.label.includes('取消'))?.value;
+    const token = (cancel as { confirmation: string }).confirmation;
+    await bot.feishu.click(/取消/, { value: { confirmation: token.replace('.cancel.', '.confirm.') } });
     expect(bot.refused).toMatchObject([{ code: 'forged' }]);
     bot.clock.advance(300_000);
     expect(await decision).toMatchObject({ outcome: 'timed_out' });
@@ -120,10 +98,10 @@ describe('the channel-confirmation flow on Feishu', () => {
     expect(second.gate.pending()).toMatchObject([{ restored: true, requester: ALICE }]);
     second.clock.advance(1_000);
     const decided = new Promise((resolve) => second.gate.on('decided', resolve));
-    await second.post('/webhook/event', encrypted(mentionReply('确认', { at: second.clock.now() })));
+    await second.feishu.message('确认', { mentionBot: true });
     await decided;
     expect(resumed).toMatchObject([{ outcome: 'confirmed', decidedBy: ALICE }]);
-    expect(second.api.messages()[0]?.body['msg_type']).toBe('interactive');
+    expect(second.feishu.sent[0]?.msgType).toBe('interactive');
     expect(BOT).toBe('ou_bot_7f3a');
   });
 });

@@ -2,7 +2,23 @@
 // Every TSDoc @example of @parley/feishu, compiled and run; each console.log is an assertion here.
 import * as lark from '@larksuiteoapi/node-sdk';
 import { createMessageBus } from '@parley/bus';
-import { isParleyError } from '@parley/core';
+import { createManualClock, isParleyError } from '@parley/core';
+import {
+  createFeishuStandIn,
+  type FeishuDelivery,
+  type FeishuSentMessage,
+  type FeishuStandIn,
+  type FeishuStandInCardOptions,
+  type FeishuStandInClickOptions,
+  type FeishuStandInFault,
+  type FeishuStandInMessageOptions,
+  type FeishuStandInOptions,
+  type FeishuStandInRecallOptions,
+  type FeishuStandInRequest,
+  type FeishuSubscribeResult,
+  type FeishuSubscription,
+} from '@parley/feishu/testing';
+import { serveLoopback } from '@parley/testing/loopback';
 import { describe, expect, it } from 'vitest';
 import {
   createFeishuAdapter,
@@ -195,5 +211,103 @@ describe('adapter.ts examples', () => {
     const result = await bus.publishOutbound({ channel: 'feishu', chatId: 'oc_ops', text: 'hi' });
     expect([result.status, sent]).toEqual(['sent', ['{"text":"hi"}']]);
     await bus.close();
+  });
+});
+
+describe('testing.ts (@parley/feishu/testing) examples', () => {
+  it('FeishuStandInOptions, FeishuSubscription and the injector options', () => {
+    const options: FeishuStandInOptions = {
+      clock: createManualClock({ now: 1_767_225_600_000 }),
+      chatId: 'oc_ops',
+    };
+    const urls: FeishuSubscription = {
+      events: 'http://127.0.0.1:3000/webhook/event',
+      cards: 'http://127.0.0.1:3000/webhook/card',
+    };
+    const reply: FeishuStandInMessageOptions = {
+      sender: 'ou_alice',
+      mentionBot: true,
+      rootId: 'om_root',
+      threadId: 'omt_1',
+    };
+    const recall: FeishuStandInRecallOptions = { chatId: 'oc_ops' };
+    const click: FeishuStandInCardOptions = { messageId: 'om_sent_1', user: 'ou_alice' };
+    const forged: FeishuStandInClickOptions = {
+      user: 'ou_mallory',
+      value: { confirmation: 'cfm_1.confirm.x' },
+    };
+    expect([options.chatId, urls.cards, reply.mentionBot, recall.chatId, click.user, forged.user]).toEqual([
+      'oc_ops',
+      'http://127.0.0.1:3000/webhook/card',
+      true,
+      'oc_ops',
+      'ou_alice',
+      'ou_mallory',
+    ]);
+  });
+
+  it('FeishuSentMessage, FeishuStandInRequest, FeishuStandInFault, FeishuDelivery, FeishuSubscribeResult', () => {
+    const labels = (message: FeishuSentMessage): string[] => message.buttons.map((b) => b.label);
+    const isToken = (request: FeishuStandInRequest): boolean =>
+      request.path.endsWith('/tenant_access_token/internal');
+    const limited: FeishuStandInFault = {
+      status: 429,
+      body: { code: 99991400, msg: 'request trigger frequency limit' },
+      headers: { 'x-ogw-ratelimit-reset': '3' },
+    };
+    const accepted = (delivery: FeishuDelivery): boolean => delivery.status === 200;
+    const result: FeishuSubscribeResult = { ok: false, code: 'challenge_failed', message: 'answered 404' };
+    expect(typeof labels).toBe('function');
+    expect(
+      isToken({
+        method: 'POST',
+        path: '/open-apis/auth/v3/tenant_access_token/internal',
+        query: {},
+        authorization: undefined,
+        body: {},
+      }),
+    ).toBe(true);
+    expect(limited.status).toBe(429);
+    expect(
+      accepted({
+        eventId: 'e',
+        status: 200,
+        answer: undefined,
+        redeliver: async () => {
+          throw new Error('unused');
+        },
+      }),
+    ).toBe(true);
+    expect(result.ok).toBe(false);
+  });
+
+  it('FeishuStandIn', async () => {
+    const feishu: FeishuStandIn = await createFeishuStandIn();
+    expect([feishu.url.startsWith('http://127.0.0.1:'), feishu.sent.length]).toEqual([true, 0]);
+    await feishu.close();
+  });
+
+  it('createFeishuStandIn', async () => {
+    const feishu = await createFeishuStandIn();
+    const client = new lark.Client({ appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.url });
+    const dispatcher = new lark.EventDispatcher({ encryptKey: feishu.encryptKey }).register({
+      'im.message.receive_v1': async ({ message }) => {
+        const { text } = JSON.parse(message.content) as { text: string };
+        await client.im.message.create({
+          params: { receive_id_type: 'chat_id' },
+          data: {
+            receive_id: message.chat_id,
+            msg_type: 'text',
+            content: JSON.stringify({ text: text.toUpperCase() }),
+          },
+        });
+      },
+    });
+    const bot = await serveLoopback(lark.adaptDefault('/event', dispatcher, { autoChallenge: true }));
+    expect(await feishu.subscribe({ events: `${bot.url}/event` })).toEqual({ ok: true });
+    await feishu.message('hello');
+    expect((await feishu.waitForSent()).text).toBe('HELLO');
+    await bot.close();
+    await feishu.close();
   });
 });

@@ -21,9 +21,14 @@ import {
   type FeishuAdapterOptions,
   type FeishuError,
 } from '../src/index.js';
-import { sendRequest, serveLoopback } from '@parley/testing/loopback';
-import { APP_ID, BOT, ENCRYPT_KEY, T0, VERIFICATION_TOKEN } from './events.js';
-import { type OpenApiStandIn, startOpenApi } from './openapi.js';
+import { createFeishuStandIn, type FeishuStandIn } from '@parley/feishu/testing';
+import { serveLoopback } from '@parley/testing/loopback';
+
+export const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+export const BOT = 'ou_bot_7f3a';
+export const ALICE = 'ou_alice_2b91';
+export const MALLORY = 'ou_mallory_6c04';
+export const CHAT = 'oc_ops_5d1e';
 
 export const SECRET = 'parley-test-secret-0123456789';
 export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
@@ -34,17 +39,15 @@ let apps = 0;
 export interface Bot {
   readonly clock: ManualClock;
   readonly store: Store;
-  readonly api: OpenApiStandIn;
+  readonly feishu: FeishuStandIn;
   readonly bus: MessageBus;
   readonly adapter: FeishuAdapter;
   readonly gate: ConfirmGate;
   readonly errors: FeishuError[];
   readonly refused: ConfirmEvents['refused'][];
-  /** POSTs a request to the bot's webhook path and returns the parsed answer. */
-  post(
-    path: '/webhook/event' | '/webhook/card',
-    request: { body: string; headers: Record<string, string> },
-  ): Promise<unknown>;
+  /** The bot's card request URL, for a subscription with the older card callbacks. */
+  readonly cardsUrl: string;
+  readonly eventsUrl: string;
   /** Resolves at the gate's next `prompted` event. */
   nextPrompt(): Promise<ConfirmEvents['prompted']>;
   /** The same store, stand-in and clock; a new process. */
@@ -55,36 +58,45 @@ export interface Bot {
 export interface BotOptions {
   readonly gate?: Partial<ConfirmGateOptions>;
   readonly adapter?: Partial<FeishuAdapterOptions>;
-  readonly shared?: { clock: ManualClock; store: Store; api: OpenApiStandIn };
+  /** The secret the bot's Client asks a token with (the stand-in's by default). */
+  readonly appSecret?: string;
+  readonly shared?: { clock: ManualClock; store: Store; feishu: FeishuStandIn };
 }
 
 export interface Process {
   readonly bus: MessageBus;
   readonly adapter: FeishuAdapter;
   readonly errors: FeishuError[];
-  /** POSTs a request to the bot's webhook path and returns the parsed answer. */
-  post(
-    path: '/webhook/event' | '/webhook/card',
-    request: { body: string; headers: Record<string, string> },
-  ): Promise<unknown>;
+  readonly eventsUrl: string;
+  readonly cardsUrl: string;
   close(): Promise<void>;
 }
 
-/** One bot process without a gate: the real SDK, the SDK's HTTP adapters on loopback, a bus. */
+/** A stand-in of Feishu with the suite's ids, stamped by `clock`; a fresh app id each time. */
+export function startFeishu(clock: ManualClock): Promise<FeishuStandIn> {
+  apps++;
+  // A fresh app id per stand-in: the SDK caches tenant tokens process-wide by app id.
+  return createFeishuStandIn({
+    clock,
+    appId: `cli_a1b2c3_${apps}`,
+    botOpenId: BOT,
+    chatId: CHAT,
+    userOpenId: ALICE,
+  });
+}
+
+/**
+ * One bot process without a gate: the real SDK, the SDK's HTTP adapters on loopback, a bus; the
+ * stand-in subscribed to its event URL.
+ */
 export async function startProcess(
   clock: ManualClock,
-  api: OpenApiStandIn,
+  feishu: FeishuStandIn,
   more: Partial<FeishuAdapterOptions> = {},
+  appSecret = feishu.appSecret,
 ): Promise<Process> {
-  apps++;
-  // A fresh app id per process: the SDK caches tenant tokens process-wide by app id.
-  const client = new lark.Client({
-    appId: `${APP_ID}_${apps}`,
-    appSecret: 'secret',
-    domain: api.url,
-    logger: quiet,
-  });
-  const dispatcher = new lark.EventDispatcher({ encryptKey: ENCRYPT_KEY, logger: quiet });
+  const client = new lark.Client({ appId: feishu.appId, appSecret, domain: feishu.url, logger: quiet });
+  const dispatcher = new lark.EventDispatcher({ encryptKey: feishu.encryptKey, logger: quiet });
   const errors: FeishuError[] = [];
   const adapter = createFeishuAdapter({
     client,
@@ -94,7 +106,7 @@ export async function startProcess(
     ...more,
   });
   const cards = new lark.CardActionHandler(
-    { verificationToken: VERIFICATION_TOKEN, logger: quiet },
+    { verificationToken: feishu.verificationToken, logger: quiet },
     adapter.handleCardAction,
   );
   const onEvent = lark.adaptDefault('/webhook/event', dispatcher, { autoChallenge: true });
@@ -105,16 +117,15 @@ export async function startProcess(
   const bus = createMessageBus({ clock });
   bus.intercept(createHygieneInterceptor());
   await bus.attach(adapter);
+  const eventsUrl = `${server.url}/webhook/event`;
+  const subscribed = await feishu.subscribe({ events: eventsUrl });
+  if (!subscribed.ok) throw new Error(subscribed.message);
   return {
     bus,
     adapter,
     errors,
-    async post(path, request) {
-      const answer = await sendRequest(`${server.url}${path}`, request);
-      return answer.text === '' || answer.text === 'undefined'
-        ? undefined
-        : (JSON.parse(answer.text) as unknown);
-    },
+    eventsUrl,
+    cardsUrl: `${server.url}/webhook/card`,
     async close() {
       await bus.close();
       await server.close();
@@ -125,8 +136,8 @@ export async function startProcess(
 export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const clock = options.shared?.clock ?? createManualClock({ now: T0 });
   const store = options.shared?.store ?? createMemoryStore({ clock });
-  const api = options.shared?.api ?? (await startOpenApi(clock));
-  const process = await startProcess(clock, api, options.adapter);
+  const feishu = options.shared?.feishu ?? (await startFeishu(clock));
+  const process = await startProcess(clock, feishu, options.adapter, options.appSecret);
   const { bus, adapter, errors } = process;
   const gate = createConfirmGate({
     bus,
@@ -142,13 +153,14 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const bot: Bot = {
     clock,
     store,
-    api,
+    feishu,
     bus,
     adapter,
     gate,
     errors,
     refused,
-    post: process.post,
+    eventsUrl: process.eventsUrl,
+    cardsUrl: process.cardsUrl,
     nextPrompt: () =>
       new Promise((resolve) => {
         const off = gate.on('prompted', (event) => {
@@ -161,7 +173,7 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
       return startBot({
         gate: { ...options.gate, ...more },
         adapter: options.adapter,
-        shared: { clock, store, api },
+        shared: { clock, store, feishu },
       });
     },
     async close() {
@@ -182,12 +194,4 @@ export function cardOf(call: { body: Record<string, unknown> }): {
   }[];
 } {
   return JSON.parse(call.body['content'] as string);
-}
-
-/** The value of the button labelled `label` in a recorded card. */
-export function buttonValue(call: { body: Record<string, unknown> }, label: RegExp): Record<string, unknown> {
-  const actions = cardOf(call).elements.find((element) => element.tag === 'action')?.actions ?? [];
-  const button = actions.find((action) => label.test(action.text.content));
-  if (button === undefined) throw new Error(`No button ${label}`);
-  return button.value;
 }

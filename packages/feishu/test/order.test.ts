@@ -3,19 +3,23 @@
 import { comparePlatformOrder, type InboundMessage, type OutboundResult } from '@parley/bus';
 import { createManualClock, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHAT, encrypted, messageEvent, T0 } from './events.js';
-import { type Process, startProcess } from './harness.js';
-import { type OpenApiStandIn, startOpenApi } from './openapi.js';
+import type { FeishuStandIn } from '@parley/feishu/testing';
+import { CHAT, type Process, startFeishu, startProcess, T0 } from './harness.js';
 
 let clock: ManualClock;
-let api: OpenApiStandIn;
+let feishu: FeishuStandIn;
 let p: Process;
 
 const SCOPE = `feishu:${CHAT}`;
 
 async function inboundOf(body: Record<string, unknown>): Promise<InboundMessage> {
-  await p.post('/webhook/event', encrypted(body));
+  await feishu.event(body);
   return p.bus.receiveInbound();
+}
+
+/** A message event written at `at` (the stand-in stamps events with its clock). */
+function writtenAt(at: number): Record<string, unknown> {
+  return stamped(feishu.messageEvent('确认'), String(at));
 }
 
 /** The event with its message's create_time replaced (or removed, for `undefined`). */
@@ -28,23 +32,25 @@ const orderOf = (result: OutboundResult) => (result.status === 'sent' ? result.o
 
 beforeEach(async () => {
   clock = createManualClock({ now: T0 });
-  api = await startOpenApi(clock);
-  p = await startProcess(clock, api);
+  feishu = await startFeishu(clock);
+  p = await startProcess(clock, feishu);
 });
 
 afterEach(async () => {
   await p.close();
-  await api.close();
+  await feishu.close();
 });
 
 describe('inbound order', () => {
   it("gives a message its create_time as its place in the chat's order", async () => {
-    const message = await inboundOf(messageEvent('确认', { at: T0 + 1_234 }));
+    clock.advance(1_234);
+    const message = await inboundOf(feishu.messageEvent('确认'));
     expect(message.order).toEqual({ scope: SCOPE, position: [T0 + 1_234] });
   });
 
   it('gives a thread message the order of its chat', async () => {
-    const body = messageEvent('确认', { at: T0 + 5, rootId: 'om_root', threadId: 'omt_1' });
+    clock.advance(5);
+    const body = feishu.messageEvent('确认', { rootId: 'om_root', threadId: 'omt_1' });
     const message = await inboundOf(body);
     expect(message.threadId).toBe('om_root');
     expect(message.order).toEqual({ scope: SCOPE, position: [T0 + 5] });
@@ -52,7 +58,7 @@ describe('inbound order', () => {
 
   it('gives no order to a message whose create_time is missing or not a whole number of ms', async () => {
     for (const createTime of [undefined, '', '0', '-5', '1.5e12', ' 1767225600000', 1_767_225_600_000]) {
-      const message = await inboundOf(stamped(messageEvent('确认', { at: T0 }), createTime));
+      const message = await inboundOf(stamped(feishu.messageEvent('确认'), createTime));
       expect(message.order).toBeUndefined();
     }
   });
@@ -68,9 +74,9 @@ describe('receipt order', () => {
   it('compares a reply of the same millisecond as the same place, which is never after', async () => {
     clock.advance(700);
     const prompt = await p.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, text: '确认?' });
-    const tie = await inboundOf(messageEvent('确认', { at: T0 + 700 }));
-    const later = await inboundOf(messageEvent('确认', { at: T0 + 701 }));
-    const earlier = await inboundOf(messageEvent('确认', { at: T0 + 699 }));
+    const tie = await inboundOf(writtenAt(T0 + 700));
+    const later = await inboundOf(writtenAt(T0 + 701));
+    const earlier = await inboundOf(writtenAt(T0 + 699));
     expect(comparePlatformOrder(tie.order, orderOf(prompt))).toBe('same');
     expect(comparePlatformOrder(later.order, orderOf(prompt))).toBe('after');
     expect(comparePlatformOrder(earlier.order, orderOf(prompt))).toBe('before');
@@ -78,7 +84,7 @@ describe('receipt order', () => {
 
   it('reports no order when the answer has no create_time or a malformed one', async () => {
     for (const createTime of [undefined, 'soon', '12.5']) {
-      api.fail({
+      feishu.failNext({
         status: 200,
         body: { code: 0, msg: 'success', data: { message_id: 'om_x', create_time: createTime } },
       });

@@ -2,13 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BusEvents } from '@parley/bus';
 import { isParleyError } from '@parley/core';
 import { FEISHU_CARD_MAX_BYTES, FeishuError, toFeishuMessage } from '../src/index.js';
-import { CHAT, encrypted, messageEvent } from './events.js';
-import { type Bot, cardOf, startBot } from './harness.js';
+import { type Bot, CHAT, cardOf, startBot } from './harness.js';
 
 let bot: Bot | undefined;
 afterEach(async () => {
   await bot?.close();
-  await bot?.api.close();
+  await bot?.feishu.close();
   bot = undefined;
 });
 
@@ -25,11 +24,12 @@ describe('sending', () => {
     b.clock.advance(42);
     const result = await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, text: '完成 Done.' });
     expect(result).toMatchObject({ status: 'sent', sentAt: b.clock.now() });
-    expect(b.api.calls[0]).toMatchObject({
+    expect(b.feishu.requests[0]).toMatchObject({
       path: '/open-apis/auth/v3/tenant_access_token/internal',
-      body: { app_secret: 'secret' },
+      body: { app_secret: b.feishu.appSecret },
     });
-    expect(b.api.messages()[0]?.body).toEqual({
+    expect(b.feishu.requests[1]?.authorization).toMatch(/^Bearer t-/);
+    expect(b.feishu.sent[0]?.body).toEqual({
       receive_id: CHAT,
       msg_type: 'text',
       content: '{"text":"完成 Done."}',
@@ -38,35 +38,27 @@ describe('sending', () => {
 
   it('replies inside a thread, and to the message of an event id it saw', async () => {
     const b = await started();
-    await b.post(
-      '/webhook/event',
-      encrypted(messageEvent('q', { at: b.clock.now(), eventId: 'ev-q', messageId: 'om_q' })),
-    );
+    await b.feishu.message('q', { eventId: 'ev-q', messageId: 'om_q' });
     await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, threadId: 'om_root', text: 'in thread' });
     await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, replyTo: 'ev-q', text: 'answer' });
     await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, replyTo: 'ev-unknown', text: 'plain' });
-    const [thread, reply, plain] = b.api.messages();
-    expect(thread).toMatchObject({
-      path: '/open-apis/im/v1/messages/om_root/reply',
-      body: { reply_in_thread: true },
-    });
-    expect(reply).toMatchObject({ path: '/open-apis/im/v1/messages/om_q/reply' });
+    const [thread, reply, plain] = b.feishu.sent;
+    expect(thread).toMatchObject({ replyTo: 'om_root', inThread: true, text: 'in thread' });
+    expect(reply).toMatchObject({ replyTo: 'om_q', inThread: false, chatId: CHAT });
     expect(reply?.body['reply_in_thread']).toBeUndefined();
-    expect(plain).toMatchObject({ path: '/open-apis/im/v1/messages' });
+    expect(plain).toMatchObject({ inThread: false, text: 'plain' });
+    expect(plain?.replyTo).toBeUndefined();
   });
 
   it('remembers an event id longer than 64 characters by its digest and still replies to its message', async () => {
     const b = await started();
     const eventId = `ev-${'x'.repeat(64 * 1024)}`;
-    await b.post(
-      '/webhook/event',
-      encrypted(messageEvent('q', { at: b.clock.now(), eventId, messageId: 'om_long' })),
-    );
+    await b.feishu.message('q', { eventId, messageId: 'om_long' });
     await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, replyTo: eventId, text: 'answer' });
     await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, replyTo: `${eventId}y`, text: 'plain' });
-    const [reply, plain] = b.api.messages();
-    expect(reply).toMatchObject({ path: '/open-apis/im/v1/messages/om_long/reply' });
-    expect(plain).toMatchObject({ path: '/open-apis/im/v1/messages' });
+    const [reply, plain] = b.feishu.sent;
+    expect(reply).toMatchObject({ replyTo: 'om_long', text: 'answer' });
+    expect(plain?.replyTo).toBeUndefined();
   });
 
   it('puts a click on a card sent in a thread into the thread’s session', async () => {
@@ -146,7 +138,7 @@ describe('toFeishuMessage', () => {
     const result = await b.bus.publishOutbound(over);
     expect(result).toMatchObject({ status: 'rejected', code: 'send_failed' });
     expect(isParleyError(dropped[0]?.error, 'payload_too_large')).toBe(true);
-    expect(b.api.messages()).toHaveLength(1);
+    expect(b.feishu.sent).toHaveLength(1);
     expect(() => toFeishuMessage({ ...base, text: '字'.repeat(60_000) })).toThrow(FeishuError);
   });
 });
@@ -161,7 +153,7 @@ describe('send failures', () => {
 
   it('rejects rate_limited on HTTP 429 with the reset header as retryAfterMs', async () => {
     const b = await started();
-    b.api.fail({
+    b.feishu.failNext({
       status: 429,
       body: { code: 99991400, msg: 'request trigger frequency limit' },
       headers: { 'x-ogw-ratelimit-limit': '50', 'x-ogw-ratelimit-reset': '3' },
@@ -180,7 +172,10 @@ describe('send failures', () => {
 
   it('rejects rate_limited on the IM send limit (code 230020) without a reset time', async () => {
     const b = await started();
-    b.api.fail({ status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } });
+    b.feishu.failNext({
+      status: 400,
+      body: { code: 230020, msg: 'This operation triggers the frequency limit.' },
+    });
     const { code, details } = await failure(b);
     expect(code).toBe('rate_limited');
     expect(details['retryAfterMs']).toBeUndefined();
@@ -188,7 +183,7 @@ describe('send failures', () => {
 
   it('rejects send_failed with Feishu’s code for an HTTP error and for code ≠ 0 in a 200', async () => {
     const b = await started();
-    b.api.fail(
+    b.feishu.failNext(
       { status: 400, body: { code: 230002, msg: 'The bot is not in the chat.' } },
       { status: 200, body: { code: 230001, msg: 'invalid receive_id' } },
       { status: 200, body: { msg: 'no code' } },
@@ -205,14 +200,15 @@ describe('send failures', () => {
   });
 
   it('rejects send_failed when the tenant token cannot be had, or the API cannot be reached', async () => {
-    const b = await started();
-    b.api.failToken({ status: 200, body: { code: 10003, msg: 'invalid app_secret' } });
-    expect((await failure(b)).code).toBe('send_failed');
-    await b.api.close();
-    const unreachable = await startBot({
-      adapter: {},
-      shared: { clock: b.clock, store: b.store, api: b.api },
+    bot = await startBot({ appSecret: 'not-the-secret' });
+    const b = bot;
+    expect(await failure(b)).toMatchObject({
+      code: 'send_failed',
+      details: { platformCode: 10014, platformMessage: 'app secret invalid' },
     });
+    expect(b.feishu.requests.map((r) => r.path)).toEqual(['/open-apis/auth/v3/tenant_access_token/internal']);
+    const unreachable = await startBot({ shared: { clock: b.clock, store: b.store, feishu: b.feishu } });
+    await b.feishu.close();
     const result = await unreachable.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, text: 'x' });
     expect(isParleyError((result as { error?: unknown }).error, 'send_failed')).toBe(true);
     await unreachable.close();
