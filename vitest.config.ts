@@ -36,6 +36,7 @@ const PACKAGES = [
 const SUBPATHS = [
   'testing/loopback',
   'testing/loopback-ws',
+  'restate/testing',
   'telegram/testing',
   'slack/testing',
   'feishu/testing',

@@ -86,6 +86,9 @@ const available = existsSync(dir)
       .sort()
   : [];
 
+/** Flags of an example that take a value (`--engine restate`, `--platform discord`). */
+const VALUED = new Set(['--engine', '--platform']);
+
 function main(args) {
   const tour = args.includes('--all');
   const names = tour
@@ -93,8 +96,11 @@ function main(args) {
         ...TOUR.map((part) => part.name).filter((n) => available.includes(n)),
         ...available.filter((n) => !TOUR.some((p) => p.name === n)),
       ]
-    : args.filter((a) => !a.startsWith('--')).slice(0, 1);
-  const passThrough = args.filter((a) => a.startsWith('--') && a !== '--all');
+    : args.filter((a, i) => !a.startsWith('--') && !VALUED.has(args[i - 1])).slice(0, 1);
+  // Flags pass through to the example, with the value of those that take one (`--engine restate`).
+  const passThrough = args.filter(
+    (a, i) => (a.startsWith('--') && a !== '--all') || (VALUED.has(args[i - 1]) && !a.startsWith('--')),
+  );
 
   if (names.length === 0) {
     console.log(

@@ -1,5 +1,4 @@
 import {
-  type ChannelAdapter,
   createMessageBus,
   type InboundInput,
   type InboundInterceptor,
@@ -8,15 +7,13 @@ import {
 } from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
 import { createManualClock, createMemoryStore, type ManualClock } from '@parley/core';
+import { gateRoundTrip, sink } from '../confirm-round-trip.js';
 import { suite } from '../lib.js';
 
 const SESSIONS = 10_000;
 /** The action as the gate records it (name, canonical args, SHA-256 digest). */
 const ACTION = { name: 'drop', args: { t: 'x' }, digest: 'e'.repeat(64) };
 const PENDING = 1_000; // sessions 0..999 have a confirmation pending; the measured ones do not
-
-/** An adapter that accepts every send, so outbound messages do not pile up in the bus queue. */
-const sink: ChannelAdapter = { channel: 'feishu', send: async () => {} };
 
 /** A bus whose `intercept` also hands the interceptor to `seen`, to time the gate's interceptor alone. */
 function spyBus(clock: ManualClock, seen: InboundInterceptor[]): MessageBus {
@@ -128,35 +125,6 @@ suite('confirm: interceptor alone, 10k sessions, nothing pending in this one', {
   },
   goals: [{ case: 'confirm interceptor', vs: 'Map interceptor' }],
 });
-
-/**
- * A full round trip on one bus: request → prompt published → reply "确认" published inbound and
- * intercepted → decision. The gate also digests the action (SHA-256), persists the pending
- * record, records the decision (compare-and-set) and removes the record in its memory store.
- */
-async function gateRoundTrip(): Promise<() => Promise<unknown>> {
-  const clock = createManualClock();
-  const bus = createMessageBus({ clock });
-  await bus.attach(sink);
-  const gate = createConfirmGate({ bus, clock, store: createMemoryStore({ clock }), cards: false });
-  await gate.ready;
-  let n = 0;
-  gate.on('prompted', ({ sessionKey }) => {
-    void bus.publishInbound({
-      channel: 'feishu',
-      chatId: sessionKey.slice(7),
-      senderId: 'ou_a',
-      text: '确认',
-    });
-  });
-  return () =>
-    gate.request({
-      sessionKey: `feishu:c${n++ % 1000}`,
-      action: { name: 'drop', args: { t: 'x' } },
-      summary: 'DROP x',
-      requester: 'ou_a',
-    });
-}
 
 /**
  * A hand-written store of the same shape as the memory store's writes: values copied as JSON text,

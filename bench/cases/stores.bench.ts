@@ -9,17 +9,10 @@ import { createPostgresStore } from '@parley/postgres';
 import { createRedisStore } from '@parley/redis';
 import { startPostgres } from '../../packages/postgres/test/server.js';
 import { startRedis } from '../../packages/redis/test/helpers.js';
-import { suite } from '../lib.js';
+import { exitAfterResult, suite } from '../lib.js';
 
-if (process.env.PARLEY_BENCH_MODE === 'case') {
-  // The servers and their connections would keep a case's process alive after it printed its result.
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array): boolean => {
-    const written = write(chunk); // synchronous on a pipe
-    if (String(chunk).startsWith('{')) process.exit(0);
-    return written;
-  }) as typeof process.stdout.write;
-}
+// The servers and their connections would keep a case's process alive after it printed its result.
+exitAfterResult();
 
 async function postgres(): Promise<Store> {
   const server = await startPostgres();

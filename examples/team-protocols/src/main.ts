@@ -1,7 +1,8 @@
 // The CLI. By default it runs the five scripted scenarios on simulated time, prints the transcript
 // and the final `/team` view, then the lead-model run (the lead is a model, given the document's
 // try-it prompts), and exits. `--interactive`: you play the lead, spawn teammates by name and type
-// commands, or instruct the lead's model with `ask` (`/help`); time is simulated.
+// commands, or instruct the lead's model with `ask` (`/help`); time is simulated. `--engine restate`:
+// the protocols on a real Restate server with two app processes (src/restate/run.ts).
 import { createInterface } from 'node:readline/promises';
 import { createSequentialIds } from '@parley/core';
 import { createFakeClock } from '@parley/testing';
@@ -50,7 +51,15 @@ async function interactive(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--interactive')) {
+const engine = process.argv[process.argv.indexOf('--engine') + 1];
+if (process.argv.includes('--engine') && engine !== 'restate') {
+  console.error(`Unknown engine "${engine}"; the one engine switch is --engine restate.`);
+  process.exitCode = 1;
+} else if (engine === 'restate' && process.argv.includes('--engine')) {
+  // The same protocols on a real Restate server from node_modules, with two app processes (src/restate/).
+  const { runOnRestate } = await import('./restate/run.js');
+  await runOnRestate({ output: (line) => console.log(line) });
+} else if (process.argv.includes('--interactive')) {
   await interactive();
 } else {
   // The tour (`--tour`, what `npm run demo` passes) shows two of the five scenarios (the second has an expiry too) and leaves the

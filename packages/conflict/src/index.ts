@@ -23,6 +23,8 @@ export type {
 export { checkToolCoverage } from './tool-coverage.js';
 export type { ToolCoverage } from './tool-coverage.js';
 export { createReviewGate } from './review-gate.js';
+export { judgeReviewVerdict } from './review-verdict.js';
+export type { ReviewJudgement } from './review-verdict.js';
 export { DEFAULT_MAX_REVISIONS, DEFAULT_REVIEW_TTL_MS } from './review-options.js';
 export type {
   ReviewGate,

@@ -1,10 +1,9 @@
 import { assertTtlMs, createEmitter, systemClock } from '@parley/core';
 import { DEFAULT_MAX_ERROR_RETRIES } from './loop-options.js';
-import { isRecord } from './internal/checks.js';
 import { type Judgement, runLoop } from './internal/engine.js';
 import { checkFunction, checkLimit } from './internal/options.js';
 import { type StoredRounds, storedRounds } from './internal/rounds.js';
-import { REVIEW_SEVERITIES, REVIEW_VERDICTS, type ReviewVerdict } from './verdict.js';
+import { judgeReviewVerdict } from './review-verdict.js';
 import type { ConflictLoopEvents } from './report.js';
 import { ConflictError } from './errors.js';
 import {
@@ -105,28 +104,15 @@ export function createReviewGate<TOutput, TInput = unknown>(
             } catch (error) {
               return { kind: 'error', status: 'reviewer_error', reason: 'reviewer_failed', error };
             }
-            const checked = checkVerdict(answer);
-            if (typeof checked === 'string') {
-              return {
-                kind: 'escalate',
-                status: 'invalid_verdict',
-                reason: 'invalid_verdict',
-                error: new Error(checked),
-              };
+            const judged = judgeReviewVerdict(answer, targets);
+            if (judged.kind === 'pass') return { kind: 'accept', status: 'passed', verdict: judged.verdict };
+            if (judged.kind === 'escalate') {
+              const status = judged.reason;
+              return judged.verdict === undefined
+                ? { kind: 'escalate', status, reason: judged.reason, error: new Error(judged.message) }
+                : { kind: 'escalate', status, reason: judged.reason, verdict: judged.verdict };
             }
-            if (checked.verdict === 'pass') return { kind: 'accept', status: 'passed', verdict: checked };
-            if (checked.verdict === 'block') {
-              return { kind: 'escalate', status: 'blocked', reason: 'blocked', verdict: checked };
-            }
-            const target = checked.revise_target;
-            if (targets !== undefined && target !== undefined && !targets.includes(target)) {
-              return {
-                kind: 'escalate',
-                status: 'unknown_target',
-                reason: 'unknown_target',
-                verdict: checked,
-              };
-            }
+            const { verdict: checked, target } = judged;
             if (rounds === undefined) return { kind: 'retry', status: 'revise', verdict: checked, target };
             // The count lives with the task: take the round in the store, whoever else took one.
             const used = await rounds.claim(maxRetries);
@@ -143,34 +129,6 @@ export function createReviewGate<TOutput, TInput = unknown>(
     },
     on: (event, listener) => events.on(event, listener),
   };
-}
-
-/** Returns the verdict as plain data, or what is wrong with it. */
-function checkVerdict(value: unknown): ReviewVerdict | string {
-  if (!isRecord(value)) return 'the verdict is not an object';
-  const verdict = value['verdict'];
-  if (!REVIEW_VERDICTS.includes(verdict as ReviewVerdict['verdict'])) {
-    return `"verdict" is ${JSON.stringify(verdict) ?? 'undefined'}, not pass, revise or block`;
-  }
-  const issues = value['issues'];
-  if (issues !== undefined && !Array.isArray(issues)) return '"issues" is not a list';
-  for (const issue of issues ?? []) {
-    if (!isRecord(issue) || typeof issue['description'] !== 'string') return 'an issue has no description';
-    const severity = issue['severity'];
-    if (
-      severity !== undefined &&
-      !REVIEW_SEVERITIES.includes(severity as (typeof REVIEW_SEVERITIES)[number])
-    ) {
-      return `an issue has severity ${JSON.stringify(severity)}`;
-    }
-  }
-  if (verdict === 'revise' && (issues === undefined || issues.length === 0))
-    return 'a revise verdict has no issues';
-  for (const key of ['revise_target', 'summary'] as const) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') return `"${key}" is not text`;
-  }
-  if (value['score'] !== undefined && typeof value['score'] !== 'number') return '"score" is not a number';
-  return value as unknown as ReviewVerdict; // every field checked above
 }
 
 function checkTtl(value: unknown): number {

@@ -1,6 +1,8 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/conflict, compiled and run; each console.log of an example is an assertion here.
 import {
+  judgeReviewVerdict,
+  type ReviewJudgement,
   type AppliedAction,
   ATTEMPT_STATUSES,
   type AttemptRecord,
@@ -765,5 +767,21 @@ describe('README', () => {
       1,
       15,
     ]);
+  });
+
+  it('judgeReviewVerdict (review-verdict.ts)', () => {
+    const answer = { verdict: 'revise', revise_target: 'writer', issues: [{ description: 'no stop loss' }] };
+    expect(judgeReviewVerdict(answer).kind).toBe('revise');
+    expect(judgeReviewVerdict(answer, ['editor']).kind).toBe('escalate');
+    expect(judgeReviewVerdict({ verdict: 'maybe' }).kind).toBe('escalate');
+  });
+
+  it('ReviewJudgement (review-verdict.ts)', () => {
+    const judged: ReviewJudgement = {
+      kind: 'escalate',
+      reason: 'invalid_verdict',
+      message: 'the verdict is not an object',
+    };
+    expect(judged.kind).toBe('escalate');
   });
 });

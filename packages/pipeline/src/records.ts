@@ -263,7 +263,21 @@ const ReviseVerdict = z.object({
   revise_target: z.string().optional(),
 });
 
-/** The revise request in a reviewer's output, or `undefined` when it is not a well-formed `revise`. */
+/**
+ * Reads the revise request in a reviewer's output, purely: round `round` for the review's attempt
+ * `attempt`, with its issues, summary and `revise_target`; `undefined` when the output is not a
+ * well-formed `revise`. The Store runner stores it before anything re-runs; `@parley/restate` hosts
+ * the same rounds.
+ *
+ * @example
+ * ```ts
+ * import { toReviseRequest } from '@parley/pipeline';
+ *
+ * const output = { verdict: 'revise', revise_target: 'analyst', issues: [{ description: 'no sources' }] };
+ * console.log(toReviseRequest(output, 1, 2)?.target); // analyst
+ * console.log(toReviseRequest({ verdict: 'pass' }, 1, 2)); // undefined
+ * ```
+ */
 export function toReviseRequest(
   output: JsonValue,
   round: number,

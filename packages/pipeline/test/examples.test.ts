@@ -1,6 +1,8 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/pipeline, compiled and run; each console.log of an example is an assertion here.
 import {
+  revisionOrder,
+  toReviseRequest,
   afterFailure,
   type ApprovalDecision,
   type ApprovalNode,
@@ -503,5 +505,25 @@ describe('records.ts: NODE_RECORD', () => {
     expect([afterFailure({ onFailure: { timeout: { retries: 0, after: 'skip' } } }, {}, 'timeout')]).toEqual([
       'skip',
     ]); // skip
+  });
+
+  it('revisionOrder (revision.ts)', () => {
+    const pipeline = definePipeline({
+      name: 'brief',
+      nodes: [
+        { id: 'research', kind: 'task', agent: 'analyst' },
+        { id: 'draft', kind: 'task', agent: 'writer', dependsOn: ['research'] },
+        { id: 'review', kind: 'review', agent: 'editor', reviews: 'draft', dependsOn: ['draft'] },
+      ],
+    });
+    expect(revisionOrder(pipeline, 'review', 'analyst')).toEqual(['research', 'draft']);
+    expect(revisionOrder(pipeline, 'review', undefined)).toEqual(['draft']);
+    expect(revisionOrder(pipeline, 'draft', undefined)).toEqual([]); // not a review node
+  });
+
+  it('toReviseRequest (records.ts)', () => {
+    const output = { verdict: 'revise', revise_target: 'analyst', issues: [{ description: 'no sources' }] };
+    expect(toReviseRequest(output, 1, 2)?.target).toBe('analyst');
+    expect(toReviseRequest({ verdict: 'pass' }, 1, 2)).toBeUndefined();
   });
 });

@@ -16,6 +16,9 @@ export const RESTATE_ERROR_CODES = [
   'unknown_request',
   'too_many_watchers',
   'unknown_confirmation',
+  'server_missing',
+  'server_failed',
+  'register_failed',
 ] as const;
 
 /**
@@ -29,6 +32,9 @@ export const RESTATE_ERROR_CODES = [
  * - `too_many_watchers`: {@link awaitRequest} found the request with `maxWatchers` waiters already
  *   (or {@link awaitConfirmation} the confirmation with 64).
  * - `unknown_confirmation`: {@link awaitConfirmation} was asked to wait for a confirmation never requested.
+ * - `server_missing`: `@parley/restate/testing` found no `restate-server` binary for this platform.
+ * - `server_failed`: the local server exited, was not healthy in time, or its admin API failed.
+ * - `register_failed`: the endpoint refused the server's discovery (a wrong identity key, a broken endpoint).
  *
  * @example
  * ```ts

@@ -10,14 +10,20 @@ import {
   type NodeRecord,
   nodeStep,
   planRun,
-  type TaskNode,
 } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
 import { ParleyRestateError } from './errors.js';
+import {
+  type Apply,
+  type Finish,
+  LIFE_MS,
+  type Outcome,
+  type RunState,
+  reviewRound,
+  type WorkNode,
+} from './internal/pipeline-review.js';
 import type { PipelineWorkflowHandlers, PipelineWorkflowOptions } from './pipeline-workflow-types.js';
 
-/** How long node records would live in a Store; nodeStep needs it, Restate keeps the workflow's state itself. */
-const LIFE_MS = 7 * 24 * 60 * 60_000;
 const NODES = 'nodes';
 
 /** A decision as `decide` hands it to the run: with the time it was taken. */
@@ -34,9 +40,14 @@ interface Decided {
  * and each approval waits on a durable promise until its deadline (a durable timer). `decide`
  * hands a decision to a waiting approval; `nodes` reads the records. Nodes run one at a time.
  *
- * @throws ParleyRestateError `invalid_options` for an empty name, a pipeline with review nodes
- * (review rounds are not hosted on Restate yet) or a task node with `onUnknown: 'report'` (Restate
- * runs an attempt again when its process died before the attempt's result was journaled).
+ * A review node runs its reviewer as an attempt and judges the answer with `@parley/conflict`'s
+ * `judgeReviewVerdict`: pass ends it done, block or a malformed verdict escalates it, a revise
+ * re-runs the nodes `@parley/pipeline`'s `revisionOrder` names with the issues (each re-run a
+ * journaled attempt) and asks again, up to `maxRevisions` rounds (then `revise_limit`).
+ *
+ * @throws ParleyRestateError `invalid_options` for an empty name or a task node with
+ * `onUnknown: 'report'` (Restate runs an attempt again when its process died before the attempt's
+ * result was journaled).
  * @example
  * ```ts
  * import { definePipeline } from '@parley/pipeline';
@@ -61,10 +72,6 @@ export function definePipelineWorkflow<TName extends string>(
     throw new ParleyRestateError('invalid_options', 'name must be a non-empty string');
   }
   for (const node of pipeline.nodes) {
-    if (node.kind === 'review') {
-      const text = `Node "${node.id}" is a review node; review rounds are not hosted on Restate yet`;
-      throw new ParleyRestateError('invalid_options', text);
-    }
     if (node.kind === 'task' && node.onUnknown === 'report') {
       // Restate runs an attempt again when its process died before the result was journaled.
       const text = `Node "${node.id}" asks onUnknown: 'report', which Restate cannot honour (it re-runs the attempt)`;
@@ -94,7 +101,20 @@ export function definePipelineWorkflow<TName extends string>(
         /* v8 ignore next -- one node runs at a time, so an unfinished run always has a node to start */
         if (node === undefined) throw new restate.TerminalError('The plan has nothing to start');
         if (node.kind === 'approval') await approve(ctx, node as ApprovalNode & { timeoutMs: number }, apply);
-        else await attempts(ctx, node as TaskNode & TimedNode, apply, { input, records });
+        else {
+          const worked = node as WorkNode;
+          const run = { input, records };
+          const finish: Finish =
+            worked.kind === 'review'
+              ? reviewRound(pipeline, worked, {
+                  ctx,
+                  apply,
+                  run,
+                  attempt: (target, extra) => attempt(ctx, target, run, extra),
+                })
+              : async () => undefined;
+          await attempts(ctx, worked, apply, run, finish);
+        }
       }
     },
 
@@ -138,9 +158,6 @@ export function definePipelineWorkflow<TName extends string>(
     ),
   };
 
-  type Apply = (id: string, event: NodeEvent, now: number) => NodeRecord | undefined;
-  type TimedNode = { readonly dependsOn: readonly string[]; readonly timeoutMs: number };
-
   /** One approval: waiting until a decision (applied at the time it was taken) or the stored deadline. */
   async function approve(
     ctx: restate.WorkflowContext,
@@ -166,12 +183,48 @@ export function definePipelineWorkflow<TName extends string>(
     }
   }
 
-  /** A task node's attempts: each one journaled, its failures judged by the pipeline's policy rule. */
+  /** One attempt of `node`'s work, journaled as one ctx.run; a thrown error is its failure. */
+  async function attempt(
+    ctx: restate.WorkflowContext,
+    node: WorkNode,
+    run: RunState,
+    extra: {
+      readonly attempt: number;
+      readonly retry?: NodeContext['retry'];
+      readonly revision?: NodeContext['revision'];
+    },
+  ): Promise<Outcome> {
+    const context: NodeContext = {
+      runId: ctx.key,
+      node,
+      attempt: extra.attempt,
+      input: run.input ?? undefined,
+      outputs: outputsOf(run.records),
+      retry: extra.retry,
+      ...(extra.revision === undefined ? {} : { revision: extra.revision }),
+      signal: new AbortController().signal,
+    };
+    const round = extra.revision === undefined ? '' : ` revision ${extra.revision.round}`;
+    return ctx.run(`${node.id} attempt ${extra.attempt}${round}`, async () => {
+      try {
+        const output = (await work(context)) as JsonValue | undefined;
+        return { ok: true as const, output: output ?? null };
+      } catch (error) {
+        return { ok: false as const, message: error instanceof Error ? error.message : String(error) };
+      }
+    });
+  }
+
+  /**
+   * A task or review node's attempts: each one journaled, its failures judged by the pipeline's policy
+   * rule; `finish` decides what a successful attempt's output does (a task ends done; a review judges it).
+   */
   async function attempts(
     ctx: restate.WorkflowContext,
-    node: TaskNode & TimedNode,
+    node: WorkNode,
     apply: Apply,
-    run: { readonly input: JsonValue | null; readonly records: Readonly<Record<string, NodeRecord>> },
+    run: RunState,
+    finish: Finish,
   ) {
     const lifeMs = LIFE_MS;
     for (;;) {
@@ -183,27 +236,17 @@ export function definePipelineWorkflow<TName extends string>(
         lifeMs,
       };
       const started = apply(node.id, start, await ctx.date.now()) as NodeRecord;
-      const context: NodeContext = {
-        runId: ctx.key,
-        node,
-        attempt: started.attempts,
-        input: run.input ?? undefined,
-        outputs: outputsOf(run.records),
-        retry: started.retry,
-        signal: new AbortController().signal,
-      };
-      const outcome = await ctx.run(`${node.id} attempt ${started.attempts}`, async () => {
-        try {
-          const output = (await work(context)) as JsonValue | undefined;
-          return { ok: true as const, output: output ?? null };
-        } catch (error) {
-          return { ok: false as const, message: error instanceof Error ? error.message : String(error) };
-        }
-      });
+      let outcome = await attempt(ctx, node, run, { attempt: started.attempts, retry: started.retry });
       const now = await ctx.date.now();
       if (outcome.ok) {
-        apply(node.id, { type: 'end', status: 'done', output: outcome.output, lifeMs }, now);
-        return;
+        const finished = await finish(outcome.output, started, now);
+        if (finished === 'again') continue;
+        if (finished === undefined) {
+          apply(node.id, { type: 'end', status: 'done', output: outcome.output, lifeMs }, now);
+          return;
+        }
+        if (finished.ok) return;
+        outcome = finished;
       }
       const next = afterFailure(node, started.failures, 'error');
       const retry = next === 'retry' ? { kind: 'error' as const, message: outcome.message } : undefined;

@@ -1,6 +1,7 @@
 // A Restate service endpoint in this process (HTTP/2 on a free loopback port), and calls through the ingress.
 import { createServer, type Http2Server } from 'node:http2';
 import * as restate from '@restatedev/restate-sdk';
+import { afterAll, beforeAll } from 'vitest';
 import { http } from './http.js';
 import { freePorts, type RestateServer, startRestate } from './server.js';
 
@@ -71,6 +72,22 @@ export async function serveOnRestate(
     async stop() {
       await endpoint.close();
       await server.stop();
+    },
+  };
+}
+
+/** A real server with `services` for the whole test file (started before all, stopped after); read `.server` in tests. */
+export function onRestate(services: Services): { readonly server: RestateServer } {
+  const held: { server?: RestateServer; stop?: () => Promise<void> } = {};
+  beforeAll(async () => {
+    Object.assign(held, await serveOnRestate(services));
+  });
+  afterAll(async () => held.stop?.());
+  return {
+    get server(): RestateServer {
+      if (held.server === undefined)
+        throw new Error('the Restate server is used before beforeAll started it');
+      return held.server;
     },
   };
 }

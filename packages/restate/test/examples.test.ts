@@ -40,6 +40,13 @@ import {
   type RestateErrorCode,
   type WatchResult,
 } from '../src/index.js';
+import {
+  freeLoopbackPorts,
+  type LocalRestateOptions,
+  type LocalRestateServer,
+  restateServerBinary,
+  startRestateServer,
+} from '../src/testing.js';
 
 let logs: string[] = [];
 function log(...args: unknown[]): void {
@@ -285,5 +292,31 @@ describe('@parley/restate examples', () => {
     const registered: Watched<string> = { ok: true, watching: true };
     log(registered.ok);
     expectPrinted('true');
+  });
+
+  it('LocalRestateServer (testing.ts)', async () => {
+    const ingressOf = (server: LocalRestateServer): string => server.ingressUrl;
+  });
+
+  it('LocalRestateOptions (testing.ts)', async () => {
+    const options: LocalRestateOptions = { readyWithinMs: 60_000 };
+  });
+
+  it('restateServerBinary (testing.ts)', async () => {
+    log(restateServerBinary().endsWith('restate-server'));
+    expectPrinted('true');
+  });
+
+  it('startRestateServer (testing.ts)', async () => {
+    const server = await startRestateServer();
+    log(server.ingressUrl.startsWith('http://127.0.0.1:'));
+    await server.stop();
+    expectPrinted('true');
+  });
+
+  it('freeLoopbackPorts (testing.ts)', async () => {
+    const [port] = await freeLoopbackPorts(1);
+    log(typeof port);
+    expectPrinted('number');
   });
 });

@@ -10,7 +10,7 @@ import { type App, startApp } from './apps.js';
 import { call, outputOf as attached, send } from './endpoint.js';
 import { http } from './http.js';
 import { freePorts, type RestateServer, startRestate, waitFor } from './server.js';
-import { responseTo } from './services.js';
+import { openShutdown, responseTo } from './services.js';
 
 let server: RestateServer;
 let dir: string;
@@ -33,13 +33,7 @@ async function app(port: number, env: Record<string, string> = {}): Promise<App>
 }
 
 const open = (id: string, timeoutMs = 60_000): Promise<unknown> =>
-  call(server.ingressUrl, `requests/${id}/open`, {
-    protocol: 'shutdown',
-    from: 'lead',
-    to: 'alice',
-    payload: {},
-    timeoutMs,
-  });
+  openShutdown(server.ingressUrl, id, timeoutMs);
 const reply = (id: string, response: unknown): Promise<ReceiveResult> =>
   call(server.ingressUrl, `requests/${id}/reply`, responseTo(id, { response }));
 

@@ -2,7 +2,9 @@
 import { appendFileSync } from 'node:fs';
 import { shutdownProtocol } from '@parley/correlate';
 import * as restate from '@restatedev/restate-sdk';
+import { call } from './endpoint.js';
 import {
+  type OpenResult,
   awaitRequest,
   defineRequests,
   type RequestRecord,
@@ -70,4 +72,15 @@ export function responseTo(id: string, extra: Record<string, unknown> = {}): Rec
     response: { approve: true },
     ...extra,
   };
+}
+
+/** Opens shutdown request `id` from the lead to alice through the ingress. */
+export function openShutdown(ingressUrl: string, id: string, timeoutMs: number): Promise<OpenResult> {
+  return call(ingressUrl, `requests/${id}/open`, {
+    protocol: 'shutdown',
+    from: 'lead',
+    to: 'alice',
+    payload: {},
+    timeoutMs,
+  });
 }

@@ -1,8 +1,8 @@
 import { createReviewGate, DEFAULT_MAX_REVISIONS, type ReviewVerdict } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
-import { ancestors } from '../define.js';
 import type { NodeContext } from '../runner-types.js';
 import { type NodeRecord, type ReviseRequest, toReviseRequest } from '../records.js';
+import { revisionOrder } from '../revision.js';
 import type { ReviewNode } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type WorkOutcome, runWork } from './attempt.js';
@@ -36,7 +36,6 @@ export async function runReview(
 ): Promise<ReviewOutcome> {
   const max = node.maxRevisions ?? DEFAULT_MAX_REVISIONS;
   const nodes = run.definition.nodes;
-  const upstream = ancestors(nodes, node.id);
   let failed: WorkOutcome | undefined;
   let broken: { readonly error: unknown } | undefined;
   let last: JsonValue = null;
@@ -96,12 +95,10 @@ export async function runReview(
         // A revise the reviewer just asked for, or one a stopped process left: both are stored.
         const revise = run.records.get(node.id)?.revise;
         if (revise === undefined) return run.records.get(node.reviews)?.output;
-        const target = revise.target;
-        const named = nodes.find(
-          (n) => n.kind !== 'approval' && upstream.has(n.id) && (n.id === target || n.agent === target),
-        );
-        if (named !== undefined && named.id !== node.reviews) await redo(named as Node, revise);
-        return redo(nodes.find((n) => n.id === node.reviews) as Node, revise);
+        let output: JsonValue = null;
+        for (const id of revisionOrder(run.definition, node.id, revise.target))
+          output = await redo(nodes.find((n) => n.id === id) as Node, revise);
+        return output; // the reviewed node's, re-run last
       },
     })
     .catch((error: unknown) => {
