@@ -43,7 +43,7 @@ const MAX_WATCHERS = 64;
  * timer; `authorize` (cluster only) lets a confirmed decision be used once, for its exact action.
  * Every rule is the confirm step's, with `confirmRules(options.rules)`.
  *
- * @throws ParleyRestateError `invalid_options` for an empty name, a `send` that is not a function,
+ * @throws ParleyRestateError `invalid_argument` for an empty name, a `send` that is not a function,
  * `standingAllowanceMs` (not hosted), or rules the confirm gate would refuse.
  * @example
  * ```ts
@@ -64,16 +64,16 @@ export function defineConfirmations<TName extends string>(
 ): ConfirmationsObject<TName> {
   const { name, send } = options;
   if (typeof name !== 'string' || name === '')
-    throw new ParleyRestateError('invalid_options', 'name must be a non-empty string');
-  if (typeof send !== 'function') throw new ParleyRestateError('invalid_options', 'send must be a function');
+    throw new ParleyRestateError('invalid_argument', 'name must be a non-empty string');
+  if (typeof send !== 'function') throw new ParleyRestateError('invalid_argument', 'send must be a function');
   if (options.rules?.standingAllowanceMs !== undefined) {
-    throw new ParleyRestateError('invalid_options', 'standingAllowanceMs is not hosted on Restate');
+    throw new ParleyRestateError('invalid_argument', 'standingAllowanceMs is not hosted on Restate');
   }
   let rules: ReturnType<typeof confirmRules>;
   try {
     rules = confirmRules(options.rules);
   } catch (error) {
-    throw new ParleyRestateError('invalid_options', (error as Error).message, { cause: error });
+    throw new ParleyRestateError('invalid_argument', (error as Error).message, { cause: error });
   }
 
   async function session(ctx: restate.ObjectContext): Promise<SessionHost> {

@@ -7,11 +7,11 @@ import { ParleyError } from '@parley/core';
  * ```ts
  * import { RESTATE_ERROR_CODES } from '@parley/restate';
  *
- * console.log(RESTATE_ERROR_CODES.includes('invalid_options')); // true
+ * console.log(RESTATE_ERROR_CODES.includes('invalid_argument')); // true
  * ```
  */
 export const RESTATE_ERROR_CODES = [
-  'invalid_options',
+  'invalid_argument',
   'forged_wakeups',
   'unknown_request',
   'too_many_watchers',
@@ -24,7 +24,7 @@ export const RESTATE_ERROR_CODES = [
 /**
  * A code of {@link ParleyRestateError}.
  *
- * - `invalid_options`: a `define…` function was given a bad name, no protocols, two protocols of one
+ * - `invalid_argument`: a `define…` function was given a bad name, no protocols, two protocols of one
  *   name, or a bad `maxWatchers`.
  * - `forged_wakeups`: a waiter was woken `maxWakeups` times without the stored record being final
  *   (someone keeps resolving its awakeable by hand); the wait gives up rather than trusting them.
@@ -40,13 +40,13 @@ export const RESTATE_ERROR_CODES = [
  * ```ts
  * import type { RestateErrorCode } from '@parley/restate';
  *
- * const code: RestateErrorCode = 'invalid_options';
+ * const code: RestateErrorCode = 'invalid_argument';
  * ```
  */
 export type RestateErrorCode = (typeof RESTATE_ERROR_CODES)[number];
 
 /**
- * The error thrown by `@parley/restate`; check it with `isParleyError(err, 'invalid_options')`.
+ * The error thrown by `@parley/restate`; check it with `isParleyError(err, 'invalid_argument')`.
  * Inside a Restate handler ({@link awaitRequest}) it is the `cause` of the Restate `TerminalError`
  * actually thrown (message `<code>: <text>`), so the invocation fails for good instead of being
  * retried.
@@ -56,8 +56,8 @@ export type RestateErrorCode = (typeof RESTATE_ERROR_CODES)[number];
  * import { isParleyError } from '@parley/core';
  * import { ParleyRestateError } from '@parley/restate';
  *
- * const err = new ParleyRestateError('invalid_options', 'name must be a non-empty string');
- * console.log(isParleyError(err, 'invalid_options')); // true
+ * const err = new ParleyRestateError('invalid_argument', 'name must be a non-empty string');
+ * console.log(isParleyError(err, 'invalid_argument')); // true
  * ```
  */
 export class ParleyRestateError extends ParleyError<RestateErrorCode> {}

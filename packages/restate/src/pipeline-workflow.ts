@@ -45,7 +45,7 @@ interface Decided {
  * re-runs the nodes `@parley/pipeline`'s `revisionOrder` names with the issues (each re-run a
  * journaled attempt) and asks again, up to `maxRevisions` rounds (then `revise_limit`).
  *
- * @throws ParleyRestateError `invalid_options` for an empty name or a task node with
+ * @throws ParleyRestateError `invalid_argument` for an empty name or a task node with
  * `onUnknown: 'report'` (Restate runs an attempt again when its process died before the attempt's
  * result was journaled).
  * @example
@@ -69,13 +69,13 @@ export function definePipelineWorkflow<TName extends string>(
 ): restate.WorkflowDefinition<TName, PipelineWorkflowHandlers> {
   const { pipeline, work } = options;
   if (typeof options.name !== 'string' || options.name.length === 0) {
-    throw new ParleyRestateError('invalid_options', 'name must be a non-empty string');
+    throw new ParleyRestateError('invalid_argument', 'name must be a non-empty string');
   }
   for (const node of pipeline.nodes) {
     if (node.kind === 'task' && node.onUnknown === 'report') {
       // Restate runs an attempt again when its process died before the result was journaled.
       const text = `Node "${node.id}" asks onUnknown: 'report', which Restate cannot honour (it re-runs the attempt)`;
-      throw new ParleyRestateError('invalid_options', text);
+      throw new ParleyRestateError('invalid_argument', text);
     }
   }
 

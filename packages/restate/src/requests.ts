@@ -37,7 +37,7 @@ const WATCHERS = 'watchers';
  * and leave the request as it was; `cancel` cancels it; `get` reads it; `watch` registers an
  * awakeable resolved when it settles (use {@link awaitRequest}). Bind it to a Restate endpoint.
  *
- * @throws ParleyRestateError `invalid_options` for an empty name, no protocols, two protocols with
+ * @throws ParleyRestateError `invalid_argument` for an empty name, no protocols, two protocols with
  * one name, or a `maxWatchers` that is not a positive integer.
  * @example
  * ```ts
@@ -52,7 +52,7 @@ export function defineRequests<TName extends string>(options: RequestsOptions<TN
   const protocols = protocolMap(options);
   const maxWatchers = options.maxWatchers ?? DEFAULT_MAX_WATCHERS;
   if (!Number.isInteger(maxWatchers) || maxWatchers < 1) {
-    throw new ParleyRestateError('invalid_options', 'maxWatchers must be a positive integer');
+    throw new ParleyRestateError('invalid_argument', 'maxWatchers must be a positive integer');
   }
   const name = options.name;
 

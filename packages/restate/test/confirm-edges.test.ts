@@ -42,14 +42,14 @@ describe('defineConfirmations options', () => {
     ['a send that is not a function', { name: 'c', send: 'no' as unknown as typeof send }],
     ['standing allowances', { name: 'c', send, rules: { standingAllowanceMs: 60_000 } }],
     ['rules the gate refuses', { name: 'c', send, rules: { maxPending: 0 } }],
-  ])('refuses %s (invalid_options)', (_what, options) => {
+  ])('refuses %s (invalid_argument)', (_what, options) => {
     let thrown: unknown;
     try {
       defineConfirmations(options);
     } catch (error) {
       thrown = error;
     }
-    expect(isParleyError(thrown, 'invalid_options')).toBe(true);
+    expect(isParleyError(thrown, 'invalid_argument')).toBe(true);
   });
 });
 

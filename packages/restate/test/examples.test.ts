@@ -65,17 +65,17 @@ afterEach(() => {
 
 describe('@parley/restate examples', () => {
   it('RESTATE_ERROR_CODES (errors.ts)', async () => {
-    log(RESTATE_ERROR_CODES.includes('invalid_options'));
+    log(RESTATE_ERROR_CODES.includes('invalid_argument'));
     expectPrinted('true');
   });
 
   it('RestateErrorCode (errors.ts)', async () => {
-    const code: RestateErrorCode = 'invalid_options';
+    const code: RestateErrorCode = 'invalid_argument';
   });
 
   it('ParleyRestateError (errors.ts)', async () => {
-    const err = new ParleyRestateError('invalid_options', 'name must be a non-empty string');
-    log(isParleyError(err, 'invalid_options'));
+    const err = new ParleyRestateError('invalid_argument', 'name must be a non-empty string');
+    log(isParleyError(err, 'invalid_argument'));
     expectPrinted('true');
   });
 

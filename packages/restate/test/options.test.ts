@@ -21,8 +21,8 @@ describe('defineRequests options', () => {
     ['two protocols of one name', { name: 'r', protocols: [shutdownProtocol, shutdownProtocol] }],
     ['a maxWatchers of 0', { name: 'r', protocols: [shutdownProtocol], maxWatchers: 0 }],
     ['a fractional maxWatchers', { name: 'r', protocols: [shutdownProtocol], maxWatchers: 1.5 }],
-  ])('refuses %s (invalid_options)', (_name, options) => {
-    expect(codeOf(() => defineRequests(options))).toBe('invalid_options');
+  ])('refuses %s (invalid_argument)', (_name, options) => {
+    expect(codeOf(() => defineRequests(options))).toBe('invalid_argument');
   });
 
   it('takes any number of distinct protocols', () => {

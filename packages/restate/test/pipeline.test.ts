@@ -152,7 +152,7 @@ describe('definePipelineWorkflow', () => {
     expect(result.status).toBe('failed');
   });
 
-  it("refuses onUnknown: 'report' and an empty name (invalid_options), and takes review nodes", () => {
+  it("refuses onUnknown: 'report' and an empty name (invalid_argument), and takes review nodes", () => {
     const pipeline = definePipeline({
       name: 'p',
       nodes: [
@@ -173,7 +173,7 @@ describe('definePipelineWorkflow', () => {
       name: 'o',
       nodes: [{ id: 'pay', kind: 'task', agent: 'x', onUnknown: 'report' }],
     });
-    expect(codeOf(() => definePipelineWorkflow({ name: 'o', pipeline: once, work }))).toBe('invalid_options');
+    expect(codeOf(() => definePipelineWorkflow({ name: 'o', pipeline: once, work }))).toBe('invalid_argument');
     expect(
       codeOf(() =>
         definePipelineWorkflow({
@@ -182,6 +182,6 @@ describe('definePipelineWorkflow', () => {
           work,
         }),
       ),
-    ).toBe('invalid_options');
+    ).toBe('invalid_argument');
   });
 });

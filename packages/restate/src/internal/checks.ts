@@ -5,15 +5,15 @@ import type { RequestsOptions } from '../requests-types.js';
 
 export function protocolMap(options: RequestsOptions<string>): ReadonlyMap<string, Protocol> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
-    throw new ParleyRestateError('invalid_options', 'name must be a non-empty string');
+    throw new ParleyRestateError('invalid_argument', 'name must be a non-empty string');
   }
   if (!Array.isArray(options.protocols) || options.protocols.length === 0) {
-    throw new ParleyRestateError('invalid_options', 'protocols must list at least one protocol');
+    throw new ParleyRestateError('invalid_argument', 'protocols must list at least one protocol');
   }
   const map = new Map<string, Protocol>();
   for (const protocol of options.protocols) {
     if (map.has(protocol.name)) {
-      throw new ParleyRestateError('invalid_options', `Two protocols are named "${protocol.name}"`);
+      throw new ParleyRestateError('invalid_argument', `Two protocols are named "${protocol.name}"`);
     }
     map.set(protocol.name, protocol);
   }
