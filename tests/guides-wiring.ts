@@ -33,13 +33,12 @@ import {
   messageEvent as slackMessage,
 } from '../packages/slack/test/payloads.js';
 import { startWebApi } from '../packages/slack/test/web-api.js';
-import { startBotApi, TOKEN } from '../packages/telegram/test/bot-api.js';
 import {
+  GROUP as TG_GROUP,
   ALICE as TG_ALICE,
   MALLORY as TG_MALLORY,
-  clickUpdate,
-  textUpdate,
-} from '../packages/telegram/test/updates.js';
+} from '../packages/telegram/test/helpers.js';
+import { createTelegramStandIn } from '@parley/telegram/testing';
 import { expect } from 'vitest';
 
 const SLACK_TOKEN = 'xoxb-test-token';
@@ -144,14 +143,16 @@ interface Button {
 }
 
 async function telegram(program: Program): Promise<string[]> {
-  const api = await startBotApi(systemClock);
-  const env = { BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: api.apiRoot };
-  const now = (): number => Math.floor(Date.now() / 1000);
-  const sent = async (count: number): Promise<{ buttons: string[]; id: number }> => {
+  const api = await createTelegramStandIn({ user: TG_ALICE, chat: TG_GROUP });
+  const env = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.url };
+  const sent = async (count: number): Promise<string[]> => {
     const call = await within(`sendMessage #${count}`, api.waitFor('sendMessage', count));
     const markup = call.params['reply_markup'] as { inline_keyboard: Button[][] } | undefined;
-    const buttons = (markup?.inline_keyboard[0] ?? []).map((b) => b.callback_data);
-    return { buttons, id: 100 + count }; // the stand-in numbers the bot's messages from 101 on
+    return (markup?.inline_keyboard[0] ?? []).map((b) => b.callback_data);
+  };
+  // A click goes to the last card the bot sent; an update is confirmed once grammY handled it.
+  const handled = async (what: string, delivery: Promise<{ ok: boolean }>): Promise<void> => {
+    if (!(await within(what, delivery)).ok) throw new Error(`${what} was not delivered`);
   };
   return session(
     program,
@@ -159,21 +160,21 @@ async function telegram(program: Program): Promise<string[]> {
     'is running',
     () => api.close(),
     async () => {
-      api.push(textUpdate('/purge', { at: now() }));
+      void api.message('/purge');
       const first = await sent(1);
-      api.push(clickUpdate(first.buttons[0] ?? '', TG_MALLORY, first.id)); // refused: Mallory did not ask
-      api.push(textUpdate('hello', { from: TG_MALLORY, at: now() }));
-      await sent(2); // the bot's own handler answered: Mallory's click was handled before
-      api.push(clickUpdate(first.buttons[1] ?? '', TG_ALICE, first.id)); // 取消
+      await handled("Mallory's click", api.click(first[0] ?? '', { from: TG_MALLORY })); // refused: Mallory did not ask
+      void api.message('hello', { from: TG_MALLORY });
+      await sent(2); // the bot's own handler answered
+      void api.click(first[1] ?? ''); // 取消
       await sent(3);
-      api.push(textUpdate('/purge', { at: now() }));
+      void api.message('/purge');
       const second = await sent(4);
-      api.push(clickUpdate(second.buttons[0] ?? '', TG_ALICE, second.id)); // 确认
+      await handled('the click on 确认', api.click(second[0] ?? '')); // 确认
       await sent(5);
-      api.push(clickUpdate(second.buttons[0] ?? '', TG_ALICE, second.id)); // clicked twice
-      api.push(textUpdate('hello', { from: TG_MALLORY, at: now() }));
+      void api.click(second[0] ?? ''); // clicked twice
+      void api.message('hello', { from: TG_MALLORY });
       await sent(6);
-      return api.callsOf('sendMessage').map((call) => String(call.params['text']));
+      return api.calls('sendMessage').map((call) => String(call.params['text']));
     },
   );
 }

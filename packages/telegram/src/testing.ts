@@ -1,0 +1,26 @@
+/**
+ * A stand-in of the Telegram Bot API for testing a grammY bot offline (Node only): a loopback HTTP
+ * server the bot talks to through `client.apiRoot`, that delivers users' messages, edits and
+ * button clicks by long polling or webhook and records what the bot sent. Import it from
+ * `@parley/telegram/testing`; the main entry stays free of `node:` modules.
+ *
+ * @packageDocumentation
+ * @module @parley/telegram/testing
+ */
+export { createTelegramStandIn } from './standin.js';
+export type {
+  TelegramClickOptions,
+  TelegramDelivery,
+  TelegramMessageOptions,
+  TelegramStandIn,
+  TelegramStandInCall,
+  TelegramStandInChat,
+  TelegramStandInClickUpdate,
+  TelegramStandInFailure,
+  TelegramStandInMessage,
+  TelegramStandInMessageUpdate,
+  TelegramStandInOptions,
+  TelegramStandInUpdate,
+  TelegramStandInUpdates,
+  TelegramStandInUser,
+} from './standin-types.js';
