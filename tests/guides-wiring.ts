@@ -25,14 +25,12 @@ import {
   messageEvent as feishuMessage,
 } from '../packages/feishu/test/events.js';
 import { startOpenApi } from '../packages/feishu/test/openapi.js';
-import { SIGNING_SECRET, sign } from '../packages/slack/test/helpers.js';
 import {
   ALICE as SLACK_ALICE,
   MALLORY as SLACK_MALLORY,
-  blockActions,
-  messageEvent as slackMessage,
-} from '../packages/slack/test/payloads.js';
-import { startWebApi } from '../packages/slack/test/web-api.js';
+  CHANNEL as SLACK_CHANNEL,
+} from '../packages/slack/test/helpers.js';
+import { createSlackStandIn, type SlackDelivery } from '@parley/slack/testing';
 import {
   GROUP as TG_GROUP,
   ALICE as TG_ALICE,
@@ -40,8 +38,6 @@ import {
 } from '../packages/telegram/test/helpers.js';
 import { createTelegramStandIn } from '@parley/telegram/testing';
 import { expect } from 'vitest';
-
-const SLACK_TOKEN = 'xoxb-test-token';
 
 export type Platform = 'telegram' | 'slack' | 'feishu';
 
@@ -185,32 +181,23 @@ interface SlackButton {
 }
 
 async function slack(program: Program): Promise<string[]> {
-  const api = await startWebApi(systemClock);
+  const api = await createSlackStandIn({ user: SLACK_ALICE, channel: SLACK_CHANNEL });
   const port = await freePort();
   const env = {
-    SLACK_BOT_TOKEN: SLACK_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_BOT_TOKEN: api.token,
+    SLACK_SIGNING_SECRET: api.signingSecret,
     SLACK_API_URL: api.url,
     PORT: String(port),
   };
-  const post = async (body: string, type: string): Promise<void> => {
-    const url = `http://127.0.0.1:${port}/slack/events`;
-    const answer = await sendRequest(url, { headers: { 'content-type': type, ...sign(body) }, body });
-    if (answer.status !== 200) throw new Error(`Bolt answered ${answer.status}: ${answer.text}`);
+  api.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+  const delivered = async (what: string, delivery: Promise<SlackDelivery>): Promise<void> => {
+    const result = await within(what, delivery);
+    if (!result.ok) throw new Error(`${what}: ${result.message}`);
   };
   const say = (text: string, user: string) =>
-    post(JSON.stringify(slackMessage(text, { user, at: Date.now() })), 'application/json');
-  const click = (button: SlackButton | undefined, user: string) => {
-    const payload = blockActions(button?.value ?? '', {
-      user,
-      at: Date.now(),
-      actionId: button?.action_id ?? '',
-    });
-    return post(
-      `payload=${encodeURIComponent(JSON.stringify(payload))}`,
-      'application/x-www-form-urlencoded',
-    );
-  };
+    delivered(`"${text}" from ${user}`, api.message(text, { user }));
+  const click = (button: SlackButton | undefined, user: string) =>
+    delivered(`a click from ${user}`, api.click(button?.value ?? '', { user }));
   const posted = async (count: number): Promise<SlackButton[]> => {
     const { params } = await within(`chat.postMessage #${count}`, api.waitFor('chat.postMessage', count));
     const blocks = (params['blocks'] ?? []) as { type: string; elements?: SlackButton[] }[];
@@ -236,7 +223,7 @@ async function slack(program: Program): Promise<string[]> {
       await click(second[0], SLACK_ALICE); // clicked twice
       await say('hello', SLACK_MALLORY);
       await posted(6);
-      return api.callsOf('chat.postMessage').map((call) => String(call.params['text']));
+      return api.calls('chat.postMessage').map((call) => String(call.params['text']));
     },
   );
 }

@@ -134,6 +134,31 @@ describe('installed from packed tarballs', () => {
     },
   );
 
+  it.runIf(subpaths.some(([name]) => name === '@parley/slack/testing'))(
+    'starts the Slack stand-in of @parley/slack/testing from ESM and from CJS',
+    () => {
+      const authTest = (s: string) =>
+        `fetch(\`\${${s}.url}auth.test\`, { method: 'POST', headers: { authorization: \`Bearer \${${s}.token}\` } }).then((r) => r.json())`;
+      const esm = `
+        import { createSlackStandIn } from '@parley/slack/testing';
+        const slack = await createSlackStandIn();
+        const answer = await ${authTest('slack')};
+        await slack.close();
+        console.log(JSON.stringify(answer.user_id));
+      `;
+      const cjs = `
+        const { createSlackStandIn } = require('@parley/slack/testing');
+        createSlackStandIn().then(async (slack) => {
+          const answer = await ${authTest('slack')};
+          await slack.close();
+          console.log(JSON.stringify(answer.user_id));
+        });
+      `;
+      expect(JSON.parse(run('node', ['--input-type=module', '-e', esm], project))).toBe('U0BOT00001');
+      expect(JSON.parse(run('node', [...CJS, '-e', cjs], project))).toBe('U0BOT00001');
+    },
+  );
+
   it('recognises an error thrown by the CJS build with the ESM build, and the reverse', () => {
     const script = `
       import { createRequire } from 'node:module';
