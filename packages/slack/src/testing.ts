@@ -9,17 +9,19 @@
  */
 export { createSlackStandIn } from './standin.js';
 export type {
-  SlackClickOptions,
   SlackDeliverOptions,
   SlackDelivery,
+  SlackStandIn,
+  SlackStandInCall,
+  SlackStandInFailure,
+  SlackStandInOptions,
+} from './standin-types.js';
+export type {
+  SlackClickOptions,
   SlackEventBody,
   SlackEventCallback,
   SlackInteraction,
   SlackMessageBody,
   SlackMessageOptions,
-  SlackStandIn,
-  SlackStandInCall,
-  SlackStandInFailure,
-  SlackStandInOptions,
   SlackStandInPayloads,
-} from './standin-types.js';
+} from './standin-payload-types.js';

@@ -10,11 +10,13 @@ import type {
   TelegramDelivery,
   TelegramStandIn,
   TelegramStandInCall,
-  TelegramStandInChat,
   TelegramStandInOptions,
+} from './standin-types.js';
+import type {
+  TelegramStandInChat,
   TelegramStandInUpdate,
   TelegramStandInUser,
-} from './standin-types.js';
+} from './standin-update-types.js';
 
 /** The bot `getMe` answers with unless `options.bot` says otherwise. */
 const DEFAULT_BOT: TelegramStandInUser = {

@@ -9,18 +9,20 @@
  */
 export { createTelegramStandIn } from './standin.js';
 export type {
-  TelegramClickOptions,
   TelegramDelivery,
-  TelegramMessageOptions,
   TelegramStandIn,
   TelegramStandInCall,
+  TelegramStandInFailure,
+  TelegramStandInOptions,
+} from './standin-types.js';
+export type {
+  TelegramClickOptions,
+  TelegramMessageOptions,
   TelegramStandInChat,
   TelegramStandInClickUpdate,
-  TelegramStandInFailure,
   TelegramStandInMessage,
   TelegramStandInMessageUpdate,
-  TelegramStandInOptions,
   TelegramStandInUpdate,
   TelegramStandInUpdates,
   TelegramStandInUser,
-} from './standin-types.js';
+} from './standin-update-types.js';

@@ -2,7 +2,7 @@
 // (https://api.slack.com/apis/events-api, https://api.slack.com/events/message and its subtypes,
 // https://api.slack.com/reference/interaction-payloads/block-actions), extra fields included.
 import type { Clock } from '@parley/core';
-import type { SlackEventCallback, SlackMessageBody, SlackStandInPayloads } from '../standin-types.js';
+import type { SlackEventCallback, SlackMessageBody, SlackStandInPayloads } from '../standin-payload-types.js';
 
 export const APP_ID = 'A0APP00001';
 

@@ -1,7 +1,7 @@
 // What the stand-in remembers of its chats, as Telegram would: the chats it has seen, each chat's
 // message numbering (shared by users' messages and the bot's, increasing), and the messages the
 // bot sent (to edit them and to click their buttons).
-import type { TelegramStandInChat, TelegramStandInMessage } from '../standin-types.js';
+import type { TelegramStandInChat, TelegramStandInMessage } from '../standin-update-types.js';
 
 /** The first `message_id` of a chat is this plus one. */
 const FIRST_MESSAGE_ID = 100;

@@ -2,11 +2,8 @@
 // shape or Telegram's refusal (`{ ok: false, error_code, description }`) for what Telegram refuses:
 // https://core.telegram.org/bots/api#available-methods
 import type { Clock } from '@parley/core';
-import type {
-  TelegramStandInFailure,
-  TelegramStandInMessage,
-  TelegramStandInUser,
-} from '../standin-types.js';
+import type { TelegramStandInFailure } from '../standin-types.js';
+import type { TelegramStandInMessage, TelegramStandInUser } from '../standin-update-types.js';
 import type { StandInChats } from './standin-chats.js';
 
 /** Telegram's limit on a message's text, in characters. */

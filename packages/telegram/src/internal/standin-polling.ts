@@ -3,7 +3,7 @@
 // held at a time and answered when an update arrives or its `timeout` passes on the clock, and
 // the deliveries waiting for their confirmation.
 import type { Clock, TimerHandle } from '@parley/core';
-import type { TelegramStandInUpdate } from '../standin-types.js';
+import type { TelegramStandInUpdate } from '../standin-update-types.js';
 
 /** Telegram's cap on `limit`, and its default. */
 const MAX_LIMIT = 100;

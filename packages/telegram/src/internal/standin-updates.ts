@@ -11,7 +11,7 @@ import type {
   TelegramStandInUpdates,
   TelegramStandInUser,
   TelegramStandInChat,
-} from '../standin-types.js';
+} from '../standin-update-types.js';
 import type { StandInChats } from './standin-chats.js';
 
 /** The update_id before the first one (Telegram's are large and increasing). */

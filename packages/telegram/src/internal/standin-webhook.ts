@@ -2,7 +2,8 @@
 // the update as JSON to the URL the bot set, with the secret in `X-Telegram-Bot-Api-Secret-Token`.
 // A 2xx answer delivers it; the stand-in does not retry (a test delivers the update again).
 import { sendRequest } from '@parley/testing/loopback';
-import type { TelegramDelivery, TelegramStandInUpdate } from '../standin-types.js';
+import type { TelegramDelivery } from '../standin-types.js';
+import type { TelegramStandInUpdate } from '../standin-update-types.js';
 import type { StandInWebhook } from './standin-methods.js';
 
 export async function postToWebhook<TUpdate extends TelegramStandInUpdate>(
