@@ -14,24 +14,19 @@ import { createServer } from 'node:net';
 import { createManualClock, systemClock } from '@parley/core';
 import { sendRequest } from '@parley/testing/loopback';
 import { createFeishuStandIn, type FeishuSentMessage } from '@parley/feishu/testing';
-import { SIGNING_SECRET, sign } from '../packages/slack/test/helpers.js';
 import {
   ALICE as SLACK_ALICE,
   MALLORY as SLACK_MALLORY,
-  blockActions,
-  messageEvent as slackMessage,
-} from '../packages/slack/test/payloads.js';
-import { startWebApi } from '../packages/slack/test/web-api.js';
-import { startBotApi, TOKEN } from '../packages/telegram/test/bot-api.js';
+  CHANNEL as SLACK_CHANNEL,
+} from '../packages/slack/test/helpers.js';
+import { createSlackStandIn, type SlackDelivery } from '@parley/slack/testing';
 import {
+  GROUP as TG_GROUP,
   ALICE as TG_ALICE,
   MALLORY as TG_MALLORY,
-  clickUpdate,
-  textUpdate,
-} from '../packages/telegram/test/updates.js';
+} from '../packages/telegram/test/helpers.js';
+import { createTelegramStandIn } from '@parley/telegram/testing';
 import { expect } from 'vitest';
-
-const SLACK_TOKEN = 'xoxb-test-token';
 
 export type Platform = 'telegram' | 'slack' | 'feishu';
 
@@ -133,14 +128,16 @@ interface Button {
 }
 
 async function telegram(program: Program): Promise<string[]> {
-  const api = await startBotApi(systemClock);
-  const env = { BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: api.apiRoot };
-  const now = (): number => Math.floor(Date.now() / 1000);
-  const sent = async (count: number): Promise<{ buttons: string[]; id: number }> => {
+  const api = await createTelegramStandIn({ user: TG_ALICE, chat: TG_GROUP });
+  const env = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.url };
+  const sent = async (count: number): Promise<string[]> => {
     const call = await within(`sendMessage #${count}`, api.waitFor('sendMessage', count));
     const markup = call.params['reply_markup'] as { inline_keyboard: Button[][] } | undefined;
-    const buttons = (markup?.inline_keyboard[0] ?? []).map((b) => b.callback_data);
-    return { buttons, id: 100 + count }; // the stand-in numbers the bot's messages from 101 on
+    return (markup?.inline_keyboard[0] ?? []).map((b) => b.callback_data);
+  };
+  // A click goes to the last card the bot sent; an update is confirmed once grammY handled it.
+  const handled = async (what: string, delivery: Promise<{ ok: boolean }>): Promise<void> => {
+    if (!(await within(what, delivery)).ok) throw new Error(`${what} was not delivered`);
   };
   return session(
     program,
@@ -148,21 +145,21 @@ async function telegram(program: Program): Promise<string[]> {
     'is running',
     () => api.close(),
     async () => {
-      api.push(textUpdate('/purge', { at: now() }));
+      void api.message('/purge');
       const first = await sent(1);
-      api.push(clickUpdate(first.buttons[0] ?? '', TG_MALLORY, first.id)); // refused: Mallory did not ask
-      api.push(textUpdate('hello', { from: TG_MALLORY, at: now() }));
-      await sent(2); // the bot's own handler answered: Mallory's click was handled before
-      api.push(clickUpdate(first.buttons[1] ?? '', TG_ALICE, first.id)); // 取消
+      await handled("Mallory's click", api.click(first[0] ?? '', { from: TG_MALLORY })); // refused: Mallory did not ask
+      void api.message('hello', { from: TG_MALLORY });
+      await sent(2); // the bot's own handler answered
+      void api.click(first[1] ?? ''); // 取消
       await sent(3);
-      api.push(textUpdate('/purge', { at: now() }));
+      void api.message('/purge');
       const second = await sent(4);
-      api.push(clickUpdate(second.buttons[0] ?? '', TG_ALICE, second.id)); // 确认
+      await handled('the click on 确认', api.click(second[0] ?? '')); // 确认
       await sent(5);
-      api.push(clickUpdate(second.buttons[0] ?? '', TG_ALICE, second.id)); // clicked twice
-      api.push(textUpdate('hello', { from: TG_MALLORY, at: now() }));
+      void api.click(second[0] ?? ''); // clicked twice
+      void api.message('hello', { from: TG_MALLORY });
       await sent(6);
-      return api.callsOf('sendMessage').map((call) => String(call.params['text']));
+      return api.calls('sendMessage').map((call) => String(call.params['text']));
     },
   );
 }
@@ -173,32 +170,23 @@ interface SlackButton {
 }
 
 async function slack(program: Program): Promise<string[]> {
-  const api = await startWebApi(systemClock);
+  const api = await createSlackStandIn({ user: SLACK_ALICE, channel: SLACK_CHANNEL });
   const port = await freePort();
   const env = {
-    SLACK_BOT_TOKEN: SLACK_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_BOT_TOKEN: api.token,
+    SLACK_SIGNING_SECRET: api.signingSecret,
     SLACK_API_URL: api.url,
     PORT: String(port),
   };
-  const post = async (body: string, type: string): Promise<void> => {
-    const url = `http://127.0.0.1:${port}/slack/events`;
-    const answer = await sendRequest(url, { headers: { 'content-type': type, ...sign(body) }, body });
-    if (answer.status !== 200) throw new Error(`Bolt answered ${answer.status}: ${answer.text}`);
+  api.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+  const delivered = async (what: string, delivery: Promise<SlackDelivery>): Promise<void> => {
+    const result = await within(what, delivery);
+    if (!result.ok) throw new Error(`${what}: ${result.message}`);
   };
   const say = (text: string, user: string) =>
-    post(JSON.stringify(slackMessage(text, { user, at: Date.now() })), 'application/json');
-  const click = (button: SlackButton | undefined, user: string) => {
-    const payload = blockActions(button?.value ?? '', {
-      user,
-      at: Date.now(),
-      actionId: button?.action_id ?? '',
-    });
-    return post(
-      `payload=${encodeURIComponent(JSON.stringify(payload))}`,
-      'application/x-www-form-urlencoded',
-    );
-  };
+    delivered(`"${text}" from ${user}`, api.message(text, { user }));
+  const click = (button: SlackButton | undefined, user: string) =>
+    delivered(`a click from ${user}`, api.click(button?.value ?? '', { user }));
   const posted = async (count: number): Promise<SlackButton[]> => {
     const { params } = await within(`chat.postMessage #${count}`, api.waitFor('chat.postMessage', count));
     const blocks = (params['blocks'] ?? []) as { type: string; elements?: SlackButton[] }[];
@@ -224,7 +212,7 @@ async function slack(program: Program): Promise<string[]> {
       await click(second[0], SLACK_ALICE); // clicked twice
       await say('hello', SLACK_MALLORY);
       await posted(6);
-      return api.callsOf('chat.postMessage').map((call) => String(call.params['text']));
+      return api.calls('chat.postMessage').map((call) => String(call.params['text']));
     },
   );
 }

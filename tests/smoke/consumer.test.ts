@@ -33,15 +33,15 @@ interface Pkg {
 }
 
 const packages = (listPackages() as Pkg[]).filter((p) => existsSync(join(p.dir, 'dist', 'index.js')));
-/** Every entry point a consumer can import: each package and each of its subpaths (`@parley/feishu/testing`). */
-const entryPoints = packages.flatMap((p) => [
-  p.name,
-  ...Object.keys(p.manifest.exports ?? {})
-    .filter((key) => key !== '.' && key !== './package.json')
-    .map((key) => `${p.name}${key.slice(1)}`),
-]);
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** Every subpath export of a built package (`@parley/testing/loopback`, `@parley/telegram/testing`, …). */
+const subpaths = packages.flatMap((p) =>
+  Object.keys(p.manifest.exports ?? {})
+    .filter((key) => key !== '.' && key !== './package.json')
+    .map((key) => [`${p.name}${key.slice(1)}`]),
+);
 
 /** Node without require(esm): how Node 20.0–20.18 load a CJS package. */
 const CJS = ['--no-experimental-require-module'];
@@ -86,25 +86,78 @@ describe('installed from packed tarballs', () => {
     expect(packages.map((p) => p.name)).toContain('@parley/core');
   });
 
-  it.each(entryPoints.map((name) => [name]))('%s imports from ESM and CJS with the same exports', (name) => {
-    const esm = run(
-      'node',
-      [
-        '--input-type=module',
-        '-e',
-        `import * as m from '${name}'; console.log(JSON.stringify(Object.keys(m).sort()))`,
-      ],
-      project,
-    );
-    const cjs = run(
-      'node',
-      [...CJS, '-e', `console.log(JSON.stringify(Object.keys(require('${name}')).sort()))`],
-      project,
-    );
-    const esmKeys = JSON.parse(esm) as string[];
-    expect(esmKeys.length).toBeGreaterThan(0);
-    expect(JSON.parse(cjs)).toEqual(esmKeys);
-  });
+  it.each([...packages.map((p) => [p.name]), ...subpaths])(
+    '%s imports from ESM and CJS with the same exports',
+    (name) => {
+      const esm = run(
+        'node',
+        [
+          '--input-type=module',
+          '-e',
+          `import * as m from '${name}'; console.log(JSON.stringify(Object.keys(m).sort()))`,
+        ],
+        project,
+      );
+      const cjs = run(
+        'node',
+        [...CJS, '-e', `console.log(JSON.stringify(Object.keys(require('${name}')).sort()))`],
+        project,
+      );
+      const esmKeys = JSON.parse(esm) as string[];
+      expect(esmKeys.length).toBeGreaterThan(0);
+      expect(JSON.parse(cjs)).toEqual(esmKeys);
+    },
+  );
+
+  it.runIf(subpaths.some(([name]) => name === '@parley/telegram/testing'))(
+    'starts the Telegram stand-in of @parley/telegram/testing from ESM and from CJS',
+    () => {
+      const getMe = (t: string) =>
+        `fetch(\`\${${t}.url}/bot\${${t}.token}/getMe\`, { method: 'POST' }).then((r) => r.json())`;
+      const esm = `
+        import { createTelegramStandIn } from '@parley/telegram/testing';
+        const telegram = await createTelegramStandIn();
+        const answer = await ${getMe('telegram')};
+        await telegram.close();
+        console.log(JSON.stringify(answer.result.username));
+      `;
+      const cjs = `
+        const { createTelegramStandIn } = require('@parley/telegram/testing');
+        createTelegramStandIn().then(async (telegram) => {
+          const answer = await ${getMe('telegram')};
+          await telegram.close();
+          console.log(JSON.stringify(answer.result.username));
+        });
+      `;
+      expect(JSON.parse(run('node', ['--input-type=module', '-e', esm], project))).toBe('shop_bot');
+      expect(JSON.parse(run('node', [...CJS, '-e', cjs], project))).toBe('shop_bot');
+    },
+  );
+
+  it.runIf(subpaths.some(([name]) => name === '@parley/slack/testing'))(
+    'starts the Slack stand-in of @parley/slack/testing from ESM and from CJS',
+    () => {
+      const authTest = (s: string) =>
+        `fetch(\`\${${s}.url}auth.test\`, { method: 'POST', headers: { authorization: \`Bearer \${${s}.token}\` } }).then((r) => r.json())`;
+      const esm = `
+        import { createSlackStandIn } from '@parley/slack/testing';
+        const slack = await createSlackStandIn();
+        const answer = await ${authTest('slack')};
+        await slack.close();
+        console.log(JSON.stringify(answer.user_id));
+      `;
+      const cjs = `
+        const { createSlackStandIn } = require('@parley/slack/testing');
+        createSlackStandIn().then(async (slack) => {
+          const answer = await ${authTest('slack')};
+          await slack.close();
+          console.log(JSON.stringify(answer.user_id));
+        });
+      `;
+      expect(JSON.parse(run('node', ['--input-type=module', '-e', esm], project))).toBe('U0BOT00001');
+      expect(JSON.parse(run('node', [...CJS, '-e', cjs], project))).toBe('U0BOT00001');
+    },
+  );
 
   it('recognises an error thrown by the CJS build with the ESM build, and the reverse', () => {
     const script = `

@@ -1,6 +1,6 @@
 // What a package's readme.test.ts needs to hold its README's first code block to a tested region.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** The first `ts` block of the README at `readme`, without its import lines. */
 export function readmeFirstBlock(readme: URL): string {
@@ -109,5 +109,42 @@ export function testOfflineExample(options: {
       log.mockRestore();
       info.mockRestore();
     }
+  });
+}
+
+/**
+ * Checks a README section's example as a package's readme.test.ts does: the first `ts` block under
+ * `## <heading>` is the program at `example` from its first import down, the `sh` block above it
+ * installs every package the program imports, and the program prints `printed` (one array of
+ * `console.log` arguments per call) when run by `run` (its dynamic import).
+ */
+export function describeReadmeExample(options: {
+  readonly readme: URL;
+  readonly heading: string;
+  readonly example: URL;
+  readonly run: () => Promise<unknown>;
+  readonly printed: readonly unknown[][];
+}): void {
+  const text = readFileSync(options.readme, 'utf8');
+  const program = readFileSync(options.example, 'utf8');
+  const logged = captureLogs();
+  const block = (lang: 'ts' | 'sh'): string => {
+    const section = text.slice(text.indexOf(`\n## ${options.heading}\n`));
+    const match = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section);
+    if (match?.[1] === undefined) throw new Error(`No ${lang} block under "${options.heading}"`);
+    return match[1];
+  };
+  describe(`README: ${options.heading}`, () => {
+    it('shows exactly the code of its example program', () => {
+      expect(block('ts')).toBe(program.slice(program.indexOf('\nimport ') + 1));
+    });
+    it('installs every package the example imports', () => {
+      const installed = block('sh').trim().split(/\s+/).slice(2); // npm install …
+      expect(installed.sort()).toEqual(importedPackages(block('ts')));
+    });
+    it('runs as shown and prints what its comments say', async () => {
+      await options.run();
+      expect(logged).toEqual(options.printed);
+    });
   });
 }

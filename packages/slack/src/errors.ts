@@ -16,6 +16,7 @@ export const SLACK_ADAPTER_ERROR_CODES = [
   'network_error',
   'button_value_too_long',
   'button_label_too_long',
+  'closed',
 ] as const;
 
 /**

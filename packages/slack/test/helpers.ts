@@ -1,51 +1,64 @@
-// One Bolt app (HTTPReceiver on 127.0.0.1) with the adapter, a bus and the Web API stand-in. A test
-// acts as Slack: it POSTs documented Events API and interactivity payloads, signed with the signing
-// secret (https://api.slack.com/authentication/verifying-requests-from-slack), and reads the app's
-// Web API calls from the stand-in. `processBeforeResponse` makes Bolt answer a request only after
-// its middleware ran, so a post resolves once the event was handled.
-import { createHmac } from 'node:crypto';
+// The people and channel of the tests, and one Bolt app (HTTPReceiver on 127.0.0.1) with the
+// adapter and a bus on the exported Slack stand-in, which delivers Events API and interactivity
+// requests signed with the signing secret to the app's Request URL and answers its Web API calls.
+// `processBeforeResponse` makes Bolt answer a request only after its middleware ran, so a
+// delivery resolves once the event was handled.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
-import type { ManualClock } from '@parley/core';
+import type { Clock, ManualClock } from '@parley/core';
 import { sendRequest } from '@parley/testing/loopback';
 import { App, LogLevel } from '@slack/bolt';
 import { createSlackAdapter, type SlackAdapter } from '../src/index.js';
-import type { WebApiStandIn } from './web-api.js';
+import {
+  createSlackStandIn,
+  type SlackDelivery,
+  type SlackEventBody,
+  type SlackInteraction,
+  type SlackStandIn,
+} from '../src/testing.js';
 
-export const SIGNING_SECRET = 'signing-secret-8f2a';
+/** 2026-01-01T00:00:00Z in ms. */
+export const T0 = 1_767_225_600_000;
+export const CHANNEL = 'C0OPS00001';
+export const ALICE = 'U0ALICE001';
+export const MALLORY = 'U0MALLORY1';
+export const OTHER_BOT = 'B0HELPER01';
+
+/** The stand-in the tests use: Alice writes in #ops unless a test says otherwise. */
+export function startStandIn(clock: Clock): Promise<SlackStandIn> {
+  return createSlackStandIn({ clock, user: ALICE, channel: CHANNEL });
+}
+
+/** The HTTP status of a delivery (0 when none came back). */
+export const statusOf = (delivery: SlackDelivery): number => delivery.status ?? 0;
 
 export interface Harness {
   readonly app: App;
   readonly bus: MessageBus;
   readonly slack: SlackAdapter;
-  /** Posts an Events API body (JSON) as Slack would; resolves to the HTTP status once handled. */
-  event(body: object, headers?: Record<string, string>): Promise<number>;
-  /** Posts an interactivity payload (form-encoded `payload=`) as Slack would. */
-  interaction(payload: object): Promise<number>;
-  /** Posts a raw body with the given signature headers. */
+  /** Delivers an Events API body as Slack would (`retry`: its redelivery count); resolves to the status. */
+  event(body: SlackEventBody, retry?: number): Promise<number>;
+  /** Delivers an interactivity payload as Slack would; resolves to the status. */
+  interaction(payload: SlackInteraction): Promise<number>;
+  /** Posts a raw body with the given headers to the app's Request URL. */
   post(body: string, type: string, headers: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
 }
 
 export interface HarnessOptions {
   readonly clock: ManualClock;
-  readonly api: WebApiStandIn;
+  readonly api: SlackStandIn;
   readonly raw?: boolean;
   readonly ignoreSelf?: boolean;
   readonly setup?: (app: App, bus: MessageBus, slack: SlackAdapter) => void;
 }
 
-export function sign(body: string, at = Math.floor(Date.now() / 1000)): Record<string, string> {
-  const signature = createHmac('sha256', SIGNING_SECRET).update(`v0:${at}:${body}`).digest('hex');
-  return { 'x-slack-request-timestamp': String(at), 'x-slack-signature': `v0=${signature}` };
-}
-
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const { api, clock } = options;
   const app = new App({
-    token: 'xoxb-test-token',
-    signingSecret: SIGNING_SECRET,
+    token: api.token,
+    signingSecret: api.signingSecret,
     processBeforeResponse: true,
     ignoreSelf: options.ignoreSelf ?? true,
     logLevel: LogLevel.ERROR,
@@ -65,26 +78,20 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   await bus.attach(slack);
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const { port } = server.address() as AddressInfo; // a TCP server: an AddressInfo
-
-  const post = async (body: string, type: string, headers: Record<string, string>): Promise<number> => {
-    const url = `http://127.0.0.1:${port}/slack/events`;
-    return (await sendRequest(url, { headers: { 'content-type': type, ...headers }, body })).status;
-  };
+  const url = `http://127.0.0.1:${port}/slack/events`;
+  api.setRequestUrl(url);
 
   return {
     app,
     bus,
     slack,
-    event(body, headers = {}) {
-      const text = JSON.stringify(body);
-      return post(text, 'application/json', { ...sign(text), ...headers });
+    event: async (body, retry = 0) => statusOf(await api.deliver(body, { retry })),
+    interaction: async (payload) => statusOf(await api.interact(payload)),
+    async post(body, type, headers) {
+      return (await sendRequest(url, { headers: { 'content-type': type, ...headers }, body })).status;
     },
-    interaction(payload) {
-      const text = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-      return post(text, 'application/x-www-form-urlencoded', sign(text));
-    },
-    post,
     async stop() {
+      api.setRequestUrl(undefined);
       await app.stop();
       await bus.close();
     },

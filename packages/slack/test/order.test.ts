@@ -4,22 +4,21 @@
 import { comparePlatformOrder, type InboundMessage, type OutboundResult } from '@parley/bus';
 import { createManualClock, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './helpers.js';
-import { CHANNEL, editEvent, messageEvent, T0 } from './payloads.js';
-import { startWebApi, type WebApiStandIn } from './web-api.js';
+import type { SlackEventBody, SlackMessageBody, SlackStandIn } from '../src/testing.js';
+import { CHANNEL, type Harness, startHarness, startStandIn, T0 } from './helpers.js';
 
 let clock: ManualClock;
-let api: WebApiStandIn;
+let api: SlackStandIn;
 let h: Harness;
 
 const SCOPE = `slack:${CHANNEL}`;
 
-async function inboundOf(body: object): Promise<InboundMessage> {
+async function inboundOf(body: SlackEventBody): Promise<InboundMessage> {
   expect(await h.event(body)).toBe(200);
   return h.bus.receiveInbound();
 }
 
-function withTs(body: ReturnType<typeof messageEvent>, ts: unknown): object {
+function withTs(body: SlackMessageBody, ts: unknown): SlackEventBody {
   return { ...body, event: { ...body.event, ts, event_ts: ts } };
 }
 
@@ -27,7 +26,7 @@ const orderOf = (result: OutboundResult) => (result.status === 'sent' ? result.o
 
 beforeEach(async () => {
   clock = createManualClock({ now: T0 });
-  api = await startWebApi(clock);
+  api = await startStandIn(clock);
   h = await startHarness({ clock, api, raw: true });
 });
 
@@ -38,19 +37,21 @@ afterEach(async () => {
 
 describe('inbound order', () => {
   it('reads "1700000000.000100" as [1700000000, 100], with no floating point', async () => {
-    const message = await inboundOf(withTs(messageEvent('确认'), '1700000000.000100'));
+    const message = await inboundOf(withTs(api.payloads.message('确认'), '1700000000.000100'));
     expect(message.order).toEqual({ scope: SCOPE, position: [1_700_000_000, 100] });
   });
 
   it('gives a thread reply the order of its channel, where thread replies take their ts too', async () => {
-    const message = await inboundOf(messageEvent('确认', { threadTs: '1767225600.000001', seq: 42 }));
+    const message = await inboundOf(
+      api.payloads.message('确认', { threadTs: '1767225600.000001', at: T0 + 5_000, seq: 42 }),
+    );
     expect(message.threadId).toBe('1767225600.000001');
     expect(message.order).toEqual({ scope: SCOPE, position: [1_767_225_605, 42] });
   });
 
   it('keeps the place of the edited message on an edit', async () => {
-    const original = messageEvent('取消', { at: T0, seq: 5 });
-    const edit = await inboundOf(editEvent(original, '确认', T0 + 30_000));
+    const original = api.payloads.message('取消', { at: T0, seq: 5 });
+    const edit = await inboundOf(api.payloads.edit(original, '确认', { at: T0 + 30_000 }));
     expect(edit.kind).toBe('edit');
     expect(edit.order).toEqual({ scope: SCOPE, position: [1_767_225_600, 5] });
   });
@@ -65,7 +66,7 @@ describe('inbound order', () => {
       '1e9.000100',
       17e8,
     ]) {
-      const message = await inboundOf(withTs(messageEvent('确认'), ts));
+      const message = await inboundOf(withTs(api.payloads.message('确认'), ts));
       expect(message.order).toBeUndefined();
     }
   });
@@ -81,8 +82,8 @@ describe('receipt order', () => {
   it('orders a reply stamped before the prompt within the same millisecond before it', async () => {
     clock.advance(5_000);
     const prompt = await h.bus.publishOutbound({ channel: 'slack', chatId: CHANNEL, text: '确认?' }); // .005000 + 1
-    const early = await inboundOf(messageEvent('确认', { at: T0 + 5_000, seq: 0 }));
-    const late = await inboundOf(messageEvent('确认', { at: T0 + 5_000, seq: 2 }));
+    const early = await inboundOf(api.payloads.message('确认', { at: T0 + 5_000, seq: 0 }));
+    const late = await inboundOf(api.payloads.message('确认', { at: T0 + 5_000, seq: 2 }));
     // The millisecond stamps tie; only the ts order tells them apart.
     expect(early.createdAt).toBe(prompt.status === 'sent' ? prompt.sentAt : undefined);
     expect(comparePlatformOrder(early.order, orderOf(prompt))).toBe('before');

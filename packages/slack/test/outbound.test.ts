@@ -3,12 +3,11 @@
 import type { BusEvents, OutboundInput } from '@parley/bus';
 import { createManualClock, isParleyError, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './helpers.js';
-import { CHANNEL, T0 } from './payloads.js';
-import { startWebApi, type WebApiStandIn } from './web-api.js';
+import type { SlackStandIn } from '../src/testing.js';
+import { CHANNEL, type Harness, startHarness, startStandIn, T0 } from './helpers.js';
 
 let clock: ManualClock;
-let api: WebApiStandIn;
+let api: SlackStandIn;
 let h: Harness;
 let dropped: BusEvents['dropped'][];
 
@@ -23,7 +22,7 @@ async function errorOf(input: OutboundInput): Promise<unknown> {
 
 beforeEach(async () => {
   clock = createManualClock({ now: T0 });
-  api = await startWebApi(clock);
+  api = await startStandIn(clock);
   h = await startHarness({ clock, api });
   dropped = [];
   h.bus.on('dropped', (event) => dropped.push(event));
@@ -39,7 +38,7 @@ describe('send', () => {
     clock.advance(1_234);
     const result = await h.bus.publishOutbound({ channel: 'slack', chatId: CHANNEL, text: 'hi' });
     expect(result).toMatchObject({ status: 'sent', sentAt: T0 + 1_234 });
-    expect(api.callsOf('chat.postMessage')[0]?.params).toMatchObject({ channel: CHANNEL, text: 'hi' });
+    expect(api.calls('chat.postMessage')[0]?.params).toMatchObject({ channel: CHANNEL, text: 'hi' });
   });
 
   it('posts into the thread and escapes what Slack reads as markup', async () => {
@@ -49,7 +48,7 @@ describe('send', () => {
       threadId: '1767225600.000100',
       text: 'a<b>&c',
     });
-    expect(api.callsOf('chat.postMessage')[0]?.params).toMatchObject({
+    expect(api.calls('chat.postMessage')[0]?.params).toMatchObject({
       thread_ts: '1767225600.000100',
       text: 'a&lt;b&gt;&amp;c',
     });
@@ -70,7 +69,7 @@ describe('send', () => {
         ],
       },
     });
-    const params = api.callsOf('chat.postMessage')[0]?.params ?? {};
+    const params = api.calls('chat.postMessage')[0]?.params ?? {};
     expect(params['text']).toBe(`Confirm\n${body}`);
     expect(params['blocks']).toEqual([
       { type: 'header', text: { type: 'plain_text', text: 'Confirm', emoji: true } },
@@ -105,13 +104,13 @@ describe('send', () => {
       text: 't',
       card: { body, buttons: [] },
     });
-    const blocks = api.callsOf('chat.postMessage')[0]?.params['blocks'] as { text: { text: string } }[];
+    const blocks = api.calls('chat.postMessage')[0]?.params['blocks'] as { text: { text: string } }[];
     expect(blocks.map((b) => b.text.text)).toEqual(['x'.repeat(2999), '😀z']);
   });
 
   it('shows the text in the card when the card has no body', async () => {
     await h.bus.publishOutbound({ channel: 'slack', chatId: CHANNEL, text: 'Sure?', card: { buttons: [] } });
-    expect(api.callsOf('chat.postMessage')[0]?.params['blocks']).toEqual([
+    expect(api.calls('chat.postMessage')[0]?.params['blocks']).toEqual([
       { type: 'section', text: { type: 'plain_text', text: 'Sure?', emoji: true } },
     ]);
   });
@@ -128,7 +127,7 @@ describe("Slack's limits", () => {
     expect(isParleyError(error, 'button_value_too_long')).toBe(true);
     expect(error).toMatchObject({ details: { length: 2001, limit: 2000 } });
     expect(dropped).toMatchObject([{ direction: 'outbound', code: 'send_failed' }]);
-    expect(api.callsOf('chat.postMessage')).toHaveLength(0);
+    expect(api.calls('chat.postMessage')).toHaveLength(0);
   });
 
   it("refuses a button label longer than Slack's 75 characters", async () => {

@@ -16,6 +16,7 @@ export const TELEGRAM_ADAPTER_ERROR_CODES = [
   'network_error',
   'callback_data_too_long',
   'invalid_argument',
+  'closed',
 ] as const;
 
 /**

@@ -10,9 +10,8 @@ import {
 } from '@parley/confirm';
 import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotApiStandIn, startBotApi } from './bot-api.js';
-import { type Harness, MODES, startHarness } from './helpers.js';
-import { ALICE, clickUpdate, GROUP_ID, MALLORY, T0, textUpdate } from './updates.js';
+import type { TelegramStandIn } from '../src/testing.js';
+import { ALICE, GROUP_ID, type Harness, MALLORY, MODES, startHarness, startStandIn, T0 } from './helpers.js';
 
 const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
 
@@ -22,7 +21,7 @@ interface Keyboard {
 
 describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
   let clock: ManualClock;
-  let api: BotApiStandIn;
+  let api: TelegramStandIn;
   let store: Store;
   let h: Harness;
   let gate: ConfirmGate;
@@ -45,10 +44,10 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
 
   /** The agent's side: a user's /purge arrives on the bus, and the tool asks for confirmation. */
   async function requestPurge(): Promise<{ decision: Promise<ConfirmDecision>; keyboard: Keyboard }> {
-    await h.feed(textUpdate('/purge', { at: T0 }));
+    await h.feed(api.updates.message('/purge', { date: T0 }));
     const message = await h.bus.receiveInbound();
     const prompted = new Promise((resolve) => gate.on('prompted', resolve));
-    const sends = api.callsOf('sendMessage').length;
+    const sends = api.calls('sendMessage').length;
     const decision = gate.request({
       sessionKey: message.sessionKey,
       requester: message.senderId,
@@ -62,7 +61,7 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
 
   beforeEach(async () => {
     clock = createManualClock({ now: T0 * 1000 });
-    api = await startBotApi(clock);
+    api = await startStandIn(clock);
     store = createMemoryStore({ clock });
     executed = 0;
     refused.length = 0;
@@ -78,7 +77,7 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
 
   it('sends the prompt as a message with a confirm / cancel inline keyboard to the chat', async () => {
     const { keyboard } = await requestPurge();
-    const sent = api.callsOf('sendMessage')[0];
+    const sent = api.calls('sendMessage')[0];
     expect(sent?.params['chat_id']).toBe(GROUP_ID);
     expect(String(sent?.params['text'])).toContain('DELETE FROM orders');
     const row = keyboard.inline_keyboard[0] ?? [];
@@ -91,39 +90,39 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
 
   it('executes once on the requester\'s "确认", and a redelivered update changes nothing', async () => {
     const { decision } = await requestPurge();
-    const reply = textUpdate('确认', { at: T0 + 1 });
+    const reply = api.updates.message('确认', { date: T0 + 1 });
     await h.feed(reply);
     const settled = await decision;
     expect(settled).toMatchObject({ outcome: 'confirmed', decidedBy: String(ALICE.id) });
     await purge(settled);
-    const sends = api.callsOf('sendMessage').length;
+    const sends = api.calls('sendMessage').length;
     await h.feed(reply); // Telegram delivers the same update again
     await purge(settled); // and the tool, asked again, refuses to run twice
     expect(executed).toBe(1);
-    expect(api.callsOf('sendMessage')).toHaveLength(sends);
+    expect(api.calls('sendMessage')).toHaveLength(sends);
     expect(h.bus.size.inbound).toBe(0);
   });
 
   it("refuses another member's click and counts the requester's", async () => {
     const { decision, keyboard } = await requestPurge();
     const confirm = keyboard.inline_keyboard[0]?.[0]?.callback_data as string;
-    await h.feed(clickUpdate(confirm, MALLORY));
+    await h.feed(api.updates.click(confirm, { from: MALLORY }));
     expect(refused).toMatchObject([{ code: 'not_allowed', senderId: String(MALLORY.id) }]);
     expect(gate.pending()).toHaveLength(1);
     clock.advance(1_000);
-    await h.feed(clickUpdate(confirm, ALICE));
+    await h.feed(api.updates.click(confirm, { from: ALICE }));
     const settled = await decision;
     expect(settled).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: String(ALICE.id) });
     await purge(settled);
     expect(executed).toBe(1);
     // Every click is acknowledged, so no button keeps spinning.
-    expect(api.callsOf('answerCallbackQuery')).toHaveLength(2);
+    expect(api.calls('answerCallbackQuery')).toHaveLength(2);
   });
 
   it('counts a reply written in the second the prompt was delivered: order decides, never a tie of clock stamps', async () => {
     api.onSend(() => clock.advance(300)); // sent at T0, delivered at T0 + 0.3 s, stamped T0 by Telegram
     const { decision } = await requestPurge();
-    await h.feed(textUpdate('确认', { at: T0 })); // arrived after the send resolved, in the prompt's second
+    await h.feed(api.updates.message('确认', { date: T0 })); // arrived after the send resolved, in the prompt's second
     expect(ignored).toEqual([]);
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
@@ -159,7 +158,9 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     });
     const sent = await api.waitFor('sendMessage');
     const keyboard = sent.params['reply_markup'] as Keyboard;
-    const fed = h.feed(clickUpdate(keyboard.inline_keyboard[0]?.[0]?.callback_data as string, ALICE));
+    const fed = h.feed(
+      api.updates.click(keyboard.inline_keyboard[0]?.[0]?.callback_data as string, { from: ALICE }),
+    );
     await clicked;
     clock.advance(300); // the answer to sendMessage arrives 0.3 s after the click
     answer();
@@ -194,7 +195,7 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     await gate.ready;
     expect(gate.pending()).toMatchObject([{ restored: true, requester: String(ALICE.id) }]);
     const decided = new Promise((resolve) => gate.on('decided', resolve));
-    await h.feed(textUpdate('确认', { at: T0 + 2 }));
+    await h.feed(api.updates.message('确认', { date: T0 + 2 }));
     await decided;
     expect(resumed).toMatchObject([{ outcome: 'confirmed' }]);
     expect(executed).toBe(1);

@@ -4,9 +4,7 @@ import { createConfirmGate } from '@parley/confirm';
 import { createManualClock } from '@parley/core';
 import { adapterConformanceCases, type AdapterConformanceSubject } from '@parley/testing';
 import { describe, it } from 'vitest';
-import { startBotApi } from './bot-api.js';
-import { type Mode, MODES, startHarness } from './helpers.js';
-import { ALICE, clickUpdate, MALLORY, T0, textUpdate } from './updates.js';
+import { ALICE, MALLORY, type Mode, MODES, startHarness, startStandIn, T0 } from './helpers.js';
 
 const USERS = { requester: ALICE, other: MALLORY } as const;
 
@@ -17,9 +15,8 @@ interface Keyboard {
 function subject(mode: Mode): () => Promise<AdapterConformanceSubject> {
   return async () => {
     const clock = createManualClock({ now: T0 * 1000 });
-    const api = await startBotApi(clock);
-    const cards = () =>
-      api.callsOf('sendMessage').filter((call) => call.params['reply_markup'] !== undefined);
+    const api = await startStandIn(clock);
+    const cards = () => api.calls('sendMessage').filter((call) => call.params['reply_markup'] !== undefined);
     return {
       clock,
       createGate: (options) => createConfirmGate(options),
@@ -30,14 +27,14 @@ function subject(mode: Mode): () => Promise<AdapterConformanceSubject> {
         return {
           bus: h.bus,
           async text(user, text, at) {
-            const update = textUpdate(text, { from: USERS[user], at: Math.floor(at / 1000) });
+            const update = api.updates.message(text, { from: USERS[user], date: Math.floor(at / 1000) });
             await h.feed(update);
             return { redeliver: () => h.feed(update) }; // the same update_id again
           },
           async click(user, button, _at) {
             const keyboard = cards().at(-1)?.params['reply_markup'] as Keyboard | undefined;
             const data = keyboard?.inline_keyboard[0]?.[button === 'confirm' ? 0 : 1]?.callback_data ?? '';
-            const update = clickUpdate(data, USERS[user]);
+            const update = api.updates.click(data, { from: USERS[user] });
             await h.feed(update);
             return { redeliver: () => h.feed(update) };
           },

@@ -1,12 +1,36 @@
-// One bot, bus and adapter on the Bot API stand-in, run by polling (bot.start) or by webhook
-// (grammY's webhookCallback on a local HTTP server that the test POSTs updates to, as Telegram would).
+// The people and chats of the tests, and one bot, bus and adapter on the exported Bot API stand-in,
+// run by polling (bot.start) or by webhook (grammY's webhookCallback on a local HTTP server, set
+// with setWebhook, that the stand-in POSTs updates to as Telegram would).
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
-import type { ManualClock, Store } from '@parley/core';
-import { sendRequest, serveLoopback } from '@parley/testing/loopback';
+import type { Clock, Store } from '@parley/core';
+import { serveLoopback } from '@parley/testing/loopback';
 import { Bot, webhookCallback } from 'grammy';
 import { createTelegramAdapter, type TelegramAdapter, type TelegramAdapterOptions } from '../src/index.js';
-import type { BotApiStandIn } from './bot-api.js';
-import { TOKEN } from './bot-api.js';
+import {
+  createTelegramStandIn,
+  type TelegramStandIn,
+  type TelegramStandInChat,
+  type TelegramStandInUpdate,
+} from '../src/testing.js';
+
+/** 2026-01-01T00:00:00Z, in Unix seconds. */
+export const T0 = 1_767_225_600;
+export const GROUP_ID = -1_001_234_567_890;
+export const ALICE = {
+  id: 7_002,
+  is_bot: false,
+  first_name: 'Alice',
+  username: 'alice_ops',
+  language_code: 'zh-hans',
+};
+export const MALLORY = { id: 7_666, is_bot: false, first_name: 'Mallory' };
+export const OTHER_BOT = { id: 8_000_000_777, is_bot: true, first_name: 'Helper', username: 'helper_bot' };
+export const GROUP: TelegramStandInChat = { id: GROUP_ID, title: 'Ops', type: 'supergroup' };
+
+/** The stand-in the tests use: Alice writes in the Ops group unless a test says otherwise. */
+export function startStandIn(clock: Clock): Promise<TelegramStandIn> {
+  return createTelegramStandIn({ clock, user: ALICE, chat: GROUP });
+}
 
 export type Mode = 'polling' | 'webhook';
 export const MODES: readonly Mode[] = ['polling', 'webhook'];
@@ -16,17 +40,15 @@ export interface Harness {
   readonly bot: Bot;
   readonly bus: MessageBus;
   readonly telegram: TelegramAdapter;
-  /** Hands one update to the bot as Telegram would and resolves once the bot has handled it. */
-  feed(update: object): Promise<void>;
-  /** Posts a raw webhook request (webhook mode only); resolves to the HTTP status. */
-  post(body: string, secret?: string): Promise<number>;
+  /** Delivers one update as Telegram would and resolves once the bot has handled it. */
+  feed(update: TelegramStandInUpdate): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface HarnessOptions {
   readonly mode: Mode;
-  readonly clock: ManualClock;
-  readonly api: BotApiStandIn;
+  readonly clock: Clock;
+  readonly api: TelegramStandIn;
   readonly store?: Store;
   readonly adapter?: Omit<TelegramAdapterOptions, 'bot'>;
   /** Runs after the adapter is installed and before the bot starts: the bot's own handlers. */
@@ -37,28 +59,27 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const { api, clock } = options;
-  const bot = new Bot(TOKEN, { client: { apiRoot: api.apiRoot } });
+  const bot = new Bot(api.token, { client: { apiRoot: api.url } });
   const telegram = createTelegramAdapter({ bot, ...options.adapter });
   bot.use(telegram);
   const bus = createMessageBus({ clock });
   if (options.raw !== true) bus.intercept(createHygieneInterceptor());
   options.setup?.(bot, bus, telegram);
   await bus.attach(telegram);
+  async function feed(update: TelegramStandInUpdate): Promise<void> {
+    const delivery = await api.deliver(update);
+    if (!delivery.ok) throw new Error(`update ${update.update_id} not delivered: ${delivery.message}`);
+  }
 
   if (options.mode === 'polling') {
-    const startPolls = await api.held(0);
+    const polls = api.calls('getUpdates').length;
     const running = bot.start({ timeout: 30 });
-    await api.held(startPolls + 1);
+    await api.waitFor('getUpdates', polls + 1);
     return {
       bot,
       bus,
       telegram,
-      async feed(update) {
-        const polls = await api.held(0);
-        api.push(update);
-        await api.held(polls + 1); // grammY asks for more only after handling the batch
-      },
-      post: () => Promise.reject(new Error('post is for webhook mode')),
+      feed,
       async stop() {
         await bot.stop();
         await running;
@@ -67,21 +88,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     };
   }
 
+  let stopped = false;
   const server = await serveLoopback(webhookCallback(bot, 'http', { secretToken: SECRET }));
-  const post = async (body: string, secret = SECRET): Promise<number> => {
-    const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret };
-    return (await sendRequest(`${server.url}/`, { headers, body })).status;
-  };
+  await bot.api.setWebhook(`${server.url}/`, { secret_token: SECRET });
   return {
     bot,
     bus,
     telegram,
-    async feed(update) {
-      const status = await post(JSON.stringify(update));
-      if (status !== 200) throw new Error(`webhook answered ${status}`);
-    },
-    post,
+    feed,
     async stop() {
+      if (stopped) return; // a test's afterEach may stop a harness the test stopped already
+      stopped = true;
+      await bot.api.deleteWebhook();
       await server.close();
       await bus.close();
     },

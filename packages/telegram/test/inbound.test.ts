@@ -3,22 +3,21 @@ import type { InboundMessage } from '@parley/bus';
 import { createManualClock, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TelegramAdapterEvents } from '../src/index.js';
-import { BOT, type BotApiStandIn, startBotApi } from './bot-api.js';
-import { type Harness, type HarnessOptions, startHarness } from './helpers.js';
+import type { TelegramStandIn, TelegramStandInUpdate } from '../src/testing.js';
 import {
   ALICE,
-  clickUpdate,
-  editUpdate,
   GROUP,
   GROUP_ID,
+  type Harness,
+  type HarnessOptions,
   OTHER_BOT,
+  startHarness,
+  startStandIn,
   T0,
-  textUpdate,
-  updateId,
-} from './updates.js';
+} from './helpers.js';
 
 let clock: ManualClock;
-let api: BotApiStandIn;
+let api: TelegramStandIn;
 let h: Harness | undefined;
 let skipped: TelegramAdapterEvents['skipped'][];
 
@@ -29,7 +28,7 @@ async function start(options: Partial<HarnessOptions> = {}): Promise<Harness> {
 }
 
 /** Feeds one update and returns what reached the bus queue. */
-async function inboundOf(update: object): Promise<InboundMessage> {
+async function inboundOf(update: TelegramStandInUpdate): Promise<InboundMessage> {
   const harness = h ?? (await start());
   await harness.feed(update);
   return harness.bus.receiveInbound();
@@ -37,7 +36,7 @@ async function inboundOf(update: object): Promise<InboundMessage> {
 
 beforeEach(async () => {
   clock = createManualClock({ now: T0 * 1000 });
-  api = await startBotApi(clock);
+  api = await startStandIn(clock);
   skipped = [];
 });
 
@@ -49,7 +48,7 @@ afterEach(async () => {
 
 describe('messages', () => {
   it('maps a group message to chat, sender, message identity and its whole-second stamp', async () => {
-    const update = textUpdate('hello', { at: T0 + 7 });
+    const update = api.updates.message('hello', { date: T0 + 7 });
     const message = await inboundOf(update);
     expect(message).toMatchObject({
       channel: 'telegram',
@@ -68,13 +67,13 @@ describe('messages', () => {
   });
 
   it('maps a direct chat to the chat of that user', async () => {
-    const chat = { id: ALICE.id, first_name: 'Alice', type: 'private' };
-    const message = await inboundOf(textUpdate('hi', { chat }));
+    const chat = { id: ALICE.id, first_name: 'Alice', type: 'private' } as const;
+    const message = await inboundOf(api.updates.message('hi', { chat }));
     expect(message).toMatchObject({ chatId: String(ALICE.id), senderId: String(ALICE.id) });
   });
 
   it('maps a forum topic to a thread of the group', async () => {
-    const message = await inboundOf(textUpdate('确认', { thread: 42 }));
+    const message = await inboundOf(api.updates.message('确认', { thread: 42 }));
     expect(message).toMatchObject({ threadId: '42', sessionKey: `telegram:${GROUP_ID}:42` });
   });
 
@@ -83,31 +82,33 @@ describe('messages', () => {
       { type: 'mention', offset: 0, length: 9 },
       { type: 'mention', offset: 13, length: 10 },
     ];
-    const message = await inboundOf(textUpdate('@shop_bot 确认 @alice_ops', { entities }));
+    const message = await inboundOf(api.updates.message('@shop_bot 确认 @alice_ops', { entities }));
     expect(message.text).toBe('确认 @alice_ops');
   });
 
   it('strips a text_mention of the bot and a mention written in other letter case', async () => {
     await start();
-    const byId = [{ type: 'text_mention', offset: 3, length: 4, user: BOT }];
-    expect((await inboundOf(textUpdate('确认 Shop', { entities: byId }))).text).toBe('确认');
+    const byId = [{ type: 'text_mention', offset: 3, length: 4, user: api.bot }];
+    expect((await inboundOf(api.updates.message('确认 Shop', { entities: byId }))).text).toBe('确认');
     const upper = [{ type: 'mention', offset: 0, length: 9 }];
-    expect((await inboundOf(textUpdate('@SHOP_BOT  cancel', { entities: upper }))).text).toBe('cancel');
+    expect((await inboundOf(api.updates.message('@SHOP_BOT  cancel', { entities: upper }))).text).toBe(
+      'cancel',
+    );
     const other = [{ type: 'bold', offset: 0, length: 2 }];
-    expect((await inboundOf(textUpdate('确认   now', { entities: other }))).text).toBe('确认   now');
+    expect((await inboundOf(api.updates.message('确认   now', { entities: other }))).text).toBe('确认   now');
   });
 
   it('reads the caption of a photo as its text', async () => {
     const update = {
-      update_id: updateId(),
+      update_id: api.updates.nextUpdateId(),
       message: { message_id: 5, from: ALICE, chat: GROUP, date: T0, photo: [], caption: '确认' },
     };
     expect((await inboundOf(update)).text).toBe('确认');
   });
 
   it('maps an edit with its edit_date and an event id of its own', async () => {
-    const original = textUpdate('取消', { at: T0 });
-    const edit = editUpdate(original, '确认', T0 + 30);
+    const original = api.updates.message('取消', { date: T0 });
+    const edit = api.updates.edit(original, '确认', { date: T0 + 30 });
     const message = await inboundOf(edit);
     expect(message).toMatchObject({ kind: 'edit', text: '确认', createdAt: (T0 + 30) * 1000 });
     expect(message.eventId).not.toBe(`${GROUP_ID}:${original.message.message_id}`);
@@ -115,11 +116,11 @@ describe('messages', () => {
 
   it("marks other bots' messages and the bot's own", async () => {
     await start();
-    expect(await inboundOf(textUpdate('确认', { from: OTHER_BOT }))).toMatchObject({
+    expect(await inboundOf(api.updates.message('确认', { from: OTHER_BOT }))).toMatchObject({
       senderIsBot: true,
       fromSelf: false,
     });
-    expect(await inboundOf(textUpdate('确认', { from: BOT }))).toMatchObject({
+    expect(await inboundOf(api.updates.message('确认', { from: api.bot }))).toMatchObject({
       senderIsBot: true,
       fromSelf: true,
     });
@@ -129,11 +130,11 @@ describe('messages', () => {
     const seen: number[] = [];
     await start({ setup: (bot) => bot.use((ctx) => void seen.push(ctx.update.update_id)) });
     const anonymous = {
-      update_id: updateId(),
+      update_id: api.updates.nextUpdateId(),
       message: { message_id: 6, sender_chat: GROUP, chat: GROUP, date: T0, text: '确认' },
     };
     const post = {
-      update_id: updateId(),
+      update_id: api.updates.nextUpdateId(),
       channel_post: {
         message_id: 7,
         chat: { id: -100777, type: 'channel', title: 'News' },
@@ -154,7 +155,7 @@ describe('messages', () => {
 
 describe('clicks', () => {
   it('maps a click on a Parley button to a card_action carrying the value, and answers it', async () => {
-    const click = clickUpdate('p:c:abc123.confirm');
+    const click = api.updates.click('p:c:abc123.confirm');
     const message = await inboundOf(click);
     expect(message).toMatchObject({
       kind: 'card_action',
@@ -164,13 +165,13 @@ describe('clicks', () => {
       eventId: `cb:${click.callback_query.id}`,
     });
     expect(message.createdAt).toBeUndefined(); // a click has no stamp: the bus's arrival time counts
-    expect(api.callsOf('answerCallbackQuery')).toMatchObject([
+    expect(api.calls('answerCallbackQuery')).toMatchObject([
       { params: { callback_query_id: click.callback_query.id } },
     ]);
   });
 
   it('maps a JSON button value back to the value', async () => {
-    expect((await inboundOf(clickUpdate('p:j:{"page":2}'))).action).toEqual({ page: 2 });
+    expect((await inboundOf(api.updates.click('p:j:{"page":2}'))).action).toEqual({ page: 2 });
   });
 
   it("passes clicks on the bot's own keyboards (and malformed Parley data) to its handlers", async () => {
@@ -178,17 +179,17 @@ describe('clicks', () => {
     await start({
       setup: (bot) => bot.on('callback_query:data', (ctx) => void own.push(ctx.callbackQuery.data)),
     });
-    await h?.feed(clickUpdate('menu:orders'));
-    await h?.feed(clickUpdate('p:j:{not json'));
+    await h?.feed(api.updates.click('menu:orders'));
+    await h?.feed(api.updates.click('p:j:{not json'));
     expect(own).toEqual(['menu:orders', 'p:j:{not json']);
     expect(h?.bus.size.inbound).toBe(0);
-    expect(api.callsOf('answerCallbackQuery')).toHaveLength(0); // the bot's handler answers its own
+    expect(api.calls('answerCallbackQuery')).toHaveLength(0); // the bot's handler answers its own
   });
 
   it('skips a button of an inline-mode message: there is no chat to answer in', async () => {
     await start();
     const inline = {
-      update_id: updateId(),
+      update_id: api.updates.nextUpdateId(),
       callback_query: {
         id: 'q-inline',
         from: ALICE,
@@ -213,9 +214,9 @@ describe('handing over to the bot', () => {
         bot.on('callback_query:data', (ctx) => void commands.push(`click ${ctx.callbackQuery.data}`));
       },
     });
-    await h?.feed(textUpdate('ping'));
-    await h?.feed(textUpdate('/orders'));
-    await h?.feed(clickUpdate('p:j:1'));
+    await h?.feed(api.updates.message('ping'));
+    await h?.feed(api.updates.message('/orders'));
+    await h?.feed(api.updates.click('p:j:1'));
     expect(commands).toEqual(['/orders', 'click p:j:1']);
     expect(h?.bus.size.inbound).toBe(0);
   });
@@ -224,7 +225,7 @@ describe('handing over to the bot', () => {
     const texts: string[] = [];
     await start({ setup: (bot) => bot.on('message:text', (ctx) => void texts.push(ctx.message.text)) });
     await h?.bus.close(); // detaches the adapter
-    await h?.feed(textUpdate('hello'));
+    await h?.feed(api.updates.message('hello'));
     expect(texts).toEqual(['hello']);
   });
 });

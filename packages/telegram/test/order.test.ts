@@ -3,25 +3,24 @@
 import { comparePlatformOrder, type InboundMessage } from '@parley/bus';
 import { createManualClock, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotApiStandIn, startBotApi } from './bot-api.js';
-import { type Harness, startHarness } from './helpers.js';
-import { editUpdate, GROUP_ID, T0, textUpdate } from './updates.js';
+import type { TelegramStandIn, TelegramStandInUpdate } from '../src/testing.js';
+import { GROUP_ID, type Harness, startHarness, startStandIn, T0 } from './helpers.js';
 
 let clock: ManualClock;
-let api: BotApiStandIn;
+let api: TelegramStandIn;
 let h: Harness;
 
 const CHAT = String(GROUP_ID);
 const SCOPE = `telegram:${GROUP_ID}`;
 
-async function inboundOf(update: object): Promise<InboundMessage> {
+async function inboundOf(update: TelegramStandInUpdate): Promise<InboundMessage> {
   await h.feed(update);
   return h.bus.receiveInbound();
 }
 
 beforeEach(async () => {
   clock = createManualClock({ now: T0 * 1000 });
-  api = await startBotApi(clock);
+  api = await startStandIn(clock);
   h = await startHarness({ mode: 'webhook', clock, api, raw: true });
 });
 
@@ -32,28 +31,28 @@ afterEach(async () => {
 
 describe('inbound order', () => {
   it("gives a message its chat's message_id as its place in the chat's order", async () => {
-    const update = textUpdate('确认');
+    const update = api.updates.message('确认');
     const message = await inboundOf(update);
     expect(message.order).toEqual({ scope: SCOPE, position: [update.message.message_id] });
   });
 
   it('gives a forum topic message the order of its chat, which numbers topics together', async () => {
-    const update = textUpdate('确认', { thread: 42 });
+    const update = api.updates.message('确认', { thread: 42 });
     const message = await inboundOf(update);
     expect(message.threadId).toBe('42');
     expect(message.order).toEqual({ scope: SCOPE, position: [update.message.message_id] });
   });
 
   it('keeps the place of the edited message on an edit', async () => {
-    const original = textUpdate('取消');
-    const edit = await inboundOf(editUpdate(original, '确认', T0 + 60));
+    const original = api.updates.message('取消');
+    const edit = await inboundOf(api.updates.edit(original, '确认', { date: T0 + 60 }));
     expect(edit.kind).toBe('edit');
     expect(edit.order).toEqual({ scope: SCOPE, position: [original.message.message_id] });
   });
 
   it('gives no order to a message without a usable message_id', async () => {
     for (const messageId of [undefined, 0, -3, 1.5, '7']) {
-      const update = textUpdate('确认');
+      const update = api.updates.message('确认');
       const message = await inboundOf({ ...update, message: { ...update.message, message_id: messageId } });
       expect(message.order).toBeUndefined();
     }
@@ -67,21 +66,18 @@ describe('receipt order', () => {
   });
 
   it('orders a reply written after the prompt after it, and one written before it before it', async () => {
-    const withId = (messageId: number) => {
-      const update = textUpdate('确认');
-      return { ...update, message: { ...update.message, message_id: messageId } };
-    };
-    const before = await inboundOf(withId(100));
-    const prompt = await h.bus.publishOutbound({ channel: 'telegram', chatId: CHAT, text: '确认?' }); // 101
-    const after = await inboundOf(withId(102));
+    const before = await inboundOf(api.updates.message('确认')); // 101
+    const prompt = await h.bus.publishOutbound({ channel: 'telegram', chatId: CHAT, text: '确认?' }); // 102
+    const after = await inboundOf(api.updates.message('确认')); // 103
     const promptOrder = prompt.status === 'sent' ? prompt.order : undefined;
+    expect(promptOrder).toEqual({ scope: SCOPE, position: [102] });
     expect(comparePlatformOrder(before.order, promptOrder)).toBe('before');
     expect(comparePlatformOrder(after.order, promptOrder)).toBe('after');
   });
 
   it('reports the last piece of a text sent in several messages', async () => {
     const result = await h.bus.publishOutbound({ channel: 'telegram', chatId: CHAT, text: 'x'.repeat(5000) });
-    expect(api.callsOf('sendMessage')).toHaveLength(2);
+    expect(api.calls('sendMessage')).toHaveLength(2);
     expect(result).toMatchObject({ status: 'sent', order: { scope: SCOPE, position: [102] } });
   });
 

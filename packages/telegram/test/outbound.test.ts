@@ -12,12 +12,19 @@ import {
 } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTelegramAdapter, MAX_CALLBACK_DATA_BYTES, type TelegramAdapterEvents } from '../src/index.js';
-import { type BotApiStandIn, startBotApi } from './bot-api.js';
-import { type Harness, type HarnessOptions, startHarness } from './helpers.js';
-import { ALICE, clickUpdate, GROUP_ID, T0, textUpdate } from './updates.js';
+import type { TelegramStandIn } from '../src/testing.js';
+import {
+  ALICE,
+  GROUP_ID,
+  type Harness,
+  type HarnessOptions,
+  startHarness,
+  startStandIn,
+  T0,
+} from './helpers.js';
 
 let clock: ManualClock;
-let api: BotApiStandIn;
+let api: TelegramStandIn;
 let h: Harness;
 let dropped: BusEvents['dropped'][];
 let errors: TelegramAdapterEvents['error'][];
@@ -43,7 +50,7 @@ function card(value: string): OutboundInput {
 
 beforeEach(async () => {
   clock = createManualClock({ now: T0 * 1000 });
-  api = await startBotApi(clock);
+  api = await startStandIn(clock);
   dropped = [];
   errors = [];
 });
@@ -59,12 +66,12 @@ describe('send', () => {
     clock.advance(250);
     const result = await h.bus.publishOutbound({ channel: 'telegram', chatId: CHAT, text: 'hi' });
     expect(result).toMatchObject({ status: 'sent', sentAt: T0 * 1000 + 999 });
-    expect(api.callsOf('sendMessage')).toMatchObject([{ params: { chat_id: GROUP_ID, text: 'hi' } }]);
+    expect(api.calls('sendMessage')).toMatchObject([{ params: { chat_id: GROUP_ID, text: 'hi' } }]);
   });
 
   it('sends to a forum topic and answers the message it replies to', async () => {
     await start();
-    const incoming = textUpdate('/purge', { thread: 42 });
+    const incoming = api.updates.message('/purge', { thread: 42 });
     await h.feed(incoming);
     const message = await h.bus.receiveInbound();
     await h.bus.publishOutbound({
@@ -74,7 +81,7 @@ describe('send', () => {
       text: 'on it',
       replyTo: message.eventId,
     });
-    expect(api.callsOf('sendMessage')[0]?.params).toMatchObject({
+    expect(api.calls('sendMessage')[0]?.params).toMatchObject({
       message_thread_id: 42,
       reply_parameters: { message_id: incoming.message.message_id },
     });
@@ -83,7 +90,7 @@ describe('send', () => {
   it('ignores a replyTo that names no message of this chat, and keeps a non-numeric chat id', async () => {
     await start();
     await h.bus.publishOutbound({ channel: 'telegram', chatId: '@ops_news', text: 'x', replyTo: '-5:9' });
-    expect(api.callsOf('sendMessage')[0]?.params).toEqual({ chat_id: '@ops_news', text: 'x' });
+    expect(api.calls('sendMessage')[0]?.params).toEqual({ chat_id: '@ops_news', text: 'x' });
   });
 
   it("shows a card's title and body when the message has no text", async () => {
@@ -94,14 +101,14 @@ describe('send', () => {
       text: '',
       card: { title: 'Confirm', body: 'DELETE', buttons: [] },
     });
-    expect(api.callsOf('sendMessage')[0]?.params).toEqual({ chat_id: GROUP_ID, text: 'Confirm\nDELETE' });
+    expect(api.calls('sendMessage')[0]?.params).toEqual({ chat_id: GROUP_ID, text: 'Confirm\nDELETE' });
   });
 
   it('sends a text past 4096 characters as several messages, uncut, with the keyboard on the last', async () => {
     await start();
     const text = `${'a'.repeat(4095)}😀${'b'.repeat(10)}`;
     await h.bus.publishOutbound({ ...card('t.confirm'), text });
-    const sent = api.callsOf('sendMessage');
+    const sent = api.calls('sendMessage');
     expect(sent.map((call) => String(call.params['text']).length)).toEqual([4095, 12]);
     expect(sent.map((call) => call.params['text']).join('')).toBe(text);
     expect(sent[0]?.params['reply_markup']).toBeUndefined();
@@ -114,7 +121,7 @@ describe('callback_data limit', () => {
     await start();
     const value = 'x'.repeat(MAX_CALLBACK_DATA_BYTES - 'p:c:'.length);
     expect((await h.bus.publishOutbound(card(value))).status).toBe('sent');
-    const markup = api.callsOf('sendMessage')[0]?.params['reply_markup'];
+    const markup = api.calls('sendMessage')[0]?.params['reply_markup'];
     expect(markup).toEqual({ inline_keyboard: [[{ text: 'Go', callback_data: `p:c:${value}` }]] });
   });
 
@@ -127,13 +134,13 @@ describe('callback_data limit', () => {
     expect(isParleyError(error, 'callback_data_too_long')).toBe(true);
     expect(error).toMatchObject({ details: { bytes: 65, limit: 64, label: 'Go' } });
     expect(dropped).toMatchObject([{ direction: 'outbound', code: 'send_failed' }]);
-    expect(api.callsOf('sendMessage')).toHaveLength(0);
+    expect(api.calls('sendMessage')).toHaveLength(0);
   });
 
   it('sends any other button value as JSON', async () => {
     await start();
     await h.bus.publishOutbound({ ...card(''), card: { buttons: [{ label: 'A', value: ['a', 1] }] } });
-    const markup = api.callsOf('sendMessage')[0]?.params['reply_markup'];
+    const markup = api.calls('sendMessage')[0]?.params['reply_markup'];
     expect(markup).toEqual({ inline_keyboard: [[{ text: 'A', callback_data: 'p:j:["a",1]' }]] });
   });
 
@@ -148,9 +155,9 @@ describe('callback_data limit', () => {
     await start({ raw: true, adapter: { buttonStore: store, generateId: () => 'k1' } });
     const long = { confirmation: 'y'.repeat(80) };
     await h.bus.publishOutbound({ ...card(''), card: { buttons: [{ label: 'Go', value: long }] } });
-    const markup = api.callsOf('sendMessage')[0]?.params['reply_markup'];
+    const markup = api.calls('sendMessage')[0]?.params['reply_markup'];
     expect(markup).toEqual({ inline_keyboard: [[{ text: 'Go', callback_data: 'p:k:k1' }]] });
-    await h.feed(clickUpdate('p:k:k1'));
+    await h.feed(api.updates.click('p:k:k1'));
     expect((await h.bus.receiveInbound()).action).toEqual(long);
   });
 
@@ -158,25 +165,25 @@ describe('callback_data limit', () => {
     const store = createMemoryStore({ clock });
     await start({ raw: true, adapter: { buttonStore: store, buttonTtlMs: 60_000 } });
     await h.bus.publishOutbound(card('z'.repeat(70)));
-    const markup = api.callsOf('sendMessage')[0]?.params['reply_markup'] as Keyboard;
+    const markup = api.calls('sendMessage')[0]?.params['reply_markup'] as Keyboard;
     const data = markup.inline_keyboard[0]?.[0]?.callback_data as string;
     clock.advance(60_000);
-    const click = clickUpdate(data);
+    const click = api.updates.click(data);
     await h.feed(click);
     expect(h.bus.size.inbound).toBe(0);
     const skipped: TelegramAdapterEvents['skipped'][] = [];
     h.telegram.on('skipped', (event) => skipped.push(event));
-    await h.feed(clickUpdate(data));
+    await h.feed(api.updates.click(data));
     expect(skipped).toMatchObject([{ reason: 'unknown_button' }]);
-    expect(api.callsOf('answerCallbackQuery')).toHaveLength(2);
+    expect(api.calls('answerCallbackQuery')).toHaveLength(2);
   });
 
   it('reports a store that fails while reading a button, and answers the click', async () => {
     const failing: Store = { ...createMemoryStore(), get: () => Promise.reject(new Error('store down')) };
     await start({ adapter: { buttonStore: failing } });
-    await h.feed(clickUpdate('p:k:gone'));
+    await h.feed(api.updates.click('p:k:gone'));
     expect(errors).toMatchObject([{ code: 'button_lookup_failed' }]);
-    expect(api.callsOf('answerCallbackQuery')).toHaveLength(1);
+    expect(api.calls('answerCallbackQuery')).toHaveLength(1);
   });
 
   it('refuses a generateId whose key does not fit in callback_data', async () => {
@@ -206,7 +213,7 @@ describe('callback_data limit', () => {
       .inline_keyboard[0];
     expect(row?.every((button) => button.callback_data.startsWith('p:k:'))).toBe(true);
     clock.advance(1_000);
-    await h.feed(clickUpdate(row?.[0]?.callback_data as string));
+    await h.feed(api.updates.click(row?.[0]?.callback_data as string));
     expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card' });
     await gate.close();
   });
@@ -255,7 +262,7 @@ describe('failures', () => {
   it('reports a failed answerCallbackQuery and still delivers the click', async () => {
     await start({ raw: true });
     api.failNext('answerCallbackQuery', { error_code: 400, description: 'Bad Request: query is too old' });
-    const click = clickUpdate('p:c:a.confirm');
+    const click = api.updates.click('p:c:a.confirm');
     await h.feed(click);
     expect(errors).toMatchObject([{ code: 'answer_failed', updateId: click.update_id }]);
     expect(isParleyError(errors[0]?.error, 'platform_error')).toBe(true);
