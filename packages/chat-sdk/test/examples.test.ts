@@ -116,7 +116,7 @@ describe('@parley/chat-sdk/testing examples', () => {
   it('trustTeamsStandIn', async () => {
     const standIn = await createTeamsStandIn();
     const logger = new ConsoleLogger('silent');
-    const teams = createTeamsAdapter({ appId: standIn.appId, token: standIn.token, logger });
+    const teams = createTeamsAdapter({ ...standIn.adapterConfig, logger });
     trustTeamsStandIn(teams, standIn);
     await standIn.close();
   });

@@ -5,7 +5,7 @@ import { createMemoryState } from '@chat-adapter/state-memory';
 import type { ManualClock } from '@parley/core';
 import { Chat, type StateAdapter } from 'chat';
 import { createDiscordStandIn, type DiscordStandIn } from '../src/testing.js';
-import { attachRecorded, type Recorded, silent } from './recorder.js';
+import { attachRecorded, type Recorded, settledFetch, silent } from './recorder.js';
 
 export const APP_ID = '900000000000000001';
 export const GUILD = '100000000000000001';
@@ -24,24 +24,6 @@ export interface DiscordHarness extends Recorded {
 }
 
 /**
- * The adapter calls the global `fetch`, whose request keeps an abort listener on a signal that
- * never aborts until it is garbage-collected, which the leak check counts. Each call here reads the
- * whole answer, then aborts its own signal, so nothing stays attached.
- */
-function settledFetch(real: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const controller = new AbortController();
-    try {
-      const response = await real(input, { ...init, signal: controller.signal });
-      const body = await response.arrayBuffer();
-      return new Response(body, { status: response.status, headers: response.headers });
-    } finally {
-      controller.abort();
-    }
-  };
-}
-
-/**
  * Starts one process of the bot: a Chat SDK bot, the adapter and a bus. Given `shared`, it talks
  * to that stand-in (as a restarted process would) and leaves it open on close.
  */
@@ -53,13 +35,7 @@ export async function startDiscord(
   const standIn = shared ?? (await createDiscordStandIn({ clock, applicationId: APP_ID }));
   const realFetch = globalThis.fetch;
   globalThis.fetch = settledFetch(realFetch);
-  const discord = createDiscordAdapter({
-    apiUrl: standIn.url,
-    applicationId: standIn.applicationId,
-    botToken: standIn.botToken,
-    publicKey: standIn.publicKey,
-    logger: silent,
-  });
+  const discord = createDiscordAdapter({ ...standIn.adapterConfig, logger: silent });
   const bot = new Chat({ userName: 'parley', adapters: { discord }, state, logger: 'silent' });
   standIn.deliverTo((request) => bot.webhooks.discord(request));
   await bot.initialize(); // what its first webhook would do; edits and clicks below come without one

@@ -24,7 +24,7 @@ export async function startTeams(
   state: StateAdapter = createMemoryState(),
 ): Promise<TeamsHarness> {
   const standIn = shared ?? (await createTeamsStandIn({ clock }));
-  const teams = createTeamsAdapter({ appId: standIn.appId, token: standIn.token, logger: silent });
+  const teams = createTeamsAdapter({ ...standIn.adapterConfig, logger: silent });
   trustTeamsStandIn(teams, standIn);
   const bot = new Chat({ userName: 'parley', adapters: { teams }, state, logger: 'silent' });
   standIn.deliverTo((request) => bot.webhooks.teams(request));

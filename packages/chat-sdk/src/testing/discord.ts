@@ -1,6 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { type Clock, systemClock } from '@parley/core';
+import { createProgress } from '@parley/testing';
 import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
+import { ChatSdkAdapterError } from '../errors.js';
 import { type BotAnswer, type BotEndpoint, deliverTo } from './endpoint.js';
 
 /** Discord's epoch (2015-01-01T00:00:00Z) in epoch ms. */
@@ -123,6 +125,13 @@ export interface DiscordStandIn {
   readonly publicKey: string;
   readonly guildId: string;
   readonly channelId: string;
+  /** What `createDiscordAdapter` of `@chat-adapter/discord` needs to talk to the stand-in. */
+  readonly adapterConfig: {
+    readonly apiUrl: string;
+    readonly applicationId: string;
+    readonly botToken: string;
+    readonly publicKey: string;
+  };
   /** The bus chat id of the default channel in the Chat SDK (`discord:<guild>:<channel>`). */
   readonly chatId: string;
   /** Every message the bot posted, in order. */
@@ -132,13 +141,21 @@ export interface DiscordStandIn {
   deliverTo(bot: BotEndpoint): void;
   /** A person's message, forwarded the way the Discord adapter's Gateway listener forwards it. */
   message(from: DiscordUser, content: string, more?: DiscordMessageMore): Promise<BotAnswer>;
-  /** A click on button `button` of a posted message, as a signed HTTP interaction (`forged`: signed by another key). */
+  /**
+   * A click on button `button` (counted across its rows) of a posted message, as a signed HTTP
+   * interaction (`forged`: signed by another key); rejects `invalid_argument` for a button it lacks.
+   */
   click(
     from: DiscordUser,
     message: DiscordPostedMessage,
     button: number,
     more?: { readonly id?: string; readonly forged?: boolean },
   ): Promise<BotAnswer>;
+  /**
+   * Resolves once the bot has sent `count` messages in all (1 by default); rejects, naming what it
+   * waited for, when none come within a minute of real time.
+   */
+  waitForSent(count?: number): Promise<void>;
   /** Answers the next message post with this status and body (429 is a rate limit). */
   failNext(status: number, body: unknown): void;
   close(): Promise<void>;
@@ -176,6 +193,7 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
   const sent: DiscordPostedMessage[] = [];
   const threads = new Map<string, string>();
   let bot = options.bot;
+  const progress = createProgress();
   let lastMs = -1;
   let seq = 0;
   const nextId = (): string => {
@@ -202,6 +220,7 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
             channel_id: request.params[0] as string,
           };
           sent.push(message);
+          progress.poke();
           const stamp = new Date(clock.now()).toISOString();
           return { json: { ...message, timestamp: stamp, author: { id: applicationId, bot: true } } };
         },
@@ -239,6 +258,7 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
     guildId,
     channelId,
     chatId: `discord:${guildId}:${channelId}`,
+    adapterConfig: { apiUrl: `${server.url}/api/v10`, applicationId, botToken, publicKey },
     sent,
     threads,
     deliverTo(endpoint) {
@@ -261,8 +281,13 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
       const event = { type: 'GATEWAY_MESSAGE_CREATE', timestamp: clock.now(), data };
       return deliverTo(bot, JSON.stringify(event), { 'x-discord-gateway-token': botToken });
     },
-    click(from, message, button, more = {}) {
-      const buttons = (message.components ?? []).flatMap((row) => row.components);
+    async click(from, message, button, more = {}) {
+      const customId = (message.components ?? []).flatMap((row) => row.components)[button]?.custom_id;
+      if (customId === undefined)
+        throw new ChatSdkAdapterError(
+          'invalid_argument',
+          `the message ${message.id} has no button ${button}`,
+        );
       const body = JSON.stringify({
         id: more.id ?? snowflakeAt(clock.now(), 2000 + (delivered++ % 1000)),
         application_id: applicationId,
@@ -274,13 +299,15 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
         channel: { id: message.channel_id, type: threads.has(message.channel_id) ? 11 : 0 },
         member: { user: { id: from.id, username: from.username, global_name: null } },
         message: { id: message.id, channel_id: message.channel_id },
-        data: { custom_id: buttons[button]?.custom_id ?? '', component_type: 2 },
+        data: { custom_id: customId, component_type: 2 },
       });
       const timestamp = String(Math.floor(clock.now() / 1000));
       const key = more.forged === true ? forger.privateKey : keys.privateKey;
       const signature = sign(null, Buffer.from(timestamp + body), key).toString('hex');
       return deliverTo(bot, body, { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp });
     },
+    waitForSent: (count = 1) =>
+      progress.waitFor(() => sent.length >= count, `${count} message(s) sent to Discord`),
     failNext(status, body) {
       server.failNext(POST_MESSAGE, { status, json: body });
     },

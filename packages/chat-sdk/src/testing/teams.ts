@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '@parley/core';
+import { createProgress } from '@parley/testing';
 import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
 import { type BotAnswer, type BotEndpoint, deliverTo } from './endpoint.js';
 import { createSigningKey, signJwt } from './jwt.js';
@@ -77,6 +78,8 @@ export interface TeamsStandIn {
   readonly conversationId: string;
   /** What to override in the Teams SDK's cloud so that it trusts the stand-in's tokens. */
   readonly cloud: { readonly openIdMetadataUrl: string; readonly tokenIssuer: string };
+  /** What `createTeamsAdapter` of `@chat-adapter/teams` needs to talk to the stand-in. */
+  readonly adapterConfig: { readonly appId: string; token(): string };
   /** Every activity the bot sent, in order. */
   readonly sent: readonly TeamsSentActivity[];
   /** A bearer token for the bot's outbound calls (the Chat SDK Teams adapter's `token` option). */
@@ -91,7 +94,8 @@ export interface TeamsStandIn {
   ): Promise<BotAnswer>;
   /**
    * A click on a card button: an `adaptiveCard/action` invoke (`Action.Execute`, the default) or a
-   * `message` activity carrying the data (`Action.Submit`), replying to the card's activity.
+   * `message` activity carrying the data (`Action.Submit`), replying to the card's activity;
+   * rejects `invalid_argument` for a button the card lacks.
    */
   click(
     from: TeamsUser,
@@ -99,6 +103,11 @@ export interface TeamsStandIn {
     button: number,
     more?: TeamsDeliveryMore & { readonly as?: 'invoke' | 'submit' },
   ): Promise<BotAnswer>;
+  /**
+   * Resolves once the bot has sent `count` messages in all (1 by default); rejects, naming what it
+   * waited for, when none come within a minute of real time.
+   */
+  waitForSent(count?: number): Promise<void>;
   /** Answers the next activity post with this status and body (429 is a rate limit). */
   failNext(status: number, body?: unknown): void;
   close(): Promise<void>;
@@ -151,6 +160,7 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
   const forger = createSigningKey('parley-stand-in');
   const sent: TeamsSentActivity[] = [];
   let bot = options.bot;
+  const progress = createProgress();
   let seq = 0;
   const nextId = (): string => `${clock.now()}${String(seq++ % 1000).padStart(3, '0')}`;
   const server = await startLoopbackServer({
@@ -168,22 +178,18 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
         method: 'POST',
         path: ACTIVITIES,
         answer: (request): LoopbackAnswer => {
-          const activity = (request.body ?? {}) as Record<string, unknown>;
+          const activity = request.body as Record<string, unknown>; // the bot's JSON activity
           const id = nextId();
           sent.push({
             id,
-            conversationId: decodeURIComponent(request.params[0] ?? ''),
+            conversationId: decodeURIComponent(request.params[0] as string), // the path matched
             ...(typeof activity.text === 'string' ? { text: activity.text } : {}),
             buttons: buttonsOf(activity),
             activity,
           });
+          progress.poke();
           return { status: 201, json: { id } };
         },
-      },
-      {
-        method: 'GET',
-        path: /^\/v3\/conversations\/[^/]+\/members\/([^/]+)$/,
-        answer: (request) => ({ json: { id: decodeURIComponent(request.params[0] ?? '') } }),
       },
     ],
   });
@@ -220,6 +226,7 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
     cloud: { openIdMetadataUrl: `${server.url}/v1/.well-known/openidconfiguration`, tokenIssuer: issuer },
     sent,
     token: () => outbound,
+    adapterConfig: { appId, token: () => outbound },
     deliverTo(endpoint) {
       bot = endpoint;
     },
@@ -239,8 +246,10 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
         more,
       );
     },
-    click(from, card, button, more = {}) {
-      const data = card.buttons[button]?.data ?? {};
+    async click(from, card, button, more = {}) {
+      const data = card.buttons[button]?.data;
+      if (data === undefined)
+        throw new ChatSdkAdapterError('invalid_argument', `the card ${card.id} has no button ${button}`);
       const common = { ...base(from, more), replyToId: card.id };
       if (more.as === 'submit') return deliver({ ...common, type: 'message', value: data }, more);
       return deliver(
@@ -253,6 +262,8 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
         more,
       );
     },
+    waitForSent: (count = 1) =>
+      progress.waitFor(() => sent.length >= count, `${count} message(s) sent to Teams`),
     failNext(status, body = { error: { code: 'Throttled', message: `HTTP ${status}` } }) {
       server.failNext(ACTIVITIES, { status, json: body });
     },
@@ -276,11 +287,11 @@ function buttonsOf(activity: Record<string, unknown>): TeamsSentActivity['button
       record.type.startsWith('Action.') &&
       typeof record.data === 'object'
     ) {
-      buttons.push({ title: String(record.title ?? ''), data: record.data as Record<string, unknown> });
+      buttons.push({ title: String(record.title), data: record.data as Record<string, unknown> });
     }
     for (const value of Object.values(record)) visit(value);
   };
-  for (const attachment of attachments) visit((attachment as { content?: unknown } | null)?.content);
+  for (const attachment of attachments) visit((attachment as { content?: unknown }).content);
   return buttons;
 }
 
@@ -300,7 +311,7 @@ function buttonsOf(activity: Record<string, unknown>): TeamsSentActivity['button
  *
  * const standIn = await createTeamsStandIn();
  * const logger = new ConsoleLogger('silent');
- * const teams = createTeamsAdapter({ appId: standIn.appId, token: standIn.token, logger });
+ * const teams = createTeamsAdapter({ ...standIn.adapterConfig, logger });
  * trustTeamsStandIn(teams, standIn);
  * await standIn.close();
  * ```
