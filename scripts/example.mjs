@@ -94,7 +94,9 @@ function main(args) {
         ...available.filter((n) => !TOUR.some((p) => p.name === n)),
       ]
     : args.filter((a) => !a.startsWith('--')).slice(0, 1);
-  const passThrough = args.filter((a) => a.startsWith('--') && a !== '--all');
+  // Everything but the example's name goes to the example, flags' values too (`--scenario happy`).
+  const named = tour ? -1 : args.findIndex((a) => !a.startsWith('--'));
+  const passThrough = args.filter((a, i) => i !== named && a !== '--all');
 
   if (names.length === 0) {
     console.log(

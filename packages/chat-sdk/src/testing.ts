@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Stand-ins of the platforms a Chat SDK bot talks to, on loopback, for testing a bot offline with
  * the real `chat` and `@chat-adapter/*`: Microsoft Teams' Bot Framework (signed activities in, Bot
@@ -15,6 +16,7 @@ export type {
   TeamsStandInOptions,
   TeamsUser,
 } from './testing/teams.js';
+export { settledFetch } from './testing/endpoint.js';
 export type { BotAnswer, BotEndpoint } from './testing/endpoint.js';
 export { createDiscordStandIn, snowflakeAt } from './testing/discord.js';
 export type {

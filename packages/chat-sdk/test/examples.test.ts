@@ -31,6 +31,7 @@ import {
   type DiscordStandIn,
   type DiscordStandInOptions,
   type DiscordUser,
+  settledFetch,
   snowflakeAt,
   type TeamsDeliveryMore,
   type TeamsSentActivity,
@@ -127,6 +128,17 @@ describe('@parley/chat-sdk/testing examples', () => {
     log(answer.status, discord.url.endsWith('/api/v10')); // 200 true
     await discord.close();
     expectPrinted('200 true');
+  });
+
+  it('settledFetch', async () => {
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = settledFetch(realFetch);
+    // … the test …
+    const discord = await createDiscordStandIn();
+    const answer = await fetch(`${discord.url}/channels/${discord.channelId}`);
+    expect(answer.status).toBe(401); // no bot token
+    await discord.close();
+    globalThis.fetch = realFetch;
   });
 
   it('snowflakeAt', () => {

@@ -4,8 +4,8 @@ import { createDiscordAdapter, type DiscordAdapter } from '@chat-adapter/discord
 import { createMemoryState } from '@chat-adapter/state-memory';
 import type { ManualClock } from '@parley/core';
 import { Chat, type StateAdapter } from 'chat';
-import { createDiscordStandIn, type DiscordStandIn } from '../src/testing.js';
-import { attachRecorded, type Recorded, settledFetch, silent } from './recorder.js';
+import { createDiscordStandIn, type DiscordStandIn, settledFetch } from '../src/testing.js';
+import { attachRecorded, type Recorded, silent } from './recorder.js';
 
 export const APP_ID = '900000000000000001';
 export const GUILD = '100000000000000001';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it, vi } from 'vitest';
 import { importedPackages } from '../../../tests/support/readme-block.js';
-import { settledFetch } from './recorder.js';
+import { settledFetch } from '../src/testing.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const EXAMPLE = readFileSync(new URL('./readme/offline.ts', import.meta.url), 'utf8');

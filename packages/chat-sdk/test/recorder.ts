@@ -45,21 +45,3 @@ export const silent = {
   error: () => {},
   child: () => silent,
 };
-
-/**
- * The adapter calls the global `fetch`, whose request keeps an abort listener on a signal that
- * never aborts until it is garbage-collected, which the leak check counts. Each call here reads the
- * whole answer, then aborts its own signal, so nothing stays attached.
- */
-export function settledFetch(real: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const controller = new AbortController();
-    try {
-      const response = await real(input, { ...init, signal: controller.signal });
-      const body = await response.arrayBuffer();
-      return new Response(body, { status: response.status, headers: response.headers });
-    } finally {
-      controller.abort();
-    }
-  };
-}

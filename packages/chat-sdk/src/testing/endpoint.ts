@@ -48,3 +48,32 @@ export async function deliverTo(
   );
   return { status: response.status, text: await response.text() };
 }
+
+/**
+ * Wraps a `fetch` so that each call reads the whole answer and then aborts its own signal: Node's
+ * `fetch` otherwise leaves an abort listener attached until garbage collection, which a test's leak
+ * check counts. Put it in place of the global `fetch` while a Chat SDK adapter (which calls the
+ * global one) talks to a stand-in.
+ *
+ * @example
+ * ```ts
+ * import { settledFetch } from '@parley/chat-sdk/testing';
+ *
+ * const realFetch = globalThis.fetch;
+ * globalThis.fetch = settledFetch(realFetch);
+ * // … the test …
+ * globalThis.fetch = realFetch;
+ * ```
+ */
+export function settledFetch(real: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const controller = new AbortController();
+    try {
+      const response = await real(input, { ...init, signal: controller.signal });
+      const body = await response.arrayBuffer();
+      return new Response(body, { status: response.status, headers: response.headers });
+    } finally {
+      controller.abort();
+    }
+  };
+}
