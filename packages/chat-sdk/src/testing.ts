@@ -8,7 +8,8 @@
  * @packageDocumentation
  * @module @parley/chat-sdk/testing
  */
-export { createTeamsStandIn, trustTeamsStandIn } from './testing/teams.js';
+export { createTeamsStandIn } from './testing/teams.js';
+export { trustTeamsStandIn } from './testing/teams-trust.js';
 export type {
   TeamsDeliveryMore,
   TeamsSentActivity,
@@ -18,11 +19,7 @@ export type {
 } from './testing/teams.js';
 export { settledFetch } from './testing/endpoint.js';
 export type { BotAnswer, BotEndpoint } from './testing/endpoint.js';
-export { createDiscordStandIn, snowflakeAt } from './testing/discord.js';
-export type {
-  DiscordMessageMore,
-  DiscordPostedMessage,
-  DiscordStandIn,
-  DiscordStandInOptions,
-  DiscordUser,
-} from './testing/discord.js';
+export { createDiscordStandIn } from './testing/discord.js';
+export { snowflakeAt } from './testing/snowflake.js';
+export type { DiscordStandIn, DiscordStandInOptions } from './testing/discord.js';
+export type { DiscordMessageMore, DiscordPostedMessage, DiscordUser } from './testing/discord-types.js';

@@ -3,65 +3,9 @@ import { type Clock, systemClock } from '@parley/core';
 import { createProgress } from '@parley/testing';
 import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
 import { ChatSdkAdapterError } from '../errors.js';
+import type { DiscordMessageMore, DiscordPostedMessage, DiscordUser } from './discord-types.js';
 import { type BotAnswer, type BotEndpoint, deliverTo } from './endpoint.js';
-
-/** Discord's epoch (2015-01-01T00:00:00Z) in epoch ms. */
-const DISCORD_EPOCH_MS = 1_420_070_400_000;
-
-/**
- * The snowflake Discord would give a thing made at `ms` (epoch ms), the `seq`-th in that
- * millisecond: what a test uses as the id of a message it sends at a known time.
- *
- * @example
- * ```ts
- * import { snowflakeAt } from '@parley/chat-sdk/testing';
- *
- * console.log(snowflakeAt(Date.UTC(2015, 0, 1, 0, 0, 0, 1), 5)); // 4194309
- * ```
- */
-export function snowflakeAt(ms: number, seq = 0): string {
-  return ((BigInt(ms - DISCORD_EPOCH_MS) << 22n) | BigInt(seq)).toString();
-}
-
-/**
- * A person in the Discord stand-in.
- *
- * @example
- * ```ts
- * import type { DiscordUser } from '@parley/chat-sdk/testing';
- *
- * const alice: DiscordUser = { id: '300000000000000001', username: 'alice' };
- * ```
- */
-export interface DiscordUser {
-  readonly id: string;
-  readonly username: string;
-}
-
-/**
- * One message the bot posted through the stand-in's REST API, as Discord stores it.
- *
- * @example
- * ```ts
- * import type { DiscordPostedMessage } from '@parley/chat-sdk/testing';
- *
- * const labels = (message: DiscordPostedMessage): string[] =>
- *   (message.components ?? []).flatMap((row) => row.components.map((button) => button.label));
- * ```
- */
-export interface DiscordPostedMessage {
-  readonly id: string;
-  readonly channel_id: string;
-  readonly content?: string;
-  readonly embeds?: readonly { readonly title?: string; readonly description?: string }[];
-  readonly components?: readonly {
-    readonly components: readonly {
-      readonly custom_id: string;
-      readonly label: string;
-      readonly style: number;
-    }[];
-  }[];
-}
+import { snowflakeAt } from './snowflake.js';
 
 /**
  * Options of {@link createDiscordStandIn}.
@@ -83,27 +27,6 @@ export interface DiscordStandInOptions {
   readonly guildId?: string;
   /** The channel messages come from by default. */
   readonly channelId?: string;
-}
-
-/**
- * How one delivered message differs from the default.
- *
- * @example
- * ```ts
- * import type { DiscordMessageMore } from '@parley/chat-sdk/testing';
- *
- * const inThread: DiscordMessageMore = { channelId: '400000000000000001', mention: true };
- * ```
- */
-export interface DiscordMessageMore {
-  /** Its snowflake; one from `at` by default. */
-  readonly id?: string;
-  /** When it was written (epoch ms); the clock's now by default. */
-  readonly at?: number;
-  /** A thread's id (its parent is the default channel). */
-  readonly channelId?: string;
-  readonly mention?: boolean;
-  readonly bot?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopba
 import { type BotAnswer, type BotEndpoint, deliverTo } from './endpoint.js';
 import { createSigningKey, signJwt } from './jwt.js';
 import { ChatSdkAdapterError } from '../errors.js';
+import { buttonsOf } from './adaptive-card.js';
 
 /**
  * A person in the Teams stand-in: the Bot Framework account id (`29:…`) and display name.
@@ -269,58 +270,4 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
     },
     close: () => server.close(),
   };
-}
-
-/** The buttons of the Adaptive Cards an activity carries, with the data each submits. */
-function buttonsOf(activity: Record<string, unknown>): TeamsSentActivity['buttons'] {
-  const attachments = Array.isArray(activity.attachments) ? (activity.attachments as unknown[]) : [];
-  const buttons: { title: string; data: Record<string, unknown> }[] = [];
-  const visit = (node: unknown): void => {
-    if (typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    const record = node as Record<string, unknown>;
-    if (
-      typeof record.type === 'string' &&
-      record.type.startsWith('Action.') &&
-      typeof record.data === 'object'
-    ) {
-      buttons.push({ title: String(record.title), data: record.data as Record<string, unknown> });
-    }
-    for (const value of Object.values(record)) visit(value);
-  };
-  for (const attachment of attachments) visit((attachment as { content?: unknown }).content);
-  return buttons;
-}
-
-/**
- * Makes a Chat SDK Teams adapter (`createTeamsAdapter(…)` of `@chat-adapter/teams`) trust the
- * stand-in's tokens: the Teams SDK App under it validates every activity's JWT against the keys of
- * its cloud's OpenID metadata, and `@chat-adapter/teams` 4.41 has no option for that cloud, so this
- * sets the App's `cloud` to the stand-in's metadata URL and issuer. Call it before the bot
- * initializes (the App reads its cloud then). Its JWT validation itself stays on.
- *
- * @throws ChatSdkAdapterError `invalid_argument` when the adapter has no Teams SDK App with a cloud.
- * @example
- * ```ts
- * import { createTeamsAdapter } from '@chat-adapter/teams';
- * import { createTeamsStandIn, trustTeamsStandIn } from '@parley/chat-sdk/testing';
- * import { ConsoleLogger } from 'chat';
- *
- * const standIn = await createTeamsStandIn();
- * const logger = new ConsoleLogger('silent');
- * const teams = createTeamsAdapter({ ...standIn.adapterConfig, logger });
- * trustTeamsStandIn(teams, standIn);
- * await standIn.close();
- * ```
- */
-export function trustTeamsStandIn(adapter: object, standIn: Pick<TeamsStandIn, 'cloud'>): void {
-  const app = (adapter as { readonly app?: unknown }).app; // protected in its types: read by shape
-  const cloud = (app as { cloud?: unknown } | undefined)?.cloud;
-  if (typeof cloud !== 'object' || cloud === null) {
-    throw new ChatSdkAdapterError('invalid_argument', 'trustTeamsStandIn needs a Chat SDK Teams adapter');
-  }
-  Object.assign(app as object, { cloud: Object.freeze({ ...cloud, ...standIn.cloud }) });
 }
