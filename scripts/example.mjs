@@ -87,7 +87,7 @@ const available = existsSync(dir)
   : [];
 
 /** Flags of an example that take a value (`--engine restate`, `--platform discord`). */
-const VALUED = new Set(['--engine', '--platform']);
+const VALUED = new Set(['--engine', '--platform', '--scenario']);
 
 function main(args) {
   const tour = args.includes('--all');
@@ -97,10 +97,9 @@ function main(args) {
         ...available.filter((n) => !TOUR.some((p) => p.name === n)),
       ]
     : args.filter((a, i) => !a.startsWith('--') && !VALUED.has(args[i - 1])).slice(0, 1);
-  // Flags pass through to the example, with the value of those that take one (`--engine restate`).
-  const passThrough = args.filter(
-    (a, i) => (a.startsWith('--') && a !== '--all') || (VALUED.has(args[i - 1]) && !a.startsWith('--')),
-  );
+  // Everything but the example's name goes to the example, flags' values too (`--engine restate`).
+  const named = tour ? -1 : args.findIndex((a, i) => !a.startsWith('--') && !VALUED.has(args[i - 1]));
+  const passThrough = args.filter((a, i) => i !== named && a !== '--all');
 
   if (names.length === 0) {
     console.log(

@@ -15,6 +15,14 @@ const args = process.argv.slice(2);
 const interactive = args.includes('--interactive');
 const named = args.indexOf('--scenario');
 const only = named === -1 ? undefined : args[named + 1];
+// `--platform discord`: #approvals and #errors are Discord channels (on the loopback stand-in of
+// @parley/chat-sdk/testing); `--answer text` makes the scripted chairman type 确认 instead of clicking.
+const platform = args.includes('--platform') ? args[args.indexOf('--platform') + 1] : undefined;
+if (platform !== undefined && platform !== 'discord')
+  throw new Error(`Unknown platform "${platform}"; discord`);
+const onDiscord = platform === 'discord' ? ({ platform } as const) : {};
+const answerBy =
+  args.includes('--answer') && args[args.indexOf('--answer') + 1] === 'text' ? 'text' : 'click';
 
 if (args.includes('--mermaid')) {
   const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
@@ -50,7 +58,12 @@ if (args.includes('--mermaid')) {
   const chosen = SCENARIOS.filter((s) => only === undefined || s.name === only);
   for (const scenario of args.includes('--tour') && only === undefined ? chosen.slice(0, 2) : chosen) {
     const lines: string[] = [];
-    const result = await runQuantPipeline({ scenario, output: (line) => lines.push(line) });
+    const result = await runQuantPipeline({
+      scenario,
+      ...onDiscord,
+      answerBy,
+      output: (line) => lines.push(line),
+    });
     // The title line differs per scenario; the lines after it repeat the first scenario's opening.
     let same = 0;
     while (!verbose && first !== undefined && lines[same + 1] === first[same + 1]) same++;
@@ -63,9 +76,12 @@ if (args.includes('--mermaid')) {
     const steps = Object.entries(result.steps)
       .map(([id, step]) => `${id}:${step.status}`)
       .join(' ');
-    console.log(`  steps: ${steps}\n`);
+    console.log(`  steps: ${steps}`);
+    for (const { channel, message } of result.discord ?? [])
+      console.log(`  discord ${channel}: ${message.content ?? message.embeds?.[0]?.description ?? ''}`);
+    console.log('');
   }
-  if (only === undefined) {
+  if (only === undefined && platform === undefined) {
     // Two pipelines side by side: one runner, one spawn tree, one run per market.
     const lines: string[] = [];
     const result = await runQuantPipeline({

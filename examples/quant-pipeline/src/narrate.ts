@@ -5,6 +5,7 @@
 import type { ManualClock, TimerHandle } from '@parley/core';
 import type { PipelineDefinition, PipelineRunner } from '@parley/pipeline';
 import type { StrategyThesis } from './artifacts.js';
+import type { ChairmanAnswer, ChatRoom } from './discord.js';
 import { CEO, type Host, STRATEGIST } from './host.js';
 import type { ChairmanScript } from './scenarios.js';
 import type { Transcript } from './transcript.js';
@@ -23,8 +24,12 @@ export interface NarrateOptions {
   readonly transcript: Transcript;
   /** The scripted chairman, or a person answering (`--interactive`). */
   readonly chairman: ChairmanScript | ((plan: string) => Promise<ChairmanDecision>);
-  /** Keeps a person's pending answer, so the clock waits for it. */
+  /** Keeps a person's pending answer (and chat I/O in flight), so the clock waits for it. */
   readonly external: Set<Promise<unknown>>;
+  /** The chat the notices and the approval go to (`--platform discord`); none by default. */
+  readonly room?: ChatRoom;
+  /** How the scripted chairman answers in that chat; a click by default. */
+  readonly answerBy?: ChairmanAnswer;
 }
 
 /** Subscribes to the runner; returns what to call when the run is over (clears the chairman's timer). */
@@ -33,10 +38,19 @@ export function narrate(options: NarrateOptions): () => void {
   const log = transcript.log;
   const timers = new Set<TimerHandle>();
   let rounds = 0;
+  const { room } = options;
+  /** Chat I/O the clock waits for: simulated time stands still until it is done. */
+  const track = (work: Promise<unknown>): void => {
+    options.external.add(work);
+    void work.finally(() => options.external.delete(work)).catch(() => {});
+  };
   const escalate = (reason: string, channel: '#approvals' | '#errors'): void => {
     host.post(host.envelope('escalate', { from: STRATEGIST, to: CEO, payload: { reason }, depth: 1 }));
     const message = channel === '#approvals' ? `@董事長 ${reason}` : reason;
-    host.post(host.envelope('notify', { from: CEO, to: channel, payload: { message, channel } }));
+    const posted = host.post(
+      host.envelope('notify', { from: CEO, to: channel, payload: { message, channel } }),
+    );
+    if (room !== undefined && posted.ok) track(room.notify(channel, message));
   };
   const offs = [
     runner.on('node', (e) => {
@@ -86,9 +100,9 @@ export function narrate(options: NarrateOptions): () => void {
     host.post(host.envelope('deliver_report', { from: STRATEGIST, to: CEO, payload: { summary }, depth: 1 }));
     const message = `@董事長 approve strategy (${runId}/${node}): ${plan}`;
     host.post(host.envelope('notify', { from: CEO, to: channel, payload: { message, channel } }));
-    const answer = (d: ChairmanDecision): void => {
+    const answer = (d: ChairmanDecision): Promise<unknown> => {
       log(`chairman in ${channel}: ${d.approve ? 'approve' : 'reject'}${d.reason ? ` — "${d.reason}"` : ''}`);
-      void runner.decide(pipeline, runId, node, { approved: d.approve, reason: d.reason, by: 'chairman' });
+      return runner.decide(pipeline, runId, node, { approved: d.approve, reason: d.reason, by: 'chairman' });
     };
     if (typeof chairman === 'function') {
       const person = chairman(plan).then(answer);
@@ -96,9 +110,13 @@ export function narrate(options: NarrateOptions): () => void {
       void person.finally(() => options.external.delete(person));
       return;
     }
+    // In Discord the question is a confirm card in #approvals; the chairman clicks (or types) there.
+    const question = room?.approve(message, { approve: chairman.approve, by: options.answerBy ?? 'click' });
+    if (question !== undefined) track(question.posted);
     const timer = clock.setTimeout(() => {
       timers.delete(timer);
-      answer(chairman);
+      if (question === undefined) void answer(chairman);
+      else track(question.answer().then(answer));
     }, chairman.afterMs);
     timers.add(timer);
   }

@@ -8,6 +8,7 @@ import { defineArtifacts } from '@parley/envelope';
 import { createCronTrigger, createPipelineRunner, type NodeRecord, type RunResult } from '@parley/pipeline';
 import { ARTIFACT_SCHEMAS } from './artifacts.js';
 import { CEO, createHost, STRATEGIST } from './host.js';
+import type { ChairmanAnswer, ChatRoom } from './discord.js';
 import { type ChairmanDecision, narrate } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { findScenario, type Scenario, SCENARIOS } from './scenarios.js';
@@ -35,6 +36,13 @@ export interface RunOptions {
    * runner and one spawn tree (the CEO manages several pipelines); `['BTC/USDT']` by default.
    */
   readonly markets?: readonly string[];
+  /**
+   * Where #approvals and #errors are: nowhere but the transcript by default; `discord` posts them
+   * to Discord (the stand-in of @parley/chat-sdk/testing) through @parley/chat-sdk, and the
+   * chairman decides there by a click or a typed 确认 (`answerBy`).
+   */
+  readonly platform?: 'discord';
+  readonly answerBy?: ChairmanAnswer;
 }
 
 export type PipelineStatus = 'approved' | 'rejected' | 'escalated' | 'failed' | 'expired';
@@ -48,6 +56,8 @@ export interface PipelineRunResult {
   readonly maxRunning: number; // spawned runs alive at once, the strategist included
   readonly notifications: readonly { readonly channel: string; readonly message: string }[];
   readonly transcript: readonly string[];
+  /** With `platform: 'discord'`: every message the bot posted to Discord, with its channel. */
+  readonly discord?: ChatRoom['posted'];
   /** Every run the cron started (one per market), in order; the fields above describe the first. */
   readonly sideBySide: readonly {
     readonly runId: string;
@@ -101,7 +111,11 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
   });
   const external = new Set<Promise<unknown>>();
   const chairman = options.chairman ?? scenario.chairman;
-  const stop = narrate({ runner, pipeline, host, clock, transcript, chairman, external });
+  // Loaded only for Discord, so that the default run needs nothing of the Chat SDK.
+  const room: ChatRoom | undefined =
+    options.platform === 'discord' ? await (await import('./discord.js')).startDiscordRoom(clock) : undefined;
+  const answerBy = options.answerBy;
+  const stop = narrate({ runner, pipeline, host, clock, transcript, chairman, external, room, answerBy });
 
   transcript.log(
     `▶ ${pipeline.name} (owner ${pipeline.owner}) — scenario "${scenario.name}": ${scenario.title}`,
@@ -146,6 +160,7 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     stop();
     secretary.close();
     if (run !== undefined) host.topology.finish(STRATEGIST);
+    await room?.close();
   }
   const sideBySide = results.map((result, i) => {
     if (!result.ok) throw new Error(`The run was refused: ${result.code} (${result.message})`);
@@ -170,6 +185,7 @@ export async function runQuantPipeline(options: RunOptions = {}): Promise<Pipeli
     maxRunning,
     notifications: host.notifications,
     transcript: transcript.lines,
+    ...(room === undefined ? {} : { discord: room.posted }),
   };
 }
 

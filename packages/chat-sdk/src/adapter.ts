@@ -116,9 +116,11 @@ export function createChatSdkAdapter(options: ChatSdkAdapterOptions): ChatSdkAda
         events.emit('error', { error: failure });
         throw failure;
       }
-      const place = placeOfId(platform, sent.id);
+      // The time comes from the platform's id only: a Chat SDK SentMessage's `dateSent` is the
+      // Chat SDK's own `new Date()` at posting, not the platform's stamp, so the bus stamps instead.
+      const at = placeOfId(platform, sent.id)?.at;
       return {
-        sentAt: place?.at ?? sent.metadata.dateSent.getTime(),
+        ...(at === undefined ? {} : { sentAt: at }),
         order: orderOf(channel, message.chatId, platform, sent.id),
       };
     },

@@ -31,5 +31,5 @@ it.skipIf(!existsSync(CJS))('loads without require(esm) and sends a Chat SDK car
     encoding: 'utf8',
     cwd: fileURLToPath(new URL('..', import.meta.url)),
   });
-  expect(JSON.parse(output)).toEqual({ card: true, receipt: { sentAt: 5 } });
+  expect(JSON.parse(output)).toEqual({ card: true, receipt: {} });
 });

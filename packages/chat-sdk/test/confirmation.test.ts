@@ -12,7 +12,7 @@ import {
 import { createManualClock, type ManualClock } from '@parley/core';
 import { createProgress } from '@parley/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type PostedMessage, snowflakeAt } from './discord-api.js';
+import { type DiscordPostedMessage as PostedMessage, snowflakeAt } from '../src/testing.js';
 import { ALICE, CHAT_ID, type DiscordHarness, MALLORY, startDiscord } from './helpers.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
@@ -56,7 +56,7 @@ async function requestDelete(): Promise<{ decision: Promise<ConfirmDecision>; pr
     summary: ACTION.args.sql,
   });
   await prompted;
-  const prompt = h.api.posted.at(-1) as PostedMessage;
+  const prompt = h.standIn.sent.at(-1) as PostedMessage;
   return { decision, prompt };
 }
 
@@ -74,11 +74,10 @@ describe('the confirmation seed on Discord', () => {
 
   it("confirms on the requester's click and refuses another member's", async () => {
     const { decision, prompt } = await requestDelete();
-    const confirm = buttonsOf(prompt)[0]?.custom_id as string;
-    expect((await h.click(MALLORY, confirm, prompt.id)).status).toBe(200);
+    expect((await h.standIn.click(MALLORY, prompt, 0)).status).toBe(200);
     await progress.waitFor(() => refused.length === 1, "the gate's refusal of Mallory's click");
     expect(refused).toMatchObject([{ code: 'not_allowed', senderId: MALLORY.id }]);
-    await h.click(ALICE, confirm, prompt.id);
+    await h.standIn.click(ALICE, prompt, 0);
     expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: ALICE.id });
     expect((await gate.authorize(await decision, ACTION)).ok).toBe(true);
   });
@@ -87,17 +86,16 @@ describe('the confirmation seed on Discord', () => {
     const { decision, prompt } = await requestDelete();
     const low = Number(BigInt(prompt.id) & 0x3fffffn);
     expect(prompt.id).toBe(snowflakeAt(T0, low)); // the prompt's millisecond is T0
-    await h.message(ALICE, '确认', { id: snowflakeAt(T0, low - 1) }); // the same ms, before it
+    await h.standIn.message(ALICE, '确认', { id: snowflakeAt(T0, low - 1) }); // the same ms, before it
     await progress.waitFor(() => ignored.length >= 1, 'the stale reply to be ignored');
     expect(ignored[0]).toMatchObject({ code: 'stale_reply' });
-    await h.message(ALICE, '确认', { id: snowflakeAt(T0, low + 1) }); // the same ms, after it
+    await h.standIn.message(ALICE, '确认', { id: snowflakeAt(T0, low + 1) }); // the same ms, after it
     expect(await decision).toMatchObject({ outcome: 'confirmed', decidedBy: ALICE.id });
   });
 
   it('answers a click without a valid Ed25519 signature 401, and the bus never sees it', async () => {
     const { prompt } = await requestDelete();
-    const confirm = buttonsOf(prompt)[0]?.custom_id as string;
-    expect((await h.click(ALICE, confirm, prompt.id, { signWith: 'other' })).status).toBe(401);
+    expect((await h.standIn.click(ALICE, prompt, 0, { forged: true })).status).toBe(401);
     expect(h.inbound.filter((message) => message.kind === 'card_action')).toEqual([]);
     expect(gate.pending()).toHaveLength(1);
   });

@@ -4,7 +4,7 @@ import { comparePlatformOrder } from '@parley/bus';
 import { createManualClock, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { placeOfId } from '../src/index.js';
-import { snowflakeAt } from './discord-api.js';
+import { snowflakeAt } from '../src/testing.js';
 import { ALICE, APP_ID, CHANNEL, CHAT_ID, type DiscordHarness, GUILD, startDiscord } from './helpers.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
@@ -22,7 +22,7 @@ afterEach(async () => {
 describe('messages from Discord', () => {
   it('hands a message in a channel to the bus with its author, chat, id and time', async () => {
     const id = snowflakeAt(T0, 7);
-    expect((await h.message(ALICE, 'status please', { id })).status).toBe(200);
+    expect((await h.standIn.message(ALICE, 'status please', { id })).status).toBe(200);
     await h.received(1);
     expect(h.inbound[0]).toMatchObject({
       channel: 'chat-sdk',
@@ -40,9 +40,9 @@ describe('messages from Discord', () => {
   });
 
   it('gives a mention the thread Discord starts for it, and keeps the chat of its channel', async () => {
-    await h.message(ALICE, 'deploy', { mention: true });
+    await h.standIn.message(ALICE, 'deploy', { mention: true });
     await h.received(1);
-    const [thread] = [...h.api.channels.keys()];
+    const [thread] = [...h.standIn.threads.keys()];
     expect(h.inbound[0]).toMatchObject({
       chatId: CHAT_ID,
       threadId: `discord:${GUILD}:${CHANNEL}:${thread}`,
@@ -53,14 +53,14 @@ describe('messages from Discord', () => {
   });
 
   it('keeps the mentions of a message that does not mention the bot', async () => {
-    await h.message(ALICE, '<@300000000000000002> please review');
+    await h.standIn.message(ALICE, '<@300000000000000002> please review');
     await h.received(1);
     expect(h.inbound[0]?.text).toBe('<@300000000000000002> please review');
   });
 
   it('orders two messages of one millisecond by their snowflakes, not by their equal stamps', async () => {
-    await h.message(ALICE, 'first', { id: snowflakeAt(T0, 2) });
-    await h.message(ALICE, 'second', { id: snowflakeAt(T0, 1) });
+    await h.standIn.message(ALICE, 'first', { id: snowflakeAt(T0, 2) });
+    await h.standIn.message(ALICE, 'second', { id: snowflakeAt(T0, 1) });
     await h.received(2);
     const [first, second] = h.inbound;
     expect(first?.createdAt).toBe(second?.createdAt);
@@ -68,7 +68,7 @@ describe('messages from Discord', () => {
   });
 
   it('marks a message of another bot as from a bot', async () => {
-    await h.message({ id: '300000000000000009', username: 'ci' }, 'build green', { bot: true });
+    await h.standIn.message({ id: '300000000000000009', username: 'ci' }, 'build green', { bot: true });
     await h.received(1);
     expect(h.inbound[0]).toMatchObject({ senderIsBot: true, fromSelf: false });
   });

@@ -7,10 +7,12 @@ import { createManualClock, isParleyError, type ManualClock } from '@parley/core
 import { Chat, Message } from 'chat';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ChatSdkAdapterEvents, createChatSdkAdapter, PARLEY_ACTION_ID } from '../src/index.js';
-import { DISCORD_EPOCH_MS, snowflakeAt } from './discord-api.js';
+import { snowflakeAt } from '../src/testing.js';
 import { ALICE, CHANNEL, CHAT_ID, type DiscordHarness, GUILD, startDiscord } from './helpers.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
+/** Discord's epoch in epoch ms: a snowflake's top bits count from it. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000;
 let clock: ManualClock;
 let h: DiscordHarness;
 const dropped: BusEvents['dropped'][] = [];
@@ -32,7 +34,7 @@ describe('sending to Discord', () => {
   it("posts text to the channel and reports Discord's snowflake as its time and order", async () => {
     clock.advance(1_234);
     const result = await h.bus.publishOutbound({ channel: 'chat-sdk', chatId: CHAT_ID, text: 'deployed' });
-    const posted = h.api.posted.at(-1);
+    const posted = h.standIn.sent.at(-1);
     expect(posted).toMatchObject({ channel_id: CHANNEL, content: 'deployed' });
     expect(result).toMatchObject({
       status: 'sent',
@@ -46,18 +48,18 @@ describe('sending to Discord', () => {
 
   it('posts into a Discord thread when the message has one', async () => {
     const thread = '400000000000000001';
-    h.api.channels.set(thread, CHANNEL);
+    h.standIn.threads.set(thread, CHANNEL);
     await h.bus.publishOutbound({
       channel: 'chat-sdk',
       chatId: CHAT_ID,
       threadId: `discord:${GUILD}:${CHANNEL}:${thread}`,
       text: 'in the thread',
     });
-    expect(h.api.posted.at(-1)).toMatchObject({ channel_id: thread, content: 'in the thread' });
+    expect(h.standIn.sent.at(-1)).toMatchObject({ channel_id: thread, content: 'in the thread' });
   });
 
   it("rejects a rate limit as rate_limited with Discord's retry_after in ms", async () => {
-    h.api.failNext(429, { message: 'You are being rate limited.', retry_after: 1.5, global: false });
+    h.standIn.failNext(429, { message: 'You are being rate limited.', retry_after: 1.5, global: false });
     const result = await h.bus.publishOutbound({ channel: 'chat-sdk', chatId: CHAT_ID, text: 'x' });
     expect(result).toMatchObject({ status: 'rejected', code: 'send_failed' });
     const error = dropped[0]?.error;
@@ -67,13 +69,13 @@ describe('sending to Discord', () => {
   });
 
   it("rejects Discord's refusal as platform_error with its status", async () => {
-    h.api.failNext(403, { message: 'Missing Permissions', code: 50013 });
+    h.standIn.failNext(403, { message: 'Missing Permissions', code: 50013 });
     await h.bus.publishOutbound({ channel: 'chat-sdk', chatId: CHAT_ID, text: 'x' });
     expect(dropped[0]?.error).toMatchObject({ code: 'platform_error', details: { status: 403 } });
   });
 
   it('rejects a button value Discord cannot carry as platform_error, before any call', async () => {
-    const posts = h.api.posted.length;
+    const posts = h.standIn.sent.length;
     await h.bus.publishOutbound({
       channel: 'chat-sdk',
       chatId: CHAT_ID,
@@ -84,11 +86,11 @@ describe('sending to Discord', () => {
       code: 'platform_error',
       details: { chatCode: 'VALIDATION_ERROR' },
     });
-    expect(h.api.posted).toHaveLength(posts);
+    expect(h.standIn.sent).toHaveLength(posts);
   });
 
   it('rejects a send Discord never answers as network_error', async () => {
-    await h.api.close();
+    await h.standIn.close();
     await h.bus.publishOutbound({ channel: 'chat-sdk', chatId: CHAT_ID, text: 'x' });
     expect(dropped[0]?.error).toMatchObject({ code: 'network_error' });
   });

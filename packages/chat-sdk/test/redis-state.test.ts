@@ -5,7 +5,7 @@ import { createRedisState } from '@chat-adapter/state-redis';
 import { createManualClock } from '@parley/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../../redis/test/helpers.js';
-import { snowflakeAt, startDiscordApi } from './discord-api.js';
+import { createDiscordStandIn, snowflakeAt } from '../src/testing.js';
 import { ALICE, startDiscord } from './helpers.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
@@ -20,17 +20,17 @@ afterAll(async () => {
 
 it('recognises a message redelivered to a restarted process through the Redis state', async () => {
   const clock = createManualClock({ now: T0 });
-  const api = await startDiscordApi(clock);
+  const api = await createDiscordStandIn({ clock });
   const url = `redis://127.0.0.1:${redis.port}`;
   const first = await startDiscord(clock, api, createRedisState({ url }));
   const id = snowflakeAt(T0, 1);
-  await first.message(ALICE, 'status please', { id });
+  await api.message(ALICE, 'status please', { id });
   await first.received(1);
   await first.close();
 
   const second = await startDiscord(clock, api, createRedisState({ url }));
-  await second.message(ALICE, 'status please', { id }); // the Gateway forwards it again
-  await second.message(ALICE, 'and now?', { id: snowflakeAt(T0, 2) });
+  await api.message(ALICE, 'status please', { id }); // the Gateway forwards it again
+  await api.message(ALICE, 'and now?', { id: snowflakeAt(T0, 2) });
   await second.received(1);
   expect(second.inbound.map((message) => message.text)).toEqual(['and now?']);
   await second.close();
