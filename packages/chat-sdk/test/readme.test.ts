@@ -28,12 +28,12 @@ it('keeps the example at about ten lines of statements', () => {
   expect(statements.length).toBeLessThanOrEqual(12);
 });
 
-it('installs every package the example imports', () => {
+it('installs every package the example imports, and @parley/testing, which the stand-in needs', () => {
   const installed = block('sh').trim().split(/\s+/).slice(3); // npm install -D …
   expect(importedPackages(block('ts'))).toEqual(
     ['@chat-adapter/discord', '@chat-adapter/state-memory', '@parley/chat-sdk', 'chat'].sort(),
   );
-  expect(installed.sort()).toEqual(importedPackages(block('ts')));
+  expect(installed.sort()).toEqual([...importedPackages(block('ts')), '@parley/testing'].sort());
 });
 
 it('runs as shown: the bot answers ping with pong, through the stand-in', async () => {
