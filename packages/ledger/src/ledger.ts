@@ -1,5 +1,6 @@
 import {
   type Clock,
+  type ConsentLedger,
   createKernel,
   createOwnerId,
   isParleyError,
@@ -76,7 +77,8 @@ export interface LedgerOptions {
 }
 
 /**
- * A consent ledger: one append-only, hash-chained chain per session, kept in a `Store`.
+ * A consent ledger: one append-only, hash-chained chain per session, kept in a `Store`. It is a
+ * `@parley/core` `ConsentLedger`: give it to a confirm gate, a tool gate or a pipeline as `ledger`.
  *
  * @example
  * ```ts
@@ -87,7 +89,7 @@ export interface LedgerOptions {
  * }
  * ```
  */
-export interface Ledger {
+export interface Ledger extends ConsentLedger {
   /** Appends one fact to the session's chain with one compare-and-set; never throws for a store failure. */
   append(sessionKey: string, input: LedgerInput): Promise<AppendResult>;
   /** The session's chain, oldest first (empty when none). Rejects with `corrupt_record`, `record_version` or `store_failed`. */
