@@ -125,6 +125,17 @@ describe('createToolGate({ ledger })', () => {
     expect(statements).toEqual([]);
   });
 
+  it('answers confirmation_failed, not declined, when the confirm gate could not record the authorization', async () => {
+    const ledger = recordingLedger();
+    ledger.refuse.add('authorization');
+    const h = await createConfirmHarness(() => '确认', { ledger });
+    const { dataModify, statements } = createDataModify();
+    const gate = createToolGate({ tools: [dataModify], allowlist: ['data_modify'], confirm: h.confirm });
+    const result = await gate.process([deleteCall()], { turn: 1, context: undefined, ...address });
+    expect(statements).toEqual([]);
+    expect(result.feedback.failed_calls[0]).toMatchObject({ code: 'confirmation_failed' });
+  });
+
   it('records unknown when the executor throws, and failed with the reason when the tool refuses', async () => {
     const ledger = recordingLedger();
     const { charge } = createThrowingCharge();
