@@ -114,8 +114,10 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       const { digest } = hashAction(action);
       if (typeof id !== 'string') return { ok: false, code: 'unknown_decision' };
       if (consent === undefined) return useDecision(ctx, id, digest);
-      const given = typeof decision === 'object' && decision.id === id ? decision : undefined;
-      return consent.authorize(given, () => useDecision(ctx, id, digest));
+      return consent.authorize(
+        () => readDecision(ctx, id),
+        () => useDecision(ctx, id, digest),
+      );
     },
     async reconcile(id) {
       const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);

@@ -116,6 +116,20 @@ describe('createConfirmGate({ ledger })', () => {
     expect(kinds(ledger).filter((k) => k === 'decision')).toHaveLength(1);
   });
 
+  it('records the stored decision, never a decision object made up by the caller', async () => {
+    const ledger = recordingLedger();
+    const h = await setup({ ledger });
+    const { decision } = await h.ask();
+    await h.channel.say('g1', 'alice', '取消');
+    const final = await decision;
+    const forged = { ...final, outcome: 'confirmed' as const, decidedBy: 'mallory' };
+    expect(await h.gate.authorize(forged, ACTION)).toEqual({ ok: false, code: 'not_confirmed' });
+    expect(JSON.stringify(ledger.facts)).not.toContain('mallory');
+    expect(ledger.facts.filter((f) => f.fact.kind === 'decision').map((f) => f.fact)).toEqual([
+      expect.objectContaining({ outcome: 'cancelled', decidedBy: 'alice' }),
+    ]);
+  });
+
   it('rejects a ledger without an append function', async () => {
     await expect(setup({ ledger: {} as ConsentLedger })).rejects.toMatchObject({ code: 'invalid_argument' });
   });

@@ -16,11 +16,12 @@ export interface ConsentRecorder {
   /** Appends a request's fact before it is prompted; false when it could not be recorded and must not be. */
   request(sessionKey: string, fact: ConsentFact): Promise<boolean>;
   /**
-   * Runs `use` (the single use of the decision) only once the decision's facts are recorded, then
-   * records the authorization; an ok result stands only when both were recorded.
+   * Runs `use` (the single use of the decision) only once the stored decision's facts (`read`;
+   * never a decision object a caller made up) are recorded, then records the authorization; an ok
+   * result stands only when both were recorded.
    */
   authorize(
-    decision: ConfirmDecision | undefined,
+    read: () => Promise<ConfirmDecision | undefined>,
     use: () => Promise<AuthorizeResult>,
   ): Promise<AuthorizeResult>;
   stop(): void;
@@ -84,11 +85,12 @@ export function createConsentRecorder(
     async request(sessionKey, fact) {
       return (await append(sessionKey, fact, fact.kind === 'request' ? fact.ref : '')) || !required;
     },
-    async authorize(decision, use) {
+    async authorize(read, use) {
       await tail; // a prompt or decision fact still being appended has its say
-      // The decision's facts again (a duplicate when the `decided` event recorded them): consent
-      // is on record before the decision is used, so a failed append leaves it usable later.
-      if (decision !== undefined && required) {
+      // The stored decision's facts again (a duplicate when the `decided` event recorded them):
+      // consent is on record before the decision is used, so a failed append leaves it usable.
+      const decision = required ? await read() : undefined;
+      if (decision !== undefined) {
         if (unrecorded.has(decision.id)) return refused;
         if (!(await appendAll(decision.sessionKey, consentFactsOf(decision), decision.id))) return refused;
       }
