@@ -46,6 +46,12 @@ describe('npm run demo', () => {
     }
   });
 
+  it('verifies the channel-confirm consent ledger, from request to effect, and catches a tampered copy', () => {
+    expect(tour.stdout).toContain(
+      "ledger 6 entries verified; a copy with the answer's author changed: edited at line 3",
+    );
+  });
+
   it('prints the session JSON dumps only with --verbose', () => {
     const tsx = join(root, 'node_modules', '.bin', 'tsx');
     const dir = join(root, 'examples', 'cleanup-session');

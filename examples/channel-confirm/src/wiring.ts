@@ -15,7 +15,7 @@ import {
 } from '@parley/bus';
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
-import { type Ledger, recordConfirmations } from '@parley/ledger';
+import type { Ledger } from '@parley/ledger';
 import { createScriptedModel, type ScriptedModel } from '@parley/testing';
 import { createToolGate, toOpenAITools } from '@parley/tools';
 import { runSql, type SqlDatabase, type SqlResult } from './database.js';
@@ -33,7 +33,10 @@ export interface ShopBotOptions {
   readonly log: (line: string) => void;
   /** Pending confirmations and decisions (and the settings); a memory store of its own by default. */
   readonly store?: Store;
-  /** The consent ledger each delivered prompt, answer and decision is appended to (none by default). */
+  /**
+   * The consent ledger (none by default): the confirm gate appends each request, delivered prompt,
+   * answer, decision and authorization, the tool gate the effect of each SQL statement it ran.
+   */
   readonly ledger?: Ledger;
   /** Called whenever something a driver may wait for happened (a reply, a prompt, a decision). */
   readonly onProgress?: () => void;
@@ -74,6 +77,13 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     const text = auth.ok
       ? `已执行 ${(await runSql(db, sql, 'write')).command}（重启前请求的操作，确认于重启后）。`
       : `重启前请求的操作没有执行（${decision.outcome}）。`;
+    // the gate recorded the authorization; the effect of what ran here is this handler's to record
+    if (auth.ok)
+      await options.ledger?.append(decision.sessionKey, {
+        kind: 'effect',
+        confirmationId: decision.id,
+        outcome: 'succeeded',
+      });
     log(`confirm: resumed ${decision.id} after the restart → ${auth.ok ? 'ran' : 'not run'}`);
     await bus.publishOutbound({ ...parseSessionKey(decision.sessionKey), text });
     counts.resumed++;
@@ -86,14 +96,15 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     store,
     resume: { data_modify: resumeDataModify },
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
+    ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
   });
-  const recorder = options.ledger === undefined ? undefined : recordConfirmations(confirm, options.ledger);
   const tools = createToolGate({
     tools: [dataModify],
     allowlist: ['data_modify'],
     policies: [noSessionControl],
     confirm,
     clock,
+    ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
   });
   const model = createScriptedModel<ModelOutput, ModelRequest>({
     name: 'shop',
@@ -188,7 +199,6 @@ export async function createShopBot(options: ShopBotOptions): Promise<ShopBot> {
     seen,
     counts,
     async close(how) {
-      recorder?.stop();
       if (how === 'crash') await bus.close();
       await confirm.close();
       await bus.close();

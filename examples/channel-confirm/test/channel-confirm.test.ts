@@ -72,10 +72,10 @@ describe('channel-confirm scenarios (real PGlite)', () => {
     expect(prompt?.card?.buttons.map((b) => b.label)).toEqual(['确认 Confirm', '取消 Cancel']);
     expect(done?.text).toBe('已执行 DELETE，影响 1 行。');
     expect(result.lines.join('\n')).toMatch(/alice: 确认\n.*consumed by the confirm gate/);
-    // the consent ledger holds the delivered prompt, alice's answer and the decision, and a copy
-    // with the answer's author changed does not verify
+    // the consent ledger holds the request, the delivered prompt, alice's answer, the decision, the
+    // authorization and the effect, and a copy with the answer's author changed does not verify
     expect(result.lines.join('\n')).toContain(
-      "ledger 3 entries verified; a copy with the answer's author changed: edited at line 2",
+      "ledger 6 entries verified; a copy with the answer's author changed: edited at line 3",
     );
     expect(pendingTimers).toBe(0);
   });

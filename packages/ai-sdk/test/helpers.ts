@@ -2,6 +2,7 @@ type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doG
 import { createMessageBus, type MessageBus } from '@parley/bus';
 import type { ConfirmEvents } from '@parley/confirm';
 import {
+  type ConsentLedger,
   createManualClock,
   createMemoryStore,
   createSequentialIds,
@@ -51,7 +52,7 @@ export interface Process {
 /** One process of the host: a bus with a fake chat, and a bridge on the shared store and clock. */
 export async function startProcess(
   shared: { clock: ManualClock; store: Store; shop: Shop },
-  more: Partial<AiSdkBridgeOptions<{ readOnly: boolean }>> = {},
+  more: Partial<AiSdkBridgeOptions<{ readOnly: boolean }>> & { readonly ledger?: ConsentLedger } = {},
   ids = 'cfm_',
 ): Promise<Process> {
   const bus = createMessageBus({ clock: shared.clock });
@@ -59,7 +60,12 @@ export async function startProcess(
   await bus.attach(channel);
   const bridge = createAiSdkBridge<{ readOnly: boolean }>({
     tools: shopTools(shared.shop),
-    confirm: { bus, generateId: createSequentialIds(ids), timeoutMs: 60_000 },
+    confirm: {
+      bus,
+      generateId: createSequentialIds(ids),
+      timeoutMs: 60_000,
+      ...(more.ledger === undefined ? {} : { ledger: more.ledger }),
+    },
     store: shared.store,
     clock: shared.clock,
     policies: [

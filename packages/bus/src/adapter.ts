@@ -28,13 +28,19 @@ export type DeliverInbound = (input: Omit<InboundInput, 'channel'>) => Promise<P
  * ```ts
  * import type { SendReceipt } from '@parley/bus';
  *
- * const receipt: SendReceipt = { sentAt: 1_700_000_000_000 };
+ * const receipt: SendReceipt = { sentAt: 1_700_000_000_000, messageId: '4711' };
  * ```
  */
 export interface SendReceipt {
   readonly sentAt?: number | undefined;
   /** The sent message's place in the platform's per-chat order, when the platform gives one. */
   readonly order?: PlatformOrder | undefined;
+  /**
+   * The platform's id of the sent message (Telegram `message_id`, Slack `ts`, Feishu `message_id`…),
+   * when the adapter knows it: 1–256 characters, otherwise ignored. A consent ledger records it
+   * with the delivered prompt.
+   */
+  readonly messageId?: string | undefined;
 }
 
 /**

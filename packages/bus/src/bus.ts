@@ -174,13 +174,26 @@ export function createMessageBus(options: MessageBusOptions = {}): MessageBus {
       } catch (error) {
         return drop('outbound', 'send_failed', message, { error });
       }
-      const { sentAt, order } = (receipt ?? {}) as { sentAt?: unknown; order?: unknown }; // an adapter's receipt, or nothing
-      const sent: { status: 'sent'; message: OutboundMessage; sentAt?: number; order?: PlatformOrder } = {
+      // an adapter's receipt, or nothing
+      const { sentAt, order, messageId } = (receipt ?? {}) as {
+        sentAt?: unknown;
+        order?: unknown;
+        messageId?: unknown;
+      };
+      const sent: {
+        status: 'sent';
+        message: OutboundMessage;
+        sentAt?: number;
+        order?: PlatformOrder;
+        messageId?: string;
+      } = {
         status: 'sent',
         message,
       };
       if (typeof sentAt === 'number' && Number.isFinite(sentAt)) sent.sentAt = sentAt;
       if (isPlatformOrder(order)) sent.order = { scope: order.scope, position: [...order.position] };
+      if (typeof messageId === 'string' && messageId !== '' && messageId.length <= 256)
+        sent.messageId = messageId;
       return sent;
     },
     receiveOutbound: (receive = {}) => outboundQueue.take(receive.signal),

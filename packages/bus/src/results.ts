@@ -76,6 +76,8 @@ export type OutboundResult =
       readonly sentAt?: number | undefined;
       /** With `sent`: the message's place in the platform's per-chat order, when the adapter reported a valid one. */
       readonly order?: PlatformOrder | undefined;
+      /** With `sent`: the platform's id of the message, when the adapter reported one (1–256 characters). */
+      readonly messageId?: string | undefined;
     }
   | {
       readonly status: 'rejected';

@@ -151,4 +151,20 @@ describe('send receipts', () => {
       expect(result).not.toHaveProperty('sentAt');
     }
   });
+
+  it('passes on the platform message id an adapter reports, and ignores one that is not 1–256 characters', async () => {
+    const receipts: unknown[] = [
+      { messageId: '4711' },
+      { messageId: '' },
+      { messageId: 'x'.repeat(257) },
+      { messageId: 7 },
+    ];
+    const bus = createMessageBus();
+    await bus.attach({ channel: 'tg', send: () => receipts.shift() as SendReceipt });
+    const results = [];
+    for (let i = 0; i < 4; i++)
+      results.push(await bus.publishOutbound({ channel: 'tg', chatId: 'c', text: 'x' }));
+    expect(results[0]).toMatchObject({ status: 'sent', messageId: '4711' });
+    for (const result of results.slice(1)) expect(result).not.toHaveProperty('messageId');
+  });
 });

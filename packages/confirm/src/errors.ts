@@ -18,6 +18,7 @@ export const CONFIRM_ERROR_CODES = [
   'corrupt_record',
   'record_version',
   'store_failed',
+  'not_recorded',
 ] as const;
 
 /**

@@ -20,7 +20,8 @@ export interface ConfirmEvents {
   queued: { readonly id: string; readonly sessionKey: string; readonly position: number };
   /**
    * A prompt (first, next step, or re-prompt) was delivered: its exact `text`, the `card` sent with
-   * it, and the platform's place for it (`order`, from the send receipt) when the adapter gave one.
+   * it, and the platform's place for it (`order`) and id (`messageId`), from the send receipt, when
+   * the adapter gave them.
    */
   prompted: {
     readonly id: string;
@@ -30,6 +31,8 @@ export interface ConfirmEvents {
     readonly text?: string;
     readonly card?: OutboundCard;
     readonly order?: PlatformOrder;
+    /** The platform's id of the prompt message, from the send receipt, when the adapter gave one. */
+    readonly messageId?: string;
   };
   /** A confirmation settled; the decision is already recorded. */
   decided: { readonly decision: ConfirmDecision };

@@ -1,7 +1,8 @@
-import { assertTimeoutMs } from '@parley/core';
+import { assertTimeoutMs, isConsentLedger } from '@parley/core';
 import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
 import { checkRequest } from './internal/checks.js';
+import { createConsentRecorder } from './internal/consent.js';
 import { createContext } from './internal/context.js';
 import { install, refresh, watchStore } from './internal/intake.js';
 import { begin } from './internal/requests.js';
@@ -48,8 +49,15 @@ import type { ConfirmDecision, ConfirmRequest } from './decision.js';
  * ```
  */
 export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
+  if (options.ledger !== undefined && !isConsentLedger(options.ledger)) {
+    throw new ConfirmError('invalid_argument', 'ledger must have an append function');
+  }
   const ctx = createContext(options, refresh);
   const { events } = ctx;
+  const consent =
+    options.ledger === undefined
+      ? undefined
+      : createConsentRecorder(options.ledger, events, options.ledgerRequired !== false);
 
   // Restore after the caller has had a chance to subscribe to `error`.
   const ready = Promise.resolve()
@@ -85,15 +93,31 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
         hashed,
       );
       const entry = entryOf(conf, address);
+      const recorded =
+        consent === undefined ||
+        (await consent.request(request.sessionKey, {
+          kind: 'request',
+          ref: id,
+          actionName: conf.record.action.name,
+          actionDigest: hashed.digest,
+          summary: request.summary,
+          requester: request.requester,
+          approvers: request.approvers ?? ctx.approvers,
+        }));
       return new Promise<ConfirmDecision>((resolve) => {
         entry.resolve = resolve;
-        void begin(ctx, entry, request.signal);
+        void begin(ctx, entry, request.signal, !recorded);
       });
     },
     async authorize(decision, action) {
       const id = typeof decision === 'string' ? decision : decision?.id;
       const { digest } = hashAction(action);
-      return typeof id === 'string' ? useDecision(ctx, id, digest) : { ok: false, code: 'unknown_decision' };
+      if (typeof id !== 'string') return { ok: false, code: 'unknown_decision' };
+      if (consent === undefined) return useDecision(ctx, id, digest);
+      return consent.authorize(
+        () => readDecision(ctx, id),
+        () => useDecision(ctx, id, digest),
+      );
     },
     async reconcile(id) {
       const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
@@ -124,6 +148,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
     async close() {
       if (ctx.closed) return;
       ctx.closed = true;
+      consent?.stop();
       uninstall();
       unwatch?.();
       for (const entry of [...ctx.mirrors.values()]) dropMirror(ctx, entry);

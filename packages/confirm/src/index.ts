@@ -61,6 +61,7 @@ export {
 } from './vocabulary.js';
 export type { Vocabulary, VocabularyWords, ReplyVerdict } from './vocabulary.js';
 export { digestAction, canonicalJson } from './digest.js';
+export { consentFactsOf, promptedFact } from './consent.js';
 export type { ConfirmAction } from './digest.js';
 export { ConfirmError, CONFIRM_ERROR_CODES } from './errors.js';
 export type { ConfirmErrorCode } from './errors.js';

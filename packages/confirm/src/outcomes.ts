@@ -104,6 +104,7 @@ export const DECISION_REASONS = [
   'session_busy',
   'expired',
   'too_many_pending',
+  'not_recorded',
 ] as const;
 
 /**

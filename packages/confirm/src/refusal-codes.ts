@@ -15,6 +15,7 @@ export const AUTHORIZE_REFUSAL_CODES = [
   'not_confirmed',
   'action_mismatch',
   'already_used',
+  'not_recorded',
 ] as const;
 
 /**

@@ -1,5 +1,5 @@
 import type { MessageBus } from '@parley/bus';
-import type { Clock, Emitter, IdGenerator, Store } from '@parley/core';
+import type { Clock, ConsentLedger, Emitter, IdGenerator, Store } from '@parley/core';
 import type { ConfirmAction } from './digest.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { ApproverPolicy } from './outcomes.js';
@@ -97,6 +97,19 @@ export interface ConfirmGateOptions {
   readonly auditTtlMs?: number;
   /** Called when an event listener throws; by default the error is rethrown in a microtask. */
   readonly onListenerError?: (error: unknown, event: string) => void;
+  /**
+   * A consent ledger (`@parley/ledger`'s `createLedger`, or any `ConsentLedger` of `@parley/core`) the gate
+   * appends every fact of its confirmations to, in order: the request (before it is prompted), each
+   * delivered prompt, the answer, the decision and the single authorization. Fails closed: a
+   * request that cannot be recorded is refused (`not_recorded`, never prompted), and `authorize`
+   * refuses `not_recorded` unless the decision, every prompt of it and the authorization are recorded.
+   */
+  readonly ledger?: ConsentLedger;
+  /**
+   * `false` lets confirmations go on when an append to `ledger` fails (each failure is an `error`
+   * event with code `not_recorded`); `true` (the default) fails closed as `ledger` describes.
+   */
+  readonly ledgerRequired?: boolean;
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   CONFIRM_ERROR_CODES,
   CONFIRM_OUTCOMES,
   type ConfirmAction,
+  consentFactsOf,
+  promptedFact,
   type ConfirmDecision,
   type ConfirmErrorCode,
   type ConfirmEvents,
@@ -560,5 +562,36 @@ describe('@parley/confirm examples', () => {
     const shown: PromptShown = { text: 'Reply 确认 to run DROP TABLE t', card: undefined };
     log(shown.text.length > 0);
     expectPrinted('true');
+  });
+
+  it('consentFactsOf (consent.ts)', async () => {
+    const decision: ConfirmDecision = {
+      id: 'cfm_1',
+      sessionKey: 'feishu:oc_1',
+      summary: 'drop',
+      requester: 'ou_a',
+      action: { name: 'sql.delete', args: {}, digest: 'ab'.repeat(32) },
+      outcome: 'confirmed',
+      reason: 'reply',
+      decidedBy: 'ou_a',
+      reply: '确认',
+      requestedAt: 0,
+      decidedAt: 1,
+    };
+    log(
+      consentFactsOf(decision)
+        .map((fact) => fact.kind)
+        .join(' '),
+    );
+    expectPrinted('answer decision');
+  });
+
+  it('promptedFact (consent.ts)', async () => {
+    const fact = promptedFact(
+      { id: 'cfm_1', sessionKey: 'feishu:oc_1', step: 0, reprompt: false, text: 'OK?' },
+      1,
+    );
+    log(fact.kind, fact.kind === 'prompt_delivered' && fact.textDigest?.length);
+    expectPrinted('prompt_delivered 64');
   });
 });

@@ -87,11 +87,11 @@ describe('confirmStep', () => {
     ]);
   });
 
-  it('starts the whole window again at delivery, writes it, wakes held answers and announces', () => {
+  it('starts the whole window again at delivery, writes it, announces it, then wakes held answers', () => {
     const { c, last } = run(NEW, DELIVERED, 5_000);
     expect(c.record).toMatchObject({ deliveredAt: 5_000, expiresAt: 65_000, order: at(100) });
     expect(c).toMatchObject({ deliveredSeq: 20, seen: true });
-    expect(last.effects.map((effect) => effect.type)).toEqual(['timer', 'wake', 'write', 'announce']);
+    expect(last.effects.map((effect) => effect.type)).toEqual(['timer', 'write', 'announce', 'wake']);
   });
 
   it('ignores the result of a send a newer prompt overtook', () => {

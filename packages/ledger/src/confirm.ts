@@ -1,11 +1,15 @@
-import type { ConfirmAction, ConfirmDecision, ConfirmGate, ConfirmRequest } from '@parley/confirm';
-import { digestAction } from '@parley/confirm';
-import { canonicalJson, generateId, type IdGenerator, type JsonValue } from '@parley/core';
-import type { LedgerInput } from './entry.js';
+import type {
+  AUTHORIZE_REFUSAL_CODES,
+  ConfirmAction,
+  ConfirmDecision,
+  ConfirmGate,
+  ConfirmRequest,
+} from '@parley/confirm';
+import { consentFactsOf, digestAction, promptedFact } from '@parley/confirm';
+import { generateId, type IdGenerator } from '@parley/core';
 import { LedgerError, type LedgerErrorCode } from './errors.js';
 import type { AppendResult } from './entry.js';
 import type { Ledger } from './ledger.js';
-import { sha256Hex } from './internal/hash.js';
 
 /**
  * Options of {@link recordConfirmations}.
@@ -39,12 +43,7 @@ export type RunResult<T> =
   | { readonly ok: true; readonly value: T; readonly recorded: boolean }
   | {
       readonly ok: false;
-      readonly code:
-        | LedgerErrorCode
-        | 'unknown_decision'
-        | 'not_confirmed'
-        | 'action_mismatch'
-        | 'already_used';
+      readonly code: LedgerErrorCode | (typeof AUTHORIZE_REFUSAL_CODES)[number];
       readonly message: string;
     };
 
@@ -120,28 +119,21 @@ export function recordConfirmations(
       message: error instanceof Error ? error.message : String(error),
     });
   };
-  const recordDecision = async (decision: ConfirmDecision): Promise<AppendResult> => {
+  const recordDecision = async (
+    decision: ConfirmDecision,
+  ): Promise<{ ok: true } | Extract<AppendResult, { ok: false }>> => {
     for (const id of [...attempts.keys()]) if (id.startsWith(`${decision.id}:`)) attempts.delete(id);
-    const answer = answerOf(decision);
-    if (answer !== undefined) {
-      const appended = report(await ledger.append(decision.sessionKey, answer));
+    for (const fact of consentFactsOf(decision)) {
+      const appended = report(await ledger.append(decision.sessionKey, fact));
       if (!appended.ok) return appended;
     }
-    return report(await ledger.append(decision.sessionKey, decisionOf(decision)));
+    return { ok: true };
   };
-  const offPrompted = gate.on('prompted', ({ id, sessionKey, step, text, card, order }) => {
-    const key = `${id}:${step}`;
+  const offPrompted = gate.on('prompted', (prompted) => {
+    const key = `${prompted.id}:${prompted.step}`;
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
-    // What the person was shown, as digests of the exact text and card, and the platform's stamp.
-    const shown = {
-      ...(text === undefined ? {} : { textDigest: sha256Hex(text) }),
-      ...(card === undefined ? {} : { cardDigest: sha256Hex(canonicalJson(card as unknown as JsonValue)) }),
-      ...(order === undefined ? {} : { platformStamp: order as unknown as JsonValue }),
-    };
-    void ledger
-      .append(sessionKey, { kind: 'prompt_delivered', confirmationId: id, step, attempt, ...shown })
-      .then(report, failed);
+    void ledger.append(prompted.sessionKey, promptedFact(prompted, attempt)).then(report, failed);
   });
   const offDecided = gate.on('decided', ({ decision }) => void recordDecision(decision).catch(failed));
 
@@ -202,33 +194,5 @@ export function recordConfirmations(
       offPrompted();
       offDecided();
     },
-  };
-}
-
-function answerOf(decision: ConfirmDecision): LedgerInput | undefined {
-  if (decision.decidedBy === undefined) return undefined;
-  const via =
-    decision.reason === 'card'
-      ? 'card'
-      : decision.reason === 'standing_allowance'
-        ? 'standing_allowance'
-        : 'reply';
-  return {
-    kind: 'answer',
-    confirmationId: decision.id,
-    authorId: decision.decidedBy,
-    via,
-    ...(decision.reply === undefined ? {} : { text: decision.reply }),
-  };
-}
-
-function decisionOf(decision: ConfirmDecision): LedgerInput {
-  return {
-    kind: 'decision',
-    confirmationId: decision.id,
-    actionDigest: decision.action.digest,
-    outcome: decision.outcome,
-    reason: decision.reason,
-    ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
   };
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, type JsonValue } from '@parley/core';
+import { canonicalJson, type ConsentFact, type RedactedValue } from '@parley/core';
 import type { LedgerErrorCode } from './errors.js';
 import { isHex, sha256Hex } from './internal/hash.js';
 
@@ -68,12 +68,11 @@ export type EntryKind = (typeof ENTRY_KINDS)[number];
  * const summary: Redacted = { redacted: 'sha256:9f2c…' };
  * ```
  */
-export interface Redacted {
-  readonly redacted: string;
-}
+export type Redacted = RedactedValue;
 
 /**
- * What a host (or `recordConfirmations`) appends: one fact of a confirmation, by kind.
+ * What a host, the gates (their `ledger` option) or `recordConfirmations` append: one fact of a
+ * confirmation, by kind — `@parley/core`'s `ConsentFact`.
  *
  * - `request`: the action's digest, the summary shown, the approver policy; `ref` names the request
  *   before the gate gave it an id (its decision follows it with the same action digest).
@@ -91,49 +90,7 @@ export interface Redacted {
  * const input: LedgerInput = { kind: 'effect', confirmationId: 'c1', outcome: 'succeeded' };
  * ```
  */
-export type LedgerInput =
-  | {
-      readonly kind: 'request';
-      readonly ref: string;
-      readonly actionName: string;
-      readonly actionDigest: string;
-      readonly summary: string | Redacted;
-      readonly requester: string;
-      readonly approvers: 'requester' | 'any' | readonly string[];
-    }
-  | {
-      readonly kind: 'prompt_delivered';
-      readonly confirmationId: string;
-      readonly step: number;
-      readonly attempt: number;
-      readonly textDigest?: string;
-      readonly cardDigest?: string;
-      readonly messageId?: string;
-      readonly platformStamp?: JsonValue;
-    }
-  | {
-      readonly kind: 'answer';
-      readonly confirmationId: string;
-      readonly authorId: string;
-      readonly via: 'reply' | 'card' | 'standing_allowance';
-      readonly text?: string | Redacted;
-      readonly eventId?: string;
-    }
-  | {
-      readonly kind: 'decision';
-      readonly confirmationId: string;
-      readonly actionDigest: string;
-      readonly outcome: string;
-      readonly reason: string;
-      readonly decidedBy?: string;
-    }
-  | { readonly kind: 'authorization'; readonly confirmationId: string; readonly actionDigest: string }
-  | {
-      readonly kind: 'effect';
-      readonly confirmationId: string;
-      readonly outcome: 'succeeded' | 'failed' | 'unknown';
-      readonly detail?: string;
-    };
+export type LedgerInput = ConsentFact;
 
 /**
  * One link of a session's chain, as stored and as exported (one JSON line each). `hash` is the

@@ -13,7 +13,7 @@ export {
   DEFAULT_MAX_ENTRY_BYTES,
   DEFAULT_RETENTION_MS,
 } from './ledger.js';
-export type { Ledger, LedgerOptions } from './ledger.js';
+export type { Ledger, LedgerOptions, PruneResult } from './ledger.js';
 export { ENTRY_KINDS, GENESIS_HASH, LEDGER_FORMAT_VERSION } from './entry.js';
 export type { AppendResult, EntryKind, LedgerEntry, LedgerInput, Redacted } from './entry.js';
 export { verifyLedger, TAMPER_KINDS } from './verify.js';

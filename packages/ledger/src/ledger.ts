@@ -1,5 +1,6 @@
 import {
   type Clock,
+  type ConsentLedger,
   createKernel,
   createOwnerId,
   isParleyError,
@@ -8,9 +9,10 @@ import {
 } from '@parley/core';
 import type { AppendResult, LedgerEntry, LedgerInput } from './entry.js';
 import { LedgerError, type LedgerErrorCode } from './errors.js';
-import { appendStep, CHAIN_RECORDS } from './internal/chain.js';
+import { appendStep, CHAIN_RECORDS, pruneStep } from './internal/chain.js';
 import { redactValue } from './redact.js';
 import { checkSigningKey, type LedgerSigningKey } from './signing.js';
+import type { ChainPoint } from './verify.js';
 
 /**
  * Entries a session's chain holds at most; past it an append is refused (`chain_full`).
@@ -76,7 +78,8 @@ export interface LedgerOptions {
 }
 
 /**
- * A consent ledger: one append-only, hash-chained chain per session, kept in a `Store`.
+ * A consent ledger: one append-only, hash-chained chain per session, kept in a `Store`. It is a
+ * `@parley/core` `ConsentLedger`: give it to a confirm gate, a tool gate or a pipeline as `ledger`.
  *
  * @example
  * ```ts
@@ -87,14 +90,35 @@ export interface LedgerOptions {
  * }
  * ```
  */
-export interface Ledger {
+export interface Ledger extends ConsentLedger {
   /** Appends one fact to the session's chain with one compare-and-set; never throws for a store failure. */
   append(sessionKey: string, input: LedgerInput): Promise<AppendResult>;
   /** The session's chain, oldest first (empty when none). Rejects with `corrupt_record`, `record_version` or `store_failed`. */
   entries(sessionKey: string): Promise<readonly LedgerEntry[]>;
   /** The session's chain as JSON Lines (one entry per line, each line ending in a newline). */
   exportLines(sessionKey: string): Promise<string>;
+  /**
+   * Removes the session's entries before seq `before` (export them first), with one
+   * compare-and-set; the kept entries and every later append link to the returned `anchor` (the
+   * last removed entry's seq and hash), which `verifyLedger(lines, { anchor })` needs from then on.
+   */
+  prune(sessionKey: string, options: { readonly before: number }): Promise<PruneResult>;
 }
+
+/**
+ * What `Ledger.prune` answers: how many entries were removed and the chain's anchor, or why
+ * nothing was removed.
+ *
+ * @example
+ * ```ts
+ * import type { PruneResult } from '@parley/ledger';
+ *
+ * const pruned: PruneResult = { ok: true, removed: 4, anchor: { seq: 3, hash: 'ab'.repeat(32) } };
+ * ```
+ */
+export type PruneResult =
+  | { readonly ok: true; readonly removed: number; readonly anchor: ChainPoint | undefined }
+  | { readonly ok: false; readonly code: LedgerErrorCode; readonly message: string };
 
 /**
  * Creates a ledger over a store. Each append runs one pure step through `@parley/core`'s durable
@@ -124,10 +148,11 @@ export function createLedger(options: LedgerOptions): Ledger {
   if (salt !== undefined && (typeof salt !== 'string' || salt.length < 16)) {
     throw new LedgerError('invalid_argument', 'redact.salt must be a string of at least 16 characters');
   }
+  const retentionMs = bound(options.retentionMs, DEFAULT_RETENTION_MS, 10 * 366 * 86_400_000, 'retentionMs');
   const step = appendStep({
     maxEntries: bound(options.maxEntries, DEFAULT_MAX_ENTRIES, 100_000, 'maxEntries'),
     maxEntryBytes: bound(options.maxEntryBytes, DEFAULT_MAX_ENTRY_BYTES, 1 << 20, 'maxEntryBytes'),
-    retentionMs: bound(options.retentionMs, DEFAULT_RETENTION_MS, 10 * 366 * 86_400_000, 'retentionMs'),
+    retentionMs,
     signing: options.signing,
   });
   // graceMs 0: a chain lives exactly until its stored deadline (last append + retentionMs)
@@ -179,6 +204,21 @@ export function createLedger(options: LedgerOptions): Ledger {
     entries,
     async exportLines(sessionKey) {
       return (await entries(sessionKey)).map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    },
+    async prune(sessionKey, { before }) {
+      if (!validSession(sessionKey) || !Number.isSafeInteger(before) || before < 0)
+        return {
+          ok: false,
+          code: 'invalid_argument',
+          message: 'a session key of 1–256 characters and a seq ≥ 0',
+        };
+      const event = { before, retentionMs };
+      const result = await kernel.apply(prefix + sessionKey, CHAIN_RECORDS, pruneStep, event, {
+        maxAttempts: APPEND_ATTEMPTS,
+      });
+      if (!result.ok) return { ok: false, code: refusalCode(result.code), message: result.message };
+      const [done] = result.effects; // the step returns exactly one outcome
+      return { ok: true, removed: done?.removed ?? 0, anchor: done?.anchor };
     },
   };
 }

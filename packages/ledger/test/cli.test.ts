@@ -37,6 +37,21 @@ describe('parley-ledger verify', () => {
     expect(run(['verify', 'e.jsonl'], { 'e.jsonl': '' }).out).toEqual(['ok: 0 entries']);
   });
 
+  it('verifies a pruned chain from its anchor (--anchor), and not without it', async () => {
+    const { ledger } = setup();
+    await appendAll(ledger, 's1', confirmedRun());
+    const pruned = await ledger.prune('s1', { before: 2 });
+    const anchor =
+      pruned.ok && pruned.anchor !== undefined ? `${pruned.anchor.seq}:${pruned.anchor.hash}` : '';
+    const files = { 'rest.jsonl': await ledger.exportLines('s1') };
+    expect(run(['verify', 'rest.jsonl', '--anchor', anchor], files)).toMatchObject({
+      code: 0,
+      out: [expect.stringMatching(/^ok: 4 entries, head 5 /)],
+    });
+    expect(run(['verify', 'rest.jsonl'], files).code).toBe(1);
+    expect(run(['verify', 'rest.jsonl', '--anchor', 'x:1'], files).code).toBe(2);
+  });
+
   it('exits 1 for a tampered copy and names the first bad entry', async () => {
     const text = (await exported()).replace('"confirmed"', '"cancelled"');
     expect(run(['verify', 'a.jsonl'], { 'a.jsonl': text })).toMatchObject({

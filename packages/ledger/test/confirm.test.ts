@@ -25,7 +25,7 @@ import {
   recordConfirmations,
   verifyLedger,
 } from '../src/index.js';
-import { linesOf } from './helpers.js';
+import { linesOf, until } from './helpers.js';
 
 const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
 const SESSION = 'feishu:g1';
@@ -52,15 +52,6 @@ function prompted(gate: ConfirmGate): Promise<void> {
       resolve();
     });
   });
-}
-
-/** Yields to pending I/O until `ready()` holds; fails naming what it waited for after 100 turns. */
-async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
-  for (let turn = 0; turn < 100; turn++) {
-    if (await ready()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 /** Asks through the recorder, waits for the prompt's delivery, then answers as alice. */

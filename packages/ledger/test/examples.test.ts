@@ -26,6 +26,7 @@ import {
   type LedgerInput,
   type LedgerOptions,
   type LedgerSigningKey,
+  type PruneResult,
   matchesRedacted,
   publicKeyOf,
   type RecordConfirmationsOptions,
@@ -111,6 +112,8 @@ describe('@parley/ledger examples', () => {
       return (await ledger.entries('chat-1')).length;
     }
     expect(await count(createLedger(options))).toBe(0);
+    const pruned: PruneResult = { ok: true, removed: 4, anchor: { seq: 3, hash: 'ab'.repeat(32) } };
+    expect(pruned.ok && pruned.anchor?.seq).toBe(3);
   });
 
   it('createLedger (ledger.ts)', async () => {

@@ -57,3 +57,12 @@ export async function appendAll(
 export async function linesOf(ledger: Ledger, session: string): Promise<string[]> {
   return (await ledger.exportLines(session)).trim().split('\n');
 }
+
+/** Yields to pending I/O until `ready()` holds; fails naming what it waited for after 100 turns. */
+export async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
+  for (let turn = 0; turn < 100; turn++) {
+    if (await ready()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}

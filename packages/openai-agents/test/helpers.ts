@@ -10,6 +10,7 @@ import {
 import { createMessageBus, type MessageBus } from '@parley/bus';
 import { type ConfirmEvents, type ConfirmGate, createConfirmGate } from '@parley/confirm';
 import {
+  type ConsentLedger,
   createManualClock,
   createMemoryStore,
   createSequentialIds,
@@ -140,7 +141,7 @@ export interface Process {
 export async function startProcess(
   world: World,
   model: Model,
-  more: Partial<AgentsBridgeOptions<{ readOnly: boolean }>> = {},
+  more: Partial<AgentsBridgeOptions<{ readOnly: boolean }>> & { readonly ledger?: ConsentLedger } = {},
   ids = 'cfm_',
 ): Promise<Process> {
   const bus = createMessageBus({ clock: world.clock });
@@ -149,7 +150,12 @@ export async function startProcess(
   const bridge = createAgentsBridge<{ readOnly: boolean }>({
     agent: opsAgent(world, model),
     runner: new Runner({ tracingDisabled: true, toolExecution: { preApprovalInputGuardrails: true } }),
-    confirm: { bus, generateId: createSequentialIds(ids), timeoutMs: 60_000 },
+    confirm: {
+      bus,
+      generateId: createSequentialIds(ids),
+      timeoutMs: 60_000,
+      ...(more.ledger === undefined ? {} : { ledger: more.ledger }),
+    },
     store: world.store,
     clock: world.clock,
     ...more,
@@ -222,7 +228,7 @@ export const WHERE = { sessionKey: 'tg:g1', requester: 'alice' } as const;
 export async function promptedRun(
   world: World,
   model: Model,
-  more: Partial<AgentsBridgeOptions<{ readOnly: boolean }>> = {},
+  more: Partial<AgentsBridgeOptions<{ readOnly: boolean }>> & { readonly ledger?: ConsentLedger } = {},
   ids = 'cfm_',
 ): Promise<{ host: Process; running: Promise<AgentsRunOutcome<{ readOnly: boolean }>> }> {
   const host = await startProcess(world, model, more, ids);

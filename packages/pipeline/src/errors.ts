@@ -76,6 +76,7 @@ export const RUN_REFUSAL_CODES = [
   'unknown_node',
   'not_waiting',
   'expired',
+  'not_recorded',
 ] as const;
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock, EmitterOptions, JsonValue, Store, Unsubscribe } from '@parley/core';
+import type { Clock, ConsentLedger, EmitterOptions, JsonValue, Store, Unsubscribe } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { ReviewIssue } from '@parley/conflict';
 import type { RunRefusalCode } from './errors.js';
@@ -113,6 +113,14 @@ export interface PipelineRunnerOptions extends EmitterOptions {
   readonly maxRuns?: number;
   /** Nodes of one run running at once, so side-by-side runs share the limits fairly; 8 by default. */
   readonly maxParallelPerRun?: number;
+  /**
+   * A consent ledger (`@parley/ledger`'s `createLedger`, or any `ConsentLedger` of `@parley/core`)
+   * for approval nodes, in the session `pipeline:<run id>` under the confirmation id
+   * `approval:<node>`: the request when the node starts waiting, the answer before a decision is
+   * stored (`decide` refuses `not_recorded` and stores nothing when it cannot be recorded), and the
+   * decision as stored (approved: `confirmed`, rejected: `cancelled`, expired: `timed_out`).
+   */
+  readonly ledger?: ConsentLedger;
 }
 
 /**

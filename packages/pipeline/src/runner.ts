@@ -1,4 +1,11 @@
-import { assertTtlMs, createEmitter, createKernel, createOwnerId, systemClock } from '@parley/core';
+import {
+  assertTtlMs,
+  createEmitter,
+  createKernel,
+  createOwnerId,
+  isConsentLedger,
+  systemClock,
+} from '@parley/core';
 import { createHeader, readHeader } from './internal/header.js';
 import { PipelineError } from './errors.js';
 import { drive } from './internal/drive.js';
@@ -59,6 +66,8 @@ const DEFAULT_TTL_MS = 7 * 24 * 60 * 60_000;
 export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRunner {
   if (typeof options?.store?.compareAndSet !== 'function' || typeof options.work !== 'function')
     throw new PipelineError('invalid_option', 'A pipeline runner needs a store and a work function');
+  if (options.ledger !== undefined && !isConsentLedger(options.ledger))
+    throw new PipelineError('invalid_option', 'ledger must have an append function');
   const maxRuns = limit(options.maxRuns, 'maxRuns', 100);
   const maxParallel = limit(options.maxParallelPerRun, 'maxParallelPerRun', 8);
   const ttlMs = options.ttlMs === undefined ? DEFAULT_TTL_MS : checked(() => assertTtlMs(options.ttlMs));
@@ -77,6 +86,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     work: options.work,
     artifacts: options.artifacts,
     topology: options.topology,
+    ledger: options.ledger,
     sessionTools:
       options.sessionTools ?? (({ depth, maxSpawnDepth }) => sessionToolsAt(depth, maxSpawnDepth)),
     spawnId: options.spawnId ?? (({ runId, node, spawn }) => `${runId}/${node}-${spawn}`),

@@ -182,7 +182,8 @@ export interface FakeChannel extends ChannelAdapter {
   readonly channel: string;
   /**
    * Records the message and resolves to its receipt, `sentAt` read from the channel's clock (the
-   * platform's stamp) and `order` its place in the chat (unless `order: false`); rejects with the
+   * platform's stamp), `order` its place in the chat (unless `order: false`) and `messageId`
+   * (`msg_<n>`, the n-th message sent successfully); rejects with the
    * scripted error while send failures are scripted (a failed send takes no place).
    */
   send(message: OutboundMessage): Promise<SendReceipt>;

@@ -150,7 +150,7 @@ export function createFakeChannel(options: FakeChannelOptions = {}): FakeChannel
           'echo',
         );
       }
-      return { sentAt, ...place };
+      return { sentAt, ...place, messageId: `msg_${sent.length}` }; // the platform's id: its place in the outbox
     },
     onSend(listener) {
       const own = (record: SendRecord): void => listener(record); // one entry per subscription

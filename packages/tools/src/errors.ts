@@ -22,6 +22,7 @@ export const TOOLS_ERROR_CODES = [
   'strict_incompatible',
   'invalid_argument',
   'invalid_snapshot',
+  'not_recorded',
 ] as const;
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock, Emitter, Store } from '@parley/core';
+import type { Clock, ConsentLedger, Emitter, Store } from '@parley/core';
 import type { ToolGateLimits } from './limits.js';
 import type { DisabledTool } from './disabled-tool.js';
 import type { ToolGateSnapshot } from './snapshot.js';
@@ -35,6 +35,18 @@ export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TC
   /** How to ask a person for tools that need confirmation: a `@parley/confirm` gate or a function. */
   readonly confirm?: ConfirmGate | ToolConfirmFn<TContext>;
   readonly repair?: ToolRepairHook<TContext>;
+  /**
+   * A consent ledger (`@parley/ledger`'s `createLedger`, or any `ConsentLedger` of `@parley/core`)
+   * that receives every confirmed call's consent before its executor runs and its effect after:
+   * with a `@parley/confirm` gate the answer, decision and authorization (give that gate the same
+   * ledger to record the request and prompts too); with a confirm function the request, decision
+   * and authorization under the confirmation id `tool:<turn>:<call id>`. The effect is `succeeded`,
+   * `failed` (the tool refused) or `unknown` (the executor threw). A call whose consent cannot be
+   * recorded, or asked without a `sessionKey`, is refused `confirmation_failed` and never runs.
+   */
+  readonly ledger?: ConsentLedger;
+  /** `false`: a call runs even when its consent could not be recorded (each failure is an `error` event); `true` by default. */
+  readonly ledgerRequired?: boolean;
   readonly clock?: Clock;
   /**
    * How many turns of executed call ids to remember, counted back from the latest turn remembered

@@ -1,4 +1,4 @@
-import { createEmitter, systemClock } from '@parley/core';
+import { createEmitter, isConsentLedger, systemClock } from '@parley/core';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
 import type { DisabledTool } from './disabled-tool.js';
@@ -85,6 +85,9 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   if (options.confirm !== undefined && !isConfirmOption(options.confirm)) {
     throw new ToolsError('invalid_argument', 'confirm must be a @parley/confirm gate or a function');
   }
+  if (options.ledger !== undefined && !isConsentLedger(options.ledger)) {
+    throw new ToolsError('invalid_argument', 'ledger must have an append function');
+  }
   if (options.repair !== undefined && typeof options.repair !== 'function') {
     throw new ToolsError('invalid_argument', 'repair must be a function');
   }
@@ -144,6 +147,10 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     policies,
     confirm: options.confirm,
     repair: options.repair,
+    ledger:
+      options.ledger === undefined
+        ? undefined
+        : { to: options.ledger, required: options.ledgerRequired !== false },
     clock,
     messages: options.messages ?? {},
     activeDisable(tool, turn) {

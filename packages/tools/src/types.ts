@@ -283,7 +283,7 @@ export interface ToolGateEvents {
     readonly turn: number;
     readonly id: string;
     readonly tool: string;
-    readonly stage: 'policy' | 'confirm' | 'execute' | 'repair' | 'store' | 'message';
+    readonly stage: 'policy' | 'confirm' | 'execute' | 'repair' | 'store' | 'message' | 'ledger';
     readonly error: unknown;
   };
 }

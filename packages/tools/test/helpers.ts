@@ -5,7 +5,7 @@ import {
   type MessageBus,
   type OutboundMessage,
 } from '@parley/bus';
-import { type ConfirmGate, createConfirmGate } from '@parley/confirm';
+import { type ConfirmGate, type ConfirmGateOptions, createConfirmGate } from '@parley/confirm';
 import {
   createManualClock,
   createSequentialIds,
@@ -166,12 +166,19 @@ export interface ConfirmHarness {
 /** A real `@parley/confirm` gate on a bus whose channel answers prompts with `reply`. */
 export async function createConfirmHarness(
   reply: (prompt: OutboundMessage) => string | undefined,
+  options: Partial<ConfirmGateOptions> = {},
 ): Promise<ConfirmHarness> {
   const clock = createManualClock({ now: 1_000_000 });
   const bus = createMessageBus({ clock });
   const channel = createReplyingChannel(reply);
   await bus.attach(channel);
-  const confirm = createConfirmGate({ bus, clock, cards: false, generateId: createSequentialIds('cfm_') });
+  const confirm = createConfirmGate({
+    bus,
+    clock,
+    cards: false,
+    generateId: createSequentialIds('cfm_'),
+    ...options,
+  });
   await confirm.ready;
   return { clock, bus, channel, confirm };
 }

@@ -243,4 +243,6 @@ export function confirmationOf(
 export interface PromptShown {
   readonly text: string;
   readonly card: OutboundCard | undefined;
+  /** The platform's id of the prompt message, when the adapter's send receipt gave one. */
+  readonly messageId?: string | undefined;
 }

@@ -100,8 +100,8 @@ export function confirmStep(
       };
       const next = { ...c, record, deliveredSeq: event.seq, seen: true };
       const effects: ConfirmationEffect[] = first ? [{ type: 'timer', delayMs: c.record.timeoutMs }] : [];
+      // Announced before held answers wake: a ledger hears of the prompt before their decision.
       effects.push(
-        { type: 'wake' },
         { type: 'write' },
         {
           type: 'announce',
@@ -110,6 +110,7 @@ export function confirmStep(
           ...(event.shown === undefined ? {} : { shown: event.shown }),
           ...(event.order === undefined ? {} : { order: event.order }),
         },
+        { type: 'wake' },
       );
       return { next: first ? { ...next, windowOver: false } : next, effects };
     }

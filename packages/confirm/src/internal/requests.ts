@@ -7,7 +7,12 @@ import { mayAnswer } from './step.js';
  * Admits a new entry as the pure `admit` rule says: settled (aborted, refused, confirmed by a
  * standing allowance), prompted, queued, or superseding the session's prompted one.
  */
-export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined): Promise<void> {
+export async function begin(
+  ctx: GateContext,
+  entry: Entry,
+  signal: AbortSignal | undefined,
+  unrecorded = false,
+): Promise<void> {
   let grant: string | null | 'unread' = 'unread';
   const { sessionKey } = entry.conf.record;
   for (;;) {
@@ -21,6 +26,7 @@ export async function begin(ctx: GateContext, entry: Entry, signal: AbortSignal 
       grant,
       active: current !== undefined,
       queued: list?.length ?? 0,
+      unrecorded,
     };
     // Settled here when the rule settles it (refused, aborted, confirmed by an allowance).
     const { admission } = transition(ctx, entry, { type: 'admit', view });

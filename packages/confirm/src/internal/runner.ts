@@ -111,6 +111,7 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
         ...(effect.shown === undefined ? {} : { text: effect.shown.text }),
         ...(effect.shown?.card === undefined ? {} : { card: effect.shown.card }),
         ...(effect.order === undefined ? {} : { order: effect.order }),
+        ...(effect.shown?.messageId === undefined ? {} : { messageId: effect.shown.messageId }),
       };
       void entry.io.then(() => ctx.events.emit('prompted', announced));
       break;
@@ -183,7 +184,8 @@ async function sendPrompt(
     return;
   }
   const order = result.status === 'sent' ? result.order : undefined;
-  const shown = { text, card };
+  const messageId = result.status === 'sent' ? result.messageId : undefined;
+  const shown = { text, card, ...(messageId === undefined ? {} : { messageId }) };
   dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
 }
 

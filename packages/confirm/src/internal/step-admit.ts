@@ -36,6 +36,8 @@ export interface AdmissionView {
   readonly active: boolean;
   /** Confirmations queued behind it. */
   readonly queued: number;
+  /** The request could not be recorded in the gate's consent ledger (`ledger`): it is refused, never prompted. */
+  readonly unrecorded?: boolean;
 }
 
 /**
@@ -95,6 +97,8 @@ export type ConfirmationAdmission =
  */
 export function admit(view: AdmissionView, rules: AdmissionRules): ConfirmationAdmission {
   if (view.aborted) return { kind: 'settle', outcome: 'aborted', reason: 'signal', record: true };
+  if (view.unrecorded === true)
+    return { kind: 'settle', outcome: 'refused', reason: 'not_recorded', record: false };
   if (view.grant === 'unread') {
     if (view.held >= rules.maxPending)
       return { kind: 'settle', outcome: 'refused', reason: 'too_many_pending', record: false };

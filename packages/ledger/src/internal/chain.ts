@@ -12,12 +12,14 @@ import {
 } from '../entry.js';
 import type { LedgerErrorCode } from '../errors.js';
 import { signHash, type LedgerSigningKey } from '../signing.js';
-import { utf8Length } from './hash.js';
+import { isHex, utf8Length } from './hash.js';
 
 /** A session's chain as stored: the entries in order; the last one is the head. */
 export interface ChainRecord {
   readonly session: string;
   readonly entries: readonly LedgerEntry[];
+  /** After a prune: the last removed entry's seq and hash, which the first kept one links to. */
+  readonly anchor?: { readonly seq: number; readonly hash: string };
 }
 
 /** What the step needs besides the record: the bounds, the signing key, the retention. */
@@ -59,13 +61,14 @@ export function appendStep(
       );
     }
     const head = entries[entries.length - 1];
+    const anchor = current?.anchor;
     const link = {
       v: LEDGER_FORMAT_VERSION,
       session,
-      seq: entries.length,
+      seq: (anchor === undefined ? 0 : anchor.seq + 1) + entries.length,
       at: now,
       body,
-      prev: head?.hash ?? GENESIS_HASH,
+      prev: head?.hash ?? anchor?.hash ?? GENESIS_HASH,
       ...(rules.signing === undefined ? {} : { keyId: rules.signing.keyId }),
     };
     const hash = hashEntry(link);
@@ -82,7 +85,7 @@ export function appendStep(
       );
     }
     return {
-      value: { session, entries: [...entries, entry] },
+      value: { session, entries: [...entries, entry], ...(anchor === undefined ? {} : { anchor }) },
       effects: [{ ok: true, entry, duplicate: false }],
       deadlineAt: now + rules.retentionMs,
     };
@@ -123,11 +126,14 @@ function refuse(code: LedgerErrorCode, message: string): AppendResult {
 
 function isChain(data: unknown): data is ChainRecord {
   if (typeof data !== 'object' || data === null) return false;
-  const { session, entries } = data as { session?: unknown; entries?: unknown };
+  const { session, entries, anchor } = data as { session?: unknown; entries?: unknown; anchor?: unknown };
   if (typeof session !== 'string' || !Array.isArray(entries)) return false;
-  let prev = GENESIS_HASH;
-  for (let seq = 0; seq < entries.length; seq++) {
-    const checked = checkEntry(entries[seq]);
+  if (anchor !== undefined && !isAnchor(anchor)) return false;
+  let prev = anchor?.hash ?? GENESIS_HASH;
+  const base = anchor === undefined ? 0 : anchor.seq + 1;
+  for (let index = 0; index < entries.length; index++) {
+    const seq = base + index;
+    const checked = checkEntry(entries[index]);
     if (!checked.ok) return false;
     const { entry } = checked;
     if (
@@ -141,3 +147,38 @@ function isChain(data: unknown): data is ChainRecord {
   }
   return true;
 }
+
+function isAnchor(value: unknown): value is { seq: number; hash: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { seq, hash } = value as { seq?: unknown; hash?: unknown };
+  return Number.isSafeInteger(seq) && (seq as number) >= 0 && isHex(hash, 64);
+}
+
+/** What a prune did: how many entries it removed, and the anchor the kept ones now link to. */
+export interface PruneOutcome {
+  readonly removed: number;
+  readonly anchor: { readonly seq: number; readonly hash: string } | undefined;
+}
+
+/**
+ * The prune step: removes the entries before `before` (a seq), keeping the last removed one's seq
+ * and hash as the chain's anchor; the rest, and every later append, still link to it.
+ */
+export const pruneStep: KernelStep<ChainRecord, { before: number; retentionMs: number }, PruneOutcome> = (
+  current,
+  { before, retentionMs },
+  now,
+) => {
+  const kept = current?.entries.filter((entry) => entry.seq >= before) ?? [];
+  const removed = current === undefined ? [] : current.entries.slice(0, current.entries.length - kept.length);
+  const last = removed[removed.length - 1];
+  if (current === undefined || last === undefined) {
+    return { value: current, effects: [{ removed: 0, anchor: current?.anchor }] };
+  }
+  const anchor = { seq: last.seq, hash: last.hash };
+  return {
+    value: { session: current.session, entries: kept, anchor },
+    effects: [{ removed: removed.length, anchor }],
+    deadlineAt: now + retentionMs,
+  };
+};

@@ -7,7 +7,8 @@ export interface CliIo {
   err(line: string): void;
 }
 
-const USAGE = 'usage: parley-ledger verify <file.jsonl> [--key keyId=publicKeyHex]... [--head seq:hash]';
+const USAGE =
+  'usage: parley-ledger verify <file.jsonl> [--key keyId=publicKeyHex]... [--head seq:hash] [--anchor seq:hash]';
 
 /** Runs `verify`; returns the exit code (0 holds, 1 tampered, 2 usage or unreadable file). */
 export function runCli(args: readonly string[], io: CliIo): number {
@@ -15,12 +16,16 @@ export function runCli(args: readonly string[], io: CliIo): number {
   if (command !== 'verify' || file === undefined) return usage(io);
   const publicKeys: Record<string, string> = {};
   let head: VerifyOptions['head'];
+  let anchor: VerifyOptions['anchor'];
   for (let i = 0; i < rest.length; i += 2) {
     const value = rest[i + 1];
     const match = value === undefined ? null : /^([^=]+)=([0-9a-f]{64})$|^(\d+):([0-9a-f]{64})$/.exec(value);
     if (rest[i] === '--key' && match?.[1] !== undefined) publicKeys[match[1]] = match[2] as string;
     else if (rest[i] === '--head' && match?.[3] !== undefined)
       head = { seq: Number(match[3]), hash: match[4] as string };
+    // after a prune: the last removed entry, which the file's first entry links to
+    else if (rest[i] === '--anchor' && match?.[3] !== undefined)
+      anchor = { seq: Number(match[3]), hash: match[4] as string };
     else return usage(io);
   }
   let text: string;
@@ -33,6 +38,7 @@ export function runCli(args: readonly string[], io: CliIo): number {
   const options: VerifyOptions = {
     ...(Object.keys(publicKeys).length > 0 ? { publicKeys } : {}),
     ...(head === undefined ? {} : { head }),
+    ...(anchor === undefined ? {} : { anchor }),
   };
   const result = verifyLedger(text, options);
   if (result.ok) {

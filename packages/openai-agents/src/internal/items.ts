@@ -32,4 +32,5 @@ export const REJECTIONS: Readonly<Record<AuthorizeRefusalCode, string>> = {
   not_confirmed: NOT_CONFIRMED,
   action_mismatch: 'Not run: the approved arguments differ from these.',
   already_used: 'Not run: this approval was used already.',
+  not_recorded: 'Not run: the approval could not be recorded in the consent ledger.',
 };

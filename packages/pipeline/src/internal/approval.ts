@@ -1,5 +1,7 @@
+import type { ConsentFact, ConsentLedger } from '@parley/core';
 import type { ApprovalNode } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
+import { appendFacts, decisionFact, requestFact } from './consent.js';
 import { loadNode, writeNode } from './io.js';
 
 /**
@@ -21,6 +23,9 @@ export async function runApproval(
     const waiting = await writeNode(env, run, node.id, { type: 'wait', deadlineAt, lifeMs: run.ttlMs });
     if (waiting === undefined) return;
     record = waiting;
+    // Best effort here: `decide` appends the request again (a duplicate) and refuses without it.
+    if (env.ledger !== undefined)
+      await recordFacts(env, env.ledger, run, [requestFact(run.definition, node.id)]);
     env.events.emit('approval', {
       runId: run.runId,
       node: node.id,
@@ -32,7 +37,12 @@ export async function runApproval(
     if (record?.status !== 'waiting' || run.controller.signal.aborted) return;
     const deadlineAt = record.deadlineAt ?? 0;
     if (env.clock.now() >= deadlineAt) {
-      await writeNode(env, run, node.id, { type: 'expire', lifeMs: run.ttlMs });
+      const expired = await writeNode(env, run, node.id, { type: 'expire', lifeMs: run.ttlMs });
+      if (env.ledger !== undefined && expired !== undefined)
+        // this runner expired it
+        await recordFacts(env, env.ledger, run, [
+          decisionFact(run.definition, node.id, 'timed_out', undefined),
+        ]);
       return;
     }
     await new Promise<void>((resolve) => {
@@ -49,4 +59,16 @@ export async function runApproval(
     });
     record = await loadNode(env, run, node.id);
   }
+}
+
+/** Appends facts of a run's approval; a failure is reported as a `refused` event (`not_recorded`). */
+async function recordFacts(
+  env: RunnerEnv,
+  ledger: ConsentLedger,
+  run: ActiveRun,
+  facts: readonly ConsentFact[],
+): Promise<void> {
+  const problem = await appendFacts(ledger, run.runId, facts);
+  if (problem !== undefined)
+    env.events.emit('refused', { runId: run.runId, code: 'not_recorded', message: problem });
 }

@@ -1,4 +1,4 @@
-import type { Clock, Emitter, JsonValue, Kernel, Lease, Store } from '@parley/core';
+import type { Clock, ConsentLedger, Emitter, JsonValue, Kernel, Lease, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
 import type { NodeRecord } from '../records.js';
@@ -18,6 +18,8 @@ export interface RunnerEnv {
   readonly work: (context: NodeContext) => unknown;
   readonly artifacts: ArtifactSet | undefined;
   readonly topology: Topology | undefined;
+  /** Where approval nodes' consent is recorded (`PipelineRunnerOptions.ledger`). */
+  readonly ledger: ConsentLedger | undefined;
   readonly sessionTools: NonNullable<PipelineRunnerOptions['sessionTools']>;
   readonly spawnId: (info: {
     readonly runId: string;

@@ -1,7 +1,9 @@
+import { consentFactsOf, digestAction } from '@parley/confirm';
 import { canonicalJson, type JsonValue } from '@parley/core';
 import type { AnyToolDefinition } from '../define.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ToolRefusalCode } from '../types.js';
+import { type ConsentTarget, consentTarget, recordConsent } from './consent.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -35,6 +37,8 @@ export interface Confirmation {
   readonly text: string;
   readonly id?: string | undefined;
   readonly bound?: string;
+  /** With the gate's `ledger`: where the call's effect is recorded once its executor ran. */
+  readonly consent?: ConsentTarget | undefined;
 }
 
 /** The answer for a tool that needs no confirmation: shared, as it says nothing about the call. */
@@ -44,6 +48,15 @@ function failedFor(tool: AnyToolDefinition): Confirmation {
   return {
     code: 'confirmation_failed',
     text: `The confirmation for "${tool.name}" could not be asked, so it was not run`,
+  };
+}
+
+/** The answer when the consent could not be recorded in the gate's ledger: nothing may run. */
+function notRecordedFor(tool: AnyToolDefinition, id?: string): Confirmation {
+  return {
+    code: 'confirmation_failed',
+    text: `The confirmation for "${tool.name}" could not be recorded, so it was not run`,
+    ...(id === undefined ? {} : { id }),
   };
 }
 
@@ -74,8 +87,25 @@ async function ask<TContext>(
   const confirm = rt.confirm;
   // The arguments as parsed from the bound text: whoever is asked gets a copy, not what will run.
   const args = JSON.parse(bound) as Readonly<Record<string, unknown>>;
+  const about = { turn: run.turn, id: call.id, tool: tool.name };
   try {
     if (typeof confirm === 'function') {
+      const id = `tool:${run.turn}:${call.id}`;
+      const target = consentTarget(rt, run.sessionKey, id);
+      if (target === null) return notRecordedFor(tool);
+      const actionDigest =
+        target === undefined ? '' : await digestAction({ name: tool.name, args: args as JsonValue });
+      const request = {
+        kind: 'request',
+        ref: id,
+        actionName: tool.name,
+        actionDigest,
+        summary,
+        requester: run.requester ?? '',
+        approvers: 'requester',
+      } as const;
+      if (target !== undefined && !(await recordConsent(rt, target, [request], about)))
+        return notRecordedFor(tool);
       const answer = await confirm({
         call,
         args,
@@ -86,9 +116,29 @@ async function ask<TContext>(
         requester: run.requester,
         signal: run.signal,
       });
-      if (answer === true || answer === 'confirmed') return { text: '', bound };
-      if (answer === 'failed') return notShownFor(tool);
-      return answer === 'timed_out' ? timedOut : declined;
+      const outcome =
+        answer === true || answer === 'confirmed'
+          ? 'confirmed'
+          : answer === 'failed'
+            ? 'aborted'
+            : answer === 'timed_out'
+              ? 'timed_out'
+              : 'cancelled';
+      if (target !== undefined) {
+        const decided = [
+          { kind: 'decision', confirmationId: id, actionDigest, outcome, reason: 'confirm_function' },
+        ] as const;
+        const facts =
+          outcome === 'confirmed'
+            ? [...decided, { kind: 'authorization', confirmationId: id, actionDigest } as const]
+            : decided;
+        if (!(await recordConsent(rt, target, facts, about)) && outcome === 'confirmed')
+          return notRecordedFor(tool, id);
+      }
+      if (outcome === 'confirmed')
+        return { text: '', bound, ...(target === undefined ? {} : { id, consent: target }) };
+      if (outcome === 'aborted') return notShownFor(tool);
+      return outcome === 'timed_out' ? timedOut : declined;
     }
     if (confirm === undefined || run.sessionKey === undefined || run.requester === undefined) {
       return {
@@ -110,7 +160,22 @@ async function ask<TContext>(
       return { ...notShownFor(tool), id: decision.id };
     if (decision.outcome !== 'confirmed') return { ...declined, id: decision.id };
     const auth = await confirm.authorize(decision, action);
-    return auth.ok ? { text: '', id: decision.id, bound } : { ...declined, id: decision.id };
+    if (!auth.ok)
+      return auth.code === 'not_recorded' ? notRecordedFor(tool, decision.id) : { ...declined, id: decision.id };
+    const target = consentTarget(rt, run.sessionKey, decision.id);
+    if (target === undefined) return { text: '', id: decision.id, bound };
+    // the same facts the confirm gate appends to its own ledger: duplicates when it is this one
+    const authorization = {
+      kind: 'authorization',
+      confirmationId: decision.id,
+      actionDigest: decision.action.digest,
+    } as const;
+    if (
+      target === null ||
+      !(await recordConsent(rt, target, [...consentFactsOf(auth.decision), authorization], about))
+    )
+      return notRecordedFor(tool, decision.id);
+    return { text: '', id: decision.id, bound, consent: target };
   } catch (error) {
     rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
     return failedFor(tool);

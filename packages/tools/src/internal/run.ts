@@ -3,6 +3,7 @@ import { ToolsError } from '../errors.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ExecutedToolCall, ToolCallRecord } from '../types.js';
 import { askConfirmation, type Confirmation } from './confirm.js';
+import { type ConsentTarget, effectFact, executorRan, recordConsent } from './consent.js';
 import type { Judging, Parts } from './judging.js';
 import { refuse } from './refuse.js';
 import type { CheckedCall, Runtime, Settled } from './runtime.js';
@@ -46,8 +47,26 @@ function afterConfirmation<TContext>(
     confirmed.id === undefined
       ? parts
       : { ...parts, withId: { ...parts.withId, confirmationId: confirmed.id } };
-  if (rt.persist === undefined) return execute(rt, tool, call, run, runs, withParts);
-  return persisted(rt, rt.persist, tool, call, run, runs, withParts);
+  const ran =
+    rt.persist === undefined
+      ? execute(rt, tool, call, run, runs, withParts)
+      : persisted(rt, rt.persist, tool, call, run, runs, withParts);
+  return confirmed.consent === undefined
+    ? ran
+    : recordEffect(rt, confirmed.consent, ran, { turn, id: call.id, tool: tool.name });
+}
+
+/** Appends the effect of a call whose executor ran; it already ran, so a failed append is only reported. */
+async function recordEffect<TContext>(
+  rt: Runtime<TContext>,
+  target: ConsentTarget,
+  ran: Settled | Promise<Settled>,
+  about: { readonly turn: number; readonly id: string; readonly tool: string },
+): Promise<Settled> {
+  const settled = await ran;
+  if (executorRan(settled))
+    await recordConsent(rt, target, [effectFact(target.confirmationId, settled)], about);
+  return settled;
 }
 
 /** With a store: claims the call, runs it, and records its outcome. */

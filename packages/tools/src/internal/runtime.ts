@@ -1,4 +1,4 @@
-import type { Clock } from '@parley/core';
+import type { Clock, ConsentLedger } from '@parley/core';
 import type { ConfirmGate } from '@parley/confirm';
 import type { AnyToolDefinition } from '../define.js';
 import type { DisabledTool } from '../disabled-tool.js';
@@ -31,6 +31,8 @@ export interface Runtime<TContext> {
   readonly policies: readonly ToolPolicy<TContext>[];
   readonly confirm: ConfirmGate | ToolConfirmFn<TContext> | undefined;
   readonly repair: ToolRepairHook<TContext> | undefined;
+  /** The consent ledger of confirmed calls, and whether a failed append stops the call. */
+  readonly ledger: { readonly to: ConsentLedger; readonly required: boolean } | undefined;
   readonly clock: Clock;
   readonly messages: Partial<Readonly<Record<ToolRefusalCode, (info: ToolRefusalInfo) => string>>>;
   activeDisable(tool: string, turn: number): DisabledTool | undefined;
