@@ -1,7 +1,8 @@
 import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFlowSessionStore, defineFlow } from '../src/index.js';
+import { defineFlow } from '@parley/fsm';
+import { createFlowSessionStore } from '../src/index.js';
 import { drive, GOAL, intake, setup, YES } from './stored-helpers.js';
 
 describe('a restart', () => {

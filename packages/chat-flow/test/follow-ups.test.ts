@@ -11,7 +11,7 @@ import {
   type FollowUpsEvents,
   type FollowUpsOptions,
 } from '../src/index.js';
-import { patchFollowUp, storedFollowUp } from './helpers.js';
+import { patchFollowUp, storedFollowUp } from './follow-up-helpers.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 3, 15, 9);
