@@ -172,6 +172,23 @@ describe('createFollowUps', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it('reports what a send threw as its reason even when it is not an Error', async () => {
+    const { clock, open } = rig();
+    const flaky = open({
+      send: () => {
+        throw 'rate limited'; // a host's send may throw anything
+      },
+    });
+    const events = recordEvents(flaky);
+    await flaky.schedule('sess_1', START + DAY, 'check');
+    await advance(clock, flaky, DAY);
+    expect(events.at(-1)).toEqual({
+      event: 'failed',
+      payload: { id: 'sess_1', reason: 'rate limited', at: START + DAY },
+    });
+    expect((await flaky.get('sess_1'))?.sentAt).toBeNull();
+  });
+
   it('reports failed when its claim expired while it was being sent, leaving the outcome unknown', async () => {
     const { clock, open } = rig();
     const followUps = open({ send: () => clock.advance(DEFAULT_SEND_LEASE_MS) }); // a send slower than its lease
