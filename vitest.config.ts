@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 const PACKAGES = [
   'core',
   'fsm',
+  'chat-flow',
   'envelope',
   'correlate',
   'bus',

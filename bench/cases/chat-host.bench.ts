@@ -2,7 +2,8 @@
 // one reply is read into the step's fields, submitted with compare-and-set, remembered by message id
 // and answered with the next question. Parley's chat-flow host against the same loop written by hand.
 import { createMemoryStore, type JsonValue } from '@parley/core';
-import { createChatFlowHost, createFlowSessionStore, defineFlow, type FlowSnapshot } from '@parley/fsm';
+import { defineFlow, type FlowSnapshot } from '@parley/fsm';
+import { createChatFlowHost, createFlowSessionStore } from '@parley/chat-flow';
 import { z } from 'zod';
 import { suite } from '../lib.js';
 

@@ -3,7 +3,8 @@
 // against the hand-written version the cleanup example had (flow.submit + compareAndSet, then
 // getEntry + flow.restore). The difference is what the record checks and drafts cost.
 import { createMemoryStore, type JsonValue } from '@parley/core';
-import { createFlowSessionStore, defineFlow, type FlowSnapshot } from '@parley/fsm';
+import { defineFlow, type FlowSnapshot } from '@parley/fsm';
+import { createFlowSessionStore } from '@parley/chat-flow';
 import { z } from 'zod';
 import { suite } from '../lib.js';
 

@@ -4,13 +4,13 @@
 // compare-and-set writes, drafts and the close_pending retry; `createFollowUps` owns the reminder.
 // What is left here is this flow's readers, effects and wording.
 import type { Clock, JsonValue, Store } from '@parley/core';
+import { describeFlowResult } from '@parley/fsm';
 import {
   type ChatFlowResult,
   createChatFlowHost,
   createFollowUps,
-  describeFlowResult,
   type StoredFlowSession,
-} from '@parley/fsm';
+} from '@parley/chat-flow';
 import type { CredentialVault, Notification, Notifier, PlatformAdapter } from './adapters.js';
 import * as effects from './effects.js';
 import type { CleanupStep } from './flow.js';

@@ -2,7 +2,7 @@
 // @parley/fsm (compare-and-set per step, drafts, retries on the clock); the follow-up reminder is an
 // @parley/fsm follow-up; the review queues and the audit summary are plain keys.
 import type { Clock, IdGenerator, JsonValue, Store } from '@parley/core';
-import { createFlowSessionStore, type FlowSessionRefusal, type FlowSessionStore } from '@parley/fsm';
+import { createFlowSessionStore, type FlowSessionRefusal, type FlowSessionStore } from '@parley/chat-flow';
 import { type CleanupStep, cleanupFlow } from './flow.js';
 import { redactJson } from './redact.js';
 import { SLOT_FILLING_STEPS } from './replies.js';

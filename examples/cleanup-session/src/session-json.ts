@@ -2,7 +2,8 @@
 // and the audit summary. Both outward forms are redacted; only the stored record holds credential
 // references, because execution needs them.
 import type { JsonValue } from '@parley/core';
-import { type FlowSessionRecord, toFlowAudit } from '@parley/fsm';
+import { toFlowAudit } from '@parley/fsm';
+import type { FlowSessionRecord } from '@parley/chat-flow';
 import { z } from 'zod';
 import { evidencePerTarget, type Justification } from './evidence.js';
 import type { CleanupStep } from './flow.js';

@@ -3,7 +3,7 @@
 // (both claimed before they run, so a redelivered reply or a restart never runs them twice), the
 // audit save retried on the clock while it fails (close_pending) and the follow-up reminder.
 import type { Clock, JsonValue, Store } from '@parley/core';
-import type { ChatContext, FollowUps } from '@parley/fsm';
+import type { ChatContext, FollowUps } from '@parley/chat-flow';
 import type { Notification, Notifier, PlatformAdapter } from './adapters.js';
 import * as effects from './effects.js';
 import type { CleanupStep } from './flow.js';

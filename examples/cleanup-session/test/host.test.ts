@@ -1,7 +1,7 @@
 // The host between replies: manual trigger only, resume from the stored JSON snapshot, close_pending
 // across a restart, concurrent writers, and every failure path of the execute step.
 import { isParleyError } from '@parley/core';
-import { DEFAULT_TURN_LEASE_MS } from '@parley/fsm';
+import { DEFAULT_TURN_LEASE_MS } from '@parley/chat-flow';
 import { describe, expect, it } from 'vitest';
 import { type CleanupHost, resumeCleanupSession, startCleanupSession } from '../src/host.js';
 import { sessionKey } from '../src/persistence.js';

@@ -19,7 +19,6 @@ export const FSM_ERROR_CODES = [
   'unknown_state',
   'invalid_context',
   'invalid_fields',
-  'invalid_argument',
 ] as const;
 
 /**

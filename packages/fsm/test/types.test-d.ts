@@ -1,12 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryStore } from '@parley/core';
 import {
   type ContextOf,
   createActor,
-  createChatFlowHost,
   createFlowSession,
-  createFlowSessionStore,
   defineFlow,
   defineMachine,
   type EventOf,
@@ -172,35 +169,5 @@ describe('defineFlow types', () => {
         },
       ],
     });
-  });
-});
-
-describe('createChatFlowHost', () => {
-  const flow = defineFlow({
-    id: 'f',
-    version: 1,
-    steps: [
-      { name: 'email', prompt: '?', fields: z.object({ email: z.string() }) },
-      { name: 'plan', prompt: '?', fields: z.object({ plan: z.string() }) },
-    ],
-  });
-  const sessions = createFlowSessionStore<'email' | 'plan', unknown, { n: number }>(flow, {
-    store: createMemoryStore(),
-  });
-
-  it('types the steps and the data its callbacks see from the sessions', () => {
-    const host = createChatFlowHost({
-      sessions,
-      read: (_text, ctx) => {
-        expectTypeOf(ctx.data).toEqualTypeOf<{ n: number }>();
-        expectTypeOf(ctx.session.step).toEqualTypeOf<'email' | 'plan' | 'done'>();
-        return undefined;
-      },
-      after: (done) => {
-        expectTypeOf(done.step).toEqualTypeOf<'email' | 'plan'>();
-      },
-    });
-    // @ts-expect-error the data of a new session is the sessions' data
-    void host.start('c1', { n: 'one' });
   });
 });

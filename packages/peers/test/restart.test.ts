@@ -77,9 +77,15 @@ describe('a restart with a Store', () => {
     const store = createFlakyStore(net.clock);
     const ceo = net.add('ceo', { store });
     store.mode = 'throw';
-    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({ ok: false, code: 'store_failed' });
+    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({
+      ok: false,
+      code: 'store_failed',
+    });
     store.mode = 'lose';
-    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({ ok: false, code: 'store_failed' });
+    expect(await ceo.send({ to: 'secretary', message: 1 })).toMatchObject({
+      ok: false,
+      code: 'store_failed',
+    });
     expect(net.sent).toEqual([]);
   });
 

@@ -48,7 +48,10 @@ import { createWatchHub } from './watch.js';
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   if (typeof options?.db !== 'object' || options.db === null) {
-    throw new PostgresStoreError('invalid_argument', 'db must be a pg Pool, a pg Client or a PGlite instance');
+    throw new PostgresStoreError(
+      'invalid_argument',
+      'db must be a pg Pool, a pg Client or a PGlite instance',
+    );
   }
   const names = namesOf(options.schema ?? DEFAULT_SCHEMA);
   const db: Db = toDb(options.db);

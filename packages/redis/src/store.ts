@@ -76,9 +76,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const limits = options.jsonLimits ?? DEFAULT_JSON_LIMITS;
   const scanCount = options.scanCount ?? DEFAULT_SCAN_COUNT;
   if (!Number.isInteger(scanCount) || scanCount < 1 || scanCount > MAX_SCAN_COUNT) {
-    throw new RedisStoreError('invalid_argument', `scanCount must be an integer from 1 to ${MAX_SCAN_COUNT}`, {
-      details: { name: 'scanCount', value: String(scanCount) },
-    });
+    throw new RedisStoreError(
+      'invalid_argument',
+      `scanCount must be an integer from 1 to ${MAX_SCAN_COUNT}`,
+      {
+        details: { name: 'scanCount', value: String(scanCount) },
+      },
+    );
   }
   const layout = layoutOf(prefix);
   const events = createEmitter<RedisStoreEvents>();

@@ -2,7 +2,8 @@
 // real Redis shared by two replicas: each acts on the committed record, never on its own copy.
 import { createManualClock } from '@parley/core';
 import { createReviewGate } from '@parley/conflict';
-import { createChatFlowHost, createFlowSessionStore, defineFlow } from '@parley/fsm';
+import { defineFlow } from '@parley/fsm';
+import { createChatFlowHost, createFlowSessionStore } from '@parley/chat-flow';
 import { createSettings, defineSetting, defineSettings } from '@parley/settings';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -67,7 +67,11 @@ export function createReplyHandler(
       (record) => withRecord(record, message),
       (error: unknown) => {
         events.emit('error', { code: 'store_failed', requestId: message.request_id, error });
-        return ctx.refuse({ ...about(message), code: 'store_failed', message: 'The store could not be read' });
+        return ctx.refuse({
+          ...about(message),
+          code: 'store_failed',
+          message: 'The store could not be read',
+        });
       },
     );
   }

@@ -11,7 +11,7 @@ import {
   DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-types.js';
-import { FsmError } from './errors.js';
+import { ChatFlowError } from './errors.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
 /**
@@ -25,11 +25,12 @@ import type { StoredFlowSession } from './stored-session-types.js';
  * `resolveEffect`. A callback that throws ends the turn as `callback_failed` with what was written
  * kept. Use it instead of hand-writing this loop around {@link createFlowSessionStore}.
  *
- * @throws FsmError `invalid_argument` when `maxSessions` or `maxSeenMessages` is not a positive integer.
+ * @throws ChatFlowError `invalid_argument` when `maxSessions` or `maxSeenMessages` is not a positive integer.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
- * import { createChatFlowHost, createFlowSessionStore, defineFlow } from '@parley/fsm';
+ * import { defineFlow } from '@parley/fsm';
+ * import { createChatFlowHost, createFlowSessionStore } from '@parley/chat-flow';
  * import { z } from 'zod';
  *
  * const flow = defineFlow({
@@ -243,7 +244,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
 
 function positive(value: number, option: string): number {
   if (Number.isSafeInteger(value) && value >= 1) return value;
-  throw new FsmError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
+  throw new ChatFlowError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
     details: { option },
   });
 }

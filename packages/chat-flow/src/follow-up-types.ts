@@ -19,7 +19,7 @@ import type { Clock, JsonValue, Store, Unsubscribe } from '@parley/core';
  *
  * @example
  * ```ts
- * import { FOLLOW_UP_REFUSAL_CODES } from '@parley/fsm';
+ * import { FOLLOW_UP_REFUSAL_CODES } from '@parley/chat-flow';
  *
  * console.log(FOLLOW_UP_REFUSAL_CODES.includes('already_sent')); // true
  * ```
@@ -43,7 +43,7 @@ export const FOLLOW_UP_REFUSAL_CODES = [
  *
  * @example
  * ```ts
- * import type { FollowUpRefusalCode } from '@parley/fsm';
+ * import type { FollowUpRefusalCode } from '@parley/chat-flow';
  *
  * const code: FollowUpRefusalCode = 'not_found';
  * ```
@@ -55,7 +55,7 @@ export type FollowUpRefusalCode = (typeof FOLLOW_UP_REFUSAL_CODES)[number];
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_ARMED_FOLLOW_UPS } from '@parley/fsm';
+ * import { DEFAULT_MAX_ARMED_FOLLOW_UPS } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_MAX_ARMED_FOLLOW_UPS); // 10000
  * ```
@@ -68,7 +68,7 @@ export const DEFAULT_MAX_ARMED_FOLLOW_UPS = 10_000;
  *
  * @example
  * ```ts
- * import { DEFAULT_SEND_LEASE_MS } from '@parley/fsm';
+ * import { DEFAULT_SEND_LEASE_MS } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_SEND_LEASE_MS); // 60000
  * ```
@@ -81,7 +81,7 @@ export const DEFAULT_SEND_LEASE_MS = 60_000;
  *
  * @example
  * ```ts
- * import type { FollowUp } from '@parley/fsm';
+ * import type { FollowUp } from '@parley/chat-flow';
  *
  * const due = (f: FollowUp, now: number) => f.sentAt === null && f.dueAt <= now;
  * ```
@@ -103,7 +103,7 @@ export interface FollowUp<TPayload extends JsonValue = JsonValue> {
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
- * import type { FollowUpsOptions } from '@parley/fsm';
+ * import type { FollowUpsOptions } from '@parley/chat-flow';
  *
  * const clock = createManualClock();
  * const options: FollowUpsOptions<string> = {
@@ -140,7 +140,7 @@ export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
  *
  * @example
  * ```ts
- * import type { FollowUpsEvents } from '@parley/fsm';
+ * import type { FollowUpsEvents } from '@parley/chat-flow';
  *
  * const log = (e: FollowUpsEvents['failed']) => console.log(`${e.id} not sent: ${e.reason}`);
  * ```
@@ -161,7 +161,7 @@ export interface FollowUpsEvents {
  *
  * @example
  * ```ts
- * import type { FollowUpResult } from '@parley/fsm';
+ * import type { FollowUpResult } from '@parley/chat-flow';
  *
  * const dueAt = (r: FollowUpResult) => (r.ok ? r.followUp.dueAt : undefined);
  * ```
@@ -176,7 +176,7 @@ export type FollowUpResult<TPayload extends JsonValue = JsonValue> =
  *
  * @example
  * ```ts
- * import type { FollowUps } from '@parley/fsm';
+ * import type { FollowUps } from '@parley/chat-flow';
  *
  * const rearm = (followUps: FollowUps, ids: readonly string[]) => Promise.all(ids.map((id) => followUps.arm(id)));
  * ```

@@ -1,8 +1,6 @@
 import { type JsonValue, type StandardSchemaV1, validate } from '@parley/core';
-import { FsmError } from './errors.js';
-import type { Flow } from './flow.js';
-import type { FlowSnapshot } from './flow-types.js';
-import { isRecord } from './snapshot.js';
+import { type Flow, type FlowSnapshot, FsmError } from '@parley/fsm';
+import { isRecord } from './internal/record.js';
 
 /**
  * The format number of a stored flow session record (the version of its durable-kernel record of
@@ -10,7 +8,7 @@ import { isRecord } from './snapshot.js';
  *
  * @example
  * ```ts
- * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/fsm';
+ * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/chat-flow';
  *
  * console.log(FLOW_SESSION_RECORD_FORMAT); // 2
  * ```
@@ -25,7 +23,7 @@ export const FLOW_SESSION_KIND = 'parley.fsm.session';
  *
  * @example
  * ```ts
- * import type { FlowDraft } from '@parley/fsm';
+ * import type { FlowDraft } from '@parley/chat-flow';
  *
  * const draft: FlowDraft<'goal'> = { step: 'goal', part: 0, fields: { goal_type: 'delete' } };
  * ```
@@ -42,7 +40,7 @@ export interface FlowDraft<TStep extends string = string> {
  *
  * @example
  * ```ts
- * import type { FlowRetry } from '@parley/fsm';
+ * import type { FlowRetry } from '@parley/chat-flow';
  *
  * const retry: FlowRetry<'close'> = { step: 'close', attempts: 1, dueAt: 1_700_000_001_000 };
  * ```
@@ -60,7 +58,7 @@ export interface FlowRetry<TStep extends string = string> {
  *
  * @example
  * ```ts
- * import type { FlowSessionRecord } from '@parley/fsm';
+ * import type { FlowSessionRecord } from '@parley/chat-flow';
  *
  * const stateOf = (record: FlowSessionRecord) => (record.flow.mark === 'close_pending' ? 'close_pending' : record.flow.state);
  * ```
@@ -82,21 +80,22 @@ export interface FlowSessionRecord<TStep extends string = string, TContext = unk
 export type RecordProblem = { readonly code: 'corrupt_record' | 'foreign_version'; readonly reason: string };
 
 /**
- * @internal Checks a stored value as a session record of `flow` (pure): the envelope, the flow
- * snapshot (through `flow.restore`), the draft and retry against the current step, the data.
+ * @internal Checks the data of a stored session record as a record of `flow` (pure): the flow
+ * snapshot (through `flow.restore`), the draft and retry against the current step, the data. The
+ * kernel has checked the record's kind and format before.
  */
 export function readSessionRecord<TStep extends string, TContext, TData>(
   flow: Flow<TStep, TContext>,
   id: string,
-  value: unknown,
+  fields: Readonly<Record<string, unknown>>,
   dataSchema: StandardSchemaV1 | undefined,
 ): { readonly ok: true; readonly record: FlowSessionRecord<TStep, TContext, TData> } | RecordProblem {
   const corrupt = (reason: string): RecordProblem => ({ code: 'corrupt_record', reason });
-  if (!isRecord(value) || value.kind !== FLOW_SESSION_KIND) return corrupt('not a flow session record');
-  if (value.format !== FLOW_SESSION_RECORD_FORMAT) {
-    const reason = `record format ${String(value.format)} is not ${FLOW_SESSION_RECORD_FORMAT}`;
-    return { code: 'foreign_version', reason };
-  }
+  const value: Record<string, unknown> = {
+    ...fields,
+    kind: FLOW_SESSION_KIND,
+    format: FLOW_SESSION_RECORD_FORMAT,
+  };
   if (value.id !== id) return corrupt(`the record is of session "${String(value.id)}"`);
   const { draft, retry, expiresAt, savedAt } = value;
   if (!Number.isFinite(savedAt)) return corrupt('"savedAt" must be a time');

@@ -1,7 +1,8 @@
 import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFlowSessionStore, defineFlow } from '../src/index.js';
+import { defineFlow } from '@parley/fsm';
+import { createFlowSessionStore } from '../src/index.js';
 import { drive, GOAL, intake, setup, YES } from './stored-helpers.js';
 
 describe('a restart', () => {
@@ -52,6 +53,31 @@ describe('a restart', () => {
     );
     expect(result).toMatchObject({ ok: true, attempts: 2 });
     expect(calls).toEqual([{ attempt: 2, at: dueAt }]);
+  });
+
+  it('refuses closed, running nothing, when the session closes while it waits for the stored due time', async () => {
+    const { sessions, clock, store } = setup();
+    const start = await sessions.start('s1', { data: null });
+    if (!start.ok) throw new Error(start.reason);
+    await start.session.submit(GOAL);
+    await start.session.submit(YES);
+    const pending = start.session.perform(() => ({ audit_saved: false }));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    start.session.close();
+    await pending;
+    const after = createFlowSessionStore(intake, { store, clock });
+    const resumed = await after.resume('s1');
+    if (!resumed.ok) throw new Error(resumed.reason);
+    let ran = 0;
+    const waiting = resumed.session.perform(() => {
+      ran += 1;
+      return { audit_saved: true };
+    });
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    resumed.session.close(); // closed before the stored due time came
+    expect(await waiting).toMatchObject({ ok: false, code: 'closed' });
+    expect(ran).toBe(0);
+    expect(clock.pendingTimers()).toBe(0);
   });
 
   it('runs a retry at once when its stored due time passed while the process was down', async () => {

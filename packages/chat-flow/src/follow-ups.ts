@@ -12,7 +12,7 @@ import {
   systemClock,
   type TimerHandle,
 } from '@parley/core';
-import { FsmError } from './errors.js';
+import { ChatFlowError } from './errors.js';
 import {
   FOLLOW_UP_RECORD,
   reasonFor,
@@ -49,11 +49,11 @@ import {
  * later, after its session has closed. `schedule`, `arm`, `resolve` and `get` reject with a
  * `KernelError` `store_failed` (its `cause` the store's error) when the store throws.
  *
- * @throws FsmError `invalid_argument` when `maxArmed` or `sendLeaseMs` is not a positive integer.
+ * @throws ChatFlowError `invalid_argument` when `maxArmed` or `sendLeaseMs` is not a positive integer.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
- * import { createFollowUps } from '@parley/fsm';
+ * import { createFollowUps } from '@parley/chat-flow';
  *
  * const clock = createManualClock({ now: 0 });
  * const store = createMemoryStore({ clock });
@@ -276,7 +276,7 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
 
 function positive(value: number, option: string): number {
   if (Number.isSafeInteger(value) && value >= 1) return value;
-  throw new FsmError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
+  throw new ChatFlowError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
     details: { option },
   });
 }

@@ -1,5 +1,5 @@
 import type { Clock, JsonValue, StandardSchemaV1, Store, Unsubscribe } from '@parley/core';
-import type { FlowFields, FlowSnapshot, FlowStatus, FlowSubmitResult } from './flow-types.js';
+import type { FlowFields, FlowSnapshot, FlowStatus, FlowSubmitResult } from '@parley/fsm';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 
@@ -9,7 +9,7 @@ import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-sessio
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
- * import type { FlowSessionStoreOptions } from '@parley/fsm';
+ * import type { FlowSessionStoreOptions } from '@parley/chat-flow';
  *
  * const clock = createManualClock();
  * const options: FlowSessionStoreOptions<'goal'> = { store: createMemoryStore({ clock }), clock, draftSteps: ['goal'] };
@@ -47,7 +47,7 @@ export interface FlowSessionStoreOptions<TStep extends string = string> {
  *
  * @example
  * ```ts
- * import type { FlowSessionStoreEvents } from '@parley/fsm';
+ * import type { FlowSessionStoreEvents } from '@parley/chat-flow';
  *
  * const report = (e: FlowSessionStoreEvents['refused']) => console.log(e.id, e.code, e.reason);
  * ```
@@ -61,7 +61,7 @@ export interface FlowSessionStoreEvents {
  *
  * @example
  * ```ts
- * import type { StoredFlowSessionEvents } from '@parley/fsm';
+ * import type { StoredFlowSessionEvents } from '@parley/chat-flow';
  *
  * const log = (e: StoredFlowSessionEvents['save-failed']) => console.log(`try ${e.attempt}: ${e.reason}`);
  * ```
@@ -82,7 +82,7 @@ export interface StoredFlowSessionEvents<TStep extends string = string, TContext
  *
  * @example
  * ```ts
- * import type { StoredSubmitResult } from '@parley/fsm';
+ * import type { StoredSubmitResult } from '@parley/chat-flow';
  *
  * const say = (r: StoredSubmitResult) => (r.ok ? (r.result.ok ? 'moved on' : r.result.code) : `not saved: ${r.code}`);
  * ```
@@ -96,7 +96,7 @@ export type StoredSubmitResult<TStep extends string = string, TContext = unknown
  *
  * @example
  * ```ts
- * import type { FlowSaveResult } from '@parley/fsm';
+ * import type { FlowSaveResult } from '@parley/chat-flow';
  *
  * const version = (r: FlowSaveResult) => (r.ok ? r.version : undefined);
  * ```
@@ -109,7 +109,7 @@ export type FlowSaveResult = { readonly ok: true; readonly version: number } | F
  *
  * @example
  * ```ts
- * import type { FlowEffectResult } from '@parley/fsm';
+ * import type { FlowEffectResult } from '@parley/chat-flow';
  *
  * const pending = (r: FlowEffectResult) => !r.ok && r.code === 'retries_exhausted';
  * ```
@@ -132,7 +132,7 @@ export type FlowEffectResult<TStep extends string = string, TContext = unknown> 
  *
  * @example
  * ```ts
- * import type { StoredFlowSession } from '@parley/fsm';
+ * import type { StoredFlowSession } from '@parley/chat-flow';
  *
  * const where = (s: StoredFlowSession<'goal'>) => `${s.id} v${s.version}: ${s.step}`;
  * ```
@@ -208,7 +208,7 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
  *
  * @example
  * ```ts
- * import type { FlowSessionStore } from '@parley/fsm';
+ * import type { FlowSessionStore } from '@parley/chat-flow';
  *
  * const reopen = async (sessions: FlowSessionStore<'goal'>, id: string) => (await sessions.resume(id)).ok;
  * ```

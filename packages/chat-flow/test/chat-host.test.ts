@@ -1,9 +1,13 @@
 // The chat-flow host's loop: read → submit → after → ask, replies of one session in order, message
 // ids deduplicated, callbacks that throw and store refusals as results, bounded sessions.
-import { isParleyError } from '@parley/core';
+import { createMemoryStore, isParleyError } from '@parley/core';
+import { defineFlow } from '@parley/fsm';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   CHAT_FLOW_REFUSAL_CODES,
+  createChatFlowHost,
+  createFlowSessionStore,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
   MAX_MESSAGE_ID_LENGTH,
@@ -234,5 +238,26 @@ describe('createChatFlowHost refusals', () => {
     await host.start('c1', { notes: ['kept'] });
     await host.reply('c1', 'ada@example.org');
     expect(last?.data).toEqual({ notes: ['kept'] });
+  });
+});
+
+describe('a host given no clock', () => {
+  it('reads the system clock, like its sessions', async () => {
+    const flow = defineFlow({
+      id: 'one',
+      version: 1,
+      steps: [{ name: 'name', prompt: 'Your name?', fields: z.object({ name: z.string() }) }],
+    });
+    const sessions = createFlowSessionStore(flow, { store: createMemoryStore() });
+    const asked: string[] = [];
+    const host = createChatFlowHost({
+      sessions,
+      read: (text) => ({ name: text }),
+      ask: (p) => void asked.push(p),
+    });
+    await host.start('c1', {});
+    expect(await host.reply('c1', 'Ada', { messageId: 'm1' })).toMatchObject({ ok: true });
+    expect(asked).toEqual(['Your name?']);
+    host.close();
   });
 });

@@ -8,7 +8,7 @@ import type {
   ChatFlowRefusalCode,
   ChatFlowResult,
 } from './chat-host-types.js';
-import { isRecord } from './snapshot.js';
+import { isRecord } from './internal/record.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
 const EMPTY: ChatFlowLedger = { seen: [], effect: null };

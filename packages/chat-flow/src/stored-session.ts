@@ -1,6 +1,6 @@
 import { type Committed, type JsonValue, KernelError, type KernelRefusal, type Lease } from '@parley/core';
-import type { FlowSubmitResult } from './flow-types.js';
-import { isRecord } from './snapshot.js';
+import type { FlowSubmitResult } from '@parley/fsm';
+import { isRecord } from './internal/record.js';
 import type { FlowDraft, FlowRetry } from './stored-session-record.js';
 import type { FlowSessionRefusal } from './stored-session-refusals.js';
 import { draftIn, mergeDraft, SessionState } from './stored-session-state.js';

@@ -4,7 +4,7 @@
 import { createManualClock, createMemoryStore, type JsonValue, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createFollowUps, type FollowUp } from '../src/index.js';
-import { patchFollowUp } from './helpers.js';
+import { patchFollowUp } from './follow-up-helpers.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 3, 15, 9);

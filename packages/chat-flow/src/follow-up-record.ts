@@ -1,7 +1,7 @@
 // A follow-up's record in the durable kernel, and the pure steps over it.
 import type { JsonValue, KernelStep, RecordCodec } from '@parley/core';
 import type { FollowUp, FollowUpRefusalCode } from './follow-up-types.js';
-import { isRecord } from './snapshot.js';
+import { isRecord } from './internal/record.js';
 
 /** @internal What a step decided: done (its value was written), or why not (nothing changed). */
 export type Verdict = 'ok' | FollowUpRefusalCode;

@@ -20,7 +20,7 @@
  *
  * @example
  * ```ts
- * import { FLOW_SESSION_REFUSAL_CODES } from '@parley/fsm';
+ * import { FLOW_SESSION_REFUSAL_CODES } from '@parley/chat-flow';
  *
  * console.log(FLOW_SESSION_REFUSAL_CODES.includes('conflict')); // true
  * ```
@@ -45,7 +45,7 @@ export const FLOW_SESSION_REFUSAL_CODES = [
  *
  * @example
  * ```ts
- * import type { FlowSessionRefusalCode } from '@parley/fsm';
+ * import type { FlowSessionRefusalCode } from '@parley/chat-flow';
  *
  * const code: FlowSessionRefusalCode = 'stale';
  * ```
@@ -57,7 +57,7 @@ export type FlowSessionRefusalCode = (typeof FLOW_SESSION_REFUSAL_CODES)[number]
  *
  * @example
  * ```ts
- * import type { FlowSessionRefusal } from '@parley/fsm';
+ * import type { FlowSessionRefusal } from '@parley/chat-flow';
  *
  * const lost: FlowSessionRefusal = { ok: false, code: 'conflict', reason: 'another writer', version: 7 };
  * ```

@@ -9,8 +9,8 @@ import {
   type TimerHandle,
   type Unsubscribe,
 } from '@parley/core';
-import type { Flow } from './flow.js';
-import type { FlowSnapshot } from './flow-types.js';
+import type { Flow } from '@parley/fsm';
+import type { FlowSnapshot } from '@parley/fsm';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 import type { SessionSlot } from './stored-session-steps.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';

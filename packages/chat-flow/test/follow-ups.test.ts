@@ -11,7 +11,7 @@ import {
   type FollowUpsEvents,
   type FollowUpsOptions,
 } from '../src/index.js';
-import { patchFollowUp, storedFollowUp } from './helpers.js';
+import { patchFollowUp, storedFollowUp } from './follow-up-helpers.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 3, 15, 9);
@@ -170,6 +170,23 @@ describe('createFollowUps', () => {
     await flaky.arm('sess_1');
     await advance(clock, flaky, 0);
     expect(sent).toHaveLength(1);
+  });
+
+  it('reports what a send threw as its reason even when it is not an Error', async () => {
+    const { clock, open } = rig();
+    const flaky = open({
+      send: () => {
+        throw 'rate limited'; // a host's send may throw anything
+      },
+    });
+    const events = recordEvents(flaky);
+    await flaky.schedule('sess_1', START + DAY, 'check');
+    await advance(clock, flaky, DAY);
+    expect(events.at(-1)).toEqual({
+      event: 'failed',
+      payload: { id: 'sess_1', reason: 'rate limited', at: START + DAY },
+    });
+    expect((await flaky.get('sess_1'))?.sentAt).toBeNull();
   });
 
   it('reports failed when its claim expired while it was being sent, leaving the outcome unknown', async () => {

@@ -11,8 +11,8 @@ import {
   type Store,
   systemClock,
 } from '@parley/core';
-import { FsmError } from './errors.js';
-import type { Flow } from './flow.js';
+import { ChatFlowError } from './errors.js';
+import type { Flow } from '@parley/fsm';
 import { StoredSession } from './stored-session.js';
 import type { HandleSettings } from './stored-session-state.js';
 import {
@@ -21,7 +21,7 @@ import {
   type FlowSessionRecord,
 } from './stored-session-record.js';
 import { check, createStep, type SessionSlot, sessionCodec, sessionCodeOf } from './stored-session-steps.js';
-import { isRecord } from './snapshot.js';
+import { isRecord } from './internal/record.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
   FlowSessionStore,
@@ -34,7 +34,7 @@ import type {
  *
  * @example
  * ```ts
- * import { DEFAULT_SAVE_RETRY_DELAYS_MS } from '@parley/fsm';
+ * import { DEFAULT_SAVE_RETRY_DELAYS_MS } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_SAVE_RETRY_DELAYS_MS); // [ 1000, 2000, 4000 ]
  * ```
@@ -46,7 +46,7 @@ export const DEFAULT_SAVE_RETRY_DELAYS_MS: readonly number[] = Object.freeze([1_
  *
  * @example
  * ```ts
- * import { DEFAULT_EFFECT_RETRY_DELAYS_MS } from '@parley/fsm';
+ * import { DEFAULT_EFFECT_RETRY_DELAYS_MS } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_EFFECT_RETRY_DELAYS_MS.length + 1); // 3
  * ```
@@ -58,7 +58,7 @@ export const DEFAULT_EFFECT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
  *
  * @example
  * ```ts
- * import { MAX_RETRY_DELAYS } from '@parley/fsm';
+ * import { MAX_RETRY_DELAYS } from '@parley/chat-flow';
  *
  * console.log(MAX_RETRY_DELAYS); // 10
  * ```
@@ -78,12 +78,13 @@ export const MAX_RETRY_DELAYS = 10;
  * the durable kernel, is refused `foreign_version` and never overwritten), an expired session, a
  * lease held elsewhere and a store that keeps failing are refusals as data; nothing is half-written.
  *
- * @throws FsmError `invalid_argument` for a retry list longer than {@link MAX_RETRY_DELAYS} or a
+ * @throws ChatFlowError `invalid_argument` for a retry list longer than {@link MAX_RETRY_DELAYS} or a
  * delay or `idleTimeoutMs` that is not a timeout in ms.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
- * import { createFlowSessionStore, defineFlow } from '@parley/fsm';
+ * import { defineFlow } from '@parley/fsm';
+ * import { createFlowSessionStore } from '@parley/chat-flow';
  * import { z } from 'zod';
  *
  * const flow = defineFlow({
@@ -237,9 +238,13 @@ async function legacy(store: Store, key: string): Promise<boolean> {
 
 function delays(list: readonly number[], name: string): readonly number[] {
   if (list.length > MAX_RETRY_DELAYS) {
-    throw new FsmError('invalid_argument', `${name} has ${list.length} delays; at most ${MAX_RETRY_DELAYS}`, {
-      details: { option: name, limit: MAX_RETRY_DELAYS },
-    });
+    throw new ChatFlowError(
+      'invalid_argument',
+      `${name} has ${list.length} delays; at most ${MAX_RETRY_DELAYS}`,
+      {
+        details: { option: name, limit: MAX_RETRY_DELAYS },
+      },
+    );
   }
   return list.map((ms, i) => timeout(ms, `${name}[${i}]`));
 }
@@ -248,7 +253,7 @@ function timeout(ms: number, name: string): number {
   try {
     return assertTimeoutMs(ms, name);
   } catch (error) {
-    throw new FsmError('invalid_argument', message(error), { details: { option: name }, cause: error });
+    throw new ChatFlowError('invalid_argument', message(error), { details: { option: name }, cause: error });
   }
 }
 

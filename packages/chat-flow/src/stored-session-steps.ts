@@ -1,6 +1,6 @@
 // A stored flow session as a durable-kernel record: its codec and the pure steps over it.
 import type { JsonValue, KernelRefusalCode, KernelStep, RecordCodec, StandardSchemaV1 } from '@parley/core';
-import type { Flow } from './flow.js';
+import type { Flow } from '@parley/fsm';
 import {
   FLOW_SESSION_KIND,
   FLOW_SESSION_RECORD_FORMAT,
@@ -8,7 +8,7 @@ import {
   type RecordProblem,
   readSessionRecord,
 } from './stored-session-record.js';
-import { isRecord } from './snapshot.js';
+import { isRecord } from './internal/record.js';
 import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
 
 /**
@@ -50,8 +50,7 @@ export function sessionCodec<TStep extends string, TContext, TData>(
       if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
       const { rev: count, ...fields } = data;
       const rev = count as number; // checked just above
-      const full = { ...fields, kind: FLOW_SESSION_KIND, format: FLOW_SESSION_RECORD_FORMAT };
-      const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, full, dataSchema);
+      const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
       // the data was read from the store: plain JSON
       const slot: Slot =
         'ok' in read ? { rev, record: read.record } : { rev, problem: read, raw: data as JsonValue };

@@ -22,7 +22,7 @@ import type {
  *
  * @example
  * ```ts
- * import { CHAT_FLOW_REFUSAL_CODES } from '@parley/fsm';
+ * import { CHAT_FLOW_REFUSAL_CODES } from '@parley/chat-flow';
  *
  * console.log(CHAT_FLOW_REFUSAL_CODES.includes('duplicate')); // true
  * ```
@@ -41,7 +41,7 @@ export const CHAT_FLOW_REFUSAL_CODES = [
  *
  * @example
  * ```ts
- * import type { ChatFlowRefusalCode } from '@parley/fsm';
+ * import type { ChatFlowRefusalCode } from '@parley/chat-flow';
  *
  * const code: ChatFlowRefusalCode = 'outcome_unknown';
  * ```
@@ -53,7 +53,7 @@ export type ChatFlowRefusalCode = (typeof CHAT_FLOW_REFUSAL_CODES)[number] | Flo
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_CHAT_SESSIONS } from '@parley/fsm';
+ * import { DEFAULT_MAX_CHAT_SESSIONS } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_MAX_CHAT_SESSIONS); // 1000
  * ```
@@ -66,7 +66,7 @@ export const DEFAULT_MAX_CHAT_SESSIONS = 1_000;
  *
  * @example
  * ```ts
- * import { DEFAULT_TURN_LEASE_MS } from '@parley/fsm';
+ * import { DEFAULT_TURN_LEASE_MS } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_TURN_LEASE_MS); // 60000
  * ```
@@ -79,7 +79,7 @@ export const DEFAULT_TURN_LEASE_MS = 60_000;
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_SEEN_MESSAGES } from '@parley/fsm';
+ * import { DEFAULT_MAX_SEEN_MESSAGES } from '@parley/chat-flow';
  *
  * console.log(DEFAULT_MAX_SEEN_MESSAGES); // 32
  * ```
@@ -92,7 +92,7 @@ export const DEFAULT_MAX_SEEN_MESSAGES = 32;
  *
  * @example
  * ```ts
- * import { MAX_MESSAGE_ID_LENGTH } from '@parley/fsm';
+ * import { MAX_MESSAGE_ID_LENGTH } from '@parley/chat-flow';
  *
  * console.log(MAX_MESSAGE_ID_LENGTH); // 256
  * ```
@@ -105,7 +105,7 @@ export const MAX_MESSAGE_ID_LENGTH = 256;
  *
  * @example
  * ```ts
- * import type { ChatEffectClaim } from '@parley/fsm';
+ * import type { ChatEffectClaim } from '@parley/chat-flow';
  *
  * const unknown = (c: ChatEffectClaim | null) => c !== null && c.state === 'running';
  * ```
@@ -125,7 +125,7 @@ export interface ChatEffectClaim {
  *
  * @example
  * ```ts
- * import type { ChatFlowLedger } from '@parley/fsm';
+ * import type { ChatFlowLedger } from '@parley/chat-flow';
  *
  * const empty: ChatFlowLedger = { seen: [], effect: null };
  * ```
@@ -141,7 +141,7 @@ export interface ChatFlowLedger {
  *
  * @example
  * ```ts
- * import type { ChatContext } from '@parley/fsm';
+ * import type { ChatContext } from '@parley/chat-flow';
  *
  * const next = async (ctx: ChatContext<'goal', unknown, { n: number }>) => {
  *   ctx.setData({ n: ctx.data.n + 1 });
@@ -179,7 +179,7 @@ export interface ChatContext<TStep extends string = string, TContext = unknown, 
  *
  * @example
  * ```ts
- * import type { ChatFlowHostOptions } from '@parley/fsm';
+ * import type { ChatFlowHostOptions } from '@parley/chat-flow';
  *
  * const read: ChatFlowHostOptions<'goal', unknown, { n: number }>['read'] = (text) => ({ goal: text });
  * ```
@@ -229,7 +229,7 @@ export interface ChatFlowHostOptions<TStep extends string = string, TContext = u
  *
  * @example
  * ```ts
- * import type { ChatFlowResult } from '@parley/fsm';
+ * import type { ChatFlowResult } from '@parley/chat-flow';
  *
  * const line = (r: ChatFlowResult) => (r.ok ? `at ${r.step}` : `refused ${r.code}`);
  * ```
@@ -249,7 +249,7 @@ export type ChatFlowResult =
  *
  * @example
  * ```ts
- * import type { ChatFlowHostEvents } from '@parley/fsm';
+ * import type { ChatFlowHostEvents } from '@parley/chat-flow';
  *
  * const page = (e: ChatFlowHostEvents['outcome-unknown']) => console.log(`check ${e.name} of ${e.id}`);
  * ```
@@ -270,7 +270,7 @@ export interface ChatFlowHostEvents {
  *
  * @example
  * ```ts
- * import type { ChatFlowHost } from '@parley/fsm';
+ * import type { ChatFlowHost } from '@parley/chat-flow';
  *
  * const onMessage = (host: ChatFlowHost, chat: string, text: string, id: string) => host.reply(chat, text, { messageId: id });
  * ```

@@ -2,6 +2,7 @@
 // callback recorded, and a gate that holds a callback until the test lets it go.
 import { createManualClock, type ManualClock } from '@parley/core';
 import { z } from 'zod';
+import { defineFlow } from '@parley/fsm';
 import {
   type ChatContext,
   type ChatFlowHost,
@@ -9,7 +10,6 @@ import {
   type ChatFlowHostOptions,
   createChatFlowHost,
   createFlowSessionStore,
-  defineFlow,
 } from '../src/index.js';
 import { createFlakyStore, type FlakyStore } from './stored-helpers.js';
 

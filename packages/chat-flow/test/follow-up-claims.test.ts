@@ -4,7 +4,7 @@
 import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createFollowUps, type FollowUps, type FollowUpsOptions } from '../src/index.js';
-import { patchFollowUp, storedFollowUp } from './helpers.js';
+import { patchFollowUp, storedFollowUp } from './follow-up-helpers.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 3, 15, 9);

@@ -2,7 +2,8 @@
 // a store that throws on cue, and a driver that moves a manual clock while a promise waits on it.
 import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import { z } from 'zod';
-import { createFlowSessionStore, defineFlow, type FlowSessionStoreOptions } from '../src/index.js';
+import { defineFlow } from '@parley/fsm';
+import { createFlowSessionStore, type FlowSessionStoreOptions } from '../src/index.js';
 
 export const intake = defineFlow({
   id: 'intake',

@@ -1,0 +1,35 @@
+import { createMemoryStore } from '@parley/core';
+import { defineFlow } from '@parley/fsm';
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { createChatFlowHost, createFlowSessionStore } from '../src/index.js';
+
+describe('createChatFlowHost', () => {
+  const flow = defineFlow({
+    id: 'f',
+    version: 1,
+    steps: [
+      { name: 'email', prompt: '?', fields: z.object({ email: z.string() }) },
+      { name: 'plan', prompt: '?', fields: z.object({ plan: z.string() }) },
+    ],
+  });
+  const sessions = createFlowSessionStore<'email' | 'plan', unknown, { n: number }>(flow, {
+    store: createMemoryStore(),
+  });
+
+  it('types the steps and the data its callbacks see from the sessions', () => {
+    const host = createChatFlowHost({
+      sessions,
+      read: (_text, ctx) => {
+        expectTypeOf(ctx.data).toEqualTypeOf<{ n: number }>();
+        expectTypeOf(ctx.session.step).toEqualTypeOf<'email' | 'plan' | 'done'>();
+        return undefined;
+      },
+      after: (done) => {
+        expectTypeOf(done.step).toEqualTypeOf<'email' | 'plan'>();
+      },
+    });
+    // @ts-expect-error the data of a new session is the sessions' data
+    void host.start('c1', { n: 'one' });
+  });
+});
