@@ -1,7 +1,7 @@
 import type { ChannelAdapter, DeliverInbound, InboundInput, PublishResult, SendReceipt } from '@parley/bus';
 import { type Clock, generateId, type IdGenerator, systemClock } from '@parley/core';
 import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
-import { DingTalkError } from './errors.js';
+import { DingTalkAdapterError } from './errors.js';
 import {
   type ChatPlace,
   cardToInbound,
@@ -92,7 +92,7 @@ export interface DingTalkAdapterOptions {
   /** Conversations and cards remembered (direct chat recipients, clicked cards); 1000 by default. */
   readonly maxRemembered?: number;
   /** Hears stream messages that could not reach the bus (`not_delivered`). */
-  readonly onError?: (error: DingTalkError) => void;
+  readonly onError?: (error: DingTalkAdapterError) => void;
 }
 
 const DEFAULT_MAX_REMEMBERED = 1000;
@@ -105,9 +105,9 @@ const DEFAULT_MAX_REMEMBERED = 1000;
  *
  * Use one per robot. Attaching it registers the stream listeners and connects the client;
  * detaching disconnects it. A send DingTalk refuses or rate-limits rejects with a
- * {@link DingTalkError}, which the bus reports as a `send_failed` result and a `dropped` event.
+ * {@link DingTalkAdapterError}, which the bus reports as a `send_failed` result and a `dropped` event.
  *
- * @throws DingTalkError `invalid_argument` for an empty `robotCode` or a bad `maxRemembered`.
+ * @throws DingTalkAdapterError `invalid_argument` for an empty `robotCode` or a bad `maxRemembered`.
  * @example
  * ```ts
  * import { createDingTalkAdapter } from '@parley/dingtalk';
@@ -122,12 +122,16 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
   const { client, robotCode, onError } = options;
   const max = options.maxRemembered ?? DEFAULT_MAX_REMEMBERED;
   if (typeof robotCode !== 'string' || robotCode === '') {
-    throw new DingTalkError('invalid_argument', 'robotCode must be the robot’s code');
+    throw new DingTalkAdapterError('invalid_argument', 'robotCode must be the robot’s code');
   }
   if (!Number.isInteger(max) || max < 1) {
-    throw new DingTalkError('invalid_argument', `maxRemembered must be a positive integer, got ${max}`, {
-      details: { maxRemembered: max },
-    });
+    throw new DingTalkAdapterError(
+      'invalid_argument',
+      `maxRemembered must be a positive integer, got ${max}`,
+      {
+        details: { maxRemembered: max },
+      },
+    );
   }
   const channel = options.channel ?? 'dingtalk';
   const newTrackId = options.generateId ?? (() => generateId('parley_'));
@@ -150,9 +154,13 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
     const result: PublishResult | undefined = input === undefined ? undefined : await deliver(input);
     if (result?.status === 'rejected' && (result.code === 'queue_full' || result.code === 'closed')) {
       onError?.(
-        new DingTalkError('not_delivered', `The bus refused a DingTalk stream message: ${result.code}`, {
-          details: { code: result.code, messageId },
-        }),
+        new DingTalkAdapterError(
+          'not_delivered',
+          `The bus refused a DingTalk stream message: ${result.code}`,
+          {
+            details: { code: result.code, messageId },
+          },
+        ),
       );
       return;
     }

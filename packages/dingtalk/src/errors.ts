@@ -1,7 +1,7 @@
 import { ParleyError } from '@parley/core';
 
 /**
- * The codes {@link DingTalkError} can carry.
+ * The codes {@link DingTalkAdapterError} can carry.
  *
  * @example
  * ```ts
@@ -18,7 +18,7 @@ export const DINGTALK_ERROR_CODES = [
 ] as const;
 
 /**
- * A code of {@link DingTalkError}.
+ * A code of {@link DingTalkAdapterError}.
  *
  * - `send_failed`: the OpenAPI refused a send or the access token (`details.status`,
  *   `details.platformCode`, `details.platformMessage`), or could not be reached (`cause`).
@@ -47,10 +47,36 @@ export type DingTalkErrorCode = (typeof DINGTALK_ERROR_CODES)[number];
  * @example
  * ```ts
  * import { isParleyError } from '@parley/core';
- * import { DingTalkError } from '@parley/dingtalk';
+ * import { DingTalkAdapterError } from '@parley/dingtalk';
  *
- * const err = new DingTalkError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
+ * const err = new DingTalkAdapterError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
  * console.log(isParleyError(err, 'rate_limited'), err.details.retryAfterMs); // true 1000
  * ```
  */
-export class DingTalkError extends ParleyError<DingTalkErrorCode> {}
+export class DingTalkAdapterError extends ParleyError<DingTalkErrorCode> {}
+
+/**
+ * The former name of {@link DingTalkAdapterError}, kept for one minor version so code that catches it keeps
+ * working; the same class, so `instanceof` holds either way.
+ *
+ * @deprecated Use `DingTalkAdapterError`: every channel adapter's error is named `<Platform>AdapterError`.
+ * @example
+ * ```ts
+ * import { DingTalkAdapterError, DingTalkError } from '@parley/dingtalk';
+ *
+ * console.log(DingTalkError === DingTalkAdapterError); // true
+ * ```
+ */
+export const DingTalkError = DingTalkAdapterError;
+/**
+ * The former name of the {@link DingTalkAdapterError} type.
+ *
+ * @deprecated Use `DingTalkAdapterError`.
+ * @example
+ * ```ts
+ * import type { DingTalkError } from '@parley/dingtalk';
+ *
+ * const describe = (err: DingTalkError): string => err.code;
+ * ```
+ */
+export type DingTalkError = DingTalkAdapterError;

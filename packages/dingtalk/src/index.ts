@@ -13,5 +13,5 @@ export type { DingTalkAdapterOptions, DingTalkStreamClient, DingTalkStreamFrame 
 export { toRobotMessage, toCardParams } from './outbound.js';
 export type { DingTalkRobotBody } from './outbound.js';
 export type { DingTalkRobotMessage, DingTalkCardCallback } from './inbound.js';
-export { DingTalkError, DINGTALK_ERROR_CODES } from './errors.js';
+export { DingTalkAdapterError, DingTalkError, DINGTALK_ERROR_CODES } from './errors.js';
 export type { DingTalkErrorCode } from './errors.js';

@@ -1,7 +1,7 @@
 import { type Clock, generateId, systemClock } from '@parley/core';
 import axios from 'axios';
 import { GATEWAY_URL, TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
-import { DingTalkError } from './errors.js';
+import { DingTalkAdapterError } from './errors.js';
 import { GATEWAY_PATH, startStandInApi } from './internal/standin-api.js';
 import { cardCallbackOf, robotMessageOf } from './internal/standin-payloads.js';
 import type {
@@ -59,7 +59,7 @@ export interface DingTalkStandIn {
    * Someone clicks the button labelled `button` (exact label, or a pattern) on the last card sent
    * (or on `options.outTrackId`): a TOPIC_CARD callback whose params are `{ value }`.
    *
-   * @throws DingTalkError `invalid_argument` when no such card or button was sent.
+   * @throws DingTalkAdapterError `invalid_argument` when no such card or button was sent.
    */
   click(button: string | RegExp, options?: DingTalkStandInClickOptions): DingTalkPush;
   /** Pushes a CALLBACK frame with `data` (JSON-encoded unless `raw`) on `topic`. */
@@ -190,7 +190,7 @@ export async function createDingTalkStandIn(options: DingTalkStandInOptions = {}
         typeof button === 'string' ? b.label === button : button.test(b.label),
       );
       if (card?.outTrackId === undefined || found === undefined)
-        throw new DingTalkError(
+        throw new DingTalkAdapterError(
           'invalid_argument',
           `No card ${more.outTrackId ?? ''} with a button ${String(button)} was sent`,
           { details: { button: String(button) } },

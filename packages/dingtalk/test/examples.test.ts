@@ -22,6 +22,7 @@ import {
   DINGTALK_ERROR_CODES,
   type DingTalkAdapterOptions,
   type DingTalkCardCallback,
+  DingTalkAdapterError,
   DingTalkError,
   type DingTalkErrorCode,
   type DingTalkRobotBody,
@@ -42,8 +43,8 @@ describe('errors.ts examples', () => {
     const code: DingTalkErrorCode = 'not_delivered';
     expect(code).toBe('not_delivered');
   });
-  it('DingTalkError', () => {
-    const err = new DingTalkError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
+  it('DingTalkAdapterError', () => {
+    const err = new DingTalkAdapterError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
     expect([isParleyError(err, 'rate_limited'), err.details['retryAfterMs']]).toEqual([true, 1000]);
   });
 });
@@ -193,5 +194,10 @@ describe('testing.ts (@parley/dingtalk/testing) examples', () => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+
+  it('DingTalkError (deprecated alias)', () => {
+    expect(DingTalkError).toBe(DingTalkAdapterError);
+    expect(new DingTalkError('rate_limited', 'Slow down')).toBeInstanceOf(DingTalkAdapterError);
   });
 });

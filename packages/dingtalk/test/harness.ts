@@ -16,7 +16,11 @@ import {
   type ManualClock,
   type Store,
 } from '@parley/core';
-import { createDingTalkAdapter, type DingTalkAdapterOptions, type DingTalkError } from '../src/index.js';
+import {
+  createDingTalkAdapter,
+  type DingTalkAdapterOptions,
+  type DingTalkAdapterError,
+} from '../src/index.js';
 import { createDingTalkStandIn, type DingTalkStandIn } from '@parley/dingtalk/testing';
 
 export const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
@@ -47,7 +51,7 @@ export interface Bot {
   readonly client: DWClient;
   readonly bus: MessageBus;
   readonly gate: ConfirmGate;
-  readonly errors: DingTalkError[];
+  readonly errors: DingTalkAdapterError[];
   readonly refused: ConfirmEvents['refused'][];
   nextPrompt(): Promise<ConfirmEvents['prompted']>;
   restart(more?: Partial<ConfirmGateOptions>): Promise<Bot>;
@@ -63,7 +67,7 @@ export interface BotOptions {
 export interface Process {
   readonly client: DWClient;
   readonly bus: MessageBus;
-  readonly errors: DingTalkError[];
+  readonly errors: DingTalkAdapterError[];
   close(): Promise<void>;
 }
 
@@ -77,7 +81,7 @@ export async function startProcess(
   // DWClient asks the fixed GATEWAY_URL for its endpoint: the stand-in routes that request to itself.
   const client = new DWClient({ clientId: dingtalk.clientId, clientSecret: dingtalk.clientSecret });
   client.config.autoReconnect = false; // a reconnect would wait on a real timer
-  const errors: DingTalkError[] = [];
+  const errors: DingTalkAdapterError[] = [];
   const adapter = createDingTalkAdapter({
     client,
     robotCode: ROBOT_CODE,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import { isParleyError } from '@parley/core';
-import type { DingTalkError } from '../src/index.js';
+import type { DingTalkAdapterError } from '../src/index.js';
 import { ALICE, BOT_UID, DIRECT, GROUP, startQuiet, stopQuiet } from './harness.js';
 
 afterEach(stopQuiet);
@@ -144,7 +144,7 @@ describe('card callbacks', () => {
 
 describe('messages the bus cannot take', () => {
   it('reports, and leaves unacknowledged, a message the full bus refuses', async () => {
-    const errors: DingTalkError[] = [];
+    const errors: DingTalkAdapterError[] = [];
     let heard: () => void = () => undefined;
     const reported = new Promise<void>((resolve) => {
       heard = resolve;

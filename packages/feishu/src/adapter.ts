@@ -5,7 +5,7 @@ import {
   type SendReceipt,
   toRememberedId,
 } from '@parley/bus';
-import { FeishuError } from './errors.js';
+import { FeishuAdapterError } from './errors.js';
 import {
   cardToInbound,
   createTimeOrder,
@@ -37,10 +37,10 @@ const defaultToast = (result: PublishResult | undefined): FeishuCardResponse =>
  * `EventDispatcher` (webhook or `WSClient`) and card clicks become bus inputs, and outbound
  * messages go out through `client.im.message.create` / `reply` as text or interactive cards.
  *
- * Use one per bot. A send that Feishu refuses or rate-limits rejects with a {@link FeishuError},
+ * Use one per bot. A send that Feishu refuses or rate-limits rejects with a {@link FeishuAdapterError},
  * which the bus reports as a `send_failed` result and a `dropped` event.
  *
- * @throws FeishuError `invalid_argument` for an empty `botOpenId` or a bad `maxRememberedMessages`.
+ * @throws FeishuAdapterError `invalid_argument` for an empty `botOpenId` or a bad `maxRememberedMessages`.
  * @example
  * ```ts
  * import { createMessageBus } from '@parley/bus';
@@ -75,10 +75,10 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
   const { client, botOpenId, dispatcher, onError } = options;
   const max = options.maxRememberedMessages ?? DEFAULT_MAX_REMEMBERED;
   if (typeof botOpenId !== 'string' || botOpenId === '') {
-    throw new FeishuError('invalid_argument', 'botOpenId must be the bot’s open id');
+    throw new FeishuAdapterError('invalid_argument', 'botOpenId must be the bot’s open id');
   }
   if (!Number.isInteger(max) || max < 1) {
-    throw new FeishuError(
+    throw new FeishuAdapterError(
       'invalid_argument',
       `maxRememberedMessages must be a positive integer, got ${max}`,
       {
@@ -98,13 +98,13 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
   ): Promise<PublishResult | undefined> {
     if (input === undefined) return undefined; // nothing a chat bot can address
     if (deliver === undefined) {
-      onError?.(new FeishuError('not_delivered', 'A Feishu event arrived while no bus was attached'));
+      onError?.(new FeishuAdapterError('not_delivered', 'A Feishu event arrived while no bus was attached'));
       return undefined;
     }
     const result = await deliver(input);
     if (result.status === 'rejected' && (result.code === 'queue_full' || result.code === 'closed')) {
       onError?.(
-        new FeishuError('not_delivered', `The bus refused a Feishu event: ${result.code}`, {
+        new FeishuAdapterError('not_delivered', `The bus refused a Feishu event: ${result.code}`, {
           details: { code: result.code, eventId: input.eventId },
         }),
       );

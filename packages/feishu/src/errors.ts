@@ -1,7 +1,7 @@
 import { ParleyError } from '@parley/core';
 
 /**
- * The codes {@link FeishuError} can carry.
+ * The codes {@link FeishuAdapterError} can carry.
  *
  * @example
  * ```ts
@@ -19,7 +19,7 @@ export const FEISHU_ERROR_CODES = [
 ] as const;
 
 /**
- * A code of {@link FeishuError}.
+ * A code of {@link FeishuAdapterError}.
  *
  * - `send_failed`: the OpenAPI refused a send (`details.status`, `details.platformCode`,
  *   `details.platformMessage`), or the request never got an answer (`cause`).
@@ -50,10 +50,36 @@ export type FeishuErrorCode = (typeof FEISHU_ERROR_CODES)[number];
  * @example
  * ```ts
  * import { isParleyError } from '@parley/core';
- * import { FeishuError } from '@parley/feishu';
+ * import { FeishuAdapterError } from '@parley/feishu';
  *
- * const err = new FeishuError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
+ * const err = new FeishuAdapterError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
  * console.log(isParleyError(err, 'rate_limited'), err.details.retryAfterMs); // true 1000
  * ```
  */
-export class FeishuError extends ParleyError<FeishuErrorCode> {}
+export class FeishuAdapterError extends ParleyError<FeishuErrorCode> {}
+
+/**
+ * The former name of {@link FeishuAdapterError}, kept for one minor version so code that catches it keeps
+ * working; the same class, so `instanceof` holds either way.
+ *
+ * @deprecated Use `FeishuAdapterError`: every channel adapter's error is named `<Platform>AdapterError`.
+ * @example
+ * ```ts
+ * import { FeishuAdapterError, FeishuError } from '@parley/feishu';
+ *
+ * console.log(FeishuError === FeishuAdapterError); // true
+ * ```
+ */
+export const FeishuError = FeishuAdapterError;
+/**
+ * The former name of the {@link FeishuAdapterError} type.
+ *
+ * @deprecated Use `FeishuAdapterError`.
+ * @example
+ * ```ts
+ * import type { FeishuError } from '@parley/feishu';
+ *
+ * const describe = (err: FeishuError): string => err.code;
+ * ```
+ */
+export type FeishuError = FeishuAdapterError;

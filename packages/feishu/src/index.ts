@@ -21,5 +21,5 @@ export type {
 export { toFeishuMessage, FEISHU_CARD_MAX_BYTES, FEISHU_TEXT_MAX_BYTES } from './outbound.js';
 export type { FeishuMessageBody } from './outbound.js';
 export type { FeishuMessageEvent, FeishuRecallEvent, FeishuCardAction, FeishuUserId } from './inbound.js';
-export { FeishuError, FEISHU_ERROR_CODES } from './errors.js';
+export { FeishuAdapterError, FeishuError, FEISHU_ERROR_CODES } from './errors.js';
 export type { FeishuErrorCode } from './errors.js';

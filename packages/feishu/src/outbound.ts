@@ -1,6 +1,6 @@
 import type { CardButton, OutboundCard, OutboundMessage } from '@parley/bus';
 import type { JsonValue } from '@parley/core';
-import { FeishuError } from './errors.js';
+import { FeishuAdapterError } from './errors.js';
 import { WRAPPED_VALUE_KEY } from './inbound.js';
 
 /**
@@ -51,7 +51,7 @@ export interface FeishuMessageBody {
  * Use it to see what the adapter sends, or to send it yourself. A button value that is not an
  * object travels wrapped (Feishu takes objects only) and comes back unwrapped.
  *
- * @throws FeishuError `payload_too_large` when the content is over {@link FEISHU_CARD_MAX_BYTES}
+ * @throws FeishuAdapterError `payload_too_large` when the content is over {@link FEISHU_CARD_MAX_BYTES}
  * (a card) or {@link FEISHU_TEXT_MAX_BYTES} (text).
  * @example
  * ```ts
@@ -72,7 +72,7 @@ export function toFeishuMessage(message: OutboundMessage): FeishuMessageBody {
   const limit = body.msg_type === 'text' ? FEISHU_TEXT_MAX_BYTES : FEISHU_CARD_MAX_BYTES;
   const bytes = new TextEncoder().encode(body.content).length;
   if (bytes > limit) {
-    throw new FeishuError(
+    throw new FeishuAdapterError(
       'payload_too_large',
       `The ${body.msg_type} content takes ${bytes} bytes, over ${limit}`,
       {

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from '@parley/core';
 import { sendRequest } from '@parley/testing/loopback';
-import { FeishuError } from './errors.js';
+import { FeishuAdapterError } from './errors.js';
 import { cardCallbackOf, cardEventOf, messageEventOf, recallEventOf } from './internal/standin-payloads.js';
 import { type SealedRequest, sealEvent, signCardCallback } from './internal/standin-seal.js';
 import { startOpenApi } from './internal/standin-openapi.js';
@@ -62,7 +62,7 @@ export interface FeishuStandIn {
    * bot sent last (or on `options.messageId`): a `card.action.trigger` event, or the older card
    * callback when the subscription has a `cards` URL.
    *
-   * @throws FeishuError `invalid_argument` when no such card or button was sent.
+   * @throws FeishuAdapterError `invalid_argument` when no such card or button was sent.
    */
   click(button: string | RegExp, options?: FeishuStandInClickOptions): Promise<FeishuDelivery>;
   /** POSTs any event body, sealed and signed (to `cards`: an older card callback, signed with the token). */
@@ -159,7 +159,7 @@ export async function createFeishuStandIn(options: FeishuStandInOptions = {}): P
   function target(to: 'events' | 'cards'): string {
     const url = to === 'cards' ? subscription?.cards : subscription?.events;
     if (url === undefined)
-      throw new FeishuError(
+      throw new FeishuAdapterError(
         'invalid_argument',
         `The stand-in has no ${to} URL: call subscribe({ events${to === 'cards' ? ', cards' : ''} }) first`,
       );
@@ -222,7 +222,7 @@ export async function createFeishuStandIn(options: FeishuStandInOptions = {}): P
         typeof button === 'string' ? b.label === button : button.test(b.label),
       );
       if (card === undefined || found === undefined)
-        throw new FeishuError(
+        throw new FeishuAdapterError(
           'invalid_argument',
           `No card ${more.messageId ?? ''} with a button ${String(button)} was sent`,
           { details: { button: String(button) } },

@@ -1,5 +1,5 @@
 import type { ChannelAdapter, OutboundMessage, PublishResult, SendReceipt } from '@parley/bus';
-import type { FeishuError } from './errors.js';
+import type { FeishuAdapterError } from './errors.js';
 import type { FeishuCardAction, FeishuMessageEvent, FeishuRecallEvent } from './inbound.js';
 
 /**
@@ -131,7 +131,7 @@ export interface FeishuAdapterOptions {
   /** The toast a click gets, from the bus's result (absent when no bus was attached). */
   readonly toast?: (result: PublishResult | undefined) => FeishuCardResponse;
   /** Hears events that could not reach the bus (`not_delivered`). */
-  readonly onError?: (error: FeishuError) => void;
+  readonly onError?: (error: FeishuAdapterError) => void;
 }
 
 /**

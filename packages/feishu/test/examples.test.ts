@@ -32,6 +32,7 @@ import {
   type FeishuCardResponse,
   type FeishuClient,
   type FeishuDispatcher,
+  FeishuAdapterError,
   FeishuError,
   type FeishuErrorCode,
   type FeishuEventHandles,
@@ -50,8 +51,8 @@ describe('errors.ts examples', () => {
     const code: FeishuErrorCode = 'payload_too_large';
     expect(code).toBe('payload_too_large');
   });
-  it('FeishuError', () => {
-    const err = new FeishuError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
+  it('FeishuAdapterError', () => {
+    const err = new FeishuAdapterError('rate_limited', 'Slow down', { details: { retryAfterMs: 1000 } });
     expect([isParleyError(err, 'rate_limited'), err.details['retryAfterMs']]).toEqual([true, 1000]);
   });
 });
@@ -309,5 +310,10 @@ describe('testing.ts (@parley/feishu/testing) examples', () => {
     expect((await feishu.waitForSent()).text).toBe('HELLO');
     await bot.close();
     await feishu.close();
+  });
+
+  it('FeishuError (deprecated alias)', () => {
+    expect(FeishuError).toBe(FeishuAdapterError);
+    expect(new FeishuError('rate_limited', 'Slow down')).toBeInstanceOf(FeishuAdapterError);
   });
 });

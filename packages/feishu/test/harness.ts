@@ -19,7 +19,7 @@ import {
   createFeishuAdapter,
   type FeishuAdapter,
   type FeishuAdapterOptions,
-  type FeishuError,
+  type FeishuAdapterError,
 } from '../src/index.js';
 import { createFeishuStandIn, type FeishuStandIn } from '@parley/feishu/testing';
 import { serveLoopback } from '@parley/testing/loopback';
@@ -43,7 +43,7 @@ export interface Bot {
   readonly bus: MessageBus;
   readonly adapter: FeishuAdapter;
   readonly gate: ConfirmGate;
-  readonly errors: FeishuError[];
+  readonly errors: FeishuAdapterError[];
   readonly refused: ConfirmEvents['refused'][];
   /** The bot's card request URL, for a subscription with the older card callbacks. */
   readonly cardsUrl: string;
@@ -66,7 +66,7 @@ export interface BotOptions {
 export interface Process {
   readonly bus: MessageBus;
   readonly adapter: FeishuAdapter;
-  readonly errors: FeishuError[];
+  readonly errors: FeishuAdapterError[];
   readonly eventsUrl: string;
   readonly cardsUrl: string;
   close(): Promise<void>;
@@ -97,7 +97,7 @@ export async function startProcess(
 ): Promise<Process> {
   const client = new lark.Client({ appId: feishu.appId, appSecret, domain: feishu.url, logger: quiet });
   const dispatcher = new lark.EventDispatcher({ encryptKey: feishu.encryptKey, logger: quiet });
-  const errors: FeishuError[] = [];
+  const errors: FeishuAdapterError[] = [];
   const adapter = createFeishuAdapter({
     client,
     botOpenId: BOT,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BusEvents } from '@parley/bus';
 import { isParleyError } from '@parley/core';
-import { FEISHU_CARD_MAX_BYTES, FeishuError, toFeishuMessage } from '../src/index.js';
+import { FEISHU_CARD_MAX_BYTES, FeishuAdapterError, toFeishuMessage } from '../src/index.js';
 import { type Bot, CHAT, cardOf, startBot } from './harness.js';
 
 let bot: Bot | undefined;
@@ -139,7 +139,7 @@ describe('toFeishuMessage', () => {
     expect(result).toMatchObject({ status: 'rejected', code: 'send_failed' });
     expect(isParleyError(dropped[0]?.error, 'payload_too_large')).toBe(true);
     expect(b.feishu.sent).toHaveLength(1);
-    expect(() => toFeishuMessage({ ...base, text: '字'.repeat(60_000) })).toThrow(FeishuError);
+    expect(() => toFeishuMessage({ ...base, text: '字'.repeat(60_000) })).toThrow(FeishuAdapterError);
   });
 });
 
@@ -147,7 +147,7 @@ describe('send failures', () => {
   async function failure(b: Bot): Promise<{ code: string; details: Record<string, unknown> }> {
     const result = await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, text: 'x' });
     expect(result.status).toBe('rejected');
-    const error = (result as { error?: FeishuError }).error as FeishuError;
+    const error = (result as { error?: FeishuAdapterError }).error as FeishuAdapterError;
     return { code: error.code, details: { ...error.details } };
   }
 

@@ -20,7 +20,7 @@ import { claimCronTime, readCronRecord, releaseCronClaim } from './internal/cron
  * With `store` and `key` several processes can run the same trigger: each scheduled time fires in
  * the one process that claimed it in the store first (see {@link CronTriggerOptions.store}).
  *
- * @throws PipelineError `invalid_option` when the cron expression does not parse, `onFire` or
+ * @throws PipelineError `invalid_argument` when the cron expression does not parse, `onFire` or
  *   `onError` is not a function, `since` is not a finite time, or `store` comes without `key` and
  *   `onError` (or `key` without `store`, or a key of 0 or over 256 characters).
  * @example
@@ -43,14 +43,14 @@ import { claimCronTime, readCronRecord, releaseCronClaim } from './internal/cron
 export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
   const parsed =
     typeof options?.cron === 'string' ? parseCron(options.cron) : { ok: true as const, value: options?.cron };
-  if (!parsed.ok) throw new PipelineError('invalid_option', `cron: ${parsed.message}`);
+  if (!parsed.ok) throw new PipelineError('invalid_argument', `cron: ${parsed.message}`);
   if (typeof options.onFire !== 'function')
-    throw new PipelineError('invalid_option', 'onFire must be a function');
+    throw new PipelineError('invalid_argument', 'onFire must be a function');
   if (options.onError !== undefined && typeof options.onError !== 'function')
-    throw new PipelineError('invalid_option', 'onError must be a function');
+    throw new PipelineError('invalid_argument', 'onError must be a function');
   const { since, store, key } = options;
   if (since !== undefined && !Number.isFinite(since))
-    throw new PipelineError('invalid_option', 'since must be a finite time in epoch ms');
+    throw new PipelineError('invalid_argument', 'since must be a finite time in epoch ms');
   checkStore(options);
   const schedule = parsed.value;
   const clock = options.clock ?? systemClock;
@@ -159,18 +159,18 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
 /** `store`, `key` and `onError` come together, and the key has a length the record can keep. */
 function checkStore({ store, key, onError }: CronTriggerOptions): void {
   if (store === undefined && key === undefined) return;
-  if (store === undefined) throw new PipelineError('invalid_option', 'key is given without a store');
+  if (store === undefined) throw new PipelineError('invalid_argument', 'key is given without a store');
   if (typeof store.compareAndSet !== 'function' || typeof store.getEntry !== 'function')
-    throw new PipelineError('invalid_option', 'store must be a Store (getEntry, compareAndSet)');
+    throw new PipelineError('invalid_argument', 'store must be a Store (getEntry, compareAndSet)');
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_CRON_KEY_LENGTH)
     throw new PipelineError(
-      'invalid_option',
+      'invalid_argument',
       `key must be a string of 1 to ${MAX_CRON_KEY_LENGTH} characters with a store`,
       { details: { length: typeof key === 'string' ? key.length : undefined } },
     );
   if (onError === undefined)
     throw new PipelineError(
-      'invalid_option',
+      'invalid_argument',
       'onError is required with a store: a claim that fails is reported there',
     );
 }

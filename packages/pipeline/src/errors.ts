@@ -17,7 +17,7 @@ import { ParleyError } from '@parley/core';
  */
 export const PIPELINE_ERROR_CODES = [
   'invalid_definition',
-  'invalid_option',
+  'invalid_argument',
   'store_failed',
   'corrupt_record',
 ] as const;
@@ -29,7 +29,7 @@ export const PIPELINE_ERROR_CODES = [
  * ```ts
  * import type { PipelineErrorCode } from '@parley/pipeline';
  *
- * const code: PipelineErrorCode = 'invalid_option';
+ * const code: PipelineErrorCode = 'invalid_argument';
  * ```
  */
 export type PipelineErrorCode = (typeof PIPELINE_ERROR_CODES)[number];

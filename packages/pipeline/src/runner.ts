@@ -36,7 +36,7 @@ const DEFAULT_TTL_MS = 7 * 24 * 60 * 60_000;
  * checked against their artifact schema, failures follow the node's policies, review nodes go
  * through @parley/conflict's review gate and approval nodes wait for {@link PipelineRunner.decide}.
  *
- * @throws PipelineError `invalid_option` for a missing store or work function or a limit out of range.
+ * @throws PipelineError `invalid_argument` for a missing store or work function or a limit out of range.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -65,9 +65,9 @@ const DEFAULT_TTL_MS = 7 * 24 * 60 * 60_000;
  */
 export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRunner {
   if (typeof options?.store?.compareAndSet !== 'function' || typeof options.work !== 'function')
-    throw new PipelineError('invalid_option', 'A pipeline runner needs a store and a work function');
+    throw new PipelineError('invalid_argument', 'A pipeline runner needs a store and a work function');
   if (options.ledger !== undefined && !isConsentLedger(options.ledger))
-    throw new PipelineError('invalid_option', 'ledger must have an append function');
+    throw new PipelineError('invalid_argument', 'ledger must have an append function');
   const maxRuns = limit(options.maxRuns, 'maxRuns', 100);
   const maxParallel = limit(options.maxParallelPerRun, 'maxParallelPerRun', 8);
   const ttlMs = options.ttlMs === undefined ? DEFAULT_TTL_MS : checked(() => assertTtlMs(options.ttlMs));
@@ -262,7 +262,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
 function limit(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1)
-    throw new PipelineError('invalid_option', `${name} must be a positive integer`);
+    throw new PipelineError('invalid_argument', `${name} must be a positive integer`);
   return value;
 }
 
@@ -270,6 +270,6 @@ function checked<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new PipelineError('invalid_option', 'ttlMs must be a positive number of ms', { cause: error });
+    throw new PipelineError('invalid_argument', 'ttlMs must be a positive number of ms', { cause: error });
   }
 }

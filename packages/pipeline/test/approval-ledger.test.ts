@@ -115,7 +115,7 @@ describe('approval nodes with a ledger', () => {
 
   it('rejects a ledger without an append function', () => {
     expect(() => setUp(() => ({}), { ledger: {} as ConsentLedger })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
   });
 });

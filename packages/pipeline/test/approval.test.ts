@@ -94,7 +94,7 @@ describe('approval nodes', () => {
       code: 'unknown_node',
     });
     await expect(runner.decide(pipeline, 'r1', 'approve', {} as never)).rejects.toSatisfy((e) =>
-      isParleyError(e, 'invalid_option'),
+      isParleyError(e, 'invalid_argument'),
     );
     await runner.decide(pipeline, 'r1', 'approve', { approved: true });
     await drive(clock, run);

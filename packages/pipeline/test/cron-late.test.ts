@@ -104,7 +104,7 @@ describe('createCronTrigger after a restart (`since`)', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(isParleyError(error, 'invalid_option')).toBe(true);
+      expect(isParleyError(error, 'invalid_argument')).toBe(true);
     }
   });
 });
@@ -156,7 +156,7 @@ describe('createCronTrigger when onFire fails', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(isParleyError(error, 'invalid_option')).toBe(true);
+    expect(isParleyError(error, 'invalid_argument')).toBe(true);
   });
 });
 

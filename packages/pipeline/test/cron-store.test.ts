@@ -272,7 +272,7 @@ describe('createCronTrigger with a store', () => {
       { ...base, store: {} as Store, key: KEY },
     ]) {
       expect(() => createCronTrigger(options)).toThrowError(
-        expect.objectContaining({ code: 'invalid_option' }),
+        expect.objectContaining({ code: 'invalid_argument' }),
       );
     }
     createCronTrigger({ ...base, store, key: 'k'.repeat(256) }).stop();

@@ -107,7 +107,7 @@ describe('createCronTrigger', () => {
       try {
         f();
       } catch (error) {
-        return isParleyError(error, 'invalid_option');
+        return isParleyError(error, 'invalid_argument');
       }
       return false;
     };

@@ -209,7 +209,7 @@ describe('errors.ts examples', () => {
   });
 
   it('PipelineErrorCode', async () => {
-    const code: PipelineErrorCode = 'invalid_option';
+    const code: PipelineErrorCode = 'invalid_argument';
   });
 
   it('PipelineError', async () => {

@@ -10,7 +10,7 @@ function refusal(options: Partial<PipelineRunnerOptions>): boolean {
       ...options,
     } as PipelineRunnerOptions);
   } catch (error) {
-    return isParleyError(error, 'invalid_option');
+    return isParleyError(error, 'invalid_argument');
   }
   return false;
 }

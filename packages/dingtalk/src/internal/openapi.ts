@@ -1,5 +1,5 @@
 import type { Clock } from '@parley/core';
-import { DingTalkError } from '../errors.js';
+import { DingTalkAdapterError } from '../errors.js';
 import axios from 'axios';
 
 /** A token is renewed this long before DingTalk says it expires. */
@@ -35,7 +35,7 @@ export function createOpenApi(options: OpenApiOptions): OpenApi {
       const response = await http.post<unknown>(`${apiBase}${path}`, body, { headers });
       answer = { status: response.status, body: response.data };
     } catch (error) {
-      throw new DingTalkError('send_failed', `DingTalk could not be reached for ${operation}`, {
+      throw new DingTalkAdapterError('send_failed', `DingTalk could not be reached for ${operation}`, {
         details: { operation },
         cause: error,
       });
@@ -58,9 +58,13 @@ export function createOpenApi(options: OpenApiOptions): OpenApi {
     const value = data['accessToken'];
     const expireIn = Number(data['expireIn']);
     if (typeof value !== 'string' || !(expireIn > 0)) {
-      throw new DingTalkError('send_failed', 'DingTalk answered the access token request without a token', {
-        details: { operation: 'oauth2.accessToken' },
-      });
+      throw new DingTalkAdapterError(
+        'send_failed',
+        'DingTalk answered the access token request without a token',
+        {
+          details: { operation: 'oauth2.accessToken' },
+        },
+      );
     }
     token = { value, until: clock.now() + expireIn * 1000 - TOKEN_MARGIN_MS };
     return value;
@@ -83,16 +87,16 @@ export function createOpenApi(options: OpenApiOptions): OpenApi {
 }
 
 /** A typed error for a refused call; flow control becomes `rate_limited`. */
-function failure(operation: string, status: number, data: Record<string, unknown>): DingTalkError {
+function failure(operation: string, status: number, data: Record<string, unknown>): DingTalkAdapterError {
   const details: Record<string, unknown> = { operation, status };
   if (typeof data['code'] === 'string') details['platformCode'] = data['code'];
   if (typeof data['message'] === 'string') details['platformMessage'] = data['message'];
   if (typeof data['requestid'] === 'string') details['requestId'] = data['requestid'];
   const code = String(data['code'] ?? '');
   if (status === 429 || /QpsLimit|Throttling|FlowControl/i.test(code)) {
-    return new DingTalkError('rate_limited', `DingTalk rate-limited ${operation}`, { details });
+    return new DingTalkAdapterError('rate_limited', `DingTalk rate-limited ${operation}`, { details });
   }
-  return new DingTalkError(
+  return new DingTalkAdapterError(
     'send_failed',
     `DingTalk refused ${operation}: ${String(data['message'] ?? status)}`,
     { details },

@@ -1,10 +1,10 @@
-import { FeishuError } from '../errors.js';
+import { FeishuAdapterError } from '../errors.js';
 
 /** Feishu's codes for "too many requests": the gateway's, and the IM send limit's. */
 const RATE_LIMIT_CODES: readonly number[] = [99991400, 230020];
 
 /** A Feishu error for an answer with a non-zero code, or for what the SDK's HTTP client threw. */
-export function toFeishuError(problem: unknown, operation: string): FeishuError {
+export function toFeishuError(problem: unknown, operation: string): FeishuAdapterError {
   // An axios error carries the HTTP answer (status, headers, body) when there was one.
   const response = (problem as { response?: { status?: unknown; data?: unknown; headers?: unknown } } | null)
     ?.response;
@@ -26,8 +26,8 @@ export function toFeishuError(problem: unknown, operation: string): FeishuError 
       (response?.headers as Record<string, unknown> | undefined)?.['x-ogw-ratelimit-reset'],
     );
     if (Number.isFinite(reset) && reset >= 0) details['retryAfterMs'] = reset * 1000;
-    return new FeishuError('rate_limited', `Feishu rate-limited ${operation}`, options);
+    return new FeishuAdapterError('rate_limited', `Feishu rate-limited ${operation}`, options);
   }
   const reason = platformMessage ?? (problem instanceof Error ? problem.message : 'no answer');
-  return new FeishuError('send_failed', `Feishu refused ${operation}: ${reason}`, options);
+  return new FeishuAdapterError('send_failed', `Feishu refused ${operation}: ${reason}`, options);
 }

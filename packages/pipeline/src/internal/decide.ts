@@ -23,7 +23,7 @@ export async function decideApproval(
   decision: ApprovalDecision,
 ): Promise<Decided> {
   if (typeof decision?.approved !== 'boolean')
-    throw new PipelineError('invalid_option', 'A decision needs approved: true or false');
+    throw new PipelineError('invalid_argument', 'A decision needs approved: true or false');
   const node = definition.nodes.find((n) => n.id === id);
   if (node?.kind !== 'approval')
     return { ok: false, code: 'unknown_node', message: `No approval node ${id}` };
