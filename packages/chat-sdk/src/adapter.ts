@@ -122,6 +122,7 @@ export function createChatSdkAdapter(options: ChatSdkAdapterOptions): ChatSdkAda
       return {
         ...(at === undefined ? {} : { sentAt: at }),
         order: orderOf(channel, message.chatId, platform, sent.id),
+        ...(typeof sent.id === 'string' && sent.id !== '' ? { messageId: sent.id } : {}),
       };
     },
     connect(d): Unsubscribe {

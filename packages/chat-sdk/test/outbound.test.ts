@@ -41,6 +41,8 @@ describe('sending to Discord', () => {
       sentAt: T0 + 1_234,
       order: { scope: `chat-sdk:${CHAT_ID}`, position: [T0 + 1_234 - DISCORD_EPOCH_MS, 10] },
     });
+    // Discord's snowflake of the posted message is its id
+    expect(result.status === 'sent' ? result.messageId : undefined).toBe(posted?.id);
     const later = await h.bus.publishOutbound({ channel: 'chat-sdk', chatId: CHAT_ID, text: 'again' });
     const orderOf = (r: typeof result) => (r.status === 'sent' ? r.order : undefined);
     expect(comparePlatformOrder(orderOf(result), orderOf(later))).toBe('before');

@@ -183,7 +183,11 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
       }
       const sentAt = Number(data.create_time);
       const order = createTimeOrder(channel, message.chatId, data.create_time); // a reply stays in its chat
-      return { ...(Number.isFinite(sentAt) && sentAt > 0 ? { sentAt } : {}), order };
+      return {
+        ...(Number.isFinite(sentAt) && sentAt > 0 ? { sentAt } : {}),
+        order,
+        ...(typeof data.message_id === 'string' ? { messageId: data.message_id } : {}),
+      };
     },
     connect(d) {
       deliver = d;

@@ -24,6 +24,10 @@ describe('sending', () => {
     b.clock.advance(42);
     const result = await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, text: '完成 Done.' });
     expect(result).toMatchObject({ status: 'sent', sentAt: b.clock.now() });
+    const again = await b.bus.publishOutbound({ channel: 'feishu', chatId: CHAT, text: 'again' });
+    const idOf = (r: typeof result) => (r.status === 'sent' ? r.messageId : undefined);
+    expect(idOf(result)).toEqual(expect.any(String));
+    expect(idOf(again)).not.toBe(idOf(result)); // Feishu's message_id of each sent message
     expect(b.feishu.requests[0]).toMatchObject({
       path: '/open-apis/auth/v3/tenant_access_token/internal',
       body: { app_secret: b.feishu.appSecret },

@@ -74,7 +74,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       // channel id when `channel` named a user), the channel inbound replies come from.
       const ts = typeof posted.ts === 'string' ? posted.ts : undefined;
       const where = typeof posted.channel === 'string' ? posted.channel : params.channel;
-      return { sentAt: tsToMs(ts), order: tsToOrder(channel, where, ts) };
+      // A message's ts is its id within its channel (chat.update and chat.delete take it).
+      return {
+        sentAt: tsToMs(ts),
+        order: tsToOrder(channel, where, ts),
+        ...(ts === undefined ? {} : { messageId: ts }),
+      };
     },
     connect(d): Unsubscribe {
       deliver = d;

@@ -38,6 +38,10 @@ describe('send', () => {
     clock.advance(1_234);
     const result = await h.bus.publishOutbound({ channel: 'slack', chatId: CHANNEL, text: 'hi' });
     expect(result).toMatchObject({ status: 'sent', sentAt: T0 + 1_234 });
+    // the message's id is its ts, which also gave sentAt
+    const ts = result.status === 'sent' ? result.messageId : undefined;
+    expect(ts).toMatch(/^\d+\.\d{6}$/);
+    expect(Math.floor(Number(ts) * 1000)).toBe(T0 + 1_234);
     expect(api.calls('chat.postMessage')[0]?.params).toMatchObject({ channel: CHANNEL, text: 'hi' });
   });
 

@@ -153,6 +153,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       const chatId = /^-?\d+$/.test(message.chatId) ? Number(message.chatId) : message.chatId;
       const replyTo = replyTarget(message);
       let date = 0;
+      let messageId = '';
       let order: SendReceipt['order'];
       for (const [i, piece] of pieces.entries()) {
         const last = i === pieces.length - 1;
@@ -163,6 +164,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
             ...(row.length === 0 || !last ? {} : { reply_markup: { inline_keyboard: [row] } }),
           });
           date = sent.date;
+          messageId = String(sent.message_id);
           order = orderOf(channel, sent.chat?.id, sent.message_id); // the last piece: the whole prompt is out
         } catch (error) {
           throw toAdapterError(error);
@@ -170,7 +172,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       }
       // `date` has whole seconds: the message reached Telegram at the latest by the end of that
       // second, so a reply stamped in the same second never counts as written after it.
-      return { sentAt: date * 1000 + 999, order };
+      return { sentAt: date * 1000 + 999, order, ...(messageId === '' ? {} : { messageId }) };
     },
     connect(d): Unsubscribe {
       deliver = d;

@@ -66,7 +66,12 @@ describe('send', () => {
     clock.advance(250);
     const result = await h.bus.publishOutbound({ channel: 'telegram', chatId: CHAT, text: 'hi' });
     expect(result).toMatchObject({ status: 'sent', sentAt: T0 * 1000 + 999 });
-    expect(api.calls('sendMessage')).toMatchObject([{ params: { chat_id: GROUP_ID, text: 'hi' } }]);
+    // the platform's message id comes back for the consent ledger's delivered-prompt entry
+    const again = await h.bus.publishOutbound({ channel: 'telegram', chatId: CHAT, text: 'again' });
+    const idOf = (r: typeof result) => (r.status === 'sent' ? r.messageId : undefined);
+    expect(idOf(result)).toMatch(/^\d+$/);
+    expect(Number(idOf(again))).toBeGreaterThan(Number(idOf(result)));
+    expect(api.calls('sendMessage')[0]).toMatchObject({ params: { chat_id: GROUP_ID, text: 'hi' } });
   });
 
   it('sends to a forum topic and answers the message it replies to', async () => {
