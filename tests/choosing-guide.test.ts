@@ -93,3 +93,22 @@ describe('choosing between the packages', () => {
     expect(jobs.length).toBeGreaterThanOrEqual(manifests.size - 5);
   });
 });
+
+describe('every package README', () => {
+  it('links the guides and its API report', () => {
+    const missing: string[] = [];
+    for (const name of manifests.keys()) {
+      const dir = name.replace('@parley/', '');
+      const readme = readFileSync(join(ROOT, 'packages', dir, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('\n## Guides and API\n'));
+      if (!readme.includes('\n## Guides and API\n')) missing.push(`${name}: no "Guides and API" section`);
+      if (!section.includes('/guides/choosing-packages.md)'))
+        missing.push(`${name}: no link to the choosing guide`);
+      for (const report of readdirSync(join(ROOT, 'packages', dir, 'api'))) {
+        if (!section.includes(`/packages/${dir}/api/${report})`))
+          missing.push(`${name}: no link to api/${report}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
