@@ -173,7 +173,9 @@ describe('definePipelineWorkflow', () => {
       name: 'o',
       nodes: [{ id: 'pay', kind: 'task', agent: 'x', onUnknown: 'report' }],
     });
-    expect(codeOf(() => definePipelineWorkflow({ name: 'o', pipeline: once, work }))).toBe('invalid_argument');
+    expect(codeOf(() => definePipelineWorkflow({ name: 'o', pipeline: once, work }))).toBe(
+      'invalid_argument',
+    );
     expect(
       codeOf(() =>
         definePipelineWorkflow({

@@ -161,7 +161,9 @@ async function ask<TContext>(
     if (decision.outcome !== 'confirmed') return { ...declined, id: decision.id };
     const auth = await confirm.authorize(decision, action);
     if (!auth.ok)
-      return auth.code === 'not_recorded' ? notRecordedFor(tool, decision.id) : { ...declined, id: decision.id };
+      return auth.code === 'not_recorded'
+        ? notRecordedFor(tool, decision.id)
+        : { ...declined, id: decision.id };
     const target = consentTarget(rt, run.sessionKey, decision.id);
     if (target === undefined) return { text: '', id: decision.id, bound };
     // the same facts the confirm gate appends to its own ledger: duplicates when it is this one
