@@ -1,5 +1,6 @@
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import {
+  appendConsent,
   createMemoryStore,
   type JsonValue,
   type StandardSchemaV1,
@@ -106,11 +107,38 @@ export function createAiSdkBridge<TContext = unknown>(
   }
   const confirmGate: ConfirmGate = createConfirmGate({ ...options.confirm, store, clock, resume });
 
+  // The calls authorized through the confirm gate, by call id: their effect goes into its ledger.
+  const consents = new Map<string, { readonly sessionKey: string; readonly confirmationId: string }>();
+  const authorized = async (
+    callId: string,
+    decision: Parameters<ConfirmGate['authorize']>[0],
+    action: { readonly name: string; readonly args: JsonValue },
+  ): Promise<'confirmed' | 'declined'> => {
+    const auth = await confirmGate.authorize(decision, action);
+    if (!auth.ok) return 'declined';
+    if (options.confirm.ledger !== undefined) {
+      // the chain of the chat the person answered in, under the confirmation's own id
+      consents.set(callId, { sessionKey: auth.decision.sessionKey, confirmationId: auth.decision.id });
+    }
+    return 'confirmed';
+  };
+  /** Appends what the tool did; a failed append leaves the authorization without an effect (unknown). */
+  const recordEffect = async (callId: string, outcome: 'succeeded' | 'unknown', detail?: string) => {
+    const consent = consents.get(callId);
+    if (consent === undefined || options.confirm.ledger === undefined) return;
+    consents.delete(callId);
+    await appendConsent(options.confirm.ledger, consent.sessionKey, {
+      kind: 'effect',
+      confirmationId: consent.confirmationId,
+      outcome,
+      ...(detail === undefined ? {} : { detail }),
+    });
+  };
+
   const confirm: ToolConfirmFn<GateContext<TContext>> = async (request) => {
     const action = { name: request.call.tool, args: request.args as JsonValue }; // validated JSON arguments
     const decisionId = (await records.read(request.call.id))?.decisionId;
-    if (decisionId !== undefined)
-      return (await confirmGate.authorize(decisionId, action)).ok ? 'confirmed' : 'declined';
+    if (decisionId !== undefined) return authorized(request.call.id, decisionId, action);
     if (!(await approvalNeeded(request.call.tool, request.args, request.context.sdk))) return 'confirmed';
     if (request.sessionKey === undefined || request.requester === undefined) return 'declined';
     const decision = await confirmGate.request({
@@ -122,7 +150,7 @@ export function createAiSdkBridge<TContext = unknown>(
     });
     if (decision.outcome === 'timed_out') return 'timed_out';
     if (decision.outcome === 'aborted' && decision.reason === 'prompt_failed') return 'failed'; // never asked
-    return (await confirmGate.authorize(decision, action)).ok ? 'confirmed' : 'declined';
+    return authorized(request.call.id, decision, action);
   };
 
   const definitions = allowlist.map((name) =>
@@ -132,19 +160,33 @@ export function createAiSdkBridge<TContext = unknown>(
       args: schemaOf(name),
       reasons: [],
       confirm: needsConfirm(name),
-      execute: (
+      execute: async (
         args: unknown,
         context: { context: GateContext<TContext>; call: { id: string }; signal: AbortSignal | undefined },
-      ) =>
-        runOriginal(
-          toolOf(tools, name),
-          args,
-          context.context.sdk ?? {
-            toolCallId: context.call.id,
-            messages: [],
-            ...(context.signal === undefined ? {} : { abortSignal: context.signal }),
-          },
-        ),
+      ) => {
+        let result: unknown;
+        try {
+          result = await runOriginal(
+            toolOf(tools, name),
+            args,
+            context.context.sdk ?? {
+              toolCallId: context.call.id,
+              messages: [],
+              ...(context.signal === undefined ? {} : { abortSignal: context.signal }),
+            },
+          );
+        } catch (error) {
+          // it threw: whether it acted before throwing is not known
+          await recordEffect(
+            context.call.id,
+            'unknown',
+            error instanceof Error ? error.message : String(error),
+          );
+          throw error;
+        }
+        await recordEffect(context.call.id, 'succeeded');
+        return result;
+      },
     }),
   ) as unknown as readonly AnyToolDefinition[]; // each is a tool definition over GateContext
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));

@@ -18,6 +18,8 @@ import { type AiSdkBridge, type AiSdkBridgeOptions, createAiSdkBridge } from '..
 export interface Shop {
   readonly tables: Set<string>;
   readonly dropped: string[];
+  /** When set, the next dropTable throws this message (the database dropped the connection). */
+  failNext?: string;
 }
 
 /** The host's tools: one destructive (needs approval), one read-only. */
@@ -28,6 +30,9 @@ export function shopTools(shop: Shop) {
       inputSchema: z.object({ table: z.string().min(1) }),
       needsApproval: true,
       execute: async ({ table }: { table: string }) => {
+        const failure = shop.failNext;
+        shop.failNext = undefined;
+        if (failure !== undefined) throw new Error(failure);
         shop.dropped.push(table);
         shop.tables.delete(table);
         return { dropped: table };

@@ -1,6 +1,7 @@
 import { RunState, type RunToolApprovalItem } from '@openai/agents';
 import { type ConfirmDecision, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import { canonicalJson, createMemoryStore, type JsonValue, systemClock } from '@parley/core';
+import { approve, type Consent, runRecorded } from './internal/effects.js';
 import { AgentsBridgeError } from './errors.js';
 import { argsOf, type AuthorizeRefusalCode, callIdOf, PROMPT_FAILED, REJECTIONS } from './internal/items.js';
 import { createRecords, type RunRecord } from './records.js';
@@ -226,14 +227,16 @@ export function createAgentsBridge<TContext = unknown>(
     }
     const state = await RunState.fromString(agent, run.record.state);
     const decided = new Map(approvals.map((entry) => [entry?.record.callId, entry?.record.decisionId]));
+    const consents: Consent[] = []; // what was authorized: its effect goes into the gate's ledger
     for (const item of state.getInterruptions()) {
       const action = { name: item.name as string, args: argsOf(item) }; // a function tool call
       const id = String(decided.get(callIdOf(item)));
       const auth = await confirmGate.authorize(id, action); // none: unknown_decision
-      if (auth.ok) state.approve(item);
-      else state.reject(item, { message: await rejectionOf(id, auth.code) });
+      if (!auth.ok) state.reject(item, { message: await rejectionOf(id, auth.code) });
+      else consents.push(approve(state, item, auth.decision));
     }
-    const result = (await runner.run(agent, state)) as Result; // the same agent, resumed from its state
+    const resume = () => runner.run(agent, state) as Promise<Result>; // the same agent, from its state
+    const result = await runRecorded(options.confirm.ledger, consents, resume);
     await records.endResume(taken.claim, true);
     return { status: 'taken', result, run: run.record };
   }
