@@ -1,6 +1,5 @@
 import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley/confirm';
 import {
-  appendConsent,
   createMemoryStore,
   type JsonValue,
   type StandardSchemaV1,
@@ -17,6 +16,7 @@ import {
 } from '@parley/tools';
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { createApprover, resumeHandler } from './approve.js';
+import { createEffectRecorder } from './effects.js';
 import { AiSdkBridgeError } from './errors.js';
 import { createApprovalRecords } from './records.js';
 import { toLaxSchema, toStandardSchema } from './schema.js';
@@ -107,33 +107,7 @@ export function createAiSdkBridge<TContext = unknown>(
   }
   const confirmGate: ConfirmGate = createConfirmGate({ ...options.confirm, store, clock, resume });
 
-  // The calls authorized through the confirm gate, by call id: their effect goes into its ledger.
-  const consents = new Map<string, { readonly sessionKey: string; readonly confirmationId: string }>();
-  const authorized = async (
-    callId: string,
-    decision: Parameters<ConfirmGate['authorize']>[0],
-    action: { readonly name: string; readonly args: JsonValue },
-  ): Promise<'confirmed' | 'declined'> => {
-    const auth = await confirmGate.authorize(decision, action);
-    if (!auth.ok) return 'declined';
-    if (options.confirm.ledger !== undefined) {
-      // the chain of the chat the person answered in, under the confirmation's own id
-      consents.set(callId, { sessionKey: auth.decision.sessionKey, confirmationId: auth.decision.id });
-    }
-    return 'confirmed';
-  };
-  /** Appends what the tool did; a failed append leaves the authorization without an effect (unknown). */
-  const recordEffect = async (callId: string, outcome: 'succeeded' | 'unknown', detail?: string) => {
-    const consent = consents.get(callId);
-    if (consent === undefined || options.confirm.ledger === undefined) return;
-    consents.delete(callId);
-    await appendConsent(options.confirm.ledger, consent.sessionKey, {
-      kind: 'effect',
-      confirmationId: consent.confirmationId,
-      outcome,
-      ...(detail === undefined ? {} : { detail }),
-    });
-  };
+  const { authorized, recordEffect } = createEffectRecorder(confirmGate, options.confirm.ledger);
 
   const confirm: ToolConfirmFn<GateContext<TContext>> = async (request) => {
     const action = { name: request.call.tool, args: request.args as JsonValue }; // validated JSON arguments

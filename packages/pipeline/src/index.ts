@@ -25,8 +25,8 @@ export type {
 } from './types.js';
 export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
-export { NODE_STATUSES, NODE_RECORD, toReviseRequest } from './records.js';
-export { revisionOrder } from './revision.js';
+export { NODE_STATUSES, NODE_RECORD } from './records.js';
+export { revisionOrder, toReviseRequest } from './revision.js';
 export { nodeStep } from './node-step.js';
 export { afterFailure } from './failure-policy.js';
 export type { NodeEvent, NodeEffect } from './node-step.js';

@@ -53,7 +53,8 @@ export type RunStatus = 'succeeded' | 'failed' | 'escalated' | 'rejected';
 
 const Failures = z.partialRecord(z.enum(FAILURE_KINDS), z.number().int().min(0));
 const Json = z.custom<JsonValue>(() => true);
-const Issue = z.strictObject({
+/** @internal A review issue as stored. */
+export const Issue = z.strictObject({
   severity: z.enum(REVIEW_SEVERITIES).optional(),
   field: z.string().optional(),
   description: z.string(),
@@ -253,46 +254,6 @@ export function recordTtlMs(definition: PipelineDefinition, ttlMs: number, lease
   let longest = 0;
   for (const node of definition.nodes) longest = Math.max(longest, node.timeoutMs);
   return ttlMs + longest + leaseGraceMs;
-}
-
-// As loose as the review gate's own check: fields it does not know are dropped, not refused.
-const ReviseVerdict = z.object({
-  verdict: z.literal('revise'),
-  issues: z.array(z.object(Issue.shape)).min(1),
-  summary: z.string().optional(),
-  revise_target: z.string().optional(),
-});
-
-/**
- * Reads the revise request in a reviewer's output, purely: round `round` for the review's attempt
- * `attempt`, with its issues, summary and `revise_target`; `undefined` when the output is not a
- * well-formed `revise`. The Store runner stores it before anything re-runs; `@parley/restate` hosts
- * the same rounds.
- *
- * @example
- * ```ts
- * import { toReviseRequest } from '@parley/pipeline';
- *
- * const output = { verdict: 'revise', revise_target: 'analyst', issues: [{ description: 'no sources' }] };
- * console.log(toReviseRequest(output, 1, 2)?.target); // analyst
- * console.log(toReviseRequest({ verdict: 'pass' }, 1, 2)); // undefined
- * ```
- */
-export function toReviseRequest(
-  output: JsonValue,
-  round: number,
-  attempt: number,
-): ReviseRequest | undefined {
-  const parsed = ReviseVerdict.safeParse(output);
-  if (!parsed.success) return undefined;
-  const { issues, summary, revise_target: target } = parsed.data;
-  return {
-    round,
-    issues,
-    attempt,
-    ...(summary === undefined ? {} : { summary }),
-    ...(target === undefined ? {} : { target }),
-  };
 }
 
 /** Tells whether a status is final. */

@@ -1,8 +1,8 @@
 import { createReviewGate, DEFAULT_MAX_REVISIONS, type ReviewVerdict } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
 import type { NodeContext } from '../runner-types.js';
-import { type NodeRecord, type ReviseRequest, toReviseRequest } from '../records.js';
-import { revisionOrder } from '../revision.js';
+import type { NodeRecord, ReviseRequest } from '../records.js';
+import { revisionOrder, toReviseRequest } from '../revision.js';
 import type { ReviewNode } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type WorkOutcome, runWork } from './attempt.js';
