@@ -1,5 +1,6 @@
 // What a package's readme.test.ts needs to hold its README's first code block to a tested region.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** The first `ts` block of the README at `readme`, without its import lines. */
@@ -152,6 +153,38 @@ export function describeReadmeExample(options: {
     it('runs as shown and prints what its comments say', async () => {
       await options.run();
       expect(logged).toEqual(options.printed);
+    });
+  });
+}
+
+/**
+ * Runs every `ts` block of the README at `readme` as a module written next to the test (`dir`), so
+ * the documented code stays true; at least `atLeast` blocks must be there.
+ */
+export function describeReadmeSnippets(options: {
+  readonly readme: URL;
+  readonly dir: URL;
+  readonly atLeast: number;
+}): void {
+  const snippets = [...readFileSync(options.readme, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
+    (match) => match[1] as string,
+  );
+  describe('README snippets', () => {
+    it('has snippets to run', () => {
+      expect(snippets.length).toBeGreaterThanOrEqual(options.atLeast);
+    });
+
+    it.each(snippets.map((code, i) => [i, code] as const))('runs snippet %i', async (i, code) => {
+      const dir = mkdtempSync(join(options.dir.pathname, '.readme-'));
+      const file = join(dir, `snippet-${i}.ts`);
+      writeFileSync(file, code);
+      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+      try {
+        await import(file);
+      } finally {
+        log.mockRestore();
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }
