@@ -12,7 +12,6 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createManualClock, systemClock } from '@parley/core';
-import { sendRequest } from '@parley/testing/loopback';
 import { createFeishuStandIn, type FeishuSentMessage } from '@parley/feishu/testing';
 import {
   ALICE as SLACK_ALICE,

@@ -154,6 +154,44 @@ export async function appendConsent(
 }
 
 /**
+ * Appends facts to a consent ledger in order and stops at the first that is not recorded, which
+ * the refusal names (`fact`); nothing after it is appended. Use it for the facts one step of a gate
+ * must have on record before it goes on (a decision and its authorization).
+ *
+ * @example
+ * ```ts
+ * import { appendConsentFacts, type ConsentFact, type ConsentLedger } from '@parley/core';
+ *
+ * const seen: ConsentFact['kind'][] = [];
+ * const full: ConsentLedger = {
+ *   append: async (_session, fact) => {
+ *     seen.push(fact.kind);
+ *     return fact.kind === 'authorization' ? { ok: false, code: 'too_large', message: 'the chain is full' } : { ok: true };
+ *   },
+ * };
+ * const result = await appendConsentFacts(full, 'chat-1', [
+ *   { kind: 'authorization', confirmationId: 'c1', actionDigest: 'sha256:ab' },
+ *   { kind: 'effect', confirmationId: 'c1', outcome: 'succeeded' },
+ * ]);
+ * console.log(result.ok || result.fact.kind, seen); // authorization [ 'authorization' ]
+ * ```
+ */
+export async function appendConsentFacts(
+  ledger: ConsentLedger,
+  sessionKey: string,
+  facts: readonly ConsentFact[],
+): Promise<
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly fact: ConsentFact }
+> {
+  for (const fact of facts) {
+    const result = await appendConsent(ledger, sessionKey, fact);
+    if (!result.ok) return { ...result, fact };
+  }
+  return { ok: true };
+}
+
+/**
  * Whether a value can serve as a {@link ConsentLedger} (it has an `append` function); the gates
  * check their `ledger` option with it.
  *

@@ -46,7 +46,7 @@ export type {
 export type { MemoryStoreOptions } from './memory-store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
 export { canonicalJson } from './canonical.js';
-export { appendConsent, isConsentLedger } from './consent.js';
+export { appendConsent, appendConsentFacts, isConsentLedger } from './consent.js';
 export type { ConsentAppendResult, ConsentFact, ConsentLedger, RedactedValue } from './consent.js';
 export type { JsonValue, JsonLimits, JsonParseResult, JsonErrorCode } from './json.js';
 export { createKernel, DEFAULT_GRACE_MS, DEFAULT_MAX_ATTEMPTS } from './kernel/kernel.js';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { appendConsent, type ConsentFact, type ConsentLedger, isConsentLedger } from '../src/index.js';
+import {
+  appendConsent,
+  appendConsentFacts,
+  type ConsentFact,
+  type ConsentLedger,
+  isConsentLedger,
+} from '../src/index.js';
 
 const FACT: ConsentFact = { kind: 'effect', confirmationId: 'c1', outcome: 'succeeded' };
 
@@ -49,5 +55,43 @@ describe('isConsentLedger', () => {
     for (const value of [undefined, null, {}, { append: 'no' }, 'ledger', () => undefined]) {
       expect(isConsentLedger(value)).toBe(false);
     }
+  });
+});
+
+describe('appendConsentFacts', () => {
+  const authorization: ConsentFact = {
+    kind: 'authorization',
+    confirmationId: 'c1',
+    actionDigest: 'sha256:ab',
+  };
+  const effect: ConsentFact = { kind: 'effect', confirmationId: 'c1', outcome: 'succeeded' };
+
+  it('appends every fact in order', async () => {
+    const seen: ConsentFact[] = [];
+    const ledger: ConsentLedger = {
+      append: async (_s, fact) => {
+        seen.push(fact);
+        return { ok: true };
+      },
+    };
+    expect(await appendConsentFacts(ledger, 's1', [authorization, effect])).toEqual({ ok: true });
+    expect(seen).toEqual([authorization, effect]);
+  });
+
+  it('stops at the first fact not recorded, names it, and appends nothing after it', async () => {
+    const seen: ConsentFact['kind'][] = [];
+    const ledger: ConsentLedger = {
+      append: async (_s, fact) => {
+        seen.push(fact.kind);
+        if (fact.kind === 'authorization') throw new Error('disk full');
+        return { ok: true };
+      },
+    };
+    expect(await appendConsentFacts(ledger, 's1', [authorization, effect])).toMatchObject({
+      ok: false,
+      code: 'store_failed',
+      fact: authorization,
+    });
+    expect(seen).toEqual(['authorization']);
   });
 });

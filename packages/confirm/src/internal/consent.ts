@@ -1,4 +1,4 @@
-import { appendConsent, type ConsentFact, type ConsentLedger, type Emitter } from '@parley/core';
+import { appendConsentFacts, type ConsentFact, type ConsentLedger, type Emitter } from '@parley/core';
 import { consentFactsOf, promptedFact } from '../consent.js';
 import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
 import { ConfirmError } from '../errors.js';
@@ -42,48 +42,37 @@ export function createConsentRecorder(
   const unrecorded = new RecentSet(MAX_UNRECORDED);
   let tail: Promise<unknown> = Promise.resolve();
   /** Appends in the order asked (a prompt before its answer), reporting a refusal as `error`. */
-  const append = (sessionKey: string, fact: ConsentFact, id: string): Promise<boolean> => {
+  const append = (sessionKey: string, facts: readonly ConsentFact[], id: string): Promise<boolean> => {
     const done = tail.then(async () => {
-      const result = await appendConsent(ledger, sessionKey, fact);
+      const result = await appendConsentFacts(ledger, sessionKey, facts);
       if (result.ok) return true;
-      const error = new ConfirmError(
-        'not_recorded',
-        `the ${fact.kind} fact was not recorded: ${result.message}`,
-        {
-          details: { id, kind: fact.kind, code: result.code },
-        },
-      );
+      const { kind } = result.fact;
+      const error = new ConfirmError('not_recorded', `the ${kind} fact was not recorded: ${result.message}`, {
+        details: { id, kind, code: result.code },
+      });
       events.emit('error', { error, id });
       return false;
     });
     tail = done;
     return done;
   };
-  const appendAll = async (
-    sessionKey: string,
-    facts: readonly ConsentFact[],
-    id: string,
-  ): Promise<boolean> => {
-    for (const fact of facts) if (!(await append(sessionKey, fact, id))) return false;
-    return true;
-  };
   const offPrompted = events.on('prompted', (prompted) => {
     const key = `${prompted.id}:${prompted.step}`;
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
-    void append(prompted.sessionKey, promptedFact(prompted, attempt), prompted.id).then((ok) => {
+    void append(prompted.sessionKey, [promptedFact(prompted, attempt)], prompted.id).then((ok) => {
       if (!ok) unrecorded.add(prompted.id);
     });
   });
   const offDecided = events.on('decided', ({ decision }) => {
     for (const key of [...attempts.keys()]) if (key.startsWith(`${decision.id}:`)) attempts.delete(key);
     // a failure here is made good (or refused) by `authorize`, which appends them again
-    void appendAll(decision.sessionKey, consentFactsOf(decision), decision.id);
+    void append(decision.sessionKey, consentFactsOf(decision), decision.id);
   });
   const refused: AuthorizeResult = { ok: false, code: 'not_recorded' };
   return {
     async request(sessionKey, fact) {
-      return (await append(sessionKey, fact, fact.kind === 'request' ? fact.ref : '')) || !required;
+      return (await append(sessionKey, [fact], fact.kind === 'request' ? fact.ref : '')) || !required;
     },
     async authorize(read, use) {
       await tail; // a prompt or decision fact still being appended has its say
@@ -92,7 +81,7 @@ export function createConsentRecorder(
       const decision = required ? await read() : undefined;
       if (decision !== undefined) {
         if (unrecorded.has(decision.id)) return refused;
-        if (!(await appendAll(decision.sessionKey, consentFactsOf(decision), decision.id))) return refused;
+        if (!(await append(decision.sessionKey, consentFactsOf(decision), decision.id))) return refused;
       }
       const used = await use();
       if (!used.ok) return used;
@@ -104,7 +93,7 @@ export function createConsentRecorder(
         confirmationId: id,
         actionDigest: used.decision.action.digest,
       };
-      const recorded = await appendAll(sessionKey, [...facts, fact], id);
+      const recorded = await append(sessionKey, [...facts, fact], id);
       return recorded || !required ? used : refused;
     },
     stop() {

@@ -1,4 +1,4 @@
-import { appendConsent, type ConsentFact, type ConsentLedger } from '@parley/core';
+import { appendConsentFacts, type ConsentFact, type ConsentLedger } from '@parley/core';
 import type { ApprovalDecision } from '../runner-types.js';
 import type { PipelineDefinition } from '../types.js';
 
@@ -56,9 +56,8 @@ export async function appendFacts(
   runId: string,
   facts: readonly ConsentFact[],
 ): Promise<string | undefined> {
-  for (const fact of facts) {
-    const result = await appendConsent(ledger, sessionOf(runId), fact);
-    if (!result.ok) return `the ${fact.kind} of the approval was not recorded: ${result.message}`;
-  }
-  return undefined;
+  const result = await appendConsentFacts(ledger, sessionOf(runId), facts);
+  return result.ok
+    ? undefined
+    : `the ${result.fact.kind} of the approval was not recorded: ${result.message}`;
 }

@@ -1,4 +1,4 @@
-import { appendConsent, type ConsentFact, type ConsentLedger } from '@parley/core';
+import { appendConsentFacts, type ConsentFact, type ConsentLedger } from '@parley/core';
 import { ToolsError } from '../errors.js';
 import type { Runtime, Settled } from './runtime.js';
 
@@ -31,20 +31,17 @@ export async function recordConsent<TContext>(
   facts: readonly ConsentFact[],
   about: About,
 ): Promise<boolean> {
-  for (const fact of facts) {
-    const result = await appendConsent(target.ledger, target.sessionKey, fact);
-    if (result.ok) continue;
-    const error = new ToolsError(
-      'not_recorded',
-      `the ${fact.kind} fact was not recorded: ${result.message}`,
-      {
-        details: { confirmationId: target.confirmationId, kind: fact.kind, code: result.code },
-      },
-    );
-    rt.emit('error', { ...about, stage: 'ledger', error });
-    return !target.required;
-  }
-  return true;
+  const result = await appendConsentFacts(target.ledger, target.sessionKey, facts);
+  if (result.ok) return true;
+  const error = new ToolsError(
+    'not_recorded',
+    `the ${result.fact.kind} fact was not recorded: ${result.message}`,
+    {
+      details: { confirmationId: target.confirmationId, kind: result.fact.kind, code: result.code },
+    },
+  );
+  rt.emit('error', { ...about, stage: 'ledger', error });
+  return !target.required;
 }
 
 /**
