@@ -1,25 +1,25 @@
 // Mutation testing of the parts where a surviving mutant means a broken promise: the confirmation
 // reply parser, the request correlator and the fsm core. Run with `npm run mutation` (slow: not
 // in CI). Narrow it with STRYKER_MUTATE, a comma-separated list of globs, e.g.
-//   STRYKER_MUTATE=packages/confirm/src/vocabulary.ts npm run mutation
+//   STRYKER_MUTATE=packages/protocols/confirm/src/vocabulary.ts npm run mutation
 // Reports land in reports/mutation/ (HTML and JSON).
 
 /** What is mutated: the reply parser fully, the correlator, and the fsm machine and actor. */
 const MUTATE = [
-  'packages/confirm/src/vocabulary.ts',
-  'packages/correlate/src/**/*.ts',
-  '!packages/correlate/src/index.ts',
-  'packages/fsm/src/machine.ts',
-  'packages/fsm/src/actor.ts',
+  'packages/protocols/confirm/src/vocabulary.ts',
+  'packages/protocols/correlate/src/**/*.ts',
+  '!packages/protocols/correlate/src/index.ts',
+  'packages/protocols/fsm/src/machine.ts',
+  'packages/protocols/fsm/src/actor.ts',
 ];
 
 /** The tests that may kill them: those packages' own tests and the reliability models and races. */
 const TEST_FILES = [
-  'packages/confirm/test/parse.test.ts',
-  'packages/confirm/test/property.test.ts',
-  'packages/confirm/test/robustness.test.ts',
-  'packages/correlate/test/*.test.ts',
-  'packages/fsm/test/*.test.ts',
+  'packages/protocols/confirm/test/parse.test.ts',
+  'packages/protocols/confirm/test/property.test.ts',
+  'packages/protocols/confirm/test/robustness.test.ts',
+  'packages/protocols/correlate/test/*.test.ts',
+  'packages/protocols/fsm/test/*.test.ts',
   'tests/reliability/model-*.test.ts',
   'tests/reliability/races*.test.ts',
 ];

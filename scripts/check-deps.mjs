@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { packageFolders } from './packages.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -90,10 +91,14 @@ export function checkRepository() {
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const testMay = new Set(Object.keys(rootManifest.devDependencies ?? {}));
   const found = [];
+  const folders = {
+    packages: packageFolders().map(({ short, ring, dir }) => ({ name: `${ring}/${short}`, dir })),
+    examples: readdirSync(join(root, 'examples'))
+      .sort()
+      .map((name) => ({ name, dir: join(root, 'examples', name) })),
+  };
   for (const group of ['packages', 'examples']) {
-    const groupDir = join(root, group);
-    for (const name of readdirSync(groupDir).sort()) {
-      const dir = join(groupDir, name);
+    for (const { name, dir } of folders[group]) {
       const file = join(dir, 'package.json');
       if (!existsSync(file)) continue;
       const manifest = JSON.parse(readFileSync(file, 'utf8'));

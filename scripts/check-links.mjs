@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listPackages, root } from './packages.mjs';
+import { listPackages, packageFolders, root } from './packages.mjs';
 
 /** Every link target of a markdown text: `[text](target)`, `![alt](target)`, `<a href="target">`. */
 export function linksOf(markdown) {
@@ -34,7 +34,8 @@ function target(file, link) {
 /** Broken relative links of the markdown files people read in the repository. */
 export function brokenRepoLinks() {
   const files = [join(root, 'README.md'), join(root, 'CONTRIBUTING.md')];
-  for (const dir of ['guides', 'packages', 'examples']) {
+  for (const { dir } of packageFolders()) files.push(join(dir, 'README.md'));
+  for (const dir of ['guides', 'examples']) {
     for (const name of readdirSync(join(root, dir))) {
       const path = join(root, dir, name);
       if (name.endsWith('.md')) files.push(path);

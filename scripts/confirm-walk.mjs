@@ -1,7 +1,7 @@
 // Measures the walk of one confirmation through the confirm gate's source (issue 30): which
 // files its handling enters, in order, from `gate.request(...)` through the prompt's delivery,
 // the person's reply and the decision to `gate.authorize(...)`, and how often it returns to a
-// file it had left. Every function of a copy of packages/confirm/src is made to report its file;
+// file it had left. Every function of a copy of packages/protocols/confirm/src is made to report its file;
 // the copy runs one scenario on the fake clock and the memory store.
 //
 //   node scripts/confirm-walk.mjs            prints the counts and the walk
@@ -19,7 +19,7 @@ import ts from 'typescript';
 const root = new URL('..', import.meta.url).pathname;
 /** `--functions`: the walk names each function entered (file#name). */
 const functions = process.argv.includes('--functions');
-const source = join(root, 'packages/confirm/src');
+const source = join(root, 'packages/protocols/confirm/src');
 // Inside the repository, so the copy resolves @parley/* and its dependencies as the package does.
 const work = join(root, 'node_modules/.cache/confirm-walk');
 
@@ -105,7 +105,9 @@ mkdirSync(work, { recursive: true });
 const at = process.argv.indexOf('--at');
 if (at === -1) cpSync(source, join(work, 'src'), { recursive: true });
 else {
-  const tar = spawnSync('git', ['archive', process.argv[at + 1], 'packages/confirm/src'], { cwd: root });
+  const tar = spawnSync('git', ['archive', process.argv[at + 1], 'packages/protocols/confirm/src'], {
+    cwd: root,
+  });
   if (tar.status !== 0) throw new Error(`git archive failed: ${tar.stderr}`);
   spawnSync('tar', ['-x', '--strip-components=2', '-C', work], { input: tar.stdout });
 }

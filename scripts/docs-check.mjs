@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packagePath } from './packages.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const names = process.argv.slice(2);
@@ -19,7 +20,7 @@ try {
     JSON.stringify({
       extends: join(root, 'tsconfig.json'),
       compilerOptions: { types: [] },
-      include: names.map((n) => join(root, 'packages', n, 'src')),
+      include: names.map((n) => join(root, packagePath(n), 'src')),
     }),
   );
   const options = JSON.parse(
@@ -32,7 +33,7 @@ try {
     ),
   );
   // Keep only the intentionally-unexported names that the chosen packages define.
-  const sources = names.map((n) => join(root, 'packages', n, 'src'));
+  const sources = names.map((n) => join(root, packagePath(n), 'src'));
   options.intentionallyNotExported = (options.intentionallyNotExported ?? []).filter((symbol) =>
     sources.some((dir) => {
       try {
@@ -47,7 +48,7 @@ try {
     plugin.startsWith('.') ? join(root, plugin) : plugin,
   );
   Object.assign(options, {
-    entryPoints: names.map((n) => join(root, 'packages', n, 'src', 'index.ts')),
+    entryPoints: names.map((n) => join(root, packagePath(n), 'src', 'index.ts')),
     tsconfig,
     out: join(dir, 'out'),
     readme: 'none',

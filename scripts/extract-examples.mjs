@@ -3,6 +3,7 @@
 // tests/doc-examples.test.ts runs them. Usage: node scripts/extract-examples.mjs
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { packageFolders } from './packages.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, '.doc-examples');
@@ -10,8 +11,8 @@ const out = join(root, '.doc-examples');
 /** Returns [{ pkg, file, line, name, code }] for every example in the packages' sources. */
 export function extractExamples() {
   const examples = [];
-  for (const pkg of readdirSync(join(root, 'packages')).sort()) {
-    const src = join(root, 'packages', pkg, 'src');
+  for (const { short: pkg, dir } of packageFolders()) {
+    const src = join(dir, 'src');
     if (!existsSync(src)) continue;
     for (const file of walk(src)) {
       const lines = readFileSync(file, 'utf8').split('\n');

@@ -4,17 +4,41 @@ import { join } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
 
+/**
+ * Every package folder, grouped by ring on disk (`packages/<ring>/<name>`), sorted by name: `{ short, ring,
+ * dir }`. A folder counts when it has a package.json and a src/index.ts.
+ */
+export function packageFolders() {
+  const base = join(root, 'packages');
+  const found = [];
+  for (const ring of readdirSync(base, { withFileTypes: true })) {
+    if (!ring.isDirectory()) continue;
+    for (const short of readdirSync(join(base, ring.name))) {
+      const dir = join(base, ring.name, short);
+      if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src', 'index.ts'))) {
+        found.push({ short, ring: ring.name, dir });
+      }
+    }
+  }
+  return found.sort((a, b) => a.short.localeCompare(b.short));
+}
+
+/** The folder of `@parley/<short>`, relative to the repository root (`packages/<ring>/<short>`). */
+export function packagePath(short) {
+  const found = packageFolders().find((p) => p.short === short);
+  if (!found) throw new Error(`No package folder for @parley/${short}`);
+  return `packages/${found.ring}/${short}`;
+}
+
 export function listPackages() {
-  const dir = join(root, 'packages');
   const all = new Map();
-  for (const name of readdirSync(dir).sort()) {
-    const pkgDir = join(dir, name);
-    if (!existsSync(join(pkgDir, 'package.json')) || !existsSync(join(pkgDir, 'src', 'index.ts'))) continue;
+  for (const { short: name, ring, dir: pkgDir } of packageFolders()) {
     const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
     if (manifest.private) continue;
     all.set(manifest.name, {
       name: manifest.name,
       short: name,
+      ring,
       dir: pkgDir,
       manifest,
       // Peers count too: a package's .d.ts build reads the declarations of what it imports.

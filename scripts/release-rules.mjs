@@ -31,8 +31,8 @@ export function manifestProblems(pkg, versions) {
   expect(m.license === 'MIT', 'license must be MIT');
   expect(typeof m.repository?.url === 'string', 'needs repository.url');
   expect(
-    m.repository?.directory === `packages/${pkg.short}`,
-    `repository.directory must be packages/${pkg.short}`,
+    m.repository?.directory === `packages/${pkg.ring}/${pkg.short}`,
+    `repository.directory must be packages/${pkg.ring}/${pkg.short}`,
   );
   expect(typeof m.engines?.node === 'string', 'needs engines.node');
   expect(m.type === 'module', 'type must be module');

@@ -4,13 +4,14 @@
 //   repeated under the page's title; the site's index does not repeat "Parley" either;
 // - every relative link to a package README, from the root README's package table or from a guide,
 //   leads to that module page instead of a copy of the file under media/;
-// - a link whose text names one export of that package (`[`MessageBus`](../packages/bus/README.md)`)
+// - a link whose text names one export of that package (`[`MessageBus`](../packages/protocols/bus/README.md)`)
 //   leads to that export's own page, not to the module page.
 // Modules are matched by their `@module @parley/<name>` tag.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Converter, MinimalSourceFile, normalizePath, PageEvent, ReflectionKind } from 'typedoc';
+import { packageFolders } from './packages.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,7 +29,9 @@ export function load(app) {
     for (const module of project.getReflectionsByKind(ReflectionKind.Module)) {
       const match = /^@parley\/([a-z-]+)$/.exec(module.name);
       if (match === null) continue;
-      const readme = normalizePath(join(ROOT, 'packages', match[1], 'README.md'));
+      const folder = packageFolders().find((p) => p.short === match[1]);
+      if (folder === undefined) continue;
+      const readme = normalizePath(join(folder.dir, 'README.md'));
       if (!existsSync(readme)) continue;
       project.files.registerReflectionPath(readme, module);
       if (module.isDeclaration() && module.readme === undefined) {

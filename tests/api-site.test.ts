@@ -70,11 +70,11 @@ describe('the API site', () => {
 
   it("leads a link that names an export to that export's page, and any other package link to the module page", () => {
     const guide = page('documents/Getting_started.html');
-    // guides/getting-started.md: [`MessageBus`](../packages/bus/README.md)
+    // guides/getting-started.md: [`MessageBus`](../packages/protocols/bus/README.md)
     expect(guide).toMatch(
       /href="\.\.\/interfaces\/_parley_bus\.MessageBus\.html"[^>]*><code>MessageBus<\/code><\/a>/,
     );
-    // README.md's package table: [`@parley/bus`](packages/bus/README.md) names the package, not an export.
+    // README.md's package table: [`@parley/bus`](packages/protocols/bus/README.md) names the package, not an export.
     expect(page('index.html')).toMatch(
       /href="modules\/_parley_bus\.html"[^>]*><code>@parley\/bus<\/code><\/a>/,
     );

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { packageFolders, packagePath } from '../scripts/packages.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const GUIDE = join(ROOT, 'guides', 'choosing-packages.md');
@@ -16,14 +17,10 @@ interface Manifest {
 }
 
 const manifests = new Map<string, Manifest>(
-  readdirSync(join(ROOT, 'packages'))
-    .filter((dir) => existsSync(join(ROOT, 'packages', dir, 'src', 'index.ts')))
-    .map((dir) => {
-      const manifest = JSON.parse(
-        readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8'),
-      ) as Manifest;
-      return [manifest.name, manifest];
-    }),
+  packageFolders().map(({ dir }) => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+    return [manifest.name, manifest];
+  }),
 );
 
 /** The rows of the markdown table under a `## heading`, as lists of cells. */
@@ -98,15 +95,14 @@ describe('every package README', () => {
   it('links the guides and its API report', () => {
     const missing: string[] = [];
     for (const name of manifests.keys()) {
-      const dir = name.replace('@parley/', '');
-      const readme = readFileSync(join(ROOT, 'packages', dir, 'README.md'), 'utf8');
+      const dir = packagePath(name.replace('@parley/', ''));
+      const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
       const section = readme.slice(readme.indexOf('\n## Guides and API\n'));
       if (!readme.includes('\n## Guides and API\n')) missing.push(`${name}: no "Guides and API" section`);
       if (!section.includes('/guides/choosing-packages.md)'))
         missing.push(`${name}: no link to the choosing guide`);
-      for (const report of readdirSync(join(ROOT, 'packages', dir, 'api'))) {
-        if (!section.includes(`/packages/${dir}/api/${report})`))
-          missing.push(`${name}: no link to api/${report}`);
+      for (const report of readdirSync(join(ROOT, dir, 'api'))) {
+        if (!section.includes(`/${dir}/api/${report})`)) missing.push(`${name}: no link to api/${report}`);
       }
     }
     expect(missing).toEqual([]);

@@ -17,13 +17,13 @@ import {
   ALICE as SLACK_ALICE,
   MALLORY as SLACK_MALLORY,
   CHANNEL as SLACK_CHANNEL,
-} from '../packages/slack/test/helpers.js';
+} from '../packages/adapters/slack/test/helpers.js';
 import { createSlackStandIn, type SlackDelivery } from '@parley/slack/testing';
 import {
   GROUP as TG_GROUP,
   ALICE as TG_ALICE,
   MALLORY as TG_MALLORY,
-} from '../packages/telegram/test/helpers.js';
+} from '../packages/adapters/telegram/test/helpers.js';
 import { createTelegramStandIn } from '@parley/telegram/testing';
 import { expect } from 'vitest';
 

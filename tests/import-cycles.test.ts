@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { packageFolders } from '../scripts/packages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_LINES = 300;
@@ -17,11 +18,7 @@ type Graph = ReadonlyMap<string, readonly string[]>;
 
 function sourceFiles(): string[] {
   const files: string[] = [];
-  const packages = join(ROOT, 'packages');
-  for (const name of readdirSync(packages)) {
-    const src = join(packages, name, 'src');
-    if (existsSync(src)) walk(src, files);
-  }
+  for (const { dir } of packageFolders()) walk(join(dir, 'src'), files);
   return files.sort();
 }
 

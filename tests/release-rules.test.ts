@@ -20,7 +20,7 @@ const manifest = {
   repository: {
     type: 'git',
     url: 'git+https://github.com/parley-sdk/parley.git',
-    directory: 'packages/confirm',
+    directory: 'packages/protocols/confirm',
   },
   engines: { node: '>=20' },
   files: ['dist'],
@@ -42,6 +42,7 @@ const versions = new Map([
 const confirm = (changes: Record<string, unknown> = {}) => ({
   name: '@parley/confirm',
   short: 'confirm',
+  ring: 'protocols',
   manifest: { ...manifest, ...changes },
 });
 
@@ -76,13 +77,17 @@ describe('manifestProblems', () => {
 
   it('refuses a private package, a missing description and a wrong repository directory', () => {
     const problems = manifestProblems(
-      confirm({ private: true, description: '', repository: { url: 'x', directory: 'packages/bus' } }),
+      confirm({
+        private: true,
+        description: '',
+        repository: { url: 'x', directory: 'packages/protocols/bus' },
+      }),
       versions,
     );
     expect(problems).toEqual([
       'must not be private',
       'needs a description',
-      'repository.directory must be packages/confirm',
+      'repository.directory must be packages/protocols/confirm',
     ]);
   });
 });
@@ -119,7 +124,7 @@ describe('tarballProblems', () => {
 describe('releasePlanProblems', () => {
   const packages = [
     confirm(),
-    { name: '@parley/fsm', short: 'fsm', manifest: { ...manifest, version: '0.1.0' } },
+    { name: '@parley/fsm', short: 'fsm', ring: 'protocols', manifest: { ...manifest, version: '0.1.0' } },
   ];
 
   it('accepts a never-released package with a pending release', () => {

@@ -8,8 +8,8 @@ const MB = 1024 * 1024;
 const README = [
   '| package | what it gives you | min + gzip | with its dependencies | npm install |',
   '|---|---|---|---|---|',
-  '| [`@parley/core`](packages/core/README.md) | shared primitives | 4.00 kB (budget 4.50 kB) | 6.00 kB (budget 7.00 kB) | 0.50 MB |',
-  '| [`@parley/bus`](packages/bus/README.md) | a message bus | 3.00 kB (budget 3.50 kB) | 5.00 kB (budget 6.00 kB) | 0.60 MB |',
+  '| [`@parley/core`](packages/protocols/core/README.md) | shared primitives | 4.00 kB (budget 4.50 kB) | 6.00 kB (budget 7.00 kB) | 0.50 MB |',
+  '| [`@parley/bus`](packages/protocols/bus/README.md) | a message bus | 3.00 kB (budget 3.50 kB) | 5.00 kB (budget 6.00 kB) | 0.60 MB |',
 ].join('\n');
 const BUDGETS = {
   '@parley/core': { alone: 4608, bundled: 7168 },
@@ -96,7 +96,7 @@ describe('writeReadmeSizes (size.mjs --readme)', () => {
     const cells = { alone: sizeCell(3174, 3520), bundled: sizeCell(5000, 6144), install: '0.70 MB' };
     const written: string = writeReadmeSizes(README, new Map([['@parley/bus', cells]]));
     expect(written.split('\n')[3]).toBe(
-      '| [`@parley/bus`](packages/bus/README.md) | a message bus | 3.10 kB (budget 3.44 kB) | 4.88 kB (budget 6.00 kB) | 0.70 MB |',
+      '| [`@parley/bus`](packages/protocols/bus/README.md) | a message bus | 3.10 kB (budget 3.44 kB) | 4.88 kB (budget 6.00 kB) | 0.70 MB |',
     );
     expect(written.split('\n').filter((line, i) => line !== README.split('\n')[i])).toHaveLength(1);
     expect(readReadmeSizes(written).get('@parley/core')).toEqual({

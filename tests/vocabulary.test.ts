@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { packageFolders } from '../scripts/packages.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
-const PACKAGES = join(ROOT, 'packages');
 
 interface Report {
   readonly pkg: string;
@@ -15,8 +15,8 @@ interface Report {
   readonly text: string;
 }
 
-const reports: Report[] = readdirSync(PACKAGES).flatMap((pkg) => {
-  const dir = join(PACKAGES, pkg, 'api');
+const reports: Report[] = packageFolders().flatMap(({ short: pkg, dir: folder }) => {
+  const dir = join(folder, 'api');
   let files: string[] = [];
   try {
     files = readdirSync(dir).filter((file) => file.endsWith('.api.md'));
@@ -91,13 +91,7 @@ const pascal = (name: string): string =>
 describe('the vocabulary', () => {
   it('is checked on every package', () => {
     const withReports = new Set(reports.map((report) => report.pkg));
-    const packages = readdirSync(PACKAGES).filter((pkg) => {
-      try {
-        return readdirSync(join(PACKAGES, pkg, 'src')).includes('index.ts');
-      } catch {
-        return false;
-      }
-    });
+    const packages = packageFolders().map(({ short }) => short);
     expect([...withReports].sort()).toEqual(packages.sort());
   });
 

@@ -1,13 +1,13 @@
 // Cost that must grow linearly with the input. Each suite times the same operation on an input and
 // on one 8 times larger: linear work takes about 8× as long, quadratic work about 64×. These were
 // CPU-timed assertions in the test suite; a loaded CI machine pushed one of them over its bound, so
-// the timing lives here and the tests count the work instead (packages/conflict/test/linear.test.ts,
-// packages/envelope/test/bounded-replies.test.ts).
+// the timing lives here and the tests count the work instead (packages/protocols/conflict/test/linear.test.ts,
+// packages/protocols/envelope/test/bounded-replies.test.ts).
 import { createManualClock, createSequentialIds } from '@parley/core';
 import { defineHpClaimDetector } from '@parley/conflict';
 import { createCodec, defineIntents } from '@parley/envelope';
 import { z } from 'zod';
-import { frame } from '../../packages/envelope/test/helpers.js';
+import { frame } from '../../packages/protocols/envelope/test/helpers.js';
 import { suite } from '../lib.js';
 
 const context = { attempt: 1, applied: [] };

@@ -7,8 +7,8 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Store } from '@parley/core';
 import { createPostgresStore } from '@parley/postgres';
 import { createRedisStore } from '@parley/redis';
-import { startPostgres } from '../../packages/postgres/test/server.js';
-import { startRedis } from '../../packages/redis/test/helpers.js';
+import { startPostgres } from '../../packages/stores/postgres/test/server.js';
+import { startRedis } from '../../packages/stores/redis/test/helpers.js';
 import { exitAfterResult, suite } from '../lib.js';
 
 // The servers and their connections would keep a case's process alive after it printed its result.

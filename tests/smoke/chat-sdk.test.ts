@@ -9,10 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagePath } from '../../scripts/packages.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const PARLEY = ['chat-sdk', 'core', 'bus', 'testing', 'conflict'];
-const built = PARLEY.every((name) => existsSync(join(root, 'packages', name, 'dist', 'index.js')));
+const built = PARLEY.every((name) => existsSync(join(root, packagePath(name), 'dist', 'index.js')));
 const THIRD_PARTY = ['chat@4.41.0', '@chat-adapter/discord@4.41.0', '@chat-adapter/state-memory@4.41.0'];
 /** Node without require(esm): how Node 20.0–20.18 load a CJS package. */
 const CJS = ['--no-experimental-require-module'];
@@ -28,7 +29,7 @@ beforeAll(() => {
   const tarballs = join(workdir, 'tarballs');
   mkdirSync(tarballs);
   for (const name of PARLEY)
-    run('npm', ['pack', '--silent', '--pack-destination', tarballs], join(root, 'packages', name));
+    run('npm', ['pack', '--silent', '--pack-destination', tarballs], join(root, packagePath(name)));
   project = join(workdir, 'consumer');
   mkdirSync(project);
   writeFileSync(
