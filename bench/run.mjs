@@ -1,7 +1,7 @@
 // Runs every benchmark case in its own Node process and prints a table of ratios.
 // Usage: npm run bench [-- filter]   (filter matches suite names)
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -32,6 +32,8 @@ const fmtTime = (ns) =>
 const fmtBytes = (b) => (b >= 1024 ? `${(b / 1024).toFixed(2)} kB` : `${b.toFixed(0)} B`);
 let missed = 0;
 const summary = [];
+/** Every comparison as data, written to PARLEY_BENCH_JSON when set (bench/runs.mjs reads it). */
+const records = [];
 
 for (const file of files) {
   const suites = runCase(file, { PARLEY_BENCH_MODE: 'list' });
@@ -75,6 +77,18 @@ for (const file of files) {
         if (goal.fasterBy !== undefined) line += ` (goal ≥ ${goal.fasterBy}× faster)`;
         if (goal.slowerByAtMost !== undefined) line += ` (goal ≤ ${goal.slowerByAtMost}× slower)`;
       }
+      records.push({
+        suite: suite.name,
+        case: goal.case,
+        vs: goal.vs,
+        kind: suite.kind ?? 'time',
+        // Time: how many times faster the case is than what it is compared with (below 1: slower).
+        ratio: suite.kind === 'memory' ? undefined : b.avgNs / a.avgNs,
+        bytes: suite.kind === 'memory' ? a.bytes : undefined,
+        goal: { fasterBy: goal.fasterBy, slowerByAtMost: goal.slowerByAtMost, maxBytes: goal.maxBytes },
+        ok,
+        load: loadavg()[0],
+      });
       if (!ok) missed++;
       // A comparison without a threshold is a reference for reading the others: shown, not judged.
       const judged = [goal.fasterBy, goal.slowerByAtMost, goal.maxBytes].some((t) => t !== undefined);
@@ -86,6 +100,7 @@ for (const file of files) {
   }
 }
 
+if (process.env.PARLEY_BENCH_JSON) writeFileSync(process.env.PARLEY_BENCH_JSON, JSON.stringify(records));
 console.log(
   `\nSummary\n${summary.join('\n')}\n${missed === 0 ? 'All goals met.' : `${missed} goal(s) missed.`}`,
 );
