@@ -68,7 +68,7 @@ export interface ConfirmationsOptions {
   readonly name: string;
   /** Delivers a prompt, notice, page or decision to the session; `false` when the platform refused it. Run inside `ctx.run`. */
   readonly send: (out: ConfirmOutbound) => Promise<boolean>;
-  /** The gate options `confirmStep` reads (`standingAllowanceMs` is not hosted). */
+  /** The gate options `confirmStep` reads, standing allowances (`standingAllowanceMs`) included. */
   readonly rules?: ConfirmRulesOptions;
   /** The answering window of a request that names none (the gate's default otherwise). */
   readonly timeoutMs?: number;

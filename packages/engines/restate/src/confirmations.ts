@@ -3,6 +3,7 @@
 import {
   type AuthorizeResult,
   authorizeStep,
+  type Confirmation,
   type ConfirmationAnswer,
   type ConfirmDecision,
   confirmRules,
@@ -23,6 +24,7 @@ import { ParleyRestateError } from './errors.js';
 import type { Watched } from './watched.js';
 import {
   advance,
+  coveringGrant,
   decisionKey,
   emptySession,
   feed,
@@ -43,8 +45,13 @@ const MAX_WATCHERS = 64;
  * timer; `authorize` (cluster only) lets a confirmed decision be used once, for its exact action.
  * Every rule is the confirm step's, with `confirmRules(options.rules)`.
  *
- * @throws ParleyRestateError `invalid_argument` for an empty name, a `send` that is not a function,
- * `standingAllowanceMs` (not hosted), or rules the confirm gate would refuse.
+ * With `rules.standingAllowanceMs`, an "always allow" answer grants a standing allowance (kept in
+ * the object, judged by `@parley/confirm`'s `allowanceOf`, `allowanceScope` and
+ * `allowanceCovers`) that confirms the session's later requests for the same action name at once
+ * until its `allowUntil`.
+ *
+ * @throws ParleyRestateError `invalid_argument` for an empty name, a `send` that is not a
+ * function, or rules the confirm gate would refuse.
  * @example
  * ```ts
  * import { defineConfirmations } from '@parley/restate';
@@ -66,9 +73,6 @@ export function defineConfirmations<TName extends string>(
   if (typeof name !== 'string' || name === '')
     throw new ParleyRestateError('invalid_argument', 'name must be a non-empty string');
   if (typeof send !== 'function') throw new ParleyRestateError('invalid_argument', 'send must be a function');
-  if (options.rules?.standingAllowanceMs !== undefined) {
-    throw new ParleyRestateError('invalid_argument', 'standingAllowanceMs is not hosted on Restate');
-  }
   let rules: ReturnType<typeof confirmRules>;
   try {
     rules = confirmRules(options.rules);
@@ -126,11 +130,16 @@ export function defineConfirmations<TName extends string>(
         held,
         closed: false,
         multiStep: input.request.steps !== undefined,
-        grant: 'unread' as const,
+        grant: 'unread' as string | null,
         active: state.active !== null,
         queued: state.queue.length,
       };
-      const admitted = await feed(host, id, { type: 'admit', view });
+      let admitted = await feed(host, id, { type: 'admit', view });
+      if (admitted?.admission?.kind === 'read_grant') {
+        // The step asks for the standing allowance covering it, then admits it again with it.
+        const grant = coveringGrant(state, state.confirmations[id] as Confirmation, now);
+        admitted = await feed(host, id, { type: 'admit', view: { ...view, grant } });
+      }
       const admission = admitted?.admission;
       if (admission?.kind === 'queue') state.queue.push(id);
       if (admission?.kind === 'supersede' && state.active !== null) {

@@ -10,18 +10,27 @@ import type {
 import type * as restate from '@restatedev/restate-sdk';
 
 /**
- * What {@link definePipelineWorkflow} takes: the workflow's name, a checked pipeline (task and
- * approval nodes) and the same `work` function the Store runner takes.
+ * What {@link definePipelineWorkflow} takes: the workflow's name, a checked pipeline (task,
+ * review and approval nodes), the same `work` function the Store runner takes, and optionally the
+ * spawn tree (`topology`, `spawnId`) as the Store runner takes them.
  *
  * @example
  * ```ts
+ * import { createTopology } from '@parley/envelope';
  * import { definePipeline } from '@parley/pipeline';
  * import type { PipelineWorkflowOptions } from '@parley/restate';
  *
+ * const topology = createTopology({ maxSpawnDepth: 1 });
+ * topology.register({ id: 'editor' });
  * const options: PipelineWorkflowOptions<'brief'> = {
  *   name: 'brief',
- *   pipeline: definePipeline({ name: 'brief', nodes: [{ id: 'draft', kind: 'task', agent: 'writer' }] }),
+ *   pipeline: definePipeline({
+ *     name: 'brief',
+ *     owner: 'editor',
+ *     nodes: [{ id: 'draft', kind: 'task', agent: 'writer', timeoutMs: 60_000 }],
+ *   }),
  *   work: () => ({ text: 'draft' }),
+ *   topology, // each attempt of draft takes a slot under editor
  * };
  * ```
  */
@@ -30,6 +39,16 @@ export interface PipelineWorkflowOptions<TName extends string> {
   readonly pipeline: PipelineDefinition;
   /** Does a task node's work; its result (JSON) is journaled, so an attempt that returned is never run again. */
   readonly work: PipelineRunnerOptions['work'];
+  /**
+   * The spawn tree (`@parley/envelope`'s `createTopology`), as the Store runner takes it: each
+   * attempt of a `spawn` node takes a slot under the pipeline's `owner` (`spawnWhenFree`, a
+   * journaled step), so its limits (depth, children per agent, concurrency) hold; a refusal fails
+   * the attempt (`refused`). It is this app process's object: its limits count the runs this
+   * process spawned.
+   */
+  readonly topology?: PipelineRunnerOptions['topology'];
+  /** Names each spawned run; `<runId>/<node>-<n>` by default. */
+  readonly spawnId?: PipelineRunnerOptions['spawnId'];
 }
 
 /**

@@ -1,11 +1,9 @@
 // A @parley/pipeline definition run as a Restate workflow: the pipeline's pure steps (planRun,
 // nodeStep, afterFailure) decide; each attempt is a journaled ctx.run; approvals wait on durable promises.
-import type { JsonValue } from '@parley/core';
 import {
   afterFailure,
   type ApprovalDecision,
   type ApprovalNode,
-  type NodeContext,
   type NodeEvent,
   type NodeRecord,
   nodeStep,
@@ -13,15 +11,8 @@ import {
 } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
 import { ParleyRestateError } from './errors.js';
-import {
-  type Apply,
-  type Finish,
-  LIFE_MS,
-  type Outcome,
-  type RunState,
-  reviewRound,
-  type WorkNode,
-} from './internal/pipeline-review.js';
+import { type AttemptHost, beginAttempt, runAttempt } from './internal/pipeline-attempt.js';
+import { type Apply, type Finish, LIFE_MS, reviewRound, type WorkNode } from './internal/pipeline-review.js';
 import type { PipelineWorkflowHandlers, PipelineWorkflowOptions } from './pipeline-workflow-types.js';
 
 const NODES = 'nodes';
@@ -37,6 +28,9 @@ interface Decided {
  * `run` drives it with the pipeline's pure steps (`planRun` schedules, `nodeStep` moves each
  * node, `afterFailure` applies the failure policy), each task attempt is one journaled `ctx.run`
  * (a process killed mid-run resumes from the journal; an attempt that returned is not run again),
+ * bounded by the node's `timeoutMs` (`attemptStep`, with a durable timer raced against it; a
+ * timed-out attempt's late result is never applied), each attempt of a `spawn` node takes a slot
+ * in `topology` when one is given (`attemptSpawn`, `spawnVerdict`: a refusal fails it `refused`),
  * and each approval waits on a durable promise until its deadline (a durable timer). `decide`
  * hands a decision to a waiting approval; `nodes` reads the records. Nodes run one at a time.
  *
@@ -103,17 +97,26 @@ export function definePipelineWorkflow<TName extends string>(
         if (node.kind === 'approval') await approve(ctx, node as ApprovalNode & { timeoutMs: number }, apply);
         else {
           const worked = node as WorkNode;
-          const run = { input, records };
+          const host: AttemptHost = {
+            ctx,
+            apply,
+            run: { input, records },
+            work,
+            topology: options.topology,
+            spawnId: options.spawnId,
+            owner: pipeline.owner,
+          };
           const finish: Finish =
             worked.kind === 'review'
               ? reviewRound(pipeline, worked, {
                   ctx,
                   apply,
-                  run,
-                  attempt: (target, extra) => attempt(ctx, target, run, extra),
+                  run: host.run,
+                  begin: (target, revisedFor) => beginAttempt(host, target, revisedFor),
+                  attempt: (target, begun, revision) => runAttempt(host, target, begun, { revision }),
                 })
               : async () => undefined;
-          await attempts(ctx, worked, apply, run, finish);
+          await attempts(host, worked, finish);
         }
       }
     },
@@ -183,60 +186,17 @@ export function definePipelineWorkflow<TName extends string>(
     }
   }
 
-  /** One attempt of `node`'s work, journaled as one ctx.run; a thrown error is its failure. */
-  async function attempt(
-    ctx: restate.WorkflowContext,
-    node: WorkNode,
-    run: RunState,
-    extra: {
-      readonly attempt: number;
-      readonly retry?: NodeContext['retry'];
-      readonly revision?: NodeContext['revision'];
-    },
-  ): Promise<Outcome> {
-    const context: NodeContext = {
-      runId: ctx.key,
-      node,
-      attempt: extra.attempt,
-      input: run.input ?? undefined,
-      outputs: outputsOf(run.records),
-      retry: extra.retry,
-      ...(extra.revision === undefined ? {} : { revision: extra.revision }),
-      signal: new AbortController().signal,
-    };
-    const round = extra.revision === undefined ? '' : ` revision ${extra.revision.round}`;
-    return ctx.run(`${node.id} attempt ${extra.attempt}${round}`, async () => {
-      try {
-        const output = (await work(context)) as JsonValue | undefined;
-        return { ok: true as const, output: output ?? null };
-      } catch (error) {
-        return { ok: false as const, message: error instanceof Error ? error.message : String(error) };
-      }
-    });
-  }
-
   /**
    * A task or review node's attempts: each one journaled, its failures judged by the pipeline's policy
    * rule; `finish` decides what a successful attempt's output does (a task ends done; a review judges it).
    */
-  async function attempts(
-    ctx: restate.WorkflowContext,
-    node: WorkNode,
-    apply: Apply,
-    run: RunState,
-    finish: Finish,
-  ) {
+  async function attempts(host: AttemptHost, node: WorkNode, finish: Finish) {
+    const { ctx, apply } = host;
     const lifeMs = LIFE_MS;
     for (;;) {
-      const start: NodeEvent = {
-        type: 'start',
-        spawnId: undefined,
-        spawned: false,
-        revisedFor: undefined,
-        lifeMs,
-      };
-      const started = apply(node.id, start, await ctx.date.now()) as NodeRecord;
-      let outcome = await attempt(ctx, node, run, { attempt: started.attempts, retry: started.retry });
+      const begun = await beginAttempt(host, node, undefined);
+      const started = begun.record;
+      let outcome = await runAttempt(host, node, begun, { retry: started.retry });
       const now = await ctx.date.now();
       if (outcome.ok) {
         const finished = await finish(outcome.output, started, now);
@@ -246,27 +206,21 @@ export function definePipelineWorkflow<TName extends string>(
           return;
         }
         if (finished.ok) return;
-        outcome = finished;
+        outcome = { ...finished, kind: 'error' };
       }
-      const next = afterFailure(node, started.failures, 'error');
-      const retry = next === 'retry' ? { kind: 'error' as const, message: outcome.message } : undefined;
-      apply(node.id, { type: 'fail', kind: 'error', message: outcome.message, retry, lifeMs }, now);
+      const { kind, message } = outcome;
+      const next = afterFailure(node, started.failures, kind);
+      const retry = next === 'retry' ? { kind, message } : undefined;
+      apply(node.id, { type: 'fail', kind, message, retry, lifeMs }, now);
       if (next === 'retry') continue;
       const status = next === 'abort' ? 'failed' : next === 'skip' ? 'skipped' : 'escalated';
       const abort = next === 'abort' ? { abort: true } : {};
-      apply(node.id, { type: 'end', status, code: 'error', reason: outcome.message, lifeMs, ...abort }, now);
+      apply(node.id, { type: 'end', status, code: kind, reason: message, lifeMs, ...abort }, now);
       return;
     }
   }
 
   return restate.workflow({ name: options.name, handlers });
-}
-
-function outputsOf(records: Readonly<Record<string, NodeRecord>>): Record<string, JsonValue | undefined> {
-  const outputs: Record<string, JsonValue | undefined> = {};
-  for (const [id, record] of Object.entries(records))
-    if (record.status === 'done') outputs[id] = record.output;
-  return outputs;
 }
 
 const ok = (): boolean => true;

@@ -40,7 +40,7 @@ describe('defineConfirmations options', () => {
   it.each([
     ['an empty name', { name: '', send }],
     ['a send that is not a function', { name: 'c', send: 'no' as unknown as typeof send }],
-    ['standing allowances', { name: 'c', send, rules: { standingAllowanceMs: 60_000 } }],
+    ['a bad standingAllowanceMs', { name: 'c', send, rules: { standingAllowanceMs: -1 } }],
     ['rules the gate refuses', { name: 'c', send, rules: { maxPending: 0 } }],
   ])('refuses %s (invalid_argument)', (_what, options) => {
     let thrown: unknown;

@@ -3,6 +3,7 @@
 import { formatWithOptions } from 'node:util';
 import { isParleyError } from '@parley/core';
 import { shutdownProtocol } from '@parley/correlate';
+import { createTopology } from '@parley/envelope';
 import { definePipeline } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,10 +168,17 @@ describe('@parley/restate examples', () => {
   });
 
   it('PipelineWorkflowOptions (pipeline-workflow-types.ts)', async () => {
+    const topology = createTopology({ maxSpawnDepth: 1 });
+    topology.register({ id: 'editor' });
     const options: PipelineWorkflowOptions<'brief'> = {
       name: 'brief',
-      pipeline: definePipeline({ name: 'brief', nodes: [{ id: 'draft', kind: 'task', agent: 'writer' }] }),
+      pipeline: definePipeline({
+        name: 'brief',
+        owner: 'editor',
+        nodes: [{ id: 'draft', kind: 'task', agent: 'writer', timeoutMs: 60_000 }],
+      }),
       work: () => ({ text: 'draft' }),
+      topology, // each attempt of draft takes a slot under editor
     };
   });
 

@@ -15,6 +15,10 @@ import {
   CONFIRM_OUTCOMES,
   type ConfirmAction,
   consentFactsOf,
+  allowanceCovers,
+  allowanceOf,
+  allowanceScope,
+  type StandingAllowance,
   promptedFact,
   type ConfirmDecision,
   type ConfirmErrorCode,
@@ -593,5 +597,65 @@ describe('@parley/confirm examples', () => {
     );
     log(fact.kind, fact.kind === 'prompt_delivered' && fact.textDigest?.length);
     expectPrinted('prompt_delivered 64');
+  });
+});
+
+describe('allowance.ts', () => {
+  it('StandingAllowance', () => {
+    const allowance: StandingAllowance = {
+      grantedBy: 'U1',
+      grantedAt: 0,
+      decisionId: 'c1',
+      approvers: 'requester',
+      requester: 'U1',
+    };
+  });
+
+  it('allowanceScope', () => {
+    const request = {
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy', args: { v: 1 } },
+      summary: 'Deploy',
+      requester: 'U1',
+    };
+    const first = createConfirmation(request, { id: 'c1', now: 0 }).record;
+    const again = createConfirmation(
+      { ...request, action: { name: 'deploy', args: { v: 2 } } },
+      { id: 'c2', now: 0 },
+    ).record;
+    log(allowanceScope(first) === allowanceScope(again));
+    expectPrinted('true');
+  });
+
+  it('allowanceOf', () => {
+    const request = {
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy', args: {} },
+      summary: 'Deploy',
+      requester: 'U1',
+    };
+    const { record } = createConfirmation(request, { id: 'c1', now: 0 });
+    const decision = {
+      id: 'c1',
+      outcome: 'confirmed',
+      reason: 'reply',
+      decidedBy: 'U1',
+      decidedAt: 5,
+      allowUntil: 60_005,
+    } as const;
+    log(allowanceOf(decision, record)?.grantedBy);
+    expectPrinted('U1');
+  });
+
+  it('allowanceCovers', () => {
+    const request = {
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy', args: {} },
+      summary: 'Deploy',
+      requester: 'U1',
+    };
+    const { record } = createConfirmation(request, { id: 'c2', now: 0 });
+    log(allowanceCovers(record, 'U1'), allowanceCovers(record, 'U2'), allowanceCovers(record, undefined));
+    expectPrinted('U1 null null');
   });
 });

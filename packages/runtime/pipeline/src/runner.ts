@@ -89,7 +89,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     ledger: options.ledger,
     sessionTools:
       options.sessionTools ?? (({ depth, maxSpawnDepth }) => sessionToolsAt(depth, maxSpawnDepth)),
-    spawnId: options.spawnId ?? (({ runId, node, spawn }) => `${runId}/${node}-${spawn}`),
+    spawnId: options.spawnId,
   };
   const active = new Map<string, { run: ActiveRun; done: Promise<RunResult>; waiters: Set<() => void> }>();
   let closed = false;

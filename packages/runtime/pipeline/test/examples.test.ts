@@ -1,6 +1,15 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/pipeline, compiled and run; each console.log of an example is an assertion here.
 import {
+  type AttemptEffect,
+  type AttemptEvent,
+  type AttemptOutcome,
+  type AttemptSpawn,
+  type AttemptState,
+  attemptSpawn,
+  attemptStep,
+  type SpawnVerdict,
+  spawnVerdict,
   revisionOrder,
   toReviseRequest,
   afterFailure,
@@ -62,6 +71,7 @@ import {
   toMermaid,
 } from '../src/index.js';
 import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
+import { createTopology } from '@parley/envelope';
 import { describe, expect, it } from 'vitest';
 
 describe('cron-trigger.ts examples', () => {
@@ -525,5 +535,60 @@ describe('records.ts: NODE_RECORD', () => {
     const output = { verdict: 'revise', revise_target: 'analyst', issues: [{ description: 'no sources' }] };
     expect(toReviseRequest(output, 1, 2)?.target).toBe('analyst');
     expect(toReviseRequest({ verdict: 'pass' }, 1, 2)).toBeUndefined();
+  });
+});
+
+describe('attempt-step.ts and spawn-step.ts', () => {
+  it('AttemptOutcome, AttemptState, AttemptEvent, AttemptEffect', () => {
+    const outcome: AttemptOutcome = { kind: 'timeout', message: 'no result within 60000 ms' };
+    const state: AttemptState = { startedAt: 0, deadlineAt: 60_000, timeoutMs: 60_000 };
+    const events: AttemptEvent[] = [{ type: 'start', timeoutMs: 60_000 }, { type: 'timer' }];
+    const effect: AttemptEffect = { type: 'abort', reason: 'no result within 60000 ms' };
+    expect([outcome.kind, state.deadlineAt, events.length, effect.type]).toEqual([
+      'timeout',
+      60_000,
+      2,
+      'abort',
+    ]);
+  });
+
+  it('attemptStep', () => {
+    const started = attemptStep(undefined, { type: 'start', timeoutMs: 1_000 }, 0);
+    expect([started.effects]).toEqual([[{ type: 'wait', deadlineAt: 1000 }]]); // [ { type: 'wait', deadlineAt: 1000 } ]
+    const timedOut = attemptStep(started.value, { type: 'timer' }, 1_000);
+    expect([timedOut.value?.outcome]).toEqual([{ kind: 'timeout', message: 'no result within 1000 ms' }]); // { kind: 'timeout', message: 'no result within 1000 ms' }
+    const late = attemptStep(timedOut.value, { type: 'result', value: 'draft' }, 1_500);
+    expect([late.effects]).toEqual([[{ type: 'ignored', code: 'late_result' }]]); // [ { type: 'ignored', code: 'late_result' } ]
+  });
+
+  it('AttemptSpawn, SpawnVerdict', () => {
+    const ask: AttemptSpawn = {
+      parent: 'quant_strategist',
+      id: 'r1/bull-1',
+      role: 'bullish_researcher',
+      spawn: 1,
+    };
+    const verdict: SpawnVerdict = { ok: false, kind: 'refused', message: 'depth_exceeded: too deep' };
+    expect([ask.spawn, verdict.ok]).toEqual([1, false]);
+  });
+
+  it('attemptSpawn', () => {
+    const node = { id: 'bull', agent: 'bullish_researcher' };
+    expect([attemptSpawn({ runId: 'r1', node, spawns: 0, parent: 'quant_strategist' })]).toEqual([
+      { parent: 'quant_strategist', id: 'r1/bull-1', role: 'bullish_researcher', spawn: 1 },
+    ]); // { parent: 'quant_strategist', id: 'r1/bull-1', role: 'bullish_researcher', spawn: 1 }
+    expect([
+      attemptSpawn({ runId: 'r1', node: { ...node, action: 'self' }, spawns: 0, parent: 'x' }),
+    ]).toEqual([undefined]); // undefined
+  });
+
+  it('spawnVerdict', () => {
+    const topology = createTopology({ maxSpawnDepth: 1 });
+    topology.register({ id: 'ceo' });
+    expect([spawnVerdict(topology.spawn({ parent: 'ceo', id: 'lead' }))]).toEqual([{ ok: true, depth: 1 }]); // { ok: true, depth: 1 }
+    const refused = spawnVerdict(topology.spawn({ parent: 'lead', id: 'intern' }));
+    expect([refused.ok ? refused.depth : refused.message]).toEqual([
+      'depth_exceeded: A run at depth 2 exceeds maxSpawnDepth 1',
+    ]); // depth_exceeded: A run at depth 2 exceeds maxSpawnDepth 1
   });
 });

@@ -2,6 +2,9 @@
 // an event to a confirmation's pure step (`confirmStep`) and performs the effects it returns.
 // Nothing here decides: every rule is the step's; this file only numbers, sends, times and stores.
 import {
+  allowanceCovers,
+  allowanceOf,
+  allowanceScope,
   type Confirmation,
   type ConfirmationEffect,
   type ConfirmationEvent,
@@ -9,6 +12,7 @@ import {
   type ConfirmDecision,
   type ConfirmRules,
   confirmStep,
+  type StandingAllowance,
 } from '@parley/confirm';
 import * as restate from '@restatedev/restate-sdk';
 import type { ConfirmOutbound } from '../confirmations-types.js';
@@ -29,10 +33,13 @@ export interface SessionState {
   watchers: Record<string, string[]>;
   /** Platform event ids that counted already (the newest 256). */
   counted: string[];
+  /** Standing allowances by `allowanceScope`, each until its decision's `allowUntil` (the newest 64). */
+  allowances?: Record<string, { readonly allowance: StandingAllowance; readonly allowUntil: number }>;
 }
 
 export const SESSION = 'session';
 export const MAX_COUNTED = 256;
+export const MAX_ALLOWANCES = 64;
 export const decisionKey = (id: string): string => `decision:${id}`;
 
 export function emptySession(): SessionState {
@@ -156,6 +163,7 @@ async function decided(
   if (state.lately !== null && state.lately !== id) forget(state, state.lately);
   if (c.after === null) forget(state, id);
   else state.lately = id;
+  keepAllowance(state, c, decision, await ctx.date.now());
   await ctx.run(`decided ${id}`, () => host.send({ type: 'decided', sessionKey: ctx.key, decision, notice }));
 }
 
@@ -173,4 +181,29 @@ export async function advance(host: SessionHost): Promise<void> {
     state.active = next;
     await feed(host, next, { type: 'prompt' });
   }
+}
+
+/**
+ * Stores the standing allowance a decision grants (`allowanceOf`) under its scope until the
+ * decision's `allowUntil`; allowances past their window are dropped, and at most
+ * {@link MAX_ALLOWANCES} are kept (the oldest go first).
+ */
+function keepAllowance(state: SessionState, c: Confirmation, decision: ConfirmDecision, now: number): void {
+  const allowance = allowanceOf(decision, c.record);
+  const kept = Object.entries(state.allowances ?? {}).filter(([, entry]) => now < entry.allowUntil);
+  if (allowance !== undefined && decision.allowUntil !== undefined)
+    kept.push([allowanceScope(c.record), { allowance, allowUntil: decision.allowUntil }]);
+  state.allowances = Object.fromEntries(kept.slice(-MAX_ALLOWANCES));
+}
+
+/**
+ * Who the session's standing allowance lets confirm `c` at once (`allowanceCovers`): the granter
+ * of the allowance in its scope while its window lasts, or `null`.
+ */
+export function coveringGrant(state: SessionState, c: Confirmation, now: number): string | null {
+  const entry = state.allowances?.[allowanceScope(c.record)];
+  return allowanceCovers(
+    c.record,
+    entry !== undefined && now < entry.allowUntil ? entry.allowance.grantedBy : undefined,
+  );
 }

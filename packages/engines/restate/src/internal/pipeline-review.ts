@@ -14,6 +14,7 @@ import {
   toReviseRequest,
 } from '@parley/pipeline';
 import type * as restate from '@restatedev/restate-sdk';
+import type { Begun } from './pipeline-attempt.js';
 
 /** How long node records would live in a Store; nodeStep needs it, Restate keeps the workflow's state itself. */
 export const LIFE_MS = 7 * 24 * 60 * 60_000;
@@ -25,7 +26,7 @@ export type WorkNode = (TaskNode | ReviewNode) & {
 };
 export type Outcome =
   | { readonly ok: true; readonly output: JsonValue }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly kind: 'error' | 'timeout' | 'refused'; readonly message: string };
 
 /** The run's input and its node records (the workflow's state). */
 export interface RunState {
@@ -48,11 +49,10 @@ interface Host {
   readonly ctx: restate.WorkflowContext;
   readonly apply: Apply;
   readonly run: RunState;
-  /** One journaled attempt of a node's work. */
-  attempt(
-    node: WorkNode,
-    extra: { readonly attempt: number; readonly revision: NodeContext['revision'] },
-  ): Promise<Outcome>;
+  /** Stores the start of a node's next attempt (a revision: `revisedFor` set); its record after it. */
+  begin(node: WorkNode, revisedFor: NodeRecord['revisedFor']): Promise<Begun>;
+  /** Runs the attempt just begun (journaled, bounded by the node's timeout). */
+  attempt(node: WorkNode, begun: Begun, revision: NodeContext['revision']): Promise<Outcome>;
 }
 
 /** The `finish` of review node `node`: pass ends it done, block or a bad verdict escalates, revise re-runs and asks again. */
@@ -94,15 +94,8 @@ export function reviewRound(pipeline: PipelineDefinition, node: ReviewNode & Wor
       const target = pipeline.nodes.find((n) => n.id === id) as WorkNode;
       const before = host.run.records[id];
       const revisedFor = { review: node.id, attempt: revise.attempt };
-      const start = {
-        type: 'start',
-        spawnId: undefined,
-        spawned: false,
-        revisedFor,
-        lifeMs: LIFE_MS,
-      } as const;
-      const begun = host.apply(id, start, await host.ctx.date.now()) as NodeRecord;
-      const redone = await host.attempt(target, { attempt: begun.attempts, revision });
+      const begun = await host.begin(target, revisedFor);
+      const redone = await host.attempt(target, begun, revision);
       const end: NodeEvent = redone.ok
         ? { type: 'end', status: 'done', output: redone.output, revised: true, lifeMs: LIFE_MS }
         : {

@@ -11,6 +11,7 @@ import {
   toDecision,
 } from './records.js';
 import { decisionStep, grantStep, pendingStep } from './step-store.js';
+import { allowanceOf } from '../allowance.js';
 
 // The runner's store side: the one place records are written, each through the durable kernel
 // (`kernel.apply` with a pure step of step-store.ts, on a fresh read, one compare-and-set), and
@@ -68,14 +69,8 @@ export async function writeDecision(
     const effect = done.ok ? done.effects[0] : await refused(ctx, done, record.id, undefined);
     if (effect !== undefined && 'type' in effect && effect.type === 'exists')
       return toDecision(effect.record); // another replica decided first
-    if (decision.allowUntil !== undefined && ctx.rules.standingMs !== undefined) {
-      const grant = {
-        grantedBy: decision.decidedBy as string, // `always` comes only from a reply or click, which name the user
-        grantedAt: decision.decidedAt,
-        decisionId: record.id,
-        approvers: record.approvers,
-        requester: record.requester,
-      };
+    const grant = ctx.rules.standingMs === undefined ? undefined : allowanceOf(decision, record);
+    if (grant !== undefined && ctx.rules.standingMs !== undefined) {
       const granted = await kernel.apply(keys.allow(record), GRANT_CODEC, grantStep, {
         grant,
         keptMs: ctx.rules.standingMs,

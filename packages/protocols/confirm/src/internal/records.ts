@@ -1,5 +1,6 @@
 import { isPlatformOrder, type PlatformOrder } from '@parley/bus';
 import type { JsonValue, RecordCodec } from '@parley/core';
+import { allowanceScope, type StandingAllowance } from '../allowance.js';
 import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, CONFIRM_OUTCOMES, DECISION_REASONS } from '../outcomes.js';
@@ -124,14 +125,8 @@ export const DECISION_CODEC: RecordCodec<DecisionRecord> = {
   encode: (record) => record as unknown as JsonValue, // plain JSON by construction
 };
 
-/** A standing allowance: who granted it, when, by which decision, under which approver policy. */
-export interface GrantRecord {
-  readonly grantedBy: string;
-  readonly grantedAt: number;
-  readonly decisionId: string;
-  readonly approvers: ApproverPolicy;
-  readonly requester: string;
-}
+/** A standing allowance as stored (`parley.confirm.allow`). */
+export type GrantRecord = StandingAllowance;
 
 export const GRANT_CODEC: RecordCodec<GrantRecord> = {
   kind: 'parley.confirm.allow',
@@ -232,18 +227,6 @@ export function keysOf(prefix: string): Keys {
     decisionPrefix,
     pending: (id) => `${pendingPrefix}${id}`,
     decision: (id) => `${decisionPrefix}${id}`,
-    allow: (record) =>
-      `${prefix}allow:${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`,
+    allow: (record) => `${prefix}allow:${allowanceScope(record)}`,
   };
-}
-
-/**
- * The approver policy an allowance was granted under, as key text: the requester under
- * `requester`, `any`, or the sorted list of approvers.
- */
-function policyKey(record: ConfirmationRecord): string {
-  const policy = record.approvers;
-  if (policy === 'requester') return `requester\u0000${record.requester}`;
-  if (policy === 'any') return 'any';
-  return `list\u0000${JSON.stringify([...new Set(policy)].sort())}`;
 }

@@ -1,7 +1,7 @@
+import { allowanceCovers } from '../allowance.js';
 import type { Entry, GateContext } from './context.js';
 import { readGrant as readStoredGrant } from './persistence.js';
 import { activate, settle, transition } from './runner.js';
-import { mayAnswer } from './step.js';
 
 /**
  * Admits a new entry as the pure `admit` rule says: settled (aborted, refused, confirmed by a
@@ -71,5 +71,5 @@ function listen(ctx: GateContext, entry: Entry, signal: AbortSignal | undefined)
 async function readGrant(ctx: GateContext, entry: Entry): Promise<string | null> {
   const { record } = entry.conf;
   const grantedBy = await readStoredGrant(ctx, ctx.keys.allow(record), record.id);
-  return grantedBy !== undefined && mayAnswer(record, grantedBy) ? grantedBy : null;
+  return allowanceCovers(record, grantedBy);
 }

@@ -1,4 +1,6 @@
-import { isParleyError, type JsonValue, type TimerHandle, validate } from '@parley/core';
+import { type JsonValue, type TimerHandle, validate } from '@parley/core';
+import { type AttemptEvent, type AttemptOutcome, type AttemptState, attemptStep } from '../attempt-step.js';
+import { type AttemptSpawn, attemptSpawn, type SpawnVerdict, spawnVerdict } from '../spawn-step.js';
 import type { NodeRecord } from '../records.js';
 import type { RetryContext } from '../retry-context.js';
 import type { NodeContext } from '../runner-types.js';
@@ -33,9 +35,7 @@ type WorkExtra = Pick<NodeContext, 'revision'> & {
   readonly renew?: (timeoutMs: number) => Promise<boolean>;
 };
 
-type Settled =
-  | { readonly kind: 'value'; readonly value: unknown }
-  | { readonly kind: 'error' | 'timeout' | 'refused' | 'stopped'; readonly message: string };
+type Settled = AttemptOutcome | { readonly kind: 'refused'; readonly message: string };
 
 /**
  * Runs a task or review node's work until it succeeds or its failure policy gives up: one attempt
@@ -68,15 +68,22 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
     if (!(await holdLease(env, run, node.id, node.timeoutMs + env.leaseGraceMs)))
       return { ok: false, kind: 'stopped' };
     const record = run.records.get(node.id) as NodeRecord;
-    const spawns = env.topology !== undefined && node.action !== 'self';
-    const spawnId = spawns
-      ? env.spawnId({ runId: run.runId, node: node.id, spawn: record.spawns + 1 })
-      : undefined;
+    const ask =
+      env.topology === undefined
+        ? undefined
+        : attemptSpawn({
+            runId: run.runId,
+            node,
+            spawns: record.spawns,
+            parent: run.parent ?? run.definition.owner,
+            spawnId: env.spawnId,
+          });
+    const spawnId = ask?.id;
     if (record.spawnId !== undefined) env.topology?.finish(record.spawnId); // a run left by a crash
     const started = await writeNode(env, run, node.id, {
       type: 'start',
       spawnId,
-      spawned: spawns,
+      spawned: ask !== undefined,
       revisedFor: extra.revisedFor,
       lifeMs: run.ttlMs,
     });
@@ -84,10 +91,10 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       await releaseLease(env, run, node.id); // the node is not this attempt's to start: give it back
       return { ok: false, kind: 'stopped' };
     }
-    const spawned = spawnId === undefined ? undefined : await spawnRun(env, run, node, spawnId);
-    const settled = typeof spawned === 'number' ? undefined : spawned;
-    const depth =
-      spawned === undefined ? agentDepth(env, run) : typeof spawned === 'number' ? spawned : undefined;
+    const spawned = ask === undefined ? undefined : await spawnRun(env, run, ask);
+    const settled: Settled | undefined =
+      spawned === undefined || spawned.ok ? undefined : { kind: spawned.kind, message: spawned.message };
+    const depth = spawned === undefined ? agentDepth(env, run) : spawned.ok ? spawned.depth : undefined;
     const result =
       settled ??
       (await attempt(env, run, {
@@ -154,64 +161,62 @@ function toolsAt(env: RunnerEnv, node: WorkNode, depth: number): NodeContext['to
 }
 
 /**
- * Takes a slot in the spawn tree (waiting for one): the spawned agent's depth, or a refusal as
- * this attempt's failure.
+ * Takes the slot `ask` names in the spawn tree (waiting for one): the spawned agent's depth, or a
+ * refusal as this attempt's failure, as `spawnVerdict` reads the topology's answer.
  */
-async function spawnRun(
-  env: RunnerEnv,
-  run: ActiveRun,
-  node: WorkNode,
-  id: string,
-): Promise<Settled | number> {
-  const parent = run.parent ?? run.definition.owner ?? '';
+async function spawnRun(env: RunnerEnv, run: ActiveRun, ask: AttemptSpawn): Promise<SpawnVerdict> {
   const topology = env.topology as NonNullable<RunnerEnv['topology']>;
   // One request of this run in the topology's queue at a time: runs side by side alternate.
   const request = run.spawnTurn.then(() =>
-    topology.spawnWhenFree({ parent, id, role: node.agent }, { signal: run.controller.signal }),
+    topology.spawnWhenFree(
+      { parent: ask.parent, id: ask.id, role: ask.role },
+      { signal: run.controller.signal },
+    ),
   );
   run.spawnTurn = request.catch(() => undefined);
   try {
-    const spawned = await request;
-    return spawned.ok
-      ? spawned.value.depth
-      : { kind: 'refused', message: `${spawned.code}: ${spawned.message}` };
-  } catch (error) {
-    if (isParleyError(error, 'cancelled')) return { kind: 'stopped', message: 'cancelled' };
-    // The tree refused the request itself (an id or role it cannot take): this attempt's failure.
-    return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };
+    return spawnVerdict(await request);
+  } catch (thrown) {
+    return spawnVerdict({ thrown });
   }
 }
 
-/** One call of the work, settled once by its result, its timeout or the run's abort. */
+/**
+ * One call of the work, settled once by its result, its timeout or the run's abort, as the pure
+ * `attemptStep` decides on this runner's clock.
+ */
 function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<Settled> {
   return new Promise((resolve) => {
     const controller = new AbortController();
-    let done = false;
+    let state: AttemptState | undefined;
     let timer: TimerHandle | undefined;
-    const onAbort = (): void => settle({ kind: 'stopped', message: 'run stopped' });
-    const settle = (outcome: Settled): void => {
-      if (done) {
-        if (outcome.kind === 'value' || outcome.kind === 'error')
-          env.events.emit('ignored', { runId: run.runId, node: context.node.id, code: 'late_result' });
-        return;
+    const onAbort = (): void => feed({ type: 'stop', message: 'run stopped' });
+    const feed = (event: AttemptEvent): void => {
+      const step = attemptStep(state, event, env.clock.now());
+      state = step.value;
+      for (const effect of step.effects) {
+        if (effect.type === 'wait') {
+          env.clock.clearTimeout(timer);
+          const ms = Math.max(effect.deadlineAt - env.clock.now(), 0);
+          timer = env.clock.setTimeout(() => feed({ type: 'timer' }), ms);
+        } else if (effect.type === 'ignored') {
+          env.events.emit('ignored', { runId: run.runId, node: context.node.id, code: effect.code });
+        } else if (effect.type === 'abort') controller.abort(new Error(effect.reason));
+        else {
+          env.clock.clearTimeout(timer);
+          run.controller.signal.removeEventListener('abort', onAbort);
+          resolve(effect.outcome);
+        }
       }
-      done = true;
-      env.clock.clearTimeout(timer);
-      run.controller.signal.removeEventListener('abort', onAbort);
-      if (outcome.kind !== 'value') controller.abort(new Error(outcome.message));
-      resolve(outcome);
     };
     run.controller.signal.addEventListener('abort', onAbort, { once: true });
-    timer = env.clock.setTimeout(
-      () => settle({ kind: 'timeout', message: `no result within ${context.node.timeoutMs} ms` }),
-      context.node.timeoutMs,
-    );
+    feed({ type: 'start', timeoutMs: context.node.timeoutMs });
     Promise.resolve()
       .then(() => env.work({ ...context, signal: controller.signal }))
       .then(
-        (value) => settle({ kind: 'value', value }),
+        (value) => feed({ type: 'result', value }),
         (error: unknown) =>
-          settle({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
+          feed({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
       );
   });
 }

@@ -21,11 +21,8 @@ export interface RunnerEnv {
   /** Where approval nodes' consent is recorded (`PipelineRunnerOptions.ledger`). */
   readonly ledger: ConsentLedger | undefined;
   readonly sessionTools: NonNullable<PipelineRunnerOptions['sessionTools']>;
-  readonly spawnId: (info: {
-    readonly runId: string;
-    readonly node: string;
-    readonly spawn: number;
-  }) => string;
+  /** Names spawned runs (`attemptSpawn`'s default when undefined). */
+  readonly spawnId: PipelineRunnerOptions['spawnId'];
 }
 
 /** One run being driven by this process. */
