@@ -210,8 +210,7 @@ export function createTurnRunner<
           );
           const opened = headOf(marked, core.headKey);
           events.emit('started', { turnId, turn, key });
-          // the turn starts from the committed head, never a stale copy (`before` is that head then)
-          if (base.turnId !== core.synced.turnId) await putBack(core, before);
+          if (base.turnId !== core.synced.turnId) await putBack(core, before); // the committed head
           const plan = await options.prepare(start);
           const loop = createConflictLoop<TView>({
             ...options.loop,

@@ -38,7 +38,8 @@ export function marked(settled: Settled, sameAs: string): Settled {
 }
 
 export function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
-  return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
+  const { tool, args, reason } = call;
+  return reason === undefined ? { tool, args } : { tool, args, reason };
 }
 
 /** What a failed call is reported as: its id (`#<index>` when missing or too long) and tool. */
@@ -86,17 +87,12 @@ export function checkCall(
     };
   }
   const callId = id as string; // checked above: text of 1…maxCallIdLength characters
-  return {
-    ok: true,
-    call: {
-      id: callId,
-      tool: name,
-      args,
-      content,
-      idBytes: utf8Length(callId),
-      ...(typeof reason === 'string' ? { reason } : {}),
-    },
-  };
+  const idBytes = utf8Length(callId);
+  const call: CheckedCall =
+    typeof reason === 'string'
+      ? { id: callId, tool: name, args, content, idBytes, reason }
+      : { id: callId, tool: name, args, content, idBytes };
+  return { ok: true, call };
 }
 
 /** Shared by every batch of fewer than two calls, which cannot repeat an id. */

@@ -247,7 +247,7 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
     }
     if (same !== undefined && repeatedContent === 'replay') {
       const settled = replayAs(base, same.id, same.entry.settled);
-      memory.remember(turn, call.id, { settled, content: call.content }, batch);
+      memory.remember(turn, call.id, { settled, content: call.content }, batch, call.idBytes);
       return settled;
     }
     const judged = judgeCall(runtime, call, base.requested, run);
@@ -268,7 +268,7 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
     if (repair !== undefined) events.emit('repaired', { turn, id: call.id, repair });
     const settled = sameAs === undefined || !judged.ran ? judged : marked(judged, sameAs);
     if (settled.ran || settled.failed?.code === 'outcome_unknown') {
-      memory.remember(turn, call.id, { settled, content: call.content }, batch);
+      memory.remember(turn, call.id, { settled, content: call.content }, batch, call.idBytes);
     }
     return settled;
   }

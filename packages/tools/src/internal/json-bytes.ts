@@ -16,14 +16,19 @@ const NUMBER_BOUND = 24;
  * change the length.
  */
 export function jsonBytes(value: unknown, exact: boolean): number {
-  return value === undefined ? -1 : bytesOf(value, 0, exact);
+  if (value === undefined) return -1;
+  const bytes = bytesOf(value, 0, exact);
+  // The bound's walk also sees enumerable keys a polluted prototype adds: only the exact walk
+  // (own keys, as canonicalJson reads them) may call a value not JSON.
+  return bytes < 0 && !exact ? bytesOf(value, 0, true) : bytes;
 }
 
 /** {@link jsonBytes} of a call's content, `canonicalJson({ args, tool })`. */
 export function contentBytes(tool: string, args: unknown, exact: boolean): number {
   const head = 9 + (exact ? stringBytes(tool) : tool.length * 6 + 2); // {"tool":"…"}
   if (args === undefined) return head; // left out, as JSON does
-  const bytes = bytesOf(args, 1, exact);
+  let bytes = bytesOf(args, 1, exact);
+  if (bytes < 0 && !exact) bytes = bytesOf(args, 1, true); // as in jsonBytes
   return bytes < 0 ? -1 : head + 8 + bytes; // "args":…,
 }
 
@@ -63,6 +68,7 @@ function objectBytes(value: object, depth: number, exact: boolean): number {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return -1; // Date, Map, a class
   const record = value as Readonly<Record<string, unknown>>;
+  if (!exact) return objectBound(record, depth);
   const keys = Object.keys(record);
   let total = 1; // the braces, less the comma the first member does not have
   for (let i = 0; i < keys.length; i++) {
@@ -72,6 +78,23 @@ function objectBytes(value: object, depth: number, exact: boolean): number {
     const bytes = bytesOf(item, depth, exact);
     if (bytes < 0) return -1;
     total += (exact ? stringBytes(key) : key.length * 6 + 2) + 2 + bytes; // ,"key":value
+  }
+  return total === 1 ? 2 : total;
+}
+
+/**
+ * An upper bound of an object's length through `for…in`, which allocates no key list; it also
+ * walks enumerable keys of a polluted prototype, which only makes the bound larger (or the value
+ * refused, which the exact walk then decides).
+ */
+function objectBound(record: Readonly<Record<string, unknown>>, depth: number): number {
+  let total = 1;
+  for (const key in record) {
+    const item = record[key];
+    if (item === undefined) continue;
+    const bytes = bytesOf(item, depth, false);
+    if (bytes < 0) return -1;
+    total += key.length * 6 + 4 + bytes;
   }
   return total === 1 ? 2 : total;
 }

@@ -28,8 +28,11 @@ export interface CallMemory {
    */
   reserve(turn: number, bound: number, exact: (() => number) | undefined): number;
   unreserve(bytes: number): void;
-  /** Remembers a call; `batch` tells the batch it came in (`-1` for an earlier life). */
-  remember(turn: number, id: string, entry: Remembered, batch: number): void;
+  /**
+   * Remembers a call; `batch` tells the batch it came in (`-1` for an earlier life), `idBytes` the
+   * UTF-8 length of the id when the caller knows it.
+   */
+  remember(turn: number, id: string, entry: Remembered, batch: number, idBytes?: number): void;
   /**
    * The first call of `turn` with this content whose executor ran, when it came in another batch
    * than `batch` (in one batch, equal calls under distinct ids are distinct calls).
@@ -215,8 +218,8 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       reservedCalls--;
       reservedBytes -= size;
     },
-    remember(turn, id, entry, batch) {
-      put(turn, id, entry, batch, sizeOf(id, entry, false), false);
+    remember(turn, id, entry, batch, idBytes) {
+      put(turn, id, entry, batch, sizeOf(id, entry, false, idBytes), false);
     },
     stored: (turn, id) => read(turn, id),
     async claim(turn, base) {

@@ -18,14 +18,14 @@ export interface Remembered {
  * What an entry counts against `maxRememberedBytes`: its id, its content and its result as JSON,
  * measured without writing anything; an upper bound unless `exact` (then the exact length).
  */
-export function sizeOf(id: string, entry: Remembered, exact: boolean): number {
+export function sizeOf(id: string, entry: Remembered, exact: boolean, idBytes?: number): number {
   const content = exact ? entry.content.bytes : entry.content.bound;
   let result = 0;
   const executed = entry.settled.executed;
   // not JSON (-1): kept by reference, not copied (and refused by snapshot() and stores)
   if (executed !== undefined && executed.result !== undefined)
     result = Math.max(0, jsonBytes(executed.result, exact));
-  return utf8Length(id) + content + result;
+  return (idBytes ?? utf8Length(id)) + content + result;
 }
 
 /** What the store holds per call: a claim taken before the executor ran, or the outcome after. */

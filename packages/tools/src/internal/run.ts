@@ -188,15 +188,19 @@ function outcome<TContext>(
     result,
     replayed: false,
   };
-  const record: ToolCallRecord = {
-    id: call.id,
-    turn,
-    requested,
-    ran,
-    ...(done === undefined ? {} : { repair: done }),
-    ...(confirmationId === undefined ? {} : { confirmationId }),
-    outcome: 'executed',
-    replayed: false,
-  };
+  // written out (no spreads of optional parts): the common record is one literal
+  const record: ToolCallRecord =
+    done === undefined && confirmationId === undefined
+      ? { id: call.id, turn, requested, ran, outcome: 'executed', replayed: false }
+      : {
+          id: call.id,
+          turn,
+          requested,
+          ran,
+          ...(done === undefined ? {} : { repair: done }),
+          ...(confirmationId === undefined ? {} : { confirmationId }),
+          outcome: 'executed',
+          replayed: false,
+        };
   return { record, executed, ran: true };
 }
