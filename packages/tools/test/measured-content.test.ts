@@ -163,3 +163,31 @@ describe('snapshots are written incrementally', () => {
     expect(() => gate.restore(moved)).toThrow(expect.objectContaining({ code: 'invalid_snapshot' }));
   });
 });
+
+describe('what a call is read as', () => {
+  it('reads only own keys, as canonicalJson does, even when Object.prototype has an enumerable key', async () => {
+    const note = defineTool({
+      name: 'note',
+      description: 'Notes',
+      args: z.object({ s: z.string() }),
+      reasons: [],
+      execute: ({ s }) => s,
+    });
+    const gate = createToolGate({ tools: [note], allowlist: ['note'], limits: { maxCallBytes: 64 } });
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: () => 'x'.repeat(100),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      const result = await gate.process([{ id: 'a', tool: 'note', args: { s: 'hi' } }], {
+        turn: 1,
+        context: null,
+      });
+      expect(result.executed.map((call) => call.result)).toEqual(['hi']);
+    } finally {
+      Reflect.deleteProperty(Object.prototype, 'polluted');
+    }
+  });
+});
