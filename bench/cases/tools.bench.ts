@@ -1,5 +1,6 @@
 import { createToolGate, defineTool } from '@parley/tools';
 import { z } from 'zod';
+import { createHandGate } from '../hand-gate.js';
 import { suite } from '../lib.js';
 
 // One allowed call per model output: the shape most tool-calling turns have.
@@ -8,10 +9,11 @@ const args = { actor_id: 'pc_1', from_area_id: 'hall', to_area_id: 'vault' };
 const execute = (value: z.infer<typeof Args>): { area: string } => ({ area: value.to_area_id });
 
 /**
- * The gate: checks the call's shape and size, its id against the turn's earlier ids (at most one
- * run per id), the allowlist and disabled tools, the arguments (zod, through Standard Schema),
- * runs the executor, remembers the outcome for the turn and returns executed + feedback + records.
- * Each call is in a turn of its own, so the remembered turns stay at `keepTurns`.
+ * The gate: checks the call's shape, that its arguments are JSON and under `maxCallBytes`, its id
+ * against the turn's earlier ids (at most one run per id), the allowlist and disabled tools, the
+ * arguments (zod, through Standard Schema), runs the executor, remembers the outcome for the turn
+ * (within `maxRememberedCalls` / `maxRememberedBytes`), emits `executed` and returns executed +
+ * feedback + records. Each call is in a turn of its own, so the remembered turns stay at `keepTurns`.
  */
 function gateCase(): () => Promise<unknown> {
   const move = defineTool({
@@ -41,10 +43,28 @@ function bareCase(): () => Promise<unknown> {
   return () => run({ id: 'call_1', tool: 'move', args });
 }
 
+/**
+ * By hand, with the gate's at-most-once guarantee (`../hand-gate.ts`): the bare work above, plus
+ * a memory of the turn's call ids (a `Map` per turn, the last two turns kept) in which the call is
+ * looked up and then remembered with the arguments zod returned; a repeated id is answered from
+ * memory, or refused when its canonical text (written only then) differs. No JSON or size check of
+ * the call, no caps on what is remembered, no records, no events, no disabled tools.
+ */
+function handGateCase(): () => Promise<unknown> {
+  const gate = createHandGate({ move: { args: Args, execute } });
+  let turn = 0;
+  return () => gate.process({ id: 'call_1', tool: 'move', args }, ++turn);
+}
+
 suite('tools: one allowed call through the gate', {
   cases: {
     'parley gate.process': gateCase,
     'Set.has + zod safeParse + executor': bareCase,
+    'hand-written at-most-once gate': handGateCase,
   },
-  goals: [{ case: 'parley gate.process', vs: 'Set.has + zod safeParse + executor', slowerByAtMost: 3 }],
+  goals: [
+    { case: 'parley gate.process', vs: 'Set.has + zod safeParse + executor', slowerByAtMost: 3 },
+    // a reference: what the at-most-once memory costs when written by hand
+    { case: 'parley gate.process', vs: 'hand-written at-most-once gate' },
+  ],
 });

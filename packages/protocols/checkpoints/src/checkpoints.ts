@@ -1,4 +1,5 @@
 import {
+  type Committed,
   canonicalJson,
   createKernel,
   createOwnerId,
@@ -73,10 +74,13 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
     ...extra,
   });
 
-  async function read(): Promise<{ log: LogRecord; version: number | null } | CheckpointRefusal> {
+  async function read(): Promise<
+    | { log: LogRecord; version: number | null; committed: Committed<LogRecord> | undefined }
+    | CheckpointRefusal
+  > {
     try {
       const committed = await kernel.read(logKey, LOG);
-      return { log: committed?.value ?? EMPTY_LOG, version: committed?.storeVersion ?? null };
+      return { log: committed?.value ?? EMPTY_LOG, version: committed?.storeVersion ?? null, committed };
     } catch (err) {
       if (isParleyError(err, 'corrupt_record', 'record_version')) return refuse(err.code, err.message);
       throw err;
@@ -91,12 +95,14 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
     next: LogRecord,
     read: LogRecord,
     written: readonly string[] = [],
+    basis?: Committed<LogRecord>,
   ): Promise<{ ok: true; version: number } | CheckpointRefusal> {
     const step = (current: LogRecord | undefined) =>
       (current?.rev ?? 0) === read.rev
         ? { value: { ...next, rev: read.rev + 1 }, effects: [] }
         : { value: current, effects: ['moved'] };
-    const result = await kernel.apply(logKey, LOG, step, null);
+    // `basis`, the log as read: no second read, and the write lands only on exactly that log
+    const result = await kernel.apply(logKey, LOG, step, null, basis === undefined ? {} : { basis });
     if (result.ok && result.effects.length === 0 && result.committed !== undefined) {
       return { ok: true, version: result.committed.storeVersion };
     }
@@ -163,7 +169,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       const all = [...log.checkpoints, checkpoint];
       const dropped = all.slice(0, Math.max(0, all.length - limit));
       const next: LogRecord = { ...log, checkpoints: all.slice(dropped.length) };
-      const saved = await write(next, current.log, [checkpoint.ref]);
+      const saved = await write(next, current.log, [checkpoint.ref], current.committed);
       if (!saved.ok) return saved;
       for (const key of [...freed, ...dropped.map((c) => c.ref)]) await store.delete(key);
       return { ok: true, checkpoint, dropped: dropped.map((c) => c.id), log: viewOf(next, saved.version) };

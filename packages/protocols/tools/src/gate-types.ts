@@ -146,6 +146,8 @@ export interface ToolGate<TName extends string = string, TContext = unknown> {
   /**
    * The gate's memory as plain JSON: executed call ids with their recorded outcomes, per kept turn
    * (local memory, not the store), and the disabled tools. Persist it with the host's own snapshot.
+   * Each remembered call is copied once, frozen, and shared by later snapshots (a snapshot per
+   * turn costs what the turn added).
    * @throws ToolsError `invalid_snapshot` when a recorded result is not JSON.
    */
   snapshot(): ToolGateSnapshot;

@@ -118,8 +118,9 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     clock,
   });
 
+  const toolNames: ReadonlySet<string> = new Set(byName.keys());
   function restore(snapshot: ToolGateSnapshot): void {
-    const checked = readSnapshot(snapshot, new Set(byName.keys()));
+    const checked = readSnapshot(snapshot, toolNames, memory.owns);
     memory.load(checked.turns);
     disabledTools.clear();
     for (const entry of checked.disabled) disabledTools.set(entry.tool, entry);
@@ -201,11 +202,17 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     },
     enable: (tool) => disabledTools.delete(tool),
     disabled: (turn) => [...disabledTools.values()].filter((entry) => isActive(entry, turn)),
-    snapshot: () =>
-      readSnapshot(
-        { version: 1, turns: memory.toSnapshot(), disabled: [...disabledTools.values()] },
-        new Set(byName.keys()),
-      ),
+    // The remembered calls are copied once each and shared by later snapshots (frozen); the
+    // disabled tools were checked when disabled.
+    snapshot: () => ({
+      version: 1,
+      turns: memory.toSnapshot(),
+      disabled: [...disabledTools.values()].map(({ tool, until, reason }) => ({
+        tool,
+        until: { ...until },
+        reason,
+      })),
+    }),
     restore,
     async forgetTurnsAfter(turn) {
       if (!Number.isSafeInteger(turn)) {

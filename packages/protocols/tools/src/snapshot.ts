@@ -58,11 +58,19 @@ export interface ToolGateSnapshot {
 /** The part of a snapshot the call memory owns. @internal */
 export type GateMemorySnapshot = Pick<ToolGateSnapshot, 'turns'>;
 
-/** Copies a snapshot through JSON and checks its shape; tools must be registered ones. @internal */
-export function readSnapshot(value: unknown, tools: ReadonlySet<string>): ToolGateSnapshot {
+/**
+ * Copies a snapshot through JSON and checks its shape; tools must be registered ones. The calls
+ * `own` answers true for (frozen copies the gate wrote itself) are kept as they are, unchecked.
+ * @internal
+ */
+export function readSnapshot(
+  value: unknown,
+  tools: ReadonlySet<string>,
+  own: (call: unknown) => boolean = () => false,
+): ToolGateSnapshot {
   let copy: unknown;
   try {
-    copy = parseJson(stringifyJson(value as never));
+    copy = allOwn(value, own) ? shallowCopy(value) : parseJson(stringifyJson(value as never));
   } catch (cause) {
     throw new ToolsError('invalid_snapshot', 'The snapshot is not plain JSON', { cause });
   }
@@ -86,7 +94,7 @@ export function readSnapshot(value: unknown, tools: ReadonlySet<string>): ToolGa
       const id = call['id'];
       if (typeof id !== 'string' || id === '' || ids.has(id)) at(`${path}.id`, 'expected a unique id');
       ids.add(id as string);
-      checkCall(call, path, at);
+      if (!own(raw)) checkCall(call, path, at);
       const record = call['record'] as Record<string, unknown>; // checked by checkCall
       if (record['turn'] !== turn['turn']) at(`${path}.record.turn`, 'is not the turn it is kept under');
     });
@@ -111,6 +119,32 @@ export function readSnapshot(value: unknown, tools: ReadonlySet<string>): ToolGa
 }
 
 type Fail = (path: string, problem: string) => never;
+
+type Shaped = {
+  readonly turns: readonly { readonly calls: readonly unknown[] }[];
+  readonly disabled: unknown;
+};
+
+/** Whether every remembered call of `value` is one `own` answers true for (and there is one). */
+function allOwn(value: unknown, own: (call: unknown) => boolean): value is Shaped {
+  if (typeof value !== 'object' || value === null) return false;
+  const turns: unknown = Reflect.get(value, 'turns');
+  if (!Array.isArray(turns) || turns.length === 0) return false;
+  for (const turn of turns) {
+    const calls: unknown = typeof turn === 'object' && turn !== null ? Reflect.get(turn, 'calls') : undefined;
+    if (!Array.isArray(calls) || !calls.every(own)) return false;
+  }
+  return true;
+}
+
+/** A snapshot whose calls are the gate's own: new lists of the same calls, the rest through JSON. */
+function shallowCopy(value: Shaped): unknown {
+  const turns = value.turns.map((turn) => ({
+    ...(parseJson(stringifyJson({ ...turn, calls: [] } as never)) as object),
+    calls: [...turn.calls],
+  }));
+  return { ...(parseJson(stringifyJson({ ...value, turns: [] } as never)) as object), turns };
+}
 
 /**
  * Checks one remembered call read from elsewhere (a store), throwing `invalid_snapshot` when it is

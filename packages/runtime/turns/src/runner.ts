@@ -27,7 +27,6 @@ import {
   presentOf,
   putBack,
   type RunnerCore,
-  startFrom,
 } from './sync.js';
 import { MAX_INPUT_LENGTH, MAX_KEY_LENGTH, type TurnRefusal, type TurnRefusalCode } from './refusals.js';
 import type { TurnCheckpoint, TurnResult, TurnRunnerEvents, TurnRunnerOptions } from './types.js';
@@ -201,16 +200,17 @@ export function createTurnRunner<
         const start = { input, turnId, turn, key, startedAt, branchCommitted };
         const before = presentFor(core, base);
         try {
+          // basis: no read first; the compare-and-set lands only on the head the last write committed
           const marked = await kernel.apply(
             core.headKey,
             HEAD,
             (h: Head | undefined) => ({ value: h && { ...h, open }, effects: [] }),
             null,
-            { lease },
+            { lease, basis: begun.stored },
           );
-          headOf(marked, core.headKey);
+          const opened = headOf(marked, core.headKey);
           events.emit('started', { turnId, turn, key });
-          await startFrom(core, base); // the turn starts from the committed head, never a stale copy
+          if (base.turnId !== core.synced.turnId) await putBack(core, before); // the committed head
           const plan = await options.prepare(start);
           const loop = createConflictLoop<TView>({
             ...options.loop,
@@ -244,7 +244,7 @@ export function createTurnRunner<
               effects: [],
             }),
             null,
-            { lease, release: true },
+            { lease, release: true, basis: opened },
           );
           if (!committed.ok && committed.code === 'lease_lost') {
             await end(lease);

@@ -118,16 +118,6 @@ export function presentFor<TState>(core: RunnerCore<TState>, head: Head): TurnCh
     : presentOf<TState>(head);
 }
 
-/** Puts the committed head back into the host unless the host has it already; returns the present. */
-export async function startFrom<TState>(
-  core: RunnerCore<TState>,
-  head: Head,
-): Promise<TurnCheckpoint<TState>> {
-  const present = presentFor(core, head);
-  if (head.turnId !== core.synced.turnId) await putBack(core, present);
-  return present;
-}
-
 /** Replaces the head's present (under `lease`, ending it when `release`); throws `conflict` when refused. */
 export async function writePresent<TState>(
   core: RunnerCore<TState>,

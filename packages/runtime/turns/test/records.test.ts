@@ -70,3 +70,47 @@ describe('a refused rollback', () => {
     expect(await env.host.runner.rollback('turn_9')).toMatchObject({ ok: false, code: 'no_checkpoint' });
   });
 });
+
+describe('the store work of a turn', () => {
+  it('reads the head once and writes it once per change (lease, open turn, commit), each write on the head it follows', async () => {
+    const env = setup();
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 1), hit('c1', 1));
+    await env.host.runner.run(say('warm up'));
+    const ops: string[] = [];
+    env.faulty.fail((op, key) => {
+      ops.push(`${op} ${key}`);
+      return undefined;
+    });
+    const result = await env.host.runner.run(say('I attack'));
+    expect(result.ok).toBe(true);
+    const head = ops.filter((op) => op.endsWith('game:turns:head'));
+    expect(head).toEqual([
+      'get game:turns:head',
+      'cas game:turns:head',
+      'cas game:turns:head',
+      'cas game:turns:head',
+    ]);
+    // the log is read by commit() and by take(), and written once, on the log take() read
+    const log = ops.filter((op) => op.endsWith('game:checkpoints'));
+    expect(log).toEqual(['get game:checkpoints', 'get game:checkpoints', 'cas game:checkpoints']);
+  });
+
+  it('commits a turn whose head was moved while it ran only after reading it again, never over it', async () => {
+    const env = setup();
+    await env.host.runner.open();
+    let moved = false;
+    env.host.replies.push(async () => {
+      // another writer changes the stored head (bypassing the lease) while the model answers
+      const entry = await env.memory.getEntry('game:turns:head');
+      await env.memory.set('game:turns:head', entry?.value ?? null);
+      moved = true;
+      return hit('c1', 1);
+    });
+    const result = await env.host.runner.run(say('I attack'));
+    expect(moved).toBe(true);
+    expect(result.ok).toBe(true);
+    const head = (await env.memory.get('game:turns:head')) as { data: { turn: number } };
+    expect(head.data.turn).toBe(1);
+  });
+});

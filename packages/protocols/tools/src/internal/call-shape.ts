@@ -1,6 +1,7 @@
 import type { ToolGateLimits } from '../limits.js';
 import type { ToolCallRecord } from '../types.js';
-import { contentOf, utf8Length } from './remembered.js';
+import { contentBytes } from './json-bytes.js';
+import { CallContent, NO_CONTENT, utf8Length } from './content.js';
 import type { CallBase, CheckedCall, Settled } from './runtime.js';
 
 // The shape of a proposed call as the gate reads it, and the answers it gives from memory.
@@ -37,7 +38,8 @@ export function marked(settled: Settled, sameAs: string): Settled {
 }
 
 export function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
-  return { tool: call.tool, args: call.args, ...(call.reason === undefined ? {} : { reason: call.reason }) };
+  const { tool, args, reason } = call;
+  return reason === undefined ? { tool, args } : { tool, args, reason };
 }
 
 /** What a failed call is reported as: its id (`#<index>` when missing or too long) and tool. */
@@ -48,7 +50,7 @@ export function baseOf(raw: unknown, index: number, limits: ToolGateLimits): Cal
     id: typeof id === 'string' && id !== '' && id.length <= limits.maxCallIdLength ? id : `#${index}`,
     tool: typeof tool === 'string' && tool.length <= 64 ? tool : '',
     requested: { tool: typeof tool === 'string' ? tool : '', args: value['args'] },
-    content: '',
+    content: NO_CONTENT,
   };
 }
 
@@ -61,7 +63,6 @@ export function checkCall(
   | { readonly ok: false; readonly problem: string; readonly base: CallBase } {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const { id, tool, reason } = value;
-  const base = baseOf(raw, index, limits);
   let problem: string | undefined;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problem = 'it is not an object';
   else if (typeof id !== 'string' || id === '') problem = 'it has no "id"';
@@ -69,31 +70,29 @@ export function checkCall(
     problem = `its id is longer than ${limits.maxCallIdLength} characters`;
   else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
   else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
-  if (problem !== undefined) return { ok: false, problem, base };
+  if (problem !== undefined) return { ok: false, problem, base: baseOf(raw, index, limits) };
   const name = tool as string; // checked to be text above, as is the id
-  let content: string;
-  try {
-    content = contentOf(name, value['args']);
-  } catch {
-    return { ok: false, problem: 'its arguments are not JSON', base };
-  }
-  if (utf8Length(content) > limits.maxCallBytes) {
+  const args = value['args'];
+  // Measured, not written (the text is written only when an id repeats or a copy needs it), and
+  // first as a bound that reads no string: the exact length only when the bound passes the cap.
+  const bound = contentBytes(name, args, false);
+  if (bound < 0)
+    return { ok: false, problem: 'its arguments are not JSON', base: baseOf(raw, index, limits) };
+  const content = new CallContent(name, args, bound);
+  if (bound > limits.maxCallBytes && content.bytes > limits.maxCallBytes) {
     return {
       ok: false,
       problem: `its tool name and arguments are larger than ${limits.maxCallBytes} bytes`,
-      base,
+      base: baseOf(raw, index, limits),
     };
   }
-  return {
-    ok: true,
-    call: {
-      id: base.id,
-      tool: name,
-      args: value['args'],
-      content,
-      ...(typeof reason === 'string' ? { reason } : {}),
-    },
-  };
+  const callId = id as string; // checked above: text of 1…maxCallIdLength characters
+  const idBytes = utf8Length(callId);
+  const call: CheckedCall =
+    typeof reason === 'string'
+      ? { id: callId, tool: name, args, content, idBytes, reason }
+      : { id: callId, tool: name, args, content, idBytes };
+  return { ok: true, call };
 }
 
 /** Shared by every batch of fewer than two calls, which cannot repeat an id. */

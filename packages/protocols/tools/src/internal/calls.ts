@@ -4,7 +4,7 @@ import type { ToolGateEvents } from '../types.js';
 import { checkCall, marked, replayAs, requestedOf } from './call-shape.js';
 import { judgeCall } from './judge.js';
 import type { CallMemory } from './memory.js';
-import { type StoredLookup, utf8Length } from './remembered.js';
+import type { StoredLookup } from './remembered.js';
 import { refuse } from './refuse.js';
 import type { CallBase, CheckedCall, Settled } from './runtime.js';
 import type { StoredAnswers } from './stored.js';
@@ -41,11 +41,19 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
   /**
    * Calls being judged that wait for something (or that another call waits for), by turn and id; a
    * later call with the same key waits for the first to end. A call judged in one synchronous pass
-   * is only on `active` (the keys of the calls whose synchronous part is running, innermost last):
+   * is only on `activeTurns` / `activeIds` (the calls whose synchronous part is running, innermost last):
    * it never touches the map, whose retired hash tables would keep its outcome in the old generation.
    */
   const inflight = new Map<string, Inflight>();
-  const active: string[] = [];
+  /** The turns and ids of the calls whose synchronous part is running, innermost last. */
+  const activeTurns: number[] = [];
+  const activeIds: string[] = [];
+  const isActive = (turn: number, id: string): boolean => {
+    for (let i = activeIds.length - 1; i >= 0; i--) {
+      if (activeIds[i] === id && activeTurns[i] === turn) return true;
+    }
+    return false;
+  };
 
   /**
    * Judges one call of a batch. Answers with a promise only when it must wait: for an earlier call
@@ -91,23 +99,24 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
         `Turn ${turn} is older than the turns this gate remembers, so it cannot tell what already ran; nothing in it runs`,
       );
     }
-    const key = `${turn}\u0000${call.id}`;
-    if (inflight.has(key) || active.includes(key)) return waitThenStart(key, call, base, run, batch);
-    return start(key, call, base, run, batch);
+    if ((inflight.size > 0 && inflight.has(keyOf(turn, call.id))) || isActive(turn, call.id)) {
+      return waitThenStart(call, base, run, batch);
+    }
+    return start(call, base, run, batch);
   }
 
   /** Waits until no call with the same turn and id is being judged, then judges this one. */
   async function waitThenStart(
-    key: string,
     call: CheckedCall,
     base: CallBase,
     run: ToolRunOptions<TContext>,
     batch: number,
   ): Promise<Settled> {
+    const key = keyOf(run.turn, call.id);
     for (;;) {
       let waiting = inflight.get(key);
       if (waiting === undefined) {
-        if (!active.includes(key)) break;
+        if (!isActive(run.turn, call.id)) break;
         // Called again from inside that call's own synchronous part (its executor, say): wait for it.
         waiting = { ended: undefined, release: undefined };
         inflight.set(key, waiting);
@@ -119,44 +128,50 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
       });
       await current.ended;
     }
-    return start(key, call, base, run, batch);
+    return start(call, base, run, batch);
   }
 
   /** Judges a call no other call with its turn and id is judging; marks it in flight meanwhile. */
   function start(
-    key: string,
     call: CheckedCall,
     base: CallBase,
     run: ToolRunOptions<TContext>,
     batch: number,
   ): Settled | Promise<Settled> {
-    const recorded = memory.local(run.turn, call.id);
-    if (recorded !== undefined) return answerRemembered(run.turn, base, recorded);
-    active.push(key);
-    return finallyDo(
-      () => {
-        let answer: Settled | Promise<Settled>;
-        try {
-          answer = memory.persistent
-            ? storedThenDecide(call, base, run, batch)
-            : decide(call, base, run, batch);
-        } finally {
-          active.pop(); // nested calls popped their own keys before answering
-        }
-        // Still in the same synchronous pass: until it ends, a call that waits is marked in the map.
-        if (answer instanceof Promise && !inflight.has(key)) {
-          inflight.set(key, { ended: undefined, release: undefined });
-        }
-        return answer;
-      },
-      // Ended before this call's own answer is read, so the batch that came first goes on first.
-      () => ended(key),
-    );
+    const { turn } = run;
+    const recorded = memory.local(turn, call.id);
+    if (recorded !== undefined) return answerRemembered(turn, base, recorded);
+    activeTurns.push(turn);
+    activeIds.push(call.id);
+    let answer: Settled | Promise<Settled>;
+    try {
+      answer = memory.persistent ? storedThenDecide(call, base, run, batch) : decide(call, base, run, batch);
+    } catch (error) {
+      popActive();
+      ended(turn, call.id);
+      throw error;
+    }
+    popActive(); // nested calls popped their own before answering
+    // Ended before this call's own answer is read, so the batch that came first goes on first.
+    if (!(answer instanceof Promise)) {
+      ended(turn, call.id);
+      return answer;
+    }
+    // Still in the same synchronous pass: until it ends, a call that waits is marked in the map.
+    const key = keyOf(turn, call.id);
+    if (!inflight.has(key)) inflight.set(key, { ended: undefined, release: undefined });
+    return afterSettled(answer, () => ended(turn, call.id));
+  }
+
+  function popActive(): void {
+    activeTurns.pop();
+    activeIds.pop();
   }
 
   /** Unmarks a call that ended and wakes what waited for it. */
-  function ended(key: string): void {
+  function ended(turn: number, id: string): void {
     if (inflight.size === 0) return;
+    const key = keyOf(turn, id);
     const waiting = inflight.get(key);
     if (waiting === undefined) return;
     inflight.delete(key);
@@ -187,8 +202,12 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
     batch: number,
   ): Settled | Promise<Settled> {
     const { turn } = run;
-    const size = utf8Length(call.id) + utf8Length(call.content);
-    if (!memory.reserve(turn, size)) {
+    const size = memory.reserve(
+      turn,
+      call.idBytes + call.content.bound,
+      () => call.idBytes + call.content.bytes,
+    );
+    if (size < 0) {
       return refuse(
         runtime,
         turn,
@@ -197,10 +216,16 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
         `The tool "${call.tool}" was not run: the gate remembers as many calls as it may (limits.maxRememberedCalls / maxRememberedBytes)`,
       );
     }
-    return finallyDo(
-      () => reserved(call, base, run, batch),
-      () => memory.unreserve(size),
-    );
+    let answer: Settled | Promise<Settled>;
+    try {
+      answer = reserved(call, base, run, batch);
+    } catch (error) {
+      memory.unreserve(size);
+      throw error;
+    }
+    if (answer instanceof Promise) return afterSettled(answer, () => memory.unreserve(size));
+    memory.unreserve(size);
+    return answer;
   }
 
   function reserved(
@@ -222,7 +247,7 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
     }
     if (same !== undefined && repeatedContent === 'replay') {
       const settled = replayAs(base, same.id, same.entry.settled);
-      memory.remember(turn, call.id, { settled, content: call.content }, batch);
+      memory.remember(turn, call.id, { settled, content: call.content }, batch, call.idBytes);
       return settled;
     }
     const judged = judgeCall(runtime, call, base.requested, run);
@@ -243,7 +268,7 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
     if (repair !== undefined) events.emit('repaired', { turn, id: call.id, repair });
     const settled = sameAs === undefined || !judged.ran ? judged : marked(judged, sameAs);
     if (settled.ran || settled.failed?.code === 'outcome_unknown') {
-      memory.remember(turn, call.id, { settled, content: call.content }, batch);
+      memory.remember(turn, call.id, { settled, content: call.content }, batch, call.idBytes);
     }
     return settled;
   }
@@ -251,22 +276,10 @@ export function createCallHandler<TContext>(options: CallHandlerOptions<TContext
   return handle;
 }
 
-/**
- * Runs `work` and then `after`, once, whether `work` answers, throws, or answers with a promise
- * (then `after` runs when it settles, before whoever awaits it resumes).
- */
-function finallyDo<T>(work: () => T | Promise<T>, after: () => void): T | Promise<T> {
-  let answer: T | Promise<T>;
-  try {
-    answer = work();
-  } catch (error) {
-    after();
-    throw error;
-  }
-  if (!(answer instanceof Promise)) {
-    after();
-    return answer;
-  }
+const keyOf = (turn: number, id: string): string => `${turn}\u0000${id}`;
+
+/** Runs `after` once `answer` settles, before whoever awaits it resumes. */
+function afterSettled<T>(answer: Promise<T>, after: () => void): Promise<T> {
   return answer.then(
     (value) => {
       after();

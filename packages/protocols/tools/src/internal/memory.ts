@@ -1,6 +1,7 @@
 import type { Clock, HeldClaim, Store } from '@parley/core';
 import { ToolsError } from '../errors.js';
-import type { GateMemorySnapshot } from '../snapshot.js';
+import type { GateMemorySnapshot, RememberedCall } from '../snapshot.js';
+import type { CallContent } from './content.js';
 import {
   contentOfCall,
   type Remembered,
@@ -12,6 +13,7 @@ import {
 } from './remembered.js';
 import type { CallBase, Settled } from './runtime.js';
 import { createStoredCalls, type StoredCalls } from './stored-calls.js';
+import { contentIndex, type Entry, frozenCopy, MIXED, type TurnMemory } from './turn-memory.js';
 
 /** The once-per-turn memory of a gate: a bounded local map by turn, optionally backed by a core `Store`. */
 export interface CallMemory {
@@ -19,22 +21,29 @@ export interface CallMemory {
   /** Whether `turn` is older than the kept window (its calls are forgotten, so none may run). */
   stale(turn: number): boolean;
   /**
-   * Moves the window to `turn` and reserves room for a call that may run; false when the caps would
-   * be passed (a result may take the bytes past the cap once: the calls after it are refused).
+   * Moves the window to `turn` and reserves room for a call that may run, `bound` bytes at most
+   * (`exact()` measures them, when the bound does not fit); the bytes reserved, or `-1` when the
+   * caps would be passed (a result may take the bytes past the cap once: the calls after it are
+   * refused). What is remembered counts its upper bound until the caps need its exact length.
    */
-  reserve(turn: number, bytes: number): boolean;
+  reserve(turn: number, bound: number, exact: (() => number) | undefined): number;
   unreserve(bytes: number): void;
-  /** Remembers a call; `batch` tells the batch it came in (`-1`, or omitted, for an earlier life). */
-  remember(turn: number, id: string, entry: Remembered, batch?: number): void;
+  /**
+   * Remembers a call; `batch` tells the batch it came in (`-1` for an earlier life), `idBytes` the
+   * UTF-8 length of the id when the caller knows it.
+   */
+  remember(turn: number, id: string, entry: Remembered, batch: number, idBytes?: number): void;
   /**
    * The first call of `turn` with this content whose executor ran, when it came in another batch
    * than `batch` (in one batch, equal calls under distinct ids are distinct calls).
    */
   sameContent(
     turn: number,
-    content: string,
+    content: CallContent,
     batch: number,
   ): { readonly id: string; readonly entry: Remembered } | undefined;
+  /** Whether `call` is a remembered call of a snapshot this memory wrote (shared, frozen, not copied). */
+  owns(call: unknown): boolean;
   /** With a store only: reads it after a local miss. */
   stored(turn: number, id: string): Promise<StoredLookup>;
   /** Claims a call before its executor runs; `undefined` when claimed, else what the store holds. */
@@ -57,18 +66,6 @@ export interface MemoryOptions {
   readonly clock: Clock;
 }
 
-interface Entry extends Remembered {
-  readonly size: number;
-  readonly batch: number;
-}
-
-/** One remembered turn: its calls by id, and the first id that ran per content. */
-interface TurnMemory {
-  readonly turn: number;
-  readonly calls: Map<string, Entry>;
-  readonly byContent: Map<string, string>;
-}
-
 export function createCallMemory(options: MemoryOptions): CallMemory {
   const { keepTurns, maxCalls, maxBytes, store, prefix, ttlMs } = options;
   const calls = store === undefined ? undefined : createStoredCalls(store, ttlMs, options.clock);
@@ -85,6 +82,8 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
   };
   const keptTurns = (): TurnMemory[] => slots.slice(0, kept) as TurnMemory[];
   const claims = new Map<string, HeldClaim>();
+  /** The frozen copies snapshots hold, and the entries they were written from. */
+  const copies = new WeakMap<object, Entry>();
   let count = 0;
   let bytes = 0;
   /** The latest turn the memory moved to: turns at or below `horizon - keepTurns` are forgotten. */
@@ -107,7 +106,13 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
   function advance(turn: number): void {
     if (horizon !== undefined && turn <= horizon) return;
     horizon = turn;
-    dropWhere((kept) => kept <= turn - keepTurns);
+    const oldest = turn - keepTurns;
+    for (let i = 0; i < kept; i++) {
+      if ((slots[i] as TurnMemory).turn <= oldest) {
+        dropWhere((at) => at <= oldest);
+        return;
+      }
+    }
   }
 
   /** Forgets the turns `doomed` answers true for, keeping the others in order. */
@@ -134,12 +139,21 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
     kept++;
   }
 
-  function put(turn: number, id: string, entry: Remembered, batch = -1): void {
+  /** Remembers `entry` under `id` (`size`: what it counts, `copy`: its snapshot copy, when known). */
+  function put(
+    turn: number,
+    id: string,
+    entry: Remembered,
+    batch: number,
+    size: number,
+    exact: boolean,
+    copy?: RememberedCall,
+  ): void {
     advance(turn);
     if (turn <= (horizon as number) - keepTurns) return; // out of the window (a snapshot's old turn)
     let memory = find(turn);
     if (memory === undefined) {
-      memory = { turn, calls: new Map(), byContent: new Map() };
+      memory = { turn, calls: new Map(), byContent: undefined, ranBatch: undefined };
       append(memory);
     }
     const previous = memory.calls.get(id);
@@ -147,11 +161,30 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       count--;
       bytes -= previous.size;
     }
-    const size = sizeOf(id, entry);
-    memory.calls.set(id, { settled: entry.settled, content: entry.content, size, batch });
-    if (entry.settled.ran && !memory.byContent.has(entry.content)) memory.byContent.set(entry.content, id);
+    const kept: Entry = { settled: entry.settled, content: entry.content, size, exact, batch, copy };
+    memory.calls.set(id, kept);
+    if (copy !== undefined) copies.set(copy, kept);
+    if (entry.settled.ran) {
+      if (memory.ranBatch === undefined) memory.ranBatch = batch;
+      else if (memory.ranBatch !== batch) memory.ranBatch = MIXED;
+      const text = memory.byContent === undefined ? undefined : entry.content.text;
+      if (text !== undefined && !memory.byContent?.has(text)) memory.byContent?.set(text, id);
+    }
     count++;
     bytes += size;
+  }
+
+  /** Measures exactly what every kept entry counts (once each), instead of its upper bound. */
+  function tighten(): void {
+    for (let i = 0; i < kept; i++) {
+      for (const [id, entry] of (slots[i] as TurnMemory).calls) {
+        if (entry.exact) continue;
+        const size = sizeOf(id, entry, true);
+        bytes += size - entry.size;
+        entry.size = size;
+        entry.exact = true;
+      }
+    }
   }
 
   return {
@@ -159,27 +192,39 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
     local: (turn, id) => find(turn)?.calls.get(id),
     sameContent(turn, content, batch) {
       const memory = find(turn);
-      const id = memory?.byContent.get(content);
-      const entry = id === undefined ? undefined : memory?.calls.get(id);
+      // Nothing ran in another batch of this turn: no text needs writing to know there is no match.
+      if (memory === undefined || memory.ranBatch === undefined) return undefined;
+      if (memory.byContent === undefined && memory.ranBatch === batch) return undefined;
+      const id = contentIndex(memory).get(content.text);
+      const entry = id === undefined ? undefined : memory.calls.get(id);
       return entry === undefined || id === undefined || entry.batch === batch ? undefined : { id, entry };
     },
+    owns: (call) => typeof call === 'object' && call !== null && copies.has(call),
     stale: (turn) => horizon !== undefined && turn <= horizon - keepTurns,
-    reserve(turn, size) {
+    reserve(turn, bound, exact) {
       advance(turn);
-      if (count + reservedCalls + 1 > maxCalls || bytes + reservedBytes + size > maxBytes) return false;
+      if (count + reservedCalls + 1 > maxCalls) return -1;
+      let size = bound;
+      if (bytes + reservedBytes + size > maxBytes) {
+        tighten(); // the bounds do not fit: the caps are checked on exact lengths
+        if (exact !== undefined) size = exact();
+        if (bytes + reservedBytes + size > maxBytes) return -1;
+      }
       reservedCalls++;
       reservedBytes += size;
-      return true;
+      return size;
     },
     unreserve(size) {
       reservedCalls--;
       reservedBytes -= size;
     },
-    remember: put,
+    remember(turn, id, entry, batch, idBytes) {
+      put(turn, id, entry, batch, sizeOf(id, entry, false, idBytes), false);
+    },
     stored: (turn, id) => read(turn, id),
     async claim(turn, base) {
       const key = keyOf(turn, base.id);
-      const taken = await backing().claim(key, base.content, turn, base.id);
+      const taken = await backing().claim(key, base.content.text, turn, base.id);
       if (!('held' in taken)) return taken; // another gate on the same store took it first
       claims.set(key, taken.held);
       return undefined;
@@ -189,16 +234,21 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       const held = claims.get(key) as HeldClaim; // released only after this gate's claim succeeded
       claims.delete(key);
       // nothing ran: the claim is given back, so the call may run later
-      const done: StoredCall = { state: 'done', ...toRemembered(base.id, settled), content: base.content };
+      const done: StoredCall = {
+        state: 'done',
+        ...toRemembered(base.id, settled),
+        content: base.content.text,
+      };
       await backing().settle(held, settled.ran ? done : undefined);
     },
     toSnapshot: () =>
       keptTurns().map((memory) => ({
         turn: memory.turn,
-        calls: [...memory.calls].map(([id, entry]) => ({
-          ...toRemembered(id, entry.settled),
-          content: entry.content,
-        })),
+        calls: [...memory.calls].map(([id, entry]) => {
+          const copy = entry.copy ?? frozenCopy(id, entry);
+          copies.set(copy, entry);
+          return copy;
+        }),
       })),
     load(snapshot) {
       const previous = keptTurns();
@@ -208,8 +258,15 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       bytes = 0;
       horizon = undefined;
       for (const { turn, calls } of snapshot) {
-        for (const call of calls)
-          put(turn, call.id, { settled: toSettled(call), content: contentOfCall(call) });
+        for (const call of calls) {
+          // A copy this memory wrote is not read again: its entry is reused as it was.
+          const own = copies.get(call);
+          if (own !== undefined) put(turn, call.id, own, -1, own.size, own.exact, call);
+          else {
+            const entry = { settled: toSettled(call), content: contentOfCall(call) };
+            put(turn, call.id, entry, -1, sizeOf(call.id, entry, true), true);
+          }
+        }
       }
       if (count > maxCalls || bytes > maxBytes) {
         dropWhere(() => true);

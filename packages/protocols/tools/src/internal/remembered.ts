@@ -1,6 +1,8 @@
-import { canonicalJson, type JsonValue } from '@parley/core';
+import type { JsonValue } from '@parley/core';
 import { ToolsError } from '../errors.js';
 import { checkRememberedCall, type RememberedCall } from '../snapshot.js';
+import { type CallContent, contentFromText, contentOf, utf8Length } from './content.js';
+import { jsonBytes } from './json-bytes.js';
 import type { Settled } from './runtime.js';
 
 // A remembered call as a snapshot or a store holds it, its content and what it counts against the
@@ -9,7 +11,21 @@ import type { Settled } from './runtime.js';
 /** A remembered call: its outcome and the content it was proposed with. */
 export interface Remembered {
   readonly settled: Settled;
-  readonly content: string;
+  readonly content: CallContent;
+}
+
+/**
+ * What an entry counts against `maxRememberedBytes`: its id, its content and its result as JSON,
+ * measured without writing anything; an upper bound unless `exact` (then the exact length).
+ */
+export function sizeOf(id: string, entry: Remembered, exact: boolean, idBytes?: number): number {
+  const content = exact ? entry.content.bytes : entry.content.bound;
+  let result = 0;
+  const executed = entry.settled.executed;
+  // not JSON (-1): kept by reference, not copied (and refused by snapshot() and stores)
+  if (executed !== undefined && executed.result !== undefined)
+    result = Math.max(0, jsonBytes(executed.result, exact));
+  return (idBytes ?? utf8Length(id)) + content + result;
 }
 
 /** What the store holds per call: a claim taken before the executor ran, or the outcome after. */
@@ -30,26 +46,6 @@ export type StoredLookup =
   /** Not an entry this gate could have written for this turn and id. */
   | { readonly kind: 'corrupt'; readonly error: unknown };
 
-/** `canonicalJson({ tool, args })`: the content that makes two proposals the same call. */
-export function contentOf(tool: string, args: unknown): string {
-  return canonicalJson({ args, tool }); // written in key order, so canonicalJson takes its JSON.stringify path
-}
-
-/** The UTF-8 length of a text, without encoding it (a high surrogate and what follows count 4). */
-export function utf8Length(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) length += 1;
-    else if (code < 0x800) length += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      length += 4;
-      i++;
-    } else length += 3;
-  }
-  return length;
-}
-
 export function toRemembered(id: string, settled: Settled): RememberedCall {
   return {
     id,
@@ -68,23 +64,10 @@ export function toSettled(call: RememberedCall): Settled {
   };
 }
 
-/** What an entry counts against `maxRememberedBytes`: its id, its content and its result as JSON. */
-export function sizeOf(id: string, entry: Remembered): number {
-  let result = 0;
-  const executed = entry.settled.executed;
-  if (executed !== undefined && executed.result !== undefined) {
-    try {
-      result = utf8Length(canonicalJson(executed.result));
-    } catch {
-      result = 0; // not JSON: kept by reference, not copied (and refused by snapshot() and stores)
-    }
-  }
-  return utf8Length(id) + utf8Length(entry.content) + result;
-}
-
 /** The recorded content, or (for records written before it existed) the one of the recorded request. */
-export function contentOfCall(call: RememberedCall): string {
-  return call.content ?? contentOf(call.record.requested.tool, call.record.requested.args);
+export function contentOfCall(call: RememberedCall): CallContent {
+  const { tool, args } = call.record.requested;
+  return contentFromText(tool, args, call.content ?? contentOf(tool, args));
 }
 
 /** A stored entry read back: an outcome or a claim for this turn and id, or `corrupt`. */

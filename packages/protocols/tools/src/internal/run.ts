@@ -1,4 +1,9 @@
-import { type AnyToolDefinition, createRejection, isToolRejection } from '../define.js';
+import {
+  type AnyToolDefinition,
+  createRejection,
+  isToolRejection,
+  type ToolExecuteContext,
+} from '../define.js';
 import { ToolsError } from '../errors.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ExecutedToolCall, ToolCallRecord } from '../types.js';
@@ -88,6 +93,10 @@ async function persisted<TContext>(
   return settled;
 }
 
+/** The `reject` every executor is given (one function for all calls: it depends on none). */
+const reject: ToolExecuteContext<unknown, string>['reject'] = (reason, message, options) =>
+  createRejection(reason, message, options?.disableUntil);
+
 /** Runs the executor of a call every check allowed; a promise only when the executor returns one. */
 function execute<TContext>(
   rt: Runtime<TContext>,
@@ -105,7 +114,7 @@ function execute<TContext>(
       context: run.context as never,
       turn,
       signal: run.signal,
-      reject: (reason, message, options) => createRejection(reason, message, options?.disableUntil),
+      reject,
     });
   } catch (error) {
     return executorFailed(rt, tool, call, turn, parts, error);
@@ -179,15 +188,19 @@ function outcome<TContext>(
     result,
     replayed: false,
   };
-  const record: ToolCallRecord = {
-    id: call.id,
-    turn,
-    requested,
-    ran,
-    ...(done === undefined ? {} : { repair: done }),
-    ...(confirmationId === undefined ? {} : { confirmationId }),
-    outcome: 'executed',
-    replayed: false,
-  };
+  // written out (no spreads of optional parts): the common record is one literal
+  const record: ToolCallRecord =
+    done === undefined && confirmationId === undefined
+      ? { id: call.id, turn, requested, ran, outcome: 'executed', replayed: false }
+      : {
+          id: call.id,
+          turn,
+          requested,
+          ran,
+          ...(done === undefined ? {} : { repair: done }),
+          ...(confirmationId === undefined ? {} : { confirmationId }),
+          outcome: 'executed',
+          replayed: false,
+        };
   return { record, executed, ran: true };
 }

@@ -11,6 +11,7 @@ import type {
   ToolGateEvents,
   ToolRefusalCode,
 } from '../types.js';
+import type { CallContent } from './content.js';
 
 // The shapes the gate's internals pass between each other: the judge, the memory, refusals and
 // confirmation all import them from here and never from each other's files.
@@ -20,8 +21,8 @@ export interface CallBase {
   readonly id: string;
   readonly tool: string;
   readonly requested: ToolCallRecord['requested'];
-  /** `canonicalJson({ tool, args })` of the call as proposed: what makes it the same call. */
-  readonly content: string;
+  /** `canonicalJson({ tool, args })` of the call as proposed (written when needed): what makes it the same call. */
+  readonly content: CallContent;
 }
 
 /** What the gate lends the judgement of one call. */
@@ -63,7 +64,9 @@ export interface CheckedCall {
   readonly id: string;
   readonly tool: string;
   readonly args: unknown;
-  /** `canonicalJson({ tool, args })` as proposed: what makes two proposals the same call. */
-  readonly content: string;
+  /** `canonicalJson({ tool, args })` as proposed (written when needed): what makes two proposals the same call. */
+  readonly content: CallContent;
+  /** UTF-8 bytes of the id. */
+  readonly idBytes: number;
   readonly reason?: string | undefined;
 }

@@ -1,7 +1,8 @@
 import type { ToolGateEvents } from '../types.js';
 import { replay } from './call-shape.js';
 import type { CallMemory } from './memory.js';
-import { type Remembered, type StoredLookup, utf8Length } from './remembered.js';
+import { utf8Length } from './content.js';
+import type { Remembered, StoredLookup } from './remembered.js';
 import { refuse } from './refuse.js';
 import type { CallBase, Runtime, Settled } from './runtime.js';
 
@@ -48,7 +49,7 @@ export function createStoredAnswers<TContext>(
 
   /** The answer to a call whose id is remembered: a replay for the same content, else `call_id_reused`. */
   function answerRemembered(turn: number, base: CallBase, remembered: Remembered): Settled {
-    if (remembered.content === base.content) return replay(remembered.settled);
+    if (remembered.content.same(base.content)) return replay(remembered.settled);
     return reused(turn, base, remembered.settled.record.requested.tool);
   }
 
@@ -65,10 +66,10 @@ export function createStoredAnswers<TContext>(
 
   /** Remembers locally what the store holds, when there is room (the store stays the record otherwise). */
   function keep(turn: number, id: string, entry: Remembered): void {
-    const size = utf8Length(id) + utf8Length(entry.content);
-    if (!memory.reserve(turn, size)) return;
+    const size = memory.reserve(turn, utf8Length(id) + entry.content.bytes, undefined);
+    if (size < 0) return;
     memory.unreserve(size);
-    memory.remember(turn, id, entry);
+    memory.remember(turn, id, entry, -1);
   }
 
   /** The answer to a call the store already holds (remembered locally from now on), or `undefined`. */
@@ -83,7 +84,7 @@ export function createStoredAnswers<TContext>(
         keep(turn, base.id, found);
         return answerRemembered(turn, base, found);
       case 'executing': {
-        if (found.content !== undefined && found.content !== base.content)
+        if (found.content !== undefined && found.content !== base.content.text)
           return reused(turn, base, found.tool);
         const settled = unknownOutcome(turn, base);
         keep(turn, base.id, { settled, content: base.content });
