@@ -1,9 +1,11 @@
 import { type Clock, systemClock } from './clock.js';
 import { createEmitter } from './emitter.js';
 import { CoreError } from './errors.js';
+import { type DirectStore, registerDirect } from './internal/direct-store.js';
 import { DeadlineHeap, type HeapItem } from './internal/heap.js';
+import { isPlainJson } from './internal/plain-json.js';
 import { type JsonValue, stringifyJson } from './json.js';
-import type { Store, StoreChange, StoreEntry, StoreSetOptions } from './store.js';
+import type { CompareAndSetResult, Store, StoreChange, StoreEntry, StoreSetOptions } from './store.js';
 import { assertTtlMs } from './store-keys.js';
 
 /**
@@ -75,7 +77,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     return data.get(key);
   }
 
-  function write(key: string, value: JsonValue | undefined, options: StoreSetOptions | undefined): number {
+  /** Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once. */
+  function write(
+    key: string,
+    value: JsonValue | undefined,
+    options: StoreSetOptions | undefined,
+    text?: string,
+  ): number {
     const previous = data.get(key);
     if (previous !== undefined) expiries.remove(previous);
     if (value === undefined) {
@@ -83,7 +91,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
       return previous?.version ?? 0;
     }
-    const json = stringifyJson(value);
+    // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
+    const json = text !== undefined && isPlainJson(value, undefined) ? text : stringifyJson(value);
     const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
     const slot: Slot = {
       key,
@@ -99,14 +108,30 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     return slot.version;
   }
 
-  return {
+  const getEntry = (key: string): StoreEntry | undefined => {
+    const slot = live(key);
+    return slot === undefined ? undefined : toEntry(slot);
+  };
+  const compareAndSet = (
+    key: string,
+    expectedVersion: number | null,
+    value: JsonValue | undefined,
+    text: string | undefined,
+    setOptions: StoreSetOptions | undefined,
+  ): CompareAndSetResult => {
+    const current = live(key)?.version ?? null;
+    if (current !== expectedVersion) return { ok: false, version: current };
+    return { ok: true, version: write(key, value, setOptions, text) };
+  };
+  const direct: DirectStore = { getEntry, compareAndSet };
+
+  const store: Store = {
     async get(key) {
       const slot = live(key);
       return slot === undefined ? undefined : (JSON.parse(slot.json) as JsonValue);
     },
     async getEntry(key) {
-      const slot = live(key);
-      return slot === undefined ? undefined : toEntry(slot);
+      return getEntry(key);
     },
     async set(key, value, setOptions) {
       live(key);
@@ -119,9 +144,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return true;
     },
     async compareAndSet(key, expectedVersion, value, setOptions) {
-      const current = live(key)?.version ?? null;
-      if (current !== expectedVersion) return { ok: false, version: current };
-      return { ok: true, version: write(key, value, setOptions) };
+      return compareAndSet(key, expectedVersion, value, undefined, setOptions);
     },
     async *list(prefix) {
       open();
@@ -152,6 +175,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       expiries.clear();
     },
   };
+  registerDirect(store, direct);
+  return store;
 }
 
 interface Slot extends HeapItem {

@@ -5,7 +5,7 @@ import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
 import { KernelError } from './errors.js';
 import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
-import { createMutate } from './mutate.js';
+import { createMutate, readEntry } from './mutate.js';
 import { decodeEntry, envelope, guard, messageOf } from './record.js';
 import type { Kernel } from './api.js';
 import type { Committed, KernelRecord, KernelRefusal, Lease } from './types.js';
@@ -121,7 +121,7 @@ export function createKernel(options: KernelOptions): Kernel {
     async read(key, codec) {
       let entry: StoreEntry | undefined;
       try {
-        entry = await store.getEntry(key);
+        entry = await readEntry(store, key);
       } catch (err) {
         throw new KernelError('store_failed', `reading ${key} failed: ${messageOf(err)}`, {
           cause: err,

@@ -2,7 +2,8 @@
 // what was read, and commit with one compare-and-set; a lost race reads again and decides again.
 import type { Clock } from '../clock.js';
 import type { JsonValue } from '../json.js';
-import type { Store } from '../store.js';
+import { directOf } from '../internal/direct-store.js';
+import type { Store, StoreEntry } from '../store.js';
 import { type Decoded, decodeEntry, messageOf, refusal, tooLarge, ttlOf } from './record.js';
 import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
 
@@ -31,6 +32,20 @@ export function createMutate(options: {
   readonly maxBytes: number;
 }) {
   const { store, clock, graceMs, maxBytes } = options;
+  // each write serialises its record once: the size check and a memory store share the text
+  const write = (
+    key: string,
+    expected: number | null,
+    json: JsonValue | undefined,
+    text: string | undefined,
+    ttlMs: number | undefined,
+  ) => {
+    const setOptions = ttlMs === undefined ? undefined : { ttlMs };
+    const direct = directOf(store);
+    return direct === undefined
+      ? store.compareAndSet(key, expected, json, setOptions)
+      : direct.compareAndSet(key, expected, json, text, setOptions);
+  };
   /**
    * Reads, decides on the read, and commits with one compare-and-set; a lost race starts over.
    * `basis` (a read the caller holds) stands for the first read: its compare-and-set fails unless the
@@ -48,7 +63,7 @@ export function createMutate(options: {
       if (attempt === 0 && basis !== undefined) read = basis;
       else {
         try {
-          read = decodeEntry(key, await store.getEntry(key), codec);
+          read = decodeEntry(key, await readEntry(store, key), codec);
         } catch (err) {
           return refusal('store_failed', key, `reading ${key} failed: ${messageOf(err)}`, err);
         }
@@ -68,17 +83,13 @@ export function createMutate(options: {
       const next = plan.next;
       // a kernel record is plain JSON by construction
       const json = next as unknown as JsonValue | undefined;
-      if (json !== undefined && tooLarge(JSON.stringify(json), maxBytes)) {
+      const text = json === undefined ? undefined : JSON.stringify(json);
+      if (text !== undefined && tooLarge(text, maxBytes)) {
         return refusal('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
       }
       const ttlMs = next === undefined ? undefined : ttlOf(next, now, graceMs);
       try {
-        const cas = await store.compareAndSet(
-          key,
-          read.version,
-          json,
-          ttlMs === undefined ? undefined : { ttlMs },
-        );
+        const cas = await write(key, read.version, json, text, ttlMs);
         if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
       } catch (err) {
         return refusal('store_failed', key, `writing ${key} failed: ${messageOf(err)}`, err);
@@ -86,4 +97,13 @@ export function createMutate(options: {
     }
     return refusal('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);
   };
+}
+
+/** @internal `store.getEntry(key)`, without a promise when the store is a memory store. */
+export function readEntry(
+  store: Store,
+  key: string,
+): StoreEntry | undefined | Promise<StoreEntry | undefined> {
+  const direct = directOf(store);
+  return direct === undefined ? store.getEntry(key) : direct.getEntry(key);
 }

@@ -1,0 +1,48 @@
+// A synchronous way into a memory store for the kernel: the same reads and writes as its public
+// methods, without a promise per call, and a write that takes the text the kernel already wrote.
+import type { JsonValue } from '../json.js';
+import type { Store, CompareAndSetResult, StoreEntry, StoreSetOptions } from '../store.js';
+
+/** @internal The synchronous reads and writes of one memory store. */
+export interface DirectStore {
+  /** What `getEntry` would resolve to (throws what it would reject with). */
+  readonly getEntry: (key: string) => StoreEntry | undefined;
+  /**
+   * What `compareAndSet` would resolve to; `text` is `JSON.stringify(value)`, stored as it is when
+   * `value` is plain JSON (otherwise the write throws as `compareAndSet` would reject).
+   */
+  readonly compareAndSet: (
+    key: string,
+    expectedVersion: number | null,
+    value: JsonValue | undefined,
+    text: string | undefined,
+    options: StoreSetOptions | undefined,
+  ) => CompareAndSetResult;
+}
+
+interface Registered {
+  readonly direct: DirectStore;
+  readonly getEntry: Store['getEntry'];
+  readonly compareAndSet: Store['compareAndSet'];
+}
+
+const registry = new WeakMap<Store, Registered>();
+
+/** @internal Records the synchronous path of `store`, the object `createMemoryStore` returned. */
+export function registerDirect(store: Store, direct: DirectStore): void {
+  registry.set(store, { direct, getEntry: store.getEntry, compareAndSet: store.compareAndSet });
+}
+
+/**
+ * @internal The synchronous path of `store`, or undefined when it has none: another store, a
+ * wrapper around a memory store, or a memory store whose `getEntry` or `compareAndSet` was replaced
+ * since (a test that counts or fails calls sees every one of them).
+ */
+export function directOf(store: Store): DirectStore | undefined {
+  const found = registry.get(store);
+  return found !== undefined &&
+    store.getEntry === found.getEntry &&
+    store.compareAndSet === found.compareAndSet
+    ? found.direct
+    : undefined;
+}
