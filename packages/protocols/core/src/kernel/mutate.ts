@@ -32,20 +32,6 @@ export function createMutate(options: {
   readonly maxBytes: number;
 }) {
   const { store, clock, graceMs, maxBytes } = options;
-  // each write serialises its record once: the size check and a memory store share the text
-  const write = (
-    key: string,
-    expected: number | null,
-    json: JsonValue | undefined,
-    text: string | undefined,
-    ttlMs: number | undefined,
-  ) => {
-    const setOptions = ttlMs === undefined ? undefined : { ttlMs };
-    const direct = directOf(store);
-    return direct === undefined
-      ? store.compareAndSet(key, expected, json, setOptions)
-      : direct.compareAndSet(key, expected, json, text, setOptions);
-  };
   /**
    * Reads, decides on the read, and commits with one compare-and-set; a lost race starts over.
    * `basis` (a read the caller holds) stands for the first read: its compare-and-set fails unless the
@@ -59,11 +45,14 @@ export function createMutate(options: {
     basis?: Fresh<T>,
   ): Promise<Mutated<R>> {
     for (let attempt = 0; attempt < attempts; attempt++) {
+      // a memory store is read and written without a promise, and keeps the text checked for size
+      const direct = directOf(store);
       let read: Decoded<T>;
       if (attempt === 0 && basis !== undefined) read = basis;
       else {
         try {
-          read = decodeEntry(key, await readEntry(store, key), codec);
+          const entry = direct === undefined ? await store.getEntry(key) : direct.getEntry(key);
+          read = decodeEntry(key, entry, codec);
         } catch (err) {
           return refusal('store_failed', key, `reading ${key} failed: ${messageOf(err)}`, err);
         }
@@ -89,7 +78,11 @@ export function createMutate(options: {
       }
       const ttlMs = next === undefined ? undefined : ttlOf(next, now, graceMs);
       try {
-        const cas = await write(key, read.version, json, text, ttlMs);
+        const setOptions = ttlMs === undefined ? undefined : { ttlMs };
+        const cas =
+          direct === undefined
+            ? await store.compareAndSet(key, read.version, json, setOptions)
+            : direct.compareAndSet(key, read.version, json, text, setOptions);
         if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
       } catch (err) {
         return refusal('store_failed', key, `writing ${key} failed: ${messageOf(err)}`, err);
