@@ -30,6 +30,7 @@ const PACKAGES = [
   'protocol-tools',
   'turns',
   'ledger',
+  'console',
   'restate',
 ];
 
