@@ -41,12 +41,3 @@ export function rowsOf(page: Page): Promise<{ cells: string[]; className: string
     })),
   );
 }
-
-/** Polls `check` until it holds, failing after `timeoutMs` with what it waited for. */
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

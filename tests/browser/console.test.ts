@@ -20,7 +20,8 @@ import { createFakeChannel, createFakePlatformOrder } from '@parley/testing';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../../packages/redis/test/helpers.js';
-import { launchChromium, openPage, rowsOf, until } from './browser.js';
+import { until } from '../support/console-cli.js';
+import { launchChromium, openPage, rowsOf } from './browser.js';
 
 const NOW = 1_700_000_000_000;
 let browser: Browser;
