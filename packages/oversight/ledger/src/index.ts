@@ -18,6 +18,8 @@ export { ENTRY_KINDS, GENESIS_HASH, LEDGER_FORMAT_VERSION } from './entry.js';
 export type { AppendResult, EntryKind, LedgerEntry, LedgerInput, Redacted } from './entry.js';
 export { verifyLedger, TAMPER_KINDS } from './verify.js';
 export type { ChainPoint, TamperKind, VerifyOptions, VerifyResult } from './verify.js';
+export { readStoredChain } from './stored.js';
+export type { StoredChain } from './stored.js';
 export { publicKeyOf } from './signing.js';
 export type { LedgerSigningKey } from './signing.js';
 export { redactValue, matchesRedacted } from './redact.js';

@@ -9,6 +9,8 @@
  * @module @parley/confirm
  */
 export { createConfirmGate } from './gate.js';
+export { CONFIRMATION_RECORD, DECISION_RECORD } from './records.js';
+export type { DecisionRecord } from './records.js';
 export { authorizeStep, confirmRules, confirmStep, createConfirmation } from './step.js';
 export type {
   PromptShown,

@@ -45,6 +45,9 @@ import {
   type ConfirmRules,
   type ConfirmRulesOptions,
   confirmRules,
+  CONFIRMATION_RECORD,
+  DECISION_RECORD,
+  type DecisionRecord,
   confirmStep,
   createConfirmation,
   createConfirmGate,
@@ -72,7 +75,7 @@ import {
   type Vocabulary,
   type VocabularyWords,
 } from '../src/index.js';
-import { createManualClock, isParleyError } from '@parley/core';
+import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { createMessageBus } from '@parley/bus';
 
 let logs: string[] = [];
@@ -597,6 +600,25 @@ describe('@parley/confirm examples', () => {
     );
     log(fact.kind, fact.kind === 'prompt_delivered' && fact.textDigest?.length);
     expectPrinted('prompt_delivered 64');
+  });
+  it('CONFIRMATION_RECORD (records.ts)', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const pending = await kernel.list('confirm:pending:', CONFIRMATION_RECORD);
+    log(CONFIRMATION_RECORD.kind, pending.records.length);
+    expectPrinted('parley.confirm.pending 0');
+  });
+
+  it('DECISION_RECORD (records.ts)', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const decision = await kernel.read('confirm:decision:c1', DECISION_RECORD);
+    log(DECISION_RECORD.kind, decision);
+    expectPrinted('parley.confirm.decision undefined');
+  });
+
+  it('DecisionRecord (internal/records.ts)', async () => {
+    function decidedBy(record: DecisionRecord): string {
+      return `${record.outcome} by ${record.decidedBy ?? 'nobody'}${record.usedAt === undefined ? '' : ' (used)'}`;
+    }
   });
 });
 

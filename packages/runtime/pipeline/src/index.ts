@@ -25,7 +25,7 @@ export type {
 } from './types.js';
 export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
-export { NODE_STATUSES, NODE_RECORD } from './records.js';
+export { NODE_STATUSES, NODE_RECORD, RUN_RECORD } from './records.js';
 export { revisionOrder, toReviseRequest } from './revision.js';
 export { nodeStep } from './node-step.js';
 export { afterFailure } from './failure-policy.js';

@@ -33,6 +33,7 @@ import {
   MAX_COUNTED_SKIPS,
   type CronFire,
   NODE_RECORD,
+  RUN_RECORD,
   NODE_STATUSES,
   type NodeEffect,
   type NodeEvent,
@@ -507,6 +508,12 @@ describe('records.ts: NODE_RECORD', () => {
     const kernel = createKernel({ store: createMemoryStore() });
     const node = await kernel.read('pipeline:node:r1:intel', NODE_RECORD);
     expect([NODE_RECORD.kind, node]).toEqual(['parley.pipeline.node', undefined]); // parley.pipeline.node undefined
+  });
+
+  it('RUN_RECORD', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const run = await kernel.read('pipeline:run:r1', RUN_RECORD);
+    expect([RUN_RECORD.kind, run]).toEqual(['parley.pipeline.run', undefined]); // parley.pipeline.run undefined
   });
 
   it('afterFailure (failure-policy.ts)', async () => {
