@@ -52,7 +52,7 @@ for (const file of files) {
       });
       const r = results[name];
       console.log(
-        `  ${name.padEnd(28)} ${suite.kind === 'memory' ? `${fmtBytes(r.bytes)} / instance` : `${fmtTime(r.avgNs)} / op  (p99 ${fmtTime(r.p99Ns)})`}`,
+        `  ${name.padEnd(28)} ${suite.kind === 'memory' ? `${fmtBytes(r.bytes)} / instance` : `${fmtTime(r.avgNs)} / op  (p99 ${fmtTime(r.p99Ns)}${r.cpuNs === undefined ? '' : `, CPU ${fmtTime(r.cpuNs)}`})`}`,
       );
     }
     for (const goal of suite.goals) {
@@ -74,6 +74,11 @@ for (const file of files) {
             : `${goal.case} is ${(1 / ratio).toFixed(2)}× slower than ${goal.vs}`;
         if (goal.fasterBy !== undefined) line += ` (goal ≥ ${goal.fasterBy}× faster)`;
         if (goal.slowerByAtMost !== undefined) line += ` (goal ≤ ${goal.slowerByAtMost}× slower)`;
+        // Not judged: the goals are on wall-clock means; CPU time per call reads steadier under load.
+        if (a.cpuNs !== undefined && b.cpuNs !== undefined) {
+          const cpu = b.cpuNs / a.cpuNs;
+          line += cpu >= 1 ? ` [CPU ${cpu.toFixed(2)}× faster]` : ` [CPU ${(1 / cpu).toFixed(2)}× slower]`;
+        }
       }
       if (!ok) missed++;
       // A comparison without a threshold is a reference for reading the others: shown, not judged.
