@@ -117,12 +117,23 @@ async function measureAsync(
   return { avgNs: totalNs / calls, p50Ns: at(0.5), p99Ns: at(0.99), cpuNs, batch };
 }
 
+/** Calls a case makes before it is timed, at the least, unless they take longer than 5 s (see `batchSize`). */
+const WARM_UP_CALLS = 5_000;
+
 /**
- * How many calls of `op` take about 100 µs. Calls run for 300 ms first, so the JIT has compiled the
- * hot paths (20 ms of calls left a case at a fraction of its speed), then for 20 ms to count.
+ * How many calls of `op` take about 100 µs. Calls run for 300 ms and at least {@link WARM_UP_CALLS}
+ * times (or 5 s, for a slow operation) first, so the JIT has compiled the hot paths (20 ms of calls
+ * left a case at a fraction of its speed; 300 ms alone left a confirm round trip, which runs a few
+ * thousand times in 300 ms on a loaded machine, 3–4× slower than after 5 000 calls, while its small
+ * baseline was long warm), then for 20 ms to count.
  */
 async function batchSize(op: () => unknown): Promise<number> {
-  for (const warmUp = performance.now(); performance.now() - warmUp < 300; ) await op();
+  const warmUp = performance.now();
+  const warming = (calls: number): boolean => {
+    const ms = performance.now() - warmUp;
+    return ms < 300 || (calls < WARM_UP_CALLS && ms < 5_000);
+  };
+  for (let calls = 0; warming(calls); calls++) await op();
   const start = performance.now();
   let calls = 0;
   while (performance.now() - start < 20) {
