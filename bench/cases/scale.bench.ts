@@ -11,6 +11,7 @@
 // scale-out`) or when redis-server is on PATH; each case starts its own redis-server on loopback.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
 import { startRedis } from '../../packages/redis/test/helpers.js';
 import { exitAfterResult, suite } from '../lib.js';
 import type { ReplicaCommand, ReplicaReport } from '../scale-replica.js';
@@ -86,9 +87,46 @@ async function replicas(count: number): Promise<() => Promise<unknown>> {
     }
   }
   const shares = started.map((_, i) => Math.floor(PER_OP / count) + (i < PER_OP % count ? 1 : 0));
+  let decided = 0;
+  watchRedis(server.client(), () => decided);
   // Per operation: PER_OP decisions, so the time of one decision is the printed time / PER_OP.
-  return () =>
-    Promise.all(started.map((replica, i) => replica.ask({ type: 'answer', n: shares[i] as number })));
+  return async () => {
+    const reports = await Promise.all(
+      started.map((replica, i) => replica.ask({ type: 'answer', n: shares[i] as number })),
+    );
+    // The warm-up and the timed calls answer thousands: a replica that ran out would time nothing.
+    if (reports.some((report, i) => report.type !== 'answered' || report.n !== shares[i])) {
+      throw new Error('a replica ran out of pending confirmations: raise PARLEY_SCALE_PENDING');
+    }
+    decided += PER_OP;
+  };
+}
+
+/**
+ * Prints, every second while decisions are made, how busy redis-server was (its own CPU time from
+ * `INFO cpu`, in % of one core: near 100 % it is the limit) and the decisions per second.
+ */
+function watchRedis(redis: Redis, decided: () => number): void {
+  const field = (info: string, name: string): number =>
+    Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+  const cpu = async (): Promise<number> => {
+    const info = await redis.info('cpu');
+    return field(info, 'used_cpu_user') + field(info, 'used_cpu_sys');
+  };
+  let last = { at: performance.now(), cpu: Number.NaN, decided: 0 };
+  const timer = setInterval(async () => {
+    const now = { at: performance.now(), cpu: await cpu(), decided: decided() };
+    const seconds = (now.at - last.at) / 1000;
+    if (!Number.isNaN(last.cpu) && now.decided > last.decided) {
+      const busy = ((now.cpu - last.cpu) / seconds) * 100;
+      const rate = (now.decided - last.decided) / seconds;
+      process.stderr.write(
+        `    redis-server ${busy.toFixed(0)} % of a core, ${rate.toFixed(0)} decisions/s\n`,
+      );
+    }
+    last = now;
+  }, 1_000);
+  timer.unref();
 }
 
 function redisInstalled(): boolean {
