@@ -1,7 +1,9 @@
 import { type Clock, systemClock } from './clock.js';
 import { createEmitter } from './emitter.js';
 import { CoreError } from './errors.js';
+import { takeText } from './internal/handed-text.js';
 import { DeadlineHeap, type HeapItem } from './internal/heap.js';
+import { isPlainJson } from './internal/plain-json.js';
 import { type JsonValue, stringifyJson } from './json.js';
 import type { Store, StoreChange, StoreEntry, StoreSetOptions } from './store.js';
 import { assertTtlMs } from './store-keys.js';
@@ -83,7 +85,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
       return previous?.version ?? 0;
     }
-    const json = stringifyJson(value);
+    // A kernel write hands over the text it serialised to check the record's size: checked, not redone.
+    const handed = takeText(value);
+    const json = handed !== undefined && isPlainJson(value, undefined) ? handed : stringifyJson(value);
     const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
     const slot: Slot = {
       key,

@@ -2,6 +2,7 @@ import type { MessageBus, SessionAddress } from '@parley/bus';
 import {
   assertTimeoutMs,
   type Clock,
+  type Committed,
   createEmitter,
   createKernel,
   createOwnerId,
@@ -15,6 +16,7 @@ import {
   type TimerHandle,
 } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
+import type { ConfirmationRecord } from './records.js';
 import { confirmRules } from '../step.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
@@ -41,6 +43,12 @@ export interface Entry {
   waiting?: (() => void)[] | undefined;
   /** Store writes of this entry, in order. */
   io: Promise<unknown>;
+  /**
+   * The pending record as this gate last committed it, with its store version: the kernel's basis
+   * for the next write (no read; its compare-and-set lands only on exactly that version) and how a
+   * store change is known to be this gate's own write. Undefined until it writes one.
+   */
+  committed?: Committed<ConfirmationRecord> | undefined;
   /** The timer of the answering window (or a follower's grace after it). */
   timer?: TimerHandle | undefined;
   signal?: AbortSignal | undefined;

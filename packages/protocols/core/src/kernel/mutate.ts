@@ -2,6 +2,7 @@
 // what was read, and commit with one compare-and-set; a lost race reads again and decides again.
 import type { Clock } from '../clock.js';
 import type { JsonValue } from '../json.js';
+import { handOver } from '../internal/handed-text.js';
 import type { Store } from '../store.js';
 import { type Decoded, decodeEntry, messageOf, refusal, tooLarge, ttlOf } from './record.js';
 import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
@@ -62,14 +63,23 @@ export function createMutate(options: {
         continue;
       }
       if ('ok' in plan) return plan;
+      if (plan.next === undefined && read.version === null && read === basis) {
+        basis = undefined; // deleting what a basis says is absent: only a fresh read can say so
+        attempt--;
+        continue;
+      }
       if (!plan.write || (plan.next === undefined && read.version === null)) {
         return { ok: true, out: plan.out, next: read.record, version: read.version };
       }
       const next = plan.next;
       // a kernel record is plain JSON by construction
       const json = next as unknown as JsonValue | undefined;
-      if (json !== undefined && tooLarge(JSON.stringify(json), maxBytes)) {
-        return refusal('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
+      if (next !== undefined) {
+        const text = JSON.stringify(next);
+        if (tooLarge(text, maxBytes)) {
+          return refusal('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
+        }
+        handOver(next, text); // the memory store writes this text instead of serialising again
       }
       const ttlMs = next === undefined ? undefined : ttlOf(next, now, graceMs);
       try {

@@ -37,9 +37,9 @@ export function createResponder(ctx: Shared): Responder {
     settle(record, 'expire', clock.now());
   }
 
-  function finish(record: Incoming, to: RequestState): void {
+  function finish(record: Incoming, to: RequestState, now: number): void {
     record.state = to;
-    record.settledAt = clock.now();
+    record.settledAt = now;
     if (record.deadline !== undefined) queue.remove(record.deadline);
     record.deadline = undefined;
     tracker.settle(record);
@@ -51,16 +51,16 @@ export function createResponder(ctx: Shared): Responder {
   /** The one way an incoming record settles; a final state accepts nothing, so it settles once. */
   function settle(record: Incoming, event: RequestEvent, now: number): void {
     const next = requestStep(record.state, record.deadlineAt, event, now);
-    if (next !== undefined) finish(record, next.to);
+    if (next !== undefined) finish(record, next.to, now);
   }
 
-  function pendingOrThrow(id: string): Incoming {
+  /** The pending record `id` answered at `now`: one clock reading decides and stamps the answer. */
+  function pendingOrThrow(id: string, now: number): Incoming {
     if (ctx.isClosed())
       throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
     const record = tracker.get(id);
     // An answer at or past the deadline is too late whatever the timer did: the request expires first.
     if (record !== undefined && record.state === 'pending') {
-      const now = clock.now();
       if (now < record.deadlineAt) return record;
       settle(record, 'expire', now);
     }
@@ -159,7 +159,8 @@ export function createResponder(ctx: Shared): Responder {
     },
 
     respond(id, response) {
-      const record = pendingOrThrow(id);
+      const now = clock.now();
+      const record = pendingOrThrow(id, now);
       const checked = check(record.protocol.response, response);
       if (isPromise(checked)) {
         checked.catch(() => {}); // answered synchronously below; the async result is not needed
@@ -191,12 +192,12 @@ export function createResponder(ctx: Shared): Responder {
       });
       record.response = checked.value;
       record.reason = decision.reason;
-      settle(record, decision.approve ? 'approve' : 'reject', clock.now());
+      settle(record, decision.approve ? 'approve' : 'reject', now);
       return toTracked(record);
     },
 
     progress(id, options = {}) {
-      const record = pendingOrThrow(id);
+      const record = pendingOrThrow(id, clock.now());
       sendOrThrow(record, {
         kind: 'progress',
         request_id: id,
