@@ -12,7 +12,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { startRedis } from '../../packages/redis/test/helpers.js';
+import { startRedis } from '../../packages/stores/redis/test/helpers.js';
 import { exitAfterResult, suite } from '../lib.js';
 import type { ReplicaCommand, ReplicaReport } from '../scale-replica.js';
 

@@ -65,7 +65,7 @@ export type { Vocabulary, VocabularyWords, ReplyVerdict } from './vocabulary.js'
 export { digestAction, canonicalJson } from './digest.js';
 export { consentFactsOf, promptedFact } from './consent.js';
 export { allowanceCovers, allowanceOf, allowanceScope } from './allowance.js';
-export type { StandingAllowance } from './allowance.js';
+export type { AllowanceView, StandingAllowance } from './allowance.js';
 export type { ConfirmAction } from './digest.js';
 export { ConfirmError, CONFIRM_ERROR_CODES } from './errors.js';
 export type { ConfirmErrorCode } from './errors.js';

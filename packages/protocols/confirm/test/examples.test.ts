@@ -19,6 +19,7 @@ import {
   allowanceOf,
   allowanceScope,
   type StandingAllowance,
+  type AllowanceView,
   promptedFact,
   type ConfirmDecision,
   type ConfirmErrorCode,
@@ -631,6 +632,18 @@ describe('allowance.ts', () => {
       approvers: 'requester',
       requester: 'U1',
     };
+  });
+
+  it('AllowanceView', () => {
+    const view: AllowanceView = {
+      id: 'c1',
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy' },
+      approvers: 'any',
+      requester: 'U1',
+    };
+    log(allowanceScope(view) === allowanceScope({ ...view, id: 'c2' }));
+    expectPrinted('true');
   });
 
   it('allowanceScope', () => {
