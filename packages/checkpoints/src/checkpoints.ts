@@ -66,10 +66,11 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   };
   if (typeof options.maxCheckpoints !== 'function') cap(options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS);
 
-  const refuse = (code: CheckpointRefusalCode, reason: string, extra: object = {}): CheckpointRefusal => ({
+  const refuse = (code: CheckpointRefusalCode, message: string, extra: object = {}): CheckpointRefusal => ({
     ok: false,
     code,
-    reason,
+    message,
+    reason: message,
     ...extra,
   });
 

@@ -46,6 +46,7 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
  *
  * const refusal: Refusal = {
  *   ok: false, code: 'event_not_accepted', state: 'approved', event: 'reject',
+ *   message: 'State "approved" does not accept "reject"',
  *   reason: 'State "approved" does not accept "reject"',
  * };
  * ```
@@ -55,6 +56,9 @@ export interface Refusal<TState extends string = string, TEvent extends string =
   readonly code: RefusalCode;
   readonly state: TState;
   readonly event: TEvent | string;
+  /** Why the event was refused, in words for a person or a log. */
+  readonly message: string;
+  /** @deprecated Use `message` (the same text); removed in the next minor version. */
   readonly reason: string;
   /** For `guard_failed`: the name of the guard that did not hold (the last one tried). */
   readonly guard?: string;
@@ -103,7 +107,7 @@ export type SendResult<TState extends string = string, TEvent extends string = s
  * import type { TransitionResult } from '@parley/fsm';
  *
  * function next(result: TransitionResult): string {
- *   return result.ok ? result.snapshot.state : result.reason;
+ *   return result.ok ? result.snapshot.state : result.message;
  * }
  * ```
  */

@@ -99,6 +99,7 @@ describe('Machine.transition', () => {
       code: 'event_not_accepted',
       state: 'draft',
       event: 'pay',
+      message: 'State "draft" does not accept "pay"',
       reason: 'State "draft" does not accept "pay"',
     });
   });

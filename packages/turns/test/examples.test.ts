@@ -157,7 +157,12 @@ describe('TSDoc examples', () => {
   it('TURN_REFUSAL_CODES, TurnRefusalCode and TurnRefusal', () => {
     expect(TURN_REFUSAL_CODES.includes('key_reused')).toBe(true);
     const code: TurnRefusalCode = 'busy';
-    const refusal: TurnRefusal<'game_over'> = { ok: false, code: 'game_over', reason: 'The game is over' };
+    const refusal: TurnRefusal<'game_over'> = {
+      ok: false,
+      code: 'game_over',
+      message: 'The game is over',
+      reason: 'The game is over',
+    };
     expect([code, refusal.code]).toEqual(['busy', 'game_over']);
   });
 
@@ -197,8 +202,8 @@ describe('TSDoc examples', () => {
     log({ turnId: 't1', turn: 1, key: 't1', ok: true });
     expect([
       timeout,
-      say({ ok: false, code: 'busy', reason: '' }),
-      taken({ ok: false, code: 'disabled', reason: '' }),
+      say({ ok: false, code: 'busy', message: '', reason: '' }),
+      taken({ ok: false, code: 'disabled', message: '', reason: '' }),
       describeOpen({ resumed: true, turn: 2, turnId: 't2' }),
       lines,
     ]).toEqual([60_000, 'refused: busy', true, 'resumed at t2', ['t1 committed']]);

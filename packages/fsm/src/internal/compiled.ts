@@ -208,8 +208,8 @@ export function refusal(compiled: CompiledMachine, index: number, event: string,
     reason = `State "${state}" does not accept "${event}"`;
   }
   return guard === undefined
-    ? { ok: false, code, state, event, reason }
-    : { ok: false, code, state, event, reason, guard };
+    ? { ok: false, code, state, event, message: reason, reason }
+    : { ok: false, code, state, event, message: reason, reason, guard };
 }
 
 /**
@@ -224,7 +224,7 @@ export function callbackFailed(
 ): Refusal {
   const state = compiled.names[index] as string;
   const reason = `A guard or assign of "${event}" in state "${state}" threw: ${String(cause)}`;
-  return { ok: false, code: 'callback_failed', state, event, reason, cause };
+  return { ok: false, code: 'callback_failed', state, event, message: reason, reason, cause };
 }
 
 function resolveGuard(

@@ -230,7 +230,8 @@ export class MachineActor {
 
   private closedRefusal(type: string): Refusal {
     const state = this.c.names[this.i] as string;
-    return { ok: false, code: 'closed', state, event: type, reason: `The actor of "${this.c.id}" is closed` };
+    const message = `The actor of "${this.c.id}" is closed`;
+    return { ok: false, code: 'closed', state, event: type, message, reason: message };
   }
 
   private setDeadlines(deadlines: readonly Deadline[]): void {
