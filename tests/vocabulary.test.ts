@@ -126,6 +126,12 @@ function objectBranches(text: string, from: number): string[] {
   return branches;
 }
 
+/**
+ * Names two packages export on purpose (a re-export of one symbol, never two symbols under one name),
+ * each with the reason. Empty: every exported name has one home.
+ */
+const SHARED_NAMES: Readonly<Record<string, string>> = {};
+
 const pascal = (name: string): string =>
   name.replace(/(^|-)([a-z])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
 
@@ -221,5 +227,23 @@ describe('the vocabulary', () => {
       }
     }
     expect(drift).toEqual([]);
+  });
+
+  // A deprecated alias (an old name kept one minor version next to its new home) does not count.
+  it('gives every exported name one home: no two packages export the same name', () => {
+    const homes = new Map<string, Set<string>>();
+    for (const { pkg, text } of reports) {
+      for (const match of text.matchAll(
+        /^\/\/ ([^\r\n]*)\r?\nexport (?:declare )?(?:abstract )?(?:function|const|let|class|interface|type|enum|namespace) (\w+)/gm,
+      )) {
+        const name = match[2] ?? '';
+        if ((match[1] ?? '').includes('@deprecated') || SHARED_NAMES[name] !== undefined) continue;
+        homes.set(name, (homes.get(name) ?? new Set()).add(pkg));
+      }
+    }
+    const shared = [...homes]
+      .filter(([, pkgs]) => pkgs.size > 1)
+      .map(([name, pkgs]) => `${name}: ${[...pkgs].join(', ')}`);
+    expect(shared).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 // unless `--verbose` is given. `--tour` (what `npm run demo` passes) runs the first two scenarios.
 // Without `--scenario`, it ends with two pipelines side by side (BTC/USDT and ETH/USDT).
 import { createInterface } from 'node:readline/promises';
-import { toMermaid } from '@parley/pipeline';
+import { toPipelineMermaid } from '@parley/pipeline';
 import type { ChairmanDecision } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { runQuantPipeline } from './run.js';
@@ -26,7 +26,7 @@ const answerBy =
 
 if (args.includes('--mermaid')) {
   const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
-  if (parsed.ok) console.log(toMermaid(parsed.value));
+  if (parsed.ok) console.log(toPipelineMermaid(parsed.value));
 } else if (interactive) {
   const rl = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator](); // buffers lines typed (or piped) before the question

@@ -1,7 +1,7 @@
 // A refusal's text is `message` (CONTRIBUTING, "Vocabulary"); `reason` stays one minor version as a
 // deprecated copy of it, so a reader of the old field keeps the same text.
 import { describe, expect, it } from 'vitest';
-import { createActor, defineMachine, type Refusal } from '../src/index.js';
+import { createActor, defineMachine, type FsmRefusal } from '../src/index.js';
 
 const machine = defineMachine({
   id: 'door',
@@ -40,7 +40,7 @@ describe('a refusal of an event', () => {
   it('carries machine_done and event_not_accepted as `message` too', () => {
     const done = machine.transition(machine.initialSnapshot(), 'lock');
     if (!done.ok) throw new Error('expected the lock to be taken');
-    const refused = machine.transition(done.snapshot, 'open') as Refusal;
+    const refused = machine.transition(done.snapshot, 'open') as FsmRefusal;
     expect([refused.code, refused.message, refused.reason]).toEqual([
       'machine_done',
       'The machine is done (final state "gone"); "open" is ignored',

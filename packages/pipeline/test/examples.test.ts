@@ -17,7 +17,7 @@ import {
   definePipeline,
   FAILURE_KINDS,
   type FailureKind,
-  type FailurePolicy,
+  type NodeFailurePolicy,
   MAX_PIPELINE_NODES,
   nextCronRun,
   previousCronRun,
@@ -59,7 +59,7 @@ import {
   sessionToolsAt,
   type StartRunOptions,
   type TaskNode,
-  toMermaid,
+  toPipelineMermaid,
 } from '../src/index.js';
 import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
@@ -230,7 +230,7 @@ describe('errors.ts examples', () => {
 });
 
 describe('mermaid.ts examples', () => {
-  it('toMermaid', async () => {
+  it('toPipelineMermaid', async () => {
     const pipeline = definePipeline({
       name: 'p',
       nodes: [
@@ -238,7 +238,7 @@ describe('mermaid.ts examples', () => {
         { id: 'ok', kind: 'approval', dependsOn: ['draft'] },
       ],
     });
-    expect([toMermaid(pipeline, { draft: 'done' }).includes('class draft done')]).toEqual([true]); // true
+    expect([toPipelineMermaid(pipeline, { draft: 'done' }).includes('class draft done')]).toEqual([true]); // true
   });
 });
 
@@ -402,8 +402,8 @@ describe('types.ts examples', () => {
     const kind: FailureKind = 'timeout';
   });
 
-  it('FailurePolicy', async () => {
-    const modelErrors: FailurePolicy = { retries: 1, after: 'abort' };
+  it('NodeFailurePolicy', async () => {
+    const modelErrors: NodeFailurePolicy = { retries: 1, after: 'abort' };
   });
 
   it('DEFAULT_FAILURE_POLICIES', async () => {

@@ -51,7 +51,7 @@ import {
   type ToolDefinition,
   type ToolExecuteContext,
   type ToolFailureStatus,
-  type ToolFeedback,
+  type ToolGateFeedback,
   type ToolGate,
   type ToolGateEvents,
   type ToolGateLimits,
@@ -484,8 +484,8 @@ describe('examples in types.ts', () => {
       disabled_until: 'turn 5',
     };
   });
-  it('runs the ToolFeedback example', async () => {
-    const feedback: ToolFeedback = { failed_calls: [] };
+  it('runs the ToolGateFeedback example', async () => {
+    const feedback: ToolGateFeedback = { failed_calls: [] };
   });
   it('runs the ExecutedToolCall example', async () => {
     const done: ExecutedToolCall = {

@@ -221,12 +221,12 @@ export type TurnCheckpointResult =
  *
  * @example
  * ```ts
- * import type { OpenResult } from '@parley/turns';
+ * import type { TurnOpenResult } from '@parley/turns';
  *
- * const describe = (opened: OpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
+ * const describe = (opened: TurnOpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
  * ```
  */
-export interface OpenResult {
+export interface TurnOpenResult {
   readonly resumed: boolean;
   readonly turn: number;
   readonly turnId: string;

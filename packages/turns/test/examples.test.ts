@@ -9,7 +9,7 @@ import {
   DEFAULT_TURN_TIMEOUT_MS,
   MAX_KEY_LENGTH,
   MAX_INPUT_LENGTH,
-  type OpenResult,
+  type TurnOpenResult,
   TURN_REFUSAL_CODES,
   TURNS_ERROR_CODES,
   type TurnCheckpoint,
@@ -190,13 +190,13 @@ describe('TSDoc examples', () => {
     expect(await plan.readState()).toEqual({ hp: 20 });
   });
 
-  it('TurnRunnerOptions, TurnResult, TurnCheckpointResult, OpenResult and TurnRunnerEvents', () => {
+  it('TurnRunnerOptions, TurnResult, TurnCheckpointResult, TurnOpenResult and TurnRunnerEvents', () => {
     type Options = TurnRunnerOptions<string, { hp: number }, { hp: number }, string, string, undefined, null>;
     const timeout: Options['turnTimeoutMs'] = 60_000;
     const say = (result: TurnResult<string, string, null>) =>
       result.ok ? result.record : `refused: ${result.code}`;
     const taken = (result: TurnCheckpointResult) => result.ok || result.code === 'disabled';
-    const describeOpen = (opened: OpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
+    const describeOpen = (opened: TurnOpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
     const lines: string[] = [];
     const log = (e: TurnRunnerEvents['committed']) => lines.push(`${e.turnId} committed`);
     log({ turnId: 't1', turn: 1, key: 't1', ok: true });
