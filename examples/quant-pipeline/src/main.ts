@@ -9,7 +9,7 @@
 import { createInterface } from 'node:readline/promises';
 import { type RunningConsole, startConsole } from '@parley/console';
 import { createManualClock, createMemoryStore } from '@parley/core';
-import { toMermaid } from '@parley/pipeline';
+import { toPipelineMermaid } from '@parley/pipeline';
 import type { ChairmanDecision } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
 import { DEMO_START, runQuantPipeline } from './run.js';
@@ -31,7 +31,7 @@ const answerBy =
 
 if (args.includes('--mermaid')) {
   const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
-  if (parsed.ok) console.log(toMermaid(parsed.value));
+  if (parsed.ok) console.log(toPipelineMermaid(parsed.value));
 } else if (interactive) {
   const rl = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator](); // buffers lines typed (or piped) before the question

@@ -24,6 +24,7 @@ export { publicKeyOf } from './signing.js';
 export type { LedgerSigningKey } from './signing.js';
 export { redactValue, matchesRedacted } from './redact.js';
 export { recordConfirmations } from './confirm.js';
-export type { ConfirmationRecorder, RecordConfirmationsOptions, RunResult } from './confirm.js';
+export type { ConfirmationRecorder, RecordConfirmationsOptions, LedgerRunResult } from './confirm.js';
 export { LedgerError, LEDGER_ERROR_CODES } from './errors.js';
 export type { LedgerErrorCode } from './errors.js';
+export type { RunResult } from './former-names.js';

@@ -33,7 +33,7 @@ import {
   type Redacted,
   recordConfirmations,
   redactValue,
-  type RunResult,
+  type LedgerRunResult,
   readStoredChain,
   type StoredChain,
   TAMPER_KINDS,
@@ -167,7 +167,7 @@ describe('@parley/ledger examples', () => {
 
   it('recordConfirmations types (confirm.ts)', () => {
     const options: RecordConfirmationsOptions = { onRefused: (refusal) => console.error(refusal.message) };
-    const refused: RunResult<string> = {
+    const refused: LedgerRunResult<string> = {
       ok: false,
       code: 'not_confirmed',
       message: 'the gate refused: not_confirmed',

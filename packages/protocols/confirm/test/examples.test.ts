@@ -56,7 +56,7 @@ import {
   type DecisionReason,
   DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_CONFIRMATIONS,
   DEFAULT_VOCABULARY,
   DEFAULT_VOCABULARY_WORDS,
   defineVocabulary,
@@ -159,8 +159,8 @@ describe('@parley/confirm examples', () => {
     expectPrinted('300000');
   });
 
-  it('DEFAULT_MAX_PENDING (types.ts)', async () => {
-    log(DEFAULT_MAX_PENDING);
+  it('DEFAULT_MAX_PENDING_CONFIRMATIONS (types.ts)', async () => {
+    log(DEFAULT_MAX_PENDING_CONFIRMATIONS);
     expectPrinted('10000');
   });
 

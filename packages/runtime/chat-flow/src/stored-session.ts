@@ -88,9 +88,10 @@ export class StoredSession<TStep extends string, TContext, TData>
       const { result } = submitted;
       const attempts = base + n;
       if (result.ok) return { ok: true, attempts, result };
-      const reason = result.code === 'flow_done' ? result.reason : result.message;
+      const { message } = result;
       const waiting = this.rec.retry;
-      if (waiting === null) return { ok: false, code: 'retries_exhausted', attempts, reason, result };
+      if (waiting === null)
+        return { ok: false, code: 'retries_exhausted', attempts, message, reason: message, result };
       if (!(await this.sleep(waiting.dueAt - clock.now())))
         return this.refuse('closed', `session ${this.id} was closed`);
     }

@@ -26,7 +26,7 @@ import {
   definePipeline,
   FAILURE_KINDS,
   type FailureKind,
-  type FailurePolicy,
+  type NodeFailurePolicy,
   MAX_PIPELINE_NODES,
   nextCronRun,
   previousCronRun,
@@ -69,7 +69,7 @@ import {
   sessionToolsAt,
   type StartRunOptions,
   type TaskNode,
-  toMermaid,
+  toPipelineMermaid,
 } from '../src/index.js';
 import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { createTopology } from '@parley/envelope';
@@ -241,7 +241,7 @@ describe('errors.ts examples', () => {
 });
 
 describe('mermaid.ts examples', () => {
-  it('toMermaid', async () => {
+  it('toPipelineMermaid', async () => {
     const pipeline = definePipeline({
       name: 'p',
       nodes: [
@@ -249,7 +249,7 @@ describe('mermaid.ts examples', () => {
         { id: 'ok', kind: 'approval', dependsOn: ['draft'] },
       ],
     });
-    expect([toMermaid(pipeline, { draft: 'done' }).includes('class draft done')]).toEqual([true]); // true
+    expect([toPipelineMermaid(pipeline, { draft: 'done' }).includes('class draft done')]).toEqual([true]); // true
   });
 });
 
@@ -413,8 +413,8 @@ describe('types.ts examples', () => {
     const kind: FailureKind = 'timeout';
   });
 
-  it('FailurePolicy', async () => {
-    const modelErrors: FailurePolicy = { retries: 1, after: 'abort' };
+  it('NodeFailurePolicy', async () => {
+    const modelErrors: NodeFailurePolicy = { retries: 1, after: 'abort' };
   });
 
   it('DEFAULT_FAILURE_POLICIES', async () => {

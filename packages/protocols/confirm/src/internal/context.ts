@@ -14,6 +14,8 @@ import {
   type Store,
   systemClock,
   type TimerHandle,
+  createRecentMap,
+  type RecentMap,
 } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmationRecord } from './records.js';
@@ -22,7 +24,6 @@ import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, DEFAULT_CONFIRM_TIMEOUT_MS } from '../outcomes.js';
 import { checkApprovers } from './checks.js';
-import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Keys, keysOf } from './records.js';
 import type { Confirmation, ConfirmRules } from './confirmation.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
@@ -95,9 +96,9 @@ export interface GateContext {
   /** The writes of confirmations settled here and not yet recorded, by id. */
   readonly settling: Map<string, Promise<unknown>>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
-  readonly recentlySettled: RecentSet;
+  readonly recentlySettled: RecentMap<string, true>;
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
-  readonly countedEvents: RecentSet;
+  readonly countedEvents: RecentMap<string, string>;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
   readonly lately: Map<string, Entry>;
   closed: boolean;
@@ -158,8 +159,8 @@ export function createContext(
     mirrors: new Map(),
     mirrorOf: new Map(),
     settling: new Map(),
-    recentlySettled: new RecentSet(10_000),
-    countedEvents: new RecentSet(MAX_COUNTED_EVENTS),
+    recentlySettled: createRecentMap({ maxEntries: 10_000 }),
+    countedEvents: createRecentMap({ maxEntries: MAX_COUNTED_EVENTS }),
     lately: new Map(),
     closed: false,
     loading: true,

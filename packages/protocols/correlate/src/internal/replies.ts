@@ -1,6 +1,6 @@
 import type { RequestEvent } from '@parley/fsm';
 import type { ProgressMessage, ResponseMessage } from '../messages.js';
-import type { ReceiveResult, Refusal } from '../receive-result.js';
+import type { ReceiveResult, CorrelateRefusal } from '../receive-result.js';
 import type { Shared } from './context.js';
 import type { Durable } from './durable-types.js';
 import type { Outgoing, Tracker } from './records.js';
@@ -39,7 +39,7 @@ export function createReplyHandler(
   const { ctx, tracker, durable, settle, arm } = host;
   const { clock, events } = ctx;
 
-  function refusalFor(record: Outgoing, message: ResponseMessage | ProgressMessage): Refusal {
+  function refusalFor(record: Outgoing, message: ResponseMessage | ProgressMessage): CorrelateRefusal {
     const { state } = record;
     if (state !== 'pending') {
       const { code, message: text } = settledRefusal(record.id, state, message.kind);

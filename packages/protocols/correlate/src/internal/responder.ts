@@ -3,8 +3,8 @@ import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage, RequestMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
-import type { ReceiveResult, Refusal } from '../receive-result.js';
-import type { ProgressOptions, TrackedRequest } from '../request-types.js';
+import type { ReceiveResult, CorrelateRefusal } from '../receive-result.js';
+import type { RequestProgressOptions, TrackedRequest } from '../request-types.js';
 import type { Shared } from './context.js';
 import { Incoming, Tracker, toTracked } from './records.js';
 import { requestStep } from '../request-step.js';
@@ -13,7 +13,7 @@ import { check, isPromise } from './util.js';
 export interface Responder {
   onRequest(message: RequestMessage): ReceiveResult | Promise<ReceiveResult>;
   respond(id: string, response: unknown): TrackedRequest;
-  progress(id: string, options?: ProgressOptions): TrackedRequest;
+  progress(id: string, options?: RequestProgressOptions): TrackedRequest;
   get(id: string): TrackedRequest | undefined;
   list(): TrackedRequest[];
   sweep(now: number): number | undefined;
@@ -27,7 +27,9 @@ export function createResponder(ctx: Shared): Responder {
   const { self, clock, queue, events } = ctx;
   const tracker = new Tracker<Incoming>(ctx.retainMs, ctx.maxSettled);
 
-  function about(message: RequestMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
+  function about(
+    message: RequestMessage,
+  ): Pick<CorrelateRefusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
     return { requestId: message.request_id, kind: 'request', from: message.from, protocol: message.protocol };
   }
 
