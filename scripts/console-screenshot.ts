@@ -1,4 +1,4 @@
-// Takes packages/oversight/console/docs/console.png, the README's screenshot: a console over a memory store
+// Takes packages/oversight/console/media/console.png, the README's screenshot: a console over a memory store
 // holding what the channel-confirm example writes (a confirmation waiting, one settled) and a
 // tampered ledger chain, opened in headless Chromium. Run after `npm run build`:
 //   npx tsx scripts/console-screenshot.ts
@@ -60,7 +60,7 @@ await page.$eval(
   },
   ledgerHtml,
 );
-const out = join(import.meta.dirname, '..', 'packages', 'console', 'docs', 'console.png');
+const out = join(import.meta.dirname, '..', 'packages', 'oversight', 'console', 'media', 'console.png');
 await page.screenshot({ path: out as `${string}.png`, fullPage: true });
 await browser.close();
 await running.close();
