@@ -8,8 +8,11 @@ export const sink: ChannelAdapter = { channel: 'feishu', send: async () => {} };
 
 /**
  * A full round trip on one bus: request → prompt published → reply "确认" published inbound and
- * intercepted → decision. The gate also digests the action (SHA-256), persists the pending
- * record, records the decision (compare-and-set) and removes the record in its memory store.
+ * intercepted → decision. The gate also checks the request, digests the action (SHA-256 of its
+ * canonical JSON), writes the pending record before the prompt goes out and again when its send
+ * resolves (the delivery), judges the reply (deadline, who may answer, the order rule, the word),
+ * records the decision (first writer wins, compare-and-set), removes the pending record — each
+ * write through the durable kernel into its memory store — and emits its events.
  */
 export async function gateRoundTrip(): Promise<() => Promise<unknown>> {
   const clock = createManualClock();

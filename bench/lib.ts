@@ -95,10 +95,13 @@ async function dispatch(): Promise<void> {
 async function measureAsync(
   op: () => unknown,
   minNs: number,
-): Promise<{ avgNs: number; p50Ns: number; p99Ns: number; batch: number }> {
+): Promise<{ avgNs: number; p50Ns: number; p99Ns: number; cpuNs: number; batch: number }> {
   const batch = await batchSize(op);
   const perCall: number[] = [];
   let totalNs = 0;
+  // CPU time of the process over the same calls: on a loaded machine the process waits for a core
+  // and the wall-clock mean grows with the load, while CPU time per call barely moves.
+  const cpuStart = process.cpuUsage();
   while (totalNs < minNs || perCall.length < 12) {
     const start = performance.now();
     for (let i = 0; i < batch; i++) do_not_optimize(await op());
@@ -106,17 +109,31 @@ async function measureAsync(
     totalNs += ns;
     perCall.push(ns / batch);
   }
+  const cpu = process.cpuUsage(cpuStart);
+  const calls = perCall.length * batch;
   const sorted = [...perCall].sort((a, b) => a - b);
   const at = (q: number): number => sorted[Math.floor(q * (sorted.length - 1))] as number;
-  return { avgNs: totalNs / (perCall.length * batch), p50Ns: at(0.5), p99Ns: at(0.99), batch };
+  const cpuNs = ((cpu.user + cpu.system) * 1e3) / calls;
+  return { avgNs: totalNs / calls, p50Ns: at(0.5), p99Ns: at(0.99), cpuNs, batch };
 }
 
+/** Calls a case makes before it is timed, at the least, unless they take longer than 5 s (see `batchSize`). */
+const WARM_UP_CALLS = 5_000;
+
 /**
- * How many calls of `op` take about 100 µs. Calls run for 300 ms first, so the JIT has compiled the
- * hot paths (20 ms of calls left a case at a fraction of its speed), then for 20 ms to count.
+ * How many calls of `op` take about 100 µs. Calls run for 300 ms and at least {@link WARM_UP_CALLS}
+ * times (or 5 s, for a slow operation) first, so the JIT has compiled the hot paths (20 ms of calls
+ * left a case at a fraction of its speed; 300 ms alone left a confirm round trip, which runs a few
+ * thousand times in 300 ms on a loaded machine, 3–4× slower than after 5 000 calls, while its small
+ * baseline was long warm), then for 20 ms to count.
  */
 async function batchSize(op: () => unknown): Promise<number> {
-  for (const warmUp = performance.now(); performance.now() - warmUp < 300; ) await op();
+  const warmUp = performance.now();
+  const warming = (calls: number): boolean => {
+    const ms = performance.now() - warmUp;
+    return ms < 300 || (calls < WARM_UP_CALLS && ms < 5_000);
+  };
+  for (let calls = 0; warming(calls); calls++) await op();
   const start = performance.now();
   let calls = 0;
   while (performance.now() - start < 20) {

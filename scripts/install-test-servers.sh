@@ -2,7 +2,8 @@
 # Installs the servers the tests run against when they are missing, from Debian/Ubuntu packages:
 # redis-server (@parley/redis starts one per test file on a loopback port) and PostgreSQL
 # (@parley/postgres runs initdb and starts one on a loopback port). Needs root or sudo; on other
-# systems, install both yourself (REDIS_SERVER may name the redis-server binary).
+# systems, install both yourself (REDIS_SERVER may name the redis-server binary). Also Chromium
+# (Debian's `chromium`): @parley/console's browser tests drive it headless (CHROMIUM_PATH may name it).
 set -euo pipefail
 
 as_root() {
@@ -12,9 +13,10 @@ as_root() {
 missing=()
 command -v "${REDIS_SERVER:-redis-server}" >/dev/null 2>&1 || missing+=(redis-server)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 if [ "${#missing[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "Install ${missing[*]} (the Redis and Postgres stores are tested against real servers)" >&2
+    echo "Install ${missing[*]} (the Redis and Postgres stores are tested against real servers; the console in Chromium)" >&2
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
@@ -23,3 +25,4 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 "${REDIS_SERVER:-redis-server}" --version
 ls -d /usr/lib/postgresql/*/bin/postgres
+"${CHROMIUM_PATH:-/usr/bin/chromium}" --version

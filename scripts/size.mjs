@@ -17,6 +17,7 @@
 //   node scripts/size.mjs --write [name…] sets the budgets of the named packages (all without a
 //                                         name) to their size + 10 %, rounded up to 64 B; then --readme
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -94,6 +95,9 @@ export function installBytes(pkg) {
   return total;
 }
 
+/** Node's built-ins, never bundled: an entry that needs them (the console's node:http server) runs on Node. */
+const BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
 /** The measured figures of a built package (see the top of this file). */
 export async function measure(pkg) {
   const entry = join(pkg.dir, 'dist', 'index.js');
@@ -103,12 +107,16 @@ export async function measure(pkg) {
     external: [
       ...Object.keys(pkg.manifest.dependencies ?? {}),
       ...Object.keys(pkg.manifest.peerDependencies ?? {}),
+      ...BUILTINS,
     ],
   });
   const serverPeers = Object.keys(pkg.manifest.peerDependencies ?? {}).filter(
     (n) => !n.startsWith('@parley/'),
   );
-  const bundled = await gzippedBundle(entry, { platform: 'browser', external: serverPeers });
+  const bundled = await gzippedBundle(entry, {
+    platform: 'browser',
+    external: [...serverPeers, ...BUILTINS],
+  });
   return {
     minified: alone.minified,
     alone: alone.gzipped,

@@ -70,11 +70,7 @@ export async function answerRefund(
     ttlMs: 86_400_000,
   });
   if (!write.ok) return { saved: false, reply: 'That answer crossed another one; please answer again.' };
-  const reply = result.ok
-    ? (session.prompt ?? 'Refund recorded.')
-    : 'message' in result
-      ? result.message
-      : result.reason;
+  const reply = result.ok ? (session.prompt ?? 'Refund recorded.') : result.message;
   return { saved: true, reply };
 }
 

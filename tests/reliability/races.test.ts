@@ -13,7 +13,7 @@ import {
   type Correlator,
   createCorrelator,
   type ReceiveResult,
-  REFUSAL_CODES,
+  CORRELATE_REFUSAL_CODES,
   shutdownProtocol,
 } from '@parley/correlate';
 import { createFakeChannel } from '@parley/testing';
@@ -187,7 +187,7 @@ describe('correlator races', () => {
       ]).toContain(heard);
       // Losers are refused and counted, never thrown.
       const refused = results.filter((r) => !r.ok);
-      for (const r of refused) expect(REFUSAL_CODES).toContain(r.ok ? '' : r.code);
+      for (const r of refused) expect(CORRELATE_REFUSAL_CODES).toContain(r.ok ? '' : r.code);
       expect(refused.map((r) => (r.ok ? '' : r.code))).not.toContain('store_failed');
       const counted = instances.reduce(
         (n, c) => n + Object.values(c.stats().refused).reduce((x, y) => x + (y ?? 0), 0),

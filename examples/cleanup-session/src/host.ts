@@ -84,7 +84,7 @@ export async function resumeCleanupSession(
   if (!resumed.ok) {
     if (resumed.code === 'not_found') throw new Error(`No cleanup session ${sessionId} in the store`);
     if (resumed.code === 'callback_failed') throw failure(resumed);
-    throw new Error(`Cannot resume ${sessionId} (${resumed.code}): ${resumed.reason}`);
+    throw new Error(`Cannot resume ${sessionId} (${resumed.code}): ${resumed.message}`);
   }
   return host.handle;
 }
@@ -93,7 +93,7 @@ export async function resumeCleanupSession(
 function failure(result: Extract<ChatFlowResult, { ok: false }>): Error {
   if (result.cause instanceof Error) return result.cause;
   if (result.code === 'conflict' || result.code === 'stale') return new SessionConflictError(result.id);
-  return new Error(`${result.code}: ${result.reason}`);
+  return new Error(`${result.code}: ${result.message}`);
 }
 
 function createHost(options: CleanupHostOptions, sessionId: string) {
@@ -177,7 +177,7 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
     const due = rearmed.ok && new Date(rearmed.followUp.dueAt).toISOString();
     if (due) say('system', `follow-up reminder due ${due}: armed again`);
     if (!rearmed.ok && rearmed.code === 'outcome_unknown') {
-      say('system', `follow-up reminder: ${rearmed.reason}; not sent again until checked`);
+      say('system', `follow-up reminder: ${rearmed.message}; not sent again until checked`);
     }
     if (mark === 'close_pending') {
       await saveAudit(ctx);

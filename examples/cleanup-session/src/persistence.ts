@@ -46,7 +46,7 @@ export class SessionConflictError extends Error {
 export function refusedError(sessionId: string, refusal: FlowSessionRefusal): Error {
   if (refusal.code === 'conflict' || refusal.code === 'stale') return new SessionConflictError(sessionId);
   if (refusal.code === 'store_failed' && refusal.cause instanceof Error) return refusal.cause;
-  return new Error(`${refusal.code}: ${refusal.reason}`);
+  return new Error(`${refusal.code}: ${refusal.message}`);
 }
 
 export interface ReviewQueues {

@@ -4,15 +4,20 @@
 // their opening (the same spawns at the same times): after the first it is folded into one line
 // unless `--verbose` is given. `--tour` (what `npm run demo` passes) runs the first two scenarios.
 // Without `--scenario`, it ends with two pipelines side by side (BTC/USDT and ETH/USDT).
+// `--console` (interactive, the default then): @parley/console over the run's store on a free
+// loopback port, its URL printed first: the live graph, the approval waiting for you.
 import { createInterface } from 'node:readline/promises';
-import { toMermaid } from '@parley/pipeline';
+import { type RunningConsole, startConsole } from '@parley/console';
+import { createManualClock, createMemoryStore } from '@parley/core';
+import { toPipelineMermaid } from '@parley/pipeline';
 import type { ChairmanDecision } from './narrate.js';
 import { DAILY_QUANT_PIPELINE, parsePipeline } from './pipeline.js';
-import { runQuantPipeline } from './run.js';
+import { DEMO_START, runQuantPipeline } from './run.js';
 import { SCENARIOS } from './scenarios.js';
 
 const args = process.argv.slice(2);
-const interactive = args.includes('--interactive');
+const withConsole = args.includes('--console');
+const interactive = args.includes('--interactive') || withConsole; // the console is for a live run
 const named = args.indexOf('--scenario');
 const only = named === -1 ? undefined : args[named + 1];
 // `--platform discord`: #approvals and #errors are Discord channels (on the loopback stand-in of
@@ -26,7 +31,7 @@ const answerBy =
 
 if (args.includes('--mermaid')) {
   const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
-  if (parsed.ok) console.log(toMermaid(parsed.value));
+  if (parsed.ok) console.log(toPipelineMermaid(parsed.value));
 } else if (interactive) {
   const rl = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator](); // buffers lines typed (or piped) before the question
@@ -45,12 +50,24 @@ if (args.includes('--mermaid')) {
       console.log('  Please type "approve" or "reject <reason>".');
     }
   };
+  const clock = createManualClock({ now: DEMO_START });
+  const store = createMemoryStore({ clock });
+  let running: RunningConsole | undefined;
+  if (withConsole) {
+    const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
+    const pipelines = parsed.ok ? [parsed.value] : [];
+    running = await startConsole({ store, clock, pipelines, refreshSeconds: 5 });
+    console.log(`console: ${running.url} (the run's live graph and the approval waiting for you)`);
+  }
   const result = await runQuantPipeline({
     scenario: only ?? 'happy',
     chairman,
+    clock,
+    store,
     output: (line) => console.log(line),
   });
   rl.close();
+  await running?.close();
   console.log(`\nfinal status: ${result.status}`);
 } else {
   const verbose = args.includes('--verbose');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { validate } from '@parley/core';
-import { toMermaid } from '@parley/pipeline';
+import { toPipelineMermaid } from '@parley/pipeline';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACT_SCHEMAS, BullishBrief } from '../src/artifacts.js';
 import { bullBriefIncomplete, reviewPass } from '../src/fixtures.js';
@@ -116,6 +116,6 @@ describe('the README', () => {
     const block = /```mermaid\n([\s\S]*?)\n```/.exec(readme)?.[1];
     const parsed = parsePipeline(DAILY_QUANT_PIPELINE);
     if (!parsed.ok) throw new Error(parsed.issues.join('\n'));
-    expect(block).toBe(toMermaid(parsed.value));
+    expect(block).toBe(toPipelineMermaid(parsed.value));
   });
 });

@@ -1,7 +1,7 @@
 // Runs the scripted scenarios on an injected clock, ids and output sink, and returns what really
 // happened. The test drives the example through this function.
 import { createSequentialIds, type IdGenerator, type ManualClock } from '@parley/core';
-import type { CorrelateMessage, CorrelatorStats, Refusal } from '@parley/correlate';
+import type { CorrelateMessage, CorrelatorStats, CorrelateRefusal } from '@parley/correlate';
 import type { TeamTrackers } from '@parley/protocol-tools';
 import { createFakeClock, createTranscript, type TransportRecord } from '@parley/testing';
 import type { TeammateScript } from './cast.js';
@@ -24,7 +24,7 @@ export interface RunResult {
   readonly trackers: TeamTrackers;
   readonly view: string; // the final `/team` view
   readonly members: readonly Readonly<Member>[];
-  readonly ignored: readonly Refusal[]; // replies the lead refused, in order
+  readonly ignored: readonly CorrelateRefusal[]; // replies the lead refused, in order
   readonly stats: CorrelatorStats;
   /** Every message to or from each teammate, with its fate and what the receiver returned. */
   readonly wires: Readonly<Record<string, readonly TransportRecord<CorrelateMessage, string>[]>>;

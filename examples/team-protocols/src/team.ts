@@ -2,7 +2,12 @@
 // (@parley/protocol-tools: roster, shutdowns, plan review, trackers) on the hub, the teammates, and
 // what they report written to the transcript. What a peer gets wrong is refused as data, and reported.
 import type { IdGenerator, ManualClock } from '@parley/core';
-import { type Correlator, createCorrelator, type Refusal, shutdownProtocol } from '@parley/correlate';
+import {
+  type Correlator,
+  createCorrelator,
+  type CorrelateRefusal,
+  shutdownProtocol,
+} from '@parley/correlate';
 import {
   createTeamLead,
   type ShutdownRequested,
@@ -51,7 +56,7 @@ export interface Team {
   readonly clock: ManualClock;
   readonly hub: Hub;
   readonly members: readonly Member[];
-  readonly ignored: readonly Refusal[]; // replies the lead's correlator refused, in order
+  readonly ignored: readonly CorrelateRefusal[]; // replies the lead's correlator refused, in order
   teammate(name: string): Teammate | undefined;
   /** Spawns a teammate of the cast by name: it joins the hub and starts its task (a plan, if it has one). */
   spawn(name: string): { readonly ok: true; readonly script: TeammateScript } | SpawnRefusal;
@@ -102,7 +107,7 @@ export function createTeam(options: TeamOptions): Team {
   };
   if (options.spawned !== 'none') for (const script of cast) join(script);
   const watched: (() => Promise<void>)[] = [];
-  const ignored: Refusal[] = [];
+  const ignored: CorrelateRefusal[] = [];
 
   lead.on('settled', ({ request: r }) => {
     const who = r.role === 'requester' ? r.to : r.from;

@@ -128,14 +128,14 @@ export const GM_POLICIES: readonly ToolPolicy<GmToolContext, GmToolName>[] = [
     tools: ['move'],
     check: ({ context }) =>
       context.phase === 'combat'
-        ? { reason: 'Movement is locked during combat (区域移动锁未解除)', toolReason: 'area_locked' }
+        ? { message: 'Movement is locked during combat (区域移动锁未解除)', toolReason: 'area_locked' }
         : undefined,
   },
   {
     name: 'rules_dialog',
     check: ({ context }) =>
       context.dialogType === 'rules'
-        ? { reason: 'The dialog type is "rules": answer the question and change nothing' }
+        ? { message: 'The dialog type is "rules": answer the question and change nothing' }
         : undefined,
   },
 ];

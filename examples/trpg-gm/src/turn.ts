@@ -191,7 +191,8 @@ export function toTurnResult(
 ): TurnResult {
   if (!result.ok) return result;
   if (result.replayed) {
-    return { ok: false, code: 'already_played', reason: `That message was played as ${result.turnId}` };
+    const message = `That message was played as ${result.turnId}`;
+    return { ok: false, code: 'already_played', message, reason: message };
   }
   const { record: log, outcome, data, branchCommitted } = result;
   return {

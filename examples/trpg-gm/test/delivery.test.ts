@@ -26,6 +26,7 @@ describe('a chat message delivered twice', () => {
     expect(await session.turn(input, { messageId: 'tg:42' })).toEqual({
       ok: false,
       code: 'already_played',
+      message: 'That message was played as turn_1',
       reason: 'That message was played as turn_1',
     });
     expect(session.ledger).toHaveLength(1);

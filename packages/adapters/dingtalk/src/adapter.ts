@@ -1,5 +1,5 @@
 import type { ChannelAdapter, DeliverInbound, InboundInput, PublishResult, SendReceipt } from '@parley/bus';
-import { type Clock, generateId, type IdGenerator, systemClock } from '@parley/core';
+import { type Clock, createRecentMap, generateId, type IdGenerator, systemClock } from '@parley/core';
 import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import { DingTalkAdapterError } from './errors.js';
 import {
@@ -10,7 +10,6 @@ import {
   robotToInbound,
 } from './inbound.js';
 import { createOpenApi } from './internal/openapi.js';
-import { RecentMap } from './internal/recent.js';
 import { toCardParams, toRobotMessage } from './outbound.js';
 
 /**
@@ -135,8 +134,8 @@ export function createDingTalkAdapter(options: DingTalkAdapterOptions): ChannelA
   }
   const channel = options.channel ?? 'dingtalk';
   const newTrackId = options.generateId ?? (() => generateId('parley_'));
-  const chats = new RecentMap<string, ChatPlace>(max);
-  const cards = new RecentMap<string, ChatPlace>(max);
+  const chats = createRecentMap<string, ChatPlace>({ maxEntries: max });
+  const cards = createRecentMap<string, ChatPlace>({ maxEntries: max });
   const config = client.getConfig();
   const api = createOpenApi({
     apiBase: options.apiBase ?? 'https://api.dingtalk.com',

@@ -1,3 +1,4 @@
+import { createRecentMap } from '@parley/core';
 import {
   type DeliverInbound,
   type InboundInput,
@@ -15,7 +16,6 @@ import {
   recallToInbound,
 } from './inbound.js';
 import { toFeishuError } from './internal/failure.js';
-import { RecentMap } from './internal/recent.js';
 import { type FeishuMessageBody, toFeishuMessage } from './outbound.js';
 import type {
   FeishuAdapter,
@@ -89,8 +89,8 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
   const channel = options.channel ?? 'feishu';
   const toast = options.toast ?? defaultToast;
   // Keyed by message id and by event id, each as `toRememberedId` keeps it (at most 65 characters).
-  const places = new RecentMap<string, MessagePlace>(max);
-  const messageOfEvent = new RecentMap<string, string>(max);
+  const places = createRecentMap<string, MessagePlace>({ maxEntries: max });
+  const messageOfEvent = createRecentMap<string, string>({ maxEntries: max });
   let deliver: DeliverInbound | undefined;
 
   async function publish(

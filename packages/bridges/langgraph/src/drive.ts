@@ -10,12 +10,12 @@ import { type AnswerLedger, createAnswerLedger } from './ledger.js';
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_ROUNDS } from '@parley/langgraph';
+ * import { DEFAULT_MAX_CONFIRMATION_ROUNDS } from '@parley/langgraph';
  *
- * console.log(DEFAULT_MAX_ROUNDS); // 16
+ * console.log(DEFAULT_MAX_CONFIRMATION_ROUNDS); // 16
  * ```
  */
-export const DEFAULT_MAX_ROUNDS = 16;
+export const DEFAULT_MAX_CONFIRMATION_ROUNDS = 16;
 
 /**
  * What the bridge needs of a compiled graph: `invoke` (with a `Command` to resume) and `getState`.
@@ -62,7 +62,7 @@ export interface RunWithConfirmationOptions {
   /** How long the person has to answer each confirmation; the gate's default otherwise. */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
-  /** The most confirmation rounds (resumes) in one run; {@link DEFAULT_MAX_ROUNDS} by default. */
+  /** The most confirmation rounds (resumes) in one run; {@link DEFAULT_MAX_CONFIRMATION_ROUNDS} by default. */
   readonly maxRounds?: number;
   /**
    * Where the answers of each interrupt are kept (by thread, interrupt id and request), and who
@@ -96,7 +96,7 @@ export async function drive(
   last: unknown,
   ledger: AnswerLedger = ledgerOf(options),
 ): Promise<Driven> {
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_CONFIRMATION_ROUNDS;
   const threadId = String(config.configurable['thread_id']);
   let result = last;
   for (let round = 0; ; round++) {

@@ -16,7 +16,7 @@ export type {
   NodeConfirmation,
 } from './interrupt.js';
 export { runWithConfirmation } from './runner.js';
-export { DEFAULT_MAX_ROUNDS } from './drive.js';
+export { DEFAULT_MAX_CONFIRMATION_ROUNDS } from './drive.js';
 export type { ConfirmableGraph, RunWithConfirmationOptions } from './drive.js';
 export { graphResumeHandlers } from './resume.js';
 export type { GraphResumed, GraphResumeOptions } from './resume.js';
@@ -24,3 +24,4 @@ export { createGatedToolNode } from './tool-node.js';
 export type { GatedToolNode, GatedToolNodeOptions } from './tool-node.js';
 export { LangGraphBridgeError, LANGGRAPH_BRIDGE_ERROR_CODES } from './errors.js';
 export type { LangGraphBridgeErrorCode } from './errors.js';
+export { DEFAULT_MAX_ROUNDS } from './former-names.js';

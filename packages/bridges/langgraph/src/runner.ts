@@ -1,6 +1,6 @@
 import {
   type ConfirmableGraph,
-  DEFAULT_MAX_ROUNDS,
+  DEFAULT_MAX_CONFIRMATION_ROUNDS,
   drive,
   type RunWithConfirmationOptions,
 } from './drive.js';
@@ -82,7 +82,7 @@ function checkRun(
       'runWithConfirmation needs a confirm gate, sessionKey and requester',
     );
   }
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_CONFIRMATION_ROUNDS;
   if (!Number.isInteger(maxRounds) || maxRounds < 1) {
     throw new LangGraphBridgeError('invalid_argument', 'maxRounds must be an integer ≥ 1');
   }

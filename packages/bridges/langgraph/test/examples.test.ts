@@ -16,7 +16,7 @@ import {
   type ConfirmInterruptRequest,
   type ConfirmInterruptValue,
   createGatedToolNode,
-  DEFAULT_MAX_ROUNDS,
+  DEFAULT_MAX_CONFIRMATION_ROUNDS,
   type GatedToolNode,
   type GatedToolNodeOptions,
   type GraphResumed,
@@ -79,7 +79,7 @@ describe('interrupt.ts examples', () => {
 
 describe('drive.ts, runner.ts and resume.ts examples', () => {
   it('constants and types', async () => {
-    expect(DEFAULT_MAX_ROUNDS).toBe(16);
+    expect(DEFAULT_MAX_CONFIRMATION_ROUNDS).toBe(16);
     const threadOf = (graph: ConfirmableGraph, id: string) =>
       graph.getState({ configurable: { thread_id: id } });
     const options: RunWithConfirmationOptions = {

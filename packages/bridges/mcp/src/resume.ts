@@ -45,7 +45,7 @@ export type McpResumed =
  * import type { McpResumeOptions } from '@parley/mcp';
  *
  * const options: McpResumeOptions<{ frozen: boolean }> = {
- *   policies: [{ name: 'freeze', check: ({ context }) => (context.frozen ? { reason: 'Changes are frozen' } : undefined) }],
+ *   policies: [{ name: 'freeze', check: ({ context }) => (context.frozen ? { message: 'Changes are frozen' } : undefined) }],
  *   context: () => ({ frozen: false }),
  *   onResumed: (event) => console.log(event.ran),
  * };
@@ -157,7 +157,8 @@ async function recheck<TContext>(
         now: (options.clock ?? systemClock).now(),
       });
       if (verdict === undefined || verdict === true) continue;
-      const reason = verdict === false ? `Refused by the policy "${policy.name}"` : verdict.reason;
+      const fallback = `Refused by the policy "${policy.name}"`;
+      const reason = verdict === false ? fallback : (verdict.message ?? verdict.reason ?? fallback);
       const toolReason = verdict === false ? undefined : verdict.toolReason;
       return {
         id,

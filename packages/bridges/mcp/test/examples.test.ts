@@ -104,7 +104,7 @@ describe('resume.ts examples', () => {
       policies: [
         {
           name: 'freeze',
-          check: ({ context }) => (context.frozen ? { reason: 'Changes are frozen' } : undefined),
+          check: ({ context }) => (context.frozen ? { message: 'Changes are frozen' } : undefined),
         },
       ],
       context: () => ({ frozen: false }),

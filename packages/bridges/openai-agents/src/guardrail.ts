@@ -43,7 +43,7 @@ export interface PolicyGuardrailOptions<TContext> {
  * import { toInputGuardrail } from '@parley/openai-agents';
  *
  * const guardrail = toInputGuardrail<{ readOnly: boolean }>({
- *   policies: [{ name: 'read_only', check: ({ context }) => (context.readOnly ? { reason: 'read-only' } : undefined) }],
+ *   policies: [{ name: 'read_only', check: ({ context }) => (context.readOnly ? { message: 'read-only' } : undefined) }],
  * });
  * console.log(guardrail.type, guardrail.name); // tool_input parley_policies
  * ```
@@ -101,7 +101,8 @@ export function toInputGuardrail<TContext>(
           });
         }
         if (verdict === undefined || verdict === true) continue;
-        const reason = verdict === false ? `Refused by the policy "${policy.name}"` : verdict.reason;
+        const fallback = `Refused by the policy "${policy.name}"`;
+        const reason = verdict === false ? fallback : (verdict.message ?? verdict.reason ?? fallback);
         return refuse({
           status: 'rejected',
           code: 'not_allowed',

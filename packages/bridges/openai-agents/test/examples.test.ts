@@ -56,7 +56,7 @@ describe('examples', () => {
       policies: [
         {
           name: 'read_only',
-          check: ({ context }) => (context.readOnly ? { reason: 'read-only' } : undefined),
+          check: ({ context }) => (context.readOnly ? { message: 'read-only' } : undefined),
         },
       ],
     });

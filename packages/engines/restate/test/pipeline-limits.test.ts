@@ -94,6 +94,11 @@ function tree(maxSpawnDepth: number): Topology {
 }
 const deep = tree(2);
 const shallow = tree(1);
+/** Room for the lead and one run, taken by a blocker the test finishes. */
+const crowded = createTopology({ maxSpawnDepth: 2, maxConcurrent: 2 });
+crowded.register({ id: 'ceo' });
+crowded.spawn({ parent: 'ceo', id: 'lead' });
+crowded.spawn({ parent: 'lead', id: 'blocker' });
 
 let server: RestateServer;
 let stop: (() => Promise<void>) | undefined;
@@ -104,6 +109,7 @@ beforeAll(async () => {
     definePipelineWorkflow({ name: 'durable', pipeline: durable, work }),
     definePipelineWorkflow({ name: 'deep', pipeline: spawning, work, topology: deep }),
     definePipelineWorkflow({ name: 'shallow', pipeline: spawning, work, topology: shallow }),
+    definePipelineWorkflow({ name: 'crowded', pipeline: spawning, work, topology: crowded }),
   ]));
 });
 afterAll(async () => {
@@ -242,5 +248,16 @@ describe('spawn limits through the topology', () => {
       status: result.status,
       nodes: { scout: ending(result.nodes.scout), sum: ending(result.nodes.sum) },
     }).toEqual(store);
+  });
+
+  it('waits in a journaled step for a free slot under the concurrency limit, then spawns', async () => {
+    const started = await send(server.ingressUrl, 'crowded/c1/run', null);
+    await waitFor('the spawn of scout to wait for a slot', 20_000, async () => crowded.waitingSpawns() === 1);
+    expect((await nodes('crowded', 'c1')).scout).toMatchObject({ status: 'running', attempts: 1, spawns: 1 });
+    crowded.finish('blocker');
+    const result = (await outputOf(server.ingressUrl, started)) as PipelineRunResult;
+    expect(result.status).toBe('succeeded');
+    expect(result.nodes.scout).toMatchObject({ status: 'done', output: { spawnId: 'c1/scout-1' } });
+    expect(crowded.running()).toBe(1); // the slot was given back
   });
 });

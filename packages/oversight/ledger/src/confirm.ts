@@ -34,12 +34,12 @@ export interface RecordConfirmationsOptions {
  *
  * @example
  * ```ts
- * import type { RunResult } from '@parley/ledger';
+ * import type { LedgerRunResult } from '@parley/ledger';
  *
- * const refused: RunResult<string> = { ok: false, code: 'not_confirmed', message: 'the gate refused: not_confirmed' };
+ * const refused: LedgerRunResult<string> = { ok: false, code: 'not_confirmed', message: 'the gate refused: not_confirmed' };
  * ```
  */
-export type RunResult<T> =
+export type LedgerRunResult<T> =
   | { readonly ok: true; readonly value: T; readonly recorded: boolean }
   | {
       readonly ok: false;
@@ -71,7 +71,7 @@ export interface ConfirmationRecorder {
     decision: ConfirmDecision,
     action: ConfirmAction,
     effect: () => Promise<T> | T,
-  ): Promise<RunResult<T>>;
+  ): Promise<LedgerRunResult<T>>;
   /** Stops listening to the gate. */
   stop(): void;
 }
@@ -159,7 +159,7 @@ export function recordConfirmations(
       decision: ConfirmDecision,
       action: ConfirmAction,
       effect: () => Promise<T> | T,
-    ): Promise<RunResult<T>> {
+    ): Promise<LedgerRunResult<T>> {
       const consent = await recordDecision(decision);
       if (!consent.ok) return consent;
       const auth = await gate.authorize(decision, action);

@@ -33,7 +33,9 @@ import {
   type Redacted,
   recordConfirmations,
   redactValue,
-  type RunResult,
+  type LedgerRunResult,
+  readStoredChain,
+  type StoredChain,
   TAMPER_KINDS,
   type TamperKind,
   type VerifyOptions,
@@ -165,7 +167,7 @@ describe('@parley/ledger examples', () => {
 
   it('recordConfirmations types (confirm.ts)', () => {
     const options: RecordConfirmationsOptions = { onRefused: (refusal) => console.error(refusal.message) };
-    const refused: RunResult<string> = {
+    const refused: LedgerRunResult<string> = {
       ok: false,
       code: 'not_confirmed',
       message: 'the gate refused: not_confirmed',
@@ -188,5 +190,23 @@ describe('@parley/ledger examples', () => {
     expect(typeof deleteOrders).toBe('function');
     recorder.stop();
     await gate.close();
+  });
+  it('StoredChain (stored.ts)', async () => {
+    const chain: StoredChain = { session: 'chat-1', lines: [], anchor: undefined };
+  });
+
+  it('readStoredChain (stored.ts)', async () => {
+    const store = createMemoryStore();
+    const ledger = createLedger({ store });
+    await ledger.append('chat-1', {
+      kind: 'decision',
+      confirmationId: 'c1',
+      actionDigest: 'ab'.repeat(32),
+      outcome: 'confirmed',
+      reason: 'reply',
+    });
+    const chain = readStoredChain(await store.get('parley:ledger:chat-1'));
+    log(chain?.lines.length, chain && verifyLedger(chain.lines).ok);
+    expectPrinted('1 true');
   });
 });

@@ -1,5 +1,5 @@
+import { createRecentMap } from '@parley/core';
 import { BusError } from './errors.js';
-import { RecentSet } from './internal/recent.js';
 import { MAX_REMEMBERED_ID_LENGTH, toRememberedId } from './remembered-id.js';
 import type { InboundInterceptor } from './types.js';
 import type { InboundKind, InboundMessage } from './message.js';
@@ -110,7 +110,14 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): HygieneI
       details: { maxAgeMs },
     });
   }
-  const seen = new RecentSet(maxEventIds);
+  let chars = 0; // of every key held, together
+  // maxEventIds 0 remembers nothing (the check below is skipped), so the map's cap of 1 is never used
+  const seen = createRecentMap<string, true>({
+    maxEntries: Math.max(1, maxEventIds),
+    onEvict: (key) => {
+      chars -= key.length;
+    },
+  });
 
   function reasonFor(message: InboundMessage): HygieneDropReason | undefined {
     if (dropFromSelf && message.fromSelf === true) return 'from_self';
@@ -126,7 +133,8 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): HygieneI
     if (maxEventIds > 0 && message.eventId !== undefined) {
       const key = toRememberedId(`${message.channel}\u0000${message.eventId}`); // bounded in bytes
       if (seen.has(key)) return 'duplicate';
-      seen.add(key); // forgets the oldest past maxEventIds
+      seen.add(key, true); // forgets the oldest past maxEventIds
+      chars += key.length;
     }
     return undefined;
   }
@@ -134,7 +142,7 @@ export function createHygieneInterceptor(options: HygieneOptions = {}): HygieneI
   return {
     name: 'hygiene',
     get remembered() {
-      return { ids: seen.size, chars: seen.chars };
+      return { ids: seen.size, chars };
     },
     intercept(message) {
       const reason = reasonFor(message);

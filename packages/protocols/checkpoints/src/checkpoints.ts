@@ -1,22 +1,8 @@
-import {
-  type Committed,
-  canonicalJson,
-  createKernel,
-  createOwnerId,
-  generateId,
-  isParleyError,
-  type JsonValue,
-  systemClock,
-} from '@parley/core';
+import { canonicalJson, generateId, type JsonValue, systemClock } from '@parley/core';
 import { CheckpointsError, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS } from './errors.js';
-import { EMPTY_LOG, LOG, type LogRecord, readSnapshot, viewOf } from './log-record.js';
-import type {
-  Checkpoint,
-  CheckpointRefusal,
-  CheckpointRefusalCode,
-  Checkpoints,
-  CheckpointsOptions,
-} from './types.js';
+import { committed, createLogIo, refuse, stale } from './log-io.js';
+import { type LogRecord, viewOf } from './log-record.js';
+import type { Checkpoint, Checkpoints, CheckpointsOptions } from './types.js';
 
 /**
  * Creates the checkpoints of one authoritative state (a campaign, a document, a tool's effects),
@@ -60,89 +46,13 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   const nonce = options.generateId ?? (() => generateId());
   // every snapshot key is new, so a writer that loses a race deletes only what it wrote
   const refOf = (id: string): string => `${prefix}checkpoint:${id}:${nonce()}`;
-  const kernel = createKernel({ store, clock, owner: createOwnerId('checkpoints') });
   const max = async (): Promise<number> => {
     const given = options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     return cap(typeof given === 'function' ? await given() : given);
   };
   if (typeof options.maxCheckpoints !== 'function') cap(options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS);
 
-  const refuse = (code: CheckpointRefusalCode, reason: string, extra: object = {}): CheckpointRefusal => ({
-    ok: false,
-    code,
-    reason,
-    ...extra,
-  });
-
-  async function read(): Promise<
-    | { log: LogRecord; version: number | null; committed: Committed<LogRecord> | undefined }
-    | CheckpointRefusal
-  > {
-    try {
-      const committed = await kernel.read(logKey, LOG);
-      return { log: committed?.value ?? EMPTY_LOG, version: committed?.storeVersion ?? null, committed };
-    } catch (err) {
-      if (isParleyError(err, 'corrupt_record', 'record_version')) return refuse(err.code, err.message);
-      throw err;
-    }
-  }
-
-  /**
-   * Commits `next` if the log is still the one read (its `rev`), with one kernel write; when it is
-   * not, deletes the `written` keys (only this call's own) and refuses `conflict`.
-   */
-  async function write(
-    next: LogRecord,
-    read: LogRecord,
-    written: readonly string[] = [],
-    basis?: Committed<LogRecord>,
-  ): Promise<{ ok: true; version: number } | CheckpointRefusal> {
-    const step = (current: LogRecord | undefined) =>
-      (current?.rev ?? 0) === read.rev
-        ? { value: { ...next, rev: read.rev + 1 }, effects: [] }
-        : { value: current, effects: ['moved'] };
-    // `basis`, the log as read: no second read, and the write lands only on exactly that log
-    const result = await kernel.apply(logKey, LOG, step, null, basis === undefined ? {} : { basis });
-    if (result.ok && result.effects.length === 0 && result.committed !== undefined) {
-      return { ok: true, version: result.committed.storeVersion };
-    }
-    for (const key of written) await store.delete(key);
-    if (!result.ok && (result.code === 'corrupt_record' || result.code === 'record_version')) {
-      return refuse(result.code, result.message);
-    }
-    if (!result.ok && result.code !== 'write_conflict') {
-      throw new CheckpointsError('store_failed', result.message, { details: { key: logKey } });
-    }
-    const version = result.ok ? (result.committed?.storeVersion ?? null) : null;
-    return refuse('conflict', `the log ${logKey} moved to version ${String(version)}`, { version });
-  }
-
-  async function loadState(
-    ref: string,
-    id: string,
-  ): Promise<{ ok: true; state: TState } | CheckpointRefusal> {
-    const snapshot = readSnapshot(await store.get(ref), ref, id, stateSchema);
-    // a snapshot holds the state given to take/rollback, checked by the schema when there is one
-    return snapshot.ok
-      ? { ok: true, state: snapshot.value as TState }
-      : refuse('corrupt_record', snapshot.reason);
-  }
-
-  /** The log with an undoable rollback committed, and the keys that commit frees. */
-  function committed(log: LogRecord): { log: LogRecord; freed: string[] } {
-    if (log.rollback === null || !log.rollback.canUndo || log.undo === null) return { log, freed: [] };
-    const kept = new Set(log.checkpoints.map((c) => c.ref));
-    const freed = [log.undo.ref, ...log.undo.checkpoints.filter((c) => !kept.has(c.ref)).map((c) => c.ref)];
-    return { log: { ...log, rollback: { ...log.rollback, canUndo: false }, undo: null }, freed };
-  }
-
-  const stale = (
-    ifVersion: number | null | undefined,
-    version: number | null,
-  ): CheckpointRefusal | undefined =>
-    ifVersion === undefined || ifVersion === version
-      ? undefined
-      : refuse('conflict', `the log is at version ${String(version)}, not ${String(ifVersion)}`, { version });
+  const { read, write, loadState } = createLogIo<TState>({ store, clock, logKey, stateSchema });
 
   return {
     async log() {

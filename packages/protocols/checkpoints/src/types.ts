@@ -53,12 +53,15 @@ export type CheckpointRefusalCode = (typeof CHECKPOINT_REFUSAL_CODES)[number];
  * ```ts
  * import type { CheckpointRefusal } from '@parley/checkpoints';
  *
- * const refusal: CheckpointRefusal = { ok: false, code: 'conflict', reason: 'the log moved', version: 4 };
+ * const refusal: CheckpointRefusal = { ok: false, code: 'conflict', message: 'the log moved', reason: 'the log moved', version: 4 };
  * ```
  */
 export interface CheckpointRefusal {
   readonly ok: false;
   readonly code: CheckpointRefusalCode;
+  /** Why nothing was written, in words for a person or a log. */
+  readonly message: string;
+  /** @deprecated Use `message` (the same text); removed in the next minor version. */
   readonly reason: string;
   /** `conflict`: the version of the log now (`null`: none). */
   readonly version?: number | null;

@@ -153,9 +153,12 @@ describe('compare-and-set', () => {
       {
         ok: false,
         code: 'conflict',
+        message: expect.stringContaining('the log is at version'),
         version,
       },
     );
+    const refused = await checkpoints.undo({ ifVersion: version - 1 });
+    expect(refused.ok ? undefined : refused.reason).toBe(refused.ok ? '' : refused.message);
     const back = await checkpoints.rollback('turn_0', { hp: 0, at: '' }, { ifVersion: version });
     expect(back.ok).toBe(true);
     expect(await checkpoints.undo({ ifVersion: version })).toMatchObject({ ok: false, code: 'conflict' });

@@ -20,7 +20,7 @@ export function setup(options: Partial<CheckpointsOptions> = {}) {
 export async function play(checkpoints: ReturnType<typeof setup>['checkpoints'], n: number): Promise<void> {
   for (let i = 0; i <= n; i++) {
     const taken = await checkpoints.take(`turn_${i}`, { hp: 10 + i, at: `room_${i}` });
-    if (!taken.ok) throw new Error(taken.reason);
+    if (!taken.ok) throw new Error(taken.message);
   }
 }
 

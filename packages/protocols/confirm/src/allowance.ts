@@ -5,8 +5,7 @@
 // with `allowUntil`, and `admit` confirms a request a granter covers (`standing_allowance`).
 import type { ConfirmDecision } from './decision.js';
 import type { ApproverPolicy } from './outcomes.js';
-import type { ConfirmationRecord } from './internal/records.js';
-import { mayAnswer } from './internal/step.js';
+import { mayAnswer } from './internal/approvers.js';
 
 /**
  * A standing allowance: who granted it, when, by which decision, under which approver policy.
@@ -27,6 +26,26 @@ export interface StandingAllowance {
 }
 
 /**
+ * What the allowance rules read of a stored confirmation: its id, session, action name and approver
+ * policy (a confirmation record is one).
+ *
+ * @example
+ * ```ts
+ * import { allowanceScope, type AllowanceView } from '@parley/confirm';
+ *
+ * const view: AllowanceView = { id: 'c1', sessionKey: 'slack:T1:C1', action: { name: 'deploy' }, approvers: 'any', requester: 'U1' };
+ * console.log(allowanceScope(view) === allowanceScope({ ...view, id: 'c2' })); // true
+ * ```
+ */
+export interface AllowanceView {
+  readonly id: string;
+  readonly sessionKey: string;
+  readonly action: { readonly name: string };
+  readonly approvers: ApproverPolicy;
+  readonly requester: string;
+}
+
+/**
  * Names what a standing allowance covers, purely: the confirmation's session, its action's name
  * and its approver policy (the requester under `requester`, `any`, or the sorted approvers). An
  * allowance granted for one confirmation covers another only when both have the same scope; the
@@ -42,7 +61,7 @@ export interface StandingAllowance {
  * console.log(allowanceScope(first) === allowanceScope(again)); // true
  * ```
  */
-export function allowanceScope(record: ConfirmationRecord): string {
+export function allowanceScope(record: AllowanceView): string {
   return `${record.sessionKey}\u0000${record.action.name}\u0000${policyKey(record)}`;
 }
 
@@ -63,7 +82,7 @@ export function allowanceScope(record: ConfirmationRecord): string {
  */
 export function allowanceOf(
   decision: Pick<ConfirmDecision, 'outcome' | 'allowUntil' | 'decidedBy' | 'decidedAt'>,
-  record: ConfirmationRecord,
+  record: AllowanceView,
 ): StandingAllowance | undefined {
   if (decision.outcome !== 'confirmed' || decision.allowUntil === undefined) return undefined;
   if (decision.decidedBy === undefined) return undefined; // `always` comes only from a reply or click, which name the user
@@ -91,12 +110,12 @@ export function allowanceOf(
  * console.log(allowanceCovers(record, 'U1'), allowanceCovers(record, 'U2'), allowanceCovers(record, undefined)); // U1 null null
  * ```
  */
-export function allowanceCovers(record: ConfirmationRecord, grantedBy: string | undefined): string | null {
+export function allowanceCovers(record: AllowanceView, grantedBy: string | undefined): string | null {
   return grantedBy !== undefined && mayAnswer(record, grantedBy) ? grantedBy : null;
 }
 
 /** The approver policy an allowance was granted under, as scope text. */
-function policyKey(record: ConfirmationRecord): string {
+function policyKey(record: AllowanceView): string {
   const policy = record.approvers;
   if (policy === 'requester') return `requester\u0000${record.requester}`;
   if (policy === 'any') return 'any';

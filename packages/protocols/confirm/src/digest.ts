@@ -20,19 +20,12 @@ export interface ConfirmAction {
 }
 
 /**
- * Writes JSON with object keys sorted at every depth, so equal values always give equal text
- * (core's `canonicalJson`: every own key written, `__proto__` included; `-0` kept apart from `0`;
- * no Unicode normalisation).
+ * Writes an action's arguments as canonical JSON (core's `canonicalJson`), refusing what is not JSON
+ * with `ConfirmError` `invalid_action`.
  *
- * @throws ConfirmError `invalid_action` when the value is not JSON (functions, NaN, cycles, Dates…).
- * @example
- * ```ts
- * import { canonicalJson } from '@parley/confirm';
- *
- * console.log(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })); // {"a":[{"c":3,"d":2}],"b":1}
- * ```
+ * @internal
  */
-export function canonicalJson(value: JsonValue): string {
+export function canonicalArgs(value: JsonValue): string {
   try {
     return canonicalText(value);
   } catch (error) {
@@ -75,7 +68,7 @@ export function hashAction(action: ConfirmAction): { readonly digest: string; re
       details: { name: String(action?.name) },
     });
   }
-  const args = canonicalJson(action.args === undefined ? {} : action.args); // null is an argument, not {}
+  const args = canonicalArgs(action.args === undefined ? {} : action.args); // null is an argument, not {}
   const digest = toHex(sha256(utf8(`${JSON.stringify(action.name)}\n${args}`)));
   return { digest, args };
 }

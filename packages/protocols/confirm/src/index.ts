@@ -9,6 +9,8 @@
  * @module @parley/confirm
  */
 export { createConfirmGate } from './gate.js';
+export { CONFIRMATION_RECORD, DECISION_RECORD } from './records.js';
+export type { DecisionRecord } from './records.js';
 export { authorizeStep, confirmRules, confirmStep, createConfirmation } from './step.js';
 export type {
   PromptShown,
@@ -31,7 +33,7 @@ export type {
 } from './step.js';
 export {
   DEFAULT_CONFIRM_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_CONFIRMATIONS,
   DEFAULT_AFTER_DECISION_MS,
   MAX_SUMMARY_LENGTH,
   CONFIRM_OUTCOMES,
@@ -60,10 +62,11 @@ export {
   MAX_REPLY_LENGTH,
 } from './vocabulary.js';
 export type { Vocabulary, VocabularyWords, ReplyVerdict } from './vocabulary.js';
-export { digestAction, canonicalJson } from './digest.js';
+export { digestAction } from './digest.js';
 export { consentFactsOf, promptedFact } from './consent.js';
 export { allowanceCovers, allowanceOf, allowanceScope } from './allowance.js';
-export type { StandingAllowance } from './allowance.js';
+export type { AllowanceView, StandingAllowance } from './allowance.js';
 export type { ConfirmAction } from './digest.js';
 export { ConfirmError, CONFIRM_ERROR_CODES } from './errors.js';
 export type { ConfirmErrorCode } from './errors.js';
+export { DEFAULT_MAX_PENDING, canonicalJson } from './former-names.js';

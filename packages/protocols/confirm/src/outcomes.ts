@@ -17,12 +17,12 @@ export const DEFAULT_CONFIRM_TIMEOUT_MS = 300_000;
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_PENDING } from '@parley/confirm';
+ * import { DEFAULT_MAX_PENDING_CONFIRMATIONS } from '@parley/confirm';
  *
- * console.log(DEFAULT_MAX_PENDING); // 10000
+ * console.log(DEFAULT_MAX_PENDING_CONFIRMATIONS); // 10000
  * ```
  */
-export const DEFAULT_MAX_PENDING = 10_000;
+export const DEFAULT_MAX_PENDING_CONFIRMATIONS = 10_000;
 
 /**
  * How long after a decision its approvers' answers are still absorbed (`afterDecisionMs`): 30 s.

@@ -10,7 +10,7 @@ import {
   type ApproverPolicy,
   DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_CONFIRMATIONS,
 } from './outcomes.js';
 import type { ConfirmGateOptions } from './types.js';
 import { DEFAULT_VOCABULARY } from './vocabulary.js';
@@ -82,7 +82,7 @@ export function confirmRules(options: ConfirmRulesOptions = {}): ConfirmRules {
       : assertTimeoutMs(options.standingAllowanceMs, 'standingAllowanceMs');
   const afterDecisionMs = options.afterDecisionMs ?? DEFAULT_AFTER_DECISION_MS;
   if (afterDecisionMs !== 0) assertTimeoutMs(afterDecisionMs, 'afterDecisionMs');
-  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING_CONFIRMATIONS;
   if (!Number.isInteger(maxPending) || maxPending < 1 || maxPending > 1_000_000) {
     throw new ConfirmError('invalid_argument', 'maxPending must be an integer from 1 to 1 000 000', {
       details: { maxPending },

@@ -54,7 +54,7 @@ export interface ConfirmGateOptions {
   readonly maxQueuedPerSession?: number;
   /**
    * Most confirmations this gate holds at once (prompted and queued, every session);
-   * {@link DEFAULT_MAX_PENDING} by default. Past it a request settles at once as `refused` /
+   * {@link DEFAULT_MAX_PENDING_CONFIRMATIONS} by default. Past it a request settles at once as `refused` /
    * `too_many_pending` (not recorded), so a flood of chats cannot grow the gate without bound.
    */
   readonly maxPending?: number;

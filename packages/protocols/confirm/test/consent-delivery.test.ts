@@ -67,8 +67,16 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     const store = createFakeStore({ inner: createMemoryStore({ clock }) });
     const h = await setup({ store, whenPending: 'supersede' }, { clock, store });
     await h.ask();
-    let release: () => void = () => {};
-    store.before('compareAndSet', () => new Promise<void>((resolve) => (release = resolve)));
+    // Every write is held until release(), whichever comes first (A's decision or B's prompt
+    // record): B's prompt cannot go out before its record is written.
+    let holding = true;
+    const held: (() => void)[] = [];
+    const hold = () => (holding ? new Promise<void>((resolve) => held.push(resolve)) : undefined);
+    store.before('compareAndSet', hold, 20);
+    const release = (): void => {
+      holding = false;
+      for (const resume of held.splice(0)) resume();
+    };
     const b = h.gate.request({
       sessionKey: 'feishu:g1',
       action: DROP,

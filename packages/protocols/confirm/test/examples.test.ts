@@ -19,6 +19,7 @@ import {
   allowanceOf,
   allowanceScope,
   type StandingAllowance,
+  type AllowanceView,
   promptedFact,
   type ConfirmDecision,
   type ConfirmErrorCode,
@@ -45,6 +46,9 @@ import {
   type ConfirmRules,
   type ConfirmRulesOptions,
   confirmRules,
+  CONFIRMATION_RECORD,
+  DECISION_RECORD,
+  type DecisionRecord,
   confirmStep,
   createConfirmation,
   createConfirmGate,
@@ -52,7 +56,7 @@ import {
   type DecisionReason,
   DEFAULT_AFTER_DECISION_MS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_CONFIRMATIONS,
   DEFAULT_VOCABULARY,
   DEFAULT_VOCABULARY_WORDS,
   defineVocabulary,
@@ -72,7 +76,7 @@ import {
   type Vocabulary,
   type VocabularyWords,
 } from '../src/index.js';
-import { createManualClock, isParleyError } from '@parley/core';
+import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { createMessageBus } from '@parley/bus';
 
 let logs: string[] = [];
@@ -155,8 +159,8 @@ describe('@parley/confirm examples', () => {
     expectPrinted('300000');
   });
 
-  it('DEFAULT_MAX_PENDING (types.ts)', async () => {
-    log(DEFAULT_MAX_PENDING);
+  it('DEFAULT_MAX_PENDING_CONFIRMATIONS (types.ts)', async () => {
+    log(DEFAULT_MAX_PENDING_CONFIRMATIONS);
     expectPrinted('10000');
   });
 
@@ -598,6 +602,25 @@ describe('@parley/confirm examples', () => {
     log(fact.kind, fact.kind === 'prompt_delivered' && fact.textDigest?.length);
     expectPrinted('prompt_delivered 64');
   });
+  it('CONFIRMATION_RECORD (records.ts)', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const pending = await kernel.list('confirm:pending:', CONFIRMATION_RECORD);
+    log(CONFIRMATION_RECORD.kind, pending.records.length);
+    expectPrinted('parley.confirm.pending 0');
+  });
+
+  it('DECISION_RECORD (records.ts)', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const decision = await kernel.read('confirm:decision:c1', DECISION_RECORD);
+    log(DECISION_RECORD.kind, decision);
+    expectPrinted('parley.confirm.decision undefined');
+  });
+
+  it('DecisionRecord (internal/records.ts)', async () => {
+    function decidedBy(record: DecisionRecord): string {
+      return `${record.outcome} by ${record.decidedBy ?? 'nobody'}${record.usedAt === undefined ? '' : ' (used)'}`;
+    }
+  });
 });
 
 describe('allowance.ts', () => {
@@ -609,6 +632,18 @@ describe('allowance.ts', () => {
       approvers: 'requester',
       requester: 'U1',
     };
+  });
+
+  it('AllowanceView', () => {
+    const view: AllowanceView = {
+      id: 'c1',
+      sessionKey: 'slack:T1:C1',
+      action: { name: 'deploy' },
+      approvers: 'any',
+      requester: 'U1',
+    };
+    log(allowanceScope(view) === allowanceScope({ ...view, id: 'c2' }));
+    expectPrinted('true');
   });
 
   it('allowanceScope', () => {

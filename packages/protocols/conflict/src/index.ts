@@ -56,7 +56,6 @@ export {
 export type { ClaimPattern } from './detectors/claims.js';
 export { toFeedbackMessages, toFeedbackText } from './feedback.js';
 export type { FeedbackMessage } from './feedback.js';
-export { TOOL_FAILURE_STATUSES } from './types.js';
 export { REVIEW_SEVERITIES, REVIEW_VERDICTS } from './verdict.js';
 export { ATTEMPT_STATUSES } from './records.js';
 export { CONFLICT_REPORT_REASONS } from './report.js';
@@ -65,7 +64,6 @@ export type {
   Proposal,
   ConflictDebug,
   Conflict,
-  ToolFailureStatus,
   FailedCall,
   FailedCallIssue,
   ToolFeedback,
@@ -91,3 +89,5 @@ export type {
 } from './report.js';
 export { ConflictError, CONFLICT_ERROR_CODES } from './errors.js';
 export type { ConflictErrorCode } from './errors.js';
+export { TOOL_FAILURE_STATUSES } from './former-names.js';
+export type { ToolFailureStatus } from './former-names.js';

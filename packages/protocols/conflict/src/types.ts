@@ -1,3 +1,4 @@
+import type { ToolFailureStatus } from '@parley/core';
 /**
  * One tool call the model proposes, in the reference document's request format
  * (`assistant_structured.tool_calls[]`).
@@ -101,30 +102,6 @@ export interface Conflict extends ConflictDebug {
   /** The tool call concerned, when there is one. */
   readonly call_id?: string | undefined;
 }
-
-/**
- * The statuses a failed tool call can have in `tool_feedback.failed_calls`.
- *
- * @example
- * ```ts
- * import { TOOL_FAILURE_STATUSES } from '@parley/conflict';
- *
- * console.log(TOOL_FAILURE_STATUSES); // ['rejected', 'error']
- * ```
- */
-export const TOOL_FAILURE_STATUSES = ['rejected', 'error'] as const;
-
-/**
- * `rejected` (the gate refused the call) or `error` (it was allowed but failed when run).
- *
- * @example
- * ```ts
- * import type { ToolFailureStatus } from '@parley/conflict';
- *
- * const status: ToolFailureStatus = 'rejected';
- * ```
- */
-export type ToolFailureStatus = (typeof TOOL_FAILURE_STATUSES)[number];
 
 /**
  * One entry of `tool_feedback.failed_calls`, with the reference document's field names, plus what

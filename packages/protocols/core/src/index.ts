@@ -46,6 +46,10 @@ export type {
 export type { MemoryStoreOptions } from './memory-store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
 export { canonicalJson } from './canonical.js';
+export { createRecentMap } from './recent-map.js';
+export type { RecentMap, RecentMapOptions } from './recent-map.js';
+export { TOOL_FAILURE_STATUSES } from './tool-failure.js';
+export type { ToolFailureStatus } from './tool-failure.js';
 export { appendConsent, appendConsentFacts, isConsentLedger } from './consent.js';
 export type { ConsentAppendResult, ConsentFact, ConsentLedger, RedactedValue } from './consent.js';
 export type { JsonValue, JsonLimits, JsonParseResult, JsonErrorCode } from './json.js';

@@ -5,18 +5,18 @@ import {
   type DeadlineHandle,
   systemClock,
 } from '@parley/core';
-import { CorrelateError, type RefusalCode } from './errors.js';
+import { CorrelateError, type CorrelateRefusalCode } from './errors.js';
 import { parseMessage } from './messages.js';
 import type { Protocol } from './protocol.js';
 import {
   DEFAULT_HUMAN_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_REQUESTS,
   DEFAULT_MAX_SETTLED,
   DEFAULT_MAX_TOTAL_MS,
   DEFAULT_RETAIN_SETTLED_MS,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
-import type { ReceiveResult, Refusal } from './receive-result.js';
+import type { ReceiveResult, CorrelateRefusal } from './receive-result.js';
 import type { RequestPromise, TrackedRequest } from './request-types.js';
 import type { Correlator, CorrelatorEvents, CorrelatorOptions } from './types.js';
 import type { Shared } from './internal/context.js';
@@ -69,7 +69,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     'humanTimeoutMs',
   );
   const maxTotalMs = assertTimeoutMs(options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS, 'maxTotalMs');
-  const maxPending = positiveInteger(options.maxPending, DEFAULT_MAX_PENDING, 'maxPending');
+  const maxPending = positiveInteger(options.maxPending, DEFAULT_MAX_PENDING_REQUESTS, 'maxPending');
   const retainMs = positiveInteger(options.retainSettledMs, DEFAULT_RETAIN_SETTLED_MS, 'retainSettledMs', 0);
   const maxSettled = positiveInteger(options.maxSettled, DEFAULT_MAX_SETTLED, 'maxSettled', 0);
   const protocols = new Map<string, Protocol>();
@@ -87,7 +87,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   // Dropping old audit records is housekeeping: its timer must not keep a process alive.
   const sweeps = createDeadlineQueue({ clock, background: true });
   const events = createEmitter<CorrelatorEvents>();
-  const refusals: Partial<Record<RefusalCode, number>> = {};
+  const refusals: Partial<Record<CorrelateRefusalCode, number>> = {};
   let sweepHandle: DeadlineHandle | undefined;
   let closed = false;
 
@@ -112,7 +112,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
     send: options.send,
     refuse(refusal) {
       refusals[refusal.code] = (refusals[refusal.code] ?? 0) + 1;
-      const result: Refusal = { ok: false, ...refusal };
+      const result: CorrelateRefusal = { ok: false, ...refusal };
       events.emit('refused', result);
       return result;
     },
@@ -149,7 +149,7 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   }
 
   /** Nothing a peer sends may throw into the transport; a user schema or a bug that throws is still reported. */
-  function failed(error: unknown): Refusal {
+  function failed(error: unknown): CorrelateRefusal {
     events.emit('error', { code: 'handler_failed', error });
     return shared.refuse({
       code: 'malformed',

@@ -24,12 +24,12 @@ export const DEFAULT_HUMAN_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_MAX_TOTAL_MS = 24 * 60 * 60_000;
 /** The default limit of pending requests per direction: 10 000. @example
  * ```ts
- * import { DEFAULT_MAX_PENDING } from '@parley/correlate';
+ * import { DEFAULT_MAX_PENDING_REQUESTS } from '@parley/correlate';
  *
- * console.log(DEFAULT_MAX_PENDING); // 10000
+ * console.log(DEFAULT_MAX_PENDING_REQUESTS); // 10000
  * ```
  */
-export const DEFAULT_MAX_PENDING = 10_000;
+export const DEFAULT_MAX_PENDING_REQUESTS = 10_000;
 /** How long settled records are kept for audit by default: 5 min. @example
  * ```ts
  * import { DEFAULT_RETAIN_SETTLED_MS } from '@parley/correlate';

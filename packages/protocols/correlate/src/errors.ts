@@ -59,12 +59,12 @@ export class CorrelateError extends ParleyError<CorrelateErrorCode> {}
  *
  * @example
  * ```ts
- * import { REFUSAL_CODES } from '@parley/correlate';
+ * import { CORRELATE_REFUSAL_CODES } from '@parley/correlate';
  *
- * console.log(REFUSAL_CODES.includes('wrong_sender')); // true
+ * console.log(CORRELATE_REFUSAL_CODES.includes('wrong_sender')); // true
  * ```
  */
-export const REFUSAL_CODES = [
+export const CORRELATE_REFUSAL_CODES = [
   'malformed',
   'wrong_recipient',
   'unknown_protocol',
@@ -82,13 +82,13 @@ export const REFUSAL_CODES = [
 ] as const;
 
 /**
- * A code of a refused incoming message; see {@link REFUSAL_CODES}.
+ * A code of a refused incoming message; see {@link CORRELATE_REFUSAL_CODES}.
  *
  * @example
  * ```ts
- * import type { RefusalCode } from '@parley/correlate';
+ * import type { CorrelateRefusalCode } from '@parley/correlate';
  *
- * const code: RefusalCode = 'late';
+ * const code: CorrelateRefusalCode = 'late';
  * ```
  */
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
+export type CorrelateRefusalCode = (typeof CORRELATE_REFUSAL_CODES)[number];

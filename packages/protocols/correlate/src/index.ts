@@ -11,8 +11,8 @@
 export { createCorrelator } from './correlator.js';
 export { defineProtocol, shutdownProtocol, planApprovalProtocol } from './protocol.js';
 export type { Decision, Protocol, ProtocolDefinition, RequestOf, ResponseOf } from './protocol.js';
-export { CorrelateError, CORRELATE_ERROR_CODES, REFUSAL_CODES } from './errors.js';
-export type { CorrelateErrorCode, RefusalCode } from './errors.js';
+export { CorrelateError, CORRELATE_ERROR_CODES, CORRELATE_REFUSAL_CODES } from './errors.js';
+export type { CorrelateErrorCode, CorrelateRefusalCode } from './errors.js';
 export type { CorrelateMessage, ProgressMessage, RequestMessage, ResponseMessage } from './messages.js';
 export { parseMessage } from './messages.js';
 export { requestStep } from './request-step.js';
@@ -21,16 +21,16 @@ export { checkReply, judgeResponse, settledRefusal } from './reply-rules.js';
 export type { ReplyCheck, ReplyTarget, ResponseVerdict } from './reply-rules.js';
 export {
   DEFAULT_HUMAN_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_REQUESTS,
   DEFAULT_MAX_SETTLED,
   DEFAULT_MAX_TOTAL_MS,
   DEFAULT_RETAIN_SETTLED_MS,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
-export type { ReceiveResult, Refusal } from './receive-result.js';
+export type { ReceiveResult, CorrelateRefusal } from './receive-result.js';
 export type {
   ListFilter,
-  ProgressOptions,
+  RequestProgressOptions,
   Reply,
   RequestOptions,
   RequestPromise,
@@ -38,3 +38,5 @@ export type {
   WaitForOptions,
 } from './request-types.js';
 export type { Correlator, CorrelatorEvents, CorrelatorOptions, CorrelatorStats } from './types.js';
+export { REFUSAL_CODES, DEFAULT_MAX_PENDING } from './former-names.js';
+export type { RefusalCode, Refusal, ProgressOptions } from './former-names.js';

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '@parley/core';
 import type { RequestState } from '@parley/fsm';
-import type { RefusalCode } from './errors.js';
+import type { CorrelateRefusalCode } from './errors.js';
 import type { CorrelateMessage } from './messages.js';
 
 /**
@@ -22,21 +22,21 @@ export type ReceiveResult =
       readonly requestId: string;
       readonly state: RequestState;
     }
-  | Refusal;
+  | CorrelateRefusal;
 
 /**
  * A refused incoming message, as `receive` returns it and the `refused` event carries it.
  *
  * @example
  * ```ts
- * import type { Refusal } from '@parley/correlate';
+ * import type { CorrelateRefusal } from '@parley/correlate';
  *
- * const refusal: Refusal = { ok: false, code: 'unknown_request', requestId: 'nope', message: 'No request "nope"' };
+ * const refusal: CorrelateRefusal = { ok: false, code: 'unknown_request', requestId: 'nope', message: 'No request "nope"' };
  * ```
  */
-export interface Refusal {
+export interface CorrelateRefusal {
   readonly ok: false;
-  readonly code: RefusalCode;
+  readonly code: CorrelateRefusalCode;
   readonly message: string;
   readonly requestId?: string;
   readonly kind?: CorrelateMessage['kind'];

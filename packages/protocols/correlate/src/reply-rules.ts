@@ -177,12 +177,11 @@ function decided(
   }
   try {
     const decision = protocol.decide(checked.value);
-    return {
-      ok: true,
-      event: decision.approve ? 'approve' : 'reject',
-      response: checked.value,
-      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-    };
+    const event = decision.approve ? 'approve' : 'reject';
+    // Two literals, not a conditional spread: this runs on every response (see targetOf in replies.ts).
+    return decision.reason === undefined
+      ? { ok: true, event, response: checked.value }
+      : { ok: true, event, response: checked.value, reason: decision.reason };
   } catch (error) {
     return {
       ok: false,

@@ -122,12 +122,12 @@ export interface WaitForOptions {
  *
  * @example
  * ```ts
- * import type { ProgressOptions } from '@parley/correlate';
+ * import type { RequestProgressOptions } from '@parley/correlate';
  *
- * const options: ProgressOptions = { note: 'asking the owner', waitingOnHuman: true };
+ * const options: RequestProgressOptions = { note: 'asking the owner', waitingOnHuman: true };
  * ```
  */
-export interface ProgressOptions {
+export interface RequestProgressOptions {
   readonly note?: string;
   readonly waitingOnHuman?: boolean;
 }

@@ -1,11 +1,11 @@
 import type { Clock, IdGenerator, Store, Unsubscribe } from '@parley/core';
-import type { RefusalCode } from './errors.js';
+import type { CorrelateRefusalCode } from './errors.js';
 import type { CorrelateMessage } from './messages.js';
 import type { Protocol } from './protocol.js';
-import type { ReceiveResult, Refusal } from './receive-result.js';
+import type { ReceiveResult, CorrelateRefusal } from './receive-result.js';
 import type {
   ListFilter,
-  ProgressOptions,
+  RequestProgressOptions,
   Reply,
   RequestOptions,
   RequestPromise,
@@ -29,7 +29,7 @@ export interface CorrelatorEvents {
   /** A request reached a final state; `remote` when another instance on the store settled it. */
   settled: { readonly request: TrackedRequest; readonly remote: boolean };
   /** An incoming message was refused (and counted); nothing was settled or started. */
-  refused: Refusal;
+  refused: CorrelateRefusal;
   /** A responder's progress note moved a deadline. */
   progress: {
     readonly requestId: string;
@@ -62,7 +62,7 @@ export interface CorrelatorStats {
   readonly incoming: number;
   /** Settled records kept for audit. */
   readonly settled: number;
-  readonly refused: Readonly<Partial<Record<RefusalCode, number>>>;
+  readonly refused: Readonly<Partial<Record<CorrelateRefusalCode, number>>>;
 }
 
 /**
@@ -139,7 +139,7 @@ export interface Correlator {
    *
    * @throws CorrelateError `unknown_request`, `not_pending`, `send_failed`, `closed`.
    */
-  progress(requestId: string, options?: ProgressOptions): TrackedRequest;
+  progress(requestId: string, options?: RequestProgressOptions): TrackedRequest;
   /** Cancels a pending request by id; resolves false when it was not pending here. */
   cancel(requestId: string, reason?: string): Promise<boolean>;
   /**

@@ -17,7 +17,7 @@ import {
   createCorrelator,
   type Decision,
   DEFAULT_HUMAN_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_REQUESTS,
   DEFAULT_MAX_SETTLED,
   DEFAULT_MAX_TOTAL_MS,
   DEFAULT_RETAIN_SETTLED_MS,
@@ -26,13 +26,13 @@ import {
   type ListFilter,
   planApprovalProtocol,
   type ProgressMessage,
-  type ProgressOptions,
+  type RequestProgressOptions,
   type Protocol,
   type ProtocolDefinition,
   type ReceiveResult,
-  type Refusal,
-  REFUSAL_CODES,
-  type RefusalCode,
+  type CorrelateRefusal,
+  CORRELATE_REFUSAL_CODES,
+  type CorrelateRefusalCode,
   type Reply,
   type ReplyCheck,
   type ReplyTarget,
@@ -104,13 +104,13 @@ describe('@parley/correlate examples', () => {
     expectPrinted('true r1');
   });
 
-  it('REFUSAL_CODES (errors.ts)', async () => {
-    log(REFUSAL_CODES.includes('wrong_sender'));
+  it('CORRELATE_REFUSAL_CODES (errors.ts)', async () => {
+    log(CORRELATE_REFUSAL_CODES.includes('wrong_sender'));
     expectPrinted('true');
   });
 
-  it('RefusalCode (errors.ts)', async () => {
-    const code: RefusalCode = 'late';
+  it('CorrelateRefusalCode (errors.ts)', async () => {
+    const code: CorrelateRefusalCode = 'late';
   });
 
   it('RequestMessage (messages.ts)', async () => {
@@ -218,8 +218,8 @@ describe('@parley/correlate examples', () => {
     expectPrinted('86400000');
   });
 
-  it('DEFAULT_MAX_PENDING (types.ts)', async () => {
-    log(DEFAULT_MAX_PENDING);
+  it('DEFAULT_MAX_PENDING_REQUESTS (types.ts)', async () => {
+    log(DEFAULT_MAX_PENDING_REQUESTS);
     expectPrinted('10000');
   });
 
@@ -257,8 +257,8 @@ describe('@parley/correlate examples', () => {
     const options: WaitForOptions = { signal: AbortSignal.timeout(5_000) };
   });
 
-  it('ProgressOptions (types.ts)', async () => {
-    const options: ProgressOptions = { note: 'asking the owner', waitingOnHuman: true };
+  it('RequestProgressOptions (types.ts)', async () => {
+    const options: RequestProgressOptions = { note: 'asking the owner', waitingOnHuman: true };
   });
 
   it('ListFilter (types.ts)', async () => {
@@ -271,8 +271,8 @@ describe('@parley/correlate examples', () => {
     }
   });
 
-  it('Refusal (types.ts)', async () => {
-    const refusal: Refusal = {
+  it('CorrelateRefusal (types.ts)', async () => {
+    const refusal: CorrelateRefusal = {
       ok: false,
       code: 'unknown_request',
       requestId: 'nope',

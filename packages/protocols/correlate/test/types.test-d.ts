@@ -41,6 +41,8 @@ describe('types', () => {
     void lead.request(shutdownProtocol, { payload: {} });
     // @ts-expect-error there is no such event
     lead.on('replied', () => {});
-    lead.on('refused', (e) => expectTypeOf(e.code).toEqualTypeOf<import('../src/index.js').RefusalCode>());
+    lead.on('refused', (e) =>
+      expectTypeOf(e.code).toEqualTypeOf<import('../src/index.js').CorrelateRefusalCode>(),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import type { Clock, Unsubscribe } from '@parley/core';
 import type { Machine } from './machine.js';
 import type { Deadline, HistoryEntry, MachineEvent, MachineSnapshot } from './types.js';
-import type { Refusal, SendResult } from './results.js';
+import type { FsmRefusal, SendResult } from './results.js';
 
 /**
  * How many history entries a flow session keeps unless told otherwise (`historyLimit` of
@@ -63,7 +63,7 @@ export interface ActorEvents<TState extends string, TEvent extends string, TCont
   /** A transition was taken (by `send` or a timeout). */
   transition: { from: TState; to: TState; event: TEvent; at: number; context: TContext };
   /** An event was refused; the state did not change. */
-  refused: Refusal<TState, TEvent>;
+  refused: FsmRefusal<TState, TEvent>;
   /** A final state was reached. */
   done: { state: TState; at: number; context: TContext };
 }

@@ -33,7 +33,7 @@ export function fail(
       ? step.onFailure({ step: step.name, ...failure, attempts, submitted, collected: snapshot.fields })
       : (step.onFailure ?? { action: 'retry', message: failure.reason });
   const mark = policy.mark ?? snapshot.mark;
-  const base = { step: step.name, ...failure, message: policy.message, attempts };
+  const base = { step: step.name, ...failure, detail: failure.reason, message: policy.message, attempts };
   switch (policy.action) {
     case 'default': {
       const fields = { ...snapshot.fields, [step.name]: { ...policy.value } };

@@ -29,19 +29,19 @@ export function describeFlowResult(result: FlowSubmitResult<string, unknown>): s
     const where = result.next === result.step ? `${result.step} (next answer)` : result.next;
     return `✓ ${result.notice === undefined ? 'accepted' : 'failed, default taken'} → ${where}`;
   }
-  if (result.code === 'flow_done') return `✗ flow_done: ${result.reason}`;
+  if (result.code === 'flow_done') return `✗ flow_done: ${result.message}`;
   const to = result.to === undefined ? '' : ` → ${result.to}`;
   const queue = result.queue === undefined ? '' : ` → queue ${result.queue}`;
   const { missingFields } = result;
   const why =
     missingFields.length === 0
-      ? result.reason
+      ? result.detail
       : [
           `missing ${missingFields.join(', ')}`,
           ...result.issues
             .filter((issue) => !missingFields.includes(issue.pathText))
             .map((issue) => `${issue.pathText}: ${issue.message}`),
-          ...(result.code === 'exit_failed' ? [result.reason] : []),
+          ...(result.code === 'exit_failed' ? [result.detail] : []),
         ].join('; ');
   return `✗ ${result.code}, ${result.action}${to}${queue}: ${why}`;
 }

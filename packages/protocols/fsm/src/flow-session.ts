@@ -46,7 +46,13 @@ export interface FlowSessionEvents<TStep extends string> {
     at: number;
   };
   /** A submission came after the flow was done. */
-  refused: { code: 'flow_done'; reason: string; at: number };
+  refused: {
+    code: 'flow_done';
+    message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    reason: string;
+    at: number;
+  };
   /** The last step was completed. */
   done: { at: number; fields: FlowFields };
 }
@@ -179,7 +185,7 @@ class Session {
     const events = this.events;
     if (events === undefined) return result;
     if (!result.ok && result.code === 'flow_done') {
-      events.emit('refused', { code: 'flow_done', reason: result.reason, at });
+      events.emit('refused', { code: 'flow_done', message: result.message, reason: result.message, at });
       return result;
     }
     if (!result.ok) {

@@ -29,6 +29,7 @@ export function submitFlow(
       ok: false,
       code: 'flow_done',
       step: 'done',
+      message: `Flow "${def.id}" is done; nothing more is asked`,
       reason: `Flow "${def.id}" is done; nothing more is asked`,
       snapshot,
     };

@@ -233,7 +233,7 @@ export type FlowIssue = {
  * import type { FlowSubmitResult } from '@parley/fsm';
  *
  * const say = (result: FlowSubmitResult) =>
- *   result.ok ? (result.prompt ?? 'Done') : result.code === 'flow_done' ? result.reason : result.message;
+ *   result.ok ? (result.prompt ?? 'Done') : result.message;
  * ```
  */
 export type FlowSubmitResult<TStep extends string = string, TContext = unknown> =
@@ -258,6 +258,9 @@ export type FlowSubmitResult<TStep extends string = string, TContext = unknown> 
       readonly step: TStep;
       readonly issues: readonly ValidationIssue[];
       readonly missingFields: readonly string[];
+      /** What failed, in words: the schema's issues or the exit condition's reason. */
+      readonly detail: string;
+      /** @deprecated Use `detail` (the same text); removed in the next minor version. */
       readonly reason: string;
       /** The failure handling taken. */
       readonly action: 'retry' | 'back' | 'block' | 'manual_review';
@@ -274,6 +277,9 @@ export type FlowSubmitResult<TStep extends string = string, TContext = unknown> 
       readonly ok: false;
       readonly code: 'flow_done';
       readonly step: 'done';
+      /** Why nothing more is taken, in words. */
+      readonly message: string;
+      /** @deprecated Use `message` (the same text); removed in the next minor version. */
       readonly reason: string;
       readonly snapshot: FlowSnapshot<TStep, TContext>;
     };

@@ -34,7 +34,7 @@ export { requestMachine, defineRequestMachine } from './request-machine.js';
 export type { RequestContext, RequestEvent, RequestMachineOptions, RequestState } from './request-machine.js';
 export { FsmError, FSM_ERROR_CODES } from './errors.js';
 export type { FsmErrorCode } from './errors.js';
-export { REFUSAL_CODES } from './results.js';
+export { FSM_REFUSAL_CODES } from './results.js';
 export type {
   Assign,
   Deadline,
@@ -48,5 +48,7 @@ export type {
   TransitionConfig,
   TransitionSpec,
 } from './types.js';
-export type { Refusal, RefusalCode, SendResult, TransitionResult, Transitioned } from './results.js';
+export type { FsmRefusal, FsmRefusalCode, SendResult, TransitionResult, Transitioned } from './results.js';
 export type { StateOf, EventOf, ContextOf } from './extractors.js';
+export { REFUSAL_CODES } from './former-names.js';
+export type { RefusalCode, Refusal } from './former-names.js';

@@ -8,15 +8,15 @@ import type { MachineSnapshot } from './types.js';
  *
  * @example
  * ```ts
- * import { createActor, REFUSAL_CODES, requestMachine } from '@parley/fsm';
+ * import { createActor, FSM_REFUSAL_CODES, requestMachine } from '@parley/fsm';
  *
  * const actor = createActor(requestMachine);
  * actor.send('approve');
  * const result = actor.send('reject'); // the request is already approved
- * console.log(result.ok === false && REFUSAL_CODES.includes(result.code)); // true
+ * console.log(result.ok === false && FSM_REFUSAL_CODES.includes(result.code)); // true
  * ```
  */
-export const REFUSAL_CODES = [
+export const FSM_REFUSAL_CODES = [
   'unknown_event',
   'event_not_accepted',
   'guard_failed',
@@ -30,31 +30,35 @@ export const REFUSAL_CODES = [
  *
  * @example
  * ```ts
- * import type { RefusalCode } from '@parley/fsm';
+ * import type { FsmRefusalCode } from '@parley/fsm';
  *
- * const code: RefusalCode = 'guard_failed';
+ * const code: FsmRefusalCode = 'guard_failed';
  * ```
  */
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
+export type FsmRefusalCode = (typeof FSM_REFUSAL_CODES)[number];
 
 /**
  * An event refused: returned as data, never thrown. The state did not change.
  *
  * @example
  * ```ts
- * import type { Refusal } from '@parley/fsm';
+ * import type { FsmRefusal } from '@parley/fsm';
  *
- * const refusal: Refusal = {
+ * const refusal: FsmRefusal = {
  *   ok: false, code: 'event_not_accepted', state: 'approved', event: 'reject',
+ *   message: 'State "approved" does not accept "reject"',
  *   reason: 'State "approved" does not accept "reject"',
  * };
  * ```
  */
-export interface Refusal<TState extends string = string, TEvent extends string = string> {
+export interface FsmRefusal<TState extends string = string, TEvent extends string = string> {
   readonly ok: false;
-  readonly code: RefusalCode;
+  readonly code: FsmRefusalCode;
   readonly state: TState;
   readonly event: TEvent | string;
+  /** Why the event was refused, in words for a person or a log. */
+  readonly message: string;
+  /** @deprecated Use `message` (the same text); removed in the next minor version. */
   readonly reason: string;
   /** For `guard_failed`: the name of the guard that did not hold (the last one tried). */
   readonly guard?: string;
@@ -93,7 +97,7 @@ export interface Transitioned<TState extends string = string, TEvent extends str
  */
 export type SendResult<TState extends string = string, TEvent extends string = string> =
   | Transitioned<TState, TEvent>
-  | Refusal<TState, TEvent>;
+  | FsmRefusal<TState, TEvent>;
 
 /**
  * What the pure {@link Machine.transition} returns: the next snapshot, or the refusal.
@@ -103,7 +107,7 @@ export type SendResult<TState extends string = string, TEvent extends string = s
  * import type { TransitionResult } from '@parley/fsm';
  *
  * function next(result: TransitionResult): string {
- *   return result.ok ? result.snapshot.state : result.reason;
+ *   return result.ok ? result.snapshot.state : result.message;
  * }
  * ```
  */
@@ -113,4 +117,4 @@ export type TransitionResult<
   TContext = unknown,
 > =
   | (Transitioned<TState, TEvent> & { readonly snapshot: MachineSnapshot<TState, TContext> })
-  | Refusal<TState, TEvent>;
+  | FsmRefusal<TState, TEvent>;

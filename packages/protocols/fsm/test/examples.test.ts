@@ -14,7 +14,7 @@ import {
   defineRequestMachine,
   FSM_ERROR_CODES,
   FsmError,
-  REFUSAL_CODES,
+  FSM_REFUSAL_CODES,
   requestMachine,
   toMermaid,
 } from '../src/index.js';
@@ -133,15 +133,15 @@ describe('TSDoc examples', () => {
 
   it('constants', () => {
     expect(FSM_ERROR_CODES.includes('version_mismatch')).toBe(true);
-    expect(REFUSAL_CODES).toContain('guard_failed');
+    expect(FSM_REFUSAL_CODES).toContain('guard_failed');
     expect(DEFAULT_HISTORY_LIMIT).toBe(100);
   });
 
-  it('REFUSAL_CODES (types.ts)', () => {
+  it('FSM_REFUSAL_CODES (types.ts)', () => {
     const actor = createActor(requestMachine);
     actor.send('approve');
     const result = actor.send('reject'); // the request is already approved
-    expect(result.ok === false && REFUSAL_CODES.includes(result.code)).toBe(true);
+    expect(result.ok === false && FSM_REFUSAL_CODES.includes(result.code)).toBe(true);
   });
 
   it('describeFlowResult', () => {

@@ -57,6 +57,7 @@ describe('an exit verdict with missing fields', () => {
       code: 'exit_failed',
       step: 'evidence',
       missingFields: ['justifications["x:2"]'],
+      detail: '1 target(s) have no justification of their own',
       reason: '1 target(s) have no justification of their own',
       issues: [],
       message: 'Please justify justifications["x:2"]',

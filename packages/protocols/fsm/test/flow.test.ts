@@ -76,6 +76,7 @@ describe('the cleanup flow (seed)', () => {
     const result = fail(session.submit({ goal_type: 'delete', intent_summary: 'stuff' }));
     expect(result).toMatchObject({
       code: 'exit_failed',
+      detail: 'The goal is too vague',
       reason: 'The goal is too vague',
       action: 'retry',
       attempts: 1,
@@ -230,8 +231,9 @@ describe('the cleanup flow (seed)', () => {
     session.submit({ x: 1 });
     const refused = vi.fn();
     session.on('refused', refused);
-    expect(session.submit({ x: 2 })).toMatchObject({ ok: false, code: 'flow_done', step: 'done' });
-    expect(refused).toHaveBeenCalledOnce();
+    const message = 'Flow "one" is done; nothing more is asked';
+    expect(session.submit({ x: 2 })).toMatchObject({ ok: false, code: 'flow_done', step: 'done', message });
+    expect(refused).toHaveBeenCalledWith({ code: 'flow_done', message, reason: message, at: 0 });
     expect(session.fields).toEqual({ only: { x: 1 } });
   });
 
@@ -337,6 +339,7 @@ describe('defineFlow', () => {
     expect(fail(session.submit({ b: 1 }))).toMatchObject({
       code: 'invalid_fields',
       action: 'retry',
+      detail: 'b: b must exceed a',
       reason: 'b: b must exceed a',
     });
     expect(session.prompt).toBe('b?');

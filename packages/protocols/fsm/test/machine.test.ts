@@ -1,6 +1,6 @@
 import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { defineMachine, FsmError, REFUSAL_CODES } from '../src/index.js';
+import { defineMachine, FsmError, FSM_REFUSAL_CODES } from '../src/index.js';
 import { echoMachine, orderMachine } from './helpers.js';
 
 const define = (config: unknown) => () => defineMachine(config as Parameters<typeof defineMachine>[0]);
@@ -99,6 +99,7 @@ describe('Machine.transition', () => {
       code: 'event_not_accepted',
       state: 'draft',
       event: 'pay',
+      message: 'State "draft" does not accept "pay"',
       reason: 'State "draft" does not accept "pay"',
     });
   });
@@ -194,7 +195,7 @@ describe('Machine.transition', () => {
   });
 
   it('exports every refusal code', () => {
-    expect(REFUSAL_CODES).toEqual([
+    expect(FSM_REFUSAL_CODES).toEqual([
       'unknown_event',
       'event_not_accepted',
       'guard_failed',

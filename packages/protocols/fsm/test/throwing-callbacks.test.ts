@@ -1,6 +1,6 @@
 import { createManualClock } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createActor, defineMachine, type Refusal } from '../src/index.js';
+import { createActor, defineMachine, type FsmRefusal } from '../src/index.js';
 
 const boom = new Error('host bug');
 
@@ -45,7 +45,7 @@ describe('a guard or assign that throws', () => {
     (where) => {
       const clock = createManualClock({ now: 0 });
       const actor = createActor(fragile(where), { clock });
-      const refused: Refusal[] = [];
+      const refused: FsmRefusal[] = [];
       actor.on('refused', (r) => void refused.push(r));
       expect(() => clock.advance(100)).not.toThrow();
       expect(actor.state).toBe('wait');

@@ -22,7 +22,8 @@ export const SETTINGS_REFUSAL_CODES = [
 ] as const;
 
 /**
- * A write refused as data, with what the caller needs to tell the user or the model why.
+ * A write refused as data, with what the caller needs to tell the user or the model why: `message`
+ * says it in words, the other fields as data.
  *
  * @example
  * ```ts
@@ -34,28 +35,32 @@ export const SETTINGS_REFUSAL_CODES = [
  * ```
  */
 export type SettingsRefusal =
-  | { readonly ok: false; readonly code: 'unknown_key'; readonly key: string }
+  | { readonly ok: false; readonly code: 'unknown_key'; readonly message: string; readonly key: string }
   | {
       readonly ok: false;
       readonly code: 'invalid_value';
+      readonly message: string;
       readonly key: string;
       readonly issues: readonly ValidationIssue[];
     }
   | {
       readonly ok: false;
       readonly code: 'scope_mismatch';
+      readonly message: string;
       readonly key: string;
       readonly scope: SettingScope;
     }
   | {
       readonly ok: false;
       readonly code: 'mutually_exclusive';
+      readonly message: string;
       readonly key: string;
       readonly conflictsWith: string;
     }
   | {
       readonly ok: false;
       readonly code: 'version_mismatch';
+      readonly message: string;
       readonly expectedVersion: number;
       readonly version: number;
     };
@@ -67,7 +72,7 @@ export type SettingsRefusal =
  * ```ts
  * import type { SettingsResult } from '@parley/settings';
  *
- * const refused: SettingsResult = { ok: false, code: 'unknown_key', key: 'context.nope' };
+ * const refused: SettingsResult = { ok: false, code: 'unknown_key', message: 'Unknown setting "context.nope"', key: 'context.nope' };
  * ```
  */
 export type SettingsResult<TRegistry extends SettingsRegistry = SettingsRegistry> =

@@ -108,26 +108,23 @@ export function createSettings<TRegistry extends SettingsRegistry>(
     for (const [key, value] of changes) {
       if (!registry.has(key)) {
         if (trusted) throw new SettingsError('unknown_key', `Unknown setting "${key}"`, { details: { key } });
-        return { ok: false, code: 'unknown_key', key };
+        return { ok: false, code: 'unknown_key', message: `Unknown setting "${key}"`, key };
       }
       const definition = registry.definitions[key] as TRegistry['definitions'][string]; // has(key) checked
       if (campaignId !== null && definition.scope === 'global') {
-        return { ok: false, code: 'scope_mismatch', key, scope: 'global' };
+        const message = `The setting "${key}" is global; a campaign cannot set it`;
+        return { ok: false, code: 'scope_mismatch', message, key, scope: 'global' };
       }
       if (value === RESET) {
         next.set(key, undefined);
         continue;
       }
       const checked = await validateAsync(definition.schema, value);
-      if (!checked.ok) return { ok: false, code: 'invalid_value', key, issues: checked.issues };
-      const json = toJson(checked.value);
+      const json = checked.ok ? toJson(checked.value) : undefined;
       if (json === undefined) {
-        return {
-          ok: false,
-          code: 'invalid_value',
-          key,
-          issues: [{ path: [], pathText: '', message: 'Not JSON' }],
-        };
+        const issues = checked.ok ? [{ path: [], pathText: '', message: 'Not JSON' }] : checked.issues;
+        const message = `The value of "${key}" is refused: ${issues.map((issue) => issue.message).join('; ')}`;
+        return { ok: false, code: 'invalid_value', message, key, issues };
       }
       next.set(key, json);
     }
@@ -144,12 +141,14 @@ export function createSettings<TRegistry extends SettingsRegistry>(
     };
     if (outcome.kind === 'version_mismatch') {
       const expectedVersion = options.expectedVersion as number; // checked by the step
-      return { ok: false, code: 'version_mismatch', expectedVersion, version: outcome.version };
+      const message = `The settings are at version ${outcome.version}, not ${expectedVersion}`;
+      return { ok: false, code: 'version_mismatch', message, expectedVersion, version: outcome.version };
     }
     if (outcome.kind === 'mutually_exclusive') {
       return {
         ok: false,
         code: 'mutually_exclusive',
+        message: `"${outcome.key}" cannot be on while "${outcome.conflictsWith}" is on`,
         key: outcome.key,
         conflictsWith: outcome.conflictsWith,
       };

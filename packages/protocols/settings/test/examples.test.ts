@@ -195,7 +195,12 @@ describe('settings.ts examples', () => {
         ? `${refusal.key}: ${refusal.issues[0]?.message}`
         : refusal.code;
     }
-    const refused: SettingsResult = { ok: false, code: 'unknown_key', key: 'context.nope' };
+    const refused: SettingsResult = {
+      ok: false,
+      code: 'unknown_key',
+      message: 'Unknown setting "context.nope"',
+      key: 'context.nope',
+    };
     expect(refused.ok ? '' : explain(refused)).toBe('unknown_key');
   });
 
@@ -319,6 +324,7 @@ describe('README snippet', () => {
     expect(refused).toEqual({
       ok: false,
       code: 'mutually_exclusive',
+      message: '"context.full_context_enabled" cannot be on while "context.compress_enabled" is on',
       key: 'context.full_context_enabled',
       conflictsWith: 'context.compress_enabled',
     });

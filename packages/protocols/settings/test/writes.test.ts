@@ -23,6 +23,7 @@ describe('set', () => {
     const { settings, store } = setup();
     const result = await settings.set(GLOBAL, 'limits.max', 11);
     expect(result).toMatchObject({ ok: false, code: 'invalid_value', key: 'limits.max' });
+    expect(result.ok ? '' : result.message).toMatch(/^The value of "limits.max" is refused: .*10/);
     if (!result.ok && result.code === 'invalid_value') expect(result.issues[0]?.message).toMatch(/10/);
     expect(await store.get('settings:global')).toBeUndefined();
   });
@@ -35,6 +36,7 @@ describe('set', () => {
       ok: false,
       code: 'invalid_value',
       key: 'odd.value',
+      message: 'The value of "odd.value" is refused: Not JSON',
       issues: [{ message: 'Not JSON' }],
     });
   });
@@ -42,7 +44,13 @@ describe('set', () => {
   it('refuses a campaign write of a global-scope setting', async () => {
     const { settings } = setup();
     const result = await settings.set('c1', 'limits.max', 5);
-    expect(result).toEqual({ ok: false, code: 'scope_mismatch', key: 'limits.max', scope: 'global' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'scope_mismatch',
+      message: 'The setting "limits.max" is global; a campaign cannot set it',
+      key: 'limits.max',
+      scope: 'global',
+    });
     expect((await settings.snapshot('c1')).get('limits.max')).toBe(3);
   });
 
@@ -112,7 +120,12 @@ describe('safeSet', () => {
   it('refuses an unknown key as data', async () => {
     const { settings } = setup();
     for (const key of ['context.nope', 'constructor', '__proto__']) {
-      expect(await settings.safeSet('c1', key, true)).toEqual({ ok: false, code: 'unknown_key', key });
+      expect(await settings.safeSet('c1', key, true)).toEqual({
+        ok: false,
+        code: 'unknown_key',
+        message: `Unknown setting "${key}"`,
+        key,
+      });
     }
   });
 
@@ -186,7 +199,13 @@ describe('relations', () => {
     const { settings } = setup();
     await settings.set('c1', 'mode.a', true);
     const result = await settings.set('c1', 'mode.b', true);
-    expect(result).toEqual({ ok: false, code: 'mutually_exclusive', key: 'mode.b', conflictsWith: 'mode.a' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'mutually_exclusive',
+      message: '"mode.b" cannot be on while "mode.a" is on',
+      key: 'mode.b',
+      conflictsWith: 'mode.a',
+    });
     expect((await settings.snapshot('c1')).values).toMatchObject({ 'mode.a': true, 'mode.b': false });
   });
 
@@ -323,6 +342,7 @@ describe('concurrent writers', () => {
     await settings.set('c1', 'mode.a', true);
     const result = await settings.set('c1', 'ui.tags', ['late'], { expectedVersion: seen.version.campaign });
     expect(result).toMatchObject({ ok: false, code: 'version_mismatch', expectedVersion: 0 });
+    expect(result.ok ? '' : result.message).toBe('The settings are at version 1, not 0');
     expect((await settings.snapshot('c1')).get('ui.tags')).toEqual(['x']);
   });
 

@@ -57,7 +57,7 @@ import type { DisableUntil, ToolGateEvents } from './types.js';
  *   policies: [{
  *     name: 'movement_lock', tools: ['move'],
  *     check: ({ context }: { context: { state: string } }) =>
- *       context.state === 'combat' ? { reason: '区域移动锁未解除', toolReason: 'area_locked' } : undefined,
+ *       context.state === 'combat' ? { message: '区域移动锁未解除', toolReason: 'area_locked' } : undefined,
  *   }],
  * });
  * const result = await gate.process(

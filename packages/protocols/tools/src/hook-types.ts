@@ -25,18 +25,22 @@ export interface ToolPolicyInput<TContext> {
 }
 
 /**
- * A policy's refusal: the reason in words the model can act on, optionally one of the tool's own
- * reasons, and optionally a time or turn until which the tool is disabled.
+ * A policy's refusal: `message`, the reason in words the model can act on (a text naming the policy
+ * when absent), optionally one of the tool's own reasons, and optionally a time or turn until which
+ * the tool is disabled.
  *
  * @example
  * ```ts
  * import type { ToolPolicyRefusal } from '@parley/tools';
  *
- * const locked: ToolPolicyRefusal = { reason: '区域移动锁未解除', toolReason: 'area_locked', disableUntil: { turn: 8 } };
+ * const locked: ToolPolicyRefusal = { message: '区域移动锁未解除', toolReason: 'area_locked', disableUntil: { turn: 8 } };
  * ```
  */
 export interface ToolPolicyRefusal {
-  readonly reason: string;
+  /** Why the call is refused, in words the model can act on. */
+  readonly message?: string | undefined;
+  /** @deprecated Use `message`; a policy's `reason` is read for one more minor version. */
+  readonly reason?: string | undefined;
   readonly toolReason?: string | undefined;
   readonly disableUntil?: DisableUntil | undefined;
 }
@@ -54,7 +58,7 @@ export interface ToolPolicyRefusal {
  *   name: 'movement_lock',
  *   tools: ['move'],
  *   check: ({ context }) =>
- *     context.state === 'combat' ? { reason: 'Movement is locked during combat', toolReason: 'area_locked' } : undefined,
+ *     context.state === 'combat' ? { message: 'Movement is locked during combat', toolReason: 'area_locked' } : undefined,
  * };
  * ```
  */

@@ -59,14 +59,13 @@ export { parseOpenAIToolCalls, parseAnthropicToolUses } from './parse.js';
 export { classifySql } from './sql-risk.js';
 export type { SqlClassification, SqlKind } from './sql-risk.js';
 export type { ParsedToolCalls } from './parse.js';
-export { TOOL_REFUSAL_CODES, TOOL_FAILURE_STATUSES } from './types.js';
+export { TOOL_REFUSAL_CODES } from './types.js';
 export type {
   ToolCallProposal,
   ToolRefusalCode,
-  ToolFailureStatus,
   DisableUntil,
   FailedToolCall,
-  ToolFeedback,
+  ToolGateFeedback,
   ExecutedToolCall,
   RepairRecord,
   ToolCallRecord,
@@ -75,3 +74,6 @@ export type {
 } from './types.js';
 export { ToolsError, TOOLS_ERROR_CODES } from './errors.js';
 export type { ToolsErrorCode } from './errors.js';
+export type { ToolFeedback } from './former-names.js';
+export { TOOL_FAILURE_STATUSES } from './former-names.js';
+export type { ToolFailureStatus } from './former-names.js';

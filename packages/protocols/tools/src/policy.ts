@@ -69,7 +69,7 @@ export interface DefinePolicyOptions {
  *   execute: (args) => ({ area: args.to_area_id }),
  * });
  * const vaultLock = definePolicy(move, ({ args, context }: { args: { to_area_id: string }; context: { vaultOpen: boolean } }) =>
- *   args.to_area_id === 'vault' && !context.vaultOpen ? { reason: 'The vault is locked', toolReason: 'area_locked' } : undefined,
+ *   args.to_area_id === 'vault' && !context.vaultOpen ? { message: 'The vault is locked', toolReason: 'area_locked' } : undefined,
  * );
  * const gate = createToolGate({ tools: [move], allowlist: ['move'], policies: [vaultLock] });
  * const result = await gate.process(

@@ -1,10 +1,9 @@
-import { parseJson, stringifyJson } from '@parley/core';
+import { parseJson, stringifyJson, TOOL_FAILURE_STATUSES } from '@parley/core';
 import { ToolsError } from './errors.js';
 import type { DisabledTool } from './disabled-tool.js';
 import {
   type ExecutedToolCall,
   type FailedToolCall,
-  TOOL_FAILURE_STATUSES,
   TOOL_REFUSAL_CODES,
   type ToolCallRecord,
 } from './types.js';

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@parley/core';
+import type { ValidationIssue, ToolFailureStatus } from '@parley/core';
 
 /**
  * One tool call as the model proposes it, in the reference request format
@@ -75,31 +75,6 @@ export const TOOL_REFUSAL_CODES = [
 export type ToolRefusalCode = (typeof TOOL_REFUSAL_CODES)[number];
 
 /**
- * The statuses of a failed call in `tool_feedback`: `rejected` (judged and refused, nothing ran)
- * or `error` (host code failed: a policy, the confirmation, or the executor).
- *
- * @example
- * ```ts
- * import { TOOL_FAILURE_STATUSES } from '@parley/tools';
- *
- * console.log(TOOL_FAILURE_STATUSES); // [ 'rejected', 'error' ]
- * ```
- */
-export const TOOL_FAILURE_STATUSES = ['rejected', 'error'] as const;
-
-/**
- * One of {@link TOOL_FAILURE_STATUSES}.
- *
- * @example
- * ```ts
- * import type { ToolFailureStatus } from '@parley/tools';
- *
- * const status: ToolFailureStatus = 'rejected';
- * ```
- */
-export type ToolFailureStatus = (typeof TOOL_FAILURE_STATUSES)[number];
-
-/**
  * Until when a tool stays disabled: an epoch-ms time (`at`) or a turn number (`turn`; the tool is
  * usable again from that turn on).
  *
@@ -152,12 +127,12 @@ export interface FailedToolCall {
  *
  * @example
  * ```ts
- * import type { ToolFeedback } from '@parley/tools';
+ * import type { ToolGateFeedback } from '@parley/tools';
  *
- * const feedback: ToolFeedback = { failed_calls: [] };
+ * const feedback: ToolGateFeedback = { failed_calls: [] };
  * ```
  */
-export interface ToolFeedback {
+export interface ToolGateFeedback {
   readonly failed_calls: readonly FailedToolCall[];
 }
 
@@ -259,7 +234,7 @@ export interface ToolCallRecord {
  */
 export interface ToolBatchResult {
   readonly executed: readonly ExecutedToolCall[];
-  readonly feedback: ToolFeedback;
+  readonly feedback: ToolGateFeedback;
   readonly records: readonly ToolCallRecord[];
 }
 

@@ -51,7 +51,7 @@ import {
   type ToolDefinition,
   type ToolExecuteContext,
   type ToolFailureStatus,
-  type ToolFeedback,
+  type ToolGateFeedback,
   type ToolGate,
   type ToolGateEvents,
   type ToolGateLimits,
@@ -266,7 +266,7 @@ describe('examples in gate-types.ts', () => {
       tools: ['move'],
       check: ({ context }) =>
         context.state === 'combat'
-          ? { reason: 'Movement is locked during combat', toolReason: 'area_locked' }
+          ? { message: 'Movement is locked during combat', toolReason: 'area_locked' }
           : undefined,
     };
   });
@@ -354,7 +354,7 @@ describe('examples in gate.ts', () => {
           tools: ['move'],
           check: ({ context }: { context: { state: string } }) =>
             context.state === 'combat'
-              ? { reason: '区域移动锁未解除', toolReason: 'area_locked' }
+              ? { message: '区域移动锁未解除', toolReason: 'area_locked' }
               : undefined,
         },
       ],
@@ -484,8 +484,8 @@ describe('examples in types.ts', () => {
       disabled_until: 'turn 5',
     };
   });
-  it('runs the ToolFeedback example', async () => {
-    const feedback: ToolFeedback = { failed_calls: [] };
+  it('runs the ToolGateFeedback example', async () => {
+    const feedback: ToolGateFeedback = { failed_calls: [] };
   });
   it('runs the ExecutedToolCall example', async () => {
     const done: ExecutedToolCall = {
@@ -550,7 +550,7 @@ describe('examples in policy.ts', () => {
       move,
       ({ args, context }: { args: { to_area_id: string }; context: { vaultOpen: boolean } }) =>
         args.to_area_id === 'vault' && !context.vaultOpen
-          ? { reason: 'The vault is locked', toolReason: 'area_locked' }
+          ? { message: 'The vault is locked', toolReason: 'area_locked' }
           : undefined,
     );
     const gate = createToolGate({ tools: [move], allowlist: ['move'], policies: [vaultLock] });

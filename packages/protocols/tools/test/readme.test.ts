@@ -30,7 +30,7 @@ describe('the README snippet', () => {
           tools: ['move'],
           check: ({ context }: { context: { state: string } }) =>
             context.state === 'combat'
-              ? { reason: '区域移动锁未解除', toolReason: 'area_locked' }
+              ? { message: '区域移动锁未解除', toolReason: 'area_locked' }
               : undefined,
         },
       ],
@@ -68,7 +68,7 @@ describe('the README SQL risk snippet', () => {
       dataModify,
       ({ args }) =>
         classifySql(args.sql).controlsSession
-          ? { reason: 'BEGIN, COMMIT, SET … are not allowed', toolReason: 'session_control' }
+          ? { message: 'BEGIN, COMMIT, SET … are not allowed', toolReason: 'session_control' }
           : undefined,
       { name: 'no_session_control' },
     );

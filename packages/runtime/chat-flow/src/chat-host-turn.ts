@@ -122,7 +122,7 @@ export function contextOf<TStep extends string, TContext, TData>(
     const saved = await ctx.save();
     if (!saved.ok) {
       turn.ledger = before;
-      throw new Refused(saved.code, saved.reason, saved.cause);
+      throw new Refused(saved.code, saved.message, saved.cause);
     }
     events.emit('effect-claimed', { id, ...pick(claim), at });
     return claim;
@@ -209,7 +209,7 @@ export async function finishTurn<TStep extends string, TContext, TData>(
 ): Promise<ChatFlowResult> {
   if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) {
     const saved = await saveTurn(turn, host);
-    if (!saved.ok) throw new Refused(saved.code, saved.reason, saved.cause);
+    if (!saved.ok) throw new Refused(saved.code, saved.message, saved.cause);
   }
   const { session } = turn;
   return { ok: true, id: session.id, step: session.step, version: session.version };

@@ -240,6 +240,9 @@ export type ChatFlowResult =
       readonly ok: false;
       readonly id: string;
       readonly code: ChatFlowRefusalCode;
+      /** Why, in words for a person or a log. */
+      readonly message: string;
+      /** @deprecated Use `message` (the same text); removed in the next minor version. */
       readonly reason: string;
       readonly cause?: unknown;
     };
@@ -261,7 +264,14 @@ export interface ChatFlowHostEvents {
   'effect-done': { id: string; name: string; step: string; part: number; at: number };
   /** A claim without `done` was found on open, or an effect threw: it is not run again by itself. */
   'outcome-unknown': { id: string; name: string; step: string; part: number; claimedAt: number };
-  refused: { id: string; code: ChatFlowRefusalCode; reason: string; at: number };
+  refused: {
+    id: string;
+    code: ChatFlowRefusalCode;
+    message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    reason: string;
+    at: number;
+  };
 }
 
 /**

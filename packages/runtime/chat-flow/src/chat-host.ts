@@ -75,9 +75,9 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
   let closed = false;
   const host: TurnHost<TStep, TContext, TData> = { options, clock, events };
 
-  function refusal(id: string, code: ChatFlowRefusalCode, reason: string, cause?: unknown): ChatFlowResult {
-    events.emit('refused', { id, code, reason, at: clock.now() });
-    return { ok: false, id, code, reason, ...(cause === undefined ? {} : { cause }) };
+  function refusal(id: string, code: ChatFlowRefusalCode, message: string, cause?: unknown): ChatFlowResult {
+    events.emit('refused', { id, code, message, reason: message, at: clock.now() });
+    return { ok: false, id, code, message, reason: message, ...(cause === undefined ? {} : { cause }) };
   }
 
   /** Runs `task` after every earlier task of session `id`; a throw or refusal becomes the result. */
@@ -126,7 +126,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
       return known;
     }
     const resumed = await sessions.resume(id);
-    if (!resumed.ok) throw new Refused(resumed.code, resumed.reason, resumed.cause);
+    if (!resumed.ok) throw new Refused(resumed.code, resumed.message, resumed.cause);
     remember(resumed.session);
     return resumed.session;
   }
@@ -139,7 +139,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     const taken = await session.acquire({ ttlMs: turnLeaseMs });
     if (!taken.ok) {
       forget(session);
-      throw new Refused(taken.code, taken.reason, taken.cause);
+      throw new Refused(taken.code, taken.message, taken.cause);
     }
     let result: ChatFlowResult;
     try {
@@ -178,7 +178,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     const fields = await options.read(text, ctx);
     if (fields !== undefined) {
       const written = await ctx.submit(fields);
-      if (!written.ok) throw new Refused(written.code, written.reason, written.cause);
+      if (!written.ok) throw new Refused(written.code, written.message, written.cause);
     }
     return finishTurn(turn, host);
   }
@@ -199,7 +199,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     start: (id, data) =>
       serialize(id, async () => {
         const started = await sessions.start(id, { data });
-        if (!started.ok) throw new Refused(started.code, started.reason, started.cause);
+        if (!started.ok) throw new Refused(started.code, started.message, started.cause);
         forget(open.get(id));
         remember(started.session);
         return held(started.session, () => begin(started.session, 'start'));

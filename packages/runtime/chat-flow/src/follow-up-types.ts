@@ -168,7 +168,14 @@ export interface FollowUpsEvents {
  */
 export type FollowUpResult<TPayload extends JsonValue = JsonValue> =
   | { readonly ok: true; readonly followUp: FollowUp<TPayload> }
-  | { readonly ok: false; readonly code: FollowUpRefusalCode; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly code: FollowUpRefusalCode;
+      /** Why, in words for a person or a log. */
+      readonly message: string;
+      /** @deprecated Use `message` (the same text); removed in the next minor version. */
+      readonly reason: string;
+    };
 
 /**
  * Durable one-shot follow-ups ("remind me in 7 days"): stored with an absolute due time, armed as a

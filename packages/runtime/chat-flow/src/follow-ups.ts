@@ -86,7 +86,12 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
   let closed = false;
   const keyOf = (id: string): string => `${prefix}${id}`;
   type Refusal = Extract<FollowUpResult<TPayload>, { ok: false }>;
-  const refuse = (code: FollowUpRefusalCode, reason: string): Refusal => ({ ok: false, code, reason });
+  const refuse = (code: FollowUpRefusalCode, message: string): Refusal => ({
+    ok: false,
+    code,
+    message,
+    reason: message,
+  });
   const typed = (followUp: FollowUp): FollowUp<TPayload> => followUp as FollowUp<TPayload>; // payloads are the host's JSON
 
   /** The committed follow-up `id`, or why it cannot be read; a store failure is thrown. */

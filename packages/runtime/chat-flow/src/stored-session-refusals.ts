@@ -59,12 +59,15 @@ export type FlowSessionRefusalCode = (typeof FLOW_SESSION_REFUSAL_CODES)[number]
  * ```ts
  * import type { FlowSessionRefusal } from '@parley/chat-flow';
  *
- * const lost: FlowSessionRefusal = { ok: false, code: 'conflict', reason: 'another writer', version: 7 };
+ * const lost: FlowSessionRefusal = { ok: false, code: 'conflict', message: 'another writer', reason: 'another writer', version: 7 };
  * ```
  */
 export interface FlowSessionRefusal {
   readonly ok: false;
   readonly code: FlowSessionRefusalCode;
+  /** Why, in words for a person or a log. */
+  readonly message: string;
+  /** @deprecated Use `message` (the same text); removed in the next minor version. */
   readonly reason: string;
   /** `conflict`: the version the store holds now (`null`: deleted). */
   readonly version?: number | null;

@@ -139,9 +139,15 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
     }
   }
 
-  protected refuse(code: FlowSessionRefusalCode, reason: string, extra: object = {}): FlowSessionRefusal {
-    this.events?.emit('refused', { id: this.id, code, reason, at: this.settings.clock.now() });
-    return { ok: false, code, reason, ...extra };
+  protected refuse(code: FlowSessionRefusalCode, message: string, extra: object = {}): FlowSessionRefusal {
+    this.events?.emit('refused', {
+      id: this.id,
+      code,
+      message,
+      reason: message,
+      at: this.settings.clock.now(),
+    });
+    return { ok: false, code, message, reason: message, ...extra };
   }
 
   /** Sleeps on the clock; false when the handle was closed meanwhile. */

@@ -20,33 +20,22 @@ export type SessionSlot<TStep extends string, TContext, TData> =
   | { readonly rev: number; readonly record: FlowSessionRecord<TStep, TContext, TData> }
   | { readonly rev: number; readonly problem: RecordProblem; readonly raw: JsonValue };
 
-/** How many decoded records a codec remembers by their stored text (the oldest goes first). */
-const KNOWN_RECORDS = 64;
-
 /**
  * @internal The kernel codec of the sessions of `flow`. A record is checked whole (its flow snapshot
- * through `flow.restore`) the first time its stored text is seen; a text this codec wrote or checked
- * before decodes to the same value without checking it again (bounded, by exact text).
+ * through `flow.restore`) each time it is read from the store; a handle's writes and the giving back
+ * of its lease name the version it committed (the kernel's basis) and read nothing, so a turn reads
+ * the record once, when it takes the lease. (Remembering decoded records by their JSON text, as it
+ * did when a turn read the record three times, cost more than the checks it saved.)
  */
 export function sessionCodec<TStep extends string, TContext, TData>(
   flow: Flow<TStep, TContext>,
   dataSchema: StandardSchemaV1 | undefined,
 ): RecordCodec<SessionSlot<TStep, TContext, TData>> {
   type Slot = SessionSlot<TStep, TContext, TData>;
-  const known = new Map<string, Slot>();
-  const remember = (text: string, slot: Slot): Slot => {
-    known.delete(text);
-    if (known.size >= KNOWN_RECORDS) known.delete(known.keys().next().value as string);
-    known.set(text, slot);
-    return slot;
-  };
   return {
     kind: FLOW_SESSION_KIND,
     version: FLOW_SESSION_RECORD_FORMAT,
     decode(data) {
-      const text = JSON.stringify(data);
-      const seen = known.get(text);
-      if (seen !== undefined) return seen;
       if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
       const { rev: count, ...fields } = data;
       const rev = count as number; // checked just above
@@ -54,14 +43,12 @@ export function sessionCodec<TStep extends string, TContext, TData>(
       // the data was read from the store: plain JSON
       const slot: Slot =
         'ok' in read ? { rev, record: read.record } : { rev, problem: read, raw: data as JsonValue };
-      return remember(text, slot);
+      return slot;
     },
     encode(slot) {
       if ('problem' in slot) return slot.raw;
       const { kind: _kind, format: _format, ...rest } = slot.record;
-      const json = { ...rest, rev: slot.rev } as unknown as JsonValue; // a record is plain JSON by construction
-      remember(JSON.stringify(json), slot);
-      return json;
+      return { ...rest, rev: slot.rev } as unknown as JsonValue; // a record is plain JSON by construction
     },
   };
 }

@@ -100,12 +100,12 @@ export const MAX_RETRY_DELAYS = 10;
  * const sessions = createFlowSessionStore(flow, { store, clock, draftSteps: ['goal'] });
  *
  * const started = await sessions.start('s1', { data: { user: 'ann' } });
- * if (!started.ok) throw new Error(started.reason);
+ * if (!started.ok) throw new Error(started.message);
  * await started.session.submit({ goal: 'delete reposts' }); // "where" is missing: kept as a draft
  *
  * // after a restart: the record is read back, the draft still there
  * const resumed = await sessions.resume('s1');
- * if (!resumed.ok) throw new Error(resumed.reason);
+ * if (!resumed.ok) throw new Error(resumed.message);
  * const answer = await resumed.session.submit({ where: 'x.com' });
  * console.log(answer.ok && answer.result.ok, resumed.session.step); // true notify
  *
@@ -145,11 +145,11 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const refuse = (
     id: string,
     code: FlowSessionRefusalCode,
-    reason: string,
+    message: string,
     extra: object = {},
   ): FlowSessionRefusal => {
-    events?.emit('refused', { id, key: prefix + id, code, reason, at: clock.now() });
-    return { ok: false, code, reason, ...extra };
+    events?.emit('refused', { id, key: prefix + id, code, message, reason: message, at: clock.now() });
+    return { ok: false, code, message, reason: message, ...extra };
   };
 
   /** A kernel refusal of session `id`; a record of format 1 (before the kernel) is `foreign_version`. */

@@ -49,11 +49,19 @@ export interface FlowSessionStoreOptions<TStep extends string = string> {
  * ```ts
  * import type { FlowSessionStoreEvents } from '@parley/chat-flow';
  *
- * const report = (e: FlowSessionStoreEvents['refused']) => console.log(e.id, e.code, e.reason);
+ * const report = (e: FlowSessionStoreEvents['refused']) => console.log(e.id, e.code, e.message);
  * ```
  */
 export interface FlowSessionStoreEvents {
-  refused: { id: string; key: string; code: FlowSessionRefusalCode; reason: string; at: number };
+  refused: {
+    id: string;
+    key: string;
+    code: FlowSessionRefusalCode;
+    message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    reason: string;
+    at: number;
+  };
 }
 
 /**
@@ -74,7 +82,14 @@ export interface StoredFlowSessionEvents<TStep extends string = string, TContext
   'save-failed': { id: string; attempt: number; reason: string; willRetry: boolean; at: number };
   /** An effect attempt failed and the next is stored as due at `dueAt`. */
   'retry-scheduled': { id: string; step: string; attempts: number; dueAt: number };
-  refused: { id: string; code: FlowSessionRefusalCode; reason: string; at: number };
+  refused: {
+    id: string;
+    code: FlowSessionRefusalCode;
+    message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    reason: string;
+    at: number;
+  };
 }
 
 /**
@@ -120,6 +135,9 @@ export type FlowEffectResult<TStep extends string = string, TContext = unknown> 
       readonly ok: false;
       readonly code: 'retries_exhausted';
       readonly attempts: number;
+      /** Why the last attempt failed, in words. */
+      readonly message: string;
+      /** @deprecated Use `message` (the same text); removed in the next minor version. */
       readonly reason: string;
       readonly result: FlowSubmitResult<TStep, TContext>;
     }

@@ -47,6 +47,8 @@ export class StoredSession<TStep extends string, TContext, TData>
 {
   /** The last write: writes run one at a time, in call order. */
   private chain: Promise<unknown> = DONE;
+  /** The record as this handle last took, wrote or released it: the kernel's basis (no read) for the next write. */
+  private committed: Committed<Slot<TStep, TContext, TData>> | undefined;
 
   submit(
     fields: unknown,
@@ -86,9 +88,10 @@ export class StoredSession<TStep extends string, TContext, TData>
       const { result } = submitted;
       const attempts = base + n;
       if (result.ok) return { ok: true, attempts, result };
-      const reason = result.code === 'flow_done' ? result.reason : result.message;
+      const { message } = result;
       const waiting = this.rec.retry;
-      if (waiting === null) return { ok: false, code: 'retries_exhausted', attempts, reason, result };
+      if (waiting === null)
+        return { ok: false, code: 'retries_exhausted', attempts, message, reason: message, result };
       if (!(await this.sleep(waiting.dueAt - clock.now())))
         return this.refuse('closed', `session ${this.id} was closed`);
     }
@@ -117,6 +120,7 @@ export class StoredSession<TStep extends string, TContext, TData>
     this.rec = checked.out.record;
     this.rev = checked.out.rev;
     this.ver = taken.committed.storeVersion;
+    this.committed = taken.committed;
     this.lost = false;
     return { ok: true, version: this.ver };
   }
@@ -126,9 +130,19 @@ export class StoredSession<TStep extends string, TContext, TData>
     if (lease === undefined) return;
     const { kernel, codec } = this.settings;
     // best effort: a lease not given back (a failing store) is renewed by the next `acquire`, or expires
-    const done = await kernel.apply(this.key, codec, unchanged, undefined, { lease, release: true });
+    const options = { lease, release: true, basis: this.basis() };
+    const done = await kernel.apply(this.key, codec, unchanged, undefined, options);
     if (done.ok || done.code !== 'store_failed') this.lease = undefined;
-    if (done.ok && done.committed !== undefined) this.ver = done.committed.storeVersion;
+    if (done.ok && done.committed !== undefined) {
+      this.ver = done.committed.storeVersion;
+      this.committed = done.committed;
+    }
+  }
+
+  /** The committed record this handle holds, when it is the version it last saw. */
+  private basis(): Committed<Slot<TStep, TContext, TData>> | undefined {
+    const committed = this.committed;
+    return committed?.storeVersion === this.ver ? committed : undefined;
   }
 
   /** Takes the lease, or renews the one this handle could not give back; with the committed record. */
@@ -186,8 +200,10 @@ export class StoredSession<TStep extends string, TContext, TData>
     const event: WriteEvent<TStep, TContext, TData, R> = { id, rev: this.rev, idleTimeoutMs, change };
     const done = await this.retrying(() => {
       const lease = this.lease;
+      const basis = this.basis(); // a retry after a failed store write names it again: the CAS decides
       return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, {
         ...(lease === undefined ? {} : { lease }),
+        basis,
       });
     });
     if (!done.ok) return done;
@@ -200,7 +216,8 @@ export class StoredSession<TStep extends string, TContext, TData>
     }
     this.rec = slot.record;
     this.rev = slot.rev;
-    this.ver = (done.committed as Committed<unknown>).storeVersion; // present: the slot came from it
+    this.committed = done.committed as Committed<Slot<TStep, TContext, TData>>; // present: the slot came from it
+    this.ver = this.committed.storeVersion;
     this.events?.emit('saved', { id, version: this.ver, at: slot.record.savedAt });
     return { ok: true, version: this.ver, out: verdict.out };
   }

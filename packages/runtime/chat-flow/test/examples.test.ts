@@ -44,11 +44,11 @@ describe('TSDoc examples', () => {
     const sessions = createFlowSessionStore(flow, { store, clock, draftSteps: ['goal'] });
 
     const started = await sessions.start('s1', { data: { user: 'ann' } });
-    if (!started.ok) throw new Error(started.reason);
+    if (!started.ok) throw new Error(started.message);
     await started.session.submit({ goal: 'delete reposts' });
 
     const resumed = await sessions.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     const answer = await resumed.session.submit({ where: 'x.com' });
     expect([answer.ok && answer.result.ok, resumed.session.step]).toEqual([true, 'notify']);
 

@@ -20,7 +20,7 @@ const LEGACY = {
 
 async function started(env: ReturnType<typeof setup>, id = 's1') {
   const start = await env.sessions.start(id, { data: null });
-  if (!start.ok) throw new Error(start.reason);
+  if (!start.ok) throw new Error(start.message);
   return start.session;
 }
 
@@ -30,7 +30,7 @@ describe('a record of the previous format (1, before the durable kernel)', () =>
     await env.store.set('flow-session:s1', LEGACY);
     const resumed = await env.sessions.resume('s1');
     expect(resumed).toMatchObject({ ok: false, code: 'foreign_version' });
-    expect(resumed.ok ? '' : resumed.reason).toContain('format 1');
+    expect(resumed.ok ? '' : resumed.message).toContain('format 1');
     expect(await env.sessions.start('s1', { data: null })).toMatchObject({
       ok: false,
       code: 'foreign_version',
@@ -58,7 +58,7 @@ describe('two writers', () => {
         if (!raced) {
           raced = true; // another replica takes and gives back the lease between the read and the write
           const theirs = await other.resume('s1');
-          if (!theirs.ok) throw new Error(theirs.reason);
+          if (!theirs.ok) throw new Error(theirs.message);
           await theirs.session.acquire({ ttlMs: 1_000 });
           await theirs.session.release();
         }
@@ -67,7 +67,7 @@ describe('two writers', () => {
     };
     const sessions = createFlowSessionStore(intake, { store: racing, clock: env.clock });
     const mine = await sessions.resume('s1');
-    if (!mine.ok) throw new Error(mine.reason);
+    if (!mine.ok) throw new Error(mine.message);
     expect(await mine.session.submit(GOAL)).toMatchObject({ ok: true, result: { ok: true } });
     expect(raced).toBe(true);
     const stored = (await env.store.get('flow-session:s1')) as {
@@ -81,7 +81,7 @@ describe('two writers', () => {
     const env = setup();
     const a = await started(env);
     const resumed = await env.sessions.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     const b = resumed.session;
     const [first, second] = await Promise.all([
       a.submit(GOAL),
@@ -101,7 +101,7 @@ describe('leases on a session', () => {
     const env = setup();
     const holder = await started(env);
     const resumed = await env.sessions.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     expect(await holder.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     expect(await resumed.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: false, code: 'lease_held' });
     expect(await resumed.session.submit(GOAL)).toMatchObject({ ok: false, code: 'lease_held' });
@@ -117,7 +117,7 @@ describe('leases on a session', () => {
     await slow.acquire({ ttlMs: 1_000 });
     env.clock.advance(1_000);
     const resumed = await env.sessions.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     expect(await resumed.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     expect(await slow.submit(GOAL)).toMatchObject({ ok: false, code: 'lease_lost' });
     const stored = (await env.store.get('flow-session:s1')) as { data: { rev: number } };

@@ -12,7 +12,7 @@ const KEY = 'flow-session:s1';
 async function tampered(patch: Record<string, JsonValue>) {
   const env = setup();
   const start = await env.sessions.start('s1', { data: null });
-  if (!start.ok) throw new Error(start.reason);
+  if (!start.ok) throw new Error(start.message);
   start.session.close();
   const record = (await env.store.get(KEY)) as { data: Record<string, JsonValue> };
   const value = { ...record, data: { ...record.data, ...patch } } as JsonValue;
@@ -25,7 +25,7 @@ describe('a record that is not this session', () => {
     const { env, value } = await tampered({ id: 's2' });
     const resumed = await env.sessions.resume('s1');
     expect(resumed).toMatchObject({ ok: false, code: 'corrupt_record' });
-    expect(resumed.ok ? '' : resumed.reason).toContain('"s2"');
+    expect(resumed.ok ? '' : resumed.message).toContain('"s2"');
     expect(await env.store.get(KEY)).toEqual(value);
   });
 
@@ -72,7 +72,7 @@ describe('a store that fails while a session is read', () => {
     const store = createFlakyStore(clock);
     const sessions = createFlowSessionStore(intake, { store, clock });
     const start = await sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     start.session.close();
     store.fail('getEntry', 1);
     expect(await sessions.resume('s1')).toMatchObject({ ok: false, code: 'store_failed' });
@@ -103,7 +103,7 @@ describe('a lease the handle could not give back', () => {
     const store = createFlakyStore(clock);
     const sessions = createFlowSessionStore(intake, { store, clock });
     const start = await sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     expect(await start.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     store.fail('compareAndSet', 1);
     await start.session.release(); // the give-back fails: the handle keeps the lease
@@ -123,7 +123,7 @@ describe('a lease the handle could not give back', () => {
     const { clock, store, session } = await held();
     clock.advance(1_001); // the kept lease ran out
     const other = await createFlowSessionStore(intake, { store, clock }).resume('s1');
-    if (!other.ok) throw new Error(other.reason);
+    if (!other.ok) throw new Error(other.message);
     expect(await other.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     await other.session.release();
     expect(await session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });

@@ -11,12 +11,12 @@ describe('a restart', () => {
     const store = createMemoryStore({ clock });
     const first = createFlowSessionStore(intake, { store, clock, draftSteps: ['goal'] });
     const start = await first.start('s1', { data: { plan: 'p1' } });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     await start.session.submit({ goal: 'remove reposts', where: ['x'] });
     // the process dies; a new one builds everything again over the same store
     const second = createFlowSessionStore(intake, { store, clock, draftSteps: ['goal'] });
     const resumed = await second.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     expect([resumed.session.step, resumed.session.version, resumed.session.data]).toEqual([
       'goal',
       2,
@@ -29,7 +29,7 @@ describe('a restart', () => {
   it('waits for the stored due time of an effect retry, not a fresh delay', async () => {
     const { sessions, clock, store } = setup();
     const start = await sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     await start.session.submit(GOAL);
     await start.session.submit(YES);
     const pending = start.session.perform(() => ({ audit_saved: false }));
@@ -41,7 +41,7 @@ describe('a restart', () => {
     clock.advance(400);
     const after = createFlowSessionStore(intake, { store, clock });
     const resumed = await after.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     expect(resumed.session.mark).toBe('close_pending');
     const calls: { attempt: number; at: number }[] = [];
     const result = await drive(
@@ -58,7 +58,7 @@ describe('a restart', () => {
   it('refuses closed, running nothing, when the session closes while it waits for the stored due time', async () => {
     const { sessions, clock, store } = setup();
     const start = await sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     await start.session.submit(GOAL);
     await start.session.submit(YES);
     const pending = start.session.perform(() => ({ audit_saved: false }));
@@ -67,7 +67,7 @@ describe('a restart', () => {
     await pending;
     const after = createFlowSessionStore(intake, { store, clock });
     const resumed = await after.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     let ran = 0;
     const waiting = resumed.session.perform(() => {
       ran += 1;
@@ -83,7 +83,7 @@ describe('a restart', () => {
   it('runs a retry at once when its stored due time passed while the process was down', async () => {
     const { sessions, clock } = setup();
     const start = await sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     await start.session.submit(GOAL);
     await start.session.submit(YES);
     const pending = start.session.perform(() => ({ audit_saved: false }));
@@ -92,7 +92,7 @@ describe('a restart', () => {
     await pending;
     clock.advance(60_000);
     const resumed = await sessions.resume('s1');
-    if (!resumed.ok) throw new Error(resumed.reason);
+    if (!resumed.ok) throw new Error(resumed.message);
     const at = clock.now();
     const result = await resumed.session.perform(() => ({ audit_saved: clock.now() === at }));
     expect(result).toMatchObject({ ok: true, attempts: 2 });
@@ -192,7 +192,7 @@ describe('options', () => {
     const store = createMemoryStore();
     const sessions = createFlowSessionStore(flow, { store, keyPrefix: 'app:', historyLimit: 0 });
     const start = await sessions.start('x', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     await start.session.submit({ a: 'ok' });
     expect(sessions.keyOf('x')).toBe('app:x');
     expect(start.session.snapshot().history).toEqual([]);

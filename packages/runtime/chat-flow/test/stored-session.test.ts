@@ -5,7 +5,7 @@ import { drive, GOAL, intake, setup, type Step, YES } from './stored-helpers.js'
 async function started(options: Parameters<typeof setup>[0] = {}) {
   const env = setup(options);
   const start = await env.sessions.start('s1', { data: { user: 'ann' } });
-  if (!start.ok) throw new Error(start.reason);
+  if (!start.ok) throw new Error(start.message);
   return { ...env, session: start.session as StoredFlowSession<Step> };
 }
 
@@ -119,7 +119,7 @@ describe('a lost race', () => {
   it('refuses conflict, leaves the handle as it was and stale for every later write', async () => {
     const { session, sessions } = await started();
     const other = await sessions.resume('s1');
-    if (!other.ok) throw new Error(other.reason);
+    if (!other.ok) throw new Error(other.message);
     await other.session.submit(GOAL);
     const refused: string[] = [];
     session.on('refused', (e) => refused.push(e.code));
@@ -274,7 +274,7 @@ describe('a host on simulated time', () => {
       },
     });
     const start = await env.sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     const verdicts: string[] = [];
     start.session.on('submitted', (e) => verdicts.push(e.result.ok ? `ok ${e.result.step}` : e.result.code));
     await start.session.submit(GOAL);
@@ -288,7 +288,7 @@ describe('a host on simulated time', () => {
   it('refuses closed when the handle was closed during the wait', async () => {
     const env = setup({ effectRetryDelaysMs: [250] });
     const start = await env.sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.message);
     await start.session.submit(GOAL);
     await start.session.submit(YES);
     let resumed: StoredFlowSession<Step> | undefined;
@@ -298,7 +298,7 @@ describe('a host on simulated time', () => {
       wait: async () => resumed?.close(),
     });
     const again = await closing.resume('s1');
-    if (!again.ok) throw new Error(again.reason);
+    if (!again.ok) throw new Error(again.message);
     resumed = again.session;
     expect(await resumed.perform(() => ({ audit_saved: false }))).toMatchObject({
       ok: false,

@@ -11,7 +11,7 @@
 export { createPeers } from './peers.js';
 export {
   peerSendProtocol,
-  DEFAULT_MAX_ROUNDS,
+  DEFAULT_MAX_CONVERSATION_ROUNDS,
   MAX_ROUNDS_CAP,
   DEFAULT_SEND_TIMEOUT_MS,
   DEFAULT_CONVERSATION_MS,
@@ -32,3 +32,4 @@ export type {
 } from './types.js';
 export { PeersError, PEERS_ERROR_CODES, PEER_REFUSAL_CODES } from './errors.js';
 export type { PeersErrorCode, PeerRefusalCode } from './errors.js';
+export { DEFAULT_MAX_ROUNDS } from './former-names.js';

@@ -13,7 +13,7 @@ import {
   DEFAULT_CONVERSATION_MS,
   DEFAULT_MAX_CONVERSATIONS,
   DEFAULT_MAX_MESSAGE_CHARS,
-  DEFAULT_MAX_ROUNDS,
+  DEFAULT_MAX_CONVERSATION_ROUNDS,
   DEFAULT_SEND_TIMEOUT_MS,
   ID_PATTERN,
   MAX_ROUNDS_CAP,
@@ -71,7 +71,7 @@ export function createPeers(options: PeersOptions): Peers {
   const { self, topology } = checkOptions(options);
   const clock = options.clock ?? systemClock;
   const nextId = options.generateId ?? generateId;
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_CONVERSATION_ROUNDS;
   const defaultTimeoutMs = assertTimeoutMs(options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS, 'timeoutMs');
   const conversationMs = assertTimeoutMs(options.conversationMs ?? DEFAULT_CONVERSATION_MS, 'conversationMs');
   const maxConversations = options.maxConversations ?? DEFAULT_MAX_CONVERSATIONS;

@@ -5,12 +5,12 @@ import * as z from 'zod/mini';
 /** The most rounds one conversation may have: 5, as the reference protocol's `sessions_send`.
  * @example
  * ```ts
- * import { DEFAULT_MAX_ROUNDS } from '@parley/peers';
+ * import { DEFAULT_MAX_CONVERSATION_ROUNDS } from '@parley/peers';
  *
- * console.log(DEFAULT_MAX_ROUNDS); // 5
+ * console.log(DEFAULT_MAX_CONVERSATION_ROUNDS); // 5
  * ```
  */
-export const DEFAULT_MAX_ROUNDS = 5;
+export const DEFAULT_MAX_CONVERSATION_ROUNDS = 5;
 /** The hard cap of `maxRounds`: 20.
  * @example
  * ```ts

@@ -13,7 +13,7 @@ export type { ParsePipelineResult } from './dsl.js';
 export { FAILURE_KINDS, DEFAULT_FAILURE_POLICIES } from './types.js';
 export type {
   FailureKind,
-  FailurePolicy,
+  NodeFailurePolicy,
   NodeCondition,
   NodeBase,
   TaskNode,
@@ -25,7 +25,7 @@ export type {
 } from './types.js';
 export { planRun } from './plan.js';
 export type { RunPlan } from './plan.js';
-export { NODE_STATUSES, NODE_RECORD } from './records.js';
+export { NODE_STATUSES, NODE_RECORD, RUN_RECORD } from './records.js';
 export { revisionOrder, toReviseRequest } from './revision.js';
 export { nodeStep } from './node-step.js';
 export { afterFailure } from './failure-policy.js';
@@ -48,7 +48,7 @@ export type {
 export type { RetryContext } from './retry-context.js';
 export { SESSION_TOOLS, sessionToolsAt } from './session-tools.js';
 export type { SessionTool } from './session-tools.js';
-export { toMermaid } from './mermaid.js';
+export { toPipelineMermaid } from './mermaid.js';
 export { parseCron, nextCronRun, previousCronRun } from './cron.js';
 export type { CronSchedule, CronParseResult } from './cron.js';
 export { createCronTrigger } from './cron-trigger.js';
@@ -56,3 +56,5 @@ export { MAX_COUNTED_SKIPS, MAX_CRON_KEY_LENGTH } from './cron-trigger-types.js'
 export type { CronFire, CronTrigger, CronTriggerOptions } from './cron-trigger-types.js';
 export { PipelineError, PIPELINE_ERROR_CODES, RUN_REFUSAL_CODES } from './errors.js';
 export type { PipelineErrorCode, RunRefusalCode } from './errors.js';
+export { toMermaid } from './former-names.js';
+export type { FailurePolicy } from './former-names.js';

@@ -23,7 +23,7 @@ const STYLES: Readonly<Record<NodeStatus, string>> = {
  *
  * @example
  * ```ts
- * import { definePipeline, toMermaid } from '@parley/pipeline';
+ * import { definePipeline, toPipelineMermaid } from '@parley/pipeline';
  *
  * const pipeline = definePipeline({
  *   name: 'p',
@@ -32,10 +32,10 @@ const STYLES: Readonly<Record<NodeStatus, string>> = {
  *     { id: 'ok', kind: 'approval', dependsOn: ['draft'] },
  *   ],
  * });
- * console.log(toMermaid(pipeline, { draft: 'done' }).includes('class draft done')); // true
+ * console.log(toPipelineMermaid(pipeline, { draft: 'done' }).includes('class draft done')); // true
  * ```
  */
-export function toMermaid(
+export function toPipelineMermaid(
   definition: PipelineDefinition,
   states?: Readonly<Record<string, NodeStatus | NodeRecord | undefined>>,
 ): string {

@@ -239,10 +239,35 @@ export const nodeKey = (prefix: string, runId: string, node: string): string =>
   `${prefix}node:${runId}:${node}`;
 
 /** A run header's data when it passes its schema. */
-export function parseRunRecord(data: unknown): RunRecord | undefined {
+function parseRunRecord(data: unknown): RunRecord | undefined {
   const parsed = RunRecordSchema.safeParse(data);
   return parsed.success ? (parsed.data as RunRecord) : undefined; // the schema describes RunRecord
 }
+
+/**
+ * Reads and writes a run's header in the durable kernel of `@parley/core`: kind
+ * `parley.pipeline.run`, format 1, stored at `<keyPrefix>run:<run id>` (the runner's `keyPrefix`,
+ * default `pipeline:`) next to its nodes at `<keyPrefix>node:<run id>:<node id>`. Use it to list or
+ * show runs without a runner (`kernel.list('pipeline:run:', RUN_RECORD)`); data that fails its
+ * check is refused (`corrupt_record`).
+ *
+ * @example
+ * ```ts
+ * import { createKernel, createMemoryStore } from '@parley/core';
+ * import { RUN_RECORD } from '@parley/pipeline';
+ *
+ * const kernel = createKernel({ store: createMemoryStore() });
+ * const run = await kernel.read('pipeline:run:r1', RUN_RECORD);
+ * console.log(RUN_RECORD.kind, run); // parley.pipeline.run undefined
+ * ```
+ */
+export const RUN_RECORD: RecordCodec<RunRecord> = {
+  kind: 'parley.pipeline.run',
+  version: 1,
+  decode: parseRunRecord,
+  // Built from checked JSON fields only; the undefined ones are left out.
+  encode: (value) => JSON.parse(JSON.stringify(value)) as JsonValue,
+};
 
 /**
  * How long a record of a running run lives past its write: `ttlMs` plus the run's longest wait

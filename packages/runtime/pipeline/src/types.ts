@@ -29,12 +29,12 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
  *
  * @example
  * ```ts
- * import type { FailurePolicy } from '@parley/pipeline';
+ * import type { NodeFailurePolicy } from '@parley/pipeline';
  *
- * const modelErrors: FailurePolicy = { retries: 1, after: 'abort' };
+ * const modelErrors: NodeFailurePolicy = { retries: 1, after: 'abort' };
  * ```
  */
-export interface FailurePolicy {
+export interface NodeFailurePolicy {
   readonly retries: number;
   readonly after: 'skip' | 'escalate' | 'abort';
 }
@@ -51,7 +51,7 @@ export interface FailurePolicy {
  * console.log(DEFAULT_FAILURE_POLICIES.error); // { retries: 1, after: 'abort' }
  * ```
  */
-export const DEFAULT_FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
+export const DEFAULT_FAILURE_POLICIES: Readonly<Record<FailureKind, NodeFailurePolicy>> = {
   timeout: { retries: 2, after: 'abort' },
   error: { retries: 1, after: 'abort' },
   invalid_output: { retries: 2, after: 'abort' },
@@ -111,7 +111,7 @@ export interface TaskNode extends NodeBase {
   readonly action?: 'spawn' | 'self';
   readonly output?: string;
   /** Overrides {@link DEFAULT_FAILURE_POLICIES} per failure kind. */
-  readonly onFailure?: Partial<Readonly<Record<FailureKind, FailurePolicy>>>;
+  readonly onFailure?: Partial<Readonly<Record<FailureKind, NodeFailurePolicy>>>;
   /**
    * What a runner does with an attempt whose outcome is unknown: one started by a runner whose
    * lease on the node ran out without a result (it stopped, crashed or stalled). `rerun` (the

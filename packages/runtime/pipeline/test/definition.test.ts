@@ -1,6 +1,6 @@
 import { isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { definePipeline, type PipelineInit, parsePipeline, toMermaid } from '../src/index.js';
+import { definePipeline, type PipelineInit, parsePipeline, toPipelineMermaid } from '../src/index.js';
 
 /** The reference document's pipeline, its YAML read into plain data. */
 const DSL = {
@@ -217,11 +217,11 @@ describe('definePipeline', () => {
   });
 });
 
-describe('toMermaid', () => {
+describe('toPipelineMermaid', () => {
   it('draws the reference pipeline with its trigger, gate, condition and escalation', () => {
     const result = parsePipeline(DSL);
     if (!result.ok) throw new Error('invalid');
-    const text = toMermaid(result.value);
+    const text = toPipelineMermaid(result.value);
     expect(text).toContain('trigger(["cron #quot;30 7 * * 1-5#quot;<br/>at 07:30 UTC, Monday to Friday"])');
     expect(text).toContain('review{{"review<br/>reviewer · spawn<br/>Review_Report.json"}}');
     expect(text).toContain('approve[/"approve<br/>human approval · #approvals"/]');
@@ -240,7 +240,7 @@ describe('toMermaid', () => {
         { id: 'c', kind: 'approval', dependsOn: ['b'] },
       ],
     });
-    const text = toMermaid(pipeline, {
+    const text = toPipelineMermaid(pipeline, {
       a: 'done',
       b: { v: 1, status: 'running', attempts: 1, spawns: 0, revision: 0, failures: {} },
     });

@@ -26,13 +26,14 @@ import {
   definePipeline,
   FAILURE_KINDS,
   type FailureKind,
-  type FailurePolicy,
+  type NodeFailurePolicy,
   MAX_PIPELINE_NODES,
   nextCronRun,
   previousCronRun,
   MAX_COUNTED_SKIPS,
   type CronFire,
   NODE_RECORD,
+  RUN_RECORD,
   NODE_STATUSES,
   type NodeEffect,
   type NodeEvent,
@@ -68,7 +69,7 @@ import {
   sessionToolsAt,
   type StartRunOptions,
   type TaskNode,
-  toMermaid,
+  toPipelineMermaid,
 } from '../src/index.js';
 import { createKernel, createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { createTopology } from '@parley/envelope';
@@ -240,7 +241,7 @@ describe('errors.ts examples', () => {
 });
 
 describe('mermaid.ts examples', () => {
-  it('toMermaid', async () => {
+  it('toPipelineMermaid', async () => {
     const pipeline = definePipeline({
       name: 'p',
       nodes: [
@@ -248,7 +249,7 @@ describe('mermaid.ts examples', () => {
         { id: 'ok', kind: 'approval', dependsOn: ['draft'] },
       ],
     });
-    expect([toMermaid(pipeline, { draft: 'done' }).includes('class draft done')]).toEqual([true]); // true
+    expect([toPipelineMermaid(pipeline, { draft: 'done' }).includes('class draft done')]).toEqual([true]); // true
   });
 });
 
@@ -412,8 +413,8 @@ describe('types.ts examples', () => {
     const kind: FailureKind = 'timeout';
   });
 
-  it('FailurePolicy', async () => {
-    const modelErrors: FailurePolicy = { retries: 1, after: 'abort' };
+  it('NodeFailurePolicy', async () => {
+    const modelErrors: NodeFailurePolicy = { retries: 1, after: 'abort' };
   });
 
   it('DEFAULT_FAILURE_POLICIES', async () => {
@@ -507,6 +508,12 @@ describe('records.ts: NODE_RECORD', () => {
     const kernel = createKernel({ store: createMemoryStore() });
     const node = await kernel.read('pipeline:node:r1:intel', NODE_RECORD);
     expect([NODE_RECORD.kind, node]).toEqual(['parley.pipeline.node', undefined]); // parley.pipeline.node undefined
+  });
+
+  it('RUN_RECORD', async () => {
+    const kernel = createKernel({ store: createMemoryStore() });
+    const run = await kernel.read('pipeline:run:r1', RUN_RECORD);
+    expect([RUN_RECORD.kind, run]).toEqual(['parley.pipeline.run', undefined]); // parley.pipeline.run undefined
   });
 
   it('afterFailure (failure-policy.ts)', async () => {

@@ -1,6 +1,6 @@
-import { createManualClock, createMemoryStore, type Store } from '@parley/core';
+import { createKernel, createManualClock, createMemoryStore, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { definePipeline } from '../src/index.js';
+import { definePipeline, NODE_RECORD, RUN_RECORD } from '../src/index.js';
 import { drive, setUp } from './helpers.js';
 
 // The run header is a kernel record: what a run reports when it cannot be created or finished.
@@ -27,6 +27,33 @@ function failing(failOn: { getEntry?: number; compareAndSet?: number }) {
 }
 
 describe('the run header', () => {
+  it('reads through RUN_RECORD (and its nodes through NODE_RECORD) without a runner, as a viewer does', async () => {
+    const { clock, store, runner } = setUp(() => ({ ok: true }));
+    await drive(clock, runner.start(pipeline, { runId: 'r1' }));
+    const kernel = createKernel({ store, clock });
+    const runs = await kernel.list('pipeline:run:', RUN_RECORD);
+    expect(runs.records.map((r) => [r.key, r.value.name, r.value.status])).toEqual([
+      [KEY, 'one', 'succeeded'],
+    ]);
+    expect(runs.records[0]?.value.digest).toBe(pipeline.digest);
+    const nodes = await kernel.list('pipeline:node:r1:', NODE_RECORD);
+    expect(nodes.records.map((r) => [r.key, r.value.status])).toEqual([['pipeline:node:r1:only', 'done']]);
+  });
+
+  it('refuses a header that fails its check through RUN_RECORD', async () => {
+    const store = createMemoryStore();
+    await store.set(KEY, {
+      kind: 'parley.pipeline.run',
+      version: 1,
+      data: { v: 1 },
+      lease: null,
+      fence: 0,
+      deadlineAt: null,
+    });
+    const found = await createKernel({ store }).list('pipeline:run:', RUN_RECORD);
+    expect(found.refused.map((r) => r.code)).toEqual(['corrupt_record']);
+  });
+
   it('refuses to start over a corrupt header and leaves it as it was', async () => {
     const { store, runner, events } = setUp(() => ({}));
     await store.set(KEY, { v: 1, name: 'one' });

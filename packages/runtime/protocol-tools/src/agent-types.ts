@@ -1,6 +1,6 @@
 import type { Clock, Unsubscribe } from '@parley/core';
 import type { Correlator } from '@parley/correlate';
-import type { ToolBatchResult, ToolCallProposal, ToolFeedback, ToolGate } from '@parley/tools';
+import type { ToolBatchResult, ToolCallProposal, ToolGateFeedback, ToolGate } from '@parley/tools';
 import type { ProtocolToolContext, ProtocolTools } from './define.js';
 import type { ProtocolNotice } from './notice.js';
 
@@ -17,7 +17,7 @@ import type { ProtocolNotice } from './notice.js';
  * ```
  */
 export type ProtocolAgentPrompt<TPrompt extends object = never> = (TPrompt | ProtocolNotice) & {
-  readonly tool_feedback?: ToolFeedback;
+  readonly tool_feedback?: ToolGateFeedback;
 };
 
 /**

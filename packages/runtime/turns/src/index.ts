@@ -25,6 +25,7 @@ export type {
   TurnRunnerOptions,
   TurnResult,
   TurnCheckpointResult,
-  OpenResult,
+  TurnOpenResult,
   TurnRunnerEvents,
 } from './types.js';
+export type { OpenResult } from './former-names.js';

@@ -11,7 +11,7 @@ import {
   type RunnerCore,
   readHead,
 } from './sync.js';
-import type { OpenResult, TurnCheckpoint } from './types.js';
+import type { TurnOpenResult, TurnCheckpoint } from './types.js';
 
 /**
  * `open` of a runner: a fresh head and first checkpoint, or the stored present put back with what a
@@ -22,7 +22,7 @@ export async function openRunner<TState>(
   first: () => TurnCheckpoint<TState>,
   label: (turn: number) => string,
   options: { readonly label?: string; readonly takeOver?: boolean },
-): Promise<OpenResult> {
+): Promise<TurnOpenResult> {
   let created = false;
   let stored = await readHead(core);
   if (stored === undefined) {

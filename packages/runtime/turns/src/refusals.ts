@@ -72,11 +72,19 @@ export type TurnRefusalCode = (typeof TURN_REFUSAL_CODES)[number];
  * ```ts
  * import type { TurnRefusal } from '@parley/turns';
  *
- * const refusal: TurnRefusal<'game_over'> = { ok: false, code: 'game_over', reason: 'The game is over' };
+ * const refusal: TurnRefusal<'game_over'> = {
+ *   ok: false,
+ *   code: 'game_over',
+ *   message: 'The game is over',
+ *   reason: 'The game is over',
+ * };
  * ```
  */
 export interface TurnRefusal<THostCode extends string = never> {
   readonly ok: false;
   readonly code: TurnRefusalCode | THostCode;
+  /** Why the turn was refused, in words for a person or a log. */
+  readonly message: string;
+  /** @deprecated Use `message` (the same text); removed in the next minor version. */
   readonly reason: string;
 }

@@ -1,7 +1,7 @@
 import type { CheckpointLog, CheckpointRefusal, Restored } from '@parley/checkpoints';
 import type { Unsubscribe } from '@parley/core';
 import type { TurnRefusal } from './refusals.js';
-import type { OpenResult, TurnCheckpoint, TurnResult, TurnRunnerEvents } from './types.js';
+import type { TurnOpenResult, TurnCheckpoint, TurnResult, TurnRunnerEvents } from './types.js';
 
 /**
  * A turn runner made by {@link createTurnRunner}.
@@ -25,7 +25,7 @@ export interface TurnRunner<TInput, TState, TRecord, TRequest, TData, THostCode 
    *
    * @throws TurnsError `corrupt_record` when the stored head is not a runner's.
    */
-  open(options?: { readonly label?: string; readonly takeOver?: boolean }): Promise<OpenResult>;
+  open(options?: { readonly label?: string; readonly takeOver?: boolean }): Promise<TurnOpenResult>;
   /**
    * Runs one turn. With a `key` (a chat message id), a repeated submission is answered from the
    * journal and never runs twice; the same key with other input is refused `key_reused`; without

@@ -135,11 +135,11 @@ export function createTurnRunner<
   type Result = TurnResult<TRecord, TRequest, TData, THostCode>;
   const refuse = <C extends TurnRefusalCode | THostCode>(
     code: C,
-    reason: string,
+    message: string,
     key?: string,
-  ): { readonly ok: false; readonly code: C; readonly reason: string } => {
+  ): { readonly ok: false; readonly code: C; readonly message: string; readonly reason: string } => {
     events.emit('refused', { code, key });
-    return { ok: false, code, reason };
+    return { ok: false, code, message, reason: message };
   };
   const replay = (settled: SettledTurn): Result => {
     events.emit('replayed', { turnId: settled.turnId, key: settled.key });
@@ -189,7 +189,8 @@ export function createTurnRunner<
       let done = false;
       try {
         const refusal = options.accept?.(input);
-        if (refusal !== undefined) return refuse(refusal.code, refusal.reason, given);
+        if (refusal !== undefined)
+          return refuse(refusal.code, 'message' in refusal ? refusal.message : refusal.reason, given);
         const commit = await core.checkpoints.commit();
         const branchCommitted = commit.ok && commit.committed;
         if (commit.ok && commit.committed) options.onLog?.(commit.log);

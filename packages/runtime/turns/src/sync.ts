@@ -156,15 +156,21 @@ export async function checkpoint<TState>(
       core.events.emit('checkpoint-failed', {
         turnId: present.turnId,
         code: taken.code,
-        reason: taken.reason,
+        message: taken.message,
+        reason: taken.message,
       });
     }
-    return { ok: false, code: taken.code, reason: taken.reason };
+    return { ok: false, code: taken.code, message: taken.message, reason: taken.message };
   } catch (err) {
     core.behind.checkpoint = true;
-    const reason = String(err);
-    core.events.emit('checkpoint-failed', { turnId: present.turnId, code: 'failed', reason });
-    return { ok: false, code: 'failed', reason };
+    const message = String(err);
+    core.events.emit('checkpoint-failed', {
+      turnId: present.turnId,
+      code: 'failed',
+      message,
+      reason: message,
+    });
+    return { ok: false, code: 'failed', message, reason: message };
   }
 }
 

@@ -136,7 +136,14 @@ export interface TurnRunnerOptions<
   /** Sees the checkpoint log after every change. */
   readonly onLog?: (log: CheckpointLog) => void;
   /** Refuses an input before anything happens (return a refusal), or accepts it (`undefined`). */
-  readonly accept?: (input: TInput) => { readonly code: THostCode; readonly reason: string } | undefined;
+  readonly accept?: (input: TInput) =>
+    | { readonly code: THostCode; readonly message: string }
+    | {
+        readonly code: THostCode;
+        /** @deprecated Return `message` instead; `reason` is read for one more minor version. */
+        readonly reason: string;
+      }
+    | undefined;
   /** Builds the turn: snapshot the settings, build the context, choose the gate's context. */
   readonly prepare: (
     turn: TurnStart<TInput>,
@@ -203,6 +210,9 @@ export type TurnCheckpointResult =
   | {
       readonly ok: false;
       readonly code: CheckpointRefusal['code'] | 'failed';
+      /** Why the checkpoint was not taken, in words. */
+      readonly message: string;
+      /** @deprecated Use `message` (the same text); removed in the next minor version. */
       readonly reason: string;
     };
 
@@ -211,12 +221,12 @@ export type TurnCheckpointResult =
  *
  * @example
  * ```ts
- * import type { OpenResult } from '@parley/turns';
+ * import type { TurnOpenResult } from '@parley/turns';
  *
- * const describe = (opened: OpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
+ * const describe = (opened: TurnOpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
  * ```
  */
-export interface OpenResult {
+export interface TurnOpenResult {
   readonly resumed: boolean;
   readonly turn: number;
   readonly turnId: string;
@@ -244,5 +254,11 @@ export interface TurnRunnerEvents {
   failed: { readonly turnId: string; readonly key: string; readonly message: string };
   /** A turn left open by a dead process was dropped, or a write it missed was done now. */
   recovered: { readonly turnId: string; readonly action: 'abandoned' | 'journal' | 'checkpoint' | 'head' };
-  'checkpoint-failed': { readonly turnId: string; readonly code: string; readonly reason: string };
+  'checkpoint-failed': {
+    readonly turnId: string;
+    readonly code: string;
+    readonly message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    readonly reason: string;
+  };
 }

@@ -9,7 +9,7 @@ import {
   DEFAULT_TURN_TIMEOUT_MS,
   MAX_KEY_LENGTH,
   MAX_INPUT_LENGTH,
-  type OpenResult,
+  type TurnOpenResult,
   TURN_REFUSAL_CODES,
   TURNS_ERROR_CODES,
   type TurnCheckpoint,
@@ -157,7 +157,12 @@ describe('TSDoc examples', () => {
   it('TURN_REFUSAL_CODES, TurnRefusalCode and TurnRefusal', () => {
     expect(TURN_REFUSAL_CODES.includes('key_reused')).toBe(true);
     const code: TurnRefusalCode = 'busy';
-    const refusal: TurnRefusal<'game_over'> = { ok: false, code: 'game_over', reason: 'The game is over' };
+    const refusal: TurnRefusal<'game_over'> = {
+      ok: false,
+      code: 'game_over',
+      message: 'The game is over',
+      reason: 'The game is over',
+    };
     expect([code, refusal.code]).toEqual(['busy', 'game_over']);
   });
 
@@ -185,20 +190,20 @@ describe('TSDoc examples', () => {
     expect(await plan.readState()).toEqual({ hp: 20 });
   });
 
-  it('TurnRunnerOptions, TurnResult, TurnCheckpointResult, OpenResult and TurnRunnerEvents', () => {
+  it('TurnRunnerOptions, TurnResult, TurnCheckpointResult, TurnOpenResult and TurnRunnerEvents', () => {
     type Options = TurnRunnerOptions<string, { hp: number }, { hp: number }, string, string, undefined, null>;
     const timeout: Options['turnTimeoutMs'] = 60_000;
     const say = (result: TurnResult<string, string, null>) =>
       result.ok ? result.record : `refused: ${result.code}`;
     const taken = (result: TurnCheckpointResult) => result.ok || result.code === 'disabled';
-    const describeOpen = (opened: OpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
+    const describeOpen = (opened: TurnOpenResult) => (opened.resumed ? `resumed at ${opened.turnId}` : 'new');
     const lines: string[] = [];
     const log = (e: TurnRunnerEvents['committed']) => lines.push(`${e.turnId} committed`);
     log({ turnId: 't1', turn: 1, key: 't1', ok: true });
     expect([
       timeout,
-      say({ ok: false, code: 'busy', reason: '' }),
-      taken({ ok: false, code: 'disabled', reason: '' }),
+      say({ ok: false, code: 'busy', message: '', reason: '' }),
+      taken({ ok: false, code: 'disabled', message: '', reason: '' }),
       describeOpen({ resumed: true, turn: 2, turnId: 't2' }),
       lines,
     ]).toEqual([60_000, 'refused: busy', true, 'resumed at t2', ['t1 committed']]);

@@ -156,7 +156,10 @@ describe('the store fails or another writer wins', () => {
       op === 'set' && key.startsWith('game:checkpoint:turn_1:') ? 'throw' : undefined,
     );
     const failed: string[] = [];
-    host.runner.on('checkpoint-failed', (e) => failed.push(`${e.turnId} ${e.code}`));
+    host.runner.on('checkpoint-failed', (e) => {
+      expect(e.reason).toBe(e.message);
+      failed.push(`${e.turnId} ${e.code}`);
+    });
     host.replies.push(hit('c1', 3));
     const result = await host.runner.run(say('Attack'));
     expect(result).toMatchObject({ ok: true, checkpoint: { ok: false, code: 'failed' } });
@@ -174,7 +177,10 @@ describe('the store fails or another writer wins', () => {
     const { host, faulty } = await opened();
     faulty.fail((op, key) => (op === 'cas' && key === 'game:checkpoints' ? 'lose' : undefined));
     const failed: string[] = [];
-    host.runner.on('checkpoint-failed', (e) => failed.push(`${e.turnId} ${e.code}`));
+    host.runner.on('checkpoint-failed', (e) => {
+      expect(e.reason).toBe(e.message);
+      failed.push(`${e.turnId} ${e.code}`);
+    });
     host.replies.push({ text: 'a' });
     expect(await host.runner.run(say('Look'))).toMatchObject({ ok: true, checkpoint: { code: 'conflict' } });
     expect(failed).toEqual(['turn_1 conflict']);

@@ -116,7 +116,7 @@ export function createHost(store: Store, clock: ManualClock, options: Partial<Op
     restore: (state) => {
       self.state = structuredClone(state);
     },
-    accept: (input) => (input.text === '' ? { code: 'empty_input', reason: 'Say something' } : undefined),
+    accept: (input) => (input.text === '' ? { code: 'empty_input', message: 'Say something' } : undefined),
     prepare: (turn) => ({
       request: `${turn.input.actor}: ${turn.input.text}`,
       generate: async (request) => {

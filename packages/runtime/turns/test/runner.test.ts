@@ -71,10 +71,23 @@ describe('a turn', () => {
     expect(await host.runner.run(say(''))).toEqual({
       ok: false,
       code: 'empty_input',
+      message: 'Say something',
       reason: 'Say something',
     });
     expect(host.requests).toEqual([]);
     expect(refused).toEqual(['empty_input']);
+  });
+
+  it("still reads a host refusal's deprecated `reason` as its message", async () => {
+    const { host } = await opened({
+      accept: (input) => (input.text === '' ? { code: 'empty_input', reason: 'Say more' } : undefined),
+    });
+    expect(await host.runner.run(say(''))).toEqual({
+      ok: false,
+      code: 'empty_input',
+      message: 'Say more',
+      reason: 'Say more',
+    });
   });
 
   it('retries a refused call with tool_feedback and commits the report when K retries are spent', async () => {

@@ -26,7 +26,7 @@ const bridge = createAiSdkBridge<{ readOnly: boolean }>({
   policies: [
     {
       name: 'read_only',
-      check: ({ context }) => (context.readOnly ? { reason: 'The shop is read-only' } : undefined),
+      check: ({ context }) => (context.readOnly ? { message: 'The shop is read-only' } : undefined),
     },
   ],
   confirm: { bus, timeoutMs: 5 * 60_000 },

@@ -15,7 +15,7 @@ import {
   spawnVerdict,
 } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
-import type { Apply, Outcome, RunState, WorkNode } from './pipeline-review.js';
+import type { Apply, Begun, Outcome, RunState, WorkNode } from './pipeline-review.js';
 import { LIFE_MS } from './pipeline-review.js';
 
 type Topology = NonNullable<PipelineRunnerOptions['topology']>;
@@ -30,12 +30,6 @@ export interface AttemptHost {
   readonly spawnId: PipelineRunnerOptions['spawnId'];
   /** The parent spawned runs go under: the pipeline's owner. */
   readonly owner: string | undefined;
-}
-
-/** An attempt whose start is stored: the node's record after it, and the spawn it asks for. */
-export interface Begun {
-  readonly record: NodeRecord;
-  readonly spawn: AttemptSpawn | undefined;
 }
 
 /** Stores the start of `node`'s next attempt (`nodeStep` `start`) with the spawn `attemptSpawn` names. */

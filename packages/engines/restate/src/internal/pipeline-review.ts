@@ -4,6 +4,7 @@
 import { DEFAULT_MAX_REVISIONS, judgeReviewVerdict } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
 import {
+  type AttemptSpawn,
   type NodeContext,
   type NodeEvent,
   type NodeRecord,
@@ -14,10 +15,15 @@ import {
   toReviseRequest,
 } from '@parley/pipeline';
 import type * as restate from '@restatedev/restate-sdk';
-import type { Begun } from './pipeline-attempt.js';
 
 /** How long node records would live in a Store; nodeStep needs it, Restate keeps the workflow's state itself. */
 export const LIFE_MS = 7 * 24 * 60 * 60_000;
+
+/** An attempt whose start is stored: the node's record after it, and the spawn it asks for. */
+export interface Begun {
+  readonly record: NodeRecord;
+  readonly spawn: AttemptSpawn | undefined;
+}
 
 export type Apply = (id: string, event: NodeEvent, now: number) => NodeRecord | undefined;
 export type WorkNode = (TaskNode | ReviewNode) & {

@@ -1,9 +1,14 @@
-import { appendConsentFacts, type ConsentFact, type ConsentLedger, type Emitter } from '@parley/core';
+import {
+  appendConsentFacts,
+  type ConsentFact,
+  createRecentMap,
+  type ConsentLedger,
+  type Emitter,
+} from '@parley/core';
 import { consentFactsOf, promptedFact } from '../consent.js';
 import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
 import { ConfirmError } from '../errors.js';
 import type { ConfirmEvents } from '../events.js';
-import { RecentSet } from './recent.js';
 
 // The gate's `ledger` option: every fact of a confirmation is appended, in the order the gate saw
 // it, and an authorization passes only once the decision and the authorization itself are recorded.
@@ -39,7 +44,7 @@ export function createConsentRecorder(
   required: boolean,
 ): ConsentRecorder {
   const attempts = new Map<string, number>(); // `${id}:${step}` → prompts delivered; dropped at the decision
-  const unrecorded = new RecentSet(MAX_UNRECORDED);
+  const unrecorded = createRecentMap<string, true>({ maxEntries: MAX_UNRECORDED });
   let tail: Promise<unknown> = Promise.resolve();
   /** Appends in the order asked (a prompt before its answer), reporting a refusal as `error`. */
   const append = (sessionKey: string, facts: readonly ConsentFact[], id: string): Promise<boolean> => {
@@ -61,7 +66,7 @@ export function createConsentRecorder(
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
     void append(prompted.sessionKey, [promptedFact(prompted, attempt)], prompted.id).then((ok) => {
-      if (!ok) unrecorded.add(prompted.id);
+      if (!ok) unrecorded.add(prompted.id, true);
     });
   });
   const offDecided = events.on('decided', ({ decision }) => {

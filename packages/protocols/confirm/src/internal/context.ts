@@ -2,6 +2,7 @@ import type { MessageBus, SessionAddress } from '@parley/bus';
 import {
   assertTimeoutMs,
   type Clock,
+  type Committed,
   createEmitter,
   createKernel,
   createOwnerId,
@@ -13,14 +14,16 @@ import {
   type Store,
   systemClock,
   type TimerHandle,
+  createRecentMap,
+  type RecentMap,
 } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
+import type { ConfirmationRecord } from './records.js';
 import { confirmRules } from '../step.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
 import { type ApproverPolicy, DEFAULT_CONFIRM_TIMEOUT_MS } from '../outcomes.js';
 import { checkApprovers } from './checks.js';
-import { RecentSet } from './recent.js';
 import { DEFAULT_MESSAGES, type Keys, keysOf } from './records.js';
 import type { Confirmation, ConfirmRules } from './confirmation.js';
 import { createTokenCodec, type TokenCodec } from './token.js';
@@ -41,6 +44,12 @@ export interface Entry {
   waiting?: (() => void)[] | undefined;
   /** Store writes of this entry, in order. */
   io: Promise<unknown>;
+  /**
+   * The pending record as this gate last committed it, with its store version: the kernel's basis
+   * for the next write (no read; its compare-and-set lands only on exactly that version) and how a
+   * store change is known to be this gate's own write. Undefined until it writes one.
+   */
+  committed?: Committed<ConfirmationRecord> | undefined;
   /** The timer of the answering window (or a follower's grace after it). */
   timer?: TimerHandle | undefined;
   signal?: AbortSignal | undefined;
@@ -87,9 +96,9 @@ export interface GateContext {
   /** The writes of confirmations settled here and not yet recorded, by id. */
   readonly settling: Map<string, Promise<unknown>>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
-  readonly recentlySettled: RecentSet;
+  readonly recentlySettled: RecentMap<string, true>;
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
-  readonly countedEvents: RecentSet;
+  readonly countedEvents: RecentMap<string, string>;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
   readonly lately: Map<string, Entry>;
   closed: boolean;
@@ -150,8 +159,8 @@ export function createContext(
     mirrors: new Map(),
     mirrorOf: new Map(),
     settling: new Map(),
-    recentlySettled: new RecentSet(10_000),
-    countedEvents: new RecentSet(MAX_COUNTED_EVENTS),
+    recentlySettled: createRecentMap({ maxEntries: 10_000 }),
+    countedEvents: createRecentMap({ maxEntries: MAX_COUNTED_EVENTS }),
     lately: new Map(),
     closed: false,
     loading: true,

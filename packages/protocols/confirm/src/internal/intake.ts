@@ -224,18 +224,20 @@ function onChange(ctx: GateContext, change: StoreChange): void {
   } else if (entry === undefined) {
     if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
   } else if (!isDone(entry)) {
-    refresh(ctx, entry); // taken only when newer (its `rev`), after this gate's own writes
+    refresh(ctx, entry, change.version); // taken only when newer (its `rev`), after this gate's own writes
   }
 }
 
 /**
  * Re-reads an entry's record after this gate's own writes of it, and takes it only when it is a
- * newer version than the one this gate last wrote or read.
+ * newer version than the one this gate last wrote or read. A change to `version` that this gate's
+ * own last write made is not read back: the store holds exactly what it wrote.
  */
-export function refresh(ctx: GateContext, entry: Entry): void {
+export function refresh(ctx: GateContext, entry: Entry, version?: number | null): void {
   const read = async (): Promise<void> => {
     const { id } = entry.conf.record;
     if (isDone(entry)) return;
+    if (version != null && entry.committed?.storeVersion === version) return; // its own write
     try {
       const record = await readPendingAt(ctx, id);
       if (record !== undefined) dispatch(ctx, entry, { type: 'stored', record, seq: ++ctx.arrivals });

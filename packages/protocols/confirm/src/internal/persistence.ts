@@ -32,13 +32,13 @@ export function persist(ctx: GateContext, entry: Entry, written: (rev: number) =
     const rev = entry.conf.record.rev;
     const base = rev === 0 ? null : rev;
     const record = { ...snapshot, rev: rev + 1 };
-    const result = await ctx.kernel.apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, {
-      type: 'write',
-      base,
-      record,
-    });
+    const event = { type: 'write', base, record } as const;
+    // No read when this gate wrote the version it follows: the compare-and-set names that version.
+    const basis = basisOf(entry, rev);
+    const result = await ctx.kernel.apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, event, { basis });
     if (!result.ok) return await refused(ctx, result, id, true);
     if (result.effects[0] === 'lost') return false;
+    entry.committed = result.committed;
     written(record.rev);
     return true;
   });
@@ -48,6 +48,16 @@ export function persist(ctx: GateContext, entry: Entry, written: (rev: number) =
   });
   entry.io = settled;
   return settled;
+}
+
+/**
+ * What the kernel may take for the stored pending record before a write that follows `rev`: the
+ * version this gate committed last when it is that one, none for a first write, or a fresh read.
+ */
+function basisOf(entry: Entry, rev: number): Committed<ConfirmationRecord> | null | undefined {
+  if (rev === 0) return null; // its first write lands only where no record is (else: read, and lost)
+  const committed = entry.committed;
+  return committed?.value.rev === rev ? committed : undefined;
 }
 
 /**
@@ -65,7 +75,10 @@ export async function writeDecision(
   const { record } = entry.conf;
   try {
     const event = { type: 'decide', decision, keptMs: ctx.auditTtlMs } as const;
-    const done = await kernel.apply(keys.decision(record.id), DECISION_CODEC, decisionStep, event);
+    // Expected absent (first writer wins): the compare-and-set on "no record" is the check, and a
+    // decision another gate recorded first is read when it fails.
+    const options = { basis: null };
+    const done = await kernel.apply(keys.decision(record.id), DECISION_CODEC, decisionStep, event, options);
     const effect = done.ok ? done.effects[0] : await refused(ctx, done, record.id, undefined);
     if (effect !== undefined && 'type' in effect && effect.type === 'exists')
       return toDecision(effect.record); // another replica decided first
@@ -77,7 +90,7 @@ export async function writeDecision(
       });
       if (!granted.ok) await refused(ctx, granted, record.id, undefined);
     }
-    if (wasPersisted) await dropPending(ctx, record.id);
+    if (wasPersisted) await dropPending(ctx, record.id, entry.committed);
   } catch (error) {
     fail(ctx, error, record.id);
   }
@@ -102,10 +115,17 @@ export async function useDecision(ctx: GateContext, id: string, digest: string):
   return verdict.ok ? { ok: true, decision: toDecision(verdict.record) } : verdict;
 }
 
-/** Removes the pending record of a decided confirmation; a failure is reported. */
-export async function dropPending(ctx: GateContext, id: string): Promise<void> {
+/**
+ * Removes the pending record of a decided confirmation (with `basis`, the version this gate
+ * committed: no read when the store still holds it); a failure is reported.
+ */
+export async function dropPending(
+  ctx: GateContext,
+  id: string,
+  basis?: Committed<ConfirmationRecord>,
+): Promise<void> {
   const done = await ctx.kernel
-    .apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' })
+    .apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' }, { basis })
     .catch((error: unknown) => fail(ctx, error, id));
   if (done !== undefined && !done.ok) await refused(ctx, done, id, undefined);
 }

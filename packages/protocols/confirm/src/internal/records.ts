@@ -71,7 +71,19 @@ export function readPendingRecord(value: JsonValue | undefined): ConfirmationRec
   return value as unknown as ConfirmationRecord; // every field checked above
 }
 
-/** A stored decision with its single-use mark. */
+/**
+ * A stored decision: the {@link ConfirmDecision} with its single-use mark (`usedAt`, when an
+ * authorization consumed it).
+ *
+ * @example
+ * ```ts
+ * import type { DecisionRecord } from '@parley/confirm';
+ *
+ * function decidedBy(record: DecisionRecord): string {
+ *   return `${record.outcome} by ${record.decidedBy ?? 'nobody'}${record.usedAt === undefined ? '' : ' (used)'}`;
+ * }
+ * ```
+ */
 export interface DecisionRecord extends ConfirmDecision {
   readonly usedAt?: number;
 }

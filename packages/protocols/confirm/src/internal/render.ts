@@ -1,5 +1,5 @@
 import type { JsonValue } from '@parley/core';
-import { canonicalJson } from '../digest.js';
+import { canonicalArgs } from '../digest.js';
 import { MAX_SUMMARY_LENGTH } from '../outcomes.js';
 
 // What a prompt shows, as pure functions of the action and its summary. The person confirms what
@@ -40,7 +40,7 @@ export function renderSummary(action: RenderedAction, summary: string, paging: b
 
 /** The whole summary and canonical arguments in pages of MAX_SUMMARY_LENGTH characters. */
 export function summaryPages(action: RenderedAction, summary: string): string[] {
-  const chars = Array.from(`${summary}\nArguments: ${canonicalJson(action.args)}`);
+  const chars = Array.from(`${summary}\nArguments: ${canonicalArgs(action.args)}`);
   const pages: string[] = [];
   for (let at = 0; at < chars.length; at += MAX_SUMMARY_LENGTH) {
     pages.push(chars.slice(at, at + MAX_SUMMARY_LENGTH).join(''));
@@ -53,7 +53,7 @@ export function summaryPages(action: RenderedAction, summary: string): string[] 
 
 function argumentsView(args: JsonValue): string {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return cut(canonicalJson(args), MAX_SUMMARY_LENGTH);
+    return cut(canonicalArgs(args), MAX_SUMMARY_LENGTH);
   }
   const record = args as { readonly [key: string]: JsonValue }; // an object, checked above
   const keys = Object.keys(record).sort();
@@ -61,7 +61,7 @@ function argumentsView(args: JsonValue): string {
   const budget = Math.max(MIN_VALUE_LENGTH, Math.floor(MAX_SUMMARY_LENGTH / shown.length));
   const parts = shown.map(
     (key) =>
-      `${cut(JSON.stringify(key), MAX_KEY_LENGTH)}: ${cut(canonicalJson(record[key] as JsonValue), budget)}`,
+      `${cut(JSON.stringify(key), MAX_KEY_LENGTH)}: ${cut(canonicalArgs(record[key] as JsonValue), budget)}`,
   );
   const rest = keys.length - shown.length;
   return `{ ${parts.join(', ')}${rest > 0 ? `, … ${rest} more keys` : ''} }`;

@@ -220,7 +220,7 @@ function decided(
   const { decision } = effect;
   const { active, queued } = ctx;
   release(ctx, entry);
-  ctx.recentlySettled.add(record.id);
+  ctx.recentlySettled.add(record.id, true);
   const wasActive = active.get(record.sessionKey) === entry;
   if (wasActive) active.delete(record.sessionKey);
   const list = queued.get(record.sessionKey);

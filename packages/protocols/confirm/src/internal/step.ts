@@ -2,6 +2,7 @@ import { comparePlatformOrder, isPlatformOrder, type PlatformOrder } from '@parl
 import type { ConfirmStep } from '../decision.js';
 import type { ApproverPolicy } from '../outcomes.js';
 import { normalizeExact, normalizeReply, parseReply } from '../vocabulary.js';
+import { mayAnswer } from './approvers.js';
 import type {
   AnswerRules,
   ConfirmationAnswer,
@@ -47,12 +48,7 @@ export interface StepView {
   readonly orphaned: boolean;
 }
 
-/** Whether `userId` may answer under a confirmation's approver policy. */
-export function mayAnswer(view: Pick<StepView, 'approvers' | 'requester'>, userId: string): boolean {
-  const policy = view.approvers;
-  if (policy === 'requester') return userId === view.requester;
-  return policy === 'any' || policy.includes(userId);
-}
+export { mayAnswer } from './approvers.js';
 
 /** The words that ask for the next page of a shortened summary (`summaryPaging`). */
 const PAGE_WORDS: ReadonlySet<string> = new Set(['more', '更多']);

@@ -1,15 +1,15 @@
+import { TOOL_FAILURE_STATUSES } from '@parley/core';
 import { ConflictError } from '../errors.js';
 import { callKey } from './effects.js';
-import {
-  type AppliedAction,
-  type Conflict,
-  type DeferredCall,
-  type FailedCall,
-  type FailedCallIssue,
-  type Proposal,
-  TOOL_FAILURE_STATUSES,
-  type ToolCall,
-  type ToolFeedback,
+import type {
+  AppliedAction,
+  Conflict,
+  DeferredCall,
+  FailedCall,
+  FailedCallIssue,
+  Proposal,
+  ToolCall,
+  ToolFeedback,
 } from '../types.js';
 
 /** The detector name of conflicts about a malformed proposal. */

@@ -101,7 +101,8 @@ export interface Kernel {
    * `deadlineAt` writes nothing. `basis` (a record this caller read or committed before) saves the
    * first read: the step runs on it and its compare-and-set names its version, so it lands only if
    * the store still holds exactly that record; otherwise (and for an answer without a write) the
-   * step runs again on a fresh read.
+   * step runs again on a fresh read. `basis: null` says the caller expects no record (a key under
+   * an id it just made): the step runs on none, and its write lands only where the key is absent.
    */
   apply<T, E, X>(
     key: string,
@@ -112,7 +113,7 @@ export interface Kernel {
       readonly lease?: Lease;
       readonly maxAttempts?: number;
       readonly release?: boolean;
-      readonly basis?: Committed<T>;
+      readonly basis?: Committed<T> | null;
     },
   ): Promise<ApplyResult<T, X>>;
   /**

@@ -135,22 +135,24 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async apply(key, codec, step, event, applyOptions = {}) {
       const { lease, basis } = applyOptions;
-      if (basis !== undefined && basis.key !== key)
+      if (basis !== undefined && basis !== null && basis.key !== key)
         throw invalid(`basis is a record of ${basis.key}, not ${key}`);
       const first =
         basis === undefined
           ? undefined
-          : {
-              ok: true as const,
-              record: {
-                kind: codec.kind,
-                version: codec.version,
-                data: codec.encode(basis.value),
-                ...leaseOf(basis),
-              },
-              committed: basis,
-              version: basis.storeVersion,
-            };
+          : basis === null
+            ? ABSENT
+            : {
+                ok: true as const,
+                record: {
+                  kind: codec.kind,
+                  version: codec.version,
+                  data: codec.encode(basis.value),
+                  ...leaseOf(basis),
+                },
+                committed: basis,
+                version: basis.storeVersion,
+              };
       const attempts = applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       const done = await mutate(
         key,
@@ -261,6 +263,9 @@ export function createKernel(options: KernelOptions): Kernel {
   };
   return kernel;
 }
+
+/** The read a `basis: null` stands for: no record (a compare-and-set on it lands only on an absent key). */
+const ABSENT = { ok: true, record: undefined, committed: undefined, version: null } as const;
 
 function invalid(message: string): KernelError {
   return new KernelError('invalid_argument', message);

@@ -66,6 +66,11 @@ export function createMutate(options: {
         continue;
       }
       if ('ok' in plan) return plan;
+      if (plan.next === undefined && read.version === null && read === basis) {
+        basis = undefined; // deleting what a basis says is absent: only a fresh read can say so
+        attempt--;
+        continue;
+      }
       if (!plan.write || (plan.next === undefined && read.version === null)) {
         return { ok: true, out: plan.out, next: read.record, version: read.version };
       }

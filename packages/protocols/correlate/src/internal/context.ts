@@ -2,7 +2,7 @@ import type { Clock, DeadlineQueue, Emitter } from '@parley/core';
 import type { CorrelateError } from '../errors.js';
 import type { CorrelateMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
-import type { Refusal } from '../receive-result.js';
+import type { CorrelateRefusal } from '../receive-result.js';
 import type { CorrelatorEvents } from '../types.js';
 import type { AbortWatch } from './signals.js';
 
@@ -20,7 +20,7 @@ export interface Shared {
   readonly maxSettled: number;
   readonly send: (message: CorrelateMessage) => void;
   /** Counts a refusal, tells `refused` listeners and returns it. */
-  readonly refuse: (refusal: Omit<Refusal, 'ok'>) => Refusal;
+  readonly refuse: (refusal: Omit<CorrelateRefusal, 'ok'>) => CorrelateRefusal;
   /** Makes sure a retention sweep runs by `dueAt`. */
   readonly scheduleSweep: (dueAt: number) => void;
   readonly isClosed: () => boolean;

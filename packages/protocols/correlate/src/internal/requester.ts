@@ -197,10 +197,11 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     response?: unknown,
     reason?: string,
     error?: CorrelateError,
+    at?: number,
   ): boolean | Promise<boolean> {
     if (ctx.isClosed()) return false;
     if (durable !== undefined) return durable.commit(record, event, response, reason, error);
-    const now = clock.now();
+    const now = at ?? clock.now();
     const next = requestStep(record.state, record.deadlineAt, event, now);
     if (next === undefined) return false;
     // Past the deadline the event became an expiry: it settles nothing of its own.

@@ -3,8 +3,8 @@ import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage, RequestMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
-import type { ReceiveResult, Refusal } from '../receive-result.js';
-import type { ProgressOptions, TrackedRequest } from '../request-types.js';
+import type { ReceiveResult, CorrelateRefusal } from '../receive-result.js';
+import type { RequestProgressOptions, TrackedRequest } from '../request-types.js';
 import type { Shared } from './context.js';
 import { Incoming, Tracker, toTracked } from './records.js';
 import { requestStep } from '../request-step.js';
@@ -13,7 +13,7 @@ import { check, isPromise } from './util.js';
 export interface Responder {
   onRequest(message: RequestMessage): ReceiveResult | Promise<ReceiveResult>;
   respond(id: string, response: unknown): TrackedRequest;
-  progress(id: string, options?: ProgressOptions): TrackedRequest;
+  progress(id: string, options?: RequestProgressOptions): TrackedRequest;
   get(id: string): TrackedRequest | undefined;
   list(): TrackedRequest[];
   sweep(now: number): number | undefined;
@@ -27,7 +27,9 @@ export function createResponder(ctx: Shared): Responder {
   const { self, clock, queue, events } = ctx;
   const tracker = new Tracker<Incoming>(ctx.retainMs, ctx.maxSettled);
 
-  function about(message: RequestMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
+  function about(
+    message: RequestMessage,
+  ): Pick<CorrelateRefusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
     return { requestId: message.request_id, kind: 'request', from: message.from, protocol: message.protocol };
   }
 
@@ -37,9 +39,9 @@ export function createResponder(ctx: Shared): Responder {
     settle(record, 'expire', clock.now());
   }
 
-  function finish(record: Incoming, to: RequestState): void {
+  function finish(record: Incoming, to: RequestState, now: number): void {
     record.state = to;
-    record.settledAt = clock.now();
+    record.settledAt = now;
     if (record.deadline !== undefined) queue.remove(record.deadline);
     record.deadline = undefined;
     tracker.settle(record);
@@ -51,16 +53,16 @@ export function createResponder(ctx: Shared): Responder {
   /** The one way an incoming record settles; a final state accepts nothing, so it settles once. */
   function settle(record: Incoming, event: RequestEvent, now: number): void {
     const next = requestStep(record.state, record.deadlineAt, event, now);
-    if (next !== undefined) finish(record, next.to);
+    if (next !== undefined) finish(record, next.to, now);
   }
 
-  function pendingOrThrow(id: string): Incoming {
+  /** The pending record `id` answered at `now`: one clock reading decides and stamps the answer. */
+  function pendingOrThrow(id: string, now: number): Incoming {
     if (ctx.isClosed())
       throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
     const record = tracker.get(id);
     // An answer at or past the deadline is too late whatever the timer did: the request expires first.
     if (record !== undefined && record.state === 'pending') {
-      const now = clock.now();
       if (now < record.deadlineAt) return record;
       settle(record, 'expire', now);
     }
@@ -159,7 +161,8 @@ export function createResponder(ctx: Shared): Responder {
     },
 
     respond(id, response) {
-      const record = pendingOrThrow(id);
+      const now = clock.now();
+      const record = pendingOrThrow(id, now);
       const checked = check(record.protocol.response, response);
       if (isPromise(checked)) {
         checked.catch(() => {}); // answered synchronously below; the async result is not needed
@@ -191,12 +194,12 @@ export function createResponder(ctx: Shared): Responder {
       });
       record.response = checked.value;
       record.reason = decision.reason;
-      settle(record, decision.approve ? 'approve' : 'reject', clock.now());
+      settle(record, decision.approve ? 'approve' : 'reject', now);
       return toTracked(record);
     },
 
     progress(id, options = {}) {
-      const record = pendingOrThrow(id);
+      const record = pendingOrThrow(id, clock.now());
       sendOrThrow(record, {
         kind: 'progress',
         request_id: id,

@@ -16,7 +16,7 @@ import {
 } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { CorrelateMessage } from '../messages.js';
-import type { Refusal } from '../receive-result.js';
+import type { CorrelateRefusal } from '../receive-result.js';
 import type { RequestPromise } from '../request-types.js';
 
 /** Validates with a sync schema at sync cost, and falls back to the async path only when needed. */
@@ -110,7 +110,9 @@ export function positiveInteger(value: number | undefined, fallback: number, nam
 }
 
 /** The fields of a refusal that name the message it refuses. */
-export function about(message: CorrelateMessage): Pick<Refusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
+export function about(
+  message: CorrelateMessage,
+): Pick<CorrelateRefusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
   return {
     requestId: message.request_id,
     kind: message.kind,

@@ -1,7 +1,7 @@
 import { MAX_TIMEOUT_MS, validate } from '@parley/core';
 import { FsmError } from '../errors.js';
 import type { Assign, EventObject, Guard, MachineEvent, MachineOptions } from '../types.js';
-import type { Refusal, RefusalCode, Transitioned } from '../results.js';
+import type { FsmRefusal, FsmRefusalCode, Transitioned } from '../results.js';
 
 /** One transition after compilation: indexes instead of names, and its success result prebuilt. */
 export interface CompiledTransition {
@@ -190,9 +190,9 @@ export function eventType(event: MachineEvent): string {
 }
 
 /** Builds the refusal for an event that no transition takes from state `index`. */
-export function refusal(compiled: CompiledMachine, index: number, event: string, guard?: string): Refusal {
+export function refusal(compiled: CompiledMachine, index: number, event: string, guard?: string): FsmRefusal {
   const state = compiled.names[index] as string;
-  let code: RefusalCode;
+  let code: FsmRefusalCode;
   let reason: string;
   if (guard !== undefined) {
     code = 'guard_failed';
@@ -208,8 +208,8 @@ export function refusal(compiled: CompiledMachine, index: number, event: string,
     reason = `State "${state}" does not accept "${event}"`;
   }
   return guard === undefined
-    ? { ok: false, code, state, event, reason }
-    : { ok: false, code, state, event, reason, guard };
+    ? { ok: false, code, state, event, message: reason, reason }
+    : { ok: false, code, state, event, message: reason, reason, guard };
 }
 
 /**
@@ -221,10 +221,10 @@ export function callbackFailed(
   index: number,
   event: string,
   cause: unknown,
-): Refusal {
+): FsmRefusal {
   const state = compiled.names[index] as string;
   const reason = `A guard or assign of "${event}" in state "${state}" threw: ${String(cause)}`;
-  return { ok: false, code: 'callback_failed', state, event, reason, cause };
+  return { ok: false, code: 'callback_failed', state, event, message: reason, reason, cause };
 }
 
 function resolveGuard(

@@ -21,7 +21,7 @@ import { deadlinesFor } from './step.js';
 import { COMPILED, type Machine } from '../machine.js';
 import { restoreSnapshot } from '../snapshot.js';
 import type { Deadline, EventObject, HistoryEntry, MachineEvent, MachineSnapshot } from '../types.js';
-import type { Refusal, SendResult } from '../results.js';
+import type { FsmRefusal, SendResult } from '../results.js';
 
 const NO_DEADLINES: readonly Deadline[] = Object.freeze([]);
 
@@ -223,14 +223,15 @@ export class MachineActor {
     this.h.record(t, at);
   }
 
-  private refuse(result: Refusal): Refusal {
+  private refuse(result: FsmRefusal): FsmRefusal {
     this.ev?.emit('refused', result);
     return result;
   }
 
-  private closedRefusal(type: string): Refusal {
+  private closedRefusal(type: string): FsmRefusal {
     const state = this.c.names[this.i] as string;
-    return { ok: false, code: 'closed', state, event: type, reason: `The actor of "${this.c.id}" is closed` };
+    const message = `The actor of "${this.c.id}" is closed`;
+    return { ok: false, code: 'closed', state, event: type, message, reason: message };
   }
 
   private setDeadlines(deadlines: readonly Deadline[]): void {

@@ -1,6 +1,6 @@
 import { FsmError } from '../errors.js';
 import type { EventObject, MachineEvent, MachineSnapshot } from '../types.js';
-import type { Refusal, TransitionResult } from '../results.js';
+import type { FsmRefusal, TransitionResult } from '../results.js';
 import {
   callbackFailed,
   type CompiledMachine,
@@ -20,7 +20,7 @@ export function pick(
   index: number,
   event: MachineEvent,
   context: unknown,
-): { transition?: CompiledTransition; refusal?: Refusal } {
+): { transition?: CompiledTransition; refusal?: FsmRefusal } {
   const type = eventType(event);
   const candidates = compiled.table.get(type)?.[index];
   if (candidates === undefined) return { refusal: refusal(compiled, index, type) };
@@ -64,7 +64,7 @@ export function step(
   let context: unknown;
   try {
     const chosen = pick(compiled, index, event, snapshot.context);
-    if (chosen.transition === undefined) return chosen.refusal as Refusal;
+    if (chosen.transition === undefined) return chosen.refusal as FsmRefusal;
     t = chosen.transition;
     const object: EventObject =
       typeof event === 'string' ? (compiled.eventObjects.get(t.event) as EventObject) : event;

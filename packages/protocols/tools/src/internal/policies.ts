@@ -105,10 +105,11 @@ function verdictOf<TContext>(
     );
     return policyFailed(j, tool, parts, error);
   }
-  const refusal =
-    verdict === false ? { reason: `The tool "${tool.name}" is not allowed now (${policy.name})` } : verdict;
-  if (refusal.disableUntil !== undefined) rt.disable(tool.name, refusal.disableUntil, refusal.reason);
-  return refuse(rt, run.turn, parts.base, 'not_allowed', refusal.reason, {
+  const refusal = verdict === false ? {} : verdict;
+  const message =
+    refusal.message ?? refusal.reason ?? `The tool "${tool.name}" is not allowed now (${policy.name})`;
+  if (refusal.disableUntil !== undefined) rt.disable(tool.name, refusal.disableUntil, message);
+  return refuse(rt, run.turn, parts.base, 'not_allowed', message, {
     repair: parts.done,
     ran: parts.ran,
     toolReason: refusal.toolReason,

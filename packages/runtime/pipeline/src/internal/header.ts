@@ -1,16 +1,7 @@
-import { isParleyError, type JsonValue, type KernelRefusal, type RecordCodec } from '@parley/core';
-import { parseRunRecord, runKey, type RunRecord, type RunStatus } from '../records.js';
+import { isParleyError, type KernelRefusal } from '@parley/core';
+import { RUN_RECORD, runKey, type RunRecord, type RunStatus } from '../records.js';
 import type { RunnerEnv } from './env.js';
 import { CorruptRecord } from './io.js';
-
-/** The run header's kind and format in the kernel. */
-const RUN_RECORD: RecordCodec<RunRecord> = {
-  kind: 'parley.pipeline.run',
-  version: 1,
-  decode: parseRunRecord,
-  // Built from checked JSON fields only; the undefined ones are left out.
-  encode: (value) => JSON.parse(JSON.stringify(value)) as JsonValue,
-};
 
 /** A header read: the stored header (`undefined`: none), or why it cannot be read. */
 export type HeaderRead =

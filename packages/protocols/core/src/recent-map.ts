@@ -1,0 +1,119 @@
+import { CoreError } from './errors.js';
+
+/**
+ * Options of {@link createRecentMap}.
+ *
+ * @example
+ * ```ts
+ * import type { RecentMapOptions } from '@parley/core';
+ *
+ * const options: RecentMapOptions<string> = { maxEntries: 10_000, onEvict: (key) => console.log(`forgot ${key}`) };
+ * ```
+ */
+export interface RecentMapOptions<K> {
+  /** How many entries it keeps at most; a positive integer. */
+  readonly maxEntries: number;
+  /** Called with each key forgotten to make room (not for keys replaced by `set`). */
+  readonly onEvict?: ((key: K) => void) | undefined;
+}
+
+/**
+ * A map bounded to `maxEntries` entries that forgets the entry written longest ago first: the
+ * "recently seen" memory of redelivered event ids, settled ids and reply places.
+ *
+ * @example
+ * ```ts
+ * import { createRecentMap } from '@parley/core';
+ *
+ * const seen = createRecentMap<string, number>({ maxEntries: 2 });
+ * seen.set('a', 1);
+ * seen.set('b', 2);
+ * seen.set('c', 3); // forgets 'a'
+ * console.log(seen.has('a'), seen.get('c'), seen.size); // false 3 2
+ * ```
+ */
+export interface RecentMap<K, V> {
+  has(key: K): boolean;
+  get(key: K): V | undefined;
+  /** Writes `value` under `key` and makes it the newest entry, forgetting the oldest past the cap. */
+  set(key: K, value: V): void;
+  /**
+   * Writes `value` under `key` only when the key is not held (a held key keeps its value and its
+   * place); returns whether it was written.
+   */
+  add(key: K, value: V): boolean;
+  readonly size: number;
+}
+
+interface Slot<V> {
+  value: V;
+  /** The write that made the entry the newest; a queued write with another number is stale. */
+  seq: number;
+}
+
+/**
+ * Creates a {@link RecentMap}. Every operation is O(1) (amortised): the order of writes is kept in a
+ * queue next to the map, not found with `map.keys().next()`, which V8 makes slow once many entries
+ * at the front of a full map were deleted.
+ *
+ * @throws CoreError `invalid_argument` when `maxEntries` is not a positive integer.
+ * @example
+ * ```ts
+ * import { createRecentMap } from '@parley/core';
+ *
+ * const delivered = createRecentMap<string, true>({ maxEntries: 10_000 });
+ * console.log(delivered.add('evt_1', true), delivered.add('evt_1', true)); // true false
+ * ```
+ */
+export function createRecentMap<K, V>(options: RecentMapOptions<K>): RecentMap<K, V> {
+  const { maxEntries, onEvict } = options;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
+    throw new CoreError(
+      'invalid_argument',
+      `maxEntries must be a positive integer, not ${String(maxEntries)}`,
+      {
+        details: { maxEntries },
+      },
+    );
+  }
+  const slots = new Map<K, Slot<V>>();
+  let queue: { readonly key: K; readonly seq: number }[] = [];
+  let head = 0;
+  let seq = 0;
+
+  const live = (item: { readonly key: K; readonly seq: number }): boolean =>
+    slots.get(item.key)?.seq === item.seq;
+
+  function write(key: K, value: V): void {
+    seq += 1;
+    const slot = slots.get(key);
+    if (slot === undefined) slots.set(key, { value, seq });
+    else Object.assign(slot, { value, seq });
+    queue.push({ key, seq });
+    while (slots.size > maxEntries) {
+      const oldest = queue[head++] as { readonly key: K; readonly seq: number }; // more slots than live writes queued is impossible
+      if (!live(oldest)) continue;
+      slots.delete(oldest.key);
+      onEvict?.(oldest.key);
+    }
+    // stale writes (replaced keys) and the consumed head are dropped once they outnumber the cap
+    if (queue.length > 2 * maxEntries + 16) {
+      queue = queue.slice(head).filter(live);
+      head = 0;
+    }
+  }
+
+  return {
+    has: (key) => slots.has(key),
+    get: (key) => slots.get(key)?.value,
+    set: write,
+    add(key, value) {
+      if (slots.has(key)) return false;
+      write(key, value);
+      return true;
+    },
+    get size() {
+      return slots.size;
+    },
+  };
+}
