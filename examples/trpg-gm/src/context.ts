@@ -3,16 +3,13 @@
 // and the authoritative state, the hidden goal and the milestone's "accelerate" block follow. A
 // rejected attempt is answered by appending its conflict_debug / tool_feedback to this same request.
 import { type RetryFeedback, toFeedbackMessages } from '@parley/conflict';
-import {
-  type SettingsSnapshot,
-  type TrpgHistoryMode,
-  type trpgSettings,
-  trpgHistoryMode,
-} from '@parley/settings';
+import type { SettingsSnapshot } from '@parley/settings';
 import { type OpenAIChatTool, toOpenAITools } from '@parley/tools';
 import type { Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
 import { milestonePrompt } from './milestone.js';
 import type { Phase } from './phase.js';
+import type { trpgSettings } from './settings.js';
+import { type TrpgHistoryMode, trpgHistoryMode } from './settings-policy.js';
 import { GM_TOOLS } from './tools.js';
 import type { GameState } from './world.js';
 

@@ -5,17 +5,12 @@
 import type { CheckpointRefusal } from '@parley/checkpoints';
 import { type Clock, createMemoryStore, type IdGenerator, type Store } from '@parley/core';
 import { createActor, type SendResult } from '@parley/fsm';
-import {
-  createSettings,
-  GLOBAL,
-  type Settings,
-  type SettingsResult,
-  trpgConflictPolicy,
-  trpgSettings,
-} from '@parley/settings';
+import { createSettings, GLOBAL, type Settings, type SettingsResult } from '@parley/settings';
 import type { DisableUntil } from '@parley/tools';
 import { createTurnRunner, type TurnRefusal } from '@parley/turns';
 import type { AdvancePolicy, Campaign, DialogType, SummaryState, TurnLog } from './campaign.js';
+import { trpgSettings } from './settings.js';
+import { trpgConflictPolicy } from './settings-policy.js';
 import {
   captureBranch,
   type GmModel,

@@ -5,9 +5,10 @@
 // document's shape, apply the host's rules and summarize.
 import type { ConflictOutcome, FailedCall, Proposal } from '@parley/conflict';
 import type { JsonValue } from '@parley/core';
-import type { SettingsSnapshot, SettingsSnapshotJson, trpgSettings } from '@parley/settings';
+import type { SettingsSnapshot, SettingsSnapshotJson } from '@parley/settings';
 import type { TurnResult as RunnerResult, TurnPlan, TurnRefusal, TurnStart } from '@parley/turns';
 import type { TurnLog } from './campaign.js';
+import type { trpgSettings } from './settings.js';
 import { buildContext, type GmBaseRequest, type GmRequest, withFeedback } from './context.js';
 import { type SessionCore, viewOf } from './core.js';
 import type { AuthoritativeView } from './detectors.js';

@@ -84,7 +84,7 @@ export interface ConflictLoopOptions<TState> {
    * Reads K and the two switches at the moment of deciding: once per attempt, after the output
    * arrived and before it is judged. What it returns overrides the fixed options above for that
    * attempt, so a campaign setting changed mid-run counts from the next attempt on. Wire a
-   * campaign's settings here (`@parley/settings`' `trpgSettings` has `conflict.max_retries`,
+   * campaign's settings here (the TRPG example's `trpgSettings` has `conflict.max_retries`,
    * `conflict.intercept_output` and `conflict.retry_with_debug`). Its errors reject the run unchanged.
    */
   readonly policy?: () => ConflictPolicy | Promise<ConflictPolicy>;

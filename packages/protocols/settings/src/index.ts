@@ -47,6 +47,3 @@ export type {
 } from './snapshot.js';
 export { SettingsError, SETTINGS_ERROR_CODES } from './errors.js';
 export type { SettingsErrorCode } from './errors.js';
-export { trpgSettings } from './trpg.js';
-export { trpgConflictPolicy, trpgHistoryMode } from './trpg-policy.js';
-export type { TrpgConflictPolicy, TrpgHistoryMode } from './trpg-policy.js';

@@ -27,9 +27,15 @@ export interface SettingsRegistry<TMap extends DefinitionMap = DefinitionMap> {
  *
  * @example
  * ```ts
- * import { trpgSettings, type SettingKeyOf } from '@parley/settings';
+ * import { defineSetting, defineSettings, type SettingKeyOf } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const key: SettingKeyOf<typeof trpgSettings> = 'rules.hp_zero_ends_game';
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const key: SettingKeyOf<typeof registry> = 'review.required';
  * ```
  */
 export type SettingKeyOf<TRegistry> =
@@ -40,9 +46,15 @@ export type SettingKeyOf<TRegistry> =
  *
  * @example
  * ```ts
- * import { trpgSettings, type SettingValueOf } from '@parley/settings';
+ * import { defineSetting, defineSettings, type SettingValueOf } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const max: SettingValueOf<typeof trpgSettings, 'rollback.max_checkpoints'> = 3;
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const max: SettingValueOf<typeof registry, 'history.max_turns'> = 3;
  * ```
  */
 export type SettingValueOf<TRegistry, TKey extends string> =
@@ -57,9 +69,15 @@ export type SettingValueOf<TRegistry, TKey extends string> =
  *
  * @example
  * ```ts
- * import { trpgSettings, type SettingInputOf } from '@parley/settings';
+ * import { defineSetting, defineSettings, type SettingInputOf } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const type: SettingInputOf<typeof trpgSettings, 'dialog.manual_type'> = 'rules';
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const tone: SettingInputOf<typeof registry, 'reply.tone'> = 'formal';
  * ```
  */
 export type SettingInputOf<TRegistry, TKey extends string> =
@@ -74,10 +92,16 @@ export type SettingInputOf<TRegistry, TKey extends string> =
  *
  * @example
  * ```ts
- * import { trpgSettings, type SettingValuesOf } from '@parley/settings';
+ * import { defineSetting, defineSettings, type SettingValuesOf } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * type Values = SettingValuesOf<typeof trpgSettings>;
- * const compress: Values['context.compress_enabled'] = true;
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * type Values = SettingValuesOf<typeof registry>;
+ * const required: Values['review.required'] = true;
  * ```
  */
 export type SettingValuesOf<TRegistry> = {
@@ -89,9 +113,15 @@ export type SettingValuesOf<TRegistry> = {
  *
  * @example
  * ```ts
- * import { trpgSettings, type DefinitionMap } from '@parley/settings';
+ * import { defineSetting, defineSettings, type DefinitionMap } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const definitions: DefinitionMap = trpgSettings.definitions;
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const definitions: DefinitionMap = registry.definitions;
  * ```
  */
 export type DefinitionMap = Record<string, SettingDefinition>;
@@ -118,9 +148,15 @@ export type DefinitionMapOf<TDefs extends readonly SettingDefinition[]> = {
  *
  * @example
  * ```ts
- * import { trpgSettings, type BooleanKeyOf } from '@parley/settings';
+ * import { defineSetting, defineSettings, type BooleanKeyOf } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const key: BooleanKeyOf<typeof trpgSettings.definitions> = 'rules.hp_zero_ends_game';
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const key: BooleanKeyOf<typeof registry.definitions> = 'review.required';
  * ```
  */
 export type BooleanKeyOf<TMap extends DefinitionMap> = {

@@ -13,7 +13,7 @@ import type { SettingsTarget } from './target.js';
  * import type { SettingsOptions } from '@parley/settings';
  *
  * const clock = createManualClock();
- * const options: SettingsOptions = { store: createMemoryStore({ clock }), clock, keyPrefix: 'trpg:settings:' };
+ * const options: SettingsOptions = { store: createMemoryStore({ clock }), clock, keyPrefix: 'app:settings:' };
  * ```
  */
 export interface SettingsOptions {
@@ -34,10 +34,16 @@ export interface SettingsOptions {
  *
  * @example
  * ```ts
- * import { createSettings, trpgSettings, type Settings } from '@parley/settings';
+ * import { createSettings, defineSetting, defineSettings, type Settings } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const settings: Settings<typeof trpgSettings> = createSettings(trpgSettings);
- * console.log(settings.registry.keys.length); // 8
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const settings: Settings<typeof registry> = createSettings(registry);
+ * console.log(settings.registry.keys.length); // 3
  * ```
  */
 export interface Settings<TRegistry extends SettingsRegistry = SettingsRegistry> {

@@ -34,10 +34,18 @@ import { GLOBAL, type SettingsTarget } from './target.js';
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
- * import { createSettings, trpgSettings } from '@parley/settings';
+ * import { createSettings, defineSetting, defineSettings } from '@parley/settings';
+ * import { z } from 'zod';
  *
+ * const registry = defineSettings(
+ *   [
+ *     defineSetting({ key: 'context.full_context_enabled', schema: z.boolean(), default: false }),
+ *     defineSetting({ key: 'context.compress_enabled', schema: z.boolean(), default: true }),
+ *   ],
+ *   { relations: [{ kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' }] },
+ * );
  * const clock = createManualClock();
- * const settings = createSettings(trpgSettings, { store: createMemoryStore({ clock }), clock });
+ * const settings = createSettings(registry, { store: createMemoryStore({ clock }), clock });
  * const before = await settings.snapshot('c1');
  * const result = await settings.set('c1', 'context.full_context_enabled', true);
  * const after = await settings.snapshot('c1');

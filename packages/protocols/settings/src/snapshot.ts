@@ -78,10 +78,18 @@ export interface SettingsSnapshotJson {
  *
  * @example
  * ```ts
- * import { createSettings, trpgSettings, type SettingsSnapshot } from '@parley/settings';
+ * import { createSettings, defineSetting, defineSettings, type SettingsSnapshot } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const settings = createSettings(trpgSettings);
- * const snap: SettingsSnapshot<typeof trpgSettings> = await settings.snapshot('c1');
+ * const registry = defineSettings(
+ *   [
+ *     defineSetting({ key: 'context.full_context_enabled', schema: z.boolean(), default: false }),
+ *     defineSetting({ key: 'context.compress_enabled', schema: z.boolean(), default: true }),
+ *   ],
+ *   { relations: [{ kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' }] },
+ * );
+ * const settings = createSettings(registry);
+ * const snap: SettingsSnapshot<typeof registry> = await settings.snapshot('c1');
  * const compress: boolean = snap.get('context.compress_enabled');
  * console.log(compress, snap.entry('context.compress_enabled').source); // true 'default'
  * ```

@@ -4,11 +4,17 @@
  *
  * @example
  * ```ts
- * import { createSettings, GLOBAL, trpgSettings } from '@parley/settings';
+ * import { createSettings, defineSetting, defineSettings, GLOBAL } from '@parley/settings';
+ * import { z } from 'zod';
  *
- * const settings = createSettings(trpgSettings);
- * await settings.set(GLOBAL, 'rules.hp_zero_ends_game', true);
- * console.log((await settings.snapshot('c1')).entry('rules.hp_zero_ends_game').source); // 'global'
+ * const registry = defineSettings([
+ *   defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+ *   defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+ *   defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+ * ]);
+ * const settings = createSettings(registry);
+ * await settings.set(GLOBAL, 'review.required', true);
+ * console.log((await settings.snapshot('c1')).entry('review.required').source); // 'global'
  * ```
  */
 export const GLOBAL: unique symbol = Symbol.for('@parley/settings.global');

@@ -9,7 +9,6 @@ import {
   SETTINGS_ERROR_CODES,
   SettingsError,
   type SettingRelation,
-  trpgSettings,
 } from '../src/index.js';
 
 function codeOf(run: () => unknown): string | undefined {
@@ -141,23 +140,5 @@ describe('constants', () => {
     expect(SETTING_SCOPES).toEqual(['campaign', 'global']);
     expect(SETTING_EFFECT_TAGS).toEqual(['context', 'rules', 'routing', 'ui', 'storage']);
     expect(SETTINGS_ERROR_CODES).toContain('write_conflict');
-  });
-
-  it('ships the TRPG V1 keys with full context taking precedence over compression', () => {
-    expect(trpgSettings.keys).toEqual([
-      'context.full_context_enabled',
-      'context.compress_enabled',
-      'rules.hp_zero_ends_game',
-      'rollback.max_checkpoints',
-      'dialog.manual_type',
-      'conflict.intercept_output',
-      'conflict.retry_with_debug',
-      'conflict.max_retries',
-    ]);
-    expect(trpgSettings.definitions['rollback.max_checkpoints'].scope).toBe('global');
-    expect(trpgSettings.definitions['conflict.max_retries'].default).toBe(2);
-    expect(trpgSettings.relations).toEqual([
-      { kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' },
-    ]);
   });
 });

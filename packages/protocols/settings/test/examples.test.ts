@@ -41,12 +41,25 @@ import {
   SETTINGS_ERROR_CODES,
   SETTINGS_REFUSAL_CODES,
   SettingsError,
-  type TrpgConflictPolicy,
-  type TrpgHistoryMode,
-  trpgConflictPolicy,
-  trpgHistoryMode,
-  trpgSettings,
 } from '../src/index.js';
+
+// The registries the examples define (a generic three-key one, and the context pair with its relation).
+const registry = defineSettings([
+  defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal']), default: 'plain' }),
+  defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+  defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+]);
+const contextRegistry = defineSettings(
+  [
+    defineSetting({ key: 'context.full_context_enabled', schema: z.boolean(), default: false }),
+    defineSetting({ key: 'context.compress_enabled', schema: z.boolean(), default: true }),
+  ],
+  {
+    relations: [
+      { kind: 'precedence', winner: 'context.full_context_enabled', over: 'context.compress_enabled' },
+    ],
+  },
+);
 
 describe('define.ts examples', () => {
   it('SETTING_SCOPES', () => {
@@ -97,7 +110,7 @@ describe('define.ts examples', () => {
       winner: 'context.full_context_enabled',
       over: 'context.compress_enabled',
     };
-    expect(trpgSettings.relations).toContainEqual(relation);
+    expect(contextRegistry.relations).toContainEqual(relation);
   });
 
   it('SettingsRegistry', () => {
@@ -108,20 +121,20 @@ describe('define.ts examples', () => {
   });
 
   it('SettingKeyOf, SettingValueOf, SettingInputOf, SettingValuesOf', () => {
-    const key: SettingKeyOf<typeof trpgSettings> = 'rules.hp_zero_ends_game';
-    const max: SettingValueOf<typeof trpgSettings, 'rollback.max_checkpoints'> = 3;
-    const type: SettingInputOf<typeof trpgSettings, 'dialog.manual_type'> = 'rules';
-    type Values = SettingValuesOf<typeof trpgSettings>;
-    const compress: Values['context.compress_enabled'] = true;
-    expect(trpgSettings.has(key)).toBe(true);
+    const key: SettingKeyOf<typeof registry> = 'review.required';
+    const max: SettingValueOf<typeof registry, 'history.max_turns'> = 3;
+    const tone: SettingInputOf<typeof registry, 'reply.tone'> = 'formal';
+    type Values = SettingValuesOf<typeof registry>;
+    const required: Values['review.required'] = true;
+    expect(registry.has(key)).toBe(true);
   });
 
   it('DefinitionMap, DefinitionMapOf, BooleanKeyOf', () => {
-    const definitions: DefinitionMap = trpgSettings.definitions;
+    const definitions: DefinitionMap = registry.definitions;
     const theme = defineSetting({ key: 'ui.theme', schema: z.string(), default: 'dark' });
     type Map = DefinitionMapOf<[typeof theme]>;
     const definition: Map['ui.theme'] = theme;
-    const key: BooleanKeyOf<typeof trpgSettings.definitions> = 'rules.hp_zero_ends_game';
+    const key: BooleanKeyOf<typeof registry.definitions> = 'review.required';
     expect(definitions[key]?.default).toBe(false);
   });
 
@@ -175,9 +188,9 @@ describe('errors.ts examples', () => {
 
 describe('settings.ts examples', () => {
   it('GLOBAL', async () => {
-    const settings = createSettings(trpgSettings);
-    await settings.set(GLOBAL, 'rules.hp_zero_ends_game', true);
-    expect((await settings.snapshot('c1')).entry('rules.hp_zero_ends_game').source).toBe('global');
+    const settings = createSettings(registry);
+    await settings.set(GLOBAL, 'review.required', true);
+    expect((await settings.snapshot('c1')).entry('review.required').source).toBe('global');
   });
 
   it('SettingsTarget', () => {
@@ -219,19 +232,19 @@ describe('settings.ts examples', () => {
     const options: SettingsOptions = {
       store: createMemoryStore({ clock }),
       clock,
-      keyPrefix: 'trpg:settings:',
+      keyPrefix: 'app:settings:',
     };
-    expect(createSettings(trpgSettings, options).registry).toBe(trpgSettings);
+    expect(createSettings(registry, options).registry).toBe(registry);
   });
 
   it('Settings', () => {
-    const settings: Settings<typeof trpgSettings> = createSettings(trpgSettings);
-    expect(settings.registry.keys.length).toBe(8);
+    const settings: Settings<typeof registry> = createSettings(registry);
+    expect(settings.registry.keys.length).toBe(3);
   });
 
   it('createSettings', async () => {
     const clock = createManualClock();
-    const settings = createSettings(trpgSettings, { store: createMemoryStore({ clock }), clock });
+    const settings = createSettings(contextRegistry, { store: createMemoryStore({ clock }), clock });
     const before = await settings.snapshot('c1');
     const result = await settings.set('c1', 'context.full_context_enabled', true);
     const after = await settings.snapshot('c1');
@@ -244,7 +257,7 @@ describe('settings.ts examples', () => {
   });
 });
 
-describe('snapshot.ts and trpg.ts examples', () => {
+describe('snapshot.ts examples', () => {
   it('SettingSource, SettingEntry, SettingsVersion, SettingsSnapshotJson', () => {
     const source: SettingSource = 'campaign';
     const entry: SettingEntry<boolean> = {
@@ -267,16 +280,10 @@ describe('snapshot.ts and trpg.ts examples', () => {
   });
 
   it('SettingsSnapshot', async () => {
-    const settings = createSettings(trpgSettings);
-    const snap: SettingsSnapshot<typeof trpgSettings> = await settings.snapshot('c1');
+    const settings = createSettings(contextRegistry);
+    const snap: SettingsSnapshot<typeof contextRegistry> = await settings.snapshot('c1');
     const compress: boolean = snap.get('context.compress_enabled');
     expect([compress, snap.entry('context.compress_enabled').source]).toEqual([true, 'default']);
-  });
-
-  it('trpgSettings', async () => {
-    const settings = createSettings(trpgSettings);
-    const snap = await settings.snapshot('campaign-1');
-    expect([snap.get('dialog.manual_type'), snap.get('rollback.max_checkpoints')]).toEqual(['free_chat', 0]);
   });
 });
 
@@ -349,20 +356,5 @@ describe('README snippet', () => {
       [null, ['rollback.max_checkpoints']],
       ['campaign-1', ['context.compress_enabled', 'context.full_context_enabled']],
     ]);
-  });
-
-  it('TrpgConflictPolicy, trpgConflictPolicy', async () => {
-    const policy: TrpgConflictPolicy = { maxRetries: 2, interceptOutput: true, retryWithDebug: true };
-    const settings = createSettings(trpgSettings);
-    await settings.set('campaign-1', 'conflict.max_retries', 1);
-    expect(trpgConflictPolicy(await settings.snapshot('campaign-1'))).toEqual({ ...policy, maxRetries: 1 });
-  });
-
-  it('TrpgHistoryMode, trpgHistoryMode', async () => {
-    const mode: TrpgHistoryMode = 'summary';
-    const settings = createSettings(trpgSettings);
-    expect(trpgHistoryMode(await settings.snapshot('campaign-1'))).toBe(mode);
-    await settings.set('campaign-1', 'context.full_context_enabled', true);
-    expect(trpgHistoryMode(await settings.snapshot('campaign-1'))).toBe('full');
   });
 });

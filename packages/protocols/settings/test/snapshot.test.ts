@@ -1,6 +1,6 @@
 import { createMemoryStore, isParleyError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createSettings, GLOBAL, trpgSettings } from '../src/index.js';
+import { createSettings, GLOBAL } from '../src/index.js';
 import { registry, setup } from './helpers.js';
 
 describe('snapshot', () => {
@@ -186,20 +186,5 @@ describe('persistence', () => {
     const write = await settings.set('c1', 'mode.a', true).catch((error: unknown) => error);
     expect(isParleyError(write, 'corrupt_record')).toBe(true);
     expect(await store.get('settings:campaign:c1')).toEqual(['junk']);
-  });
-
-  it('reads the TRPG V1 defaults', async () => {
-    const settings = createSettings(trpgSettings);
-    const snap = await settings.snapshot('c1');
-    expect(snap.values).toEqual({
-      'context.full_context_enabled': false,
-      'context.compress_enabled': true,
-      'rules.hp_zero_ends_game': false,
-      'rollback.max_checkpoints': 0,
-      'dialog.manual_type': 'free_chat',
-      'conflict.intercept_output': true,
-      'conflict.retry_with_debug': true,
-      'conflict.max_retries': 2,
-    });
   });
 });

@@ -12,25 +12,22 @@ import {
   type SettingsSnapshot,
   type SettingValueOf,
   type SettingValuesOf,
-  trpgSettings,
 } from '../src/index.js';
 
+const sample = defineSettings([
+  defineSetting({ key: 'context.compress_enabled', schema: z.boolean(), default: true }),
+  defineSetting({ key: 'review.required', schema: z.boolean(), default: false }),
+  defineSetting({ key: 'history.max_turns', schema: z.number().int(), default: 20, scope: 'global' }),
+  defineSetting({ key: 'reply.tone', schema: z.enum(['plain', 'formal', 'brief']), default: 'plain' }),
+]);
+
 describe('registry inference', () => {
-  it('infers the keys and value types of the V1 set', () => {
-    expectTypeOf<SettingKeyOf<typeof trpgSettings>>().toEqualTypeOf<
-      | 'context.full_context_enabled'
-      | 'context.compress_enabled'
-      | 'rules.hp_zero_ends_game'
-      | 'rollback.max_checkpoints'
-      | 'dialog.manual_type'
-      | 'conflict.intercept_output'
-      | 'conflict.retry_with_debug'
-      | 'conflict.max_retries'
+  it('infers the keys and value types of a registry', () => {
+    expectTypeOf<SettingKeyOf<typeof sample>>().toEqualTypeOf<
+      'context.compress_enabled' | 'review.required' | 'history.max_turns' | 'reply.tone'
     >();
-    expectTypeOf<SettingValueOf<typeof trpgSettings, 'dialog.manual_type'>>().toEqualTypeOf<
-      'scene' | 'action' | 'rules' | 'free_chat'
-    >();
-    expectTypeOf<SettingValuesOf<typeof trpgSettings>['rollback.max_checkpoints']>().toEqualTypeOf<number>();
+    expectTypeOf<SettingValueOf<typeof sample, 'reply.tone'>>().toEqualTypeOf<'plain' | 'formal' | 'brief'>();
+    expectTypeOf<SettingValuesOf<typeof sample>['history.max_turns']>().toEqualTypeOf<number>();
   });
 
   it('checks the default against the schema', () => {
@@ -56,32 +53,30 @@ describe('registry inference', () => {
 
 describe('snapshot', () => {
   it('types get by key and refuses an unknown key at compile time', async () => {
-    const snap = await createSettings(trpgSettings).snapshot('c1');
-    expectTypeOf(snap).toEqualTypeOf<SettingsSnapshot<typeof trpgSettings>>();
+    const snap = await createSettings(sample).snapshot('c1');
+    expectTypeOf(snap).toEqualTypeOf<SettingsSnapshot<typeof sample>>();
     expectTypeOf(snap.get('context.compress_enabled')).toEqualTypeOf<boolean>();
-    expectTypeOf(snap.get('rollback.max_checkpoints')).toEqualTypeOf<number>();
-    expectTypeOf(snap.entry('dialog.manual_type')).toEqualTypeOf<
-      SettingEntry<'scene' | 'action' | 'rules' | 'free_chat'>
-    >();
-    expectTypeOf(snap.values['rules.hp_zero_ends_game']).toEqualTypeOf<boolean>();
+    expectTypeOf(snap.get('history.max_turns')).toEqualTypeOf<number>();
+    expectTypeOf(snap.entry('reply.tone')).toEqualTypeOf<SettingEntry<'plain' | 'formal' | 'brief'>>();
+    expectTypeOf(snap.values['review.required']).toEqualTypeOf<boolean>();
     // @ts-expect-error unknown key
     snap.get('context.compress');
     // @ts-expect-error values are read-only
-    snap.values['rules.hp_zero_ends_game'] = true;
+    snap.values['review.required'] = true;
   });
 });
 
 describe('writes', () => {
   it('types set by key and value', async () => {
-    const settings = createSettings(trpgSettings);
-    expectTypeOf(settings.set('c1', 'dialog.manual_type', 'scene')).resolves.toEqualTypeOf<
-      SettingsResult<typeof trpgSettings>
+    const settings = createSettings(sample);
+    expectTypeOf(settings.set('c1', 'reply.tone', 'formal')).resolves.toEqualTypeOf<
+      SettingsResult<typeof sample>
     >();
-    await settings.set(GLOBAL, 'rollback.max_checkpoints', 3);
+    await settings.set(GLOBAL, 'history.max_turns', 3);
     // @ts-expect-error wrong value type
     await settings.set('c1', 'context.compress_enabled', 'yes');
     // @ts-expect-error not an enum member
-    await settings.set('c1', 'dialog.manual_type', 'combat');
+    await settings.set('c1', 'reply.tone', 'combat');
     // @ts-expect-error unknown key
     await settings.set('c1', 'context.nope', true);
     // @ts-expect-error unknown key in update
@@ -92,7 +87,7 @@ describe('writes', () => {
   });
 
   it('narrows a result on ok and on the refusal code', async () => {
-    const result = await createSettings(trpgSettings).safeSet('c1', 'x', 1);
+    const result = await createSettings(sample).safeSet('c1', 'x', 1);
     if (result.ok) expectTypeOf(result.snapshot.get('context.compress_enabled')).toEqualTypeOf<boolean>();
     else if (result.code === 'invalid_value')
       expectTypeOf(result.issues).toEqualTypeOf<readonly ValidationIssue[]>();

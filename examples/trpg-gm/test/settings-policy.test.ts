@@ -2,7 +2,9 @@
 // switches turned off, a campaign's K against the global one, and each history mode.
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { createSettings, GLOBAL, trpgConflictPolicy, trpgHistoryMode, trpgSettings } from '../src/index.js';
+import { createSettings, GLOBAL } from '@parley/settings';
+import { trpgSettings } from '../src/settings.js';
+import { trpgConflictPolicy, trpgHistoryMode } from '../src/settings-policy.js';
 
 function service() {
   const clock = createManualClock({ now: 0 });

@@ -1,8 +1,7 @@
 // zod/mini: the same validation as zod's classic API at a fraction of its bundle size. It carries
 // no locale, so each schema says in its own words what it wants.
 import * as z from 'zod/mini';
-import { defineSetting } from './define.js';
-import { defineSettings } from './registry.js';
+import { defineSetting, defineSettings } from '@parley/settings';
 
 /**
  * The V1 settings of the reference TRPG agent spec (section 4.3), ready to use or to copy: the
@@ -13,14 +12,8 @@ import { defineSettings } from './registry.js';
  *
  * Use it as is for a TRPG host, or as the model for a host's own registry.
  *
- * @example
- * ```ts
- * import { createSettings, trpgSettings } from '@parley/settings';
- *
- * const settings = createSettings(trpgSettings);
- * const snap = await settings.snapshot('campaign-1');
- * console.log(snap.get('dialog.manual_type'), snap.get('rollback.max_checkpoints')); // 'free_chat' 0
- * ```
+ * It lived in `@parley/settings` until the domain presets moved to this example; copy this file to
+ * use it (`createSettings(trpgSettings)`).
  */
 export const trpgSettings = /* @__PURE__ */ defineTrpgSettings();
 

@@ -1,16 +1,9 @@
-import type { SettingsSnapshot } from './snapshot.js';
-import type { trpgSettings } from './trpg.js';
+import type { SettingsSnapshot } from '@parley/settings';
+import type { trpgSettings } from './settings.js';
 
 /**
  * The conflict loop's K and switches as {@link trpgConflictPolicy} reads them: the shape of
  * `@parley/conflict`'s `ConflictPolicy`.
- *
- * @example
- * ```ts
- * import type { TrpgConflictPolicy } from '@parley/settings';
- *
- * const policy: TrpgConflictPolicy = { maxRetries: 2, interceptOutput: true, retryWithDebug: true };
- * ```
  */
 export interface TrpgConflictPolicy {
   readonly maxRetries: number;
@@ -25,16 +18,6 @@ export interface TrpgConflictPolicy {
  *
  * Use it as `@parley/conflict`'s `policy` option, reading a fresh snapshot each attempt, so a change
  * of the campaign's settings counts from the next attempt.
- *
- * @example
- * ```ts
- * import { createSettings, trpgConflictPolicy, trpgSettings } from '@parley/settings';
- *
- * const settings = createSettings(trpgSettings);
- * await settings.set('campaign-1', 'conflict.max_retries', 1);
- * console.log(trpgConflictPolicy(await settings.snapshot('campaign-1')));
- * // { maxRetries: 1, interceptOutput: true, retryWithDebug: true }
- * ```
  */
 export function trpgConflictPolicy(snapshot: SettingsSnapshot<typeof trpgSettings>): TrpgConflictPolicy {
   return {
@@ -47,28 +30,12 @@ export function trpgConflictPolicy(snapshot: SettingsSnapshot<typeof trpgSetting
 /**
  * How much history a TRPG context carries: `full` (every turn), `summary` (the summary and the last
  * turns) or `recent` (the last turns only).
- *
- * @example
- * ```ts
- * import type { TrpgHistoryMode } from '@parley/settings';
- *
- * const mode: TrpgHistoryMode = 'summary';
- * ```
  */
 export type TrpgHistoryMode = 'full' | 'summary' | 'recent';
 
 /**
  * The history mode of a snapshot of {@link trpgSettings}: full context wins over compression (the
  * registry's precedence relation), compression gives `summary`, neither gives `recent`.
- *
- * @example
- * ```ts
- * import { createSettings, trpgHistoryMode, trpgSettings } from '@parley/settings';
- *
- * const settings = createSettings(trpgSettings);
- * await settings.set('campaign-1', 'context.full_context_enabled', true);
- * console.log(trpgHistoryMode(await settings.snapshot('campaign-1'))); // 'full'
- * ```
  */
 export function trpgHistoryMode(snapshot: SettingsSnapshot<typeof trpgSettings>): TrpgHistoryMode {
   if (snapshot.get('context.full_context_enabled')) return 'full';
