@@ -37,7 +37,8 @@ const outputTimes = (pkg) => OUTPUTS.map((file) => mtime(join(pkg.dir, file)));
 
 function inputTimes(pkg, byName) {
   const own = [...filesUnder(join(pkg.dir, 'src')), ...CONFIGS.map((f) => join(pkg.dir, f))];
-  const times = [...own.map(mtime), mtime(join(root, 'tsconfig.json'))].filter((t) => t !== undefined);
+  const shared = ['tsconfig.json', 'tsup.base.ts'].map((f) => mtime(join(root, f)));
+  const times = [...own.map(mtime), ...shared].filter((t) => t !== undefined);
   for (const dep of pkg.deps) {
     if (byName.has(dep)) times.push(...outputTimes(byName.get(dep)).filter((t) => t !== undefined));
   }

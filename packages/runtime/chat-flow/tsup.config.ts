@@ -1,12 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageConfig } from '../../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  treeshake: true,
-  target: 'es2022',
-  tsconfig: 'tsconfig.build.json',
-});
+export default packageConfig(['src/index.ts']);

@@ -1,12 +1,11 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/chat-sdk and @parley/chat-sdk/testing, compiled and run; each `// value` comment is checked.
-import { formatWithOptions } from 'node:util';
 import { createMemoryState } from '@chat-adapter/state-memory';
 import { createMessageBus } from '@parley/bus';
 import { isParleyError } from '@parley/core';
 import { createTeamsAdapter } from '@chat-adapter/teams';
 import { Chat, ConsoleLogger } from 'chat';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CHAT_SDK_ADAPTER_ERROR_CODES,
   type ChatSdkAdapter,
@@ -40,21 +39,9 @@ import {
   type TeamsUser,
   trustTeamsStandIn,
 } from '../src/testing.js';
+import { expectEveryPrintedLineChecked, expectPrinted, log } from '../../../../tests/support/printed.js';
 
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  expect(logs).toEqual([]); // every line printed was checked
-});
+expectEveryPrintedLineChecked();
 
 describe('@parley/chat-sdk examples', () => {
   it('createChatSdkAdapter', async () => {

@@ -1,12 +1,11 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/restate, compiled and run; a "// value" comment after console.log is asserted.
-import { formatWithOptions } from 'node:util';
 import { isParleyError } from '@parley/core';
 import { shutdownProtocol } from '@parley/correlate';
 import { createTopology } from '@parley/envelope';
 import { definePipeline } from '@parley/pipeline';
 import * as restate from '@restatedev/restate-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import {
   awaitConfirmation,
   awaitRequest,
@@ -48,21 +47,7 @@ import {
   restateServerBinary,
   startRestateServer,
 } from '../src/testing.js';
-
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  logs = [];
-});
+import { expectPrinted, log } from '../../../../tests/support/printed.js';
 
 describe('@parley/restate examples', () => {
   it('RESTATE_ERROR_CODES (errors.ts)', async () => {

@@ -2,9 +2,8 @@
 // Every TSDoc @example of @parley/console, compiled and run; a "// value" comment after console.log is asserted.
 // Generated from the sources' TSDoc; keep in step with them.
 import { createServer } from 'node:http';
-import { formatWithOptions } from 'node:util';
 import { createMemoryStore, isParleyError } from '@parley/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CONSOLE_ERROR_CODES,
   CONSOLE_REFUSAL_CODES,
@@ -22,21 +21,14 @@ import {
   type StartConsoleOptions,
   startConsole,
 } from '../src/index.js';
+import {
+  expectEveryPrintedLineChecked,
+  expectPrinted,
+  log,
+  takePrinted,
+} from '../../../../tests/support/printed.js';
 
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  expect(logs).toEqual([]);
-});
+expectEveryPrintedLineChecked();
 
 describe('@parley/console examples', () => {
   it('CONSOLE_ERROR_CODES (errors.ts)', () => {
@@ -133,8 +125,7 @@ describe('@parley/console examples', () => {
       await running.close();
     }
     await stop(await startConsole({ store: createMemoryStore() }));
-    expect(logs[0]).toMatch(/^closing http:\/\/127\.0\.0\.1:\d+\/$/);
-    logs = [];
+    expect(takePrinted()[0]).toMatch(/^closing http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
   it('startConsole (start.ts)', async () => {

@@ -1,11 +1,10 @@
 // biome-ignore-all lint/correctness/noUnusedVariables: examples declare values to show their types
 // Every TSDoc @example of @parley/ledger, compiled and run; a "// value" comment after console.log is asserted.
 // Generated from the sources' TSDoc; keep in step with them.
-import { formatWithOptions } from 'node:util';
 import { createMessageBus } from '@parley/bus';
 import { createConfirmGate } from '@parley/confirm';
 import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type AppendResult,
   type ChainPoint,
@@ -42,21 +41,7 @@ import {
   type VerifyResult,
   verifyLedger,
 } from '../src/index.js';
-
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  logs = [];
-});
+import { expectPrinted, log } from '../../../../tests/support/printed.js';
 
 describe('@parley/ledger examples', () => {
   it('errors (errors.ts)', () => {

@@ -2,8 +2,7 @@
 // biome-ignore-all lint/correctness/noUnusedFunctionParameters: examples show signatures
 // Every TSDoc @example of @parley/bus, compiled and run; a "// value" comment after console.log is asserted.
 // Generated from the sources' TSDoc; keep in step with them.
-import { formatWithOptions } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BUS_ERROR_CODES,
   type BusErrorCode,
@@ -51,21 +50,7 @@ import {
   sessionKeyOf,
 } from '../src/index.js';
 import { createManualClock, isParleyError } from '@parley/core';
-
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  logs = [];
-});
+import { expectPrinted, log } from '../../../../tests/support/printed.js';
 
 describe('@parley/bus examples', () => {
   it('DeliverInbound (adapter.ts)', async () => {

@@ -2,8 +2,7 @@
 // biome-ignore-all lint/correctness/noUnusedFunctionParameters: examples show signatures
 // Every TSDoc @example of @parley/correlate, compiled and run; a "// value" comment after console.log is asserted.
 // Generated from the sources' TSDoc; keep in step with them.
-import { formatWithOptions } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { isParleyError } from '@parley/core';
 import {
   CORRELATE_ERROR_CODES,
@@ -53,21 +52,7 @@ import {
   type WaitForOptions,
 } from '../src/index.js';
 import { z } from 'zod';
-
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  logs = [];
-});
+import { expectPrinted, log } from '../../../../tests/support/printed.js';
 
 describe('@parley/correlate examples', () => {
   it('createCorrelator (correlator.ts)', async () => {

@@ -2,8 +2,7 @@
 // biome-ignore-all lint/correctness/noUnusedFunctionParameters: examples show signatures
 // Every TSDoc @example of @parley/testing, compiled and run; a "// value" comment after console.log is asserted.
 // Generated from the sources' TSDoc; keep in step with them.
-import { formatWithOptions } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   assertNoPendingTimers,
   assertNotSent,
@@ -80,21 +79,7 @@ import { createMessageBus } from '@parley/bus';
 import { type AttemptRequest, createConflictLoop, defineDetector, type Proposal } from '@parley/conflict';
 import { createManualClock, createMemoryStore, isParleyError } from '@parley/core';
 import { type CorrelateMessage, createCorrelator, shutdownProtocol } from '@parley/correlate';
-
-let logs: string[] = [];
-function log(...args: unknown[]): void {
-  logs.push(formatWithOptions({}, ...args));
-}
-function expectPrinted(text: string): void {
-  expect(logs).toContain(text);
-  logs.splice(logs.indexOf(text), 1);
-}
-beforeEach(() => {
-  logs = [];
-});
-afterEach(() => {
-  logs = [];
-});
+import { expectPrinted, log } from '../../../../tests/support/printed.js';
 
 describe('@parley/testing examples', () => {
   it('kernelConformanceCases, KernelConformanceCase and KernelConformanceSubject', async () => {
