@@ -1,16 +1,18 @@
 import { type Clock, createEmitter, systemClock } from '@parley/core';
 import { contextOf, finishTurn, openTurn, pick, Refused, type TurnHost } from './chat-host-turn.js';
+import type {
+  ChatFlowHost,
+  ChatFlowHostEvents,
+  ChatFlowHostOptions,
+  ChatFlowRefusalCode,
+  ChatFlowResult,
+} from './chat-host-types.js';
 import {
-  type ChatFlowHost,
-  type ChatFlowHostEvents,
-  type ChatFlowHostOptions,
-  type ChatFlowRefusalCode,
-  type ChatFlowResult,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
   DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
-} from './chat-host-types.js';
+} from './chat-host-limits.js';
 import { ChatFlowError } from './errors.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 

@@ -27,13 +27,13 @@ export type {
 export { FLOW_SESSION_RECORD_FORMAT } from './stored-session-record.js';
 export type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 export { createChatFlowHost } from './chat-host.js';
+export { CHAT_FLOW_REFUSAL_CODES } from './chat-host-types.js';
 export {
-  CHAT_FLOW_REFUSAL_CODES,
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
   DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
-} from './chat-host-types.js';
+} from './chat-host-limits.js';
 export type {
   ChatContext,
   ChatEffectClaim,

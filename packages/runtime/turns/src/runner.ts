@@ -146,7 +146,6 @@ export function createTurnRunner<
     const { turnId, turn, key, record } = settled; // the record `complete` returned, as JSON
     return { ok: true, replayed: true, turnId, turn, key, record: record as TRecord };
   };
-
   const assertOpened = (): void => {
     if (!opened) throw new TurnsError('not_opened', 'Call open() before the first turn');
   };
