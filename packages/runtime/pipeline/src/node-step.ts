@@ -131,8 +131,7 @@ function transition(record: NodeRecord, event: NodeEvent, now: number): NodeReco
     case 'start': {
       const revising = status === 'done' && event.revisedFor !== undefined;
       if (status !== 'pending' && status !== 'running' && !revising) return undefined;
-      return clean({
-        ...record,
+      return amend(record, {
         status: 'running',
         attempts: record.attempts + 1,
         spawns: record.spawns + (event.spawned ? 1 : 0),
@@ -148,14 +147,13 @@ function transition(record: NodeRecord, event: NodeEvent, now: number): NodeReco
     case 'fail': {
       if (status !== 'running') return undefined;
       const failures = { ...record.failures, [event.kind]: (record.failures[event.kind] ?? 0) + 1 };
-      return clean({ ...record, failures, code: event.kind, reason: event.message, retry: event.retry });
+      return amend(record, { failures, code: event.kind, reason: event.message, retry: event.retry });
     }
     case 'revise':
       return status === 'running' ? { ...record, revise: event.revise } : undefined;
     case 'end': {
       if (status !== 'running') return undefined;
-      return clean({
-        ...record,
+      return amend(record, {
         status: event.status,
         output: event.output === undefined ? record.output : event.output,
         code: event.code,
@@ -188,8 +186,7 @@ function transition(record: NodeRecord, event: NodeEvent, now: number): NodeReco
       return status === 'waiting' ? decided(record, event.decision, now) : undefined;
     case 'unknown':
       return status === 'running'
-        ? clean({
-            ...record,
+        ? amend(record, {
             status: 'failed',
             code: 'unknown_outcome',
             reason: `attempt ${record.attempts} was claimed by ${event.owner}, whose lease ran out without a result; not run again`,
@@ -205,8 +202,7 @@ function transition(record: NodeRecord, event: NodeEvent, now: number): NodeReco
 function decided(record: NodeRecord, decision: ApprovalDecision, now: number): NodeRecord {
   if (now >= (record.deadlineAt ?? 0)) return expired(record, now, 'no decision before the deadline');
   const reason = decision.reason === undefined ? undefined : String(decision.reason);
-  return clean({
-    ...record,
+  return amend(record, {
     status: decision.approved ? 'done' : 'rejected',
     endedAt: now,
     output: {
@@ -230,9 +226,21 @@ function expired(record: NodeRecord, now: number, reason?: string): NodeRecord {
   };
 }
 
-/** The record without its undefined fields (what the store keeps). */
-function clean(record: NodeRecord): NodeRecord {
+/**
+ * The record with `changes` applied and its undefined fields left out (what the store keeps): a
+ * field set to `undefined` in `changes` is removed. Copied field by field, not spread: a record read
+ * back from the store has a shape V8 copies slowly by spreading.
+ */
+function amend(record: NodeRecord, changes: Partial<Record<keyof NodeRecord, unknown>>): NodeRecord {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
-  return out as unknown as NodeRecord; // the same fields, the undefined ones left out
+  for (const key in record) {
+    if (key in changes) continue;
+    const value = record[key as keyof NodeRecord];
+    if (value !== undefined) out[key] = value;
+  }
+  for (const key in changes) {
+    const value = changes[key as keyof NodeRecord];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as unknown as NodeRecord; // the record's fields and the changed ones, none undefined
 }

@@ -221,9 +221,16 @@ export const NODE_RECORD: RecordCodec<NodeRecord> = {
     const parsed = NodeRecordSchema.safeParse(data);
     return parsed.success ? (parsed.data as NodeRecord) : undefined; // the schema describes NodeRecord
   },
-  encode({ owner: _owner, leaseUntil: _leaseUntil, ...rest }) {
-    // Built from checked JSON fields only; the undefined ones are left out.
-    return JSON.parse(JSON.stringify(rest)) as JsonValue;
+  encode(value) {
+    // Every field is built from checked JSON (outputs are parsed JSON, decisions are strings), so the
+    // stored data is the record's own fields, without the lease's two and the undefined ones.
+    const data: Record<string, JsonValue> = {};
+    for (const key in value) {
+      if (key === 'owner' || key === 'leaseUntil') continue;
+      const field = value[key as keyof NodeRecord];
+      if (field !== undefined) data[key] = field as JsonValue; // checked JSON, as above
+    }
+    return data;
   },
 };
 

@@ -124,7 +124,12 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       failure: undefined,
       ttlMs: recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
       wake: () => {},
+      stops: new Set(),
     };
+    const stopAttempts = (): void => {
+      for (const stop of run.stops) stop();
+    };
+    run.controller.signal.addEventListener('abort', stopAttempts, { once: true });
     const waiters = new Set<() => void>();
     if (closed) run.controller.abort('closed'); // closed while the run's header was being written
     const done = drive(env, run, waiters, maxParallel);
@@ -133,6 +138,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
     try {
       return await done;
     } finally {
+      run.controller.signal.removeEventListener('abort', stopAttempts);
       active.delete(runId);
       reserved.delete(runId);
     }

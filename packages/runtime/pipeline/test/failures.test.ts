@@ -50,6 +50,29 @@ describe('the error table', () => {
     expect(result.ok && result.nodes['bull']?.output).toEqual({ thesis: 'up', invalidation: '< 60k' });
   });
 
+  it('hands a timed-out attempt an aborted signal, even when it reads the signal only afterwards', async () => {
+    const late: { aborted: boolean; reason: unknown }[] = [];
+    let resume: (() => void) | undefined;
+    const { clock, runner } = setUp(
+      async (ctx) => {
+        if (ctx.node.id !== 'bull') return {};
+        if (ctx.attempt > 1) return { thesis: 'up', invalidation: '< 60k' };
+        await new Promise<void>((resolve) => {
+          resume = resolve;
+        });
+        late.push({ aborted: ctx.signal.aborted, reason: ctx.signal.reason });
+        return { thesis: 'late', invalidation: 'x' };
+      },
+      { artifacts },
+    );
+    const result = await drive(clock, runner.start(pipeline(), { runId: 'r1' }));
+    expect(result.ok && result.status).toBe('succeeded');
+    expect(resume, 'the first attempt of bull is waiting').toBeDefined();
+    resume?.();
+    await flush();
+    expect(late).toEqual([{ aborted: true, reason: new Error('no result within 900000 ms') }]);
+  });
+
   it('asks again with the missing fields when the output fails its artifact schema', async () => {
     const { clock, runner, events } = setUp(
       (ctx) =>

@@ -93,4 +93,25 @@ describe('the run header', () => {
       expect(second.calls).toEqual([]); // the node was done: it does not run again
     },
   );
+
+  it('reads the header once to create it and once to finish it: the final write reuses that read', async () => {
+    const clock = createManualClock();
+    const inner = createMemoryStore({ clock });
+    const ops: string[] = [];
+    const store: Store = {
+      ...inner,
+      getEntry: (key) => {
+        if (key === KEY) ops.push('read');
+        return inner.getEntry(key);
+      },
+      compareAndSet: (key, ...rest) => {
+        if (key === KEY) ops.push('write');
+        return inner.compareAndSet(key, ...rest);
+      },
+    };
+    const { runner } = setUp(() => ({}), { clock, store });
+    const result = await drive(clock, runner.start(pipeline, { runId: 'r1' }));
+    expect(result.ok && result.status).toBe('succeeded');
+    expect(ops).toEqual(['read', 'write', 'read', 'write']);
+  });
 });

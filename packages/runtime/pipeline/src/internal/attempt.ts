@@ -8,6 +8,7 @@ import { afterFailure } from '../failure-policy.js';
 import type { FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { holdLease, outputsOf, releaseLease, writeNode } from './io.js';
+import { lazyAbort } from './lazy-abort.js';
 
 type WorkNode = NodeContext['node'];
 
@@ -187,7 +188,7 @@ async function spawnRun(env: RunnerEnv, run: ActiveRun, ask: AttemptSpawn): Prom
  */
 function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<Settled> {
   return new Promise((resolve) => {
-    const controller = new AbortController();
+    const controller = lazyAbort();
     let state: AttemptState | undefined;
     let timer: TimerHandle | undefined;
     const onAbort = (): void => feed({ type: 'stop', message: 'run stopped' });
@@ -204,15 +205,21 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
         } else if (effect.type === 'abort') controller.abort(new Error(effect.reason));
         else {
           env.clock.clearTimeout(timer);
-          run.controller.signal.removeEventListener('abort', onAbort);
+          run.stops.delete(onAbort);
           resolve(effect.outcome);
         }
       }
     };
-    run.controller.signal.addEventListener('abort', onAbort, { once: true });
+    run.stops.add(onAbort);
     feed({ type: 'start', timeoutMs: context.node.timeoutMs });
+    const withSignal: NodeContext = {
+      ...context,
+      get signal() {
+        return controller.signal;
+      },
+    };
     Promise.resolve()
-      .then(() => env.work({ ...context, signal: controller.signal }))
+      .then(() => env.work(withSignal))
       .then(
         (value) => feed({ type: 'result', value }),
         (error: unknown) =>

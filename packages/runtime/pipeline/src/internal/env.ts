@@ -33,6 +33,8 @@ export interface ActiveRun {
   readonly input: JsonValue | undefined;
   /** Aborted on close (reason `closed`) or when a node aborts the run (reason `aborted`). */
   readonly controller: AbortController;
+  /** Stops the attempts in progress; called once when `controller` aborts (one listener per run). */
+  readonly stops: Set<() => void>;
   /** Node records as last read or written, by node id (a cache: every write re-reads the store). */
   readonly records: Map<string, NodeRecord>;
   /** The node leases this process holds (their fencing tokens), by node id. */

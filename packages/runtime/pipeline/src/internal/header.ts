@@ -1,4 +1,4 @@
-import { isParleyError, type KernelRefusal } from '@parley/core';
+import { type Committed, isParleyError, type KernelRefusal } from '@parley/core';
 import { RUN_RECORD, runKey, type RunRecord, type RunStatus } from '../records.js';
 import type { RunnerEnv } from './env.js';
 import { CorruptRecord } from './io.js';
@@ -15,9 +15,21 @@ export type HeaderRead =
 
 /** Reads a run's header from the store (a fresh read through the kernel). */
 export async function readHeader(env: RunnerEnv, runId: string): Promise<HeaderRead> {
+  const read = await readCommittedHeader(env, runId);
+  return read.ok ? { ok: true, header: read.committed?.value } : read;
+}
+
+/** Reads a run's header with its store version, so a write on it needs no second read. */
+async function readCommittedHeader(
+  env: RunnerEnv,
+  runId: string,
+): Promise<
+  | { readonly ok: true; readonly committed: Committed<RunRecord> | undefined }
+  | Exclude<HeaderRead, { ok: true }>
+> {
   const key = runKey(env.prefix, runId);
   try {
-    return { ok: true, header: (await env.kernel.read(key, RUN_RECORD))?.value };
+    return { ok: true, committed: await env.kernel.read(key, RUN_RECORD) };
   } catch (error) {
     if (isParleyError(error, 'corrupt_record', 'record_version'))
       return { ok: false, code: 'corrupt_record', message: `The stored record ${key} is corrupt`, key };
@@ -54,10 +66,11 @@ export async function createHeader(
  * @throws CorruptRecord when the header fails its check; an Error when the store fails.
  */
 export async function finishHeader(env: RunnerEnv, runId: string, status: RunStatus): Promise<void> {
-  const read = await readHeader(env, runId);
+  const read = await readCommittedHeader(env, runId);
   if (!read.ok && read.code === 'corrupt_record') throw new CorruptRecord(read.key);
   if (!read.ok) throw new Error(read.message);
-  if (read.header?.status !== 'running') return;
+  const basis = read.committed;
+  if (basis?.value.status !== 'running') return;
   const done = await env.kernel.apply(
     runKey(env.prefix, runId),
     RUN_RECORD,
@@ -66,6 +79,7 @@ export async function finishHeader(env: RunnerEnv, runId: string, status: RunSta
         ? { value: { ...current, status, endedAt: now }, effects: [], deadlineAt: now + env.ttlMs }
         : { value: current, effects: [] },
     undefined,
+    { basis }, // the header just read: a write that lost a race reads again
   );
   if (done.ok) return;
   if (done.code === 'corrupt_record' || done.code === 'record_version') throw new CorruptRecord(done.key);
