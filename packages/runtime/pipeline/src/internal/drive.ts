@@ -32,7 +32,31 @@ export async function drive(
     for (const wake of [...waiters]) wake();
   };
   let leaseTimer: TimerHandle | undefined;
-  const unwatch = env.store.watch?.(`${env.prefix}node:${runId}:`, () => run.wake());
+  const prefix = `${env.prefix}node:${runId}:`;
+  // What each tick must read again: every node while nothing tells this run what changed (no watch,
+  // before the first tick, after a resync), else the nodes whose watched change it has not seen.
+  let readAll = true;
+  const changed = new Map<string, number | null>(); // node id → version of its latest change
+  const unwatch = env.store.watch?.(
+    prefix,
+    (change) => {
+      changed.set(change.key.slice(prefix.length), change.version);
+      run.wake();
+    },
+    {
+      onResync: () => {
+        readAll = true;
+        run.wake();
+      },
+    },
+  );
+  const stale = (id: string): boolean => {
+    if (readAll || unwatch === undefined) return true;
+    const version = changed.get(id);
+    if (version === undefined) return false;
+    changed.delete(id);
+    return version === null || version > (run.versions.get(id) ?? -1);
+  };
   const launch = (id: string, task: () => Promise<void>): void => {
     inflight.set(
       id,
@@ -50,7 +74,13 @@ export async function drive(
     for (;;) {
       woken = false;
       if (run.failure !== undefined || run.controller.signal.reason === 'closed') break;
-      for (const node of definition.nodes) if (!run.busy.has(node.id)) await loadNode(env, run, node.id);
+      const all = readAll;
+      readAll = false;
+      for (const node of definition.nodes) {
+        if (run.busy.has(node.id) || !(all || stale(node.id))) continue;
+        changed.delete(node.id);
+        await loadNode(env, run, node.id);
+      }
       const records: Record<string, NodeRecord> = {};
       for (const [id, record] of run.records) records[id] = record;
       const plan = planRun(definition, records);
@@ -91,7 +121,13 @@ export async function drive(
       }
       env.clock.clearTimeout(leaseTimer);
       if (Number.isFinite(nextLease))
-        leaseTimer = env.clock.setTimeout(() => run.wake(), Math.max(nextLease - now, 0));
+        leaseTimer = env.clock.setTimeout(
+          () => {
+            readAll = true; // a lease ran out: what its holder did or did not write is read afresh
+            run.wake();
+          },
+          Math.max(nextLease - now, 0),
+        );
       if (!woken) await new Promise<void>((resolve) => (resolveSleep = resolve));
       resolveSleep = undefined;
     }

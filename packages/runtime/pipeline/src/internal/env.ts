@@ -37,6 +37,8 @@ export interface ActiveRun {
   readonly stops: Set<() => void>;
   /** Node records as last read or written, by node id (a cache: every write re-reads the store). */
   readonly records: Map<string, NodeRecord>;
+  /** The store version each cached record was read or written at, by node id (absent: unknown). */
+  readonly versions: Map<string, number>;
   /** The node leases this process holds (their fencing tokens), by node id. */
   readonly leases: Map<string, Lease>;
   /** Until when another runner holds a lease on a node it has not started yet, by node id. */

@@ -28,9 +28,19 @@ function thrown(refusal: KernelRefusal): Error {
 
 /** Reads a node's committed record (a fresh read through the kernel), with its lease filled in. */
 export async function readNode(env: RunnerEnv, runId: string, node: string): Promise<NodeRecord> {
+  return (await readStored(env, runId, node)).record;
+}
+
+/** A node's record as read, and the store version it was read at (none when nothing is stored). */
+async function readStored(
+  env: RunnerEnv,
+  runId: string,
+  node: string,
+): Promise<{ readonly record: NodeRecord; readonly version: number | undefined }> {
   const key = nodeKey(env.prefix, runId, node);
   try {
-    return nodeView(await env.kernel.read(key, NODE_RECORD), PENDING);
+    const committed = await env.kernel.read(key, NODE_RECORD);
+    return { record: nodeView(committed, PENDING), version: committed?.storeVersion };
   } catch (error) {
     if (isParleyError(error, 'corrupt_record', 'record_version'))
       throw new CorruptRecord(key, error instanceof Error ? error.message : undefined);
@@ -40,14 +50,30 @@ export async function readNode(env: RunnerEnv, runId: string, node: string): Pro
 
 /** Reads a node's record from the store into the run's cache. */
 export async function loadNode(env: RunnerEnv, run: ActiveRun, node: string): Promise<NodeRecord> {
-  const record = await readNode(env, run.runId, node);
-  run.records.set(node, record);
+  const { record, version } = await readStored(env, run.runId, node);
+  keep(run, node, record, version);
   return record;
+}
+
+/**
+ * Keeps a node's record in the run's cache with the store version it was read or written at, so a
+ * watched change at or below that version needs no read (`undefined`: unknown, read on the next change).
+ */
+function keep(run: ActiveRun, node: string, record: NodeRecord, version: number | undefined): void {
+  run.records.set(node, record);
+  if (version === undefined) run.versions.delete(node);
+  else run.versions.set(node, version);
 }
 
 /** A node step committed: the record as stored, or why nothing was written. */
 export type Committed =
-  | { readonly ok: true; readonly record: NodeRecord; readonly effects: readonly NodeEffect[] }
+  | {
+      readonly ok: true;
+      readonly record: NodeRecord;
+      readonly effects: readonly NodeEffect[];
+      /** The store version the record was written (or, when the step changed nothing, read) at. */
+      readonly version: number | undefined;
+    }
   | { readonly ok: false; readonly code: 'stale'; readonly status: NodeRecord['status'] }
   | { readonly ok: false; readonly code: 'lease_lost' | 'lease_held' };
 
@@ -93,7 +119,7 @@ export async function commitNode(
       escalateTo: record.escalateTo,
     });
   }
-  return { ok: true, record, effects: done.effects };
+  return { ok: true, record, effects: done.effects, version: done.committed?.storeVersion };
 }
 
 /**
@@ -111,7 +137,7 @@ export async function writeNode(
   const lease = run.leases.get(node);
   const done = await commitNode(env, run.runId, node, event, { ...options, lease });
   if (done.ok) {
-    run.records.set(node, done.record);
+    keep(run, node, done.record, done.version); // a release is part of the same write
     if (options.release === true) run.leases.delete(node);
     return done.record;
   }
@@ -157,7 +183,7 @@ export async function holdLease(
         acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force: true });
       else if (lease !== undefined) run.blocked.set(node, lease.expiresAt);
     }
-    if (acquired.ok) run.records.set(node, nodeView(acquired.committed, PENDING));
+    if (acquired.ok) keep(run, node, nodeView(acquired.committed, PENDING), acquired.committed?.storeVersion);
     result = acquired;
   }
   if (result.ok) {
