@@ -12,6 +12,7 @@ import { clip } from '../internal/checks.js';
  * ```
  */
 export interface ClaimPattern {
+  /** The phrase; its named groups become the claim's `groups` (`g` and `y` flags are ignored). */
   readonly pattern: RegExp;
 }
 
