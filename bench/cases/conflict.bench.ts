@@ -1,10 +1,7 @@
-import {
-  createConflictLoop,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
-  type Proposal,
-  type ToolGateLike,
-} from '@parley/conflict';
+import { createConflictLoop, type Proposal, type ToolGateLike } from '@parley/conflict';
+// The reference game's HP and move detectors, built on the package's findClaims (they live with the game).
+import { defineHpClaimDetector } from '../../examples/trpg-gm/src/hp-claim.js';
+import { defineMoveClaimDetector } from '../../examples/trpg-gm/src/move-claim.js';
 import { suite } from '../lib.js';
 
 const state = { hp: 20, at: 'market' };

@@ -4,9 +4,10 @@
 // the timing lives here and the tests count the work instead (packages/protocols/conflict/test/linear.test.ts,
 // packages/protocols/envelope/test/bounded-replies.test.ts).
 import { createManualClock, createSequentialIds } from '@parley/core';
-import { defineHpClaimDetector } from '@parley/conflict';
 import { createCodec, defineIntents } from '@parley/envelope';
 import { z } from 'zod';
+// The reference game's HP detector, built on @parley/conflict's findClaims (it lives with the game).
+import { defineHpClaimDetector } from '../../examples/trpg-gm/src/hp-claim.js';
 import { frame } from '../../packages/protocols/envelope/test/helpers.js';
 import { suite } from '../lib.js';
 

@@ -891,7 +891,8 @@ export const CATALOGUE = [
   {
     id: 'EFFECT-04',
     area: 'parsing',
-    input: "narratives of 10–80 KB: 'HP-1 '.repeat(n), many claims against many calls, move claims",
+    input:
+      "narratives of 10–80 KB: a run of claims with no clause break (findClaims), many HP and move claims against many calls (the reference game's detectors)",
     expected: 'detector work grows linearly (8× input → < 16× work); claim text clipped in evidence',
   },
   {

@@ -1,8 +1,9 @@
 import { fc, it as fcIt } from '@fast-check/vitest';
 import {
   createConflictLoop,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
+  type Detector,
+  defineDetector,
+  findClaims,
   type Proposal,
   type ToolCall,
   type ToolGateLike,
@@ -58,6 +59,46 @@ const effectOf = (call: ToolCall): Effect =>
     ? { kind: 'hp', delta: Number(call.args['delta']) }
     : { kind: 'move', to: call.args['to_area_id'] as Area };
 
+/**
+ * The campaign's claim detector, on the package's generic pieces: each "You lose / regain N HP"
+ * needs its own hp_delta effect of that delta (one claim, one effect); "You walk into the X" needs
+ * a move to X, or X is where the party stands and the turn moves nobody.
+ */
+function claimsDetector(): Detector<{ readonly at: Area }> {
+  return defineDetector<{ readonly at: Area }>({
+    name: 'campaign_claims',
+    tools: ['hp_delta', 'move'],
+    detect: (proposal, state, { effects }) => {
+      const left = effects.filter((call) => call.tool === 'hp_delta').map((call) => call.args?.['delta']);
+      const moves = effects.filter((call) => call.tool === 'move').map((call) => call.args?.['to_area_id']);
+      const patterns = [
+        { pattern: /\bYou (?<verb>lose|regain) (?<amount>\d+) HP\b/ },
+        { pattern: /\bYou walk into the (?<area>\w+)/ },
+      ];
+      return findClaims(proposal.text, patterns).flatMap((claim) => {
+        const { verb, amount, area } = claim.groups;
+        if (area !== undefined) {
+          if (moves.includes(area) || (moves.length === 0 && area === state.at)) return [];
+        } else {
+          const at = left.indexOf(verb === 'lose' ? -Number(amount) : Number(amount));
+          if (at >= 0) {
+            left.splice(at, 1);
+            return [];
+          }
+        }
+        return [
+          {
+            expected_state_snippet: { at: state.at },
+            mismatch_reason: `The text claims "${claim.text}" but no call settles it`,
+            instructions: 'Request a tool call for every change you describe.',
+            evidence: claim.text,
+          },
+        ];
+      });
+    },
+  });
+}
+
 describe('the conflict loop against a reference log', () => {
   fcIt.prop([fc.array(attempt, { minLength: 1, maxLength: 4 }), fc.nat(3)], { numRuns: runs(150) })(
     `${cite('EFFECT-06')} never applies an effect twice and never accepts a narrative the log does not back`,
@@ -87,13 +128,7 @@ describe('the conflict loop against a reference log', () => {
         return { executed, feedback: { failed_calls } };
       };
       const loop = createConflictLoop({
-        detectors: [
-          defineHpClaimDetector<typeof campaign>(),
-          defineMoveClaimDetector<typeof campaign>({
-            resolveArea: (text) => AREAS.find((area) => text.startsWith(area)),
-            currentAreas: (state) => [state.at],
-          }),
-        ],
+        detectors: [claimsDetector()],
         gate,
         maxRetries,
       });

@@ -1,17 +1,14 @@
 // The conflict checks of spec §7.1, one per way the model can contradict the authoritative state:
-// the ready HP and move claim detectors (one per V1 tool, spec §10), the protected-fields detector
+// the HP and move claim detectors of this game (one per V1 tool, spec §10; src/hp-claim.ts and
+// src/move-claim.ts, built on the package's findClaims), the protected-fields detector
 // for rewritten sheets, rules, map and goal in structured output, the field-claim detector for the
 // same rewritten in prose (src/claims.ts), and two of this host's own: the narrative must neither
 // announce a new ultimate goal nor reveal the hidden one.
-import {
-  type Detector,
-  defineDetector,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
-  defineProtectedFieldsDetector,
-} from '@parley/conflict';
+import { type Detector, defineDetector, defineProtectedFieldsDetector } from '@parley/conflict';
 import type { Campaign } from './campaign.js';
 import { worldRewriteDetector } from './claims.js';
+import { defineHpClaimDetector } from './hp-claim.js';
+import { defineMoveClaimDetector } from './move-claim.js';
 import { type GameState, resolveArea } from './world.js';
 
 /** What every detector and the gate see: the game state plus the campaign's goal and party. */

@@ -42,31 +42,44 @@ import type { Conflict } from './types.js';
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';
- * import { createConflictLoop, defineHpClaimDetector, type Proposal } from '@parley/conflict';
+ * import { createConflictLoop, defineDetector, findClaims, type Proposal } from '@parley/conflict';
  *
- * const state = { hp: 20 };
+ * // Stock changes only through the ship tool: "we ship 5 crates" needs a ship call for 5.
+ * const shipments = defineDetector({
+ *   name: 'shipment_claim',
+ *   tools: ['ship'],
+ *   detect: (proposal, _state, { effects }) =>
+ *     findClaims(proposal.text, [{ pattern: /\bship (?<count>\d+) crates\b/i }])
+ *       .filter((claim) => !effects.some((call) => call.args?.['count'] === Number(claim.groups['count'])))
+ *       .map((claim) => ({
+ *         expected_state_snippet: { stock_changes_only_via: 'ship' },
+ *         mismatch_reason: `The text claims a shipment ("${claim.text}") that no ship call makes`,
+ *         instructions: 'Request a ship call for every shipment you describe.',
+ *       })),
+ * });
+ * const state = { crates: 20 };
  * const loop = createConflictLoop<typeof state>({
- *   detectors: [defineHpClaimDetector()],
+ *   detectors: [shipments],
  *   gate: async (calls) => {
- *     for (const call of calls) state.hp += Number(call.args['delta']);
+ *     for (const call of calls) state.crates -= Number(call.args['count']);
  *     return { executed: calls.map((call) => ({ id: call.id, tool: call.tool })) };
  *   },
  *   clock: createManualClock(),
  * });
  *
  * const answers: Proposal[] = [
- *   { text: 'The arrow hits: you lose 5 HP.' },
+ *   { text: 'Done: we ship 5 crates to Oslo.' },
  *   {
- *     text: 'The arrow hits: you lose 5 HP.',
- *     tool_calls: [{ id: 'call_1', tool: 'hp_delta', args: { target_character_id: 'pc_1', delta: -5, cause: 'arrow' } }],
+ *     text: 'Done: we ship 5 crates to Oslo.',
+ *     tool_calls: [{ id: 'call_1', tool: 'ship', args: { count: 5, to: 'Oslo' } }],
  *   },
  * ];
  * const outcome = await loop.run({
- *   input: 'The goblin shoots',
+ *   input: 'Send Oslo its order',
  *   generate: async (request) => answers[request.feedback.length]!,
  *   readState: () => state,
  * });
- * console.log(outcome.ok, outcome.retries, state.hp); // true 1 15
+ * console.log(outcome.ok, outcome.retries, state.crates); // true 1 15
  * ```
  */
 export function createConflictLoop<TState = unknown>(

@@ -1,5 +1,6 @@
 import { ConflictError } from './errors.js';
 import { clip } from './internal/checks.js';
+import { effectsOf } from './internal/effects.js';
 import type { AppliedAction, ConflictDebug, Proposal } from './types.js';
 
 /**
@@ -21,7 +22,8 @@ export interface DetectContext {
    * What the turn will have taken effect if this proposal is accepted, each effect once: the
    * calls applied in earlier attempts plus the proposal's calls that are not equal to one of
    * them (a call re-sent under a fresh id is the applied one, not a second effect). The conflict
-   * loop sets it; when absent, the ready detectors work it out from `applied` and the proposal.
+   * loop sets it; when a detector made by {@link defineDetector} is called without it, the
+   * detector works it out from `applied` and the proposal, so its `detect` always receives it.
    * Match claims against this, not against `proposal.tool_calls` plus `applied`.
    */
   readonly effects?: readonly AppliedAction[] | undefined;
@@ -104,11 +106,14 @@ export interface DetectorInit<TState> {
    * only through `hp_delta`. A loop's `stateTools` must each be named by one of its detectors.
    */
   readonly tools?: readonly string[];
-  /** Pure check; may be async. Throwing rejects the run with `detector_failed`. */
+  /**
+   * Pure check; may be async. Throwing rejects the run with `detector_failed`. Its context always
+   * holds `effects`, worked out from `applied` and the proposal when the caller gave none.
+   */
   readonly detect: (
     proposal: Proposal,
     state: TState,
-    context: DetectContext,
+    context: DetectContext & { readonly effects: readonly AppliedAction[] },
   ) => DetectResult | Promise<DetectResult>;
 }
 
@@ -165,7 +170,8 @@ export function defineDetector<TState = unknown>(init: DetectorInit<TState>): De
     name,
     tools: Object.freeze([...tools]),
     async detect(proposal: Proposal, state: TState, context: DetectContext) {
-      const result = await detect(proposal, state, context);
+      const effects = context.effects ?? effectsOf(proposal, context.applied ?? []);
+      const result = await detect(proposal, state, { ...context, effects });
       if (result === undefined || result === null || result === false) return [];
       const list: readonly unknown[] = Array.isArray(result) ? result : [result];
       return list.map((entry, index) => checkConflict(name, entry, index));

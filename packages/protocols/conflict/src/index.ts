@@ -36,10 +36,6 @@ export type {
 export { defineDetector } from './detector.js';
 export type { Detector, DetectorInit, DetectContext, DetectedConflict, DetectResult } from './detector.js';
 export type { ToolGateLike, ToolGateContext, ToolGateResult } from './gate.js';
-export { defineHpClaimDetector } from './detectors/hp-claim.js';
-export type { HpClaimDetectorOptions } from './detectors/hp-claim.js';
-export { defineMoveClaimDetector } from './detectors/move-claim.js';
-export type { MoveClaimDetectorOptions } from './detectors/move-claim.js';
 export { defineProtectedFieldsDetector } from './detectors/protected-fields.js';
 export type { ProtectedFieldsDetectorOptions } from './detectors/protected-fields.js';
 export { defineFieldClaimDetector, DEFAULT_FIELD_CLAIM_PATTERNS } from './detectors/field-claims.js';
@@ -48,12 +44,8 @@ export type {
   FieldClaimDetectorOptions,
   FieldClaimPattern,
 } from './detectors/field-claims.js';
-export {
-  DEFAULT_HP_CLAIM_PATTERNS,
-  DEFAULT_MOVE_CLAIM_PATTERNS,
-  DEFAULT_CLAIM_GUARD,
-} from './detectors/claims.js';
-export type { ClaimPattern } from './detectors/claims.js';
+export { findClaims, DEFAULT_CLAIM_GUARD } from './detectors/claims.js';
+export type { Claim, ClaimPattern } from './detectors/claims.js';
 export { toFeedbackMessages, toFeedbackText } from './feedback.js';
 export type { FeedbackMessage } from './feedback.js';
 export { REVIEW_SEVERITIES, REVIEW_VERDICTS } from './verdict.js';

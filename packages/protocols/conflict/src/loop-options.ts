@@ -49,10 +49,10 @@ export const DEFAULT_MAX_CALLS_PER_ATTEMPT = 50;
  * @example
  * ```ts
  * import { createManualClock } from '@parley/core';
- * import { defineHpClaimDetector, type ConflictLoopOptions } from '@parley/conflict';
+ * import { defineProtectedFieldsDetector, type ConflictLoopOptions } from '@parley/conflict';
  *
  * const options: ConflictLoopOptions<unknown> = {
- *   detectors: [defineHpClaimDetector()],
+ *   detectors: [defineProtectedFieldsDetector({ fields: ['order.total'] })],
  *   maxRetries: 1,
  *   clock: createManualClock(),
  * };

@@ -32,12 +32,14 @@ export type ToolCoverage =
  * detector was not made by `defineDetector`.
  * @example
  * ```ts
- * import { checkToolCoverage, defineHpClaimDetector, defineMoveClaimDetector } from '@parley/conflict';
+ * import { checkToolCoverage, defineDetector } from '@parley/conflict';
  *
- * const detectors = [defineHpClaimDetector(), defineMoveClaimDetector()];
- * console.log(checkToolCoverage(['hp_delta', 'move'], detectors)); // { ok: true }
- * console.log(checkToolCoverage(['hp_delta', 'teleport'], detectors));
- * // { ok: false, code: 'unchecked_tool', tools: ['teleport'] }
+ * const shipments = defineDetector({ name: 'shipment_claim', tools: ['ship'], detect: () => undefined });
+ * const refunds = defineDetector({ name: 'refund_claim', tools: ['refund'], detect: () => undefined });
+ * const detectors = [shipments, refunds];
+ * console.log(checkToolCoverage(['ship', 'refund'], detectors)); // { ok: true }
+ * console.log(checkToolCoverage(['ship', 'cancel_order'], detectors));
+ * // { ok: false, code: 'unchecked_tool', tools: ['cancel_order'] }
  * ```
  */
 export function checkToolCoverage<TState>(

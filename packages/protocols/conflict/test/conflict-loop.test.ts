@@ -5,15 +5,13 @@ import {
   type AttemptRecord,
   type ConflictLoopEvents,
   createConflictLoop,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
   type Proposal,
 } from '../src/index.js';
-import { answers, hpCall, moveCall, scripted } from './helpers.js';
+import { answers, hpCall, moveCall, scripted, hpClaims, moveClaims } from './helpers.js';
 
 const state = { hp: 20, at: 'market' };
 const readState = () => state;
-const detectors = [defineHpClaimDetector(), defineMoveClaimDetector()];
+const detectors = [hpClaims(), moveClaims()];
 
 describe('createConflictLoop — clean output', () => {
   it('returns a clean first answer with its executed calls and one passed record', async () => {
@@ -82,7 +80,7 @@ describe('createConflictLoop — contradictions', () => {
         evidence: '受到5点伤害',
         mismatch_reason: expect.stringContaining('delta -5'),
         instructions: expect.stringContaining('hp_delta'),
-        expected_state_snippet: { hp_changes_only_via: 'hp_delta', hp_delta_calls: [] },
+        expected_state_snippet: { changes_only_via: 'hp_delta' },
       }),
     ]);
     expect(outcome.attempts.map((record) => record.status)).toEqual(['conflict', 'passed']);

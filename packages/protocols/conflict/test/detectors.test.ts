@@ -1,227 +1,64 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CLAIM_GUARD,
-  DEFAULT_HP_CLAIM_PATTERNS,
   type DetectContext,
   defineDetector,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
+  defineFieldClaimDetector,
   defineProtectedFieldsDetector,
-  type Proposal,
-  type ToolCall,
+  findClaims,
   toFeedbackMessages,
   toFeedbackText,
 } from '../src/index.js';
-import { hpCall, moveCall } from './helpers.js';
 
 const context: DetectContext = { attempt: 1, applied: [] };
-const hp = defineHpClaimDetector();
-const evidence = async (text: string, calls: ToolCall[] = [], ctx = context) =>
-  (await hp.detect({ text, tool_calls: calls }, {}, ctx)).map((conflict) => conflict.evidence);
+const shipPatterns = [
+  { pattern: /\bships? (?<count>\d+) crates?\b/i },
+  { pattern: /(?:发货|发出)(?<count>\d+)箱/u },
+];
+const found = (text: string, guard?: RegExp | null) =>
+  findClaims(text, shipPatterns, guard).map((claim) => claim.text);
 
-describe('defineHpClaimDetector', () => {
-  it.each([
-    ['The arrow hits: you lose 5 HP.', 'lose 5 HP'],
-    ['Borin takes 7 damage.', 'takes 7 damage'],
-    ['She suffered 3 points of damage', 'suffered 3 points of damage'],
-    ['HP -5', 'HP -5'],
-    ['hp −2 from the fall', 'hp −2'],
-    ['Your health drops sharply.', 'health drops'],
-    ['你受到5点伤害。', '受到5点伤害'],
-    ['你失去了五点生命。', '失去了五点生命'],
-    ['生命值减少了。', '生命值减少了'],
-    ['哥布林掉了十二点血', '掉了十二点血'],
-  ])('finds the loss claim in %j', async (text, found) => {
-    expect(await evidence(text)).toEqual([found]);
-  });
-
-  it.each([
-    ['You regain 4 HP.', 4],
-    ['HP +4', 4],
-    ['Your health rises.', undefined],
-    ['你恢复了二十五点生命值', 25],
-    ['生命值增加 3', 3],
-  ])('finds the gain claim in %j and accepts a matching positive delta', async (text, amount) => {
-    expect(await evidence(text)).toHaveLength(1);
-    expect(await evidence(text, [hpCall('c1', amount ?? 1)])).toEqual([]);
-    expect(await evidence(text, [hpCall('c1', -(amount ?? 1))])).toHaveLength(1);
-  });
-
-  it('requires the claimed amount and sign', async () => {
-    expect(await evidence('You lose 5 HP.', [hpCall('c1', -5)])).toEqual([]);
-    expect(await evidence('You lose 5 HP.', [hpCall('c1', -4)])).toEqual(['lose 5 HP']);
-    expect(await evidence('You lose 5 HP.', [hpCall('c1', 5)])).toEqual(['lose 5 HP']);
-    expect(await evidence('生命值减少', [hpCall('c1', -1)])).toEqual([]);
-    expect(await evidence('一百零五点伤害被你受到了', [])).toEqual([]);
-    expect(await evidence('你受到一百零五点伤害', [hpCall('c1', -105)])).toEqual([]);
-  });
-
-  it('reports each unsettled claim once, with the expected delta in the reason', async () => {
-    const found = await hp.detect({ text: 'You lose 5 HP. Then HP +2. 生命值减少' }, {}, context);
-    expect(found.map((conflict) => conflict.mismatch_reason)).toEqual([
-      'The text claims an HP change ("lose 5 HP") but no hp_delta call with delta -5 settles it',
-      'The text claims an HP change ("HP +2") but no hp_delta call with delta +2 settles it',
-      'The text claims an HP change ("生命值减少") but no hp_delta call with a negative delta settles it',
+describe('findClaims', () => {
+  it('finds each claim with its named groups and the pattern that matched', () => {
+    expect(findClaims('We ship 5 crates. 今天发货3箱。', shipPatterns)).toEqual([
+      { text: 'ship 5 crates', groups: { count: '5' }, pattern: 0 },
+      { text: '发货3箱', groups: { count: '3' }, pattern: 1 },
     ]);
   });
 
-  it('lets a call executed in an earlier attempt settle the claim', async () => {
-    const applied = [{ id: 'c1', tool: 'hp_delta', args: { delta: -5 } }];
-    expect(await evidence('You lose 5 HP.', [], { attempt: 2, applied })).toEqual([]);
+  it('skips negated and conditional claims by default, and not when the guard is off', () => {
+    expect(found("We don't ship 5 crates. If we ship 3 crates, call. 我们没有发货5箱。")).toEqual([]);
+    expect(found('If we ship 3 crates, call.', null)).toEqual(['ship 3 crates']);
   });
 
-  it('skips negated and conditional claims by default, and not when the guard is off', async () => {
-    expect(await evidence("You don't take 5 damage. If you lose 3 HP, run. 你没有受到5点伤害。")).toEqual([]);
-    const unguarded = defineHpClaimDetector({ guard: null });
-    const found = await unguarded.detect({ text: 'If you lose 3 HP, run.' }, {}, context);
-    expect(found).toHaveLength(1);
+  it('guards only the clause the negation is in', () => {
+    expect(found('We cannot wait. We ship 2 crates.')).toEqual(['ship 2 crates']);
   });
 
-  it('treats a claim with neither amount nor sign as settled by any call of the tool', async () => {
-    const anyChange = defineHpClaimDetector({ patterns: [{ pattern: /\bwounded\b/i }] });
-    expect(await anyChange.detect({ text: 'You are wounded' }, {}, context)).toHaveLength(1);
-    const withCall = { text: 'You are wounded', tool_calls: [{ id: 'c', tool: 'hp_delta', args: {} }] };
-    expect(await anyChange.detect(withCall, {}, context)).toEqual([]);
-    const found = await anyChange.detect({ text: 'You are wounded' }, {}, context);
-    expect(found[0]?.mismatch_reason).toBe(
-      'The text claims an HP change ("wounded") but no hp_delta call settles it',
-    );
+  it('respects a global guard on every match', () => {
+    expect(found('We do not ship 1 crate. We do not ship 2 crates.', /\bnot\b/gi)).toEqual([]);
   });
 
-  it('does not count a call without a numeric delta for a claim with an amount', async () => {
-    expect(
-      await evidence('You lose 5 HP.', [{ id: 'c', tool: 'hp_delta', args: { delta: '5' } }]),
-    ).toHaveLength(1);
+  it('counts overlapping matches once, the earlier pattern winning', () => {
+    const claims = findClaims('ship 5 crates', [{ pattern: /ship 5/ }, { pattern: /5 crates/ }]);
+    expect(claims).toEqual([{ text: 'ship 5', groups: {}, pattern: 0 }]);
   });
 
-  it('takes a custom tool, delta reader, snippet, name, instructions and patterns', async () => {
-    const custom = defineHpClaimDetector<{ hp: number }>({
-      name: 'damage',
-      tool: 'damage',
-      deltaOf: (args) => -Number(args['amount']),
-      snippet: (state, claim) => ({ hp: state.hp, claim }),
-      instructions: '请通过 damage 工具结算。',
-      patterns: [
-        ...DEFAULT_HP_CLAIM_PATTERNS,
-        { pattern: /\bbleeds? for (?<amount>\d+)\b/i, direction: 'loss' },
-      ],
-    });
-    expect(custom.name).toBe('damage');
-    const found = await custom.detect({ text: 'He bleeds for 3.' }, { hp: 9 }, context);
-    expect(found).toEqual([
-      {
-        expected_state_snippet: { hp: 9, claim: 'bleeds for 3' },
-        mismatch_reason:
-          'The text claims an HP change ("bleeds for 3") but no damage call with delta -3 settles it',
-        instructions: '请通过 damage 工具结算。',
-        evidence: 'bleeds for 3',
-      },
-    ]);
-    const settled = {
-      text: 'He bleeds for 3.',
-      tool_calls: [{ id: 'd', tool: 'damage', args: { amount: 3 } }],
-    };
-    expect(await custom.detect(settled, { hp: 9 }, context)).toEqual([]);
+  it('finds every match of a global or sticky pattern and skips empty matches', () => {
+    const text = 'She teleports. He teleports.';
+    for (const pattern of [/\bteleports?\b/g, /\bteleports?\b/y]) {
+      const claims = findClaims(text, [{ pattern }, { pattern: /x*/ }]);
+      expect(claims.map((claim) => claim.text)).toEqual(['teleports', 'teleports']);
+    }
   });
 
-  it('respects a global guard on every match', async () => {
-    const global = defineHpClaimDetector({ guard: /\bnot\b/gi });
-    const found = await global.detect({ text: 'You do not lose 1 HP. You do not lose 2 HP.' }, {}, context);
-    expect(found).toEqual([]);
+  it('trims the groups and leaves a group that did not take part undefined', () => {
+    const [claim] = findClaims('ship  crates', [{ pattern: /ship(?<count> \d+)?(?<what> +crates)/ }]);
+    expect(claim?.groups).toEqual({ count: undefined, what: 'crates' });
   });
 
   it('exposes the guard it uses', () => {
     expect(DEFAULT_CLAIM_GUARD.test('你无法')).toBe(true);
-  });
-});
-
-describe('defineMoveClaimDetector', () => {
-  interface Campaign {
-    readonly at: string;
-  }
-  const areas: Record<string, string> = { tavern: 'tavern', 酒馆: 'tavern', vault: 'vault', 金库: 'vault' };
-  const resolveArea = (text: string) =>
-    Object.keys(areas).find((name) => text.startsWith(name)) &&
-    areas[Object.keys(areas).find((name) => text.startsWith(name))!];
-  const move = defineMoveClaimDetector<Campaign>({ resolveArea, currentAreas: (state) => [state.at] });
-  const market: Campaign = { at: 'market' };
-  const found = async (proposal: Proposal, state = market) =>
-    (await move.detect(proposal, state, context)).map((conflict) => conflict.evidence);
-
-  it.each([
-    ['You move to the tavern.', 'move to the tavern'],
-    ['They walk into the vault and look around', 'walk into the vault and look around'],
-    ['The party enters the tavern', 'enters the tavern'],
-    ['You arrive at the tavern', 'arrive at the tavern'],
-    ['你们来到酒馆。', '来到酒馆'],
-    ['你前往金库，', '前往金库'],
-    ['他们走进了酒馆', '走进了酒馆'],
-  ])('finds the move claim in %j', async (text, claim) => {
-    expect(await found({ text })).toEqual([claim]);
-  });
-
-  it('accepts a move call to the claimed area and refuses one to another area', async () => {
-    expect(await found({ text: '你们来到酒馆。', tool_calls: [moveCall('m1', 'tavern')] })).toEqual([]);
-    const wrong = await move.detect(
-      { text: '你们来到酒馆。', tool_calls: [moveCall('m1', 'vault')] },
-      market,
-      context,
-    );
-    expect(wrong[0]).toMatchObject({
-      expected_state_snippet: { current_area_ids: ['market'], claimed_area_id: 'tavern' },
-      mismatch_reason:
-        'The text claims a move ("来到酒馆") but no move call to tavern was proposed, so the position has not changed',
-    });
-  });
-
-  it('passes a claim of arriving where the party already is', async () => {
-    expect(await found({ text: 'You walk into the tavern.' }, { at: 'tavern' })).toEqual([]);
-  });
-
-  it('does not pass a claim of arriving where the party is when the same turn moves it elsewhere', async () => {
-    const claims = await found(
-      { text: 'You walk into the vault. You walk into the tavern.', tool_calls: [moveCall('m1', 'vault')] },
-      { at: 'tavern' },
-    );
-    expect(claims).toEqual(['walk into the tavern']);
-  });
-
-  it('accepts any move call when the area cannot be resolved', async () => {
-    expect(await found({ text: 'You head to the old mill.', tool_calls: [moveCall('m1', 'mill')] })).toEqual(
-      [],
-    );
-    expect(await found({ text: 'You head to the old mill.' })).toEqual(['head to the old mill']);
-  });
-
-  it('skips a negated move', async () => {
-    expect(await found({ text: 'You cannot move to the vault. 你无法进入金库。' })).toEqual([]);
-  });
-
-  it('works without a resolver, and with a custom tool, destination reader and instructions', async () => {
-    const plain = defineMoveClaimDetector();
-    const bare = await plain.detect({ text: 'You go to the tavern.' }, {}, context);
-    expect(bare[0]).toMatchObject({
-      expected_state_snippet: { current_area_ids: null, claimed_area_id: null },
-      instructions: expect.stringContaining('move tool call'),
-    });
-    const custom = defineMoveClaimDetector<Campaign>({
-      tool: 'travel',
-      resolveArea: () => 'tavern',
-      destinationOf: (args) => String(args['to']),
-      instructions: '请通过 travel 工具移动。',
-    });
-    const call = { id: 't', tool: 'travel', args: { to: 'tavern' } };
-    expect(
-      await custom.detect({ text: 'You go to the tavern.', tool_calls: [call] }, market, context),
-    ).toEqual([]);
-    const missing = await custom.detect({ text: 'You go to the tavern.' }, market, context);
-    expect(missing[0]?.instructions).toBe('请通过 travel 工具移动。');
-    const noTo = await defineMoveClaimDetector({ resolveArea: () => 'tavern' }).detect(
-      { text: 'You go to the tavern.', tool_calls: [{ id: 'm', tool: 'move', args: {} }] },
-      market,
-      context,
-    );
-    expect(noTo).toHaveLength(1);
   });
 });
 
@@ -355,7 +192,7 @@ describe('defineDetector', () => {
     expect(() => defineDetector({ name: 'x' } as never)).toThrow(
       expect.objectContaining({ code: 'invalid_argument' }),
     );
-    expect(() => defineHpClaimDetector({ name: '' })).toThrow(
+    expect(() => defineFieldClaimDetector({ name: '', fields: () => [] })).toThrow(
       expect.objectContaining({ code: 'invalid_argument' }),
     );
   });
@@ -405,34 +242,6 @@ describe('toFeedbackText', () => {
 });
 
 describe('edge cases of the ready detectors', () => {
-  it('counts an applied action without args as a call with no delta or destination', async () => {
-    const applied = [
-      { id: 'a', tool: 'hp_delta' },
-      { id: 'b', tool: 'move' },
-    ];
-    const ctx = { attempt: 2, applied };
-    expect(await hp.detect({ text: 'You lose 1 HP.' }, {}, ctx)).toHaveLength(1);
-    const move = defineMoveClaimDetector({ resolveArea: () => 'tavern' });
-    expect(await move.detect({ text: 'You go to the tavern.' }, {}, ctx)).toHaveLength(1);
-  });
-
-  it('accepts custom move patterns without an area group and global patterns', async () => {
-    const move = defineMoveClaimDetector({
-      patterns: [{ pattern: /\bteleports?\b/gi }],
-      resolveArea: () => 'never',
-    });
-    const found = await move.detect({ text: 'She teleports. He teleports.' }, {}, context);
-    expect(found.map((conflict) => conflict.evidence)).toEqual(['teleports', 'teleports']);
-  });
-
-  it('reads an unknown numeral character as zero', async () => {
-    const odd = defineHpClaimDetector({
-      patterns: [{ pattern: /掉了(?<amount>几)点血/u, direction: 'loss' }],
-    });
-    const found = await odd.detect({ text: '掉了几点血' }, {}, context);
-    expect(found[0]?.mismatch_reason).toContain('delta -0');
-  });
-
   it('ignores a proposed root that is not an object and shows values JSON cannot', async () => {
     const plain = defineProtectedFieldsDetector({ fields: ['race'], proposed: () => 'orc' });
     expect(await plain.detect({ text: '' }, { race: 'elf' }, context)).toEqual([]);

@@ -2,13 +2,13 @@ import { createFakeToolGate } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import {
   createConflictLoop,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
+  type DetectContext,
+  defineDetector,
   type Proposal,
   type ToolGateLike,
   toFeedbackText,
 } from '../src/index.js';
-import { answers, hpCall, moveCall } from './helpers.js';
+import { answers, hpCall, hpClaims, moveCall, moveClaims } from './helpers.js';
 
 interface Campaign {
   hp: number;
@@ -40,13 +40,7 @@ function campaignGate(campaign: Campaign, locked = true): ToolGateLike<Campaign>
   };
 }
 
-const detectors = [
-  defineHpClaimDetector<Campaign>(),
-  defineMoveClaimDetector<Campaign>({
-    resolveArea: (text) => ['garden', 'vault', 'market'].find((area) => text.startsWith(area)),
-    currentAreas: (state) => [state.at],
-  }),
-];
+const detectors = [hpClaims(), moveClaims()];
 
 describe('an effect that already took effect in the run', () => {
   it('[EFFECT-01] does not apply an hp_delta again when a retry re-sends it under a fresh id', async () => {
@@ -226,9 +220,35 @@ describe('a call id reused for another call', () => {
   });
 });
 
+describe('the effects a detector receives', () => {
+  const seen: string[][] = [];
+  const spy = defineDetector({
+    name: 'spy',
+    detect: (_proposal, _state, { effects }) => {
+      seen.push(effects.map((call) => call.id));
+      return undefined;
+    },
+  });
+  const applied = [{ id: 'a', tool: 'hp_delta', args: hpCall('a', -5).args }];
+
+  it('works them out from applied and the proposal when called without them, each effect once', async () => {
+    seen.length = 0;
+    const proposal = { text: '', tool_calls: [hpCall('b', -5), hpCall('c', -5), moveCall('d', 'vault')] };
+    await spy.detect(proposal, {}, { attempt: 2, applied });
+    expect(seen).toEqual([['a', 'c', 'd']]); // b re-sends a under a fresh id
+  });
+
+  it('passes the effects the caller gives untouched', async () => {
+    seen.length = 0;
+    const context: DetectContext = { attempt: 2, applied, effects: [{ id: 'x', tool: 'move' }] };
+    await spy.detect({ text: '', tool_calls: [hpCall('b', -5)] }, {}, context);
+    expect(seen).toEqual([['x']]);
+  });
+});
+
 describe('claims matched to effects one to one', () => {
   it('[EFFECT-03] does not let one hp_delta of -5 settle two claims of losing 5 HP', async () => {
-    const found = await defineHpClaimDetector().detect(
+    const found = await hpClaims().detect(
       {
         text: 'The arrow hits: you lose 5 HP. The second arrow hits: you lose 5 HP.',
         tool_calls: [hpCall('c1', -5)],
@@ -241,7 +261,7 @@ describe('claims matched to effects one to one', () => {
   });
 
   it('settles two claims with an applied call and a second equal call beside its re-sent copy', async () => {
-    const found = await defineHpClaimDetector().detect(
+    const found = await hpClaims().detect(
       { text: 'You lose 5 HP. Then you lose 5 HP.', tool_calls: [hpCall('c2', -5), hpCall('c3', -5)] },
       {},
       { attempt: 2, applied: [{ id: 'c1', tool: 'hp_delta', args: hpCall('c1', -5).args }] },
@@ -250,45 +270,18 @@ describe('claims matched to effects one to one', () => {
   });
 
   it('does not count an applied call and its re-sent copy as two effects', async () => {
-    const found = await defineHpClaimDetector().detect(
+    const found = await hpClaims().detect(
       { text: 'You lose 5 HP. Then you lose 5 HP.', tool_calls: [hpCall('c2', -5)] },
       {},
       { attempt: 2, applied: [{ id: 'c1', tool: 'hp_delta', args: hpCall('c2', -5).args }] },
     );
     expect(found).toHaveLength(1);
   });
-
-  it('lets a claim without an amount share the effect an amount claim used', async () => {
-    const found = await defineHpClaimDetector().detect(
-      { text: 'You take 5 damage. Your HP drops.', tool_calls: [hpCall('c1', -5)] },
-      {},
-      { attempt: 1, applied: [] },
-    );
-    expect(found).toEqual([]);
-  });
 });
 
 describe('content identity at the edges', () => {
-  const context = {
-    attempt: 2,
-    applied: [] as { id: string; tool: string; args?: Record<string, unknown> }[],
-  };
-
-  it('settles a claim of either sign with an effect of either sign, once per effect', async () => {
-    const either = defineHpClaimDetector({ patterns: [{ pattern: /\bchanges by (?<amount>\d+)\b/ }] });
-    const found = await either.detect(
-      {
-        text: 'HP changes by 4. HP changes by 4. HP changes by 4.',
-        tool_calls: [hpCall('a', -4), hpCall('b', 4)],
-      },
-      {},
-      context,
-    );
-    expect(found).toHaveLength(1);
-  });
-
   it('tells two applied calls with equal content apart from a third, new one', async () => {
-    const found = await defineHpClaimDetector().detect(
+    const found = await hpClaims().detect(
       {
         text: 'You lose 5 HP. You lose 5 HP. You lose 5 HP.',
         tool_calls: [hpCall('x', -5), hpCall('y', -5), hpCall('z', -5)],
@@ -307,7 +300,7 @@ describe('content identity at the edges', () => {
 
   it('counts a proposed call whose args are not JSON as unlike any applied one', async () => {
     const odd = { id: 'n', tool: 'hp_delta', args: { delta: -5, at: new Date(0) } };
-    const found = await defineHpClaimDetector().detect(
+    const found = await hpClaims().detect(
       { text: 'You lose 5 HP. You lose 5 HP.', tool_calls: [odd] },
       {},
       { attempt: 2, applied: [{ id: 'a', tool: 'hp_delta', args: hpCall('a', -5).args }] },

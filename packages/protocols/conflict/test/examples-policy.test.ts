@@ -1,12 +1,6 @@
 // The TSDoc @examples of loop-options.ts (ConflictPolicy) and tool-coverage.ts, compiled and run.
 import { describe, expect, it } from 'vitest';
-import {
-  type ConflictPolicy,
-  checkToolCoverage,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
-  type ToolCoverage,
-} from '../src/index.js';
+import { type ConflictPolicy, checkToolCoverage, defineDetector, type ToolCoverage } from '../src/index.js';
 
 describe('loop-options.ts examples', () => {
   it('ConflictPolicy', () => {
@@ -22,12 +16,14 @@ describe('tool-coverage.ts examples', () => {
   });
 
   it('checkToolCoverage', () => {
-    const detectors = [defineHpClaimDetector(), defineMoveClaimDetector()];
-    expect(checkToolCoverage(['hp_delta', 'move'], detectors)).toEqual({ ok: true });
-    expect(checkToolCoverage(['hp_delta', 'teleport'], detectors)).toEqual({
+    const shipments = defineDetector({ name: 'shipment_claim', tools: ['ship'], detect: () => undefined });
+    const refunds = defineDetector({ name: 'refund_claim', tools: ['refund'], detect: () => undefined });
+    const detectors = [shipments, refunds];
+    expect(checkToolCoverage(['ship', 'refund'], detectors)).toEqual({ ok: true });
+    expect(checkToolCoverage(['ship', 'cancel_order'], detectors)).toEqual({
       ok: false,
       code: 'unchecked_tool',
-      tools: ['teleport'],
+      tools: ['cancel_order'],
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   type AttemptRecord,
   type AttemptRequest,
   type AttemptStatus,
+  type Claim,
   type ClaimPattern,
   type Conflict,
   CONFLICT_ERROR_CODES,
@@ -25,7 +26,6 @@ import {
   createConflictLoop,
   createReviewGate,
   DEFAULT_CLAIM_GUARD,
-  DEFAULT_HP_CLAIM_PATTERNS,
   DEFAULT_MAX_ERROR_RETRIES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_REVISIONS,
@@ -33,7 +33,6 @@ import {
   DEFAULT_REVIEW_TTL_MS,
   type RecognisedCall,
   type AlreadyApplied,
-  DEFAULT_MOVE_CLAIM_PATTERNS,
   DEFAULT_FIELD_CLAIM_PATTERNS,
   type AuthoritativeField,
   type FieldClaimDetectorOptions,
@@ -41,8 +40,7 @@ import {
   defineFieldClaimDetector,
   type DeferredCall,
   defineDetector,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
+  findClaims,
   defineProtectedFieldsDetector,
   type DetectContext,
   type DetectedConflict,
@@ -53,8 +51,6 @@ import {
   type FailedCallIssue,
   type GenerateContext,
   type GenerateFn,
-  type HpClaimDetectorOptions,
-  type MoveClaimDetectorOptions,
   type Proposal,
   type ProtectedFieldsDetectorOptions,
   type RetryFeedback,
@@ -96,7 +92,7 @@ describe('conflict-loop.ts examples', () => {
 
   it('ConflictLoopOptions', async () => {
     const options: ConflictLoopOptions<unknown> = {
-      detectors: [defineHpClaimDetector()],
+      detectors: [defineProtectedFieldsDetector({ fields: ['order.total'] })],
       maxRetries: 1,
       clock: createManualClock(),
     };
@@ -117,35 +113,42 @@ describe('conflict-loop.ts examples', () => {
   });
 
   it('createConflictLoop', async () => {
-    const state = { hp: 20 };
+    // Stock changes only through the ship tool: "we ship 5 crates" needs a ship call for 5.
+    const shipments = defineDetector({
+      name: 'shipment_claim',
+      tools: ['ship'],
+      detect: (proposal, _state, { effects }) =>
+        findClaims(proposal.text, [{ pattern: /\bship (?<count>\d+) crates\b/i }])
+          .filter((claim) => !effects.some((call) => call.args?.['count'] === Number(claim.groups['count'])))
+          .map((claim) => ({
+            expected_state_snippet: { stock_changes_only_via: 'ship' },
+            mismatch_reason: `The text claims a shipment ("${claim.text}") that no ship call makes`,
+            instructions: 'Request a ship call for every shipment you describe.',
+          })),
+    });
+    const state = { crates: 20 };
     const loop = createConflictLoop<typeof state>({
-      detectors: [defineHpClaimDetector()],
+      detectors: [shipments],
       gate: async (calls) => {
-        for (const call of calls) state.hp += Number(call.args['delta']);
+        for (const call of calls) state.crates -= Number(call.args['count']);
         return { executed: calls.map((call) => ({ id: call.id, tool: call.tool })) };
       },
       clock: createManualClock(),
     });
 
     const answers: Proposal[] = [
-      { text: 'The arrow hits: you lose 5 HP.' },
+      { text: 'Done: we ship 5 crates to Oslo.' },
       {
-        text: 'The arrow hits: you lose 5 HP.',
-        tool_calls: [
-          {
-            id: 'call_1',
-            tool: 'hp_delta',
-            args: { target_character_id: 'pc_1', delta: -5, cause: 'arrow' },
-          },
-        ],
+        text: 'Done: we ship 5 crates to Oslo.',
+        tool_calls: [{ id: 'call_1', tool: 'ship', args: { count: 5, to: 'Oslo' } }],
       },
     ];
     const outcome = await loop.run({
-      input: 'The goblin shoots',
+      input: 'Send Oslo its order',
       generate: async (request) => answers[request.feedback.length]!,
       readState: () => state,
     });
-    expect([outcome.ok, outcome.retries, state.hp]).toEqual([true, 1, 15]);
+    expect([outcome.ok, outcome.retries, state.crates]).toEqual([true, 1, 15]);
   });
 });
 
@@ -213,19 +216,7 @@ describe('detector.ts examples', () => {
 
 describe('claims.ts examples', () => {
   it('ClaimPattern', async () => {
-    const bleeds: ClaimPattern = { pattern: /\bbleeds? for (?<amount>\d+)\b/i, direction: 'loss' };
-  });
-
-  it('DEFAULT_HP_CLAIM_PATTERNS', async () => {
-    const patterns = [
-      ...DEFAULT_HP_CLAIM_PATTERNS,
-      { pattern: /\bbleeds? for (?<amount>\d+)\b/i, direction: 'loss' as const },
-    ];
-    expect([patterns.length > DEFAULT_HP_CLAIM_PATTERNS.length]).toEqual([true]);
-  });
-
-  it('DEFAULT_MOVE_CLAIM_PATTERNS', async () => {
-    expect([DEFAULT_MOVE_CLAIM_PATTERNS.some(({ pattern }) => pattern.test('你们来到酒馆'))]).toEqual([true]);
+    const ships: ClaimPattern = { pattern: /\bships? (?<amount>\d+) crates?\b/i };
   });
 
   it('DEFAULT_CLAIM_GUARD', async () => {
@@ -234,55 +225,15 @@ describe('claims.ts examples', () => {
       false,
     ]);
   });
-});
 
-describe('hp-claim.ts examples', () => {
-  it('HpClaimDetectorOptions', async () => {
-    const options: HpClaimDetectorOptions<{ hp: Record<string, number> }> = {
-      tool: 'hp_delta',
-      snippet: (state) => ({ hp: state.hp }),
-    };
+  it('Claim', async () => {
+    const claim: Claim = { text: 'ships 5 crates', groups: { amount: '5' }, pattern: 0 };
   });
 
-  it('defineHpClaimDetector', async () => {
-    const hp = defineHpClaimDetector();
-    const context = { attempt: 1, applied: [] };
-    const bad = await hp.detect({ text: '哥布林的箭射中了你，你受到5点伤害。' }, {}, context);
-    const good = await hp.detect(
-      {
-        text: 'You lose 5 HP.',
-        tool_calls: [
-          { id: 'c1', tool: 'hp_delta', args: { target_character_id: 'pc_1', delta: -5, cause: 'arrow' } },
-        ],
-      },
-      {},
-      context,
-    );
-    expect([bad.length, good.length]).toEqual([1, 0]);
-  });
-});
-
-describe('move-claim.ts examples', () => {
-  it('MoveClaimDetectorOptions', async () => {
-    interface Campaign {
-      partyArea: string;
-      areas: Record<string, string>;
-    }
-    const options: MoveClaimDetectorOptions<Campaign> = {
-      resolveArea: (text, state) => Object.keys(state.areas).find((name) => text.startsWith(name)),
-      currentAreas: (state) => [state.partyArea],
-    };
-  });
-
-  it('defineMoveClaimDetector', async () => {
-    const move = defineMoveClaimDetector<{ at: string }>({
-      resolveArea: (text) => (text.startsWith('酒馆') || text.startsWith('tavern') ? 'tavern' : undefined),
-      currentAreas: (state) => [state.at],
-    });
-    const context = { attempt: 1, applied: [] };
-    const bad = await move.detect({ text: '你们来到酒馆。' }, { at: 'market' }, context);
-    const already = await move.detect({ text: 'You walk into the tavern.' }, { at: 'tavern' }, context);
-    expect([bad.length, already.length]).toEqual([1, 0]);
+  it('findClaims', async () => {
+    const patterns = [{ pattern: /\bships? (?<amount>\d+) crates?\b/i }];
+    const claims = findClaims('We ship 5 crates. We cannot ship 9 crates.', patterns);
+    expect([claims.map((claim) => claim.groups['amount'])]).toEqual([['5']]);
   });
 });
 
@@ -715,6 +666,22 @@ describe('README', () => {
 
   it('runs the snippet: a contradiction is retried with the debug appended, then the hp_delta runs once', async () => {
     const campaign = { hp: 20, at: 'market' };
+    const hpClaims = defineDetector<typeof campaign>({
+      name: 'hp_claim',
+      tools: ['hp_delta'],
+      detect: (proposal, _state, { effects }) =>
+        findClaims(proposal.text, [
+          { pattern: /受到(?<n>\d+)点伤害/u },
+          { pattern: /\blose (?<n>\d+) HP\b/i },
+        ])
+          .filter((claim) => !effects.some((call) => call.args?.['delta'] === -Number(claim.groups['n'])))
+          .map((claim) => ({
+            expected_state_snippet: { hp: campaign.hp },
+            mismatch_reason: `The text claims "${claim.text}" but no hp_delta call settles it`,
+            instructions: 'Request an hp_delta tool call for every HP change you describe.',
+            evidence: claim.text,
+          })),
+    });
     const gate: ToolGateLike<typeof campaign> = async (calls, { state }) => {
       const executed = [];
       const failed_calls = [];
@@ -734,7 +701,7 @@ describe('README', () => {
       return { executed, feedback: { failed_calls } };
     };
     const loop = createConflictLoop<typeof campaign>({
-      detectors: [defineHpClaimDetector(), defineMoveClaimDetector()],
+      detectors: [hpClaims],
       gate,
       maxRetries: 2,
       clock: createManualClock(),

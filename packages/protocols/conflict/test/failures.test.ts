@@ -5,11 +5,10 @@ import {
   type AttemptRecord,
   createConflictLoop,
   defineDetector,
-  defineHpClaimDetector,
   type Proposal,
   type ToolGateLike,
 } from '../src/index.js';
-import { answers, hpCall, scripted, rejection } from './helpers.js';
+import { answers, hpCall, scripted, rejection, hpClaims } from './helpers.js';
 
 const readState = () => ({});
 
@@ -29,7 +28,7 @@ describe('cancellation', () => {
   it('rejects a hung generator with cancelled when the signal aborts mid-loop, recording the attempt', async () => {
     const controller = new AbortController();
     const gate = createFakeToolGate();
-    const loop = createConflictLoop({ detectors: [defineHpClaimDetector()], gate });
+    const loop = createConflictLoop({ detectors: [hpClaims()], gate });
     const records: AttemptRecord<unknown>[] = [];
     loop.on('attempt', ({ record }) => {
       records.push(record);
@@ -179,7 +178,7 @@ describe('a generator that throws', () => {
   });
 
   it('keeps the last output in the report when a later attempt throws', async () => {
-    const loop = createConflictLoop({ detectors: [defineHpClaimDetector()], maxErrorRetries: 0 });
+    const loop = createConflictLoop({ detectors: [hpClaims()], maxErrorRetries: 0 });
     const generate = scripted<Proposal>([{ reply: { text: 'HP -1' } }, { fail: new Error('down') }]);
     const outcome = await loop.run({ input: 'x', generate, readState });
     expect(outcome.ok).toBe(false);
@@ -328,7 +327,7 @@ describe('invalid options', () => {
     ['a maxCallsPerAttempt over 1000', { maxCallsPerAttempt: 1_001 }],
     ['detectors that are not a list', { detectors: 'hp' }],
     ['a detector not made by defineDetector', { detectors: [{ name: 'x' }] }],
-    ['two detectors with one name', { detectors: [defineHpClaimDetector(), defineHpClaimDetector()] }],
+    ['two detectors with one name', { detectors: [hpClaims(), hpClaims()] }],
     ['a gate that is not a function', { gate: {} }],
   ])('throws invalid_argument for %s', (_label, options) => {
     expect(() => createConflictLoop(options as never)).toThrow(

@@ -1,5 +1,14 @@
 import { createScriptedModel, type ModelStep, type ScriptedModel } from '@parley/testing';
-import type { AttemptRequest, AuthoritativeField, GenerateContext, ToolCall } from '../src/index.js';
+import {
+  type AttemptRequest,
+  type AuthoritativeField,
+  type Claim,
+  type Detector,
+  defineDetector,
+  findClaims,
+  type GenerateContext,
+  type ToolCall,
+} from '../src/index.js';
 
 /** A scripted model typed for the loop: requests are `AttemptRequest`s, contexts `GenerateContext`s. */
 export type Scripted<TOutput> = ScriptedModel<TOutput, AttemptRequest<unknown>, GenerateContext>;
@@ -27,6 +36,78 @@ export const moveCall = (id: string, to: string): ToolCall => ({
   tool: 'move',
   args: { actor_id: 'pc_1', from_area_id: 'market', to_area_id: to },
 });
+
+/**
+ * A detector of the tests' small game, on the public API: each claim `patterns` find in the text
+ * needs its own effect of `tool` (one to one, from the turn's `effects`) that `settles` it.
+ */
+export function defineCallClaimDetector(init: {
+  readonly name: string;
+  readonly tool: string;
+  readonly patterns: readonly RegExp[];
+  readonly settles: (claim: Claim, args: Readonly<Record<string, unknown>>) => boolean;
+  readonly expected: (claim: Claim) => string;
+}): Detector<unknown> {
+  const patterns = init.patterns.map((pattern) => ({ pattern }));
+  return defineDetector({
+    name: init.name,
+    tools: [init.tool],
+    detect(proposal, _state, { effects }) {
+      const left = effects.filter((call) => call.tool === init.tool);
+      return findClaims(proposal.text, patterns).flatMap((claim) => {
+        const at = left.findIndex((call) => init.settles(claim, call.args ?? {}));
+        if (at >= 0) {
+          left.splice(at, 1);
+          return [];
+        }
+        return [
+          {
+            expected_state_snippet: { changes_only_via: init.tool },
+            mismatch_reason: `The text claims "${claim.text}" but no ${init.tool} call ${init.expected(claim)} settles it`,
+            instructions: `Request a ${init.tool} tool call for every change you describe, or describe none.`,
+            evidence: claim.text,
+          },
+        ];
+      });
+    },
+  });
+}
+
+/** "You lose 5 HP" / "HP -5" / "你受到5点伤害" needs an `hp_delta` call with delta -5. */
+export const hpClaims = (): Detector<unknown> =>
+  defineCallClaimDetector({
+    name: 'hp_claim',
+    tool: 'hp_delta',
+    patterns: [
+      /\b(?:lose|take)s? (?<amount>\d+) (?:HP|damage)\b/i,
+      /\bHP ?- ?(?<amount>\d+)\b/,
+      /(?:受到|失去)(?<amount>\d+)点(?:伤害|生命)/u,
+    ],
+    settles: (claim, args) => args['delta'] === -Number(claim.groups['amount']),
+    expected: (claim) => `with delta -${Number(claim.groups['amount'])}`,
+  });
+
+/** "You head to the vault" / "来到金库" needs a `move` call to that area. */
+export const moveClaims = (): Detector<unknown> =>
+  defineCallClaimDetector({
+    name: 'move_claim',
+    tool: 'move',
+    patterns: [
+      /\b(?:move|head|walk|go|goes|moves|heads|walks) (?:in)?to the (?<area>\w+)/i,
+      /(?:来到|进入)(?<area>\p{Script=Han}+)/u,
+    ],
+    settles: (claim, args) => args['to_area_id'] === AREAS[claim.groups['area'] ?? ''],
+    expected: (claim) => `to ${AREAS[claim.groups['area'] ?? ''] ?? claim.groups['area']}`,
+  });
+
+const AREAS: Readonly<Record<string, string>> = {
+  tavern: 'tavern',
+  vault: 'vault',
+  garden: 'garden',
+  market: 'market',
+  酒馆: 'tavern',
+  金库: 'vault',
+};
 
 /** What a promise rejected with; fails the test when it resolves. */
 export async function rejection(promise: Promise<unknown>): Promise<unknown> {

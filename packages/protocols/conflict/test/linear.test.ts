@@ -2,22 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CLAIM_GUARD,
   type DetectContext,
-  defineHpClaimDetector,
   defineFieldClaimDetector,
-  defineMoveClaimDetector,
-  type ToolCall,
+  findClaims,
 } from '../src/index.js';
-import { fields, hpCall, moveCall, type World, world } from './helpers.js';
+import { fields, hpClaims, type World, world } from './helpers.js';
 
 // Cost must grow linearly with the model's output. These tests count work (the characters the
-// clause guard examines, the reads of each call) on an input and on one 8 times longer; the time
+// clause guard examines) on an input and on one 8 times longer; the time
 // the detectors take on growing input is measured by `npm run bench` (bench/cases/growth.bench.ts),
 // not asserted here.
 
 const context: DetectContext = { attempt: 1, applied: [] };
-
-const calls = (n: number, make: (i: number) => ToolCall): ToolCall[] =>
-  Array.from({ length: n }, (_, i) => make(i));
 
 /** A guard that counts the characters it is asked to search. */
 class CountingGuard extends RegExp {
@@ -32,7 +27,7 @@ describe('the narrative detectors on long model output', () => {
   it('[EFFECT-04] search a clause with the guard once, however many claims it holds', async () => {
     const examined = async (n: number): Promise<number> => {
       const guard = new CountingGuard(DEFAULT_CLAIM_GUARD.source, DEFAULT_CLAIM_GUARD.flags);
-      await defineHpClaimDetector({ guard }).detect({ text: 'HP-1 '.repeat(n) }, {}, context);
+      findClaims('ship 1 crate; '.repeat(n), [{ pattern: /\bship (?<count>\d+) crates?\b/ }], guard);
       return guard.examined;
     };
     const small = await examined(1_000);
@@ -40,48 +35,8 @@ describe('the narrative detectors on long model output', () => {
     expect((await examined(8_000)) / small).toBeLessThan(16);
   });
 
-  it('[EFFECT-04] read each call once, not once per claim, when matching HP claims to calls', async () => {
-    const reads = async (n: number): Promise<number> => {
-      let count = 0;
-      const hp = defineHpClaimDetector({
-        deltaOf: (args) => {
-          count++;
-          return Number(args['delta']);
-        },
-      });
-      const proposal = {
-        text: 'You lose 9 HP. '.repeat(n),
-        tool_calls: calls(n, (i) => hpCall(`c${i}`, -(i % 7) - 1)),
-      };
-      await hp.detect(proposal, {}, context);
-      return count;
-    };
-    expect((await reads(800)) / (await reads(100))).toBeLessThan(16);
-  });
-
-  it('[EFFECT-04] read each move call once, not once per claim', async () => {
-    const reads = async (n: number): Promise<number> => {
-      let count = 0;
-      const move = defineMoveClaimDetector({
-        resolveArea: (text) => text.split(' ')[0],
-        destinationOf: (args) => {
-          count++;
-          return String(args['to_area_id']);
-        },
-      });
-      const proposal = {
-        text: 'you walk into the tavern. '.repeat(n),
-        tool_calls: calls(n, (i) => moveCall(`m${i}`, `area_${i}`)),
-      };
-      await move.detect(proposal, {}, context);
-      return count;
-    };
-    expect((await reads(800)) / (await reads(100))).toBeLessThan(16);
-  });
-
   it('return the same claims a clause guard would skip, however long the text', async () => {
-    const hp = defineHpClaimDetector();
-    const found = await hp.detect(
+    const found = await hpClaims().detect(
       { text: `${'x '.repeat(10_000)}if you lose 5 HP; you lose 6 HP` },
       {},
       context,
@@ -90,8 +45,7 @@ describe('the narrative detectors on long model output', () => {
   });
 
   it('cut a claim of any length to a bounded evidence and reason', async () => {
-    const hp = defineHpClaimDetector();
-    const found = await hp.detect({ text: `you lose ${'9'.repeat(50_000)} HP` }, {}, context);
+    const found = await hpClaims().detect({ text: `you lose ${'9'.repeat(50_000)} HP` }, {}, context);
     expect(found[0]?.evidence?.length).toBeLessThanOrEqual(120);
     expect(found[0]?.mismatch_reason.length).toBeLessThan(400);
   });

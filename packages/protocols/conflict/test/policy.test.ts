@@ -6,15 +6,13 @@ import {
   checkToolCoverage,
   createConflictLoop,
   defineDetector,
-  defineHpClaimDetector,
-  defineMoveClaimDetector,
   type Proposal,
 } from '../src/index.js';
-import { answers, hpCall, rejection } from './helpers.js';
+import { answers, hpCall, rejection, hpClaims, moveClaims } from './helpers.js';
 
 const state = { hp: 20, at: 'market' };
 const readState = () => state;
-const detectors = [defineHpClaimDetector(), defineMoveClaimDetector()];
+const detectors = [hpClaims(), moveClaims()];
 const claim: Proposal = { text: 'You lose 5 HP.' };
 const settled: Proposal = { text: 'You lose 5 HP.', tool_calls: [hpCall('c1', -5)] };
 
@@ -188,7 +186,7 @@ describe('every state-changing tool has a conflict check', () => {
       code: 'unchecked_tool',
       tools: ['teleport'],
     });
-    expect(defineHpClaimDetector({ tool: 'hp' }).tools).toEqual(['hp']);
+    expect(defineDetector({ name: 'hp', tools: ['hp'], detect: () => undefined }).tools).toEqual(['hp']);
   });
 
   it('refuses malformed input with invalid_argument', () => {

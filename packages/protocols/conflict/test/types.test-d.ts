@@ -11,7 +11,9 @@ import {
   createReviewGate,
   type Detector,
   defineDetector,
-  defineHpClaimDetector,
+  defineFieldClaimDetector,
+  type DetectContext,
+  type AppliedAction,
   type FailedCall,
   type Proposal,
   type ToolGateLike,
@@ -28,10 +30,23 @@ describe('types', () => {
       detect: (_p, state) => state.hp < 0 && undefined,
     });
     expectTypeOf(detector).toEqualTypeOf<Detector<Campaign>>();
-    createConflictLoop<Campaign>({ detectors: [detector, defineHpClaimDetector<Campaign>()] });
+    createConflictLoop<Campaign>({
+      detectors: [detector, defineFieldClaimDetector<Campaign>({ fields: () => [] })],
+    });
     const other = defineDetector<{ at: string }>({ name: 'y', detect: () => undefined });
     // @ts-expect-error a detector of another state type does not fit
     createConflictLoop<Campaign>({ detectors: [other] });
+  });
+
+  it('gives detect the effects of the turn, always present', () => {
+    defineDetector({
+      name: 'z',
+      detect: (_p, _s, context) => {
+        expectTypeOf(context.effects).toEqualTypeOf<readonly AppliedAction[]>();
+        expectTypeOf(context).toMatchTypeOf<DetectContext>();
+        return undefined;
+      },
+    });
   });
 
   it('types the run outcome by input and the output as a proposal', async () => {

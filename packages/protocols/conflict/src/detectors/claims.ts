@@ -1,117 +1,20 @@
 import { clip } from '../internal/checks.js';
 
 /**
- * One pattern a narrative detector looks for. Named groups carry the details: `amount` (digits or
- * Chinese numerals) and `sign` (`+` / `-`) for HP claims, `area` for move claims.
+ * One phrase a narrative detector looks for. Its named groups carry the details the detector reads
+ * from a {@link Claim}'s `groups` (an amount, a place, a name).
  *
  * @example
  * ```ts
  * import type { ClaimPattern } from '@parley/conflict';
  *
- * const bleeds: ClaimPattern = { pattern: /\bbleeds? for (?<amount>\d+)\b/i, direction: 'loss' };
+ * const ships: ClaimPattern = { pattern: /\bships? (?<amount>\d+) crates?\b/i };
  * ```
  */
 export interface ClaimPattern {
+  /** The phrase; its named groups become the claim's `groups` (`g` and `y` flags are ignored). */
   readonly pattern: RegExp;
-  /** For HP claims: whether the text says HP goes down or up (a `sign` group overrides it). */
-  readonly direction?: 'loss' | 'gain' | undefined;
 }
-
-const NUM = String.raw`(?<amount>\d+|[零〇一二两兩三四五六七八九十百]+)`;
-
-/**
- * The HP-change phrases {@link defineHpClaimDetector} looks for by default, in English and
- * Chinese: "loses 5 HP", "takes 5 damage", "HP -5", "HP drops", "regains 3 HP", "受到5点伤害",
- * "失去五点生命", "生命值减少", "HP 减少 5", "恢复3点生命值", "掉了5点血". Extend or replace it.
- *
- * @example
- * ```ts
- * import { DEFAULT_HP_CLAIM_PATTERNS } from '@parley/conflict';
- *
- * const patterns = [...DEFAULT_HP_CLAIM_PATTERNS, { pattern: /\bbleeds? for (?<amount>\d+)\b/i, direction: 'loss' as const }];
- * console.log(patterns.length > DEFAULT_HP_CLAIM_PATTERNS.length); // true
- * ```
- */
-export const DEFAULT_HP_CLAIM_PATTERNS: readonly ClaimPattern[] = Object.freeze([
-  {
-    pattern:
-      /\b(?:lose|loses|lost|losing|take|takes|took|taking|suffer|suffers|suffered)\s+(?<amount>\d+)\s*(?:points?\s+of\s+)?(?:hp|hit\s*points?|health|damage)\b/i,
-    direction: 'loss',
-  },
-  {
-    pattern:
-      /\b(?:gain|gains|gained|regain|regains|regained|recover|recovers|recovered|heal|heals|healed|restore|restores|restored)\s+(?:for\s+)?(?<amount>\d+)\s*(?:points?\s+of\s+)?(?:hp|hit\s*points?|health)\b/i,
-    direction: 'gain',
-  },
-  { pattern: /\b(?:hp|health)\s*(?<sign>[-+−])\s*(?<amount>\d+)\b/i },
-  {
-    pattern:
-      /\b(?:hp|health|hit\s*points)\s+(?:drops?|dropped|falls?|fell|decreases?|decreased|is\s+reduced|goes\s+down|went\s+down)\b/i,
-    direction: 'loss',
-  },
-  {
-    pattern:
-      /\b(?:hp|health|hit\s*points)\s+(?:rises?|rose|increases?|increased|is\s+restored|goes\s+up|went\s+up)\b/i,
-    direction: 'gain',
-  },
-  {
-    pattern: new RegExp(
-      String.raw`(?:受到|承受|遭受|损失|損失|失去|造成)了?\s*${NUM}\s*点?點?的?\s*(?:伤害|傷害|生命值?|血量?|hp|HP)`,
-      'u',
-    ),
-    direction: 'loss',
-  },
-  {
-    pattern: new RegExp(
-      String.raw`(?:生命值?|血量|hp|HP)\s*(?:减少|減少|降低|下降|扣除|扣了|减|減|掉了|掉|-|−)了?\s*(?:${NUM}\s*点?點?)?`,
-      'u',
-    ),
-    direction: 'loss',
-  },
-  { pattern: new RegExp(String.raw`掉了?\s*(?:${NUM}\s*点?點?)?\s*血`, 'u'), direction: 'loss' },
-  {
-    pattern: new RegExp(
-      String.raw`(?:恢复|恢復|回复|回復|治疗|治療)了?\s*${NUM}\s*点?點?的?\s*(?:生命值?|血量?|hp|HP)`,
-      'u',
-    ),
-    direction: 'gain',
-  },
-  {
-    pattern: new RegExp(
-      String.raw`(?:生命值?|血量|hp|HP)\s*(?:增加|提升|恢复|恢復|回复|回復|上升|\+)了?\s*(?:${NUM}\s*点?點?)?`,
-      'u',
-    ),
-    direction: 'gain',
-  },
-]);
-
-/**
- * The movement phrases {@link defineMoveClaimDetector} looks for by default, in English and
- * Chinese: "moves to the tavern", "walks into the cellar", "enters the tavern", "arrives at the
- * gate", "来到酒馆", "前往…", "走进…", "进入…", "抵达…". The `area` group holds the rest of the
- * clause (up to 40 characters), which a resolver matches to an area id.
- *
- * @example
- * ```ts
- * import { DEFAULT_MOVE_CLAIM_PATTERNS } from '@parley/conflict';
- *
- * console.log(DEFAULT_MOVE_CLAIM_PATTERNS.some(({ pattern }) => pattern.test('你们来到酒馆'))); // true
- * ```
- */
-export const DEFAULT_MOVE_CLAIM_PATTERNS: readonly ClaimPattern[] = Object.freeze([
-  {
-    pattern:
-      /\b(?:move|moves|moved|walk|walks|walked|go|goes|went|head|heads|headed|travel|travels|traveled|travelled|run|runs|ran|step|steps|stepped|return|returns|returned|climb|climbs|climbed)\s+(?:back\s+|over\s+|down\s+|up\s+|out\s+)?(?:in)?to\s+(?:the\s+)?(?<area>[^.,!?;:\n]{1,40})/i,
-  },
-  {
-    pattern:
-      /\b(?:enter|enters|entered|reach|reaches|reached|(?:arrive|arrives|arrived)\s+(?:at|in))\s+(?:the\s+)?(?<area>[^.,!?;:\n]{1,40})/i,
-  },
-  {
-    pattern:
-      /(?:来到|來到|前往|走进|走進|进入|進入|抵达|抵達|到达|到達|移动到|移動到|走到|回到|赶到|趕到|跑到)了?(?<area>[^，。！？；：、,.!?;:\s]{1,20})/u,
-  },
-]);
 
 /**
  * Words that, earlier in the same clause, turn a match into something other than a claim of fact:
@@ -128,15 +31,22 @@ export const DEFAULT_MOVE_CLAIM_PATTERNS: readonly ClaimPattern[] = Object.freez
 export const DEFAULT_CLAIM_GUARD: RegExp =
   /(?:\b(?:not|never|cannot|can't|can\s+not|couldn't|don't|doesn't|didn't|won't|wouldn't|unable|fails?\s+to|failed\s+to|if|unless|would|could|might|may|should|try|tries|tried|trying|wants?|plans?|about\s+to)\b|没有|沒有|没|沒|无法|無法|不能|不可|未能|别|別|如果|假如|若|要是|打算|想要|试图|試圖|准备|準備)/i;
 
-/** One claim found in a text. */
+/**
+ * One claim {@link findClaims} found: the matched text and the pattern's named groups.
+ *
+ * @example
+ * ```ts
+ * import type { Claim } from '@parley/conflict';
+ *
+ * const claim: Claim = { text: 'ships 5 crates', groups: { amount: '5' }, pattern: 0 };
+ * ```
+ */
 export interface Claim {
+  /** The matched text, trimmed (cut to 120 characters). */
   readonly text: string;
-  readonly direction: 'loss' | 'gain' | undefined;
-  readonly amount: number | undefined;
-  readonly area: string | undefined;
-  /** Every named group of the match (trimmed), for detectors with groups of their own. */
+  /** Every named group of the match, trimmed; a group that did not take part is `undefined`. */
   readonly groups: Readonly<Record<string, string | undefined>>;
-  /** The index of the pattern that matched. */
+  /** The index in `patterns` of the pattern that matched. */
   readonly pattern: number;
 }
 
@@ -147,20 +57,35 @@ const CLAUSE_MARKS = new Set(['.', '!', '?', ';', '\n', '。', '！', '？', '�
 const MAX_CLAIM_TEXT = 120;
 
 /**
- * Finds every claim in `text`; overlapping matches count once (the earlier pattern wins). A match
- * is skipped when the guard matches in its clause before it. Linear in the text: each pattern
- * scans it once, overlaps are checked against a per-character mark, and the guard is searched
- * once per clause.
+ * Finds every claim of fact in a text: each match of the patterns (overlapping matches count once,
+ * the earlier pattern wins), except those whose clause so far matches the guard ("You cannot
+ * enter", "If you pay"). Claims come pattern by pattern, each in text order.
+ *
+ * Use it inside {@link defineDetector} for a narrative rule of your domain: find the claims, then
+ * check each against the state or the turn's `effects` (the tool calls that settle it). Linear in
+ * the text: each pattern scans it once, overlaps are checked against a per-character mark, and
+ * the guard is searched once per clause.
+ *
+ * @param guard Skips a match when its clause so far matches this; {@link DEFAULT_CLAIM_GUARD} by
+ * default, `null` for none.
+ * @example
+ * ```ts
+ * import { findClaims } from '@parley/conflict';
+ *
+ * const patterns = [{ pattern: /\bships? (?<amount>\d+) crates?\b/i }];
+ * const claims = findClaims('We ship 5 crates. We cannot ship 9 crates.', patterns);
+ * console.log(claims.map((claim) => claim.groups['amount'])); // [ '5' ]
+ * ```
  */
 export function findClaims(
   text: string,
   patterns: readonly ClaimPattern[],
-  guard: RegExp | null,
+  guard: RegExp | null = DEFAULT_CLAIM_GUARD,
 ): readonly Claim[] {
   const taken = new Uint8Array(text.length);
   const clauses = guard === null ? undefined : clauseIndex(text, guard);
   const found: { readonly start: number; readonly claim: Claim }[] = [];
-  for (const [index, { pattern, direction }] of patterns.entries()) {
+  for (const [index, { pattern }] of patterns.entries()) {
     const global = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'g');
     for (const match of text.matchAll(global)) {
       const start = match.index;
@@ -169,14 +94,10 @@ export function findClaims(
       if (clauses?.guarded(start)) continue;
       taken.fill(1, start, end);
       const groups = match.groups ?? {};
-      const sign = groups['sign'];
       found.push({
         start,
         claim: {
           text: clip(match[0].trim(), MAX_CLAIM_TEXT),
-          direction: sign === undefined ? direction : sign === '+' ? 'gain' : 'loss',
-          amount: parseAmount(groups['amount']),
-          area: groups['area']?.trim(),
           groups: Object.fromEntries(Object.entries(groups).map(([key, value]) => [key, value?.trim()])),
           pattern: index,
         },
@@ -222,35 +143,4 @@ function clauseIndex(text: string, guard: RegExp): { guarded(start: number): boo
       return end <= start;
     },
   };
-}
-
-const DIGITS: Readonly<Record<string, number>> = {
-  零: 0,
-  〇: 0,
-  一: 1,
-  二: 2,
-  两: 2,
-  兩: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  六: 6,
-  七: 7,
-  八: 8,
-  九: 9,
-};
-
-/** Reads "5", "五", "十二", "二十五", "一百零五". */
-export function parseAmount(text: string | undefined): number | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (/^\d+$/.test(text)) return Number(text);
-  let total = 0;
-  let current = 0;
-  for (const char of text) {
-    if (char === '十' || char === '百') {
-      total += (current === 0 ? 1 : current) * (char === '十' ? 10 : 100);
-      current = 0;
-    } else current = DIGITS[char] ?? 0;
-  }
-  return total + current;
 }

@@ -1,21 +1,22 @@
-import { type Detector, defineDetector } from '../detector.js';
-import type { DetectContext } from '../detector.js';
-import { effectsOf } from '../internal/effects.js';
-import type { Proposal } from '../types.js';
+// Spec §7.1, first example: the narrative claims an HP change that no hp_delta call settles. Built
+// on @parley/conflict's generic pieces (defineDetector, findClaims, the turn's `effects`); the
+// phrases are in src/claim-patterns.ts.
 import {
-  type Claim,
-  type ClaimPattern,
+  type AppliedAction,
+  type Claim as FoundClaim,
   DEFAULT_CLAIM_GUARD,
-  DEFAULT_HP_CLAIM_PATTERNS,
+  type Detector,
+  defineDetector,
   findClaims,
-} from './claims.js';
+} from '@parley/conflict';
+import { DEFAULT_HP_CLAIM_PATTERNS, type HpClaimPattern, parseAmount } from './claim-patterns.js';
 
 /**
  * Options for {@link defineHpClaimDetector}.
  *
  * @example
  * ```ts
- * import type { HpClaimDetectorOptions } from '@parley/conflict';
+ * import type { HpClaimDetectorOptions } from './hp-claim.js';
  *
  * const options: HpClaimDetectorOptions<{ hp: Record<string, number> }> = {
  *   tool: 'hp_delta',
@@ -27,7 +28,7 @@ export interface HpClaimDetectorOptions<TState> {
   /** Reported as `detector`; `hp_claim` by default. */
   readonly name?: string;
   /** The phrases that count as an HP claim; {@link DEFAULT_HP_CLAIM_PATTERNS} by default. */
-  readonly patterns?: readonly ClaimPattern[];
+  readonly patterns?: readonly HpClaimPattern[];
   /** Skips a match when its clause so far matches this; {@link DEFAULT_CLAIM_GUARD} by default, `null` for none. */
   readonly guard?: RegExp | null;
   /** The tool that settles HP; `hp_delta` by default. */
@@ -41,8 +42,8 @@ export interface HpClaimDetectorOptions<TState> {
 }
 
 /**
- * Defines the detector for the reference document's first example: the narrative claims an HP
- * change that no `hp_delta` call settles. A claim with an amount ("loses 5 HP", "受到5点伤害")
+ * Defines the detector for spec §7.1's first example: the narrative claims an HP change that no
+ * `hp_delta` call settles. A claim with an amount ("loses 5 HP", "受到5点伤害")
  * needs a call whose delta has that size and sign; a claim without one ("生命值减少") needs a call
  * of that sign. Calls executed in an earlier attempt of the run count too.
  *
@@ -50,10 +51,10 @@ export interface HpClaimDetectorOptions<TState> {
  * `patterns` (English and Chinese defaults), skips those negated or conditional in their clause,
  * and does not tie a claim to a character. Replace or extend the patterns for your writing style.
  *
- * @throws ConflictError `invalid_argument` when `name` is empty.
+ * @throws ConflictError `invalid_argument` (from `defineDetector`) when `name` is empty.
  * @example
  * ```ts
- * import { defineHpClaimDetector } from '@parley/conflict';
+ * import { defineHpClaimDetector } from './hp-claim.js';
  *
  * const hp = defineHpClaimDetector();
  * const context = { attempt: 1, applied: [] };
@@ -79,9 +80,9 @@ export function defineHpClaimDetector<TState = unknown>(
   return defineDetector<TState>({
     tools: [tool],
     name: options.name ?? 'hp_claim',
-    detect(proposal, state, context) {
-      const calls = callsOf(proposal, context, tool);
-      const claims = findClaims(proposal.text, patterns, guard);
+    detect(proposal, state, { effects }) {
+      const calls = callsOf(effects, tool);
+      const claims = findClaims(proposal.text, patterns, guard).map((claim) => read(claim, patterns));
       const settled = settle(
         claims,
         calls.map((call) => deltaOf(call.args ?? {})),
@@ -113,17 +114,25 @@ export function defineHpClaimDetector<TState = unknown>(
 /** The snippet lists at most this many calls; the rest are counted. */
 const MAX_LISTED_CALLS = 20;
 
-/**
- * The calls of `tool` the turn has taken effect with if this proposal is accepted, each effect
- * once: the loop's `effects`, or, for a detector called on its own, the applied calls plus the
- * proposed ones not equal to one of them.
- */
-export function callsOf(
-  proposal: Proposal,
-  context: DetectContext,
-  tool: string,
-): readonly { readonly id: string; readonly args?: Readonly<Record<string, unknown>> | undefined }[] {
-  const effects = context.effects ?? effectsOf(proposal, context.applied ?? []);
+/** One HP claim: its text, whether it says HP goes down or up, and by how much. */
+interface Claim {
+  readonly text: string;
+  readonly direction: 'loss' | 'gain' | undefined;
+  readonly amount: number | undefined;
+}
+
+/** Reads a found claim's direction (a `sign` group overrides the pattern's) and amount. */
+function read(claim: FoundClaim, patterns: readonly HpClaimPattern[]): Claim {
+  const sign = claim.groups['sign'];
+  return {
+    text: claim.text,
+    direction: sign === undefined ? patterns[claim.pattern]?.direction : sign === '+' ? 'gain' : 'loss',
+    amount: parseAmount(claim.groups['amount']),
+  };
+}
+
+/** The calls of `tool` the turn has taken effect with if the proposal is accepted. */
+export function callsOf(effects: readonly AppliedAction[], tool: string): readonly AppliedAction[] {
   return effects.filter((call) => call.tool === tool);
 }
 

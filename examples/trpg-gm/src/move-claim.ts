@@ -1,5 +1,14 @@
-import { type Detector, defineDetector } from '../detector.js';
-import { type ClaimPattern, DEFAULT_CLAIM_GUARD, DEFAULT_MOVE_CLAIM_PATTERNS, findClaims } from './claims.js';
+// Spec §7.1, second example: the narrative says someone entered a place, but no move call asks for
+// it. Built on @parley/conflict's generic pieces (defineDetector, findClaims, the turn's
+// `effects`); the phrases are in src/claim-patterns.ts.
+import {
+  type ClaimPattern,
+  DEFAULT_CLAIM_GUARD,
+  type Detector,
+  defineDetector,
+  findClaims,
+} from '@parley/conflict';
+import { DEFAULT_MOVE_CLAIM_PATTERNS } from './claim-patterns.js';
 import { callsOf } from './hp-claim.js';
 
 /**
@@ -7,7 +16,7 @@ import { callsOf } from './hp-claim.js';
  *
  * @example
  * ```ts
- * import type { MoveClaimDetectorOptions } from '@parley/conflict';
+ * import type { MoveClaimDetectorOptions } from './move-claim.js';
  *
  * interface Campaign { partyArea: string; areas: Record<string, string> }
  * const options: MoveClaimDetectorOptions<Campaign> = {
@@ -42,18 +51,17 @@ export interface MoveClaimDetectorOptions<TState> {
 }
 
 /**
- * Defines the detector for the reference document's second example: the narrative says someone
- * entered a place, but the system position did not change and no `move` call asks for it.
+ * Defines the detector for spec §7.1's second example: the narrative says someone entered a place, but the system position did not change and no `move` call asks for it.
  *
  * Use it in the conflict loop of a game turn, with `resolveArea` and `currentAreas` when you can
  * map names to area ids (then the call must go to that area, and arriving where the party already
  * is passes). It is pattern based ("moves to the tavern", "来到酒馆", "前往…"), skips negated or
  * conditional clauses, and will miss phrasings outside its patterns; replace them as needed.
  *
- * @throws ConflictError `invalid_argument` when `name` is empty.
+ * @throws ConflictError `invalid_argument` (from `defineDetector`) when `name` is empty.
  * @example
  * ```ts
- * import { defineMoveClaimDetector } from '@parley/conflict';
+ * import { defineMoveClaimDetector } from './move-claim.js';
  *
  * const move = defineMoveClaimDetector<{ at: string }>({
  *   resolveArea: (text) => (text.startsWith('酒馆') || text.startsWith('tavern') ? 'tavern' : undefined),
@@ -78,15 +86,16 @@ export function defineMoveClaimDetector<TState = unknown>(
   return defineDetector<TState>({
     tools: [tool],
     name: options.name ?? 'move_claim',
-    detect(proposal, state, context) {
-      const calls = callsOf(proposal, context, tool);
+    detect(proposal, state, { effects }) {
+      const calls = callsOf(effects, tool);
       const destinations = new Set(calls.map((call) => destinationOf(call.args ?? {})));
       const here = options.currentAreas?.(state);
       // Where the party is counts only for a turn that moves nobody: a move elsewhere in the same
       // turn means "you walk into the market" (where it stood) is no longer where it ends up.
       const hereSet = new Set(calls.length === 0 ? (here ?? []) : []);
       return findClaims(proposal.text, patterns, guard).flatMap((claim) => {
-        const areaId = claim.area === undefined ? undefined : options.resolveArea?.(claim.area, state);
+        const area = claim.groups['area'];
+        const areaId = area === undefined ? undefined : options.resolveArea?.(area, state);
         if (areaId !== undefined && hereSet.has(areaId)) return [];
         const settled = areaId === undefined ? calls.length > 0 : destinations.has(areaId);
         if (settled) return [];
