@@ -1,5 +1,5 @@
 import type { ConfirmGate } from '@parley/confirm';
-import { appendConsent, type ConsentLedger, type JsonValue } from '@parley/core';
+import { appendConsent, type ConsentLedger, createRecentMap, type JsonValue } from '@parley/core';
 
 /** @internal What {@link createEffectRecorder} returns. */
 export interface EffectRecorder {
@@ -12,6 +12,13 @@ export interface EffectRecorder {
 }
 
 /**
+ * @internal How many authorized calls wait for their tool's effect at most: a call authorized and
+ * never executed (its run stopped in between) is forgotten after this many newer ones, and its
+ * ledger chain keeps the authorization without an effect, which reads as unknown.
+ */
+export const MAX_AWAITED_EFFECTS = 10_000;
+
+/**
  * @internal Authorizes approved calls through the confirm gate and, when the gate has a ledger,
  * appends what each authorized call's tool did under its confirmation: `succeeded`, or `unknown`
  * when it threw. A failed append leaves the authorization without an effect: unknown too.
@@ -20,8 +27,10 @@ export function createEffectRecorder(
   confirmGate: ConfirmGate,
   ledger: ConsentLedger | undefined,
 ): EffectRecorder {
-  // the calls authorized through the confirm gate, by call id
-  const consents = new Map<string, { readonly sessionKey: string; readonly confirmationId: string }>();
+  // the calls authorized through the confirm gate, by call id, until their tool ran (bounded)
+  const consents = createRecentMap<string, { readonly sessionKey: string; readonly confirmationId: string }>({
+    maxEntries: MAX_AWAITED_EFFECTS,
+  });
   return {
     async authorized(
       callId: string,

@@ -42,6 +42,8 @@ export interface RecentMap<K, V> {
    * place); returns whether it was written.
    */
   add(key: K, value: V): boolean;
+  /** Forgets `key` (not an eviction: `onEvict` is not called); returns whether it was held. */
+  delete(key: K): boolean;
   readonly size: number;
 }
 
@@ -112,6 +114,8 @@ export function createRecentMap<K, V>(options: RecentMapOptions<K>): RecentMap<K
       write(key, value);
       return true;
     },
+    // its queued write is stale from now on: skipped when the oldest is evicted, dropped when compacted
+    delete: (key) => slots.delete(key),
     get size() {
       return slots.size;
     },

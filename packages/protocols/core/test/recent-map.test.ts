@@ -36,7 +36,18 @@ describe('createRecentMap', () => {
     expect([evicted, map.size, map.get('same')]).toEqual([[], 1, 49]);
   });
 
-  it('matches a model of insertion order through many rewrites (the queue of writes is compacted)', () => {
+  it('forgets a deleted key without calling onEvict, and a key written again after it is the newest', () => {
+    const evicted: string[] = [];
+    const map = createRecentMap<string, number>({ maxEntries: 2, onEvict: (key) => evicted.push(key) });
+    map.set('a', 1);
+    map.set('b', 2);
+    expect([map.delete('a'), map.delete('a'), map.size]).toEqual([true, false, 1]);
+    map.set('a', 3); // its old place in the queue is stale: 'b' is now the oldest
+    map.set('c', 4);
+    expect([map.has('b'), map.get('a'), map.get('c'), evicted]).toEqual([false, 3, 4, ['b']]);
+  });
+
+  it('matches a model of insertion order through many rewrites and deletes (the queue of writes is compacted)', () => {
     const max = 5;
     const map = createRecentMap<string, number>({ maxEntries: max });
     const model: string[] = [];
@@ -44,7 +55,11 @@ describe('createRecentMap', () => {
     for (let step = 0; step < 2_000; step++) {
       state = (state * 48_271) % 2_147_483_647; // a fixed pseudo-random walk, the same on every run
       const key = `k${state % 9}`;
-      if (state % 3 === 0) {
+      if (state % 7 === 0) {
+        const at = model.indexOf(key);
+        expect(map.delete(key)).toBe(at >= 0);
+        if (at >= 0) model.splice(at, 1);
+      } else if (state % 3 === 0) {
         if (!model.includes(key)) model.push(key);
         map.add(key, step);
       } else {
