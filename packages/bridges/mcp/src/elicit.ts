@@ -37,7 +37,8 @@ export const ELICITATION_REFUSAL_CODES = ['url_mode', 'unfillable_form', 'no_rou
 
 /**
  * The `_meta` key under which a refused elicitation's result carries its {@link ElicitationRefusal}
- * (`code`, `reason`), so the server can tell it from a person's cancel.
+ * (`code`, `message`, and `reason`, the same text under its former name), so the server can tell
+ * it from a person's cancel.
  *
  * @example
  * ```ts
@@ -49,19 +50,25 @@ export const ELICITATION_REFUSAL_CODES = ['url_mode', 'unfillable_form', 'no_rou
 export const ELICITATION_REFUSAL_META = 'dev.parley/refusal';
 
 /**
- * An elicitation refused without asking: its code, the reason in words, and the request's message.
+ * An elicitation refused without asking: its code, why in words (`message`, as every Parley
+ * refusal), and the elicitation's own message (`request`).
  *
  * @example
  * ```ts
  * import type { ElicitationRefusal } from '@parley/mcp';
  *
- * const refusal: ElicitationRefusal = { code: 'url_mode', reason: 'URL elicitations are not answered in chat', message: 'Sign in' };
+ * const why = 'URL elicitations are not answered in chat';
+ * const refusal: ElicitationRefusal = { code: 'url_mode', message: why, reason: why, request: 'Sign in' };
  * ```
  */
 export interface ElicitationRefusal {
   readonly code: (typeof ELICITATION_REFUSAL_CODES)[number];
-  readonly reason: string;
+  /** Why it was refused, in words. */
   readonly message: string;
+  /** @deprecated The same text as `message`, under its former name; removed in the next minor version. */
+  readonly reason: string;
+  /** The message of the elicitation refused (which `message` held before; see the changelog). */
+  readonly request: string;
 }
 
 /**
@@ -143,9 +150,12 @@ export function answerElicitations(client: Client, options: AnswerElicitationsOp
   }
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const params = request.params;
-    const refuse = (code: ElicitationRefusal['code'], reason: string): ElicitResult => {
-      options.onRefused?.({ code, reason, message: params.message });
-      return { action: 'cancel', _meta: { [ELICITATION_REFUSAL_META]: { code, reason } } };
+    const refuse = (code: ElicitationRefusal['code'], message: string): ElicitResult => {
+      options.onRefused?.({ code, message, reason: message, request: params.message });
+      return {
+        action: 'cancel',
+        _meta: { [ELICITATION_REFUSAL_META]: { code, message, reason: message } },
+      };
     };
     if (params.mode === 'url') {
       return refuse('url_mode', 'A URL elicitation cannot be answered by a confirmation in chat');

@@ -100,7 +100,9 @@ describe('answerElicitations', () => {
     const nowhere = await server.server.elicitInput({ ...CONFIRM_FORM, message: 'nowhere' });
     const refusal = (code: string) => ({
       action: 'cancel',
-      _meta: { [ELICITATION_REFUSAL_META]: { code, reason: expect.any(String) } },
+      _meta: {
+        [ELICITATION_REFUSAL_META]: { code, message: expect.any(String), reason: expect.any(String) },
+      },
     });
     expect([text, url, nowhere]).toEqual([
       refusal('unfillable_form'),
@@ -109,10 +111,10 @@ describe('answerElicitations', () => {
     ]);
     expect(refused.map((item) => item.code)).toEqual(['unfillable_form', 'url_mode', 'no_route']);
     expect([...ELICITATION_REFUSAL_CODES].sort()).toEqual(['no_route', 'unfillable_form', 'url_mode']);
-    expect(refused[0]).toEqual({
-      code: 'unfillable_form',
-      reason: 'The form requires "name", which a confirm/cancel answer cannot fill',
-      message: 'Your name?',
+    const why = 'The form requires "name", which a confirm/cancel answer cannot fill';
+    expect(refused[0]).toEqual({ code: 'unfillable_form', message: why, reason: why, request: 'Your name?' });
+    expect(text._meta).toEqual({
+      [ELICITATION_REFUSAL_META]: { code: 'unfillable_form', message: why, reason: why },
     });
     expect(talk.channel.sent).toEqual([]);
   });

@@ -170,11 +170,8 @@ describe('elicit.ts examples', () => {
     expect(ELICITATION_ACTION).toBe('mcp.elicitation');
     expect(ELICITATION_REFUSAL_CODES).toEqual(['url_mode', 'unfillable_form', 'no_route']);
     expect(ELICITATION_REFUSAL_META).toBe('dev.parley/refusal');
-    const refusal: ElicitationRefusal = {
-      code: 'url_mode',
-      reason: 'URL elicitations are not answered in chat',
-      message: 'Sign in',
-    };
+    const why = 'URL elicitations are not answered in chat';
+    const refusal: ElicitationRefusal = { code: 'url_mode', message: why, reason: why, request: 'Sign in' };
     expect(refusal.code).toBe('url_mode');
     const route: ElicitationRoute = { sessionKey: 'feishu:oc_1', requester: 'ou_alice' };
     const options: AnswerElicitationsOptions = {
