@@ -78,6 +78,19 @@ describe('the layout on disk', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('builds a package with the siblings it needs first, so `npm run build -w` works on a fresh clone', () => {
+    const wrong = folders.flatMap(({ short, ring, dir }) => {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest & {
+        readonly scripts?: Record<string, string>;
+      };
+      const expected = `node ../../../scripts/build.mjs @parley/${short}`;
+      return manifest.scripts?.build === expected
+        ? []
+        : [`${ring}/${short}: build is ${manifest.scripts?.build}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('has dependencies that point inward, never from one integration ring to another', () => {
     expect(ringViolations(placed)).toEqual([]);
   });
