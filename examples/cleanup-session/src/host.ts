@@ -142,7 +142,7 @@ function createHost(options: CleanupHostOptions, sessionId: string) {
 
   function attach(opened: Session): void {
     session = opened;
-    opened.on('save-failed', (e) => say('host', `session save failed (try ${e.attempt}): ${e.reason}`));
+    opened.on('save-failed', (e) => say('host', `session save failed (try ${e.attempt}): ${e.message}`));
     opened.on('submitted', ({ result }) => {
       transcript.say('flow', result.step, describeFlowResult(result));
       if (result.ok) {

@@ -142,16 +142,29 @@ export interface FollowUpsOptions<TPayload extends JsonValue = JsonValue> {
  * ```ts
  * import type { FollowUpsEvents } from '@parley/chat-flow';
  *
- * const log = (e: FollowUpsEvents['failed']) => console.log(`${e.id} not sent: ${e.reason}`);
+ * const log = (e: FollowUpsEvents['failed']) => console.log(`${e.id} not sent: ${e.message}`);
  * ```
  */
 export interface FollowUpsEvents {
   scheduled: { id: string; dueAt: number };
   sent: { id: string; dueAt: number; sentAt: number };
   /** Sending or marking it sent failed (a failed mark keeps the claim: its outcome is unknown). */
-  failed: { id: string; reason: string; at: number };
+  failed: {
+    id: string;
+    /** Why, in words for a person or a log. */
+    message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    reason: string;
+    at: number;
+  };
   /** It fell due here but another process claimed it first: this one did not send it. */
-  skipped: { id: string; reason: 'claimed'; at: number };
+  skipped: {
+    id: string;
+    code: 'claimed';
+    /** @deprecated Use `code` (the same word); removed in the next minor version. */
+    reason: 'claimed';
+    at: number;
+  };
   /** `arm` found a claim without `sentAt`: a send whose outcome nobody knows; it is not resent. */
   'outcome-unknown': { id: string; sendingAt: number; at: number };
 }

@@ -167,7 +167,8 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
   }
 
   async function fire(id: string): Promise<void> {
-    const skipped = (): void => void events.emit('skipped', { id, reason: 'claimed', at: clock.now() });
+    const skipped = (): void =>
+      void events.emit('skipped', { id, code: 'claimed', reason: 'claimed', at: clock.now() });
     try {
       const read = await load(id);
       const stored = 'found' in read ? read.found?.value : undefined;
@@ -184,14 +185,16 @@ export function createFollowUps<TPayload extends JsonValue = JsonValue>(
         await kernel.release(taken.lease);
       }
     } catch (error) {
-      events.emit('failed', { id, reason: reasonOf(error), at: clock.now() });
+      const message = reasonOf(error);
+      events.emit('failed', { id, message, reason: message, at: clock.now() });
     }
   }
 
   /** Claims, sends and marks `id` under `lease`. */
   async function sendUnder(id: string, lease: Lease): Promise<void> {
     const claimed = await write(id, claimStep, undefined, lease);
-    if (!claimed.ok) return void events.emit('skipped', { id, reason: 'claimed', at: clock.now() }); // changed since read
+    if (!claimed.ok)
+      return void events.emit('skipped', { id, code: 'claimed', reason: 'claimed', at: clock.now() }); // changed since read
     const sendingAt = claimed.followUp.sendingAt as number; // just claimed
     try {
       await send(claimed.followUp);

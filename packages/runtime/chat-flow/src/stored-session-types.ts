@@ -71,7 +71,7 @@ export interface FlowSessionStoreEvents {
  * ```ts
  * import type { StoredFlowSessionEvents } from '@parley/chat-flow';
  *
- * const log = (e: StoredFlowSessionEvents['save-failed']) => console.log(`try ${e.attempt}: ${e.reason}`);
+ * const log = (e: StoredFlowSessionEvents['save-failed']) => console.log(`try ${e.attempt}: ${e.message}`);
  * ```
  */
 export interface StoredFlowSessionEvents<TStep extends string = string, TContext = unknown> {
@@ -79,7 +79,16 @@ export interface StoredFlowSessionEvents<TStep extends string = string, TContext
   /** A submission (also each attempt of `perform`) was written; `result` is the flow's verdict. */
   submitted: { id: string; version: number; result: FlowSubmitResult<TStep, TContext> };
   /** One write threw; `willRetry` says whether another try follows. */
-  'save-failed': { id: string; attempt: number; reason: string; willRetry: boolean; at: number };
+  'save-failed': {
+    id: string;
+    attempt: number;
+    /** Why, in words for a person or a log. */
+    message: string;
+    /** @deprecated Use `message` (the same text); removed in the next minor version. */
+    reason: string;
+    willRetry: boolean;
+    at: number;
+  };
   /** An effect attempt failed and the next is stored as due at `dueAt`. */
   'retry-scheduled': { id: string; step: string; attempts: number; dueAt: number };
   refused: {

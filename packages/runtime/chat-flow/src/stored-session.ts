@@ -180,7 +180,7 @@ export class StoredSession<TStep extends string, TContext, TData>
       if (done.code !== 'store_failed') return this.refuseKernel(done, attempt);
       const delay = saveDelays[attempt - 1];
       this.events?.emit('save-failed', {
-        ...{ id, attempt, reason: done.message },
+        ...{ id, attempt, message: done.message, reason: done.message },
         ...{ willRetry: delay !== undefined, at: clock.now() },
       });
       if (delay === undefined) return this.refuseKernel(done, attempt);

@@ -41,7 +41,7 @@ describe('createFollowUps claims', () => {
     await a.schedule('sess_1', START + DAY, 'check');
     expect((await b.arm('sess_1')).ok).toBe(true);
     const skipped: string[] = [];
-    for (const f of [a, b]) f.on('skipped', (e) => skipped.push(e.reason));
+    for (const f of [a, b]) f.on('skipped', (e) => skipped.push(e.code));
     clock.advance(DAY);
     await Promise.all([a.settled(), b.settled()]);
     expect(sent).toEqual(['check']);
@@ -100,7 +100,7 @@ describe('createFollowUps claims', () => {
     clock.advance(DAY);
     await f.settled();
     expect(sent).toEqual([]);
-    expect(skipped).toEqual([{ id: 'sess_1', reason: 'claimed', at: START + DAY }]);
+    expect(skipped).toEqual([{ id: 'sess_1', code: 'claimed', reason: 'claimed', at: START + DAY }]);
   });
 
   it('keeps the claim when marking it sent fails, so a restart reports it instead of resending', async () => {
@@ -109,7 +109,7 @@ describe('createFollowUps claims', () => {
     const { sent, open } = rig(store);
     const f = createFollowUps<string>({ store, clock, send: (x) => void sent.push(x.payload) });
     const failed: string[] = [];
-    f.on('failed', (e) => failed.push(e.reason));
+    f.on('failed', (e) => failed.push(e.message));
     await f.schedule('sess_1', START + DAY, 'check'); // write 1; the mark is write 4
     clock.advance(DAY);
     await f.settled();
@@ -131,7 +131,7 @@ describe('createFollowUps claims', () => {
       },
     });
     const failed: string[] = [];
-    f.on('failed', (e) => failed.push(e.reason));
+    f.on('failed', (e) => failed.push(e.message));
     await f.schedule('sess_1', START + DAY, 'check');
     clock.advance(DAY);
     await f.settled();

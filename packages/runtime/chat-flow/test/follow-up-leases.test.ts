@@ -56,7 +56,7 @@ describe('createFollowUps across processes', () => {
   it('reports outcome unknown once the sender’s claim expired without a mark, and the stale sender cannot mark it', async () => {
     const { clock, a, b, sent, sending, finish } = twoProcesses();
     const failed: string[] = [];
-    a.on('failed', (e) => failed.push(e.reason));
+    a.on('failed', (e) => failed.push(e.message));
     await a.schedule('sess_1', START + DAY, 'check');
     clock.advance(DAY);
     await sending;
@@ -108,7 +108,7 @@ describe('createFollowUps records', () => {
     const sent: string[] = [];
     const f = createFollowUps<string>({ store, clock, send: (x) => void sent.push(x.payload) });
     const failed: string[] = [];
-    f.on('failed', (e) => failed.push(e.reason));
+    f.on('failed', (e) => failed.push(e.message));
     await f.schedule('a', START + DAY, 'a'); // write 1; taking the lease is write 2
     clock.advance(DAY);
     await f.settled();

@@ -163,7 +163,7 @@ describe('createFollowUps', () => {
     await advance(clock, flaky, DAY);
     expect(events.at(-1)).toEqual({
       event: 'failed',
-      payload: { id: 'sess_1', reason: 'telegram is down', at: START + DAY },
+      payload: { id: 'sess_1', message: 'telegram is down', reason: 'telegram is down', at: START + DAY },
     });
     expect((await flaky.get('sess_1'))?.sentAt).toBeNull();
     fail = false;
@@ -184,7 +184,7 @@ describe('createFollowUps', () => {
     await advance(clock, flaky, DAY);
     expect(events.at(-1)).toEqual({
       event: 'failed',
-      payload: { id: 'sess_1', reason: 'rate limited', at: START + DAY },
+      payload: { id: 'sess_1', message: 'rate limited', reason: 'rate limited', at: START + DAY },
     });
     expect((await flaky.get('sess_1'))?.sentAt).toBeNull();
   });
@@ -197,7 +197,7 @@ describe('createFollowUps', () => {
     await advance(clock, followUps, DAY);
     expect(events.at(-1)).toMatchObject({
       event: 'failed',
-      payload: { reason: expect.stringContaining('changed while it was sent') },
+      payload: { message: expect.stringContaining('changed while it was sent') },
     });
     expect(await open().arm('sess_1')).toMatchObject({ ok: false, code: 'outcome_unknown' });
   });
@@ -223,7 +223,7 @@ describe('createFollowUps', () => {
     };
     const followUps = createFollowUps({ store, clock, keyPrefix: 'fu:', send: () => undefined });
     const failed: string[] = [];
-    followUps.on('failed', (e) => failed.push(e.reason));
+    followUps.on('failed', (e) => failed.push(e.message));
     await followUps.schedule('a', START + DAY, { n: 1 });
     expect(followUps.keyOf('a')).toBe('fu:a');
     broken = true;

@@ -135,11 +135,17 @@ describe('a failing store', () => {
   it('retries a throwing write on the clock and succeeds within the bound', async () => {
     const { session, store, clock } = await started();
     const failures: number[] = [];
-    session.on('save-failed', (e) => failures.push(e.attempt));
+    const messages: string[] = [];
+    session.on('save-failed', (e) => {
+      failures.push(e.attempt);
+      messages.push(e.message);
+    });
     store.fail('compareAndSet', 2);
     const at = clock.now();
     expect(await drive(clock, session.submit(GOAL))).toMatchObject({ ok: true, version: 2 });
     expect(failures).toEqual([1, 2]);
+    expect(messages).toHaveLength(2);
+    expect(messages.every((message) => message.includes('compareAndSet'))).toBe(true);
     expect(clock.now() - at).toBe(3_000);
     expect(clock.pendingTimers()).toBe(0);
   });
