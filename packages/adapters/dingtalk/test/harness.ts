@@ -3,27 +3,20 @@
 import { vi } from 'vitest';
 import { DWClient } from 'dingtalk-stream';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
-import {
-  type ConfirmEvents,
-  type ConfirmGate,
-  type ConfirmGateOptions,
-  createConfirmGate,
-} from '@parley/confirm';
-import {
-  createManualClock,
-  createMemoryStore,
-  createSequentialIds,
-  type ManualClock,
-  type Store,
-} from '@parley/core';
+import type { ConfirmGateOptions } from '@parley/confirm';
+import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
+import type { ManualClock, Store } from '@parley/core';
 import {
   createDingTalkAdapter,
   type DingTalkAdapterOptions,
   type DingTalkAdapterError,
 } from '../src/index.js';
 import { createDingTalkStandIn, type DingTalkStandIn } from '@parley/dingtalk/testing';
+import { type GateOnBus, gateOn, T0 } from '../../../../tests/support/confirm-chat.js';
 
-export const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+// The suites' clock start, gate secret and action, shared with the other adapters' tests.
+export { ACTION, SECRET, T0 } from '../../../../tests/support/confirm-chat.js';
+
 export const GROUP = 'cidQ9bCw8YyUu6Hc1Aq0Zfg==';
 export const ALICE = 'manager4521';
 export const MALLORY = 'staff0666';
@@ -38,22 +31,18 @@ export function startDingTalk(clock: ManualClock): Promise<DingTalkStandIn> {
   return createDingTalkStandIn({ clock, clientId: ROBOT_CODE, conversationId: GROUP, userId: ALICE });
 }
 
-export const SECRET = 'parley-test-secret-0123456789';
-export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
 export const TEMPLATE = 'a1b2c3d4-parley-confirm.schema';
 
 let processes = 0;
 
-export interface Bot {
+/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`). */
+export interface Bot extends GateOnBus {
   readonly clock: ManualClock;
   readonly store: Store;
   readonly dingtalk: DingTalkStandIn;
   readonly client: DWClient;
   readonly bus: MessageBus;
-  readonly gate: ConfirmGate;
   readonly errors: DingTalkAdapterError[];
-  readonly refused: ConfirmEvents['refused'][];
-  nextPrompt(): Promise<ConfirmEvents['prompted']>;
   restart(more?: Partial<ConfirmGateOptions>): Promise<Bot>;
   close(): Promise<void>;
 }
@@ -116,17 +105,12 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const dingtalk = options.shared?.dingtalk ?? (await startDingTalk(clock));
   const process = await startProcess(clock, dingtalk, options.adapter);
   const { client, bus, errors } = process;
-  const gate = createConfirmGate({
+  const { gate, refused, nextPrompt } = await gateOn(
     bus,
-    clock,
-    store,
-    secret: SECRET,
-    generateId: createSequentialIds(`cfm_${processes}_`),
-    ...options.gate,
-  });
-  await gate.ready;
-  const refused: ConfirmEvents['refused'][] = [];
-  gate.on('refused', (event) => refused.push(event));
+    { clock, store },
+    `cfm_${processes}_`,
+    options.gate,
+  );
   const bot: Bot = {
     clock,
     store,
@@ -136,13 +120,7 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
     gate,
     errors,
     refused,
-    nextPrompt: () =>
-      new Promise((resolve) => {
-        const off = gate.on('prompted', (event) => {
-          off();
-          resolve(event);
-        });
-      }),
+    nextPrompt,
     async restart(more = {}) {
       await bot.close();
       return startBot({

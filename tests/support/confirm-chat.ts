@@ -1,0 +1,116 @@
+// A confirm gate on a bus, as the bridge and adapter tests build it: `nextPrompt` waits for the
+// gate's next prompt, `chat` puts a gate on a fake Feishu group on a manual clock, over a store
+// that a restart (a new bus, chat and gate) keeps, and `gateOn` is an adapter suite's bot's gate.
+import { createMessageBus, type MessageBus } from '@parley/bus';
+import {
+  type ConfirmEvents,
+  type ConfirmGate,
+  type ConfirmGateOptions,
+  createConfirmGate,
+} from '@parley/confirm';
+import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
+import type { ManualClock, Store } from '@parley/core';
+import { createFakeChannel, type FakeChannel } from '@parley/testing';
+
+/** Resolves with the next `prompted` event of `gate` (a prompt it delivered). */
+export function nextPrompt(gate: Pick<ConfirmGate, 'on'>): Promise<ConfirmEvents['prompted']> {
+  return new Promise((resolve) => {
+    const off = gate.on('prompted', (event) => {
+      off();
+      resolve(event);
+    });
+  });
+}
+
+/** A confirm gate on a fake Feishu chat, on a manual clock and a memory store. */
+export interface Chat {
+  readonly clock: ManualClock;
+  readonly store: Store;
+  readonly bus: MessageBus;
+  readonly channel: FakeChannel;
+  readonly confirm: ConfirmGate;
+  /** Resolves with the next prompt the gate delivered. */
+  nextPrompt(): Promise<ConfirmEvents['prompted']>;
+  /** Answers every prompt with `text` as alice in g1, from now on. */
+  answerWith(text: string): void;
+  /** A new confirm gate over the same store and clock, on a new bus and chat: a restart. */
+  restart(options?: Partial<ConfirmGateOptions>): Promise<Chat>;
+}
+
+/** Who asks, in `chat`'s group: alice in the Feishu group g1. */
+export const SESSION = { sessionKey: 'feishu:g1', requester: 'alice' } as const;
+
+/**
+ * A gate on a new bus and fake Feishu chat; with `shared`, over that clock and store (a restart,
+ * whose confirmation ids start `cfm_r`), otherwise over a new clock at 1 000 000 and a new store.
+ */
+export async function chat(
+  options: Partial<ConfirmGateOptions> = {},
+  shared?: { clock: ManualClock; store: Store },
+): Promise<Chat> {
+  const clock = shared?.clock ?? createManualClock({ now: 1_000_000 });
+  const store = shared?.store ?? createMemoryStore({ clock });
+  const bus = createMessageBus({ clock });
+  const channel = createFakeChannel({ channel: 'feishu', clock });
+  await bus.attach(channel);
+  const confirm = createConfirmGate({
+    bus,
+    clock,
+    store,
+    generateId: createSequentialIds(shared === undefined ? 'cfm_' : 'cfm_r'),
+    ...options,
+  });
+  await confirm.ready;
+  return {
+    clock,
+    store,
+    bus,
+    channel,
+    confirm,
+    nextPrompt: () => nextPrompt(confirm),
+    answerWith(text) {
+      confirm.on('prompted', () => {
+        void channel.say('g1', 'alice', text);
+      });
+    },
+    restart: (more = {}) => chat(more, { clock, store }),
+  };
+}
+
+/** The start of the adapter suites' manual clock: 2026-01-01T00:00:00Z. */
+export const T0 = 1_767_225_600_000;
+/** The secret the adapter suites' gates sign their card buttons with. */
+export const SECRET = 'parley-test-secret-0123456789';
+/** The action the confirmation suites ask about. */
+export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
+
+/** A bot process's confirm gate, with the refusals it emitted so far and a wait for its next prompt. */
+export interface GateOnBus {
+  readonly gate: ConfirmGate;
+  readonly refused: ConfirmEvents['refused'][];
+  nextPrompt(): Promise<ConfirmEvents['prompted']>;
+}
+
+/**
+ * A ready confirm gate on `bus` as the adapter suites run one: on `clock` and `store`, signing with
+ * `SECRET`, its ids `<ids>1`, `<ids>2`, …, with `options` on top.
+ */
+export async function gateOn(
+  bus: MessageBus,
+  world: { readonly clock: ManualClock; readonly store: Store },
+  ids: string,
+  options: Partial<ConfirmGateOptions> = {},
+): Promise<GateOnBus> {
+  const gate = createConfirmGate({
+    bus,
+    clock: world.clock,
+    store: world.store,
+    secret: SECRET,
+    generateId: createSequentialIds(ids),
+    ...options,
+  });
+  await gate.ready;
+  const refused: ConfirmEvents['refused'][] = [];
+  gate.on('refused', (event) => refused.push(event));
+  return { gate, refused, nextPrompt: () => nextPrompt(gate) };
+}
