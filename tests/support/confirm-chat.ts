@@ -1,6 +1,6 @@
 // A confirm gate on a bus, as the bridge and adapter tests build it: `nextPrompt` waits for the
-// gate's next prompt, `chat` puts a gate on a fake Feishu group on a manual clock, over a store
-// that a restart (a new bus, chat and gate) keeps, and `gateOn` is an adapter suite's bot's gate.
+// gate's next prompt, and `chat` puts a gate on a fake Feishu group on a manual clock, over a store
+// that a restart (a new bus, chat and gate) keeps.
 import { createMessageBus, type MessageBus } from '@parley/bus';
 import {
   type ConfirmEvents,
@@ -75,42 +75,4 @@ export async function chat(
     },
     restart: (more = {}) => chat(more, { clock, store }),
   };
-}
-
-/** The start of the adapter suites' manual clock: 2026-01-01T00:00:00Z. */
-export const T0 = 1_767_225_600_000;
-/** The secret the adapter suites' gates sign their card buttons with. */
-export const SECRET = 'parley-test-secret-0123456789';
-/** The action the confirmation suites ask about. */
-export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
-
-/** A bot process's confirm gate, with the refusals it emitted so far and a wait for its next prompt. */
-export interface GateOnBus {
-  readonly gate: ConfirmGate;
-  readonly refused: ConfirmEvents['refused'][];
-  nextPrompt(): Promise<ConfirmEvents['prompted']>;
-}
-
-/**
- * A ready confirm gate on `bus` as the adapter suites run one: on `clock` and `store`, signing with
- * `SECRET`, its ids `<ids>1`, `<ids>2`, …, with `options` on top.
- */
-export async function gateOn(
-  bus: MessageBus,
-  world: { readonly clock: ManualClock; readonly store: Store },
-  ids: string,
-  options: Partial<ConfirmGateOptions> = {},
-): Promise<GateOnBus> {
-  const gate = createConfirmGate({
-    bus,
-    clock: world.clock,
-    store: world.store,
-    secret: SECRET,
-    generateId: createSequentialIds(ids),
-    ...options,
-  });
-  await gate.ready;
-  const refused: ConfirmEvents['refused'][] = [];
-  gate.on('refused', (event) => refused.push(event));
-  return { gate, refused, nextPrompt: () => nextPrompt(gate) };
 }

@@ -12,10 +12,10 @@ import {
   type DingTalkAdapterError,
 } from '../src/index.js';
 import { createDingTalkStandIn, type DingTalkStandIn } from '@parley/dingtalk/testing';
-import { type GateOnBus, gateOn, T0 } from '../../../../tests/support/confirm-chat.js';
+import { type GateBot, startGateBot, T0 } from '../../../../tests/support/gate-bot.js';
 
 // The suites' clock start, gate secret and action, shared with the other adapters' tests.
-export { ACTION, SECRET, T0 } from '../../../../tests/support/confirm-chat.js';
+export { ACTION, SECRET, T0 } from '../../../../tests/support/gate-bot.js';
 
 export const GROUP = 'cidQ9bCw8YyUu6Hc1Aq0Zfg==';
 export const ALICE = 'manager4521';
@@ -35,16 +35,9 @@ export const TEMPLATE = 'a1b2c3d4-parley-confirm.schema';
 
 let processes = 0;
 
-/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`). */
-export interface Bot extends GateOnBus {
-  readonly clock: ManualClock;
-  readonly store: Store;
+/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`), on the suite's stand-in. */
+export interface Bot extends GateBot<Process, Bot> {
   readonly dingtalk: DingTalkStandIn;
-  readonly client: DWClient;
-  readonly bus: MessageBus;
-  readonly errors: DingTalkAdapterError[];
-  restart(more?: Partial<ConfirmGateOptions>): Promise<Bot>;
-  close(): Promise<void>;
 }
 
 export interface BotOptions {
@@ -104,37 +97,10 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const store = options.shared?.store ?? createMemoryStore({ clock });
   const dingtalk = options.shared?.dingtalk ?? (await startDingTalk(clock));
   const process = await startProcess(clock, dingtalk, options.adapter);
-  const { client, bus, errors } = process;
-  const { gate, refused, nextPrompt } = await gateOn(
-    bus,
-    { clock, store },
-    `cfm_${processes}_`,
-    options.gate,
+  const bot = await startGateBot({ clock, store }, process, `cfm_${processes}_`, options.gate, (gate) =>
+    startBot({ gate, adapter: options.adapter, shared: { clock, store, dingtalk } }),
   );
-  const bot: Bot = {
-    clock,
-    store,
-    dingtalk,
-    client,
-    bus,
-    gate,
-    errors,
-    refused,
-    nextPrompt,
-    async restart(more = {}) {
-      await bot.close();
-      return startBot({
-        gate: { ...options.gate, ...more },
-        adapter: options.adapter,
-        shared: { clock, store, dingtalk },
-      });
-    },
-    async close() {
-      await gate.close();
-      await process.close();
-    },
-  };
-  return bot;
+  return { ...bot, dingtalk };
 }
 
 let current: Bot | undefined;

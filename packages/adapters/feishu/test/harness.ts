@@ -12,10 +12,10 @@ import {
 } from '../src/index.js';
 import { createFeishuStandIn, type FeishuStandIn } from '@parley/feishu/testing';
 import { serveLoopback } from '@parley/testing/loopback';
-import { type GateOnBus, gateOn, T0 } from '../../../../tests/support/confirm-chat.js';
+import { type GateBot, startGateBot, T0 } from '../../../../tests/support/gate-bot.js';
 
 // The suites' clock start, gate secret and action, shared with the other adapters' tests.
-export { ACTION, SECRET, T0 } from '../../../../tests/support/confirm-chat.js';
+export { ACTION, SECRET, T0 } from '../../../../tests/support/gate-bot.js';
 
 export const BOT = 'ou_bot_7f3a';
 export const ALICE = 'ou_alice_2b91';
@@ -25,20 +25,9 @@ export const CHAT = 'oc_ops_5d1e';
 const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 let apps = 0;
 
-/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`). */
-export interface Bot extends GateOnBus {
-  readonly clock: ManualClock;
-  readonly store: Store;
+/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`), on the suite's stand-in. */
+export interface Bot extends GateBot<Process, Bot> {
   readonly feishu: FeishuStandIn;
-  readonly bus: MessageBus;
-  readonly adapter: FeishuAdapter;
-  readonly errors: FeishuAdapterError[];
-  /** The bot's card request URL, for a subscription with the older card callbacks. */
-  readonly cardsUrl: string;
-  readonly eventsUrl: string;
-  /** The same store, stand-in and clock; a new process. */
-  restart(more?: Partial<ConfirmGateOptions>): Promise<Bot>;
-  close(): Promise<void>;
 }
 
 export interface BotOptions {
@@ -54,6 +43,7 @@ export interface Process {
   readonly adapter: FeishuAdapter;
   readonly errors: FeishuAdapterError[];
   readonly eventsUrl: string;
+  /** The bot's card request URL, for a subscription with the older card callbacks. */
   readonly cardsUrl: string;
   close(): Promise<void>;
 }
@@ -124,34 +114,10 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const store = options.shared?.store ?? createMemoryStore({ clock });
   const feishu = options.shared?.feishu ?? (await startFeishu(clock));
   const process = await startProcess(clock, feishu, options.adapter, options.appSecret);
-  const { bus, adapter, errors } = process;
-  const { gate, refused, nextPrompt } = await gateOn(bus, { clock, store }, `cfm_${apps}_`, options.gate);
-  const bot: Bot = {
-    clock,
-    store,
-    feishu,
-    bus,
-    adapter,
-    gate,
-    errors,
-    refused,
-    eventsUrl: process.eventsUrl,
-    cardsUrl: process.cardsUrl,
-    nextPrompt,
-    async restart(more = {}) {
-      await bot.close();
-      return startBot({
-        gate: { ...options.gate, ...more },
-        adapter: options.adapter,
-        shared: { clock, store, feishu },
-      });
-    },
-    async close() {
-      await gate.close();
-      await process.close();
-    },
-  };
-  return bot;
+  const bot = await startGateBot({ clock, store }, process, `cfm_${apps}_`, options.gate, (gate) =>
+    startBot({ gate, adapter: options.adapter, shared: { clock, store, feishu } }),
+  );
+  return { ...bot, feishu };
 }
 
 /** The card JSON of a recorded interactive message. */
