@@ -116,12 +116,7 @@ describe('the deadline at the moment of deciding', () => {
     '[CONSENT-10] contains a %s template that fails: aborted / prompt_failed, an error event, nothing unhandled',
     async (_, messages, unrecognised) => {
       const h = await setup({ messages, unrecognised, maxReprompts: 1 });
-      const decision = h.gate.request({
-        sessionKey: 'feishu:g1',
-        action: ACTION,
-        summary: 'DELETE',
-        requester: 'alice',
-      });
+      const decision = h.request();
       if (unrecognised === 'reprompt') {
         await h.nextPrompt();
         await h.channel.say('g1', 'alice', 'what?');
