@@ -11,6 +11,7 @@ import {
 import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
 import type { ManualClock, Store } from '@parley/core';
 import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import { afterEach } from 'vitest';
 
 /** Resolves with the next `prompted` event of `gate` (a prompt it delivered). */
 export function nextPrompt(gate: Pick<ConfirmGate, 'on'>): Promise<ConfirmEvents['prompted']> {
@@ -75,4 +76,13 @@ export async function chat(
     },
     restart: (more = {}) => chat(more, { clock, store }),
   };
+}
+
+/** What the calling test file opens (gates, clients, servers): each test's are closed, in order, after it. */
+export function closedAfterEach(): { close(): Promise<void> }[] {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const item of open.splice(0)) await item.close();
+  });
+  return open;
 }

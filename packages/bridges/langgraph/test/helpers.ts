@@ -1,13 +1,19 @@
 import { AIMessageChunk, type ToolMessage } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import type { ManualClock, Store } from '@parley/core';
 import { defineTool } from '@parley/tools';
 import { z } from 'zod';
-import { createGatedToolNode, type GraphResumed } from '../src/index.js';
+import { createGatedToolNode, type GraphResumed, type NodeConfirmation } from '../src/index.js';
 
 // The confirm gate on a fake chat, shared with the other bridges' tests.
-export { type Chat, chat, SESSION } from '../../../../tests/support/confirm-chat.js';
+export { type Chat, chat, closedAfterEach, SESSION } from '../../../../tests/support/confirm-chat.js';
+
+/** A graph's state: the table its node works on, and the confirmations the node was answered. */
+export const State = Annotation.Root({
+  table: Annotation<string>,
+  answers: Annotation<NodeConfirmation[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+});
 
 /** The rows of a table a model may read and delete; counts every run of each tool. */
 export function rowTools() {

@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
 // The confirm gate on a fake chat, shared with the other bridges' tests.
-export { type Chat, chat, SESSION } from '../../../../tests/support/confirm-chat.js';
+export { type Chat, chat, closedAfterEach, SESSION } from '../../../../tests/support/confirm-chat.js';
 
 /** A file server: read_file is read-only, delete_file destructive, touch unannotated. */
 export interface Files {
