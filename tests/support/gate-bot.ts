@@ -25,30 +25,6 @@ export interface GateOnBus {
   nextPrompt(): Promise<ConfirmEvents['prompted']>;
 }
 
-/**
- * A ready confirm gate on `bus` as the adapter suites run one: on `clock` and `store`, signing with
- * `SECRET`, its ids `<ids>1`, `<ids>2`, …, with `options` on top.
- */
-export async function gateOn(
-  bus: MessageBus,
-  world: { readonly clock: ManualClock; readonly store: Store },
-  ids: string,
-  options: Partial<ConfirmGateOptions> = {},
-): Promise<GateOnBus> {
-  const gate = createConfirmGate({
-    bus,
-    clock: world.clock,
-    store: world.store,
-    secret: SECRET,
-    generateId: createSequentialIds(ids),
-    ...options,
-  });
-  await gate.ready;
-  const refused: ConfirmEvents['refused'][] = [];
-  gate.on('refused', (event) => refused.push(event));
-  return { gate, refused, nextPrompt: () => nextPrompt(gate) };
-}
-
 /** One bot process without a gate, as a harness starts it: its bus, and how to stop it. */
 export interface BotProcess {
   readonly bus: MessageBus;
@@ -95,4 +71,28 @@ export async function startGateBot<P extends BotProcess, B>(
       return restart({ ...options, ...more });
     },
   };
+}
+
+/**
+ * A ready confirm gate on `bus` as the adapter suites run one: on `clock` and `store`, signing with
+ * `SECRET`, its ids `<ids>1`, `<ids>2`, …, with `options` on top.
+ */
+async function gateOn(
+  bus: MessageBus,
+  world: { readonly clock: ManualClock; readonly store: Store },
+  ids: string,
+  options: Partial<ConfirmGateOptions> = {},
+): Promise<GateOnBus> {
+  const gate = createConfirmGate({
+    bus,
+    clock: world.clock,
+    store: world.store,
+    secret: SECRET,
+    generateId: createSequentialIds(ids),
+    ...options,
+  });
+  await gate.ready;
+  const refused: ConfirmEvents['refused'][] = [];
+  gate.on('refused', (event) => refused.push(event));
+  return { gate, refused, nextPrompt: () => nextPrompt(gate) };
 }
