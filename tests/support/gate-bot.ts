@@ -2,6 +2,7 @@
 // harness), with a confirm gate on it over a store and a manual clock that a restart keeps.
 import type { MessageBus } from '@parley/bus';
 import {
+  type ConfirmDecision,
   type ConfirmEvents,
   type ConfirmGate,
   type ConfirmGateOptions,
@@ -71,6 +72,18 @@ export async function startGateBot<P extends BotProcess, B>(
       return restart({ ...options, ...more });
     },
   };
+}
+
+/**
+ * Restarts `bot` (a new process on the same store, stand-in and clock) with a resume handler for
+ * `ACTION`: the restarted bot, and the decisions that handler was given so far.
+ */
+export async function restartResuming<B extends { restart(more?: Partial<ConfirmGateOptions>): Promise<B> }>(
+  bot: B,
+): Promise<{ readonly bot: B; readonly resumed: ConfirmDecision[] }> {
+  const resumed: ConfirmDecision[] = [];
+  const next = await bot.restart({ resume: { [ACTION.name]: (decision) => void resumed.push(decision) } });
+  return { bot: next, resumed };
 }
 
 /**
