@@ -15,8 +15,10 @@ import {
   type Store,
 } from '@parley/core';
 import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import { nextPrompt } from '../support/confirm-chat.js';
+import { ACTION } from '../support/gate-bot.js';
 
-export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
+export { ACTION } from '../support/gate-bot.js';
 
 /** A bot on a fake Feishu channel with a confirmation gate, on a manual clock. */
 export interface Bot {
@@ -60,12 +62,7 @@ export async function startBot(
     ignored: [],
     refused: [],
     async ask(overrides = {}) {
-      const prompted = new Promise<string>((resolve) => {
-        const off = gate.on('prompted', ({ id }) => {
-          off();
-          resolve(id);
-        });
-      });
+      const prompted = nextPrompt(gate).then(({ id }) => id);
       const decision = gate.request({
         sessionKey: 'feishu:g1',
         action: ACTION,

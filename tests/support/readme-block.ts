@@ -72,54 +72,12 @@ export function readmeSectionBlock(readme: URL, heading: string, lang: 'ts' | 's
 }
 
 /**
- * The tests of an adapter README's "Test your bot offline" example: its `ts` block is the file at
- * `example` from the first import down, its install line names every package it imports and
- * `@parley/testing` (the stand-in's optional peer), it keeps to about ten statements, and `run`
- * (the test file's `import('./readme/example.js')`) prints exactly `printed`.
- */
-export function testOfflineExample(options: {
-  readonly readme: URL;
-  readonly example: URL;
-  readonly run: () => Promise<unknown>;
-  readonly printed: readonly unknown[][];
-  /** The most statements the example may hold (13 unless said). */
-  readonly maxStatements?: number;
-}): void {
-  const heading = '## Test your bot offline';
-  const block = (lang: 'ts' | 'sh'): string => readmeSectionBlock(options.readme, heading, lang);
-  it('shows exactly the code of its example program', () => {
-    const example = readFileSync(options.example, 'utf8');
-    expect(block('ts')).toBe(example.slice(example.indexOf('\nimport ') + 1));
-  });
-  it('installs every package the example imports, and @parley/testing, which the stand-in needs', () => {
-    const installed = block('sh').trim().split(/\s+/).slice(3); // npm install -D …
-    const needed = new Set([...importedPackages(block('ts')), '@parley/testing']);
-    expect(installed.sort()).toEqual([...needed].sort());
-  });
-  it('keeps the test itself to about ten lines of statements', () => {
-    const statements = block('ts')
-      .split('\n')
-      .filter((line) => line.trim() !== '' && !line.startsWith('import '));
-    expect(statements.length).toBeLessThanOrEqual(options.maxStatements ?? 13);
-  });
-  it('runs as shown: the bot answers the message, and the stand-in holds what it sent', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const info = vi.spyOn(console, 'info').mockImplementation(() => {}); // the SDK's own announcements
-    try {
-      await options.run();
-      expect(log.mock.calls).toEqual(options.printed);
-    } finally {
-      log.mockRestore();
-      info.mockRestore();
-    }
-  });
-}
-
-/**
  * Checks a README section's example as a package's readme.test.ts does: the first `ts` block under
  * `## <heading>` is the program at `example` from its first import down, the `sh` block above it
- * installs every package the program imports, and the program prints `printed` (one array of
- * `console.log` arguments per call) when run by `run` (its dynamic import).
+ * installs every package the program imports (and `@parley/testing`, the optional peer a `/testing`
+ * stand-in needs), the program keeps to `maxStatements` lines of statements when that is given,
+ * and it prints `printed` (one array of `console.log` arguments per call) when run by `run` (its
+ * dynamic import), with the SDKs' own `console.info` announcements kept off the output.
  */
 export function describeReadmeExample(options: {
   readonly readme: URL;
@@ -127,13 +85,14 @@ export function describeReadmeExample(options: {
   readonly example: URL;
   readonly run: () => Promise<unknown>;
   readonly printed: readonly unknown[][];
+  /** The most lines of statements (not blank, not imports) the example may hold; unchecked if not given. */
+  readonly maxStatements?: number;
 }): void {
-  const program = readFileSync(options.example, 'utf8');
-  const logged = captureLogs();
   const block = (lang: 'ts' | 'sh'): string =>
     readmeSectionBlock(options.readme, `## ${options.heading}`, lang);
   describe(`README: ${options.heading}`, () => {
     it('shows exactly the code of its example program', () => {
+      const program = readFileSync(options.example, 'utf8');
       expect(block('ts')).toBe(program.slice(program.indexOf('\nimport ') + 1));
     });
     it('installs every package the example imports, and @parley/testing for a stand-in', () => {
@@ -141,15 +100,31 @@ export function describeReadmeExample(options: {
         .trim()
         .split(/\s+/)
         .slice(2)
-        .filter((word) => word !== '-D'); // npm install …
+        .filter((word) => word !== '-D'); // npm install [-D] …
       const needed = new Set(importedPackages(block('ts')));
       // a `/testing` stand-in needs @parley/testing, its package's optional peer
       if (/from '@parley\/[a-z-]+\/testing'/.test(block('ts'))) needed.add('@parley/testing');
       expect(installed.sort()).toEqual([...needed].sort());
     });
+    const { maxStatements } = options;
+    if (maxStatements !== undefined) {
+      it(`keeps the example to ${maxStatements} lines of statements at most`, () => {
+        const statements = block('ts')
+          .split('\n')
+          .filter((line) => line.trim() !== '' && !line.startsWith('import '));
+        expect(statements.length).toBeLessThanOrEqual(maxStatements);
+      });
+    }
     it('runs as shown and prints what its comments say', async () => {
-      await options.run();
-      expect(logged).toEqual(options.printed);
+      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+      const info = vi.spyOn(console, 'info').mockImplementation(() => {}); // the SDKs' own announcements
+      try {
+        await options.run();
+        expect(log.mock.calls).toEqual(options.printed);
+      } finally {
+        log.mockRestore();
+        info.mockRestore();
+      }
     });
   });
 }

@@ -3,15 +3,16 @@
 // against the exported stand-in), and its install line names every package it imports.
 import { expect, it } from 'vitest';
 import {
+  describeReadmeExample,
   importedPackages,
   readmeSectionBlock,
-  testOfflineExample,
 } from '../../../../tests/support/readme-block.js';
 import { settledFetch } from '../src/testing.js';
 
 const readme = new URL('../README.md', import.meta.url);
 
-testOfflineExample({
+describeReadmeExample({
+  heading: 'Test your bot offline',
   readme,
   example: new URL('./readme/offline.ts', import.meta.url),
   run: async () => {

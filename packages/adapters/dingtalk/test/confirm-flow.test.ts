@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
 import type { ConfirmDecision } from '@parley/confirm';
+import { restartResuming } from '../../../../tests/support/gate-bot.js';
 import { ACTION, ALICE, type Bot, GROUP, MALLORY, startBot, TEMPLATE } from './harness.js';
 
 let bots: Bot[] = [];
@@ -93,10 +94,7 @@ describe('the channel-confirmation flow on DingTalk (stream mode)', () => {
     const first = await started();
     void begin(first);
     await first.nextPrompt().catch(() => undefined);
-    const resumed: ConfirmDecision[] = [];
-    const second = await first.restart({
-      resume: { [ACTION.name]: (decision) => void resumed.push(decision) },
-    });
+    const { bot: second, resumed } = await restartResuming(first);
     bots = [second];
     expect(second.gate.pending()).toMatchObject([{ restored: true, requester: ALICE }]);
     second.clock.advance(1_000);

@@ -3,27 +3,20 @@
 import { vi } from 'vitest';
 import { DWClient } from 'dingtalk-stream';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
-import {
-  type ConfirmEvents,
-  type ConfirmGate,
-  type ConfirmGateOptions,
-  createConfirmGate,
-} from '@parley/confirm';
-import {
-  createManualClock,
-  createMemoryStore,
-  createSequentialIds,
-  type ManualClock,
-  type Store,
-} from '@parley/core';
+import type { ConfirmGateOptions } from '@parley/confirm';
+import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
+import type { ManualClock, Store } from '@parley/core';
 import {
   createDingTalkAdapter,
   type DingTalkAdapterOptions,
   type DingTalkAdapterError,
 } from '../src/index.js';
 import { createDingTalkStandIn, type DingTalkStandIn } from '@parley/dingtalk/testing';
+import { type GateBot, startGateBot, T0 } from '../../../../tests/support/gate-bot.js';
 
-export const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+// The suites' clock start, gate secret and action, shared with the other adapters' tests.
+export { ACTION, SECRET, T0 } from '../../../../tests/support/gate-bot.js';
+
 export const GROUP = 'cidQ9bCw8YyUu6Hc1Aq0Zfg==';
 export const ALICE = 'manager4521';
 export const MALLORY = 'staff0666';
@@ -38,24 +31,13 @@ export function startDingTalk(clock: ManualClock): Promise<DingTalkStandIn> {
   return createDingTalkStandIn({ clock, clientId: ROBOT_CODE, conversationId: GROUP, userId: ALICE });
 }
 
-export const SECRET = 'parley-test-secret-0123456789';
-export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
 export const TEMPLATE = 'a1b2c3d4-parley-confirm.schema';
 
 let processes = 0;
 
-export interface Bot {
-  readonly clock: ManualClock;
-  readonly store: Store;
+/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`), on the suite's stand-in. */
+export interface Bot extends GateBot<Process, Bot> {
   readonly dingtalk: DingTalkStandIn;
-  readonly client: DWClient;
-  readonly bus: MessageBus;
-  readonly gate: ConfirmGate;
-  readonly errors: DingTalkAdapterError[];
-  readonly refused: ConfirmEvents['refused'][];
-  nextPrompt(): Promise<ConfirmEvents['prompted']>;
-  restart(more?: Partial<ConfirmGateOptions>): Promise<Bot>;
-  close(): Promise<void>;
 }
 
 export interface BotOptions {
@@ -115,48 +97,10 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const store = options.shared?.store ?? createMemoryStore({ clock });
   const dingtalk = options.shared?.dingtalk ?? (await startDingTalk(clock));
   const process = await startProcess(clock, dingtalk, options.adapter);
-  const { client, bus, errors } = process;
-  const gate = createConfirmGate({
-    bus,
-    clock,
-    store,
-    secret: SECRET,
-    generateId: createSequentialIds(`cfm_${processes}_`),
-    ...options.gate,
-  });
-  await gate.ready;
-  const refused: ConfirmEvents['refused'][] = [];
-  gate.on('refused', (event) => refused.push(event));
-  const bot: Bot = {
-    clock,
-    store,
-    dingtalk,
-    client,
-    bus,
-    gate,
-    errors,
-    refused,
-    nextPrompt: () =>
-      new Promise((resolve) => {
-        const off = gate.on('prompted', (event) => {
-          off();
-          resolve(event);
-        });
-      }),
-    async restart(more = {}) {
-      await bot.close();
-      return startBot({
-        gate: { ...options.gate, ...more },
-        adapter: options.adapter,
-        shared: { clock, store, dingtalk },
-      });
-    },
-    async close() {
-      await gate.close();
-      await process.close();
-    },
-  };
-  return bot;
+  const bot = await startGateBot({ clock, store }, process, `cfm_${processes}_`, options.gate, (gate) =>
+    startBot({ gate, adapter: options.adapter, shared: { clock, store, dingtalk } }),
+  );
+  return { ...bot, dingtalk };
 }
 
 let current: Bot | undefined;

@@ -2,19 +2,8 @@
 // CardActionHandler behind the SDK's own HTTP adapter) + bus + hygiene + confirm gate.
 import * as lark from '@larksuiteoapi/node-sdk';
 import { createHygieneInterceptor, createMessageBus, type MessageBus } from '@parley/bus';
-import {
-  type ConfirmEvents,
-  type ConfirmGate,
-  type ConfirmGateOptions,
-  createConfirmGate,
-} from '@parley/confirm';
-import {
-  createManualClock,
-  createMemoryStore,
-  createSequentialIds,
-  type ManualClock,
-  type Store,
-} from '@parley/core';
+import type { ConfirmGateOptions } from '@parley/confirm';
+import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
 import {
   createFeishuAdapter,
   type FeishuAdapter,
@@ -23,36 +12,22 @@ import {
 } from '../src/index.js';
 import { createFeishuStandIn, type FeishuStandIn } from '@parley/feishu/testing';
 import { serveLoopback } from '@parley/testing/loopback';
+import { type GateBot, startGateBot, T0 } from '../../../../tests/support/gate-bot.js';
 
-export const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+// The suites' clock start, gate secret and action, shared with the other adapters' tests.
+export { ACTION, SECRET, T0 } from '../../../../tests/support/gate-bot.js';
+
 export const BOT = 'ou_bot_7f3a';
 export const ALICE = 'ou_alice_2b91';
 export const MALLORY = 'ou_mallory_6c04';
 export const CHAT = 'oc_ops_5d1e';
 
-export const SECRET = 'parley-test-secret-0123456789';
-export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
-
 const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 let apps = 0;
 
-export interface Bot {
-  readonly clock: ManualClock;
-  readonly store: Store;
+/** A bot process with its confirm gate (`gate`, `refused`, `nextPrompt`), on the suite's stand-in. */
+export interface Bot extends GateBot<Process, Bot> {
   readonly feishu: FeishuStandIn;
-  readonly bus: MessageBus;
-  readonly adapter: FeishuAdapter;
-  readonly gate: ConfirmGate;
-  readonly errors: FeishuAdapterError[];
-  readonly refused: ConfirmEvents['refused'][];
-  /** The bot's card request URL, for a subscription with the older card callbacks. */
-  readonly cardsUrl: string;
-  readonly eventsUrl: string;
-  /** Resolves at the gate's next `prompted` event. */
-  nextPrompt(): Promise<ConfirmEvents['prompted']>;
-  /** The same store, stand-in and clock; a new process. */
-  restart(more?: Partial<ConfirmGateOptions>): Promise<Bot>;
-  close(): Promise<void>;
 }
 
 export interface BotOptions {
@@ -68,6 +43,7 @@ export interface Process {
   readonly adapter: FeishuAdapter;
   readonly errors: FeishuAdapterError[];
   readonly eventsUrl: string;
+  /** The bot's card request URL, for a subscription with the older card callbacks. */
   readonly cardsUrl: string;
   close(): Promise<void>;
 }
@@ -138,50 +114,10 @@ export async function startBot(options: BotOptions = {}): Promise<Bot> {
   const store = options.shared?.store ?? createMemoryStore({ clock });
   const feishu = options.shared?.feishu ?? (await startFeishu(clock));
   const process = await startProcess(clock, feishu, options.adapter, options.appSecret);
-  const { bus, adapter, errors } = process;
-  const gate = createConfirmGate({
-    bus,
-    clock,
-    store,
-    secret: SECRET,
-    generateId: createSequentialIds(`cfm_${apps}_`),
-    ...options.gate,
-  });
-  await gate.ready;
-  const refused: ConfirmEvents['refused'][] = [];
-  gate.on('refused', (event) => refused.push(event));
-  const bot: Bot = {
-    clock,
-    store,
-    feishu,
-    bus,
-    adapter,
-    gate,
-    errors,
-    refused,
-    eventsUrl: process.eventsUrl,
-    cardsUrl: process.cardsUrl,
-    nextPrompt: () =>
-      new Promise((resolve) => {
-        const off = gate.on('prompted', (event) => {
-          off();
-          resolve(event);
-        });
-      }),
-    async restart(more = {}) {
-      await bot.close();
-      return startBot({
-        gate: { ...options.gate, ...more },
-        adapter: options.adapter,
-        shared: { clock, store, feishu },
-      });
-    },
-    async close() {
-      await gate.close();
-      await process.close();
-    },
-  };
-  return bot;
+  const bot = await startGateBot({ clock, store }, process, `cfm_${apps}_`, options.gate, (gate) =>
+    startBot({ gate, adapter: options.adapter, shared: { clock, store, feishu } }),
+  );
+  return { ...bot, feishu };
 }
 
 /** The card JSON of a recorded interactive message. */

@@ -2,18 +2,12 @@
 // bus and the confirm gate, against the Bot API stand-in: the prompt card is sent, "确认" from the
 // requester executes once, another member's click is refused, a redelivered update changes
 // nothing, and a restart (a new bot, bus and gate on the same store) keeps the pending confirmation.
-import {
-  type ConfirmDecision,
-  type ConfirmEvents,
-  type ConfirmGate,
-  createConfirmGate,
-} from '@parley/confirm';
-import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
+import type { ConfirmDecision } from '@parley/confirm';
+import { createManualClock, createMemoryStore, type ManualClock } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ConfirmSeed, createConfirmSeed } from '../../../../tests/support/confirm-seed.js';
 import type { TelegramStandIn } from '../src/testing.js';
 import { ALICE, GROUP_ID, type Harness, MALLORY, MODES, startHarness, startStandIn, T0 } from './helpers.js';
-
-const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } };
 
 interface Keyboard {
   inline_keyboard: { text: string; callback_data: string }[][];
@@ -22,38 +16,15 @@ interface Keyboard {
 describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
   let clock: ManualClock;
   let api: TelegramStandIn;
-  let store: Store;
   let h: Harness;
-  let gate: ConfirmGate;
-  let executed: number;
-  const refused: ConfirmEvents['refused'][] = [];
-  const ignored: ConfirmEvents['ignored'][] = [];
-
-  async function start(): Promise<void> {
-    h = await startHarness({ mode, clock, api });
-    gate = createConfirmGate({ bus: h.bus, clock, store });
-    gate.on('refused', (event) => refused.push(event));
-    gate.on('ignored', (event) => ignored.push(event));
-    await gate.ready;
-  }
-
-  /** What the destructive tool does: ask, then run only on an authorised decision. */
-  async function purge(decision: ConfirmDecision): Promise<void> {
-    if ((await gate.authorize(decision, ACTION)).ok) executed++;
-  }
+  let seed: ConfirmSeed;
 
   /** The agent's side: a user's /purge arrives on the bus, and the tool asks for confirmation. */
   async function requestPurge(): Promise<{ decision: Promise<ConfirmDecision>; keyboard: Keyboard }> {
     await h.feed(api.updates.message('/purge', { date: T0 }));
     const message = await h.bus.receiveInbound();
-    const prompted = new Promise((resolve) => gate.on('prompted', resolve));
     const sends = api.calls('sendMessage').length;
-    const decision = gate.request({
-      sessionKey: message.sessionKey,
-      requester: message.senderId,
-      action: ACTION,
-      summary: ACTION.args.sql,
-    });
+    const { decision, prompted } = seed.ask(message);
     const sent = await api.waitFor('sendMessage', sends + 1);
     await prompted;
     return { decision, keyboard: sent.params['reply_markup'] as Keyboard };
@@ -62,15 +33,13 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
   beforeEach(async () => {
     clock = createManualClock({ now: T0 * 1000 });
     api = await startStandIn(clock);
-    store = createMemoryStore({ clock });
-    executed = 0;
-    refused.length = 0;
-    ignored.length = 0;
-    await start();
+    seed = createConfirmSeed({ clock, store: createMemoryStore({ clock }) });
+    h = await startHarness({ mode, clock, api });
+    await seed.start(h.bus);
   });
 
   afterEach(async () => {
-    await gate.close();
+    await seed.gate.close();
     await h.stop();
     await api.close();
   });
@@ -94,11 +63,11 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     await h.feed(reply);
     const settled = await decision;
     expect(settled).toMatchObject({ outcome: 'confirmed', decidedBy: String(ALICE.id) });
-    await purge(settled);
+    await seed.purge(settled);
     const sends = api.calls('sendMessage').length;
     await h.feed(reply); // Telegram delivers the same update again
-    await purge(settled); // and the tool, asked again, refuses to run twice
-    expect(executed).toBe(1);
+    await seed.purge(settled); // and the tool, asked again, refuses to run twice
+    expect(seed.executed).toBe(1);
     expect(api.calls('sendMessage')).toHaveLength(sends);
     expect(h.bus.size.inbound).toBe(0);
   });
@@ -107,14 +76,14 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     const { decision, keyboard } = await requestPurge();
     const confirm = keyboard.inline_keyboard[0]?.[0]?.callback_data as string;
     await h.feed(api.updates.click(confirm, { from: MALLORY }));
-    expect(refused).toMatchObject([{ code: 'not_allowed', senderId: String(MALLORY.id) }]);
-    expect(gate.pending()).toHaveLength(1);
+    expect(seed.refused).toMatchObject([{ code: 'not_allowed', senderId: String(MALLORY.id) }]);
+    expect(seed.gate.pending()).toHaveLength(1);
     clock.advance(1_000);
     await h.feed(api.updates.click(confirm, { from: ALICE }));
     const settled = await decision;
     expect(settled).toMatchObject({ outcome: 'confirmed', reason: 'card', decidedBy: String(ALICE.id) });
-    await purge(settled);
-    expect(executed).toBe(1);
+    await seed.purge(settled);
+    expect(seed.executed).toBe(1);
     // Every click is acknowledged, so no button keeps spinning.
     expect(api.calls('answerCallbackQuery')).toHaveLength(2);
   });
@@ -123,14 +92,14 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     api.onSend(() => clock.advance(300)); // sent at T0, delivered at T0 + 0.3 s, stamped T0 by Telegram
     const { decision } = await requestPurge();
     await h.feed(api.updates.message('确认', { date: T0 })); // arrived after the send resolved, in the prompt's second
-    expect(ignored).toEqual([]);
+    expect(seed.ignored).toEqual([]);
     expect(await decision).toMatchObject({ outcome: 'confirmed' });
   });
 
   it("counts the requester's click that reaches the bot before Telegram's answer to the prompt's send", async () => {
     // Telegram shows the card and Alice clicks; the click's update reaches the bot while the answer
     // to sendMessage is still on its way. The button is on the delivered card, so the click counts.
-    await gate.close();
+    await seed.gate.close();
     await h.stop();
     let arrived!: () => void;
     const clicked = new Promise<void>((resolve) => {
@@ -146,16 +115,10 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
       api,
       setup: (_bot, bus) => void bus.intercept({ name: 'watch', intercept: watch }),
     });
-    gate = createConfirmGate({ bus: h.bus, clock, store });
-    gate.on('refused', (event) => refused.push(event));
+    await seed.start(h.bus);
     let answer!: () => void;
     api.onSend(() => new Promise<void>((resolve) => (answer = resolve)));
-    const decision = gate.request({
-      sessionKey: `telegram:${GROUP_ID}`,
-      requester: String(ALICE.id),
-      action: ACTION,
-      summary: ACTION.args.sql,
-    });
+    const { decision } = seed.ask({ sessionKey: `telegram:${GROUP_ID}`, senderId: String(ALICE.id) });
     const sent = await api.waitFor('sendMessage');
     const keyboard = sent.params['reply_markup'] as Keyboard;
     const fed = h.feed(
@@ -165,7 +128,7 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
     clock.advance(300); // the answer to sendMessage arrives 0.3 s after the click
     answer();
     await fed; // the click is handled
-    expect(refused).toEqual([]);
+    expect(seed.refused).toEqual([]);
     expect(await decision).toMatchObject({
       outcome: 'confirmed',
       reason: 'card',
@@ -175,30 +138,26 @@ describe.each(MODES)('the confirmation seed on grammY (%s)', (mode) => {
 
   it('keeps the pending confirmation across a restart: a new bot, bus and gate on the same store', async () => {
     const { decision } = await requestPurge();
-    await gate.close();
+    await seed.gate.close();
     expect(await decision).toMatchObject({ outcome: 'aborted', reason: 'closed' });
     await h.stop();
 
     const resumed: ConfirmDecision[] = [];
     h = await startHarness({ mode, clock, api });
-    gate = createConfirmGate({
-      bus: h.bus,
-      clock,
-      store,
+    await seed.start(h.bus, {
       resume: {
         'sql.delete': async (settled) => {
           resumed.push(settled);
-          await purge(settled);
+          await seed.purge(settled);
         },
       },
     });
-    await gate.ready;
-    expect(gate.pending()).toMatchObject([{ restored: true, requester: String(ALICE.id) }]);
-    const decided = new Promise((resolve) => gate.on('decided', resolve));
+    expect(seed.gate.pending()).toMatchObject([{ restored: true, requester: String(ALICE.id) }]);
+    const decided = new Promise((resolve) => seed.gate.on('decided', resolve));
     await h.feed(api.updates.message('确认', { date: T0 + 2 }));
     await decided;
     expect(resumed).toMatchObject([{ outcome: 'confirmed' }]);
-    expect(executed).toBe(1);
+    expect(seed.executed).toBe(1);
     expect(h.bus.size.inbound).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { generateText, type ModelMessage, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { type AiSdkBridge, type AiSdkBridgeOptions, createAiSdkBridge } from '../src/index.js';
+import { nextPrompt } from '../../../../tests/support/confirm-chat.js';
 
 export interface Shop {
   readonly tables: Set<string>;
@@ -83,14 +84,7 @@ export async function startProcess(
     ...more,
   });
   await bridge.ready;
-  const nextPrompt = (): Promise<ConfirmEvents['prompted']> =>
-    new Promise((resolve) => {
-      const off = bridge.confirmGate.on('prompted', (event) => {
-        off();
-        resolve(event);
-      });
-    });
-  return { bus, channel, bridge, nextPrompt };
+  return { bus, channel, bridge, nextPrompt: () => nextPrompt(bridge.confirmGate) };
 }
 
 export function sharedWorld(): { clock: ManualClock; store: Store; shop: Shop } {

@@ -1,74 +1,19 @@
 import { AIMessageChunk, type ToolMessage } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { createMessageBus, type MessageBus } from '@parley/bus';
-import { type ConfirmGate, type ConfirmGateOptions, createConfirmGate } from '@parley/confirm';
-import {
-  createManualClock,
-  createMemoryStore,
-  createSequentialIds,
-  type ManualClock,
-  type Store,
-} from '@parley/core';
-import { createFakeChannel, type FakeChannel } from '@parley/testing';
+import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import type { ManualClock, Store } from '@parley/core';
 import { defineTool } from '@parley/tools';
 import { z } from 'zod';
-import { createGatedToolNode, type GraphResumed } from '../src/index.js';
+import { createGatedToolNode, type GraphResumed, type NodeConfirmation } from '../src/index.js';
 
-export interface Chat {
-  readonly clock: ManualClock;
-  readonly store: Store;
-  readonly bus: MessageBus;
-  readonly channel: FakeChannel;
-  readonly confirm: ConfirmGate;
-  /** Resolves once the next prompt was delivered. */
-  nextPrompt(): Promise<unknown>;
-  /** Answers every prompt with `text` as alice in g1, from now on. */
-  answerWith(text: string): void;
-  /** A new confirm gate over the same store and clock, on a new bus and chat: a restart. */
-  restart(options?: Partial<ConfirmGateOptions>): Promise<Chat>;
-}
+// The confirm gate on a fake chat, shared with the other bridges' tests.
+export { type Chat, chat, closedAfterEach, SESSION } from '../../../../tests/support/confirm-chat.js';
 
-export const SESSION = { sessionKey: 'feishu:g1', requester: 'alice' } as const;
-
-export async function chat(
-  options: Partial<ConfirmGateOptions> = {},
-  shared?: { clock: ManualClock; store: Store },
-): Promise<Chat> {
-  const clock = shared?.clock ?? createManualClock({ now: 1_000_000 });
-  const store = shared?.store ?? createMemoryStore({ clock });
-  const bus = createMessageBus({ clock });
-  const channel = createFakeChannel({ channel: 'feishu', clock });
-  await bus.attach(channel);
-  const confirm = createConfirmGate({
-    bus,
-    clock,
-    store,
-    generateId: createSequentialIds(shared === undefined ? 'cfm_' : 'cfm_r'),
-    ...options,
-  });
-  await confirm.ready;
-  return {
-    clock,
-    store,
-    bus,
-    channel,
-    confirm,
-    nextPrompt: () =>
-      new Promise((resolve) => {
-        const off = confirm.on('prompted', (event) => {
-          off();
-          resolve(event);
-        });
-      }),
-    answerWith(text) {
-      confirm.on('prompted', () => {
-        void channel.say('g1', 'alice', text);
-      });
-    },
-    restart: (more = {}) => chat(more, { clock, store }),
-  };
-}
+/** A graph's state: the table its node works on, and the confirmations the node was answered. */
+export const State = Annotation.Root({
+  table: Annotation<string>,
+  answers: Annotation<NodeConfirmation[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+});
 
 /** The rows of a table a model may read and delete; counts every run of each tool. */
 export function rowTools() {

@@ -1,23 +1,15 @@
-import { Annotation, Command, END, interrupt, MemorySaver, START, StateGraph } from '@langchain/langgraph';
+import { Command, END, interrupt, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { isParleyError } from '@parley/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CONFIRM_INTERRUPT_KIND,
   type NodeConfirmation,
   requestConfirmation,
   runWithConfirmation,
 } from '../src/index.js';
-import { chat, SESSION } from './helpers.js';
+import { chat, closedAfterEach, SESSION, State } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
-
-const State = Annotation.Root({
-  table: Annotation<string>,
-  answers: Annotation<NodeConfirmation[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
-});
+const open = closedAfterEach();
 
 /** A node that asks `times` confirmations in a row (one interrupt each), then reports them. */
 function dropGraph(times = 1) {

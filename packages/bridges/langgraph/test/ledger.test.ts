@@ -1,19 +1,11 @@
-import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
+import { END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { createLedger, verifyLedger } from '@parley/ledger';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type NodeConfirmation, requestConfirmation, runWithConfirmation } from '../src/index.js';
-import { chat, SESSION } from './helpers.js';
+import { chat, closedAfterEach, SESSION, State } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
-
-const State = Annotation.Root({
-  table: Annotation<string>,
-  answers: Annotation<NodeConfirmation[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
-});
+const open = closedAfterEach();
 
 describe('a ledger given to the confirm gate a graph runs with', () => {
   it('receives the node’s request, prompt, answer, decision and authorization, and the chain verifies', async () => {

@@ -2,14 +2,11 @@
 // closed gate's answer never resumes a thread: the next process asks and resumes it.
 import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { graphResumeHandlers, runWithConfirmation } from '../src/index.js';
-import { agentGraph, chat, resumeCollector, SESSION, toolMessages } from './helpers.js';
+import { agentGraph, chat, closedAfterEach, resumeCollector, SESSION, toolMessages } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 describe('a prompt that could not be sent', () => {
   it('answers the tool call confirmation_failed, never that the user did not confirm', async () => {

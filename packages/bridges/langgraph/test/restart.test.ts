@@ -2,19 +2,16 @@ import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import type { ConfirmDecision } from '@parley/confirm';
 import { isParleyError, type Store } from '@parley/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type ConfirmableGraph,
   type GraphResumed,
   graphResumeHandlers,
   runWithConfirmation,
 } from '../src/index.js';
-import { agentGraph, chat, resumeCollector, rowTools, SESSION } from './helpers.js';
+import { agentGraph, chat, closedAfterEach, resumeCollector, rowTools, SESSION } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 const config = { configurable: { thread_id: 'thread-1' } };
 

@@ -1,13 +1,10 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMemoryStore } from '@parley/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGatedToolNode, runWithConfirmation } from '../src/index.js';
-import { agentGraph, chat, rowTools, SESSION, toolMessages } from './helpers.js';
+import { agentGraph, chat, closedAfterEach, rowTools, SESSION, toolMessages } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 

@@ -3,14 +3,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isParleyError } from '@parley/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMcpClientGate } from '../src/index.js';
-import { chat, connect, fileServer, SESSION } from './helpers.js';
+import { chat, closedAfterEach, connect, fileServer, SESSION } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 async function setup(
   more: Parameters<typeof createMcpClientGate>[0] extends infer O ? Partial<O> : never = {},

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type AnswerElicitationsOptions,
   answerElicitations,
@@ -9,12 +9,9 @@ import {
   ELICITATION_REFUSAL_META,
   type ElicitationRefusal,
 } from '../src/index.js';
-import { chat, connect, SESSION } from './helpers.js';
+import { chat, closedAfterEach, connect, SESSION } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 const CONFIRM_FORM: ElicitRequestFormParams = {
   message: 'Really wipe the staging database?',

@@ -1,22 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createMessageBus, type MessageBus } from '@parley/bus';
-import {
-  type ConfirmEvents,
-  type ConfirmGate,
-  type ConfirmGateOptions,
-  createConfirmGate,
-} from '@parley/confirm';
-import {
-  createManualClock,
-  createMemoryStore,
-  createSequentialIds,
-  type ManualClock,
-  type Store,
-} from '@parley/core';
-import { createFakeChannel, type FakeChannel } from '@parley/testing';
 import { z } from 'zod';
+
+// The confirm gate on a fake chat, shared with the other bridges' tests.
+export { type Chat, chat, closedAfterEach, SESSION } from '../../../../tests/support/confirm-chat.js';
 
 /** A file server: read_file is read-only, delete_file destructive, touch unannotated. */
 export interface Files {
@@ -82,54 +70,6 @@ export async function connect(
   const client = new Client({ name: 'bot', version: '1.0.0' }, capabilities);
   await client.connect(clientSide);
   return client;
-}
-
-export interface Chat {
-  readonly clock: ManualClock;
-  readonly store: Store;
-  readonly bus: MessageBus;
-  readonly channel: FakeChannel;
-  readonly confirm: ConfirmGate;
-  /** Resolves with the next prompt the gate sent. */
-  nextPrompt(): Promise<ConfirmEvents['prompted']>;
-  /** A new confirm gate over the same store and clock, on a new bus and chat: a restart. */
-  restart(options?: Partial<ConfirmGateOptions>): Promise<Chat>;
-}
-
-export const SESSION = { sessionKey: 'feishu:g1', requester: 'alice' } as const;
-
-export async function chat(
-  options: Partial<ConfirmGateOptions> = {},
-  shared?: { clock: ManualClock; store: Store },
-): Promise<Chat> {
-  const clock = shared?.clock ?? createManualClock({ now: 1_000_000 });
-  const store = shared?.store ?? createMemoryStore({ clock });
-  const bus = createMessageBus({ clock });
-  const channel = createFakeChannel({ channel: 'feishu', clock });
-  await bus.attach(channel);
-  const confirm = createConfirmGate({
-    bus,
-    clock,
-    store,
-    generateId: createSequentialIds(shared === undefined ? 'cfm_' : 'cfm_r'),
-    ...options,
-  });
-  await confirm.ready;
-  return {
-    clock,
-    store,
-    bus,
-    channel,
-    confirm,
-    nextPrompt: () =>
-      new Promise((resolve) => {
-        const off = confirm.on('prompted', (event) => {
-          off();
-          resolve(event);
-        });
-      }),
-    restart: (more = {}) => chat(more, { clock, store }),
-  };
 }
 
 /** Lets pending promise callbacks run (no timers involved). */

@@ -1,14 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { createLedger, verifyLedger } from '@parley/ledger';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answerElicitations } from '../src/index.js';
-import { chat, connect, SESSION } from './helpers.js';
+import { chat, closedAfterEach, connect, SESSION } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 describe('a ledger given to the confirm gate that answers elicitations', () => {
   it('receives the elicitation’s request, prompt, answer, decision and authorization, and the chain verifies', async () => {

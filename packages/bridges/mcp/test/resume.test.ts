@@ -1,17 +1,14 @@
 import type { ToolPolicy } from '@parley/tools';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMcpClientGate,
   type McpResumed,
   mcpResumeHandlers,
   type McpResumeOptions,
 } from '../src/index.js';
-import { type Chat, chat, connect, fileServer, flush, SESSION } from './helpers.js';
+import { chat, type Chat, closedAfterEach, connect, fileServer, flush, SESSION } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 interface State {
   frozen: boolean;

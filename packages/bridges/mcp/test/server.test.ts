@@ -5,15 +5,12 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createSequentialIds, isParleyError } from '@parley/core';
 import { createToolGate, defineTool } from '@parley/tools';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type McpServeOptions, serveToolGate } from '../src/index.js';
-import { chat, flush, SESSION } from './helpers.js';
+import { chat, closedAfterEach, flush, SESSION } from './helpers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
-});
+const open = closedAfterEach();
 
 const orders = new Map<number, string>();
 const ran: number[] = [];

@@ -27,6 +27,7 @@ import {
   createAgentsBridge,
   toInputGuardrail,
 } from '../src/index.js';
+import { nextPrompt } from '../../../../tests/support/confirm-chat.js';
 
 type OutputItem = ModelResponse['output'][number];
 
@@ -161,14 +162,7 @@ export async function startProcess(
     ...more,
   });
   await bridge.ready;
-  const nextPrompt = (): Promise<ConfirmEvents['prompted']> =>
-    new Promise((resolve) => {
-      const off = bridge.confirmGate.on('prompted', (event) => {
-        off();
-        resolve(event);
-      });
-    });
-  return { bus, channel, bridge, nextPrompt };
+  return { bus, channel, bridge, nextPrompt: () => nextPrompt(bridge.confirmGate) };
 }
 
 export async function flush(times = 20): Promise<void> {

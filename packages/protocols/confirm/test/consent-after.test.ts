@@ -86,12 +86,7 @@ describe('bounds', () => {
     const h = await setup({ maxPending: 3 });
     for (const chat of ['c1', 'c2', 'c3'])
       void h.gate.request({ sessionKey: `feishu:${chat}`, action: ACTION, summary: 's', requester: 'a' });
-    const refused = await h.gate.request({
-      sessionKey: 'feishu:c4',
-      action: ACTION,
-      summary: 's',
-      requester: 'a',
-    });
+    const refused = await h.request({ sessionKey: 'feishu:c4', requester: 'a' });
     expect(refused).toMatchObject({ outcome: 'refused', reason: 'too_many_pending' });
     expect(h.gate.pending()).toHaveLength(3);
     expect(await h.gate.authorize(refused, ACTION)).toEqual({ ok: false, code: 'unknown_decision' });

@@ -1,25 +1,13 @@
 import { createMessageBus } from '@parley/bus';
-import { createManualClock, createMemoryStore, createSequentialIds, type Store } from '@parley/core';
+import { createManualClock, createMemoryStore, createSequentialIds } from '@parley/core';
 import { createFakeChannel } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import { type ConfirmDecision, createConfirmGate } from '../src/index.js';
+import { withoutWatch } from '../../../../tests/support/stores.js';
 import { ACTION, buttonToken, flush, setup } from './helpers.js';
 
 // Issue 18, section 2: the deadline is checked when the decision is made, and host templates that
 // throw are contained.
-
-/** The memory store without `watch`: gates on it learn of each other only by reading. */
-function withoutWatch(store: Store): Store {
-  return {
-    get: (key) => store.get(key),
-    getEntry: (key) => store.getEntry(key),
-    set: (key, value, options) => store.set(key, value, options),
-    delete: (key) => store.delete(key),
-    compareAndSet: (key, version, value, options) => store.compareAndSet(key, version, value, options),
-    list: (prefix) => store.list(prefix),
-    close: () => store.close(),
-  };
-}
 
 describe('the deadline at the moment of deciding', () => {
   it('[CONSENT-07] decides timed_out, not confirmed, for a 确认 that reaches a restarted gate past the deadline', async () => {
@@ -116,12 +104,7 @@ describe('the deadline at the moment of deciding', () => {
     '[CONSENT-10] contains a %s template that fails: aborted / prompt_failed, an error event, nothing unhandled',
     async (_, messages, unrecognised) => {
       const h = await setup({ messages, unrecognised, maxReprompts: 1 });
-      const decision = h.gate.request({
-        sessionKey: 'feishu:g1',
-        action: ACTION,
-        summary: 'DELETE',
-        requester: 'alice',
-      });
+      const decision = h.request();
       if (unrecognised === 'reprompt') {
         await h.nextPrompt();
         await h.channel.say('g1', 'alice', 'what?');

@@ -2,27 +2,15 @@ import { createManualClock, createMemoryStore } from '@parley/core';
 import { createFakeStore } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import type { ConfirmDecision } from '../src/index.js';
-import { ACTION, flush, settledNow, setup, setupSlow } from './helpers.js';
+import { DROP_REQUEST, flush, settledNow, setup, setupSlow, YES3 } from './helpers.js';
 
 // Issue 18, section 1: a reply counts only for a prompt that was delivered before it was written.
-
-const DROP = { name: 'sql.drop', args: { sql: 'DROP TABLE customers' } };
-const YES3 = [
-  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
-  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
-  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
-];
 
 describe('a reply counts only for a prompt delivered before it was written', () => {
   it('[CONSENT-01] does not let a second 确认 of one polling batch confirm the queued request whose prompt was never seen', async () => {
     const h = await setup();
     const a = await h.ask();
-    const b = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: DROP,
-      summary: DROP.args.sql,
-      requester: 'alice',
-    });
+    const b = h.request(DROP_REQUEST);
     await h.nextQueued();
     h.clock.advance(1_000);
     const written = { createdAt: h.clock.now() - 1 }; // both written before the batch arrives
@@ -45,12 +33,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
     let release: () => void = () => {};
     store.before('compareAndSet', () => new Promise<void>((resolve) => (release = resolve)));
     const h = await setup({ store }, { clock, store });
-    const decision = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
+    const decision = h.request();
     await flush();
     const reply = h.channel.say('g1', 'alice', '确认'); // nothing is shown yet
     expect((await settledNow(reply, 'the early reply')).status).toBe('intercepted'); // never held
@@ -77,12 +60,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
       holding = false;
       for (const resume of held.splice(0)) resume();
     };
-    const b = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: DROP,
-      summary: DROP.args.sql,
-      requester: 'alice',
-    });
+    const b = h.request(DROP_REQUEST);
     await flush();
     const reply = h.channel.say('g1', 'alice', '确认'); // typed while reading A's prompt; B's is being written
     expect((await settledNow(reply, 'the reply before B was sent')).status).toBe('intercepted');
@@ -97,14 +75,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
 
   it('[CONSENT-04] counts three back-to-back YES replies for the first step only while prompts 2 and 3 are unsent', async () => {
     const s = await setupSlow();
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-      steps: YES3,
-    });
-    await flush();
+    const { decision } = await s.ask({ steps: YES3 });
     s.slow.deliverNext();
     await flush();
     s.clock.advance(1_000);
@@ -129,13 +100,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
 
   it('[CONSENT-05] never leaves a confirmation answerable when its send fails or hangs', async () => {
     const s = await setupSlow({ timeoutMs: 60_000 });
-    const hung = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
-    await flush();
+    const { decision: hung } = await s.ask();
     s.clock.advance(1_000);
     const reply = s.slow.say('g1', 'alice', '确认'); // judged at once: too early, and the person is told
     expect((await reply).status).toBe('intercepted');
@@ -149,13 +114,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
 
   it('[CONSENT-06] does not count a reply the platform placed level with the prompt (a tie of create times)', async () => {
     const s = await setupSlow();
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
-    await flush();
+    const { decision } = await s.ask();
     s.slow.deliverNext({ order: { scope: 'g1', position: [5_000_000] } }); // Feishu: create_time in ms
     await flush();
     await s.slow.say('g1', 'alice', '确认', { order: { scope: 'g1', position: [5_000_000] } });
@@ -166,13 +125,7 @@ describe('a reply counts only for a prompt delivered before it was written', () 
 
   it('counts a reply that arrives after delivery, whatever its clock stamp says (order, not clocks)', async () => {
     const s = await setupSlow();
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'DELETE',
-      requester: 'alice',
-    });
-    await flush();
+    const { decision } = await s.ask();
     s.slow.deliverNext();
     await flush();
     await s.slow.say('g1', 'alice', '确认', { createdAt: s.clock.now() - 5_000 }); // a platform clock behind ours

@@ -3,26 +3,18 @@ import { createMemoryStore, createSequentialIds } from '@parley/core';
 import { createFakeChannel } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import { type ConfirmDecision, createConfirmGate } from '../src/index.js';
-import { ACTION, flush, settledNow, setup, setupSlow } from './helpers.js';
+import { DROP_REQUEST, flush, REQUEST, settledNow, setup, setupSlow, YES3 } from './helpers.js';
 
 // Issue 30, section 1: whether a reply answers a prompt is decided by the order the gate saw
 // events in and by the platform's own per-chat order, never by a tie between two clocks. No time
 // passes in these tests between the replies and the prompts: every stamp ties. (The slow store
 // write before a first or a superseding prompt: CONSENT-02 and CONSENT-03.)
 
-const DROP = { name: 'sql.drop', args: { sql: 'DROP TABLE customers' } };
-const YES3 = [
-  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
-  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
-  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
-];
-const dropRequest = { sessionKey: 'feishu:g1', action: DROP, summary: DROP.args.sql, requester: 'alice' };
-
 describe('a reply that reached the gate before its prompt was sent', () => {
   it('[ORDER-01] does not confirm the queued DROP TABLE with the second 确认 of one batch', async () => {
     const h = await setup();
     const a = await h.ask();
-    const b = h.gate.request(dropRequest);
+    const b = h.request(DROP_REQUEST);
     await h.nextQueued();
     await Promise.all([h.channel.say('g1', 'alice', '确认'), h.channel.say('g1', 'alice', '确认')]);
     expect(await a.decision).toMatchObject({ outcome: 'confirmed' });
@@ -46,10 +38,10 @@ describe('a reply that reached the gate before its prompt was sent', () => {
       const decided: ConfirmDecision[] = [];
       gate.on('decided', ({ decision }) => decided.push(decision));
       const prompted = new Promise((resolve) => gate.on('prompted', resolve));
-      const a = gate.request({ sessionKey: 'feishu:g1', action: ACTION, summary: 'A', requester: 'alice' });
+      const a = gate.request(REQUEST);
       await prompted;
       const queued = new Promise((resolve) => gate.on('queued', resolve));
-      const b = gate.request(dropRequest);
+      const b = gate.request(DROP_REQUEST);
       await queued;
       await Promise.all([channel.say('g1', 'alice', '确认'), channel.say('g1', 'alice', '确认')]);
       expect((await a).outcome).toBe('confirmed');
@@ -73,13 +65,7 @@ describe('a reply that reached the gate before its prompt was sent', () => {
 describe('a reply that arrives while the prompt is in flight', () => {
   it('[ORDER-06] without a platform order: does not count, and tells the person at once that it came too early', async () => {
     const s = await setupSlow();
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'A',
-      requester: 'alice',
-    });
-    await flush();
+    const { decision } = await s.ask();
     const reply = s.slow.say('g1', 'alice', '确认');
     expect((await settledNow(reply, 'the in-flight reply')).status).toBe('intercepted'); // not held
     expect(s.ignored).toMatchObject([{ code: 'before_delivery' }]);
@@ -96,13 +82,7 @@ describe('a reply that arrives while the prompt is in flight', () => {
 
   it('[ORDER-07] with a platform order: counts once the receipt shows it was written after the prompt', async () => {
     const s = await setupSlow();
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'A',
-      requester: 'alice',
-    });
-    await flush();
+    const { decision } = await s.ask();
     const reply = s.slow.say('g1', 'alice', '确认', { order: { scope: 'g1', position: [11] } });
     s.slow.deliverNext({ order: { scope: 'g1', position: [10] } });
     expect((await reply).status).toBe('intercepted');
@@ -113,13 +93,7 @@ describe('a reply that arrives while the prompt is in flight', () => {
   it('[ORDER-08] with a platform order: does not count a reply the platform placed before or level with the prompt', async () => {
     for (const position of [[9], [10]]) {
       const s = await setupSlow();
-      const decision = s.gate.request({
-        sessionKey: 'feishu:g1',
-        action: ACTION,
-        summary: 'A',
-        requester: 'a',
-      });
-      await flush();
+      const { decision } = await s.ask({ requester: 'a' });
       const reply = s.slow.say('g1', 'a', '确认', { order: { scope: 'g1', position } });
       s.slow.deliverNext({ order: { scope: 'g1', position: [10] } });
       expect((await reply).status).toBe('intercepted');
@@ -133,13 +107,7 @@ describe('a reply that arrives while the prompt is in flight', () => {
 
   it('[ORDER-09] does not count a reply that arrives after delivery but that the platform placed before the prompt', async () => {
     const s = await setupSlow();
-    const decision = s.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'A',
-      requester: 'a',
-    });
-    await flush();
+    const { decision } = await s.ask({ requester: 'a' });
     s.slow.deliverNext({ order: { scope: 'g1', position: [10] } });
     await flush();
     await s.slow.say('g1', 'a', '确认', { order: { scope: 'g1', position: [9] } }); // a late poll

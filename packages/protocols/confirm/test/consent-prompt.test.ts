@@ -13,12 +13,7 @@ describe('what a prompt shows', () => {
   it('[PROMPT-SHOWN] announces each delivered prompt with its exact text, its card and the platform order', async () => {
     const h = await setup({ unrecognised: 'reprompt' });
     const first = h.nextPrompt();
-    const decision = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: PADDED_ACTION,
-      summary: 'x',
-      requester: 'alice',
-    });
+    const decision = h.request({ action: PADDED_ACTION, summary: 'x' });
     const shown = await first;
     const sent = h.channel.lastSent('g1');
     expect(shown).toMatchObject({ step: 0, reprompt: false, text: sent?.text, card: sent?.card });
@@ -169,10 +164,8 @@ describe('standing allowances', () => {
     h.clock.advance(60_000); // past the after-decision window
     const second = await h.ask({ requester: 'dave', approvers: ['carol'] });
     expect(h.gate.pending()).toMatchObject([{ id: second.id, state: 'prompted' }]);
-    const same = h.gate.request({
-      sessionKey: 'feishu:g1',
+    const same = h.request({
       action: { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } },
-      summary: 's',
       requester: 'erin',
       approvers: ['bob'],
     });

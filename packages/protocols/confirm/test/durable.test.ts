@@ -142,12 +142,7 @@ describe('standing allowance', () => {
     await h.channel.say('g1', 'alice', '总是允许');
     expect(await decision).toMatchObject({ outcome: 'confirmed', allowUntil: h.clock.now() + 60_000 });
     const sent = h.channel.sent.length;
-    const again = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'alice',
-    });
+    const again = await h.request();
     expect(again).toMatchObject({ outcome: 'confirmed', reason: 'standing_allowance', decidedBy: 'alice' });
     expect(h.channel.sent.length).toBe(sent);
     expect(await h.gate.authorize(again, ACTION)).toMatchObject({ ok: true });

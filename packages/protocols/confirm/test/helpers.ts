@@ -27,6 +27,7 @@ import {
   type ConfirmGate,
   type ConfirmGateOptions,
   type ConfirmRequest,
+  type ConfirmStep,
   createConfirmGate,
 } from '../src/index.js';
 
@@ -46,6 +47,8 @@ export interface Harness {
   nextPrompt(): Promise<ConfirmEvents['prompted']>;
   /** Resolves with the next `queued` event. */
   nextQueued(): Promise<ConfirmEvents['queued']>;
+  /** Starts `REQUEST` (with `overrides`) and returns its decision, without waiting for its prompt. */
+  request(overrides?: Partial<ConfirmRequest>): Promise<ConfirmDecision>;
   /** Starts a request in group chat g1 by alice and waits until it is prompted. */
   ask(overrides?: Partial<ConfirmRequest>): Promise<{ decision: Promise<ConfirmDecision>; id: string }>;
   /** A second gate on the same store and a fresh bus: a restart. */
@@ -53,6 +56,25 @@ export interface Harness {
 }
 
 export const ACTION = { name: 'sql.delete', args: { sql: 'DELETE FROM orders WHERE status = 1' } } as const;
+/** The request the harnesses make unless told otherwise: alice's DELETE in the Feishu group g1. */
+export const REQUEST = {
+  sessionKey: 'feishu:g1',
+  action: ACTION,
+  summary: ACTION.args.sql,
+  requester: 'alice',
+} as const;
+/** A second request in the same chat: alice's DROP TABLE, queued behind (or superseding) `REQUEST`. */
+export const DROP_REQUEST = {
+  ...REQUEST,
+  action: { name: 'sql.drop', args: { sql: 'DROP TABLE customers' } },
+  summary: 'DROP TABLE customers',
+} as const;
+/** Three exact steps, each answered with YES. */
+export const YES3: readonly ConfirmStep[] = [
+  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
+  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
+  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
+];
 
 /**
  * The platform behind the gates of one store: a restart or a replica (a gate on the same store)
@@ -85,20 +107,10 @@ export async function setup(
   gate.on('ignored', (event) => events.ignored.push(event));
   gate.on('refused', (event) => events.refused.push(event));
   gate.on('error', ({ error }) => events.error.push(error));
-  const nextPrompt = (): Promise<ConfirmEvents['prompted']> =>
-    new Promise((resolve) => {
-      const off = gate.on('prompted', (event) => {
-        off();
-        resolve(event);
-      });
-    });
-  const nextQueued = (): Promise<ConfirmEvents['queued']> =>
-    new Promise((resolve) => {
-      const off = gate.on('queued', (event) => {
-        off();
-        resolve(event);
-      });
-    });
+  const nextPrompt = (): Promise<ConfirmEvents['prompted']> => nextEvent(gate, 'prompted');
+  const request = (overrides: Partial<ConfirmRequest> = {}): Promise<ConfirmDecision> =>
+    gate.request({ ...REQUEST, ...overrides });
+  const nextQueued = (): Promise<ConfirmEvents['queued']> => nextEvent(gate, 'queued');
   const harness: Harness = {
     nextQueued,
     clock,
@@ -109,15 +121,10 @@ export async function setup(
     decided,
     events,
     nextPrompt,
+    request,
     async ask(overrides = {}) {
       const prompted = nextPrompt();
-      const decision = gate.request({
-        sessionKey: 'feishu:g1',
-        action: ACTION,
-        summary: ACTION.args.sql,
-        requester: 'alice',
-        ...overrides,
-      });
+      const decision = request(overrides);
       const { id } = await Promise.race([prompted, decision.then((d) => ({ id: d.id }))]);
       return { decision, id };
     },
@@ -200,6 +207,8 @@ export async function setupSlow(options: Partial<ConfirmGateOptions> = {}): Prom
   gate: ConfirmGate;
   ignored: ConfirmEvents['ignored'][];
   errors: unknown[];
+  /** Starts `REQUEST` (with `overrides`) and lets its prompt start sending: no time passes. */
+  ask(overrides?: Partial<ConfirmRequest>): Promise<{ decision: Promise<ConfirmDecision> }>;
 }> {
   const clock = createManualClock({ now: 1_000_000 });
   const bus = createMessageBus({ clock });
@@ -217,7 +226,12 @@ export async function setupSlow(options: Partial<ConfirmGateOptions> = {}): Prom
   const errors: unknown[] = [];
   gate.on('ignored', (event) => ignored.push(event));
   gate.on('error', ({ error }) => errors.push(error));
-  return { clock, bus, slow, gate, ignored, errors };
+  const ask = async (overrides: Partial<ConfirmRequest> = {}) => {
+    const decision = gate.request({ ...REQUEST, ...overrides });
+    await flush();
+    return { decision };
+  };
+  return { clock, bus, slow, gate, ignored, errors, ask };
 }
 
 /**
@@ -245,6 +259,16 @@ export async function slowOwnerAndFollower(
   const b = createConfirmGate({ bus: busB, clock, store, generateId: createSequentialIds('b_'), ...options });
   await Promise.all([a.ready, b.ready]);
   return { a, b, slow, busB, channelB };
+}
+
+/** Resolves with the next `name` event of `gate`. */
+function nextEvent<K extends 'prompted' | 'queued'>(gate: ConfirmGate, name: K): Promise<ConfirmEvents[K]> {
+  return new Promise((resolve) => {
+    const off = gate.on(name, (event) => {
+      off();
+      resolve(event);
+    });
+  });
 }
 
 /** Lets queued promise callbacks and store writes run (microtasks only; no time passes). */

@@ -48,12 +48,7 @@ describe('createConfirmGate({ ledger })', () => {
   it('refuses a request it cannot record (not_recorded) and never prompts it', async () => {
     const ledger = recordingLedger({ kinds: ['request'] });
     const h = await setup({ ledger });
-    const decision = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: ACTION.args.sql,
-      requester: 'alice',
-    });
+    const decision = await h.request();
     expect(decision).toMatchObject({ outcome: 'refused', reason: 'not_recorded' });
     expect(h.channel.sent).toHaveLength(0);
     expect(await h.gate.authorize(decision, ACTION)).toMatchObject({ ok: false });

@@ -9,12 +9,7 @@ describe('a second request for a busy session', () => {
     const h = await setup();
     const first = await h.ask();
     const wait = h.nextQueued();
-    const second = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: { name: 'drop' },
-      summary: 'DROP t',
-      requester: 'alice',
-    });
+    const second = h.request({ action: { name: 'drop' }, summary: 'DROP t' });
     expect(await wait).toMatchObject({ sessionKey: 'feishu:g1', position: 1 });
     expect(
       h.gate
@@ -34,24 +29,14 @@ describe('a second request for a busy session', () => {
   it('refuses it past maxQueuedPerSession with session_busy', async () => {
     const h = await setup({ maxQueuedPerSession: 0 });
     await h.ask();
-    const second = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'alice',
-    });
+    const second = await h.request();
     expect(second).toMatchObject({ outcome: 'refused', reason: 'session_busy' });
   });
 
   it('refuses it at once under whenPending: reject', async () => {
     const h = await setup({ whenPending: 'reject' });
     const first = await h.ask();
-    const second = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'alice',
-    });
+    const second = await h.request();
     expect(second).toMatchObject({ outcome: 'refused', reason: 'session_busy' });
     expect(h.gate.pending()).toHaveLength(1);
     await h.channel.say('g1', 'alice', '确认');
@@ -139,13 +124,7 @@ describe('cancellation, failures and close', () => {
     const { decision } = await h.ask({ signal: controller.signal });
     controller.abort();
     expect(await decision).toMatchObject({ outcome: 'aborted', reason: 'signal' });
-    const again = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'a',
-      signal: controller.signal,
-    });
+    const again = await h.request({ requester: 'a', signal: controller.signal });
     expect(again).toMatchObject({ outcome: 'aborted', reason: 'signal' });
     expect(h.clock.pendingTimers()).toBe(0);
     expect((await h.channel.say('g1', 'alice', 'hello')).status).toBe('queued'); // chat goes on to the agent
@@ -154,12 +133,7 @@ describe('cancellation, failures and close', () => {
   it('aborts with prompt_failed when the prompt cannot be sent', async () => {
     const h = await setup();
     h.channel.failSends(1);
-    const decision = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'alice',
-    });
+    const decision = await h.request();
     expect(decision).toMatchObject({ outcome: 'aborted', reason: 'prompt_failed' });
     expect(h.events.error).toHaveLength(1);
   });
@@ -211,12 +185,7 @@ describe('cancellation, failures and close', () => {
     const h = await setup();
     const { decision } = await h.ask();
     const wait = h.nextQueued();
-    const queued = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 'q',
-      requester: 'alice',
-    });
+    const queued = h.request();
     await wait;
     await h.gate.close();
     await h.gate.close();

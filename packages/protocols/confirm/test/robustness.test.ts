@@ -96,24 +96,14 @@ describe('races', () => {
 
   it('rejects a request with closed when the gate closes while it is being prepared', async () => {
     const h = await setup();
-    const pending = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'alice',
-    });
+    const pending = h.request();
     await h.gate.close();
     await expect(pending).rejects.toMatchObject({ code: 'closed' });
   });
 
   it('aborts as closed a request that was waiting for its allowance lookup', async () => {
     const h = await setup({ standingAllowanceMs: 1_000 });
-    const asked = h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'alice',
-    });
+    const asked = h.request();
     const queued = new Promise((resolve) => setTimeout(resolve, 0)); // let the digest finish (Web Crypto is async)
     await queued;
     await h.gate.close();
@@ -168,12 +158,7 @@ describe('races', () => {
     const { decision } = await h.ask();
     await h.channel.say('g1', 'bob', 'always allow');
     await decision;
-    const next = await h.gate.request({
-      sessionKey: 'feishu:g1',
-      action: ACTION,
-      summary: 's',
-      requester: 'carol',
-    });
+    const next = await h.request({ requester: 'carol' });
     expect(next).toMatchObject({ outcome: 'confirmed', reason: 'standing_allowance', decidedBy: 'bob' });
   });
 });

@@ -1,24 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfirmStep } from '../src/index.js';
-import { buttonToken, setup } from './helpers.js';
-
-const STEPS: readonly ConfirmStep[] = [
-  { prompt: 'This may be high-impact. Confirm #1 (YES).', expect: 'YES' },
-  { prompt: 'Please reconfirm #2 (YES).', expect: 'YES' },
-  { prompt: 'Final confirmation #3 (YES).', expect: 'YES' },
-];
+import { buttonToken, setup, YES3 } from './helpers.js';
 
 describe('exact multi-step confirmation', () => {
   it('confirms after three exact YES replies, prompting each step in turn', async () => {
     const h = await setup();
-    const { decision } = await h.ask({ steps: STEPS });
-    expect(h.channel.lastSent('g1')?.text).toBe(STEPS[0]?.prompt);
+    const { decision } = await h.ask({ steps: YES3 });
+    expect(h.channel.lastSent('g1')?.text).toBe(YES3[0]?.prompt);
     expect(h.channel.lastSent('g1')?.card).toBeUndefined();
-    for (const [index, step] of STEPS.entries()) {
+    for (const [index, step] of YES3.entries()) {
       expect(h.channel.lastSent('g1')?.text).toBe(step.prompt);
       const next = h.nextPrompt();
       await h.channel.say('g1', 'alice', 'YES');
-      if (index < STEPS.length - 1) expect(await next).toMatchObject({ step: index + 1, reprompt: false });
+      if (index < YES3.length - 1) expect(await next).toMatchObject({ step: index + 1, reprompt: false });
     }
     expect(await decision).toMatchObject({ outcome: 'confirmed', reason: 'reply', reply: 'YES' });
   });
@@ -29,14 +22,14 @@ describe('exact multi-step confirmation', () => {
     ['确认', 1],
   ])('blocks on %j and reports step %i as failed', async (reply, failedStep) => {
     const h = await setup();
-    const { decision } = await h.ask({ steps: STEPS });
+    const { decision } = await h.ask({ steps: YES3 });
     await h.channel.say('g1', 'alice', reply);
     expect(await decision).toMatchObject({ outcome: 'cancelled', reason: 'step_mismatch', failedStep });
   });
 
   it('reports the step that failed after earlier steps passed', async () => {
     const h = await setup();
-    const { decision } = await h.ask({ steps: STEPS });
+    const { decision } = await h.ask({ steps: YES3 });
     const next = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES');
     await next;
@@ -46,7 +39,7 @@ describe('exact multi-step confirmation', () => {
 
   it('counts one message for at most one step', async () => {
     const h = await setup();
-    const { decision } = await h.ask({ steps: STEPS });
+    const { decision } = await h.ask({ steps: YES3 });
     const second = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES');
     await second;
@@ -71,7 +64,7 @@ describe('exact multi-step confirmation', () => {
     const token = buttonToken(h.channel, 'confirm');
     await h.channel.say('g1', 'alice', '取消');
     await first.decision;
-    const { id } = await h.ask({ steps: STEPS });
+    const { id } = await h.ask({ steps: YES3 });
     await h.channel.click('g1', 'alice', { confirmation: `${id}.confirm` });
     expect(h.events.refused).toMatchObject([{ code: 'steps_required', id }]);
     expect(token).not.toContain(id);
@@ -79,7 +72,7 @@ describe('exact multi-step confirmation', () => {
 
   it('counts a redelivered platform event once: the same event id never advances a second step', async () => {
     const h = await setup();
-    const { decision } = await h.ask({ steps: STEPS });
+    const { decision } = await h.ask({ steps: YES3 });
     const second = h.nextPrompt();
     await h.channel.say('g1', 'alice', 'YES', { eventId: 'ev_1' });
     await second;

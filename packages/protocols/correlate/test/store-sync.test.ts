@@ -1,5 +1,6 @@
 import { createManualClock, createMemoryStore, createSequentialIds, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
+import { withoutWatch } from '../../../../tests/support/stores.js';
 import { shutdownProtocol } from '../src/index.js';
 import { createLead, faultyStore, flush, recordEvents, reply, storedRequestAt } from './helpers.js';
 
@@ -69,10 +70,6 @@ describe('hearing what another instance wrote', () => {
   });
 
   it('takes the time another instance settled a request from the store', async () => {
-    const withoutWatch = (store: Store): Store => {
-      const { watch: _watch, ...rest } = store;
-      return { ...rest, list: (prefix) => store.list(prefix) };
-    };
     const { a, b, clock, outcome } = await twoInstances(withoutWatch);
     clock.advance(1_000);
     await b.cancel('a_1');
