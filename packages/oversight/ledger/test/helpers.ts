@@ -1,4 +1,5 @@
 import { createManualClock, createMemoryStore, type ManualClock, type Store } from '@parley/core';
+export { until } from '../../../../tests/support/turns.js';
 import { createLedger, type Ledger, type LedgerInput, type LedgerOptions } from '../src/index.js';
 
 export const DIGEST = 'ab'.repeat(32);
@@ -56,13 +57,4 @@ export async function appendAll(
 /** Exported lines of a session, without the trailing empty line. */
 export async function linesOf(ledger: Ledger, session: string): Promise<string[]> {
   return (await ledger.exportLines(session)).trim().split('\n');
-}
-
-/** Yields to pending I/O until `ready()` holds; fails naming what it waited for after 100 turns. */
-export async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
-  for (let turn = 0; turn < 100; turn++) {
-    if (await ready()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }

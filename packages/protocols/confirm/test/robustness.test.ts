@@ -1,8 +1,10 @@
 import { createMessageBus } from '@parley/bus';
-import { createManualClock, createMemoryStore } from '@parley/core';
+import { createManualClock, createMemoryStore, type Store } from '@parley/core';
 import { createFakeStore, type FakeStore } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import { createConfirmGate } from '../src/index.js';
+import { delegating } from '../../../../tests/support/stores.js';
+import { until } from '../../../../tests/support/turns.js';
 import { ACTION, buttonToken, setup } from './helpers.js';
 
 /** A memory store whose methods can be told to fail, without `watch` (like the hand-written one it replaces). */
@@ -102,11 +104,29 @@ describe('races', () => {
   });
 
   it('aborts as closed a request that was waiting for its allowance lookup', async () => {
-    const h = await setup({ standingAllowanceMs: 1_000 });
+    const clock = createManualClock({ now: 1_000_000 });
+    const inner = createMemoryStore({ clock });
+    let reading = false;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // the standing allowance's read waits until the gate is closed
+    const store: Store = {
+      ...delegating(inner),
+      getEntry: async (key) => {
+        if (key.includes(':allow:')) {
+          reading = true;
+          await held;
+        }
+        return inner.getEntry(key);
+      },
+    };
+    const h = await setup({ standingAllowanceMs: 1_000 }, { clock, store });
     const asked = h.request();
-    const queued = new Promise((resolve) => setTimeout(resolve, 0)); // let the digest finish (Web Crypto is async)
-    await queued;
+    await until('the request to read its standing allowance', () => reading); // after the digest (Web Crypto)
     await h.gate.close();
+    release();
     expect(await asked).toMatchObject({ outcome: 'aborted', reason: 'closed' });
   });
 
@@ -149,7 +169,7 @@ describe('races', () => {
     h.channel.failSends(1);
     h.clock.advance(300_000);
     await decision;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await until('the failed notice to be reported', () => h.events.error.length > 0);
     expect(h.events.error).toHaveLength(1);
   });
 
