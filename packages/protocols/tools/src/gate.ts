@@ -2,7 +2,7 @@ import { createEmitter, isConsentLedger, systemClock } from '@parley/core';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
 import type { DisabledTool } from './disabled-tool.js';
-import type { ToolGate, ToolGateOptions } from './gate-types.js';
+import type { CreatedToolGate, ToolGate, ToolGateOptions } from './gate-types.js';
 import { baseOf, repeatedIds } from './internal/call-shape.js';
 import { type Collected, collect, finishBatch, resultOf } from './internal/batch.js';
 import { createCallHandler } from './internal/calls.js';
@@ -74,7 +74,7 @@ import type { DisableUntil, ToolGateEvents } from './types.js';
  */
 export function createToolGate<const TTools extends readonly AnyToolDefinition[], TContext = unknown>(
   options: ToolGateOptions<TTools, TContext>,
-): ToolGate<ToolNameOf<TTools>, TContext> {
+): CreatedToolGate<ToolNameOf<TTools>, TContext> {
   const byName = buildRegistry({
     tools: options?.tools,
     allowlist: options?.allowlist,
@@ -167,7 +167,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   const answers = createStoredAnswers(base, memory, emit);
   const runtime = answers.runtime;
   const handle = createCallHandler({ answers, memory, limits, repeatedContent, emit });
-  return {
+  const gate: ToolGate<ToolNameOf<TTools>, TContext> = {
     names,
     process(calls, run) {
       try {
@@ -226,4 +226,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     },
     on: (event, listener) => events.on(event, listener),
   };
+  // Safe: a batch without a context reaches policies and executors as `undefined`, which
+  // CreatedToolGate allows only when TContext admits it.
+  return gate as CreatedToolGate<ToolNameOf<TTools>, TContext>;
 }
