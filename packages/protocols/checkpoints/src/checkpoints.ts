@@ -1,8 +1,11 @@
-import { canonicalJson, generateId, type JsonValue, systemClock } from '@parley/core';
+import { generateId, type JsonValue, systemClock } from '@parley/core';
+import type { CheckpointsContext } from './context.js';
 import { CheckpointsError, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS } from './errors.js';
-import { committed, createLogIo, refuse, stale } from './log-io.js';
-import { type LogRecord, viewOf } from './log-record.js';
-import type { Checkpoint, Checkpoints, CheckpointsOptions } from './types.js';
+import { committed, createLogIo, refuse } from './log-io.js';
+import { viewOf } from './log-record.js';
+import { rollbackTo, undoRollback } from './rollback.js';
+import { takeCheckpoint } from './take.js';
+import type { Checkpoints, CheckpointsOptions } from './types.js';
 
 /**
  * Creates the checkpoints of one authoritative state (a campaign, a document, a tool's effects),
@@ -42,49 +45,23 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   if (typeof prefix !== 'string' || prefix.length === 0) {
     throw new CheckpointsError('invalid_argument', 'keyPrefix must be a non-empty string');
   }
-  const logKey = `${prefix}checkpoints`;
   const nonce = options.generateId ?? (() => generateId());
-  // every snapshot key is new, so a writer that loses a race deletes only what it wrote
-  const refOf = (id: string): string => `${prefix}checkpoint:${id}:${nonce()}`;
   const max = async (): Promise<number> => {
     const given = options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     return cap(typeof given === 'function' ? await given() : given);
   };
   if (typeof options.maxCheckpoints !== 'function') cap(options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS);
 
-  const { read, write, loadState } = createLogIo<TState>({ store, clock, logKey, stateSchema });
+  const io = createLogIo<TState>({ store, clock, logKey: `${prefix}checkpoints`, stateSchema });
+  const ctx: CheckpointsContext<TState> = { ...io, store, clock, prefix, nonce, max };
+  const { read, write, loadState } = io;
 
   return {
     async log() {
       const current = await read();
       return 'ok' in current ? current : { ok: true, ...viewOf(current.log, current.version) };
     },
-
-    async take(id, state, takeOptions = {}) {
-      const limit = await max();
-      if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: checkpoints are off');
-      const current = await read();
-      if ('ok' in current) return current;
-      const { log, freed } = committed(current.log);
-      const existing = log.checkpoints.find((c) => c.id === id);
-      if (existing !== undefined) {
-        const kept = await loadState(existing.ref, id);
-        if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
-          return { ok: true, checkpoint: existing, dropped: [], log: viewOf(log, current.version) };
-        }
-        return refuse('duplicate_id', `checkpoint ${id} is kept already, with other content`);
-      }
-      const checkpoint: Checkpoint = { id, at: clock.now(), label: takeOptions.label ?? id, ref: refOf(id) };
-      await store.set(checkpoint.ref, { kind: 'parley.checkpoint', id, state: json(state) });
-      const all = [...log.checkpoints, checkpoint];
-      const dropped = all.slice(0, Math.max(0, all.length - limit));
-      const next: LogRecord = { ...log, checkpoints: all.slice(dropped.length) };
-      const saved = await write(next, current.log, [checkpoint.ref], current.committed);
-      if (!saved.ok) return saved;
-      for (const key of [...freed, ...dropped.map((c) => c.ref)]) await store.delete(key);
-      return { ok: true, checkpoint, dropped: dropped.map((c) => c.id), log: viewOf(next, saved.version) };
-    },
-
+    take: (id, state, takeOptions = {}) => takeCheckpoint(ctx, id, state, takeOptions.label),
     async load(id) {
       const current = await read();
       if ('ok' in current) return current;
@@ -95,70 +72,8 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
         ? { ok: true, state: loaded.state, id, log: viewOf(current.log, current.version) }
         : loaded;
     },
-
-    async rollback(id, present, rollbackOptions = {}) {
-      const limit = await max();
-      if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: rollback is off');
-      const current = await read();
-      if ('ok' in current) return current;
-      const { log, version } = current;
-      const changed = stale(rollbackOptions.ifVersion, version);
-      if (changed !== undefined) return changed;
-      const index = log.checkpoints.findIndex((c) => c.id === id);
-      const checkpoint = log.checkpoints[index];
-      if (checkpoint === undefined) {
-        return refuse('no_checkpoint', `There is no checkpoint for ${id} (kept: ${limit})`);
-      }
-      const latest = log.checkpoints[log.checkpoints.length - 1] as Checkpoint;
-      if (index === log.checkpoints.length - 1) {
-        return refuse('not_earlier', `${id} is the latest checkpoint: nothing to roll back`);
-      }
-      const restored = await loadState(checkpoint.ref, id);
-      if (!restored.ok) return restored;
-      const pending = log.rollback?.canUndo === true && log.undo !== null;
-      const fromId = pending ? (log.rollback as { fromId: string }).fromId : latest.id;
-      let undo = log.undo;
-      const written: string[] = [];
-      if (!pending || undo === null) {
-        const ref = `${prefix}undo:${nonce()}`;
-        await store.set(ref, { kind: 'parley.checkpoint', id: fromId, state: json(present) });
-        written.push(ref);
-        undo = { ref, checkpoints: log.checkpoints };
-      }
-      const next: LogRecord = {
-        ...log,
-        checkpoints: log.checkpoints.slice(0, index + 1),
-        rollback: { fromId, toId: id, canUndo: true },
-        undo,
-      };
-      const saved = await write(next, log, written);
-      if (!saved.ok) return saved;
-      return { ok: true, state: restored.state, id, log: viewOf(next, saved.version) };
-    },
-
-    async undo(undoOptions = {}) {
-      const current = await read();
-      if ('ok' in current) return current;
-      const { log, version } = current;
-      const changed = stale(undoOptions.ifVersion, version);
-      if (changed !== undefined) return changed;
-      if (log.rollback === null) return refuse('nothing_to_undo', 'No rollback to undo');
-      if (!log.rollback.canUndo || log.undo === null) {
-        const { fromId, toId } = log.rollback;
-        return refuse(
-          'undo_unavailable',
-          `A new command was sent after rolling back ${fromId} to ${toId}: that branch is final`,
-        );
-      }
-      const kept = await loadState(log.undo.ref, log.rollback.fromId);
-      if (!kept.ok) return kept;
-      const next: LogRecord = { ...log, checkpoints: log.undo.checkpoints, rollback: null, undo: null };
-      const saved = await write(next, log);
-      if (!saved.ok) return saved;
-      await store.delete(log.undo.ref);
-      return { ok: true, state: kept.state, id: log.rollback.fromId, log: viewOf(next, saved.version) };
-    },
-
+    rollback: (id, present, rollbackOptions = {}) => rollbackTo(ctx, id, present, rollbackOptions.ifVersion),
+    undo: (undoOptions = {}) => undoRollback(ctx, undoOptions.ifVersion),
     async commit() {
       const current = await read();
       if ('ok' in current) return current;
@@ -170,11 +85,6 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       return { ok: true, committed: true, log: viewOf(log, saved.version) };
     },
   };
-}
-
-/** States are plain JSON (documented on `Checkpoints`); a Store refuses anything else when it writes. */
-function json(state: unknown): JsonValue {
-  return state as JsonValue;
 }
 
 function cap(value: number): number {

@@ -1,11 +1,18 @@
 import { type Clock, systemClock } from './clock.js';
-import { createEmitter } from './emitter.js';
+import { createEmitter, type Emitter, type Unsubscribe } from './emitter.js';
 import { CoreError } from './errors.js';
 import { type DirectStore, registerDirect } from './internal/direct-store.js';
 import { DeadlineHeap, type HeapItem } from './internal/heap.js';
 import { isPlainJson } from './internal/plain-json.js';
 import { type JsonValue, stringifyJson } from './json.js';
-import type { CompareAndSetResult, Store, StoreChange, StoreEntry, StoreSetOptions } from './store.js';
+import type {
+  CompareAndSetResult,
+  Store,
+  StoreChange,
+  StoreEntry,
+  StoreSetOptions,
+  StoreWatchOptions,
+} from './store.js';
 import { assertTtlMs } from './store-keys.js';
 
 /**
@@ -50,62 +57,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const clock = options.clock ?? systemClock;
   const data = new Map<string, Slot>();
   const expiries = new DeadlineHeap<Slot>();
-  let versions = 0;
-  let seq = 0;
   let closed = false;
   const changes = createEmitter<{ change: StoreChange }>();
   const notify = (change: StoreChange): void => {
     if (changes.listenerCount('change') > 0) changes.emit('change', change);
   };
+  const slots: Slots = { data, expiries, clock, notify, versions: 0, seq: 0 };
+  const isClosed = (): boolean => closed;
 
   function open(): void {
     if (closed) throw new CoreError('store_closed', 'The store is closed');
   }
 
-  function sweep(): void {
-    const now = clock.now();
-    for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
-      expiries.remove(slot);
-      data.delete(slot.key);
-      notify({ key: slot.key, version: null, kind: 'expire' });
-    }
-  }
-
   function live(key: string): Slot | undefined {
     open();
-    sweep();
+    sweep(slots);
     return data.get(key);
-  }
-
-  /** Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once. */
-  function write(
-    key: string,
-    value: JsonValue | undefined,
-    options: StoreSetOptions | undefined,
-    text?: string,
-  ): number {
-    const previous = data.get(key);
-    if (previous !== undefined) expiries.remove(previous);
-    if (value === undefined) {
-      data.delete(key);
-      if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
-      return previous?.version ?? 0;
-    }
-    // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
-    const json = text !== undefined && isPlainJson(value, undefined) ? text : stringifyJson(value);
-    const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
-    const slot: Slot = {
-      key,
-      json,
-      version: ++versions,
-      at: ttlMs === undefined ? Number.POSITIVE_INFINITY : clock.now() + ttlMs,
-      seq: ++seq,
-      index: -1,
-    };
-    data.set(key, slot);
-    if (ttlMs !== undefined) expiries.push(slot);
-    notify({ key, version: slot.version, kind: 'set' });
-    return slot.version;
   }
 
   const getEntry = (key: string): StoreEntry | undefined => {
@@ -121,7 +88,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   ): CompareAndSetResult => {
     const current = live(key)?.version ?? null;
     if (current !== expectedVersion) return { ok: false, version: current };
-    return { ok: true, version: write(key, value, setOptions, text) };
+    return { ok: true, version: writeSlot(slots, key, value, setOptions, text) };
   };
   const direct: DirectStore = { getEntry, compareAndSet };
 
@@ -135,12 +102,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     },
     async set(key, value, setOptions) {
       live(key);
-      return write(key, value, setOptions);
+      return writeSlot(slots, key, value, setOptions);
     },
     async delete(key) {
       const slot = live(key);
       if (slot === undefined) return false;
-      write(key, undefined, undefined);
+      writeSlot(slots, key, undefined, undefined);
       return true;
     },
     async compareAndSet(key, expectedVersion, value, setOptions) {
@@ -148,7 +115,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     },
     async *list(prefix) {
       open();
-      sweep();
+      sweep(slots);
       const matching = [...data.values()].filter((slot) => slot.key.startsWith(prefix));
       for (const slot of matching) {
         if (slot.at > clock.now() && data.get(slot.key) === slot) yield toEntry(slot);
@@ -156,17 +123,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     },
     watch(prefix, listener, watchOptions = {}) {
       open();
-      const off = changes.on('change', (change) => {
-        if (change.key.startsWith(prefix)) listener(change);
-      });
-      const { onResync } = watchOptions;
-      if (onResync !== undefined) {
-        // Live at once; told in a microtask so the caller has its unsubscribe function first.
-        queueMicrotask(() => {
-          if (!closed) onResync({ prefix, reason: 'subscribed' });
-        });
-      }
-      return off;
+      return watchChanges(changes, prefix, listener, watchOptions, isClosed);
     },
     async close() {
       closed = true;
@@ -183,6 +140,79 @@ interface Slot extends HeapItem {
   readonly key: string;
   readonly json: string;
   readonly version: number;
+}
+
+/** The slots of one memory store, with its expiry heap and version and order counters. */
+interface Slots {
+  readonly data: Map<string, Slot>;
+  readonly expiries: DeadlineHeap<Slot>;
+  readonly clock: Clock;
+  readonly notify: (change: StoreChange) => void;
+  versions: number;
+  seq: number;
+}
+
+/** Drops the slots whose time is up, each reported as an `expire` change. */
+function sweep({ data, expiries, clock, notify }: Slots): void {
+  const now = clock.now();
+  for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
+    expiries.remove(slot);
+    data.delete(slot.key);
+    notify({ key: slot.key, version: null, kind: 'expire' });
+  }
+}
+
+/** Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once. */
+function writeSlot(
+  slots: Slots,
+  key: string,
+  value: JsonValue | undefined,
+  options: StoreSetOptions | undefined,
+  text?: string,
+): number {
+  const { data, expiries, notify } = slots;
+  const previous = data.get(key);
+  if (previous !== undefined) expiries.remove(previous);
+  if (value === undefined) {
+    data.delete(key);
+    if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
+    return previous?.version ?? 0;
+  }
+  // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
+  const json = text !== undefined && isPlainJson(value, undefined) ? text : stringifyJson(value);
+  const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
+  const slot: Slot = {
+    key,
+    json,
+    version: ++slots.versions,
+    at: ttlMs === undefined ? Number.POSITIVE_INFINITY : slots.clock.now() + ttlMs,
+    seq: ++slots.seq,
+    index: -1,
+  };
+  data.set(key, slot);
+  if (ttlMs !== undefined) expiries.push(slot);
+  notify({ key, version: slot.version, kind: 'set' });
+  return slot.version;
+}
+
+/** Subscribes to changes under `prefix`; `onResync` hears `subscribed` in a microtask, unless closed by then. */
+function watchChanges(
+  changes: Emitter<{ change: StoreChange }>,
+  prefix: string,
+  listener: (change: StoreChange) => void,
+  { onResync }: StoreWatchOptions,
+  isClosed: () => boolean,
+): Unsubscribe {
+  const off = changes.on('change', (change) => {
+    if (change.key.startsWith(prefix)) listener(change);
+  });
+  if (onResync !== undefined) {
+    // Live at once; told in a microtask so the caller has its unsubscribe function first.
+    queueMicrotask(() => {
+      if (!isClosed()) onResync({ prefix, reason: 'subscribed' });
+    });
+  }
+  return off;
 }
 
 function toEntry(slot: Slot): StoreEntry {

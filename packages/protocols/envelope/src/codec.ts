@@ -1,36 +1,9 @@
-import {
-  DEFAULT_JSON_LIMITS,
-  generateId,
-  type JsonLimits,
-  stringifyJson,
-  systemClock,
-  type ValidationResult,
-  validateAsync,
-} from '@parley/core';
-import type {
-  Codec,
-  CodecOptions,
-  DecodedEnvelopeOf,
-  DecodeRefusal,
-  DecodeResult,
-  RefResolver,
-} from './codec-types.js';
-import { createEnvelope, type Envelope, validateOrRethrow } from './envelope.js';
+import { DEFAULT_JSON_LIMITS, generateId, type JsonLimits, stringifyJson, systemClock } from '@parley/core';
+import type { Codec, CodecOptions, DecodedEnvelopeOf, DecodeResult } from './codec-types.js';
+import { createEnvelope, type Envelope } from './envelope.js';
 import { EnvelopeError } from './errors.js';
+import { type DecodeContext, decodeEnvelope, decodeEnvelopeAsync } from './internal/decode.js';
 import type { IntentRegistry } from './intents.js';
-import {
-  decodeFrame,
-  type Found,
-  isThenable,
-  omittedOf,
-  pickSchema,
-  refsRefusal,
-  SCHEMA_FAILED,
-} from './internal/decode-steps.js';
-import { checkMissingFieldsPayload } from './internal/missing-fields.js';
-import { buildMissingFieldsReply } from './missing-fields-reply.js';
-import { isPayloadRef, type PayloadRef, REF_PATTERN } from './payload-ref.js';
-import { boundFailure } from './reply-limits.js';
 
 /**
  * The JSON limits the codec applies to untrusted text unless told otherwise: 1 MiB, nesting depth
@@ -80,137 +53,34 @@ export const DEFAULT_ENVELOPE_LIMITS = {
  * ```
  */
 export function createCodec<R extends IntentRegistry>(intents: R, options: CodecOptions = {}): Codec<R> {
-  const limits: JsonLimits = { ...DEFAULT_ENVELOPE_LIMITS, ...options.limits };
-  const directory = options.directory;
-  const resolveRef = options.resolveRef;
-  const nextId = options.generateId ?? generateId;
-  const clock = options.clock ?? systemClock;
-  const ids = { generateId: nextId, clock };
-
-  function finish(
-    envelope: Envelope,
-    validation: ValidationResult<unknown>,
-    replyable: boolean,
-    found: Found = {},
-  ): DecodeResult<R> {
-    if (validation.ok) {
-      (envelope as { payload: unknown }).payload = validation.value;
-      // frame and payload both validated
-      return { ok: true, value: envelope as DecodedEnvelopeOf<R>, ...found };
-    }
-    const message = `The payload of "${envelope.intent}" does not match its schema`;
-    // Both the refusal and the reply are cut to REPLY_LIMITS, however many issues the schema found.
-    const bounded = boundFailure(validation);
-    const { issues, missingFields } = bounded;
-    const omitted = omittedOf(bounded.omitted);
-    const refusal = {
-      ok: false,
-      code: 'invalid_payload',
-      message,
-      envelope,
-      issues,
-      missingFields,
-      ...omitted,
-    } as const;
-    if (!replyable) return refusal;
-    const spawnDepth = directory === undefined ? 0 : (directory.agent(envelope.to)?.depth ?? 0);
-    const reply = buildMissingFieldsReply(envelope, validation, nextId, clock, spawnDepth);
-    return { ...refusal, reply, ...found };
-  }
-
-  function lookUp(envelope: Envelope): { readonly ref: string } | DecodeRefusal {
-    const ref = (envelope.payload as PayloadRef).$ref;
-    if (!REF_PATTERN.test(ref)) return refsRefusal(envelope, 'The $ref is not a plain artifact name');
-    if (resolveRef === undefined) return refsRefusal(envelope, `No resolver for $ref "${ref}"`);
-    return { ref };
-  }
-
+  const ctx: DecodeContext<R> = {
+    intents,
+    limits: { ...DEFAULT_ENVELOPE_LIMITS, ...options.limits },
+    directory: options.directory,
+    resolveRef: options.resolveRef,
+    nextId: options.generateId ?? generateId,
+    clock: options.clock ?? systemClock,
+  };
+  const ids = { generateId: ctx.nextId, clock: ctx.clock };
   return {
     intents,
     create: (intent, init) => createEnvelope(intents, intent, init, ids),
-    encode(envelope) {
-      try {
-        return stringifyJson(envelope);
-      } catch (cause) {
-        throw new EnvelopeError('not_serializable', 'The envelope holds a value JSON cannot carry', {
-          details: { path: (cause as { details?: { path?: unknown } }).details?.path },
-          cause,
-        });
-      }
-    },
-    decode(text) {
-      const framed = decodeFrame(text, intents, limits, directory);
-      if ('ok' in framed) return framed;
-      const { envelope } = framed;
-      if (framed.schema === undefined) return finish(envelope, checkMissingFieldsPayload(envelope), false);
-      let payload: unknown = envelope.payload;
-      let ref: string | undefined;
-      if (isPayloadRef(payload)) {
-        const found = lookUp(envelope);
-        if ('ok' in found) return found;
-        ref = found.ref;
-        try {
-          payload = (resolveRef as RefResolver)(ref, envelope); // lookUp proved it is set
-        } catch (cause) {
-          return refsRefusal(envelope, `The resolver failed for $ref "${ref}"`, cause);
-        }
-        if (isThenable(payload)) {
-          payload.then(undefined, () => {}); // never leave a rejection unhandled
-          return {
-            ok: false,
-            code: 'needs_async',
-            message: 'The $ref resolver is async; use decodeAsync',
-            envelope,
-          };
-        }
-        if (payload === undefined) return refsRefusal(envelope, `No artifact named "${ref}"`);
-      }
-      const picked = pickSchema(envelope, framed.schema, ref, payload);
-      if ('ok' in picked) return picked;
-      let validation: ValidationResult<unknown>;
-      try {
-        validation = validateOrRethrow(picked.schema, payload);
-      } catch (cause) {
-        if (!(cause instanceof EnvelopeError)) throw cause;
-        return {
-          ok: false,
-          code: 'needs_async',
-          message: 'The payload schema is async; use decodeAsync',
-          envelope,
-        };
-      }
-      return finish(envelope, validation, true, picked.found);
-    },
-    async decodeAsync(text) {
-      const framed = decodeFrame(text, intents, limits, directory);
-      if ('ok' in framed) return framed;
-      const { envelope } = framed;
-      if (framed.schema === undefined) return finish(envelope, checkMissingFieldsPayload(envelope), false);
-      let payload: unknown = envelope.payload;
-      let ref: string | undefined;
-      if (isPayloadRef(payload)) {
-        const found = lookUp(envelope);
-        if ('ok' in found) return found;
-        ref = found.ref;
-        try {
-          payload = await (resolveRef as RefResolver)(ref, envelope); // lookUp proved it is set
-        } catch (cause) {
-          return refsRefusal(envelope, `The resolver failed for $ref "${ref}"`, cause);
-        }
-        if (payload === undefined) return refsRefusal(envelope, `No artifact named "${ref}"`);
-      }
-      const picked = pickSchema(envelope, framed.schema, ref, payload);
-      if ('ok' in picked) return picked;
-      let validation: ValidationResult<unknown>;
-      try {
-        validation = await validateAsync(picked.schema, payload);
-      } catch {
-        // A payload schema that throws (a transform, a refinement) refuses the envelope, as data.
-        validation = SCHEMA_FAILED;
-      }
-      return finish(envelope, validation, true, picked.found);
-    },
+    encode: encodeEnvelope,
+    decode: (text) => decodeEnvelope(ctx, text),
+    decodeAsync: (text) => decodeEnvelopeAsync(ctx, text),
   };
+}
+
+/** Writes an envelope as JSON text. @throws EnvelopeError `not_serializable`. */
+function encodeEnvelope(envelope: Envelope): string {
+  try {
+    return stringifyJson(envelope);
+  } catch (cause) {
+    throw new EnvelopeError('not_serializable', 'The envelope holds a value JSON cannot carry', {
+      details: { path: (cause as { details?: { path?: unknown } }).details?.path },
+      cause,
+    });
+  }
 }
 
 /**

@@ -99,6 +99,10 @@ export interface ToolGateOptions<TTools extends readonly AnyToolDefinition[], TC
 export interface ToolRunOptions<TContext> {
   /** The turn number; call ids are remembered per turn, and tools can be disabled until one. */
   readonly turn: number;
+  /**
+   * The host's state the policies, confirmation and executors judge by. A gate created with a
+   * context type that admits `undefined` (no policies) also takes {@link ToolRunOptionsWithoutContext}.
+   */
   readonly context: TContext;
   /** Needed to ask a `@parley/confirm` gate. */
   readonly sessionKey?: string | undefined;
@@ -167,3 +171,52 @@ export interface ToolGate<TName extends string = string, TContext = unknown> {
   /** Adds a listener for a gate event; returns a function that removes it. */
   on: Emitter<ToolGateEvents>['on'];
 }
+
+/**
+ * Per-batch options without a context, for a gate whose context type admits `undefined` (created
+ * with no policies, or with none that read a typed context): policies and executors get `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { createToolGate, defineTool, type ToolRunOptionsWithoutContext } from '@parley/tools';
+ * import { z } from 'zod';
+ *
+ * const ping = defineTool({ name: 'ping', description: 'Pings', args: z.object({}), execute: () => 'pong' });
+ * const gate = createToolGate({ tools: [ping], allowlist: ['ping'] });
+ * const run: ToolRunOptionsWithoutContext = { turn: 1 };
+ * const result = await gate.process([{ id: 'c1', tool: 'ping', args: {} }], run);
+ * console.log(result.executed[0]?.result); // pong
+ * ```
+ */
+export type ToolRunOptionsWithoutContext = Omit<ToolRunOptions<undefined>, 'context'> & {
+  readonly context?: undefined;
+};
+
+/**
+ * The gate {@link createToolGate} returns: a {@link ToolGate} that, when its context type admits
+ * `undefined` (no policies, or none that read a typed context), also takes batches without a
+ * context. A gate whose policies read a context still requires it. It is assignable to
+ * `ToolGate<TName, TContext>`, which code generic over the context should accept (that one always
+ * takes the context, since a generic context may be required).
+ *
+ * @example
+ * ```ts
+ * import { createToolGate, defineTool, type CreatedToolGate } from '@parley/tools';
+ * import { z } from 'zod';
+ *
+ * const ping = defineTool({ name: 'ping', description: 'Pings', args: z.object({}), execute: () => 'pong' });
+ * const gate: CreatedToolGate<'ping', unknown> = createToolGate({ tools: [ping], allowlist: ['ping'] });
+ * const result = await gate.process([{ id: 'c1', tool: 'ping', args: {} }], { turn: 1 });
+ * console.log(result.executed.length); // 1
+ * ```
+ */
+export type CreatedToolGate<TName extends string, TContext> = ToolGate<TName, TContext> &
+  (undefined extends TContext
+    ? {
+        /** Judges and runs a batch without a context; policies and executors get `undefined`. */
+        process(
+          calls: readonly ToolCallProposal[],
+          options: ToolRunOptionsWithoutContext,
+        ): Promise<ToolBatchResult>;
+      }
+    : unknown);

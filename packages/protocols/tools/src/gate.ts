@@ -1,20 +1,17 @@
-import { createEmitter, isConsentLedger, systemClock } from '@parley/core';
+import { createEmitter, systemClock } from '@parley/core';
 import type { AnyToolDefinition, ToolNameOf } from './define.js';
 import { ToolsError } from './errors.js';
-import type { DisabledTool } from './disabled-tool.js';
-import type { ToolGate, ToolGateOptions } from './gate-types.js';
-import { baseOf, repeatedIds } from './internal/call-shape.js';
-import { type Collected, collect, finishBatch, resultOf } from './internal/batch.js';
+import type { CreatedToolGate, ToolGate, ToolGateOptions } from './gate-types.js';
+import { type BatchProcessor, processBatch } from './internal/batch.js';
 import { createCallHandler } from './internal/calls.js';
+import { createDisabledTools } from './internal/disabled.js';
 import { createCallMemory } from './internal/memory.js';
-import { checkPolicies, checkRun, checkUntil, isConfirmOption, storeOptions } from './internal/options.js';
-import { refuse } from './internal/refuse.js';
+import { checkGateOptions, checkPolicies, storeOptions } from './internal/options.js';
 import type { Runtime } from './internal/runtime.js';
 import { createStoredAnswers } from './internal/stored.js';
-import { checkLimits } from './limits.js';
 import { buildRegistry } from './registry.js';
 import { readSnapshot, type ToolGateSnapshot } from './snapshot.js';
-import type { DisableUntil, ToolGateEvents } from './types.js';
+import type { ToolGateEvents } from './types.js';
 
 /**
  * Creates a tool gate from the registered tools and the allowlist configuration: it judges each
@@ -74,7 +71,7 @@ import type { DisableUntil, ToolGateEvents } from './types.js';
  */
 export function createToolGate<const TTools extends readonly AnyToolDefinition[], TContext = unknown>(
   options: ToolGateOptions<TTools, TContext>,
-): ToolGate<ToolNameOf<TTools>, TContext> {
+): CreatedToolGate<ToolNameOf<TTools>, TContext> {
   const byName = buildRegistry({
     tools: options?.tools,
     allowlist: options?.allowlist,
@@ -82,25 +79,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   });
   const names = [...byName.keys()] as ToolNameOf<TTools>[]; // the keys are the tools' own names
   const policies = checkPolicies(options.policies ?? [], byName);
-  if (options.confirm !== undefined && !isConfirmOption(options.confirm)) {
-    throw new ToolsError('invalid_argument', 'confirm must be a @parley/confirm gate or a function');
-  }
-  if (options.ledger !== undefined && !isConsentLedger(options.ledger)) {
-    throw new ToolsError('invalid_argument', 'ledger must have an append function');
-  }
-  if (options.repair !== undefined && typeof options.repair !== 'function') {
-    throw new ToolsError('invalid_argument', 'repair must be a function');
-  }
-  const keepTurns = options.keepTurns ?? 2;
-  if (!Number.isInteger(keepTurns) || keepTurns < 1) {
-    throw new ToolsError('invalid_argument', `keepTurns must be an integer ≥ 1, got ${String(keepTurns)}`);
-  }
-  const limits = checkLimits(options.limits);
-  const repeatedContent = options.repeatedContent ?? 'run';
-  if (!['run', 'replay', 'refuse'].includes(repeatedContent)) {
-    throw new ToolsError('invalid_argument', 'repeatedContent must be "run", "replay" or "refuse"');
-  }
-  let batches = 0;
+  const { keepTurns, limits, repeatedContent } = checkGateOptions(options);
   const clock = options.clock ?? systemClock;
   const events = createEmitter<ToolGateEvents>(
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
@@ -108,7 +87,9 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   const emit = <K extends keyof ToolGateEvents & string>(event: K, payload: ToolGateEvents[K]): void => {
     events.emit(event, payload);
   };
-  const disabledTools = new Map<string, DisabledTool>();
+  const disabledTools = createDisabledTools(byName, clock, ({ tool, until, reason }) =>
+    events.emit('disabled', { tool, until, reason }),
+  );
   /** Outcomes of calls whose executor ran, by turn then call id (and in the store, if given). */
   const memory = createCallMemory({
     keepTurns,
@@ -122,25 +103,9 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   function restore(snapshot: ToolGateSnapshot): void {
     const checked = readSnapshot(snapshot, toolNames, memory.owns);
     memory.load(checked.turns);
-    disabledTools.clear();
-    for (const entry of checked.disabled) disabledTools.set(entry.tool, entry);
+    disabledTools.load(checked.disabled);
   }
   if (options.snapshot !== undefined) restore(options.snapshot);
-
-  const isActive = (entry: DisabledTool, turn: number | undefined): boolean =>
-    'at' in entry.until ? clock.now() < entry.until.at : turn === undefined || turn < entry.until.turn;
-
-  function disable(tool: string, until: DisableUntil, reason: string): void {
-    if (!byName.has(tool)) {
-      throw new ToolsError('invalid_argument', `There is no tool named "${String(tool)}" to disable`, {
-        details: { tool: String(tool) },
-      });
-    }
-    const checked = checkUntil(until);
-    const entry: DisabledTool = { tool, until: checked, reason: typeof reason === 'string' ? reason : '' };
-    disabledTools.set(tool, entry);
-    events.emit('disabled', { tool, until: checked, reason: entry.reason });
-  }
 
   const base: Omit<Runtime<TContext>, 'persist'> = {
     byName,
@@ -154,65 +119,23 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
         : { to: options.ledger, required: options.ledgerRequired !== false },
     clock,
     messages: options.messages ?? {},
-    activeDisable(tool, turn) {
-      const entry = disabledTools.get(tool);
-      if (entry === undefined) return undefined;
-      if (isActive(entry, turn)) return entry;
-      if ('at' in entry.until) disabledTools.delete(tool); // a time only moves forward; turns may be replayed
-      return undefined;
-    },
-    disable,
+    activeDisable: disabledTools.active,
+    disable: disabledTools.disable,
     emit,
   };
   const answers = createStoredAnswers(base, memory, emit);
-  const runtime = answers.runtime;
   const handle = createCallHandler({ answers, memory, limits, repeatedContent, emit });
-  return {
+  const processor: BatchProcessor<TContext> = { runtime: answers.runtime, handle, limits, emit, batches: 0 };
+  const gate: ToolGate<ToolNameOf<TTools>, TContext> = {
     names,
-    process(calls, run) {
-      try {
-        checkRun(run);
-        if (!Array.isArray(calls))
-          throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
-        const batch = ++batches;
-        const answer: Collected = { executed: [], failed: [], records: [] };
-        // A batch over the cap is refused whole: every call, none judged.
-        if (calls.length > limits.maxBatchCalls) {
-          const tooMany = `The batch has ${calls.length} calls, over the ${limits.maxBatchCalls} allowed; none ran. Send fewer at once`;
-          for (let index = 0; index < calls.length; index++) {
-            const base = baseOf(calls[index], index, limits);
-            collect(refuse(runtime, run.turn, base, 'too_many_calls', tooMany), run.turn, answer, emit);
-          }
-          return Promise.resolve(resultOf(answer));
-        }
-        const repeated = repeatedIds(calls);
-        for (let index = 0; index < calls.length; index++) {
-          const settled = handle(calls[index], index, repeated, run, batch);
-          if (settled instanceof Promise)
-            return finishBatch(settled, index, calls, repeated, run, batch, answer, handle, emit);
-          collect(settled, run.turn, answer, emit);
-        }
-        return Promise.resolve(resultOf(answer));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    process: (calls, run) => processBatch(processor, calls, run),
     disable(tool, until, reason = '') {
-      disable(tool, until, reason);
+      disabledTools.disable(tool, until, reason);
     },
-    enable: (tool) => disabledTools.delete(tool),
-    disabled: (turn) => [...disabledTools.values()].filter((entry) => isActive(entry, turn)),
-    // The remembered calls are copied once each and shared by later snapshots (frozen); the
-    // disabled tools were checked when disabled.
-    snapshot: () => ({
-      version: 1,
-      turns: memory.toSnapshot(),
-      disabled: [...disabledTools.values()].map(({ tool, until, reason }) => ({
-        tool,
-        until: { ...until },
-        reason,
-      })),
-    }),
+    enable: disabledTools.enable,
+    disabled: disabledTools.list,
+    // The remembered calls are copied once each and shared by later snapshots (frozen).
+    snapshot: () => ({ version: 1, turns: memory.toSnapshot(), disabled: disabledTools.toSnapshot() }),
     restore,
     async forgetTurnsAfter(turn) {
       if (!Number.isSafeInteger(turn)) {
@@ -226,4 +149,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     },
     on: (event, listener) => events.on(event, listener),
   };
+  // Safe: a batch without a context reaches policies and executors as `undefined`, which
+  // CreatedToolGate allows only when TContext admits it.
+  return gate as CreatedToolGate<ToolNameOf<TTools>, TContext>;
 }

@@ -23,7 +23,13 @@ export type { ToolGateLimits } from './limits.js';
 export { definePolicy } from './policy.js';
 export type { TypedPolicyInput, TypedPolicyRefusal, DefinePolicyOptions } from './policy.js';
 export type { ToolGateSnapshot, RememberedCall } from './snapshot.js';
-export type { ToolGate, ToolGateOptions, ToolRunOptions } from './gate-types.js';
+export type {
+  ToolGate,
+  ToolGateOptions,
+  ToolRunOptions,
+  ToolRunOptionsWithoutContext,
+  CreatedToolGate,
+} from './gate-types.js';
 export type {
   ToolPolicy,
   ToolPolicyInput,

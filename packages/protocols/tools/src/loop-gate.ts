@@ -1,4 +1,4 @@
-import type { ToolGate, ToolRunOptions } from './gate-types.js';
+import type { ToolGate, ToolRunOptions, ToolRunOptionsWithoutContext } from './gate-types.js';
 import type { ToolBatchResult, ToolCallProposal } from './types.js';
 
 /**
@@ -51,17 +51,20 @@ export type LoopGate<TState> = (
  *
  * const ping = defineTool({ name: 'ping', description: 'Pings', args: z.object({}), reasons: [], execute: () => 'pong' });
  * const gate = createToolGate({ tools: [ping], allowlist: ['ping'] });
- * const loopGate = toLoopGate(gate, (loop: { state: { turn: number } }) => ({ turn: loop.state.turn, context: undefined }));
+ * const loopGate = toLoopGate(gate, (loop: { state: { turn: number } }) => ({ turn: loop.state.turn }));
  * const result = await loopGate([{ id: 'c1', tool: 'ping', args: {} }], { state: { turn: 1 }, attempt: 1, signal: undefined });
  * console.log(result.executed[0]?.result); // pong
  * ```
  */
 export function toLoopGate<TState, TContext>(
   gate: ToolGate<string, TContext>,
-  select: (context: LoopGateContext<TState>) => ToolRunOptions<TContext>,
+  select: (
+    context: LoopGateContext<TState>,
+  ) => ToolRunOptions<TContext> | (undefined extends TContext ? ToolRunOptionsWithoutContext : never),
 ): LoopGate<TState> {
   return (calls, context) => {
-    const run = select(context);
+    // Safe: `select` may leave the context out only when TContext admits undefined (never otherwise).
+    const run = select(context) as ToolRunOptions<TContext>;
     return gate.process(calls, run.signal === undefined ? { ...run, signal: context.signal } : run);
   };
 }

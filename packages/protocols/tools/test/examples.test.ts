@@ -69,6 +69,8 @@ import {
   type ToolRepairHook,
   type ToolRepairInput,
   type ToolRunOptions,
+  type ToolRunOptionsWithoutContext,
+  type CreatedToolGate,
   type ToolsErrorCode,
 } from '../src/index.js';
 import { isParleyError } from '@parley/core';
@@ -324,6 +326,29 @@ describe('examples in gate-types.ts', () => {
       return feedback.failed_calls.length === 0;
     }
   });
+  it('runs the ToolRunOptionsWithoutContext example', async () => {
+    const ping = defineTool({
+      name: 'ping',
+      description: 'Pings',
+      args: z.object({}),
+      execute: () => 'pong',
+    });
+    const gate = createToolGate({ tools: [ping], allowlist: ['ping'] });
+    const run: ToolRunOptionsWithoutContext = { turn: 1 };
+    const result = await gate.process([{ id: 'c1', tool: 'ping', args: {} }], run);
+    expectLogged([result.executed[0]?.result], 'pong');
+  });
+  it('runs the CreatedToolGate example', async () => {
+    const ping = defineTool({
+      name: 'ping',
+      description: 'Pings',
+      args: z.object({}),
+      execute: () => 'pong',
+    });
+    const gate: CreatedToolGate<'ping', unknown> = createToolGate({ tools: [ping], allowlist: ['ping'] });
+    const result = await gate.process([{ id: 'c1', tool: 'ping', args: {} }], { turn: 1 });
+    expectLogged([result.executed.length], '1');
+  });
 });
 
 describe('examples in gate.ts', () => {
@@ -398,7 +423,6 @@ describe('examples in loop-gate.ts', () => {
     const gate = createToolGate({ tools: [ping], allowlist: ['ping'] });
     const loopGate = toLoopGate(gate, (loop: { state: { turn: number } }) => ({
       turn: loop.state.turn,
-      context: undefined,
     }));
     const result = await loopGate([{ id: 'c1', tool: 'ping', args: {} }], {
       state: { turn: 1 },

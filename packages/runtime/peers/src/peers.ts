@@ -1,14 +1,7 @@
-import {
-  assertTimeoutMs,
-  canonicalJson,
-  createEmitter,
-  createMemoryStore,
-  generateId,
-  isParleyError,
-  systemClock,
-} from '@parley/core';
+import { assertTimeoutMs, createEmitter, createMemoryStore, generateId, systemClock } from '@parley/core';
 import { createCorrelator, type Reply } from '@parley/correlate';
-import { messageOf, type PeerRefusalCode, PeersError } from './errors.js';
+import { type Conversations, createConversations } from './conversations.js';
+import { PeersError } from './errors.js';
 import {
   DEFAULT_CONVERSATION_MS,
   DEFAULT_MAX_CONVERSATIONS,
@@ -21,16 +14,9 @@ import {
   peerSendProtocol,
 } from './protocol.js';
 import { createResponder } from './responder.js';
-import { createConversations } from './conversations.js';
 import type { SendDecision, SendInput } from './rules.js';
-import type {
-  PeerRefusal,
-  Peers,
-  PeerSendOptions,
-  PeerSendResult,
-  PeersEvents,
-  PeersOptions,
-} from './types.js';
+import { type PeerEndpoint, sendToPeer } from './send.js';
+import type { Peers, PeerSendOptions, PeersEvents, PeersOptions } from './types.js';
 
 /**
  * Creates one agent's endpoint for blocking sends between depth-0 peers (the reference protocol's
@@ -95,31 +81,6 @@ export function createPeers(options: PeersOptions): Peers {
   });
   const responder = createResponder({ self, topology, correlator, events, maxRounds, maxChars });
 
-  function refuse(
-    to: string,
-    code: PeerRefusal['code'],
-    message: string,
-    where: { conversationId?: string; round?: number; peerCode?: string } = {},
-  ): PeerRefusal {
-    events.emit('refused', { direction: 'out', code, message, peer: to, ...where });
-    return { ok: false, code, message, ...where };
-  }
-
-  /** Decides a send on the stored conversation (a new one only while fewer than `maxConversations` are open). */
-  async function claim(key: string, input: SendInput): Promise<SendDecision> {
-    const now = clock.now();
-    for (const [id, expiresAt] of live) if (expiresAt <= now) live.delete(id);
-    const admit = (): string | undefined =>
-      live.size >= maxConversations
-        ? `${live.size} conversations are open (maxConversations ${maxConversations})`
-        : undefined;
-    const decision = await conversations.claim(key, input, admit);
-    if (decision.ok && !decision.replay && decision.round === 1) {
-      live.set(input.conversationId, decision.record.expiresAt);
-    }
-    return decision;
-  }
-
   function ask(o: PeerSendOptions, conversationId: string, round: number): Promise<Reply<PeerSendAnswer>> {
     requestId = `${conversationId}#${round}`;
     return correlator.request(peerSendProtocol, {
@@ -130,92 +91,24 @@ export function createPeers(options: PeersOptions): Peers {
     });
   }
 
-  async function send(o: PeerSendOptions): Promise<PeerSendResult> {
-    const to = String(o.to);
-    if (closed) return refuse(to, 'closed', 'This endpoint is closed');
-    if (o.timeoutMs !== undefined) assertTimeoutMs(o.timeoutMs, 'timeoutMs');
-    const conversationId = o.conversationId ?? nextId();
-    const sendId = o.sendId ?? nextId();
-    if (!ID_PATTERN.test(conversationId) || !ID_PATTERN.test(sendId) || !ID_PATTERN.test(to)) {
-      return refuse(to, 'invalid_request', 'to, conversationId and sendId must be short ids');
-    }
-    let text: string;
-    try {
-      text = canonicalJson(o.message);
-    } catch {
-      return refuse(to, 'invalid_request', 'The message is not JSON', { conversationId });
-    }
-    if (text.length > maxChars) {
-      return refuse(to, 'message_too_large', `The message has ${text.length} characters (max ${maxChars})`, {
-        conversationId,
-      });
-    }
-    const check = topology.check({
-      from: self,
-      to,
-      expect_response: true,
-      spawn_depth: topology.agent(self)?.depth ?? 0,
-    });
-    if (!check.ok) return refuse(to, check.code, check.message, { conversationId });
-    const key = `${prefix}conv:${conversationId}`;
-    const input = {
-      conversationId,
-      from: self,
-      to,
-      sendId,
-      digest: canonicalJson({ to, message: o.message }),
-    };
-    let decision: SendDecision;
-    try {
-      decision = await claim(key, input);
-    } catch (error) {
-      return refuse(to, 'store_failed', messageOf(error), { conversationId });
-    }
-    if (!decision.ok) return refuse(to, decision.code, decision.message, { conversationId });
-    const { round, entry } = decision;
-    const where = { conversationId, round };
-    if (entry.answer !== undefined) return success(conversationId, round, entry.answer, true);
-    let reply: Reply<PeerSendAnswer>;
-    try {
-      reply = decision.replay
-        ? ((await correlator
-            .waitFor(`${conversationId}#${round}`, o.signal === undefined ? {} : { signal: o.signal })
-            .catch((error: unknown) => {
-              if (isParleyError(error, 'unknown_request')) return ask(o, conversationId, round); // claimed, never sent
-              throw error;
-            })) as Reply<PeerSendAnswer>) // the same protocol's reply
-        : await ask(o, conversationId, round);
-    } catch (error) {
-      // Object(…).code: a CorrelateError's code, or nothing for anything else thrown.
-      const code: PeerRefusalCode = CODE_OF[String(Object(error).code)] ?? 'store_failed';
-      return refuse(to, code, messageOf(error), where);
-    }
-    if (!reply.approved) {
-      const peerCode = String(reply.reason).slice(0, 64); // a rejection always has the peer's code
-      return refuse(to, 'refused_by_peer', `${to} refused the send: ${peerCode}`, { ...where, peerCode });
-    }
-    const answer = { reply: reply.response.reply ?? null, end: reply.response.end === true };
-    if (canonicalJson(answer.reply).length > maxChars) {
-      return refuse(to, 'message_too_large', `The reply of ${to} is too large (max ${maxChars})`, where);
-    }
-    await conversations.saveAnswer(key, sendId, answer).catch(() => {}); // the reply is ours either way
-    events.emit('replied', { conversationId, round, to, ended: answer.end });
-    return success(conversationId, round, answer, false);
-  }
-
-  function success(
-    conversationId: string,
-    round: number,
-    answer: { readonly reply: unknown; readonly end: boolean },
-    replayed: boolean,
-  ): PeerSendResult {
-    const roundsLeft = answer.end ? 0 : maxRounds - round;
-    return { ok: true, conversationId, round, reply: answer.reply, roundsLeft, ended: answer.end, replayed };
-  }
-
+  const endpoint: PeerEndpoint = {
+    self,
+    topology,
+    prefix,
+    maxRounds,
+    maxChars,
+    nextId,
+    events,
+    correlator,
+    conversations,
+    isClosed: () => closed,
+    claim: (key, input) =>
+      claimConversation(conversations, live, { now: clock.now(), maxConversations }, key, input),
+    ask,
+  };
   return {
     self,
-    send,
+    send: (o) => sendToPeer(endpoint, o),
     receive: (message) => correlator.receive(message),
     onMessage: responder.onMessage,
     async conversation(id) {
@@ -233,14 +126,29 @@ export function createPeers(options: PeersOptions): Peers {
   };
 }
 
-const CODE_OF: Partial<Record<string, PeerRefusalCode>> = {
-  timeout: 'timeout',
-  cancelled: 'cancelled',
-  closed: 'closed',
-  send_failed: 'send_failed',
-  too_many_pending: 'too_many_pending',
-  invalid_payload: 'invalid_request',
-};
+/**
+ * Decides a send on the stored conversation: a new one only while fewer than `maxConversations`
+ * opened here are live (`live` maps their ids to expiry, swept first).
+ */
+async function claimConversation(
+  conversations: Conversations,
+  live: Map<string, number>,
+  limits: { readonly now: number; readonly maxConversations: number },
+  key: string,
+  input: SendInput,
+): Promise<SendDecision> {
+  const { now, maxConversations } = limits;
+  for (const [id, expiresAt] of live) if (expiresAt <= now) live.delete(id);
+  const admit = (): string | undefined =>
+    live.size >= maxConversations
+      ? `${live.size} conversations are open (maxConversations ${maxConversations})`
+      : undefined;
+  const decision = await conversations.claim(key, input, admit);
+  if (decision.ok && !decision.replay && decision.round === 1) {
+    live.set(input.conversationId, decision.record.expiresAt);
+  }
+  return decision;
+}
 
 function checkOptions(options: PeersOptions): PeersOptions {
   const bad = (message: string): never => {

@@ -1,7 +1,12 @@
+import { ToolsError } from '../errors.js';
 import type { ToolRunOptions } from '../gate-types.js';
+import type { ToolGateLimits } from '../limits.js';
 import type { ToolBatchResult } from '../types.js';
+import { baseOf, repeatedIds } from './call-shape.js';
 import type { CallHandler, CallHandlerOptions } from './calls.js';
-import type { Settled } from './runtime.js';
+import { checkRun } from './options.js';
+import { refuse } from './refuse.js';
+import type { Runtime, Settled } from './runtime.js';
 
 // A batch's answer as its calls settle: in order, with an event for each call.
 
@@ -53,4 +58,47 @@ export async function finishBatch<TContext>(
     collect(await handle(calls[index], index, repeated, run, batch), run.turn, answer, emit);
   }
   return resultOf(answer);
+}
+
+/** What a gate processes batches with; `batches` counts them (a batch's number in its call ids). */
+export interface BatchProcessor<TContext> {
+  readonly runtime: Runtime<TContext>;
+  readonly handle: CallHandler<TContext>;
+  readonly limits: ToolGateLimits;
+  readonly emit: CallHandlerOptions<unknown>['emit'];
+  batches: number;
+}
+
+/** Judges and runs a batch in order (`ToolGate.process`); a batch over the cap is refused whole. */
+export function processBatch<TContext>(
+  processor: BatchProcessor<TContext>,
+  calls: readonly unknown[],
+  run: ToolRunOptions<TContext>,
+): Promise<ToolBatchResult> {
+  const { runtime, handle, limits, emit } = processor;
+  try {
+    checkRun(run);
+    if (!Array.isArray(calls)) throw new ToolsError('invalid_argument', 'calls must be a list of tool calls');
+    const batch = ++processor.batches;
+    const answer: Collected = { executed: [], failed: [], records: [] };
+    // A batch over the cap is refused whole: every call, none judged.
+    if (calls.length > limits.maxBatchCalls) {
+      const tooMany = `The batch has ${calls.length} calls, over the ${limits.maxBatchCalls} allowed; none ran. Send fewer at once`;
+      for (let index = 0; index < calls.length; index++) {
+        const base = baseOf(calls[index], index, limits);
+        collect(refuse(runtime, run.turn, base, 'too_many_calls', tooMany), run.turn, answer, emit);
+      }
+      return Promise.resolve(resultOf(answer));
+    }
+    const repeated = repeatedIds(calls);
+    for (let index = 0; index < calls.length; index++) {
+      const settled = handle(calls[index], index, repeated, run, batch);
+      if (settled instanceof Promise)
+        return finishBatch(settled, index, calls, repeated, run, batch, answer, handle, emit);
+      collect(settled, run.turn, answer, emit);
+    }
+    return Promise.resolve(resultOf(answer));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

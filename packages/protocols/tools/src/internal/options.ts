@@ -1,14 +1,42 @@
-import { assertTimeoutMs } from '@parley/core';
+import { assertTimeoutMs, isConsentLedger } from '@parley/core';
 import type { AnyToolDefinition } from '../define.js';
 import { ToolsError } from '../errors.js';
 import type { ToolGateOptions, ToolRunOptions } from '../gate-types.js';
 import type { ToolPolicy } from '../hook-types.js';
+import { checkLimits, type ToolGateLimits } from '../limits.js';
 import type { DisableUntil } from '../types.js';
 
 // The checks of the gate's options and of each batch's run options.
 
 /** The latest time `Date` can represent, so `disabled_until` can always be written. */
 const MAX_TIME_MS = 8.64e15;
+
+/** The gate's hooks, memory and limits options, checked; the defaults filled in. */
+export function checkGateOptions(options: ToolGateOptions<readonly AnyToolDefinition[], never>): {
+  readonly keepTurns: number;
+  readonly limits: ToolGateLimits;
+  readonly repeatedContent: 'run' | 'replay' | 'refuse';
+} {
+  if (options.confirm !== undefined && !isConfirmOption(options.confirm)) {
+    throw new ToolsError('invalid_argument', 'confirm must be a @parley/confirm gate or a function');
+  }
+  if (options.ledger !== undefined && !isConsentLedger(options.ledger)) {
+    throw new ToolsError('invalid_argument', 'ledger must have an append function');
+  }
+  if (options.repair !== undefined && typeof options.repair !== 'function') {
+    throw new ToolsError('invalid_argument', 'repair must be a function');
+  }
+  const keepTurns = options.keepTurns ?? 2;
+  if (!Number.isInteger(keepTurns) || keepTurns < 1) {
+    throw new ToolsError('invalid_argument', `keepTurns must be an integer ≥ 1, got ${String(keepTurns)}`);
+  }
+  const limits = checkLimits(options.limits);
+  const repeatedContent = options.repeatedContent ?? 'run';
+  if (!['run', 'replay', 'refuse'].includes(repeatedContent)) {
+    throw new ToolsError('invalid_argument', 'repeatedContent must be "run", "replay" or "refuse"');
+  }
+  return { keepTurns, limits, repeatedContent };
+}
 
 export function storeOptions(options: ToolGateOptions<readonly AnyToolDefinition[], never>): {
   readonly store: ToolGateOptions<readonly AnyToolDefinition[], never>['store'];

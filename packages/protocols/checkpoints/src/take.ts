@@ -1,0 +1,44 @@
+import { canonicalJson } from '@parley/core';
+import { type CheckpointsContext, json } from './context.js';
+import { committed, refuse } from './log-io.js';
+import { type LogRecord, viewOf } from './log-record.js';
+import type { Checkpoint, Checkpoints } from './types.js';
+
+/**
+ * @internal Keeps `state` as checkpoint `id` and drops the oldest beyond the cap; a pending rollback
+ * is committed first. The same id with the same content is accepted again without a write.
+ */
+export async function takeCheckpoint<TState>(
+  ctx: CheckpointsContext<TState>,
+  id: string,
+  state: TState,
+  label: string | undefined,
+): ReturnType<Checkpoints<TState>['take']> {
+  const limit = await ctx.max();
+  if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: checkpoints are off');
+  const current = await ctx.read();
+  if ('ok' in current) return current;
+  const { log, freed } = committed(current.log);
+  const existing = log.checkpoints.find((c) => c.id === id);
+  if (existing !== undefined) {
+    const kept = await ctx.loadState(existing.ref, id);
+    if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
+      return { ok: true, checkpoint: existing, dropped: [], log: viewOf(log, current.version) };
+    }
+    return refuse('duplicate_id', `checkpoint ${id} is kept already, with other content`);
+  }
+  const checkpoint: Checkpoint = {
+    id,
+    at: ctx.clock.now(),
+    label: label ?? id,
+    ref: `${ctx.prefix}checkpoint:${id}:${ctx.nonce()}`, // every snapshot key is new
+  };
+  await ctx.store.set(checkpoint.ref, { kind: 'parley.checkpoint', id, state: json(state) });
+  const all = [...log.checkpoints, checkpoint];
+  const dropped = all.slice(0, Math.max(0, all.length - limit));
+  const next: LogRecord = { ...log, checkpoints: all.slice(dropped.length) };
+  const saved = await ctx.write(next, current.log, [checkpoint.ref], current.committed);
+  if (!saved.ok) return saved;
+  for (const key of [...freed, ...dropped.map((c) => c.ref)]) await ctx.store.delete(key);
+  return { ok: true, checkpoint, dropped: dropped.map((c) => c.id), log: viewOf(next, saved.version) };
+}
