@@ -63,6 +63,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   }
 
   function sweep(): void {
+    if (expiries.peek() === undefined) return; // nothing has a TTL: no clock read
     const now = clock.now();
     for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
       expiries.remove(slot);
@@ -77,12 +78,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     return data.get(key);
   }
 
-  /** Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once. */
+  /**
+   * Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once
+   * (`checked`: built from parts already checked as plain JSON, so not walked again).
+   */
   function write(
     key: string,
     value: JsonValue | undefined,
     options: StoreSetOptions | undefined,
     text?: string,
+    checked = false,
   ): number {
     const previous = data.get(key);
     if (previous !== undefined) expiries.remove(previous);
@@ -92,7 +97,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return previous?.version ?? 0;
     }
     // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
-    const json = text !== undefined && isPlainJson(value, undefined) ? text : stringifyJson(value);
+    const json =
+      text !== undefined && (checked || isPlainJson(value, undefined)) ? text : stringifyJson(value);
     const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
     const slot: Slot = {
       key,
@@ -118,12 +124,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     value: JsonValue | undefined,
     text: string | undefined,
     setOptions: StoreSetOptions | undefined,
+    checked?: boolean,
   ): CompareAndSetResult => {
     const current = live(key)?.version ?? null;
     if (current !== expectedVersion) return { ok: false, version: current };
-    return { ok: true, version: write(key, value, setOptions, text) };
+    return { ok: true, version: write(key, value, setOptions, text, checked) };
   };
-  const direct: DirectStore = { getEntry, compareAndSet };
+  const versionOf = (key: string): number | null => live(key)?.version ?? null;
+  const direct: DirectStore = { getEntry, versionOf, compareAndSet };
 
   const store: Store = {
     async get(key) {
