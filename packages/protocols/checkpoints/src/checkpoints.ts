@@ -1,7 +1,7 @@
 import { canonicalJson, generateId, type JsonValue, systemClock } from '@parley/core';
 import { CheckpointsError, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS } from './errors.js';
 import { committed, createLogIo, refuse, stale } from './log-io.js';
-import { type LogRecord, viewOf } from './log-record.js';
+import { copyOf, type LogRecord, viewOf } from './log-record.js';
 import type { Checkpoint, Checkpoints, CheckpointsOptions } from './types.js';
 
 /**
@@ -70,7 +70,7 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       if (existing !== undefined) {
         const kept = await loadState(existing.ref, id);
         if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
-          return { ok: true, checkpoint: existing, dropped: [], log: viewOf(log, current.version) };
+          return { ok: true, checkpoint: copyOf(existing), dropped: [], log: viewOf(log, current.version) };
         }
         return refuse('duplicate_id', `checkpoint ${id} is kept already, with other content`);
       }
@@ -82,7 +82,8 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       const saved = await write(next, current.log, [checkpoint.ref], current.committed);
       if (!saved.ok) return saved;
       for (const key of [...freed, ...dropped.map((c) => c.ref)]) await store.delete(key);
-      return { ok: true, checkpoint, dropped: dropped.map((c) => c.id), log: viewOf(next, saved.version) };
+      const view = viewOf(next, saved.version);
+      return { ok: true, checkpoint: copyOf(checkpoint), dropped: dropped.map((c) => c.id), log: view };
     },
 
     async load(id) {
