@@ -75,7 +75,7 @@ export function createLogIo<TState>(deps: {
   return {
     async read() {
       try {
-        const committed = await kernel.read(logKey, LOG, held === undefined ? {} : { basis: held });
+        const committed = await kernel.read(logKey, LOG, { basis: held });
         held = committed;
         return { log: committed?.value ?? EMPTY_LOG, version: committed?.storeVersion ?? null, committed };
       } catch (err) {

@@ -163,7 +163,7 @@ export class StoredSession<TStep extends string, TContext, TData>
     const held = this.lease;
     // the record this handle committed last stands for the read: the lease lands only on that version
     const basis = this.basis();
-    const acquire = () => kernel.acquire(this.key, codec, basis === undefined ? { ttlMs } : { ttlMs, basis });
+    const acquire = () => kernel.acquire(this.key, codec, { ttlMs, basis });
     if (held === undefined) return acquire();
     const renewed = await kernel.renew(held, { ttlMs });
     if (!renewed.ok) {
