@@ -169,3 +169,12 @@ describe('the memory store without TTLs', () => {
     expect(reads).toBeGreaterThan(afterTtl); // a key with a TTL: expiry is checked on every call
   });
 });
+
+describe('Kernel.read with a basis on a closed memory store', () => {
+  it('throws store_failed, as a read without a basis does', async () => {
+    const { store, kernel, basis } = await made();
+    await store.close();
+    await expect(kernel.read('k', counter, { basis })).rejects.toMatchObject({ code: 'store_failed' });
+    await expect(kernel.read('k', counter)).rejects.toMatchObject({ code: 'store_failed' });
+  });
+});

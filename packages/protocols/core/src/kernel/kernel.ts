@@ -130,13 +130,12 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async read(key, codec, readOptions = {}) {
       const { basis } = readOptions;
-      if (basis !== undefined) {
-        if (basis.key !== key) throw invalid(`basis is a record of ${basis.key}, not ${key}`);
-        // a store that tells its version without a read: the same version is the same record
-        if (versionOf(store, key) === basis.storeVersion) return basis;
-      }
+      if (basis !== undefined && basis.key !== key)
+        throw invalid(`basis is a record of ${basis.key}, not ${key}`);
       let entry: StoreEntry | undefined;
       try {
+        // a store that tells its version without a read: the same version is the same record
+        if (basis !== undefined && versionOf(store, key) === basis.storeVersion) return basis;
         entry = await readEntry(store, key);
       } catch (err) {
         throw new KernelError('store_failed', `reading ${key} failed: ${messageOf(err)}`, {
