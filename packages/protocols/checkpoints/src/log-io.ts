@@ -67,10 +67,16 @@ export function createLogIo<TState>(deps: {
 }): LogIo<TState> {
   const { store, clock, logKey, stateSchema } = deps;
   const kernel = createKernel({ store, clock, owner: createOwnerId('checkpoints') });
+  /**
+   * The log as this process last read or committed it: a read returns it without copying the stored
+   * value while the store still holds its version (never handed out: views copy what they show).
+   */
+  let held: Committed<LogRecord> | undefined;
   return {
     async read() {
       try {
-        const committed = await kernel.read(logKey, LOG);
+        const committed = await kernel.read(logKey, LOG, { basis: held });
+        held = committed;
         return { log: committed?.value ?? EMPTY_LOG, version: committed?.storeVersion ?? null, committed };
       } catch (err) {
         if (isParleyError(err, 'corrupt_record', 'record_version')) return refuse(err.code, err.message);
@@ -85,6 +91,7 @@ export function createLogIo<TState>(deps: {
           : { value: current, effects: ['moved'] };
       const result = await kernel.apply(logKey, LOG, step, null, basis === undefined ? {} : { basis });
       if (result.ok && result.effects.length === 0 && result.committed !== undefined) {
+        held = result.committed;
         return { ok: true, version: result.committed.storeVersion };
       }
       for (const key of written) await store.delete(key);

@@ -67,8 +67,13 @@ export function readSnapshot(
 
 /** @internal The public view of a log record. */
 export function viewOf(record: LogRecord, version: number | null): CheckpointLog {
-  return { checkpoints: record.checkpoints, rollback: record.rollback, version };
+  // copies: the record may be the log this process holds, which a caller must not change
+  const { rollback } = record;
+  return { checkpoints: record.checkpoints.map(copyOf), rollback: rollback && { ...rollback }, version };
 }
+
+/** @internal A caller's own copy of a checkpoint entry of the log. */
+export const copyOf = (checkpoint: Checkpoint): Checkpoint => ({ ...checkpoint });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

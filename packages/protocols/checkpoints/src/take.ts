@@ -1,7 +1,7 @@
 import { canonicalJson } from '@parley/core';
 import { type CheckpointsContext, json } from './context.js';
 import { committed, refuse } from './log-io.js';
-import { type LogRecord, viewOf } from './log-record.js';
+import { copyOf, type LogRecord, viewOf } from './log-record.js';
 import type { Checkpoint, Checkpoints } from './types.js';
 
 /**
@@ -23,7 +23,7 @@ export async function takeCheckpoint<TState>(
   if (existing !== undefined) {
     const kept = await ctx.loadState(existing.ref, id);
     if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
-      return { ok: true, checkpoint: existing, dropped: [], log: viewOf(log, current.version) };
+      return { ok: true, checkpoint: copyOf(existing), dropped: [], log: viewOf(log, current.version) };
     }
     return refuse('duplicate_id', `checkpoint ${id} is kept already, with other content`);
   }
@@ -40,5 +40,6 @@ export async function takeCheckpoint<TState>(
   const saved = await ctx.write(next, current.log, [checkpoint.ref], current.committed);
   if (!saved.ok) return saved;
   for (const key of [...freed, ...dropped.map((c) => c.ref)]) await ctx.store.delete(key);
-  return { ok: true, checkpoint, dropped: dropped.map((c) => c.id), log: viewOf(next, saved.version) };
+  const view = viewOf(next, saved.version);
+  return { ok: true, checkpoint: copyOf(checkpoint), dropped: dropped.map((c) => c.id), log: view };
 }

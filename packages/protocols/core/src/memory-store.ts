@@ -85,12 +85,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     value: JsonValue | undefined,
     text: string | undefined,
     setOptions: StoreSetOptions | undefined,
+    checked?: boolean,
   ): CompareAndSetResult => {
     const current = live(key)?.version ?? null;
     if (current !== expectedVersion) return { ok: false, version: current };
-    return { ok: true, version: writeSlot(slots, key, value, setOptions, text) };
+    return { ok: true, version: writeSlot(slots, key, value, setOptions, text, checked) };
   };
-  const direct: DirectStore = { getEntry, compareAndSet };
+  const versionOf = (key: string): number | null => live(key)?.version ?? null;
+  const direct: DirectStore = { getEntry, versionOf, compareAndSet };
 
   const store: Store = {
     async get(key) {
@@ -154,6 +156,7 @@ interface Slots {
 
 /** Drops the slots whose time is up, each reported as an `expire` change. */
 function sweep({ data, expiries, clock, notify }: Slots): void {
+  if (expiries.peek() === undefined) return; // nothing has a TTL: no clock read
   const now = clock.now();
   for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
     expiries.remove(slot);
@@ -162,13 +165,17 @@ function sweep({ data, expiries, clock, notify }: Slots): void {
   }
 }
 
-/** Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once. */
+/**
+ * Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once
+ * (`checked`: built from parts already checked as plain JSON, so not walked again).
+ */
 function writeSlot(
   slots: Slots,
   key: string,
   value: JsonValue | undefined,
   options: StoreSetOptions | undefined,
   text?: string,
+  checked = false,
 ): number {
   const { data, expiries, notify } = slots;
   const previous = data.get(key);
@@ -179,7 +186,8 @@ function writeSlot(
     return previous?.version ?? 0;
   }
   // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
-  const json = text !== undefined && isPlainJson(value, undefined) ? text : stringifyJson(value);
+  const json =
+    text !== undefined && (checked || isPlainJson(value, undefined)) ? text : stringifyJson(value);
   const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
   const slot: Slot = {
     key,

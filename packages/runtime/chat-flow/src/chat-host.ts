@@ -103,7 +103,12 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
 
   function remember(session: Session): void {
     if (open.size >= maxSessions) {
-      const idle = [...open.keys()].find((key) => !chains.has(key));
+      let idle: string | undefined; // the least recently used session without a turn running
+      for (const key of open.keys()) {
+        if (chains.has(key)) continue;
+        idle = key;
+        break;
+      }
       if (idle === undefined) {
         session.close();
         throw new Refused('too_many_sessions', `${maxSessions} sessions are open and busy`);

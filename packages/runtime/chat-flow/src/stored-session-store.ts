@@ -1,5 +1,6 @@
 import {
   assertTimeoutMs,
+  type Committed,
   KernelError,
   createEmitter,
   createKernel,
@@ -166,10 +167,15 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return refuse(id, sessionCodeOf(refused.code), refused.message);
   }
 
-  const handle = (id: string, slot: SessionSlot<TStep, TContext, TData>, version: number) => {
+  const handle = (id: string, committed: Committed<SessionSlot<TStep, TContext, TData>>) => {
     // only readable slots reach here (checked by the caller)
-    const { record, rev } = slot as Extract<typeof slot, { record: unknown }>;
-    return new StoredSession(flow, settings, prefix + id, record, version, rev);
+    const { record, rev } = committed.value as Extract<
+      SessionSlot<TStep, TContext, TData>,
+      { record: unknown }
+    >;
+    const session = new StoredSession(flow, settings, prefix + id, record, committed.storeVersion, rev);
+    session.adopt(committed); // its first turn takes the lease on this record, without a read
+    return session;
   };
 
   return {
@@ -198,7 +204,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
         const version = done.committed?.storeVersion ?? null;
         return refuse(id, 'exists', `a session ${id} is already stored`, { version });
       }
-      return { ok: true, session: handle(id, done.committed.value, done.committed.storeVersion) };
+      return { ok: true, session: handle(id, done.committed) };
     },
     async resume(id) {
       let found: Awaited<ReturnType<typeof kernel.read<SessionSlot<TStep, TContext, TData>>>>;
@@ -217,7 +223,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
         const code = checked.ok ? 'not_found' : checked.code;
         return refuse(id, code, checked.ok ? `no session ${id} is stored` : checked.reason);
       }
-      return { ok: true, session: handle(id, checked.out, found.storeVersion) };
+      return { ok: true, session: handle(id, found) };
     },
     on(event, listener) {
       events ??= createEmitter();

@@ -139,6 +139,11 @@ export class StoredSession<TStep extends string, TContext, TData>
     }
   }
 
+  /** @internal Holds `committed` (the record `start` wrote or `resume` read) as the basis of the first turn. */
+  adopt(committed: Committed<Slot<TStep, TContext, TData>>): void {
+    this.committed = committed;
+  }
+
   /** The committed record this handle holds, when it is the version it last saw. */
   private basis(): Committed<Slot<TStep, TContext, TData>> | undefined {
     const committed = this.committed;
@@ -156,12 +161,15 @@ export class StoredSession<TStep extends string, TContext, TData>
   > {
     const { kernel, codec } = this.settings;
     const held = this.lease;
-    if (held === undefined) return kernel.acquire(this.key, codec, { ttlMs });
+    // the record this handle committed last stands for the read: the lease lands only on that version
+    const basis = this.basis();
+    const acquire = () => kernel.acquire(this.key, codec, { ttlMs, basis });
+    if (held === undefined) return acquire();
     const renewed = await kernel.renew(held, { ttlMs });
     if (!renewed.ok) {
       if (renewed.code !== 'lease_lost') return renewed;
       this.lease = undefined; // fenced off or expired: taken like any other
-      return kernel.acquire(this.key, codec, { ttlMs });
+      return acquire();
     }
     this.lease = renewed.lease;
     const read = await kernel.apply(this.key, codec, unchanged, undefined, { lease: renewed.lease });

@@ -129,3 +129,14 @@ describe('a lease the handle could not give back', () => {
     expect(await session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
   });
 });
+
+describe('a record deleted behind a handle', () => {
+  it('refuses the write not_found on a fresh read, and writes nothing', async () => {
+    const env = setup();
+    const start = await env.sessions.start('s1', { data: null });
+    if (!start.ok) throw new Error(start.message);
+    await env.store.delete(KEY); // another writer removed it: the handle's basis is stale
+    expect(await start.session.update(null)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await env.store.get(KEY)).toBeUndefined();
+  });
+});

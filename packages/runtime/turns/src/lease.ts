@@ -39,7 +39,10 @@ export function createHeadLease<TState>(
     async begin() {
       assertOpened();
       await settleStale();
-      const taken = await core.kernel.acquire(core.headKey, HEAD, { ttlMs: core.turnTimeoutMs });
+      const ttlMs = core.turnTimeoutMs;
+      const basis = core.committed.head; // the head the last turn committed: no read while it is stored
+      core.committed.head = undefined; // used once: a rollback, undo or failed turn reads the head
+      const taken = await core.kernel.acquire(core.headKey, HEAD, { ttlMs, basis });
       if (!taken.ok) {
         if (taken.code === 'lease_held' || taken.code === 'write_conflict') return busy();
         throw kernelFailure(taken);

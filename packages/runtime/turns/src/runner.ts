@@ -128,10 +128,10 @@ export function createTurnRunner<
     events,
     behind: { checkpoint: false },
     synced: { turnId: undefined },
+    committed: { head: undefined },
   };
   const label = (turn: number): string => `turn ${turn}`;
   let opened = false;
-
   type Result = TurnResult<TRecord, TRequest, TData, THostCode>;
   const refuse = <C extends TurnRefusalCode | THostCode>(
     code: C,
@@ -162,8 +162,7 @@ export function createTurnRunner<
     },
 
     async run(input, runOptions = {}) {
-      const given = runOptions.key;
-      const content = canonicalJson(input as unknown as JsonValue); // inputs are plain JSON (documented)
+      const [given, content] = [runOptions.key, canonicalJson(input as unknown as JsonValue)]; // inputs: plain JSON
       assertOpened();
       if (content.length > maxInput)
         return refuse('input_too_large', `The input is longer than ${maxInput} characters`, given);
@@ -227,7 +226,8 @@ export function createTurnRunner<
           const after = presentNow(core, turn, turnId);
           const keyed = given !== undefined;
           const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
-          const last: SettledTurn = { key, content, turnId, turn, record: json, keyed };
+          const kept = structuredClone(json); // the head's own copy: the caller gets `record` and may change it
+          const last: SettledTurn = { key, content, turnId, turn, record: kept, keyed };
           const state = after.state as unknown as JsonValue;
           const committed = await kernel.apply(
             core.headKey,
@@ -252,7 +252,7 @@ export function createTurnRunner<
             await putBack(core, presentOf<TState>((await loadHead(core)).value));
             return refuse('conflict', `${turnId} lost the head's lease: nothing committed`, given);
           }
-          headOf(committed, core.headKey);
+          core.committed.head = headOf(committed, core.headKey);
           done = true;
           core.synced.turnId = turnId;
           gate.restore(after.gate); // the gate forgets the call ids of earlier turns, as the head did

@@ -34,6 +34,12 @@ export interface RunnerCore<TState> {
   readonly behind: { checkpoint: boolean };
   /** The head (its turn id) the host's in-memory state was last put back to or committed from. */
   readonly synced: { turnId: string | undefined };
+  /**
+   * The head this runner's last turn committed (its lease given back in the same write): the next
+   * lease (turn, rollback or undo) is taken on it without a read, or on a fresh read when the store
+   * moved on since. Used once; set again only by a turn's commit.
+   */
+  readonly committed: { head: StoredHead | undefined };
 }
 
 /** The stored head, or `undefined` before `open` wrote one. @throws TurnsError `corrupt_record`, `record_version`. */

@@ -72,7 +72,7 @@ describe('a refused rollback', () => {
 });
 
 describe('the store work of a turn', () => {
-  it('reads the head once and writes it once per change (lease, open turn, commit), each write on the head it follows', async () => {
+  it('writes the head once per change (lease, open turn, commit) and reads it not at all while it holds the last commit', async () => {
     const env = setup();
     await env.host.runner.open();
     env.host.replies.push(hit('c1', 1), hit('c1', 1));
@@ -85,15 +85,41 @@ describe('the store work of a turn', () => {
     const result = await env.host.runner.run(say('I attack'));
     expect(result.ok).toBe(true);
     const head = ops.filter((op) => op.endsWith('game:turns:head'));
-    expect(head).toEqual([
-      'get game:turns:head',
-      'cas game:turns:head',
-      'cas game:turns:head',
-      'cas game:turns:head',
-    ]);
+    expect(head).toEqual(['cas game:turns:head', 'cas game:turns:head', 'cas game:turns:head']);
     // the log is read by commit() and by take(), and written once, on the log take() read
     const log = ops.filter((op) => op.endsWith('game:checkpoints'));
     expect(log).toEqual(['get game:checkpoints', 'get game:checkpoints', 'cas game:checkpoints']);
+  });
+
+  it('reads the head to take its lease when another writer moved it since the last commit', async () => {
+    const env = setup();
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 1), hit('c1', 1));
+    await env.host.runner.run(say('warm up'));
+    const entry = await env.memory.getEntry('game:turns:head');
+    await env.memory.set('game:turns:head', entry?.value ?? null); // same content, a new version
+    const ops: string[] = [];
+    env.faulty.fail((op, key) => {
+      ops.push(`${op} ${key}`);
+      return undefined;
+    });
+    expect((await env.host.runner.run(say('I attack'))).ok).toBe(true);
+    const head = ops.filter((op) => op.endsWith('game:turns:head'));
+    // the lease's write on the held head loses, the head is read, and the lease lands on it
+    expect(head.slice(0, 3)).toEqual(['cas game:turns:head', 'get game:turns:head', 'cas game:turns:head']);
+  });
+
+  it("keeps the head's own copy of a turn's record: changing the returned record changes nothing stored", async () => {
+    const env = setup();
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 1), hit('c1', 1));
+    const first = await env.host.runner.run(say('One'), { key: 'k1' });
+    if (!first.ok || first.replayed) throw new Error('not run');
+    const committed = structuredClone(first.record);
+    (first.record as { text: string }).text = 'changed by the caller';
+    expect((await env.host.runner.run(say('Two'))).ok).toBe(true); // a turn on the held head
+    const again = await env.host.runner.run(say('One'), { key: 'k1' });
+    expect(again).toMatchObject({ ok: true, replayed: true, record: committed });
   });
 
   it('commits a turn whose head was moved while it ran only after reading it again, never over it', async () => {

@@ -7,9 +7,12 @@ import type { Store, CompareAndSetResult, StoreEntry, StoreSetOptions } from '..
 export interface DirectStore {
   /** What `getEntry` would resolve to (throws what it would reject with). */
   readonly getEntry: (key: string) => StoreEntry | undefined;
+  /** The version of the live entry at `key` (`null` when absent or expired), without copying its value. */
+  readonly versionOf: (key: string) => number | null;
   /**
    * What `compareAndSet` would resolve to; `text` is `JSON.stringify(value)`, stored as it is when
-   * `value` is plain JSON (otherwise the write throws as `compareAndSet` would reject).
+   * `value` is plain JSON (otherwise the write throws as `compareAndSet` would reject). `checked`
+   * says the caller built `text` only from parts already checked as plain JSON: it is stored as it is.
    */
   readonly compareAndSet: (
     key: string,
@@ -17,6 +20,7 @@ export interface DirectStore {
     value: JsonValue | undefined,
     text: string | undefined,
     options: StoreSetOptions | undefined,
+    checked?: boolean,
   ) => CompareAndSetResult;
 }
 

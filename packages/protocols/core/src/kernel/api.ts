@@ -88,10 +88,17 @@ export type ApplyResult<T, X> =
 export interface Kernel {
   readonly owner: string;
   /**
-   * The committed record at `key`, or `undefined`.
-   * @throws KernelError `corrupt_record`, `record_version`, `store_failed`.
+   * The committed record at `key`, or `undefined`. `basis` (a record this caller read or committed
+   * before) is returned as it is, without reading the value, when the store tells (as a memory store
+   * does) that it still holds exactly that version; otherwise the record is read.
+   * @throws KernelError `corrupt_record`, `record_version`, `store_failed`; `invalid_argument` for a
+   * `basis` of another key.
    */
-  read<T>(key: string, codec: RecordCodec<T>): Promise<Committed<T> | undefined>;
+  read<T>(
+    key: string,
+    codec: RecordCodec<T>,
+    options?: { readonly basis?: Committed<T> },
+  ): Promise<Committed<T> | undefined>;
   /**
    * Runs `step` on a fresh read and commits its value with one compare-and-set on the version read;
    * a lost race re-reads and re-runs it (at most `maxAttempts`, default {@link DEFAULT_MAX_ATTEMPTS}).
@@ -119,12 +126,15 @@ export interface Kernel {
   /**
    * Takes the lease of `key` (absent records too) with a new fencing token; `lease_held` while a lease
    * on it is valid, this owner's included (renew that one instead). `force` takes it anyway (an
-   * operator's take-over of a holder known dead): the old holder is fenced off.
+   * operator's take-over of a holder known dead): the old holder is fenced off. `basis` saves the
+   * read as in {@link Kernel.apply}: the lease is written on it with a compare-and-set that lands only
+   * if the store still holds exactly that record; otherwise (and for a refusal) it is taken on a
+   * fresh read.
    */
   acquire<T>(
     key: string,
     codec: RecordCodec<T>,
-    options: { readonly ttlMs: number; readonly force?: boolean },
+    options: { readonly ttlMs: number; readonly force?: boolean; readonly basis?: Committed<T> },
   ): Promise<
     { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal
   >;

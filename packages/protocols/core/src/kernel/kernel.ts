@@ -5,10 +5,11 @@ import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
 import { KernelError } from './errors.js';
 import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
-import { createMutate, readEntry } from './mutate.js';
+import { createMutate, type Fresh, readEntry, versionOf } from './mutate.js';
+import { WrittenRecords } from './record-text.js';
 import { decodeEntry, envelope, guard, messageOf } from './record.js';
 import type { Kernel } from './api.js';
-import type { Committed, KernelRecord, KernelRefusal, Lease } from './types.js';
+import type { Committed, KernelRecord, KernelRefusal, Lease, RecordCodec } from './types.js';
 
 /**
  * Options of {@link createKernel}.
@@ -91,24 +92,33 @@ export function createKernel(options: KernelOptions): Kernel {
   if (!(Number.isInteger(maxBytes) && maxBytes > 0))
     throw invalid('maxRecordBytes must be a positive integer');
 
-  const mutate = createMutate({ store, clock, graceMs, maxBytes });
+  const written = new WrittenRecords();
+  const mutate = createMutate({ store, clock, graceMs, maxBytes, written });
 
   const committedOf = <T>(
     key: string,
     next: KernelRecord | undefined,
     value: T | undefined,
     version: number | null,
-  ): Committed<T> | undefined =>
-    next === undefined || value === undefined || version === null
-      ? undefined
-      : {
-          key,
-          value,
-          storeVersion: version,
-          lease: next.lease,
-          fence: next.fence,
-          deadlineAt: next.deadlineAt,
-        };
+  ): Committed<T> | undefined => {
+    if (next === undefined || value === undefined || version === null) return undefined;
+    const { lease, fence, deadlineAt } = next;
+    const committed: Committed<T> = { key, value, storeVersion: version, lease, fence, deadlineAt };
+    written.handedOut(next, committed);
+    return committed;
+  };
+
+  /** The read a caller's committed copy stands for: its record as written, or rebuilt from it. */
+  const basisRead = <T>(key: string, codec: RecordCodec<T>, basis: Committed<T> | null): Fresh<T> => {
+    if (basis === null) return ABSENT;
+    if (basis.key !== key) throw invalid(`basis is a record of ${basis.key}, not ${key}`);
+    const known = written.recordOf(basis);
+    const record: KernelRecord =
+      known !== undefined && known.kind === codec.kind && known.version === codec.version
+        ? known
+        : { kind: codec.kind, version: codec.version, data: codec.encode(basis.value), ...leaseOf(basis) };
+    return { ok: true, record, committed: basis, version: basis.storeVersion };
+  };
 
   const ttlCheck = (ms: number, name: string): void => {
     if (!(Number.isFinite(ms) && ms > 0))
@@ -118,9 +128,14 @@ export function createKernel(options: KernelOptions): Kernel {
   const kernel: Kernel = {
     owner,
 
-    async read(key, codec) {
+    async read(key, codec, readOptions = {}) {
+      const { basis } = readOptions;
+      if (basis !== undefined && basis.key !== key)
+        throw invalid(`basis is a record of ${basis.key}, not ${key}`);
       let entry: StoreEntry | undefined;
       try {
+        // a store that tells its version without a read: the same version is the same record
+        if (basis !== undefined && versionOf(store, key) === basis.storeVersion) return basis;
         entry = await readEntry(store, key);
       } catch (err) {
         throw new KernelError('store_failed', `reading ${key} failed: ${messageOf(err)}`, {
@@ -135,24 +150,7 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async apply(key, codec, step, event, applyOptions = {}) {
       const { lease, basis } = applyOptions;
-      if (basis !== undefined && basis !== null && basis.key !== key)
-        throw invalid(`basis is a record of ${basis.key}, not ${key}`);
-      const first =
-        basis === undefined
-          ? undefined
-          : basis === null
-            ? ABSENT
-            : {
-                ok: true as const,
-                record: {
-                  kind: codec.kind,
-                  version: codec.version,
-                  data: codec.encode(basis.value),
-                  ...leaseOf(basis),
-                },
-                committed: basis,
-                version: basis.storeVersion,
-              };
+      const first = basis === undefined ? undefined : basisRead(key, codec, basis);
       const attempts = applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       const done = await mutate(
         key,
@@ -171,7 +169,13 @@ export function createKernel(options: KernelOptions): Kernel {
           const keep = applyOptions.release === true ? null : (read.record?.lease ?? null);
           const deadlineAt =
             result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
-          const data = result.value === undefined ? null : codec.encode(result.value);
+          // the value it was given: the data it was read with (so the data's text is written once)
+          const data =
+            result.value === undefined
+              ? null
+              : same && read.record !== undefined
+                ? read.record.data
+                : codec.encode(result.value);
           const next = envelope(codec, read.record, { data, lease: keep, deadlineAt });
           return { write: true, next, out };
         },
@@ -185,19 +189,26 @@ export function createKernel(options: KernelOptions): Kernel {
       };
     },
 
-    async acquire(key, codec, { ttlMs, force = false }) {
+    async acquire(key, codec, { ttlMs, force = false, basis }) {
       ttlCheck(ttlMs, 'ttlMs');
-      const done = await mutate(key, codec, DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const refused = force ? undefined : guard(key, read.record, undefined, now);
-        if (refused !== undefined) return refused;
-        const token = (read.record?.fence ?? 0) + 1;
-        const lease: Lease = { key, owner, token, expiresAt: now + ttlMs };
-        const next = envelope(codec, read.record, {
-          lease: { owner, token, expiresAt: lease.expiresAt },
-          fence: token,
-        });
-        return { write: true, next, out: { lease, value: read.committed?.value } };
-      });
+      const first = basis === undefined ? undefined : basisRead(key, codec, basis);
+      const done = await mutate(
+        key,
+        codec,
+        DEFAULT_MAX_ATTEMPTS,
+        (read, now) => {
+          const refused = force ? undefined : guard(key, read.record, undefined, now);
+          if (refused !== undefined) return refused;
+          const token = (read.record?.fence ?? 0) + 1;
+          const lease: Lease = { key, owner, token, expiresAt: now + ttlMs };
+          const next = envelope(codec, read.record, {
+            lease: { owner, token, expiresAt: lease.expiresAt },
+            fence: token,
+          });
+          return { write: true, next, out: { lease, value: read.committed?.value } };
+        },
+        first,
+      );
       if (!done.ok) return done;
       return {
         ok: true,

@@ -5,6 +5,7 @@ import type { JsonValue } from '../json.js';
 import { directOf } from '../internal/direct-store.js';
 import type { Store, StoreEntry } from '../store.js';
 import { type Decoded, decodeEntry, messageOf, refusal, tooLarge, ttlOf } from './record.js';
+import { recordText, type WrittenRecords } from './record-text.js';
 import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
 
 /** @internal What a decision over a read does: write `next` (undefined deletes), or only answer. */
@@ -30,8 +31,10 @@ export function createMutate(options: {
   readonly clock: Clock;
   readonly graceMs: number;
   readonly maxBytes: number;
+  /** What this kernel last wrote per key: a later record with the same data object reuses its text. */
+  readonly written: WrittenRecords;
 }) {
-  const { store, clock, graceMs, maxBytes } = options;
+  const { store, clock, graceMs, maxBytes, written } = options;
   /**
    * Reads, decides on the read, and commits with one compare-and-set; a lost race starts over.
    * `basis` (a read the caller holds) stands for the first read: its compare-and-set fails unless the
@@ -77,7 +80,8 @@ export function createMutate(options: {
       const next = plan.next;
       // a kernel record is plain JSON by construction
       const json = next as unknown as JsonValue | undefined;
-      const text = json === undefined ? undefined : JSON.stringify(json);
+      const made = next === undefined ? undefined : recordText(key, next, written);
+      const text = made?.text;
       if (text !== undefined && tooLarge(text, maxBytes)) {
         return refusal('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
       }
@@ -87,14 +91,26 @@ export function createMutate(options: {
         const cas =
           direct === undefined
             ? await store.compareAndSet(key, read.version, json, setOptions)
-            : direct.compareAndSet(key, read.version, json, text, setOptions);
-        if (cas.ok) return { ok: true, out: plan.out, next, version: cas.version };
+            : direct.compareAndSet(key, read.version, json, text, setOptions, made?.checked);
+        if (cas.ok) {
+          // the store took it, so the data is plain JSON: its text serves the next record that carries it
+          written.wrote(key, next, made?.dataText);
+          return { ok: true, out: plan.out, next, version: cas.version };
+        }
       } catch (err) {
         return refusal('store_failed', key, `writing ${key} failed: ${messageOf(err)}`, err);
       }
     }
     return refusal('write_conflict', key, `${key} kept changing: gave up after ${attempts} attempts`);
   };
+}
+
+/**
+ * @internal The version `store` holds at `key` when it can tell without reading the value (a memory
+ * store), otherwise `undefined`.
+ */
+export function versionOf(store: Store, key: string): number | null | undefined {
+  return directOf(store)?.versionOf(key);
 }
 
 /** @internal `store.getEntry(key)`, without a promise when the store is a memory store. */

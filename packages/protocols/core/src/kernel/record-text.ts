@@ -1,0 +1,117 @@
+// The JSON text of a kernel record, written once per data: a record whose data this kernel wrote
+// before (a lease taken or given back, a deadline moved) reuses the data's text instead of
+// serialising and checking it again.
+import type { Committed, KernelRecord } from './types.js';
+
+/** The envelope's keys, in the order every record the kernel builds has them. */
+const KEYS = ['kind', 'version', 'data', 'lease', 'fence', 'deadlineAt'] as const;
+
+/** @internal How many keys' last records one kernel remembers (the least recently written is forgotten). */
+export const MAX_WRITTEN_RECORDS = 64;
+
+interface Written {
+  readonly record: KernelRecord;
+  /** The JSON text of `record.data`, as the store took it. */
+  readonly dataText: string | undefined;
+  /** The committed copy this kernel handed out for `record`, when it made one. */
+  committed: Committed<unknown> | undefined;
+}
+
+/**
+ * @internal The record one kernel last wrote at each key (at most {@link MAX_WRITTEN_RECORDS} keys),
+ * with its data's text. A later record of that key that carries the very same data object (a lease
+ * taken or given back, a step that returned the value it was given) has the same data, so its text
+ * is reused; the committed copy handed out for it stands for that record as a basis.
+ */
+export class WrittenRecords {
+  private readonly byKey = new Map<string, Written>();
+
+  /** The text of `data` when it is the data this kernel last wrote at `key`. */
+  textOf(key: string, data: unknown): string | undefined {
+    const last = this.byKey.get(key);
+    return last !== undefined && last.record.data === data ? last.dataText : undefined;
+  }
+
+  /** Remembers what a write committed at `key` (`undefined`: deleted). */
+  wrote(key: string, record: KernelRecord | undefined, dataText: string | undefined): void {
+    this.byKey.delete(key);
+    if (record === undefined) return;
+    this.byKey.set(key, { record, dataText, committed: undefined });
+    if (this.byKey.size > MAX_WRITTEN_RECORDS) {
+      for (const oldest of this.byKey.keys()) {
+        this.byKey.delete(oldest);
+        break;
+      }
+    }
+  }
+
+  /** Notes the committed copy handed out for `record`, the last one written at its key. */
+  handedOut(record: KernelRecord, committed: Committed<unknown>): void {
+    const last = this.byKey.get(committed.key);
+    if (last?.record === record) last.committed = committed;
+  }
+
+  /** The record `basis` was handed out for, when it is still the last one written at its key. */
+  recordOf(basis: Committed<unknown>): KernelRecord | undefined {
+    const last = this.byKey.get(basis.key);
+    return last?.committed === basis ? last.record : undefined;
+  }
+}
+
+/**
+ * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
+ * that data object before. `dataText` is the data's text when it was serialised now (to remember
+ * once the store took it); `checked` says every part was checked as plain JSON before.
+ */
+export function recordText(
+  key: string,
+  record: KernelRecord,
+  written: WrittenRecords,
+): { readonly text: string; readonly dataText: string | undefined; readonly checked: boolean } {
+  const data: unknown = record.data;
+  const envelope =
+    typeof data === 'object' && data !== null && standard(record) ? envelopeText(record) : undefined;
+  if (envelope === undefined) return { text: JSON.stringify(record), dataText: undefined, checked: false };
+  const known = written.textOf(key, data);
+  const dataText = known ?? JSON.stringify(data);
+  const text = `${envelope[0]}${dataText}${envelope[1]}`;
+  // the envelope's parts are checked plain below, and known data was checked when first written
+  return { text, dataText, checked: known !== undefined };
+}
+
+/** Whether `record` has exactly the envelope's keys, in order (so the composed text is its JSON). */
+function standard(record: KernelRecord): boolean {
+  let i = 0;
+  for (const key in record) {
+    if (key !== KEYS[i]) return false;
+    i++;
+  }
+  return i === KEYS.length;
+}
+
+/**
+ * The record's JSON before and after its data, written without a serialiser: the envelope holds
+ * only the kernel's own strings (kind, owner) and numbers. `undefined` when a part is not plain
+ * (a string that needs escaping, a number that is not finite, a lease of another shape).
+ */
+function envelopeText(record: KernelRecord): readonly [string, string] | undefined {
+  const { kind, version, lease, fence, deadlineAt } = record;
+  if (!(safe(kind) && finite(version) && finite(fence) && (deadlineAt === null || finite(deadlineAt))))
+    return undefined;
+  let leaseText = 'null';
+  if (lease !== null) {
+    const { owner, token, expiresAt } = lease;
+    if (!(safe(owner) && finite(token) && finite(expiresAt) && Object.keys(lease).length === 3))
+      return undefined;
+    leaseText = `{"owner":"${owner}","token":${token},"expiresAt":${expiresAt}}`;
+  }
+  return [
+    `{"kind":"${kind}","version":${version},"data":`,
+    `,"lease":${leaseText},"fence":${fence},"deadlineAt":${deadlineAt}}`,
+  ];
+}
+
+/** A string JSON writes as it is between quotes (no quote, backslash or control character). */
+const SAFE = /^[\w.:@/-]*$/;
+const safe = (value: unknown): value is string => typeof value === 'string' && SAFE.test(value);
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
