@@ -117,7 +117,7 @@ export function createPipelineRunner(options: PipelineRunnerOptions): PipelineRu
       input: header.input,
       controller: new AbortController(),
       records: new Map(),
-      versions: new Map(),
+      committed: new Map(),
       leases: new Map(),
       blocked: new Map(),
       busy: new Set(),

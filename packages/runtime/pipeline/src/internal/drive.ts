@@ -55,7 +55,7 @@ export async function drive(
     const version = changed.get(id);
     if (version === undefined) return false;
     changed.delete(id);
-    return version === null || version > (run.versions.get(id) ?? -1);
+    return version === null || version > (run.committed.get(id)?.storeVersion ?? -1);
   };
   const launch = (id: string, task: () => Promise<void>): void => {
     inflight.set(

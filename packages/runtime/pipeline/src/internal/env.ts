@@ -1,4 +1,4 @@
-import type { Clock, ConsentLedger, Emitter, JsonValue, Kernel, Lease, Store } from '@parley/core';
+import type { Clock, Committed, ConsentLedger, Emitter, JsonValue, Kernel, Lease, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
 import type { NodeRecord } from '../records.js';
@@ -37,8 +37,11 @@ export interface ActiveRun {
   readonly stops: Set<() => void>;
   /** Node records as last read or written, by node id (a cache: every write re-reads the store). */
   readonly records: Map<string, NodeRecord>;
-  /** The store version each cached record was read or written at, by node id (absent: unknown). */
-  readonly versions: Map<string, number>;
+  /**
+   * Each cached record as committed (its store version included), by node id (absent: unknown): the
+   * drive loop skips a watched change it has seen, and the next write on it starts from it.
+   */
+  readonly committed: Map<string, Committed<NodeRecord>>;
   /** The node leases this process holds (their fencing tokens), by node id. */
   readonly leases: Map<string, Lease>;
   /** Until when another runner holds a lease on a node it has not started yet, by node id. */

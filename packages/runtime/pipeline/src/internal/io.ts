@@ -1,4 +1,5 @@
 import {
+  type Committed as Stored,
   isParleyError,
   type KernelRecord,
   type KernelRefusal,
@@ -31,16 +32,16 @@ export async function readNode(env: RunnerEnv, runId: string, node: string): Pro
   return (await readStored(env, runId, node)).record;
 }
 
-/** A node's record as read, and the store version it was read at (none when nothing is stored). */
+/** A node's record as read, and as committed (none when nothing is stored). */
 async function readStored(
   env: RunnerEnv,
   runId: string,
   node: string,
-): Promise<{ readonly record: NodeRecord; readonly version: number | undefined }> {
+): Promise<{ readonly record: NodeRecord; readonly stored: Stored<NodeRecord> | undefined }> {
   const key = nodeKey(env.prefix, runId, node);
   try {
-    const committed = await env.kernel.read(key, NODE_RECORD);
-    return { record: nodeView(committed, PENDING), version: committed?.storeVersion };
+    const stored = await env.kernel.read(key, NODE_RECORD);
+    return { record: nodeView(stored, PENDING), stored };
   } catch (error) {
     if (isParleyError(error, 'corrupt_record', 'record_version'))
       throw new CorruptRecord(key, error instanceof Error ? error.message : undefined);
@@ -50,19 +51,25 @@ async function readStored(
 
 /** Reads a node's record from the store into the run's cache. */
 export async function loadNode(env: RunnerEnv, run: ActiveRun, node: string): Promise<NodeRecord> {
-  const { record, version } = await readStored(env, run.runId, node);
-  keep(run, node, record, version);
+  const { record, stored } = await readStored(env, run.runId, node);
+  keep(run, node, record, stored);
   return record;
 }
 
 /**
- * Keeps a node's record in the run's cache with the store version it was read or written at, so a
- * watched change at or below that version needs no read (`undefined`: unknown, read on the next change).
+ * Keeps a node's record in the run's cache as it was read or committed, so a watched change at or
+ * below its version needs no read and the next write starts from it (`undefined`: unknown, read
+ * on the next change and by the next write).
  */
-function keep(run: ActiveRun, node: string, record: NodeRecord, version: number | undefined): void {
+function keep(
+  run: ActiveRun,
+  node: string,
+  record: NodeRecord,
+  stored: Stored<NodeRecord> | undefined,
+): void {
   run.records.set(node, record);
-  if (version === undefined) run.versions.delete(node);
-  else run.versions.set(node, version);
+  if (stored === undefined) run.committed.delete(node);
+  else run.committed.set(node, stored);
 }
 
 /** A node step committed: the record as stored, or why nothing was written. */
@@ -71,8 +78,8 @@ export type Committed =
       readonly ok: true;
       readonly record: NodeRecord;
       readonly effects: readonly NodeEffect[];
-      /** The store version the record was written (or, when the step changed nothing, read) at. */
-      readonly version: number | undefined;
+      /** The record as written (or, when the step changed nothing, as read), with its version. */
+      readonly stored: Stored<NodeRecord> | undefined;
     }
   | { readonly ok: false; readonly code: 'stale'; readonly status: NodeRecord['status'] }
   | { readonly ok: false; readonly code: 'lease_lost' | 'lease_held' };
@@ -87,12 +94,19 @@ export async function commitNode(
   runId: string,
   node: string,
   event: NodeEvent,
-  options: { readonly lease?: Lease | undefined; readonly release?: boolean; readonly quiet?: boolean } = {},
+  options: {
+    readonly lease?: Lease | undefined;
+    readonly release?: boolean;
+    readonly quiet?: boolean;
+    /** The record as last committed, standing for the write's first read (a changed record is read). */
+    readonly basis?: Stored<NodeRecord> | undefined;
+  } = {},
 ): Promise<Committed> {
   const key = nodeKey(env.prefix, runId, node);
   const done = await env.kernel.apply(key, NODE_RECORD, nodeStep, event, {
     ...(options.lease === undefined ? {} : { lease: options.lease }),
     ...(options.release === true ? { release: true } : {}),
+    ...(options.basis === undefined ? {} : { basis: options.basis }),
   });
   if (!done.ok) {
     if (done.code === 'lease_lost' || done.code === 'lease_held') return { ok: false, code: done.code };
@@ -119,7 +133,7 @@ export async function commitNode(
       escalateTo: record.escalateTo,
     });
   }
-  return { ok: true, record, effects: done.effects, version: done.committed?.storeVersion };
+  return { ok: true, record, effects: done.effects, stored: done.committed };
 }
 
 /**
@@ -135,9 +149,10 @@ export async function writeNode(
   options: { readonly release?: boolean; readonly quiet?: boolean } = {},
 ): Promise<NodeRecord | undefined> {
   const lease = run.leases.get(node);
-  const done = await commitNode(env, run.runId, node, event, { ...options, lease });
+  const basis = run.committed.get(node);
+  const done = await commitNode(env, run.runId, node, event, { ...options, lease, basis });
   if (done.ok) {
-    keep(run, node, done.record, done.version); // a release is part of the same write
+    keep(run, node, done.record, done.stored); // a release is part of the same write
     if (options.release === true) run.leases.delete(node);
     return done.record;
   }
@@ -172,10 +187,13 @@ export async function holdLease(
   const key = nodeKey(env.prefix, run.runId, node);
   const stored = run.records.get(node);
   let result: { readonly ok: true; readonly lease: Lease } | KernelRefusal;
-  if (held !== undefined) result = await env.kernel.renew(held, { ttlMs });
-  else {
+  if (held !== undefined) {
+    run.committed.delete(node); // the renewal writes a version this process is not told
+    result = await env.kernel.renew(held, { ttlMs });
+  } else {
     const force = stored?.owner === env.runnerId; // this runner id's lease from before a restart
-    let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force });
+    const basis = run.committed.get(node);
+    let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force, basis });
     if (!acquired.ok && acquired.code === 'lease_held' && !force) {
       // A lease on a node with no data yet (taken just before a start): whose, and until when?
       const lease = await leaseOnly(env, key);
@@ -183,7 +201,7 @@ export async function holdLease(
         acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force: true });
       else if (lease !== undefined) run.blocked.set(node, lease.expiresAt);
     }
-    if (acquired.ok) keep(run, node, nodeView(acquired.committed, PENDING), acquired.committed?.storeVersion);
+    if (acquired.ok) keep(run, node, nodeView(acquired.committed, PENDING), acquired.committed);
     result = acquired;
   }
   if (result.ok) {
@@ -206,7 +224,9 @@ export function outputsOf(run: ActiveRun): Record<string, NodeRecord['output']> 
 export async function releaseLease(env: RunnerEnv, run: ActiveRun, node: string): Promise<void> {
   const held = run.leases.get(node);
   run.leases.delete(node);
-  if (held !== undefined) await env.kernel.release(held);
+  if (held === undefined) return;
+  run.committed.delete(node); // the release writes a version this process is not told
+  await env.kernel.release(held);
 }
 
 /**
