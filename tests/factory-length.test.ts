@@ -23,7 +23,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/adapters/chat-sdk/src/testing/discord.ts#createDiscordStandIn': { lines: 135, why: NOT_YET_CUT },
   'packages/adapters/chat-sdk/src/testing/teams.ts#createTeamsStandIn': { lines: 118, why: NOT_YET_CUT },
   'packages/adapters/dingtalk/src/standin.ts#createDingTalkStandIn': { lines: 109, why: NOT_YET_CUT },
-  'packages/adapters/feishu/src/standin.ts#createFeishuStandIn': { lines: 123, why: NOT_YET_CUT },
   'packages/bridges/ai-sdk/src/bridge.ts#createAiSdkBridge': { lines: 168, why: NOT_YET_CUT },
   'packages/bridges/openai-agents/src/bridge.ts#createAgentsBridge': { lines: 256, why: NOT_YET_CUT },
   'packages/protocols/confirm/src/gate.ts#createConfirmGate': { lines: 112, why: NOT_YET_CUT },
