@@ -20,16 +20,6 @@ const NOT_YET_CUT = 'not cut yet: outside the six factories split on this branch
 
 /** `path#name` → its length today and why it is still long. */
 const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly why: string }>> = {
-  'packages/adapters/chat-sdk/src/testing/discord.ts#createDiscordStandIn': { lines: 135, why: NOT_YET_CUT },
-  'packages/adapters/chat-sdk/src/testing/teams.ts#createTeamsStandIn': { lines: 118, why: NOT_YET_CUT },
-  'packages/adapters/dingtalk/src/adapter.ts#createDingTalkAdapter': { lines: 144, why: NOT_YET_CUT },
-  'packages/adapters/dingtalk/src/standin.ts#createDingTalkStandIn': { lines: 109, why: NOT_YET_CUT },
-  'packages/adapters/feishu/src/adapter.ts#createFeishuAdapter': { lines: 128, why: NOT_YET_CUT },
-  'packages/adapters/feishu/src/standin.ts#createFeishuStandIn': { lines: 123, why: NOT_YET_CUT },
-  'packages/adapters/slack/src/internal/standin-payloads.ts#createPayloads': { lines: 150, why: NOT_YET_CUT },
-  'packages/adapters/slack/src/standin.ts#createSlackStandIn': { lines: 167, why: NOT_YET_CUT },
-  'packages/adapters/telegram/src/adapter.ts#createTelegramAdapter': { lines: 133, why: NOT_YET_CUT },
-  'packages/adapters/telegram/src/standin.ts#createTelegramStandIn': { lines: 151, why: NOT_YET_CUT },
   'packages/bridges/ai-sdk/src/bridge.ts#createAiSdkBridge': { lines: 168, why: NOT_YET_CUT },
   'packages/bridges/openai-agents/src/bridge.ts#createAgentsBridge': { lines: 256, why: NOT_YET_CUT },
   'packages/protocols/confirm/src/gate.ts#createConfirmGate': { lines: 112, why: NOT_YET_CUT },

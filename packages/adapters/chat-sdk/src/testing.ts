@@ -10,13 +10,8 @@
  */
 export { createTeamsStandIn } from './testing/teams.js';
 export { trustTeamsStandIn } from './testing/teams-trust.js';
-export type {
-  TeamsDeliveryMore,
-  TeamsSentActivity,
-  TeamsStandIn,
-  TeamsStandInOptions,
-  TeamsUser,
-} from './testing/teams.js';
+export type { TeamsStandIn, TeamsStandInOptions } from './testing/teams.js';
+export type { TeamsDeliveryMore, TeamsSentActivity, TeamsUser } from './testing/teams-types.js';
 export { settledFetch } from './testing/endpoint.js';
 export type { BotAnswer, BotEndpoint } from './testing/endpoint.js';
 export { createDiscordStandIn } from './testing/discord.js';

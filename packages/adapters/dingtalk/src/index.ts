@@ -9,7 +9,8 @@
  * @module @parley/dingtalk
  */
 export { createDingTalkAdapter } from './adapter.js';
-export type { DingTalkAdapterOptions, DingTalkStreamClient, DingTalkStreamFrame } from './adapter.js';
+export type { DingTalkAdapterOptions } from './adapter.js';
+export type { DingTalkStreamClient, DingTalkStreamFrame } from './stream-client.js';
 export { toRobotMessage, toCardParams } from './outbound.js';
 export type { DingTalkRobotBody } from './outbound.js';
 export type { DingTalkRobotMessage, DingTalkCardCallback } from './inbound.js';

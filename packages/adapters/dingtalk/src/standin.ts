@@ -1,11 +1,10 @@
-import { type Clock, generateId, systemClock } from '@parley/core';
+import { type Clock, systemClock } from '@parley/core';
 import axios from 'axios';
 import { GATEWAY_URL, TOPIC_CARD, TOPIC_ROBOT } from 'dingtalk-stream';
-import { DingTalkAdapterError } from './errors.js';
 import { GATEWAY_PATH, startStandInApi } from './internal/standin-api.js';
 import { cardCallbackOf, robotMessageOf } from './internal/standin-payloads.js';
+import { clickCallbackOf, type PushState, pushFrame } from './internal/standin-push.js';
 import type {
-  DingTalkAck,
   DingTalkPush,
   DingTalkSentMessage,
   DingTalkStandInCardOptions,
@@ -132,34 +131,9 @@ export async function createDingTalkStandIn(options: DingTalkStandInOptions = {}
           return config;
         });
 
-  function push(
-    topic: string,
-    data: unknown,
-    more: { messageId?: string; raw?: boolean } = {},
-  ): DingTalkPush {
-    const messageId = more.messageId ?? generateId('standin_');
-    const acked = api.socket.nextFrame(
-      (frame) => (frame as Partial<DingTalkAck>).headers?.messageId === messageId,
-    );
-    api.socket.send({
-      specVersion: '1.0',
-      type: 'CALLBACK',
-      headers: {
-        appId: clientId,
-        connectionId: 'standin-connection',
-        contentType: 'application/json',
-        messageId,
-        time: String(clock.now()),
-        topic,
-      },
-      data: more.raw === true ? String(data) : JSON.stringify(data),
-    });
-    return {
-      messageId,
-      acked: acked as Promise<DingTalkAck>, // a frame that names messageId: an acknowledgement
-      redeliver: () => push(topic, data, { ...more, messageId }),
-    };
-  }
+  const pushing: PushState = { socket: api.socket, clientId, clock };
+  const push = (topic: string, data: unknown, more?: { messageId?: string; raw?: boolean }): DingTalkPush =>
+    pushFrame(pushing, topic, data, more);
 
   return {
     url: api.server.url,
@@ -180,28 +154,7 @@ export async function createDingTalkStandIn(options: DingTalkStandInOptions = {}
     connected: () => api.socket.connected(),
     disconnected: () => api.socket.disconnected(),
     message: (text, more) => push(TOPIC_ROBOT, robotMessageOf(app, text, more)),
-    click(button, more = {}) {
-      const card = api.sent
-        .filter(
-          (m) => m.kind === 'card' && (more.outTrackId === undefined || m.outTrackId === more.outTrackId),
-        )
-        .at(-1);
-      const found = card?.buttons.find((b) =>
-        typeof button === 'string' ? b.label === button : button.test(b.label),
-      );
-      if (card?.outTrackId === undefined || found === undefined)
-        throw new DingTalkAdapterError(
-          'invalid_argument',
-          `No card ${more.outTrackId ?? ''} with a button ${String(button)} was sent`,
-          { details: { button: String(button) } },
-        );
-      const where = {
-        ...more,
-        outTrackId: card.outTrackId,
-        ...(card.conversationId === undefined ? {} : { spaceId: card.conversationId }),
-      };
-      return push(TOPIC_CARD, cardCallbackOf(app, { value: more.value ?? found.value }, where));
-    },
+    click: (button, more = {}) => push(TOPIC_CARD, clickCallbackOf(app, api.sent, button, more)),
     push: (topic, data, more) => push(topic, data, more),
     robotMessage: (text, more) => robotMessageOf(app, text, more),
     cardCallback: (params, more = {}) =>

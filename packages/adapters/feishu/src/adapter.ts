@@ -1,29 +1,15 @@
 import { createRecentMap } from '@parley/core';
-import {
-  type DeliverInbound,
-  type InboundInput,
-  type PublishResult,
-  type SendReceipt,
-  toRememberedId,
-} from '@parley/bus';
+import { type DeliverInbound, type InboundInput, type PublishResult, toRememberedId } from '@parley/bus';
 import { FeishuAdapterError } from './errors.js';
 import {
   cardToInbound,
-  createTimeOrder,
   type FeishuCardAction,
   type MessagePlace,
   messageToInbound,
   recallToInbound,
 } from './inbound.js';
-import { toFeishuError } from './internal/failure.js';
-import { type FeishuMessageBody, toFeishuMessage } from './outbound.js';
-import type {
-  FeishuAdapter,
-  FeishuAdapterOptions,
-  FeishuApiAnswer,
-  FeishuCardResponse,
-  FeishuEventHandles,
-} from './types.js';
+import { type SendPlaces, sendMessage } from './internal/send.js';
+import type { FeishuAdapter, FeishuAdapterOptions, FeishuCardResponse, FeishuEventHandles } from './types.js';
 
 const DEFAULT_MAX_REMEMBERED = 1000;
 
@@ -73,19 +59,7 @@ const defaultToast = (result: PublishResult | undefined): FeishuCardResponse =>
  */
 export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapter {
   const { client, botOpenId, dispatcher, onError } = options;
-  const max = options.maxRememberedMessages ?? DEFAULT_MAX_REMEMBERED;
-  if (typeof botOpenId !== 'string' || botOpenId === '') {
-    throw new FeishuAdapterError('invalid_argument', 'botOpenId must be the bot’s open id');
-  }
-  if (!Number.isInteger(max) || max < 1) {
-    throw new FeishuAdapterError(
-      'invalid_argument',
-      `maxRememberedMessages must be a positive integer, got ${max}`,
-      {
-        details: { maxRememberedMessages: max },
-      },
-    );
-  }
+  const max = checkOptions(botOpenId, options.maxRememberedMessages ?? DEFAULT_MAX_REMEMBERED);
   const channel = options.channel ?? 'feishu';
   const toast = options.toast ?? defaultToast;
   // Keyed by message id and by event id, each as `toRememberedId` keeps it (at most 65 characters).
@@ -140,55 +114,13 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
     'card.action.trigger': onClick,
   };
 
-  async function call(
-    body: FeishuMessageBody,
-    chatId: string,
-    threadId: string | undefined,
-    replyTo: string | undefined,
-  ): Promise<FeishuApiAnswer> {
-    const target =
-      threadId ?? (replyTo === undefined ? undefined : messageOfEvent.get(toRememberedId(replyTo)));
-    if (target === undefined) {
-      return client.im.message.create({
-        params: { receive_id_type: 'chat_id' },
-        data: { receive_id: chatId, ...body },
-      });
-    }
-    return client.im.message.reply({
-      path: { message_id: target },
-      data: threadId === undefined ? body : { ...body, reply_in_thread: true },
-    });
-  }
+  const sendPlaces: SendPlaces = { client, channel, places, messageOfEvent };
 
   return {
     channel,
     handles,
     handleCardAction: onClick,
-    async send(message): Promise<SendReceipt> {
-      const body = toFeishuMessage(message);
-      const operation =
-        message.threadId === undefined && message.replyTo === undefined
-          ? 'im.message.create'
-          : 'im.message.reply';
-      let answer: FeishuApiAnswer;
-      try {
-        answer = await call(body, message.chatId, message.threadId, message.replyTo);
-      } catch (error) {
-        throw toFeishuError(error, operation);
-      }
-      if (answer?.code !== 0) throw toFeishuError(answer, operation);
-      const data = (answer.data ?? {}) as { message_id?: unknown; create_time?: unknown };
-      if (typeof data.message_id === 'string') {
-        places.set(toRememberedId(data.message_id), { chatId: message.chatId, threadId: message.threadId });
-      }
-      const sentAt = Number(data.create_time);
-      const order = createTimeOrder(channel, message.chatId, data.create_time); // a reply stays in its chat
-      return {
-        ...(Number.isFinite(sentAt) && sentAt > 0 ? { sentAt } : {}),
-        order,
-        ...(typeof data.message_id === 'string' ? { messageId: data.message_id } : {}),
-      };
-    },
+    send: (message) => sendMessage(sendPlaces, message),
     connect(d) {
       deliver = d;
       dispatcher?.register(handles);
@@ -198,4 +130,21 @@ export function createFeishuAdapter(options: FeishuAdapterOptions): FeishuAdapte
       };
     },
   };
+}
+
+/** Checks the options a Feishu adapter cannot work without; returns `maxRememberedMessages`. */
+function checkOptions(botOpenId: string, max: number): number {
+  if (typeof botOpenId !== 'string' || botOpenId === '') {
+    throw new FeishuAdapterError('invalid_argument', 'botOpenId must be the bot’s open id');
+  }
+  if (!Number.isInteger(max) || max < 1) {
+    throw new FeishuAdapterError(
+      'invalid_argument',
+      `maxRememberedMessages must be a positive integer, got ${max}`,
+      {
+        details: { maxRememberedMessages: max },
+      },
+    );
+  }
+  return max;
 }

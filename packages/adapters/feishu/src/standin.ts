@@ -1,9 +1,12 @@
 import { type Clock, systemClock } from '@parley/core';
-import { sendRequest } from '@parley/testing/loopback';
-import { FeishuAdapterError } from './errors.js';
-import { cardCallbackOf, cardEventOf, messageEventOf, recallEventOf } from './internal/standin-payloads.js';
-import { type SealedRequest, sealEvent, signCardCallback } from './internal/standin-seal.js';
+import {
+  type DeliverState,
+  deliverClick,
+  deliverEvent,
+  verifySubscription,
+} from './internal/standin-deliver.js';
 import { startOpenApi } from './internal/standin-openapi.js';
+import { cardCallbackOf, cardEventOf, messageEventOf, recallEventOf } from './internal/standin-payloads.js';
 import type {
   FeishuDelivery,
   FeishuSentMessage,
@@ -140,42 +143,9 @@ export async function createFeishuStandIn(options: FeishuStandInOptions = {}): P
   let subscription: FeishuSubscription | undefined;
 
   const stamp = () => ({ timestamp: String(Math.floor(clock.now() / 1000)), nonce: `n${++counter}` });
-
-  async function post(
-    url: string,
-    request: SealedRequest,
-    redo: () => SealedRequest,
-    eventId: string | undefined,
-  ): Promise<FeishuDelivery> {
-    const answer = await sendRequest(url, { headers: request.headers, body: request.body });
-    return {
-      eventId,
-      status: answer.status,
-      answer: parsed(answer.text),
-      redeliver: () => post(url, redo(), redo, eventId),
-    };
-  }
-
-  function target(to: 'events' | 'cards'): string {
-    const url = to === 'cards' ? subscription?.cards : subscription?.events;
-    if (url === undefined)
-      throw new FeishuAdapterError(
-        'invalid_argument',
-        `The stand-in has no ${to} URL: call subscribe({ events${to === 'cards' ? ', cards' : ''} }) first`,
-      );
-    return url;
-  }
-
-  function event(body: Record<string, unknown>, to: 'events' | 'cards' = 'events'): Promise<FeishuDelivery> {
-    const url = target(to);
-    const seal = () =>
-      to === 'cards'
-        ? signCardCallback(body, app.verificationToken, stamp())
-        : sealEvent(body, app.encryptKey, stamp());
-    const header = body['header'] as { event_id?: string } | undefined;
-    const eventId = header?.event_id ?? (typeof body['token'] === 'string' ? body['token'] : undefined);
-    return post(url, seal(), seal, eventId);
-  }
+  const delivering: DeliverState = { app, stamp, subscription: () => subscription };
+  const event = (body: Record<string, unknown>, to?: 'events' | 'cards'): Promise<FeishuDelivery> =>
+    deliverEvent(delivering, body, to);
 
   return {
     url: api.server.url,
@@ -190,21 +160,9 @@ export async function createFeishuStandIn(options: FeishuStandInOptions = {}): P
       return api.requests;
     },
     async subscribe(next) {
-      const challenge = `challenge-${++counter}`;
-      const check = { challenge, token: app.verificationToken, type: 'url_verification' };
-      const request = sealEvent(check, app.encryptKey, stamp());
-      const answer = await sendRequest(next.events, { headers: request.headers, body: request.body }).catch(
-        (error: unknown) => ({ status: 0, text: String(error) }),
-      );
-      const echoed = (parsed(answer.text) as { challenge?: unknown } | undefined)?.challenge;
-      if (answer.status !== 200 || echoed !== challenge)
-        return {
-          ok: false,
-          code: 'challenge_failed',
-          message: `${next.events} did not answer the url_verification challenge (HTTP ${answer.status}: ${answer.text.slice(0, 200)})`,
-        };
-      subscription = next;
-      return { ok: true };
+      const result = await verifySubscription(delivering, `challenge-${++counter}`, next);
+      if (result.ok) subscription = next;
+      return result;
     },
     message(text, more) {
       const body = messageEventOf(app, text, more);
@@ -213,26 +171,7 @@ export async function createFeishuStandIn(options: FeishuStandInOptions = {}): P
       return event(body);
     },
     recall: (messageId, more) => event(recallEventOf(app, messageId, more)),
-    click(button, more = {}) {
-      const cards = api.sent.filter(
-        (m) => m.buttons.length > 0 && (more.messageId === undefined || m.messageId === more.messageId),
-      );
-      const card = cards.at(-1);
-      const found = card?.buttons.find((b) =>
-        typeof button === 'string' ? b.label === button : button.test(b.label),
-      );
-      if (card === undefined || found === undefined)
-        throw new FeishuAdapterError(
-          'invalid_argument',
-          `No card ${more.messageId ?? ''} with a button ${String(button)} was sent`,
-          { details: { button: String(button) } },
-        );
-      const value = 'value' in more ? more.value : found.value;
-      const where = { ...more, messageId: card.messageId, chatId: more.chatId ?? card.chatId };
-      return subscription?.cards === undefined
-        ? event(cardEventOf(app, value, where))
-        : event(cardCallbackOf(app, value, where), 'cards');
-    },
+    click: (button, more = {}) => deliverClick(delivering, api.sent, button, more),
     event: (body, more) => event(body, more?.to),
     messageEvent: (text, more) => messageEventOf(app, text, more),
     recallEvent: (messageId, more) => recallEventOf(app, messageId, more),
@@ -242,13 +181,4 @@ export async function createFeishuStandIn(options: FeishuStandInOptions = {}): P
     failNext: (...faults) => api.failNext(faults),
     close: () => api.server.close(),
   };
-}
-
-function parsed(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }

@@ -1,26 +1,13 @@
 import { systemClock } from '@parley/core';
-import {
-  type LoopbackAnswer,
-  type LoopbackRequest,
-  rateLimited,
-  sendRequest,
-  startLoopbackServer,
-} from '@parley/testing/loopback';
-import { SlackAdapterError } from './errors.js';
+import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
+import { type AnswerState, answerCall, answerOf } from './internal/standin-answer.js';
+import { createStandInCallLog } from './internal/standin-calls.js';
+import { type DeliverState, deliverToApp } from './internal/standin-deliver.js';
 import { createPayloads, type PostedMessage } from './internal/standin-payloads.js';
 import { signatureHeaders } from './internal/standin-signing.js';
 import { createStandInSocket } from './internal/standin-socket.js';
-import { APP_METHODS, BOT_METHODS, refuse, type WebApiContext } from './internal/standin-web-api.js';
-import type {
-  SlackDelivery,
-  SlackStandIn,
-  SlackStandInCall,
-  SlackStandInFailure,
-  SlackStandInOptions,
-} from './standin-types.js';
-
-/** The methods whose successful calls are what the app sent (`sent`). */
-const SENDING = new Set(['chat.postMessage', 'chat.update']);
+import { refuse, type WebApiContext } from './internal/standin-web-api.js';
+import type { SlackDelivery, SlackStandIn, SlackStandInOptions } from './standin-types.js';
 
 /**
  * Starts a stand-in of Slack on 127.0.0.1 for testing a Bolt app offline: the Web API (set Bolt's
@@ -67,14 +54,7 @@ export async function createSlackStandIn(options: SlackStandInOptions = {}): Pro
   const ids = { teamId: 'T0TEAM0001', botUserId: 'U0BOT00001', botId: 'B0BOT00001' };
   const user = options.user ?? 'U0ADA00001';
   const channel = options.channel ?? 'C0GENERAL1';
-  const calls: SlackStandInCall[] = [];
-  const sent: SlackStandInCall[] = [];
-  const waiters: {
-    method: string;
-    count: number;
-    resolve(c: SlackStandInCall): void;
-    reject(e: Error): void;
-  }[] = [];
+  const log = createStandInCallLog();
   const failures: { method: string; answer: LoopbackAnswer }[] = [];
   let reshapes: ((answer: Record<string, unknown>) => Record<string, unknown>)[] = [];
   let requestUrl: string | undefined;
@@ -82,7 +62,6 @@ export async function createSlackStandIn(options: SlackStandInOptions = {}): Pro
   let closed = false;
   let endPending!: () => void;
   const closing = new Promise<void>((resolve) => (endPending = resolve));
-  const callsOf = (method: string): SlackStandInCall[] => calls.filter((call) => call.method === method);
 
   const context: WebApiContext = {
     clock,
@@ -94,90 +73,29 @@ export async function createSlackStandIn(options: SlackStandInOptions = {}): Pro
     lastCard: undefined,
   };
   const payloads = createPayloads({ clock, ...ids, user, channel, lastCard: () => context.lastCard });
-
-  function record(call: SlackStandInCall): void {
-    calls.push(call);
-    for (const waiter of [...waiters]) {
-      const seen = callsOf(waiter.method);
-      if (waiter.method !== call.method || seen.length < waiter.count) continue;
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(seen[waiter.count - 1] as SlackStandInCall);
-    }
-  }
-
-  function answer(req: LoopbackRequest): LoopbackAnswer {
-    const method = req.params[0] ?? '';
-    const call: SlackStandInCall = { method, params: paramsOf(req.body) };
-    const bearer = req.headers['authorization'];
-    const forApp = APP_METHODS[method];
-    if (bearer !== `Bearer ${forApp === undefined ? token : appToken}`)
-      return refuse(bearer === `Bearer ${token}` ? 'not_allowed_token_type' : 'invalid_auth');
-    record(call);
-    const failure = failures.findIndex((f) => f.method === method);
-    if (failure >= 0) return (failures.splice(failure, 1)[0] as { answer: LoopbackAnswer }).answer;
-    const run = forApp ?? BOT_METHODS[method];
-    if (run === undefined) return refuse('unknown_method');
-    const result = run(call.params, context);
-    if (SENDING.has(method) && 'json' in result && (result.json as { ok?: unknown }).ok === true)
-      sent.push(call);
-    return result;
-  }
+  const answering: AnswerState = { token, appToken, context, log, sent: [], failures };
 
   const server = await startLoopbackServer({
     notFound: refuse('unknown_method'),
-    routes: [{ method: 'POST', path: /^\/api\/([^/]+)$/, answer }],
+    routes: [{ method: 'POST', path: /^\/api\/([^/]+)$/, answer: (req) => answerCall(answering, req) }],
   });
   const socket = createStandInSocket(server);
 
   const sign = (body: string, at?: number, secret = signingSecret): Record<string, string> =>
     signatureHeaders(secret, body, at ?? Math.floor(signingClock.now() / 1000));
-
-  async function post(text: string, type: string, headers: Record<string, string>): Promise<SlackDelivery> {
-    const url = requestUrl as string; // checked by send
-    try {
-      const { status } = await sendRequest(url, {
-        headers: { 'content-type': type, ...headers },
-        body: text,
-      });
-      if (status >= 200 && status < 300) return { ok: true, status };
-      return { ok: false, code: 'request_refused', status, message: `The app at ${url} answered ${status}` };
-    } catch (error) {
-      return {
-        ok: false,
-        code: 'request_unreachable',
-        message: `The app at ${url} could not be reached: ${String(error)}`,
-      };
-    }
-  }
-
-  async function send(
+  const delivering: DeliverState = {
+    isClosed: () => closed,
+    closing,
+    socket,
+    requestUrl: () => requestUrl,
+    sign,
+  };
+  const send = (
     kind: 'events_api' | 'interactive',
     payload: object,
     retry: number,
     secret: string | undefined,
-  ): Promise<SlackDelivery> {
-    const ended: SlackDelivery = { ok: false, code: 'closed', message: 'The Slack stand-in is closed' };
-    if (closed) return ended;
-    if (socket.connected())
-      return Promise.race([
-        socket.envelope(kind, payload, retry).then(() => ({ ok: true }) as const),
-        closing.then(() => ended),
-      ]);
-    if (requestUrl === undefined)
-      return {
-        ok: false,
-        code: 'not_connected',
-        message: 'No Request URL is set and no app is connected by Socket Mode',
-      };
-    const text =
-      kind === 'events_api'
-        ? JSON.stringify(payload)
-        : `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    const type = kind === 'events_api' ? 'application/json' : 'application/x-www-form-urlencoded';
-    const retried: Record<string, string> =
-      retry > 0 ? { 'x-slack-retry-num': String(retry), 'x-slack-retry-reason': 'http_timeout' } : {};
-    return post(text, type, { ...sign(text, undefined, secret), ...retried });
-  }
+  ): Promise<SlackDelivery> => deliverToApp(delivering, kind, payload, retry, secret);
 
   return {
     url: `${server.url}/api/`,
@@ -187,15 +105,10 @@ export async function createSlackStandIn(options: SlackStandInOptions = {}): Pro
     ...ids,
     user,
     channel,
-    sent,
+    sent: answering.sent,
     payloads,
-    calls: callsOf,
-    waitFor(method, count = 1) {
-      const seen = callsOf(method);
-      if (seen.length >= count) return Promise.resolve(seen[count - 1] as SlackStandInCall);
-      if (closed) return Promise.reject(closedError(method));
-      return new Promise((resolve, reject) => waiters.push({ method, count, resolve, reject }));
-    },
+    calls: log.callsOf,
+    waitFor: (method, count = 1) => log.waitFor(method, count, closed),
     setRequestUrl(url) {
       requestUrl = url;
     },
@@ -220,35 +133,8 @@ export async function createSlackStandIn(options: SlackStandInOptions = {}): Pro
       if (closed) return;
       closed = true;
       endPending();
-      for (const waiter of waiters.splice(0)) waiter.reject(closedError(waiter.method));
+      log.rejectWaiters();
       await server.close();
     },
   };
-}
-
-/** The recorded params of a form-encoded call, `blocks` parsed as the JSON it carries. */
-function paramsOf(body: unknown): Record<string, unknown> {
-  const params: Record<string, unknown> =
-    typeof body === 'object' && body !== null ? { ...(body as Record<string, unknown>) } : {};
-  if (typeof params['blocks'] === 'string') {
-    try {
-      params['blocks'] = JSON.parse(params['blocks']) as unknown;
-    } catch {
-      // kept as sent: Slack would answer invalid_blocks
-    }
-  }
-  return params;
-}
-
-function answerOf(failure: SlackStandInFailure): LoopbackAnswer {
-  if ('drop' in failure) return { drop: true };
-  if ('error' in failure) return refuse(failure.error);
-  if (failure.status === 429) return rateLimited(failure.retryAfter, { ok: false, error: 'ratelimited' });
-  return { status: failure.status, json: { ok: false } };
-}
-
-function closedError(method: string): SlackAdapterError {
-  return new SlackAdapterError('closed', `The Slack stand-in closed before the app called ${method}`, {
-    details: { method },
-  });
 }

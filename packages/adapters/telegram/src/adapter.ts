@@ -1,23 +1,10 @@
 import type { DeliverInbound, InboundInterceptor, PublishResult, SendReceipt } from '@parley/bus';
-import {
-  assertTtlMs,
-  createEmitter,
-  generateId as defaultGenerateId,
-  type JsonValue,
-  type Unsubscribe,
-} from '@parley/core';
+import { assertTtlMs, createEmitter, generateId as defaultGenerateId, type Unsubscribe } from '@parley/core';
 import type { Context, NextFunction } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
-import {
-  byteLength,
-  decodeData,
-  encodeStored,
-  encodeValue,
-  MAX_CALLBACK_DATA_BYTES,
-} from './callback-data.js';
-import { TelegramAdapterError } from './errors.js';
-import { mapUpdate, orderOf } from './inbound.js';
-import { replyTarget, splitText, textOf } from './outbound.js';
+import { mapUpdate } from './inbound.js';
+import { actionOf, type ButtonValues, callbackDataOf } from './internal/buttons.js';
+import { sendPieces } from './internal/send.js';
 import { toAdapterError } from './platform-errors.js';
 import {
   DEFAULT_BUTTON_TTL_MS,
@@ -25,8 +12,6 @@ import {
   type TelegramAdapterEvents,
   type TelegramAdapterOptions,
 } from './types.js';
-
-const BUTTON_PREFIX = 'parley:telegram:button:';
 
 /**
  * Creates a `ChannelAdapter` for `@parley/bus` on a grammY bot: its middleware (`bot.use(adapter)`)
@@ -61,46 +46,13 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   const nextId = options.generateId ?? defaultGenerateId;
   const events = createEmitter<TelegramAdapterEvents>();
   const handoffName = `${channel}:handoff`;
+  const buttons: ButtonValues = {
+    buttonStore,
+    buttonTtlMs,
+    nextId,
+    onLookupError: (error) => events.emit('error', { code: 'button_lookup_failed', error }),
+  };
   let deliver: DeliverInbound | undefined;
-
-  async function callbackDataOf(label: string, value: JsonValue): Promise<string> {
-    const data = encodeValue(value);
-    const bytes = byteLength(data);
-    if (bytes <= MAX_CALLBACK_DATA_BYTES) return data;
-    if (buttonStore === undefined) {
-      throw new TelegramAdapterError(
-        'callback_data_too_long',
-        `The button "${label}" needs ${bytes} bytes of callback_data; Telegram allows ${MAX_CALLBACK_DATA_BYTES}. Pass a buttonStore to keep long values on your side.`,
-        { details: { label, bytes, limit: MAX_CALLBACK_DATA_BYTES } },
-      );
-    }
-    const key = nextId();
-    await buttonStore.set(`${BUTTON_PREFIX}${key}`, value, { ttlMs: buttonTtlMs });
-    const stored = encodeStored(key);
-    if (byteLength(stored) > MAX_CALLBACK_DATA_BYTES) {
-      throw new TelegramAdapterError(
-        'invalid_argument',
-        `generateId returned a key too long for callback_data`,
-        {
-          details: { key },
-        },
-      );
-    }
-    return stored;
-  }
-
-  /** The value of a clicked button, or `undefined` when its stored value is gone. */
-  async function actionOf(data: string | undefined): Promise<JsonValue | undefined | 'foreign'> {
-    const decoded = decodeData(data);
-    if (decoded.kind === 'foreign') return 'foreign';
-    if (decoded.kind === 'value') return decoded.value;
-    try {
-      return await buttonStore?.get(`${BUTTON_PREFIX}${decoded.key}`);
-    } catch (error) {
-      events.emit('error', { code: 'button_lookup_failed', error });
-      return undefined;
-    }
-  }
 
   async function answer(ctx: Context, queryId: string): Promise<void> {
     try {
@@ -131,7 +83,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       if (handedOff(await current(mapped.input))) return next();
       return;
     }
-    const action = await actionOf(mapped.data);
+    const action = await actionOf(buttons, mapped.data);
     if (action === 'foreign') return next(); // a button of the bot's own keyboards
     if (action === undefined) {
       events.emit('skipped', { updateId, reason: 'unknown_button' });
@@ -147,32 +99,12 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     async send(message): Promise<SendReceipt> {
       const row: InlineKeyboardButton.CallbackButton[] = [];
       for (const button of message.card?.buttons ?? []) {
-        row.push({ text: button.label, callback_data: await callbackDataOf(button.label, button.value) });
+        row.push({
+          text: button.label,
+          callback_data: await callbackDataOf(buttons, button.label, button.value),
+        });
       }
-      const pieces = splitText(textOf(message));
-      const chatId = /^-?\d+$/.test(message.chatId) ? Number(message.chatId) : message.chatId;
-      const replyTo = replyTarget(message);
-      let date = 0;
-      let messageId = '';
-      let order: SendReceipt['order'];
-      for (const [i, piece] of pieces.entries()) {
-        const last = i === pieces.length - 1;
-        try {
-          const sent = await bot.api.sendMessage(chatId, piece, {
-            ...(message.threadId === undefined ? {} : { message_thread_id: Number(message.threadId) }),
-            ...(replyTo === undefined || i > 0 ? {} : { reply_parameters: { message_id: replyTo } }),
-            ...(row.length === 0 || !last ? {} : { reply_markup: { inline_keyboard: [row] } }),
-          });
-          date = sent.date;
-          messageId = String(sent.message_id);
-          order = orderOf(channel, sent.chat?.id, sent.message_id); // the last piece: the whole prompt is out
-        } catch (error) {
-          throw toAdapterError(error);
-        }
-      }
-      // `date` has whole seconds: the message reached Telegram at the latest by the end of that
-      // second, so a reply stamped in the same second never counts as written after it.
-      return { sentAt: date * 1000 + 999, order, ...(messageId === '' ? {} : { messageId }) };
+      return sendPieces(bot.api, channel, message, row);
     },
     connect(d): Unsubscribe {
       deliver = d;

@@ -1,11 +1,11 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { type Clock, systemClock } from '@parley/core';
 import { createProgress } from '@parley/testing';
-import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
-import { ChatSdkAdapterError } from '../errors.js';
+import { startLoopbackServer } from '@parley/testing/loopback';
+import { buttonInteraction, type DiscordScene, gatewayMessage } from './discord-events.js';
+import { clockSnowflakes, discordRoutes, POST_MESSAGE } from './discord-rest.js';
 import type { DiscordMessageMore, DiscordPostedMessage, DiscordUser } from './discord-types.js';
 import { type BotAnswer, type BotEndpoint, deliverTo } from './endpoint.js';
-import { snowflakeAt } from './snowflake.js';
 
 /**
  * Options of {@link createDiscordStandIn}.
@@ -84,8 +84,6 @@ export interface DiscordStandIn {
   close(): Promise<void>;
 }
 
-const POST_MESSAGE = /^\/api\/v10\/channels\/(\d+)\/messages$/;
-
 /**
  * Starts a stand-in of Discord on loopback for a bot on the Chat SDK's Discord adapter: its REST
  * API (messages with snowflake ids from the clock, threads, channel lookups, the bot token
@@ -117,60 +115,15 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
   const threads = new Map<string, string>();
   let bot = options.bot;
   const progress = createProgress();
-  let lastMs = -1;
-  let seq = 0;
-  const nextId = (): string => {
-    const now = clock.now();
-    seq = now === lastMs ? seq + 1 : 10; // the increment field need not start at 0
-    lastMs = now;
-    return snowflakeAt(now, seq);
-  };
-  let delivered = 0;
+  const nextId = clockSnowflakes(clock);
+  const scene: DiscordScene = { clock, applicationId, guildId, channelId, threads, delivered: 0 };
   const server = await startLoopbackServer({
     guard: (request) =>
       request.headers.authorization === `Bot ${botToken}`
         ? undefined
         : { status: 401, json: { message: '401: Unauthorized', code: 0 } },
     notFound: { status: 404, json: { message: 'Unknown route', code: 0 } },
-    routes: [
-      {
-        method: 'POST',
-        path: POST_MESSAGE,
-        answer: (request): LoopbackAnswer => {
-          const message = {
-            ...(request.body as object),
-            id: nextId(),
-            channel_id: request.params[0] as string,
-          };
-          sent.push(message);
-          progress.poke();
-          const stamp = new Date(clock.now()).toISOString();
-          return { json: { ...message, timestamp: stamp, author: { id: applicationId, bot: true } } };
-        },
-      },
-      {
-        method: 'POST',
-        path: /^\/api\/v10\/channels\/(\d+)\/messages\/\d+\/threads$/,
-        answer: (request) => {
-          const id = nextId();
-          const parent = request.params[0] as string;
-          threads.set(id, parent);
-          const name = (request.body as { name?: unknown } | undefined)?.name;
-          return { status: 201, json: { id, parent_id: parent, type: 11, name } };
-        },
-      },
-      {
-        method: 'GET',
-        path: /^\/api\/v10\/channels\/(\d+)$/,
-        answer: (request) => {
-          const id = request.params[0] as string;
-          const parent = threads.get(id);
-          if (parent === undefined && id !== channelId)
-            return { status: 404, json: { message: 'Unknown Channel', code: 10003 } };
-          return { json: { id, type: parent === undefined ? 0 : 11, parent_id: parent ?? null } };
-        },
-      },
-    ],
+    routes: discordRoutes({ clock, applicationId, channelId, nextId, sent, threads, progress }),
   });
 
   return {
@@ -187,43 +140,10 @@ export async function createDiscordStandIn(options: DiscordStandInOptions = {}):
     deliverTo(endpoint) {
       bot = endpoint;
     },
-    message(from, content, more = {}) {
-      const at = more.at ?? clock.now();
-      const data = {
-        id: more.id ?? snowflakeAt(at, 100 + (delivered++ % 1000)),
-        channel_id: more.channelId ?? channelId,
-        guild_id: guildId,
-        channel_type: more.channelId === undefined ? 0 : 11,
-        author: { id: from.id, username: from.username, global_name: null, bot: more.bot ?? false },
-        content: more.mention === true ? `<@${applicationId}> ${content}` : content,
-        timestamp: new Date(at).toISOString(),
-        mentions: more.mention === true ? [{ id: applicationId, username: 'bot', bot: true }] : [],
-        mention_roles: [],
-        attachments: [],
-      };
-      const event = { type: 'GATEWAY_MESSAGE_CREATE', timestamp: clock.now(), data };
-      return deliverTo(bot, JSON.stringify(event), { 'x-discord-gateway-token': botToken });
-    },
+    message: (from, content, more = {}) =>
+      deliverTo(bot, gatewayMessage(scene, from, content, more), { 'x-discord-gateway-token': botToken }),
     async click(from, message, button, more = {}) {
-      const customId = (message.components ?? []).flatMap((row) => row.components)[button]?.custom_id;
-      if (customId === undefined)
-        throw new ChatSdkAdapterError(
-          'invalid_argument',
-          `the message ${message.id} has no button ${button}`,
-        );
-      const body = JSON.stringify({
-        id: more.id ?? snowflakeAt(clock.now(), 2000 + (delivered++ % 1000)),
-        application_id: applicationId,
-        type: 3,
-        token: 'interaction-token',
-        version: 1,
-        guild_id: guildId,
-        channel_id: message.channel_id,
-        channel: { id: message.channel_id, type: threads.has(message.channel_id) ? 11 : 0 },
-        member: { user: { id: from.id, username: from.username, global_name: null } },
-        message: { id: message.id, channel_id: message.channel_id },
-        data: { custom_id: customId, component_type: 2 },
-      });
+      const body = buttonInteraction(scene, from, message, button, more.id);
       const timestamp = String(Math.floor(clock.now() / 1000));
       const key = more.forged === true ? forger.privateKey : keys.privateKey;
       const signature = sign(null, Buffer.from(timestamp + body), key).toString('hex');

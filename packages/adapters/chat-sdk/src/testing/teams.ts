@@ -1,45 +1,11 @@
 import { type Clock, systemClock } from '@parley/core';
 import { createProgress } from '@parley/testing';
 import { type LoopbackAnswer, startLoopbackServer } from '@parley/testing/loopback';
+import { buttonsOf } from './adaptive-card.js';
 import { type BotAnswer, type BotEndpoint, deliverTo } from './endpoint.js';
 import { createSigningKey, signJwt } from './jwt.js';
-import { ChatSdkAdapterError } from '../errors.js';
-import { buttonsOf } from './adaptive-card.js';
-
-/**
- * A person in the Teams stand-in: the Bot Framework account id (`29:…`) and display name.
- *
- * @example
- * ```ts
- * import type { TeamsUser } from '@parley/chat-sdk/testing';
- *
- * const alice: TeamsUser = { id: '29:alice', name: 'Alice' };
- * ```
- */
-export interface TeamsUser {
-  readonly id: string;
-  readonly name: string;
-}
-
-/**
- * One activity the bot sent through the stand-in's Bot Connector API, with the buttons of its
- * Adaptive Card (each button's `data` is what a click on it submits).
- *
- * @example
- * ```ts
- * import type { TeamsSentActivity } from '@parley/chat-sdk/testing';
- *
- * const labels = (sent: TeamsSentActivity): string[] => sent.buttons.map((button) => button.title);
- * ```
- */
-export interface TeamsSentActivity {
-  readonly id: string;
-  readonly conversationId: string;
-  readonly text?: string;
-  readonly buttons: readonly { readonly title: string; readonly data: Readonly<Record<string, unknown>> }[];
-  /** The activity as the bot posted it. */
-  readonly activity: Readonly<Record<string, unknown>>;
-}
+import { clickActivity, messageActivity, type TeamsScene } from './teams-activities.js';
+import type { TeamsDeliveryMore, TeamsSentActivity, TeamsUser } from './teams-types.js';
 
 /**
  * Options of {@link createTeamsStandIn}.
@@ -114,23 +80,6 @@ export interface TeamsStandIn {
   close(): Promise<void>;
 }
 
-/**
- * How one delivery differs from the default: its activity id, when it was written (epoch ms),
- * and a token signed by a key the stand-in does not publish (`forged`), which the bot must refuse.
- *
- * @example
- * ```ts
- * import type { TeamsDeliveryMore } from '@parley/chat-sdk/testing';
- *
- * const forged: TeamsDeliveryMore = { forged: true };
- * ```
- */
-export interface TeamsDeliveryMore {
-  readonly id?: string;
-  readonly at?: number;
-  readonly forged?: boolean;
-}
-
 const DEFAULT_APP_ID = '00000000-0000-0000-0000-00000000b07a';
 const DEFAULT_CONVERSATION = '19:parley@thread.tacv2';
 const ACTIVITIES = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?$/;
@@ -203,22 +152,7 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
     return deliverTo(bot, JSON.stringify(activity), { authorization: `Bearer ${jwt}` });
   }
 
-  function base(from: TeamsUser, more: TeamsDeliveryMore): Record<string, unknown> {
-    return {
-      id: more.id ?? nextId(),
-      timestamp: new Date(more.at ?? clock.now()).toISOString(),
-      serviceUrl: server.url,
-      channelId: 'msteams',
-      from: { id: from.id, name: from.name },
-      recipient: { id: `28:${appId}`, name: 'bot' },
-      conversation: { id: conversationId, conversationType: 'channel', isGroup: true, tenantId: 'tenant' },
-      channelData: {
-        tenant: { id: 'tenant' },
-        team: { id: '19:team@thread.tacv2' },
-        channel: { id: conversationId },
-      },
-    };
-  }
+  const scene: TeamsScene = { clock, appId, conversationId, serviceUrl: server.url, nextId };
 
   return {
     url: server.url,
@@ -231,38 +165,9 @@ export async function createTeamsStandIn(options: TeamsStandInOptions = {}): Pro
     deliverTo(endpoint) {
       bot = endpoint;
     },
-    message(from, text, more = {}) {
-      const mention = `<at>bot</at>`;
-      return deliver(
-        {
-          ...base(from, more),
-          type: 'message',
-          text: more.mention === true ? `${mention} ${text}` : text,
-          textFormat: 'plain',
-          entities:
-            more.mention === true
-              ? [{ type: 'mention', text: mention, mentioned: { id: `28:${appId}`, name: 'bot' } }]
-              : [],
-        },
-        more,
-      );
-    },
-    async click(from, card, button, more = {}) {
-      const data = card.buttons[button]?.data;
-      if (data === undefined)
-        throw new ChatSdkAdapterError('invalid_argument', `the card ${card.id} has no button ${button}`);
-      const common = { ...base(from, more), replyToId: card.id };
-      if (more.as === 'submit') return deliver({ ...common, type: 'message', value: data }, more);
-      return deliver(
-        {
-          ...common,
-          type: 'invoke',
-          name: 'adaptiveCard/action',
-          value: { action: { type: 'Action.Execute', data } },
-        },
-        more,
-      );
-    },
+    message: (from, text, more = {}) => deliver(messageActivity(scene, from, text, more), more),
+    click: async (from, card, button, more = {}) =>
+      deliver(clickActivity(scene, from, card, button, more), more),
     waitForSent: (count = 1) =>
       progress.waitFor(() => sent.length >= count, `${count} message(s) sent to Teams`),
     failNext(status, body = { error: { code: 'Throttled', message: `HTTP ${status}` } }) {

@@ -2,7 +2,13 @@
 // (https://api.slack.com/apis/events-api, https://api.slack.com/events/message and its subtypes,
 // https://api.slack.com/reference/interaction-payloads/block-actions), extra fields included.
 import type { Clock } from '@parley/core';
-import type { SlackEventCallback, SlackMessageBody, SlackStandInPayloads } from '../standin-payload-types.js';
+import type {
+  SlackClickOptions,
+  SlackEventCallback,
+  SlackInteraction,
+  SlackMessageBody,
+  SlackStandInPayloads,
+} from '../standin-payload-types.js';
 
 export const APP_ID = 'A0APP00001';
 
@@ -31,6 +37,13 @@ export interface PayloadContext {
   lastCard(): PostedMessage | undefined;
 }
 
+/** The running numbers of event ids, message ts and trigger ids. */
+interface Counters {
+  events: number;
+  seqs: number;
+  triggers: number;
+}
+
 interface Button {
   readonly action_id?: unknown;
   readonly value?: unknown;
@@ -39,9 +52,7 @@ interface Button {
 
 export function createPayloads(context: PayloadContext): SlackStandInPayloads {
   const { clock, teamId, botUserId } = context;
-  let events = 0;
-  let seqs = 100;
-  let triggers = 0;
+  const counters: Counters = { events: 0, seqs: 100, triggers: 0 };
 
   function envelope(event: Readonly<Record<string, unknown>>, at = clock.now()): SlackEventCallback {
     return {
@@ -50,7 +61,7 @@ export function createPayloads(context: PayloadContext): SlackStandInPayloads {
       api_app_id: APP_ID,
       event,
       type: 'event_callback',
-      event_id: `Ev0${String(++events).padStart(8, '0')}`,
+      event_id: `Ev0${String(++counters.events).padStart(8, '0')}`,
       event_time: Math.floor(at / 1000),
       authorizations: [{ team_id: teamId, user_id: botUserId, is_bot: true, is_enterprise_install: false }],
       is_ext_shared_channel: false,
@@ -63,7 +74,7 @@ export function createPayloads(context: PayloadContext): SlackStandInPayloads {
     at: number,
     fields: Record<string, unknown>,
   ): SlackEventCallback {
-    const ts = slackTs(at, ++seqs);
+    const ts = slackTs(at, ++counters.seqs);
     const base = { type: 'message', channel: original.event.channel, hidden: true, event_ts: ts, ts };
     return envelope({ ...base, ...fields, channel_type: 'channel' }, at);
   }
@@ -72,7 +83,7 @@ export function createPayloads(context: PayloadContext): SlackStandInPayloads {
     envelope,
     message(text, options = {}) {
       const at = options.at ?? clock.now();
-      const ts = slackTs(at, options.seq ?? ++seqs);
+      const ts = slackTs(at, options.seq ?? ++counters.seqs);
       const event = {
         type: 'message',
         channel: options.channel ?? context.channel,
@@ -98,7 +109,7 @@ export function createPayloads(context: PayloadContext): SlackStandInPayloads {
       const edited = {
         ...original.event,
         text,
-        edited: { user: original.event.user, ts: slackTs(at, seqs + 1) },
+        edited: { user: original.event.user, ts: slackTs(at, counters.seqs + 1) },
       };
       return changed(original, at, {
         subtype: 'message_changed',
@@ -116,7 +127,7 @@ export function createPayloads(context: PayloadContext): SlackStandInPayloads {
     },
     botMessage(text, options = {}) {
       const at = options.at ?? clock.now();
-      const ts = slackTs(at, ++seqs);
+      const ts = slackTs(at, ++counters.seqs);
       const event = {
         type: 'message',
         subtype: 'bot_message',
@@ -130,61 +141,7 @@ export function createPayloads(context: PayloadContext): SlackStandInPayloads {
       };
       return envelope(event, at);
     },
-    click(button, options = {}) {
-      const at = options.at ?? clock.now();
-      const card = context.lastCard();
-      const messageTs = options.messageTs ?? card?.ts ?? slackTs(at, ++seqs);
-      const threadTs = options.threadTs ?? card?.threadTs;
-      const channel = card?.channel ?? context.channel;
-      const user = options.user ?? context.user;
-      const found = buttonsOf(card).find(
-        (b) => b.text?.text === button || b.action_id === button || b.value === button,
-      );
-      const thread = threadTs === undefined ? {} : { thread_ts: threadTs };
-      return {
-        type: 'block_actions',
-        user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: teamId },
-        api_app_id: APP_ID,
-        token: 'verification-token-unused',
-        container: {
-          type: 'message',
-          message_ts: messageTs,
-          channel_id: channel,
-          is_ephemeral: false,
-          ...thread,
-        },
-        trigger_id: `1000000000${++triggers}.1234.abcdef`,
-        team: { id: teamId, domain: 'ops' },
-        enterprise: null,
-        is_enterprise_install: false,
-        channel: { id: channel, name: 'ops' },
-        message: {
-          type: 'message',
-          user: botUserId,
-          bot_id: context.botId,
-          ts: messageTs,
-          text: card?.text ?? '',
-          ...thread,
-        },
-        state: { values: {} },
-        response_url: 'https://hooks.slack.com/actions/T0/1/abc',
-        actions: [
-          {
-            action_id:
-              typeof found?.action_id === 'string' ? found.action_id : (options.actionId ?? 'parley:0'),
-            block_id: 'parley-actions',
-            text: {
-              type: 'plain_text',
-              text: typeof found?.text?.text === 'string' ? found.text.text : button,
-              emoji: true,
-            },
-            value: typeof found?.value === 'string' ? found.value : button,
-            type: 'button',
-            action_ts: slackTs(at, 500),
-          },
-        ],
-      };
-    },
+    click: (button, options = {}) => clickPayload(context, counters, button, options),
   };
 }
 
@@ -194,4 +151,66 @@ function buttonsOf(card: PostedMessage | undefined): Button[] {
   return blocks.flatMap((block) =>
     block.type === 'actions' && Array.isArray(block.elements) ? (block.elements as Button[]) : [],
   );
+}
+
+/** A `block_actions` click on a button of the last card (or of `options.messageTs`). */
+function clickPayload(
+  context: PayloadContext,
+  counters: Counters,
+  button: string,
+  options: SlackClickOptions,
+): SlackInteraction {
+  const { clock, teamId, botUserId } = context;
+  const at = options.at ?? clock.now();
+  const card = context.lastCard();
+  const messageTs = options.messageTs ?? card?.ts ?? slackTs(at, ++counters.seqs);
+  const threadTs = options.threadTs ?? card?.threadTs;
+  const channel = card?.channel ?? context.channel;
+  const user = options.user ?? context.user;
+  const found = buttonsOf(card).find(
+    (b) => b.text?.text === button || b.action_id === button || b.value === button,
+  );
+  const thread = threadTs === undefined ? {} : { thread_ts: threadTs };
+  return {
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: teamId },
+    api_app_id: APP_ID,
+    token: 'verification-token-unused',
+    container: {
+      type: 'message',
+      message_ts: messageTs,
+      channel_id: channel,
+      is_ephemeral: false,
+      ...thread,
+    },
+    trigger_id: `1000000000${++counters.triggers}.1234.abcdef`,
+    team: { id: teamId, domain: 'ops' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: channel, name: 'ops' },
+    message: {
+      type: 'message',
+      user: botUserId,
+      bot_id: context.botId,
+      ts: messageTs,
+      text: card?.text ?? '',
+      ...thread,
+    },
+    state: { values: {} },
+    response_url: 'https://hooks.slack.com/actions/T0/1/abc',
+    actions: [
+      {
+        action_id: typeof found?.action_id === 'string' ? found.action_id : (options.actionId ?? 'parley:0'),
+        block_id: 'parley-actions',
+        text: {
+          type: 'plain_text',
+          text: typeof found?.text?.text === 'string' ? found.text.text : button,
+          emoji: true,
+        },
+        value: typeof found?.value === 'string' ? found.value : button,
+        type: 'button',
+        action_ts: slackTs(at, 500),
+      },
+    ],
+  };
 }
