@@ -10,6 +10,8 @@
  */
 export { startLoopbackServer, rateLimited } from './loopback/server.js';
 export { sendRequest } from './loopback/client.js';
+export { createCallLog } from './loopback/calls.js';
+export type { CallLog } from './loopback/calls.js';
 export { serveLoopback } from './loopback/serve.js';
 export type { LoopbackEndpoint, LoopbackHandler } from './loopback/serve.js';
 export type { SendRequestInit, SentRequest } from './loopback/client.js';

@@ -1,51 +1,13 @@
+import { type CallLog, createCallLog } from '@parley/testing/loopback';
 import { TelegramAdapterError } from '../errors.js';
 import type { TelegramStandInCall } from '../standin-types.js';
 
 /** Every call the stand-in received, and the tests waiting for a call. */
-export interface StandInCallLog {
-  /** Records a call and settles the waiters it satisfies. */
-  record(call: TelegramStandInCall): void;
-  /** The calls of one method, oldest first. */
-  callsOf(method: string): TelegramStandInCall[];
-  /** The `count`-th call of a method, once made; rejects at once when `closed` and it was not. */
-  waitFor(method: string, count: number, closed: boolean): Promise<TelegramStandInCall>;
-  /** Rejects every waiter left (the stand-in closed). */
-  rejectWaiters(): void;
-}
-
-interface Waiter {
-  method: string;
-  count: number;
-  resolve(call: TelegramStandInCall): void;
-  reject(e: Error): void;
-}
+export type StandInCallLog = CallLog<TelegramStandInCall>;
 
 /** A log of the stand-in's calls, with waiters for calls to come. */
 export function createStandInCallLog(): StandInCallLog {
-  const calls: TelegramStandInCall[] = [];
-  const waiters: Waiter[] = [];
-  const callsOf = (method: string): TelegramStandInCall[] => calls.filter((call) => call.method === method);
-  return {
-    record(call) {
-      calls.push(call);
-      for (const waiter of [...waiters]) {
-        const seen = callsOf(waiter.method);
-        if (waiter.method !== call.method || seen.length < waiter.count) continue;
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(seen[waiter.count - 1] as TelegramStandInCall);
-      }
-    },
-    callsOf,
-    waitFor(method, count, closed) {
-      const seen = callsOf(method);
-      if (seen.length >= count) return Promise.resolve(seen[count - 1] as TelegramStandInCall);
-      if (closed) return Promise.reject(closedError(method));
-      return new Promise((resolve, reject) => waiters.push({ method, count, resolve, reject }));
-    },
-    rejectWaiters() {
-      for (const waiter of waiters.splice(0)) waiter.reject(closedError(waiter.method));
-    },
-  };
+  return createCallLog<TelegramStandInCall>(closedError);
 }
 
 function closedError(method: string): TelegramAdapterError {
