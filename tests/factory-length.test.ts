@@ -53,7 +53,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/runtime/testing/src/internal/wire.ts#createWire': { lines: 203, why: NOT_YET_CUT },
   'packages/runtime/testing/src/model.ts#createScriptedModel': { lines: 167, why: NOT_YET_CUT },
   'packages/runtime/testing/src/platform.ts#createFakePlatform': { lines: 137, why: NOT_YET_CUT },
-  'packages/runtime/turns/src/runner.ts#createTurnRunner': { lines: 214, why: NOT_YET_CUT },
   'packages/stores/postgres/src/store.ts#createPostgresStore': { lines: 228, why: NOT_YET_CUT },
   'packages/stores/redis/src/store.ts#createRedisStore': { lines: 185, why: NOT_YET_CUT },
 };
