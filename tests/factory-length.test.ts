@@ -41,7 +41,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/protocols/correlate/src/internal/responder.ts#createResponder': { lines: 214, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/waiters.ts#createWaiters': { lines: 124, why: NOT_YET_CUT },
   'packages/protocols/settings/src/settings.ts#createSettings': { lines: 150, why: NOT_YET_CUT },
-  'packages/protocols/tools/src/internal/calls.ts#createCallHandler': { lines: 241, why: NOT_YET_CUT },
   'packages/runtime/protocol-tools/src/team-lead.ts#createTeamLead': { lines: 182, why: NOT_YET_CUT },
   'packages/runtime/testing/src/channel-delivery.ts#createDeliveryQueue': { lines: 120, why: NOT_YET_CUT },
   'packages/runtime/testing/src/channel.ts#createFakeChannel': { lines: 214, why: NOT_YET_CUT },
