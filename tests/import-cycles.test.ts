@@ -12,9 +12,7 @@ const MAX_LINES = 300;
 
 // Files over MAX_LINES today, each capped at its current line count so it cannot grow. The issue
 // wants them split by responsibility; lower or remove an entry when a file shrinks.
-const OVER_LIMIT: Readonly<Record<string, number>> = {
-  'packages/runtime/chat-flow/src/stored-session.ts': 308, // grew with the lease basis; to be cut
-};
+const OVER_LIMIT: Readonly<Record<string, number>> = {};
 
 type Graph = ReadonlyMap<string, readonly string[]>;
 

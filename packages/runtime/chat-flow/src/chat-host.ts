@@ -1,12 +1,8 @@
 import { type Clock, createEmitter, systemClock } from '@parley/core';
-import { contextOf, finishTurn, openTurn, pick, Refused, type TurnHost } from './chat-host-turn.js';
-import type {
-  ChatFlowHost,
-  ChatFlowHostEvents,
-  ChatFlowHostOptions,
-  ChatFlowRefusalCode,
-  ChatFlowResult,
-} from './chat-host-types.js';
+import { forget, type HostState, held, load, refusal, remember, serialize } from './chat-host-sessions.js';
+import { answer, begin, settleEffect } from './chat-host-steps.js';
+import { Refused } from './chat-host-turn.js';
+import type { ChatFlowHost, ChatFlowHostEvents, ChatFlowHostOptions } from './chat-host-types.js';
 import {
   DEFAULT_MAX_CHAT_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
@@ -14,7 +10,6 @@ import {
   MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-limits.js';
 import { ChatFlowError } from './errors.js';
-import type { StoredFlowSession } from './stored-session-types.js';
 
 /**
  * Creates the host of a chat flow (a Telegram or Slack bot running a multi-step form): each reply is
@@ -65,186 +60,65 @@ import type { StoredFlowSession } from './stored-session-types.js';
 export function createChatFlowHost<TStep extends string, TContext, TData>(
   options: ChatFlowHostOptions<TStep, TContext, TData>,
 ): ChatFlowHost<TData> {
-  const { sessions } = options;
   const clock: Clock = options.clock ?? systemClock;
-  const maxSessions = positive(options.maxSessions ?? DEFAULT_MAX_CHAT_SESSIONS, 'maxSessions');
-  const maxSeen = positive(options.maxSeenMessages ?? DEFAULT_MAX_SEEN_MESSAGES, 'maxSeenMessages');
-  const turnLeaseMs = positive(options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS, 'turnLeaseMs');
-  type Session = StoredFlowSession<TStep, TContext, TData>;
-  const events = createEmitter<ChatFlowHostEvents>();
-  const open = new Map<string, Session>(); // in use order: the first is the least recently used
-  const chains = new Map<string, Promise<unknown>>();
-  let closed = false;
-  const host: TurnHost<TStep, TContext, TData> = { options, clock, events };
-
-  function refusal(id: string, code: ChatFlowRefusalCode, message: string, cause?: unknown): ChatFlowResult {
-    events.emit('refused', { id, code, message, reason: message, at: clock.now() });
-    return { ok: false, id, code, message, reason: message, ...(cause === undefined ? {} : { cause }) };
-  }
-
-  /** Runs `task` after every earlier task of session `id`; a throw or refusal becomes the result. */
-  function serialize(id: string, task: () => Promise<ChatFlowResult>): Promise<ChatFlowResult> {
-    const run = (chains.get(id) ?? Promise.resolve()).then(async () => {
-      if (closed) return refusal(id, 'closed', 'the chat-flow host was closed');
-      try {
-        return await task();
-      } catch (error) {
-        if (error instanceof Refused) return refusal(id, error.code, error.message, error.original);
-        const reason = error instanceof Error ? error.message : String(error);
-        return refusal(id, 'callback_failed', `a callback failed: ${reason}`, error);
-      }
-    });
-    chains.set(id, run);
-    void run.then(() => {
-      if (chains.get(id) === run) chains.delete(id);
-    });
-    return run;
-  }
-
-  function remember(session: Session): void {
-    if (open.size >= maxSessions) {
-      let idle: string | undefined; // the least recently used session without a turn running
-      for (const key of open.keys()) {
-        if (chains.has(key)) continue;
-        idle = key;
-        break;
-      }
-      if (idle === undefined) {
-        session.close();
-        throw new Refused('too_many_sessions', `${maxSessions} sessions are open and busy`);
-      }
-      forget(open.get(idle));
-    }
-    open.set(session.id, session);
-    options.attach?.(session);
-  }
-
-  function forget(session: Session | undefined): void {
-    if (session === undefined || open.get(session.id) !== session) return;
-    open.delete(session.id);
-    session.close();
-  }
-
-  async function load(id: string): Promise<Session> {
-    const known = open.get(id);
-    if (known !== undefined) {
-      open.delete(id);
-      open.set(id, known); // most recently used last
-      return known;
-    }
-    const resumed = await sessions.resume(id);
-    if (!resumed.ok) throw new Refused(resumed.code, resumed.message, resumed.cause);
-    remember(resumed.session);
-    return resumed.session;
-  }
-
-  /**
-   * Runs one turn on `session` under its lease: the handle first reads the committed record (never
-   * what an earlier turn left in it), every write of the turn is fenced, and the lease is given back.
-   */
-  async function held(session: Session, run: () => Promise<ChatFlowResult>): Promise<ChatFlowResult> {
-    const taken = await session.acquire({ ttlMs: turnLeaseMs });
-    if (!taken.ok) {
-      forget(session);
-      throw new Refused(taken.code, taken.message, taken.cause);
-    }
-    let result: ChatFlowResult;
-    try {
-      result = await run();
-    } finally {
-      await session.release();
-    }
-    return result.ok ? { ...result, version: session.version } : result; // as the turn left the record
-  }
-
-  async function begin(session: Session, how: 'start' | 'resume'): Promise<ChatFlowResult> {
-    const turn = openTurn(session);
-    const ctx = contextOf(turn, host);
-    events.emit('opened', { id: ctx.id, version: session.version, resumed: how === 'resume' });
-    const effect = turn.ledger.effect;
-    if (how === 'resume' && effect?.state === 'running') {
-      events.emit('outcome-unknown', { id: ctx.id, ...pick(effect), claimedAt: effect.claimedAt });
-    }
-    const answer = options.begin ? await options.begin(ctx, how) : undefined;
-    if (answer !== false && !turn.asked) await ctx.ask();
-    return finishTurn(turn, host);
-  }
-
-  /** A reply's turn: a message id seen before is a duplicate; the reply is read and submitted. */
-  async function answer(session: Session, text: string, messageId: string | undefined) {
-    const id = session.id;
-    const turn = openTurn(session);
-    if (messageId !== undefined) {
-      if (turn.ledger.seen.includes(messageId)) {
-        events.emit('duplicate', { id, messageId, at: clock.now() });
-        return refusal(id, 'duplicate', `message ${messageId} was processed before`);
-      }
-      turn.ledger = { ...turn.ledger, seen: [...turn.ledger.seen, messageId].slice(-maxSeen) };
-    }
-    const ctx = contextOf(turn, host);
-    const fields = await options.read(text, ctx);
-    if (fields !== undefined) {
-      const written = await ctx.submit(fields);
-      if (!written.ok) throw new Refused(written.code, written.message, written.cause);
-    }
-    return finishTurn(turn, host);
-  }
-
-  /** Settles an effect whose outcome is unknown: `done` keeps it, `not_done` clears it. */
-  async function settleEffect(session: Session, outcome: 'done' | 'not_done') {
-    const turn = openTurn(session);
-    const effect = turn.ledger.effect;
-    if (effect?.state !== 'running') {
-      return refusal(session.id, 'not_claimed', `no effect of ${session.id} has an unknown outcome`);
-    }
-    const done = { ...effect, state: 'done' as const, doneAt: clock.now() };
-    turn.ledger = { ...turn.ledger, effect: outcome === 'done' ? done : null };
-    return finishTurn(turn, host);
-  }
+  const state: HostState<TStep, TContext, TData> = {
+    options,
+    clock,
+    events: createEmitter<ChatFlowHostEvents>(),
+    sessions: options.sessions,
+    maxSessions: positive(options.maxSessions ?? DEFAULT_MAX_CHAT_SESSIONS, 'maxSessions'),
+    maxSeen: positive(options.maxSeenMessages ?? DEFAULT_MAX_SEEN_MESSAGES, 'maxSeenMessages'),
+    turnLeaseMs: positive(options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS, 'turnLeaseMs'),
+    open: new Map(),
+    chains: new Map(),
+    closed: false,
+  };
+  const { open, events } = state;
 
   return {
     start: (id, data) =>
-      serialize(id, async () => {
-        const started = await sessions.start(id, { data });
+      serialize(state, id, async () => {
+        const started = await state.sessions.start(id, { data });
         if (!started.ok) throw new Refused(started.code, started.message, started.cause);
-        forget(open.get(id));
-        remember(started.session);
-        return held(started.session, () => begin(started.session, 'start'));
+        forget(state, open.get(id));
+        remember(state, started.session);
+        return held(state, started.session, () => begin(state, started.session, 'start'));
       }),
     open: (id) =>
-      serialize(id, async () => {
-        forget(open.get(id));
-        const session = await load(id);
-        return held(session, () => begin(session, 'resume'));
+      serialize(state, id, async () => {
+        forget(state, open.get(id));
+        const session = await load(state, id);
+        return held(state, session, () => begin(state, session, 'resume'));
       }),
     reply: (id, text, more = {}) =>
-      serialize(id, async () => {
+      serialize(state, id, async () => {
         const { messageId } = more;
         if (
           messageId !== undefined &&
           (typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_MESSAGE_ID_LENGTH)
         ) {
           return refusal(
+            state,
             id,
             'invalid_message_id',
             `A message id is a string of 1…${MAX_MESSAGE_ID_LENGTH} characters`,
           );
         }
-        const session = await load(id);
-        return held(session, () => answer(session, text, messageId));
+        const session = await load(state, id);
+        return held(state, session, () => answer(state, session, text, messageId));
       }),
     resolveEffect: (id, outcome) =>
-      serialize(id, async () => {
-        const session = await load(id);
-        return held(session, () => settleEffect(session, outcome));
+      serialize(state, id, async () => {
+        const session = await load(state, id);
+        return held(state, session, () => settleEffect(state, session, outcome));
       }),
     get size() {
       return open.size;
     },
     on: (event, listener) => events.on(event, listener),
     close() {
-      closed = true;
-      for (const session of [...open.values()]) forget(session);
+      state.closed = true;
+      for (const session of [...open.values()]) forget(state, session);
     },
   };
 }

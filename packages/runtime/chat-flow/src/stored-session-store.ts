@@ -1,5 +1,6 @@
 import {
   assertTimeoutMs,
+  type Clock,
   type Committed,
   KernelError,
   createEmitter,
@@ -8,7 +9,9 @@ import {
   type Emitter,
   isParleyError,
   type JsonValue,
+  type Kernel,
   type KernelRefusal,
+  type RecordCodec,
   type Store,
   systemClock,
 } from '@parley/core';
@@ -125,22 +128,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const owner = options.owner ?? createOwnerId('fsm-sessions');
   const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
-  // checked once, up front, and shared by every handle
-  const settings: HandleSettings<TStep, TContext, TData> = {
-    kernel,
-    codec,
-    clock,
-    draftSteps: options.draftSteps ?? [],
-    saveDelays: delays(options.saveRetryDelaysMs ?? DEFAULT_SAVE_RETRY_DELAYS_MS, 'saveRetryDelaysMs'),
-    effectDelays: delays(
-      options.effectRetryDelaysMs ?? DEFAULT_EFFECT_RETRY_DELAYS_MS,
-      'effectRetryDelaysMs',
-    ),
-    idleTimeoutMs:
-      options.idleTimeoutMs === undefined ? undefined : timeout(options.idleTimeoutMs, 'idleTimeoutMs'),
-    historyLimit: options.historyLimit,
-    wait: options.wait,
-  };
+  const settings = handleSettings<TStep, TContext, TData>(options, kernel, codec, clock);
   let events: Emitter<FlowSessionStoreEvents> | undefined;
 
   const refuse = (
@@ -181,22 +169,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   return {
     keyOf: (id) => prefix + id,
     async start(id, startOptions) {
-      const at = clock.now();
-      const snapshot = flow.start({
-        at,
-        ...(startOptions.context === undefined ? {} : { context: startOptions.context }),
-      });
-      const record: FlowSessionRecord<TStep, TContext, TData> = {
-        kind: FLOW_SESSION_KIND,
-        format: FLOW_SESSION_RECORD_FORMAT,
-        id,
-        flow: snapshot,
-        draft: null,
-        data: startOptions.data,
-        retry: null,
-        expiresAt: options.idleTimeoutMs === undefined ? null : at + options.idleTimeoutMs,
-        savedAt: at,
-      };
+      const record = newRecord<TStep, TContext, TData>(flow, id, startOptions, options, clock.now());
       const done = await kernel.apply(prefix + id, codec, createStep<TStep, TContext, TData>(), record);
       if (!done.ok) return refuseKernel(id, done);
       const verdict = done.effects[0];
@@ -229,6 +202,55 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
       events ??= createEmitter();
       return events.on(event, listener);
     },
+  };
+}
+
+/** The settings every handle of a store shares: the options checked once, up front. */
+function handleSettings<TStep extends string, TContext, TData>(
+  options: FlowSessionStoreOptions<TStep>,
+  kernel: Kernel,
+  codec: RecordCodec<SessionSlot<TStep, TContext, TData>>,
+  clock: Clock,
+): HandleSettings<TStep, TContext, TData> {
+  return {
+    kernel,
+    codec,
+    clock,
+    draftSteps: options.draftSteps ?? [],
+    saveDelays: delays(options.saveRetryDelaysMs ?? DEFAULT_SAVE_RETRY_DELAYS_MS, 'saveRetryDelaysMs'),
+    effectDelays: delays(
+      options.effectRetryDelaysMs ?? DEFAULT_EFFECT_RETRY_DELAYS_MS,
+      'effectRetryDelaysMs',
+    ),
+    idleTimeoutMs:
+      options.idleTimeoutMs === undefined ? undefined : timeout(options.idleTimeoutMs, 'idleTimeoutMs'),
+    historyLimit: options.historyLimit,
+    wait: options.wait,
+  };
+}
+
+/** The first record of session `id`, its flow started at `at`. */
+function newRecord<TStep extends string, TContext, TData>(
+  flow: Flow<TStep, TContext>,
+  id: string,
+  startOptions: { readonly data: TData; readonly context?: TContext },
+  options: FlowSessionStoreOptions<TStep>,
+  at: number,
+): FlowSessionRecord<TStep, TContext, TData> {
+  const snapshot = flow.start({
+    at,
+    ...(startOptions.context === undefined ? {} : { context: startOptions.context }),
+  });
+  return {
+    kind: FLOW_SESSION_KIND,
+    format: FLOW_SESSION_RECORD_FORMAT,
+    id,
+    flow: snapshot,
+    draft: null,
+    data: startOptions.data,
+    retry: null,
+    expiresAt: options.idleTimeoutMs === undefined ? null : at + options.idleTimeoutMs,
+    savedAt: at,
   };
 }
 

@@ -1,9 +1,7 @@
-import { type Committed, type JsonValue, KernelError, type KernelRefusal, type Lease } from '@parley/core';
+import { type Committed, KernelError, type KernelRefusal, type Lease } from '@parley/core';
 import type { FlowSubmitResult } from '@parley/fsm';
-import { isRecord } from './internal/record.js';
-import type { FlowDraft, FlowRetry } from './stored-session-record.js';
 import type { FlowSessionRefusal } from './stored-session-refusals.js';
-import { draftIn, mergeDraft, SessionState } from './stored-session-state.js';
+import { SessionState } from './stored-session-state.js';
 import {
   check,
   type SessionChange,
@@ -12,6 +10,7 @@ import {
   type WriteEvent,
   writeStep,
 } from './stored-session-steps.js';
+import { type SubmitOptions, submitChange } from './stored-session-submit.js';
 import type {
   FlowEffectResult,
   FlowSaveResult,
@@ -19,11 +18,6 @@ import type {
   StoredSubmitResult,
 } from './stored-session-types.js';
 
-type Fields = { readonly [field: string]: JsonValue };
-type SubmitOptions<TStep extends string, TContext, TData> = {
-  readonly data?: TData | ((result: FlowSubmitResult<TStep, TContext>) => TData);
-  readonly transient?: Fields;
-};
 const DONE: Promise<unknown> = Promise.resolve();
 const ignore = (): undefined => undefined;
 const LOST = {
@@ -250,44 +244,11 @@ export class StoredSession<TStep extends string, TContext, TData>
     return this.exclusive(async () => {
       const refused = this.gate();
       if (refused !== undefined) return refused;
-      const { draftSteps, historyLimit } = this.settings;
-      type Verdict = FlowSubmitResult<TStep, TContext>;
       let schedule = false;
-      const saved = await this.write<Verdict>((record, at) => {
-        const before = record.flow;
-        const answer = isRecord(fields) ? mergeDraft(draftIn(record), fields as Fields) : fields;
-        const submission =
-          isRecord(answer) && options.transient !== undefined ? { ...answer, ...options.transient } : answer;
-        const result = this.flow.submit(
-          before,
-          submission,
-          historyLimit === undefined ? { at } : { at, historyLimit },
-        );
-        const after = result.snapshot;
-        const stayed = after.state === before.state && after.part === before.part;
-        const keep = stayed && !result.ok && isRecord(answer) && draftSteps.includes(before.state as TStep);
-        const draft: FlowDraft<TStep> | null = keep
-          ? { step: before.state as TStep, part: before.part, fields: answer as Fields }
-          : null;
-        // undefined keeps a stored retry of this step, null clears it, a delay schedules the next
-        let retry: FlowRetry<TStep> | null = stayed && retryAfterMs !== null ? record.retry : null;
-        schedule = typeof retryAfterMs === 'number' && stayed && !result.ok && result.code !== 'flow_done';
-        if (schedule) {
-          retry = {
-            step: before.state as TStep,
-            attempts: (retry?.attempts ?? 0) + 1,
-            dueAt: at + (retryAfterMs as number), // a number when scheduling
-          };
-        }
-        const given = options.data;
-        // host data is plain JSON, never a function: a function is the verdict-dependent form
-        const data =
-          given === undefined
-            ? record.data
-            : typeof given === 'function'
-              ? (given as (verdict: Verdict) => TData)(result)
-              : given;
-        return { next: { ...record, flow: after, draft, retry, data }, out: result };
+      const saved = await this.write<FlowSubmitResult<TStep, TContext>>((record, at) => {
+        const change = submitChange(this.flow, this.settings, record, at, fields, options, retryAfterMs);
+        schedule = change.schedule;
+        return change;
       });
       if (!saved.ok) return saved;
       const result = saved.out;

@@ -1,5 +1,5 @@
 import { createKernel, type Kernel, MAX_TIMEOUT_MS, systemClock, type TimerHandle } from '@parley/core';
-import { nextCronRun, parseCron, previousCronRun } from './cron.js';
+import { type CronSchedule, nextCronRun, parseCron, previousCronRun } from './cron.js';
 import {
   type CronFire,
   type CronTrigger,
@@ -41,18 +41,8 @@ import { claimCronTime, readCronRecord, releaseCronClaim } from './internal/cron
  * ```
  */
 export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
-  const parsed =
-    typeof options?.cron === 'string' ? parseCron(options.cron) : { ok: true as const, value: options?.cron };
-  if (!parsed.ok) throw new PipelineError('invalid_argument', `cron: ${parsed.message}`);
-  if (typeof options.onFire !== 'function')
-    throw new PipelineError('invalid_argument', 'onFire must be a function');
-  if (options.onError !== undefined && typeof options.onError !== 'function')
-    throw new PipelineError('invalid_argument', 'onError must be a function');
+  const schedule = checkedSchedule(options);
   const { since, store, key } = options;
-  if (since !== undefined && !Number.isFinite(since))
-    throw new PipelineError('invalid_argument', 'since must be a finite time in epoch ms');
-  checkStore(options);
-  const schedule = parsed.value;
   const clock = options.clock ?? systemClock;
   const kernel = store === undefined ? undefined : createKernel({ store, clock });
   let timer: TimerHandle | undefined;
@@ -91,30 +81,16 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       at = nextCronRun(schedule, at) ?? latest;
     arm(Math.max(latest, firedAt)); // armed first, so a throwing onFire does not stop the schedule
     const info: CronFire = { scheduledAt: latest, firedAt, skipped };
-    if (kernel === undefined || key === undefined) deliver(info);
+    if (kernel === undefined || key === undefined) deliver(options, info);
     else track(claimThenDeliver(info, kernel, key));
   };
   const claimThenDeliver = async (info: CronFire, on: Kernel, recordKey: string): Promise<void> => {
     const claim = await claimCronTime(on, recordKey, info.scheduledAt, info.firedAt, () => stopped);
     if (claim === 'lost' || claim === 'stopped') return;
-    if (claim instanceof PipelineError) return report(claim, info);
-    if (!stopped) return deliver(info);
+    if (claim instanceof PipelineError) return report(options, claim, info);
+    if (!stopped) return deliver(options, info);
     const failed = await releaseCronClaim(on, recordKey, claim); // stopped while writing: give it back
-    if (failed !== undefined) report(failed, info);
-  };
-  const report = (error: PipelineError, info?: CronFire): void => options.onError?.(error, info);
-  const deliver = (info: CronFire): void => {
-    const { onError } = options;
-    if (onError === undefined) {
-      void options.onFire(info.scheduledAt, info);
-      return;
-    }
-    try {
-      const done = options.onFire(info.scheduledAt, info) as PromiseLike<unknown> | undefined;
-      if (typeof done?.then === 'function') done.then(undefined, (error: unknown) => onError(error, info));
-    } catch (error) {
-      onError(error, info);
-    }
+    if (failed !== undefined) report(options, failed, info);
   };
   if (kernel === undefined || key === undefined) {
     const missed = since === undefined ? undefined : nextCronRun(schedule, since);
@@ -134,7 +110,7 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       track(
         readCronRecord(kernel, key).then((read) => {
           if (stopped) return;
-          if (!read.ok) return report(read.error);
+          if (!read.ok) return report(options, read.error);
           const from = read.scheduledAt ?? since;
           const missed = from === undefined ? undefined : nextCronRun(schedule, from);
           if (missed !== undefined && missed <= clock.now()) fire(missed);
@@ -154,6 +130,41 @@ export function createCronTrigger(options: CronTriggerOptions): CronTrigger {
       while (inFlight.size > 0) await Promise.all(inFlight);
     },
   };
+}
+
+/** The schedule of `options`, its options checked. */
+function checkedSchedule(options: CronTriggerOptions): CronSchedule {
+  const parsed =
+    typeof options?.cron === 'string' ? parseCron(options.cron) : { ok: true as const, value: options?.cron };
+  if (!parsed.ok) throw new PipelineError('invalid_argument', `cron: ${parsed.message}`);
+  if (typeof options.onFire !== 'function')
+    throw new PipelineError('invalid_argument', 'onFire must be a function');
+  if (options.onError !== undefined && typeof options.onError !== 'function')
+    throw new PipelineError('invalid_argument', 'onError must be a function');
+  const { since } = options;
+  if (since !== undefined && !Number.isFinite(since))
+    throw new PipelineError('invalid_argument', 'since must be a finite time in epoch ms');
+  checkStore(options);
+  return parsed.value;
+}
+
+function report(options: CronTriggerOptions, error: PipelineError, info?: CronFire): void {
+  options.onError?.(error, info);
+}
+
+/** Calls `onFire`; with `onError`, a throw or a rejection of it is reported there. */
+function deliver(options: CronTriggerOptions, info: CronFire): void {
+  const { onError } = options;
+  if (onError === undefined) {
+    void options.onFire(info.scheduledAt, info);
+    return;
+  }
+  try {
+    const done = options.onFire(info.scheduledAt, info) as PromiseLike<unknown> | undefined;
+    if (typeof done?.then === 'function') done.then(undefined, (error: unknown) => onError(error, info));
+  } catch (error) {
+    onError(error, info);
+  }
 }
 
 /** `store`, `key` and `onError` come together, and the key has a length the record can keep. */

@@ -1,6 +1,6 @@
 // Claims before effects: the claim record and the two decisions over it (pure).
 import type { JsonValue } from '../json.js';
-import { type Decoded, isValid } from './record.js';
+import { type Decoded, guard, isValid } from './record.js';
 import type { ClaimRequest, ClaimResult, HeldClaim } from './api.js';
 import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
 
@@ -120,12 +120,15 @@ export function claimStep(
   return answer({ status: 'unknown', owner: found.owner, claimedAt: found.claimedAt });
 }
 
-/** @internal Stores the result of a held claim (its lease already checked) and ends the lease. */
+/** @internal Stores the result of a held claim (its lease checked at `now`) and ends the lease. */
 export function settleStep(
   claim: HeldClaim,
   read: Fresh,
   result: JsonValue,
+  now: number,
 ): Plan<undefined> | KernelRefusal {
+  const refused = guard(claim.key, read.record, claim, now);
+  if (refused !== undefined) return refused;
   const found = heldRecord(claim, read);
   if ('ok' in found) return found;
   const data = CLAIM_RECORDS.encode({ ...found.value, settled: true, result });
@@ -133,10 +136,12 @@ export function settleStep(
 }
 
 /**
- * @internal Gives a held claim back (its lease already checked): the record becomes a tombstone that
+ * @internal Gives a held claim back (its lease checked at `now`): the record becomes a tombstone that
  * keeps the fence until the claim's lease would have expired, so the next claim gets a new token.
  */
-export function abandonStep(claim: HeldClaim, read: Fresh): Plan<undefined> | KernelRefusal {
+export function abandonStep(claim: HeldClaim, read: Fresh, now: number): Plan<undefined> | KernelRefusal {
+  const refused = guard(claim.key, read.record, claim, now);
+  if (refused !== undefined) return refused;
   const found = heldRecord(claim, read);
   if ('ok' in found) return found;
   const next: KernelRecord = { ...found.record, data: null, lease: null, deadlineAt: claim.expiresAt };

@@ -2,14 +2,24 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Store, StoreEntry } from '../store.js';
 import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
-import { KernelError } from './errors.js';
 import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
-import { createMutate, type Fresh, readEntry, versionOf } from './mutate.js';
+import { createMutate, readEntry, versionOf } from './mutate.js';
 import { WrittenRecords } from './record-text.js';
-import { decodeEntry, envelope, guard, messageOf } from './record.js';
 import type { Kernel } from './api.js';
-import type { Committed, KernelRecord, KernelRefusal, Lease, RecordCodec } from './types.js';
+import {
+  acquirePlan,
+  committedRead,
+  readFailed,
+  applyPlan,
+  basisOf,
+  basisRead,
+  committedOf,
+  invalid,
+  releasePlan,
+  renewPlan,
+  ttlCheck,
+} from './steps.js';
 
 /**
  * Options of {@link createKernel}.
@@ -82,165 +92,73 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
  * ```
  */
 export function createKernel(options: KernelOptions): Kernel {
-  const { store } = options;
-  const clock = options.clock ?? systemClock;
-  const owner = options.owner ?? createOwnerId();
-  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const maxBytes = options.maxRecordBytes ?? 1024 * 1024;
-  if (typeof owner !== 'string' || owner.length === 0) throw invalid('owner must be a non-empty string');
-  if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw invalid('graceMs must be a finite number >= 0');
-  if (!(Number.isInteger(maxBytes) && maxBytes > 0))
-    throw invalid('maxRecordBytes must be a positive integer');
-
+  const { store, clock, owner, graceMs, maxBytes } = checked(options);
   const written = new WrittenRecords();
   const mutate = createMutate({ store, clock, graceMs, maxBytes, written });
-
-  const committedOf = <T>(
-    key: string,
-    next: KernelRecord | undefined,
-    value: T | undefined,
-    version: number | null,
-  ): Committed<T> | undefined => {
-    if (next === undefined || value === undefined || version === null) return undefined;
-    const { lease, fence, deadlineAt } = next;
-    const committed: Committed<T> = { key, value, storeVersion: version, lease, fence, deadlineAt };
-    written.handedOut(next, committed);
-    return committed;
-  };
-
-  /** The read a caller's committed copy stands for: its record as written, or rebuilt from it. */
-  const basisRead = <T>(key: string, codec: RecordCodec<T>, basis: Committed<T> | null): Fresh<T> => {
-    if (basis === null) return ABSENT;
-    if (basis.key !== key) throw invalid(`basis is a record of ${basis.key}, not ${key}`);
-    const known = written.recordOf(basis);
-    const record: KernelRecord =
-      known !== undefined && known.kind === codec.kind && known.version === codec.version
-        ? known
-        : { kind: codec.kind, version: codec.version, data: codec.encode(basis.value), ...leaseOf(basis) };
-    return { ok: true, record, committed: basis, version: basis.storeVersion };
-  };
-
-  const ttlCheck = (ms: number, name: string): void => {
-    if (!(Number.isFinite(ms) && ms > 0))
-      throw invalid(`${name} must be a positive number of ms, got ${String(ms)}`);
-  };
 
   const kernel: Kernel = {
     owner,
 
     async read(key, codec, readOptions = {}) {
       const { basis } = readOptions;
-      if (basis !== undefined && basis.key !== key)
-        throw invalid(`basis is a record of ${basis.key}, not ${key}`);
+      if (basis !== undefined) basisOf(basis, key);
       let entry: StoreEntry | undefined;
       try {
         // a store that tells its version without a read: the same version is the same record
         if (basis !== undefined && versionOf(store, key) === basis.storeVersion) return basis;
         entry = await readEntry(store, key);
       } catch (err) {
-        throw new KernelError('store_failed', `reading ${key} failed: ${messageOf(err)}`, {
-          cause: err,
-          details: { key },
-        });
+        throw readFailed(key, err);
       }
-      const read = decodeEntry(key, entry, codec);
-      if (!read.ok) throw new KernelError(read.code, read.message, { details: { key } });
-      return read.committed;
+      return committedRead(key, entry, codec);
     },
 
     async apply(key, codec, step, event, applyOptions = {}) {
       const { lease, basis } = applyOptions;
-      const first = basis === undefined ? undefined : basisRead(key, codec, basis);
-      const attempts = applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+      const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
       const done = await mutate(
         key,
         codec,
-        attempts,
-        (read, now) => {
-          const refused = guard(key, read.record, lease, now);
-          if (refused !== undefined) return refused;
-          const result = step(read.committed?.value, event, now);
-          const out = { value: result.value, effects: result.effects };
-          const same = result.value !== undefined && result.value === read.committed?.value;
-          if (same && result.deadlineAt === undefined && applyOptions.release !== true) {
-            return { write: false, next: read.record, out }; // the step changed nothing: nothing to write
-          }
-          // an expired lease stays in the record: a clock that jumps back makes it valid again, never free
-          const keep = applyOptions.release === true ? null : (read.record?.lease ?? null);
-          const deadlineAt =
-            result.deadlineAt === undefined ? (read.record?.deadlineAt ?? null) : result.deadlineAt;
-          // the value it was given: the data it was read with (so the data's text is written once)
-          const data =
-            result.value === undefined
-              ? null
-              : same && read.record !== undefined
-                ? read.record.data
-                : codec.encode(result.value);
-          const next = envelope(codec, read.record, { data, lease: keep, deadlineAt });
-          return { write: true, next, out };
-        },
+        applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        (read, now) => applyPlan(key, codec, step, event, lease, applyOptions.release, read, now),
         first,
       );
       if (!done.ok) return done;
       return {
         ok: true,
-        committed: committedOf(key, done.next, done.out.value, done.version),
+        committed: committedOf(written, key, done.next, done.out.value, done.version),
         effects: done.out.effects,
       };
     },
 
     async acquire(key, codec, { ttlMs, force = false, basis }) {
       ttlCheck(ttlMs, 'ttlMs');
-      const first = basis === undefined ? undefined : basisRead(key, codec, basis);
+      const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
       const done = await mutate(
         key,
         codec,
         DEFAULT_MAX_ATTEMPTS,
-        (read, now) => {
-          const refused = force ? undefined : guard(key, read.record, undefined, now);
-          if (refused !== undefined) return refused;
-          const token = (read.record?.fence ?? 0) + 1;
-          const lease: Lease = { key, owner, token, expiresAt: now + ttlMs };
-          const next = envelope(codec, read.record, {
-            lease: { owner, token, expiresAt: lease.expiresAt },
-            fence: token,
-          });
-          return { write: true, next, out: { lease, value: read.committed?.value } };
-        },
+        (read, now) => acquirePlan(key, codec, owner, ttlMs, force, read, now),
         first,
       );
       if (!done.ok) return done;
       return {
         ok: true,
         lease: done.out.lease,
-        committed: committedOf(key, done.next, done.out.value, done.version),
+        committed: committedOf(written, key, done.next, done.out.value, done.version),
       };
     },
 
     async renew(lease, { ttlMs }) {
       ttlCheck(ttlMs, 'ttlMs');
-      const done = await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const refused = guard(lease.key, read.record, lease, now);
-        if (refused !== undefined || read.record === undefined) return refused as KernelRefusal;
-        const expiresAt = now + ttlMs;
-        const next: KernelRecord = {
-          ...read.record,
-          lease: { owner: lease.owner, token: lease.token, expiresAt },
-        };
-        return { write: true, next, out: { ...lease, expiresAt } };
-      });
+      const done = await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        renewPlan(lease, ttlMs, read, now),
+      );
       return done.ok ? { ok: true, lease: done.out } : done;
     },
 
     async release(lease) {
-      await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const mine = guard(lease.key, read.record, lease, now) === undefined && read.record !== undefined;
-        return {
-          write: mine,
-          next: mine ? { ...(read.record as KernelRecord), lease: null } : undefined,
-          out: undefined,
-        };
-      });
+      await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) => releasePlan(lease, read, now));
     },
 
     async claim(key, effect) {
@@ -252,18 +170,16 @@ export function createKernel(options: KernelOptions): Kernel {
     },
 
     async settle(claim, result) {
-      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const refused = guard(claim.key, read.record, claim, now);
-        return refused ?? settleStep(claim, read, result);
-      });
+      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        settleStep(claim, read, result, now),
+      );
       return done.ok ? { ok: true } : done;
     },
 
     async abandon(claim) {
-      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) => {
-        const refused = guard(claim.key, read.record, claim, now);
-        return refused ?? abandonStep(claim, read);
-      });
+      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        abandonStep(claim, read, now),
+      );
       return done.ok ? { ok: true } : done;
     },
 
@@ -275,14 +191,16 @@ export function createKernel(options: KernelOptions): Kernel {
   return kernel;
 }
 
-/** The read a `basis: null` stands for: no record (a compare-and-set on it lands only on an absent key). */
-const ABSENT = { ok: true, record: undefined, committed: undefined, version: null } as const;
-
-function invalid(message: string): KernelError {
-  return new KernelError('invalid_argument', message);
-}
-
-/** The envelope fields a committed record carries. */
-function leaseOf<T>(basis: Committed<T>): Pick<KernelRecord, 'lease' | 'fence' | 'deadlineAt'> {
-  return { lease: basis.lease, fence: basis.fence, deadlineAt: basis.deadlineAt };
+/** The options with their defaults, checked. */
+function checked(options: KernelOptions) {
+  const { store } = options;
+  const clock = options.clock ?? systemClock;
+  const owner = options.owner ?? createOwnerId();
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const maxBytes = options.maxRecordBytes ?? 1024 * 1024;
+  if (typeof owner !== 'string' || owner.length === 0) throw invalid('owner must be a non-empty string');
+  if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw invalid('graceMs must be a finite number >= 0');
+  if (!(Number.isInteger(maxBytes) && maxBytes > 0))
+    throw invalid('maxRecordBytes must be a positive integer');
+  return { store, clock, owner, graceMs, maxBytes };
 }

@@ -1,0 +1,130 @@
+// The sessions a chat-flow host holds open: one task at a time per session, the least recently used
+// closed past `maxSessions`, and each turn run under the session's lease.
+import { Refused, type TurnHost } from './chat-host-turn.js';
+import type { ChatFlowRefusalCode, ChatFlowResult } from './chat-host-types.js';
+import type { FlowSessionStore, StoredFlowSession } from './stored-session-types.js';
+
+/** @internal What one host holds: its settings, the open sessions and the task chains. */
+export interface HostState<TStep extends string, TContext, TData> extends TurnHost<TStep, TContext, TData> {
+  readonly sessions: FlowSessionStore<TStep, TContext, TData>;
+  readonly maxSessions: number;
+  readonly maxSeen: number;
+  readonly turnLeaseMs: number;
+  /** In use order: the first is the least recently used. */
+  readonly open: Map<string, StoredFlowSession<TStep, TContext, TData>>;
+  readonly chains: Map<string, Promise<unknown>>;
+  closed: boolean;
+}
+
+type State<TStep extends string, TContext, TData> = HostState<TStep, TContext, TData>;
+type Session<TStep extends string, TContext, TData> = StoredFlowSession<TStep, TContext, TData>;
+
+/** @internal A refusal of session `id`, reported as a `refused` event. */
+export function refusal<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  id: string,
+  code: ChatFlowRefusalCode,
+  message: string,
+  cause?: unknown,
+): ChatFlowResult {
+  state.events.emit('refused', { id, code, message, reason: message, at: state.clock.now() });
+  return { ok: false, id, code, message, reason: message, ...(cause === undefined ? {} : { cause }) };
+}
+
+/** @internal Runs `task` after every earlier task of session `id`; a throw or refusal becomes the result. */
+export function serialize<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  id: string,
+  task: () => Promise<ChatFlowResult>,
+): Promise<ChatFlowResult> {
+  const { chains } = state;
+  const run = (chains.get(id) ?? Promise.resolve()).then(async () => {
+    if (state.closed) return refusal(state, id, 'closed', 'the chat-flow host was closed');
+    try {
+      return await task();
+    } catch (error) {
+      if (error instanceof Refused) return refusal(state, id, error.code, error.message, error.original);
+      const reason = error instanceof Error ? error.message : String(error);
+      return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
+    }
+  });
+  chains.set(id, run);
+  void run.then(() => {
+    if (chains.get(id) === run) chains.delete(id);
+  });
+  return run;
+}
+
+/** @internal Holds `session` open, closing the least recently used idle one past `maxSessions`. */
+export function remember<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  session: Session<TStep, TContext, TData>,
+): void {
+  const { open, maxSessions } = state;
+  if (open.size >= maxSessions) {
+    let idle: string | undefined; // the least recently used session without a turn running
+    for (const key of open.keys()) {
+      if (state.chains.has(key)) continue;
+      idle = key;
+      break;
+    }
+    if (idle === undefined) {
+      session.close();
+      throw new Refused('too_many_sessions', `${maxSessions} sessions are open and busy`);
+    }
+    forget(state, open.get(idle));
+  }
+  open.set(session.id, session);
+  state.options.attach?.(session);
+}
+
+/** @internal Closes `session` when it is the one held open. */
+export function forget<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  session: Session<TStep, TContext, TData> | undefined,
+): void {
+  if (session === undefined || state.open.get(session.id) !== session) return;
+  state.open.delete(session.id);
+  session.close();
+}
+
+/** @internal The open session `id`, or the stored one resumed. */
+export async function load<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  id: string,
+): Promise<Session<TStep, TContext, TData>> {
+  const { open } = state;
+  const known = open.get(id);
+  if (known !== undefined) {
+    open.delete(id);
+    open.set(id, known); // most recently used last
+    return known;
+  }
+  const resumed = await state.sessions.resume(id);
+  if (!resumed.ok) throw new Refused(resumed.code, resumed.message, resumed.cause);
+  remember(state, resumed.session);
+  return resumed.session;
+}
+
+/**
+ * @internal Runs one turn on `session` under its lease: the handle first reads the committed record
+ * (never what an earlier turn left in it), every write of the turn is fenced, and the lease is given back.
+ */
+export async function held<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  session: Session<TStep, TContext, TData>,
+  run: () => Promise<ChatFlowResult>,
+): Promise<ChatFlowResult> {
+  const taken = await session.acquire({ ttlMs: state.turnLeaseMs });
+  if (!taken.ok) {
+    forget(state, session);
+    throw new Refused(taken.code, taken.message, taken.cause);
+  }
+  let result: ChatFlowResult;
+  try {
+    result = await run();
+  } finally {
+    await session.release();
+  }
+  return result.ok ? { ...result, version: session.version } : result; // as the turn left the record
+}
