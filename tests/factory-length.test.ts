@@ -53,7 +53,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/runtime/pipeline/src/runner.ts#createPipelineRunner': { lines: 202, why: NOT_YET_CUT },
   'packages/runtime/protocol-tools/src/team-lead.ts#createTeamLead': { lines: 182, why: NOT_YET_CUT },
   'packages/runtime/turns/src/runner.ts#createTurnRunner': { lines: 214, why: NOT_YET_CUT },
-  'packages/stores/postgres/src/store.ts#createPostgresStore': { lines: 228, why: NOT_YET_CUT },
 };
 
 interface Factory {
