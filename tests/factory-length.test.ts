@@ -20,8 +20,6 @@ const NOT_YET_CUT = 'not cut yet: outside the six factories split on this branch
 
 /** `path#name` → its length today and why it is still long. */
 const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly why: string }>> = {
-  'packages/bridges/ai-sdk/src/bridge.ts#createAiSdkBridge': { lines: 168, why: NOT_YET_CUT },
-  'packages/bridges/openai-agents/src/bridge.ts#createAgentsBridge': { lines: 256, why: NOT_YET_CUT },
   'packages/protocols/confirm/src/gate.ts#createConfirmGate': { lines: 112, why: NOT_YET_CUT },
   'packages/protocols/conflict/src/conflict-loop.ts#createConflictLoop': { lines: 125, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/correlator.ts#createCorrelator': { lines: 174, why: NOT_YET_CUT },
@@ -32,13 +30,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/protocols/correlate/src/internal/waiters.ts#createWaiters': { lines: 124, why: NOT_YET_CUT },
   'packages/protocols/settings/src/settings.ts#createSettings': { lines: 150, why: NOT_YET_CUT },
   'packages/runtime/protocol-tools/src/team-lead.ts#createTeamLead': { lines: 182, why: NOT_YET_CUT },
-  'packages/runtime/testing/src/channel-delivery.ts#createDeliveryQueue': { lines: 120, why: NOT_YET_CUT },
-  'packages/runtime/testing/src/channel.ts#createFakeChannel': { lines: 214, why: NOT_YET_CUT },
-  'packages/runtime/testing/src/internal/wire.ts#createWire': { lines: 203, why: NOT_YET_CUT },
-  'packages/runtime/testing/src/model.ts#createScriptedModel': { lines: 167, why: NOT_YET_CUT },
-  'packages/runtime/testing/src/platform.ts#createFakePlatform': { lines: 137, why: NOT_YET_CUT },
-  'packages/stores/postgres/src/store.ts#createPostgresStore': { lines: 228, why: NOT_YET_CUT },
-  'packages/stores/redis/src/store.ts#createRedisStore': { lines: 185, why: NOT_YET_CUT },
 };
 
 interface Factory {

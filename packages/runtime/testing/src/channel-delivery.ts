@@ -21,6 +21,13 @@ export interface DeliveryQueue {
   release(order: ReleaseOrder): Promise<PublishResult[]>;
 }
 
+/** An event held by `hold`: how many copies it goes as, and the caller's wait for its result. */
+interface Held {
+  readonly input: FakeInbound;
+  readonly copies: number;
+  readonly done: ReturnType<typeof defer<PublishResult>>;
+}
+
 /** Creates the delivery side of a fake channel named `name`; `target` is the bus's deliver function once attached. */
 export function createDeliveryQueue(
   name: string,
@@ -32,7 +39,7 @@ export function createDeliveryQueue(
   let duplicates = 0;
   const delays: number[] = [];
   let holding = false;
-  let held: { input: FakeInbound; copies: number; done: ReturnType<typeof defer<PublishResult>> }[] = [];
+  let held: Held[] = [];
   let late = 0;
 
   async function deliverNow(
@@ -104,41 +111,59 @@ export function createDeliveryQueue(
     },
     async release(order) {
       const list = held;
-      const indexes =
-        order === 'said'
-          ? list.map((_, i) => i)
-          : order === 'reverse'
-            ? list.map((_, i) => list.length - 1 - i)
-            : [...order];
-      const valid =
-        indexes.length === list.length && [...indexes].sort((a, b) => a - b).every((value, i) => value === i);
-      if (!valid) {
-        throw new TestingError(
-          'invalid_argument',
-          `${name}.release: order ${JSON.stringify(order)} is not a permutation of the ${list.length} held events`,
-          { details: { held: list.length } },
-        );
-      }
+      const indexes = releaseOrder(`${name}.release`, order, list.length);
       held = [];
       holding = false;
-      const results: PublishResult[] = [];
-      for (const [position, index] of indexes.entries()) {
-        const entry = list[index] as (typeof list)[number];
-        try {
-          const result = await deliverNow(
-            entry.input,
-            entry.copies,
-            index === position ? undefined : 'reordered',
-          );
-          entry.done.resolve(result);
-          results.push(result);
-        } catch (error) {
-          for (const rest of indexes.slice(position))
-            (list[rest] as (typeof list)[number]).done.reject(error);
-          throw error;
-        }
-      }
-      return results;
+      return deliverHeld(list, indexes, deliverNow);
     },
   };
+}
+
+/**
+ * The positions of the held events in the order they are released: as said, reversed, or a given
+ * permutation.
+ *
+ * @throws TestingError `invalid_argument` for an order that is not a permutation of the held events.
+ */
+function releaseOrder(what: string, order: ReleaseOrder, count: number): readonly number[] {
+  const all = Array.from({ length: count }, (_, i) => i);
+  const indexes = order === 'said' ? all : order === 'reverse' ? all.map((i) => count - 1 - i) : [...order];
+  const valid =
+    indexes.length === count && [...indexes].sort((a, b) => a - b).every((value, i) => value === i);
+  if (!valid) {
+    throw new TestingError(
+      'invalid_argument',
+      `${what}: order ${JSON.stringify(order)} is not a permutation of the ${count} held events`,
+      { details: { held: count } },
+    );
+  }
+  return indexes;
+}
+
+/**
+ * Delivers the held events in that order, each to its own waiter; one moved from its place is
+ * `reordered`. A failed delivery rejects it and every one after it, and the release.
+ */
+async function deliverHeld(
+  list: readonly Held[],
+  indexes: readonly number[],
+  deliverNow: DeliveryQueue['deliverNow'],
+): Promise<PublishResult[]> {
+  const results: PublishResult[] = [];
+  for (const [position, index] of indexes.entries()) {
+    const entry = list[index] as Held;
+    try {
+      const result = await deliverNow(
+        entry.input,
+        entry.copies,
+        index === position ? undefined : 'reordered',
+      );
+      entry.done.resolve(result);
+      results.push(result);
+    } catch (error) {
+      for (const rest of indexes.slice(position)) (list[rest] as Held).done.reject(error);
+      throw error;
+    }
+  }
+  return results;
 }

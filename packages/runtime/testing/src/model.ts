@@ -1,10 +1,11 @@
+import type { Clock } from '@parley/core';
 import { TestingError } from './errors.js';
-import { answer, checkDelay } from './internal/answer.js';
+import { answer } from './internal/answer.js';
 import { describe, plural } from './internal/format.js';
+import { createModelScript, type Picked } from './internal/model-script.js';
 import type {
   ModelCall,
   ModelCallContext,
-  ModelRule,
   ModelStep,
   RequestMatcher,
   ScriptedModel,
@@ -54,46 +55,18 @@ export function createScriptedModel<
   type Call = ModelCall<TOutput, TRequest, TContext>;
   const name = options.name ?? 'ScriptedModel';
   const clock = options.clock;
-  const queue: Step[] = [];
-  const rules: { rule: ModelRule<TOutput, TRequest, TContext>; left: number }[] = [];
+  const script = createModelScript<TOutput, TRequest, TContext>(name, clock, options.respond);
+  const { queue, check } = script;
   const calls: Call[] = [];
   const requests: TRequest[] = [];
   const contexts: (TContext | undefined)[] = [];
-
-  function check(step: Step): Step {
-    if (!('hang' in step)) checkDelay(name, step.delayMs, clock);
-    return step;
-  }
-
-  function pick(request: TRequest): { step: Step; source: Call['source'] } | undefined {
-    for (const entry of rules) {
-      if (entry.left > 0 && matches(entry.rule.match, request)) {
-        entry.left--;
-        return { step: entry.rule, source: 'rule' };
-      }
-    }
-    const next = queue.shift();
-    if (next !== undefined) return { step: next, source: 'script' };
-    if (options.respond !== undefined) return { step: { respond: options.respond }, source: 'respond' };
-    return undefined;
-  }
-
-  function unscripted(n: number, request: TRequest): TestingError {
-    const used = calls.length - 1;
-    return new TestingError(
-      'unscripted_call',
-      `${name}: unscripted call #${n} — the script answered ${plural(used, 'call')} and has nothing left` +
-        `${rules.length === 0 ? '' : ' (no rule matched)'}. Request: ${describe(request, 500)}`,
-      { details: { call: n, request: describe(request, 500) } },
-    );
-  }
 
   const model = (request: TRequest, context?: TContext): Promise<TOutput> => {
     const n = calls.length + 1;
     requests.push(request);
     contexts.push(context);
-    const picked = pick(request);
-    const record: { -readonly [K in keyof Call]: Call[K] } = {
+    const picked = script.pick(request);
+    const record: CallRecord<TOutput, TRequest, TContext> = {
       n,
       request,
       context,
@@ -102,39 +75,16 @@ export function createScriptedModel<
       status: 'pending',
     };
     calls.push(record);
-    const fail = (error: unknown): never => {
-      record.status = 'failed';
-      record.error = error;
-      throw error;
-    };
-    if (picked === undefined) {
-      const error = unscripted(n, request);
-      record.status = 'failed';
-      record.error = error;
-      return Promise.reject(error);
-    }
-    const { step } = picked;
-    const promise = answer<TOutput>(
-      {
-        hang: 'hang' in step,
-        delayMs: 'hang' in step ? undefined : step.delayMs,
-        run: () => {
-          if ('fail' in step) return fail(step.fail);
-          if ('respond' in step) return step.respond(request, record);
-          return (step as { reply: TOutput }).reply;
-        },
-      },
-      clock,
-      context?.signal,
+    if (picked !== undefined) return runStep(picked, record, clock);
+    const error = new TestingError(
+      'unscripted_call',
+      `${name}: unscripted call #${n} — the script answered ${plural(calls.length - 1, 'call')} and has nothing left` +
+        `${script.hasRules ? ' (no rule matched)' : ''}. Request: ${describe(request, 500)}`,
+      { details: { call: n, request: describe(request, 500) } },
     );
-    return promise.then(
-      (output) => {
-        record.status = 'replied';
-        record.output = output;
-        return output;
-      },
-      (error: unknown) => fail(error),
-    );
+    record.status = 'failed';
+    record.error = error;
+    return Promise.reject(error);
   };
 
   const api = {
@@ -151,14 +101,7 @@ export function createScriptedModel<
       return scripted;
     },
     skip(count = 1) {
-      if (!Number.isInteger(count) || count < 0 || count > queue.length) {
-        throw new TestingError(
-          'invalid_argument',
-          `${name}: skip(${String(count)}) needs an integer from 0 to the ${plural(queue.length, 'step')} left`,
-          { details: { count: String(count), left: queue.length } },
-        );
-      }
-      queue.splice(0, count);
+      script.skip(count);
       return scripted;
     },
     clear() {
@@ -170,32 +113,11 @@ export function createScriptedModel<
       return scripted;
     },
     when(match: RequestMatcher<TRequest>, step: Step, times?: number) {
-      addRule({ ...check(step), match, ...(times === undefined ? {} : { times }) });
+      script.addRule({ ...check(step), match, ...(times === undefined ? {} : { times }) });
       return scripted;
     },
-    assertAllUsed() {
-      if (queue.length === 0) return;
-      throw new TestingError(
-        'assertion_failed',
-        `${name}: expected every scripted step to be used, but ${plural(queue.length, 'step')} ${queue.length === 1 ? 'is' : 'are'} left after ${plural(calls.length, 'call')}: ${queue.map((step) => describeStep(step)).join(', ')}`,
-        { details: { left: queue.length, calls: calls.length } },
-      );
-    },
+    assertAllUsed: () => script.assertAllUsed(calls.length),
   };
-
-  function addRule(rule: ModelRule<TOutput, TRequest, TContext>): void {
-    const times = rule.times ?? Number.POSITIVE_INFINITY;
-    if (!(times > 0) || (Number.isFinite(times) && !Number.isInteger(times))) {
-      throw new TestingError(
-        'invalid_argument',
-        `${name}: a rule's times must be a positive integer, got ${times}`,
-        {
-          details: { times },
-        },
-      );
-    }
-    rules.push({ rule: check(rule) as ModelRule<TOutput, TRequest, TContext>, left: times });
-  }
 
   const scripted = Object.defineProperties(Object.assign(model, api), {
     requests: { get: () => requests, enumerable: true },
@@ -207,19 +129,45 @@ export function createScriptedModel<
 
   for (const reply of options.replies ?? []) queue.push({ reply });
   for (const step of options.steps ?? []) queue.push(check(step));
-  for (const rule of options.rules ?? []) addRule(rule);
+  for (const rule of options.rules ?? []) script.addRule(rule);
   return scripted;
 }
 
-function matches<TRequest>(match: RequestMatcher<TRequest>, request: TRequest): boolean {
-  if (typeof match === 'function') return match(request);
-  const text = typeof request === 'string' ? request : describe(request, Number.POSITIVE_INFINITY);
-  return typeof match === 'string' ? text.includes(match) : match.test(text);
-}
+/** A call's record, written as the call goes. */
+type CallRecord<TOutput, TRequest, TContext extends ModelCallContext> = {
+  -readonly [K in keyof ModelCall<TOutput, TRequest, TContext>]: ModelCall<TOutput, TRequest, TContext>[K];
+};
 
-function describeStep(step: object): string {
-  if ('reply' in step) return `reply ${describe(step.reply, 80)}`;
-  if ('fail' in step) return `fail ${describe(step.fail, 80)}`;
-  if ('respond' in step) return 'respond(…)';
-  return 'hang';
+/** Answers a call with its picked step (on the clock, until the call's signal aborts), recording how it went. */
+function runStep<TOutput, TRequest, TContext extends ModelCallContext>(
+  { step }: Picked<TOutput, TRequest, TContext>,
+  record: CallRecord<TOutput, TRequest, TContext>,
+  clock: Clock | undefined,
+): Promise<TOutput> {
+  const fail = (error: unknown): never => {
+    record.status = 'failed';
+    record.error = error;
+    throw error;
+  };
+  const promise = answer<TOutput>(
+    {
+      hang: 'hang' in step,
+      delayMs: 'hang' in step ? undefined : step.delayMs,
+      run: () => {
+        if ('fail' in step) return fail(step.fail);
+        if ('respond' in step) return step.respond(record.request, record);
+        return (step as { reply: TOutput }).reply;
+      },
+    },
+    clock,
+    record.context?.signal,
+  );
+  return promise.then(
+    (output) => {
+      record.status = 'replied';
+      record.output = output;
+      return output;
+    },
+    (error: unknown) => fail(error),
+  );
 }

@@ -50,51 +50,6 @@ export function createFakePlatform(options: FakePlatformOptions = {}): FakePlatf
   if (options.otherwise !== undefined) check(options.otherwise);
   for (const step of options.script ?? []) queue.push(check(step));
 
-  function toError(
-    init: PlatformErrorInit | undefined,
-    target: string | undefined,
-    action: string,
-  ): PlatformError {
-    return {
-      ...(target === undefined ? {} : { target }),
-      code: init?.code ?? 'platform_error',
-      message: init?.message ?? `${action} failed${target === undefined ? '' : ` for ${target}`} (scripted)`,
-      retryable: init?.retryable ?? false,
-    };
-  }
-
-  function outcome(
-    step: PlatformStep,
-    request: PlatformRequest,
-    call: PlatformCall,
-  ): PlatformResult | Promise<PlatformResult> {
-    const kind = typeof step === 'string' ? step : 'outcome' in step ? step.outcome : undefined;
-    if (typeof step === 'object' && 'throws' in step) throw step.throws;
-    if (typeof step === 'object' && 'respond' in step) return step.respond(request, call);
-    if (kind === 'failed') {
-      const error = typeof step === 'object' && 'error' in step ? step.error : undefined;
-      return { status: 'failed', completed: [], errors: [toError(error, undefined, request.action)] };
-    }
-    const scripted = typeof step === 'object' && 'failTargets' in step ? step : undefined;
-    if (scripted !== undefined && !fits(scripted.failTargets, request.targets)) {
-      throw new TestingError(
-        'invalid_argument',
-        `${name}: call #${call.n} was scripted partial with failTargets ${describe(scripted.failTargets)}, but the request's targets are ${describe(request.targets)}`,
-        { details: { call: call.n } },
-      );
-    }
-    const errors: PlatformError[] = [];
-    const done: string[] = [];
-    for (const target of request.targets) {
-      if (scripted?.failTargets.includes(target) === true)
-        errors.push(toError(scripted.error, target, request.action));
-      else if (failing.has(target)) errors.push(toError(failing.get(target), target, request.action));
-      else done.push(target);
-    }
-    const status = errors.length === 0 ? 'success' : done.length === 0 ? 'failed' : 'partial';
-    return { status, completed: done, errors };
-  }
-
   return {
     execute(request, executeOptions = {}) {
       const n = calls.length + 1;
@@ -113,16 +68,7 @@ export function createFakePlatform(options: FakePlatformOptions = {}): FakePlatf
       const problem = checkRequest(request);
       const step = problem === undefined ? (queue.shift() ?? options.otherwise) : undefined;
       if (problem !== undefined || step === undefined) {
-        const error =
-          problem === undefined
-            ? new TestingError(
-                'unscripted_call',
-                `${name}: unscripted call #${n} — the script answered ${plural(n - 1, 'call')} and has nothing left, and no \`otherwise\` was given. Request: ${describe(request, 500)}`,
-                { details: { call: n, request: describe(request, 500) } },
-              )
-            : new TestingError('invalid_argument', `${name}: call #${n}: ${problem}`, {
-                details: { call: n },
-              });
+        const error = refusal(name, n, request, problem);
         call.status = 'threw';
         call.error = error;
         return Promise.reject(error);
@@ -131,7 +77,7 @@ export function createFakePlatform(options: FakePlatformOptions = {}): FakePlatf
         {
           hang: typeof step === 'object' && 'hang' in step,
           delayMs: typeof step === 'object' && !('hang' in step) ? step.delayMs : undefined,
-          run: () => outcome(step, request, call),
+          run: () => outcome(name, failing, step, request, call),
         },
         clock,
         executeOptions.signal,
@@ -188,4 +134,76 @@ function fits(failTargets: readonly string[], targets: readonly string[]): boole
     failTargets.length < targets.length &&
     failTargets.every((t) => targets.includes(t))
   );
+}
+
+/** Why a call is not answered: its request is malformed, or the script has nothing left. */
+function refusal(
+  name: string,
+  n: number,
+  request: PlatformRequest,
+  problem: string | undefined,
+): TestingError {
+  return problem === undefined
+    ? new TestingError(
+        'unscripted_call',
+        `${name}: unscripted call #${n} — the script answered ${plural(n - 1, 'call')} and has nothing left, and no \`otherwise\` was given. Request: ${describe(request, 500)}`,
+        { details: { call: n, request: describe(request, 500) } },
+      )
+    : new TestingError('invalid_argument', `${name}: call #${n}: ${problem}`, {
+        details: { call: n },
+      });
+}
+
+function toError(
+  init: PlatformErrorInit | undefined,
+  target: string | undefined,
+  action: string,
+): PlatformError {
+  return {
+    ...(target === undefined ? {} : { target }),
+    code: init?.code ?? 'platform_error',
+    message: init?.message ?? `${action} failed${target === undefined ? '' : ` for ${target}`} (scripted)`,
+    retryable: init?.retryable ?? false,
+  };
+}
+
+/**
+ * What a step answers to the request: a thrown error, its `respond`'s result, or the outcome over
+ * the request's targets (a scripted partial's `failTargets`, and the targets `failTarget` marked,
+ * fail).
+ *
+ * @throws TestingError `invalid_argument` for a scripted partial whose `failTargets` do not fit the request.
+ */
+function outcome(
+  name: string,
+  failing: ReadonlyMap<string, PlatformErrorInit>,
+  step: PlatformStep,
+  request: PlatformRequest,
+  call: PlatformCall,
+): PlatformResult | Promise<PlatformResult> {
+  const kind = typeof step === 'string' ? step : 'outcome' in step ? step.outcome : undefined;
+  if (typeof step === 'object' && 'throws' in step) throw step.throws;
+  if (typeof step === 'object' && 'respond' in step) return step.respond(request, call);
+  if (kind === 'failed') {
+    const error = typeof step === 'object' && 'error' in step ? step.error : undefined;
+    return { status: 'failed', completed: [], errors: [toError(error, undefined, request.action)] };
+  }
+  const scripted = typeof step === 'object' && 'failTargets' in step ? step : undefined;
+  if (scripted !== undefined && !fits(scripted.failTargets, request.targets)) {
+    throw new TestingError(
+      'invalid_argument',
+      `${name}: call #${call.n} was scripted partial with failTargets ${describe(scripted.failTargets)}, but the request's targets are ${describe(request.targets)}`,
+      { details: { call: call.n } },
+    );
+  }
+  const errors: PlatformError[] = [];
+  const done: string[] = [];
+  for (const target of request.targets) {
+    if (scripted?.failTargets.includes(target) === true)
+      errors.push(toError(scripted.error, target, request.action));
+    else if (failing.has(target)) errors.push(toError(failing.get(target), target, request.action));
+    else done.push(target);
+  }
+  const status = errors.length === 0 ? 'success' : done.length === 0 ? 'failed' : 'partial';
+  return { status, completed: done, errors };
 }

@@ -1,20 +1,10 @@
-import type { Clock, Unsubscribe } from '@parley/core';
-import { TestingError } from '../errors.js';
-import type {
-  FaultOptions,
-  RecordingTransport,
-  TransportDelivery,
-  TransportFault,
-  TransportRecord,
-} from '../transport-types.js';
+import type { Unsubscribe } from '@parley/core';
+import type { RecordingTransport } from '../transport-types.js';
 import { checkDelay } from './answer.js';
+import { createWireFaults } from './wire-faults.js';
+import { createWireLanes, type WireOptions, type WireRecord } from './wire-lanes.js';
 
-/** What a two-party transport and a hub share. */
-export interface WireOptions {
-  readonly clock?: Clock | undefined;
-  readonly delivery?: 'auto' | 'manual' | undefined;
-  readonly maxDeliveries?: number | undefined;
-}
+export type { WireOptions } from './wire-lanes.js';
 
 /** The machinery behind both: records, faults, queues and delivery; endpoints are the caller's. */
 export interface Wire<TMessage, TName extends string> {
@@ -29,71 +19,14 @@ export function createWire<TMessage, TName extends string>(
   options: WireOptions,
   label: string,
 ): Wire<TMessage, TName> {
-  type Record = {
-    -readonly [K in keyof TransportRecord<TMessage, TName>]: TransportRecord<TMessage, TName>[K];
-  } & {
-    deliveries: TransportDelivery[];
-  };
   const clock = options.clock;
-  const manual = options.delivery === 'manual';
-  const maxDeliveries = options.maxDeliveries ?? 10_000;
-  const records: Record[] = [];
-  const ready: Record[] = [];
-  let held: Record[] = [];
-  let delayed = 0;
-  const faults: {
-    kind: TransportFault;
-    left: number;
-    delayMs: number;
-    options: FaultOptions<TMessage, TName>;
-  }[] = [];
-  const receivers = new Map<TName, (message: TMessage) => unknown>();
-  let pumping = false;
-  let scheduled = false;
-
-  function enqueue(record: Record): void {
-    ready.push(record);
-    if (held.length > 0) {
-      ready.push(...held);
-      held = [];
-    }
-    schedule();
-  }
-
-  function schedule(): void {
-    if (manual || scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      void pump();
-    });
-  }
-
-  async function pump(): Promise<void> {
-    if (pumping) return;
-    pumping = true;
-    try {
-      while (ready.length > 0 && receivers.has((ready[0] as Record).to)) await deliverNext();
-    } finally {
-      pumping = false;
-    }
-  }
-
-  function takeFault(from: TName, to: TName, message: TMessage): (typeof faults)[number] | undefined {
-    const fault = faults.find(
-      (f) =>
-        f.left > 0 &&
-        (f.options.from === undefined || f.options.from === from) &&
-        (f.options.to === undefined || f.options.to === to) &&
-        (f.options.match?.(message) ?? true),
-    );
-    if (fault !== undefined) fault.left--;
-    return fault;
-  }
+  const records: WireRecord<TMessage, TName>[] = [];
+  const faults = createWireFaults<TMessage, TName>(label);
+  const lanes = createWireLanes<TMessage, TName>(options, label);
 
   function send(from: TName, to: TName, message: TMessage): void {
-    const fault = takeFault(from, to, message);
-    const record: Record = {
+    const fault = faults.take(from, to, message);
+    const record: WireRecord<TMessage, TName> = {
       seq: records.length + 1,
       from,
       to,
@@ -109,70 +42,19 @@ export function createWire<TMessage, TName extends string>(
         record.status = 'dropped';
         return;
       case 'duplicate':
-        enqueue(record);
-        enqueue(record);
+        lanes.enqueue(record);
+        lanes.enqueue(record);
         return;
       case 'delay':
-        delayed++;
-        clock?.setTimeout(() => {
-          delayed--;
-          enqueue(record);
-        }, fault.delayMs);
+        lanes.delay(record, fault.delayMs);
         return;
       case 'reorder':
-        held.push(record);
+        lanes.hold(record);
         return;
       default:
-        enqueue(record);
+        lanes.enqueue(record);
     }
   }
-
-  async function deliverNext(): Promise<TransportRecord<TMessage, TName> | undefined> {
-    const record = ready[0];
-    if (record === undefined) return undefined;
-    const receiver = receivers.get(record.to);
-    if (receiver === undefined) {
-      throw new TestingError(
-        'not_connected',
-        `${label}: message #${record.seq} is for "${record.to}", which has no receiver; call endpoint("${record.to}").listen(…) first`,
-        { details: { seq: record.seq, to: record.to } },
-      );
-    }
-    ready.shift();
-    record.status = 'delivered';
-    const at = clock?.now();
-    try {
-      record.deliveries.push({ at, result: await receiver(record.message) });
-    } catch (error) {
-      record.deliveries.push({ at, error });
-    }
-    return record;
-  }
-
-  function addFault(kind: TransportFault, fault: FaultOptions<TMessage, TName>, delayMs = 0): void {
-    const times = fault.times ?? 1;
-    if (!Number.isInteger(times) || times < 1) {
-      throw new TestingError(
-        'invalid_argument',
-        `${label}.${kind}: times must be a positive integer, got ${times}`,
-        {
-          details: { times },
-        },
-      );
-    }
-    faults.push({ kind, left: times, delayMs, options: fault });
-  }
-
-  const listen = (name: TName, receiver: (message: TMessage) => unknown): Unsubscribe => {
-    if (receivers.has(name)) {
-      throw new TestingError('invalid_argument', `${label}: endpoint "${name}" already has a receiver`);
-    }
-    receivers.set(name, receiver);
-    schedule();
-    return () => {
-      if (receivers.get(name) === receiver) receivers.delete(name);
-    };
-  };
 
   const api: Wire<TMessage, TName>['api'] = {
     get records() {
@@ -187,44 +69,21 @@ export function createWire<TMessage, TName extends string>(
         )
         .map((r) => r.message),
     get inFlight() {
-      return ready.length + held.length + delayed;
+      return lanes.inFlight;
     },
     get waiting() {
-      return ready.map((r) => r.message);
+      return lanes.waiting;
     },
-    discard() {
-      const lost = [...ready, ...held];
-      ready.length = 0;
-      held = [];
-      for (const record of lost) if (record.deliveries.length === 0) record.status = 'dropped';
-      return lost.length;
-    },
-    drop: (fault = {}) => addFault('drop', fault),
-    duplicate: (fault = {}) => addFault('duplicate', fault),
+    discard: () => lanes.discard(),
+    drop: (fault = {}) => faults.add('drop', fault),
+    duplicate: (fault = {}) => faults.add('duplicate', fault),
     delay(delayMs, fault = {}) {
       checkDelay(`${label}.delay`, delayMs, clock);
-      addFault('delay', fault, delayMs);
+      faults.add('delay', fault, delayMs);
     },
-    reorder: (fault = {}) => addFault('reorder', fault),
-    deliverNext,
-    async flush() {
-      let count = 0;
-      for (;;) {
-        if (ready.length === 0 && held.length > 0) {
-          ready.push(...held);
-          held = [];
-        }
-        if (ready.length === 0) return count;
-        if (++count > maxDeliveries) {
-          throw new TestingError(
-            'assertion_failed',
-            `${label}.flush made ${maxDeliveries} deliveries and messages still wait: the endpoints keep answering each other`,
-            { details: { maxDeliveries, waiting: ready.length } },
-          );
-        }
-        await deliverNext();
-      }
-    },
+    reorder: (fault = {}) => faults.add('reorder', fault),
+    deliverNext: () => lanes.deliverNext(),
+    flush: () => lanes.flush(),
   };
-  return { api, send, listen };
+  return { api, send, listen: (name, receiver) => lanes.listen(name, receiver) };
 }
