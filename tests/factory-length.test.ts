@@ -36,7 +36,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/protocols/core/src/kernel/kernel.ts#createKernel': { lines: 193, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/correlator.ts#createCorrelator': { lines: 174, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/durable.ts#createDurable': { lines: 259, why: NOT_YET_CUT },
-  'packages/protocols/correlate/src/internal/replies.ts#createReplyHandler': { lines: 116, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/requester.ts#createRequester': { lines: 258, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/responder.ts#createResponder': { lines: 214, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/waiters.ts#createWaiters': { lines: 124, why: NOT_YET_CUT },
