@@ -32,7 +32,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/adapters/telegram/src/standin.ts#createTelegramStandIn': { lines: 151, why: NOT_YET_CUT },
   'packages/bridges/ai-sdk/src/bridge.ts#createAiSdkBridge': { lines: 168, why: NOT_YET_CUT },
   'packages/bridges/openai-agents/src/bridge.ts#createAgentsBridge': { lines: 256, why: NOT_YET_CUT },
-  'packages/protocols/conflict/src/conflict-loop.ts#createConflictLoop': { lines: 125, why: NOT_YET_CUT },
   'packages/protocols/core/src/kernel/kernel.ts#createKernel': { lines: 193, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/durable.ts#createDurable': { lines: 259, why: NOT_YET_CUT },
   'packages/protocols/correlate/src/internal/requester.ts#createRequester': { lines: 258, why: NOT_YET_CUT },
