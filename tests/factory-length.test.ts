@@ -47,7 +47,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   },
   'packages/runtime/pipeline/src/cron-trigger.ts#createCronTrigger': { lines: 115, why: NOT_YET_CUT },
   'packages/runtime/pipeline/src/runner.ts#createPipelineRunner': { lines: 202, why: NOT_YET_CUT },
-  'packages/runtime/protocol-tools/src/team-lead.ts#createTeamLead': { lines: 182, why: NOT_YET_CUT },
   'packages/runtime/testing/src/channel-delivery.ts#createDeliveryQueue': { lines: 120, why: NOT_YET_CUT },
   'packages/runtime/testing/src/channel.ts#createFakeChannel': { lines: 214, why: NOT_YET_CUT },
   'packages/runtime/testing/src/internal/wire.ts#createWire': { lines: 203, why: NOT_YET_CUT },
