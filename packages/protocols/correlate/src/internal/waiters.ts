@@ -14,6 +14,9 @@ interface Waiter {
   off: (() => void) | undefined;
 }
 
+/** What a requester's waiters and handlers are told through. */
+export type Waiters = ReturnType<typeof createWaiters>;
+
 /**
  * Who hears that a request settled besides its promise: `waitFor` callers and `handle` handlers;
  * and the errors a request fails with.
