@@ -33,7 +33,6 @@ const LONG_FACTORIES: Readonly<Record<string, { readonly lines: number; readonly
   'packages/bridges/ai-sdk/src/bridge.ts#createAiSdkBridge': { lines: 168, why: NOT_YET_CUT },
   'packages/bridges/openai-agents/src/bridge.ts#createAgentsBridge': { lines: 256, why: NOT_YET_CUT },
   'packages/protocols/core/src/kernel/kernel.ts#createKernel': { lines: 193, why: NOT_YET_CUT },
-  'packages/protocols/correlate/src/internal/durable.ts#createDurable': { lines: 259, why: NOT_YET_CUT },
   'packages/protocols/tools/src/internal/calls.ts#createCallHandler': { lines: 241, why: NOT_YET_CUT },
   'packages/protocols/tools/src/internal/memory.ts#createCallMemory': { lines: 224, why: NOT_YET_CUT },
   'packages/protocols/tools/src/internal/stored.ts#createStoredAnswers': { lines: 103, why: NOT_YET_CUT },
