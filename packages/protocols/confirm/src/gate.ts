@@ -1,17 +1,14 @@
-import { assertTimeoutMs, isConsentLedger } from '@parley/core';
+import { isConsentLedger } from '@parley/core';
 import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
-import { checkRequest } from './internal/checks.js';
 import { createConsentRecorder } from './internal/consent.js';
 import { createContext } from './internal/context.js';
 import { install, refresh, watchStore } from './internal/intake.js';
-import { begin } from './internal/requests.js';
-import { entryOf, settle } from './internal/runner.js';
-import { confirmationFrom } from './step.js';
+import { openRequest } from './internal/open.js';
+import { settle } from './internal/runner.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, restore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
-import type { ConfirmDecision, ConfirmRequest } from './decision.js';
 
 /**
  * Creates a {@link ConfirmGate} on a bus and installs its interceptor: a pending confirmation of a
@@ -72,43 +69,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
   const unwatch = watchStore(ctx);
 
   const gate: ConfirmGate = {
-    async request(request: ConfirmRequest) {
-      if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      // Checked before waiting for the restore, so a bad request fails at once.
-      const address = checkRequest(request);
-      assertTimeoutMs(request.timeoutMs ?? ctx.defaultTimeoutMs);
-      const hashed = hashAction(request.action);
-      await ready;
-      const id = ctx.nextId();
-      if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
-      const conf = confirmationFrom(
-        request,
-        {
-          id,
-          now: ctx.clock.now(),
-          timeoutMs: ctx.defaultTimeoutMs,
-          approvers: ctx.approvers,
-          ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
-        },
-        hashed,
-      );
-      const entry = entryOf(conf, address);
-      const recorded =
-        consent === undefined ||
-        (await consent.request(request.sessionKey, {
-          kind: 'request',
-          ref: id,
-          actionName: conf.record.action.name,
-          actionDigest: hashed.digest,
-          summary: request.summary,
-          requester: request.requester,
-          approvers: request.approvers ?? ctx.approvers,
-        }));
-      return new Promise<ConfirmDecision>((resolve) => {
-        entry.resolve = resolve;
-        void begin(ctx, entry, request.signal, !recorded);
-      });
-    },
+    request: (request) => openRequest(ctx, consent, request),
     async authorize(decision, action) {
       const id = typeof decision === 'string' ? decision : decision?.id;
       const { digest } = hashAction(action);

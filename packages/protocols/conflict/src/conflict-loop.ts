@@ -1,9 +1,9 @@
 import { createEmitter, systemClock } from '@parley/core';
 import { ConflictError } from './errors.js';
-import { checkGateResult, checkProposal } from './internal/checks.js';
-import { capConflicts, checkDetectors, detectWith, reusedId } from './internal/detection.js';
+import { checkDetectors } from './internal/detection.js';
 import { createLedger } from './internal/effects.js';
-import { type JudgeContext, type Judgement, runLoop, withAbort } from './internal/engine.js';
+import { type Judgement, runLoop, withAbort } from './internal/engine.js';
+import { judgeOutput } from './internal/judge.js';
 import { checkFunction, checkLimit } from './internal/options.js';
 import { readPolicy } from './internal/policy.js';
 import {
@@ -15,7 +15,6 @@ import {
 } from './loop-options.js';
 import type { ConflictLoopEvents } from './report.js';
 import { requireToolCoverage } from './tool-coverage.js';
-import type { Conflict } from './types.js';
 
 /**
  * Creates the check-and-retry loop of the reference document: the model's output is intercepted,
@@ -111,7 +110,7 @@ export function createConflictLoop<TState = unknown>(
       checkFunction(run?.generate, 'generate');
       checkFunction(run.readState, 'readState');
       const { readState } = run;
-      const ledger = createLedger();
+      const setup = { ledger: createLedger(), readState, detectors, gate, maxCallsPerAttempt };
       const policyOf = options.policy;
       return runLoop(
         {
@@ -124,7 +123,7 @@ export function createConflictLoop<TState = unknown>(
             // The moment of deciding: K and the switches are read for this attempt, not at construction.
             const policy =
               policyOf === undefined ? fixed : await withAbort(readPolicy(policyOf, fixed), context.signal);
-            const judged = await judgeOutput(output, context, policy.interceptOutput);
+            const judged = await judgeOutput(setup, output, context, policy.interceptOutput);
             const decided: Judgement = { ...judged, maxRetries: policy.maxRetries };
             if (decided.kind !== 'retry' || (decided.conflicts ?? []).length === 0 || policy.retryWithDebug) {
               return decided;
@@ -136,73 +135,6 @@ export function createConflictLoop<TState = unknown>(
         run.generate,
         run.signal,
       );
-
-      async function judgeOutput(
-        output: unknown,
-        { attempt, signal, applied }: JudgeContext<unknown>,
-        intercept: boolean,
-      ): Promise<Judgement> {
-        const shape = checkProposal(output, maxCallsPerAttempt);
-        if (!shape.ok) return { kind: 'retry', status: 'conflict', conflicts: [shape.conflict] };
-        const proposal = shape.value;
-        const calls = proposal.tool_calls ?? [];
-        const sorted = ledger.sort(calls, shape.keys);
-        // A host callback that hangs must not outlive an abort: state reads and detectors are
-        // abandoned when the signal fires (the gate is not, since what it ran must be known).
-        const state = await withAbort(Promise.resolve().then(readState), signal);
-        const found: Conflict[] = [];
-        const context = { attempt, applied: [...applied], effects: sorted.effects };
-        for (const detector of intercept ? detectors : []) {
-          for (const conflict of await withAbort(detectWith(detector, proposal, state, context), signal)) {
-            found.push({ detector: detector.name, ...conflict });
-          }
-        }
-        const conflicts = capConflicts(found);
-        const common = {
-          recognised: sorted.recognised,
-          skippedCallIds: sorted.recognised.map((call) => call.id),
-          alreadyApplied: ledger.applied(),
-        };
-        if (conflicts.length > 0 || sorted.reused.length > 0) {
-          return {
-            kind: 'retry',
-            status: conflicts.length > 0 ? 'conflict' : 'tool_rejected',
-            conflicts,
-            ...(sorted.reused.length === 0
-              ? {}
-              : { toolFeedback: { failed_calls: sorted.reused.map(reusedId) } }),
-            ...common,
-          };
-        }
-        const fresh = sorted.fresh;
-        if (gate === undefined || fresh.length === 0) return { kind: 'accept', status: 'passed', ...common };
-        let result: unknown;
-        try {
-          result = await gate(fresh, { state, attempt, proposal, applied: [...applied], signal });
-        } catch (error) {
-          throw new ConflictError('gate_failed', 'The tool gate threw', {
-            cause: error,
-            details: { callIds: fresh.map((call) => call.id) },
-          });
-        }
-        const checked = checkGateResult(result, fresh);
-        const keys = new Map(calls.map((call, index) => [call.id, shape.keys[index]!]));
-        const failedIds = checked.failed.map((call) => call.id);
-        ledger.record(fresh, keys, checked.executed, checked.deferred, failedIds, attempt);
-        const done = {
-          ...common,
-          alreadyApplied: ledger.applied(),
-          executed: checked.executed,
-          deferred: checked.deferred,
-        };
-        if (checked.failed.length === 0) return { kind: 'accept', status: 'passed', ...done };
-        return {
-          kind: 'retry',
-          status: 'tool_rejected',
-          toolFeedback: { failed_calls: checked.failed },
-          ...done,
-        };
-      }
     },
     on: (event, listener) => events.on(event, listener),
   };

@@ -1,30 +1,20 @@
-import {
-  assertTimeoutMs,
-  createDeadlineQueue,
-  createEmitter,
-  type DeadlineHandle,
-  systemClock,
-} from '@parley/core';
+import { createDeadlineQueue, createEmitter, type DeadlineHandle } from '@parley/core';
 import { CorrelateError, type CorrelateRefusalCode } from './errors.js';
-import { parseMessage } from './messages.js';
-import type { Protocol } from './protocol.js';
-import {
-  DEFAULT_HUMAN_TIMEOUT_MS,
-  DEFAULT_MAX_PENDING_REQUESTS,
-  DEFAULT_MAX_SETTLED,
-  DEFAULT_MAX_TOTAL_MS,
-  DEFAULT_RETAIN_SETTLED_MS,
-  DEFAULT_TIMEOUT_MS,
-} from './defaults.js';
 import type { ReceiveResult, CorrelateRefusal } from './receive-result.js';
 import type { RequestPromise, TrackedRequest } from './request-types.js';
 import type { Correlator, CorrelatorEvents, CorrelatorOptions } from './types.js';
 import type { Shared } from './internal/context.js';
+import { listRequests, statsOf } from './internal/listing.js';
+import { checkCorrelatorOptions } from './internal/options.js';
 import { toTracked } from './internal/records.js';
 import { createRequester } from './internal/requester.js';
 import { createResponder } from './internal/responder.js';
+import { handlerFailed, routeMessage } from './internal/route.js';
 import { createAbortWatch } from './internal/signals.js';
-import { about, compactIds, isPromise, positiveInteger } from './internal/util.js';
+import { compactIds, isPromise } from './internal/util.js';
+
+/** A handler of settled requests, as the requester side holds it. */
+type Handler = (request: TrackedRequest) => unknown;
 
 /**
  * Creates a correlator for one party: it sends requests of its protocols with fresh ids, returns a
@@ -56,32 +46,8 @@ import { about, compactIds, isPromise, positiveInteger } from './internal/util.j
  * ```
  */
 export function createCorrelator(options: CorrelatorOptions): Correlator {
-  const self = options.self;
-  if (typeof self !== 'string' || self.length === 0) {
-    throw new CorrelateError('invalid_argument', 'A correlator needs a non-empty "self"', {
-      details: { self },
-    });
-  }
-  const clock = options.clock ?? systemClock;
-  const timeoutMs = assertTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const humanTimeoutMs = assertTimeoutMs(
-    options.humanTimeoutMs ?? DEFAULT_HUMAN_TIMEOUT_MS,
-    'humanTimeoutMs',
-  );
-  const maxTotalMs = assertTimeoutMs(options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS, 'maxTotalMs');
-  const maxPending = positiveInteger(options.maxPending, DEFAULT_MAX_PENDING_REQUESTS, 'maxPending');
-  const retainMs = positiveInteger(options.retainSettledMs, DEFAULT_RETAIN_SETTLED_MS, 'retainSettledMs', 0);
-  const maxSettled = positiveInteger(options.maxSettled, DEFAULT_MAX_SETTLED, 'maxSettled', 0);
-  const protocols = new Map<string, Protocol>();
-  for (const protocol of options.protocols) {
-    const known = protocols.get(protocol.name);
-    if (known !== undefined && known !== protocol) {
-      throw new CorrelateError('invalid_argument', `Two protocols are named "${protocol.name}"`, {
-        details: { protocol: protocol.name },
-      });
-    }
-    protocols.set(protocol.name, protocol);
-  }
+  const { self, clock, timeoutMs, humanTimeoutMs, maxTotalMs, maxPending, retainMs, maxSettled, protocols } =
+    checkCorrelatorOptions(options);
 
   const queue = createDeadlineQueue({ clock });
   // Dropping old audit records is housekeeping: its timer must not keep a process alive.
@@ -134,90 +100,37 @@ export function createCorrelator(options: CorrelatorOptions): Correlator {
   });
   const tracker = requester.tracker;
 
-  function receive(raw: unknown): ReceiveResult | Promise<ReceiveResult> {
-    if (closed) return shared.refuse({ code: 'closed', message: `Correlator "${self}" is closed` });
-    const message = parseMessage(raw);
-    if (typeof message === 'string') return shared.refuse({ code: 'malformed', message });
-    if (message.to !== self) {
-      return shared.refuse({
-        ...about(message),
-        code: 'wrong_recipient',
-        message: `The message is for "${message.to}", not "${self}"`,
-      });
-    }
-    return message.kind === 'request' ? responder.onRequest(message) : requester.onReply(message);
-  }
-
-  /** Nothing a peer sends may throw into the transport; a user schema or a bug that throws is still reported. */
-  function failed(error: unknown): CorrelateRefusal {
-    events.emit('error', { code: 'handler_failed', error });
-    return shared.refuse({
-      code: 'malformed',
-      message: `The message could not be handled: ${String(error)}`,
-    });
-  }
+  const failed = (error: unknown): CorrelateRefusal => handlerFailed(shared, error);
 
   return {
     self,
     // The protocol's types tie the reply to its response schema; the record holds it as unknown.
     request: (protocol, input) => requester.request(protocol, input) as RequestPromise<never>,
-
     receive(raw) {
       let result: ReceiveResult | Promise<ReceiveResult>;
       try {
-        result = receive(raw);
+        result = routeMessage(shared, responder, requester, raw, closed);
       } catch (error) {
         result = failed(error);
       }
       // An async step that throws (a user schema, a bug) is reported the same way.
       return isPromise(result) ? result.then(undefined, failed) : Promise.resolve(result);
     },
-
     respond: (id, response) => responder.respond(id, response),
     progress: (id, progressOptions) => responder.progress(id, progressOptions),
     cancel: (id, reason) => requester.cancel(id, reason),
     waitFor: (id, waitOptions = {}) => requester.waitFor(id, waitOptions.signal),
-
-    handle(protocol, handler) {
-      // The response of a settled request was checked by this protocol's schema.
-      return requester.handle(
-        typeof protocol === 'string' ? protocol : protocol.name,
-        handler as (request: TrackedRequest) => unknown,
-      );
-    },
-
+    // The response of a settled request was checked by this protocol's schema.
+    handle: (protocol, handler) =>
+      requester.handle(typeof protocol === 'string' ? protocol : protocol.name, handler as Handler),
     restore: () => (closed ? Promise.resolve(0) : requester.restore()),
-
     get(id) {
       const record = tracker.get(id);
       return record === undefined ? responder.get(id) : toTracked(record);
     },
-
-    list(filter = {}) {
-      const out: TrackedRequest[] = [];
-      if (filter.role !== 'responder') {
-        for (const record of tracker.pendingRecords()) out.push(toTracked(record));
-        for (const record of tracker.settledRecords()) out.push(toTracked(record));
-      }
-      if (filter.role !== 'requester') out.push(...responder.list());
-      return out.filter(
-        (r) =>
-          (filter.protocol === undefined || r.protocol === filter.protocol) &&
-          (filter.state === undefined || r.state === filter.state),
-      );
-    },
-
-    stats() {
-      return {
-        pending: tracker.pending,
-        incoming: responder.pendingCount(),
-        settled: tracker.settledCount + responder.settledCount(),
-        refused: { ...refusals },
-      };
-    },
-
+    list: (filter = {}) => listRequests(tracker, responder, filter),
+    stats: () => statsOf(tracker, responder, refusals),
     on: (event, listener) => events.on(event, listener),
-
     close() {
       if (closed) return;
       closed = true;

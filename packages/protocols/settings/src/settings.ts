@@ -4,16 +4,15 @@ import {
   createMemoryStore,
   createOwnerId,
   isParleyError,
-  type JsonValue,
+  type Kernel,
   type KernelRefusal,
   systemClock,
-  validateAsync,
 } from '@parley/core';
 import type { SettingsRegistry } from './registry-types.js';
 import { SettingsError } from './errors.js';
 import type { SettingsEvents, SettingsResult, SettingsWriteOptions } from './results.js';
 import { LAYER_RECORD, type LayerOutcome, writeStep } from './internal/layer-record.js';
-import { toJson } from './internal/layers.js';
+import { type Change, checkChanges, outcomeRefusal, RESET } from './internal/changes.js';
 import type { Settings, SettingsOptions } from './settings-types.js';
 import { buildSnapshot, type Layer, type SettingsSnapshot } from './snapshot.js';
 import { GLOBAL, type SettingsTarget } from './target.js';
@@ -60,16 +59,7 @@ export function createSettings<TRegistry extends SettingsRegistry>(
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? 'settings:';
-  const maxAttempts = options.maxWriteAttempts ?? 8;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new SettingsError(
-      'invalid_argument',
-      `maxWriteAttempts must be an integer >= 1, got ${maxAttempts}`,
-      {
-        details: { name: 'maxWriteAttempts', value: maxAttempts },
-      },
-    );
-  }
+  const maxAttempts = checkMaxAttempts(options.maxWriteAttempts ?? 8);
   const events = createEmitter<SettingsEvents>(
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
   );
@@ -80,19 +70,9 @@ export function createSettings<TRegistry extends SettingsRegistry>(
   const kernel = createKernel({ store, clock, owner: createOwnerId('settings') });
   const step = writeStep(registry);
 
-  /** The committed layer of `key` (a layer stored before the kernel read as it is). */
-  async function layerOf(key: string): Promise<Layer> {
-    try {
-      const found = await kernel.read(key, LAYER_RECORD);
-      return { values: found?.value.values ?? {}, version: found?.value.rev ?? 0 };
-    } catch (error) {
-      throw failed(error);
-    }
-  }
-
   async function read(campaignId: string | null): Promise<[Layer, Layer | undefined]> {
-    const global = await layerOf(storeKey(null));
-    return [global, campaignId === null ? undefined : await layerOf(storeKey(campaignId))];
+    const global = await readLayer(kernel, storeKey(null));
+    return [global, campaignId === null ? undefined : await readLayer(kernel, storeKey(campaignId))];
   }
 
   async function snapshotOf(
@@ -107,38 +87,15 @@ export function createSettings<TRegistry extends SettingsRegistry>(
 
   async function write(
     target: SettingsTarget,
-    changes: readonly (readonly [key: string, value: unknown])[],
+    changes: readonly Change[],
     trusted: boolean,
     options: SettingsWriteOptions = {},
   ): Promise<SettingsResult<TRegistry>> {
     const campaignId = toCampaignId(target);
-    const next = new Map<string, JsonValue | undefined>();
-    for (const [key, value] of changes) {
-      if (!registry.has(key)) {
-        if (trusted) throw new SettingsError('unknown_key', `Unknown setting "${key}"`, { details: { key } });
-        return { ok: false, code: 'unknown_key', message: `Unknown setting "${key}"`, key };
-      }
-      const definition = registry.definitions[key] as TRegistry['definitions'][string]; // has(key) checked
-      if (campaignId !== null && definition.scope === 'global') {
-        const message = `The setting "${key}" is global; a campaign cannot set it`;
-        return { ok: false, code: 'scope_mismatch', message, key, scope: 'global' };
-      }
-      if (value === RESET) {
-        next.set(key, undefined);
-        continue;
-      }
-      const checked = await validateAsync(definition.schema, value);
-      const json = checked.ok ? toJson(checked.value) : undefined;
-      if (json === undefined) {
-        const issues = checked.ok ? [{ path: [], pathText: '', message: 'Not JSON' }] : checked.issues;
-        const message = `The value of "${key}" is refused: ${issues.map((issue) => issue.message).join('; ')}`;
-        return { ok: false, code: 'invalid_value', message, key, issues };
-      }
-      next.set(key, json);
-    }
-
+    const next = await checkChanges(registry, campaignId, changes, trusted);
+    if (!(next instanceof Map)) return next;
     const key = storeKey(campaignId);
-    const global = campaignId === null ? undefined : await layerOf(storeKey(null));
+    const global = campaignId === null ? undefined : await readLayer(kernel, storeKey(null));
     const event = { next, expectedVersion: options.expectedVersion, global: global?.values };
     const done = await kernel.apply(key, LAYER_RECORD, step, event, { maxAttempts });
     if (!done.ok) throw failed(done, campaignId, maxAttempts);
@@ -147,20 +104,8 @@ export function createSettings<TRegistry extends SettingsRegistry>(
       values: done.committed?.value.values ?? {},
       version: done.committed?.value.rev ?? 0,
     };
-    if (outcome.kind === 'version_mismatch') {
-      const expectedVersion = options.expectedVersion as number; // checked by the step
-      const message = `The settings are at version ${outcome.version}, not ${expectedVersion}`;
-      return { ok: false, code: 'version_mismatch', message, expectedVersion, version: outcome.version };
-    }
-    if (outcome.kind === 'mutually_exclusive') {
-      return {
-        ok: false,
-        code: 'mutually_exclusive',
-        message: `"${outcome.key}" cannot be on while "${outcome.conflictsWith}" is on`,
-        key: outcome.key,
-        conflictsWith: outcome.conflictsWith,
-      };
-    }
+    const refused = outcomeRefusal(outcome, options.expectedVersion);
+    if (refused !== undefined) return refused;
     const snapshot = await snapshotOf(campaignId, global ?? layer, global === undefined ? undefined : layer);
     if (outcome.kind === 'changed') {
       events.emit('changed', {
@@ -204,9 +149,6 @@ export function createSettings<TRegistry extends SettingsRegistry>(
   };
 }
 
-/** Marks a key to remove from a layer. */
-const RESET: unique symbol = Symbol('reset');
-
 /** The SettingsError of a kernel refusal or of a KernelError thrown by a read. */
 function failed(problem: unknown, campaignId?: string | null, attempts?: number): SettingsError {
   const refusal = problem as Partial<KernelRefusal>;
@@ -223,6 +165,30 @@ function failed(problem: unknown, campaignId?: string | null, attempts?: number)
     ...(cause === undefined ? {} : { cause }),
     details: { code },
   });
+}
+
+/** The committed layer of `key` (a layer stored before the kernel read as it is). */
+async function readLayer(kernel: Kernel, key: string): Promise<Layer> {
+  try {
+    const found = await kernel.read(key, LAYER_RECORD);
+    return { values: found?.value.values ?? {}, version: found?.value.rev ?? 0 };
+  } catch (error) {
+    throw failed(error);
+  }
+}
+
+/** Checks `maxWriteAttempts`: an integer of at least 1. */
+function checkMaxAttempts(maxAttempts: number): number {
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new SettingsError(
+      'invalid_argument',
+      `maxWriteAttempts must be an integer >= 1, got ${maxAttempts}`,
+      {
+        details: { name: 'maxWriteAttempts', value: maxAttempts },
+      },
+    );
+  }
+  return maxAttempts;
 }
 
 function toCampaignId(target: SettingsTarget): string | null {

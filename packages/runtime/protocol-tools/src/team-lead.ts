@@ -1,25 +1,18 @@
-import { CoreError, createEmitter, isParleyError } from '@parley/core';
-import {
-  CORRELATE_ERROR_CODES,
-  planApprovalProtocol,
-  shutdownProtocol,
-  type TrackedRequest,
-} from '@parley/correlate';
-import { createRosterWriter, readTeammate, type StoredTeammate } from './internal/roster-store.js';
+import { CoreError, createEmitter } from '@parley/core';
+import { planApprovalProtocol, shutdownProtocol, type TrackedRequest } from '@parley/correlate';
+import { restoreRoster } from './internal/roster-restore.js';
+import { createRosterWriter, type Held } from './internal/roster-store.js';
+import { askShutdown, pendingShutdowns, reviewPlan } from './internal/team-requests.js';
+import { sorted, trackersOf } from './internal/trackers.js';
 import {
   MAX_TEAMMATES,
   type TeamLead,
   type TeamLeadEvents,
   type TeamLeadOptions,
   type TeammateRecord,
-  type TeamRefusal,
-  type TeamTrackers,
 } from './team-types.js';
 
 const LEAD_SHUTS_DOWN_LAST = 'the lead shuts down last';
-
-/** What the lead holds of a teammate: `shutdown_pending` is never held, it is read from the correlator. */
-type Held = { -readonly [K in keyof StoredTeammate]: StoredTeammate[K] } & { last?: TrackedRequest };
 
 /** What a settled shutdown request makes of the teammate it was sent to. */
 const AFTER_SHUTDOWN: Readonly<Record<string, Held['status']>> = {
@@ -91,9 +84,7 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
     };
   }
 
-  const pendingShutdowns = (): TrackedRequest[] =>
-    correlator.list({ role: 'requester', protocol: shutdownProtocol.name, state: 'pending' });
-  const shutdownTargets = (): Set<string> => new Set(pendingShutdowns().map((r) => r.to));
+  const shutdownTargets = (): Set<string> => new Set(pendingShutdowns(correlator).map((r) => r.to));
 
   const offs = [
     correlator.handle(shutdownProtocol, (r) => {
@@ -131,8 +122,6 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
     }),
   ];
 
-  const refused = (code: TeamRefusal['code'], message: string): TeamRefusal => ({ ok: false, code, message });
-
   return {
     correlator,
     teammates() {
@@ -141,50 +130,8 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
     },
     teammate: (name) => snapshot(name),
 
-    async requestShutdown(name, reason) {
-      const record = records.get(name);
-      if (record === undefined) return refused('unknown_teammate', `No teammate "${name}"`);
-      if (record.status === 'shut_down') return refused('already_shut_down', `${name} has already shut down`);
-      const pending = pendingShutdowns().find((r) => r.to === name);
-      if (pending !== undefined) {
-        return refused('already_pending', `Shutdown request ${pending.id} to ${name} is still pending`);
-      }
-      const reply = correlator.request(shutdownProtocol, {
-        to: name,
-        payload: reason === undefined ? {} : { reason },
-      });
-      const tracked = correlator.get(reply.id);
-      if (tracked?.state !== 'pending') {
-        // Refused before it was sent (a payload the schema rejects, a closed correlator…), or the
-        // transport threw: the promise can only reject, with the code to refuse with.
-        return reply.catch((error: unknown) =>
-          refused(codeOf(error), (error as Error).message),
-        ) as Promise<TeamRefusal>;
-      }
-      reply.catch(() => {}); // an expiry or a cancellation reaches the roster through the handler
-      record.last = tracked;
-      return { ok: true, requestId: reply.id, reply };
-    },
-
-    review(requestId, approve, feedback) {
-      const request = correlator.get(requestId);
-      if (
-        request !== undefined &&
-        (request.protocol !== planApprovalProtocol.name || request.role !== 'responder')
-      ) {
-        return refused('not_a_plan', `${requestId} is a ${request.protocol} request, not a plan to review`);
-      }
-      try {
-        const done = correlator.respond(requestId, {
-          approve,
-          ...(feedback === undefined || feedback === '' ? {} : { reason: feedback }),
-        });
-        return { ok: true, request: done };
-      } catch (error) {
-        return refused(codeOf(error), (error as Error).message);
-      }
-    },
-
+    requestShutdown: (name, reason) => askShutdown(correlator, records.get(name), name, reason),
+    review: (requestId, approve, feedback) => reviewPlan(correlator, requestId, approve, feedback),
     pending: (name) =>
       sorted(
         correlator
@@ -192,51 +139,9 @@ export function createTeamLead(options: TeamLeadOptions): TeamLead {
           .filter((r) => (name === undefined ? ours(r) : peerOf(r) === name)),
       ),
 
-    trackers(): TeamTrackers {
-      const shutdowns = sorted(correlator.list({ role: 'requester', protocol: shutdownProtocol.name }));
-      const plans = sorted(correlator.list({ role: 'responder', protocol: planApprovalProtocol.name }));
-      return {
-        shutdown_requests: Object.fromEntries(
-          shutdowns.map((r) => [
-            r.id,
-            { target: r.to, status: r.state, ...(r.reason === undefined ? {} : { reason: r.reason }) },
-          ]),
-        ),
-        plan_requests: Object.fromEntries(
-          plans.map((r) => [
-            r.id,
-            {
-              from: r.from,
-              plan: (r.payload as { plan: string }).plan, // the protocol's schema checked it on receipt
-              status: r.state,
-              ...(r.reason === undefined ? {} : { feedback: r.reason }),
-            },
-          ]),
-        ),
-      };
-    },
-
+    trackers: () => trackersOf(correlator),
     on: (event, listener) => events.on(event, listener),
-
-    async restore() {
-      const ignored: string[] = [];
-      let restored = 0;
-      if (options.store === undefined) return { restored, ignored };
-      for (const name of names) {
-        const value = await options.store.get(`${prefix}${name}`);
-        if (value === undefined) continue;
-        const stored = readTeammate(value);
-        if (stored === undefined) {
-          ignored.push(name);
-          continue;
-        }
-        const record = records.get(name) as Held;
-        record.status = stored.status;
-        record.lateReplies = stored.lateReplies;
-        restored++;
-      }
-      return { restored, ignored };
-    },
+    restore: () => restoreRoster(options.store, prefix, names, records),
 
     idle: () => writer.idle(),
 
@@ -259,17 +164,4 @@ function checkedNames(options: TeamLeadOptions): readonly string[] {
     );
   }
   return names;
-}
-
-/** Oldest first; `req_2` before `req_10`. */
-function sorted(requests: readonly TrackedRequest[]): TrackedRequest[] {
-  return [...requests].sort(
-    (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id, 'en', { numeric: true }),
-  );
-}
-
-/** The code of an error from `@parley/correlate`; anything else is a bug and is thrown on. */
-function codeOf(error: unknown): (typeof CORRELATE_ERROR_CODES)[number] {
-  if (isParleyError(error, ...CORRELATE_ERROR_CODES)) return error.code;
-  throw error;
 }

@@ -36,30 +36,8 @@ export interface ReplyHost {
 export function createReplyHandler(
   host: ReplyHost,
 ): (message: ResponseMessage | ProgressMessage) => ReceiveResult | Promise<ReceiveResult> {
-  const { ctx, tracker, durable, settle, arm } = host;
+  const { ctx, tracker, durable, settle } = host;
   const { clock, events } = ctx;
-
-  function refusalFor(record: Outgoing, message: ResponseMessage | ProgressMessage): CorrelateRefusal {
-    const { state } = record;
-    if (state !== 'pending') {
-      const { code, message: text } = settledRefusal(record.id, state, message.kind);
-      return ctx.refuse({ ...about(message), code, state, message: text });
-    }
-    // Still pending after a settle that did not land: closed while the reply waited, or the store failed.
-    return ctx.isClosed()
-      ? ctx.refuse({
-          ...about(message),
-          code: 'closed',
-          state,
-          message: `The correlator closed before request "${record.id}" could be settled`,
-        })
-      : ctx.refuse({
-          ...about(message),
-          code: 'store_failed',
-          state,
-          message: `Request "${record.id}" could not be updated in the store`,
-        });
-  }
 
   /** A reply or progress note; synchronous unless the store must be read or a schema is async. */
   function onReply(message: ResponseMessage | ProgressMessage): ReceiveResult | Promise<ReceiveResult> {
@@ -90,8 +68,8 @@ export function createReplyHandler(
       // Its timer has not run yet (a lagging loop, a record just read): the deadline decides first.
       const expired = settle(record, 'expire', undefined, undefined, undefined, now);
       return isPromise(expired)
-        ? expired.then(() => refusalFor(record, message))
-        : refusalFor(record, message);
+        ? expired.then(() => refusalFor(ctx, record, message))
+        : refusalFor(ctx, record, message);
     }
     const { ok: _ok, expire: _expire, ...refusal } = checked;
     return ctx.refuse({ ...about(message), ...refusal });
@@ -102,7 +80,7 @@ export function createReplyHandler(
     message: ResponseMessage | ProgressMessage,
     now: number,
   ): ReceiveResult | Promise<ReceiveResult> {
-    if (message.kind === 'progress') return onProgress(record, message);
+    if (message.kind === 'progress') return onProgress(host, record, message);
     const verdict = judgeResponse(record.protocol, record.id, message.response);
     // An async schema answers later: the settlement then reads the clock when it runs.
     return isPromise(verdict)
@@ -116,7 +94,7 @@ export function createReplyHandler(
     verdict: ResponseVerdict,
     now: number | undefined,
   ): ReceiveResult | Promise<ReceiveResult> {
-    if (record.state !== 'pending') return refusalFor(record, message);
+    if (record.state !== 'pending') return refusalFor(ctx, record, message);
     if (!verdict.ok) return ctx.refuse({ ...about(message), ...verdict, state: record.state });
     const done = settle(record, verdict.event, verdict.response, verdict.reason, undefined, now);
     if (isPromise(done)) return done.then((ok) => responded(record, message, ok));
@@ -126,25 +104,7 @@ export function createReplyHandler(
   function responded(record: Outgoing, message: ResponseMessage, ok: boolean): ReceiveResult {
     return ok
       ? { ok: true, kind: 'response', requestId: record.id, state: record.state }
-      : refusalFor(record, message);
-  }
-
-  async function onProgress(record: Outgoing, message: ProgressMessage): Promise<ReceiveResult> {
-    const human = record.human || message.waiting_on_human === true;
-    const humanMs = record.protocol.humanTimeoutMs ?? host.humanTimeoutMs;
-    const extendMs = human ? Math.max(record.timeoutMs, humanMs) : record.timeoutMs;
-    const deadlineAt = Math.max(Math.min(clock.now() + extendMs, record.maxDeadlineAt), record.deadlineAt);
-    if (durable !== undefined && !(await durable.extend(record, deadlineAt, human))) {
-      return refusalFor(record, message);
-    }
-    if (record.state !== 'pending') return refusalFor(record, message);
-    record.human = human;
-    if (deadlineAt !== record.deadlineAt) {
-      record.deadlineAt = deadlineAt;
-      arm(record);
-    }
-    events.emit('progress', { requestId: record.id, deadlineAt, waitingOnHuman: human, note: message.note });
-    return { ok: true, kind: 'progress', requestId: record.id, state: record.state };
+      : refusalFor(ctx, record, message);
   }
 
   return onReply;
@@ -164,4 +124,56 @@ function targetOf(record: Outgoing): ReplyTarget & { readonly record: Outgoing }
     deadlineAt: record.deadlineAt,
     record,
   };
+}
+
+/** The refusal of a reply its record cannot take: settled already, closed meanwhile, or not updated in the store. */
+function refusalFor(
+  ctx: Shared,
+  record: Outgoing,
+  message: ResponseMessage | ProgressMessage,
+): CorrelateRefusal {
+  const { state } = record;
+  if (state !== 'pending') {
+    const { code, message: text } = settledRefusal(record.id, state, message.kind);
+    return ctx.refuse({ ...about(message), code, state, message: text });
+  }
+  // Still pending after a settle that did not land: closed while the reply waited, or the store failed.
+  return ctx.isClosed()
+    ? ctx.refuse({
+        ...about(message),
+        code: 'closed',
+        state,
+        message: `The correlator closed before request "${record.id}" could be settled`,
+      })
+    : ctx.refuse({
+        ...about(message),
+        code: 'store_failed',
+        state,
+        message: `Request "${record.id}" could not be updated in the store`,
+      });
+}
+
+/** A progress note to a pending request: extends its deadline (further while a human is awaited), stored first when durable. */
+async function onProgress(
+  host: ReplyHost,
+  record: Outgoing,
+  message: ProgressMessage,
+): Promise<ReceiveResult> {
+  const { ctx, durable } = host;
+  const { clock, events } = ctx;
+  const human = record.human || message.waiting_on_human === true;
+  const humanMs = record.protocol.humanTimeoutMs ?? host.humanTimeoutMs;
+  const extendMs = human ? Math.max(record.timeoutMs, humanMs) : record.timeoutMs;
+  const deadlineAt = Math.max(Math.min(clock.now() + extendMs, record.maxDeadlineAt), record.deadlineAt);
+  if (durable !== undefined && !(await durable.extend(record, deadlineAt, human))) {
+    return refusalFor(ctx, record, message);
+  }
+  if (record.state !== 'pending') return refusalFor(ctx, record, message);
+  record.human = human;
+  if (deadlineAt !== record.deadlineAt) {
+    record.deadlineAt = deadlineAt;
+    host.arm(record);
+  }
+  events.emit('progress', { requestId: record.id, deadlineAt, waitingOnHuman: human, note: message.note });
+  return { ok: true, kind: 'progress', requestId: record.id, state: record.state };
 }

@@ -1,13 +1,12 @@
-import type { ValidationResult } from '@parley/core';
 import type { RequestEvent, RequestState } from '@parley/fsm';
-import { CorrelateError } from '../errors.js';
-import type { CorrelateMessage, RequestMessage } from '../messages.js';
-import type { Protocol } from '../protocol.js';
-import type { ReceiveResult, CorrelateRefusal } from '../receive-result.js';
+import type { RequestMessage } from '../messages.js';
+import type { ReceiveResult } from '../receive-result.js';
 import type { RequestProgressOptions, TrackedRequest } from '../request-types.js';
-import type { Shared } from './context.js';
-import { Incoming, Tracker, toTracked } from './records.js';
 import { requestStep } from '../request-step.js';
+import { about, admitRequest } from './admit.js';
+import { checkedResponse, pendingOrThrow, sendOrThrow } from './answer.js';
+import type { Shared } from './context.js';
+import { type Incoming, Tracker, toTracked } from './records.js';
 import { check, isPromise } from './util.js';
 
 export interface Responder {
@@ -26,12 +25,6 @@ export interface Responder {
 export function createResponder(ctx: Shared): Responder {
   const { self, clock, queue, events } = ctx;
   const tracker = new Tracker<Incoming>(ctx.retainMs, ctx.maxSettled);
-
-  function about(
-    message: RequestMessage,
-  ): Pick<CorrelateRefusal, 'requestId' | 'kind' | 'from' | 'protocol'> {
-    return { requestId: message.request_id, kind: 'request', from: message.from, protocol: message.protocol };
-  }
 
   /** One callback for every incoming deadline: no closure per request. */
   function onDeadline(record: Incoming): void {
@@ -56,94 +49,6 @@ export function createResponder(ctx: Shared): Responder {
     if (next !== undefined) finish(record, next.to, now);
   }
 
-  /** The pending record `id` answered at `now`: one clock reading decides and stamps the answer. */
-  function pendingOrThrow(id: string, now: number): Incoming {
-    if (ctx.isClosed())
-      throw new CorrelateError('closed', `Correlator "${self}" is closed`, { details: { self } });
-    const record = tracker.get(id);
-    // An answer at or past the deadline is too late whatever the timer did: the request expires first.
-    if (record !== undefined && record.state === 'pending') {
-      if (now < record.deadlineAt) return record;
-      settle(record, 'expire', now);
-    }
-    const done = record;
-    if (done !== undefined) {
-      throw new CorrelateError('not_pending', `Request "${id}" is already ${done.state}`, {
-        details: { requestId: id, state: done.state },
-      });
-    }
-    throw new CorrelateError('unknown_request', `No incoming request "${id}"`, {
-      details: { requestId: id },
-    });
-  }
-
-  function sendOrThrow(record: Incoming, message: CorrelateMessage): void {
-    try {
-      ctx.send(message);
-    } catch (cause) {
-      events.emit('error', { code: 'send_failed', requestId: record.id, error: cause });
-      throw new CorrelateError('send_failed', `Sending the ${message.kind} to "${record.from}" failed`, {
-        details: { requestId: record.id },
-        cause,
-      });
-    }
-  }
-
-  function accept(
-    message: RequestMessage,
-    protocol: Protocol,
-    checked: ValidationResult<unknown>,
-  ): ReceiveResult {
-    const existing = tracker.get(message.request_id);
-    if (existing !== undefined) {
-      return ctx.refuse({
-        ...about(message),
-        code: 'duplicate_request',
-        state: existing.state,
-        message: `Request id "${message.request_id}" is already in use (${existing.state}); the new request is refused`,
-      });
-    }
-    if (!checked.ok) {
-      return ctx.refuse({
-        ...about(message),
-        code: 'invalid_payload',
-        issues: checked.issues,
-        message: `The payload does not match the ${protocol.name} request schema`,
-      });
-    }
-    const now = clock.now();
-    if (message.deadline_at <= now) {
-      return ctx.refuse({
-        ...about(message),
-        code: 'late',
-        message: `Request "${message.request_id}" arrived after its deadline`,
-      });
-    }
-    if (tracker.pending >= ctx.maxPending) {
-      return ctx.refuse({
-        ...about(message),
-        code: 'too_many_pending',
-        message: `Correlator "${self}" already has ${ctx.maxPending} requests to answer`,
-      });
-    }
-    const maxAt = now + (protocol.maxTotalMs ?? ctx.maxTotalMs);
-    const record = new Incoming(
-      message.request_id,
-      protocol,
-      message.from,
-      self,
-      checked.value,
-      now,
-      Math.min(message.deadline_at, maxAt),
-      maxAt,
-      false,
-    );
-    record.deadline = queue.add(record.deadlineAt, onDeadline, record);
-    tracker.addPending(record);
-    if (events.listenerCount('request') > 0) events.emit('request', { request: toTracked(record) });
-    return { ok: true, kind: 'request', requestId: record.id, state: record.state };
-  }
-
   return {
     onRequest(message) {
       const protocol = ctx.protocols.get(message.protocol);
@@ -156,51 +61,32 @@ export function createResponder(ctx: Shared): Responder {
       }
       const checked = check(protocol.request, message.payload);
       return isPromise(checked)
-        ? checked.then((result) => accept(message, protocol, result))
-        : accept(message, protocol, checked);
+        ? checked.then((result) => admitRequest(ctx, tracker, onDeadline, message, protocol, result))
+        : admitRequest(ctx, tracker, onDeadline, message, protocol, checked);
     },
 
     respond(id, response) {
       const now = clock.now();
-      const record = pendingOrThrow(id, now);
-      const checked = check(record.protocol.response, response);
-      if (isPromise(checked)) {
-        checked.catch(() => {}); // answered synchronously below; the async result is not needed
-        throw new CorrelateError(
-          'invalid_response',
-          `The ${record.protocol.name} response schema is asynchronous; respond() needs a synchronous one`,
-          {
-            details: { requestId: id },
-          },
-        );
-      }
-      if (!checked.ok) {
-        throw new CorrelateError(
-          'invalid_response',
-          `The response does not match the ${record.protocol.name} response schema`,
-          {
-            details: { requestId: id, issues: checked.issues, missingFields: checked.missingFields },
-          },
-        );
-      }
-      const decision = record.protocol.decide(checked.value);
-      sendOrThrow(record, {
+      const record = pendingOrThrow(ctx, tracker, settle, id, now);
+      const value = checkedResponse(record, id, response);
+      const decision = record.protocol.decide(value);
+      sendOrThrow(ctx, record, {
         kind: 'response',
         request_id: id,
         protocol: record.protocol.name,
         from: self,
         to: record.from,
-        response: checked.value,
+        response: value,
       });
-      record.response = checked.value;
+      record.response = value;
       record.reason = decision.reason;
       settle(record, decision.approve ? 'approve' : 'reject', now);
       return toTracked(record);
     },
 
     progress(id, options = {}) {
-      const record = pendingOrThrow(id, clock.now());
-      sendOrThrow(record, {
+      const record = pendingOrThrow(ctx, tracker, settle, id, clock.now());
+      sendOrThrow(ctx, record, {
         kind: 'progress',
         request_id: id,
         protocol: record.protocol.name,
@@ -223,12 +109,7 @@ export function createResponder(ctx: Shared): Responder {
       const record = tracker.get(id);
       return record === undefined ? undefined : toTracked(record);
     },
-    list() {
-      const out: TrackedRequest[] = [];
-      for (const record of tracker.pendingRecords()) out.push(toTracked(record));
-      for (const record of tracker.settledRecords()) out.push(toTracked(record));
-      return out;
-    },
+    list: () => listIncoming(tracker),
     sweep: (now) => tracker.sweep(now),
     pendingCount: () => tracker.pending,
     settledCount: () => tracker.settledCount,
@@ -236,4 +117,12 @@ export function createResponder(ctx: Shared): Responder {
       tracker.clear();
     },
   };
+}
+
+/** The requests a responder received, pending first. */
+function listIncoming(tracker: Tracker<Incoming>): TrackedRequest[] {
+  const out: TrackedRequest[] = [];
+  for (const record of tracker.pendingRecords()) out.push(toTracked(record));
+  for (const record of tracker.settledRecords()) out.push(toTracked(record));
+  return out;
 }

@@ -14,6 +14,9 @@ interface Waiter {
   off: (() => void) | undefined;
 }
 
+/** What a requester's waiters and handlers are told through. */
+export type Waiters = ReturnType<typeof createWaiters>;
+
 /**
  * Who hears that a request settled besides its promise: `waitFor` callers and `handle` handlers;
  * and the errors a request fails with.
@@ -21,38 +24,6 @@ interface Waiter {
 export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
   const waiting = new Map<string, Waiter[]>();
   const handlers = new Map<string, Set<Handler>>();
-
-  function failure(record: Outgoing): CorrelateError {
-    if (record.state !== 'expired') return cancelled(record, undefined);
-    return new CorrelateError(
-      'timeout',
-      `No reply from "${record.to}" to ${record.protocol.name} request "${record.id}" by its deadline`,
-      {
-        details: {
-          requestId: record.id,
-          protocol: record.protocol.name,
-          to: record.to,
-          deadlineAt: record.deadlineAt,
-        },
-      },
-    );
-  }
-
-  function cancelled(record: Outgoing | undefined, cause: unknown): CorrelateError {
-    return new CorrelateError('cancelled', `The request${record ? ` "${record.id}"` : ''} was cancelled`, {
-      details:
-        record === undefined
-          ? {}
-          : { requestId: record.id, protocol: record.protocol.name, reason: record.reason },
-      cause,
-    });
-  }
-
-  function done(waiter: Waiter, reply: Reply | undefined, error: unknown): void {
-    waiter.off?.();
-    if (reply !== undefined) waiter.resolve(reply);
-    else waiter.reject(error);
-  }
 
   async function waitFor(
     id: string,
@@ -141,4 +112,39 @@ export function createWaiters(ctx: Shared, tracker: Tracker<Outgoing>) {
       waiting.clear();
     },
   };
+}
+
+/** The error a request that settled without a reply fails with: timed out, or cancelled. */
+function failure(record: Outgoing): CorrelateError {
+  if (record.state !== 'expired') return cancelled(record, undefined);
+  return new CorrelateError(
+    'timeout',
+    `No reply from "${record.to}" to ${record.protocol.name} request "${record.id}" by its deadline`,
+    {
+      details: {
+        requestId: record.id,
+        protocol: record.protocol.name,
+        to: record.to,
+        deadlineAt: record.deadlineAt,
+      },
+    },
+  );
+}
+
+/** The error of a cancelled request (or of a wait for one). */
+function cancelled(record: Outgoing | undefined, cause: unknown): CorrelateError {
+  return new CorrelateError('cancelled', `The request${record ? ` "${record.id}"` : ''} was cancelled`, {
+    details:
+      record === undefined
+        ? {}
+        : { requestId: record.id, protocol: record.protocol.name, reason: record.reason },
+    cause,
+  });
+}
+
+/** Stops a waiter watching its signal and settles it with the reply, or the error. */
+function done(waiter: Waiter, reply: Reply | undefined, error: unknown): void {
+  waiter.off?.();
+  if (reply !== undefined) waiter.resolve(reply);
+  else waiter.reject(error);
 }

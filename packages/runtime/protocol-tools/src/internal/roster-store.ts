@@ -1,4 +1,5 @@
 import type { JsonValue, Store } from '@parley/core';
+import type { TrackedRequest } from '@parley/correlate';
 import type { TeammateStatus } from '../team-types.js';
 
 /** What the lead keeps of one teammate in the Store: version 1 of the record. */
@@ -6,6 +7,9 @@ export interface StoredTeammate {
   readonly status: Exclude<TeammateStatus, 'shutdown_pending'>;
   readonly lateReplies: number;
 }
+
+/** What the lead holds of a teammate: `shutdown_pending` is never held, it is read from the correlator. */
+export type Held = { -readonly [K in keyof StoredTeammate]: StoredTeammate[K] } & { last?: TrackedRequest };
 
 const STATUSES: ReadonlySet<string> = new Set(['working', 'shut_down', 'unresponsive']);
 
