@@ -186,8 +186,7 @@ function writeSlot(
     return previous?.version ?? 0;
   }
   // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
-  const json =
-    text !== undefined && (checked || isPlainJson(value, undefined)) ? text : stringifyJson(value);
+  const json = text !== undefined && (checked || isPlainJson(value, undefined)) ? text : stringifyJson(value);
   const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
   const slot: Slot = {
     key,
