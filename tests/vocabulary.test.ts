@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageFolders } from '../scripts/packages.mjs';
 
-const _ROOT = join(import.meta.dirname, '..');
 
 interface Report {
   readonly pkg: string;
