@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageFolders } from '../scripts/packages.mjs';
 
-
 interface Report {
   readonly pkg: string;
   readonly file: string;
