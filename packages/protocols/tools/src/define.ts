@@ -1,28 +1,7 @@
-import { canonicalJson, type InferOutput, isStandardSchema, type StandardSchemaV1 } from '@parley/core';
-import { ToolsError } from './errors.js';
+import { canonicalJson, type InferOutput, type StandardSchemaV1 } from '@parley/core';
+import type { ToolRejection } from './rejection.js';
+import { checkToolShape } from './shape.js';
 import type { DisableUntil } from './types.js';
-
-const REJECTION = Symbol.for('@parley/tools/rejection');
-
-/**
- * What an executor returns to refuse a call with one of its tool's declared reasons; made by
- * `context.reject(...)`. Nothing is considered executed, and the call is reported as `tool_refused`.
- *
- * @example
- * ```ts
- * import type { ToolRejection } from '@parley/tools';
- *
- * function isPathBlocked(value: ToolRejection<'path_blocked' | 'area_locked'>): boolean {
- *   return value.reason === 'path_blocked';
- * }
- * ```
- */
-export interface ToolRejection<TReason extends string = string> {
-  readonly [REJECTION]: true;
-  readonly reason: TReason;
-  readonly message: string | undefined;
-  readonly disableUntil: DisableUntil | undefined;
-}
 
 /**
  * What an executor (and a confirmation predicate) receives besides the arguments: the call, the
@@ -237,64 +216,4 @@ export function defineTool<
     execute: (args: InferOutput<TArgs>, context: ToolExecuteContext<TContext, TReason>) =>
       execute(args, context),
   } as const);
-}
-
-/** @internal Makes the value an executor returns to refuse a call. */
-export function createRejection<TReason extends string>(
-  reason: TReason,
-  message: string | undefined,
-  disableUntil: DisableUntil | undefined,
-): ToolRejection<TReason> {
-  return Object.freeze({ [REJECTION]: true as const, reason, message, disableUntil });
-}
-
-/** @internal Tells whether an executor returned a rejection. */
-export function isToolRejection(value: unknown): value is ToolRejection {
-  return (
-    typeof value === 'object' && value !== null && (value as { [REJECTION]?: unknown })[REJECTION] === true
-  );
-}
-
-/** @internal The names every function-calling API accepts (OpenAI, Anthropic, MCP). */
-export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** @internal Checks a definition (or its init) against the extension rules; `where` names the caller. */
-export function checkToolShape(tool: unknown, where: string): void {
-  if (typeof tool !== 'object' || tool === null) {
-    throw new ToolsError('invalid_tool', `${where}: a tool must be an object made with defineTool`);
-  }
-  const value = tool as Record<string, unknown>;
-  const name = value['name'];
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
-    throw new ToolsError('invalid_tool', `${where}: the tool name must match ${TOOL_NAME_PATTERN}`, {
-      details: { name: String(name) },
-    });
-  }
-  const fail = (code: 'invalid_tool' | 'missing_args_schema' | 'missing_reasons', problem: string): never => {
-    throw new ToolsError(code, `${where}: the tool "${name}" ${problem}`, { details: { tool: name } });
-  };
-  if (typeof value['description'] !== 'string' || value['description'].trim() === '') {
-    fail('invalid_tool', 'needs a description');
-  }
-  if (value['title'] !== undefined && typeof value['title'] !== 'string')
-    fail('invalid_tool', 'has a bad title');
-  if (typeof value['execute'] !== 'function') fail('invalid_tool', 'needs an execute function');
-  const confirm = value['confirm'] ?? false;
-  if (typeof confirm !== 'boolean' && typeof confirm !== 'function') {
-    fail('invalid_tool', 'has a "confirm" that is neither a boolean nor a function');
-  }
-  const jsonSchema = value['jsonSchema'];
-  if (jsonSchema !== undefined && (typeof jsonSchema !== 'object' || jsonSchema === null)) {
-    fail('invalid_tool', 'has a "jsonSchema" that is not an object');
-  }
-  if (!isStandardSchema(value['args'])) fail('missing_args_schema', 'has no args schema (a Standard Schema)');
-  const reasons = value['reasons'];
-  if (!Array.isArray(reasons)) fail('missing_reasons', 'has no enumeration of rejection reasons');
-  const seen = new Set<string>();
-  for (const reason of reasons as unknown[]) {
-    if (typeof reason !== 'string' || reason === '' || seen.has(reason)) {
-      fail('missing_reasons', `has a bad or repeated rejection reason: ${JSON.stringify(reason)}`);
-    }
-    seen.add(reason as string);
-  }
 }

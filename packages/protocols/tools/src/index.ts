@@ -15,8 +15,8 @@ export type {
   AnyToolDefinition,
   ToolNameOf,
   ToolExecuteContext,
-  ToolRejection,
 } from './define.js';
+export type { ToolRejection } from './rejection.js';
 export { createToolGate } from './gate.js';
 export { DEFAULT_TOOL_GATE_LIMITS } from './limits.js';
 export type { ToolGateLimits } from './limits.js';

@@ -1,4 +1,5 @@
-import { checkToolShape, type AnyToolDefinition } from './define.js';
+import type { AnyToolDefinition } from './define.js';
+import { checkToolShape } from './shape.js';
 import { ToolsError } from './errors.js';
 
 /**

@@ -1,9 +1,5 @@
-import {
-  type AnyToolDefinition,
-  createRejection,
-  isToolRejection,
-  type ToolExecuteContext,
-} from '../define.js';
+import type { AnyToolDefinition, ToolExecuteContext } from '../define.js';
+import { createRejection, isToolRejection } from '../rejection.js';
 import { ToolsError } from '../errors.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ExecutedToolCall, ToolCallRecord } from '../types.js';
