@@ -13,9 +13,8 @@ export type { MissingFieldsEnvelope, MissingFieldsPayload } from './missing-fiel
 export { isPayloadRef, REF_PATTERN } from './payload-ref.js';
 export type { PayloadRef } from './payload-ref.js';
 export { defineIntents } from './intents.js';
+export type { Direction, DirectionRule } from './direction.js';
 export type {
-  Direction,
-  DirectionRule,
   IntentSpec,
   IntentSpecs,
   IntentRegistry,
