@@ -67,11 +67,7 @@ export function decide<TContext>(
 ): Settled | Promise<Settled> {
   const { memory } = state;
   const { turn } = run;
-  const size = memory.reserve(
-    turn,
-    call.idBytes + call.content.bound,
-    () => call.idBytes + call.content.bytes,
-  );
+  const size = memory.reserve(turn, call.idBytes, call.content, false);
   if (size < 0) {
     return refuse(
       state.runtime,
@@ -114,7 +110,7 @@ function reserved<TContext>(
   }
   if (same !== undefined && repeatedContent === 'replay') {
     const settled = replayAs(base, same.id, same.entry.settled);
-    memory.remember(turn, call.id, { settled, content: call.content }, batch, call.idBytes);
+    memory.remember(turn, call.id, settled, call.content, batch, call.idBytes);
     return settled;
   }
   const judged = judgeCall(runtime, call, base.requested, run);
@@ -136,7 +132,7 @@ function judgedCall<TContext>(
   if (repair !== undefined) state.events.emit('repaired', { turn, id: call.id, repair });
   const settled = sameAs === undefined || !judged.ran ? judged : marked(judged, sameAs);
   if (settled.ran || settled.failed?.code === 'outcome_unknown') {
-    state.memory.remember(turn, call.id, { settled, content: call.content }, batch, call.idBytes);
+    state.memory.remember(turn, call.id, settled, call.content, batch, call.idBytes);
   }
   return settled;
 }

@@ -54,13 +54,14 @@ export function baseOf(raw: unknown, index: number, limits: ToolGateLimits): Cal
   };
 }
 
-export function checkCall(
-  raw: unknown,
-  index: number,
-  limits: ToolGateLimits,
-):
-  | { readonly ok: true; readonly call: CheckedCall }
-  | { readonly ok: false; readonly problem: string; readonly base: CallBase } {
+/** A call whose shape is refused: what is wrong, and what it is reported as. */
+export interface Malformed {
+  readonly problem: string;
+  readonly base: CallBase;
+}
+
+/** The call checked for its shape (one object per call: no wrapper), or what is wrong with it. */
+export function checkCall(raw: unknown, index: number, limits: ToolGateLimits): CheckedCall | Malformed {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const { id, tool, reason } = value;
   let problem: string | undefined;
@@ -70,29 +71,24 @@ export function checkCall(
     problem = `its id is longer than ${limits.maxCallIdLength} characters`;
   else if (typeof tool !== 'string' || tool === '') problem = 'it has no "tool" name';
   else if (reason !== undefined && typeof reason !== 'string') problem = 'its "reason" is not text';
-  if (problem !== undefined) return { ok: false, problem, base: baseOf(raw, index, limits) };
+  if (problem !== undefined) return { problem, base: baseOf(raw, index, limits) };
   const name = tool as string; // checked to be text above, as is the id
   const args = value['args'];
   // Measured, not written (the text is written only when an id repeats or a copy needs it), and
   // first as a bound that reads no string: the exact length only when the bound passes the cap.
   const bound = contentBytes(name, args, false);
-  if (bound < 0)
-    return { ok: false, problem: 'its arguments are not JSON', base: baseOf(raw, index, limits) };
+  if (bound < 0) return { problem: 'its arguments are not JSON', base: baseOf(raw, index, limits) };
   const content = new CallContent(name, args, bound);
   if (bound > limits.maxCallBytes && content.bytes > limits.maxCallBytes) {
     return {
-      ok: false,
       problem: `its tool name and arguments are larger than ${limits.maxCallBytes} bytes`,
       base: baseOf(raw, index, limits),
     };
   }
   const callId = id as string; // checked above: text of 1…maxCallIdLength characters
   const idBytes = utf8Length(callId);
-  const call: CheckedCall =
-    typeof reason === 'string'
-      ? { id: callId, tool: name, args, content, idBytes, reason }
-      : { id: callId, tool: name, args, content, idBytes };
-  return { ok: true, call };
+  // one shape for every call, with or without a reason (checked above: text or absent)
+  return { id: callId, tool: name, args, content, idBytes, reason: reason as string | undefined };
 }
 
 /** Shared by every batch of fewer than two calls, which cannot repeat an id. */

@@ -57,11 +57,10 @@ function handle<TContext>(
 ): Settled | Promise<Settled> {
   const { runtime, inflight } = state;
   const { turn } = run;
-  const shape = checkCall(raw, index, state.limits);
-  if (!shape.ok) {
-    return refuse(runtime, turn, shape.base, 'invalid_call', `The call is malformed: ${shape.problem}`);
+  const call = checkCall(raw, index, state.limits);
+  if ('problem' in call) {
+    return refuse(runtime, turn, call.base, 'invalid_call', `The call is malformed: ${call.problem}`);
   }
-  const call = shape.call;
   const base: CallBase = {
     id: call.id,
     tool: call.tool,

@@ -4,7 +4,7 @@ import type { AnyToolDefinition } from '../define.js';
 import type { ToolRunOptions } from '../gate-types.js';
 import type { ToolRefusalCode } from '../types.js';
 import { type ConsentTarget, consentTarget, recordConsent } from './consent.js';
-import type { Runtime } from './runtime.js';
+import type { CheckedCall, Runtime } from './runtime.js';
 
 /**
  * Asks for confirmation when the tool needs it; `code` is set when the call must not run. The
@@ -15,7 +15,7 @@ export function askConfirmation<TContext>(
   rt: Runtime<TContext>,
   tool: AnyToolDefinition,
   value: unknown,
-  call: { readonly id: string; readonly tool: string; readonly reason?: string | undefined },
+  call: CheckedCall,
   run: ToolRunOptions<TContext>,
 ): Confirmation | Promise<Confirmation> {
   let summary: string;
@@ -28,7 +28,7 @@ export function askConfirmation<TContext>(
     rt.emit('error', { turn: run.turn, id: call.id, tool: tool.name, stage: 'confirm', error });
     return failedFor(tool);
   }
-  return ask(rt, tool, call, run, bound, summary);
+  return ask(rt, tool, { id: call.id, reason: call.reason, tool: tool.name }, run, bound, summary);
 }
 
 /** What {@link askConfirmation} answers. */

@@ -21,11 +21,11 @@ export function judgeCall<TContext>(
   run: ToolRunOptions<TContext>,
 ): Settled | Promise<Settled> {
   const j: Judging<TContext> = { rt, call, requested, run };
-  const current = { tool: call.tool, args: call.args };
   const tool = rt.byName.get(call.tool);
   const checked = tool === undefined ? undefined : checkArgs(tool, call.args);
-  if (checked instanceof Promise) return checked.then((done) => round(j, current, tool, done, undefined));
-  return round(j, current, tool, checked, undefined);
+  // the call as proposed is the first proposal (read for its tool and arguments only)
+  if (checked instanceof Promise) return checked.then((done) => round(j, call, tool, done, undefined));
+  return round(j, call, tool, checked, undefined);
 }
 
 /**
@@ -83,7 +83,8 @@ async function repairRound<TContext>(
   issues: readonly ValidationIssue[],
 ): Promise<Settled> {
   const problem = tool === undefined ? 'unknown_tool' : 'invalid_args';
-  const repair = await runRepair(j.rt, problem, { id: j.call.id, ...current }, issues, j.run);
+  const proposed = { id: j.call.id, tool: current.tool, args: current.args };
+  const repair = await runRepair(j.rt, problem, proposed, issues, j.run);
   if (repair.repaired === undefined) return refuseProposal(j, current, tool, issues, repair);
   const next = repair.repaired;
   const nextTool = j.rt.byName.get(next.tool);

@@ -25,16 +25,28 @@ export const at = (
 
 /** The parts of a call every check allowed, as its records need them. */
 export interface Parts {
-  readonly base: Omit<CallBase, 'content'>;
+  /** The call's id (what a refusal reports it as: {@link baseOfParts}). */
+  readonly id: string;
   readonly requested: ToolCallRecord['requested'];
   readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
   readonly done: RepairRecord | undefined;
-  readonly withId: {
-    readonly repair: RepairRecord | undefined;
-    readonly ran: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
-    readonly confirmationId: string | undefined;
-  };
+  /** The confirmation the call ran under, once one was given. */
+  readonly confirmationId: string | undefined;
 }
+
+/** What a call that passed every check is reported as, made only when it is refused or stored. */
+export const baseOfParts = (parts: Parts): Omit<CallBase, 'content'> => ({
+  id: parts.id,
+  tool: parts.ran.tool,
+  requested: parts.requested,
+});
+
+/** What a refusal of a call that passed every check records of it (written only when it is refused). */
+export const refusedParts = (parts: Parts) => ({
+  repair: parts.done,
+  ran: parts.ran,
+  confirmationId: parts.confirmationId,
+});
 
 /** Settles a pending repair's outcome once the repaired call has been judged. */
 export function finalRepair(repair: RepairRecord | undefined, valid: boolean): RepairRecord | undefined {

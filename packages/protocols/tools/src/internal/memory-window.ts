@@ -4,7 +4,8 @@ import { ToolsError } from '../errors.js';
 import type { GateMemorySnapshot, RememberedCall } from '../snapshot.js';
 import type { CallContent } from './content.js';
 import { contentOfCall, type Remembered, sizeOf, toSettled } from './remembered.js';
-import { contentIndex, type Entry, frozenCopy, MIXED, type TurnMemory } from './turn-memory.js';
+import type { Settled } from './runtime.js';
+import { contentIndex, type Entry, frozenCopy, MIXED, TurnMemory } from './turn-memory.js';
 
 /** @internal The kept turns of one memory and what they count. */
 export interface MemoryWindow {
@@ -71,10 +72,8 @@ export function dropWhere(w: MemoryWindow, doomed: (turn: number) => boolean): v
       slots[left++] = memory;
       continue;
     }
-    for (const entry of memory.calls.values()) {
-      w.count--;
-      w.bytes -= entry.size;
-    }
+    w.count -= memory.count;
+    w.bytes -= memory.bytes;
   }
   for (let i = left; i < kept; i++) slots[i] = undefined;
   w.kept = left;
@@ -91,7 +90,8 @@ export function put(
   w: MemoryWindow,
   turn: number,
   id: string,
-  entry: Remembered,
+  settled: Settled,
+  content: CallContent,
   batch: number,
   size: number,
   exact: boolean,
@@ -99,23 +99,24 @@ export function put(
 ): void {
   advance(w, turn);
   if (turn <= (w.horizon as number) - w.keepTurns) return; // out of the window (a snapshot's old turn)
+  const kept: Entry = { settled, content, size, exact, batch, copy };
   let memory = find(w, turn);
   if (memory === undefined) {
-    memory = { turn, calls: new Map(), byContent: undefined, ranBatch: undefined };
+    memory = new TurnMemory(turn, id, kept);
     append(w, memory);
+  } else {
+    const previous = memory.get(id);
+    if (previous !== undefined) {
+      w.count--;
+      w.bytes -= previous.size;
+    }
+    memory.set(id, kept);
   }
-  const previous = memory.calls.get(id);
-  if (previous !== undefined) {
-    w.count--;
-    w.bytes -= previous.size;
-  }
-  const kept: Entry = { settled: entry.settled, content: entry.content, size, exact, batch, copy };
-  memory.calls.set(id, kept);
   if (copy !== undefined) w.copies.set(copy, kept);
-  if (entry.settled.ran) {
+  if (settled.ran) {
     if (memory.ranBatch === undefined) memory.ranBatch = batch;
     else if (memory.ranBatch !== batch) memory.ranBatch = MIXED;
-    const text = memory.byContent === undefined ? undefined : entry.content.text;
+    const text = memory.byContent === undefined ? undefined : content.text;
     if (text !== undefined && !memory.byContent?.has(text)) memory.byContent?.set(text, id);
   }
   w.count++;
@@ -125,9 +126,9 @@ export function put(
 /** @internal Measures exactly what every kept entry counts (once each), instead of its upper bound. */
 export function tighten(w: MemoryWindow): void {
   for (let i = 0; i < w.kept; i++) {
-    for (const [id, entry] of (w.slots[i] as TurnMemory).calls) {
+    for (const [id, entry] of (w.slots[i] as TurnMemory).entries()) {
       if (entry.exact) continue;
-      const size = sizeOf(id, entry, true);
+      const size = sizeOf(id, entry.settled, entry.content, true);
       w.bytes += size - entry.size;
       entry.size = size;
       entry.exact = true;
@@ -147,7 +148,7 @@ export function sameContent(
   if (memory === undefined || memory.ranBatch === undefined) return undefined;
   if (memory.byContent === undefined && memory.ranBatch === batch) return undefined;
   const id = contentIndex(memory).get(content.text);
-  const entry = id === undefined ? undefined : memory.calls.get(id);
+  const entry = id === undefined ? undefined : memory.get(id);
   return entry === undefined || id === undefined || entry.batch === batch ? undefined : { id, entry };
 }
 
@@ -155,7 +156,7 @@ export function sameContent(
 export function snapshotOf(w: MemoryWindow): GateMemorySnapshot['turns'] {
   return keptTurns(w).map((memory) => ({
     turn: memory.turn,
-    calls: [...memory.calls].map(([id, entry]) => {
+    calls: memory.entries().map(([id, entry]) => {
       const copy = entry.copy ?? frozenCopy(id, entry);
       w.copies.set(copy, entry);
       return copy;
@@ -175,10 +176,11 @@ export function loadSnapshot(w: MemoryWindow, snapshot: GateMemorySnapshot['turn
     for (const call of calls) {
       // A copy this memory wrote is not read again: its entry is reused as it was.
       const own = w.copies.get(call);
-      if (own !== undefined) put(w, turn, call.id, own, -1, own.size, own.exact, call);
+      if (own !== undefined) put(w, turn, call.id, own.settled, own.content, -1, own.size, own.exact, call);
       else {
-        const entry = { settled: toSettled(call), content: contentOfCall(call) };
-        put(w, turn, call.id, entry, -1, sizeOf(call.id, entry, true), true);
+        const settled = toSettled(call);
+        const content = contentOfCall(call);
+        put(w, turn, call.id, settled, content, -1, sizeOf(call.id, settled, content, true), true);
       }
     }
   }

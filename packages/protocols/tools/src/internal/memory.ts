@@ -23,18 +23,25 @@ export interface CallMemory {
   /** Whether `turn` is older than the kept window (its calls are forgotten, so none may run). */
   stale(turn: number): boolean;
   /**
-   * Moves the window to `turn` and reserves room for a call that may run, `bound` bytes at most
-   * (`exact()` measures them, when the bound does not fit); the bytes reserved, or `-1` when the
+   * Moves the window to `turn` and reserves room for a call that may run: its id's `idBytes` and its
+   * content's upper bound (its exact length when `exact`, or when the bound does not fit); the bytes reserved, or `-1` when the
    * caps would be passed (a result may take the bytes past the cap once: the calls after it are
    * refused). What is remembered counts its upper bound until the caps need its exact length.
    */
-  reserve(turn: number, bound: number, exact: (() => number) | undefined): number;
+  reserve(turn: number, idBytes: number, content: CallContent, exact: boolean): number;
   unreserve(bytes: number): void;
   /**
    * Remembers a call; `batch` tells the batch it came in (`-1` for an earlier life), `idBytes` the
    * UTF-8 length of the id when the caller knows it.
    */
-  remember(turn: number, id: string, entry: Remembered, batch: number, idBytes?: number): void;
+  remember(
+    turn: number,
+    id: string,
+    settled: Settled,
+    content: CallContent,
+    batch: number,
+    idBytes?: number,
+  ): void;
   /**
    * The first call of `turn` with this content whose executor ran, when it came in another batch
    * than `batch` (in one batch, equal calls under distinct ids are distinct calls).
@@ -91,17 +98,17 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
 
   return {
     persistent: store !== undefined,
-    local: (turn, id) => find(w, turn)?.calls.get(id),
+    local: (turn, id) => find(w, turn)?.get(id),
     sameContent: (turn, content, batch) => sameContent(w, turn, content, batch),
     owns: (call) => typeof call === 'object' && call !== null && w.copies.has(call),
     stale: (turn) => w.horizon !== undefined && turn <= w.horizon - keepTurns,
-    reserve(turn, bound, exact) {
+    reserve(turn, idBytes, content, exact) {
       advance(w, turn);
       if (w.count + w.reservedCalls + 1 > maxCalls) return -1;
-      let size = bound;
+      let size = idBytes + (exact ? content.bytes : content.bound);
       if (w.bytes + w.reservedBytes + size > maxBytes) {
         tighten(w); // the bounds do not fit: the caps are checked on exact lengths
-        if (exact !== undefined) size = exact();
+        if (!exact) size = idBytes + content.bytes;
         if (w.bytes + w.reservedBytes + size > maxBytes) return -1;
       }
       w.reservedCalls++;
@@ -112,8 +119,8 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
       w.reservedCalls--;
       w.reservedBytes -= size;
     },
-    remember(turn, id, entry, batch, idBytes) {
-      put(w, turn, id, entry, batch, sizeOf(id, entry, false, idBytes), false);
+    remember(turn, id, settled, content, batch, idBytes) {
+      put(w, turn, id, settled, content, batch, sizeOf(id, settled, content, false, idBytes), false);
     },
     stored: (turn, id) => backing().read(keyOf(turn, id), turn, id),
     async claim(turn, base) {

@@ -2,7 +2,7 @@ import type { AnyToolDefinition } from '../define.js';
 import { ToolsError } from '../errors.js';
 import type { ToolPolicy } from '../hook-types.js';
 import type { RepairRecord } from '../types.js';
-import { at, finalRepair, type Judging, type Parts } from './judging.js';
+import { baseOfParts, finalRepair, type Judging, type Parts } from './judging.js';
 import { refuse } from './refuse.js';
 import { confirmThenRun } from './run.js';
 import type { Settled } from './runtime.js';
@@ -22,11 +22,11 @@ export function allowed<TContext>(
   // checkArgs only passes objects
   const ran = { tool: tool.name, args: args as Readonly<Record<string, unknown>> };
   const parts: Parts = {
-    base: at(j, tool.name),
+    id: j.call.id,
     requested: j.requested,
     ran,
     done,
-    withId: { repair: done, ran, confirmationId: undefined },
+    confirmationId: undefined,
   };
   return policiesFrom(j, tool, value, parts, 0);
 }
@@ -109,7 +109,7 @@ function verdictOf<TContext>(
   const message =
     refusal.message ?? refusal.reason ?? `The tool "${tool.name}" is not allowed now (${policy.name})`;
   if (refusal.disableUntil !== undefined) rt.disable(tool.name, refusal.disableUntil, message);
-  return refuse(rt, run.turn, parts.base, 'not_allowed', message, {
+  return refuse(rt, run.turn, baseOfParts(parts), 'not_allowed', message, {
     repair: parts.done,
     ran: parts.ran,
     toolReason: refusal.toolReason,
@@ -128,7 +128,7 @@ function policyFailed<TContext>(
   return refuse(
     rt,
     run.turn,
-    parts.base,
+    baseOfParts(parts),
     'policy_error',
     `The tool "${tool.name}" could not be checked, so it was not run`,
     { repair: parts.done, ran: parts.ran },

@@ -18,10 +18,16 @@ export interface Remembered {
  * What an entry counts against `maxRememberedBytes`: its id, its content and its result as JSON,
  * measured without writing anything; an upper bound unless `exact` (then the exact length).
  */
-export function sizeOf(id: string, entry: Remembered, exact: boolean, idBytes?: number): number {
-  const content = exact ? entry.content.bytes : entry.content.bound;
+export function sizeOf(
+  id: string,
+  settled: Settled,
+  callContent: CallContent,
+  exact: boolean,
+  idBytes?: number,
+): number {
+  const content = exact ? callContent.bytes : callContent.bound;
   let result = 0;
-  const executed = entry.settled.executed;
+  const executed = settled.executed;
   // not JSON (-1): kept by reference, not copied (and refused by snapshot() and stores)
   if (executed !== undefined && executed.result !== undefined)
     result = Math.max(0, jsonBytes(executed.result, exact));

@@ -5,7 +5,7 @@ import type { ToolRunOptions } from '../gate-types.js';
 import type { ExecutedToolCall, ToolCallRecord } from '../types.js';
 import { askConfirmation, type Confirmation } from './confirm.js';
 import { type ConsentTarget, effectFact, executorRan, recordConsent } from './consent.js';
-import type { Judging, Parts } from './judging.js';
+import { baseOfParts, type Judging, type Parts, refusedParts } from './judging.js';
 import { refuse } from './refuse.js';
 import type { CheckedCall, Runtime, Settled } from './runtime.js';
 
@@ -20,7 +20,7 @@ export function confirmThenRun<TContext>(
   parts: Parts,
 ): Settled | Promise<Settled> {
   const { rt, call, run } = j;
-  const asked = askConfirmation(rt, tool, value, { id: call.id, reason: call.reason, tool: tool.name }, run);
+  const asked = askConfirmation(rt, tool, value, call, run);
   if (asked instanceof Promise)
     return asked.then((confirmed) => afterConfirmation(j, tool, value, parts, confirmed));
   return afterConfirmation(j, tool, value, parts, asked);
@@ -36,7 +36,7 @@ function afterConfirmation<TContext>(
   const { rt, call, run } = j;
   const turn = run.turn;
   if (confirmed.code !== undefined) {
-    return refuse(rt, turn, parts.base, confirmed.code, confirmed.text, {
+    return refuse(rt, turn, baseOfParts(parts), confirmed.code, confirmed.text, {
       repair: parts.done,
       ran: parts.ran,
       confirmationId: confirmed.id,
@@ -44,10 +44,7 @@ function afterConfirmation<TContext>(
   }
   // After a confirmation, the executor gets a fresh copy of exactly the arguments confirmed.
   const runs = confirmed.bound === undefined ? value : JSON.parse(confirmed.bound);
-  const withParts: Parts =
-    confirmed.id === undefined
-      ? parts
-      : { ...parts, withId: { ...parts.withId, confirmationId: confirmed.id } };
+  const withParts: Parts = confirmed.id === undefined ? parts : { ...parts, confirmationId: confirmed.id };
   const ran =
     rt.persist === undefined
       ? execute(rt, tool, call, run, runs, withParts)
@@ -80,7 +77,7 @@ async function persisted<TContext>(
   runs: unknown,
   parts: Parts,
 ): Promise<Settled> {
-  const claimed = { ...parts.base, content: call.content };
+  const claimed = { ...baseOfParts(parts), content: call.content };
   const answered = await persist.claim(run.turn, claimed);
   if (answered !== undefined) return answered;
   const running = execute(rt, tool, call, run, runs, parts);
@@ -134,10 +131,10 @@ function executorFailed<TContext>(
   return refuse(
     rt,
     turn,
-    parts.base,
+    baseOfParts(parts),
     'executor_error',
     `The tool "${tool.name}" failed while running`,
-    parts.withId,
+    refusedParts(parts),
   );
 }
 
@@ -150,8 +147,7 @@ function outcome<TContext>(
   parts: Parts,
   result: unknown,
 ): Settled {
-  const { base, requested, ran, done, withId } = parts;
-  const { confirmationId } = withId;
+  const { requested, ran, done, confirmationId } = parts;
   if (isToolRejection(result)) {
     if (!tool.reasons.includes(result.reason)) {
       const error = new ToolsError(
@@ -167,11 +163,11 @@ function outcome<TContext>(
     return refuse(
       rt,
       turn,
-      base,
+      baseOfParts(parts),
       'tool_refused',
       result.message ?? `The tool "${tool.name}" refused: ${result.reason}`,
       {
-        ...withId,
+        ...refusedParts(parts),
         toolReason: result.reason,
         until: result.disableUntil,
       },

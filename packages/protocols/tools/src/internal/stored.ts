@@ -119,10 +119,10 @@ function reused<TContext>(
 
 /** Remembers locally what the store holds, when there is room (the store stays the record otherwise). */
 function keep(memory: CallMemory, turn: number, id: string, entry: Remembered): void {
-  const size = memory.reserve(turn, utf8Length(id) + entry.content.bytes, undefined);
+  const size = memory.reserve(turn, utf8Length(id), entry.content, true);
   if (size < 0) return;
   memory.unreserve(size);
-  memory.remember(turn, id, entry, -1);
+  memory.remember(turn, id, entry.settled, entry.content, -1);
 }
 
 /** The answer to a call the store already holds (remembered locally from now on), or `undefined`. */
