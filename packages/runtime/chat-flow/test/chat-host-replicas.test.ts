@@ -89,4 +89,46 @@ describe('createChatFlowHost on two replicas', () => {
     expect(await late).toMatchObject({ ok: false, code: 'lease_lost' });
     expect(await fieldsOf(rig)).toEqual({ email: { email: 'ada@example.org' } });
   });
+
+  it('takes the lease again for a write after the last known one, only on the record the turn wrote', async () => {
+    const rig = createRig();
+    const other = rig.open();
+    let interleaved: unknown;
+    const a = rig.open({
+      ask: async (prompt, ctx) => {
+        rig.asked.push(prompt);
+        if (prompt !== 'Which plan?') return;
+        // the answer gave the lease back: another replica's turn runs before this callback writes
+        interleaved = await other.reply('c1', 'pro', { messageId: 'm2' });
+        ctx.setData({ notes: ['asked'] });
+      },
+    });
+    await a.start('c1', NOTES);
+    expect(await a.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: false,
+      code: 'conflict',
+    });
+    expect(interleaved).toMatchObject({ ok: true, step: 'confirm' });
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown; data: { data: unknown } };
+    expect(stored.lease).toBeNull();
+    expect(stored.data.data).toMatchObject({ notes: [] }); // the late write was not applied
+  });
+
+  it('writes what `ask` set after the answer under the lease taken again, given back in that write', async () => {
+    const rig = createRig();
+    const a = rig.open({
+      ask: (prompt, ctx) => {
+        rig.asked.push(prompt);
+        ctx.setData({ notes: [...ctx.data.notes, prompt] });
+      },
+    });
+    await a.start('c1', NOTES);
+    expect(await a.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: true,
+      step: 'plan',
+    });
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown; data: { data: unknown } };
+    expect(stored.lease).toBeNull();
+    expect(stored.data.data).toMatchObject({ notes: ['Your email?', 'Which plan?'] });
+  });
 });
