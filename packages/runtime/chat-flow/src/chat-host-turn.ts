@@ -84,11 +84,10 @@ export const pick = (claim: ChatEffectClaim): { name: string; step: string; part
  * Takes the lease again for a write after the one that gave it back, only on the record that write
  * left: another writer's change since refuses the turn `conflict`.
  */
-async function leaseFor<TStep extends string, TContext, TData>(
+async function leaseAgain<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<void> {
-  if (turn.leased) return;
   const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
   if (!taken.ok) throw new Refused(taken.code, taken.message, taken.cause);
   turn.leased = true;
@@ -100,7 +99,7 @@ async function saveTurn<TStep extends string, TContext, TData>(
   host: TurnHost<TStep, TContext, TData>,
   release = false,
 ) {
-  await leaseFor(turn, host);
+  if (!turn.leased) await leaseAgain(turn, host);
   const saved = await turn.session.update(stored(turn), { release });
   if (saved.ok) committed(turn, host, release);
   return saved;
@@ -183,7 +182,7 @@ export function contextOf<TStep extends string, TContext, TData>(
       };
       const giveBack = turn.lastSubmit;
       turn.lastSubmit = false;
-      await leaseFor(turn, host);
+      if (!turn.leased) await leaseAgain(turn, host);
       const written = await session.submit(fields, { data, ...more, release: giveBack });
       if (!written.ok) {
         turn.ledger = before;
