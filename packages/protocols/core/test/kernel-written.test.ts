@@ -55,6 +55,29 @@ describe('Kernel.acquire with a basis', () => {
   });
 });
 
+describe('Kernel.acquire with basis null', () => {
+  it('takes the lease of a key it expects absent without reading the store', async () => {
+    const { store, a } = twoKernels();
+    store.failReads = 1; // a read would fail
+    const taken = await a.acquire('fresh', counter, { ttlMs: 1_000, basis: null });
+    expect(taken.ok && taken.lease).toMatchObject({ key: 'fresh', owner: a.owner, token: 1 });
+    expect(taken.ok && taken.committed).toBeUndefined();
+    expect(store.failReads).toBe(1);
+  });
+
+  it('decides on a fresh read when the key exists after all: the stored value, and lease_held under a valid lease', async () => {
+    const { a, b } = twoKernels();
+    await b.apply('k', counter, add, 10);
+    const taken = await a.acquire('k', counter, { ttlMs: 1_000, basis: null });
+    expect(taken.ok && taken.committed?.value).toEqual({ n: 10 });
+    expect(taken.ok && taken.lease.token).toBe(1);
+    expect(await b.acquire('k', counter, { ttlMs: 1_000, basis: null })).toMatchObject({
+      ok: false,
+      code: 'lease_held',
+    });
+  });
+});
+
 describe('Kernel.read with a basis', () => {
   it('returns the basis without parsing anything while the memory store holds its version', async () => {
     const { kernel, basis } = await made();

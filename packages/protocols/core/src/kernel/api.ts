@@ -129,12 +129,14 @@ export interface Kernel {
    * operator's take-over of a holder known dead): the old holder is fenced off. `basis` saves the
    * read as in {@link Kernel.apply}: the lease is written on it with a compare-and-set that lands only
    * if the store still holds exactly that record; otherwise (and for a refusal) it is taken on a
-   * fresh read.
+   * fresh read. `basis: null` says the caller expects no record (a key it just made, a step not yet
+   * begun): the lease is written without a read and lands only where the key is absent; where it is
+   * not, the lease is decided on a fresh read.
    */
   acquire<T>(
     key: string,
     codec: RecordCodec<T>,
-    options: { readonly ttlMs: number; readonly force?: boolean; readonly basis?: Committed<T> },
+    options: { readonly ttlMs: number; readonly force?: boolean; readonly basis?: Committed<T> | null },
   ): Promise<
     { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal
   >;
