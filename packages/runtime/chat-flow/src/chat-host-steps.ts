@@ -9,9 +9,10 @@ export async function begin<TStep extends string, TContext, TData>(
   state: HostState<TStep, TContext, TData>,
   session: StoredFlowSession<TStep, TContext, TData>,
   how: 'start' | 'resume',
+  leased = true,
 ): Promise<ChatFlowResult> {
   const { events, options } = state;
-  const turn = openTurn(session);
+  const turn = openTurn(session, leased);
   const ctx = contextOf(turn, state);
   events.emit('opened', { id: ctx.id, version: session.version, resumed: how === 'resume' });
   const effect = turn.ledger.effect;
@@ -42,6 +43,9 @@ export async function answer<TStep extends string, TContext, TData>(
   const ctx = contextOf(turn, state);
   const fields = await state.options.read(text, ctx);
   if (fields !== undefined) {
+    // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
+    const { after, claims } = state.options;
+    turn.lastSubmit = after === undefined && claims === undefined;
     const written = await ctx.submit(fields);
     if (!written.ok) throw new Refused(written.code, written.message, written.cause);
   }

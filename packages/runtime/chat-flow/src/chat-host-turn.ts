@@ -38,6 +38,10 @@ export interface Turn<TStep extends string, TContext, TData> {
   done: ChatEffectClaim | undefined;
   /** Claimed by the write that completed its step and not run yet. */
   claimed: ChatEffectClaim | undefined;
+  /** The turn holds the session's lease now (given back by its last write, taken again for a later one). */
+  leased: boolean;
+  /** The next submit is the turn's last known write: it gives the lease back. */
+  lastSubmit: boolean;
 }
 
 /** @internal What a turn needs from its host. */
@@ -45,11 +49,13 @@ export interface TurnHost<TStep extends string, TContext, TData> {
   readonly options: ChatFlowHostOptions<TStep, TContext, TData>;
   readonly clock: Clock;
   readonly events: Emitter<ChatFlowHostEvents>;
+  readonly turnLeaseMs: number;
 }
 
 /** @internal Starts a turn on a handle: the host's data and its ledger, split. */
 export function openTurn<TStep extends string, TContext, TData>(
   session: StoredFlowSession<TStep, TContext, TData>,
+  leased = true,
 ): Turn<TStep, TContext, TData> {
   const raw = session.data;
   let data = raw;
@@ -60,8 +66,8 @@ export function openTurn<TStep extends string, TContext, TData>(
     // the ledger is this module's own JSON, written only by `stored` below
     if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
   }
-  const fresh = { asked: false, dirty: false, done: undefined, claimed: undefined };
-  return { session, data, ledger, written: ledger, ...fresh };
+  const fresh = { asked: false, dirty: false, done: undefined, claimed: undefined, lastSubmit: false };
+  return { session, data, ledger, written: ledger, leased, ...fresh };
 }
 
 const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
@@ -74,13 +80,28 @@ export const pick = (claim: ChatEffectClaim): { name: string; step: string; part
   part: claim.part,
 });
 
-/** Writes the turn's data and ledger. */
+/**
+ * Takes the lease again for a write after the one that gave it back, only on the record that write
+ * left: another writer's change since refuses the turn `conflict`.
+ */
+async function leaseAgain<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): Promise<void> {
+  const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
+  if (!taken.ok) throw new Refused(taken.code, taken.message, taken.cause);
+  turn.leased = true;
+}
+
+/** Writes the turn's data and ledger; `release` gives the lease back in the same write. */
 async function saveTurn<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
+  release = false,
 ) {
-  const saved = await turn.session.update(stored(turn));
-  if (saved.ok) committed(turn, host);
+  if (!turn.leased) await leaseAgain(turn, host);
+  const saved = await turn.session.update(stored(turn), { release });
+  if (saved.ok) committed(turn, host, release);
   return saved;
 }
 
@@ -88,7 +109,9 @@ async function saveTurn<TStep extends string, TContext, TData>(
 function committed<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
+  released: boolean,
 ): void {
+  if (released) turn.leased = false;
   turn.written = turn.ledger;
   turn.dirty = false;
   const done = turn.done;
@@ -157,12 +180,15 @@ export function contextOf<TStep extends string, TContext, TData>(
         }
         return stored(turn);
       };
-      const written = await session.submit(fields, { data, ...more });
+      const giveBack = turn.lastSubmit;
+      turn.lastSubmit = false;
+      if (!turn.leased) await leaseAgain(turn, host);
+      const written = await session.submit(fields, { data, ...more, release: giveBack });
       if (!written.ok) {
         turn.ledger = before;
         return written;
       }
-      committed(turn, host);
+      committed(turn, host, giveBack);
       if (!written.result.ok) return written;
       if (claim !== undefined) {
         turn.claimed = claim;
@@ -208,7 +234,7 @@ export async function finishTurn<TStep extends string, TContext, TData>(
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<ChatFlowResult> {
   if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) {
-    const saved = await saveTurn(turn, host);
+    const saved = await saveTurn(turn, host, true); // the turn's last write gives the lease back
     if (!saved.ok) throw new Refused(saved.code, saved.message, saved.cause);
   }
   const { session } = turn;

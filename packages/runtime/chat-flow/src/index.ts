@@ -15,6 +15,7 @@ export {
 export { FLOW_SESSION_REFUSAL_CODES } from './stored-session-refusals.js';
 export type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 export type {
+  FlowAcquireOptions,
   FlowEffectResult,
   FlowSaveResult,
   FlowSessionStore,

@@ -170,7 +170,9 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     keyOf: (id) => prefix + id,
     async start(id, startOptions) {
       const record = newRecord<TStep, TContext, TData>(flow, id, startOptions, options, clock.now());
-      const done = await kernel.apply(prefix + id, codec, createStep<TStep, TContext, TData>(), record);
+      // basis null: no read first; the record lands only where none is stored (else read and refused)
+      const step = createStep<TStep, TContext, TData>();
+      const done = await kernel.apply(prefix + id, codec, step, record, { basis: null });
       if (!done.ok) return refuseKernel(id, done);
       const verdict = done.effects[0];
       if (verdict === undefined || !verdict.ok || done.committed === undefined) {

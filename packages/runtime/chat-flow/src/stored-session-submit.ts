@@ -12,6 +12,7 @@ type Fields = { readonly [field: string]: JsonValue };
 export type SubmitOptions<TStep extends string, TContext, TData> = {
   readonly data?: TData | ((result: FlowSubmitResult<TStep, TContext>) => TData);
   readonly transient?: Fields;
+  readonly release?: boolean;
 };
 
 /** @internal The record after a submission, the flow's verdict, and whether a retry was scheduled. */

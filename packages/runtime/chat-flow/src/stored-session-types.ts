@@ -153,6 +153,23 @@ export type FlowEffectResult<TStep extends string = string, TContext = unknown> 
   | FlowSessionRefusal;
 
 /**
+ * The options of {@link StoredFlowSession.acquire}: the lease's time to live, and whether it may be
+ * taken only on the record the handle wrote or read last.
+ *
+ * @example
+ * ```ts
+ * import type { FlowAcquireOptions } from '@parley/chat-flow';
+ *
+ * const again: FlowAcquireOptions = { ttlMs: 60_000, current: true };
+ * ```
+ */
+export interface FlowAcquireOptions {
+  readonly ttlMs: number;
+  /** Refuse `conflict` (giving the lease back) when another writer changed the record since. */
+  readonly current?: boolean;
+}
+
+/**
  * One flow session bound to a record in the Store. Every change is a step of the durable kernel
  * decided on the committed record, applied only to the revision this handle last read or wrote,
  * and written with one compare-and-set; it counts only once written, and a lost race is `conflict`.
@@ -194,16 +211,18 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
    * compare-and-set. `transient` fields are submitted but never kept in a draft (a check's verdict).
    * `data` may be a function of the flow's verdict, called before the write: data that depends on
    * whether the answer completed the step (a claim of the step's effect) is written with it.
+   * `release: true` gives the handle's lease back in the same write (one write instead of two).
    */
   submit(
     fields: unknown,
     options?: {
       readonly data?: TData | ((result: FlowSubmitResult<TStep, TContext>) => TData);
       readonly transient?: { readonly [field: string]: JsonValue };
+      readonly release?: boolean;
     },
   ): Promise<StoredSubmitResult<TStep, TContext>>;
-  /** Writes new host data. */
-  update(data: TData): Promise<FlowSaveResult>;
+  /** Writes new host data; `release: true` gives the handle's lease back in the same write. */
+  update(data: TData, options?: { readonly release?: boolean }): Promise<FlowSaveResult>;
   /**
    * Runs the current step's effect until its fields complete the step: each failed attempt is
    * written with the due time of the next, which waits on the clock (a resumed session waits
@@ -221,9 +240,11 @@ export interface StoredFlowSession<TStep extends string = string, TContext = unk
    * Takes the session's lease for `ttlMs` and reads the committed record into the handle (a stale
    * handle is current again): until `release`, or until the lease expires, only this handle writes
    * the session, and each of its writes is fenced (`lease_lost` once another owner took the lease).
-   * Refused `lease_held` while another handle's lease is valid.
+   * Refused `lease_held` while another handle's lease is valid. With `current: true` the lease is
+   * kept only on the record this handle wrote or read last: when another writer changed it since,
+   * the lease is given back and the call refused `conflict` (the handle is then `stale`).
    */
-  acquire(options: { readonly ttlMs: number }): Promise<FlowSaveResult>;
+  acquire(options: FlowAcquireOptions): Promise<FlowSaveResult>;
   /** Gives the lease back (best effort: a lease already lost is ignored; it expires anyway). */
   release(): Promise<void>;
   /** Ends a waiting retry (`closed`) and refuses later writes. */

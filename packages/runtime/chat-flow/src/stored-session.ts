@@ -12,6 +12,7 @@ import {
 } from './stored-session-steps.js';
 import { type SubmitOptions, submitChange } from './stored-session-submit.js';
 import type {
+  FlowAcquireOptions,
   FlowEffectResult,
   FlowSaveResult,
   StoredFlowSession,
@@ -51,11 +52,15 @@ export class StoredSession<TStep extends string, TContext, TData>
     return this.submitNow(fields, options);
   }
 
-  update(data: TData): Promise<FlowSaveResult> {
+  update(data: TData, options: { readonly release?: boolean } = {}): Promise<FlowSaveResult> {
     return this.exclusive(async () => {
       const refused = this.gate();
       if (refused !== undefined) return refused;
-      const saved = await this.write((record) => ({ next: { ...record, data }, out: undefined }));
+      const change: SessionChange<TStep, TContext, TData, undefined> = (record) => ({
+        next: { ...record, data },
+        out: undefined,
+      });
+      const saved = await this.write(change, options.release === true);
       return saved.ok ? { ok: true, version: saved.version } : saved;
     });
   }
@@ -98,13 +103,17 @@ export class StoredSession<TStep extends string, TContext, TData>
     return run;
   }
 
-  async acquire({ ttlMs }: { readonly ttlMs: number }): Promise<FlowSaveResult> {
+  async acquire({ ttlMs, current = false }: FlowAcquireOptions): Promise<FlowSaveResult> {
     if (this.closed) return this.refuse('closed', `session ${this.id} is closed`);
     const taken = await this.retrying(() => this.take(ttlMs));
     if (!taken.ok) return taken;
     const checked = check(taken.committed?.value, this.id, this.settings.clock.now());
-    if (!checked.ok || taken.committed === undefined) {
+    if (!checked.ok || taken.committed === undefined || (current && checked.out.rev !== this.rev)) {
       await this.settings.kernel.release(taken.lease);
+      if (checked.ok && taken.committed !== undefined) {
+        this.lost = true; // `current`: another writer changed the record since this handle's last write
+        return this.refuse('conflict', `session ${this.id} was changed by another writer`);
+      }
       const why = checked.ok
         ? { code: 'not_found' as const, reason: `no session ${this.id} is stored` }
         : checked;
@@ -196,6 +205,7 @@ export class StoredSession<TStep extends string, TContext, TData>
    */
   protected async write<R>(
     change: SessionChange<TStep, TContext, TData, R>,
+    release = false,
   ): Promise<{ readonly ok: true; readonly version: number; readonly out: R } | FlowSessionRefusal> {
     const { kernel, codec, idleTimeoutMs } = this.settings;
     const id = this.id;
@@ -204,11 +214,12 @@ export class StoredSession<TStep extends string, TContext, TData>
       const lease = this.lease;
       const basis = this.basis(); // a retry after a failed store write names it again: the CAS decides
       return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, {
-        ...(lease === undefined ? {} : { lease }),
+        ...(lease === undefined ? {} : { lease, release }),
         basis,
       });
     });
     if (!done.ok) return done;
+    if (release) this.lease = undefined; // given back by this write (or there was none)
     const verdict = done.effects[0];
     const slot = done.committed?.value;
     if (verdict === undefined || !verdict.ok || slot === undefined || 'problem' in slot) {
@@ -249,7 +260,7 @@ export class StoredSession<TStep extends string, TContext, TData>
         const change = submitChange(this.flow, this.settings, record, at, fields, options, retryAfterMs);
         schedule = change.schedule;
         return change;
-      });
+      }, options.release === true);
       if (!saved.ok) return saved;
       const result = saved.out;
       const retry = this.rec.retry;

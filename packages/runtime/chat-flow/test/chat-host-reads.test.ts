@@ -17,18 +17,61 @@ describe('the store reads of a chat turn', () => {
       step: 'plan',
     });
     expect(reads).not.toHaveBeenCalled();
-    expect(writes).toHaveBeenCalledTimes(3); // the lease taken, the answer, the lease given back
+    expect(writes).toHaveBeenCalledTimes(2); // the lease taken; the answer, giving the lease back
     expect(rig.asked.at(-1)).toBe('Which plan?');
   });
 
-  it('reads nothing to start a session: its first turn takes the lease on the record it created', async () => {
+  it('gives the lease back with the last write of a turn: another replica may take it right after', async () => {
+    const rig = createRig();
+    const host = rig.open();
+    const other = rig.open(); // a second host on the same store: another replica
+    expect((await host.start('chat_1', { notes: [] })).ok).toBe(true);
+    const writes = vi.spyOn(rig.store, 'compareAndSet');
+    expect((await host.reply('chat_1', 'not an email', { messageId: 'm1' })).ok).toBe(true);
+    expect(writes).toHaveBeenCalledTimes(2); // a refused answer is written with its message id too
+    expect(await other.reply('chat_1', 'ann@example.com', { messageId: 'm2' })).toMatchObject({
+      ok: true,
+      step: 'plan',
+    });
+  });
+
+  it('keeps the lease past the answer while `after` runs: its effects are claimed under it', async () => {
+    const rig = createRig();
+    const host = rig.open({ after: async (_done, ctx) => void (await ctx.effect('mail', () => 1)) });
+    expect((await host.start('chat_1', { notes: [] })).ok).toBe(true);
+    const writes = vi.spyOn(rig.store, 'compareAndSet');
+    expect((await host.reply('chat_1', 'ann@example.com', { messageId: 'm1' })).ok).toBe(true);
+    // the lease, the answer, the claim, the claim marked done (giving the lease back)
+    expect(writes).toHaveBeenCalledTimes(4);
+    expect(rig.events.map((e) => e.event)).toContain('effect-done');
+  });
+
+  it('starts a session with one write and no read: the record created where none is stored', async () => {
     const rig = createRig();
     const host = rig.open();
     const reads = vi.spyOn(rig.store, 'getEntry');
     const writes = vi.spyOn(rig.store, 'compareAndSet');
     expect((await host.start('chat_1', { notes: [] })).ok).toBe(true);
-    expect(reads).toHaveBeenCalledTimes(1); // the create's check that no session is stored
-    expect(writes).toHaveBeenCalledTimes(3); // the record created, the lease taken, the lease given back
+    expect(reads).not.toHaveBeenCalled();
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(rig.asked).toEqual(['Your email?']);
+    expect(await host.start('chat_1', { notes: [] })).toMatchObject({ ok: false, code: 'exists' });
+  });
+
+  it('takes the lease for `begin` on the record it created, and gives it back with the last write', async () => {
+    const rig = createRig();
+    const host = rig.open({
+      begin: (ctx) => {
+        ctx.setData({ notes: ['begun'] });
+        return undefined;
+      },
+    });
+    const reads = vi.spyOn(rig.store, 'getEntry');
+    const writes = vi.spyOn(rig.store, 'compareAndSet');
+    expect((await host.start('chat_1', { notes: [] })).ok).toBe(true);
+    expect(reads).not.toHaveBeenCalled();
+    expect(writes).toHaveBeenCalledTimes(3); // the record, the lease, the data (giving the lease back)
+    expect(await rig.store.get('flow-session:chat_1')).toMatchObject({ lease: null });
   });
 
   it('reads the record once to take the lease after another writer changed it', async () => {

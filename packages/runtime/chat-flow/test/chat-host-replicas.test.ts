@@ -1,7 +1,8 @@
 // Two chat-flow hosts (replicas) on one store: every turn acts on the committed record, never on a
 // handle cached by an earlier turn, and a turn holds the chat's lease so no other replica's turn
-// runs between its writes (issue 31, class 1).
-import { describe, expect, it } from 'vitest';
+// runs between its writes (issue 31, class 1); its last write gives the lease back, and a write
+// after that takes it again only on the record the turn wrote (issue 36).
+import { describe, expect, it, vi } from 'vitest';
 import { createRig, gate, NOTES, readField } from './chat-helpers.js';
 
 const fieldsOf = async (rig: ReturnType<typeof createRig>): Promise<unknown> => {
@@ -88,5 +89,68 @@ describe('createChatFlowHost on two replicas', () => {
     held.open();
     expect(await late).toMatchObject({ ok: false, code: 'lease_lost' });
     expect(await fieldsOf(rig)).toEqual({ email: { email: 'ada@example.org' } });
+  });
+
+  it('takes the lease again for a write after the last known one, only on the record the turn wrote', async () => {
+    const rig = createRig();
+    const other = rig.open();
+    let interleaved: unknown;
+    const a = rig.open({
+      ask: async (prompt, ctx) => {
+        rig.asked.push(prompt);
+        if (prompt !== 'Which plan?') return;
+        // the answer gave the lease back: another replica's turn runs before this callback writes
+        interleaved = await other.reply('c1', 'pro', { messageId: 'm2' });
+        ctx.setData({ notes: ['asked'] });
+      },
+    });
+    await a.start('c1', NOTES);
+    expect(await a.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: false,
+      code: 'conflict',
+    });
+    expect(interleaved).toMatchObject({ ok: true, step: 'confirm' });
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown; data: { data: unknown } };
+    expect(stored.lease).toBeNull();
+    expect(stored.data.data).toMatchObject({ notes: [] }); // the late write was not applied
+  });
+
+  it('writes what `ask` set after the answer under the lease taken again, given back in that write', async () => {
+    const rig = createRig();
+    const a = rig.open({
+      ask: (prompt, ctx) => {
+        rig.asked.push(prompt);
+        ctx.setData({ notes: [...ctx.data.notes, prompt] });
+      },
+    });
+    await a.start('c1', NOTES);
+    expect(await a.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: true,
+      step: 'plan',
+    });
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown; data: { data: unknown } };
+    expect(stored.lease).toBeNull();
+    expect(stored.data.data).toMatchObject({ notes: ['Your email?', 'Which plan?'] });
+  });
+
+  it('takes the lease again for a submit from `ask` after the answer gave it back', async () => {
+    const rig = createRig();
+    const a = rig.open({
+      ask: async (prompt, ctx) => {
+        rig.asked.push(prompt);
+        if (prompt === 'Which plan?') expect(await ctx.submit({ plan: 'pro' })).toMatchObject({ ok: true });
+      },
+    });
+    await a.start('c1', NOTES);
+    const writes = vi.spyOn(rig.store, 'compareAndSet');
+    expect(await a.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: true,
+      step: 'confirm',
+    });
+    // the lease; the answer giving it back; the lease again; the submit; the lease given back
+    expect(writes).toHaveBeenCalledTimes(5);
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown };
+    expect(stored.lease).toBeNull();
+    expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Type YES']);
   });
 });

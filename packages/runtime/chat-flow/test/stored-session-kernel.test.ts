@@ -2,7 +2,7 @@
 // a write that loses a race to a lease change re-runs on the fresh record, leases fence handles,
 // and a failing store leaves nothing half-written.
 import { createMemoryStore, type JsonValue, type Store } from '@parley/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFlowSessionStore } from '../src/index.js';
 import { GOAL, intake, setup, YES } from './stored-helpers.js';
 
@@ -109,6 +109,40 @@ describe('leases on a session', () => {
     await holder.release();
     expect(await resumed.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     expect(await resumed.session.submit(YES)).toMatchObject({ ok: true, result: { next: 'close' } });
+  });
+
+  it('gives the lease back in the write made with release: true (one write, not two)', async () => {
+    const env = setup();
+    const holder = await started(env);
+    const resumed = await env.sessions.resume('s1');
+    if (!resumed.ok) throw new Error(resumed.message);
+    expect(await holder.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
+    const writes = vi.spyOn(env.store, 'compareAndSet');
+    expect(await holder.submit(GOAL, { release: true })).toMatchObject({ ok: true });
+    expect(writes).toHaveBeenCalledTimes(1);
+    await holder.release(); // nothing left to give back: no write
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(await resumed.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
+    expect(await holder.update(null, { release: true })).toMatchObject({ ok: false, code: 'lease_held' });
+    expect(await resumed.session.update(null, { release: true })).toMatchObject({ ok: true });
+    expect(await env.store.get('flow-session:s1')).toMatchObject({ lease: null });
+  });
+
+  it('takes the lease with current: true only on the record the handle wrote last', async () => {
+    const env = setup();
+    const mine = await started(env);
+    const resumed = await env.sessions.resume('s1');
+    if (!resumed.ok) throw new Error(resumed.message);
+    expect(await mine.acquire({ ttlMs: 1_000, current: true })).toMatchObject({ ok: true });
+    await mine.release();
+    expect(await resumed.session.submit(GOAL)).toMatchObject({ ok: true });
+    expect(await mine.acquire({ ttlMs: 1_000, current: true })).toMatchObject({
+      ok: false,
+      code: 'conflict',
+    });
+    expect(mine.stale).toBe(true);
+    expect(await env.store.get('flow-session:s1')).toMatchObject({ lease: null }); // given back
+    expect(await mine.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true }); // current again
   });
 
   it('fences a holder whose lease expired and was taken: its write is lease_lost and not applied', async () => {
