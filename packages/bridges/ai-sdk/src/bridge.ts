@@ -2,6 +2,7 @@ import { type ConfirmGate, createConfirmGate, type ResumeHandler } from '@parley
 import { createMemoryStore, systemClock } from '@parley/core';
 import { type AnyToolDefinition, createToolGate, toLoopGate } from '@parley/tools';
 import { createApprover, resumeHandler } from './approve.js';
+import { createEffectLinks } from './effect-links.js';
 import { createEffectRecorder } from './effects.js';
 import { type GateContext, gateConfirm, gateDefinitions, unwrapPolicy } from './internal/gate.js';
 import { checkToolSet } from './internal/tool-set.js';
@@ -53,7 +54,8 @@ export function createAiSdkBridge<TContext = unknown>(
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryStore({ clock });
   const prefix = options.keyPrefix ?? 'parley:ai-sdk:';
-  const records = createApprovalRecords(store, prefix, options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS, clock);
+  const ttlMs = options.recordTtlMs ?? DEFAULT_RECORD_TTL_MS;
+  const records = createApprovalRecords(store, prefix, ttlMs, clock);
 
   const resume: Record<string, ResumeHandler> = {};
   const onResume = options.onResume;
@@ -62,7 +64,12 @@ export function createAiSdkBridge<TContext = unknown>(
       resume[name] = resumeHandler({ records, onResume });
   }
   const confirmGate: ConfirmGate = createConfirmGate({ ...options.confirm, store, clock, resume });
-  const { authorized, recordEffect } = createEffectRecorder(confirmGate, options.confirm.ledger);
+  const { authorized, recordEffect } = createEffectRecorder({
+    confirmGate,
+    ledger: options.confirm.ledger,
+    links: createEffectLinks(store, prefix, ttlMs, clock),
+    clock,
+  });
 
   const definitions = gateDefinitions<TContext>(set, recordEffect);
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));

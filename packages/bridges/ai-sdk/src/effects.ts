@@ -1,57 +1,93 @@
-import type { ConfirmGate } from '@parley/confirm';
-import { appendConsent, type ConsentLedger, createRecentMap, type JsonValue } from '@parley/core';
+import { type ConfirmGate, digestAction } from '@parley/confirm';
+import { appendConsent, type Clock, type ConsentLedger, type JsonValue } from '@parley/core';
+import type { EffectLinks } from './effect-links.js';
+import { AiSdkBridgeError } from './errors.js';
+
+/** @internal An action as the bridge authorizes and runs it: the tool and its validated arguments. */
+export interface BridgeAction {
+  readonly name: string;
+  readonly args: JsonValue;
+}
 
 /** @internal What {@link createEffectRecorder} returns. */
 export interface EffectRecorder {
+  /**
+   * Authorizes an approved call through the confirm gate; with a ledger, links the call id to the
+   * confirmation in the store first. `sessionKey` is the chat the decision was asked in (the gate
+   * reads the decision by its id in any case).
+   * @throws AiSdkBridgeError `store_failed` (the link could not be written: the decision is not
+   * used), `call_id_reused`, `corrupt_record`, `record_version`: the tool gate answers
+   * `confirmation_failed` and the call does not run.
+   */
   authorized(
     callId: string,
-    decision: Parameters<ConfirmGate['authorize']>[0],
-    action: { readonly name: string; readonly args: JsonValue },
+    decisionId: string,
+    sessionKey: string,
+    action: BridgeAction,
   ): Promise<'confirmed' | 'declined'>;
-  recordEffect(callId: string, outcome: 'succeeded' | 'unknown', detail?: string): Promise<void>;
+  /** Appends the effect of a call whose tool ran, once, under the confirmation it is linked to; never throws. */
+  recordEffect(
+    callId: string,
+    action: BridgeAction,
+    outcome: 'succeeded' | 'unknown',
+    detail?: string,
+  ): Promise<void>;
 }
 
-/**
- * @internal How many authorized calls wait for their tool's effect at most: a call authorized and
- * never executed (its run stopped in between) is forgotten after this many newer ones, and its
- * ledger chain keeps the authorization without an effect, which reads as unknown.
- */
-export const MAX_AWAITED_EFFECTS = 10_000;
+/** Refusals of `authorize` after which nobody can use the decision for this action: the link goes. */
+const NEVER_USABLE = new Set(['unknown_decision', 'not_confirmed', 'action_mismatch']);
 
 /**
  * @internal Authorizes approved calls through the confirm gate and, when the gate has a ledger,
  * appends what each authorized call's tool did under its confirmation: `succeeded`, or `unknown`
- * when it threw. A failed append leaves the authorization without an effect: unknown too.
+ * when it threw. Which confirmation a call id was authorized under lives in the store (an effect
+ * link, written before the decision is used), so the process that runs the tool finds it whichever
+ * process authorized it, and the effect is appended once. A link that cannot be read or marked, or
+ * a failed append, leaves the authorization without an effect: unknown too.
  */
-export function createEffectRecorder(
-  confirmGate: ConfirmGate,
-  ledger: ConsentLedger | undefined,
-): EffectRecorder {
-  // the calls authorized through the confirm gate, by call id, until their tool ran (bounded)
-  const consents = createRecentMap<string, { readonly sessionKey: string; readonly confirmationId: string }>({
-    maxEntries: MAX_AWAITED_EFFECTS,
-  });
+export function createEffectRecorder(deps: {
+  readonly confirmGate: ConfirmGate;
+  readonly ledger: ConsentLedger | undefined;
+  readonly links: EffectLinks;
+  readonly clock: Clock;
+}): EffectRecorder {
+  const { confirmGate, ledger, links, clock } = deps;
   return {
-    async authorized(
-      callId: string,
-      decision: Parameters<ConfirmGate['authorize']>[0],
-      action: { readonly name: string; readonly args: JsonValue },
-    ): Promise<'confirmed' | 'declined'> {
-      const auth = await confirmGate.authorize(decision, action);
-      if (!auth.ok) return 'declined';
-      // the chain of the chat the person answered in, under the confirmation's own id
-      if (ledger !== undefined) {
-        consents.set(callId, { sessionKey: auth.decision.sessionKey, confirmationId: auth.decision.id });
+    async authorized(callId, decisionId, sessionKey, action) {
+      if (ledger === undefined)
+        return (await confirmGate.authorize(decisionId, action)).ok ? 'confirmed' : 'declined';
+      const link = {
+        toolCallId: callId,
+        tool: action.name,
+        digest: await digestAction(action),
+        sessionKey,
+        confirmationId: decisionId,
+        linkedAt: clock.now(),
+      };
+      if ((await links.link(link)) === 'reused') {
+        throw new AiSdkBridgeError(
+          'call_id_reused',
+          `The tool call id "${callId}" is authorized under another confirmation or action whose effect is not recorded yet; this call does not run`,
+          { details: { toolCallId: callId, tool: action.name } },
+        );
       }
-      return 'confirmed';
+      const auth = await confirmGate.authorize(decisionId, action);
+      if (auth.ok) return 'confirmed';
+      if (NEVER_USABLE.has(auth.code)) await links.unlink(link);
+      return 'declined';
     },
-    async recordEffect(callId: string, outcome: 'succeeded' | 'unknown', detail?: string): Promise<void> {
-      const consent = consents.get(callId);
-      if (consent === undefined || ledger === undefined) return;
-      consents.delete(callId);
-      await appendConsent(ledger, consent.sessionKey, {
+    async recordEffect(callId, action, outcome, detail) {
+      if (ledger === undefined) return;
+      let link: Awaited<ReturnType<EffectLinks['takeEffect']>>;
+      try {
+        link = await links.takeEffect(callId, { digest: await digestAction(action) }, outcome);
+      } catch {
+        return; // the tool ran: a link that cannot be read or marked leaves the authorization without an effect (unknown)
+      }
+      if (link === undefined) return; // never authorized, another action's link, or recorded already
+      await appendConsent(ledger, link.sessionKey, {
         kind: 'effect',
-        confirmationId: consent.confirmationId,
+        confirmationId: link.confirmationId,
         outcome,
         ...(detail === undefined ? {} : { detail }),
       });

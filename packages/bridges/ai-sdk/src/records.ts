@@ -4,12 +4,11 @@ import {
   createKernel,
   createOwnerId,
   type JsonValue,
-  type KernelRefusal,
   type KernelStep,
   type RecordCodec,
   type Store,
 } from '@parley/core';
-import { AiSdkBridgeError } from './errors.js';
+import { bridgeError, won } from './internal/kernel-result.js';
 
 /**
  * A tool approval the bridge is waiting on (or has answered), kept in the store under the call id so
@@ -129,17 +128,4 @@ export function createApprovalRecords(
       return found;
     },
   };
-}
-
-/** Whether a step's write won; a refusal other than a lost race is thrown as an {@link AiSdkBridgeError}. */
-function won(result: { readonly ok: true; readonly effects: readonly boolean[] } | KernelRefusal): boolean {
-  if (result.ok) return result.effects[0] === true;
-  if (result.code === 'write_conflict') return false;
-  throw bridgeError(result.code, result.message, result.key);
-}
-
-/** The bridge's error for a kernel code: a refused record keeps its code, anything else is `store_failed`. */
-function bridgeError(code: string, message: string, key: string): AiSdkBridgeError {
-  const kept = code === 'corrupt_record' || code === 'record_version' ? code : 'store_failed';
-  return new AiSdkBridgeError(kept, message, { details: { key, code } });
 }

@@ -37,7 +37,7 @@ export interface AiSdkBridgeOptions<TContext> {
   readonly clock?: Clock;
   /** Prefix of the bridge's store keys; `parley:ai-sdk:` by default. */
   readonly keyPrefix?: string;
-  /** How long approval records live; 7 days by default. */
+  /** How long approval records (and, with a ledger, the links of authorized calls to their confirmation) live after their last write; 7 days by default. */
   readonly recordTtlMs?: number;
   /** Replaces the text of the tool gate's refusals, per code. */
   readonly messages?: ToolGateOptions<readonly [], unknown>['messages'];

@@ -30,6 +30,7 @@ describe('examples', () => {
       'corrupt_record',
       'record_version',
       'store_failed',
+      'call_id_reused',
     ]);
     const code: AiSdkBridgeErrorCode = 'invalid_argument';
     const error = new AiSdkBridgeError(code, 'no tools');

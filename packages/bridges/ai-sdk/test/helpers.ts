@@ -87,6 +87,23 @@ export async function startProcess(
   return { bus, channel, bridge, nextPrompt: () => nextPrompt(bridge.confirmGate) };
 }
 
+/** `store`, whose compare-and-set rejects ("store down") for the keys `fails` picks, when it picks them. */
+export function failingCompareAndSet(store: Store, fails: (key: string) => boolean): Store {
+  return {
+    ...store,
+    get: (key) => store.get(key),
+    set: (key, value, options) => store.set(key, value, options),
+    delete: (key) => store.delete(key),
+    list: (prefix) => store.list(prefix),
+    close: () => store.close(),
+    getEntry: (key) => store.getEntry(key),
+    compareAndSet: (key, version, value, options) =>
+      fails(key)
+        ? Promise.reject(new Error('store down'))
+        : store.compareAndSet(key, version, value, options),
+  };
+}
+
 export function sharedWorld(): { clock: ManualClock; store: Store; shop: Shop } {
   const clock = createManualClock({ now: 1_700_000_000_000 });
   return {

@@ -1,8 +1,16 @@
-import { isParleyError, type JsonValue, type Store } from '@parley/core';
+import { isParleyError, type JsonValue } from '@parley/core';
 import { generateText, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { AiSdkBridgeError } from '../src/index.js';
-import { callStep, scriptedModel, sharedWorld, startProcess, textStep, toolOutputsSeen } from './helpers.js';
+import {
+  callStep,
+  failingCompareAndSet,
+  scriptedModel,
+  sharedWorld,
+  startProcess,
+  textStep,
+  toolOutputsSeen,
+} from './helpers.js';
 
 const ask: ModelMessage[] = [{ role: 'user', content: 'Drop the orders table' }];
 const where = { sessionKey: 'tg:g1', requester: 'alice' };
@@ -87,19 +95,7 @@ describe('records met on the way', () => {
 describe('a failing store', () => {
   it('rejects approve with store_failed when the approval cannot be stored, asking nobody', async () => {
     const world = sharedWorld();
-    const store: Store = {
-      ...world.store,
-      get: (key) => world.store.get(key),
-      set: (key, value, options) => world.store.set(key, value, options),
-      delete: (key) => world.store.delete(key),
-      list: (prefix) => world.store.list(prefix),
-      close: () => world.store.close(),
-      getEntry: (key) => world.store.getEntry(key),
-      compareAndSet: (key, version, value, options) =>
-        key.startsWith('parley:ai-sdk:approval:')
-          ? Promise.reject(new Error('store down'))
-          : world.store.compareAndSet(key, version, value, options),
-    };
+    const store = failingCompareAndSet(world.store, (key) => key.startsWith('parley:ai-sdk:approval:'));
     const host = await startProcess({ ...world, store });
     const model = scriptedModel([callStep('call_1', 'dropTable', { table: 'orders' })]);
     const first = await generateText({

@@ -26,8 +26,9 @@ export function gateConfirm<TContext>(deps: {
   const { set, records, confirmGate, authorized } = deps;
   return async (request) => {
     const action = { name: request.call.tool, args: request.args as JsonValue }; // validated JSON arguments
-    const decisionId = (await records.read(request.call.id))?.decisionId;
-    if (decisionId !== undefined) return authorized(request.call.id, decisionId, action);
+    const record = await records.read(request.call.id);
+    if (record?.decisionId !== undefined)
+      return authorized(request.call.id, record.decisionId, record.sessionKey, action); // asked in that chat
     if (!(await set.approvalNeeded(request.call.tool, request.args, request.context.sdk))) return 'confirmed';
     if (request.sessionKey === undefined || request.requester === undefined) return 'declined';
     const decision = await confirmGate.request({
@@ -39,7 +40,8 @@ export function gateConfirm<TContext>(deps: {
     });
     if (decision.outcome === 'timed_out') return 'timed_out';
     if (decision.outcome === 'aborted' && decision.reason === 'prompt_failed') return 'failed'; // never asked
-    return authorized(request.call.id, decision, action);
+    if (decision.outcome !== 'confirmed') return 'declined';
+    return authorized(request.call.id, decision.id, decision.sessionKey, action);
   };
 }
 
@@ -62,6 +64,9 @@ export function gateDefinitions<TContext>(
         args: unknown,
         context: { context: GateContext<TContext>; call: { id: string }; signal: AbortSignal | undefined },
       ) => {
+        // only a tool that needs approval can have been authorized: others have no effect to record
+        const record = set.needsConfirm(name) ? recordEffect : undefined;
+        const action = { name, args: args as JsonValue }; // the validated (confirmed: canonical) arguments
         let result: unknown;
         try {
           result = await runOriginal(
@@ -75,14 +80,11 @@ export function gateDefinitions<TContext>(
           );
         } catch (error) {
           // it threw: whether it acted before throwing is not known
-          await recordEffect(
-            context.call.id,
-            'unknown',
-            error instanceof Error ? error.message : String(error),
-          );
+          const detail = error instanceof Error ? error.message : String(error);
+          await record?.(context.call.id, action, 'unknown', detail);
           throw error;
         }
-        await recordEffect(context.call.id, 'succeeded');
+        await record?.(context.call.id, action, 'succeeded');
         return result;
       },
     }),
