@@ -1,7 +1,7 @@
 import { comparePlatformOrder, isPlatformOrder, type PlatformOrder } from '@parley/bus';
 import type { ConfirmStep } from '../decision.js';
 import type { ApproverPolicy } from '../outcomes.js';
-import { normalizeExact, normalizeReply, parseReply } from '../vocabulary.js';
+import { normalizeExact, normalizeReply, verdictOf } from '../vocabulary.js';
 import { mayAnswer } from './approvers.js';
 import type {
   AnswerRules,
@@ -101,7 +101,7 @@ export function step(
   }
   const normal = normalizeReply(event.text);
   if (rules.paging && PAGE_WORDS.has(normal)) return { kind: 'page' };
-  const verdict = parseReply(event.text, rules.vocabulary);
+  const verdict = verdictOf(normal, rules.vocabulary);
   const extra = { ...by, reply: clip(normal) };
   if (verdict === 'unrecognised') {
     if (rules.unrecognised === 'reprompt' && view.reprompts < rules.maxReprompts) return { kind: 'reprompt' };
