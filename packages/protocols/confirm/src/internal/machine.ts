@@ -13,7 +13,7 @@ import type {
 import type { ConfirmationRecord } from './records.js';
 import { type Draft, recordDraft, stateDraft } from './draft.js';
 import { summaryPages } from './render.js';
-import { step } from './step.js';
+import { step, viewOf } from './step.js';
 import { admit } from './step-admit.js';
 import { adoptStored, timeBy } from './machine-adopt.js';
 import { afterwards, decidedInTime, remembered, toDecisionOf } from './step-decided.js';
@@ -137,6 +137,14 @@ export function confirmStep(
   }
 }
 
+/**
+ * Whether the step's rules for `event` do not depend on the time: a record written, a send begun.
+ * The runner reads no clock for them (`now` is not read).
+ */
+export function timeless(event: ConfirmationEvent): boolean {
+  return event.type === 'written' || event.type === 'send_begun';
+}
+
 /** No effects: one frozen list for every transition without any. */
 const NONE: readonly ConfirmationEffect[] = Object.freeze([]);
 
@@ -193,23 +201,6 @@ function delivered(
 
 const WRITE: ConfirmationEffect = Object.freeze({ type: 'write' });
 const WAKE: ConfirmationEffect = Object.freeze({ type: 'wake' });
-
-/** What the rules read of a confirmation. */
-function viewOf(c: Confirmation) {
-  return {
-    requester: c.record.requester,
-    approvers: c.record.approvers,
-    steps: c.record.steps ?? undefined,
-    step: c.record.step,
-    reprompts: c.record.reprompts,
-    sentSeq: c.sentSeq ?? undefined,
-    deliveredSeq: c.deliveredSeq ?? undefined,
-    order: c.record.order,
-    prompted: c.state === 'prompted',
-    expired: c.windowOver,
-    orphaned: c.restored && !c.remote && !c.resumable,
-  };
-}
 
 /** A reply, a click or the deadline, judged by the answer rules (`step`). */
 function answer(

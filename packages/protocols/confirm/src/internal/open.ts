@@ -26,11 +26,12 @@ export async function openRequest(
   await ctx.ready;
   const id = ctx.nextId();
   if (ctx.closed) throw new ConfirmError('closed', 'The confirmation gate is closed');
+  const now = ctx.clock.now();
   const conf = confirmationFrom(
     request,
     {
       id,
-      now: ctx.clock.now(),
+      now,
       timeoutMs: ctx.defaultTimeoutMs,
       approvers: ctx.approvers,
       ...(ctx.replicaId === undefined ? {} : { owner: ctx.replicaId }),
@@ -51,6 +52,7 @@ export async function openRequest(
     }));
   return new Promise<ConfirmDecision>((resolve) => {
     entry.resolve = resolve;
-    void begin(ctx, entry, request.signal, !recorded);
+    // Admitted at the time of the request, unless the consent ledger was awaited meanwhile.
+    void begin(ctx, entry, request.signal, !recorded, consent === undefined ? now : undefined);
   });
 }

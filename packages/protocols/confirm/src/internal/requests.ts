@@ -12,8 +12,12 @@ export async function begin(
   entry: Entry,
   signal: AbortSignal | undefined,
   unrecorded = false,
+  requestedAt?: number,
 ): Promise<void> {
   let grant: string | null | 'unread' = 'unread';
+  // The request is one event: admitted and prompted at the time it was made, read once; after a
+  // wait for the standing allowance, at the time of that answer.
+  let now = requestedAt;
   const { sessionKey } = entry.conf.record;
   for (;;) {
     const list = ctx.queued.get(sessionKey);
@@ -29,7 +33,8 @@ export async function begin(
       unrecorded,
     };
     // Settled here when the rule settles it (refused, aborted, confirmed by an allowance).
-    const { admission } = transition(ctx, entry, { type: 'admit', view });
+    now ??= ctx.clock.now();
+    const { admission } = transition(ctx, entry, { type: 'admit', view }, now);
     if (admission === undefined) return; // aborted while the allowance was read
     switch (admission.kind) {
       case 'settle':
@@ -37,6 +42,7 @@ export async function begin(
       case 'read_grant':
         listen(ctx, entry, signal);
         grant = await readGrant(ctx, entry);
+        now = undefined;
         continue;
       case 'supersede':
         settle(ctx, current as Entry, 'superseded', 'superseded'); // `supersede` needs an active one
@@ -53,7 +59,7 @@ export async function begin(
         break;
     }
     if (grant === 'unread') listen(ctx, entry, signal);
-    activate(ctx, entry);
+    activate(ctx, entry, now);
     return;
   }
 }

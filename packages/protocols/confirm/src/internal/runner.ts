@@ -10,7 +10,7 @@ import type {
   ConfirmationVerdict,
   DecisionDetails,
 } from './confirmation.js';
-import { confirmStep, FOLLOWER_GRACE_MS } from './machine.js';
+import { confirmStep, FOLLOWER_GRACE_MS, timeless } from './machine.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
 
@@ -39,13 +39,23 @@ export function dispatch(
   ctx: GateContext,
   entry: Entry,
   event: ConfirmationEvent,
+  now?: number,
 ): ConfirmationVerdict | undefined {
-  return transition(ctx, entry, event).result;
+  return transition(ctx, entry, event, now).result;
 }
 
-/** `dispatch`, returning the whole transition (for admission). */
-export function transition(ctx: GateContext, entry: Entry, event: ConfirmationEvent): ConfirmationTransition {
-  const done = confirmStep(entry.conf, event, ctx.clock.now(), ctx.rules);
+/**
+ * `dispatch`, returning the whole transition (for admission). The clock is read once per event —
+ * `now` when the caller read it for this event already — and not at all for a timeless one.
+ */
+export function transition(
+  ctx: GateContext,
+  entry: Entry,
+  event: ConfirmationEvent,
+  now?: number,
+): ConfirmationTransition {
+  const at = now ?? (timeless(event) ? Number.NaN : ctx.clock.now());
+  const done = confirmStep(entry.conf, event, at, ctx.rules);
   entry.conf = done.next;
   for (const effect of done.effects) perform(ctx, entry, effect);
   return done;
@@ -57,10 +67,10 @@ export function consumed(result: ConfirmationVerdict | undefined): boolean {
   return result.kind === 'expire' ? result.consumed : true;
 }
 
-/** Prompts an entry: it becomes its session's active confirmation. */
-export function activate(ctx: GateContext, entry: Entry): void {
+/** Prompts an entry (at `now`, when the caller read the clock for this event): it becomes its session's active confirmation. */
+export function activate(ctx: GateContext, entry: Entry, now?: number): void {
   ctx.active.set(entry.conf.record.sessionKey, entry);
-  dispatch(ctx, entry, { type: 'prompt' });
+  dispatch(ctx, entry, { type: 'prompt' }, now);
 }
 
 /** Ends an entry without an answer (abort, supersede, close, a failure), or with another gate's decision. */
