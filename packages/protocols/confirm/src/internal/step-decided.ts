@@ -10,6 +10,7 @@ import type {
   ConfirmRules,
   DecisionDetails,
 } from './confirmation.js';
+import type { Draft } from './draft.js';
 import { mayAnswer } from './step.js';
 
 // The rules of a decided confirmation, pure like `step`: whether a recorded decision is consent
@@ -107,7 +108,7 @@ export function toDecisionOf(
   decidedAt: number,
 ): ConfirmDecision {
   const { record } = c;
-  const decision: Writable<ConfirmDecision> = {
+  const decision: Draft<ConfirmDecision> = {
     id: record.id,
     sessionKey: record.sessionKey,
     action: record.action,
@@ -131,8 +132,6 @@ export function toDecisionOf(
   }
   return decision;
 }
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The `authorize` rule: a recorded decision lets exactly its action run once, when it is a
