@@ -53,6 +53,6 @@ export async function openRequest(
   return new Promise<ConfirmDecision>((resolve) => {
     entry.resolve = resolve;
     // Admitted at the time of the request, unless the consent ledger was awaited meanwhile.
-    void begin(ctx, entry, request.signal, !recorded, consent === undefined ? now : undefined);
+    void begin(ctx, entry, request.signal, !recorded, consent === undefined ? now : ctx.clock.now());
   });
 }

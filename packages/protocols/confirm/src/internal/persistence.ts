@@ -139,10 +139,18 @@ export async function dropPending(
   id: string,
   basis?: Committed<ConfirmationRecord>,
 ): Promise<void> {
-  const done = await ctx.kernel
-    .apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' }, { basis })
-    .catch((error: unknown) => fail(ctx, error, id));
-  if (done !== undefined && !done.ok) await refused(ctx, done, id, undefined);
+  try {
+    const done = await ctx.kernel.apply(
+      ctx.keys.pending(id),
+      PENDING_CODEC,
+      pendingStep,
+      { type: 'drop' },
+      { basis },
+    );
+    if (!done.ok) await refused(ctx, done, id, undefined);
+  } catch (error) {
+    fail(ctx, error, id);
+  }
 }
 
 /** The decision recorded for an id, or `undefined`; a store failure is reported and reads as none. */

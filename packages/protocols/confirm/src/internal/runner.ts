@@ -24,8 +24,11 @@ import { announce, finish } from './announce.js';
 
 /** An entry around a confirmation. */
 export function entryOf(conf: Confirmation, address: SessionAddress): Entry {
-  return { conf, address, io: Promise.resolve() };
+  return { conf, address, io: SETTLED };
 }
+
+/** The writes of an entry that made none yet: one settled promise for all of them. */
+const SETTLED: Promise<unknown> = Promise.resolve();
 
 /** Whether it is settled here (or followed no more). */
 export function isDone(entry: Entry): boolean {
