@@ -1,5 +1,6 @@
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmEvents } from '../events.js';
+import type { ResumeHandler } from '../types.js';
 import type { ConfirmationEffect } from './confirmation.js';
 import { type Entry, fail, type GateContext } from './context.js';
 import type { Draft } from './draft.js';
@@ -30,22 +31,35 @@ export function announce(
   void entry.io.then(() => ctx.events.emit('prompted', announced));
 }
 
-/** Hands a recorded decision to listeners, the waiting caller and a resume handler (a restored confirmation's). */
-export async function finish(
+/**
+ * Hands a recorded decision to listeners and the waiting caller, then to the resume handler of a
+ * restored confirmation (the promise of that handler's run, when there is one).
+ */
+export function finish(
   ctx: GateContext,
   entry: Entry,
   recorded: ConfirmDecision,
   prompted: boolean,
-): Promise<void> {
+): Promise<void> | undefined {
   const { record, restored, remote } = entry.conf;
   const decision = inTime(recorded, prompted ? record.expiresAt : undefined);
   ctx.events.emit('decided', { decision });
   entry.resolve?.(decision);
   const handler = ctx.resume[record.action.name];
-  if (!restored || remote || handler === undefined || decision.reason === 'closed') return;
+  if (!restored || remote || handler === undefined || decision.reason === 'closed') return undefined;
+  return resume(ctx, handler, decision, record.id);
+}
+
+/** Runs a resume handler; a throw or a rejection is reported, never escapes. */
+async function resume(
+  ctx: GateContext,
+  handler: ResumeHandler,
+  decision: ConfirmDecision,
+  id: string,
+): Promise<void> {
   try {
     await handler(decision, ctx.gate as NonNullable<typeof ctx.gate>); // set before any request or restore
   } catch (error) {
-    fail(ctx, error, record.id);
+    fail(ctx, error, id);
   }
 }
