@@ -1,7 +1,7 @@
 import { canonicalJson, type ConsentFact, type JsonValue } from '@parley/core';
 import type { ConfirmDecision } from './decision.js';
 import type { ConfirmEvents } from './events.js';
-import { sha256, toHex, utf8 } from './internal/sha256.js';
+import { sha256Hex } from './internal/sha256.js';
 
 // What a confirmation reports to a consent ledger (`ConfirmGateOptions.ledger`, `@parley/ledger`'s
 // `recordConfirmations`, the tool gate): its facts, built once here so every recorder writes the
@@ -67,10 +67,8 @@ export function promptedFact(prompted: ConfirmEvents['prompted'], attempt: numbe
     confirmationId: id,
     step,
     attempt,
-    ...(text === undefined ? {} : { textDigest: toHex(sha256(utf8(text))) }),
-    ...(card === undefined
-      ? {}
-      : { cardDigest: toHex(sha256(utf8(canonicalJson(card as unknown as JsonValue)))) }),
+    ...(text === undefined ? {} : { textDigest: sha256Hex(text) }),
+    ...(card === undefined ? {} : { cardDigest: sha256Hex(canonicalJson(card as unknown as JsonValue)) }),
     ...(messageId === undefined ? {} : { messageId }),
     // a PlatformOrder is plain JSON (numbers and strings); the interface lacks JsonValue's index signature
     ...(order === undefined ? {} : { platformStamp: order as unknown as JsonValue }),

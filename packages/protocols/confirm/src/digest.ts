@@ -1,6 +1,6 @@
 import { canonicalJson as canonicalText, isParleyError, type JsonValue } from '@parley/core';
 import { ConfirmError } from './errors.js';
-import { sha256, toHex, utf8 } from './internal/sha256.js';
+import { sha256Hex } from './internal/sha256.js';
 
 /**
  * The action a confirmation is about: a name (the action kind, e.g. a tool name) and its
@@ -69,6 +69,6 @@ export function hashAction(action: ConfirmAction): { readonly digest: string; re
     });
   }
   const args = canonicalArgs(action.args === undefined ? {} : action.args); // null is an argument, not {}
-  const digest = toHex(sha256(utf8(`${JSON.stringify(action.name)}\n${args}`)));
+  const digest = sha256Hex(`${JSON.stringify(action.name)}\n${args}`);
   return { digest, args };
 }

@@ -246,7 +246,16 @@ export const DEFAULT_VOCABULARY: Vocabulary = /* @__PURE__ */ defineVocabulary(D
  */
 export function parseReply(text: string, vocabulary: Vocabulary = DEFAULT_VOCABULARY): ReplyVerdict {
   if (typeof text !== 'string') return 'unrecognised';
-  const normal = normalizeReply(text);
+  return verdictOf(normalizeReply(text), vocabulary);
+}
+
+/**
+ * The verdict of a reply already normalised with {@link normalizeReply} (what `parseReply` decides
+ * after normalising): the gate normalises each reply once.
+ *
+ * @internal
+ */
+export function verdictOf(normal: string, vocabulary: Vocabulary): ReplyVerdict {
   if (normal.length === 0 || normal.length > MAX_REPLY_LENGTH) return 'unrecognised';
   if (vocabulary.confirm.has(normal)) return 'confirm';
   if (vocabulary.cancel.has(normal)) return 'cancel';

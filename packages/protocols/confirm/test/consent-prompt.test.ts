@@ -41,6 +41,16 @@ describe('what a prompt shows', () => {
     expect(h.channel.lastSent('g1')?.card?.body).toContain('DROP TABLE orders');
   });
 
+  it('counts a summary in characters, not UTF-16 units: one longer in units but not in characters is shown whole', async () => {
+    const h = await setup();
+    const summary = `DROP ${'🗑'.repeat(MAX_SUMMARY_LENGTH - 5)}`; // each 🗑 is two UTF-16 units
+    expect(summary.length).toBeGreaterThan(MAX_SUMMARY_LENGTH);
+    await h.ask({ summary });
+    const text = h.channel.lastSent('g1')?.text ?? '';
+    expect(text).toContain(summary);
+    expect(text).not.toContain('more characters');
+  });
+
   it('shows a short summary whole, after the action name and digest', async () => {
     const h = await setup();
     await h.ask({ summary: 'DELETE 3 rows' });

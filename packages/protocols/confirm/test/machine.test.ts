@@ -8,7 +8,7 @@ import {
   type ConfirmRules,
   confirmationOf,
 } from '../src/internal/confirmation.js';
-import { confirmStep } from '../src/internal/machine.js';
+import { confirmStep, timeless } from '../src/internal/machine.js';
 import type { ConfirmationRecord } from '../src/internal/records.js';
 
 // The confirm gate's one step (internal): every change of a confirmation's state and every
@@ -208,6 +208,7 @@ const event: fc.Arbitrary<ConfirmationEvent> = fc.oneof(
     order: fc.option(fc.nat(200).map(at), { nil: undefined }),
   }),
   fc.record({ type: fc.constant('send_failed' as const), sends: fc.nat(3) }),
+  fc.record({ type: fc.constant('written' as const), rev: fc.nat(5) }),
   fc.constantFrom<ConfirmationEvent>({ type: 'window_over' }, { type: 'grace_over' }, { type: 'timed' }),
   fc
     .tuple(
@@ -240,6 +241,19 @@ describe('confirmStep over random event sequences', () => {
         c = next;
       }
       expect(decided).toBe(c.state === 'done' ? 1 : 0);
+    },
+  );
+
+  test.prop([fc.array(event, { maxLength: 25 }), fc.nat(100_000), fc.nat(100_000)])(
+    'decides a timeless event (a record written, a send begun) the same at any time, so the runner reads no clock for it',
+    (events, start, other) => {
+      let c = NEW;
+      for (const [i, e] of events.entries()) {
+        const now = start + i * 1_000;
+        const done = confirmStep(c, e, now, RULES);
+        if (timeless(e)) expect(confirmStep(c, e, other, RULES)).toEqual(done);
+        c = done.next;
+      }
     },
   );
 });

@@ -7,7 +7,7 @@ import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it, vi } from 'vitest';
 import { digestAction } from '../src/index.js';
-import { equalBytes, hmacSha256, sha256, toHex, utf8 } from '../src/internal/sha256.js';
+import { equalBytes, hmacSha256, sha256, sha256Hex, toHex, utf8 } from '../src/internal/sha256.js';
 import { buttonToken, setup } from './helpers.js';
 
 vi.mock('@noble/hashes/sha2.js', async (original) => {
@@ -145,6 +145,17 @@ describe('utf8', () => {
     'agrees with TextEncoder on any string',
     (value) => {
       expect([...utf8(value)]).toEqual([...new TextEncoder().encode(value)]);
+    },
+  );
+});
+
+describe('sha256Hex', () => {
+  test.prop([fc.array(fc.string({ unit: 'binary', maxLength: 700 }), { minLength: 1, maxLength: 4 })])(
+    'is the hex SHA-256 of the UTF-8 bytes of each text, whatever the texts hashed before it (its buffer is reused and grows)',
+    (values) => {
+      for (const value of values) {
+        expect(sha256Hex(value)).toBe(toHex(nobleSha256(new TextEncoder().encode(value))));
+      }
     },
   );
 });

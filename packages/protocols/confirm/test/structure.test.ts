@@ -13,6 +13,8 @@ const STEP_RUNNER = 'internal/runner.ts';
 /** The pure rules: the step entry (machine.ts), its data, and the rule files it calls. */
 const STEPS = [
   'internal/machine.ts',
+  'internal/machine-adopt.ts',
+  'internal/draft.ts',
   'internal/confirmation.ts',
   'internal/answers.ts',
   'internal/step.ts',

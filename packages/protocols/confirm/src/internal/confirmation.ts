@@ -216,10 +216,15 @@ export function confirmationOf(
   how: Pick<Confirmation, 'restored' | 'remote' | 'resumable' | 'state' | 'deliveredSeq'>,
 ): Confirmation {
   // A stored one was sent at a moment this gate did not see: every arrival counts as after its send began.
+  // Field by field, in the order of every state the step makes (draft.ts).
   return {
     record,
-    ...how,
+    state: how.state,
+    restored: how.restored,
+    remote: how.remote,
+    resumable: how.resumable,
     sentSeq: record.rev > 0 ? 0 : null,
+    deliveredSeq: how.deliveredSeq,
     seen: record.deliveredAt !== undefined,
     toldEarly: null,
     windowOver: false,

@@ -101,6 +101,11 @@ export interface GateContext {
   readonly countedEvents: RecentMap<string, string>;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
   readonly lately: Map<string, Entry>;
+  /**
+   * The key of the record this gate is writing right now, while the kernel call runs: a store that
+   * reports a change from inside that call (a memory store) reports this gate's own write.
+   */
+  writing: string | undefined;
   closed: boolean;
   /** True until the confirmations persisted before a restart are loaded. */
   loading: boolean;
@@ -162,6 +167,7 @@ export function createContext(
     recentlySettled: createRecentMap({ maxEntries: 10_000 }),
     countedEvents: createRecentMap({ maxEntries: MAX_COUNTED_EVENTS }),
     lately: new Map(),
+    writing: undefined,
     closed: false,
     loading: true,
     ready: Promise.resolve(),

@@ -64,10 +64,9 @@ export function onMessage(
     ignore(ctx, message, countedFor, 'stale_reply'); // a redelivery of an event that already counted: consumed
     return true;
   }
-  const reply = replyOf(message, arrival);
+  const reply = replyOf(message, arrival, (entry?.waiting?.length ?? 0) >= MAX_WAITING);
   if (entry === undefined) return offerToDecided(ctx, message, reply);
-  const waiting = entry.waiting ?? [];
-  let result = dispatch(ctx, entry, { ...reply, full: waiting.length >= MAX_WAITING });
+  let result = dispatch(ctx, entry, reply);
   if (result?.kind === 'before_send') {
     // It reached the gate before this prompt's send began: it may answer the one decided just
     // before ("确认" sent twice); otherwise it does not count here, and the person is told.
@@ -76,6 +75,7 @@ export function onMessage(
   }
   if (result === undefined) return offerToDecided(ctx, message, reply); // settled meanwhile
   if (result.kind === 'hold') {
+    const waiting = entry.waiting ?? [];
     entry.waiting = waiting;
     return new Promise<boolean>((resolve) => {
       waiting.push(() => resolve(onMessage(ctx, message, arrival)));
@@ -89,7 +89,12 @@ export function onMessage(
   return consumed(result);
 }
 
-function replyOf(message: InboundMessage, arrival: number): ConfirmationAnswer & { type: 'reply' } {
+/** A message as a `reply` event; `full` when no more replies may wait for its prompt's delivery. */
+function replyOf(
+  message: InboundMessage,
+  arrival: number,
+  full: boolean,
+): ConfirmationAnswer & { type: 'reply' } {
   return {
     type: 'reply',
     text: message.text,
@@ -97,6 +102,7 @@ function replyOf(message: InboundMessage, arrival: number): ConfirmationAnswer &
     arrival,
     order: message.order,
     bot: message.fromSelf === true || message.senderIsBot === true,
+    full,
   };
 }
 
@@ -223,8 +229,10 @@ function onChange(ctx: GateContext, change: StoreChange): void {
       void adoptRecorded(ctx, entry).then((decision) => decision ?? dropMirror(ctx, entry));
   } else if (entry === undefined) {
     if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
-  } else if (!isDone(entry)) {
-    refresh(ctx, entry, change.version); // taken only when newer (its `rev`), after this gate's own writes
+  } else if (!isDone(entry) && ctx.writing !== key) {
+    // Reported from inside this gate's own write of it: nothing to read back. Otherwise taken only
+    // when newer (its `rev`), after this gate's own writes.
+    refresh(ctx, entry, change.version);
   }
 }
 

@@ -7,12 +7,15 @@ import type {
   ConfirmRules,
   ConfirmationAnswer,
   ConfirmationTransition,
+  ConfirmationVerdict,
   DecisionDetails,
 } from './confirmation.js';
 import type { ConfirmationRecord } from './records.js';
+import { type Draft, recordDraft, stateDraft } from './draft.js';
 import { summaryPages } from './render.js';
-import { step } from './step.js';
-import { admit, adopt } from './step-admit.js';
+import { step, viewOf } from './step.js';
+import { admit } from './step-admit.js';
+import { adoptStored, timeBy } from './machine-adopt.js';
 import { afterwards, decidedInTime, remembered, toDecisionOf } from './step-decided.js';
 
 // A confirmation as one pure step: every change of its state is made here and nowhere else; the
@@ -57,78 +60,67 @@ export function confirmStep(
       return answer(c, event, now, rules);
     case 'admit': {
       const admission = admit(event.view, rules.admit);
-      if (admission.kind === 'queue') return { next: { ...c, state: 'queued' }, effects: [], admission };
-      if (admission.kind !== 'settle') return { next: c, effects: [], admission };
+      if (admission.kind === 'queue') {
+        const next = stateDraft(c);
+        next.state = 'queued';
+        return { next, effects: NONE, admission };
+      }
+      if (admission.kind !== 'settle') return { next: c, effects: NONE, admission };
       const extra = admission.decidedBy === undefined ? undefined : { decidedBy: admission.decidedBy };
       const how = { record: admission.record };
-      return { ...decide(c, admission.outcome, admission.reason, extra, now, rules, how), admission };
+      const done = decide(c, admission.outcome, admission.reason, extra, now, rules, how);
+      return { next: done.next, effects: done.effects, admission };
     }
     case 'prompt': {
-      const record = {
-        ...unsent(c.record),
-        firstPromptedAt: now,
-        promptedAt: now,
-        expiresAt: now + c.record.timeoutMs,
-      };
-      const next = {
-        ...c,
-        record,
-        state: 'prompted' as const,
-        ...notSent,
-        sends: c.sends + 1,
-        windowOver: false,
-      };
+      const r = recordDraft(c.record, false);
+      r.firstPromptedAt = now;
+      r.promptedAt = now;
+      r.expiresAt = now + c.record.timeoutMs;
+      const next = unsentState(c, r);
+      next.state = 'prompted';
+      next.windowOver = false;
       const effects: ConfirmationEffect[] = [
         { type: 'timer', delayMs: c.record.timeoutMs },
         { type: 'write_then_send', kind: 'first', sends: next.sends },
       ];
       return { next, effects };
     }
-    case 'send_begun':
-      return event.sends === c.sends ? { next: { ...c, sentSeq: event.seq }, effects: [] } : same(c);
-    case 'delivered': {
-      if (event.sends !== c.sends) return same(c); // a newer prompt went out meanwhile
-      // Answers that arrive from now on count; those that arrived in flight count when the
-      // platform's order puts them after it. The first prompt's delivery starts the whole window.
-      const first = event.kind === 'first';
-      const { order: _order, ...rest } = c.record;
-      const record = {
-        ...rest,
-        deliveredAt: now,
-        ...(event.order === undefined ? {} : { order: event.order }),
-        ...(first ? { expiresAt: now + c.record.timeoutMs } : {}),
-      };
-      const next = { ...c, record, deliveredSeq: event.seq, seen: true };
-      const effects: ConfirmationEffect[] = first ? [{ type: 'timer', delayMs: c.record.timeoutMs }] : [];
-      // Announced before held answers wake: a ledger hears of the prompt before their decision.
-      effects.push(
-        { type: 'write' },
-        {
-          type: 'announce',
-          step: record.step,
-          reprompt: event.kind === 'reprompt',
-          ...(event.shown === undefined ? {} : { shown: event.shown }),
-          ...(event.order === undefined ? {} : { order: event.order }),
-        },
-        { type: 'wake' },
-      );
-      return { next: first ? { ...next, windowOver: false } : next, effects };
+    case 'send_begun': {
+      if (event.sends !== c.sends) return same(c);
+      const next = stateDraft(c);
+      next.sentSeq = event.seq;
+      return { next, effects: NONE };
     }
-    case 'send_failed':
+    case 'delivered':
+      return event.sends === c.sends ? delivered(c, event, now) : same(c); // else a newer prompt went out meanwhile
+    case 'send_failed': {
       if (event.sends !== c.sends) return same(c);
       // The platform refused it (or its text failed): nobody saw this prompt.
-      return decide({ ...c, sentSeq: null }, 'aborted', 'prompt_failed', undefined, now, rules, {});
-    case 'written':
-      return { next: { ...c, record: { ...c.record, rev: event.rev } }, effects: [] };
+      const unseen = stateDraft(c);
+      unseen.sentSeq = null;
+      return decide(unseen, 'aborted', 'prompt_failed', undefined, now, rules, {});
+    }
+    case 'written': {
+      const r = recordDraft(c.record, true);
+      r.rev = event.rev;
+      const next = stateDraft(c);
+      next.record = r;
+      return { next, effects: NONE };
+    }
     case 'stored':
-      return adoptStored(c, event.record, event.seq, now);
-    case 'timed':
-      return timed(c, now);
-    case 'window_over':
+      return adoptStored(c, event.record, event.seq, now) ?? same(c);
+    case 'timed': {
+      const next = stateDraft(c);
+      return { next, effects: [timeBy(next, now)] };
+    }
+    case 'window_over': {
       // From now on no answer counts, here or anywhere. A follower settles a little after the
       // owner would, so the owner records and announces the timeout while it lives.
-      if (c.remote) return { next: { ...c, windowOver: true }, effects: [{ type: 'grace' }] };
-      return answer({ ...c, windowOver: true }, { type: 'deadline' }, now, rules);
+      const over = stateDraft(c);
+      over.windowOver = true;
+      if (c.remote) return { next: over, effects: [{ type: 'grace' }] };
+      return answer(over, { type: 'deadline' }, now, rules);
+    }
     case 'grace_over':
       return answer(c, { type: 'deadline' }, now, rules);
     case 'settle':
@@ -137,40 +129,78 @@ export function confirmStep(
         adopt: event.adopt,
       });
     case 'drop': {
-      const after = remembered(c, event.decision?.outcome, event.decision?.reason, now, rules);
-      return { next: { ...c, state: 'done', after }, effects: [{ type: 'dropped' }] };
+      const next = stateDraft(c);
+      next.state = 'done';
+      next.after = remembered(c, event.decision?.outcome, event.decision?.reason, now, rules);
+      return { next, effects: [{ type: 'dropped' }] };
     }
   }
 }
 
-const notSent = { sentSeq: null, deliveredSeq: null } as const;
-
-/** The record of a prompt not sent yet: nothing that arrives now counts for it. */
-function unsent(record: ConfirmationRecord): ConfirmationRecord {
-  const { deliveredAt: _delivered, order: _order, ...rest } = record;
-  return rest;
+/**
+ * Whether the step's rules for `event` do not depend on the time: a record written, a send begun.
+ * The runner reads no clock for them (`now` is not read).
+ */
+export function timeless(event: ConfirmationEvent): boolean {
+  return event.type === 'written' || event.type === 'send_begun';
 }
+
+/** No effects: one frozen list for every transition without any. */
+const NONE: readonly ConfirmationEffect[] = Object.freeze([]);
 
 function same(c: Confirmation): ConfirmationTransition {
-  return { next: c, effects: [] };
+  return { next: c, effects: NONE };
 }
 
-/** What the rules read of a confirmation. */
-function viewOf(c: Confirmation) {
-  return {
-    requester: c.record.requester,
-    approvers: c.record.approvers,
-    steps: c.record.steps ?? undefined,
-    step: c.record.step,
-    reprompts: c.record.reprompts,
-    sentSeq: c.sentSeq ?? undefined,
-    deliveredSeq: c.deliveredSeq ?? undefined,
-    order: c.record.order,
-    prompted: c.state === 'prompted',
-    expired: c.windowOver,
-    orphaned: c.restored && !c.remote && !c.resumable,
-  };
+/**
+ * A new state of `c` around `r`, the record of its next prompt (one not sent yet: nothing that
+ * arrives now counts for it).
+ */
+function unsentState(c: Confirmation, r: ConfirmationRecord): Draft<Confirmation> {
+  const next = stateDraft(c);
+  next.record = r;
+  next.sentSeq = null;
+  next.deliveredSeq = null;
+  next.sends = c.sends + 1;
+  return next;
 }
+
+/**
+ * The current prompt's send resolved: answers that arrive from now on count; those that arrived in
+ * flight count when the platform's order puts them after it. The first prompt's delivery starts
+ * the whole window.
+ */
+function delivered(
+  c: Confirmation,
+  event: Extract<ConfirmationEvent, { type: 'delivered' }>,
+  now: number,
+): ConfirmationTransition {
+  const first = event.kind === 'first';
+  const r = recordDraft(c.record, false);
+  r.deliveredAt = now;
+  if (event.order !== undefined) r.order = event.order;
+  if (first) r.expiresAt = now + c.record.timeoutMs;
+  const next = stateDraft(c);
+  next.record = r;
+  next.deliveredSeq = event.seq;
+  next.seen = true;
+  if (first) next.windowOver = false;
+  const announce: Draft<Extract<ConfirmationEffect, { type: 'announce' }>> = {
+    type: 'announce',
+    step: r.step,
+    reprompt: event.kind === 'reprompt',
+  };
+  if (event.shown !== undefined) announce.shown = event.shown;
+  if (event.order !== undefined) announce.order = event.order;
+  // Announced before held answers wake: a ledger hears of the prompt before their decision.
+  const effects: ConfirmationEffect[] = first
+    ? [{ type: 'timer', delayMs: c.record.timeoutMs }, WRITE, announce, WAKE]
+    : [WRITE, announce, WAKE];
+  return { next, effects };
+}
+
+const WRITE: ConfirmationEffect = Object.freeze({ type: 'write' });
+const WAKE: ConfirmationEffect = Object.freeze({ type: 'wake' });
 
 /** A reply, a click or the deadline, judged by the answer rules (`step`). */
 function answer(
@@ -182,42 +212,45 @@ function answer(
   const result = step(viewOf(c), event, now, rules);
   switch (result.kind) {
     case 'expire':
-      return { ...decide(c, 'timed_out', 'timeout', undefined, now, rules, { notice: 'timedOut' }), result };
+      return judged(decide(c, 'timed_out', 'timeout', undefined, now, rules, { notice: 'timedOut' }), result);
     case 'settle':
-      return {
-        ...decide(c, result.outcome, result.reason, result.extra, now, rules, { notice: result.notice }),
+      return judged(
+        decide(c, result.outcome, result.reason, result.extra, now, rules, { notice: result.notice }),
         result,
-      };
+      );
     case 'next_step':
     case 'reprompt': {
       const kind = result.kind === 'next_step' ? 'step' : 'reprompt';
-      const record = {
-        ...unsent(c.record),
-        step: c.record.step + (kind === 'step' ? 1 : 0),
-        reprompts: c.record.reprompts + (kind === 'reprompt' ? 1 : 0),
-        promptedAt: now,
-      };
-      const next = { ...c, record, ...notSent, sends: c.sends + 1 };
+      const r = recordDraft(c.record, false);
+      r.step = c.record.step + (kind === 'step' ? 1 : 0);
+      r.reprompts = c.record.reprompts + (kind === 'reprompt' ? 1 : 0);
+      r.promptedAt = now;
+      const next = unsentState(c, r);
       return { next, effects: [{ type: 'write_then_send', kind, sends: next.sends }], result };
     }
     case 'page': {
       const page = summaryPages(c.record.action, c.record.summary)[c.pages];
-      if (page === undefined) return { next: c, effects: [], result }; // past the last page, none
-      return {
-        next: { ...c, pages: c.pages + 1 },
-        effects: [{ type: 'page', index: c.pages, text: page }],
-        result,
-      };
+      if (page === undefined) return { next: c, effects: NONE, result }; // past the last page, none
+      const next = stateDraft(c);
+      next.pages = c.pages + 1;
+      return { next, effects: [{ type: 'page', index: c.pages, text: page }], result };
     }
     case 'ignore': {
       // Tell the person, once per prompt, that an answer came too early and did not count.
       const prompt = `${c.record.step}.${c.record.reprompts}`;
-      if (result.tooEarly !== true || c.toldEarly === prompt) return { next: c, effects: [], result };
-      return { next: { ...c, toldEarly: prompt }, effects: [{ type: 'notice', name: 'tooEarly' }], result };
+      if (result.tooEarly !== true || c.toldEarly === prompt) return { next: c, effects: NONE, result };
+      const next = stateDraft(c);
+      next.toldEarly = prompt;
+      return { next, effects: [{ type: 'notice', name: 'tooEarly' }], result };
     }
     default:
-      return { next: c, effects: [], result };
+      return { next: c, effects: NONE, result };
   }
+}
+
+/** A transition with what the answer rules made of the reply or click behind it. */
+function judged(done: ConfirmationTransition, result: ConfirmationVerdict): ConfirmationTransition {
+  return { next: done.next, effects: done.effects, result };
 }
 
 /**
@@ -238,9 +271,7 @@ function decide(
   },
 ): ConfirmationTransition {
   // Never 'done' here: a settled confirmation takes no event.
-  const state = c.state as 'new' | 'queued' | 'prompted';
-  const decision =
-    how.adopt ?? toDecisionOf({ ...c.record, state, windowOver: c.windowOver }, outcome, reason, extra, now);
+  const decision = how.adopt ?? toDecisionOf(c, outcome, reason, extra, now);
   const counted = decidedInTime(decision) ? decision.outcome : 'timed_out';
   const effect: ConfirmationEffect = {
     type: 'decided',
@@ -250,50 +281,8 @@ function decide(
     wasStored: c.state === 'prompted',
     notice: how.notice,
   };
-  const after = remembered(c, counted, decision.reason, now, rules);
-  return { next: { ...c, state: 'done', after }, effects: [effect] };
-}
-
-/** Times the window by the stored deadline: what is left of it (over at once when it passed). */
-function timed(c: Confirmation, now: number): ConfirmationTransition {
-  const delayMs = Math.max(0, c.record.expiresAt - now);
-  return { next: { ...c, windowOver: delayMs === 0 }, effects: [{ type: 'timer', delayMs }] };
-}
-
-/**
- * Takes what a newer stored version of its record changes (the pure `adopt` rule): a new prompt
- * went out from another gate (unanswerable until its delivery is known), a delivery is learnt
- * now, the deadline moved. A record is only ever replaced by a newer version of itself.
- */
-function adoptStored(
-  c: Confirmation,
-  stored: ConfirmationRecord,
-  seq: number,
-  now: number,
-): ConfirmationTransition {
-  const adoption = adopt({ ...c.record, delivered: c.deliveredSeq !== null }, stored);
-  if (adoption === undefined) return same(c);
-  let next: Confirmation = { ...c, record: { ...c.record, rev: stored.rev } };
-  if (adoption.prompt !== undefined) {
-    // Sent by another gate, at a moment this one did not see.
-    next = {
-      ...next,
-      record: { ...unsent(next.record), ...adoption.prompt },
-      sentSeq: 0,
-      deliveredSeq: null,
-    };
-  }
-  if (adoption.delivered !== undefined) {
-    const { deliveredAt, order } = adoption.delivered;
-    const record = { ...unsent(next.record), deliveredAt, ...(order === undefined ? {} : { order }) };
-    next = { ...next, record, deliveredSeq: seq, seen: true };
-  }
-  const effects: ConfirmationEffect[] = [];
-  if (adoption.expiresAt !== undefined) {
-    const moved = timed({ ...next, record: { ...next.record, expiresAt: adoption.expiresAt } }, now);
-    next = moved.next;
-    effects.push(...moved.effects);
-  }
-  if (next.deliveredSeq !== null) effects.push({ type: 'wake' }); // answers held while it was in flight
-  return { next, effects };
+  const next = stateDraft(c);
+  next.state = 'done';
+  next.after = remembered(c, counted, decision.reason, now, rules);
+  return { next, effects: [effect] };
 }

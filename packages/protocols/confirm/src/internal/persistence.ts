@@ -10,6 +10,7 @@ import {
   type ConfirmationRecord,
   toDecision,
 } from './records.js';
+import { recordDraft } from './draft.js';
 import { decisionStep, grantStep, pendingStep } from './step-store.js';
 import { allowanceOf } from '../allowance.js';
 
@@ -26,28 +27,42 @@ import { allowanceOf } from '../allowance.js';
  */
 export function persist(ctx: GateContext, entry: Entry, written: (rev: number) => void): Promise<boolean> {
   const snapshot = entry.conf.record; // what this write says, as of now
+  const settled = entry.io.then(() => writePending(ctx, entry, snapshot, written));
+  entry.io = settled;
+  return settled;
+}
+
+/** `persist` once the entry's earlier writes ended; a failure is reported and reads as written. */
+async function writePending(
+  ctx: GateContext,
+  entry: Entry,
+  snapshot: ConfirmationRecord,
+  written: (rev: number) => void,
+): Promise<boolean> {
   const { id } = snapshot;
-  const done = entry.io.then(async () => {
+  try {
     // The version it follows is the one this gate wrote or read last, once the writes before it ended.
     const rev = entry.conf.record.rev;
     const base = rev === 0 ? null : rev;
-    const record = { ...snapshot, rev: rev + 1 };
-    const event = { type: 'write', base, record } as const;
+    const next = recordDraft(snapshot, true);
+    next.rev = rev + 1;
+    const event = { type: 'write', base, record: next } as const;
     // No read when this gate wrote the version it follows: the compare-and-set names that version.
     const basis = basisOf(entry, rev);
-    const result = await ctx.kernel.apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, event, { basis });
+    const key = ctx.keys.pending(id);
+    ctx.writing = key; // a change of `key` reported from inside the call is this write
+    const applying = ctx.kernel.apply(key, PENDING_CODEC, pendingStep, event, { basis });
+    ctx.writing = undefined;
+    const result = await applying;
     if (!result.ok) return await refused(ctx, result, id, true);
     if (result.effects[0] === 'lost') return false;
     entry.committed = result.committed;
-    written(record.rev);
+    written(next.rev);
     return true;
-  });
-  const settled = done.catch((error: unknown) => {
+  } catch (error) {
     fail(ctx, error, id);
     return true;
-  });
-  entry.io = settled;
-  return settled;
+  }
 }
 
 /**
@@ -124,10 +139,18 @@ export async function dropPending(
   id: string,
   basis?: Committed<ConfirmationRecord>,
 ): Promise<void> {
-  const done = await ctx.kernel
-    .apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' }, { basis })
-    .catch((error: unknown) => fail(ctx, error, id));
-  if (done !== undefined && !done.ok) await refused(ctx, done, id, undefined);
+  try {
+    const done = await ctx.kernel.apply(
+      ctx.keys.pending(id),
+      PENDING_CODEC,
+      pendingStep,
+      { type: 'drop' },
+      { basis },
+    );
+    if (!done.ok) await refused(ctx, done, id, undefined);
+  } catch (error) {
+    fail(ctx, error, id);
+  }
 }
 
 /** The decision recorded for an id, or `undefined`; a store failure is reported and reads as none. */

@@ -28,6 +28,8 @@ const MIN_VALUE_LENGTH = 30;
  */
 export function renderSummary(action: RenderedAction, summary: string, paging: boolean): string {
   const head = `[${cut(action.name, MAX_KEY_LENGTH)} · ${action.digest.slice(0, SHORT_DIGEST_LENGTH)}]`;
+  // Its UTF-16 length is at least its count of code points: a short one is shown whole at once.
+  if (summary.length <= MAX_SUMMARY_LENGTH) return `${head} ${summary}`;
   const chars = Array.from(summary);
   if (chars.length <= MAX_SUMMARY_LENGTH) return `${head} ${summary}`;
   const more = chars.length - MAX_SUMMARY_LENGTH;

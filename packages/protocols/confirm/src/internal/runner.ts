@@ -1,4 +1,4 @@
-import type { SessionAddress } from '@parley/bus';
+import type { OutboundInput, SessionAddress } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { type Entry, fail, type GateContext } from './context.js';
@@ -9,12 +9,13 @@ import type {
   ConfirmationTransition,
   ConfirmationVerdict,
   DecisionDetails,
+  PromptShown,
 } from './confirmation.js';
-import { confirmStep, FOLLOWER_GRACE_MS } from './machine.js';
+import type { Draft } from './draft.js';
+import { confirmStep, FOLLOWER_GRACE_MS, timeless } from './machine.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
-
-import { inTime } from './step-decided.js';
+import { announce, finish } from './announce.js';
 
 // The runner of the confirmations of one gate: the only place a confirmation's state changes
 // (to what the pure `confirmStep` returns for an event) and the only place its effects run — store
@@ -23,8 +24,11 @@ import { inTime } from './step-decided.js';
 
 /** An entry around a confirmation. */
 export function entryOf(conf: Confirmation, address: SessionAddress): Entry {
-  return { conf, address, io: Promise.resolve() };
+  return { conf, address, io: SETTLED };
 }
+
+/** The writes of an entry that made none yet: one settled promise for all of them. */
+const SETTLED: Promise<unknown> = Promise.resolve();
 
 /** Whether it is settled here (or followed no more). */
 export function isDone(entry: Entry): boolean {
@@ -39,13 +43,23 @@ export function dispatch(
   ctx: GateContext,
   entry: Entry,
   event: ConfirmationEvent,
+  now?: number,
 ): ConfirmationVerdict | undefined {
-  return transition(ctx, entry, event).result;
+  return transition(ctx, entry, event, now).result;
 }
 
-/** `dispatch`, returning the whole transition (for admission). */
-export function transition(ctx: GateContext, entry: Entry, event: ConfirmationEvent): ConfirmationTransition {
-  const done = confirmStep(entry.conf, event, ctx.clock.now(), ctx.rules);
+/**
+ * `dispatch`, returning the whole transition (for admission). The clock is read once per event —
+ * `now` when the caller read it for this event already — and not at all for a timeless one.
+ */
+export function transition(
+  ctx: GateContext,
+  entry: Entry,
+  event: ConfirmationEvent,
+  now?: number,
+): ConfirmationTransition {
+  const at = now ?? (timeless(event) ? Number.NaN : ctx.clock.now());
+  const done = confirmStep(entry.conf, event, at, ctx.rules);
   entry.conf = done.next;
   for (const effect of done.effects) perform(ctx, entry, effect);
   return done;
@@ -57,10 +71,10 @@ export function consumed(result: ConfirmationVerdict | undefined): boolean {
   return result.kind === 'expire' ? result.consumed : true;
 }
 
-/** Prompts an entry: it becomes its session's active confirmation. */
-export function activate(ctx: GateContext, entry: Entry): void {
+/** Prompts an entry (at `now`, when the caller read the clock for this event): it becomes its session's active confirmation. */
+export function activate(ctx: GateContext, entry: Entry, now?: number): void {
   ctx.active.set(entry.conf.record.sessionKey, entry);
-  dispatch(ctx, entry, { type: 'prompt' });
+  dispatch(ctx, entry, { type: 'prompt' }, now);
 }
 
 /** Ends an entry without an answer (abort, supersede, close, a failure), or with another gate's decision. */
@@ -101,21 +115,9 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
     case 'wake':
       wake(entry);
       break;
-    case 'announce': {
-      // Announced once the delivery is written, so every replica reading the store can judge by it.
-      const announced = {
-        id: record.id,
-        sessionKey: record.sessionKey,
-        step: effect.step,
-        reprompt: effect.reprompt,
-        ...(effect.shown === undefined ? {} : { text: effect.shown.text }),
-        ...(effect.shown?.card === undefined ? {} : { card: effect.shown.card }),
-        ...(effect.order === undefined ? {} : { order: effect.order }),
-        ...(effect.shown?.messageId === undefined ? {} : { messageId: effect.shown.messageId }),
-      };
-      void entry.io.then(() => ctx.events.emit('prompted', announced));
+    case 'announce':
+      announce(ctx, entry, effect);
       break;
-    }
     case 'notice':
       notify(ctx, entry.address, record.id, noticeText(ctx, record, effect.name));
       break;
@@ -151,42 +153,6 @@ function arm(ctx: GateContext, entry: Entry, delayMs: number, event: Confirmatio
     entry.timer = undefined;
     dispatch(ctx, entry, event);
   }, delayMs);
-}
-
-/**
- * Sends the first prompt, the next step or a re-prompt and feeds back what became of it: its
- * send began (answers that reached the gate before never count for it), it was delivered, or it
- * failed (a refused send or a host template that throws).
- */
-async function sendPrompt(
-  ctx: GateContext,
-  entry: Entry,
-  kind: 'first' | 'step' | 'reprompt',
-  sends: number,
-): Promise<void> {
-  const { record } = entry.conf;
-  const text = promptText(ctx, record, kind);
-  if (text === undefined) {
-    dispatch(ctx, entry, { type: 'send_failed', sends });
-    return;
-  }
-  const card = record.steps === null && ctx.cards ? buildCard(ctx, record) : undefined;
-  dispatch(ctx, entry, { type: 'send_begun', sends, seq: ++ctx.arrivals });
-  const result = await ctx.bus.publishOutbound({
-    ...entry.address,
-    text,
-    ...(card === undefined ? {} : { card }),
-  });
-  if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
-  if (result.status === 'rejected') {
-    fail(ctx, result.error ?? result.code, record.id);
-    dispatch(ctx, entry, { type: 'send_failed', sends });
-    return;
-  }
-  const order = result.status === 'sent' ? result.order : undefined;
-  const messageId = result.status === 'sent' ? result.messageId : undefined;
-  const shown = { text, card, ...(messageId === undefined ? {} : { messageId }) };
-  dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
 }
 
 /** Lets the answers that arrived while the prompt was in flight be judged now. */
@@ -261,23 +227,39 @@ function promoteNext(ctx: GateContext, sessionKey: string): void {
   if (next !== undefined) activate(ctx, next);
 }
 
-async function finish(
+/**
+ * Sends the first prompt, the next step or a re-prompt and feeds back what became of it: its
+ * send began (answers that reached the gate before never count for it), it was delivered, or it
+ * failed (a refused send or a host template that throws).
+ */
+async function sendPrompt(
   ctx: GateContext,
   entry: Entry,
-  recorded: ConfirmDecision,
-  prompted: boolean,
+  kind: 'first' | 'step' | 'reprompt',
+  sends: number,
 ): Promise<void> {
-  const { record, restored, remote } = entry.conf;
-  const decision = inTime(recorded, prompted ? record.expiresAt : undefined);
-  ctx.events.emit('decided', { decision });
-  entry.resolve?.(decision);
-  const handler = ctx.resume[record.action.name];
-  if (!restored || remote || handler === undefined || decision.reason === 'closed') return;
-  try {
-    await handler(decision, ctx.gate as NonNullable<typeof ctx.gate>); // set before any request or restore
-  } catch (error) {
-    fail(ctx, error, record.id);
+  const { record } = entry.conf;
+  const text = promptText(ctx, record, kind);
+  if (text === undefined) {
+    dispatch(ctx, entry, { type: 'send_failed', sends });
+    return;
   }
+  const card = record.steps === null && ctx.cards ? buildCard(ctx, record) : undefined;
+  dispatch(ctx, entry, { type: 'send_begun', sends, seq: ++ctx.arrivals });
+  const outbound: Draft<OutboundInput> = { ...entry.address, text };
+  if (card !== undefined) outbound.card = card;
+  const result = await ctx.bus.publishOutbound(outbound);
+  if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
+  if (result.status === 'rejected') {
+    fail(ctx, result.error ?? result.code, record.id);
+    dispatch(ctx, entry, { type: 'send_failed', sends });
+    return;
+  }
+  const order = result.status === 'sent' ? result.order : undefined;
+  const messageId = result.status === 'sent' ? result.messageId : undefined;
+  const shown: Draft<PromptShown> = { text, card };
+  if (messageId !== undefined) shown.messageId = messageId;
+  dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
 }
 
 /** Stops listing an entry as followed from another gate. */

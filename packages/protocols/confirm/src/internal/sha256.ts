@@ -22,6 +22,23 @@ export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
  */
 export function utf8(text: string): Uint8Array {
   const out = new Uint8Array(text.length * 3); // a UTF-16 unit never takes more than 3 bytes
+  return out.subarray(0, encodeInto(text, out));
+}
+
+/**
+ * The SHA-256 digest (hex) of the UTF-8 bytes of `text`: `toHex(sha256(utf8(text)))`, with the
+ * bytes written into one buffer reused by every call (the digest is computed before it returns).
+ */
+export function sha256Hex(text: string): string {
+  if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
+  return toHex(sha256(scratch.subarray(0, encodeInto(text, scratch))));
+}
+
+/** The buffer `sha256Hex` encodes into; grown when a longer text comes. */
+let scratch = new Uint8Array(1024);
+
+/** Writes the UTF-8 bytes of `text` into `out` (at least 3 bytes per UTF-16 unit) and returns how many. */
+function encodeInto(text: string, out: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
@@ -43,7 +60,7 @@ export function utf8(text: string): Uint8Array {
       out[n++] = 0x80 | (code & 63);
     }
   }
-  return out.subarray(0, n);
+  return n;
 }
 
 /** Compares two byte strings in time that depends only on their lengths. */

@@ -10,6 +10,7 @@ import type {
   ConfirmRules,
   DecisionDetails,
 } from './confirmation.js';
+import type { Draft } from './draft.js';
 import { mayAnswer } from './step.js';
 
 // The rules of a decided confirmation, pure like `step`: whether a recorded decision is consent
@@ -85,49 +86,52 @@ export function absorbsAfter(
   return view.seen || (view.sentSeq !== undefined && !(view.remote && reason === 'prompt_failed'));
 }
 
-/** What a decision is built from: the confirmation's facts and its deadline's state. */
-export type DecisionView = Pick<
-  ConfirmationRecord,
-  'id' | 'sessionKey' | 'action' | 'summary' | 'requester' | 'requestedAt' | 'firstPromptedAt' | 'expiresAt'
-> & { readonly state: 'new' | 'queued' | 'prompted'; readonly windowOver: boolean };
+/** What a decision is built from: the confirmation's facts and its deadline's state (never `done`). */
+export interface DecisionView {
+  readonly record: Pick<
+    ConfirmationRecord,
+    'id' | 'sessionKey' | 'action' | 'summary' | 'requester' | 'requestedAt' | 'firstPromptedAt' | 'expiresAt'
+  >;
+  readonly state: Confirmation['state'];
+  readonly windowOver: boolean;
+}
 
 /**
  * The decision a gate makes, built field by field (a literal with spreads is slow in V8); it
  * records the deadline it was decided under, which `decidedInTime` checks wherever it is read.
  */
 export function toDecisionOf(
-  entry: DecisionView,
+  c: DecisionView,
   outcome: ConfirmOutcome,
   reason: DecisionReason,
   extra: DecisionDetails | undefined,
   decidedAt: number,
 ): ConfirmDecision {
-  const decision: Writable<ConfirmDecision> = {
-    id: entry.id,
-    sessionKey: entry.sessionKey,
-    action: entry.action,
-    summary: entry.summary,
-    requester: entry.requester,
+  const { record } = c;
+  const decision: Draft<ConfirmDecision> = {
+    id: record.id,
+    sessionKey: record.sessionKey,
+    action: record.action,
+    summary: record.summary,
+    requester: record.requester,
     outcome,
     reason,
-    requestedAt: entry.requestedAt,
+    requestedAt: record.requestedAt,
     decidedAt,
   };
   if (extra?.decidedBy !== undefined) decision.decidedBy = extra.decidedBy;
   if (extra?.reply !== undefined) decision.reply = extra.reply;
   if (extra?.failedStep !== undefined) decision.failedStep = extra.failedStep;
   if (extra?.allowUntil !== undefined) decision.allowUntil = extra.allowUntil;
-  if (entry.state === 'prompted') {
-    decision.promptedAt = entry.firstPromptedAt;
+  if (c.state === 'prompted') {
+    decision.promptedAt = record.firstPromptedAt;
     // The window is timed by elapsed time here: while it is open, a wall clock stepped past the
     // stored deadline moves the recorded deadline with it, so the decision reads as in time.
-    const { expiresAt } = entry;
-    decision.expiresAt = entry.windowOver ? expiresAt : Math.max(expiresAt, decidedAt + 1);
+    const { expiresAt } = record;
+    decision.expiresAt = c.windowOver ? expiresAt : Math.max(expiresAt, decidedAt + 1);
   }
   return decision;
 }
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The `authorize` rule: a recorded decision lets exactly its action run once, when it is a

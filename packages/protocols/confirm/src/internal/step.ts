@@ -1,10 +1,11 @@
 import { comparePlatformOrder, isPlatformOrder, type PlatformOrder } from '@parley/bus';
 import type { ConfirmStep } from '../decision.js';
 import type { ApproverPolicy } from '../outcomes.js';
-import { normalizeExact, normalizeReply, parseReply } from '../vocabulary.js';
+import { normalizeExact, normalizeReply, verdictOf } from '../vocabulary.js';
 import { mayAnswer } from './approvers.js';
 import type {
   AnswerRules,
+  Confirmation,
   ConfirmationAnswer,
   ConfirmationVerdict,
   DecisionDetails,
@@ -49,6 +50,23 @@ export interface StepView {
 }
 
 export { mayAnswer } from './approvers.js';
+
+/** What the rules read of a confirmation. */
+export function viewOf(c: Confirmation): StepView {
+  return {
+    requester: c.record.requester,
+    approvers: c.record.approvers,
+    steps: c.record.steps ?? undefined,
+    step: c.record.step,
+    reprompts: c.record.reprompts,
+    sentSeq: c.sentSeq ?? undefined,
+    deliveredSeq: c.deliveredSeq ?? undefined,
+    order: c.record.order,
+    prompted: c.state === 'prompted',
+    expired: c.windowOver,
+    orphaned: c.restored && !c.remote && !c.resumable,
+  };
+}
 
 /** The words that ask for the next page of a shortened summary (`summaryPaging`). */
 const PAGE_WORDS: ReadonlySet<string> = new Set(['more', '更多']);
@@ -101,7 +119,7 @@ export function step(
   }
   const normal = normalizeReply(event.text);
   if (rules.paging && PAGE_WORDS.has(normal)) return { kind: 'page' };
-  const verdict = parseReply(event.text, rules.vocabulary);
+  const verdict = verdictOf(normal, rules.vocabulary);
   const extra = { ...by, reply: clip(normal) };
   if (verdict === 'unrecognised') {
     if (rules.unrecognised === 'reprompt' && view.reprompts < rules.maxReprompts) return { kind: 'reprompt' };
