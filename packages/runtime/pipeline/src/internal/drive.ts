@@ -26,26 +26,37 @@ export async function drive(
   const inflight = new Map<string, Promise<void>>();
   let woken = false;
   let resolveSleep: (() => void) | undefined;
+  const wakeWaiters = (): void => {
+    if (waiters.size > 0) for (const wake of [...waiters]) wake();
+  };
   run.wake = () => {
     woken = true;
     resolveSleep?.();
-    for (const wake of [...waiters]) wake();
+    wakeWaiters();
   };
   let leaseTimer: TimerHandle | undefined;
   const prefix = `${env.prefix}node:${runId}:`;
   // What each tick must read again: every node while nothing tells this run what changed (no watch,
-  // before the first tick, after a resync), else the nodes whose watched change it has not seen.
+  // the first tick, after a foreign lease ran out), else the nodes whose watched change it has not
+  // seen. A node this run is working on is read by its own task (its writes start from a fresh
+  // read or fail their compare-and-set), and again once it settles if a change is still unseen.
   let readAll = true;
-  const changed = new Map<string, number | null>(); // node id → version of its latest change
+  const changed = new Map<string, number | null>(); // node id → version of its latest change (null: unknown)
   const unwatch = env.store.watch?.(
     prefix,
     (change) => {
-      changed.set(change.key.slice(prefix.length), change.version);
-      run.wake();
+      const id = change.key.slice(prefix.length);
+      changed.set(id, change.version);
+      // A node whose task is in flight here wakes the loop itself, once its write is kept or its
+      // task settles; a waiting approval hears every change.
+      if (inflight.has(id)) wakeWaiters();
+      else run.wake();
     },
     {
+      // The watch may have missed changes before now: every node read before this is read again,
+      // unless a change heard since (its version at or below what this run holds) says it is current.
       onResync: () => {
-        readAll = true;
+        for (const node of definition.nodes) changed.set(node.id, null);
         run.wake();
       },
     },
@@ -77,7 +88,7 @@ export async function drive(
       const all = readAll;
       readAll = false;
       for (const node of definition.nodes) {
-        if (run.busy.has(node.id) || !(all || stale(node.id))) continue;
+        if (run.busy.has(node.id) || inflight.has(node.id) || !(all || stale(node.id))) continue;
         changed.delete(node.id);
         await loadNode(env, run, node.id);
       }
@@ -204,7 +215,7 @@ async function settleWork(
 
 /** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
 async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promise<RunResult> {
-  await finishHeader(env, run.runId, status);
+  await finishHeader(env, run.header, status);
   env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
   for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id) as NodeRecord;

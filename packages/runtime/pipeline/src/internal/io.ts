@@ -154,6 +154,8 @@ export async function writeNode(
   if (done.ok) {
     keep(run, node, done.record, done.stored); // a release is part of the same write
     if (options.release === true) run.leases.delete(node);
+    // a node that stopped running changes the plan: the drive loop plans on this write at once
+    if (done.record.status !== 'running') run.wake();
     return done.record;
   }
   await lost(env, run, node, done.code);
@@ -192,7 +194,9 @@ export async function holdLease(
     result = await env.kernel.renew(held, { ttlMs });
   } else {
     const force = stored?.owner === env.runnerId; // this runner id's lease from before a restart
-    const basis = run.committed.get(node);
+    // A node last seen pending with no record is expected to have none: its lease is written
+    // without a read, and lands only where the key is still absent (else it is decided on a read).
+    const basis = run.committed.get(node) ?? (stored?.status === 'pending' ? null : undefined);
     let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force, basis });
     if (!acquired.ok && acquired.code === 'lease_held' && !force) {
       // A lease on a node with no data yet (taken just before a start): whose, and until when?
