@@ -11,6 +11,12 @@ import { CorruptRecord, holdLease, loadNode, releaseLease, writeNode } from './i
 import type { NodeEvent } from '../node-step.js';
 import { type ReviewOutcome, runReview } from './review.js';
 
+type Node = PipelineDefinition['nodes'][number];
+
+/** A task's place in `inflight` before its own promise exists. */
+const SETTLED: Promise<void> = Promise.resolve();
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Drives one run to its end: each tick reads the records, applies the pure plan (skips, starts,
  * take-overs of nodes whose owner stopped), then sleeps until a node settles, a decision or another
@@ -23,6 +29,7 @@ export async function drive(
   maxParallel: number,
 ): Promise<RunResult> {
   const { runId, definition } = run;
+  const nodes = definition.nodes; // frozen: indexed loops, as for-of over a frozen array allocates
   const inflight = new Map<string, Promise<void>>();
   let woken = false;
   let resolveSleep: (() => void) | undefined;
@@ -56,7 +63,7 @@ export async function drive(
       // The watch may have missed changes before now: every node read before this is read again,
       // unless a change heard since (its version at or below what this run holds) says it is current.
       onResync: () => {
-        for (const node of definition.nodes) changed.set(node.id, null);
+        for (let i = 0; i < nodes.length; i++) changed.set((nodes[i] as Node).id, null);
         run.wake();
       },
     },
@@ -68,18 +75,20 @@ export async function drive(
     changed.delete(id);
     return version === null || version > (run.committed.get(id)?.storeVersion ?? -1);
   };
+  /** Runs a node's task, in flight from before its first write (which the watch reports at once). */
   const launch = (id: string, task: () => Promise<void>): void => {
-    inflight.set(
-      id,
-      task()
-        .catch((error: unknown) => {
-          run.failure ??= error;
-        })
-        .finally(() => {
-          inflight.delete(id);
-          run.wake();
-        }),
-    );
+    inflight.set(id, SETTLED);
+    inflight.set(id, guarded(id, task));
+  };
+  const guarded = async (id: string, task: () => Promise<void>): Promise<void> => {
+    try {
+      await task();
+    } catch (error) {
+      run.failure ??= error;
+    } finally {
+      inflight.delete(id);
+      run.wake();
+    }
   };
   try {
     for (;;) {
@@ -87,15 +96,20 @@ export async function drive(
       if (run.failure !== undefined || run.controller.signal.reason === 'closed') break;
       const all = readAll;
       readAll = false;
-      for (const node of definition.nodes) {
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i] as Node;
         if (run.busy.has(node.id) || inflight.has(node.id) || !(all || stale(node.id))) continue;
         changed.delete(node.id);
         await loadNode(env, run, node.id);
       }
       const records: Record<string, NodeRecord> = {};
-      for (const [id, record] of run.records) records[id] = record;
+      for (let i = 0; i < nodes.length; i++) {
+        const id = (nodes[i] as Node).id;
+        const record = run.records.get(id);
+        if (record !== undefined) records[id] = record;
+      }
       const plan = planRun(definition, records);
-      const starts = new Set(plan.start);
+      const starts = plan.start.length === 0 ? NONE : new Set(plan.start);
       for (const { id, reason } of plan.skip) {
         await writeNode(env, run, id, { type: 'skip', reason, lifeMs: run.ttlMs });
       }
@@ -103,7 +117,8 @@ export async function drive(
       if (plan.finished && inflight.size === 0) return await finish(env, run, plan.status ?? 'succeeded');
       const now = env.clock.now();
       let nextLease = Number.POSITIVE_INFINITY;
-      for (const node of definition.nodes) {
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i] as Node;
         if (inflight.has(node.id) || run.busy.has(node.id) || inflight.size >= maxParallel) continue;
         const record = records[node.id] as NodeRecord;
         // A node a running review re-runs is that review's: whoever drives the review re-runs it.
@@ -218,6 +233,10 @@ async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promis
   await finishHeader(env, run.header, status);
   env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
-  for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id) as NodeRecord;
+  const defined = run.definition.nodes;
+  for (let i = 0; i < defined.length; i++) {
+    const id = (defined[i] as Node).id;
+    nodes[id] = run.records.get(id) as NodeRecord;
+  }
   return { ok: true, runId: run.runId, status, nodes };
 }
