@@ -75,6 +75,7 @@ export async function drive(
     changed.delete(id);
     return version === null || version > (run.committed.get(id)?.storeVersion ?? -1);
   };
+  let planned: Record<string, NodeRecord> | undefined; // the records the last complete tick planned on
   /** Runs a node's task, in flight from before its first write (which the watch reports at once). */
   const launch = (id: string, task: () => Promise<void>): void => {
     inflight.set(id, SETTLED);
@@ -87,7 +88,11 @@ export async function drive(
       run.failure ??= error;
     } finally {
       inflight.delete(id);
-      run.wake();
+      // The loop plans again unless its last plan already saw the node as it ended and nothing
+      // else waits for the task to end: the run's end, a free slot, a failure, an abort.
+      const seen = planned !== undefined && planned[id] === run.records.get(id);
+      const waiting = inflight.size === 0 || inflight.size === maxParallel - 1;
+      if (!seen || waiting || run.failure !== undefined || run.controller.signal.aborted) run.wake();
     }
   };
   try {
@@ -145,6 +150,7 @@ export async function drive(
           launch(node.id, () => reportUnknown(env, run, node.id, record.owner ?? 'another runner'));
         else launch(node.id, () => settleWork(env, run, node));
       }
+      planned = records;
       env.clock.clearTimeout(leaseTimer);
       if (Number.isFinite(nextLease))
         leaseTimer = env.clock.setTimeout(
