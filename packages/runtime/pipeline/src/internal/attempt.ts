@@ -218,13 +218,24 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
         return controller.signal;
       },
     };
-    Promise.resolve()
-      .then(() => env.work(withSignal))
-      .then(
-        (value) => feed({ type: 'result', value }),
-        (error: unknown) =>
-          feed({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
-      );
+    const failed = (error: unknown): void =>
+      feed({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    // The work runs in a microtask, after this attempt is set up; a value it returns at once
+    // settles the attempt without a promise of its own.
+    queueMicrotask(() => {
+      let value: unknown;
+      try {
+        value = env.work(withSignal);
+        if (typeof (value as PromiseLike<unknown> | null)?.then === 'function') {
+          Promise.resolve(value).then((result) => feed({ type: 'result', value: result }), failed);
+          return;
+        }
+      } catch (error) {
+        failed(error); // thrown by the work, or by a `then` getter of what it returned
+        return;
+      }
+      feed({ type: 'result', value });
+    });
   });
 }
 
