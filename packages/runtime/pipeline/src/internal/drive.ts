@@ -13,6 +13,9 @@ import { type ReviewOutcome, runReview } from './review.js';
 
 type Node = PipelineDefinition['nodes'][number];
 
+/** The options of a write that ends a node and gives its lease back. */
+const RELEASE = { release: true } as const;
+
 /** A task's place in `inflight` before its own promise exists. */
 const SETTLED: Promise<void> = Promise.resolve();
 const NONE: ReadonlySet<string> = new Set();
@@ -209,12 +212,15 @@ async function settleWork(
   if (node.kind === 'approval') return;
   const outcome: ReviewOutcome =
     node.kind === 'review' ? await runReview(env, run, node) : await runWork(env, run, node);
+  if (outcome.ok) {
+    const done = { type: 'end', lifeMs: run.ttlMs, status: 'done', output: outcome.output } as const;
+    await writeNode(env, run, node.id, done, RELEASE);
+    return;
+  }
   const record = run.records.get(node.id) as NodeRecord;
   const end = (event: Omit<Extract<NodeEvent, { type: 'end' }>, 'type' | 'lifeMs'>) =>
-    writeNode(env, run, node.id, { type: 'end', lifeMs: run.ttlMs, ...event }, { release: true });
-  if (outcome.ok) {
-    await end({ status: 'done', output: outcome.output });
-  } else if (outcome.kind === 'stopped') {
+    writeNode(env, run, node.id, { type: 'end', lifeMs: run.ttlMs, ...event }, RELEASE);
+  if (outcome.kind === 'stopped') {
     if (run.controller.signal.reason === 'aborted' && record.status === 'running' && run.leases.has(node.id))
       await end({ status: 'skipped', reason: 'run aborted', code: record.code });
   } else if (outcome.kind === 'escalated') {
@@ -237,7 +243,7 @@ async function settleWork(
 /** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
 async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promise<RunResult> {
   await finishHeader(env, run.header, status);
-  env.events.emit('run', { runId: run.runId, status });
+  if (env.events.listenerCount('run') > 0) env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
   const defined = run.definition.nodes;
   for (let i = 0; i < defined.length; i++) {

@@ -65,7 +65,8 @@ async function begin(
   if (state.closed) run.controller.abort('closed'); // closed while the run's header was being written
   const done = drive(env, run, waiters, state.maxParallel);
   active.set(runId, { run, done, waiters });
-  env.events.emit('run', { runId, status: resumed ? 'resumed' : 'started' });
+  if (env.events.listenerCount('run') > 0)
+    env.events.emit('run', { runId, status: resumed ? 'resumed' : 'started' });
   try {
     return await done;
   } finally {
