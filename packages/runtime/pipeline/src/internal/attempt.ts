@@ -191,15 +191,23 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
     const controller = lazyAbort();
     let state: AttemptState | undefined;
     let timer: TimerHandle | undefined;
+    // The deadline's timer is set once the work is pending: work that answers at once (or throws)
+    // settles the attempt in the same microtask, with no timer to set and clear.
+    let waitUntil: number | undefined;
+    let pending = false;
+    const arm = (deadlineAt: number): void => {
+      env.clock.clearTimeout(timer);
+      const ms = Math.max(deadlineAt - env.clock.now(), 0);
+      timer = env.clock.setTimeout(() => feed({ type: 'timer' }), ms);
+    };
     const onAbort = (): void => feed({ type: 'stop', message: 'run stopped' });
     const feed = (event: AttemptEvent): void => {
       const step = attemptStep(state, event, env.clock.now());
       state = step.value;
       for (const effect of step.effects) {
         if (effect.type === 'wait') {
-          env.clock.clearTimeout(timer);
-          const ms = Math.max(effect.deadlineAt - env.clock.now(), 0);
-          timer = env.clock.setTimeout(() => feed({ type: 'timer' }), ms);
+          waitUntil = effect.deadlineAt;
+          if (pending) arm(waitUntil);
         } else if (effect.type === 'ignored') {
           env.events.emit('ignored', { runId: run.runId, node: context.node.id, code: effect.code });
         } else if (effect.type === 'abort') controller.abort(new Error(effect.reason));
@@ -227,6 +235,8 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
       try {
         value = env.work(withSignal);
         if (typeof (value as PromiseLike<unknown> | null)?.then === 'function') {
+          pending = true;
+          if (state?.outcome === undefined && waitUntil !== undefined) arm(waitUntil);
           Promise.resolve(value).then((result) => feed({ type: 'result', value: result }), failed);
           return;
         }

@@ -71,12 +71,18 @@ export async function drive(
       },
     },
   );
+  /** Whether the watch reported a change of the node newer than the record this run holds. */
+  const unheard = (id: string): boolean => {
+    const version = changed.get(id);
+    return (
+      version !== undefined && (version === null || version > (run.committed.get(id)?.storeVersion ?? -1))
+    );
+  };
   const stale = (id: string): boolean => {
     if (readAll || unwatch === undefined) return true;
-    const version = changed.get(id);
-    if (version === undefined) return false;
+    const news = unheard(id);
     changed.delete(id);
-    return version === null || version > (run.committed.get(id)?.storeVersion ?? -1);
+    return news;
   };
   let planned: Record<string, NodeRecord> | undefined; // the records the last complete tick planned on
   /** Runs a node's task, in flight from before its first write (which the watch reports at once). */
@@ -91,9 +97,10 @@ export async function drive(
       run.failure ??= error;
     } finally {
       inflight.delete(id);
-      // The loop plans again unless its last plan already saw the node as it ended and nothing
-      // else waits for the task to end: the run's end, a free slot, a failure, an abort.
-      const seen = planned !== undefined && planned[id] === run.records.get(id);
+      // The loop plans again unless its last plan already saw the node as it ended, no change
+      // it has not seen came while the task ran, and nothing else waits for the task to end: the
+      // run's end, a free slot, a failure, an abort.
+      const seen = planned !== undefined && planned[id] === run.records.get(id) && !unheard(id);
       const waiting = inflight.size === 0 || inflight.size === maxParallel - 1;
       if (!seen || waiting || run.failure !== undefined || run.controller.signal.aborted) run.wake();
     }
