@@ -5,7 +5,11 @@ import { do_not_optimize, measure } from 'mitata';
 
 /** Builds the operation to time; setup runs once, outside the measurement. An operation returning a promise is awaited. */
 export type TimeCase = () => (() => unknown) | Promise<() => unknown>;
-/** Builds one live instance whose retained heap is measured (returned value is kept alive). */
+/**
+ * Builds one live instance whose retained heap is measured (returned value is kept alive). In a
+ * suite with `settle: true` it returns a promise, awaited before the next instance is built, and
+ * what it resolves to is kept.
+ */
 export type MemoryCase = () => unknown;
 
 /** A comparison `npm run bench` prints; with no threshold it is a reference, shown with `·` and not judged. */
@@ -20,12 +24,20 @@ export interface Goal {
   readonly slowerByAtMost?: number;
   /** For memory suites: `case` retains at most this many bytes per instance. */
   readonly maxBytes?: number;
+  /** For memory suites: `case` retains at most this fraction of what `vs` retains per instance. */
+  readonly maxRatio?: number;
 }
 
 export interface SuiteDefinition {
   readonly kind?: 'time' | 'memory';
   /** For memory suites: instances created per measurement; 100 000 by default. */
   readonly instances?: number;
+  /**
+   * For memory suites: each instance is a promise (a run, say), awaited before the next one starts;
+   * the heap it leaves behind once settled is measured, after as many warm-up instances as a tenth
+   * of `instances` (at most 500) so compiled code and caches filled once are not counted.
+   */
+  readonly settle?: boolean;
   readonly cases: Readonly<Record<string, TimeCase | MemoryCase>>;
   readonly goals?: readonly Goal[];
 }
@@ -65,7 +77,11 @@ async function dispatch(): Promise<void> {
     return;
   }
   if ((definition.kind ?? 'time') === 'memory') {
-    const bytes = measureRetained(make as MemoryCase, definition.instances ?? 100_000);
+    const count = definition.instances ?? 100_000;
+    const bytes =
+      definition.settle === true
+        ? await measureSettled(make as MemoryCase, count)
+        : measureRetained(make as MemoryCase, count);
     process.stdout.write(`${JSON.stringify({ bytes })}\n`);
     return;
   }
@@ -156,6 +172,32 @@ function measureRetained(make: MemoryCase, count: number): number {
   gc();
   gc();
   const after = process.memoryUsage().heapUsed;
+  do_not_optimize(kept);
+  return (after - before) / count;
+}
+
+/**
+ * Memory left behind per instance of an async `make`, each awaited before the next (see `settle`):
+ * the V8 heap plus the memory of ArrayBuffers, which lives outside it (a `Uint8Array` from
+ * `TextEncoder`, as LangGraph's checkpointer keeps, is not in `heapUsed`).
+ */
+async function measureSettled(make: MemoryCase, count: number): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('Memory suites need node --expose-gc');
+  const used = (): number => {
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
+  };
+  const warmUp = Math.min(500, Math.ceil(count / 10));
+  for (let i = 0; i < warmUp; i++) await make();
+  gc();
+  gc();
+  const before = used();
+  const kept: unknown[] = new Array(count);
+  for (let i = 0; i < count; i++) kept[i] = await make();
+  gc();
+  gc();
+  const after = used();
   do_not_optimize(kept);
   return (after - before) / count;
 }

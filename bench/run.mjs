@@ -65,8 +65,10 @@ for (const file of files) {
       let ok = true;
       if (suite.kind === 'memory') {
         const ratio = b ? b.bytes / a.bytes : undefined;
-        ok = goal.maxBytes === undefined || a.bytes <= goal.maxBytes;
-        line = `${goal.case}: ${fmtBytes(a.bytes)}${goal.maxBytes ? ` (goal ≤ ${fmtBytes(goal.maxBytes)})` : ''}${ratio ? `, ${ratio.toFixed(1)}× less than ${goal.vs}` : ''}`;
+        ok =
+          (goal.maxBytes === undefined || a.bytes <= goal.maxBytes) &&
+          (goal.maxRatio === undefined || (b !== undefined && a.bytes <= goal.maxRatio * b.bytes));
+        line = `${goal.case}: ${fmtBytes(a.bytes)}${goal.maxBytes ? ` (goal ≤ ${fmtBytes(goal.maxBytes)})` : ''}${ratio ? `, ${ratio.toFixed(1)}× less than ${goal.vs} (${fmtBytes(b.bytes)}; ${(1 / ratio).toFixed(2)}× of it${goal.maxRatio ? `, goal ≤ ${goal.maxRatio}×` : ''})` : ''}`;
       } else {
         const ratio = b.avgNs / a.avgNs;
         if (goal.fasterBy !== undefined) ok = ratio >= goal.fasterBy;
@@ -91,13 +93,22 @@ for (const file of files) {
         // Time: how many times faster the case is than what it is compared with (below 1: slower).
         ratio: suite.kind === 'memory' ? undefined : b.avgNs / a.avgNs,
         bytes: suite.kind === 'memory' ? a.bytes : undefined,
-        goal: { fasterBy: goal.fasterBy, slowerByAtMost: goal.slowerByAtMost, maxBytes: goal.maxBytes },
+        goal: {
+          fasterBy: goal.fasterBy,
+          slowerByAtMost: goal.slowerByAtMost,
+          maxBytes: goal.maxBytes,
+          maxRatio: goal.maxRatio,
+        },
+        // Memory: what the case retains per instance as a fraction of what it is compared with.
+        share: suite.kind === 'memory' && b ? a.bytes / b.bytes : undefined,
         ok,
         load: loadavg()[0],
       });
       if (!ok) missed++;
       // A comparison without a threshold is a reference for reading the others: shown, not judged.
-      const judged = [goal.fasterBy, goal.slowerByAtMost, goal.maxBytes].some((t) => t !== undefined);
+      const judged = [goal.fasterBy, goal.slowerByAtMost, goal.maxBytes, goal.maxRatio].some(
+        (t) => t !== undefined,
+      );
       const mark = judged ? (ok ? '✓' : '✗') : '·';
       console.log(`  ${mark} ${line}`);
       summary.push(`${mark} ${suite.name}: ${line}`);

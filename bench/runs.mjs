@@ -54,14 +54,16 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const times = (r) => (r >= 1 ? `${r.toFixed(2)}× faster` : `${(1 / r).toFixed(2)}× slower`);
-const goalText = ({ fasterBy, slowerByAtMost, maxBytes }) =>
+const goalText = ({ fasterBy, slowerByAtMost, maxBytes, maxRatio }) =>
   fasterBy !== undefined
     ? `≥ ${fasterBy}× faster`
     : slowerByAtMost !== undefined
       ? `≤ ${slowerByAtMost}× slower`
       : maxBytes !== undefined
         ? `≤ ${maxBytes} B`
-        : '—';
+        : maxRatio !== undefined
+          ? `≤ ${maxRatio}× of it`
+          : '—';
 
 const loads = all.flat().map((r) => r.load);
 console.log(
@@ -79,8 +81,10 @@ for (const first of all[0] ?? []) {
   const judged = Object.values(first.goal).some((t) => t !== undefined);
   const met = same.filter((r) => r.ok).length;
   const memory = first.kind === 'memory';
-  const values = same.map((r) => (memory ? r.bytes : r.ratio));
-  const show = (v) => (memory ? `${v.toFixed(0)} B` : times(v));
+  // A memory goal against another case shows the share of it; other memory goals the bytes.
+  const share = memory && first.goal.maxRatio !== undefined;
+  const values = same.map((r) => (share ? r.share : memory ? r.bytes : r.ratio));
+  const show = (v) => (share ? `${v.toFixed(2)}×` : memory ? `${v.toFixed(0)} B` : times(v));
   const range = `${show(Math.min(...values))} – ${show(Math.max(...values))}`;
   const verdict = judged ? (met >= runs - 1 ? `${met} of ${runs}` : `**${met} of ${runs}**`) : '—';
   console.log(

@@ -37,42 +37,69 @@ const State = Annotation.Root({
 type S = typeof State.State;
 const node = (id: string) => (_: S) => ({ outputs: { [id]: { node: id } } });
 
+/** Parley's runner on a fresh memory store: each call starts the next run of the quant DAG. */
+function parleyRuns(): () => Promise<unknown> {
+  const runner = createPipelineRunner({
+    store: createMemoryStore(),
+    work: (ctx) => (ctx.node.kind === 'review' ? { verdict: 'pass' } : { node: ctx.node.id }),
+  });
+  let n = 0;
+  return () => runner.start(quant, { runId: `r${n++}` });
+}
+
+/** LangGraph's compiled graph with a fresh MemorySaver: each call invokes it on a new thread. */
+function langgraphRuns(): () => Promise<unknown> {
+  const graph = new StateGraph(State)
+    .addNode('intel', node('intel'))
+    .addNode('structure', node('structure'))
+    .addNode('bull', node('bull'))
+    .addNode('bear', node('bear'))
+    .addNode('converge', node('converge'))
+    .addNode('review', () => ({ outputs: { review: { verdict: 'pass' } } }))
+    .addNode('data_analysis', node('data_analysis'))
+    .addEdge(START, 'intel')
+    .addEdge('intel', 'structure')
+    .addEdge('structure', 'bull')
+    .addEdge('structure', 'bear')
+    .addEdge(['bull', 'bear'], 'converge')
+    .addEdge('converge', 'review')
+    .addConditionalEdges('review', (s: S) =>
+      (s.outputs['review'] as { verdict?: string } | undefined)?.verdict === 'pass' ? 'data_analysis' : END,
+    )
+    .addEdge('data_analysis', END)
+    .compile({ checkpointer: new MemorySaver() });
+  let n = 0;
+  return () => graph.invoke({}, { configurable: { thread_id: `t${n++}` } });
+}
+
 suite('pipeline: one run of the quant DAG (memory store / MemorySaver)', {
   cases: {
-    'parley pipeline runner': () => {
-      const runner = createPipelineRunner({
-        store: createMemoryStore(),
-        work: (ctx) => (ctx.node.kind === 'review' ? { verdict: 'pass' } : { node: ctx.node.id }),
-      });
-      let n = 0;
-      return () => runner.start(quant, { runId: `r${n++}` });
-    },
-    'langgraph StateGraph': () => {
-      const graph = new StateGraph(State)
-        .addNode('intel', node('intel'))
-        .addNode('structure', node('structure'))
-        .addNode('bull', node('bull'))
-        .addNode('bear', node('bear'))
-        .addNode('converge', node('converge'))
-        .addNode('review', () => ({ outputs: { review: { verdict: 'pass' } } }))
-        .addNode('data_analysis', node('data_analysis'))
-        .addEdge(START, 'intel')
-        .addEdge('intel', 'structure')
-        .addEdge('structure', 'bull')
-        .addEdge('structure', 'bear')
-        .addEdge(['bull', 'bear'], 'converge')
-        .addEdge('converge', 'review')
-        .addConditionalEdges('review', (s: S) =>
-          (s.outputs['review'] as { verdict?: string } | undefined)?.verdict === 'pass'
-            ? 'data_analysis'
-            : END,
-        )
-        .addEdge('data_analysis', END)
-        .compile({ checkpointer: new MemorySaver() });
-      let n = 0;
-      return () => graph.invoke({}, { configurable: { thread_id: `t${n++}` } });
-    },
+    'parley pipeline runner': parleyRuns,
+    'langgraph StateGraph': langgraphRuns,
   },
   // Both orchestrate seven nodes with no work inside them; the runner should stay at least 15× faster.
   goals: [{ case: 'parley pipeline runner', vs: 'langgraph StateGraph', fasterBy: 15 }],
+});
+
+// What a finished run leaves on the heap: the runner's records in its memory store (the header, seven
+// node records, the review gate's record) against MemorySaver's checkpoints and pending writes of the
+// thread. Each run is awaited before the next; its result is dropped, so only what the store or the
+// checkpointer keeps is counted (heap growth after two forced collections, divided by the runs).
+let parleyHeap: (() => Promise<unknown>) | undefined;
+let langgraphHeap: (() => Promise<unknown>) | undefined;
+suite('pipeline: heap left per run of the quant DAG (memory store / MemorySaver)', {
+  kind: 'memory',
+  settle: true,
+  instances: 2_000,
+  cases: {
+    'parley pipeline runner': () => {
+      parleyHeap ??= parleyRuns();
+      return parleyHeap().then(() => undefined);
+    },
+    'langgraph StateGraph': () => {
+      langgraphHeap ??= langgraphRuns();
+      return langgraphHeap().then(() => undefined);
+    },
+  },
+  goals: [{ case: 'parley pipeline runner', vs: 'langgraph StateGraph', maxRatio: 0.3 }],
 });

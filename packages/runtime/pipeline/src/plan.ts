@@ -2,6 +2,8 @@ import type { NodeRecord, NodeStatus, RunStatus } from './records.js';
 import { isFinal } from './records.js';
 import type { PipelineDefinition } from './types.js';
 
+type PipelineNode = PipelineDefinition['nodes'][number];
+
 /**
  * What a run should do next, computed from its definition and its nodes' records alone.
  *
@@ -51,18 +53,24 @@ export function planRun(
   records: Readonly<Record<string, NodeRecord | undefined>>,
 ): RunPlan {
   // Nodes come in definition order, so a dependency skipped in this same pass is seen after it.
+  // Indexed loops: a definition's lists are frozen, and for-of over a frozen array allocates.
+  const nodes = definition.nodes;
   const skipped = new Set<string>();
   const statusOf = (id: string): NodeStatus =>
     skipped.has(id) ? 'skipped' : (records[id]?.status ?? 'pending');
   let aborted: string | undefined;
-  for (const node of definition.nodes) if (records[node.id]?.abort === true) aborted ??= node.id;
+  for (let i = 0; i < nodes.length; i++) {
+    const id = (nodes[i] as PipelineNode).id;
+    if (records[id]?.abort === true) aborted ??= id;
+  }
   const start: string[] = [];
   const skip: { id: string; reason: string }[] = [];
   const skipWith = (id: string, reason: string): void => {
     skip.push({ id, reason });
     skipped.add(id);
   };
-  for (const node of definition.nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as PipelineNode;
     if (statusOf(node.id) !== 'pending') continue;
     if (aborted !== undefined) {
       skipWith(node.id, `run aborted at ${aborted}`);
@@ -70,7 +78,9 @@ export function planRun(
     }
     let ready = true;
     let blocked: string | undefined;
-    for (const dep of node.dependsOn) {
+    const deps = node.dependsOn;
+    for (let d = 0; d < deps.length; d++) {
+      const dep = deps[d] as string;
       const status = statusOf(dep);
       if (status === 'done') continue;
       ready = false;
@@ -102,8 +112,8 @@ export function planRun(
     }
     start.push(node.id);
   }
-  for (const node of definition.nodes) {
-    if (!isFinal(statusOf(node.id))) return { start, skip, finished: false };
+  for (let i = 0; i < nodes.length; i++) {
+    if (!isFinal(statusOf((nodes[i] as PipelineNode).id))) return { start, skip, finished: false };
   }
   const all = definition.nodes.map((node) => statusOf(node.id));
   const runStatus = all.includes('failed')

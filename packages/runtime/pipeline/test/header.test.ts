@@ -77,24 +77,37 @@ describe('the run header', () => {
     expect(await setup.store.get(KEY)).toBe('garbage');
   });
 
-  it.each([
-    ['read', { getEntry: 2 }],
-    ['written', { compareAndSet: 2 }],
-  ])(
-    'ends the run store_failed when the header cannot be %s at the end, and a resume finishes it',
-    async (_what, failOn) => {
-      const { clock, store, inner } = failing(failOn);
-      const first = setUp(() => ({}), { clock, store });
-      const result = await drive(clock, first.runner.start(pipeline, { runId: 'r1' }));
-      expect(result).toMatchObject({ ok: false, code: 'store_failed' });
-      const second = setUp(() => ({}), { clock, store: inner });
-      const resumed = await drive(clock, second.runner.resume(pipeline, { runId: 'r1' }));
-      expect(resumed.ok && resumed.status).toBe('succeeded');
-      expect(second.calls).toEqual([]); // the node was done: it does not run again
-    },
-  );
+  it('ends the run store_failed when the header cannot be written at the end, and a resume finishes it', async () => {
+    const { clock, store, inner } = failing({ compareAndSet: 2 });
+    const first = setUp(() => ({}), { clock, store });
+    const result = await drive(clock, first.runner.start(pipeline, { runId: 'r1' }));
+    expect(result).toMatchObject({ ok: false, code: 'store_failed' });
+    const second = setUp(() => ({}), { clock, store: inner });
+    const resumed = await drive(clock, second.runner.resume(pipeline, { runId: 'r1' }));
+    expect(resumed.ok && resumed.status).toBe('succeeded');
+    expect(second.calls).toEqual([]); // the node was done: it does not run again
+  });
 
-  it('reads the header once to create it and once to finish it: the final write reuses that read', async () => {
+  it('reads the header again at the end when it changed since, and ends store_failed when that read fails', async () => {
+    const { clock, store, inner } = failing({ getEntry: 1 });
+    const first = setUp(
+      async () => {
+        // the header rewritten as it was: a new version the final write must read first
+        const header = await inner.getEntry(KEY);
+        if (header !== undefined) await inner.set(KEY, header.value);
+        return {};
+      },
+      { clock, store },
+    );
+    const result = await drive(clock, first.runner.start(pipeline, { runId: 'r1' }));
+    expect(result).toMatchObject({ ok: false, code: 'store_failed' });
+    const second = setUp(() => ({}), { clock, store: inner });
+    const resumed = await drive(clock, second.runner.resume(pipeline, { runId: 'r1' }));
+    expect(resumed.ok && resumed.status).toBe('succeeded');
+    expect(second.calls).toEqual([]);
+  });
+
+  it('writes the header twice and never reads it: a new run starts from no record, and its end from the header it wrote', async () => {
     const clock = createManualClock();
     const inner = createMemoryStore({ clock });
     const ops: string[] = [];
@@ -112,6 +125,6 @@ describe('the run header', () => {
     const { runner } = setUp(() => ({}), { clock, store });
     const result = await drive(clock, runner.start(pipeline, { runId: 'r1' }));
     expect(result.ok && result.status).toBe('succeeded');
-    expect(ops).toEqual(['read', 'write', 'read', 'write']);
+    expect(ops).toEqual(['write', 'write']);
   });
 });

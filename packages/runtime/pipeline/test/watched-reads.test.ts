@@ -86,13 +86,61 @@ describe('what the drive loop reads', () => {
       outputs.push(result.ok ? result.nodes : undefined);
     }
     expect(outputs[0]).toEqual(outputs[1]);
-    // 18 reads for four nodes: each node is read by the first tick and by its lease (a pending node
-    // has no record to start from), and once more when a change it did not make in this cache (a
-    // dependency's end, a lease given back) arrives; its start and end writes start from the record
-    // it holds. Reading every node on every wake, as the loop once did, was 74 here; writes that
-    // read first, 22.
-    expect(watched.reads.count).toBeLessThanOrEqual(18);
+    // 8 reads for four nodes (the next test counts them per node). Reading every node on every
+    // wake, as the loop once did, was 74 here; writes that read first, 22; leases that read first,
+    // a loop that re-read what its own tasks wrote and every node again when the watch went live, 18.
+    expect(watched.reads.count).toBeLessThanOrEqual(8);
     expect(watched.reads.count).toBeLessThanOrEqual(plain.reads.count);
+  });
+
+  it('reads each node twice and writes it three times per run, the header never read', async () => {
+    const clock = createManualClock();
+    const inner = createMemoryStore({ clock });
+    const reads: Record<string, number> = {};
+    const writes: Record<string, number> = {};
+    const tally = (counts: Record<string, number>, key: string): void => {
+      counts[key] = (counts[key] ?? 0) + 1;
+    };
+    const store: Store = {
+      ...inner,
+      getEntry: (key) => {
+        tally(reads, key);
+        return inner.getEntry(key);
+      },
+      compareAndSet: (key, ...rest) => {
+        tally(writes, key);
+        return inner.compareAndSet(key, ...rest);
+      },
+    };
+    const { runner } = setUp((ctx) => ({ node: ctx.node.id }), { clock, store });
+    const result = await drive(clock, runner.start(pipeline, { runId: 'r1' }));
+    expect(result.ok && result.status).toBe('succeeded');
+    const perNode = (counts: Record<string, number>) =>
+      Object.fromEntries(
+        ['run:r1', ...pipeline.nodes.map((n) => `node:r1:${n.id}`)].map((k) => [
+          k,
+          counts[`pipeline:${k}`] ?? 0,
+        ]),
+      );
+    // Each node is read by the first tick (the watch is live from the start, so its 'subscribed'
+    // resync finds nothing unheard), and by its start: the lease taken on a node with no record
+    // holds no data to start from. Its lease is written without a read (the node had no record),
+    // its end starts from its start, and the loop does not read what its own tasks wrote.
+    expect(perNode(reads)).toEqual({
+      'run:r1': 0,
+      'node:r1:intel': 2,
+      'node:r1:bull': 2,
+      'node:r1:bear': 2,
+      'node:r1:converge': 2,
+    });
+    // the lease, the start and the end (which gives the lease back); the header created and finished
+    expect(perNode(writes)).toEqual({
+      'run:r1': 2,
+      'node:r1:intel': 3,
+      'node:r1:bull': 3,
+      'node:r1:bear': 3,
+      'node:r1:converge': 3,
+    });
   });
 
   it('reads every node again when the watch may have missed changes, and sees another runner finish', async () => {

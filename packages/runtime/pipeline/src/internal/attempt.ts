@@ -191,15 +191,23 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
     const controller = lazyAbort();
     let state: AttemptState | undefined;
     let timer: TimerHandle | undefined;
+    // The deadline's timer is set once the work is pending: work that answers at once (or throws)
+    // settles the attempt in the same microtask, with no timer to set and clear.
+    let waitUntil: number | undefined;
+    let pending = false;
+    const arm = (deadlineAt: number): void => {
+      env.clock.clearTimeout(timer);
+      const ms = Math.max(deadlineAt - env.clock.now(), 0);
+      timer = env.clock.setTimeout(() => feed({ type: 'timer' }), ms);
+    };
     const onAbort = (): void => feed({ type: 'stop', message: 'run stopped' });
     const feed = (event: AttemptEvent): void => {
       const step = attemptStep(state, event, env.clock.now());
       state = step.value;
       for (const effect of step.effects) {
         if (effect.type === 'wait') {
-          env.clock.clearTimeout(timer);
-          const ms = Math.max(effect.deadlineAt - env.clock.now(), 0);
-          timer = env.clock.setTimeout(() => feed({ type: 'timer' }), ms);
+          waitUntil = effect.deadlineAt;
+          if (pending) arm(waitUntil);
         } else if (effect.type === 'ignored') {
           env.events.emit('ignored', { runId: run.runId, node: context.node.id, code: effect.code });
         } else if (effect.type === 'abort') controller.abort(new Error(effect.reason));
@@ -218,13 +226,26 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: NodeContext): Promise<
         return controller.signal;
       },
     };
-    Promise.resolve()
-      .then(() => env.work(withSignal))
-      .then(
-        (value) => feed({ type: 'result', value }),
-        (error: unknown) =>
-          feed({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
-      );
+    const failed = (error: unknown): void =>
+      feed({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    // The work runs in a microtask, after this attempt is set up; a value it returns at once
+    // settles the attempt without a promise of its own.
+    queueMicrotask(() => {
+      let value: unknown;
+      try {
+        value = env.work(withSignal);
+        if (typeof (value as PromiseLike<unknown> | null)?.then === 'function') {
+          pending = true;
+          if (state?.outcome === undefined && waitUntil !== undefined) arm(waitUntil);
+          Promise.resolve(value).then((result) => feed({ type: 'result', value: result }), failed);
+          return;
+        }
+      } catch (error) {
+        failed(error); // thrown by the work, or by a `then` getter of what it returned
+        return;
+      }
+      feed({ type: 'result', value });
+    });
   });
 }
 

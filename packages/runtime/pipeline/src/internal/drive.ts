@@ -11,6 +11,15 @@ import { CorruptRecord, holdLease, loadNode, releaseLease, writeNode } from './i
 import type { NodeEvent } from '../node-step.js';
 import { type ReviewOutcome, runReview } from './review.js';
 
+type Node = PipelineDefinition['nodes'][number];
+
+/** The options of a write that ends a node and gives its lease back. */
+const RELEASE = { release: true } as const;
+
+/** A task's place in `inflight` before its own promise exists. */
+const SETTLED: Promise<void> = Promise.resolve();
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Drives one run to its end: each tick reads the records, applies the pure plan (skips, starts,
  * take-overs of nodes whose owner stopped), then sleeps until a node settles, a decision or another
@@ -23,52 +32,78 @@ export async function drive(
   maxParallel: number,
 ): Promise<RunResult> {
   const { runId, definition } = run;
+  const nodes = definition.nodes; // frozen: indexed loops, as for-of over a frozen array allocates
   const inflight = new Map<string, Promise<void>>();
   let woken = false;
   let resolveSleep: (() => void) | undefined;
+  const wakeWaiters = (): void => {
+    if (waiters.size > 0) for (const wake of [...waiters]) wake();
+  };
   run.wake = () => {
     woken = true;
     resolveSleep?.();
-    for (const wake of [...waiters]) wake();
+    wakeWaiters();
   };
   let leaseTimer: TimerHandle | undefined;
   const prefix = `${env.prefix}node:${runId}:`;
   // What each tick must read again: every node while nothing tells this run what changed (no watch,
-  // before the first tick, after a resync), else the nodes whose watched change it has not seen.
+  // the first tick, after a foreign lease ran out), else the nodes whose watched change it has not
+  // seen. A node this run is working on is read by its own task (its writes start from a fresh
+  // read or fail their compare-and-set), and again once it settles if a change is still unseen.
   let readAll = true;
-  const changed = new Map<string, number | null>(); // node id → version of its latest change
+  const changed = new Map<string, number | null>(); // node id → version of its latest change (null: unknown)
   const unwatch = env.store.watch?.(
     prefix,
     (change) => {
-      changed.set(change.key.slice(prefix.length), change.version);
-      run.wake();
+      const id = change.key.slice(prefix.length);
+      changed.set(id, change.version);
+      // A node whose task is in flight here wakes the loop itself, once its write is kept or its
+      // task settles; a waiting approval hears every change.
+      if (inflight.has(id)) wakeWaiters();
+      else run.wake();
     },
     {
+      // The watch may have missed changes before now: every node read before this is read again,
+      // unless a change heard since (its version at or below what this run holds) says it is current.
       onResync: () => {
-        readAll = true;
+        for (let i = 0; i < nodes.length; i++) changed.set((nodes[i] as Node).id, null);
         run.wake();
       },
     },
   );
+  /** Whether the watch reported a change of the node newer than the record this run holds. */
+  const unheard = (id: string): boolean => {
+    const version = changed.get(id);
+    return (
+      version !== undefined && (version === null || version > (run.committed.get(id)?.storeVersion ?? -1))
+    );
+  };
   const stale = (id: string): boolean => {
     if (readAll || unwatch === undefined) return true;
-    const version = changed.get(id);
-    if (version === undefined) return false;
+    const news = unheard(id);
     changed.delete(id);
-    return version === null || version > (run.committed.get(id)?.storeVersion ?? -1);
+    return news;
   };
+  let planned: Record<string, NodeRecord> | undefined; // the records the last complete tick planned on
+  /** Runs a node's task, in flight from before its first write (which the watch reports at once). */
   const launch = (id: string, task: () => Promise<void>): void => {
-    inflight.set(
-      id,
-      task()
-        .catch((error: unknown) => {
-          run.failure ??= error;
-        })
-        .finally(() => {
-          inflight.delete(id);
-          run.wake();
-        }),
-    );
+    inflight.set(id, SETTLED);
+    inflight.set(id, guarded(id, task));
+  };
+  const guarded = async (id: string, task: () => Promise<void>): Promise<void> => {
+    try {
+      await task();
+    } catch (error) {
+      run.failure ??= error;
+    } finally {
+      inflight.delete(id);
+      // The loop plans again unless its last plan already saw the node as it ended, no change
+      // it has not seen came while the task ran, and nothing else waits for the task to end: the
+      // run's end, a free slot, a failure, an abort.
+      const seen = planned !== undefined && planned[id] === run.records.get(id) && !unheard(id);
+      const waiting = inflight.size === 0 || inflight.size === maxParallel - 1;
+      if (!seen || waiting || run.failure !== undefined || run.controller.signal.aborted) run.wake();
+    }
   };
   try {
     for (;;) {
@@ -76,15 +111,20 @@ export async function drive(
       if (run.failure !== undefined || run.controller.signal.reason === 'closed') break;
       const all = readAll;
       readAll = false;
-      for (const node of definition.nodes) {
-        if (run.busy.has(node.id) || !(all || stale(node.id))) continue;
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i] as Node;
+        if (run.busy.has(node.id) || inflight.has(node.id) || !(all || stale(node.id))) continue;
         changed.delete(node.id);
         await loadNode(env, run, node.id);
       }
       const records: Record<string, NodeRecord> = {};
-      for (const [id, record] of run.records) records[id] = record;
+      for (let i = 0; i < nodes.length; i++) {
+        const id = (nodes[i] as Node).id;
+        const record = run.records.get(id);
+        if (record !== undefined) records[id] = record;
+      }
       const plan = planRun(definition, records);
-      const starts = new Set(plan.start);
+      const starts = plan.start.length === 0 ? NONE : new Set(plan.start);
       for (const { id, reason } of plan.skip) {
         await writeNode(env, run, id, { type: 'skip', reason, lifeMs: run.ttlMs });
       }
@@ -92,7 +132,8 @@ export async function drive(
       if (plan.finished && inflight.size === 0) return await finish(env, run, plan.status ?? 'succeeded');
       const now = env.clock.now();
       let nextLease = Number.POSITIVE_INFINITY;
-      for (const node of definition.nodes) {
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i] as Node;
         if (inflight.has(node.id) || run.busy.has(node.id) || inflight.size >= maxParallel) continue;
         const record = records[node.id] as NodeRecord;
         // A node a running review re-runs is that review's: whoever drives the review re-runs it.
@@ -119,6 +160,7 @@ export async function drive(
           launch(node.id, () => reportUnknown(env, run, node.id, record.owner ?? 'another runner'));
         else launch(node.id, () => settleWork(env, run, node));
       }
+      planned = records;
       env.clock.clearTimeout(leaseTimer);
       if (Number.isFinite(nextLease))
         leaseTimer = env.clock.setTimeout(
@@ -177,12 +219,15 @@ async function settleWork(
   if (node.kind === 'approval') return;
   const outcome: ReviewOutcome =
     node.kind === 'review' ? await runReview(env, run, node) : await runWork(env, run, node);
+  if (outcome.ok) {
+    const done = { type: 'end', lifeMs: run.ttlMs, status: 'done', output: outcome.output } as const;
+    await writeNode(env, run, node.id, done, RELEASE);
+    return;
+  }
   const record = run.records.get(node.id) as NodeRecord;
   const end = (event: Omit<Extract<NodeEvent, { type: 'end' }>, 'type' | 'lifeMs'>) =>
-    writeNode(env, run, node.id, { type: 'end', lifeMs: run.ttlMs, ...event }, { release: true });
-  if (outcome.ok) {
-    await end({ status: 'done', output: outcome.output });
-  } else if (outcome.kind === 'stopped') {
+    writeNode(env, run, node.id, { type: 'end', lifeMs: run.ttlMs, ...event }, RELEASE);
+  if (outcome.kind === 'stopped') {
     if (run.controller.signal.reason === 'aborted' && record.status === 'running' && run.leases.has(node.id))
       await end({ status: 'skipped', reason: 'run aborted', code: record.code });
   } else if (outcome.kind === 'escalated') {
@@ -204,9 +249,13 @@ async function settleWork(
 
 /** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
 async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promise<RunResult> {
-  await finishHeader(env, run.runId, status);
-  env.events.emit('run', { runId: run.runId, status });
+  await finishHeader(env, run.header, status);
+  if (env.events.listenerCount('run') > 0) env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
-  for (const node of run.definition.nodes) nodes[node.id] = run.records.get(node.id) as NodeRecord;
+  const defined = run.definition.nodes;
+  for (let i = 0; i < defined.length; i++) {
+    const id = (defined[i] as Node).id;
+    nodes[id] = run.records.get(id) as NodeRecord;
+  }
   return { ok: true, runId: run.runId, status, nodes };
 }

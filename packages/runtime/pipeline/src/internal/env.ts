@@ -1,7 +1,7 @@
 import type { Clock, Committed, ConsentLedger, Emitter, JsonValue, Kernel, Lease, Store } from '@parley/core';
 import type { ArtifactSet, Topology } from '@parley/envelope';
 import type { NodeContext, PipelineRunnerEvents, PipelineRunnerOptions } from '../runner-types.js';
-import type { NodeRecord } from '../records.js';
+import type { NodeRecord, RunRecord } from '../records.js';
 import type { PipelineDefinition } from '../types.js';
 
 /** What every part of a runner shares. */
@@ -30,6 +30,8 @@ export interface ActiveRun {
   readonly runId: string;
   readonly definition: PipelineDefinition;
   readonly parent: string | undefined;
+  /** The run's header as this runner created or read it: its final write starts from it. */
+  readonly header: Committed<RunRecord>;
   readonly input: JsonValue | undefined;
   /** Aborted on close (reason `closed`) or when a node aborts the run (reason `aborted`). */
   readonly controller: AbortController;

@@ -3,9 +3,9 @@ import { RUN_RECORD, runKey, type RunRecord, type RunStatus } from '../records.j
 import type { RunnerEnv } from './env.js';
 import { CorruptRecord } from './io.js';
 
-/** A header read: the stored header (`undefined`: none), or why it cannot be read. */
+/** A header read: the stored header (`undefined`: none) as committed, or why it cannot be read. */
 export type HeaderRead =
-  | { readonly ok: true; readonly header: RunRecord | undefined }
+  | { readonly ok: true; readonly header: Committed<RunRecord> | undefined }
   | {
       readonly ok: false;
       readonly code: 'corrupt_record' | 'store_failed';
@@ -13,23 +13,11 @@ export type HeaderRead =
       readonly key: string;
     };
 
-/** Reads a run's header from the store (a fresh read through the kernel). */
+/** Reads a run's header from the store (a fresh read through the kernel), with its store version. */
 export async function readHeader(env: RunnerEnv, runId: string): Promise<HeaderRead> {
-  const read = await readCommittedHeader(env, runId);
-  return read.ok ? { ok: true, header: read.committed?.value } : read;
-}
-
-/** Reads a run's header with its store version, so a write on it needs no second read. */
-async function readCommittedHeader(
-  env: RunnerEnv,
-  runId: string,
-): Promise<
-  | { readonly ok: true; readonly committed: Committed<RunRecord> | undefined }
-  | Exclude<HeaderRead, { ok: true }>
-> {
   const key = runKey(env.prefix, runId);
   try {
-    return { ok: true, committed: await env.kernel.read(key, RUN_RECORD) };
+    return { ok: true, header: await env.kernel.read(key, RUN_RECORD) };
   } catch (error) {
     if (isParleyError(error, 'corrupt_record', 'record_version'))
       return { ok: false, code: 'corrupt_record', message: `The stored record ${key} is corrupt`, key };
@@ -38,15 +26,16 @@ async function readCommittedHeader(
 }
 
 /**
- * Stores a new run's header unless the run exists: `created`, `exists`, or the kernel's refusal.
- * It lives `ttlMs` past now (the run's record lifetime).
+ * Stores a new run's header unless the run exists: the header as committed, `exists`, or the
+ * kernel's refusal. It lives `ttlMs` past now (the run's record lifetime). A new run's key holds
+ * nothing, so the write starts from no record (`basis: null`) and reads only when one is there.
  */
 export async function createHeader(
   env: RunnerEnv,
   runId: string,
   header: RunRecord,
   ttlMs: number,
-): Promise<'created' | 'exists' | KernelRefusal> {
+): Promise<Committed<RunRecord> | 'exists' | KernelRefusal> {
   const done = await env.kernel.apply(
     runKey(env.prefix, runId),
     RUN_RECORD,
@@ -55,31 +44,34 @@ export async function createHeader(
         ? { value: header, effects: ['created'], deadlineAt: now + ttlMs }
         : { value: current, effects: ['exists'] },
     undefined,
+    { basis: null },
   );
   if (!done.ok) return done;
-  return done.effects[0] === 'created' ? 'created' : 'exists';
+  return done.effects[0] === 'created' && done.committed !== undefined ? done.committed : 'exists';
 }
 
 /**
  * Stores the run's final status in its header, once, whoever finishes first (a step on the fresh
- * record); a finished run's header lives `ttlMs` from now.
+ * record); a finished run's header lives `ttlMs` from now. `header` is the header as this runner
+ * last read or wrote it: the write starts from it, and reads again only when the store holds
+ * another version (another runner finished the run first).
  * @throws CorruptRecord when the header fails its check; an Error when the store fails.
  */
-export async function finishHeader(env: RunnerEnv, runId: string, status: RunStatus): Promise<void> {
-  const read = await readCommittedHeader(env, runId);
-  if (!read.ok && read.code === 'corrupt_record') throw new CorruptRecord(read.key);
-  if (!read.ok) throw new Error(read.message);
-  const basis = read.committed;
-  if (basis?.value.status !== 'running') return;
+export async function finishHeader(
+  env: RunnerEnv,
+  header: Committed<RunRecord>,
+  status: RunStatus,
+): Promise<void> {
+  if (header.value.status !== 'running') return;
   const done = await env.kernel.apply(
-    runKey(env.prefix, runId),
+    header.key,
     RUN_RECORD,
     (current: RunRecord | undefined, _event: undefined, now) =>
       current?.status === 'running'
         ? { value: { ...current, status, endedAt: now }, effects: [], deadlineAt: now + env.ttlMs }
         : { value: current, effects: [] },
     undefined,
-    { basis }, // the header just read: a write that lost a race reads again
+    { basis: header },
   );
   if (done.ok) return;
   if (done.code === 'corrupt_record' || done.code === 'record_version') throw new CorruptRecord(done.key);

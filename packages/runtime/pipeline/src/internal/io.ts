@@ -84,6 +84,15 @@ export type Committed =
   | { readonly ok: false; readonly code: 'stale'; readonly status: NodeRecord['status'] }
   | { readonly ok: false; readonly code: 'lease_lost' | 'lease_held' };
 
+/** Options of {@link commitNode}. */
+interface CommitOptions {
+  readonly lease?: Lease | undefined;
+  readonly release?: boolean | undefined;
+  readonly quiet?: boolean | undefined;
+  /** The record as last committed, standing for the write's first read (a changed record is read). */
+  readonly basis?: Stored<NodeRecord> | undefined;
+}
+
 /**
  * Runs the node's step for `event` on its fresh record through the kernel (one compare-and-set),
  * fenced by `lease` when given (and ending it with `release`), and emits the `node` transition.
@@ -94,20 +103,20 @@ export async function commitNode(
   runId: string,
   node: string,
   event: NodeEvent,
-  options: {
-    readonly lease?: Lease | undefined;
-    readonly release?: boolean;
-    readonly quiet?: boolean;
-    /** The record as last committed, standing for the write's first read (a changed record is read). */
-    readonly basis?: Stored<NodeRecord> | undefined;
-  } = {},
+  options: CommitOptions = {},
 ): Promise<Committed> {
-  const key = nodeKey(env.prefix, runId, node);
-  const done = await env.kernel.apply(key, NODE_RECORD, nodeStep, event, {
-    ...(options.lease === undefined ? {} : { lease: options.lease }),
-    ...(options.release === true ? { release: true } : {}),
-    ...(options.basis === undefined ? {} : { basis: options.basis }),
-  });
+  const done = await applyNode(env, nodeKey(env.prefix, runId, node), event, options);
+  return committed(env, runId, node, done, options.quiet);
+}
+
+/** What a node step's kernel result means for the run, with its `node` event emitted. */
+function committed(
+  env: RunnerEnv,
+  runId: string,
+  node: string,
+  done: Awaited<ReturnType<typeof applyNode>>,
+  quiet: boolean | undefined,
+): Committed {
   if (!done.ok) {
     if (done.code === 'lease_lost' || done.code === 'lease_held') return { ok: false, code: done.code };
     throw thrown(done);
@@ -117,8 +126,9 @@ export async function commitNode(
   if (moved?.type === 'stale') return { ok: false, code: 'stale', status: moved.status };
   if (
     moved?.type === 'moved' &&
-    options.quiet !== true &&
-    (moved.from !== record.status || moved.fromRevision !== record.revision)
+    quiet !== true &&
+    (moved.from !== record.status || moved.fromRevision !== record.revision) &&
+    env.events.listenerCount('node') > 0
   ) {
     env.events.emit('node', {
       runId,
@@ -136,6 +146,11 @@ export async function commitNode(
   return { ok: true, record, effects: done.effects, stored: done.committed };
 }
 
+/** The kernel's step of a node record. */
+function applyNode(env: RunnerEnv, key: string, event: NodeEvent, options: CommitOptions) {
+  return env.kernel.apply(key, NODE_RECORD, nodeStep, event, options);
+}
+
 /**
  * Commits a node step of a run this process drives and keeps the stored record in the run's cache.
  * Returns the stored record, or `undefined` when nothing was written: another writer changed the
@@ -148,12 +163,18 @@ export async function writeNode(
   event: NodeEvent,
   options: { readonly release?: boolean; readonly quiet?: boolean } = {},
 ): Promise<NodeRecord | undefined> {
-  const lease = run.leases.get(node);
-  const basis = run.committed.get(node);
-  const done = await commitNode(env, run.runId, node, event, { ...options, lease, basis });
+  const commit: CommitOptions = {
+    lease: run.leases.get(node),
+    release: options.release,
+    basis: run.committed.get(node),
+  };
+  const applied = await applyNode(env, nodeKey(env.prefix, run.runId, node), event, commit);
+  const done = committed(env, run.runId, node, applied, options.quiet);
   if (done.ok) {
     keep(run, node, done.record, done.stored); // a release is part of the same write
     if (options.release === true) run.leases.delete(node);
+    // a node that stopped running changes the plan: the drive loop plans on this write at once
+    if (done.record.status !== 'running') run.wake();
     return done.record;
   }
   await lost(env, run, node, done.code);
@@ -192,7 +213,9 @@ export async function holdLease(
     result = await env.kernel.renew(held, { ttlMs });
   } else {
     const force = stored?.owner === env.runnerId; // this runner id's lease from before a restart
-    const basis = run.committed.get(node);
+    // A node last seen pending with no record is expected to have none: its lease is written
+    // without a read, and lands only where the key is still absent (else it is decided on a read).
+    const basis = run.committed.get(node) ?? (stored?.status === 'pending' ? null : undefined);
     let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force, basis });
     if (!acquired.ok && acquired.code === 'lease_held' && !force) {
       // A lease on a node with no data yet (taken just before a start): whose, and until when?
@@ -216,7 +239,9 @@ export async function holdLease(
 /** The outputs of every done node, for a node's context. */
 export function outputsOf(run: ActiveRun): Record<string, NodeRecord['output']> {
   const outputs: Record<string, NodeRecord['output']> = {};
-  for (const [id, record] of run.records) if (record.status === 'done') outputs[id] = record.output;
+  run.records.forEach((record, id) => {
+    if (record.status === 'done') outputs[id] = record.output;
+  });
   return outputs;
 }
 

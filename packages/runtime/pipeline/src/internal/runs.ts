@@ -1,5 +1,6 @@
 // The runs one pipeline runner drives: reserved by id, started or resumed from their header, driven
 // to the end, and tracked until they settle so `close` can wait for them.
+import type { Committed } from '@parley/core';
 import { createHeader, readHeader } from './header.js';
 import { drive } from './drive.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
@@ -34,7 +35,7 @@ async function begin(
   definition: PipelineDefinition,
   runId: string,
   parent: string | undefined,
-  header: RunRecord,
+  header: Committed<RunRecord>,
   resumed: boolean,
 ): Promise<RunResult> {
   const { env, active } = state;
@@ -42,7 +43,8 @@ async function begin(
     runId,
     definition,
     parent,
-    input: header.input,
+    header,
+    input: header.value.input,
     controller: new AbortController(),
     records: new Map(),
     committed: new Map(),
@@ -63,7 +65,8 @@ async function begin(
   if (state.closed) run.controller.abort('closed'); // closed while the run's header was being written
   const done = drive(env, run, waiters, state.maxParallel);
   active.set(runId, { run, done, waiters });
-  env.events.emit('run', { runId, status: resumed ? 'resumed' : 'started' });
+  if (env.events.listenerCount('run') > 0)
+    env.events.emit('run', { runId, status: resumed ? 'resumed' : 'started' });
   try {
     return await done;
   } finally {
@@ -73,12 +76,12 @@ async function begin(
   }
 }
 
-/** @internal The stored header of `runId`, when it is a run of `definition`; else the refusal. */
+/** @internal The stored header of `runId` as committed, when it is a run of `definition`; else the refusal. */
 export async function checkedHeader(
   state: RunnerState,
   definition: PipelineDefinition,
   runId: string,
-): Promise<RunRecord | RunResult> {
+): Promise<Committed<RunRecord> | RunResult> {
   const { env } = state;
   const read = await readHeader(env, runId);
   if (!read.ok) {
@@ -87,12 +90,12 @@ export async function checkedHeader(
   }
   const header = read.header;
   if (header === undefined) return refuse(state, runId, 'unknown_run', `No run ${runId}`);
-  if (header.digest !== definition.digest)
+  if (header.value.digest !== definition.digest)
     return refuse(
       state,
       runId,
       'definition_mismatch',
-      `Run ${runId} was started by another definition of ${header.name}`,
+      `Run ${runId} was started by another definition of ${header.value.name}`,
     );
   return header;
 }
@@ -140,10 +143,10 @@ export async function start(
     header,
     recordTtlMs(definition, env.ttlMs, env.leaseGraceMs),
   );
-  if (created !== 'created') state.reserved.delete(runId);
+  if (created === 'exists' || 'ok' in created) state.reserved.delete(runId);
   if (created === 'exists')
     return refuse(state, runId, 'run_exists', `Run ${runId} exists; resume it instead`);
-  if (created !== 'created') {
+  if ('ok' in created) {
     const code =
       created.code === 'corrupt_record' || created.code === 'record_version'
         ? 'corrupt_record'
@@ -152,7 +155,7 @@ export async function start(
     env.events.emit('refused', { runId, code, message, key: created.key });
     return { ok: false, runId, code, message };
   }
-  return begin(state, definition, runId, parent, header, false);
+  return begin(state, definition, runId, parent, created, false);
 }
 
 /** @internal Reads the header of a stored run and drives it on. */
