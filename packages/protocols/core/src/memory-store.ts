@@ -187,6 +187,10 @@ function writeSlot(
   }
   // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
   const json = text !== undefined && (checked || isPlainJson(value, undefined)) ? text : stringifyJson(value);
+  // A text composed of parts (the kernel writes a record around its data's text) is a tree of
+  // pieces until read character by character; reading one flattens it into one string, so a
+  // kept record holds one object instead of about a dozen.
+  json.charCodeAt(0);
   const ttlMs = options?.ttlMs === undefined ? undefined : assertTtlMs(options.ttlMs);
   const slot: Slot = {
     key,

@@ -143,6 +143,30 @@ describe('a lease-only write of a record the kernel wrote', () => {
     });
   });
 
+  it('remembers the last 64 keys written: a key written again moves to the newest, the least recently written is forgotten', async () => {
+    const store = createMemoryStore();
+    const kernel = createKernel({ store, owner: 'a' });
+    const others = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) await kernel.apply(`other-${i}`, counter, add, 1);
+    };
+    const first = await kernel.apply('k', counter, add, 1);
+    await others(0, 32);
+    const moved = await kernel.apply('k', counter, add, 1, first.ok ? { basis: first.committed } : {});
+    const again = await kernel.apply('k', counter, add, 1, moved.ok ? { basis: moved.committed } : {});
+    if (!again.ok || again.committed === undefined) throw new Error('not made');
+    await others(32, 95); // 'k' and the 63 written after it are the newest 64
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const kept = await kernel.acquire('k', counter, { ttlMs: 1_000, basis: again.committed });
+    if (!kept.ok || kept.committed === undefined) throw new Error('not taken');
+    expect(stringify).not.toHaveBeenCalled(); // its data's text is reused
+    await others(95, 159); // 64 newer keys
+    stringify.mockClear();
+    const release = (n: Counter | undefined) => ({ value: n, effects: [] });
+    const options = { lease: kept.lease, release: true, basis: kept.committed };
+    expect((await kernel.apply('k', counter, release, null, options)).ok).toBe(true);
+    expect(stringify).toHaveBeenCalled(); // forgotten: its text is written again
+  });
+
   it('stores what JSON.stringify writes, also for strings that need escaping', async () => {
     const quoted: RecordCodec<Counter> = { ...counter, kind: 'test "quoted" \u00e9' };
     const store = createMemoryStore();

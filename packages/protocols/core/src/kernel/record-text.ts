@@ -25,6 +25,8 @@ interface Written {
  */
 export class WrittenRecords {
   private readonly byKey = new Map<string, Written>();
+  /** The key written last: already at the end of `byKey`'s order, so written again in place. */
+  private last: string | undefined;
 
   /** The text of `data` when it is the data this kernel last wrote at `key`. */
   textOf(key: string, data: unknown): string | undefined {
@@ -34,8 +36,15 @@ export class WrittenRecords {
 
   /** Remembers what a write committed at `key` (`undefined`: deleted). */
   wrote(key: string, record: KernelRecord | undefined, dataText: string | undefined): void {
-    this.byKey.delete(key);
-    if (record === undefined) return;
+    if (record === undefined) {
+      this.byKey.delete(key);
+      if (key === this.last) this.last = undefined;
+      return;
+    }
+    if (key !== this.last) {
+      this.byKey.delete(key); // moved to the end: the least recently written is forgotten first
+      this.last = key;
+    }
     this.byKey.set(key, { record, dataText, committed: undefined });
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
       for (const oldest of this.byKey.keys()) {
