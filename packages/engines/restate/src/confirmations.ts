@@ -134,11 +134,13 @@ export function defineConfirmations<TName extends string>(
         active: state.active !== null,
         queued: state.queue.length,
       };
-      let admitted = await feed(host, id, { type: 'admit', view });
+      // Admitted and prompted at the reading it arrived at: the allowance that covers it is judged at
+      // the same instant its decision is dated (a second reading could fall past the window's end).
+      let admitted = await feed(host, id, { type: 'admit', view }, now);
       if (admitted?.admission?.kind === 'read_grant') {
         // The step asks for the standing allowance covering it, then admits it again with it.
         const grant = coveringGrant(state, state.confirmations[id] as Confirmation, now);
-        admitted = await feed(host, id, { type: 'admit', view: { ...view, grant } });
+        admitted = await feed(host, id, { type: 'admit', view: { ...view, grant } }, now);
       }
       const admission = admitted?.admission;
       if (admission?.kind === 'queue') state.queue.push(id);
@@ -147,7 +149,7 @@ export function defineConfirmations<TName extends string>(
       }
       if (admission?.kind === 'prompt' || admission?.kind === 'supersede') {
         state.active = id;
-        await feed(host, id, { type: 'prompt' });
+        await feed(host, id, { type: 'prompt' }, now);
       }
       await advance(host);
       save(host);

@@ -64,15 +64,21 @@ export interface SessionHost {
   readonly state: SessionState;
 }
 
-/** Feeds `event` to confirmation `id` (if it is still held) and performs the effects, in order. */
+/**
+ * Feeds `event` to confirmation `id` (if it is still held) and performs the effects, in order. The
+ * step runs at `now` when the caller read the clock for this event already (what it decided before
+ * feeding, such as whether a standing allowance still covers the request, and the step's decision
+ * then rest on one reading), otherwise at a reading taken now.
+ */
 export async function feed(
   host: SessionHost,
   id: string,
   event: ConfirmationEvent,
+  now?: number,
 ): Promise<ConfirmationTransition | undefined> {
   const c = host.state.confirmations[id];
   if (c === undefined) return undefined;
-  const done = confirmStep(c, event, await host.ctx.date.now(), host.rules);
+  const done = confirmStep(c, event, now ?? (await host.ctx.date.now()), host.rules);
   host.state.confirmations[id] = done.next;
   for (const effect of done.effects) await perform(host, id, done.next, effect);
   return done;
