@@ -51,18 +51,25 @@ export interface EffectLinks {
 const isString = (value: unknown): boolean => typeof value === 'string';
 const OUTCOMES: readonly unknown[] = ['succeeded', 'unknown'];
 
+/** What each field of a stored link must be. */
+const CHECKS: Readonly<Record<keyof EffectLink, (value: unknown) => boolean>> = {
+  toolCallId: isString,
+  tool: isString,
+  digest: isString,
+  sessionKey: isString,
+  confirmationId: isString,
+  linkedAt: Number.isFinite,
+  effect: (v) => v === undefined || OUTCOMES.includes(v),
+};
+const checks = Object.entries(CHECKS);
+
 /** @internal The codec of an effect link (format 1). */
 const LINKS: RecordCodec<EffectLink> = {
   kind: 'parley.ai-sdk.effect-link',
   version: 1,
   decode: (data) => {
-    const checks: Readonly<Record<string, (value: unknown) => boolean>> = {
-      ...{ toolCallId: isString, tool: isString, digest: isString, sessionKey: isString },
-      ...{ confirmationId: isString, linkedAt: Number.isFinite },
-      effect: (v) => v === undefined || OUTCOMES.includes(v),
-    };
     const object = typeof data === 'object' && data !== null && !Array.isArray(data);
-    const ok = object && Object.entries(checks).every(([field, check]) => check(Reflect.get(data, field)));
+    const ok = object && checks.every(([field, check]) => check(Reflect.get(data, field)));
     return ok ? (data as unknown as EffectLink) : undefined; // every field checked
   },
   encode: (value) => ({ ...value }) as unknown as JsonValue, // plain JSON
