@@ -108,6 +108,7 @@ export function createAiSdkBridge<TContext = unknown>(
       summarize: (name, args) => (byName.get(name) as AnyToolDefinition).summarize(args as never), // a tool of the set
     }),
     confirmGate,
+    on: (event, listener) => gate.on(event, listener),
     ready: confirmGate.ready,
     close: () => confirmGate.close(),
   };

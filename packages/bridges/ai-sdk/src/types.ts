@@ -1,6 +1,6 @@
 import type { ConfirmDecision, ConfirmGate, ConfirmGateOptions } from '@parley/confirm';
-import type { Clock, JsonValue, Store } from '@parley/core';
-import type { LoopGate, LoopGateContext, ToolGateOptions, ToolPolicy } from '@parley/tools';
+import type { Clock, Emitter, JsonValue, Store } from '@parley/core';
+import type { LoopGate, LoopGateContext, ToolGateEvents, ToolGateOptions, ToolPolicy } from '@parley/tools';
 import type { ModelMessage, ToolSet } from 'ai';
 
 /**
@@ -156,6 +156,13 @@ export interface AiSdkBridge<TContext> {
   approve(result: ApprovalSource, options: ApproveOptions): Promise<ApprovalAnswer>;
   /** The confirm gate the bridge made (for `on`, `pending`, `audit`). */
   readonly confirmGate: ConfirmGate;
+  /**
+   * Adds a listener for an event of the bridge's tool gate; returns a function that removes it.
+   * `error` tells the host why a call was refused `confirmation_failed` while the model reads only
+   * the gate's generic text: its `error` is an {@link AiSdkBridgeError} (`call_id_reused`,
+   * `store_failed`, `corrupt_record`, `record_version`) or what the confirm gate threw.
+   */
+  on: Emitter<ToolGateEvents>['on'];
   /** Resolves once approvals pending before a restart are loaded. */
   readonly ready: Promise<void>;
   /** Closes the confirm gate; pending approvals stay in the store for the next process. */

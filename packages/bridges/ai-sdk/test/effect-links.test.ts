@@ -155,6 +155,10 @@ describe('a call id reused while its effect is awaited', () => {
       }),
     };
     const host = await startProcess(world, { ledger, tools });
+    const errors: { stage: string; code: unknown; tool: string }[] = [];
+    host.bridge.on('error', ({ stage, tool: name, error }) =>
+      errors.push({ stage, tool: name, code: (error as { code?: unknown }).code }),
+    );
     const first = continued(host, await approved(host, 'call_1', 'orders'));
     await until(() => release.has('orders'), 'the orders drop to start');
     let settled = false;
@@ -171,6 +175,8 @@ describe('a call id reused while its effect is awaited', () => {
     expect(chain.authorized).toEqual(['cfm_1']);
     expectRefused(refused, 'confirmation_failed');
     expect(world.shop.dropped).toEqual(['orders']);
+    // the model reads the gate's generic text; the host learns why through the bridge's events
+    expect(errors).toEqual([{ stage: 'confirm', tool: 'dropTable', code: 'call_id_reused' }]);
     await host.bridge.close();
   });
 });
@@ -253,11 +259,14 @@ describe('a store that cannot keep the link', () => {
     const { store, down } = flaky(world);
     const ledger = withLedger(world);
     const host = await startProcess({ ...world, store }, { ledger });
+    const codes: unknown[] = [];
+    host.bridge.on('error', ({ error }) => codes.push((error as { code?: unknown }).code));
     const messages = await approved(host, 'call_1', 'orders');
     down.now = true;
     const refusedRun = await continued(host, messages);
     expect(world.shop.dropped).toEqual([]);
     expectRefused(refusedRun, 'confirmation_failed');
+    expect(codes).toEqual(['store_failed']); // why, for the host: the link could not be written
     expect((await chainOf(ledger)).kinds).not.toContain('authorization');
     down.now = false;
     await continued(host, messages, 2); // the next turn: the decision was not used
