@@ -1,4 +1,4 @@
-import type { Clock, IdGenerator, JsonLimits, ValidationResult } from '@parley/core';
+import type { Clock, IdGenerator, JsonLimits, StandardSchemaV1, ValidationResult } from '@parley/core';
 import { validateAsync } from '@parley/core';
 import type { DecodedEnvelopeOf, DecodeRefusal, DecodeResult, RefResolver } from '../codec-types.js';
 import type { AgentDirectory } from '../directory.js';
@@ -29,76 +29,78 @@ export interface DecodeContext<R extends IntentRegistry> {
   readonly clock: Clock;
 }
 
+/** Where both decoders stand once the frame is read: an answer, or the envelope, its schema and `$ref`. */
+type Begun<R extends IntentRegistry> =
+  | { readonly done: DecodeResult<R> }
+  | {
+      readonly envelope: Envelope;
+      readonly schema: StandardSchemaV1;
+      readonly ref: string | undefined;
+    };
+
+/** Reads the frame: an envelope without a payload schema is answered here; a `$ref` is looked up. */
+function begin<R extends IntentRegistry>(ctx: DecodeContext<R>, text: string): Begun<R> {
+  const framed = decodeFrame(text, ctx.intents, ctx.limits, ctx.directory);
+  if ('ok' in framed) return { done: framed };
+  const { envelope, schema } = framed;
+  if (schema === undefined)
+    return { done: finish(ctx, envelope, checkMissingFieldsPayload(envelope), false) };
+  if (!isPayloadRef(envelope.payload)) return { envelope, schema, ref: undefined };
+  const found = lookUp(ctx, envelope);
+  return 'ok' in found ? { done: found } : { envelope, schema, ref: found.ref };
+}
+
 /** Decodes envelope text with a synchronous resolver and schemas; async ones are refused `needs_async`. */
 export function decodeEnvelope<R extends IntentRegistry>(
   ctx: DecodeContext<R>,
   text: string,
 ): DecodeResult<R> {
-  const framed = decodeFrame(text, ctx.intents, ctx.limits, ctx.directory);
-  if ('ok' in framed) return framed;
-  const { envelope } = framed;
-  if (framed.schema === undefined) return finish(ctx, envelope, checkMissingFieldsPayload(envelope), false);
+  const begun = begin(ctx, text);
+  if ('done' in begun) return begun.done;
+  const { envelope, ref } = begun;
   let payload: unknown = envelope.payload;
-  let ref: string | undefined;
-  if (isPayloadRef(payload)) {
-    const found = lookUp(ctx, envelope);
-    if ('ok' in found) return found;
-    ref = found.ref;
+  if (ref !== undefined) {
     try {
-      payload = (ctx.resolveRef as RefResolver)(ref, envelope); // lookUp proved it is set
+      payload = (ctx.resolveRef as RefResolver)(ref, envelope); // begin proved it is set
     } catch (cause) {
       return refsRefusal(envelope, `The resolver failed for $ref "${ref}"`, cause);
     }
     if (isThenable(payload)) {
       payload.then(undefined, () => {}); // never leave a rejection unhandled
-      return {
-        ok: false,
-        code: 'needs_async',
-        message: 'The $ref resolver is async; use decodeAsync',
-        envelope,
-      };
+      return needsAsync(envelope, 'The $ref resolver is async; use decodeAsync');
     }
     if (payload === undefined) return refsRefusal(envelope, `No artifact named "${ref}"`);
   }
-  const picked = pickSchema(envelope, framed.schema, ref, payload);
+  const picked = pickSchema(envelope, begun.schema, ref, payload);
   if ('ok' in picked) return picked;
   let validation: ValidationResult<unknown>;
   try {
     validation = validateOrRethrow(picked.schema, payload);
   } catch (cause) {
     if (!(cause instanceof EnvelopeError)) throw cause;
-    return {
-      ok: false,
-      code: 'needs_async',
-      message: 'The payload schema is async; use decodeAsync',
-      envelope,
-    };
+    return needsAsync(envelope, 'The payload schema is async; use decodeAsync');
   }
   return finish(ctx, envelope, validation, true, picked.found);
 }
+
 /** Decodes envelope text, awaiting the `$ref` resolver and the payload schema. */
 export async function decodeEnvelopeAsync<R extends IntentRegistry>(
   ctx: DecodeContext<R>,
   text: string,
 ): Promise<DecodeResult<R>> {
-  const framed = decodeFrame(text, ctx.intents, ctx.limits, ctx.directory);
-  if ('ok' in framed) return framed;
-  const { envelope } = framed;
-  if (framed.schema === undefined) return finish(ctx, envelope, checkMissingFieldsPayload(envelope), false);
+  const begun = begin(ctx, text);
+  if ('done' in begun) return begun.done;
+  const { envelope, ref } = begun;
   let payload: unknown = envelope.payload;
-  let ref: string | undefined;
-  if (isPayloadRef(payload)) {
-    const found = lookUp(ctx, envelope);
-    if ('ok' in found) return found;
-    ref = found.ref;
+  if (ref !== undefined) {
     try {
-      payload = await (ctx.resolveRef as RefResolver)(ref, envelope); // lookUp proved it is set
+      payload = await (ctx.resolveRef as RefResolver)(ref, envelope); // begin proved it is set
     } catch (cause) {
       return refsRefusal(envelope, `The resolver failed for $ref "${ref}"`, cause);
     }
     if (payload === undefined) return refsRefusal(envelope, `No artifact named "${ref}"`);
   }
-  const picked = pickSchema(envelope, framed.schema, ref, payload);
+  const picked = pickSchema(envelope, begun.schema, ref, payload);
   if ('ok' in picked) return picked;
   let validation: ValidationResult<unknown>;
   try {
@@ -108,6 +110,11 @@ export async function decodeEnvelopeAsync<R extends IntentRegistry>(
     validation = SCHEMA_FAILED;
   }
   return finish(ctx, envelope, validation, true, picked.found);
+}
+
+/** The refusal of the synchronous decoder for an async resolver or schema. */
+function needsAsync(envelope: Envelope, message: string): DecodeRefusal {
+  return { ok: false, code: 'needs_async', message, envelope };
 }
 
 /** The decoded envelope when its payload is valid, else `invalid_payload` (with a `missing_fields` reply when replyable). */
