@@ -4,8 +4,11 @@
 /** Nesting `canonicalJson` refuses past (`json_too_deep`); the walk refuses the same values. */
 const MAX_DEPTH = 1_000;
 
-/** The longest text `JSON.stringify` writes for a finite number (`-1.7976931348623157e+308`). */
-const NUMBER_BOUND = 24;
+/**
+ * The longest text `JSON.stringify` writes for a finite number: 17 digits after `-0.00000`
+ * (`-0.0000012345678901234567`, 25 characters; `-1.7976931348623157e+308` has 24).
+ */
+export const NUMBER_BOUND = 25;
 
 /**
  * The UTF-8 byte length of `canonicalJson(value)` from `@parley/core` (`exact`), or an upper bound
