@@ -24,6 +24,9 @@ interface Walk {
  * CoreError of `stringifyJson` for what is not JSON, and of `parseJson` past its default limits.
  */
 export function jsonCopy(value: unknown, freeze: boolean): JsonValue {
+  // With an enumerable key on Object.prototype, `for…in` (here, and in parseJson's checks) sees it
+  // on every object: the round trip decides.
+  for (const _ in NO_KEYS) return roundTrip(value, freeze);
   const walk: Walk = { nodes: 0, bytes: 0, freeze };
   let copy: JsonValue | typeof ROUND_TRIP;
   try {
@@ -32,13 +35,19 @@ export function jsonCopy(value: unknown, freeze: boolean): JsonValue {
     copy = ROUND_TRIP; // a getter that throws: the round trip throws what it throws
   }
   if (copy !== ROUND_TRIP && walk.nodes <= maxNodes && walk.bytes <= maxBytes) return copy;
+  return roundTrip(value, freeze);
+}
+
+const NO_KEYS = {};
+
+function roundTrip(value: unknown, freeze: boolean): JsonValue {
   const parsed = parseJson(stringifyJson(value));
   return freeze ? deepFreeze(parsed) : parsed;
 }
 
 /**
  * The copy of a value, counting it; `ROUND_TRIP` for what the walk does not decide: not JSON, a
- * forbidden key, an object with `toJSON` or an inherited key, nesting past `maxDepth`, or (for a
+ * forbidden key, an object with `toJSON`, nesting past `maxDepth`, or (for a
  * large value) past the limits before it ends.
  */
 function copyOf(value: unknown, depth: number, walk: Walk): JsonValue | typeof ROUND_TRIP {
@@ -60,6 +69,7 @@ function copyOf(value: unknown, depth: number, walk: Walk): JsonValue | typeof R
         return null;
       }
       if (depth > maxDepth || walk.nodes > maxNodes || walk.bytes > maxBytes) return ROUND_TRIP;
+      // a `toJSON` of its own (enumerable or not) or inherited, which JSON.stringify would call
       if ((value as { toJSON?: unknown }).toJSON !== undefined) return ROUND_TRIP;
       return Array.isArray(value) ? arrayCopy(value, depth, walk) : objectCopy(value, depth, walk);
     default:
@@ -88,7 +98,6 @@ function objectCopy(value: object, depth: number, walk: Walk): JsonValue | typeo
   const copy: Record<string, JsonValue> = {};
   walk.bytes += 2; // the braces
   for (const key in record) {
-    if (!Object.hasOwn(record, key)) return ROUND_TRIP; // a polluted prototype's key
     if (forbidden.includes(key)) return ROUND_TRIP; // parseJson refuses it
     const item = record[key];
     if (item === undefined) continue; // left out, as JSON does
