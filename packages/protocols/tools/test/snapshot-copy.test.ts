@@ -96,6 +96,17 @@ describe('a snapshot copy is what a JSON round trip gives', () => {
       () => ({ n: Number.NaN }),
       () => ({ big: 1n }),
       () => {
+        let reads = 0; // read once when the call is remembered, then it throws
+        return Object.defineProperty({}, 'broken', {
+          enumerable: true,
+          get: () => {
+            reads++;
+            if (reads > 1) throw new Error('no value');
+            return 1;
+          },
+        });
+      },
+      () => {
         const cycle: Record<string, unknown> = {};
         cycle['self'] = cycle;
         return cycle;
@@ -174,3 +185,48 @@ function countValues(value: unknown): number {
   if (typeof value !== 'object' || value === null) return value === undefined ? 0 : 1;
   return 1 + Object.values(value).reduce((sum: number, item) => sum + countValues(item), 0);
 }
+
+describe('a refused restore', () => {
+  it('keeps the memory and its shared copies as they were', async () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Answers its arguments',
+      args: z.object({ n: z.number() }),
+      reasons: [],
+      execute: (args) => args,
+    });
+    const gate = createToolGate({ tools: [echo], allowlist: ['echo'], limits: { maxRememberedCalls: 2 } });
+    const other = createToolGate({ tools: [echo], allowlist: ['echo'] });
+    const run = { turn: 1, context: null };
+    await gate.process([{ id: 'a', tool: 'echo', args: { n: 1 } }], run);
+    const first = gate.snapshot();
+    await gate.process([{ id: 'b', tool: 'echo', args: { n: 2 } }], run); // not in a snapshot yet
+    await other.process(
+      [
+        { id: 'x', tool: 'echo', args: { n: 3 } },
+        { id: 'y', tool: 'echo', args: { n: 4 } },
+      ],
+      run,
+    );
+    const own = first.turns[0]?.calls ?? [];
+    const foreign = other.snapshot().turns[0]?.calls ?? [];
+    const tooMany = { ...first, turns: [{ turn: 1, calls: [...own, ...foreign] }] };
+    expect(() => gate.restore(tooMany)).toThrow(expect.objectContaining({ code: 'invalid_snapshot' }));
+    const after = gate.snapshot();
+    expect(after.turns[0]?.calls.map((call) => call.id)).toEqual(['a', 'b']);
+    expect(after.turns[0]?.calls[0]).toBe(own[0]);
+    gate.restore(after);
+    const again = await gate.process(
+      [
+        { id: 'a', tool: 'echo', args: { n: 1 } },
+        { id: 'b', tool: 'echo', args: { n: 2 } },
+      ],
+      run,
+    );
+    expect(again.executed.map((call) => [call.id, call.replayed])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
+    expect(gate.snapshot()).toStrictEqual(after);
+  });
+});
