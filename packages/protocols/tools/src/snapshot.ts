@@ -1,6 +1,7 @@
-import { parseJson, stringifyJson, TOOL_FAILURE_STATUSES } from '@parley/core';
+import { TOOL_FAILURE_STATUSES } from '@parley/core';
 import { ToolsError } from './errors.js';
 import type { DisabledTool } from './disabled-tool.js';
+import { jsonCopy } from './internal/json-copy.js';
 import {
   type ExecutedToolCall,
   type FailedToolCall,
@@ -69,7 +70,7 @@ export function readSnapshot(
 ): ToolGateSnapshot {
   let copy: unknown;
   try {
-    copy = allOwn(value, own) ? shallowCopy(value) : parseJson(stringifyJson(value as never));
+    copy = allOwn(value, own) ? shallowCopy(value) : jsonCopy(value, false);
   } catch (cause) {
     throw new ToolsError('invalid_snapshot', 'The snapshot is not plain JSON', { cause });
   }
@@ -139,10 +140,10 @@ function allOwn(value: unknown, own: (call: unknown) => boolean): value is Shape
 /** A snapshot whose calls are the gate's own: new lists of the same calls, the rest through JSON. */
 function shallowCopy(value: Shaped): unknown {
   const turns = value.turns.map((turn) => ({
-    ...(parseJson(stringifyJson({ ...turn, calls: [] } as never)) as object),
+    ...(jsonCopy({ ...turn, calls: [] }, false) as object),
     calls: [...turn.calls],
   }));
-  return { ...(parseJson(stringifyJson({ ...value, turns: [] } as never)) as object), turns };
+  return { ...(jsonCopy({ ...value, turns: [] }, false) as object), turns };
 }
 
 /**

@@ -191,3 +191,16 @@ describe('what a call is read as', () => {
     }
   });
 });
+
+describe('the longest numbers', () => {
+  it('refuses a call one byte over maxCallBytes whose arguments are numbers written in 25 characters', async () => {
+    const longest = -1.2345678901234567e-6; // written -0.0000012345678901234567
+    expect(String(longest)).toHaveLength(25);
+    const args = { '': new Array<number>(200).fill(longest) }; // no text whose bound has room to spare
+    const bytes = bytesOf({ args, tool: 'echo' });
+    const { gate, runs } = echoGate({ maxCallBytes: bytes - 1 });
+    const result = await gate.process([{ id: 'a', tool: 'echo', args }], { turn: 1, context: null });
+    expect(result.feedback.failed_calls[0]?.code).toBe('invalid_call');
+    expect(runs).toEqual([]);
+  });
+});

@@ -4,8 +4,11 @@
 /** Nesting `canonicalJson` refuses past (`json_too_deep`); the walk refuses the same values. */
 const MAX_DEPTH = 1_000;
 
-/** The longest text `JSON.stringify` writes for a finite number (`-1.7976931348623157e+308`). */
-const NUMBER_BOUND = 24;
+/**
+ * The longest text `JSON.stringify` writes for a finite number: 17 digits after `-0.00000`
+ * (`-0.0000012345678901234567`, 25 characters; `-1.7976931348623157e+308` has 24).
+ */
+export const NUMBER_BOUND = 25;
 
 /**
  * The UTF-8 byte length of `canonicalJson(value)` from `@parley/core` (`exact`), or an upper bound
@@ -33,53 +36,89 @@ export function contentBytes(tool: string, args: unknown, exact: boolean): numbe
 }
 
 function bytesOf(value: unknown, depth: number, exact: boolean): number {
+  if (!exact) return boundOf(value, depth);
   switch (typeof value) {
     case 'string':
-      return exact ? stringBytes(value) : value.length * 6 + 2;
+      return stringBytes(value);
     case 'boolean':
       return value ? 4 : 5;
     case 'number':
       if (!Number.isFinite(value)) return -1;
-      if (!exact) return NUMBER_BOUND;
       return Object.is(value, -0) ? 2 : String(value).length; // canonicalJson writes -0 as -0
     case 'object':
       if (value === null) return 4;
       if (depth >= MAX_DEPTH) return -1; // also ends a cycle
-      return Array.isArray(value)
-        ? arrayBytes(value, depth + 1, exact)
-        : objectBytes(value, depth + 1, exact);
+      return Array.isArray(value) ? arrayBytes(value, depth + 1) : objectBytes(value, depth + 1);
     default:
       return -1;
   }
 }
 
-function arrayBytes(value: readonly unknown[], depth: number, exact: boolean): number {
+function arrayBytes(value: readonly unknown[], depth: number): number {
   let total = value.length === 0 ? 2 : value.length + 1; // brackets and commas
   for (let i = 0; i < value.length; i++) {
     const item = value[i];
-    const bytes = item === undefined ? -1 : bytesOf(item, depth, exact);
+    const bytes = item === undefined ? -1 : bytesOf(item, depth, true);
     if (bytes < 0) return -1;
     total += bytes;
   }
   return total;
 }
 
-function objectBytes(value: object, depth: number, exact: boolean): number {
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return -1; // Date, Map, a class
+function objectBytes(value: object, depth: number): number {
+  if (!isPlain(value)) return -1; // Date, Map, a class
   const record = value as Readonly<Record<string, unknown>>;
-  if (!exact) return objectBound(record, depth);
   const keys = Object.keys(record);
   let total = 1; // the braces, less the comma the first member does not have
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const item = record[key];
     if (item === undefined) continue; // left out, as JSON does
-    const bytes = bytesOf(item, depth, exact);
+    const bytes = bytesOf(item, depth, true);
     if (bytes < 0) return -1;
-    total += (exact ? stringBytes(key) : key.length * 6 + 2) + 2 + bytes; // ,"key":value
+    total += stringBytes(key) + 2 + bytes; // ,"key":value
   }
   return total === 1 ? 2 : total;
+}
+
+function isPlain(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The upper bound of a value's length, reading no string's characters (text is the first case
+ * of each loop: most arguments and results are objects of text).
+ */
+function boundOf(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length * 6 + 2;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'number':
+      return Number.isFinite(value) ? NUMBER_BOUND : -1;
+    case 'object':
+      if (value === null) return 4;
+      if (depth >= MAX_DEPTH) return -1; // also ends a cycle
+      return Array.isArray(value) ? arrayBound(value, depth + 1) : objectBound(value, depth + 1);
+    default:
+      return -1;
+  }
+}
+
+function arrayBound(value: readonly unknown[], depth: number): number {
+  let total = value.length === 0 ? 2 : value.length + 1; // brackets and commas
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    if (typeof item === 'string') total += item.length * 6 + 2;
+    else {
+      const bytes = item === undefined ? -1 : boundOf(item, depth);
+      if (bytes < 0) return -1;
+      total += bytes;
+    }
+  }
+  return total;
 }
 
 /**
@@ -87,14 +126,20 @@ function objectBytes(value: object, depth: number, exact: boolean): number {
  * walks enumerable keys of a polluted prototype, which only makes the bound larger (or the value
  * refused, which the exact walk then decides).
  */
-function objectBound(record: Readonly<Record<string, unknown>>, depth: number): number {
+function objectBound(value: object, depth: number): number {
+  if (!isPlain(value)) return -1; // Date, Map, a class
+  const record = value as Readonly<Record<string, unknown>>;
   let total = 1;
   for (const key in record) {
     const item = record[key];
-    if (item === undefined) continue;
-    const bytes = bytesOf(item, depth, false);
-    if (bytes < 0) return -1;
-    total += key.length * 6 + 4 + bytes;
+    let bytes: number;
+    if (typeof item === 'string') bytes = item.length * 6 + 2;
+    else if (item === undefined) continue;
+    else {
+      bytes = boundOf(item, depth);
+      if (bytes < 0) return -1;
+    }
+    total += key.length * 6 + 4 + bytes; // ,"key":value
   }
   return total === 1 ? 2 : total;
 }

@@ -157,7 +157,8 @@ export function snapshotOf(w: MemoryWindow): GateMemorySnapshot['turns'] {
   return keptTurns(w).map((memory) => ({
     turn: memory.turn,
     calls: memory.entries().map(([id, entry]) => {
-      const copy = entry.copy ?? frozenCopy(id, entry);
+      if (entry.copy !== undefined) return entry.copy; // in `copies` since it was written or put back
+      const copy = frozenCopy(id, entry);
       w.copies.set(copy, entry);
       return copy;
     }),
@@ -186,7 +187,11 @@ export function loadSnapshot(w: MemoryWindow, snapshot: GateMemorySnapshot['turn
   }
   if (w.count > w.maxCalls || w.bytes > w.maxBytes) {
     dropWhere(w, () => true);
-    for (const memory of previous) append(w, memory);
+    for (const memory of previous) {
+      append(w, memory);
+      // the copies the refused snapshot shared point back to the entries kept
+      for (const [, entry] of memory.entries()) if (entry.copy !== undefined) w.copies.set(entry.copy, entry);
+    }
     ({ count: w.count, bytes: w.bytes, horizon: w.horizon } = before);
     throw new ToolsError('invalid_snapshot', 'The snapshot remembers more calls than the gate may keep', {
       details: { maxRememberedCalls: w.maxCalls, maxRememberedBytes: w.maxBytes },

@@ -1,6 +1,6 @@
-import { parseJson, stringifyJson } from '@parley/core';
 import { ToolsError } from '../errors.js';
 import type { RememberedCall } from '../snapshot.js';
+import { jsonCopy } from './json-copy.js';
 import { type Remembered, toRemembered } from './remembered.js';
 
 // One remembered turn of a gate's call memory and its entries: the index of contents, written
@@ -92,23 +92,11 @@ export function contentIndex(memory: TurnMemory): Map<string, string> {
 export function frozenCopy(id: string, entry: Entry): RememberedCall {
   let copy: RememberedCall;
   try {
-    const written = stringifyJson({
-      ...toRemembered(id, entry.settled),
-      content: entry.content.text,
-    } as never);
-    copy = deepFreeze(parseJson(written)) as unknown as RememberedCall; // a RememberedCall, as JSON
+    const call: RememberedCall = { ...toRemembered(id, entry.settled), content: entry.content.text };
+    copy = jsonCopy(call, true) as unknown as RememberedCall; // a RememberedCall, as JSON
   } catch (cause) {
     throw new ToolsError('invalid_snapshot', 'The snapshot is not plain JSON', { cause });
   }
   entry.copy = copy;
   return copy;
-}
-
-/** Freezes a JSON value all through (a snapshot's remembered call is shared by later snapshots). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }
