@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './clock.js';
 import { createEmitter, type Emitter, type Unsubscribe } from './emitter.js';
 import { CoreError } from './errors.js';
-import { type DirectStore, registerDirect } from './internal/direct-store.js';
+import { type Checked, type DirectStore, registerDirect } from './internal/direct-store.js';
 import { DeadlineHeap, type HeapItem } from './internal/heap.js';
 import { isPlainJson } from './internal/plain-json.js';
 import { type JsonValue, stringifyJson } from './json.js';
@@ -62,7 +62,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const notify = (change: StoreChange): void => {
     if (changes.listenerCount('change') > 0) changes.emit('change', change);
   };
-  const slots: Slots = { data, expiries, clock, notify, versions: 0, seq: 0 };
+  const slots: Slots = { data, expiries, clock, notify, versions: 0, seq: 0, now: undefined };
   const isClosed = (): boolean => closed;
 
   function open(): void {
@@ -85,7 +85,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     value: JsonValue | undefined,
     text: string | undefined,
     setOptions: StoreSetOptions | undefined,
-    checked?: boolean,
+    checked?: Checked,
   ): CompareAndSetResult => {
     const current = live(key)?.version ?? null;
     if (current !== expectedVersion) return { ok: false, version: current };
@@ -152,13 +152,25 @@ interface Slots {
   readonly notify: (change: StoreChange) => void;
   versions: number;
   seq: number;
+  /** The clock read by the sweep that began this call, while nothing else ran since. */
+  now: number | undefined;
 }
 
-/** Drops the slots whose time is up, each reported as an `expire` change. */
-function sweep({ data, expiries, clock, notify }: Slots): void {
-  if (expiries.peek() === undefined) return; // nothing has a TTL: no clock read
-  const now = clock.now();
-  for (let slot = expiries.peek(); slot !== undefined && slot.at <= now; slot = expiries.peek()) {
+/**
+ * Drops the slots whose time is up, each reported as an `expire` change. The clock reading stays in
+ * `slots.now` for a write in the same call, unless a watcher was told something (it may have moved
+ * the clock) or nothing has a TTL (no clock read).
+ */
+function sweep(slots: Slots): void {
+  const { data, expiries, notify } = slots;
+  let slot = expiries.peek();
+  if (slot === undefined) {
+    slots.now = undefined;
+    return;
+  }
+  const now = slots.clock.now();
+  slots.now = slot.at <= now ? undefined : now;
+  for (; slot !== undefined && slot.at <= now; slot = expiries.peek()) {
     expiries.remove(slot);
     data.delete(slot.key);
     notify({ key: slot.key, version: null, kind: 'expire' });
@@ -167,7 +179,7 @@ function sweep({ data, expiries, clock, notify }: Slots): void {
 
 /**
  * Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once
- * (`checked`: built from parts already checked as plain JSON, so not walked again).
+ * (`checked`: the parts of `value` already checked as plain JSON, so not walked again).
  */
 function writeSlot(
   slots: Slots,
@@ -175,18 +187,22 @@ function writeSlot(
   value: JsonValue | undefined,
   options: StoreSetOptions | undefined,
   text?: string,
-  checked = false,
+  checked: Checked = 'none',
 ): number {
   const { data, expiries, notify } = slots;
   const previous = data.get(key);
-  if (previous !== undefined) expiries.remove(previous);
   if (value === undefined) {
+    if (previous === undefined) return 0;
+    expiries.remove(previous);
     data.delete(key);
-    if (previous !== undefined) notify({ key, version: null, kind: 'delete' });
-    return previous?.version ?? 0;
+    notify({ key, version: null, kind: 'delete' });
+    return previous.version;
   }
   // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
-  const json = text !== undefined && (checked || isPlainJson(value, undefined)) ? text : stringifyJson(value);
+  const plain =
+    checked === 'all' ||
+    isPlainJson(checked === 'envelope' ? (value as { readonly data?: JsonValue }).data : value, undefined);
+  const json = text !== undefined && plain ? text : stringifyJson(value);
   // A text composed of parts (the kernel writes a record around its data's text) is a tree of
   // pieces until read character by character; reading one flattens it into one string, so a
   // kept record holds one object instead of about a dozen.
@@ -196,12 +212,16 @@ function writeSlot(
     key,
     json,
     version: ++slots.versions,
-    at: ttlMs === undefined ? Number.POSITIVE_INFINITY : slots.clock.now() + ttlMs,
+    at: ttlMs === undefined ? Number.POSITIVE_INFINITY : (slots.now ?? slots.clock.now()) + ttlMs,
     seq: ++slots.seq,
     index: -1,
   };
   data.set(key, slot);
-  if (ttlMs !== undefined) expiries.push(slot);
+  // the old expiry goes only now that the write is taken (a refused write leaves the key's TTL as it was)
+  if (ttlMs === undefined) {
+    if (previous !== undefined) expiries.remove(previous);
+  } else if (previous === undefined) expiries.push(slot);
+  else expiries.replace(previous, slot);
   notify({ key, version: slot.version, kind: 'set' });
   return slot.version;
 }

@@ -79,43 +79,68 @@ export function createRecentMap<K, V>(options: RecentMapOptions<K>): RecentMap<K
     );
   }
   const slots = new Map<K, Slot<V>>();
-  let queue: { readonly key: K; readonly seq: number }[] = [];
+  // the order of writes: key and write number side by side from `head` on (no object per write)
+  let keys: K[] = [];
+  let seqs: number[] = [];
   let head = 0;
   let seq = 0;
+  /** How many writes queued after `head` are stale (their key written again or deleted since). */
+  let stale = 0;
 
-  const live = (item: { readonly key: K; readonly seq: number }): boolean =>
-    slots.get(item.key)?.seq === item.seq;
+  const live = (i: number): boolean => slots.get(keys[i] as K)?.seq === seqs[i];
 
-  function write(key: K, value: V): void {
+  function write(key: K, value: V, slot: Slot<V> | undefined): void {
     seq += 1;
-    const slot = slots.get(key);
     if (slot === undefined) slots.set(key, { value, seq });
-    else Object.assign(slot, { value, seq });
-    queue.push({ key, seq });
+    else {
+      slot.value = value;
+      slot.seq = seq;
+      stale++; // its earlier write in the queue
+    }
+    keys.push(key);
+    seqs.push(seq);
     while (slots.size > maxEntries) {
-      const oldest = queue[head++] as { readonly key: K; readonly seq: number }; // more slots than live writes queued is impossible
-      if (!live(oldest)) continue;
-      slots.delete(oldest.key);
-      onEvict?.(oldest.key);
+      const oldest = head++; // more slots than live writes queued is impossible
+      if (!live(oldest)) {
+        stale--;
+        continue;
+      }
+      slots.delete(keys[oldest] as K);
+      onEvict?.(keys[oldest] as K);
     }
-    // stale writes (replaced keys) and the consumed head are dropped once they outnumber the cap
-    if (queue.length > 2 * maxEntries + 16) {
-      queue = queue.slice(head).filter(live);
-      head = 0;
+    // the consumed head (and stale writes) are dropped once the queue outgrows the cap
+    if (keys.length > 2 * maxEntries + 16) compact();
+  }
+
+  function compact(): void {
+    if (stale === 0) {
+      keys = keys.slice(head);
+      seqs = seqs.slice(head);
+    } else {
+      const kept: number[] = [];
+      for (let i = head; i < keys.length; i++) if (live(i)) kept.push(i);
+      keys = kept.map((i) => keys[i] as K);
+      seqs = kept.map((i) => seqs[i] as number);
+      stale = 0;
     }
+    head = 0;
   }
 
   return {
     has: (key) => slots.has(key),
     get: (key) => slots.get(key)?.value,
-    set: write,
+    set: (key, value) => write(key, value, slots.get(key)),
     add(key, value) {
       if (slots.has(key)) return false;
-      write(key, value);
+      write(key, value, undefined);
       return true;
     },
     // its queued write is stale from now on: skipped when the oldest is evicted, dropped when compacted
-    delete: (key) => slots.delete(key),
+    delete(key) {
+      if (!slots.delete(key)) return false;
+      stale++;
+      return true;
+    },
     get size() {
       return slots.size;
     },

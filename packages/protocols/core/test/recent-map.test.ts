@@ -47,6 +47,18 @@ describe('createRecentMap', () => {
     expect([map.has('b'), map.get('a'), map.get('c'), evicted]).toEqual([false, 3, 4, ['b']]);
   });
 
+  it('forgets keys in the order they were added through many compactions of its queue', () => {
+    const evicted: string[] = [];
+    const map = createRecentMap<string, number>({ maxEntries: 3, onEvict: (key) => evicted.push(key) });
+    for (let i = 0; i < 100; i++) map.add(`k${i}`, i);
+    map.set('k98', -1); // written again: now the newest, its first write stale
+    map.delete('k97');
+    for (let i = 100; i < 160; i++) map.add(`k${i}`, i);
+    const expected = [...Array(97).keys(), 99, 98, ...Array.from({ length: 57 }, (_, i) => 100 + i)];
+    expect(evicted).toEqual(expected.map((i) => `k${i}`));
+    expect([map.size, map.has('k157'), map.has('k159'), map.has('k156')]).toEqual([3, true, true, false]);
+  });
+
   it('matches a model of insertion order through many rewrites and deletes (the queue of writes is compacted)', () => {
     const max = 5;
     const map = createRecentMap<string, number>({ maxEntries: max });

@@ -3,6 +3,12 @@
 import type { JsonValue } from '../json.js';
 import type { Store, CompareAndSetResult, StoreEntry, StoreSetOptions } from '../store.js';
 
+/**
+ * @internal What the writer checked as plain JSON of a value it hands over with its text: all of it,
+ * all but its `data` (a kernel record whose envelope it wrote itself), or nothing.
+ */
+export type Checked = 'all' | 'envelope' | 'none';
+
 /** @internal The synchronous reads and writes of one memory store. */
 export interface DirectStore {
   /** What `getEntry` would resolve to (throws what it would reject with). */
@@ -12,7 +18,7 @@ export interface DirectStore {
   /**
    * What `compareAndSet` would resolve to; `text` is `JSON.stringify(value)`, stored as it is when
    * `value` is plain JSON (otherwise the write throws as `compareAndSet` would reject). `checked`
-   * says the caller built `text` only from parts already checked as plain JSON: it is stored as it is.
+   * says which parts of `value` the caller already checked as plain JSON: those are not walked again.
    */
   readonly compareAndSet: (
     key: string,
@@ -20,7 +26,7 @@ export interface DirectStore {
     value: JsonValue | undefined,
     text: string | undefined,
     options: StoreSetOptions | undefined,
-    checked?: boolean,
+    checked?: Checked,
   ) => CompareAndSetResult;
 }
 

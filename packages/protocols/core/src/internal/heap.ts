@@ -47,6 +47,20 @@ export class DeadlineHeap<T extends HeapItem> {
     return true;
   }
 
+  /** Puts `item` in the place of `old` (pushed instead when `old` is not in the heap) and restores the order. */
+  replace(old: T, item: T): void {
+    const index = old.index;
+    if (index < 0 || this.items[index] !== old) {
+      this.push(item);
+      return;
+    }
+    old.index = -1;
+    this.items[index] = item;
+    item.index = index;
+    this.down(index);
+    this.up(item.index);
+  }
+
   clear(): T[] {
     const all = this.items.splice(0);
     for (const item of all) item.index = -1;

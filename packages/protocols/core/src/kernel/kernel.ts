@@ -4,9 +4,11 @@ import type { Store, StoreEntry } from '../store.js';
 import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
 import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
-import { createMutate, readEntry, versionOf } from './mutate.js';
+import { directOf } from '../internal/direct-store.js';
+import { createMutate, versionOf } from './mutate.js';
 import { WrittenRecords } from './record-text.js';
 import type { Kernel } from './api.js';
+import type { Committed, RecordCodec } from './types.js';
 import {
   acquirePlan,
   committedRead,
@@ -99,30 +101,19 @@ export function createKernel(options: KernelOptions): Kernel {
   const kernel: Kernel = {
     owner,
 
-    async read(key, codec, readOptions = {}) {
-      const { basis } = readOptions;
-      if (basis !== undefined) basisOf(basis, key);
-      let entry: StoreEntry | undefined;
-      try {
-        // a store that tells its version without a read: the same version is the same record
-        if (basis !== undefined && versionOf(store, key) === basis.storeVersion) return basis;
-        entry = await readEntry(store, key);
-      } catch (err) {
-        throw readFailed(key, err);
-      }
-      return committedRead(key, entry, codec);
-    },
+    read: (key, codec, readOptions = {}) => readRecord(store, key, codec, readOptions.basis),
 
     async apply(key, codec, step, event, applyOptions = {}) {
       const { lease, basis } = applyOptions;
       const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
-      const done = await mutate(
+      const mutated = mutate(
         key,
         codec,
         applyOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         (read, now) => applyPlan(key, codec, step, event, lease, applyOptions.release, read, now),
         first,
       );
+      const done = mutated instanceof Promise ? await mutated : mutated;
       if (!done.ok) return done;
       return {
         ok: true,
@@ -134,13 +125,14 @@ export function createKernel(options: KernelOptions): Kernel {
     async acquire(key, codec, { ttlMs, force = false, basis }) {
       ttlCheck(ttlMs, 'ttlMs');
       const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
-      const done = await mutate(
+      const mutated = mutate(
         key,
         codec,
         DEFAULT_MAX_ATTEMPTS,
         (read, now) => acquirePlan(key, codec, owner, ttlMs, force, read, now),
         first,
       );
+      const done = mutated instanceof Promise ? await mutated : mutated;
       if (!done.ok) return done;
       return {
         ok: true,
@@ -151,35 +143,42 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async renew(lease, { ttlMs }) {
       ttlCheck(ttlMs, 'ttlMs');
-      const done = await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+      const mutated = mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) =>
         renewPlan(lease, ttlMs, read, now),
       );
+      const done = mutated instanceof Promise ? await mutated : mutated;
       return done.ok ? { ok: true, lease: done.out } : done;
     },
 
     async release(lease) {
-      await mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) => releasePlan(lease, read, now));
+      const mutated = mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        releasePlan(lease, read, now),
+      );
+      if (mutated instanceof Promise) await mutated;
     },
 
     async claim(key, effect) {
       ttlCheck(effect.leaseMs, 'leaseMs');
-      const done = await mutate(key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+      const mutated = mutate(key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
         claimStep(key, owner, effect, read, now),
       );
+      const done = mutated instanceof Promise ? await mutated : mutated;
       return done.ok ? done.out : done;
     },
 
     async settle(claim, result) {
-      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+      const mutated = mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
         settleStep(claim, read, result, now),
       );
+      const done = mutated instanceof Promise ? await mutated : mutated;
       return done.ok ? { ok: true } : done;
     },
 
     async abandon(claim) {
-      const done = await mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+      const mutated = mutate(claim.key, CLAIM_RECORDS, DEFAULT_MAX_ATTEMPTS, (read, now) =>
         abandonStep(claim, read, now),
       );
+      const done = mutated instanceof Promise ? await mutated : mutated;
       return done.ok ? { ok: true } : done;
     },
 
@@ -189,6 +188,26 @@ export function createKernel(options: KernelOptions): Kernel {
     },
   };
   return kernel;
+}
+
+/** `kernel.read`: `basis` when the store tells it still holds that version, else a read (not awaited on a memory store). */
+async function readRecord<T>(
+  store: Store,
+  key: string,
+  codec: RecordCodec<T>,
+  basis: Committed<T> | undefined,
+): Promise<Committed<T> | undefined> {
+  if (basis !== undefined) basisOf(basis, key);
+  let entry: StoreEntry | undefined;
+  try {
+    // a store that tells its version without a read: the same version is the same record
+    if (basis !== undefined && versionOf(store, key) === basis.storeVersion) return basis;
+    const direct = directOf(store);
+    entry = direct === undefined ? await store.getEntry(key) : direct.getEntry(key);
+  } catch (err) {
+    throw readFailed(key, err);
+  }
+  return committedRead(key, entry, codec);
 }
 
 /** The options with their defaults, checked. */

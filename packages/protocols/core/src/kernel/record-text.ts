@@ -1,6 +1,7 @@
 // The JSON text of a kernel record, written once per data: a record whose data this kernel wrote
 // before (a lease taken or given back, a deadline moved) reuses the data's text instead of
 // serialising and checking it again.
+import type { Checked } from '../internal/direct-store.js';
 import type { Committed, KernelRecord } from './types.js';
 
 /** The envelope's keys, in the order every record the kernel builds has them. */
@@ -70,22 +71,22 @@ export class WrittenRecords {
 /**
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
  * that data object before. `dataText` is the data's text when it was serialised now (to remember
- * once the store took it); `checked` says every part was checked as plain JSON before.
+ * once the store took it); `checked` says which parts were checked as plain JSON before.
  */
 export function recordText(
   key: string,
   record: KernelRecord,
   written: WrittenRecords,
-): { readonly text: string; readonly dataText: string | undefined; readonly checked: boolean } {
+): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } {
   const data: unknown = record.data;
   const envelope =
     typeof data === 'object' && data !== null && standard(record) ? envelopeText(record) : undefined;
-  if (envelope === undefined) return { text: JSON.stringify(record), dataText: undefined, checked: false };
+  if (envelope === undefined) return { text: JSON.stringify(record), dataText: undefined, checked: 'none' };
   const known = written.textOf(key, data);
   const dataText = known ?? JSON.stringify(data);
   const text = `${envelope[0]}${dataText}${envelope[1]}`;
   // the envelope's parts are checked plain below, and known data was checked when first written
-  return { text, dataText, checked: known !== undefined };
+  return { text, dataText, checked: known === undefined ? 'envelope' : 'all' };
 }
 
 /** Whether `record` has exactly the envelope's keys, in order (so the composed text is its JSON). */
