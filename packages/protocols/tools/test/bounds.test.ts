@@ -117,6 +117,69 @@ describe('limits', () => {
     expect(result.feedback.failed_calls[0]?.code).toBe('memory_full');
   });
 
+  it('keeps a result whose getter throws by reference, as a result that is not JSON, and answers the batch', async () => {
+    let ran = 0;
+    const hostile = defineTool({
+      name: 'hostile',
+      description: 'Returns an object whose property throws when read',
+      args: z.object({}),
+      reasons: [],
+      execute: () => {
+        ran++;
+        return {
+          get rows(): number {
+            throw new Error('read after the connection closed');
+          },
+        };
+      },
+    });
+    const gate = createToolGate({
+      tools: [hostile],
+      allowlist: ['hostile'],
+      limits: { maxRememberedBytes: 40 },
+    });
+    const call = { id: 'h1', tool: 'hostile', args: {} };
+    const first = await gate.process([call], { turn: 1, context: undefined });
+    expect(first.executed.map((done) => done.id)).toEqual(['h1']);
+    expect(first.feedback.failed_calls).toEqual([]);
+    // remembered: the same id is answered from memory, never run twice
+    const again = await gate.process([call], { turn: 1, context: undefined });
+    expect(again.executed[0]?.replayed).toBe(true);
+    expect(ran).toBe(1);
+  });
+
+  it('with a store, runs a call whose result throws when read once: its outcome cannot be stored, so another gate answers outcome_unknown', async () => {
+    let ran = 0;
+    const hostile = defineTool({
+      name: 'hostile',
+      description: 'Returns an object whose property throws when read',
+      args: z.object({}),
+      reasons: [],
+      execute: () => {
+        ran++;
+        return {
+          get rows(): number {
+            throw new Error('read after the connection closed');
+          },
+        };
+      },
+    });
+    const store = createMemoryStore();
+    const gate = createToolGate({ tools: [hostile], allowlist: ['hostile'], store });
+    const stages: string[] = [];
+    gate.on('error', ({ stage }) => stages.push(stage));
+    const call = { id: 'h1', tool: 'hostile', args: {} };
+    const first = await gate.process([call], { turn: 1, context: undefined });
+    expect(first.executed.map((done) => done.replayed)).toEqual([false]);
+    expect(stages).toEqual(['store']); // the outcome could not be written: the host is told
+    const again = await gate.process([call], { turn: 1, context: undefined });
+    expect(again.executed.map((done) => done.replayed)).toEqual([true]);
+    const restarted = createToolGate({ tools: [hostile], allowlist: ['hostile'], store });
+    const elsewhere = await restarted.process([call], { turn: 1, context: undefined });
+    expect(elsewhere.feedback.failed_calls.map((failed) => failed.code)).toEqual(['outcome_unknown']);
+    expect(ran).toBe(1);
+  });
+
   it('refuses a call whose arguments are not JSON, as it has no content to be known by', async () => {
     const t = setup();
     const result = await t.gate.process([{ ...hpCall('c1'), args: { delta: Number.NaN } }], {

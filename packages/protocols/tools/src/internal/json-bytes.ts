@@ -15,15 +15,19 @@ export const NUMBER_BOUND = 25;
  * of it that counts every string character as its longest escape, 6 bytes (not `exact`: no string
  * is scanned); `-1` for a value canonicalJson refuses (what is not JSON: functions, symbols,
  * bigints, numbers that are not finite, `undefined` in an array or at the root, cycles, objects
- * that are not plain, and nesting past 1 000 levels). Keys are not sorted: the order does not
+ * that are not plain, nesting past 1 000 levels, and a value whose getter or proxy throws). Keys are not sorted: the order does not
  * change the length.
  */
 export function jsonBytes(value: unknown, exact: boolean): number {
   if (value === undefined) return -1;
-  const bytes = bytesOf(value, 0, exact);
-  // The bound's walk also sees enumerable keys a polluted prototype adds: only the exact walk
-  // (own keys, as canonicalJson reads them) may call a value not JSON.
-  return bytes < 0 && !exact ? bytesOf(value, 0, true) : bytes;
+  try {
+    const bytes = bytesOf(value, 0, exact);
+    // The bound's walk also sees enumerable keys a polluted prototype adds: only the exact walk
+    // (own keys, as canonicalJson reads them) may call a value not JSON.
+    return bytes < 0 && !exact ? bytesOf(value, 0, true) : bytes;
+  } catch {
+    return -1; // a getter or proxy that throws when read: canonicalJson could not write it either
+  }
 }
 
 /** {@link jsonBytes} of a call's content, `canonicalJson({ args, tool })`. */
