@@ -66,8 +66,18 @@ export function openTurn<TStep extends string, TContext, TData>(
     // the ledger is this module's own JSON, written only by `stored` below
     if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
   }
-  const fresh = { asked: false, dirty: false, done: undefined, claimed: undefined, lastSubmit: false };
-  return { session, data, ledger, written: ledger, leased, ...fresh };
+  return {
+    session,
+    data,
+    ledger,
+    written: ledger,
+    leased,
+    asked: false,
+    dirty: false,
+    done: undefined,
+    claimed: undefined,
+    lastSubmit: false,
+  };
 }
 
 const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
@@ -195,9 +205,9 @@ export function contextOf<TStep extends string, TContext, TData>(
         events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
       }
       turn.asked = false;
-      await options.after?.(done, ctx);
+      if (options.after !== undefined) await options.after(done, ctx);
       if (claim !== undefined && turn.claimed === claim) release(before.effect);
-      if (!turn.asked) await ctx.ask();
+      if (!turn.asked) await askNow(turn, options, ctx);
       return written;
     },
     save: () => saveTurn(turn, host),
@@ -220,23 +230,53 @@ export function contextOf<TStep extends string, TContext, TData>(
       return value;
     },
     async ask() {
-      turn.asked = true;
-      const prompt = session.prompt;
-      if (prompt !== undefined && options.ask) await options.ask(prompt, ctx);
+      await askNow(turn, options, ctx);
     },
   };
   return ctx;
 }
 
-/** @internal Ends a turn: writes what is still unwritten (data, ledger, an effect done) and reports. */
-export async function finishTurn<TStep extends string, TContext, TData>(
+/**
+ * @internal Asks the session's current question through the host's `ask`: a promise only when
+ * `ask` returned one (nothing to wait for otherwise).
+ */
+export function askNow<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  options: ChatFlowHostOptions<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+): Promise<void> | undefined {
+  turn.asked = true;
+  const prompt = turn.session.prompt;
+  if (prompt === undefined || options.ask === undefined) return undefined;
+  const asked = options.ask(prompt, ctx);
+  return isThenable(asked) ? Promise.resolve(asked) : undefined;
+}
+
+/** @internal Whether a callback's return is something to wait for. */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
+/**
+ * @internal Ends a turn: writes what is still unwritten (data, ledger, an effect done) and reports;
+ * without a write, at once (no promise).
+ */
+export function finishTurn<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): ChatFlowResult | Promise<ChatFlowResult> {
+  if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) return saveLast(turn, host);
+  return ended(turn.session);
+}
+
+/** The turn's last write, which gives the lease back. */
+async function saveLast<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<ChatFlowResult> {
-  if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) {
-    const saved = await saveTurn(turn, host, true); // the turn's last write gives the lease back
-    if (!saved.ok) throw new Refused(saved.code, saved.message, saved.cause);
-  }
-  const { session } = turn;
-  return { ok: true, id: session.id, step: session.step, version: session.version };
+  const saved = await saveTurn(turn, host, true);
+  if (!saved.ok) throw new Refused(saved.code, saved.message, saved.cause);
+  return ended(turn.session);
 }
+
+const ended = (session: { readonly id: string; readonly step: string; readonly version: number }) =>
+  ({ ok: true, id: session.id, step: session.step, version: session.version }) as const;

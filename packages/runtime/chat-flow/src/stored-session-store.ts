@@ -19,11 +19,6 @@ import { ChatFlowError } from './errors.js';
 import type { Flow } from '@parley/fsm';
 import { StoredSession } from './stored-session.js';
 import type { HandleSettings } from './stored-session-state.js';
-import {
-  FLOW_SESSION_KIND,
-  FLOW_SESSION_RECORD_FORMAT,
-  type FlowSessionRecord,
-} from './stored-session-record.js';
 import { check, createStep, type SessionSlot, sessionCodec, sessionCodeOf } from './stored-session-steps.js';
 import { isRecord } from './internal/record.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
@@ -129,6 +124,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
   const settings = handleSettings<TStep, TContext, TData>(options, kernel, codec, clock);
+  const create = createStep<TStep, TContext, TData>(flow, settings.idleTimeoutMs);
   let events: Emitter<FlowSessionStoreEvents> | undefined;
 
   const refuse = (
@@ -168,11 +164,9 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
 
   return {
     keyOf: (id) => prefix + id,
-    async start(id, startOptions) {
-      const record = newRecord<TStep, TContext, TData>(flow, id, startOptions, options, clock.now());
+    async start(id, { data, context }) {
       // basis null: no read first; the record lands only where none is stored (else read and refused)
-      const step = createStep<TStep, TContext, TData>();
-      const done = await kernel.apply(prefix + id, codec, step, record, { basis: null });
+      const done = await kernel.apply(prefix + id, codec, create, { id, data, context }, { basis: null });
       if (!done.ok) return refuseKernel(id, done);
       const verdict = done.effects[0];
       if (verdict === undefined || !verdict.ok || done.committed === undefined) {
@@ -228,31 +222,6 @@ function handleSettings<TStep extends string, TContext, TData>(
       options.idleTimeoutMs === undefined ? undefined : timeout(options.idleTimeoutMs, 'idleTimeoutMs'),
     historyLimit: options.historyLimit,
     wait: options.wait,
-  };
-}
-
-/** The first record of session `id`, its flow started at `at`. */
-function newRecord<TStep extends string, TContext, TData>(
-  flow: Flow<TStep, TContext>,
-  id: string,
-  startOptions: { readonly data: TData; readonly context?: TContext },
-  options: FlowSessionStoreOptions<TStep>,
-  at: number,
-): FlowSessionRecord<TStep, TContext, TData> {
-  const snapshot = flow.start({
-    at,
-    ...(startOptions.context === undefined ? {} : { context: startOptions.context }),
-  });
-  return {
-    kind: FLOW_SESSION_KIND,
-    format: FLOW_SESSION_RECORD_FORMAT,
-    id,
-    flow: snapshot,
-    draft: null,
-    data: startOptions.data,
-    retry: null,
-    expiresAt: options.idleTimeoutMs === undefined ? null : at + options.idleTimeoutMs,
-    savedAt: at,
   };
 }
 

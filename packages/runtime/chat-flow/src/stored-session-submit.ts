@@ -5,6 +5,7 @@ import type { Flow, FlowSubmitResult } from '@parley/fsm';
 import { isRecord } from './internal/record.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 import { draftIn, type HandleSettings, mergeDraft } from './stored-session-state.js';
+import type { SessionParts } from './stored-session-steps.js';
 
 type Fields = { readonly [field: string]: JsonValue };
 
@@ -17,7 +18,7 @@ export type SubmitOptions<TStep extends string, TContext, TData> = {
 
 /** @internal The record after a submission, the flow's verdict, and whether a retry was scheduled. */
 export interface SubmitChange<TStep extends string, TContext, TData> {
-  readonly next: FlowSessionRecord<TStep, TContext, TData>;
+  readonly next: SessionParts<TStep, TContext, TData>;
   readonly out: FlowSubmitResult<TStep, TContext>;
   readonly schedule: boolean;
 }
@@ -65,5 +66,5 @@ export function submitChange<TStep extends string, TContext, TData>(
       : typeof given === 'function'
         ? (given as (verdict: FlowSubmitResult<TStep, TContext>) => TData)(result)
         : given;
-  return { next: { ...record, flow: after, draft, retry, data }, out: result, schedule };
+  return { next: { flow: after, draft, data, retry }, out: result, schedule };
 }

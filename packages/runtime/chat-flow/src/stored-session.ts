@@ -56,8 +56,8 @@ export class StoredSession<TStep extends string, TContext, TData>
     return this.exclusive(async () => {
       const refused = this.gate();
       if (refused !== undefined) return refused;
-      const change: SessionChange<TStep, TContext, TData, undefined> = (record) => ({
-        next: { ...record, data },
+      const change: SessionChange<TStep, TContext, TData, undefined> = ({ flow, draft, retry }) => ({
+        next: { flow, draft, data, retry },
         out: undefined,
       });
       const saved = await this.write(change, options.release === true);
@@ -107,7 +107,10 @@ export class StoredSession<TStep extends string, TContext, TData>
     if (this.closed) return this.refuse('closed', `session ${this.id} is closed`);
     const taken = await this.retrying(() => this.take(ttlMs));
     if (!taken.ok) return taken;
-    const checked = check(taken.committed?.value, this.id, this.settings.clock.now());
+    // the clock is read only to check an expiry the record has
+    const slot = taken.committed?.value;
+    const expires = slot !== undefined && 'record' in slot && slot.record.expiresAt !== null;
+    const checked = check(slot, this.id, expires ? this.settings.clock.now() : 0);
     if (!checked.ok || taken.committed === undefined || (current && checked.out.rev !== this.rev)) {
       await this.settings.kernel.release(taken.lease);
       if (checked.ok && taken.committed !== undefined) {
@@ -213,10 +216,8 @@ export class StoredSession<TStep extends string, TContext, TData>
     const done = await this.retrying(() => {
       const lease = this.lease;
       const basis = this.basis(); // a retry after a failed store write names it again: the CAS decides
-      return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, {
-        ...(lease === undefined ? {} : { lease, release }),
-        basis,
-      });
+      const options = lease === undefined ? { basis } : { lease, release, basis };
+      return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, options);
     });
     if (!done.ok) return done;
     if (release) this.lease = undefined; // given back by this write (or there was none)
