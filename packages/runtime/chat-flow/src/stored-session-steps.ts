@@ -9,6 +9,7 @@ import {
   readSessionRecord,
 } from './stored-session-record.js';
 import { isRecord } from './internal/record.js';
+import { packRecord, unpackRecord } from './stored-session-pack.js';
 import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
 
 /**
@@ -37,8 +38,8 @@ export function sessionCodec<TStep extends string, TContext, TData>(
     version: FLOW_SESSION_RECORD_FORMAT,
     decode(data) {
       if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
-      const { rev: count, ...fields } = data;
-      const rev = count as number; // checked just above
+      const rev = data.rev as number; // checked just above
+      const fields = unpackRecord(data); // format 3 leaves out what a new run has; format 2 stored it all
       const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
       // the data was read from the store: plain JSON
       const slot: Slot =
@@ -47,10 +48,7 @@ export function sessionCodec<TStep extends string, TContext, TData>(
     },
     encode(slot) {
       if ('problem' in slot) return slot.raw;
-      const { id, flow: snapshot, draft, data, retry, expiresAt, savedAt } = slot.record;
-      // one object, in the order a stored record has always had; plain JSON by construction
-      const stored = { id, flow: snapshot, draft, data, retry, expiresAt, savedAt, rev: slot.rev };
-      return stored as unknown as JsonValue;
+      return packRecord(slot.record as FlowSessionRecord<string, unknown, unknown>, slot.rev);
     },
   };
 }

@@ -7,7 +7,6 @@ import {
   createKernel,
   createOwnerId,
   type Emitter,
-  isParleyError,
   type JsonValue,
   type Kernel,
   type KernelRefusal,
@@ -21,6 +20,7 @@ import { StoredSession } from './stored-session.js';
 import type { HandleSettings } from './stored-session-state.js';
 import { check, createStep, type SessionSlot, sessionCodec, sessionCodeOf } from './stored-session-steps.js';
 import { isRecord } from './internal/record.js';
+import { formerSession, readSession } from './stored-session-read.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
   FlowSessionStore,
@@ -166,7 +166,16 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     keyOf: (id) => prefix + id,
     async start(id, { data, context }) {
       // basis null: no read first; the record lands only where none is stored (else read and refused)
-      const done = await kernel.apply(prefix + id, codec, create, { id, data, context }, { basis: null });
+      const key = prefix + id;
+      const done = await kernel.apply(key, codec, create, { id, data, context }, { basis: null });
+      if (!done.ok && done.code === 'record_version') {
+        const former = await formerSession(store, key, codec, done); // a session of format 2 is stored
+        if ('storeVersion' in former) {
+          const version = former.storeVersion;
+          return refuse(id, 'exists', `a session ${id} is already stored`, { version });
+        }
+        return refuseKernel(id, former);
+      }
       if (!done.ok) return refuseKernel(id, done);
       const verdict = done.effects[0];
       if (verdict === undefined || !verdict.ok || done.committed === undefined) {
@@ -176,17 +185,8 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
       return { ok: true, session: handle(id, done.committed) };
     },
     async resume(id) {
-      let found: Awaited<ReturnType<typeof kernel.read<SessionSlot<TStep, TContext, TData>>>>;
-      try {
-        found = await kernel.read(prefix + id, codec);
-      } catch (error) {
-        for (const code of ['corrupt_record', 'record_version', 'store_failed'] as const) {
-          if (isParleyError(error, code)) {
-            return refuseKernel(id, { ok: false, code, message: error.message, key: prefix + id });
-          }
-        }
-        throw error;
-      }
+      const found = await readSession(kernel, store, prefix + id, codec, () => clock.now()); // format 2 too
+      if (found !== undefined && 'ok' in found) return refuseKernel(id, found);
       const checked = check(found?.value, id, clock.now());
       if (!checked.ok || found === undefined) {
         const code = checked.ok ? 'not_found' : checked.code;
