@@ -22,7 +22,8 @@ export async function begin<TStep extends string, TContext, TData>(
     events.emit('outcome-unknown', { id: ctx.id, ...pick(effect), claimedAt: effect.claimedAt });
   }
   const answer = options.begin ? await options.begin(ctx, how) : undefined;
-  if (answer !== false && !turn.asked) await askNow(turn, options, ctx);
+  const asking = answer !== false && !turn.asked ? askNow(turn, options, ctx) : undefined;
+  if (asking !== undefined) await asking;
   return finishTurn(turn, state);
 }
 

@@ -27,7 +27,9 @@ export class Refused extends Error {
 /** @internal What one turn (start, open, reply) of one session holds until it ends. */
 export interface Turn<TStep extends string, TContext, TData> {
   readonly session: StoredFlowSession<TStep, TContext, TData>;
+  /** The host's data once `split`; until then the record's data, ledger included (a write replaces it). */
   data: TData;
+  split: boolean;
   /** The ledger as the next write will store it, and as the last write stored it. */
   ledger: ChatFlowLedger;
   written: ChatFlowLedger;
@@ -57,18 +59,15 @@ export function openTurn<TStep extends string, TContext, TData>(
   session: StoredFlowSession<TStep, TContext, TData>,
   leased = true,
 ): Turn<TStep, TContext, TData> {
-  const raw = session.data;
-  let data = raw;
+  const data = session.data;
   let ledger = EMPTY;
-  if (isRecord(raw)) {
-    const { chatFlow, ...rest } = raw;
-    data = rest as TData; // the host's data is the record's data less `chatFlow`
-    // the ledger is this module's own JSON, written only by `stored` below
-    if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
-  }
+  const chatFlow = isRecord(data) ? data.chatFlow : undefined;
+  // the ledger is this module's own JSON, written only by `stored` below
+  if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
   return {
     session,
     data,
+    split: false,
     ledger,
     written: ledger,
     leased,
@@ -80,8 +79,21 @@ export function openTurn<TStep extends string, TContext, TData>(
   };
 }
 
+/** The record's data of a turn: the host's data (the record's, `chatFlow` written over, until split) and the ledger. */
 const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
   ({ ...turn.data, chatFlow: turn.ledger }) as TData; // the host's data is a JSON object
+
+/** The host's data of a turn: the record's data less `chatFlow`, split off when first asked for. */
+function hostData<TStep extends string, TContext, TData>(turn: Turn<TStep, TContext, TData>): TData {
+  if (turn.split) return turn.data;
+  turn.split = true;
+  const raw = turn.data;
+  if (isRecord(raw)) {
+    const { chatFlow: _ledger, ...rest } = raw;
+    turn.data = rest as TData;
+  }
+  return turn.data;
+}
 
 /** @internal The names of a claim, for events. */
 export const pick = (claim: ChatEffectClaim): { name: string; step: string; part: number } => ({
@@ -139,42 +151,15 @@ export function contextOf<TStep extends string, TContext, TData>(
   const { session } = turn;
   const id = session.id;
 
-  /** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
-  async function claimNow(name: string): Promise<ChatEffectClaim> {
-    const earlier = turn.ledger.effect;
-    if (earlier?.state === 'running') {
-      throw new Refused('outcome_unknown', `the outcome of ${earlier.name} (${earlier.step}) is unknown`);
-    }
-    const at = clock.now();
-    const claim: ChatEffectClaim = {
-      ...{ name, step: session.step, part: session.snapshot().part },
-      ...{ state: 'running', claimedAt: at, doneAt: null },
-    };
-    const before = turn.ledger;
-    turn.ledger = { ...turn.ledger, effect: claim };
-    const saved = await ctx.save();
-    if (!saved.ok) {
-      turn.ledger = before;
-      throw new Refused(saved.code, saved.message, saved.cause);
-    }
-    events.emit('effect-claimed', { id, ...pick(claim), at });
-    return claim;
-  }
-
-  /** Drops a claim made with a completion that `after` did not use: the next write clears it. */
-  function release(effect: ChatEffectClaim | null): void {
-    turn.claimed = undefined;
-    turn.ledger = { ...turn.ledger, effect };
-  }
-
   const ctx: ChatContext<TStep, TContext, TData> = {
     id,
     session,
     get data() {
-      return turn.data;
+      return hostData(turn);
     },
     setData: (data) => {
       turn.data = data;
+      turn.split = true;
       turn.dirty = true;
     },
     async submit(fields, more) {
@@ -206,16 +191,17 @@ export function contextOf<TStep extends string, TContext, TData>(
       }
       turn.asked = false;
       if (options.after !== undefined) await options.after(done, ctx);
-      if (claim !== undefined && turn.claimed === claim) release(before.effect);
-      if (!turn.asked) await askNow(turn, options, ctx);
+      if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
+      const asking = turn.asked ? undefined : askNow(turn, options, ctx);
+      if (asking !== undefined) await asking;
       return written;
     },
     save: () => saveTurn(turn, host),
     async effect(name, run) {
       let claim = turn.claimed;
       if (claim?.name !== name) {
-        if (claim !== undefined) release(null);
-        claim = await claimNow(name);
+        if (claim !== undefined) dropClaim(turn, null);
+        claim = await claimNow(turn, host, ctx, name);
       }
       turn.claimed = undefined;
       let value: Awaited<ReturnType<typeof run>>;
@@ -234,6 +220,43 @@ export function contextOf<TStep extends string, TContext, TData>(
     },
   };
   return ctx;
+}
+
+/** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
+async function claimNow<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+  name: string,
+): Promise<ChatEffectClaim> {
+  const { session } = turn;
+  const earlier = turn.ledger.effect;
+  if (earlier?.state === 'running') {
+    throw new Refused('outcome_unknown', `the outcome of ${earlier.name} (${earlier.step}) is unknown`);
+  }
+  const at = host.clock.now();
+  const claim: ChatEffectClaim = {
+    ...{ name, step: session.step, part: session.snapshot().part },
+    ...{ state: 'running', claimedAt: at, doneAt: null },
+  };
+  const before = turn.ledger;
+  turn.ledger = { ...turn.ledger, effect: claim };
+  const saved = await ctx.save();
+  if (!saved.ok) {
+    turn.ledger = before;
+    throw new Refused(saved.code, saved.message, saved.cause);
+  }
+  host.events.emit('effect-claimed', { id: session.id, ...pick(claim), at });
+  return claim;
+}
+
+/** Drops a claim made with a completion that `after` did not use: the next write clears it. */
+function dropClaim<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  effect: ChatEffectClaim | null,
+): void {
+  turn.claimed = undefined;
+  turn.ledger = { ...turn.ledger, effect };
 }
 
 /**

@@ -39,7 +39,9 @@ export function submitChange<TStep extends string, TContext, TData>(
 ): SubmitChange<TStep, TContext, TData> {
   const { draftSteps, historyLimit } = settings;
   const before = record.flow;
-  const answer = isRecord(fields) ? mergeDraft(draftIn(record), fields as Fields) : fields;
+  // without a draft the answer is the caller's own object (the flow copies what it keeps; so does a draft)
+  const draftNow = draftIn(record);
+  const answer = isRecord(fields) && draftNow !== null ? mergeDraft(draftNow, fields as Fields) : fields;
   const submission =
     isRecord(answer) && options.transient !== undefined ? { ...answer, ...options.transient } : answer;
   const result = flow.submit(before, submission, historyLimit === undefined ? { at } : { at, historyLimit });
@@ -47,7 +49,7 @@ export function submitChange<TStep extends string, TContext, TData>(
   const stayed = after.state === before.state && after.part === before.part;
   const keep = stayed && !result.ok && isRecord(answer) && draftSteps.includes(before.state as TStep);
   const draft: FlowDraft<TStep> | null = keep
-    ? { step: before.state as TStep, part: before.part, fields: answer as Fields }
+    ? { step: before.state as TStep, part: before.part, fields: { ...(answer as Fields) } }
     : null;
   let retry: FlowRetry<TStep> | null = stayed && retryAfterMs !== null ? record.retry : null;
   const schedule = typeof retryAfterMs === 'number' && stayed && !result.ok && result.code !== 'flow_done';

@@ -105,7 +105,8 @@ export class StoredSession<TStep extends string, TContext, TData>
 
   async acquire({ ttlMs, current = false }: FlowAcquireOptions): Promise<FlowSaveResult> {
     if (this.closed) return this.refuse('closed', `session ${this.id} is closed`);
-    const taken = await this.retrying(() => this.take(ttlMs));
+    const first = await this.take(ttlMs);
+    const taken = first.ok ? first : await this.retrying(() => this.take(ttlMs), first);
     if (!taken.ok) return taken;
     // the clock is read only to check an expiry the record has
     const slot = taken.committed?.value;
@@ -182,14 +183,18 @@ export class StoredSession<TStep extends string, TContext, TData>
     return read.ok ? { ok: true, lease: renewed.lease, committed: read.committed } : read;
   }
 
-  /** Runs a kernel operation, retrying a throwing store on the clock (`saveRetryDelaysMs`). */
+  /**
+   * After a kernel operation refused `first`: runs it again while the store throws, on the clock
+   * (`saveRetryDelaysMs`); any other refusal is the handle's at once.
+   */
   private async retrying<T extends { readonly ok: true }>(
     run: () => Promise<T | KernelRefusal>,
+    first: KernelRefusal,
   ): Promise<T | FlowSessionRefusal> {
     const { saveDelays, clock } = this.settings;
     const id = this.id;
     for (let attempt = 1; ; attempt++) {
-      const done = await run();
+      const done = attempt === 1 ? first : await run();
       if (done.ok) return done;
       if (done.code !== 'store_failed') return this.refuseKernel(done, attempt);
       const delay = saveDelays[attempt - 1];
@@ -213,12 +218,15 @@ export class StoredSession<TStep extends string, TContext, TData>
     const { kernel, codec, idleTimeoutMs } = this.settings;
     const id = this.id;
     const event: WriteEvent<TStep, TContext, TData, R> = { id, rev: this.rev, idleTimeoutMs, change };
-    const done = await this.retrying(() => {
+    const step = writeStep<TStep, TContext, TData, R>();
+    const apply = () => {
       const lease = this.lease;
       const basis = this.basis(); // a retry after a failed store write names it again: the CAS decides
       const options = lease === undefined ? { basis } : { lease, release, basis };
-      return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, options);
-    });
+      return kernel.apply(this.key, codec, step, event, options);
+    };
+    const first = await apply();
+    const done = first.ok ? first : await this.retrying(apply, first);
     if (!done.ok) return done;
     if (release) this.lease = undefined; // given back by this write (or there was none)
     const verdict = done.effects[0];
