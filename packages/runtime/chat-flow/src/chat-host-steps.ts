@@ -1,6 +1,7 @@
 // The turns a chat-flow host runs on a session it holds: open it, answer a reply, settle an effect.
 import { type HostState, refusal } from './chat-host-sessions.js';
-import { askNow, contextOf, finishTurn, isThenable, openTurn, pick, Refused } from './chat-host-turn.js';
+import { askNow, isThenable } from './chat-host-ask.js';
+import { contextOf, finishTurn, openTurn, pick, Refused } from './chat-host-turn.js';
 import type { ChatFlowResult } from './chat-host-types.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 

@@ -9,6 +9,8 @@ import type {
   ChatFlowResult,
 } from './chat-host-types.js';
 import { isRecord } from './internal/record.js';
+import { askNow } from './chat-host-ask.js';
+import { TurnContext } from './chat-host-context.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
 const EMPTY: ChatFlowLedger = { seen: [], effect: null };
@@ -83,18 +85,6 @@ export function openTurn<TStep extends string, TContext, TData>(
 const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
   ({ ...turn.data, chatFlow: turn.ledger }) as TData; // the host's data is a JSON object
 
-/** The host's data of a turn: the record's data less `chatFlow`, split off when first asked for. */
-function hostData<TStep extends string, TContext, TData>(turn: Turn<TStep, TContext, TData>): TData {
-  if (turn.split) return turn.data;
-  turn.split = true;
-  const raw = turn.data;
-  if (isRecord(raw)) {
-    const { chatFlow: _ledger, ...rest } = raw;
-    turn.data = rest as TData;
-  }
-  return turn.data;
-}
-
 /** @internal The names of a claim, for events. */
 export const pick = (claim: ChatEffectClaim): { name: string; step: string; part: number } => ({
   name: claim.name,
@@ -151,73 +141,67 @@ export function contextOf<TStep extends string, TContext, TData>(
   const { session } = turn;
   const id = session.id;
 
-  const ctx: ChatContext<TStep, TContext, TData> = {
-    id,
-    session,
-    get data() {
-      return hostData(turn);
-    },
-    setData: (data) => {
-      turn.data = data;
-      turn.split = true;
-      turn.dirty = true;
-    },
-    async submit(fields, more) {
-      const { state, part } = session.snapshot();
-      const done = { step: state as TStep, part };
-      const name = options.claims?.(done);
-      const before = turn.ledger;
-      let claim: ChatEffectClaim | undefined;
-      const data = (verdict: { readonly ok: boolean }): TData => {
-        if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
-          claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
-          turn.ledger = { ...before, effect: claim };
-        }
-        return stored(turn);
-      };
-      const giveBack = turn.lastSubmit;
-      turn.lastSubmit = false;
-      if (!turn.leased) await leaseAgain(turn, host);
-      const written = await session.submit(fields, { data, ...more, release: giveBack });
-      if (!written.ok) {
-        turn.ledger = before;
-        return written;
+  const ctx = new TurnContext<TStep, TContext, TData>(turn, session);
+  ctx.setData = (data) => {
+    turn.data = data;
+    turn.split = true;
+    turn.dirty = true;
+  };
+  ctx.submit = async (fields, more) => {
+    const { state, part } = session.snapshot();
+    const done = { step: state as TStep, part };
+    const name = options.claims?.(done);
+    const before = turn.ledger;
+    let claim: ChatEffectClaim | undefined;
+    const data = (verdict: { readonly ok: boolean }): TData => {
+      if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
+        claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
+        turn.ledger = { ...before, effect: claim };
       }
-      committed(turn, host, giveBack);
-      if (!written.result.ok) return written;
-      if (claim !== undefined) {
-        turn.claimed = claim;
-        events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
-      }
-      turn.asked = false;
-      if (options.after !== undefined) await options.after(done, ctx);
-      if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
-      const asking = turn.asked ? undefined : askNow(turn, options, ctx);
-      if (asking !== undefined) await asking;
+      return stored(turn);
+    };
+    const giveBack = turn.lastSubmit;
+    turn.lastSubmit = false;
+    if (!turn.leased) await leaseAgain(turn, host);
+    const written = await session.submit(fields, { data, ...more, release: giveBack });
+    if (!written.ok) {
+      turn.ledger = before;
       return written;
-    },
-    save: () => saveTurn(turn, host),
-    async effect(name, run) {
-      let claim = turn.claimed;
-      if (claim?.name !== name) {
-        if (claim !== undefined) dropClaim(turn, null);
-        claim = await claimNow(turn, host, ctx, name);
-      }
-      turn.claimed = undefined;
-      let value: Awaited<ReturnType<typeof run>>;
-      try {
-        value = await run();
-      } catch (error) {
-        events.emit('outcome-unknown', { id, ...pick(claim), claimedAt: claim.claimedAt });
-        throw error;
-      }
-      turn.ledger = { ...turn.ledger, effect: { ...claim, state: 'done', doneAt: clock.now() } };
-      turn.done = claim;
-      return value;
-    },
-    async ask() {
-      await askNow(turn, options, ctx);
-    },
+    }
+    committed(turn, host, giveBack);
+    if (!written.result.ok) return written;
+    if (claim !== undefined) {
+      turn.claimed = claim;
+      events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
+    }
+    turn.asked = false;
+    if (options.after !== undefined) await options.after(done, ctx);
+    if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
+    const asking = turn.asked ? undefined : askNow(turn, options, ctx);
+    if (asking !== undefined) await asking;
+    return written;
+  };
+  ctx.save = () => saveTurn(turn, host);
+  ctx.effect = async (name, run) => {
+    let claim = turn.claimed;
+    if (claim?.name !== name) {
+      if (claim !== undefined) dropClaim(turn, null);
+      claim = await claimNow(turn, host, ctx, name);
+    }
+    turn.claimed = undefined;
+    let value: Awaited<ReturnType<typeof run>>;
+    try {
+      value = await run();
+    } catch (error) {
+      events.emit('outcome-unknown', { id, ...pick(claim), claimedAt: claim.claimedAt });
+      throw error;
+    }
+    turn.ledger = { ...turn.ledger, effect: { ...claim, state: 'done', doneAt: clock.now() } };
+    turn.done = claim;
+    return value;
+  };
+  ctx.ask = async () => {
+    await askNow(turn, options, ctx);
   };
   return ctx;
 }
@@ -258,26 +242,6 @@ function dropClaim<TStep extends string, TContext, TData>(
   turn.claimed = undefined;
   turn.ledger = { ...turn.ledger, effect };
 }
-
-/**
- * @internal Asks the session's current question through the host's `ask`: a promise only when
- * `ask` returned one (nothing to wait for otherwise).
- */
-export function askNow<TStep extends string, TContext, TData>(
-  turn: Turn<TStep, TContext, TData>,
-  options: ChatFlowHostOptions<TStep, TContext, TData>,
-  ctx: ChatContext<TStep, TContext, TData>,
-): Promise<void> | undefined {
-  turn.asked = true;
-  const prompt = turn.session.prompt;
-  if (prompt === undefined || options.ask === undefined) return undefined;
-  const asked = options.ask(prompt, ctx);
-  return isThenable(asked) ? Promise.resolve(asked) : undefined;
-}
-
-/** @internal Whether a callback's return is something to wait for. */
-export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /**
  * @internal Ends a turn: writes what is still unwritten (data, ledger, an effect done) and reports;
