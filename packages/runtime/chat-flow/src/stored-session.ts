@@ -20,6 +20,7 @@ import type {
 } from './stored-session-types.js';
 
 const DONE: Promise<unknown> = Promise.resolve();
+const RELEASED: Promise<void> = Promise.resolve();
 const ignore = (): undefined => undefined;
 const LOST = {
   code: 'conflict',
@@ -132,9 +133,12 @@ export class StoredSession<TStep extends string, TContext, TData>
     return { ok: true, version: this.ver };
   }
 
-  async release(): Promise<void> {
+  release(): Promise<void> {
     const lease = this.lease;
-    if (lease === undefined) return;
+    return lease === undefined ? RELEASED : this.giveBack(lease); // nothing held: nothing to wait for
+  }
+
+  private async giveBack(lease: Lease): Promise<void> {
     const { kernel, codec } = this.settings;
     // best effort: a lease not given back (a failing store) is renewed by the next `acquire`, or expires
     const options = { lease, release: true, basis: this.basis() };
@@ -170,13 +174,12 @@ export class StoredSession<TStep extends string, TContext, TData>
     const held = this.lease;
     // the record this handle committed last stands for the read: the lease lands only on that version
     const basis = this.basis();
-    const acquire = () => kernel.acquire(this.key, codec, { ttlMs, basis });
-    if (held === undefined) return acquire();
+    if (held === undefined) return kernel.acquire(this.key, codec, { ttlMs, basis });
     const renewed = await kernel.renew(held, { ttlMs });
     if (!renewed.ok) {
       if (renewed.code !== 'lease_lost') return renewed;
       this.lease = undefined; // fenced off or expired: taken like any other
-      return acquire();
+      return kernel.acquire(this.key, codec, { ttlMs, basis });
     }
     this.lease = renewed.lease;
     const read = await kernel.apply(this.key, codec, unchanged, undefined, { lease: renewed.lease });
