@@ -26,6 +26,8 @@ const LOST = {
   code: 'conflict',
   reason: 'the committed record is not a session this handle can write',
 } as const;
+/** A lease taken, with the committed record it was taken on. */
+type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
 /** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
 const unchanged = <T>(current: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
   value: current,
@@ -162,19 +164,22 @@ export class StoredSession<TStep extends string, TContext, TData>
   }
 
   /** Takes the lease, or renews the one this handle could not give back; with the committed record. */
-  private async take(ttlMs: number): Promise<
-    | {
-        readonly ok: true;
-        readonly lease: Lease;
-        readonly committed: Committed<Slot<TStep, TContext, TData>> | undefined;
-      }
-    | KernelRefusal
-  > {
-    const { kernel, codec } = this.settings;
+  private take(ttlMs: number): Promise<Taken<Slot<TStep, TContext, TData>> | KernelRefusal> {
     const held = this.lease;
     // the record this handle committed last stands for the read: the lease lands only on that version
     const basis = this.basis();
-    if (held === undefined) return kernel.acquire(this.key, codec, { ttlMs, basis });
+    if (held === undefined)
+      return this.settings.kernel.acquire(this.key, this.settings.codec, { ttlMs, basis });
+    return this.renewOrTake(held, ttlMs, basis);
+  }
+
+  /** Renews the lease `held` (a read under it follows), or takes it afresh once it was lost. */
+  private async renewOrTake(
+    held: Lease,
+    ttlMs: number,
+    basis: Committed<Slot<TStep, TContext, TData>> | undefined,
+  ): Promise<Taken<Slot<TStep, TContext, TData>> | KernelRefusal> {
+    const { kernel, codec } = this.settings;
     const renewed = await kernel.renew(held, { ttlMs });
     if (!renewed.ok) {
       if (renewed.code !== 'lease_lost') return renewed;
