@@ -38,22 +38,23 @@ export function serialize<TStep extends string, TContext, TData>(
   task: () => Promise<ChatFlowResult>,
 ): Promise<ChatFlowResult> {
   const { chains } = state;
-  const run = (chains.get(id) ?? Promise.resolve()).then(async () => {
-    if (state.closed) return refusal(state, id, 'closed', 'the chat-flow host was closed');
+  const run: Promise<ChatFlowResult> = (chains.get(id) ?? DONE).then(async () => {
     try {
+      if (state.closed) return refusal(state, id, 'closed', 'the chat-flow host was closed');
       return await task();
     } catch (error) {
       if (error instanceof Refused) return refusal(state, id, error.code, error.message, error.original);
       const reason = error instanceof Error ? error.message : String(error);
       return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
+    } finally {
+      if (chains.get(id) === run) chains.delete(id); // the last task of the session is over
     }
   });
   chains.set(id, run);
-  void run.then(() => {
-    if (chains.get(id) === run) chains.delete(id);
-  });
   return run;
 }
+
+const DONE: Promise<unknown> = Promise.resolve();
 
 /** @internal Holds `session` open, closing the least recently used idle one past `maxSessions`. */
 export function remember<TStep extends string, TContext, TData>(
@@ -88,18 +89,24 @@ export function forget<TStep extends string, TContext, TData>(
   session.close();
 }
 
-/** @internal The open session `id`, or the stored one resumed. */
-export async function load<TStep extends string, TContext, TData>(
+/** @internal The open session `id` (at once), or the stored one resumed. */
+export function load<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  id: string,
+): Session<TStep, TContext, TData> | Promise<Session<TStep, TContext, TData>> {
+  const { open } = state;
+  const known = open.get(id);
+  if (known === undefined) return resume(state, id);
+  open.delete(id);
+  open.set(id, known); // most recently used last
+  return known;
+}
+
+/** Resumes the stored session `id` and holds it open. */
+async function resume<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   id: string,
 ): Promise<Session<TStep, TContext, TData>> {
-  const { open } = state;
-  const known = open.get(id);
-  if (known !== undefined) {
-    open.delete(id);
-    open.set(id, known); // most recently used last
-    return known;
-  }
   const resumed = await state.sessions.resume(id);
   if (!resumed.ok) throw new Refused(resumed.code, resumed.message, resumed.cause);
   remember(state, resumed.session);
@@ -113,7 +120,7 @@ export async function load<TStep extends string, TContext, TData>(
 export async function held<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   session: Session<TStep, TContext, TData>,
-  run: () => Promise<ChatFlowResult>,
+  run: () => ChatFlowResult | Promise<ChatFlowResult>,
 ): Promise<ChatFlowResult> {
   const taken = await session.acquire({ ttlMs: state.turnLeaseMs });
   if (!taken.ok) {
@@ -126,5 +133,6 @@ export async function held<TStep extends string, TContext, TData>(
   } finally {
     await session.release();
   }
-  return result.ok ? { ...result, version: session.version } : result; // as the turn left the record
+  // the version as the turn left the record (a lease given back at the end moves it)
+  return result.ok && result.version !== session.version ? { ...result, version: session.version } : result;
 }

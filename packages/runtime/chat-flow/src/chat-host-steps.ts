@@ -1,5 +1,6 @@
 // The turns a chat-flow host runs on a session it holds: open it, answer a reply, settle an effect.
 import { type HostState, refusal } from './chat-host-sessions.js';
+import { askNow, isThenable } from './chat-host-ask.js';
 import { contextOf, finishTurn, openTurn, pick, Refused } from './chat-host-turn.js';
 import type { ChatFlowResult } from './chat-host-types.js';
 import type { StoredFlowSession } from './stored-session-types.js';
@@ -14,13 +15,16 @@ export async function begin<TStep extends string, TContext, TData>(
   const { events, options } = state;
   const turn = openTurn(session, leased);
   const ctx = contextOf(turn, state);
-  events.emit('opened', { id: ctx.id, version: session.version, resumed: how === 'resume' });
+  if (events.listenerCount('opened') > 0) {
+    events.emit('opened', { id: ctx.id, version: session.version, resumed: how === 'resume' });
+  }
   const effect = turn.ledger.effect;
   if (how === 'resume' && effect?.state === 'running') {
     events.emit('outcome-unknown', { id: ctx.id, ...pick(effect), claimedAt: effect.claimedAt });
   }
   const answer = options.begin ? await options.begin(ctx, how) : undefined;
-  if (answer !== false && !turn.asked) await ctx.ask();
+  const asking = answer !== false && !turn.asked ? askNow(turn, options, ctx) : undefined;
+  if (asking !== undefined) await asking;
   return finishTurn(turn, state);
 }
 
@@ -41,7 +45,8 @@ export async function answer<TStep extends string, TContext, TData>(
     turn.ledger = { ...turn.ledger, seen: [...turn.ledger.seen, messageId].slice(-state.maxSeen) };
   }
   const ctx = contextOf(turn, state);
-  const fields = await state.options.read(text, ctx);
+  const read = state.options.read(text, ctx);
+  const fields = isThenable(read) ? await read : read; // a reader without a promise is not waited for
   if (fields !== undefined) {
     // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
     const { after, claims } = state.options;

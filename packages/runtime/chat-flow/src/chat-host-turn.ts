@@ -9,6 +9,8 @@ import type {
   ChatFlowResult,
 } from './chat-host-types.js';
 import { isRecord } from './internal/record.js';
+import { askNow } from './chat-host-ask.js';
+import { TurnContext } from './chat-host-context.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
 const EMPTY: ChatFlowLedger = { seen: [], effect: null };
@@ -27,7 +29,9 @@ export class Refused extends Error {
 /** @internal What one turn (start, open, reply) of one session holds until it ends. */
 export interface Turn<TStep extends string, TContext, TData> {
   readonly session: StoredFlowSession<TStep, TContext, TData>;
+  /** The host's data once `split`; until then the record's data, ledger included (a write replaces it). */
   data: TData;
+  split: boolean;
   /** The ledger as the next write will store it, and as the last write stored it. */
   ledger: ChatFlowLedger;
   written: ChatFlowLedger;
@@ -57,19 +61,27 @@ export function openTurn<TStep extends string, TContext, TData>(
   session: StoredFlowSession<TStep, TContext, TData>,
   leased = true,
 ): Turn<TStep, TContext, TData> {
-  const raw = session.data;
-  let data = raw;
+  const data = session.data;
   let ledger = EMPTY;
-  if (isRecord(raw)) {
-    const { chatFlow, ...rest } = raw;
-    data = rest as TData; // the host's data is the record's data less `chatFlow`
-    // the ledger is this module's own JSON, written only by `stored` below
-    if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
-  }
-  const fresh = { asked: false, dirty: false, done: undefined, claimed: undefined, lastSubmit: false };
-  return { session, data, ledger, written: ledger, leased, ...fresh };
+  const chatFlow = isRecord(data) ? data.chatFlow : undefined;
+  // the ledger is this module's own JSON, written only by `stored` below
+  if (isRecord(chatFlow) && Array.isArray(chatFlow.seen)) ledger = chatFlow as unknown as ChatFlowLedger;
+  return {
+    session,
+    data,
+    split: false,
+    ledger,
+    written: ledger,
+    leased,
+    asked: false,
+    dirty: false,
+    done: undefined,
+    claimed: undefined,
+    lastSubmit: false,
+  };
 }
 
+/** The record's data of a turn: the host's data (the record's, `chatFlow` written over, until split) and the ledger. */
 const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
   ({ ...turn.data, chatFlow: turn.ledger }) as TData; // the host's data is a JSON object
 
@@ -129,114 +141,129 @@ export function contextOf<TStep extends string, TContext, TData>(
   const { session } = turn;
   const id = session.id;
 
-  /** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
-  async function claimNow(name: string): Promise<ChatEffectClaim> {
-    const earlier = turn.ledger.effect;
-    if (earlier?.state === 'running') {
-      throw new Refused('outcome_unknown', `the outcome of ${earlier.name} (${earlier.step}) is unknown`);
-    }
-    const at = clock.now();
-    const claim: ChatEffectClaim = {
-      ...{ name, step: session.step, part: session.snapshot().part },
-      ...{ state: 'running', claimedAt: at, doneAt: null },
-    };
+  const ctx = new TurnContext<TStep, TContext, TData>(turn, session);
+  ctx.setData = (data) => {
+    turn.data = data;
+    turn.split = true;
+    turn.dirty = true;
+  };
+  ctx.submit = async (fields, more) => {
+    const { state, part } = session.snapshot();
+    const done = { step: state as TStep, part };
+    const name = options.claims?.(done);
     const before = turn.ledger;
-    turn.ledger = { ...turn.ledger, effect: claim };
-    const saved = await ctx.save();
-    if (!saved.ok) {
+    let claim: ChatEffectClaim | undefined;
+    const data = (verdict: { readonly ok: boolean }): TData => {
+      if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
+        claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
+        turn.ledger = { ...before, effect: claim };
+      }
+      return stored(turn);
+    };
+    const giveBack = turn.lastSubmit;
+    turn.lastSubmit = false;
+    if (!turn.leased) await leaseAgain(turn, host);
+    const written = await session.submit(fields, { data, ...more, release: giveBack });
+    if (!written.ok) {
       turn.ledger = before;
-      throw new Refused(saved.code, saved.message, saved.cause);
-    }
-    events.emit('effect-claimed', { id, ...pick(claim), at });
-    return claim;
-  }
-
-  /** Drops a claim made with a completion that `after` did not use: the next write clears it. */
-  function release(effect: ChatEffectClaim | null): void {
-    turn.claimed = undefined;
-    turn.ledger = { ...turn.ledger, effect };
-  }
-
-  const ctx: ChatContext<TStep, TContext, TData> = {
-    id,
-    session,
-    get data() {
-      return turn.data;
-    },
-    setData: (data) => {
-      turn.data = data;
-      turn.dirty = true;
-    },
-    async submit(fields, more) {
-      const { state, part } = session.snapshot();
-      const done = { step: state as TStep, part };
-      const name = options.claims?.(done);
-      const before = turn.ledger;
-      let claim: ChatEffectClaim | undefined;
-      const data = (verdict: { readonly ok: boolean }): TData => {
-        if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
-          claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
-          turn.ledger = { ...before, effect: claim };
-        }
-        return stored(turn);
-      };
-      const giveBack = turn.lastSubmit;
-      turn.lastSubmit = false;
-      if (!turn.leased) await leaseAgain(turn, host);
-      const written = await session.submit(fields, { data, ...more, release: giveBack });
-      if (!written.ok) {
-        turn.ledger = before;
-        return written;
-      }
-      committed(turn, host, giveBack);
-      if (!written.result.ok) return written;
-      if (claim !== undefined) {
-        turn.claimed = claim;
-        events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
-      }
-      turn.asked = false;
-      await options.after?.(done, ctx);
-      if (claim !== undefined && turn.claimed === claim) release(before.effect);
-      if (!turn.asked) await ctx.ask();
       return written;
-    },
-    save: () => saveTurn(turn, host),
-    async effect(name, run) {
-      let claim = turn.claimed;
-      if (claim?.name !== name) {
-        if (claim !== undefined) release(null);
-        claim = await claimNow(name);
-      }
-      turn.claimed = undefined;
-      let value: Awaited<ReturnType<typeof run>>;
-      try {
-        value = await run();
-      } catch (error) {
-        events.emit('outcome-unknown', { id, ...pick(claim), claimedAt: claim.claimedAt });
-        throw error;
-      }
-      turn.ledger = { ...turn.ledger, effect: { ...claim, state: 'done', doneAt: clock.now() } };
-      turn.done = claim;
-      return value;
-    },
-    async ask() {
-      turn.asked = true;
-      const prompt = session.prompt;
-      if (prompt !== undefined && options.ask) await options.ask(prompt, ctx);
-    },
+    }
+    committed(turn, host, giveBack);
+    if (!written.result.ok) return written;
+    if (claim !== undefined) {
+      turn.claimed = claim;
+      events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
+    }
+    turn.asked = false;
+    if (options.after !== undefined) await options.after(done, ctx);
+    if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
+    const asking = turn.asked ? undefined : askNow(turn, options, ctx);
+    if (asking !== undefined) await asking;
+    return written;
+  };
+  ctx.save = () => saveTurn(turn, host);
+  ctx.effect = async (name, run) => {
+    let claim = turn.claimed;
+    if (claim?.name !== name) {
+      if (claim !== undefined) dropClaim(turn, null);
+      claim = await claimNow(turn, host, ctx, name);
+    }
+    turn.claimed = undefined;
+    let value: Awaited<ReturnType<typeof run>>;
+    try {
+      value = await run();
+    } catch (error) {
+      events.emit('outcome-unknown', { id, ...pick(claim), claimedAt: claim.claimedAt });
+      throw error;
+    }
+    turn.ledger = { ...turn.ledger, effect: { ...claim, state: 'done', doneAt: clock.now() } };
+    turn.done = claim;
+    return value;
+  };
+  ctx.ask = async () => {
+    await askNow(turn, options, ctx);
   };
   return ctx;
 }
 
-/** @internal Ends a turn: writes what is still unwritten (data, ledger, an effect done) and reports. */
-export async function finishTurn<TStep extends string, TContext, TData>(
+/** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
+async function claimNow<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+  name: string,
+): Promise<ChatEffectClaim> {
+  const { session } = turn;
+  const earlier = turn.ledger.effect;
+  if (earlier?.state === 'running') {
+    throw new Refused('outcome_unknown', `the outcome of ${earlier.name} (${earlier.step}) is unknown`);
+  }
+  const at = host.clock.now();
+  const claim: ChatEffectClaim = {
+    ...{ name, step: session.step, part: session.snapshot().part },
+    ...{ state: 'running', claimedAt: at, doneAt: null },
+  };
+  const before = turn.ledger;
+  turn.ledger = { ...turn.ledger, effect: claim };
+  const saved = await ctx.save();
+  if (!saved.ok) {
+    turn.ledger = before;
+    throw new Refused(saved.code, saved.message, saved.cause);
+  }
+  host.events.emit('effect-claimed', { id: session.id, ...pick(claim), at });
+  return claim;
+}
+
+/** Drops a claim made with a completion that `after` did not use: the next write clears it. */
+function dropClaim<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  effect: ChatEffectClaim | null,
+): void {
+  turn.claimed = undefined;
+  turn.ledger = { ...turn.ledger, effect };
+}
+
+/**
+ * @internal Ends a turn: writes what is still unwritten (data, ledger, an effect done) and reports;
+ * without a write, at once (no promise).
+ */
+export function finishTurn<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): ChatFlowResult | Promise<ChatFlowResult> {
+  if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) return saveLast(turn, host);
+  return ended(turn.session);
+}
+
+/** The turn's last write, which gives the lease back. */
+async function saveLast<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<ChatFlowResult> {
-  if (turn.dirty || turn.ledger !== turn.written || turn.done !== undefined) {
-    const saved = await saveTurn(turn, host, true); // the turn's last write gives the lease back
-    if (!saved.ok) throw new Refused(saved.code, saved.message, saved.cause);
-  }
-  const { session } = turn;
-  return { ok: true, id: session.id, step: session.step, version: session.version };
+  const saved = await saveTurn(turn, host, true);
+  if (!saved.ok) throw new Refused(saved.code, saved.message, saved.cause);
+  return ended(turn.session);
 }
+
+const ended = (session: { readonly id: string; readonly step: string; readonly version: number }) =>
+  ({ ok: true, id: session.id, step: session.step, version: session.version }) as const;

@@ -89,7 +89,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     open: (id) =>
       serialize(state, id, async () => {
         forget(state, open.get(id));
-        const session = await load(state, id);
+        const session = await load(state, id); // nothing is open: a read
         return held(state, session, () => begin(state, session, 'resume'));
       }),
     reply: (id, text, more = {}) =>
@@ -106,7 +106,8 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
             `A message id is a string of 1…${MAX_MESSAGE_ID_LENGTH} characters`,
           );
         }
-        const session = await load(state, id);
+        const loaded = load(state, id);
+        const session = loaded instanceof Promise ? await loaded : loaded; // an open session at once
         return held(state, session, () => answer(state, session, text, messageId));
       }),
     resolveEffect: (id, outcome) =>

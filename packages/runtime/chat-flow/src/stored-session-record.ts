@@ -10,10 +10,13 @@ import { isRecord } from './internal/record.js';
  * ```ts
  * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/chat-flow';
  *
- * console.log(FLOW_SESSION_RECORD_FORMAT); // 2
+ * console.log(FLOW_SESSION_RECORD_FORMAT); // 3
  * ```
  */
-export const FLOW_SESSION_RECORD_FORMAT = 2;
+export const FLOW_SESSION_RECORD_FORMAT = 3;
+
+/** @internal The format before 3 (the whole flow snapshot stored), still read and written back as 3. */
+export const FORMER_SESSION_RECORD_FORMAT = 2;
 
 /** @internal The kind of a stored flow session's kernel record. */
 export const FLOW_SESSION_KIND = 'parley.fsm.session';

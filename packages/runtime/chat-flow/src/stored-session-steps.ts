@@ -9,6 +9,7 @@ import {
   readSessionRecord,
 } from './stored-session-record.js';
 import { isRecord } from './internal/record.js';
+import { packRecord, unpackRecord } from './stored-session-pack.js';
 import type { FlowSessionRefusalCode } from './stored-session-refusals.js';
 
 /**
@@ -37,8 +38,8 @@ export function sessionCodec<TStep extends string, TContext, TData>(
     version: FLOW_SESSION_RECORD_FORMAT,
     decode(data) {
       if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
-      const { rev: count, ...fields } = data;
-      const rev = count as number; // checked just above
+      const rev = data.rev as number; // checked just above
+      const fields = unpackRecord(data); // format 3 leaves out what a new run has; format 2 stored it all
       const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
       // the data was read from the store: plain JSON
       const slot: Slot =
@@ -47,8 +48,7 @@ export function sessionCodec<TStep extends string, TContext, TData>(
     },
     encode(slot) {
       if ('problem' in slot) return slot.raw;
-      const { kind: _kind, format: _format, ...rest } = slot.record;
-      return { ...rest, rev: slot.rev } as unknown as JsonValue; // a record is plain JSON by construction
+      return packRecord(slot.record as FlowSessionRecord<string, unknown, unknown>, slot.rev);
     },
   };
 }
@@ -58,11 +58,17 @@ export type SessionVerdict<R> =
   | { readonly ok: true; readonly out: R }
   | { readonly ok: false; readonly code: FlowSessionRefusalCode; readonly reason: string };
 
-/** @internal A change of a session: the next record (less its times) and what to report. */
+/** @internal The parts of a session record a change decides (its id and times are the write's). */
+export type SessionParts<TStep extends string, TContext, TData> = Pick<
+  FlowSessionRecord<TStep, TContext, TData>,
+  'flow' | 'draft' | 'data' | 'retry'
+>;
+
+/** @internal A change of a session: the next record's parts and what to report. */
 export type SessionChange<TStep extends string, TContext, TData, R> = (
   record: FlowSessionRecord<TStep, TContext, TData>,
   now: number,
-) => { readonly next: FlowSessionRecord<TStep, TContext, TData>; readonly out: R };
+) => { readonly next: SessionParts<TStep, TContext, TData>; readonly out: R };
 
 /** @internal What a write of a handle asks for. */
 export interface WriteEvent<TStep extends string, TContext, TData, R> {
@@ -75,42 +81,87 @@ export interface WriteEvent<TStep extends string, TContext, TData, R> {
 
 type Slot<TStep extends string, TContext, TData> = SessionSlot<TStep, TContext, TData>;
 
-/** @internal Creates a session record; refused `exists` when one is stored. */
-export function createStep<TStep extends string, TContext, TData>(): KernelStep<
-  Slot<TStep, TContext, TData>,
-  FlowSessionRecord<TStep, TContext, TData>,
-  SessionVerdict<undefined>
-> {
-  return (current, record) =>
-    current === undefined
-      ? { value: { rev: 1, record }, effects: [{ ok: true, out: undefined }] }
-      : { value: current, effects: [refusal('exists', `a session ${record.id} is already stored`)] };
+/** @internal What `start` asks for: the record of a new session, its flow started at the write's time. */
+export interface CreateEvent<TData, TContext> {
+  readonly id: string;
+  readonly data: TData;
+  readonly context: TContext | undefined;
+}
+
+/**
+ * @internal Creates a session record, its flow started and its times stamped at the write's clock
+ * reading (the only one of a `start`); refused `exists` when one is stored. One step per store.
+ */
+export function createStep<TStep extends string, TContext, TData>(
+  flow: Flow<TStep, TContext>,
+  idleTimeoutMs: number | undefined,
+): KernelStep<Slot<TStep, TContext, TData>, CreateEvent<TData, TContext>, SessionVerdict<undefined>> {
+  return (current, { id, data, context }, now) => {
+    if (current !== undefined) {
+      return { value: current, effects: [refusal('exists', `a session ${id} is already stored`)] };
+    }
+    const snapshot = flow.start(context === undefined ? { at: now } : { at: now, context });
+    const expiresAt = idleTimeoutMs === undefined ? null : now + idleTimeoutMs;
+    const record = stamp<TStep, TContext, TData>(
+      id,
+      { flow: snapshot, draft: null, data, retry: null },
+      expiresAt,
+      now,
+    );
+    return { value: { rev: 1, record }, effects: [CREATED] };
+  };
+}
+
+const CREATED: SessionVerdict<undefined> = Object.freeze({ ok: true, out: undefined });
+
+/** The record of session `id` with `parts`, as one object literal (the stored key order). */
+function stamp<TStep extends string, TContext, TData>(
+  id: string,
+  parts: SessionParts<TStep, TContext, TData>,
+  expiresAt: number | null,
+  savedAt: number,
+): FlowSessionRecord<TStep, TContext, TData> {
+  const { flow, draft, data, retry } = parts;
+  const kind = FLOW_SESSION_KIND;
+  return { kind, format: FLOW_SESSION_RECORD_FORMAT, id, flow, draft, data, retry, expiresAt, savedAt };
 }
 
 /**
  * @internal A write of a handle, decided on the committed record: it must be the session, at the
- * revision the handle saw, not expired now; then the change runs and the times are stamped.
+ * revision the handle saw, not expired now; then the change runs and the times are stamped. One
+ * step for every write (the event carries the change).
  */
+function write(
+  current: Slot<string, unknown, unknown> | undefined,
+  event: WriteEvent<string, unknown, unknown, unknown>,
+  now: number,
+): { value: Slot<string, unknown, unknown> | undefined; effects: SessionVerdict<unknown>[] } {
+  const checked = check(current, event.id, now);
+  if (!checked.ok) return { value: current, effects: [checked] };
+  const { rev, record } = checked.out;
+  if (rev !== event.rev) {
+    const why = `the record of session ${event.id} is at revision ${rev}, not ${event.rev}`;
+    return { value: current, effects: [refusal('conflict', why)] };
+  }
+  const { next, out } = event.change(record, now);
+  const expiresAt = event.idleTimeoutMs === undefined ? null : now + event.idleTimeoutMs;
+  return {
+    value: { rev: rev + 1, record: stamp(record.id, next, expiresAt, now) },
+    effects: [{ ok: true, out }],
+  };
+}
+
+/** @internal The step of every handle write, typed for one session store. */
 export function writeStep<TStep extends string, TContext, TData, R>(): KernelStep<
   Slot<TStep, TContext, TData>,
   WriteEvent<TStep, TContext, TData, R>,
   SessionVerdict<R>
 > {
-  return (current, event, now) => {
-    const checked = check(current, event.id, now);
-    if (!checked.ok) return { value: current, effects: [checked] };
-    const { rev, record } = checked.out;
-    if (rev !== event.rev) {
-      const why = `the record of session ${event.id} is at revision ${rev}, not ${event.rev}`;
-      return { value: current, effects: [refusal('conflict', why)] };
-    }
-    const { next, out } = event.change(record, now);
-    const expiresAt = event.idleTimeoutMs === undefined ? null : now + event.idleTimeoutMs;
-    return {
-      value: { rev: rev + 1, record: { ...next, expiresAt, savedAt: now } },
-      effects: [{ ok: true, out }],
-    };
-  };
+  return write as unknown as KernelStep<
+    Slot<TStep, TContext, TData>,
+    WriteEvent<TStep, TContext, TData, R>,
+    SessionVerdict<R>
+  >; // the same function: its types do not change what it does
 }
 
 /** @internal Checks a committed slot as session `id` at `now`: present, readable, its own, not expired. */

@@ -7,7 +7,6 @@ import {
   createKernel,
   createOwnerId,
   type Emitter,
-  isParleyError,
   type JsonValue,
   type Kernel,
   type KernelRefusal,
@@ -19,13 +18,9 @@ import { ChatFlowError } from './errors.js';
 import type { Flow } from '@parley/fsm';
 import { StoredSession } from './stored-session.js';
 import type { HandleSettings } from './stored-session-state.js';
-import {
-  FLOW_SESSION_KIND,
-  FLOW_SESSION_RECORD_FORMAT,
-  type FlowSessionRecord,
-} from './stored-session-record.js';
 import { check, createStep, type SessionSlot, sessionCodec, sessionCodeOf } from './stored-session-steps.js';
 import { isRecord } from './internal/record.js';
+import { formerSession, readSession } from './stored-session-read.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type {
   FlowSessionStore,
@@ -129,6 +124,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
   const settings = handleSettings<TStep, TContext, TData>(options, kernel, codec, clock);
+  const create = createStep<TStep, TContext, TData>(flow, settings.idleTimeoutMs);
   let events: Emitter<FlowSessionStoreEvents> | undefined;
 
   const refuse = (
@@ -168,11 +164,18 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
 
   return {
     keyOf: (id) => prefix + id,
-    async start(id, startOptions) {
-      const record = newRecord<TStep, TContext, TData>(flow, id, startOptions, options, clock.now());
+    async start(id, { data, context }) {
       // basis null: no read first; the record lands only where none is stored (else read and refused)
-      const step = createStep<TStep, TContext, TData>();
-      const done = await kernel.apply(prefix + id, codec, step, record, { basis: null });
+      const key = prefix + id;
+      const done = await kernel.apply(key, codec, create, { id, data, context }, { basis: null });
+      if (!done.ok && done.code === 'record_version') {
+        const former = await formerSession(store, key, codec, done); // a session of format 2 is stored
+        if ('storeVersion' in former) {
+          const version = former.storeVersion;
+          return refuse(id, 'exists', `a session ${id} is already stored`, { version });
+        }
+        return refuseKernel(id, former);
+      }
       if (!done.ok) return refuseKernel(id, done);
       const verdict = done.effects[0];
       if (verdict === undefined || !verdict.ok || done.committed === undefined) {
@@ -182,17 +185,8 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
       return { ok: true, session: handle(id, done.committed) };
     },
     async resume(id) {
-      let found: Awaited<ReturnType<typeof kernel.read<SessionSlot<TStep, TContext, TData>>>>;
-      try {
-        found = await kernel.read(prefix + id, codec);
-      } catch (error) {
-        for (const code of ['corrupt_record', 'record_version', 'store_failed'] as const) {
-          if (isParleyError(error, code)) {
-            return refuseKernel(id, { ok: false, code, message: error.message, key: prefix + id });
-          }
-        }
-        throw error;
-      }
+      const found = await readSession(kernel, store, prefix + id, codec, () => clock.now()); // format 2 too
+      if (found !== undefined && 'ok' in found) return refuseKernel(id, found);
       const checked = check(found?.value, id, clock.now());
       if (!checked.ok || found === undefined) {
         const code = checked.ok ? 'not_found' : checked.code;
@@ -228,31 +222,6 @@ function handleSettings<TStep extends string, TContext, TData>(
       options.idleTimeoutMs === undefined ? undefined : timeout(options.idleTimeoutMs, 'idleTimeoutMs'),
     historyLimit: options.historyLimit,
     wait: options.wait,
-  };
-}
-
-/** The first record of session `id`, its flow started at `at`. */
-function newRecord<TStep extends string, TContext, TData>(
-  flow: Flow<TStep, TContext>,
-  id: string,
-  startOptions: { readonly data: TData; readonly context?: TContext },
-  options: FlowSessionStoreOptions<TStep>,
-  at: number,
-): FlowSessionRecord<TStep, TContext, TData> {
-  const snapshot = flow.start({
-    at,
-    ...(startOptions.context === undefined ? {} : { context: startOptions.context }),
-  });
-  return {
-    kind: FLOW_SESSION_KIND,
-    format: FLOW_SESSION_RECORD_FORMAT,
-    id,
-    flow: snapshot,
-    draft: null,
-    data: startOptions.data,
-    retry: null,
-    expiresAt: options.idleTimeoutMs === undefined ? null : at + options.idleTimeoutMs,
-    savedAt: at,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Flow, FlowSubmitResult } from '@parley/fsm';
 import { isRecord } from './internal/record.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
 import { draftIn, type HandleSettings, mergeDraft } from './stored-session-state.js';
+import type { SessionParts } from './stored-session-steps.js';
 
 type Fields = { readonly [field: string]: JsonValue };
 
@@ -17,7 +18,7 @@ export type SubmitOptions<TStep extends string, TContext, TData> = {
 
 /** @internal The record after a submission, the flow's verdict, and whether a retry was scheduled. */
 export interface SubmitChange<TStep extends string, TContext, TData> {
-  readonly next: FlowSessionRecord<TStep, TContext, TData>;
+  readonly next: SessionParts<TStep, TContext, TData>;
   readonly out: FlowSubmitResult<TStep, TContext>;
   readonly schedule: boolean;
 }
@@ -38,7 +39,9 @@ export function submitChange<TStep extends string, TContext, TData>(
 ): SubmitChange<TStep, TContext, TData> {
   const { draftSteps, historyLimit } = settings;
   const before = record.flow;
-  const answer = isRecord(fields) ? mergeDraft(draftIn(record), fields as Fields) : fields;
+  // without a draft the answer is the caller's own object (the flow copies what it keeps; so does a draft)
+  const draftNow = draftIn(record);
+  const answer = isRecord(fields) && draftNow !== null ? mergeDraft(draftNow, fields as Fields) : fields;
   const submission =
     isRecord(answer) && options.transient !== undefined ? { ...answer, ...options.transient } : answer;
   const result = flow.submit(before, submission, historyLimit === undefined ? { at } : { at, historyLimit });
@@ -46,7 +49,7 @@ export function submitChange<TStep extends string, TContext, TData>(
   const stayed = after.state === before.state && after.part === before.part;
   const keep = stayed && !result.ok && isRecord(answer) && draftSteps.includes(before.state as TStep);
   const draft: FlowDraft<TStep> | null = keep
-    ? { step: before.state as TStep, part: before.part, fields: answer as Fields }
+    ? { step: before.state as TStep, part: before.part, fields: { ...(answer as Fields) } }
     : null;
   let retry: FlowRetry<TStep> | null = stayed && retryAfterMs !== null ? record.retry : null;
   const schedule = typeof retryAfterMs === 'number' && stayed && !result.ok && result.code !== 'flow_done';
@@ -65,5 +68,5 @@ export function submitChange<TStep extends string, TContext, TData>(
       : typeof given === 'function'
         ? (given as (verdict: FlowSubmitResult<TStep, TContext>) => TData)(result)
         : given;
-  return { next: { ...record, flow: after, draft, retry, data }, out: result, schedule };
+  return { next: { flow: after, draft, data, retry }, out: result, schedule };
 }

@@ -20,11 +20,14 @@ import type {
 } from './stored-session-types.js';
 
 const DONE: Promise<unknown> = Promise.resolve();
+const RELEASED: Promise<void> = Promise.resolve();
 const ignore = (): undefined => undefined;
 const LOST = {
   code: 'conflict',
   reason: 'the committed record is not a session this handle can write',
 } as const;
+/** A lease taken, with the committed record it was taken on. */
+type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
 /** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
 const unchanged = <T>(current: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
   value: current,
@@ -56,8 +59,8 @@ export class StoredSession<TStep extends string, TContext, TData>
     return this.exclusive(async () => {
       const refused = this.gate();
       if (refused !== undefined) return refused;
-      const change: SessionChange<TStep, TContext, TData, undefined> = (record) => ({
-        next: { ...record, data },
+      const change: SessionChange<TStep, TContext, TData, undefined> = ({ flow, draft, retry }) => ({
+        next: { flow, draft, data, retry },
         out: undefined,
       });
       const saved = await this.write(change, options.release === true);
@@ -105,9 +108,13 @@ export class StoredSession<TStep extends string, TContext, TData>
 
   async acquire({ ttlMs, current = false }: FlowAcquireOptions): Promise<FlowSaveResult> {
     if (this.closed) return this.refuse('closed', `session ${this.id} is closed`);
-    const taken = await this.retrying(() => this.take(ttlMs));
+    const first = await this.take(ttlMs);
+    const taken = first.ok ? first : await this.retrying(() => this.take(ttlMs), first);
     if (!taken.ok) return taken;
-    const checked = check(taken.committed?.value, this.id, this.settings.clock.now());
+    // the clock is read only to check an expiry the record has
+    const slot = taken.committed?.value;
+    const expires = slot !== undefined && 'record' in slot && slot.record.expiresAt !== null;
+    const checked = check(slot, this.id, expires ? this.settings.clock.now() : 0);
     if (!checked.ok || taken.committed === undefined || (current && checked.out.rev !== this.rev)) {
       await this.settings.kernel.release(taken.lease);
       if (checked.ok && taken.committed !== undefined) {
@@ -128,9 +135,12 @@ export class StoredSession<TStep extends string, TContext, TData>
     return { ok: true, version: this.ver };
   }
 
-  async release(): Promise<void> {
+  release(): Promise<void> {
     const lease = this.lease;
-    if (lease === undefined) return;
+    return lease === undefined ? RELEASED : this.giveBack(lease); // nothing held: nothing to wait for
+  }
+
+  private async giveBack(lease: Lease): Promise<void> {
     const { kernel, codec } = this.settings;
     // best effort: a lease not given back (a failing store) is renewed by the next `acquire`, or expires
     const options = { lease, release: true, basis: this.basis() };
@@ -154,39 +164,45 @@ export class StoredSession<TStep extends string, TContext, TData>
   }
 
   /** Takes the lease, or renews the one this handle could not give back; with the committed record. */
-  private async take(ttlMs: number): Promise<
-    | {
-        readonly ok: true;
-        readonly lease: Lease;
-        readonly committed: Committed<Slot<TStep, TContext, TData>> | undefined;
-      }
-    | KernelRefusal
-  > {
-    const { kernel, codec } = this.settings;
+  private take(ttlMs: number): Promise<Taken<Slot<TStep, TContext, TData>> | KernelRefusal> {
     const held = this.lease;
     // the record this handle committed last stands for the read: the lease lands only on that version
     const basis = this.basis();
-    const acquire = () => kernel.acquire(this.key, codec, { ttlMs, basis });
-    if (held === undefined) return acquire();
+    if (held === undefined)
+      return this.settings.kernel.acquire(this.key, this.settings.codec, { ttlMs, basis });
+    return this.renewOrTake(held, ttlMs, basis);
+  }
+
+  /** Renews the lease `held` (a read under it follows), or takes it afresh once it was lost. */
+  private async renewOrTake(
+    held: Lease,
+    ttlMs: number,
+    basis: Committed<Slot<TStep, TContext, TData>> | undefined,
+  ): Promise<Taken<Slot<TStep, TContext, TData>> | KernelRefusal> {
+    const { kernel, codec } = this.settings;
     const renewed = await kernel.renew(held, { ttlMs });
     if (!renewed.ok) {
       if (renewed.code !== 'lease_lost') return renewed;
       this.lease = undefined; // fenced off or expired: taken like any other
-      return acquire();
+      return kernel.acquire(this.key, codec, { ttlMs, basis });
     }
     this.lease = renewed.lease;
     const read = await kernel.apply(this.key, codec, unchanged, undefined, { lease: renewed.lease });
     return read.ok ? { ok: true, lease: renewed.lease, committed: read.committed } : read;
   }
 
-  /** Runs a kernel operation, retrying a throwing store on the clock (`saveRetryDelaysMs`). */
+  /**
+   * After a kernel operation refused `first`: runs it again while the store throws, on the clock
+   * (`saveRetryDelaysMs`); any other refusal is the handle's at once.
+   */
   private async retrying<T extends { readonly ok: true }>(
     run: () => Promise<T | KernelRefusal>,
+    first: KernelRefusal,
   ): Promise<T | FlowSessionRefusal> {
     const { saveDelays, clock } = this.settings;
     const id = this.id;
     for (let attempt = 1; ; attempt++) {
-      const done = await run();
+      const done = attempt === 1 ? first : await run();
       if (done.ok) return done;
       if (done.code !== 'store_failed') return this.refuseKernel(done, attempt);
       const delay = saveDelays[attempt - 1];
@@ -210,14 +226,15 @@ export class StoredSession<TStep extends string, TContext, TData>
     const { kernel, codec, idleTimeoutMs } = this.settings;
     const id = this.id;
     const event: WriteEvent<TStep, TContext, TData, R> = { id, rev: this.rev, idleTimeoutMs, change };
-    const done = await this.retrying(() => {
+    const step = writeStep<TStep, TContext, TData, R>();
+    const apply = () => {
       const lease = this.lease;
       const basis = this.basis(); // a retry after a failed store write names it again: the CAS decides
-      return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, {
-        ...(lease === undefined ? {} : { lease, release }),
-        basis,
-      });
-    });
+      const options = lease === undefined ? { basis } : { lease, release, basis };
+      return kernel.apply(this.key, codec, step, event, options);
+    };
+    const first = await apply();
+    const done = first.ok ? first : await this.retrying(apply, first);
     if (!done.ok) return done;
     if (release) this.lease = undefined; // given back by this write (or there was none)
     const verdict = done.effects[0];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createRig } from './chat-helpers.js';
+import { createRig, readField } from './chat-helpers.js';
 
 // Issue 36: a turn takes the lease on the record its handle committed last (the kernel's basis), so
 // it reads nothing while no one else wrote; its writes and the giving back of the lease name the
@@ -102,5 +102,26 @@ describe('the store reads of a chat turn', () => {
       ok: false,
       code: 'duplicate',
     });
+  });
+
+  it("shows callbacks the host's data without its ledger, split off once per turn", async () => {
+    const rig = createRig();
+    const seen: unknown[] = [];
+    const host = rig.open({
+      read: (text, ctx) => {
+        seen.push(ctx.data, ctx.data);
+        return readField(text, ctx);
+      },
+      ask: (_prompt, ctx) => void seen.push(ctx.data),
+    });
+    await host.start('chat_1', null as never); // data that is no object: given as it is
+    expect(seen).toEqual([null]);
+    await host.reply('chat_1', 'ann@example.com', { messageId: 'm1' });
+    expect(seen.slice(1, 4)).toEqual([null, null, null]); // the start wrote no ledger
+    await host.reply('chat_1', 'pro', { messageId: 'm2' });
+    expect(seen.slice(4)).toEqual([{}, {}, {}]); // the record's data is the ledger alone now
+    expect(seen[5]).toBe(seen[4]); // split once per turn
+    const record = (await rig.store.get('flow-session:chat_1')) as { data: { data: object } };
+    expect(Object.keys(record.data.data)).toEqual(['chatFlow']);
   });
 });
