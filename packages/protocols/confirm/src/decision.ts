@@ -152,7 +152,9 @@ export interface PendingConfirmation {
  * ```
  */
 export interface FollowedConfirmation {
+  /** The confirmation's id. */
   readonly id: string;
+  /** The session it was prompted in: a message of it makes this gate load the record. */
   readonly sessionKey: string;
   /** This gate learnt that the current prompt's send resolved: replies arriving from then on count. */
   readonly delivered: boolean;
