@@ -133,14 +133,24 @@ export function unfollowAll(ctx: GateContext): void {
 function schedule(ctx: GateContext, followed: Followed, expiresAt: number): void {
   followed.expiresAt = expiresAt;
   if (followed.deadline !== undefined) ctx.deadlines.remove(followed.deadline);
-  followed.deadline = ctx.deadlines.add(expiresAt + FOLLOWER_GRACE_MS, onDeadline, { ctx, followed });
+  followed.deadline = ctx.deadlines.add(expiresAt + FOLLOWER_GRACE_MS, expirerOf(ctx), followed);
 }
 
-function onDeadline({ ctx, followed }: { ctx: GateContext; followed: Followed }): void {
-  followed.deadline = undefined;
-  void load(ctx, followed).then((entry) => {
-    if (entry?.conf.remote && !isDone(entry)) dispatch(ctx, entry, { type: 'grace_over' });
-  });
+/** One deadline callback per gate, so an index entry carries no closure of its own. */
+const expirers = new WeakMap<GateContext, (followed: Followed) => void>();
+
+function expirerOf(ctx: GateContext): (followed: Followed) => void {
+  let expire = expirers.get(ctx);
+  if (expire === undefined) {
+    expire = (followed) => {
+      followed.deadline = undefined;
+      void load(ctx, followed).then((entry) => {
+        if (entry?.conf.remote && !isDone(entry)) dispatch(ctx, entry, { type: 'grace_over' });
+      });
+    };
+    expirers.set(ctx, expire);
+  }
+  return expire;
 }
 
 /**
