@@ -105,10 +105,13 @@ describe('a replica holds only its own pending work', () => {
     const b = await a.restart({ replicaId: 'pod-b' });
     const first = a.request({ sessionKey: 'feishu:c1' });
     const second = a.request({ sessionKey: 'feishu:c2' });
+    const fourth = a.request({ sessionKey: 'feishu:c4' });
     await drain();
     a.clock.advance(1);
     await a.channel.say('c1', 'alice', '取消');
     await a.channel.say('c2', 'alice', '确认');
+    await a.channel.say('c4', 'alice', '确认');
+    expect(await fourth).toMatchObject({ outcome: 'confirmed' });
     expect([await first, await second]).toMatchObject([{ outcome: 'cancelled' }, { outcome: 'confirmed' }]);
     await drain();
     expect([b.gate.followed().length, b.gate.pending()]).toEqual([0, []]);
@@ -118,6 +121,14 @@ describe('a replica holds only its own pending work', () => {
     expect((await b.channel.say('c1', 'alice', 'and the logs?')).status).toBe('queued'); // chat passes
     b.clock.advance(DEFAULT_AFTER_DECISION_MS);
     expect((await b.channel.say('c2', 'alice', '确认')).status).toBe('queued'); // forgotten: chat again
+    const third = a.request({ sessionKey: 'feishu:c3' }); // removed later: c4 is forgotten then
+    await drain();
+    a.clock.advance(1);
+    await a.channel.say('c3', 'alice', '确认');
+    expect(await third).toMatchObject({ outcome: 'confirmed' });
+    await drain();
+    expect((await b.channel.say('c4', 'alice', '确认')).status).toBe('queued');
+    expect((await b.channel.say('c3', 'alice', '确认')).status).toBe('intercepted'); // still absorbed
     expect(b.decided).toEqual([]);
   });
 

@@ -91,14 +91,21 @@ export function unfollow(ctx: GateContext, followed: Followed): void {
 /**
  * Its record was removed from the store (settled on another gate, or expired): it is followed no
  * more, and when its prompt was delivered its session's answers to it are absorbed for
- * `afterDecisionMs` (at most `maxPending` sessions are kept, the oldest forgotten first).
+ * `afterDecisionMs` (at most `maxPending` sessions are kept, the oldest forgotten first, and
+ * those whose time is over are forgotten as others are removed).
  */
 export function removed(ctx: GateContext, followed: Followed): void {
   unfollow(ctx, followed);
   const { afterDecisionMs, admit } = ctx.rules;
   if (followed.deliveredSeq === null || afterDecisionMs === 0) return;
-  followed.until = ctx.clock.now() + afterDecisionMs;
+  const now = ctx.clock.now();
   const lately = ctx.followedLately;
+  // Kept in the order they were removed: those whose time is over are forgotten from the oldest.
+  for (const [sessionKey, oldest] of lately) {
+    if ((oldest.until as number) > now) break;
+    lately.delete(sessionKey);
+  }
+  followed.until = now + afterDecisionMs;
   lately.delete(followed.sessionKey);
   lately.set(followed.sessionKey, followed);
   if (lately.size > admit.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
