@@ -15,7 +15,7 @@ export type ReplicaCommand =
 export type ReplicaReport =
   | { readonly type: 'ready'; readonly prompted: number; readonly ms: number }
   | { readonly type: 'answered'; readonly n: number }
-  | { readonly type: 'heap'; readonly bytes: number; readonly held: number };
+  | { readonly type: 'heap'; readonly bytes: number; readonly held: number; readonly followed: number };
 
 const port = Number(process.env.SCALE_REDIS_PORT);
 const name = process.env.SCALE_REPLICA ?? 'r0';
@@ -79,7 +79,7 @@ process.on('message', async (command: ReplicaCommand) => {
     gc?.();
     gc?.();
     const held = gate.pending().length;
-    send({ type: 'heap', bytes: process.memoryUsage().heapUsed, held });
+    send({ type: 'heap', bytes: process.memoryUsage().heapUsed, held, followed: gate.followed().length });
     return;
   }
   // One batch: `n` replies "确认", one per pending session, all in flight; done when all are decided.

@@ -6,8 +6,8 @@
 // answers 100 of them ("确认" published on the replicas' buses, spread evenly) and waits until all
 // 100 are decided (recorded, pending record removed): decisions per second = 100 / the time printed
 // per operation. The CPU time printed is the driver's alone (the work runs in the replicas). Each
-// replica prints its heap after a full collection and how many confirmations it holds (its own and
-// those it follows). Run only when selected (`npm run bench --
+// replica prints its heap after a full collection, how many confirmations it holds in full (its
+// own) and how many of the others' it follows by a compact index entry each. Run only when selected (`npm run bench --
 // scale-out`) or when redis-server is on PATH; each case starts its own redis-server on loopback.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,7 @@ async function replicas(count: number): Promise<() => Promise<unknown>> {
     if (heap.type === 'heap') {
       const mb = (heap.bytes / 1024 / 1024).toFixed(0);
       process.stderr.write(
-        `    replica r${i}: heap ${mb} MB after a full collection, ${heap.held} held here\n`,
+        `    replica r${i}: heap ${mb} MB after a full collection, ${heap.held} held here, ${heap.followed} followed\n`,
       );
     }
   }

@@ -235,7 +235,7 @@ describe('what an agent can reach', () => {
   it(`${cite('ROUTE-14')} offers no gate method that resolves a pending confirmation`, async () => {
     const { id } = await pendingAsk();
     expect(Object.keys(bot.gate).sort()).toEqual(
-      ['audit', 'authorize', 'close', 'on', 'pending', 'ready', 'reconcile', 'request'].sort(),
+      ['audit', 'authorize', 'close', 'followed', 'on', 'pending', 'ready', 'reconcile', 'request'].sort(),
     );
     expect(await bot.gate.authorize(id, ACTION)).toMatchObject({ ok: false, code: 'unknown_decision' });
     expect(await bot.gate.reconcile(id)).toBeUndefined();

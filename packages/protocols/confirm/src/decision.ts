@@ -131,11 +131,31 @@ export interface PendingConfirmation {
   readonly expiresAt?: number;
   /** The current prompt's `send` resolved: replies written from then on count. */
   readonly delivered: boolean;
-  /** Loaded from the store after a restart (or followed from another gate). */
+  /** Loaded from the store after a restart (or another gate's, loaded here). */
   readonly restored: boolean;
   /**
-   * Prompted by another gate on the same store and followed here through `Store.watch`, so that
-   * its reply is caught on this gate's bus too; the other gate holds the waiting `request`.
+   * Prompted by another gate on the same store and loaded here from the store because a reply,
+   * click or its deadline reached this gate; the other gate holds the waiting `request`.
    */
   readonly remote: boolean;
+}
+
+/**
+ * A confirmation pending on another gate of the same store, as {@link ConfirmGate.followed} lists
+ * it: followed by a compact entry, its record not held here.
+ *
+ * @example
+ * ```ts
+ * import type { FollowedConfirmation } from '@parley/confirm';
+ *
+ * const followed: FollowedConfirmation = { id: 'cfm_1', sessionKey: 'feishu:oc_1', delivered: true };
+ * ```
+ */
+export interface FollowedConfirmation {
+  /** The confirmation's id. */
+  readonly id: string;
+  /** The session it was prompted in: a message of it makes this gate load the record. */
+  readonly sessionKey: string;
+  /** This gate learnt that the current prompt's send resolved: replies arriving from then on count. */
+  readonly delivered: boolean;
 }

@@ -3,7 +3,9 @@ import { hashAction } from './digest.js';
 import { ConfirmError } from './errors.js';
 import { createConsentRecorder } from './internal/consent.js';
 import { createContext } from './internal/context.js';
-import { install, refresh, watchStore } from './internal/intake.js';
+import { refresh, watchStore } from './internal/changes.js';
+import { unfollowAll } from './internal/followed.js';
+import { install } from './internal/intake.js';
 import { openRequest } from './internal/open.js';
 import { settle } from './internal/runner.js';
 import { decisions, readDecision, useDecision } from './internal/persistence.js';
@@ -104,6 +106,12 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
           remote,
         }),
       ),
+    followed: () =>
+      [...ctx.followed.values()].map(({ id, sessionKey, deliveredSeq }) => ({
+        id,
+        sessionKey,
+        delivered: deliveredSeq !== null,
+      })),
     ready,
     on: (event, listener) => events.on(event, listener),
     async close() {
@@ -112,6 +120,7 @@ export function createConfirmGate(options: ConfirmGateOptions): ConfirmGate {
       consent?.stop();
       uninstall();
       unwatch?.();
+      unfollowAll(ctx);
       for (const entry of [...ctx.mirrors.values()]) dropMirror(ctx, entry);
       const entries = [...ctx.byId.values()];
       for (const entry of entries) settle(ctx, entry, 'aborted', 'closed', { record: false });

@@ -48,6 +48,7 @@ export type {
   ConfirmStep,
   AuthorizeResult,
   PendingConfirmation,
+  FollowedConfirmation,
 } from './decision.js';
 export type { ConfirmEvents, ConfirmMessages } from './events.js';
 export type { ResumeHandler } from './types.js';

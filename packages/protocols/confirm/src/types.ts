@@ -3,7 +3,13 @@ import type { Clock, ConsentLedger, Emitter, IdGenerator, Store } from '@parley/
 import type { ConfirmAction } from './digest.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { ApproverPolicy } from './outcomes.js';
-import type { AuthorizeResult, ConfirmDecision, ConfirmRequest, PendingConfirmation } from './decision.js';
+import type {
+  AuthorizeResult,
+  ConfirmDecision,
+  ConfirmRequest,
+  FollowedConfirmation,
+  PendingConfirmation,
+} from './decision.js';
 import type { ConfirmEvents, ConfirmMessages } from './events.js';
 
 /**
@@ -140,8 +146,19 @@ export interface ConfirmGate {
   reconcile(id: string): Promise<ConfirmDecision | undefined>;
   /** Every recorded decision still in the audit trail. */
   audit(): AsyncIterable<ConfirmDecision>;
-  /** The confirmations pending in this gate. */
+  /**
+   * The confirmations this gate holds: its own (prompted or queued, or restored after a restart)
+   * and those of other gates it loaded because a reply, click or deadline of theirs reached it
+   * (`remote`). Others' pending confirmations it only follows are counted by `followed()`.
+   */
   pending(): readonly PendingConfirmation[];
+  /**
+   * The confirmations pending on other gates of the same store that this gate follows without
+   * holding them (with `Store.watch`): it keeps a compact entry of each (session, version,
+   * deadline) and reads the record from the store when a message of the session, a click or the
+   * deadline needs it, so the records it holds are its own pending work.
+   */
+  followed(): readonly FollowedConfirmation[];
   /** Resolves once confirmations persisted before a restart are loaded. */
   readonly ready: Promise<void>;
   /** Subscribes to an event of {@link ConfirmEvents}; returns a function that unsubscribes. */

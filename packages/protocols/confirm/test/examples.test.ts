@@ -67,6 +67,7 @@ import {
   normalizeReply,
   parseReply,
   type PendingConfirmation,
+  type FollowedConfirmation,
   type UsableDecision,
   REPLY_VERDICTS,
   type ReplyVerdict,
@@ -217,6 +218,10 @@ describe('@parley/confirm examples', () => {
   it('IGNORED_REPLY_CODES (types.ts)', async () => {
     log(IGNORED_REPLY_CODES.includes('before_delivery'));
     expectPrinted('true');
+  });
+
+  it('FollowedConfirmation (decision.ts)', async () => {
+    const followed: FollowedConfirmation = { id: 'cfm_1', sessionKey: 'feishu:oc_1', delivered: true };
   });
 
   it('PendingConfirmation (types.ts)', async () => {

@@ -26,7 +26,7 @@ async function heldOnFollower() {
   });
   await drain();
   expect(slow.held).toHaveLength(1); // A's prompt is in flight
-  expect(b.pending()).toMatchObject([{ remote: true, delivered: false }]);
+  expect([b.followed().length, b.pending()]).toEqual([1, []]); // followed by its index entry, not held
   let settled = false;
   // The reply carries the platform's order, so B holds it until it learns the prompt's order.
   const reply = channelB
@@ -37,6 +37,7 @@ async function heldOnFollower() {
     });
   await drain();
   expect(settled).toBe(false); // held on B until the prompt's fate is known
+  expect(b.pending()).toMatchObject([{ remote: true, delivered: false }]); // loaded by the reply
   return { a, b, clock, controller, decision, reply, ignoredOnB, slow, isSettled: () => settled };
 }
 

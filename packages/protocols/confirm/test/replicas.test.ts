@@ -82,14 +82,14 @@ describe('cross-replica settlement through Store.watch', () => {
     const { a, b } = await replicas();
     const { decision, id } = await a.ask();
     await drain();
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true, state: 'prompted' }]);
+    expect([b.gate.followed().length, b.gate.pending()]).toEqual([1, []]); // followed, not held
     const result = await b.channel.say('g1', 'alice', '确认');
     expect(result.status).toBe('intercepted');
     expect(await decision).toMatchObject({ id, outcome: 'confirmed', reason: 'reply', decidedBy: 'alice' });
     expect(a.bus.size.inbound + b.bus.size.inbound).toBe(0);
     expect(a.decided).toHaveLength(1);
     expect(a.gate.pending()).toEqual([]);
-    expect(b.gate.pending()).toEqual([]);
+    expect([b.gate.followed().length, b.gate.pending()]).toEqual([0, []]);
     expect(await a.gate.authorize(id, ACTION)).toMatchObject({ ok: true });
   });
 
@@ -178,7 +178,7 @@ describe('cross-replica settlement through Store.watch', () => {
     const resumed: ConfirmDecision[] = [];
     const after = await before.restart({ resume: { 'sql.delete': (d) => void resumed.push(d) } });
     await drain();
-    expect(other.gate.pending()).toMatchObject([{ id: 'cfm_1', remote: true }]);
+    expect(other.gate.followed().length).toBe(1);
     await other.channel.say('g1', 'alice', '确认');
     await drain();
     expect(resumed).toMatchObject([{ id: 'cfm_1', outcome: 'confirmed', decidedBy: 'alice' }]);
@@ -210,26 +210,29 @@ describe('resync', () => {
     const b = await a.restart();
     await drain();
     lossy.mute(true);
-    const { id } = await a.ask();
+    const { decision, id } = await a.ask();
     await drain();
     expect(b.gate.pending()).toEqual([]);
     lossy.mute(false);
     lossy.reconnect();
     await drain();
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true, delivered: true }]);
+    expect(b.gate.followed().length).toBe(1);
     lossy.reconnect(); // read again: the same version changes nothing
     await drain();
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true, delivered: true }]);
+    expect(b.gate.followed().length).toBe(1);
+    a.clock.advance(1);
+    expect((await b.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect(await decision).toMatchObject({ id, outcome: 'confirmed' }); // its delivery was known on B
   });
 
   it('follows, at start, a confirmation another live replica prompted, and lets its reply settle it there', async () => {
     const a = await setup({ replicaId: 'pod-a' });
     const { decision, id } = await a.ask();
     const b = await a.restart({ replicaId: 'pod-b' });
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true, restored: true }]);
+    expect([b.gate.followed().length, b.gate.pending()]).toEqual([1, []]);
     a.clock.advance(1);
     await b.channel.say('g1', 'alice', '确认');
-    expect(await decision).toMatchObject({ outcome: 'confirmed', decidedBy: 'alice' });
+    expect(await decision).toMatchObject({ id, outcome: 'confirmed', decidedBy: 'alice' });
   });
 
   it('unsubscribes on close', async () => {
@@ -257,11 +260,11 @@ describe('resync', () => {
     });
     await drain();
     expect(b.events.error.length).toBeGreaterThanOrEqual(1); // could not read A's new pending record
-    expect(b.gate.pending()).toEqual([]);
+    expect(b.gate.followed().length).toBe(0);
     lossy.otherFailing.delete('getEntry');
     lossy.reconnect();
     await drain();
-    expect(b.gate.pending()).toMatchObject([{ id, remote: true }]);
+    expect(b.gate.followed().length).toBe(1);
     lossy.failing.add('getEntry');
     await b.channel.say('g1', 'alice', 'YES'); // B writes step 2; A cannot read it
     await drain();
@@ -276,6 +279,6 @@ describe('resync', () => {
     await drain();
     a.clock.advance(1);
     await a.channel.say('g1', 'alice', 'YES');
-    expect(await decision).toMatchObject({ outcome: 'confirmed' });
+    expect(await decision).toMatchObject({ id, outcome: 'confirmed' });
   });
 });

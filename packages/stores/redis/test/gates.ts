@@ -54,7 +54,7 @@ export interface GateCluster {
   readonly now: () => number;
   start(name: string, options?: ReplicaOptions): Promise<GateReplica>;
   advance(ms: number): void;
-  /** Waits until `replica` follows (or holds) confirmation `id`. */
+  /** Waits until `replica` follows (by its index entry) or holds confirmation `id`. */
   follows(replica: GateReplica, id: string): Promise<void>;
   closeAll(): Promise<void>;
 }
@@ -156,7 +156,8 @@ export function gateCluster(server: RedisServer, shared: Partial<ConfirmGateOpti
     },
     async follows(replica, id) {
       await until(
-        () => replica.gate.pending().some((p) => p.id === id),
+        () =>
+          replica.gate.pending().some((p) => p.id === id) || replica.gate.followed().some((f) => f.id === id),
         20_000,
         `${replica.name} to follow ${id}`,
       );

@@ -84,7 +84,8 @@ it(`settles ${COUNT} confirmations exactly once across 3 restarting replicas wit
     await until(
       () =>
         [...replicas.values()].every((replica) => {
-          const held = new Set(replica.gate.pending().flatMap((p) => (p.delivered ? [p.id] : [])));
+          const known = [...replica.gate.pending(), ...replica.gate.followed()];
+          const held = new Set(known.flatMap((p) => (p.delivered ? [p.id] : [])));
           return asked.every((a) => held.has(a.id));
         }),
       20_000,

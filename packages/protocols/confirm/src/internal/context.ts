@@ -7,6 +7,8 @@ import {
   createKernel,
   createOwnerId,
   createMemoryStore,
+  createDeadlineQueue,
+  type DeadlineQueue,
   type Emitter,
   generateId,
   type IdGenerator,
@@ -19,6 +21,7 @@ import {
 } from '@parley/core';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmationRecord } from './records.js';
+import type { Followed } from './followed.js';
 import { confirmRules } from '../step.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
@@ -90,9 +93,19 @@ export interface GateContext {
   readonly queued: Map<string, Entry[]>;
   /** Every confirmation this gate holds a waiter or a restored record for. */
   readonly byId: Map<string, Entry>;
-  /** Confirmations pending on other gates of the same store, by id and by session. */
+  /**
+   * Confirmations pending on other gates of the same store that this gate loaded in full (a
+   * message, click or deadline of theirs reached it), by id and by session.
+   */
   readonly mirrors: Map<string, Entry>;
   readonly mirrorOf: Map<string, Entry>;
+  /** The others it follows without holding them: a compact index entry each, by id and by session. */
+  readonly followed: Map<string, Followed>;
+  readonly followedOf: Map<string, Followed>;
+  /** Per session, a followed one removed from the store within `afterDecisionMs` (at most `maxPending`). */
+  readonly followedLately: Map<string, Followed>;
+  /** The deadlines of the followed ones: one clock timer for all of them. */
+  readonly deadlines: DeadlineQueue;
   /** The writes of confirmations settled here and not yet recorded, by id. */
   readonly settling: Map<string, Promise<unknown>>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
@@ -163,6 +176,10 @@ export function createContext(
     byId: new Map(),
     mirrors: new Map(),
     mirrorOf: new Map(),
+    followed: new Map(),
+    followedOf: new Map(),
+    followedLately: new Map(),
+    deadlines: createDeadlineQueue({ clock }),
     settling: new Map(),
     recentlySettled: createRecentMap({ maxEntries: 10_000 }),
     countedEvents: createRecentMap({ maxEntries: MAX_COUNTED_EVENTS }),

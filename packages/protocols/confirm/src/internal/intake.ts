@@ -1,11 +1,12 @@
 import { type InboundMessage, MAX_REMEMBERED_ID_LENGTH, toRememberedId } from '@parley/bus';
-import type { JsonValue, StoreChange, Unsubscribe } from '@parley/core';
+import type { JsonValue } from '@parley/core';
 import type { ConfirmEvents } from '../events.js';
-import { type Entry, fail, type GateContext } from './context.js';
-import { isDecided, loadRemote, pendingIds, readPendingAt } from './persistence.js';
+import type { Entry, GateContext } from './context.js';
+import { loadRemote } from './persistence.js';
+import type { ConfirmationRecord } from './records.js';
+import { followedFor, load, mirror } from './followed.js';
 import { consumed, dispatch, isDone } from './runner.js';
 import type { ConfirmationAnswer } from './confirmation.js';
-import { adoptRecorded, dropMirror, follow } from './sync.js';
 
 // Where messages, clicks and store changes enter the gate: each becomes an event of the
 // confirmation it concerns (a message may answer the one decided just before), handed to the
@@ -34,6 +35,8 @@ export function install(ctx: GateContext): () => void {
       // on after one lookup, as most chat in a busy bus is.
       const idle =
         ctx.mirrorOf.size === 0 &&
+        ctx.followedOf.size === 0 &&
+        ctx.followedLately.size === 0 &&
         ctx.lately.size === 0 &&
         (message.eventId === undefined || ctx.countedEvents.size === 0) &&
         (ctx.active.size === 0 || ctx.active.get(message.sessionKey) === undefined);
@@ -53,11 +56,18 @@ export function onMessage(
   ctx: GateContext,
   message: InboundMessage,
   arrival: number,
+  loaded = false,
 ): boolean | Promise<boolean> {
   if (message.kind !== 'message') return false;
   const { sessionKey } = message;
   const entry =
     ctx.active.get(sessionKey) ?? (ctx.mirrorOf.size === 0 ? undefined : ctx.mirrorOf.get(sessionKey));
+  const followed = entry !== undefined || loaded ? undefined : followedFor(ctx, sessionKey);
+  if (followed !== undefined) {
+    // Another gate's, followed by its index entry only: judged once its record is loaded (held
+    // in full from then on); what arrived meanwhile keeps its arrival number.
+    return load(ctx, followed).then(() => onMessage(ctx, message, arrival, true));
+  }
   const event = message.eventId === undefined ? undefined : eventKeyOf(message.channel, message.eventId);
   const countedFor = event === undefined ? undefined : ctx.countedEvents.get(event);
   if (countedFor !== undefined) {
@@ -164,14 +174,16 @@ export async function onCard(
   const parsed = ctx.tokens.verify(token);
   if (parsed === undefined) return refuse('forged');
   const { id, choice } = parsed;
-  let entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
+  const followed = ctx.followed.get(id);
+  let entry = ctx.byId.get(id) ?? ctx.mirrors.get(id) ?? (followed && (await load(ctx, followed)));
   if (entry === undefined) {
     if (ctx.recentlySettled.has(id)) return refuse('settled', id);
     const found = await loadRemote(ctx, id);
     if (found === 'settled') return refuse('settled', id);
-    // It may have been restored or settled while the store answered; otherwise it is followed from
+    // It may have been restored or settled while the store answered; otherwise it is held from
     // now on, so a click held for its delivery ends at the decision, the deadline or close().
-    entry = ctx.byId.get(id) ?? ctx.mirrors.get(id) ?? (found === undefined ? undefined : follow(ctx, found));
+    entry =
+      ctx.byId.get(id) ?? ctx.mirrors.get(id) ?? (found === undefined ? undefined : loadedAt(ctx, found));
     if (entry === undefined) return refuse(found === undefined ? 'unknown_confirmation' : 'settled', id);
     if (isDone(entry)) return refuse('settled', id);
   }
@@ -198,90 +210,13 @@ export async function onCard(
   return true; // a click on the gate's button is consumed whether it counts or not
 }
 
+/** Holds another gate's record read for a click, unless this gate closed or settled it meanwhile. */
+function loadedAt(ctx: GateContext, record: ConfirmationRecord): Entry | undefined {
+  if (ctx.closed || ctx.recentlySettled.has(record.id)) return undefined;
+  return mirror(ctx, record, record.deliveredAt === undefined ? null : ++ctx.arrivals);
+}
+
 /** The key under which a platform event is remembered: bounded in length whatever the id. */
 export function eventKeyOf(channel: string, eventId: string): string {
   return toRememberedId(`${channel}\u0000${eventId}`);
-}
-
-/** Subscribes to changes under the gate's prefix when the store can report them. */
-export function watchStore(ctx: GateContext): Unsubscribe | undefined {
-  return ctx.store.watch?.(ctx.prefix, (change) => onChange(ctx, change), {
-    onResync: () => {
-      void ctx.ready.then(() => resync(ctx));
-    },
-  });
-}
-
-/** A change under the prefix, made by this gate or any other on the same store. */
-function onChange(ctx: GateContext, change: StoreChange): void {
-  if (ctx.closed) return;
-  const { key } = change;
-  const { decisionPrefix, pendingPrefix } = ctx.keys;
-  const isDecision = key.startsWith(decisionPrefix);
-  if (!isDecision && !key.startsWith(pendingPrefix)) return;
-  const id = key.slice(isDecision ? decisionPrefix.length : pendingPrefix.length);
-  const entry = ctx.byId.get(id) ?? ctx.mirrors.get(id);
-  if (isDecision) {
-    if (change.kind === 'set' && entry !== undefined && !isDone(entry)) void adoptRecorded(ctx, entry);
-  } else if (change.kind !== 'set') {
-    // Removed: settled there (its decision tells whether its prompt was ever shown) or expired.
-    if (entry?.conf.remote)
-      void adoptRecorded(ctx, entry).then((decision) => decision ?? dropMirror(ctx, entry));
-  } else if (entry === undefined) {
-    if (!ctx.loading && !ctx.recentlySettled.has(id)) void loadMirror(ctx, id);
-  } else if (!isDone(entry) && ctx.writing !== key) {
-    // Reported from inside this gate's own write of it: nothing to read back. Otherwise taken only
-    // when newer (its `rev`), after this gate's own writes.
-    refresh(ctx, entry, change.version);
-  }
-}
-
-/**
- * Re-reads an entry's record after this gate's own writes of it, and takes it only when it is a
- * newer version than the one this gate last wrote or read. A change to `version` that this gate's
- * own last write made is not read back: the store holds exactly what it wrote.
- */
-export function refresh(ctx: GateContext, entry: Entry, version?: number | null): void {
-  const read = async (): Promise<void> => {
-    const { id } = entry.conf.record;
-    if (isDone(entry)) return;
-    if (version != null && entry.committed?.storeVersion === version) return; // its own write
-    try {
-      const record = await readPendingAt(ctx, id);
-      if (record !== undefined) dispatch(ctx, entry, { type: 'stored', record, seq: ++ctx.arrivals });
-    } catch (error) {
-      fail(ctx, error, id);
-    }
-  };
-  entry.io = entry.io.then(read);
-}
-
-/** Follows a confirmation another gate prompted, so its reply is caught on this bus too. */
-async function loadMirror(ctx: GateContext, id: string): Promise<void> {
-  try {
-    const record = await readPendingAt(ctx, id);
-    if (record !== undefined && !(await isDecided(ctx, id))) follow(ctx, record);
-  } catch (error) {
-    fail(ctx, error, id);
-  }
-}
-
-/** Re-reads what may have changed unheard: decisions of held confirmations, new ones elsewhere. */
-async function resync(ctx: GateContext): Promise<void> {
-  if (ctx.closed) return;
-  const held = [...ctx.byId.values(), ...ctx.mirrors.values()].filter(
-    (entry) => entry.conf.state === 'prompted',
-  );
-  for (const entry of held) {
-    if ((await adoptRecorded(ctx, entry)) === undefined) refresh(ctx, entry); // version-checked, in write order
-  }
-  try {
-    for await (const id of pendingIds(ctx)) {
-      if (ctx.mirrors.has(id) || ctx.byId.has(id)) continue;
-      const record = await readPendingAt(ctx, id);
-      if (record !== undefined && !(await isDecided(ctx, record.id))) follow(ctx, record);
-    }
-  } catch (error) {
-    fail(ctx, error);
-  }
 }
