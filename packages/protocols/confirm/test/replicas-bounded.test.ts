@@ -1,7 +1,7 @@
 import type { Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { type ConfirmDecision, DEFAULT_AFTER_DECISION_MS } from '../src/index.js';
-import { ACTION, type Harness, setup, storedData } from './helpers.js';
+import { ACTION, DROP_REQUEST, type Harness, setup, storedData } from './helpers.js';
 
 // What a replica holds is bounded by its own pending work: it follows the confirmations other
 // replicas prompted by a compact index entry each and loads one from the store only when a
@@ -152,5 +152,22 @@ describe('a replica holds only its own pending work', () => {
     failing = false;
     expect((await b.channel.say('c1', 'alice', '确认')).status).toBe('intercepted');
     expect(await decision).toMatchObject({ outcome: 'confirmed', decidedBy: 'alice' });
+  });
+
+  it('answers the prompted confirmation of a session, not the one queued behind it, on a replica that follows both', async () => {
+    const a = await setup({ replicaId: 'pod-a' });
+    const b = await a.restart({ replicaId: 'pod-b' });
+    const first = a.request();
+    await drain();
+    const second = a.request({ ...DROP_REQUEST });
+    await drain();
+    a.clock.advance(1);
+    expect((await b.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect(await first).toMatchObject({ outcome: 'confirmed', decidedBy: 'alice' });
+    await drain();
+    await drain();
+    a.clock.advance(1);
+    expect((await b.channel.say('g1', 'alice', '确认')).status).toBe('intercepted');
+    expect(await second).toMatchObject({ outcome: 'confirmed', decidedBy: 'alice' });
   });
 });
