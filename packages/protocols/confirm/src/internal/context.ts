@@ -8,6 +8,7 @@ import {
   createOwnerId,
   createMemoryStore,
   createDeadlineQueue,
+  type DeadlineHandle,
   type DeadlineQueue,
   type Emitter,
   generateId,
@@ -19,9 +20,8 @@ import {
   createRecentMap,
   type RecentMap,
 } from '@parley/core';
-import type { ConfirmDecision } from '../decision.js';
+import type { ConfirmDecision, ConfirmStep } from '../decision.js';
 import type { ConfirmationRecord } from './records.js';
-import type { Followed } from './followed.js';
 import { confirmRules } from '../step.js';
 import type { ConfirmGate, ConfirmGateOptions, ResumeHandler } from '../types.js';
 import type { ConfirmEvents, ConfirmMessages } from '../events.js';
@@ -197,4 +197,23 @@ export function createContext(
 /** Reports a failure the gate survives (a store write, a notice, a resume handler). */
 export function fail(ctx: GateContext, error: unknown, id?: string): void {
   ctx.events.emit('error', id === undefined ? { error } : { error, id });
+}
+
+/** What a gate keeps of a confirmation another gate prompted until it has to load it. */
+export interface Followed {
+  readonly id: string;
+  readonly sessionKey: string;
+  /** The record's version this gate read last. */
+  rev: number;
+  /** The arrival number at which this gate learnt that version's prompt was delivered (`null`: not delivered). */
+  deliveredSeq: number | null;
+  expiresAt: number;
+  /** Who may answer it, kept for the after-decision rule once its record is gone. */
+  approvers: ApproverPolicy;
+  steps: readonly ConfirmStep[] | null;
+  /** Once removed from the store: until when answers to it are absorbed (the gate's clock). */
+  until: number | undefined;
+  deadline: DeadlineHandle | undefined;
+  /** The load in progress, shared by everything that needs the full record meanwhile. */
+  loading: Promise<Entry | undefined> | undefined;
 }

@@ -1,8 +1,6 @@
 import { parseSessionKey } from '@parley/bus';
-import type { DeadlineHandle } from '@parley/core';
-import type { ConfirmDecision, ConfirmStep } from '../decision.js';
-import type { ApproverPolicy } from '../outcomes.js';
-import { type Entry, fail, type GateContext } from './context.js';
+import type { ConfirmDecision } from '../decision.js';
+import { type Entry, type Followed, fail, type GateContext } from './context.js';
 import { confirmationOf } from './confirmation.js';
 import { readDecision, readPendingAt } from './persistence.js';
 import type { ConfirmationRecord } from './records.js';
@@ -18,25 +16,6 @@ import { dispatch, entryOf, isDone } from './runner.js';
 // prompt was delivered stays indexed for `afterDecisionMs` once it is removed from the store
 // (`followedLately`): an approver's answer to it that reaches this gate then is absorbed as on its
 // owner, from its decision read on demand.
-
-/** What a gate keeps of a confirmation another gate prompted until it has to load it. */
-export interface Followed {
-  readonly id: string;
-  readonly sessionKey: string;
-  /** The record's version this gate read last. */
-  rev: number;
-  /** The arrival number at which this gate learnt that version's prompt was delivered (`null`: not delivered). */
-  deliveredSeq: number | null;
-  expiresAt: number;
-  /** Who may answer it, kept for the after-decision rule once its record is gone. */
-  approvers: ApproverPolicy;
-  steps: readonly ConfirmStep[] | null;
-  /** Once removed from the store: until when answers to it are absorbed (the gate's clock). */
-  until: number | undefined;
-  deadline: DeadlineHandle | undefined;
-  /** The load in progress, shared by everything that needs the full record meanwhile. */
-  loading: Promise<Entry | undefined> | undefined;
-}
 
 /**
  * Follows a confirmation another gate prompted: keeps its index entry (or updates it when the
