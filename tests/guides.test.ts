@@ -418,7 +418,7 @@ describe('guide: persisting and resuming', () => {
 });
 
 const REPLICA_LOG = [
-  'B follows: invoices.void remote=true',
+  'B follows: tg:ops delivered=true, holds 0',
   'reply on B: intercepted',
   "A's decision: confirmed by alice",
   'A authorizes: true',

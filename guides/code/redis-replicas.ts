@@ -131,8 +131,10 @@ export async function twoReplicas(
     summary: 'Void invoice inv_77',
   });
   await chats[0].waitForSent('以下操作需要确认');
-  await until(() => replicaB.gate.pending().length === 1); // B follows A's prompt through the store
-  log.push(`B follows: ${replicaB.gate.pending().map((p) => `${p.actionName} remote=${p.remote}`)}`);
+  // B follows A's prompt through the store: an index entry, not the record, until a reply needs it
+  await until(() => replicaB.gate.followed().some((f) => f.delivered));
+  const follows = replicaB.gate.followed().map((f) => `${f.sessionKey} delivered=${f.delivered}`);
+  log.push(`B follows: ${follows}, holds ${replicaB.gate.pending().length}`);
 
   const delivered = await chats[1].say('ops', 'alice', '确认'); // the webhook call lands on B
   log.push(`reply on B: ${delivered.status}`);
