@@ -23,6 +23,26 @@ function setup(limits: Partial<ToolGateLimits> = {}, keepTurns?: number) {
   return { ...campaign, gate, refused };
 }
 
+/** A tool whose result has a property that throws when read (a closed connection's rows); `runs()` counts executions. */
+function hostileTool() {
+  let ran = 0;
+  const hostile = defineTool({
+    name: 'hostile',
+    description: 'Returns an object whose property throws when read',
+    args: z.object({}),
+    reasons: [],
+    execute: () => {
+      ran++;
+      return {
+        get rows(): number {
+          throw new Error('read after the connection closed');
+        },
+      };
+    },
+  });
+  return { hostile, runs: () => ran };
+}
+
 describe('limits', () => {
   it('[CALLID-05] refuses every call of a batch longer than maxBatchCalls and runs none of them', async () => {
     const t = setup({ maxBatchCalls: 3 });
@@ -118,21 +138,7 @@ describe('limits', () => {
   });
 
   it('keeps a result whose getter throws by reference, as a result that is not JSON, and answers the batch', async () => {
-    let ran = 0;
-    const hostile = defineTool({
-      name: 'hostile',
-      description: 'Returns an object whose property throws when read',
-      args: z.object({}),
-      reasons: [],
-      execute: () => {
-        ran++;
-        return {
-          get rows(): number {
-            throw new Error('read after the connection closed');
-          },
-        };
-      },
-    });
+    const { hostile, runs } = hostileTool();
     const gate = createToolGate({
       tools: [hostile],
       allowlist: ['hostile'],
@@ -145,25 +151,11 @@ describe('limits', () => {
     // remembered: the same id is answered from memory, never run twice
     const again = await gate.process([call], { turn: 1, context: undefined });
     expect(again.executed[0]?.replayed).toBe(true);
-    expect(ran).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it('with a store, runs a call whose result throws when read once: its outcome cannot be stored, so another gate answers outcome_unknown', async () => {
-    let ran = 0;
-    const hostile = defineTool({
-      name: 'hostile',
-      description: 'Returns an object whose property throws when read',
-      args: z.object({}),
-      reasons: [],
-      execute: () => {
-        ran++;
-        return {
-          get rows(): number {
-            throw new Error('read after the connection closed');
-          },
-        };
-      },
-    });
+    const { hostile, runs } = hostileTool();
     const store = createMemoryStore();
     const gate = createToolGate({ tools: [hostile], allowlist: ['hostile'], store });
     const stages: string[] = [];
@@ -177,7 +169,7 @@ describe('limits', () => {
     const restarted = createToolGate({ tools: [hostile], allowlist: ['hostile'], store });
     const elsewhere = await restarted.process([call], { turn: 1, context: undefined });
     expect(elsewhere.feedback.failed_calls.map((failed) => failed.code)).toEqual(['outcome_unknown']);
-    expect(ran).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it('refuses a call whose arguments are not JSON, as it has no content to be known by', async () => {
