@@ -89,6 +89,20 @@ describe('TSDoc examples of the kernel', () => {
     expect(done.ok && done.committed?.value).toEqual({ state: 'sent' });
   });
 
+  it('Kernel.acquire with change', async () => {
+    const counter: RecordCodec<number> = {
+      kind: 'example.counter',
+      version: 1,
+      decode: (data) => (typeof data === 'number' ? data : undefined),
+      encode: (value) => value,
+    };
+    const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+    await kernel.apply('count', counter, () => ({ value: 1, effects: [] }), null);
+    // the lease and the change made under it, in one write
+    const taken = await kernel.acquire('count', counter, { ttlMs: 30_000, change: (n) => (n ?? 0) + 1 });
+    expect(taken.ok && [taken.lease.token, taken.committed?.value]).toEqual([1, 2]);
+  });
+
   it('Kernel.abandon', async () => {
     const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
     const effect = { id: 'send-invoice-42', digest: 'sha256:ab12', leaseMs: 30_000 };

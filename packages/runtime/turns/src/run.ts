@@ -3,7 +3,15 @@
 import { createConflictLoop } from '@parley/conflict';
 import { canonicalJson, type Emitter, type JsonValue, type Lease } from '@parley/core';
 import { toLoopGate } from '@parley/tools';
-import { HEAD, type Head, journalWith, type SettledTurn, type StoredHead, settledOf } from './head.js';
+import {
+  HEAD,
+  type Head,
+  journalWith,
+  type OpenTurn,
+  type SettledTurn,
+  type StoredHead,
+  settledOf,
+} from './head.js';
 import type { HeadLease } from './lease.js';
 import { MAX_KEY_LENGTH } from './refusals.js';
 import {
@@ -151,25 +159,39 @@ export async function runTurn<
     );
     if (seen !== undefined) return seen;
   }
-  const begun = await begin();
+  const refusal = options.accept?.(input); // before anything happens: no lease taken, nothing written
+  if (refusal !== undefined)
+    return refuse(events, refusal.code, 'message' in refusal ? refusal.message : refusal.reason, given);
+  let made: string | undefined; // the turn's id, made once (the lease's write may run its mark again)
+  const idOf = (): string => (made ??= setup.nextTurnId());
+  const mark = (head: Head, lease: Lease, now: number): OpenTurn => {
+    const turnId = idOf();
+    return {
+      key: given ?? turnId,
+      content,
+      turnId,
+      turn: head.turn + 1,
+      startedAt: now,
+      deadlineAt: lease.expiresAt,
+    };
+  };
+  const begun = await begin(mark); // the lease and the open turn, in one write
   if ('ok' in begun) return begun;
   const { lease } = begun;
   let done = false;
   try {
-    const refusal = options.accept?.(input);
-    if (refusal !== undefined)
-      return refuse(events, refusal.code, 'message' in refusal ? refusal.message : refusal.reason, given);
     const commit = await core.checkpoints.commit();
     const branchCommitted = commit.ok && commit.committed;
     if (commit.ok && commit.committed) options.onLog?.(commit.log);
     const base = begun.stored.value;
-    const [turnId, turn, startedAt] = [setup.nextTurnId(), base.turn + 1, clock.now()];
-    const key = given ?? turnId;
-    const open = { key, content, turnId, turn, startedAt, deadlineAt: lease.expiresAt };
+    const open = begun.opened && base.open !== null ? base.open : mark(base, lease, clock.now());
+    const { turnId, turn, key, startedAt } = open;
     const start = { input, turnId, turn, key, startedAt, branchCommitted };
     const before = presentFor(core, base);
     try {
-      const opened = headOf(await markOpen(core, lease, begun.stored, open), core.headKey);
+      const opened = begun.opened
+        ? begun.stored
+        : headOf(await markOpen(core, lease, begun.stored, open), core.headKey);
       events.emit('started', { turnId, turn, key });
       if (base.turnId !== core.synced.turnId) await putBack(core, before); // the committed head
       const plan = await options.prepare(start);
@@ -228,6 +250,26 @@ export async function runTurn<
       throw failure(core, turnId, key, err);
     }
   } finally {
-    if (!done) await end(lease);
+    // only a throw before the turn started gets here: its open turn, when the lease wrote one, goes too
+    if (!done) await (begun.opened ? withdraw(core, lease, begun.stored, end) : end(lease));
   }
+}
+
+/** Ends `lease` with the open turn its write marked taken back (that turn never started); else just ends it. */
+async function withdraw<TState>(
+  core: RunnerCore<TState>,
+  lease: Lease,
+  basis: StoredHead,
+  end: (lease: Lease) => Promise<void>,
+): Promise<void> {
+  const cleared = await core.kernel
+    .apply(
+      core.headKey,
+      HEAD,
+      (h: Head | undefined) => ({ value: h && { ...h, open: null }, effects: [] }),
+      null,
+      { lease, release: true, basis },
+    )
+    .catch(() => undefined);
+  if (cleared?.ok !== true) await end(lease);
 }

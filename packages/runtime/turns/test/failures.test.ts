@@ -137,7 +137,7 @@ describe('the store fails or another writer wins', () => {
     faulty.fail((op, key) => {
       if (key !== 'game:turns:head') return undefined;
       if (op === 'cas') cas += 1;
-      return cas >= 3 ? 'throw' : undefined; // lease, open, then the commit throws, and every read of the head
+      return cas >= 2 ? 'throw' : undefined; // the lease with the open turn, then the commit throws, and every read of the head
     });
     host.replies.push(hit('c1', 3));
     const err = await rejection(host.runner.run(say('Attack'), { key: 'msg_1' }));
@@ -192,7 +192,7 @@ describe('the store fails or another writer wins', () => {
     faulty.fail((op, key) => {
       if (op !== 'cas' || key !== 'game:turns:head') return undefined;
       cas += 1;
-      return cas === 3 ? 'after' : undefined; // lease, open, then the commit
+      return cas === 2 ? 'after' : undefined; // the lease with the open turn, then the commit
     });
     host.replies.push(hit('c1', 3));
     const err = await rejection(host.runner.run(say('Attack'), { key: 'msg_1' }));
@@ -200,6 +200,37 @@ describe('the store fails or another writer wins', () => {
     expect(host.state.hp).toBe(17); // the committed present
     expect(await host.runner.run(say('Attack'), { key: 'msg_1' })).toMatchObject({ replayed: true });
     expect(host.effects).toBe(1);
+  });
+
+  it('leaves no open turn behind when a turn fails before it starts (the checkpoint log unreadable)', async () => {
+    const { host, faulty, memory } = await opened();
+    let reads = 0;
+    faulty.fail((op, key) =>
+      op === 'get' && key === 'game:checkpoints' && reads++ === 0 ? 'throw' : undefined,
+    );
+    const started: string[] = [];
+    const recovered: string[] = [];
+    host.runner.on('started', (e) => started.push(e.turnId));
+    host.runner.on('recovered', (e) => recovered.push(`${e.action} ${e.turnId}`));
+    await expect(host.runner.run(say('Attack'))).rejects.toThrow();
+    expect(started).toEqual([]);
+    expect(await memory.get('game:turns:head')).toMatchObject({ data: { turn: 0, open: null }, lease: null });
+    host.replies.push(hit('c1', 3));
+    expect(await host.runner.run(say('Attack'))).toMatchObject({ ok: true, turn: 1 });
+    expect(recovered).toEqual([]);
+  });
+
+  it('ends the lease when taking back the open turn of a turn that never started fails too', async () => {
+    const { host, faulty, memory } = await opened();
+    let reads = 0;
+    let cas = 0;
+    faulty.fail((op, key) => {
+      if (op === 'get' && key === 'game:checkpoints' && reads++ === 0) return 'throw';
+      if (op === 'cas' && key === 'game:turns:head' && ++cas === 2) return 'throw'; // the withdrawal
+      return undefined;
+    });
+    await expect(host.runner.run(say('Attack'))).rejects.toThrow();
+    expect(await memory.get('game:turns:head')).toMatchObject({ lease: null });
   });
 
   it('keeps owing a checkpoint while its write still fails', async () => {

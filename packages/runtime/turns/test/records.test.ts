@@ -72,7 +72,7 @@ describe('a refused rollback', () => {
 });
 
 describe('the store work of a turn', () => {
-  it('writes the head once per change (lease, open turn, commit) and reads it not at all while it holds the last commit', async () => {
+  it('writes the head twice per turn (the lease with the open turn, the commit) and reads it not at all while it holds the last commit', async () => {
     const env = setup();
     await env.host.runner.open();
     env.host.replies.push(hit('c1', 1), hit('c1', 1));
@@ -85,10 +85,24 @@ describe('the store work of a turn', () => {
     const result = await env.host.runner.run(say('I attack'));
     expect(result.ok).toBe(true);
     const head = ops.filter((op) => op.endsWith('game:turns:head'));
-    expect(head).toEqual(['cas game:turns:head', 'cas game:turns:head', 'cas game:turns:head']);
+    expect(head).toEqual(['cas game:turns:head', 'cas game:turns:head']);
     // the log is read by commit() and by take(), and written once, on the log take() read
     const log = ops.filter((op) => op.endsWith('game:checkpoints'));
     expect(log).toEqual(['get game:checkpoints', 'get game:checkpoints', 'cas game:checkpoints']);
+  });
+
+  it("refuses an input the host's accept hook refuses before taking the lease: nothing is written", async () => {
+    const env = setup({
+      accept: (input) => (input.text === '' ? { code: 'empty_input', message: 'Say more' } : undefined),
+    });
+    await env.host.runner.open();
+    const ops: string[] = [];
+    env.faulty.fail((op, key) => {
+      ops.push(`${op} ${key}`);
+      return undefined;
+    });
+    expect(await env.host.runner.run(say(''))).toMatchObject({ ok: false, code: 'empty_input' });
+    expect(ops).toEqual([]);
   });
 
   it('reads the head to take its lease when another writer moved it since the last commit', async () => {

@@ -131,12 +131,36 @@ export interface Kernel {
    * if the store still holds exactly that record; otherwise (and for a refusal) it is taken on a
    * fresh read. `basis: null` says the caller expects no record (a key it just made, a step not yet
    * begun): the lease is written without a read and lands only where the key is absent; where it is
-   * not, the lease is decided on a fresh read.
+   * not, the lease is decided on a fresh read. `change` (run on the read once the lease is granted,
+   * with the new lease and the time) returns the value to write with the lease in the same
+   * compare-and-set: a lease and the first change under it in one write. It returns the value it was
+   * given, or `undefined`, to keep the value as read; a lost race runs it again on a fresh read.
+   *
+   * @example
+   * ```ts
+   * import { createKernel, createMemoryStore, type RecordCodec } from '@parley/core';
+   *
+   * const counter: RecordCodec<number> = {
+   *   kind: 'example.counter', version: 1,
+   *   decode: (data) => (typeof data === 'number' ? data : undefined),
+   *   encode: (value) => value,
+   * };
+   * const kernel = createKernel({ store: createMemoryStore(), owner: 'worker-a' });
+   * await kernel.apply('count', counter, () => ({ value: 1, effects: [] }), null);
+   * // the lease and the change made under it, in one write
+   * const taken = await kernel.acquire('count', counter, { ttlMs: 30_000, change: (n) => (n ?? 0) + 1 });
+   * console.log(taken.ok && [taken.lease.token, taken.committed?.value]); // [ 1, 2 ]
+   * ```
    */
   acquire<T>(
     key: string,
     codec: RecordCodec<T>,
-    options: { readonly ttlMs: number; readonly force?: boolean; readonly basis?: Committed<T> | null },
+    options: {
+      readonly ttlMs: number;
+      readonly force?: boolean;
+      readonly basis?: Committed<T> | null;
+      readonly change?: (current: T | undefined, lease: Lease, now: number) => T | undefined;
+    },
   ): Promise<
     { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal
   >;

@@ -122,14 +122,14 @@ export function createKernel(options: KernelOptions): Kernel {
       };
     },
 
-    async acquire(key, codec, { ttlMs, force = false, basis }) {
+    async acquire(key, codec, { ttlMs, force = false, basis, change }) {
       ttlCheck(ttlMs, 'ttlMs');
       const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
       const mutated = mutate(
         key,
         codec,
         DEFAULT_MAX_ATTEMPTS,
-        (read, now) => acquirePlan(key, codec, owner, ttlMs, force, read, now),
+        (read, now) => acquirePlan(key, codec, { owner, ttlMs, force, change }, read, now),
         first,
       );
       const done = mutated instanceof Promise ? await mutated : mutated;

@@ -96,25 +96,34 @@ export function applyPlan<T, E, X>(
   return { write: true, next, out };
 }
 
-/** @internal What `acquire` runs on a read: a new lease of `owner` with the next fencing token. */
+/** @internal What `acquire` runs on a read: a new lease of `owner` with the next fencing token, and the change made under it. */
 export function acquirePlan<T>(
   key: string,
   codec: RecordCodec<T>,
-  owner: string,
-  ttlMs: number,
-  force: boolean,
+  taking: {
+    readonly owner: string;
+    readonly ttlMs: number;
+    readonly force: boolean;
+    readonly change: ((current: T | undefined, lease: Lease, now: number) => T | undefined) | undefined;
+  },
   read: Fresh<T>,
   now: number,
 ): Plan<{ readonly lease: Lease; readonly value: T | undefined }> {
+  const { owner, ttlMs, force, change } = taking;
   const refused = force ? undefined : guard(key, read.record, undefined, now);
   if (refused !== undefined) return refused;
   const token = (read.record?.fence ?? 0) + 1;
   const lease: Lease = { key, owner, token, expiresAt: now + ttlMs };
+  const current = read.committed?.value;
+  const changed = change?.(current, lease, now);
+  // the value as read keeps its data object (so the data's text is written once)
+  const kept = changed === undefined || changed === current;
   const next = envelope(codec, read.record, {
+    ...(kept ? {} : { data: codec.encode(changed) }),
     lease: { owner, token, expiresAt: lease.expiresAt },
     fence: token,
   });
-  return { write: true, next, out: { lease, value: read.committed?.value } };
+  return { write: true, next, out: { lease, value: kept ? current : changed } };
 }
 
 /** @internal What `renew` runs on a read: the same lease, its expiry moved to `now + ttlMs`. */
