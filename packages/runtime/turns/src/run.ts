@@ -12,6 +12,7 @@ import {
   type StoredHead,
   settledOf,
 } from './head.js';
+import { copyOf } from './copy.js';
 import type { HeadLease } from './lease.js';
 import { MAX_KEY_LENGTH } from './refusals.js';
 import {
@@ -210,7 +211,7 @@ export async function runTurn<
       const after = presentNow(core, turn, turnId);
       const keyed = given !== undefined;
       const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
-      const kept = structuredClone(json); // the head's own copy: the caller gets `record` and may change it
+      const kept = copyOf(json); // the head's own copy: the caller gets `record` and may change it
       const last: SettledTurn = { key, content, turnId, turn, record: kept, keyed };
       const committed = await commitHead(core, lease, opened, after, last);
       if (!committed.ok && committed.code === 'lease_lost') {
@@ -262,14 +263,12 @@ async function withdraw<TState>(
   basis: StoredHead,
   end: (lease: Lease) => Promise<void>,
 ): Promise<void> {
-  const cleared = await core.kernel
-    .apply(
-      core.headKey,
-      HEAD,
-      (h: Head | undefined) => ({ value: h && { ...h, open: null }, effects: [] }),
-      null,
-      { lease, release: true, basis },
-    )
-    .catch(() => undefined);
-  if (cleared?.ok !== true) await end(lease);
+  const cleared = await core.kernel.apply(
+    core.headKey,
+    HEAD,
+    (h: Head | undefined) => ({ value: h && { ...h, open: null }, effects: [] }),
+    null,
+    { lease, release: true, basis },
+  );
+  if (!cleared.ok) await end(lease);
 }

@@ -13,6 +13,7 @@ import {
   type Lease,
 } from '@parley/core';
 import type { ToolGate } from '@parley/tools';
+import { copyOf } from './copy.js';
 import { TurnsError } from './errors.js';
 import { HEAD, type Head, type StoredHead } from './head.js';
 import type { TurnCheckpoint, TurnCheckpointResult, TurnRunnerEvents } from './types.js';
@@ -100,7 +101,7 @@ export function presentNow<TState>(
   return {
     turn,
     turnId,
-    state: structuredClone(core.capture()),
+    state: copyOf(core.capture()),
     gate: { ...gate, turns: gate.turns.filter((remembered) => remembered.turn >= turn) },
   };
 }
