@@ -1,7 +1,7 @@
 // One turn of a model-driven host on the memory store, with a proposal that makes one tool call.
 //
-// @parley/turns' runner: takes the head's lease (a fenced kernel record in the store), puts the
-// committed present back into the host when it is not there, marks the turn open in the head, runs
+// @parley/turns' runner: takes the head's lease and marks the turn open in the same write (a
+// fenced kernel record in the store), puts the committed present back into the host when it is not there, runs
 // the conflict loop with the tool gate (the gate's checks, its at-most-once memory, the conflict
 // detectors on the reply), builds the record with `complete`, commits the state, the record, the
 // gate's memory of the turn and the end of the lease in one compare-and-set of the head, and
