@@ -160,6 +160,24 @@ describe('sha256Hex', () => {
   );
 });
 
+describe('toHex', () => {
+  test.prop([fc.array(fc.uint8Array({ maxLength: 80 }), { minLength: 1, maxLength: 4 })])(
+    'writes two lowercase digits per byte, whatever its length and the bytes written before (its 32-byte buffer is reused)',
+    (list) => {
+      for (const bytes of list) {
+        const expected = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+        expect(toHex(bytes)).toBe(expected);
+      }
+    },
+  );
+
+  it('hands each digest its own string: a later digest does not change an earlier one', () => {
+    const first = toHex(fill(32, 0xab));
+    toHex(fill(32, 0x01));
+    expect(first).toBe('ab'.repeat(32));
+  });
+});
+
 describe('equalBytes', () => {
   it('is true only for the same bytes of the same length', () => {
     expect(equalBytes(text('abc'), text('abc'))).toBe(true);
