@@ -6,43 +6,19 @@
 // number is mostly the server's durable commits, and it is what a user pays for durability and
 // replicas. Skipped, with a message, when the restate-server binary is not installed.
 import { rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { createServer } from 'node:http2';
 import { type ConfirmOutbound, defineConfirmations, type InboundResult } from '@parley/restate';
 import { freeLoopbackPorts, restateServerBinary, startRestateServer } from '@parley/restate/testing';
 import * as restate from '@restatedev/restate-sdk';
 import { gateRoundTrip } from '../confirm-round-trip.js';
+import { post } from '../ingress.js';
 import { exitAfterResult, suite } from '../lib.js';
 
 // The server would keep a case's process alive after it printed its result.
 exitAfterResult();
 
 const agent = new Agent({ keepAlive: true });
-
-/** One JSON call to the ingress over a kept-alive connection. */
-function post<T>(url: string, body: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          (res.statusCode ?? 0) < 300
-            ? resolve(JSON.parse(text) as T)
-            : reject(new Error(`${url}: ${res.statusCode} ${text}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /** The confirmations object on a local server; each call asks in a new session and answers it. */
 async function restateRoundTrip(): Promise<() => Promise<unknown>> {
@@ -69,8 +45,8 @@ async function restateRoundTrip(): Promise<() => Promise<unknown>> {
       summary: 'DROP x',
       requester: 'ou_a',
     };
-    await post(`${at}/request`, { id: 'c1', request });
-    const answered = await post<InboundResult>(`${at}/reply`, { text: '确认', senderId: 'ou_a' });
+    await post(agent, `${at}/request`, { id: 'c1', request });
+    const answered = await post<InboundResult>(agent, `${at}/reply`, { text: '确认', senderId: 'ou_a' });
     if (answered.verdict?.kind !== 'settle') throw new Error(`not decided: ${JSON.stringify(answered)}`);
   };
 }
