@@ -125,7 +125,14 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   };
   const answers = createStoredAnswers(base, memory, emit);
   const handle = createCallHandler({ answers, memory, limits, repeatedContent, emit });
-  const processor: BatchProcessor<TContext> = { runtime: answers.runtime, handle, limits, emit, batches: 0 };
+  const processor: BatchProcessor<TContext> = {
+    runtime: answers.runtime,
+    handle,
+    limits,
+    emit,
+    hears: (event) => events.listenerCount(event) > 0,
+    batches: 0,
+  };
   const gate: ToolGate<ToolNameOf<TTools>, TContext> = {
     names,
     process: (calls, run) => processBatch(processor, calls, run),

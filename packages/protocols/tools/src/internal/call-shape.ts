@@ -1,5 +1,4 @@
 import type { ToolGateLimits } from '../limits.js';
-import type { ToolCallRecord } from '../types.js';
 import { contentBytes } from './json-bytes.js';
 import { CallContent, NO_CONTENT, utf8Length } from './content.js';
 import type { CallBase, CheckedCall, Settled } from './runtime.js';
@@ -37,11 +36,6 @@ export function marked(settled: Settled, sameAs: string): Settled {
   };
 }
 
-export function requestedOf(call: CheckedCall): ToolCallRecord['requested'] {
-  const { tool, args, reason } = call;
-  return reason === undefined ? { tool, args } : { tool, args, reason };
-}
-
 /** What a failed call is reported as: its id (`#<index>` when missing or too long) and tool. */
 export function baseOf(raw: unknown, index: number, limits: ToolGateLimits): CallBase {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
@@ -60,7 +54,10 @@ export interface Malformed {
   readonly base: CallBase;
 }
 
-/** The call checked for its shape (one object per call: no wrapper), or what is wrong with it. */
+/**
+ * The call checked for its shape (one object per call: no wrapper, and the same object is what a
+ * refusal reports it as), or what is wrong with it.
+ */
 export function checkCall(raw: unknown, index: number, limits: ToolGateLimits): CheckedCall | Malformed {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const { id, tool, reason } = value;
@@ -78,17 +75,35 @@ export function checkCall(raw: unknown, index: number, limits: ToolGateLimits): 
   // first as a bound that reads no string: the exact length only when the bound passes the cap.
   const bound = contentBytes(name, args, false);
   if (bound < 0) return { problem: 'its arguments are not JSON', base: baseOf(raw, index, limits) };
-  const content = new CallContent(name, args, bound);
-  if (bound > limits.maxCallBytes && content.bytes > limits.maxCallBytes) {
+  const callId = id as string; // checked above: text of 1…maxCallIdLength characters
+  const call = new ProposedCall(callId, name, args, bound, reason as string | undefined);
+  if (bound > limits.maxCallBytes && call.bytes > limits.maxCallBytes) {
     return {
       problem: `its tool name and arguments are larger than ${limits.maxCallBytes} bytes`,
       base: baseOf(raw, index, limits),
     };
   }
-  const callId = id as string; // checked above: text of 1…maxCallIdLength characters
-  const idBytes = utf8Length(callId);
-  // one shape for every call, with or without a reason (checked above: text or absent)
-  return { id: callId, tool: name, args, content, idBytes, reason: reason as string | undefined };
+  return call;
+}
+
+/** A well-formed call, which is its own content: one object per call. */
+class ProposedCall extends CallContent implements CheckedCall {
+  declare readonly id: string;
+  declare readonly requested: CheckedCall['requested'];
+  declare readonly idBytes: number;
+  declare readonly reason: string | undefined;
+  constructor(id: string, tool: string, args: unknown, bound: number, reason: string | undefined) {
+    super(tool, args, bound);
+    this.id = id;
+    this.requested = reason === undefined ? { tool, args } : { tool, args, reason };
+    this.idBytes = utf8Length(id);
+    this.reason = reason;
+  }
+
+  /** The call's content: the call itself. */
+  get content(): CallContent {
+    return this;
+  }
 }
 
 /** Shared by every batch of fewer than two calls, which cannot repeat an id. */

@@ -2,7 +2,7 @@ import type { ToolRunOptions } from '../gate-types.js';
 import type { ToolGateLimits } from '../limits.js';
 import type { ToolGateEvents } from '../types.js';
 import { afterSettled, type CallsState, decide, storedThenDecide } from './call-decide.js';
-import { checkCall, requestedOf } from './call-shape.js';
+import { checkCall } from './call-shape.js';
 import type { CallMemory } from './memory.js';
 import { refuse } from './refuse.js';
 import type { CallBase, CheckedCall, Settled } from './runtime.js';
@@ -61,12 +61,7 @@ function handle<TContext>(
   if ('problem' in call) {
     return refuse(runtime, turn, call.base, 'invalid_call', `The call is malformed: ${call.problem}`);
   }
-  const base: CallBase = {
-    id: call.id,
-    tool: call.tool,
-    requested: requestedOf(call),
-    content: call.content,
-  };
+  const base: CallBase = call; // what its refusals report: the checked call itself
   if (repeated.has(call.id)) {
     return refuse(
       runtime,

@@ -32,15 +32,17 @@ export function utf8Length(text: string): number {
  * snapshot, a store). Each is kept once known.
  */
 export class CallContent {
-  private written: string | undefined;
-  private measured: number | undefined;
-  constructor(
-    readonly tool: string,
-    readonly args: unknown,
-    /** UTF-8 bytes of the text at most (exactly, when `text` is given). */
-    readonly bound: number,
-    text?: string,
-  ) {
+  // Declared, not defined: assigned once in the constructor (a defined field is written twice).
+  declare readonly tool: string;
+  declare readonly args: unknown;
+  /** UTF-8 bytes of the text at most (exactly, when `text` is given). */
+  declare readonly bound: number;
+  declare private written: string | undefined;
+  declare private measured: number | undefined;
+  constructor(tool: string, args: unknown, bound: number, text?: string) {
+    this.tool = tool;
+    this.args = args;
+    this.bound = bound;
     this.written = text;
     this.measured = text === undefined ? undefined : bound;
   }

@@ -34,7 +34,9 @@ export function jsonBytes(value: unknown, exact: boolean): number {
 export function contentBytes(tool: string, args: unknown, exact: boolean): number {
   const head = 9 + (exact ? stringBytes(tool) : tool.length * 6 + 2); // {"tool":"…"}
   if (args === undefined) return head; // left out, as JSON does
-  let bytes = bytesOf(args, 1, exact);
+  // arguments are mostly an object: its bound is taken straight away (as bytesOf would at depth 1)
+  const record = !exact && typeof args === 'object' && args !== null && !Array.isArray(args);
+  let bytes = record ? objectBound(args, 2) : bytesOf(args, 1, exact);
   if (bytes < 0 && !exact) bytes = bytesOf(args, 1, true); // as in jsonBytes
   return bytes < 0 ? -1 : head + 8 + bytes; // "args":…,
 }
@@ -131,7 +133,9 @@ function arrayBound(value: readonly unknown[], depth: number): number {
  * refused, which the exact walk then decides).
  */
 function objectBound(value: object, depth: number): number {
-  if (!isPlain(value)) return -1; // Date, Map, a class
+  // isPlain written out: a call shared with objectBytes sees every shape and is not made inline
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return -1; // Date, Map, a class
   const record = value as Readonly<Record<string, unknown>>;
   let total = 1;
   for (const key in record) {

@@ -54,12 +54,22 @@ export function advance(w: MemoryWindow, turn: number): void {
   if (w.horizon !== undefined && turn <= w.horizon) return;
   w.horizon = turn;
   const oldest = turn - w.keepTurns;
-  for (let i = 0; i < w.kept; i++) {
-    if ((w.slots[i] as TurnMemory).turn <= oldest) {
-      dropWhere(w, (at) => at <= oldest);
-      return;
+  // as dropWhere(w, (at) => at <= oldest), without a function made at every turn
+  const { slots, kept } = w;
+  let left = 0;
+  for (let i = 0; i < kept; i++) {
+    const memory = slots[i] as TurnMemory;
+    if (memory.turn > oldest) {
+      if (left !== i) slots[left] = memory;
+      left++;
+      continue;
     }
+    w.count -= memory.count;
+    w.bytes -= memory.bytes;
   }
+  if (left === kept) return;
+  for (let i = left; i < kept; i++) slots[i] = undefined;
+  w.kept = left;
 }
 
 /** @internal Forgets the turns `doomed` answers true for, keeping the others in order. */

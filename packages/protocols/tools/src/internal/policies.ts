@@ -19,11 +19,16 @@ export function allowed<TContext>(
   repair: RepairRecord | undefined,
 ): Settled | Promise<Settled> {
   const done = finalRepair(repair, true);
-  // checkArgs only passes objects
-  const ran = { tool: tool.name, args: args as Readonly<Record<string, unknown>> };
+  // checkArgs only passes objects; a call that runs as requested (no repair, its own name, no
+  // reason) records what it asked for as what ran: the same two fields, in one object
+  const { requested } = j;
+  const ran =
+    requested.tool === tool.name && requested.args === args && requested.reason === undefined
+      ? (requested as { readonly tool: string; readonly args: Readonly<Record<string, unknown>> })
+      : { tool: tool.name, args: args as Readonly<Record<string, unknown>> };
   const parts: Parts = {
     id: j.call.id,
-    requested: j.requested,
+    requested,
     ran,
     done,
     confirmationId: undefined,

@@ -59,13 +59,9 @@ export interface Settled {
   readonly ran: boolean;
 }
 
-/** A well-formed call (its shape was checked by the gate). */
-export interface CheckedCall {
-  readonly id: string;
-  readonly tool: string;
+/** A well-formed call (its shape was checked by the gate); it is also what its refusals report. */
+export interface CheckedCall extends CallBase {
   readonly args: unknown;
-  /** `canonicalJson({ tool, args })` as proposed (written when needed): what makes two proposals the same call. */
-  readonly content: CallContent;
   /** UTF-8 bytes of the id. */
   readonly idBytes: number;
   readonly reason?: string | undefined;

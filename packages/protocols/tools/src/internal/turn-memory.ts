@@ -23,21 +23,28 @@ export interface Entry extends Remembered {
  * what a one-call turn allocated.
  */
 export class TurnMemory {
+  // Declared, not defined: assigned once in the constructor (a defined field is written twice).
+  declare readonly turn: number;
   /**
    * The first id that ran per content text, made the first time a call of another batch asks
    * (the texts are written then) and kept up to date after; `undefined` until then.
    */
-  byContent: Map<string, string> | undefined = undefined;
+  declare byContent: Map<string, string> | undefined;
   /** The batch every call that ran came in; `undefined` before one ran, `MIXED` once several did. */
-  ranBatch: number | undefined = undefined;
-  private rest: Map<string, Entry> | undefined = undefined;
+  declare ranBatch: number | undefined;
+  declare private readonly firstId: string;
+  declare private first: Entry;
+  declare private rest: Map<string, Entry> | undefined;
 
   /** A turn made for the first call it remembers. */
-  constructor(
-    readonly turn: number,
-    private readonly firstId: string,
-    private first: Entry,
-  ) {}
+  constructor(turn: number, firstId: string, first: Entry) {
+    this.turn = turn;
+    this.byContent = undefined;
+    this.ranBatch = undefined;
+    this.firstId = firstId;
+    this.first = first;
+    this.rest = undefined;
+  }
 
   /** The entry remembered under `id`. */
   get(id: string): Entry | undefined {
