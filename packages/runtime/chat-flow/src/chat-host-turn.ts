@@ -46,6 +46,15 @@ export interface Turn<TStep extends string, TContext, TData> {
   leased: boolean;
   /** The next submit is the turn's last known write: it gives the lease back. */
   lastSubmit: boolean;
+  /**
+   * The turn holds no lease and ran nothing with effects: its last submit is written by one
+   * compare-and-set at the version the handle holds, with no lease (the compare-and-set fences it).
+   */
+  free: boolean;
+  /** That compare-and-set lost to another writer: nothing of the turn was written. */
+  raced: boolean;
+  /** The lease being taken for the turn, while it is. */
+  leasing: Promise<void> | undefined;
 }
 
 /** @internal What a turn needs from its host. */
@@ -78,6 +87,9 @@ export function openTurn<TStep extends string, TContext, TData>(
     done: undefined,
     claimed: undefined,
     lastSubmit: false,
+    free: false,
+    raced: false,
+    leasing: undefined,
   };
 }
 
@@ -93,16 +105,30 @@ export const pick = (claim: ChatEffectClaim): { name: string; step: string; part
 });
 
 /**
- * Takes the lease again for a write after the one that gave it back, only on the record that write
- * left: another writer's change since refuses the turn `conflict`.
+ * @internal Takes the lease again for a write after the one that gave it back (or for a turn that
+ * began without it), only on the record that write left: another writer's change since refuses the
+ * turn `conflict`. One taking at a time per turn: a second caller waits for the one under way.
  */
-async function leaseAgain<TStep extends string, TContext, TData>(
+export function leaseAgain<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<void> {
-  const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
-  if (!taken.ok) throw new Refused(taken.code, taken.message, taken.cause);
-  turn.leased = true;
+  turn.free = false; // a turn that takes the lease writes under it from now on
+  turn.leasing ??= takeLease(turn, host);
+  return turn.leasing;
+}
+
+async function takeLease<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): Promise<void> {
+  try {
+    const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
+    if (!taken.ok) throw new Refused(taken.code, taken.message, taken.cause);
+    turn.leased = true;
+  } finally {
+    turn.leasing = undefined;
+  }
 }
 
 /** Writes the turn's data and ledger; `release` gives the lease back in the same write. */
@@ -162,10 +188,13 @@ export function contextOf<TStep extends string, TContext, TData>(
     };
     const giveBack = turn.lastSubmit;
     turn.lastSubmit = false;
-    if (!turn.leased) await leaseAgain(turn, host);
+    // the turn's last write with nothing of effect run: the compare-and-set alone fences it
+    const free = giveBack && turn.free && !turn.leased;
+    if (!turn.leased && !free) await leaseAgain(turn, host);
     const written = await session.submit(fields, { data, ...more, release: giveBack });
     if (!written.ok) {
       turn.ledger = before;
+      turn.raced = free && written.code === 'conflict';
       return written;
     }
     committed(turn, host, giveBack);

@@ -1,6 +1,6 @@
 import { type Clock, createEmitter, systemClock } from '@parley/core';
 import { forget, type HostState, held, load, refusal, remember, serialize } from './chat-host-sessions.js';
-import { answer, begin, settleEffect } from './chat-host-steps.js';
+import { begin, reply, settleEffect } from './chat-host-steps.js';
 import { Refused } from './chat-host-turn.js';
 import type { ChatFlowHost, ChatFlowHostEvents, ChatFlowHostOptions } from './chat-host-types.js';
 import {
@@ -108,7 +108,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
         }
         const loaded = load(state, id);
         const session = loaded instanceof Promise ? await loaded : loaded; // an open session at once
-        return held(state, session, () => answer(state, session, text, messageId));
+        return reply(state, session, text, messageId);
       }),
     resolveEffect: (id, outcome) =>
       serialize(state, id, async () => {
