@@ -71,7 +71,12 @@ async function answer<TStep extends string, TContext, TData>(
       state.events.emit('duplicate', { id, messageId, at: state.clock.now() });
       return refusal(state, id, 'duplicate', `message ${messageId} was processed before`);
     }
-    turn.ledger = { ...turn.ledger, seen: [...turn.ledger.seen, messageId].slice(-state.maxSeen) };
+    const { seen } = turn.ledger; // one new array: the oldest id drops out past maxSeen
+    const kept =
+      seen.length < state.maxSeen
+        ? seen.concat(messageId)
+        : [...seen.slice(seen.length - state.maxSeen + 1), messageId];
+    turn.ledger = { ...turn.ledger, seen: kept };
   }
   const ctx = contextOf(turn, state);
   const read = state.options.read(text, ctx);

@@ -69,6 +69,21 @@ describe('createChatFlowHost', () => {
     expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Type YES']);
   });
 
+  it('keeps exactly the last maxSeenMessages ids, also when that is one', async () => {
+    const rig = createRig({ maxSeenMessages: 1 });
+    const host = rig.open();
+    await host.start('c1', NOTES);
+    for (const messageId of ['m1', 'm2', 'm3']) await host.reply('c1', 'nope', { messageId });
+    const stored = (await rig.store.get('flow-session:c1')) as {
+      data: { data: { chatFlow: { seen: unknown } } };
+    };
+    expect(stored.data.data.chatFlow.seen).toEqual(['m3']);
+    expect(await host.reply('c1', 'nope', { messageId: 'm3' })).toMatchObject({
+      ok: false,
+      code: 'duplicate',
+    });
+  });
+
   it('refuses a message id that is empty, not a string or too long, before reading or writing', async () => {
     const rig = createRig();
     const host = rig.open();
