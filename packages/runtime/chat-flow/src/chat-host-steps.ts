@@ -1,7 +1,8 @@
 // The turns a chat-flow host runs on a session it holds: open it, answer a reply, settle an effect.
 import { type HostState, held, refusal } from './chat-host-sessions.js';
 import { askNow, isThenable } from './chat-host-ask.js';
-import { contextOf, finishTurn, leaseAgain, openTurn, pick, Refused, type Turn } from './chat-host-turn.js';
+import { finishTurn, leaseAgain, openTurn, pick, Refused, type Turn } from './chat-host-turn.js';
+import { contextOf, submitTurn } from './chat-host-ways.js';
 import type { ChatFlowResult } from './chat-host-types.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
@@ -86,7 +87,7 @@ async function answer<TStep extends string, TContext, TData>(
     // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
     const { after, claims } = state.options;
     turn.lastSubmit = after === undefined && claims === undefined;
-    const written = await ctx.submit(fields);
+    const written = await submitTurn(turn, state, ctx, fields);
     if (!written.ok) throw new Refused(written.code, written.message, written.cause);
   }
   return finishTurn(turn, state);

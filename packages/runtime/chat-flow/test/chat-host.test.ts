@@ -242,6 +242,33 @@ describe('createChatFlowHost refusals', () => {
     expect([DEFAULT_MAX_CHAT_SESSIONS, DEFAULT_MAX_SEEN_MESSAGES]).toEqual([1_000, 32]);
   });
 
+  it("runs a context's ways to write detached from it, each the same function every time it is read", async () => {
+    const rig = createRig();
+    const host = rig.open({
+      begin: async (ctx) => {
+        const { setData, save } = ctx;
+        setData({ notes: ['begun'] });
+        expect(await save()).toMatchObject({ ok: true });
+        return undefined;
+      },
+      read: async (text, ctx) => {
+        expect(ctx.submit).toBe(ctx.submit);
+        const { submit, ask } = ctx;
+        expect(await submit({ email: text })).toMatchObject({ ok: true });
+        await ask();
+        return undefined;
+      },
+    });
+    await host.start('c1', NOTES);
+    expect(await host.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: true,
+      step: 'plan',
+    });
+    const stored = (await rig.store.get('flow-session:c1')) as { data: { data: { notes: string[] } } };
+    expect(stored.data.data.notes).toEqual(['begun']);
+    expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Which plan?']);
+  });
+
   it('takes the data of a context as it was last set', async () => {
     let last: Ctx | undefined;
     const rig = createRig({
