@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createManualClock, createMemoryStore } from '@parley/core';
 import { type ChatFlowResult, createChatFlowHost, createFlowSessionStore } from '../src/index.js';
-import { createRig, NOTES, readField, signup } from './chat-helpers.js';
+import { createRig, gate, NOTES, readField, signup } from './chat-helpers.js';
 
 const storedOf = async (rig: ReturnType<typeof createRig>) =>
   (await rig.store.get('flow-session:c1')) as {
@@ -103,6 +103,50 @@ describe('a reply written by compare-and-set alone', () => {
       ok: false,
       code: 'lease_held',
     });
+    expect((await storedOf(rig)).data.flow.state).toBe('email');
+  });
+});
+
+describe('a reply whose read returns a promise', () => {
+  it('is read again under the lease when another replica wrote since the host last did', async () => {
+    const rig = createRig();
+    const reads: string[] = [];
+    const a = rig.open({
+      read: async (text, ctx) => {
+        reads.push(ctx.session.step);
+        return readField(text, ctx);
+      },
+    });
+    const b = rig.open();
+    await a.start('c1', NOTES);
+    expect(await b.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({ ok: true });
+    expect(await a.reply('c1', 'pro', { messageId: 'm2' })).toMatchObject({ ok: true, step: 'confirm' });
+    expect(reads).toEqual(['email', 'plan']); // decided on what a held first, then on what b wrote
+    expect((await storedOf(rig)).lease).toBeNull();
+  });
+
+  it('is refused lease_held when another replica holds the chat, once the read ended', async () => {
+    const rig = createRig();
+    const reading = gate();
+    const a = rig.open({
+      read: async (text, ctx) => {
+        await reading.promise;
+        return readField(text, ctx);
+      },
+    });
+    const b = rig.open({ begin: () => undefined, ask: () => new Promise<void>(() => undefined) });
+    await a.start('c1', NOTES);
+    void b.open('c1'); // its turn holds the lease and never ends
+    for (let tick = 0; tick < 50 && (await storedOf(rig)).lease === null; tick++) await Promise.resolve();
+    let settled = false;
+    const answer = a.reply('c1', 'ada@example.org', { messageId: 'm1' });
+    void answer.then(() => {
+      settled = true;
+    });
+    for (let tick = 0; tick < 50; tick++) await Promise.resolve();
+    expect(settled).toBe(false); // the lease was refused, and the turn waits for its read to end
+    reading.open();
+    expect(await answer).toMatchObject({ ok: false, code: 'lease_held' });
     expect((await storedOf(rig)).data.flow.state).toBe('email');
   });
 });
