@@ -110,8 +110,7 @@ async function leasedRead<TStep extends string, TContext, TData>(
   try {
     await leaseAgain(turn, state);
   } catch (error) {
-    turn.raced = error instanceof Refused && error.code === 'conflict';
-    await reading.catch(ignore);
+    await reading.catch(ignore); // the lease was not taken (`raced` says whether to decide again)
     throw error;
   }
   return reading;

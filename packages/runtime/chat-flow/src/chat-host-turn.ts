@@ -49,8 +49,10 @@ export interface Turn<TStep extends string, TContext, TData> {
    * compare-and-set at the version the handle holds, with no lease (the compare-and-set fences it).
    */
   free: boolean;
-  /** That compare-and-set lost to another writer: nothing of the turn was written. */
+  /** A write of the turn lost to another writer's before the turn wrote anything. */
   raced: boolean;
+  /** The turn wrote something. */
+  wrote: boolean;
   /** The lease being taken for the turn, while it is. */
   leasing: Promise<void> | undefined;
 }
@@ -89,6 +91,7 @@ export function openTurn<TStep extends string, TContext, TData>(
     lastSubmit: false,
     free: false,
     raced: false,
+    wrote: false,
     leasing: undefined,
   };
 }
@@ -124,7 +127,11 @@ async function takeLease<TStep extends string, TContext, TData>(
 ): Promise<void> {
   try {
     const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
-    if (!taken.ok) throw new Refused(taken.code, taken.message, taken.cause);
+    if (!taken.ok) {
+      // a turn that wrote nothing yet found the record moved: it may be decided again on it
+      turn.raced = taken.code === 'conflict' && !turn.wrote;
+      throw new Refused(taken.code, taken.message, taken.cause);
+    }
     turn.leased = true;
   } finally {
     turn.leasing = undefined;
@@ -150,6 +157,7 @@ export function committed<TStep extends string, TContext, TData>(
   released: boolean,
 ): void {
   if (released) turn.leased = false;
+  turn.wrote = true;
   turn.written = turn.ledger;
   turn.dirty = false;
   const done = turn.done;

@@ -4,8 +4,13 @@
 // another writer is read again on the committed record under the lease (issue 36).
 import { describe, expect, it, vi } from 'vitest';
 import { createManualClock, createMemoryStore } from '@parley/core';
-import { type ChatFlowResult, createChatFlowHost, createFlowSessionStore } from '../src/index.js';
-import { createRig, gate, NOTES, readField, signup } from './chat-helpers.js';
+import {
+  type ChatFlowHost,
+  type ChatFlowResult,
+  createChatFlowHost,
+  createFlowSessionStore,
+} from '../src/index.js';
+import { createRig, type Data, gate, NOTES, readField, signup } from './chat-helpers.js';
 
 const storedOf = async (rig: ReturnType<typeof createRig>) =>
   (await rig.store.get('flow-session:c1')) as {
@@ -107,6 +112,14 @@ describe('a reply written by compare-and-set alone', () => {
   });
 });
 
+/** Starts c1 on `a`, answers the email on another replica, then the plan on `a`, whose handle is behind. */
+async function answerBehind(rig: ReturnType<typeof createRig>, a: ChatFlowHost<Data>): Promise<void> {
+  const b = rig.open();
+  await a.start('c1', NOTES);
+  expect(await b.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({ ok: true });
+  expect(await a.reply('c1', 'pro', { messageId: 'm2' })).toMatchObject({ ok: true, step: 'confirm' });
+}
+
 describe('a reply whose read returns a promise', () => {
   it('is read again under the lease when another replica wrote since the host last did', async () => {
     const rig = createRig();
@@ -123,6 +136,38 @@ describe('a reply whose read returns a promise', () => {
     expect(await a.reply('c1', 'pro', { messageId: 'm2' })).toMatchObject({ ok: true, step: 'confirm' });
     expect(reads).toEqual(['email', 'plan']); // decided on what a held first, then on what b wrote
     expect((await storedOf(rig)).lease).toBeNull();
+  });
+
+  it('is read again under the lease when its own write finds that another replica wrote first', async () => {
+    const rig = createRig();
+    const a = rig.open({
+      read: async (text, ctx) => {
+        ctx.setData({ notes: [...ctx.data.notes, ctx.session.step] });
+        expect(await ctx.save()).toMatchObject({ ok: true });
+        return readField(text, ctx);
+      },
+    });
+    await answerBehind(rig, a);
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown; data: { data: unknown } };
+    expect(stored.data.data).toMatchObject({ notes: ['plan'] }); // written once, on what b wrote
+    expect(stored.lease).toBeNull();
+  });
+
+  it('is read again under the lease when a write of a read without a promise finds that another replica wrote first', async () => {
+    const rig = createRig();
+    const saves: Promise<unknown>[] = [];
+    const a = rig.open({
+      read: (text, ctx) => {
+        ctx.setData({ notes: [...ctx.data.notes, ctx.session.step] });
+        saves.push(ctx.save().catch((error: unknown) => error));
+        return readField(text, ctx);
+      },
+    });
+    await answerBehind(rig, a);
+    const stored = (await rig.store.get('flow-session:c1')) as { lease: unknown; data: { data: unknown } };
+    expect(stored.data.data).toMatchObject({ notes: ['plan'] });
+    expect(stored.lease).toBeNull();
+    expect(await saves[0]).toMatchObject({ code: 'conflict' }); // the first try's write was not made
   });
 
   it('is refused lease_held when another replica holds the chat, once the read ended', async () => {
