@@ -1,9 +1,12 @@
 // The context a chat-flow host's callbacks get for one turn: a class, its `data` a getter on the
 // prototype (an object literal with a getter costs a dictionary object per turn), its ways to write
-// set by the turn as closures (so they work detached from the object, as they always have).
+// getters too, each bound to the turn the first time it is read (so they work detached from the
+// object, as they always have), from one table of functions per host: a turn whose callbacks never
+// write makes none.
+import type { JsonValue } from '@parley/core';
 import type { ChatContext } from './chat-host-types.js';
 import { isRecord } from './internal/record.js';
-import type { StoredFlowSession } from './stored-session-types.js';
+import type { FlowSaveResult, StoredFlowSession, StoredSubmitResult } from './stored-session-types.js';
 
 /** @internal The host's data of a turn, as the context reads it. */
 export interface TurnData<TData> {
@@ -24,26 +27,79 @@ export function hostData<TData>(turn: TurnData<TData>): TData {
   return turn.data;
 }
 
-/** @internal A turn's context; the turn sets its ways to write right after creating it. */
-export class TurnContext<TStep extends string, TContext, TData>
-  implements ChatContext<TStep, TContext, TData>
+type Ctx<TStep extends string, TContext, TData> = ChatContext<TStep, TContext, TData>;
+type More = { readonly transient?: { readonly [field: string]: JsonValue } };
+
+/** @internal The ways a context writes, as functions of its turn: one table per host. */
+export interface TurnWays<TStep extends string, TContext, TData, TTurn extends TurnData<TData>> {
+  setData(turn: TTurn, data: TData): void;
+  submit(
+    turn: TTurn,
+    ctx: Ctx<TStep, TContext, TData>,
+    fields: unknown,
+    more?: More,
+  ): Promise<StoredSubmitResult<TStep, TContext>>;
+  save(turn: TTurn): Promise<FlowSaveResult>;
+  effect<T>(
+    turn: TTurn,
+    ctx: Ctx<TStep, TContext, TData>,
+    name: string,
+    run: () => T | Promise<T>,
+  ): Promise<T>;
+  ask(turn: TTurn, ctx: Ctx<TStep, TContext, TData>): Promise<void>;
+}
+
+/** @internal A turn's context. */
+export class TurnContext<TStep extends string, TContext, TData, TTurn extends TurnData<TData>>
+  implements Ctx<TStep, TContext, TData>
 {
-  readonly #turn: TurnData<TData>;
+  readonly #turn: TTurn;
+  readonly #ways: TurnWays<TStep, TContext, TData, TTurn>;
   readonly id: string;
   readonly session: StoredFlowSession<TStep, TContext, TData>;
-  setData!: ChatContext<TStep, TContext, TData>['setData'];
-  submit!: ChatContext<TStep, TContext, TData>['submit'];
-  save!: ChatContext<TStep, TContext, TData>['save'];
-  effect!: ChatContext<TStep, TContext, TData>['effect'];
-  ask!: ChatContext<TStep, TContext, TData>['ask'];
+  #setData: Ctx<TStep, TContext, TData>['setData'] | undefined;
+  #submit: Ctx<TStep, TContext, TData>['submit'] | undefined;
+  #save: Ctx<TStep, TContext, TData>['save'] | undefined;
+  #effect: Ctx<TStep, TContext, TData>['effect'] | undefined;
+  #ask: Ctx<TStep, TContext, TData>['ask'] | undefined;
 
-  constructor(turn: TurnData<TData>, session: StoredFlowSession<TStep, TContext, TData>) {
+  constructor(
+    turn: TTurn,
+    session: StoredFlowSession<TStep, TContext, TData>,
+    ways: TurnWays<TStep, TContext, TData, TTurn>,
+  ) {
     this.#turn = turn;
+    this.#ways = ways;
     this.id = session.id;
     this.session = session;
   }
 
   get data(): TData {
     return hostData(this.#turn);
+  }
+
+  get setData(): Ctx<TStep, TContext, TData>['setData'] {
+    this.#setData ??= (data) => this.#ways.setData(this.#turn, data);
+    return this.#setData;
+  }
+
+  get submit(): Ctx<TStep, TContext, TData>['submit'] {
+    this.#submit ??= (fields, more) => this.#ways.submit(this.#turn, this, fields, more);
+    return this.#submit;
+  }
+
+  get save(): Ctx<TStep, TContext, TData>['save'] {
+    this.#save ??= () => this.#ways.save(this.#turn);
+    return this.#save;
+  }
+
+  get effect(): Ctx<TStep, TContext, TData>['effect'] {
+    this.#effect ??= (name, run) => this.#ways.effect(this.#turn, this, name, run);
+    return this.#effect;
+  }
+
+  get ask(): Ctx<TStep, TContext, TData>['ask'] {
+    this.#ask ??= () => this.#ways.ask(this.#turn, this);
+    return this.#ask;
   }
 }

@@ -35,7 +35,7 @@ export function refusal<TStep extends string, TContext, TData>(
 export function serialize<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   id: string,
-  task: () => Promise<ChatFlowResult>,
+  task: () => ChatFlowResult | Promise<ChatFlowResult>,
 ): Promise<ChatFlowResult> {
   const { chains } = state;
   const run: Promise<ChatFlowResult> = (chains.get(id) ?? DONE).then(async () => {

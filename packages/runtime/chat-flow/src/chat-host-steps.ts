@@ -1,7 +1,8 @@
 // The turns a chat-flow host runs on a session it holds: open it, answer a reply, settle an effect.
-import { type HostState, refusal } from './chat-host-sessions.js';
+import { type HostState, held, refusal } from './chat-host-sessions.js';
 import { askNow, isThenable } from './chat-host-ask.js';
-import { contextOf, finishTurn, openTurn, pick, Refused } from './chat-host-turn.js';
+import { finishTurn, leaseAgain, openTurn, pick, Refused, type Turn } from './chat-host-turn.js';
+import { contextOf, submitTurn } from './chat-host-ways.js';
 import type { ChatFlowResult } from './chat-host-types.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
@@ -28,34 +29,94 @@ export async function begin<TStep extends string, TContext, TData>(
   return finishTurn(turn, state);
 }
 
-/** @internal A reply's turn: a message id seen before is a duplicate; the reply is read and submitted. */
-export async function answer<TStep extends string, TContext, TData>(
+/**
+ * @internal A reply's turn, with no lease taken up front when nothing with effects runs in it (no
+ * `after`, no `claims`): the answer is decided on the record the handle holds and written by one
+ * compare-and-set at its version, which fails when anyone wrote since (or holds the lease); a
+ * `read` that returns a promise or a callback that writes takes the lease first. An answer that
+ * lost the race wrote nothing and is read again on the committed record under the lease.
+ */
+export async function reply<TStep extends string, TContext, TData>(
   state: HostState<TStep, TContext, TData>,
   session: StoredFlowSession<TStep, TContext, TData>,
   text: string,
   messageId: string | undefined,
 ): Promise<ChatFlowResult> {
-  const id = session.id;
-  const turn = openTurn(session);
+  const { after, claims } = state.options;
+  if (after !== undefined || claims !== undefined || session.stale) {
+    return held(state, session, () => answer(state, openTurn(session), text, messageId));
+  }
+  const turn = openTurn(session, false);
+  turn.free = true;
+  try {
+    return await answer(state, turn, text, messageId);
+  } catch (error) {
+    if (!(error instanceof Refused) || !turn.raced) throw error;
+    // another writer moved the record: nothing was written, so the reply is read again on it
+    return held(state, session, () => answer(state, openTurn(session), text, messageId));
+  } finally {
+    if (turn.leased) await session.release(); // a callback or a promised read took it
+  }
+}
+
+/** A reply's turn: a message id seen before is a duplicate; the reply is read and submitted. */
+async function answer<TStep extends string, TContext, TData>(
+  state: HostState<TStep, TContext, TData>,
+  turn: Turn<TStep, TContext, TData>,
+  text: string,
+  messageId: string | undefined,
+): Promise<ChatFlowResult> {
+  const id = turn.session.id;
   if (messageId !== undefined) {
     if (turn.ledger.seen.includes(messageId)) {
       state.events.emit('duplicate', { id, messageId, at: state.clock.now() });
       return refusal(state, id, 'duplicate', `message ${messageId} was processed before`);
     }
-    turn.ledger = { ...turn.ledger, seen: [...turn.ledger.seen, messageId].slice(-state.maxSeen) };
+    const { seen } = turn.ledger; // one new array: the oldest id drops out past maxSeen
+    const kept =
+      seen.length < state.maxSeen
+        ? seen.concat(messageId)
+        : [...seen.slice(seen.length - state.maxSeen + 1), messageId];
+    turn.ledger = { ...turn.ledger, seen: kept };
   }
   const ctx = contextOf(turn, state);
   const read = state.options.read(text, ctx);
-  const fields = isThenable(read) ? await read : read; // a reader without a promise is not waited for
+  // a reader without a promise is not waited for; one with a promise runs under the lease
+  const fields = isThenable(read) ? await leasedRead(state, turn, read) : read;
   if (fields !== undefined) {
     // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
     const { after, claims } = state.options;
     turn.lastSubmit = after === undefined && claims === undefined;
-    const written = await ctx.submit(fields);
+    const written = await submitTurn(turn, state, ctx, fields);
     if (!written.ok) throw new Refused(written.code, written.message, written.cause);
   }
   return finishTurn(turn, state);
 }
+
+/**
+ * Waits for a `read` that returned a promise, holding the lease meanwhile: taken now, on the record
+ * the turn decided on, unless the turn holds it already. When it cannot be taken, the read is still
+ * waited for (its result dropped) before the turn ends.
+ */
+async function leasedRead<TStep extends string, TContext, TData>(
+  state: HostState<TStep, TContext, TData>,
+  turn: Turn<TStep, TContext, TData>,
+  read: PromiseLike<unknown>,
+): Promise<unknown> {
+  if (turn.leased) return read;
+  turn.free = false;
+  const reading = Promise.resolve(read);
+  reading.catch(ignore); // waited for below either way
+  try {
+    await leaseAgain(turn, state);
+  } catch (error) {
+    await reading.catch(ignore); // the lease was not taken (`raced` says whether to decide again)
+    throw error;
+  }
+  return reading;
+}
+
+const ignore = (): undefined => undefined;
 
 /** @internal Settles an effect whose outcome is unknown: `done` keeps it, `not_done` clears it. */
 export async function settleEffect<TStep extends string, TContext, TData>(

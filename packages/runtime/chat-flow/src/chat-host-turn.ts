@@ -1,6 +1,5 @@
 import type { Clock, Emitter } from '@parley/core';
 import type {
-  ChatContext,
   ChatEffectClaim,
   ChatFlowHostEvents,
   ChatFlowHostOptions,
@@ -9,8 +8,7 @@ import type {
   ChatFlowResult,
 } from './chat-host-types.js';
 import { isRecord } from './internal/record.js';
-import { askNow } from './chat-host-ask.js';
-import { TurnContext } from './chat-host-context.js';
+import type { TurnWays } from './chat-host-context.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
 const EMPTY: ChatFlowLedger = { seen: [], effect: null };
@@ -46,6 +44,17 @@ export interface Turn<TStep extends string, TContext, TData> {
   leased: boolean;
   /** The next submit is the turn's last known write: it gives the lease back. */
   lastSubmit: boolean;
+  /**
+   * The turn holds no lease and ran nothing with effects: its last submit is written by one
+   * compare-and-set at the version the handle holds, with no lease (the compare-and-set fences it).
+   */
+  free: boolean;
+  /** A write of the turn lost to another writer's before the turn wrote anything. */
+  raced: boolean;
+  /** The turn wrote something. */
+  wrote: boolean;
+  /** The lease being taken for the turn, while it is. */
+  leasing: Promise<void> | undefined;
 }
 
 /** @internal What a turn needs from its host. */
@@ -54,6 +63,8 @@ export interface TurnHost<TStep extends string, TContext, TData> {
   readonly clock: Clock;
   readonly events: Emitter<ChatFlowHostEvents>;
   readonly turnLeaseMs: number;
+  /** The ways of writing its turns' contexts use, made on the first turn. */
+  ways?: TurnWays<TStep, TContext, TData, Turn<TStep, TContext, TData>>;
 }
 
 /** @internal Starts a turn on a handle: the host's data and its ledger, split. */
@@ -78,11 +89,15 @@ export function openTurn<TStep extends string, TContext, TData>(
     done: undefined,
     claimed: undefined,
     lastSubmit: false,
+    free: false,
+    raced: false,
+    wrote: false,
+    leasing: undefined,
   };
 }
 
-/** The record's data of a turn: the host's data (the record's, `chatFlow` written over, until split) and the ledger. */
-const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
+/** @internal The record's data of a turn: the host's data (the record's, `chatFlow` written over, until split) and the ledger. */
+export const stored = <TData>(turn: { data: TData; ledger: ChatFlowLedger }): TData =>
   ({ ...turn.data, chatFlow: turn.ledger }) as TData; // the host's data is a JSON object
 
 /** @internal The names of a claim, for events. */
@@ -93,20 +108,38 @@ export const pick = (claim: ChatEffectClaim): { name: string; step: string; part
 });
 
 /**
- * Takes the lease again for a write after the one that gave it back, only on the record that write
- * left: another writer's change since refuses the turn `conflict`.
+ * @internal Takes the lease again for a write after the one that gave it back (or for a turn that
+ * began without it), only on the record that write left: another writer's change since refuses the
+ * turn `conflict`. One taking at a time per turn: a second caller waits for the one under way.
  */
-async function leaseAgain<TStep extends string, TContext, TData>(
+export function leaseAgain<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
 ): Promise<void> {
-  const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
-  if (!taken.ok) throw new Refused(taken.code, taken.message, taken.cause);
-  turn.leased = true;
+  turn.free = false; // a turn that takes the lease writes under it from now on
+  turn.leasing ??= takeLease(turn, host);
+  return turn.leasing;
 }
 
-/** Writes the turn's data and ledger; `release` gives the lease back in the same write. */
-async function saveTurn<TStep extends string, TContext, TData>(
+async function takeLease<TStep extends string, TContext, TData>(
+  turn: Turn<TStep, TContext, TData>,
+  host: TurnHost<TStep, TContext, TData>,
+): Promise<void> {
+  try {
+    const taken = await turn.session.acquire({ ttlMs: host.turnLeaseMs, current: true });
+    if (!taken.ok) {
+      // a turn that wrote nothing yet found the record moved: it may be decided again on it
+      turn.raced = taken.code === 'conflict' && !turn.wrote;
+      throw new Refused(taken.code, taken.message, taken.cause);
+    }
+    turn.leased = true;
+  } finally {
+    turn.leasing = undefined;
+  }
+}
+
+/** @internal Writes the turn's data and ledger; `release` gives the lease back in the same write. */
+export async function saveTurn<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
   release = false,
@@ -117,130 +150,20 @@ async function saveTurn<TStep extends string, TContext, TData>(
   return saved;
 }
 
-/** After a write: what the turn holds is what is stored, and an effect it marked done is reported. */
-function committed<TStep extends string, TContext, TData>(
+/** @internal After a write: what the turn holds is what is stored, and an effect it marked done is reported. */
+export function committed<TStep extends string, TContext, TData>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
   released: boolean,
 ): void {
   if (released) turn.leased = false;
+  turn.wrote = true;
   turn.written = turn.ledger;
   turn.dirty = false;
   const done = turn.done;
   turn.done = undefined;
   if (done !== undefined)
     host.events.emit('effect-done', { id: turn.session.id, ...pick(done), at: host.clock.now() });
-}
-
-/** @internal The context the host's callbacks get for `turn`. */
-export function contextOf<TStep extends string, TContext, TData>(
-  turn: Turn<TStep, TContext, TData>,
-  host: TurnHost<TStep, TContext, TData>,
-): ChatContext<TStep, TContext, TData> {
-  const { options, clock, events } = host;
-  const { session } = turn;
-  const id = session.id;
-
-  const ctx = new TurnContext<TStep, TContext, TData>(turn, session);
-  ctx.setData = (data) => {
-    turn.data = data;
-    turn.split = true;
-    turn.dirty = true;
-  };
-  ctx.submit = async (fields, more) => {
-    const { state, part } = session.snapshot();
-    const done = { step: state as TStep, part };
-    const name = options.claims?.(done);
-    const before = turn.ledger;
-    let claim: ChatEffectClaim | undefined;
-    const data = (verdict: { readonly ok: boolean }): TData => {
-      if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
-        claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
-        turn.ledger = { ...before, effect: claim };
-      }
-      return stored(turn);
-    };
-    const giveBack = turn.lastSubmit;
-    turn.lastSubmit = false;
-    if (!turn.leased) await leaseAgain(turn, host);
-    const written = await session.submit(fields, { data, ...more, release: giveBack });
-    if (!written.ok) {
-      turn.ledger = before;
-      return written;
-    }
-    committed(turn, host, giveBack);
-    if (!written.result.ok) return written;
-    if (claim !== undefined) {
-      turn.claimed = claim;
-      events.emit('effect-claimed', { id, ...pick(claim), at: claim.claimedAt });
-    }
-    turn.asked = false;
-    if (options.after !== undefined) await options.after(done, ctx);
-    if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
-    const asking = turn.asked ? undefined : askNow(turn, options, ctx);
-    if (asking !== undefined) await asking;
-    return written;
-  };
-  ctx.save = () => saveTurn(turn, host);
-  ctx.effect = async (name, run) => {
-    let claim = turn.claimed;
-    if (claim?.name !== name) {
-      if (claim !== undefined) dropClaim(turn, null);
-      claim = await claimNow(turn, host, ctx, name);
-    }
-    turn.claimed = undefined;
-    let value: Awaited<ReturnType<typeof run>>;
-    try {
-      value = await run();
-    } catch (error) {
-      events.emit('outcome-unknown', { id, ...pick(claim), claimedAt: claim.claimedAt });
-      throw error;
-    }
-    turn.ledger = { ...turn.ledger, effect: { ...claim, state: 'done', doneAt: clock.now() } };
-    turn.done = claim;
-    return value;
-  };
-  ctx.ask = async () => {
-    await askNow(turn, options, ctx);
-  };
-  return ctx;
-}
-
-/** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
-async function claimNow<TStep extends string, TContext, TData>(
-  turn: Turn<TStep, TContext, TData>,
-  host: TurnHost<TStep, TContext, TData>,
-  ctx: ChatContext<TStep, TContext, TData>,
-  name: string,
-): Promise<ChatEffectClaim> {
-  const { session } = turn;
-  const earlier = turn.ledger.effect;
-  if (earlier?.state === 'running') {
-    throw new Refused('outcome_unknown', `the outcome of ${earlier.name} (${earlier.step}) is unknown`);
-  }
-  const at = host.clock.now();
-  const claim: ChatEffectClaim = {
-    ...{ name, step: session.step, part: session.snapshot().part },
-    ...{ state: 'running', claimedAt: at, doneAt: null },
-  };
-  const before = turn.ledger;
-  turn.ledger = { ...turn.ledger, effect: claim };
-  const saved = await ctx.save();
-  if (!saved.ok) {
-    turn.ledger = before;
-    throw new Refused(saved.code, saved.message, saved.cause);
-  }
-  host.events.emit('effect-claimed', { id: session.id, ...pick(claim), at });
-  return claim;
-}
-
-/** Drops a claim made with a completion that `after` did not use: the next write clears it. */
-function dropClaim<TStep extends string, TContext, TData>(
-  turn: Turn<TStep, TContext, TData>,
-  effect: ChatEffectClaim | null,
-): void {
-  turn.claimed = undefined;
-  turn.ledger = { ...turn.ledger, effect };
 }
 
 /**

@@ -136,7 +136,11 @@ export interface ChatContext<TStep extends string = string, TContext = unknown, 
 export interface ChatFlowHostOptions<TStep extends string = string, TContext = unknown, TData = JsonValue> {
   /** The sessions, from `createFlowSessionStore`; its data must be a JSON object (the ledger is added). */
   readonly sessions: FlowSessionStore<TStep, TContext, TData>;
-  /** A reply → the fields to submit, or `undefined` when the callback answered it itself. */
+  /**
+   * A reply → the fields to submit, or `undefined` when the callback answered it itself. Without
+   * `after` and `claims` a reply takes no lease, so `read` runs again when its answer lost the
+   * compare-and-set to another replica's write: keep effects out of it.
+   */
   readonly read: (text: string, ctx: ChatContext<TStep, TContext, TData>) => unknown | Promise<unknown>;
   /**
    * The effect a completion of `step`/`part` runs, if any: its claim is written by the same

@@ -1,6 +1,6 @@
 import { type Clock, createEmitter, systemClock } from '@parley/core';
 import { forget, type HostState, held, load, refusal, remember, serialize } from './chat-host-sessions.js';
-import { answer, begin, settleEffect } from './chat-host-steps.js';
+import { begin, reply, settleEffect } from './chat-host-steps.js';
 import { Refused } from './chat-host-turn.js';
 import type { ChatFlowHost, ChatFlowHostEvents, ChatFlowHostOptions } from './chat-host-types.js';
 import {
@@ -93,7 +93,8 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
         return held(state, session, () => begin(state, session, 'resume'));
       }),
     reply: (id, text, more = {}) =>
-      serialize(state, id, async () => {
+      // no async frame of its own: an open session's reply starts at once, its promise returned as it is
+      serialize(state, id, () => {
         const { messageId } = more;
         if (
           messageId !== undefined &&
@@ -107,8 +108,9 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
           );
         }
         const loaded = load(state, id);
-        const session = loaded instanceof Promise ? await loaded : loaded; // an open session at once
-        return held(state, session, () => answer(state, session, text, messageId));
+        if (loaded instanceof Promise)
+          return loaded.then((session) => reply(state, session, text, messageId));
+        return reply(state, loaded, text, messageId);
       }),
     resolveEffect: (id, outcome) =>
       serialize(state, id, async () => {

@@ -22,15 +22,12 @@ import type {
 const DONE: Promise<unknown> = Promise.resolve();
 const RELEASED: Promise<void> = Promise.resolve();
 const ignore = (): undefined => undefined;
-const LOST = {
-  code: 'conflict',
-  reason: 'the committed record is not a session this handle can write',
-} as const;
+const LOST = { code: 'conflict', reason: 'the committed record is not one this handle can write' } as const;
 /** A lease taken, with the committed record it was taken on. */
 type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
 /** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
-const unchanged = <T>(current: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
-  value: current,
+const unchanged = <T>(value: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
+  value,
   effects: [],
 });
 
@@ -47,6 +44,8 @@ export class StoredSession<TStep extends string, TContext, TData>
   private chain: Promise<unknown> = DONE;
   /** The record as this handle last took, wrote or released it: the kernel's basis (no read) for the next write. */
   private committed: Committed<Slot<TStep, TContext, TData>> | undefined;
+  /** The record a write of this handle lost to (as that write read it): the next `acquire`'s basis. */
+  private newer: Committed<Slot<TStep, TContext, TData>> | undefined;
 
   submit(
     fields: unknown,
@@ -159,15 +158,15 @@ export class StoredSession<TStep extends string, TContext, TData>
 
   /** The committed record this handle holds, when it is the version it last saw. */
   private basis(): Committed<Slot<TStep, TContext, TData>> | undefined {
-    const committed = this.committed;
-    return committed?.storeVersion === this.ver ? committed : undefined;
+    return this.committed?.storeVersion === this.ver ? this.committed : undefined;
   }
 
   /** Takes the lease, or renews the one this handle could not give back; with the committed record. */
   private take(ttlMs: number): Promise<Taken<Slot<TStep, TContext, TData>> | KernelRefusal> {
     const held = this.lease;
-    // the record this handle committed last stands for the read: the lease lands only on that version
-    const basis = this.basis();
+    // the record this handle lost a write to, or committed last, stands for the read (the lease lands only on it)
+    const basis = this.newer ?? this.basis();
+    this.newer = undefined;
     if (held === undefined)
       return this.settings.kernel.acquire(this.key, this.settings.codec, { ttlMs, basis });
     return this.renewOrTake(held, ttlMs, basis);
@@ -241,6 +240,7 @@ export class StoredSession<TStep extends string, TContext, TData>
     const slot = done.committed?.value;
     if (verdict === undefined || !verdict.ok || slot === undefined || 'problem' in slot) {
       this.lost = true; // the committed record is not the one this handle saw
+      this.newer = done.committed as Committed<Slot<TStep, TContext, TData>> | undefined; // as read
       const why = verdict !== undefined && !verdict.ok ? verdict : LOST;
       return this.refuse(why.code, why.reason, { version: done.committed?.storeVersion ?? null });
     }

@@ -207,8 +207,8 @@ describe('chat-flow restart on the Store', () => {
     first.close();
     const begun: string[] = [];
     const second = rig.open({ begin: (ctx, how) => void begun.push(`${how}:${ctx.data.notes.join()}`) });
-    // 1 created, 2–3 the reply (lease, answer giving it back), 4–5 this turn's lease
-    expect(await second.open('c1')).toMatchObject({ ok: true, step: 'plan', version: 5 });
+    // 1 created, 2 the reply (one compare-and-set), 3–4 this turn's lease
+    expect(await second.open('c1')).toMatchObject({ ok: true, step: 'plan', version: 4 });
     expect(begun).toEqual(['resume:n']);
     expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Which plan?']);
     expect(named(rig, 'outcome-unknown')).toEqual([]);

@@ -69,6 +69,21 @@ describe('createChatFlowHost', () => {
     expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Type YES']);
   });
 
+  it('keeps exactly the last maxSeenMessages ids, also when that is one', async () => {
+    const rig = createRig({ maxSeenMessages: 1 });
+    const host = rig.open();
+    await host.start('c1', NOTES);
+    for (const messageId of ['m1', 'm2', 'm3']) await host.reply('c1', 'nope', { messageId });
+    const stored = (await rig.store.get('flow-session:c1')) as {
+      data: { data: { chatFlow: { seen: unknown } } };
+    };
+    expect(stored.data.data.chatFlow.seen).toEqual(['m3']);
+    expect(await host.reply('c1', 'nope', { messageId: 'm3' })).toMatchObject({
+      ok: false,
+      code: 'duplicate',
+    });
+  });
+
   it('refuses a message id that is empty, not a string or too long, before reading or writing', async () => {
     const rig = createRig();
     const host = rig.open();
@@ -81,8 +96,8 @@ describe('createChatFlowHost', () => {
     }
     expect(rig.asked).toEqual(['Your email?']);
     const ok = await host.reply('c1', 'ada@example.org', { messageId: 'm'.repeat(MAX_MESSAGE_ID_LENGTH) });
-    // the turn's lease taken, then the answer with its message id, giving the lease back
-    expect(ok).toMatchObject({ ok: true, version: (started.ok ? started.version : 0) + 2 });
+    // the answer with its message id, one compare-and-set (no callback with effects: no lease)
+    expect(ok).toMatchObject({ ok: true, version: (started.ok ? started.version : 0) + 1 });
   });
 
   it('writes the message id when read answered the reply itself', async () => {
@@ -225,6 +240,33 @@ describe('createChatFlowHost refusals', () => {
   it('exports its codes and limits', () => {
     expect(CHAT_FLOW_REFUSAL_CODES).toContain('outcome_unknown');
     expect([DEFAULT_MAX_CHAT_SESSIONS, DEFAULT_MAX_SEEN_MESSAGES]).toEqual([1_000, 32]);
+  });
+
+  it("runs a context's ways to write detached from it, each the same function every time it is read", async () => {
+    const rig = createRig();
+    const host = rig.open({
+      begin: async (ctx) => {
+        const { setData, save } = ctx;
+        setData({ notes: ['begun'] });
+        expect(await save()).toMatchObject({ ok: true });
+        return undefined;
+      },
+      read: async (text, ctx) => {
+        expect(ctx.submit).toBe(ctx.submit);
+        const { submit, ask } = ctx;
+        expect(await submit({ email: text })).toMatchObject({ ok: true });
+        await ask();
+        return undefined;
+      },
+    });
+    await host.start('c1', NOTES);
+    expect(await host.reply('c1', 'ada@example.org', { messageId: 'm1' })).toMatchObject({
+      ok: true,
+      step: 'plan',
+    });
+    const stored = (await rig.store.get('flow-session:c1')) as { data: { data: { notes: string[] } } };
+    expect(stored.data.data.notes).toEqual(['begun']);
+    expect(rig.asked).toEqual(['Your email?', 'Which plan?', 'Which plan?']);
   });
 
   it('takes the data of a context as it was last set', async () => {
