@@ -2,10 +2,8 @@
 // before (a lease taken or given back, a deadline moved) reuses the data's text instead of
 // serialising and checking it again.
 import type { Checked } from '../internal/direct-store.js';
+import { hasEnvelopeKeys } from './record.js';
 import type { Committed, KernelRecord } from './types.js';
-
-/** The envelope's keys, in the order every record the kernel builds has them. */
-const KEYS = ['kind', 'version', 'data', 'lease', 'fence', 'deadlineAt'] as const;
 
 /** @internal How many keys' last records one kernel remembers (the least recently written is forgotten). */
 export const MAX_WRITTEN_RECORDS = 64;
@@ -80,23 +78,13 @@ export function recordText(
 ): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } {
   const data: unknown = record.data;
   const envelope =
-    typeof data === 'object' && data !== null && standard(record) ? envelopeText(record) : undefined;
+    typeof data === 'object' && data !== null && hasEnvelopeKeys(record) ? envelopeText(record) : undefined;
   if (envelope === undefined) return { text: JSON.stringify(record), dataText: undefined, checked: 'none' };
   const known = written.textOf(key, data);
   const dataText = known ?? JSON.stringify(data);
   const text = `${envelope[0]}${dataText}${envelope[1]}`;
   // the envelope's parts are checked plain below, and known data was checked when first written
   return { text, dataText, checked: known === undefined ? 'envelope' : 'all' };
-}
-
-/** Whether `record` has exactly the envelope's keys, in order (so the composed text is its JSON). */
-function standard(record: KernelRecord): boolean {
-  let i = 0;
-  for (const key in record) {
-    if (key !== KEYS[i]) return false;
-    i++;
-  }
-  return i === KEYS.length;
 }
 
 /**
