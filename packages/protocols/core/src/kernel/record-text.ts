@@ -9,9 +9,9 @@ import type { Committed, KernelRecord } from './types.js';
 export const MAX_WRITTEN_RECORDS = 64;
 
 interface Written {
-  readonly record: KernelRecord;
+  record: KernelRecord;
   /** The JSON text of `record.data`, as the store took it. */
-  readonly dataText: string | undefined;
+  dataText: string | undefined;
   /** The committed copy this kernel handed out for `record`, when it made one. */
   committed: Committed<unknown> | undefined;
 }
@@ -40,9 +40,16 @@ export class WrittenRecords {
       if (key === this.last) this.last = undefined;
       return;
     }
+    const found = this.byKey.get(key);
     if (key !== this.last) {
       this.byKey.delete(key); // moved to the end: the least recently written is forgotten first
       this.last = key;
+    } else if (found !== undefined) {
+      // written again in place: the entry is reused, not replaced
+      found.record = record;
+      found.dataText = dataText;
+      found.committed = undefined;
+      return;
     }
     this.byKey.set(key, { record, dataText, committed: undefined });
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
@@ -94,8 +101,8 @@ export function recordText(
  */
 function envelopeText(record: KernelRecord): readonly [string, string] | undefined {
   const { kind, version, lease, fence, deadlineAt } = record;
-  if (!(safe(kind) && finite(version) && finite(fence) && (deadlineAt === null || finite(deadlineAt))))
-    return undefined;
+  const head = headOf(kind, version);
+  if (head === undefined || !(finite(fence) && (deadlineAt === null || finite(deadlineAt)))) return undefined;
   let leaseText = 'null';
   if (lease !== null) {
     const { owner, token, expiresAt } = lease;
@@ -103,10 +110,23 @@ function envelopeText(record: KernelRecord): readonly [string, string] | undefin
       return undefined;
     leaseText = `{"owner":"${owner}","token":${token},"expiresAt":${expiresAt}}`;
   }
-  return [
-    `{"kind":"${kind}","version":${version},"data":`,
-    `,"lease":${leaseText},"fence":${fence},"deadlineAt":${deadlineAt}}`,
-  ];
+  return [head, `,"lease":${leaseText},"fence":${fence},"deadlineAt":${deadlineAt}}`];
+}
+
+/** How many kinds' heads are kept; a kernel writes a few kinds, so the cache is emptied only when it fills. */
+const MAX_HEADS = 64;
+/** The text before the data of each kind's records, with the format version it was made for. */
+const heads = new Map<string, { readonly version: number; readonly text: string }>();
+
+/** `{"kind":…,"version":…,"data":`, made once per kind and version; `undefined` when a part is not plain. */
+function headOf(kind: string, version: number): string | undefined {
+  const known = heads.get(kind);
+  if (known !== undefined && known.version === version) return known.text;
+  if (!(safe(kind) && finite(version))) return undefined;
+  if (heads.size >= MAX_HEADS) heads.clear();
+  const text = `{"kind":"${kind}","version":${version},"data":`;
+  heads.set(kind, { version, text });
+  return text;
 }
 
 /** A string JSON writes as it is between quotes (no quote, backslash or control character). */
