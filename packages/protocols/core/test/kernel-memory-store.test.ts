@@ -88,6 +88,30 @@ describe('the kernel on a memory store', () => {
     );
   });
 
+  it.each([
+    [
+      'a cycle',
+      () => {
+        const items: unknown[] = [1];
+        items.push(items);
+        return { items };
+      },
+      'data.items[1]',
+    ],
+    ['a bigint', () => ({ items: [1n] }), 'data.items[0]'],
+    ['a bigint as its whole data', () => 1n, 'data'],
+  ])(
+    'refuses a record holding %s as the store does (store_failed, naming where), writing nothing',
+    async (_, made, path) => {
+      const { store, kernel } = world();
+      const value = made() as unknown as Bag;
+      const done = await kernel.apply('k', bag, () => ({ value, effects: [] }), null);
+      expect(done).toMatchObject({ ok: false, code: 'store_failed' });
+      expect(!done.ok && done.message).toContain(`"${path}" is not JSON`);
+      expect(await store.get('k')).toBeUndefined();
+    },
+  );
+
   it('refuses a record over maxRecordBytes before it reaches the store', async () => {
     const clock = jumpClock(1_000);
     const store = createMemoryStore({ clock });

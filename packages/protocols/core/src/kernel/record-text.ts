@@ -77,18 +77,23 @@ export class WrittenRecords {
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
  * that data object before. `dataText` is the data's text when it was serialised now (to remember
  * once the store took it); `checked` says which parts were checked as plain JSON before.
+ * `undefined` when JSON.stringify throws (a cycle, a bigint): the store refuses the record, naming where.
  */
 export function recordText(
   key: string,
   record: KernelRecord,
   written: WrittenRecords,
-): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } {
+): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } | undefined {
   const data: unknown = record.data;
   const envelope =
     typeof data === 'object' && data !== null && hasEnvelopeKeys(record) ? envelopeText(record) : undefined;
-  if (envelope === undefined) return { text: JSON.stringify(record), dataText: undefined, checked: 'none' };
+  if (envelope === undefined) {
+    const text = stringified(record);
+    return text === undefined ? undefined : { text, dataText: undefined, checked: 'none' };
+  }
   const known = written.textOf(key, data);
-  const dataText = known ?? JSON.stringify(data);
+  const dataText = known ?? stringified(data);
+  if (dataText === undefined) return undefined;
   const text = `${envelope[0]}${dataText}${envelope[1]}`;
   // the envelope's parts are checked plain below, and known data was checked when first written
   return { text, dataText, checked: known === undefined ? 'envelope' : 'all' };
@@ -127,6 +132,15 @@ function headOf(kind: string, version: number): string | undefined {
   const text = `{"kind":"${kind}","version":${version},"data":`;
   heads.set(kind, { version, text });
   return text;
+}
+
+/** `JSON.stringify(value)`, or `undefined` where it throws. */
+function stringified(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A string JSON writes as it is between quotes (no quote, backslash or control character). */
