@@ -169,7 +169,7 @@ export function parseJson(text: string, limits: JsonLimits = {}): JsonValue {
  */
 export function stringifyJson(value: unknown, limits?: JsonLimits): string {
   // The fast pass builds no paths; the path of a refusal is found by a second pass, on failure only.
-  const json = isPlainJson(value, undefined) ? JSON.stringify(value) : slowStringify(value);
+  const json = isPlainJson(value, 0) ? JSON.stringify(value) : slowStringify(value);
   if (limits === undefined) return json;
   const check = safeParseJson(json, limits);
   if (!check.ok) {

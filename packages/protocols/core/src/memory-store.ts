@@ -59,8 +59,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const expiries = new DeadlineHeap<Slot>();
   let closed = false;
   const changes = createEmitter<{ change: StoreChange }>();
-  const notify = (change: StoreChange): void => {
-    if (changes.listenerCount('change') > 0) changes.emit('change', change);
+  const notify = (key: string, version: number | null, kind: StoreChange['kind']): void => {
+    // the change is built only when someone listens (a kernel write on an unwatched store builds none)
+    if (changes.listenerCount('change') > 0) changes.emit('change', { key, version, kind });
   };
   const slots: Slots = { data, expiries, clock, notify, versions: 0, seq: 0, now: undefined };
   const isClosed = (): boolean => closed;
@@ -87,9 +88,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     setOptions: StoreSetOptions | undefined,
     checked?: Checked,
   ): CompareAndSetResult => {
-    const current = live(key)?.version ?? null;
+    const previous = live(key);
+    const current = previous?.version ?? null;
     if (current !== expectedVersion) return { ok: false, version: current };
-    return { ok: true, version: writeSlot(slots, key, value, setOptions, text, checked) };
+    return { ok: true, version: writeSlot(slots, key, previous, value, setOptions, text, checked) };
   };
   const versionOf = (key: string): number | null => live(key)?.version ?? null;
   const direct: DirectStore = { getEntry, versionOf, compareAndSet };
@@ -103,13 +105,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return getEntry(key);
     },
     async set(key, value, setOptions) {
-      live(key);
-      return writeSlot(slots, key, value, setOptions);
+      return writeSlot(slots, key, live(key), value, setOptions);
     },
     async delete(key) {
       const slot = live(key);
       if (slot === undefined) return false;
-      writeSlot(slots, key, undefined, undefined);
+      writeSlot(slots, key, slot, undefined, undefined);
       return true;
     },
     async compareAndSet(key, expectedVersion, value, setOptions) {
@@ -149,7 +150,7 @@ interface Slots {
   readonly data: Map<string, Slot>;
   readonly expiries: DeadlineHeap<Slot>;
   readonly clock: Clock;
-  readonly notify: (change: StoreChange) => void;
+  readonly notify: (key: string, version: number | null, kind: StoreChange['kind']) => void;
   versions: number;
   seq: number;
   /** The clock read by the sweep that began this call, while nothing else ran since. */
@@ -173,35 +174,36 @@ function sweep(slots: Slots): void {
   for (; slot !== undefined && slot.at <= now; slot = expiries.peek()) {
     expiries.remove(slot);
     data.delete(slot.key);
-    notify({ key: slot.key, version: null, kind: 'expire' });
+    notify(slot.key, null, 'expire');
   }
 }
 
 /**
- * Writes `value` (undefined deletes); `text`, when given, is its JSON.stringify, written once
- * (`checked`: the parts of `value` already checked as plain JSON, so not walked again).
+ * Writes `value` (undefined deletes) over `previous`, the live slot the caller just looked up at
+ * `key`; `text`, when given, is its JSON.stringify, written once (`checked`: the parts of `value`
+ * already checked as plain JSON, so not walked again).
  */
 function writeSlot(
   slots: Slots,
   key: string,
+  previous: Slot | undefined,
   value: JsonValue | undefined,
   options: StoreSetOptions | undefined,
   text?: string,
   checked: Checked = 'none',
 ): number {
   const { data, expiries, notify } = slots;
-  const previous = data.get(key);
   if (value === undefined) {
     if (previous === undefined) return 0;
     expiries.remove(previous);
     data.delete(key);
-    notify({ key, version: null, kind: 'delete' });
+    notify(key, null, 'delete');
     return previous.version;
   }
   // the text is stored only for plain JSON; anything else throws here, as stringifyJson does
   const plain =
     checked === 'all' ||
-    isPlainJson(checked === 'envelope' ? (value as { readonly data?: JsonValue }).data : value, undefined);
+    isPlainJson(checked === 'envelope' ? (value as { readonly data?: JsonValue }).data : value, 0);
   const json = text !== undefined && plain ? text : stringifyJson(value);
   // A text composed of parts (the kernel writes a record around its data's text) is a tree of
   // pieces until read character by character; reading one flattens it into one string, so a
@@ -222,7 +224,7 @@ function writeSlot(
     if (previous !== undefined) expiries.remove(previous);
   } else if (previous === undefined) expiries.push(slot);
   else expiries.replace(previous, slot);
-  notify({ key, version: slot.version, kind: 'set' });
+  notify(key, slot.version, 'set');
   return slot.version;
 }
 

@@ -128,6 +128,21 @@ describe('stringifyJson', () => {
     expect(() => stringifyJson(cyclic)).toThrow(expect.objectContaining({ code: 'json_not_serializable' }));
   });
 
+  it('writes a value nested deeper than its fast check goes, as JSON.stringify does', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 300; i++) deep = i % 2 === 0 ? { d: deep } : [deep];
+    expect(stringifyJson(deep)).toBe(JSON.stringify(deep));
+  });
+
+  it('refuses a cycle deep down and names where it closes', () => {
+    const inner: Record<string, unknown> = {};
+    const root = { a: { b: inner } };
+    inner.back = root.a;
+    expect(() => stringifyJson(root)).toThrow(
+      expect.objectContaining({ code: 'json_not_serializable', details: { path: 'a.b.back' } }),
+    );
+  });
+
   it('accepts the same object twice when it is not a cycle', () => {
     const shared = { x: 1 };
     expect(stringifyJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');

@@ -52,6 +52,66 @@ describe('the kernel on a memory store', () => {
     expect(await store.get('k')).toBeUndefined();
   });
 
+  it('stores a record whose data is nested deeper than the fast JSON check goes, byte for byte', async () => {
+    const { store, kernel } = world();
+    let deep: unknown = 1;
+    for (let i = 0; i < 300; i++) deep = [deep];
+    const value = { items: [deep] } as unknown as Bag;
+    const done = await kernel.apply('k', bag, () => ({ value, effects: [] }), null);
+    expect(done.ok).toBe(true);
+    const stored = await store.get('k');
+    expect(JSON.stringify(stored)).toBe(
+      `{"kind":"test.bag","version":1,"data":${JSON.stringify(value)},"lease":null,"fence":0,"deadlineAt":null}`,
+    );
+  });
+
+  it('keeps the keys of its own that a stored record carries when it writes the record again', async () => {
+    const { store, kernel } = world();
+    const stored = {
+      kind: 'test.bag',
+      version: 1,
+      data: { items: [1] },
+      lease: null,
+      fence: 0,
+      deadlineAt: null,
+    };
+    await store.set('k', { ...stored, note: 'from a newer writer' });
+    const done = await kernel.apply(
+      'k',
+      bag,
+      (bagRead) => ({ value: { items: [...(bagRead?.items ?? []), 2] }, effects: [] }),
+      null,
+    );
+    expect(done.ok).toBe(true);
+    expect(JSON.stringify(await store.get('k'))).toBe(
+      '{"kind":"test.bag","version":1,"data":{"items":[1,2]},"lease":null,"fence":0,"deadlineAt":null,"note":"from a newer writer"}',
+    );
+  });
+
+  it.each([
+    [
+      'a cycle',
+      () => {
+        const items: unknown[] = [1];
+        items.push(items);
+        return { items };
+      },
+      'data.items[1]',
+    ],
+    ['a bigint', () => ({ items: [1n] }), 'data.items[0]'],
+    ['a bigint as its whole data', () => 1n, 'data'],
+  ])(
+    'refuses a record holding %s as the store does (store_failed, naming where), writing nothing',
+    async (_, made, path) => {
+      const { store, kernel } = world();
+      const value = made() as unknown as Bag;
+      const done = await kernel.apply('k', bag, () => ({ value, effects: [] }), null);
+      expect(done).toMatchObject({ ok: false, code: 'store_failed' });
+      expect(!done.ok && done.message).toContain(`"${path}" is not JSON`);
+      expect(await store.get('k')).toBeUndefined();
+    },
+  );
+
   it('refuses a record over maxRecordBytes before it reaches the store', async () => {
     const clock = jumpClock(1_000);
     const store = createMemoryStore({ clock });

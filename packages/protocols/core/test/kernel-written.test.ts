@@ -185,6 +185,30 @@ describe('a lease-only write of a record the kernel wrote', () => {
     });
   });
 
+  it('writes each format version of a kind with its own number, across more kinds than it keeps heads of', async () => {
+    const store = createMemoryStore();
+    const kernel = createKernel({ store, owner: 'a' });
+    const text = async (key: string) => JSON.stringify(await store.get(key));
+    const v2: RecordCodec<Counter> = { ...counter, version: 2 };
+    await kernel.apply('v1', counter, add, 1);
+    await kernel.apply('v2', v2, add, 2);
+    for (let i = 0; i < 70; i++)
+      await kernel.apply(`many:${i}`, { ...counter, kind: `test.kind${i}` }, add, i);
+    await kernel.apply('v1 again', counter, add, 3);
+    expect(await text('v1')).toBe(
+      `{"kind":"${counter.kind}","version":1,"data":{"n":1},"lease":null,"fence":0,"deadlineAt":null}`,
+    );
+    expect(await text('v2')).toBe(
+      `{"kind":"${counter.kind}","version":2,"data":{"n":2},"lease":null,"fence":0,"deadlineAt":null}`,
+    );
+    expect(await text('many:69')).toBe(
+      '{"kind":"test.kind69","version":1,"data":{"n":69},"lease":null,"fence":0,"deadlineAt":null}',
+    );
+    expect(await text('v1 again')).toBe(
+      `{"kind":"${counter.kind}","version":1,"data":{"n":3},"lease":null,"fence":0,"deadlineAt":null}`,
+    );
+  });
+
   it('serialises data again when it is another object than the one written', async () => {
     const { kernel, basis } = await made();
     const copy: Committed<Counter> = { ...basis }; // not the copy the kernel handed out

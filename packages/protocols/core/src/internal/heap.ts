@@ -71,37 +71,40 @@ export class DeadlineHeap<T extends HeapItem> {
     return a.at < b.at || (a.at === b.at && a.seq < b.seq);
   }
 
-  private swap(i: number, j: number): void {
-    const a = this.items[i] as T;
-    const b = this.items[j] as T;
-    this.items[i] = b;
-    this.items[j] = a;
-    b.index = i;
-    a.index = j;
-  }
-
+  /** Moves the item at `index` up to its place: parents slide down into the hole, the item is set once. */
   private up(index: number): void {
+    const items = this.items;
+    const item = items[index] as T;
     let i = index;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(this.items[i] as T, this.items[parent] as T)) return;
-      this.swap(i, parent);
+      const above = items[parent] as T;
+      if (!this.less(item, above)) break;
+      items[i] = above;
+      above.index = i;
       i = parent;
     }
+    items[i] = item;
+    item.index = i;
   }
 
+  /** Moves the item at `index` down to its place: the smaller child slides up into the hole each level. */
   private down(index: number): void {
+    const items = this.items;
+    const n = items.length;
+    const item = items[index] as T;
     let i = index;
-    const n = this.items.length;
     for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < n && this.less(this.items[left] as T, this.items[smallest] as T)) smallest = left;
-      if (right < n && this.less(this.items[right] as T, this.items[smallest] as T)) smallest = right;
-      if (smallest === i) return;
-      this.swap(i, smallest);
-      i = smallest;
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && this.less(items[child + 1] as T, items[child] as T)) child++;
+      const below = items[child] as T;
+      if (!this.less(below, item)) break;
+      items[i] = below;
+      below.index = i;
+      i = child;
     }
+    items[i] = item;
+    item.index = i;
   }
 }

@@ -1,11 +1,15 @@
 // What stringifyJson accepts: a fast yes/no pass, and the slow pass that names the first bad path.
 
+/** How deep the fast pass goes before it leaves the value to the slow pass (a cycle never ends). */
+const FAST_DEPTH = 128;
+
 /**
- * Whether `value` is plain JSON, by the same rules as `findNonJson` but building no path strings;
- * `ancestors` holds the objects on the way down, to refuse a cycle. When it says no, `findNonJson`
- * decides (and names the path).
+ * Whether `value` is plain JSON, by the same rules as `findNonJson` but building no path strings
+ * and keeping no set of ancestors: `depth` is how deep `value` sits, and a value nested deeper than
+ * {@link FAST_DEPTH} (a cycle is) gets no as an answer. When it says no, `findNonJson` decides
+ * (refuses a cycle and names the path, or finds a deep value plain).
  */
-export function isPlainJson(value: unknown, ancestors: object[] | undefined): boolean {
+export function isPlainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -14,12 +18,11 @@ export function isPlainJson(value: unknown, ancestors: object[] | undefined): bo
       return Number.isFinite(value);
     case 'object': {
       if (value === null) return true;
-      if (ancestors?.includes(value)) return false;
-      const stack = ancestors ?? [];
-      stack.push(value);
+      if (depth >= FAST_DEPTH) return false;
+      const below = depth + 1;
       let ok = true;
       if (Array.isArray(value)) {
-        for (let i = 0; ok && i < value.length; i++) ok = isPlainJson(value[i], stack);
+        for (let i = 0; ok && i < value.length; i++) ok = isPlainJson(value[i], below);
       } else {
         const proto: unknown = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null)
@@ -27,14 +30,13 @@ export function isPlainJson(value: unknown, ancestors: object[] | undefined): bo
         else {
           for (const key in value) {
             const item = (value as Record<string, unknown>)[key];
-            if (item !== undefined && !isPlainJson(item, stack)) {
+            if (item !== undefined && !isPlainJson(item, below)) {
               ok = false;
               break;
             }
           }
         }
       }
-      stack.pop();
       return ok;
     }
     default:

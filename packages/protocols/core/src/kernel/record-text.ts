@@ -2,18 +2,16 @@
 // before (a lease taken or given back, a deadline moved) reuses the data's text instead of
 // serialising and checking it again.
 import type { Checked } from '../internal/direct-store.js';
+import { hasEnvelopeKeys } from './record.js';
 import type { Committed, KernelRecord } from './types.js';
-
-/** The envelope's keys, in the order every record the kernel builds has them. */
-const KEYS = ['kind', 'version', 'data', 'lease', 'fence', 'deadlineAt'] as const;
 
 /** @internal How many keys' last records one kernel remembers (the least recently written is forgotten). */
 export const MAX_WRITTEN_RECORDS = 64;
 
 interface Written {
-  readonly record: KernelRecord;
+  record: KernelRecord;
   /** The JSON text of `record.data`, as the store took it. */
-  readonly dataText: string | undefined;
+  dataText: string | undefined;
   /** The committed copy this kernel handed out for `record`, when it made one. */
   committed: Committed<unknown> | undefined;
 }
@@ -42,9 +40,16 @@ export class WrittenRecords {
       if (key === this.last) this.last = undefined;
       return;
     }
+    const found = this.byKey.get(key);
     if (key !== this.last) {
       this.byKey.delete(key); // moved to the end: the least recently written is forgotten first
       this.last = key;
+    } else if (found !== undefined) {
+      // written again in place: the entry is reused, not replaced
+      found.record = record;
+      found.dataText = dataText;
+      found.committed = undefined;
+      return;
     }
     this.byKey.set(key, { record, dataText, committed: undefined });
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
@@ -72,31 +77,26 @@ export class WrittenRecords {
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
  * that data object before. `dataText` is the data's text when it was serialised now (to remember
  * once the store took it); `checked` says which parts were checked as plain JSON before.
+ * `undefined` when JSON.stringify throws (a cycle, a bigint): the store refuses the record, naming where.
  */
 export function recordText(
   key: string,
   record: KernelRecord,
   written: WrittenRecords,
-): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } {
+): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } | undefined {
   const data: unknown = record.data;
   const envelope =
-    typeof data === 'object' && data !== null && standard(record) ? envelopeText(record) : undefined;
-  if (envelope === undefined) return { text: JSON.stringify(record), dataText: undefined, checked: 'none' };
+    typeof data === 'object' && data !== null && hasEnvelopeKeys(record) ? envelopeText(record) : undefined;
+  if (envelope === undefined) {
+    const text = stringified(record);
+    return text === undefined ? undefined : { text, dataText: undefined, checked: 'none' };
+  }
   const known = written.textOf(key, data);
-  const dataText = known ?? JSON.stringify(data);
+  const dataText = known ?? stringified(data);
+  if (dataText === undefined) return undefined;
   const text = `${envelope[0]}${dataText}${envelope[1]}`;
   // the envelope's parts are checked plain below, and known data was checked when first written
   return { text, dataText, checked: known === undefined ? 'envelope' : 'all' };
-}
-
-/** Whether `record` has exactly the envelope's keys, in order (so the composed text is its JSON). */
-function standard(record: KernelRecord): boolean {
-  let i = 0;
-  for (const key in record) {
-    if (key !== KEYS[i]) return false;
-    i++;
-  }
-  return i === KEYS.length;
 }
 
 /**
@@ -106,8 +106,8 @@ function standard(record: KernelRecord): boolean {
  */
 function envelopeText(record: KernelRecord): readonly [string, string] | undefined {
   const { kind, version, lease, fence, deadlineAt } = record;
-  if (!(safe(kind) && finite(version) && finite(fence) && (deadlineAt === null || finite(deadlineAt))))
-    return undefined;
+  const head = headOf(kind, version);
+  if (head === undefined || !(finite(fence) && (deadlineAt === null || finite(deadlineAt)))) return undefined;
   let leaseText = 'null';
   if (lease !== null) {
     const { owner, token, expiresAt } = lease;
@@ -115,10 +115,32 @@ function envelopeText(record: KernelRecord): readonly [string, string] | undefin
       return undefined;
     leaseText = `{"owner":"${owner}","token":${token},"expiresAt":${expiresAt}}`;
   }
-  return [
-    `{"kind":"${kind}","version":${version},"data":`,
-    `,"lease":${leaseText},"fence":${fence},"deadlineAt":${deadlineAt}}`,
-  ];
+  return [head, `,"lease":${leaseText},"fence":${fence},"deadlineAt":${deadlineAt}}`];
+}
+
+/** How many kinds' heads are kept; a kernel writes a few kinds, so the cache is emptied only when it fills. */
+const MAX_HEADS = 64;
+/** The text before the data of each kind's records, with the format version it was made for. */
+const heads = new Map<string, { readonly version: number; readonly text: string }>();
+
+/** `{"kind":…,"version":…,"data":`, made once per kind and version; `undefined` when a part is not plain. */
+function headOf(kind: string, version: number): string | undefined {
+  const known = heads.get(kind);
+  if (known !== undefined && known.version === version) return known.text;
+  if (!(safe(kind) && finite(version))) return undefined;
+  if (heads.size >= MAX_HEADS) heads.clear();
+  const text = `{"kind":"${kind}","version":${version},"data":`;
+  heads.set(kind, { version, text });
+  return text;
+}
+
+/** `JSON.stringify(value)`, or `undefined` where it throws. */
+function stringified(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A string JSON writes as it is between quotes (no quote, backslash or control character). */

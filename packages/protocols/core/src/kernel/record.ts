@@ -131,27 +131,58 @@ export function guard(
     : refusal('lease_lost', key, `the lease of ${key} expired at ${held.expiresAt}`);
 }
 
+/** The envelope's keys, in the order every record the kernel builds has them. */
+const KEYS = ['kind', 'version', 'data', 'lease', 'fence', 'deadlineAt'] as const;
+
+/** @internal Whether `record` has exactly the envelope's keys, in order (no key of its own besides). */
+export function hasEnvelopeKeys(record: KernelRecord): boolean {
+  let i = 0;
+  for (const key in record) {
+    if (key !== KEYS[i]) return false;
+    i++;
+  }
+  return i === KEYS.length;
+}
+
 /**
- * @internal The next envelope of a record (`data: null`: no value). A record whose fence was ever
- * used stays as a tombstone, so its tokens are never handed out twice; others are deleted.
+ * @internal The next envelope of a record (`data: null`: no value): `{ kind, version, data: null,
+ * lease: null, fence: 0, deadlineAt: null, ...base, ...patch }`, built field by field when `base`
+ * has only the envelope's keys (every record the kernel wrote), so it copies no object twice. A
+ * record whose fence was ever used stays as a tombstone, so its tokens are never handed out twice;
+ * others are deleted.
  */
 export function envelope<T>(
   codec: RecordCodec<T>,
   base: KernelRecord | undefined,
   patch: Partial<KernelRecord>,
 ): KernelRecord | undefined {
+  if (base !== undefined && !hasEnvelopeKeys(base)) {
+    const next: KernelRecord = { ...blank(codec), ...base, ...patch }; // keys of its own are kept
+    return next.data === null && next.fence === 0 ? undefined : next;
+  }
+  const b = base ?? blank(codec);
+  type Data = KernelRecord['data'];
+  type LeaseField = KernelRecord['lease'];
   const next: KernelRecord = {
-    kind: codec.kind,
-    version: codec.version,
-    data: null,
-    lease: null,
-    fence: 0,
-    deadlineAt: null,
-    ...base,
-    ...patch,
+    kind: 'kind' in patch ? (patch.kind as string) : b.kind,
+    version: 'version' in patch ? (patch.version as number) : b.version,
+    data: 'data' in patch ? (patch.data as Data) : b.data,
+    lease: 'lease' in patch ? (patch.lease as LeaseField) : b.lease,
+    fence: 'fence' in patch ? (patch.fence as number) : b.fence,
+    deadlineAt: 'deadlineAt' in patch ? (patch.deadlineAt as number | null) : b.deadlineAt,
   };
   return next.data === null && next.fence === 0 ? undefined : next;
 }
+
+/** A record of `codec` with no value, lease, fence or deadline. */
+const blank = <T>(codec: RecordCodec<T>): KernelRecord => ({
+  kind: codec.kind,
+  version: codec.version,
+  data: null,
+  lease: null,
+  fence: 0,
+  deadlineAt: null,
+});
 
 /** @internal The text of a thrown value. */
 export function messageOf(err: unknown): string {
