@@ -9,8 +9,12 @@ const MAX_DEPTH = 64;
 /** Thrown inside the walk where it cannot copy: the caller falls back to structuredClone. */
 const NOT_PLAIN = Symbol('not plain');
 
+const NO_KEYS = {};
+
 /** @internal A copy of `value`, as `structuredClone(value)` makes it. */
 export function copyOf<T>(value: T): T {
+  // an enumerable key on Object.prototype would be copied by `for…in` as the copy's own: structuredClone decides
+  for (const _ in NO_KEYS) return structuredClone(value);
   try {
     return walk(value, 0) as T;
   } catch (err) {

@@ -57,6 +57,21 @@ describe("the runner's copies of the host's state", () => {
     expect(env.host.state).toEqual({ hp: 20, log: [], deep });
   });
 
+  it('copies only what the state has of its own, as structuredClone does, with a key on Object.prototype', async () => {
+    const env = inPlace('throw');
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 3));
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.inherited = 'from the prototype'; // enumerable: a `for…in` sees it on every object
+    try {
+      await env.host.runner.run(say('Attack')).catch(() => undefined);
+    } finally {
+      delete proto.inherited;
+    }
+    expect(Object.keys(env.host.state as object)).toEqual(['hp', 'log']);
+    expect(env.host.state).toEqual({ hp: 20, log: [] });
+  });
+
   it.each([
     ['a Date', new Date(0)],
     ['a bigint', 1n],
