@@ -54,12 +54,19 @@ export function advance(w: MemoryWindow, turn: number): void {
   if (w.horizon !== undefined && turn <= w.horizon) return;
   w.horizon = turn;
   const oldest = turn - w.keepTurns;
-  // as dropWhere(w, (at) => at <= oldest), without a function made at every turn
+  dropTurns(w, oldest, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * @internal Forgets the turns at or before `atMost` and those after `after`, keeping the others in
+ * order (bounds, not a predicate: the window advances at every turn and makes no function for it).
+ */
+export function dropTurns(w: MemoryWindow, atMost: number, after: number): void {
   const { slots, kept } = w;
   let left = 0;
   for (let i = 0; i < kept; i++) {
     const memory = slots[i] as TurnMemory;
-    if (memory.turn > oldest) {
+    if (memory.turn > atMost && memory.turn <= after) {
       if (left !== i) slots[left] = memory;
       left++;
       continue;
@@ -68,23 +75,6 @@ export function advance(w: MemoryWindow, turn: number): void {
     w.bytes -= memory.bytes;
   }
   if (left === kept) return;
-  for (let i = left; i < kept; i++) slots[i] = undefined;
-  w.kept = left;
-}
-
-/** @internal Forgets the turns `doomed` answers true for, keeping the others in order. */
-export function dropWhere(w: MemoryWindow, doomed: (turn: number) => boolean): void {
-  const { slots, kept } = w;
-  let left = 0;
-  for (let i = 0; i < kept; i++) {
-    const memory = slots[i] as TurnMemory;
-    if (!doomed(memory.turn)) {
-      slots[left++] = memory;
-      continue;
-    }
-    w.count -= memory.count;
-    w.bytes -= memory.bytes;
-  }
   for (let i = left; i < kept; i++) slots[i] = undefined;
   w.kept = left;
 }
@@ -179,7 +169,7 @@ export function snapshotOf(w: MemoryWindow): GateMemorySnapshot['turns'] {
 export function loadSnapshot(w: MemoryWindow, snapshot: GateMemorySnapshot['turns']): void {
   const previous = keptTurns(w);
   const before = { count: w.count, bytes: w.bytes, horizon: w.horizon };
-  dropWhere(w, () => true);
+  dropTurns(w, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   w.count = 0;
   w.bytes = 0;
   w.horizon = undefined;
@@ -196,7 +186,7 @@ export function loadSnapshot(w: MemoryWindow, snapshot: GateMemorySnapshot['turn
     }
   }
   if (w.count > w.maxCalls || w.bytes > w.maxBytes) {
-    dropWhere(w, () => true);
+    dropTurns(w, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     for (const memory of previous) {
       append(w, memory);
       // the copies the refused snapshot shared point back to the entries kept

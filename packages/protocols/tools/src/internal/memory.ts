@@ -6,7 +6,7 @@ import type { CallBase, Settled } from './runtime.js';
 import { createStoredCalls, type StoredCalls } from './stored-calls.js';
 import {
   advance,
-  dropWhere,
+  dropTurns,
   find,
   latest,
   loadSnapshot,
@@ -145,7 +145,7 @@ export function createCallMemory(options: MemoryOptions): CallMemory {
     toSnapshot: () => snapshotOf(w),
     load: (snapshot) => loadSnapshot(w, snapshot),
     async forgetAfter(turn) {
-      dropWhere(w, (kept) => turn === undefined || kept > turn);
+      dropTurns(w, Number.NEGATIVE_INFINITY, turn ?? Number.NEGATIVE_INFINITY); // all when no turn is kept
       w.horizon = latest(w);
       if (store === undefined) return;
       const doomed: string[] = [];
