@@ -13,7 +13,7 @@ import {
   settledOf,
 } from './head.js';
 import { copyOf } from './copy.js';
-import type { HeadLease } from './lease.js';
+import { type HeadLease, withdraw } from './lease.js';
 import { MAX_KEY_LENGTH } from './refusals.js';
 import {
   checkpoint,
@@ -79,18 +79,6 @@ function keyVerdict<TState, TRecord, TRequest, TData, THostCode extends string>(
   if (seen !== undefined && isLive(core, head))
     return refuse(core.events, 'in_progress', `Submission ${given} is running`, given);
   return undefined;
-}
-
-/** Writes the turn as open on the head, under `lease`, on the head it took (no read first). */
-function markOpen<TState>(core: RunnerCore<TState>, lease: Lease, basis: StoredHead, open: Head['open']) {
-  // basis: no read first; the compare-and-set lands only on the head the last write committed
-  return core.kernel.apply(
-    core.headKey,
-    HEAD,
-    (h: Head | undefined) => ({ value: h && { ...h, open }, effects: [] }),
-    null,
-    { lease, basis },
-  );
 }
 
 /** Commits the turn: the present after it, its journal entry; the lease is given back in the same write. */
@@ -185,14 +173,11 @@ export async function runTurn<
     const branchCommitted = commit.ok && commit.committed;
     if (commit.ok && commit.committed) options.onLog?.(commit.log);
     const base = begun.stored.value;
-    const open = begun.opened && base.open !== null ? base.open : mark(base, lease, clock.now());
+    const open = base.open ?? mark(base, lease, clock.now()); // begin marked it on this head
     const { turnId, turn, key, startedAt } = open;
     const start = { input, turnId, turn, key, startedAt, branchCommitted };
     const before = presentFor(core, base);
     try {
-      const opened = begun.opened
-        ? begun.stored
-        : headOf(await markOpen(core, lease, begun.stored, open), core.headKey);
       events.emit('started', { turnId, turn, key });
       if (base.turnId !== core.synced.turnId) await putBack(core, before); // the committed head
       const plan = await options.prepare(start);
@@ -213,7 +198,7 @@ export async function runTurn<
       const json = record as unknown as JsonValue; // a record is plain JSON (documented on `complete`)
       const kept = copyOf(json); // the head's own copy: the caller gets `record` and may change it
       const last: SettledTurn = { key, content, turnId, turn, record: kept, keyed };
-      const committed = await commitHead(core, lease, opened, after, last);
+      const committed = await commitHead(core, lease, begun.stored, after, last);
       if (!committed.ok && committed.code === 'lease_lost') {
         await end(lease);
         done = true;
@@ -252,23 +237,6 @@ export async function runTurn<
     }
   } finally {
     // only a throw before the turn started gets here: its open turn, when the lease wrote one, goes too
-    if (!done) await (begun.opened ? withdraw(core, lease, begun.stored, end) : end(lease));
+    if (!done) await withdraw(core, lease, begun.stored, end);
   }
-}
-
-/** Ends `lease` with the open turn its write marked taken back (that turn never started); else just ends it. */
-async function withdraw<TState>(
-  core: RunnerCore<TState>,
-  lease: Lease,
-  basis: StoredHead,
-  end: (lease: Lease) => Promise<void>,
-): Promise<void> {
-  const cleared = await core.kernel.apply(
-    core.headKey,
-    HEAD,
-    (h: Head | undefined) => ({ value: h && { ...h, open: null }, effects: [] }),
-    null,
-    { lease, release: true, basis },
-  );
-  if (!cleared.ok) await end(lease);
 }

@@ -220,6 +220,22 @@ describe('the store fails or another writer wins', () => {
     expect(recovered).toEqual([]);
   });
 
+  it('takes the open turn back when the catch-up of an owed checkpoint fails after the lease marked it', async () => {
+    const { host, faulty, memory } = await opened();
+    faulty.fail((op, key) => (op === 'set' && key.startsWith('game:checkpoint:') ? 'throw' : undefined));
+    host.replies.push(hit('c1', 3));
+    expect(await host.runner.run(say('One'))).toMatchObject({ ok: true, checkpoint: { ok: false } });
+    faulty.fail((op, key) => (op === 'get' && key === 'game:checkpoints' ? 'throw' : undefined));
+    const recovered: string[] = [];
+    host.runner.on('recovered', (e) => recovered.push(`${e.action} ${e.turnId}`));
+    await expect(host.runner.run(say('Two'))).rejects.toThrow();
+    expect(await memory.get('game:turns:head')).toMatchObject({ data: { turn: 1, open: null }, lease: null });
+    faulty.fail(() => undefined);
+    host.replies.push(hit('c2', 1));
+    expect(await host.runner.run(say('Two'))).toMatchObject({ ok: true, turn: 2 });
+    expect(recovered).toEqual(['checkpoint turn_1']);
+  });
+
   it('ends the lease when taking back the open turn of a turn that never started fails too', async () => {
     const { host, faulty, memory } = await opened();
     let reads = 0;

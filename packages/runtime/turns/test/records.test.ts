@@ -91,6 +91,37 @@ describe('the store work of a turn', () => {
     expect(log).toEqual(['get game:checkpoints', 'get game:checkpoints', 'cas game:checkpoints']);
   });
 
+  it('takes the lease and marks the turn open in one write when a checkpoint is owed and the catch-up leaves the head', async () => {
+    const env = setup();
+    await env.host.runner.open();
+    env.host.replies.push(hit('c1', 1), hit('c2', 1));
+    // the turn commits, its checkpoint's snapshot fails: the next turn owes it
+    env.faulty.fail((op, key) => (op === 'set' && key.startsWith('game:checkpoint:') ? 'throw' : undefined));
+    expect(await env.host.runner.run(say('One'))).toMatchObject({ ok: true, checkpoint: { ok: false } });
+    const ops: string[] = [];
+    env.faulty.fail((op, key) => {
+      ops.push(`${op} ${key}`);
+      return undefined;
+    });
+    const open: (string | undefined)[] = [];
+    const recovered: string[] = [];
+    env.host.runner.on('recovered', (e) => recovered.push(`${e.action} ${e.turnId}`));
+    env.host.runner.on('started', () => {
+      void env.memory.get('game:turns:head').then((head) => {
+        open.push((head as { data: { open: { turnId: string } | null } }).data.open?.turnId);
+      });
+    });
+    expect(await env.host.runner.run(say('Two'))).toMatchObject({ ok: true, turn: 2, turnId: 'turn_2' });
+    expect(ops.filter((op) => op.endsWith('game:turns:head'))).toEqual([
+      'cas game:turns:head',
+      'cas game:turns:head',
+    ]);
+    expect(open).toEqual(['turn_2']);
+    expect(recovered).toEqual(['checkpoint turn_1']);
+    const log = await env.host.runner.log();
+    expect(log.ok && log.checkpoints.map((c) => c.id)).toEqual(['turn_0', 'turn_1', 'turn_2']);
+  });
+
   it("refuses an input the host's accept hook refuses before taking the lease: nothing is written", async () => {
     const env = setup({
       accept: (input) => (input.text === '' ? { code: 'empty_input', message: 'Say more' } : undefined),

@@ -138,6 +138,41 @@ describe('a restart', () => {
     expect(second.state.hp).toBe(13);
   });
 
+  it("marks a turn open on the head its catch-up moved, when another process's rollback died before the head followed", async () => {
+    const { clock, memory } = world();
+    const first = processOn(memory, clock);
+    await first.host.runner.open();
+    first.host.replies.push(hit('c1', 3), hit('c2', 4));
+    await first.host.runner.run(say('One'));
+    // turn 2 commits and its checkpoint fails: this process owes it
+    first.faulty.fail((op, key) =>
+      op === 'set' && key.startsWith('game:checkpoint:') ? 'throw' : undefined,
+    );
+    expect(await first.host.runner.run(say('Two'))).toMatchObject({ ok: true, checkpoint: { ok: false } });
+    first.faulty.fail(() => undefined);
+    const second = processOn(memory, clock);
+    await second.host.runner.open(); // takes the owed checkpoint of turn 2
+    failHeadAfterLease(second.faulty);
+    await expect(second.host.runner.rollback('turn_1')).rejects.toThrow(); // the log moved, the head did not
+    clock.advance(DEFAULT_TURN_TIMEOUT_MS);
+
+    const recovered: string[] = [];
+    first.host.runner.on('recovered', (e) => recovered.push(`${e.action} ${e.turnId}`));
+    const opened: unknown[] = [];
+    first.host.runner.on('started', () => {
+      void memory
+        .get('game:turns:head')
+        .then((head) => opened.push((head as { data: { open: unknown } }).data.open));
+    });
+    first.host.replies.push(hit('c3', 1));
+    expect(await first.host.runner.run(say('Three'))).toMatchObject({ ok: true, turn: 2, turnId: 'turn_3' });
+    expect(recovered).toEqual(['head turn_1']);
+    expect(opened).toEqual([expect.objectContaining({ turn: 2, turnId: 'turn_3' })]);
+    expect(first.host.state.hp).toBe(16);
+    const head = (await memory.get('game:turns:head')) as { data: { turn: number; open: unknown } };
+    expect(head.data).toMatchObject({ turn: 2, turnId: 'turn_3', open: null });
+  });
+
   it('lets the head follow an undo whose process died before the head moved', async () => {
     const { clock, memory } = world();
     const first = processOn(memory, clock);
