@@ -75,7 +75,10 @@ interface BareMessage {
  * With `checked`, it also does the four schema checks a Parley round trip does (request before
  * sending and on arrival, response before sending and on arrival, with the same zod schemas) and
  * reads the clock four times (sent, received, answered, settled). It is not a goal: it shows how
- * much of the distance to the bare baseline is that work alone.
+ * much of the distance to the bare baseline is that work alone. Each of the four checks is where a
+ * value enters a correlator (from the host that sends, from the peer that receives, twice), and
+ * none is of a value the same correlator built and checked: the two correlators of the pair trust
+ * nothing of each other, as two processes would not. So Parley keeps all four, and so does this.
  */
 function barePair(
   deferred: boolean,
@@ -133,10 +136,16 @@ async function mcpPair(): Promise<Client> {
   return client;
 }
 
-/** The goals of both round-trip suites, and two reference comparisons (no threshold) for reading them. */
+/**
+ * The goal of both round-trip suites (issue 36's goal table: ≥ 10× faster than the MCP SDK), and
+ * three reference comparisons (no threshold) for reading it. 'vs bare Map+nanoid+timer' is a
+ * reference, not a goal: the bare case checks nothing and keeps no record, so the distance to it
+ * is mostly the work of the guarantees (see 'bare + checks and clock reads'), and issue 36 sets no
+ * goal against it. The `slowerByAtMost: 1.5` it carried came from an older issue.
+ */
 const roundTripGoals = [
   { case: 'parley correlate', vs: 'MCP SDK in-memory', fasterBy: 10 },
-  { case: 'parley correlate', vs: 'bare Map+nanoid+timer', slowerByAtMost: 1.5 },
+  { case: 'parley correlate', vs: 'bare Map+nanoid+timer' },
   { case: 'bare + checks and clock reads', vs: 'bare Map+nanoid+timer' },
   { case: 'parley correlate', vs: 'bare + checks and clock reads' },
 ];

@@ -73,23 +73,43 @@ export function checkReply<T extends ReplyTarget>(
   reply: Pick<ResponseMessage | ProgressMessage, 'kind' | 'request_id' | 'from' | 'protocol'>,
   now: number,
 ): ReplyCheck<T> {
-  if (target === undefined) {
-    return { ok: false, code: 'unknown_request', message: `No request "${reply.request_id}"`, expire: false };
-  }
+  if (target === undefined) return unknownRequest(reply.request_id);
+  return replyRefusal(target, target.protocol, reply, now) ?? { ok: true, target };
+}
+
+/** A refusal of {@link ReplyCheck}. */
+export type ReplyRefusal = Extract<ReplyCheck, { readonly ok: false }>;
+
+/** The refusal of a reply to a request this side does not know. Internal, as {@link replyRefusal}. */
+export function unknownRequest(requestId: string): ReplyRefusal {
+  return { ok: false, code: 'unknown_request', message: `No request "${requestId}"`, expire: false };
+}
+
+/**
+ * The rule of {@link checkReply} for a known request, or undefined when the reply may go on: no
+ * object on the way through. Internal: the correlator passes its record and its protocol's name,
+ * so a reply that settles a request costs no facts object and no result.
+ */
+export function replyRefusal(
+  target: Omit<ReplyTarget, 'protocol'>,
+  protocol: string,
+  reply: Pick<ResponseMessage | ProgressMessage, 'kind' | 'from' | 'protocol'>,
+  now: number,
+): ReplyRefusal | undefined {
   const state = target.state;
   if (reply.from !== target.to) {
     const message = `Request "${target.id}" was sent to "${target.to}", not "${reply.from}"`;
     return { ok: false, code: 'wrong_sender', message, expire: false, state };
   }
-  if (reply.protocol !== target.protocol) {
-    const message = `Request "${target.id}" is a ${target.protocol} request, not ${reply.protocol}`;
+  if (reply.protocol !== protocol) {
+    const message = `Request "${target.id}" is a ${protocol} request, not ${reply.protocol}`;
     return { ok: false, code: 'protocol_mismatch', message, expire: false, state };
   }
   if (state !== 'pending') return { ...settledRefusal(target.id, state, reply.kind), expire: false, state };
   if (now >= target.deadlineAt) {
     return { ...settledRefusal(target.id, 'expired', reply.kind), expire: true, state: 'expired' };
   }
-  return { ok: true, target };
+  return undefined;
 }
 
 /**

@@ -38,7 +38,16 @@ export function requestStep(
   event: RequestEvent,
   now: number,
 ): RequestStep | undefined {
-  const applied: RequestEvent = now >= deadlineAt ? 'expire' : event;
+  const applied = eventAt(deadlineAt, event, now);
   const to = nextState(state, applied);
   return to === undefined ? undefined : { event: applied, to };
+}
+
+/**
+ * The event that applies at `now` (the first half of {@link requestStep}, without its result
+ * object): at or past the deadline every event is an expiry. Internal: the settle paths of both
+ * sides run it on every reply, then ask `nextState` for the state.
+ */
+export function eventAt(deadlineAt: number, event: RequestEvent, now: number): RequestEvent {
+  return now >= deadlineAt ? 'expire' : event;
 }

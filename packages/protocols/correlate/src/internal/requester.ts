@@ -3,7 +3,7 @@ import type { RequestEvent } from '@parley/fsm';
 import type { CorrelateError } from '../errors.js';
 import type { Protocol } from '../protocol.js';
 import type { Reply, RequestOptions, RequestPromise, TrackedRequest } from '../request-types.js';
-import { requestStep } from '../request-step.js';
+import { eventAt } from '../request-step.js';
 import type { Shared } from './context.js';
 import { createDurable, MIN_STORE_RETAIN_MS } from './durable.js';
 import type { Durable } from './durable-types.js';
@@ -18,6 +18,7 @@ import {
 import { type Outgoing, Tracker } from './records.js';
 import { createReplyHandler } from './replies.js';
 import { type StartHost, startRequest } from './request-start.js';
+import { nextState } from './util.js';
 import { createWaiters } from './waiters.js';
 
 export interface RequesterOptions {
@@ -96,13 +97,15 @@ export function createRequester(ctx: Shared, options: RequesterOptions) {
     if (ctx.isClosed()) return false;
     if (durable !== undefined) return durable.commit(record, event, response, reason, error);
     const now = at ?? clock.now();
-    const next = requestStep(record.state, record.deadlineAt, event, now);
-    if (next === undefined) return false;
+    // requestStep's rule in two calls, with no result object: this runs on every reply.
+    const applied = eventAt(record.deadlineAt, event, now);
+    const to = nextState(record.state, applied);
+    if (to === undefined) return false;
     // Past the deadline the event became an expiry: it settles nothing of its own.
-    if (next.event !== event)
-      finishRecord(ctx, tracker, waiters, record, next.to, undefined, undefined, undefined, now, false);
-    else finishRecord(ctx, tracker, waiters, record, next.to, response, reason, error, now, false);
-    return next.event === event;
+    if (applied !== event)
+      finishRecord(ctx, tracker, waiters, record, to, undefined, undefined, undefined, now, false);
+    else finishRecord(ctx, tracker, waiters, record, to, response, reason, error, now, false);
+    return applied === event;
   }
 
   return {

@@ -2,12 +2,12 @@ import type { RequestEvent, RequestState } from '@parley/fsm';
 import type { RequestMessage } from '../messages.js';
 import type { ReceiveResult } from '../receive-result.js';
 import type { RequestProgressOptions, TrackedRequest } from '../request-types.js';
-import { requestStep } from '../request-step.js';
+import { eventAt } from '../request-step.js';
 import { about, admitRequest } from './admit.js';
 import { checkedResponse, pendingOrThrow, sendOrThrow } from './answer.js';
 import type { Shared } from './context.js';
 import { type Incoming, Tracker, toTracked } from './records.js';
-import { check, isPromise } from './util.js';
+import { check, isPromise, nextState } from './util.js';
 
 export interface Responder {
   onRequest(message: RequestMessage): ReceiveResult | Promise<ReceiveResult>;
@@ -45,8 +45,9 @@ export function createResponder(ctx: Shared): Responder {
 
   /** The one way an incoming record settles; a final state accepts nothing, so it settles once. */
   function settle(record: Incoming, event: RequestEvent, now: number): void {
-    const next = requestStep(record.state, record.deadlineAt, event, now);
-    if (next !== undefined) finish(record, next.to, now);
+    // requestStep's rule with no result object (see settle in requester.ts).
+    const to = nextState(record.state, eventAt(record.deadlineAt, event, now));
+    if (to !== undefined) finish(record, to, now);
   }
 
   return {
