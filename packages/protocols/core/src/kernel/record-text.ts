@@ -3,17 +3,22 @@
 // serialising and checking it again.
 import type { Checked } from '../internal/direct-store.js';
 import { hasEnvelopeKeys } from './record.js';
-import type { Committed, KernelRecord } from './types.js';
+import type { Committed, KernelRecord, LeaseState } from './types.js';
 
 /** @internal How many keys' last records one kernel remembers (the least recently written is forgotten). */
 export const MAX_WRITTEN_RECORDS = 64;
 
-interface Written {
+/** @internal What one kernel last wrote at a key. */
+export interface Written {
   record: KernelRecord;
   /** The JSON text of `record.data`, as the store took it. */
   dataText: string | undefined;
   /** The committed copy this kernel handed out for `record`, when it made one. */
   committed: Committed<unknown> | undefined;
+  /** The store version the write got (`undefined`: unknown). */
+  storeVersion: number | undefined;
+  /** The lease written, copied when the write was taken (the record's own may be handed out). */
+  lease: LeaseState | null;
 }
 
 /**
@@ -33,8 +38,20 @@ export class WrittenRecords {
     return last !== undefined && last.record.data === data ? last.dataText : undefined;
   }
 
-  /** Remembers what a write committed at `key` (`undefined`: deleted). */
-  wrote(key: string, record: KernelRecord | undefined, dataText: string | undefined): void {
+  /** What this kernel last wrote at `key`, when it remembers it. */
+  lastOf(key: string): Written | undefined {
+    return this.byKey.get(key);
+  }
+
+  /**
+   * Remembers what a write committed at `key` (`undefined`: deleted) and the store version it got.
+   */
+  wrote(
+    key: string,
+    record: KernelRecord | undefined,
+    dataText: string | undefined,
+    storeVersion?: number,
+  ): void {
     if (record === undefined) {
       this.byKey.delete(key);
       if (key === this.last) this.last = undefined;
@@ -49,9 +66,12 @@ export class WrittenRecords {
       found.record = record;
       found.dataText = dataText;
       found.committed = undefined;
+      found.storeVersion = storeVersion;
+      found.lease = leaseCopy(record.lease);
       return;
     }
-    this.byKey.set(key, { record, dataText, committed: undefined });
+    const lease = leaseCopy(record.lease);
+    this.byKey.set(key, { record, dataText, committed: undefined, storeVersion, lease });
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
       for (const oldest of this.byKey.keys()) {
         this.byKey.delete(oldest);
@@ -72,6 +92,10 @@ export class WrittenRecords {
     return last?.committed === basis ? last.record : undefined;
   }
 }
+
+/** A lease as written, in an object of its own. */
+const leaseCopy = (lease: LeaseState | null): LeaseState | null =>
+  lease === null ? null : { owner: lease.owner, token: lease.token, expiresAt: lease.expiresAt };
 
 /**
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
