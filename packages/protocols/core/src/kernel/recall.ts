@@ -28,7 +28,8 @@ export function recall<T>(
   const storeVersion = direct.versionOf(key);
   if (storeVersion !== last.storeVersion) return undefined;
   const data = JSON.parse(last.dataText) as KernelRecord['data']; // the store took this very text
-  const lease = last.lease === null ? null : { ...last.lease };
+  const { leaseOwner: owner, leaseToken: token, leaseExpiresAt: expiresAt } = last;
+  const lease = owner === null ? null : { owner, token, expiresAt };
   const record: KernelRecord = { kind, version, data, lease, fence, deadlineAt };
   if (opaque) written.wrote(key, record, last.dataText, storeVersion);
   if (data === null || codec === undefined)

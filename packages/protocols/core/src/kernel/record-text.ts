@@ -17,8 +17,13 @@ export interface Written {
   committed: Committed<unknown> | undefined;
   /** The store version the write got (`undefined`: unknown). */
   storeVersion: number | undefined;
-  /** The lease written, copied when the write was taken (the record's own may be handed out). */
-  lease: LeaseState | null;
+  /**
+   * The lease written, as it was when the write was taken (the record's own object may be handed
+   * out): its owner (`null`: no lease), token and expiry.
+   */
+  leaseOwner: string | null;
+  leaseToken: number;
+  leaseExpiresAt: number;
 }
 
 /**
@@ -67,11 +72,20 @@ export class WrittenRecords {
       found.dataText = dataText;
       found.committed = undefined;
       found.storeVersion = storeVersion;
-      found.lease = leaseCopy(record.lease);
+      noteLease(found, record.lease);
       return;
     }
-    const lease = leaseCopy(record.lease);
-    this.byKey.set(key, { record, dataText, committed: undefined, storeVersion, lease });
+    const entry: Written = {
+      record,
+      dataText,
+      committed: undefined,
+      storeVersion,
+      leaseOwner: null,
+      leaseToken: 0,
+      leaseExpiresAt: 0,
+    };
+    noteLease(entry, record.lease);
+    this.byKey.set(key, entry);
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
       for (const oldest of this.byKey.keys()) {
         this.byKey.delete(oldest);
@@ -93,9 +107,12 @@ export class WrittenRecords {
   }
 }
 
-/** A lease as written, in an object of its own. */
-const leaseCopy = (lease: LeaseState | null): LeaseState | null =>
-  lease === null ? null : { owner: lease.owner, token: lease.token, expiresAt: lease.expiresAt };
+/** Notes `lease`'s fields as they are now in `entry`. */
+function noteLease(entry: Written, lease: LeaseState | null): void {
+  entry.leaseOwner = lease === null ? null : lease.owner;
+  entry.leaseToken = lease === null ? 0 : lease.token;
+  entry.leaseExpiresAt = lease === null ? 0 : lease.expiresAt;
+}
 
 /**
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
