@@ -142,3 +142,18 @@ describe('a record this kernel wrote, read through another codec', () => {
     });
   });
 });
+
+describe('Kernel.read of a record this kernel wrote', () => {
+  it('parses only its data while the store holds that write, and reads the store once it moved on', async () => {
+    const { store, a, b } = setup();
+    await a.apply('k', counter, add, 1);
+    const parse = vi.spyOn(JSON, 'parse');
+    expect((await a.read('k', counter))?.value).toEqual({ n: 1 });
+    expect(parse.mock.calls).toEqual([['{"n":1}']]);
+    parse.mockRestore();
+    await b.apply('k', counter, add, 1);
+    expect((await a.read('k', counter))?.value).toEqual({ n: 2 });
+    await store.set('k', 'not a record');
+    await expect(a.read('k', counter)).rejects.toMatchObject({ code: 'corrupt_record' });
+  });
+});

@@ -19,7 +19,7 @@ export function recall<T>(
   key: string,
   codec: RecordCodec<T> | undefined,
   opaque: boolean,
-): Decoded<T> | undefined {
+): Extract<Decoded<T>, { ok: true }> | undefined {
   const last = written.lastOf(key);
   if (last === undefined || last.dataText === undefined || last.storeVersion === undefined) return undefined;
   const { kind, version, fence, deadlineAt } = last.record;
