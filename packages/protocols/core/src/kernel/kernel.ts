@@ -132,7 +132,7 @@ export function createKernel(options: KernelOptions): Kernel {
         DEFAULT_MAX_ATTEMPTS,
         (read, now) => acquirePlan(key, codec, { owner, ttlMs, force, change }, read, now),
         first,
-        change === undefined, // without a change, the data reaches no caller's code before it is written
+        change === undefined,
       );
       const done = mutated instanceof Promise ? await mutated : mutated;
       if (!done.ok) return done;
@@ -145,26 +145,16 @@ export function createKernel(options: KernelOptions): Kernel {
 
     async renew(lease, { ttlMs }) {
       ttlCheck(ttlMs, 'ttlMs');
-      const mutated = mutate(
-        lease.key,
-        undefined,
-        DEFAULT_MAX_ATTEMPTS,
-        (read, now) => renewPlan(lease, ttlMs, read, now),
-        undefined,
-        true,
+      const mutated = mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        renewPlan(lease, ttlMs, read, now),
       );
       const done = mutated instanceof Promise ? await mutated : mutated;
       return done.ok ? { ok: true, lease: done.out } : done;
     },
 
     async release(lease) {
-      const mutated = mutate(
-        lease.key,
-        undefined,
-        DEFAULT_MAX_ATTEMPTS,
-        (read, now) => releasePlan(lease, read, now),
-        undefined,
-        true,
+      const mutated = mutate(lease.key, undefined, DEFAULT_MAX_ATTEMPTS, (read, now) =>
+        releasePlan(lease, read, now),
       );
       if (mutated instanceof Promise) await mutated;
     },

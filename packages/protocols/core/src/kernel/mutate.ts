@@ -58,7 +58,8 @@ interface Context {
  * attempt reads afresh. On a memory store (reached without a promise) the whole loop, retries
  * included, runs synchronously and its answer is returned as it is; on any other store it is a promise.
  * There, a record this kernel wrote and the store still holds is read from what was written (only
- * its data parsed); `opaque` says `decide` hands the data to no caller's code before writing it.
+ * its data parsed); `opaque` says `decide` hands the data to no caller's code before writing it:
+ * so it is without a codec (a lease renewed or given back), and `acquire` says so without a `change`.
  */
 export function createMutate(context: Context) {
   return function mutate<T, R>(
@@ -67,7 +68,7 @@ export function createMutate(context: Context) {
     attempts: number,
     decide: (read: Fresh<T>, now: number) => Plan<R>,
     basis?: Fresh<T>,
-    opaque = false,
+    opaque = codec === undefined,
   ): Mutated<R> | Promise<Mutated<R>> {
     const direct = directOf(context.store);
     return direct === undefined
