@@ -6,6 +6,7 @@ import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
 import { directOf } from '../internal/direct-store.js';
 import { createMutate, versionOf } from './mutate.js';
+import { recall } from './recall.js';
 import { WrittenRecords } from './record-text.js';
 import type { Kernel } from './api.js';
 import type { Committed, RecordCodec } from './types.js';
@@ -101,7 +102,7 @@ export function createKernel(options: KernelOptions): Kernel {
   const kernel: Kernel = {
     owner,
 
-    read: (key, codec, readOptions = {}) => readRecord(store, key, codec, readOptions.basis),
+    read: (key, codec, readOptions = {}) => readRecord(store, written, key, codec, readOptions.basis),
 
     async apply(key, codec, step, event, applyOptions = {}) {
       const { lease, basis } = applyOptions;
@@ -131,6 +132,7 @@ export function createKernel(options: KernelOptions): Kernel {
         DEFAULT_MAX_ATTEMPTS,
         (read, now) => acquirePlan(key, codec, { owner, ttlMs, force, change }, read, now),
         first,
+        change === undefined,
       );
       const done = mutated instanceof Promise ? await mutated : mutated;
       if (!done.ok) return done;
@@ -193,6 +195,7 @@ export function createKernel(options: KernelOptions): Kernel {
 /** `kernel.read`: `basis` when the store tells it still holds that version, else a read (not awaited on a memory store). */
 async function readRecord<T>(
   store: Store,
+  written: WrittenRecords,
   key: string,
   codec: RecordCodec<T>,
   basis: Committed<T> | undefined,
@@ -203,7 +206,12 @@ async function readRecord<T>(
     // a store that tells its version without a read: the same version is the same record
     if (basis !== undefined && versionOf(store, key) === basis.storeVersion) return basis;
     const direct = directOf(store);
-    entry = direct === undefined ? await store.getEntry(key) : direct.getEntry(key);
+    if (direct === undefined) entry = await store.getEntry(key);
+    else {
+      const known = recall(written, direct, key, codec, false); // a record this kernel wrote: its data parsed
+      if (known !== undefined) return known.committed;
+      entry = direct.getEntry(key);
+    }
   } catch (err) {
     throw readFailed(key, err);
   }

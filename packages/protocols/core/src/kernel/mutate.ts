@@ -5,6 +5,7 @@ import type { JsonValue } from '../json.js';
 import { type DirectStore, directOf } from '../internal/direct-store.js';
 import type { Store, StoreSetOptions } from '../store.js';
 import { type Decoded, decodeEntry, messageOf, refusal, tooLarge, ttlOf } from './record.js';
+import { recall } from './recall.js';
 import { recordText, type WrittenRecords } from './record-text.js';
 import type { KernelRecord, KernelRefusal, RecordCodec } from './types.js';
 
@@ -56,6 +57,9 @@ interface Context {
  * read: its compare-and-set fails unless the store still holds exactly that version, and the next
  * attempt reads afresh. On a memory store (reached without a promise) the whole loop, retries
  * included, runs synchronously and its answer is returned as it is; on any other store it is a promise.
+ * There, a record this kernel wrote and the store still holds is read from what was written (only
+ * its data parsed); `opaque` says `decide` hands the data to no caller's code before writing it:
+ * so it is without a codec (a lease renewed or given back), and `acquire` says so without a `change`.
  */
 export function createMutate(context: Context) {
   return function mutate<T, R>(
@@ -64,11 +68,12 @@ export function createMutate(context: Context) {
     attempts: number,
     decide: (read: Fresh<T>, now: number) => Plan<R>,
     basis?: Fresh<T>,
+    opaque = codec === undefined,
   ): Mutated<R> | Promise<Mutated<R>> {
     const direct = directOf(context.store);
     return direct === undefined
       ? mutateAsync(context, key, codec, attempts, decide, basis)
-      : mutateDirect(context, direct, key, codec, attempts, decide, basis);
+      : mutateDirect(context, direct, key, codec, attempts, decide, basis, opaque);
   };
 }
 
@@ -105,7 +110,7 @@ function attempt<T, R>(
 
 /** The answer of a write the store took: its data's text serves the next record that carries it. */
 function committed<R>(written: WrittenRecords, key: string, write: Write<R>, version: number): Mutated<R> {
-  written.wrote(key, write.next, write.made?.dataText);
+  written.wrote(key, write.next, write.made?.dataText, version);
   return { ok: true, out: write.out, next: write.next, version };
 }
 
@@ -118,13 +123,15 @@ function mutateDirect<T, R>(
   attempts: number,
   decide: (read: Fresh<T>, now: number) => Plan<R>,
   basis: Fresh<T> | undefined,
+  opaque: boolean,
 ): Mutated<R> {
+  const { written } = context;
   for (let n = 0; n < attempts; n++) {
     let read: Decoded<T>;
     if (n === 0 && basis !== undefined) read = basis;
     else {
       try {
-        read = decodeEntry(key, direct.getEntry(key), codec);
+        read = recall(written, direct, key, codec, opaque) ?? decodeEntry(key, direct.getEntry(key), codec);
       } catch (err) {
         return readRefusal(key, err);
       }
@@ -139,7 +146,7 @@ function mutateDirect<T, R>(
     try {
       const { json, made, setOptions, expected } = found;
       const cas = direct.compareAndSet(key, expected, json, made?.text, setOptions, made?.checked);
-      if (cas.ok) return committed(context.written, key, found, cas.version);
+      if (cas.ok) return committed(written, key, found, cas.version);
     } catch (err) {
       return writeRefusal(key, err);
     }

@@ -3,17 +3,27 @@
 // serialising and checking it again.
 import type { Checked } from '../internal/direct-store.js';
 import { hasEnvelopeKeys } from './record.js';
-import type { Committed, KernelRecord } from './types.js';
+import type { Committed, KernelRecord, LeaseState } from './types.js';
 
 /** @internal How many keys' last records one kernel remembers (the least recently written is forgotten). */
 export const MAX_WRITTEN_RECORDS = 64;
 
-interface Written {
+/** @internal What one kernel last wrote at a key. */
+export interface Written {
   record: KernelRecord;
   /** The JSON text of `record.data`, as the store took it. */
   dataText: string | undefined;
   /** The committed copy this kernel handed out for `record`, when it made one. */
   committed: Committed<unknown> | undefined;
+  /** The store version the write got (`undefined`: unknown). */
+  storeVersion: number | undefined;
+  /**
+   * The lease written, as it was when the write was taken (the record's own object may be handed
+   * out): its owner (`null`: no lease), token and expiry.
+   */
+  leaseOwner: string | null;
+  leaseToken: number;
+  leaseExpiresAt: number;
 }
 
 /**
@@ -33,8 +43,20 @@ export class WrittenRecords {
     return last !== undefined && last.record.data === data ? last.dataText : undefined;
   }
 
-  /** Remembers what a write committed at `key` (`undefined`: deleted). */
-  wrote(key: string, record: KernelRecord | undefined, dataText: string | undefined): void {
+  /** What this kernel last wrote at `key`, when it remembers it. */
+  lastOf(key: string): Written | undefined {
+    return this.byKey.get(key);
+  }
+
+  /**
+   * Remembers what a write committed at `key` (`undefined`: deleted) and the store version it got.
+   */
+  wrote(
+    key: string,
+    record: KernelRecord | undefined,
+    dataText: string | undefined,
+    storeVersion?: number,
+  ): void {
     if (record === undefined) {
       this.byKey.delete(key);
       if (key === this.last) this.last = undefined;
@@ -49,9 +71,21 @@ export class WrittenRecords {
       found.record = record;
       found.dataText = dataText;
       found.committed = undefined;
+      found.storeVersion = storeVersion;
+      noteLease(found, record.lease);
       return;
     }
-    this.byKey.set(key, { record, dataText, committed: undefined });
+    const entry: Written = {
+      record,
+      dataText,
+      committed: undefined,
+      storeVersion,
+      leaseOwner: null,
+      leaseToken: 0,
+      leaseExpiresAt: 0,
+    };
+    noteLease(entry, record.lease);
+    this.byKey.set(key, entry);
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
       for (const oldest of this.byKey.keys()) {
         this.byKey.delete(oldest);
@@ -71,6 +105,13 @@ export class WrittenRecords {
     const last = this.byKey.get(basis.key);
     return last?.committed === basis ? last.record : undefined;
   }
+}
+
+/** Notes `lease`'s fields as they are now in `entry`. */
+function noteLease(entry: Written, lease: LeaseState | null): void {
+  entry.leaseOwner = lease === null ? null : lease.owner;
+  entry.leaseToken = lease === null ? 0 : lease.token;
+  entry.leaseExpiresAt = lease === null ? 0 : lease.expiresAt;
 }
 
 /**
