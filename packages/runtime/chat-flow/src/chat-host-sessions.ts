@@ -31,27 +31,44 @@ export function refusal<TStep extends string, TContext, TData>(
   return { ok: false, id, code, message, reason: message, ...(cause === undefined ? {} : { cause }) };
 }
 
-/** @internal Runs `task` after every earlier task of session `id`; a throw or refusal becomes the result. */
+/**
+ * @internal Runs `task` after every earlier task of session `id`; a throw or refusal becomes the
+ * result. No async frame: a task that answers at once is answered as it is, a promise is followed.
+ */
 export function serialize<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   id: string,
   task: () => ChatFlowResult | Promise<ChatFlowResult>,
 ): Promise<ChatFlowResult> {
   const { chains } = state;
-  const run: Promise<ChatFlowResult> = (chains.get(id) ?? DONE).then(async () => {
+  const over = (result: ChatFlowResult): ChatFlowResult => {
+    if (chains.get(id) === run) chains.delete(id); // the last task of the session is over
+    return result;
+  };
+  const failed = (error: unknown): ChatFlowResult => over(failure(state, id, error));
+  const run: Promise<ChatFlowResult> = (chains.get(id) ?? DONE).then(() => {
+    if (state.closed) return over(refusal(state, id, 'closed', 'the chat-flow host was closed'));
+    let answer: ChatFlowResult | Promise<ChatFlowResult>;
     try {
-      if (state.closed) return refusal(state, id, 'closed', 'the chat-flow host was closed');
-      return await task();
+      answer = task();
     } catch (error) {
-      if (error instanceof Refused) return refusal(state, id, error.code, error.message, error.original);
-      const reason = error instanceof Error ? error.message : String(error);
-      return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
-    } finally {
-      if (chains.get(id) === run) chains.delete(id); // the last task of the session is over
+      return failed(error);
     }
+    return answer instanceof Promise ? answer.then(over, failed) : over(answer);
   });
   chains.set(id, run);
   return run;
+}
+
+/** A task's throw as its result: a refusal thrown as such, anything else `callback_failed`. */
+function failure<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  id: string,
+  error: unknown,
+): ChatFlowResult {
+  if (error instanceof Refused) return refusal(state, id, error.code, error.message, error.original);
+  const reason = error instanceof Error ? error.message : String(error);
+  return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
 }
 
 const DONE: Promise<unknown> = Promise.resolve();

@@ -77,15 +77,16 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
 
   return {
     start: (id, data) =>
-      serialize(state, id, async () => {
-        const started = await state.sessions.start(id, { data });
-        if (!started.ok) throw new Refused(started.code, started.message, started.cause);
-        forget(state, open.get(id));
-        remember(state, started.session);
-        // the create is the turn's only write unless `begin` runs: there is nothing to read or hold
-        if (options.begin === undefined) return begin(state, started.session, 'start', false);
-        return held(state, started.session, () => begin(state, started.session, 'start'));
-      }),
+      serialize(state, id, () =>
+        state.sessions.start(id, { data }).then((started) => {
+          if (!started.ok) throw new Refused(started.code, started.message, started.cause);
+          forget(state, open.get(id));
+          remember(state, started.session);
+          // the create is the turn's only write unless `begin` runs: there is nothing to read or hold
+          if (options.begin === undefined) return begin(state, started.session, 'start', false);
+          return held(state, started.session, () => begin(state, started.session, 'start'));
+        }),
+      ),
     open: (id) =>
       serialize(state, id, async () => {
         forget(state, open.get(id));

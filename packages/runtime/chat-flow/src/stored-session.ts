@@ -21,7 +21,6 @@ import type {
 
 const DONE: Promise<unknown> = Promise.resolve();
 const RELEASED: Promise<void> = Promise.resolve();
-const ignore = (): undefined => undefined;
 const LOST = { code: 'conflict', reason: 'the committed record is not one this handle can write' } as const;
 /** A lease taken, with the committed record it was taken on. */
 type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
@@ -98,10 +97,13 @@ export class StoredSession<TStep extends string, TContext, TData>
     }
   }
 
-  /** Runs one write at a time, in call order. */
+  /**
+   * Runs one write at a time, in call order: each after the one before settles, however it settled
+   * (the caller of that one holds its promise, so no handler of its own is added to it).
+   */
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(task);
-    this.chain = run.catch(ignore);
+    const run = this.chain.then(task, task);
+    this.chain = run;
     return run;
   }
 
