@@ -85,7 +85,7 @@ export function reply<TStep extends string, TContext, TData>(
 }
 
 /** A reply's turn: a message id seen before is a duplicate; the reply is read and submitted. */
-async function answer<TStep extends string, TContext, TData>(
+function answer<TStep extends string, TContext, TData>(
   state: HostState<TStep, TContext, TData>,
   turn: Turn<TStep, TContext, TData>,
   text: string,
@@ -95,7 +95,7 @@ async function answer<TStep extends string, TContext, TData>(
   if (messageId !== undefined) {
     if (turn.ledger.seen.includes(messageId)) {
       state.events.emit('duplicate', { id, messageId, at: state.clock.now() });
-      return refusal(state, id, 'duplicate', `message ${messageId} was processed before`);
+      return Promise.resolve(refusal(state, id, 'duplicate', `message ${messageId} was processed before`));
     }
     const { seen } = turn.ledger; // one new array: the oldest id drops out past maxSeen
     const kept =
@@ -107,15 +107,26 @@ async function answer<TStep extends string, TContext, TData>(
   const ctx = contextOf(turn, state);
   const read = state.options.read(text, ctx);
   // a reader without a promise is not waited for; one with a promise runs under the lease
-  const fields = isThenable(read) ? await leasedRead(state, turn, read) : read;
-  if (fields !== undefined) {
-    // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
-    const { after, claims } = state.options;
-    turn.lastSubmit = after === undefined && claims === undefined;
-    const written = await submitTurn(turn, state, ctx, fields);
+  if (isThenable(read))
+    return leasedRead(state, turn, read).then((fields) => answered(state, turn, ctx, fields));
+  return answered(state, turn, ctx, read);
+}
+
+/** Submits what the reply was read as (nothing when `read` gave nothing), then ends the turn. */
+function answered<TStep extends string, TContext, TData>(
+  state: HostState<TStep, TContext, TData>,
+  turn: Turn<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+  fields: unknown,
+): Promise<ChatFlowResult> {
+  if (fields === undefined) return Promise.resolve(finishTurn(turn, state));
+  // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
+  const { after, claims } = state.options;
+  turn.lastSubmit = after === undefined && claims === undefined;
+  return submitTurn(turn, state, ctx, fields).then((written) => {
     if (!written.ok) throw new Refused(written.code, written.message, written.cause);
-  }
-  return finishTurn(turn, state);
+    return finishTurn(turn, state);
+  });
 }
 
 /**

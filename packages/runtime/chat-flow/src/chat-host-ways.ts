@@ -46,7 +46,7 @@ function waysOf<TStep extends string, TContext, TData>(
       turn.split = true;
       turn.dirty = true;
     },
-    async submit(turn, ctx, fields, more) {
+    submit(turn, ctx, fields, more) {
       const { session } = turn;
       const { state, part } = session.snapshot();
       const done = { step: state as TStep, part };
@@ -64,25 +64,31 @@ function waysOf<TStep extends string, TContext, TData>(
       turn.lastSubmit = false;
       // the turn's last write with nothing of effect run: the compare-and-set alone fences it
       const free = giveBack && turn.free && !turn.leased;
-      if (!turn.leased && !free) await leaseAgain(turn, host);
-      const written = await session.submit(fields, { data, ...more, release: giveBack });
-      if (!written.ok) {
-        turn.ledger = before;
-        turn.raced = free && written.code === 'conflict';
-        return written;
-      }
-      committed(turn, host, giveBack);
-      if (!written.result.ok) return written;
-      if (claim !== undefined) {
-        turn.claimed = claim;
-        events.emit('effect-claimed', { id: session.id, ...pick(claim), at: claim.claimedAt });
-      }
-      turn.asked = false;
-      if (options.after !== undefined) await options.after(done, ctx);
-      if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
-      const asking = turn.asked ? undefined : askNow(turn, options, ctx);
-      if (asking !== undefined) await asking;
-      return written;
+      const write = () => session.submit(fields, { data, ...more, release: giveBack });
+      // no async frame: the write's promise is followed (after the lease, when one is taken first)
+      const writing = turn.leased || free ? write() : leaseAgain(turn, host).then(write);
+      return writing.then((written) => {
+        if (!written.ok) {
+          turn.ledger = before;
+          turn.raced = free && written.code === 'conflict';
+          return written;
+        }
+        committed(turn, host, giveBack);
+        if (!written.result.ok) return written;
+        if (claim !== undefined) {
+          turn.claimed = claim;
+          events.emit('effect-claimed', { id: session.id, ...pick(claim), at: claim.claimedAt });
+        }
+        turn.asked = false;
+        const made = claim;
+        const ending = () => {
+          if (made !== undefined && turn.claimed === made) dropClaim(turn, before.effect);
+          const asking = turn.asked ? undefined : askNow(turn, options, ctx);
+          return asking === undefined ? written : asking.then(() => written);
+        };
+        const { after } = options;
+        return after === undefined ? ending() : Promise.resolve(after(done, ctx)).then(ending);
+      });
     },
     save: (turn) => saveTurn(turn, host),
     async effect(turn, ctx, name, run) {
