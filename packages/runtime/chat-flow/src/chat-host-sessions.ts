@@ -1,5 +1,6 @@
 // The sessions a chat-flow host holds open: one task at a time per session, the least recently used
 // closed past `maxSessions`, and each turn run under the session's lease.
+import type { OpenSessions } from './chat-host-open.js';
 import { Refused, type TurnHost } from './chat-host-turn.js';
 import type { ChatFlowRefusalCode, ChatFlowResult } from './chat-host-types.js';
 import type { FlowSessionStore, StoredFlowSession } from './stored-session-types.js';
@@ -11,8 +12,11 @@ export interface HostState<TStep extends string, TContext, TData> extends TurnHo
   readonly maxSeen: number;
   readonly turnLeaseMs: number;
   /** In use order: the first is the least recently used. */
-  readonly open: Map<string, StoredFlowSession<TStep, TContext, TData>>;
+  readonly open: OpenSessions<StoredFlowSession<TStep, TContext, TData>>;
+  /** The last task of each session with one running, or `DONE` for an open session with none. */
   readonly chains: Map<string, Promise<unknown>>;
+  /** Whether a task of session `id` is running or waiting. */
+  readonly busy: (id: string) => boolean;
   closed: boolean;
 }
 
@@ -42,7 +46,12 @@ export function serialize<TStep extends string, TContext, TData>(
 ): Promise<ChatFlowResult> {
   const { chains } = state;
   const over = (result: ChatFlowResult): ChatFlowResult => {
-    if (chains.get(id) === run) chains.delete(id); // the last task of the session is over
+    // the last task of the session is over: an open session keeps its entry, idle (no Map emptied
+    // and filled again per task), until it is closed
+    if (chains.get(id) === run) {
+      if (state.open.get(id) === undefined) chains.delete(id);
+      else chains.set(id, DONE);
+    }
     return result;
   };
   const failed = (error: unknown): ChatFlowResult => over(failure(state, id, error));
@@ -71,7 +80,8 @@ function failure<TStep extends string, TContext, TData>(
   return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
 }
 
-const DONE: Promise<unknown> = Promise.resolve();
+/** @internal The chain of a session with no task left. */
+export const DONE: Promise<unknown> = Promise.resolve();
 
 /** @internal Holds `session` open, closing the least recently used idle one past `maxSessions`. */
 export function remember<TStep extends string, TContext, TData>(
@@ -80,19 +90,14 @@ export function remember<TStep extends string, TContext, TData>(
 ): void {
   const { open, maxSessions } = state;
   if (open.size >= maxSessions) {
-    let idle: string | undefined; // the least recently used session without a turn running
-    for (const key of open.keys()) {
-      if (state.chains.has(key)) continue;
-      idle = key;
-      break;
-    }
+    const idle = open.oldest(state.busy); // the least recently used session without a turn running
     if (idle === undefined) {
       session.close();
       throw new Refused('too_many_sessions', `${maxSessions} sessions are open and busy`);
     }
-    forget(state, open.get(idle));
+    forget(state, idle);
   }
-  open.set(session.id, session);
+  open.add(session);
   state.options.attach?.(session);
 }
 
@@ -101,22 +106,17 @@ export function forget<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   session: Session<TStep, TContext, TData> | undefined,
 ): void {
-  if (session === undefined || state.open.get(session.id) !== session) return;
-  state.open.delete(session.id);
+  if (session === undefined || !state.open.delete(session)) return;
+  if (state.chains.get(session.id) === DONE) state.chains.delete(session.id); // no task of it is left
   session.close();
 }
 
-/** @internal The open session `id` (at once), or the stored one resumed. */
+/** @internal The open session `id` (at once, now the most recently used), or the stored one resumed. */
 export function load<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   id: string,
 ): Session<TStep, TContext, TData> | Promise<Session<TStep, TContext, TData>> {
-  const { open } = state;
-  const known = open.get(id);
-  if (known === undefined) return resume(state, id);
-  open.delete(id);
-  open.set(id, known); // most recently used last
-  return known;
+  return state.open.use(id) ?? resume(state, id);
 }
 
 /** Resumes the stored session `id` and holds it open. */
