@@ -36,13 +36,11 @@ export class OpenSessions<S extends { readonly id: string }> {
     return entry.session;
   }
 
-  /** Holds `session` open as the most recently used; one already held as its id is replaced in its place. */
+  /**
+   * Holds `session` open as the most recently used. Its id is not held: the host forgets the session
+   * held as an id before it opens another, in the task of that id (one at a time).
+   */
   add(session: S): void {
-    const known = this.#byId.get(session.id);
-    if (known !== undefined) {
-      known.session = session;
-      return;
-    }
     const entry: Entry<S> = { session, older: undefined, newer: undefined };
     this.#byId.set(session.id, entry);
     this.#link(entry);
