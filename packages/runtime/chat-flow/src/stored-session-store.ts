@@ -171,10 +171,11 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
 
   return {
     keyOf: (id) => prefix + id,
-    start(id, { data, context }) {
+    start(id, options) {
       // basis null: no read first; the record lands only where none is stored (else read and refused)
       const key = prefix + id;
-      const created = kernel.apply(key, codec, create, { id, data, context }, { basis: null });
+      // the options are read by the step, inside the kernel's promise: a call without them rejects
+      const created = kernel.apply(key, codec, create, { id, options }, { basis: null });
       return created.then((done) => {
         if (!done.ok && done.code === 'record_version') return refuseFormer(id, key, done);
         if (!done.ok) return refuseKernel(id, done);
