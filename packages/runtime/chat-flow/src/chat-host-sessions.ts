@@ -1,5 +1,6 @@
 // The sessions a chat-flow host holds open: one task at a time per session, the least recently used
 // closed past `maxSessions`, and each turn run under the session's lease.
+import type { OpenSessions } from './chat-host-open.js';
 import { Refused, type TurnHost } from './chat-host-turn.js';
 import type { ChatFlowRefusalCode, ChatFlowResult } from './chat-host-types.js';
 import type { FlowSessionStore, StoredFlowSession } from './stored-session-types.js';
@@ -11,8 +12,11 @@ export interface HostState<TStep extends string, TContext, TData> extends TurnHo
   readonly maxSeen: number;
   readonly turnLeaseMs: number;
   /** In use order: the first is the least recently used. */
-  readonly open: Map<string, StoredFlowSession<TStep, TContext, TData>>;
+  readonly open: OpenSessions<StoredFlowSession<TStep, TContext, TData>>;
+  /** The last task of each session with one running, or `DONE` for an open session with none. */
   readonly chains: Map<string, Promise<unknown>>;
+  /** Whether a task of session `id` is running or waiting. */
+  readonly busy: (id: string) => boolean;
   closed: boolean;
 }
 
@@ -31,30 +35,53 @@ export function refusal<TStep extends string, TContext, TData>(
   return { ok: false, id, code, message, reason: message, ...(cause === undefined ? {} : { cause }) };
 }
 
-/** @internal Runs `task` after every earlier task of session `id`; a throw or refusal becomes the result. */
+/**
+ * @internal Runs `task` after every earlier task of session `id`; a throw or refusal becomes the
+ * result. No async frame: a task that answers at once is answered as it is, a promise is followed.
+ */
 export function serialize<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   id: string,
   task: () => ChatFlowResult | Promise<ChatFlowResult>,
 ): Promise<ChatFlowResult> {
   const { chains } = state;
-  const run: Promise<ChatFlowResult> = (chains.get(id) ?? DONE).then(async () => {
-    try {
-      if (state.closed) return refusal(state, id, 'closed', 'the chat-flow host was closed');
-      return await task();
-    } catch (error) {
-      if (error instanceof Refused) return refusal(state, id, error.code, error.message, error.original);
-      const reason = error instanceof Error ? error.message : String(error);
-      return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
-    } finally {
-      if (chains.get(id) === run) chains.delete(id); // the last task of the session is over
+  const over = (result: ChatFlowResult): ChatFlowResult => {
+    // the last task of the session is over: an open session keeps its entry, idle (no Map emptied
+    // and filled again per task), until it is closed
+    if (chains.get(id) === run) {
+      if (state.open.get(id) === undefined) chains.delete(id);
+      else chains.set(id, DONE);
     }
+    return result;
+  };
+  const failed = (error: unknown): ChatFlowResult => over(failure(state, id, error));
+  const run: Promise<ChatFlowResult> = (chains.get(id) ?? DONE).then(() => {
+    if (state.closed) return over(refusal(state, id, 'closed', 'the chat-flow host was closed'));
+    let answer: ChatFlowResult | Promise<ChatFlowResult>;
+    try {
+      answer = task();
+    } catch (error) {
+      return failed(error);
+    }
+    return answer instanceof Promise ? answer.then(over, failed) : over(answer);
   });
   chains.set(id, run);
   return run;
 }
 
-const DONE: Promise<unknown> = Promise.resolve();
+/** A task's throw as its result: a refusal thrown as such, anything else `callback_failed`. */
+function failure<TStep extends string, TContext, TData>(
+  state: State<TStep, TContext, TData>,
+  id: string,
+  error: unknown,
+): ChatFlowResult {
+  if (error instanceof Refused) return refusal(state, id, error.code, error.message, error.original);
+  const reason = error instanceof Error ? error.message : String(error);
+  return refusal(state, id, 'callback_failed', `a callback failed: ${reason}`, error);
+}
+
+/** @internal The chain of a session with no task left. */
+export const DONE: Promise<unknown> = Promise.resolve();
 
 /** @internal Holds `session` open, closing the least recently used idle one past `maxSessions`. */
 export function remember<TStep extends string, TContext, TData>(
@@ -63,19 +90,14 @@ export function remember<TStep extends string, TContext, TData>(
 ): void {
   const { open, maxSessions } = state;
   if (open.size >= maxSessions) {
-    let idle: string | undefined; // the least recently used session without a turn running
-    for (const key of open.keys()) {
-      if (state.chains.has(key)) continue;
-      idle = key;
-      break;
-    }
+    const idle = open.oldest(state.busy); // the least recently used session without a turn running
     if (idle === undefined) {
       session.close();
       throw new Refused('too_many_sessions', `${maxSessions} sessions are open and busy`);
     }
-    forget(state, open.get(idle));
+    forget(state, idle);
   }
-  open.set(session.id, session);
+  open.add(session);
   state.options.attach?.(session);
 }
 
@@ -84,22 +106,17 @@ export function forget<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   session: Session<TStep, TContext, TData> | undefined,
 ): void {
-  if (session === undefined || state.open.get(session.id) !== session) return;
-  state.open.delete(session.id);
+  if (session === undefined || !state.open.delete(session)) return;
+  if (state.chains.get(session.id) === DONE) state.chains.delete(session.id); // no task of it is left
   session.close();
 }
 
-/** @internal The open session `id` (at once), or the stored one resumed. */
+/** @internal The open session `id` (at once, now the most recently used), or the stored one resumed. */
 export function load<TStep extends string, TContext, TData>(
   state: State<TStep, TContext, TData>,
   id: string,
 ): Session<TStep, TContext, TData> | Promise<Session<TStep, TContext, TData>> {
-  const { open } = state;
-  const known = open.get(id);
-  if (known === undefined) return resume(state, id);
-  open.delete(id);
-  open.set(id, known); // most recently used last
-  return known;
+  return state.open.use(id) ?? resume(state, id);
 }
 
 /** Resumes the stored session `id` and holds it open. */

@@ -3,16 +3,19 @@ import { type HostState, held, refusal } from './chat-host-sessions.js';
 import { askNow, isThenable } from './chat-host-ask.js';
 import { finishTurn, leaseAgain, openTurn, pick, Refused, type Turn } from './chat-host-turn.js';
 import { contextOf, submitTurn } from './chat-host-ways.js';
-import type { ChatFlowResult } from './chat-host-types.js';
+import type { ChatContext, ChatFlowResult } from './chat-host-types.js';
 import type { StoredFlowSession } from './stored-session-types.js';
 
-/** @internal The first turn of a started or reopened session: it asks the current step. */
-export async function begin<TStep extends string, TContext, TData>(
+/**
+ * @internal The first turn of a started or reopened session: it asks the current step. Without a
+ * `begin` callback and with an `ask` that returns no promise, it ends at once (no promise).
+ */
+export function begin<TStep extends string, TContext, TData>(
   state: HostState<TStep, TContext, TData>,
   session: StoredFlowSession<TStep, TContext, TData>,
   how: 'start' | 'resume',
   leased = true,
-): Promise<ChatFlowResult> {
+): ChatFlowResult | Promise<ChatFlowResult> {
   const { events, options } = state;
   const turn = openTurn(session, leased);
   const ctx = contextOf(turn, state);
@@ -23,10 +26,29 @@ export async function begin<TStep extends string, TContext, TData>(
   if (how === 'resume' && effect?.state === 'running') {
     events.emit('outcome-unknown', { id: ctx.id, ...pick(effect), claimedAt: effect.claimedAt });
   }
-  const answer = options.begin ? await options.begin(ctx, how) : undefined;
-  const asking = answer !== false && !turn.asked ? askNow(turn, options, ctx) : undefined;
-  if (asking !== undefined) await asking;
-  return finishTurn(turn, state);
+  if (options.begin !== undefined) return beginWith(state, turn, ctx, options.begin(ctx, how));
+  return askFirst(state, turn, ctx);
+}
+
+/** The first turn once the host's `begin` answered: `false` asks nothing. */
+async function beginWith<TStep extends string, TContext, TData>(
+  state: HostState<TStep, TContext, TData>,
+  turn: Turn<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+  begun: unknown,
+): Promise<ChatFlowResult> {
+  if ((await begun) === false) return finishTurn(turn, state);
+  return askFirst(state, turn, ctx);
+}
+
+/** Asks the current step unless the turn asked already, then ends the turn. */
+function askFirst<TStep extends string, TContext, TData>(
+  state: HostState<TStep, TContext, TData>,
+  turn: Turn<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+): ChatFlowResult | Promise<ChatFlowResult> {
+  const asking = turn.asked ? undefined : askNow(turn, state.options, ctx);
+  return asking === undefined ? finishTurn(turn, state) : asking.then(() => finishTurn(turn, state));
 }
 
 /**
@@ -36,7 +58,7 @@ export async function begin<TStep extends string, TContext, TData>(
  * `read` that returns a promise or a callback that writes takes the lease first. An answer that
  * lost the race wrote nothing and is read again on the committed record under the lease.
  */
-export async function reply<TStep extends string, TContext, TData>(
+export function reply<TStep extends string, TContext, TData>(
   state: HostState<TStep, TContext, TData>,
   session: StoredFlowSession<TStep, TContext, TData>,
   text: string,
@@ -48,19 +70,22 @@ export async function reply<TStep extends string, TContext, TData>(
   }
   const turn = openTurn(session, false);
   turn.free = true;
-  try {
-    return await answer(state, turn, text, messageId);
-  } catch (error) {
-    if (!(error instanceof Refused) || !turn.raced) throw error;
-    // another writer moved the record: nothing was written, so the reply is read again on it
-    return held(state, session, () => answer(state, openTurn(session), text, messageId));
-  } finally {
-    if (turn.leased) await session.release(); // a callback or a promised read took it
-  }
+  // no async frame: the turn's promise is followed, and the lease a callback took is given back
+  return answer(state, turn, text, messageId).then(
+    (result) => (turn.leased ? session.release().then(() => result) : result),
+    (error: unknown) => {
+      const again = (): Promise<ChatFlowResult> => {
+        if (!(error instanceof Refused) || !turn.raced) throw error;
+        // another writer moved the record: nothing was written, so the reply is read again on it
+        return held(state, session, () => answer(state, openTurn(session), text, messageId));
+      };
+      return turn.leased ? session.release().then(again) : again();
+    },
+  );
 }
 
 /** A reply's turn: a message id seen before is a duplicate; the reply is read and submitted. */
-async function answer<TStep extends string, TContext, TData>(
+function answer<TStep extends string, TContext, TData>(
   state: HostState<TStep, TContext, TData>,
   turn: Turn<TStep, TContext, TData>,
   text: string,
@@ -70,7 +95,7 @@ async function answer<TStep extends string, TContext, TData>(
   if (messageId !== undefined) {
     if (turn.ledger.seen.includes(messageId)) {
       state.events.emit('duplicate', { id, messageId, at: state.clock.now() });
-      return refusal(state, id, 'duplicate', `message ${messageId} was processed before`);
+      return Promise.resolve(refusal(state, id, 'duplicate', `message ${messageId} was processed before`));
     }
     const { seen } = turn.ledger; // one new array: the oldest id drops out past maxSeen
     const kept =
@@ -82,15 +107,26 @@ async function answer<TStep extends string, TContext, TData>(
   const ctx = contextOf(turn, state);
   const read = state.options.read(text, ctx);
   // a reader without a promise is not waited for; one with a promise runs under the lease
-  const fields = isThenable(read) ? await leasedRead(state, turn, read) : read;
-  if (fields !== undefined) {
-    // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
-    const { after, claims } = state.options;
-    turn.lastSubmit = after === undefined && claims === undefined;
-    const written = await submitTurn(turn, state, ctx, fields);
+  if (isThenable(read))
+    return leasedRead(state, turn, read).then((fields) => answered(state, turn, ctx, fields));
+  return answered(state, turn, ctx, read);
+}
+
+/** Submits what the reply was read as (nothing when `read` gave nothing), then ends the turn. */
+function answered<TStep extends string, TContext, TData>(
+  state: HostState<TStep, TContext, TData>,
+  turn: Turn<TStep, TContext, TData>,
+  ctx: ChatContext<TStep, TContext, TData>,
+  fields: unknown,
+): Promise<ChatFlowResult> {
+  if (fields === undefined) return Promise.resolve(finishTurn(turn, state));
+  // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
+  const { after, claims } = state.options;
+  turn.lastSubmit = after === undefined && claims === undefined;
+  return submitTurn(turn, state, ctx, fields).then((written) => {
     if (!written.ok) throw new Refused(written.code, written.message, written.cause);
-  }
-  return finishTurn(turn, state);
+    return finishTurn(turn, state);
+  });
 }
 
 /**

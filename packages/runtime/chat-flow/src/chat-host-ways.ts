@@ -12,6 +12,7 @@ import {
   type Turn,
   type TurnHost,
 } from './chat-host-turn.js';
+import type { JsonValue } from '@parley/core';
 import type { ChatContext, ChatEffectClaim } from './chat-host-types.js';
 import type { StoredSubmitResult } from './stored-session-types.js';
 
@@ -40,32 +41,34 @@ function waysOf<TStep extends string, TContext, TData>(
   host: TurnHost<TStep, TContext, TData>,
 ): TurnWays<TStep, TContext, TData, Turn<TStep, TContext, TData>> {
   const { options, clock, events } = host;
-  return {
-    setData(turn, data) {
-      turn.data = data;
-      turn.split = true;
-      turn.dirty = true;
-    },
-    async submit(turn, ctx, fields, more) {
-      const { session } = turn;
-      const { state, part } = session.snapshot();
-      const done = { step: state as TStep, part };
-      const name = options.claims?.(done);
-      const before = turn.ledger;
-      let claim: ChatEffectClaim | undefined;
-      const data = (verdict: { readonly ok: boolean }): TData => {
-        if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
-          claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
-          turn.ledger = { ...before, effect: claim };
-        }
-        return stored(turn);
-      };
-      const giveBack = turn.lastSubmit;
-      turn.lastSubmit = false;
-      // the turn's last write with nothing of effect run: the compare-and-set alone fences it
-      const free = giveBack && turn.free && !turn.leased;
-      if (!turn.leased && !free) await leaseAgain(turn, host);
-      const written = await session.submit(fields, { data, ...more, release: giveBack });
+  /** `ctx.submit` of `turn`: no async frame, the write's promise followed. */
+  const submitNow = (
+    turn: Turn<TStep, TContext, TData>,
+    ctx: ChatContext<TStep, TContext, TData>,
+    fields: unknown,
+    more?: { readonly transient?: { readonly [field: string]: JsonValue } },
+  ): Promise<StoredSubmitResult<TStep, TContext>> => {
+    const { session } = turn;
+    const { state, part } = session.snapshot();
+    const done = { step: state as TStep, part };
+    const name = options.claims?.(done);
+    const before = turn.ledger;
+    let claim: ChatEffectClaim | undefined;
+    const data = (verdict: { readonly ok: boolean }): TData => {
+      if (name !== undefined && verdict.ok && before.effect?.state !== 'running') {
+        claim = { name, step: state, part, state: 'running', claimedAt: clock.now(), doneAt: null };
+        turn.ledger = { ...before, effect: claim };
+      }
+      return stored(turn);
+    };
+    const giveBack = turn.lastSubmit;
+    turn.lastSubmit = false;
+    // the turn's last write with nothing of effect run: the compare-and-set alone fences it
+    const free = giveBack && turn.free && !turn.leased;
+    const write = () => session.submit(fields, { data, ...more, release: giveBack });
+    // no async frame: the write's promise is followed (after the lease, when one is taken first)
+    const writing = turn.leased || free ? write() : leaseAgain(turn, host).then(write);
+    return writing.then((written) => {
       if (!written.ok) {
         turn.ledger = before;
         turn.raced = free && written.code === 'conflict';
@@ -78,11 +81,28 @@ function waysOf<TStep extends string, TContext, TData>(
         events.emit('effect-claimed', { id: session.id, ...pick(claim), at: claim.claimedAt });
       }
       turn.asked = false;
-      if (options.after !== undefined) await options.after(done, ctx);
-      if (claim !== undefined && turn.claimed === claim) dropClaim(turn, before.effect);
-      const asking = turn.asked ? undefined : askNow(turn, options, ctx);
-      if (asking !== undefined) await asking;
-      return written;
+      const made = claim;
+      const ending = () => {
+        if (made !== undefined && turn.claimed === made) dropClaim(turn, before.effect);
+        const asking = turn.asked ? undefined : askNow(turn, options, ctx);
+        return asking === undefined ? written : asking.then(() => written);
+      };
+      const { after } = options;
+      return after === undefined ? ending() : Promise.resolve(after(done, ctx)).then(ending);
+    });
+  };
+  return {
+    setData(turn, data) {
+      turn.data = data;
+      turn.split = true;
+      turn.dirty = true;
+    },
+    submit(turn, ctx, fields, more) {
+      try {
+        return submitNow(turn, ctx, fields, more);
+      } catch (error) {
+        return Promise.reject(error); // `claims` threw: a promise still answers
+      }
     },
     save: (turn) => saveTurn(turn, host),
     async effect(turn, ctx, name, run) {

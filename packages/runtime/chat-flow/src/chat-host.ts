@@ -1,5 +1,15 @@
 import { type Clock, createEmitter, systemClock } from '@parley/core';
-import { forget, type HostState, held, load, refusal, remember, serialize } from './chat-host-sessions.js';
+import { OpenSessions } from './chat-host-open.js';
+import {
+  DONE,
+  forget,
+  type HostState,
+  held,
+  load,
+  refusal,
+  remember,
+  serialize,
+} from './chat-host-sessions.js';
 import { begin, reply, settleEffect } from './chat-host-steps.js';
 import { Refused } from './chat-host-turn.js';
 import type { ChatFlowHost, ChatFlowHostEvents, ChatFlowHostOptions } from './chat-host-types.js';
@@ -61,6 +71,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
   options: ChatFlowHostOptions<TStep, TContext, TData>,
 ): ChatFlowHost<TData> {
   const clock: Clock = options.clock ?? systemClock;
+  const chains = new Map<string, Promise<unknown>>();
   const state: HostState<TStep, TContext, TData> = {
     options,
     clock,
@@ -69,23 +80,28 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     maxSessions: positive(options.maxSessions ?? DEFAULT_MAX_CHAT_SESSIONS, 'maxSessions'),
     maxSeen: positive(options.maxSeenMessages ?? DEFAULT_MAX_SEEN_MESSAGES, 'maxSeenMessages'),
     turnLeaseMs: positive(options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS, 'turnLeaseMs'),
-    open: new Map(),
-    chains: new Map(),
+    open: new OpenSessions(),
+    chains,
+    busy: (id) => {
+      const chain = chains.get(id);
+      return chain !== undefined && chain !== DONE;
+    },
     closed: false,
   };
   const { open, events } = state;
 
   return {
     start: (id, data) =>
-      serialize(state, id, async () => {
-        const started = await state.sessions.start(id, { data });
-        if (!started.ok) throw new Refused(started.code, started.message, started.cause);
-        forget(state, open.get(id));
-        remember(state, started.session);
-        // the create is the turn's only write unless `begin` runs: there is nothing to read or hold
-        if (options.begin === undefined) return begin(state, started.session, 'start', false);
-        return held(state, started.session, () => begin(state, started.session, 'start'));
-      }),
+      serialize(state, id, () =>
+        state.sessions.start(id, { data }).then((started) => {
+          if (!started.ok) throw new Refused(started.code, started.message, started.cause);
+          forget(state, open.get(id));
+          remember(state, started.session);
+          // the create is the turn's only write unless `begin` runs: there is nothing to read or hold
+          if (options.begin === undefined) return begin(state, started.session, 'start', false);
+          return held(state, started.session, () => begin(state, started.session, 'start'));
+        }),
+      ),
     open: (id) =>
       serialize(state, id, async () => {
         forget(state, open.get(id));
@@ -123,7 +139,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     on: (event, listener) => events.on(event, listener),
     close() {
       state.closed = true;
-      for (const session of [...open.values()]) forget(state, session);
+      for (const session of open.values()) forget(state, session);
     },
   };
 }

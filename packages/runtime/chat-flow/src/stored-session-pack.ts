@@ -9,7 +9,12 @@ import type { FlowSessionRecord } from './stored-session-record.js';
 type Snapshot = FlowSnapshot<string, unknown>;
 type Packed = Record<string, unknown>;
 
-const empty = (value: unknown): boolean => isRecord(value) && Object.keys(value).length === 0;
+/** Whether `value` is an object with no own enumerable key (no key list made: this runs on every write). */
+function empty(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
 
 /**
  * @internal The stored data of `record` at revision `rev`: its flow snapshot packed, `draft`, `retry`

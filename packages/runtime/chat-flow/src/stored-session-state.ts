@@ -1,5 +1,6 @@
 import {
   type Clock,
+  type Committed,
   createEmitter,
   type Emitter,
   type JsonValue,
@@ -12,11 +13,15 @@ import {
 import type { Flow } from '@parley/fsm';
 import type { FlowSnapshot } from '@parley/fsm';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
-import type { SessionSlot } from './stored-session-steps.js';
+import type { SessionSlot, SessionVerdict } from './stored-session-steps.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type { StoredFlowSessionEvents } from './stored-session-types.js';
 
 type Fields = { readonly [field: string]: JsonValue };
+type Slot<TStep extends string, TContext, TData> = SessionSlot<TStep, TContext, TData>;
+/** @internal What a write of a handle answers: the version it committed and the step's answer. */
+export type Written<R> = { readonly ok: true; readonly version: number; readonly out: R };
+const LOST = { code: 'conflict', reason: 'the committed record is not one this handle can write' } as const;
 type Sleeper = { timer: TimerHandle; wake: (woke: boolean) => void };
 
 /** @internal What a handle needs from its store: checked once, shared by every handle. */
@@ -47,6 +52,10 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
   protected closed = false;
   private waits: Set<Sleeper> | undefined = undefined;
   protected events: Emitter<StoredFlowSessionEvents<TStep, TContext>> | undefined = undefined;
+  /** The record as this handle last took, wrote or released it: the kernel's basis (no read) for the next write. */
+  protected committed: Committed<Slot<TStep, TContext, TData>> | undefined = undefined;
+  /** The record a write of this handle lost to (as that write read it): the next `acquire`'s basis. */
+  protected newer: Committed<Slot<TStep, TContext, TData>> | undefined = undefined;
 
   constructor(
     protected readonly flow: Flow<TStep, TContext>,
@@ -179,6 +188,31 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
       return this.refuse('expired', `session ${id} expired at ${new Date(expiresAt).toISOString()}`);
     }
     return undefined;
+  }
+
+  /** What a write the kernel took means for the handle: the record it committed, or the step's refusal. */
+  protected wrote<R>(
+    done: {
+      readonly committed: Committed<Slot<TStep, TContext, TData>> | undefined;
+      readonly effects: readonly SessionVerdict<R>[];
+    },
+    release: boolean,
+  ): Written<R> | FlowSessionRefusal {
+    if (release) this.lease = undefined; // given back by this write (or there was none)
+    const verdict = done.effects[0];
+    const slot = done.committed?.value;
+    if (verdict === undefined || !verdict.ok || slot === undefined || 'problem' in slot) {
+      this.lost = true; // the committed record is not the one this handle saw
+      this.newer = done.committed; // as read
+      const why = verdict !== undefined && !verdict.ok ? verdict : LOST;
+      return this.refuse(why.code, why.reason, { version: done.committed?.storeVersion ?? null });
+    }
+    this.rec = slot.record;
+    this.rev = slot.rev;
+    this.committed = done.committed as Committed<Slot<TStep, TContext, TData>>; // present: the slot came from it
+    this.ver = this.committed.storeVersion;
+    this.events?.emit('saved', { id: this.id, version: this.ver, at: slot.record.savedAt });
+    return { ok: true, version: this.ver, out: verdict.out };
   }
 
   protected draftOf(): FlowDraft<TStep> | null {

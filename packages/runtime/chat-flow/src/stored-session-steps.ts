@@ -84,8 +84,7 @@ type Slot<TStep extends string, TContext, TData> = SessionSlot<TStep, TContext, 
 /** @internal What `start` asks for: the record of a new session, its flow started at the write's time. */
 export interface CreateEvent<TData, TContext> {
   readonly id: string;
-  readonly data: TData;
-  readonly context: TContext | undefined;
+  readonly options: { readonly data: TData; readonly context?: TContext | undefined };
 }
 
 /**
@@ -96,7 +95,8 @@ export function createStep<TStep extends string, TContext, TData>(
   flow: Flow<TStep, TContext>,
   idleTimeoutMs: number | undefined,
 ): KernelStep<Slot<TStep, TContext, TData>, CreateEvent<TData, TContext>, SessionVerdict<undefined>> {
-  return (current, { id, data, context }, now) => {
+  return (current, { id, options }, now) => {
+    const { data, context } = options;
     if (current !== undefined) {
       return { value: current, effects: [refusal('exists', `a session ${id} is already stored`)] };
     }

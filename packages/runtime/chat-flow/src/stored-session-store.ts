@@ -151,6 +151,13 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return refuse(id, sessionCodeOf(refused.code), refused.message);
   }
 
+  /** A start refused `record_version`: a session of format 2 stored there exists; anything else is the kernel's. */
+  async function refuseFormer(id: string, key: string, done: KernelRefusal): Promise<FlowSessionRefusal> {
+    const former = await formerSession(store, key, codec, done);
+    if (!('storeVersion' in former)) return refuseKernel(id, former);
+    return refuse(id, 'exists', `a session ${id} is already stored`, { version: former.storeVersion });
+  }
+
   const handle = (id: string, committed: Committed<SessionSlot<TStep, TContext, TData>>) => {
     // only readable slots reach here (checked by the caller)
     const { record, rev } = committed.value as Extract<
@@ -164,25 +171,21 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
 
   return {
     keyOf: (id) => prefix + id,
-    async start(id, { data, context }) {
+    start(id, options) {
       // basis null: no read first; the record lands only where none is stored (else read and refused)
       const key = prefix + id;
-      const done = await kernel.apply(key, codec, create, { id, data, context }, { basis: null });
-      if (!done.ok && done.code === 'record_version') {
-        const former = await formerSession(store, key, codec, done); // a session of format 2 is stored
-        if ('storeVersion' in former) {
-          const version = former.storeVersion;
+      // the options are read by the step, inside the kernel's promise: a call without them rejects
+      const created = kernel.apply(key, codec, create, { id, options }, { basis: null });
+      return created.then((done) => {
+        if (!done.ok && done.code === 'record_version') return refuseFormer(id, key, done);
+        if (!done.ok) return refuseKernel(id, done);
+        const verdict = done.effects[0];
+        if (verdict === undefined || !verdict.ok || done.committed === undefined) {
+          const version = done.committed?.storeVersion ?? null;
           return refuse(id, 'exists', `a session ${id} is already stored`, { version });
         }
-        return refuseKernel(id, former);
-      }
-      if (!done.ok) return refuseKernel(id, done);
-      const verdict = done.effects[0];
-      if (verdict === undefined || !verdict.ok || done.committed === undefined) {
-        const version = done.committed?.storeVersion ?? null;
-        return refuse(id, 'exists', `a session ${id} is already stored`, { version });
-      }
-      return { ok: true, session: handle(id, done.committed) };
+        return { ok: true, session: handle(id, done.committed) };
+      });
     },
     async resume(id) {
       const found = await readSession(kernel, store, prefix + id, codec, () => clock.now()); // format 2 too

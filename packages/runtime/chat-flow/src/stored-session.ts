@@ -1,7 +1,7 @@
 import { type Committed, KernelError, type KernelRefusal, type Lease } from '@parley/core';
 import type { FlowSubmitResult } from '@parley/fsm';
 import type { FlowSessionRefusal } from './stored-session-refusals.js';
-import { SessionState } from './stored-session-state.js';
+import { SessionState, type Written } from './stored-session-state.js';
 import {
   check,
   type SessionChange,
@@ -21,8 +21,6 @@ import type {
 
 const DONE: Promise<unknown> = Promise.resolve();
 const RELEASED: Promise<void> = Promise.resolve();
-const ignore = (): undefined => undefined;
-const LOST = { code: 'conflict', reason: 'the committed record is not one this handle can write' } as const;
 /** A lease taken, with the committed record it was taken on. */
 type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
 /** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
@@ -42,11 +40,6 @@ export class StoredSession<TStep extends string, TContext, TData>
 {
   /** The last write: writes run one at a time, in call order. */
   private chain: Promise<unknown> = DONE;
-  /** The record as this handle last took, wrote or released it: the kernel's basis (no read) for the next write. */
-  private committed: Committed<Slot<TStep, TContext, TData>> | undefined;
-  /** The record a write of this handle lost to (as that write read it): the next `acquire`'s basis. */
-  private newer: Committed<Slot<TStep, TContext, TData>> | undefined;
-
   submit(
     fields: unknown,
     options: SubmitOptions<TStep, TContext, TData> = {},
@@ -98,10 +91,13 @@ export class StoredSession<TStep extends string, TContext, TData>
     }
   }
 
-  /** Runs one write at a time, in call order. */
+  /**
+   * Runs one write at a time, in call order: each after the one before settles, however it settled
+   * (the caller of that one holds its promise, so no handler of its own is added to it).
+   */
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(task);
-    this.chain = run.catch(ignore);
+    const run = this.chain.then(task, task);
+    this.chain = run;
     return run;
   }
 
@@ -216,15 +212,20 @@ export class StoredSession<TStep extends string, TContext, TData>
 
   /**
    * Runs `change` as one kernel step on the committed record (at the revision this handle saw,
-   * under its lease when it holds one), retrying a throwing store on the clock.
+   * under its lease when it holds one), retrying a throwing store on the clock. No async frame of
+   * its own: the kernel's answer is followed.
    */
-  protected async write<R>(
+  protected write<R>(
     change: SessionChange<TStep, TContext, TData, R>,
     release = false,
-  ): Promise<{ readonly ok: true; readonly version: number; readonly out: R } | FlowSessionRefusal> {
+  ): Promise<Written<R> | FlowSessionRefusal> {
     const { kernel, codec, idleTimeoutMs } = this.settings;
-    const id = this.id;
-    const event: WriteEvent<TStep, TContext, TData, R> = { id, rev: this.rev, idleTimeoutMs, change };
+    const event: WriteEvent<TStep, TContext, TData, R> = {
+      id: this.id,
+      rev: this.rev,
+      idleTimeoutMs,
+      change,
+    };
     const step = writeStep<TStep, TContext, TData, R>();
     const apply = () => {
       const lease = this.lease;
@@ -232,24 +233,10 @@ export class StoredSession<TStep extends string, TContext, TData>
       const options = lease === undefined ? { basis } : { lease, release, basis };
       return kernel.apply(this.key, codec, step, event, options);
     };
-    const first = await apply();
-    const done = first.ok ? first : await this.retrying(apply, first);
-    if (!done.ok) return done;
-    if (release) this.lease = undefined; // given back by this write (or there was none)
-    const verdict = done.effects[0];
-    const slot = done.committed?.value;
-    if (verdict === undefined || !verdict.ok || slot === undefined || 'problem' in slot) {
-      this.lost = true; // the committed record is not the one this handle saw
-      this.newer = done.committed as Committed<Slot<TStep, TContext, TData>> | undefined; // as read
-      const why = verdict !== undefined && !verdict.ok ? verdict : LOST;
-      return this.refuse(why.code, why.reason, { version: done.committed?.storeVersion ?? null });
-    }
-    this.rec = slot.record;
-    this.rev = slot.rev;
-    this.committed = done.committed as Committed<Slot<TStep, TContext, TData>>; // present: the slot came from it
-    this.ver = this.committed.storeVersion;
-    this.events?.emit('saved', { id, version: this.ver, at: slot.record.savedAt });
-    return { ok: true, version: this.ver, out: verdict.out };
+    return apply().then((first) => {
+      if (first.ok) return this.wrote(first, release);
+      return this.retrying(apply, first).then((done) => (done.ok ? this.wrote(done, release) : done));
+    });
   }
 
   /** A kernel refusal as the handle's: a fenced-off lease is dropped, a lost race makes the handle stale. */
@@ -269,29 +256,34 @@ export class StoredSession<TStep extends string, TContext, TData>
     options: SubmitOptions<TStep, TContext, TData>,
     retryAfterMs?: number | null,
   ): Promise<StoredSubmitResult<TStep, TContext>> {
-    return this.exclusive(async () => {
+    return this.exclusive(() => {
       const refused = this.gate();
-      if (refused !== undefined) return refused;
+      if (refused !== undefined) return Promise.resolve(refused);
       let schedule = false;
-      const saved = await this.write<FlowSubmitResult<TStep, TContext>>((record, at) => {
-        const change = submitChange(this.flow, this.settings, record, at, fields, options, retryAfterMs);
-        schedule = change.schedule;
-        return change;
-      }, options.release === true);
-      if (!saved.ok) return saved;
-      const result = saved.out;
-      const retry = this.rec.retry;
-      const id = this.id;
-      this.events?.emit('submitted', { id, version: saved.version, result });
-      if (schedule && retry !== null) {
-        this.events?.emit('retry-scheduled', {
-          id,
-          step: retry.step,
-          attempts: retry.attempts,
-          dueAt: retry.dueAt,
-        });
-      }
-      return { ok: true, version: saved.version, result };
+      const change: SessionChange<TStep, TContext, TData, FlowSubmitResult<TStep, TContext>> = (
+        record,
+        at,
+      ) => {
+        const made = submitChange(this.flow, this.settings, record, at, fields, options, retryAfterMs);
+        schedule = made.schedule;
+        return made;
+      };
+      return this.write(change, options.release === true).then((saved) => {
+        if (!saved.ok) return saved;
+        const result = saved.out;
+        const retry = this.rec.retry;
+        const id = this.id;
+        this.events?.emit('submitted', { id, version: saved.version, result });
+        if (schedule && retry !== null) {
+          this.events?.emit('retry-scheduled', {
+            id,
+            step: retry.step,
+            attempts: retry.attempts,
+            dueAt: retry.dueAt,
+          });
+        }
+        return { ok: true, version: saved.version, result } as const;
+      });
     });
   }
 }

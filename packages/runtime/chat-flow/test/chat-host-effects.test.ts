@@ -83,6 +83,29 @@ describe('chat-flow effects', () => {
     expect((await ledgerOf(rig)).effect).toMatchObject({ state: 'done' });
   });
 
+  it('answers ctx.submit with a rejected promise when claims throws, never a throw', async () => {
+    const rig = createRig();
+    let submitted: Promise<unknown> | undefined;
+    let asked = 0;
+    const host = rig.open({
+      claims: () => {
+        if (++asked > 1) throw new Error('no claims today'); // the reply's own submit asks first
+        return undefined;
+      },
+      after: async (_done, ctx) => {
+        if (submitted !== undefined) return;
+        expect(() => {
+          submitted = ctx.submit({ plan: 'pro' });
+        }).not.toThrow();
+        await expect(submitted).rejects.toThrow('no claims today');
+      },
+    });
+    await host.start('c1', NOTES);
+    const result = await host.reply('c1', 'ada@example.org', { messageId: 'm1' });
+    expect(result).toMatchObject({ ok: true, step: 'plan' });
+    expect(submitted).toBeDefined();
+  });
+
   it('runs the effect once when the same message is delivered twice', async () => {
     const rig = createRig();
     const mails: number[] = [];

@@ -2,7 +2,7 @@
 // ids deduplicated, callbacks that throw and store refusals as results, bounded sessions.
 import { createMemoryStore, isParleyError } from '@parley/core';
 import { defineFlow } from '@parley/fsm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   CHAT_FLOW_REFUSAL_CODES,
@@ -223,6 +223,35 @@ describe('createChatFlowHost refusals', () => {
     held.open();
     await busy;
     expect(await host.reply('c1', 'ada@example.org')).toMatchObject({ ok: true, step: 'plan' });
+  });
+
+  it('closes the least recently used idle session: a reply makes its session the most recent, a busy one is passed over', async () => {
+    const held = gate();
+    const rig = createRig({
+      maxSessions: 3,
+      read: async (text, ctx) => {
+        if (text === 'wait') await held.promise;
+        return readField(text, ctx);
+      },
+    });
+    const host = rig.open();
+    for (const id of ['c1', 'c2', 'c3']) await host.start(id, NOTES);
+    expect((await host.reply('c1', 'not an email', { messageId: 'm1' })).ok).toBe(true); // c1 used last
+    const busy = host.reply('c2', 'wait'); // c2, now the least recently used, is busy
+    await Promise.resolve();
+    expect((await host.start('c4', NOTES)).ok).toBe(true); // c3 is closed: the oldest idle one
+    expect(host.size).toBe(3);
+    const reads = vi.spyOn(rig.store, 'getEntry');
+    expect((await host.reply('c1', 'ada@example.org', { messageId: 'm2' })).ok).toBe(true);
+    expect((await host.reply('c4', 'ada@example.org', { messageId: 'm3' })).ok).toBe(true);
+    expect(reads).not.toHaveBeenCalled(); // c1 and c4 are still open
+    held.open();
+    expect((await busy).ok).toBe(true);
+    expect((await host.reply('c3', 'ada@example.org', { messageId: 'm4' })).ok).toBe(true);
+    expect(reads).toHaveBeenCalled(); // c3 was closed: resumed from the store
+    expect(host.size).toBe(3);
+    host.close();
+    expect(host.size).toBe(0);
   });
 
   it('throws invalid_argument for limits that are not positive integers', () => {

@@ -25,6 +25,16 @@ describe('start', () => {
     });
   });
 
+  it('answers a call it cannot read with a rejected promise, never a throw', async () => {
+    const { sessions } = setup();
+    const start = sessions.start as (id: string, options?: unknown) => Promise<unknown>;
+    let started: Promise<unknown> | undefined;
+    expect(() => {
+      started = start('s1');
+    }).not.toThrow();
+    await expect(started).rejects.toThrow(TypeError);
+  });
+
   it('refuses store_failed when the store throws on the first write', async () => {
     const { sessions, store } = setup();
     store.fail('compareAndSet', 1);
