@@ -21,15 +21,37 @@ import { allowanceOf } from '../allowance.js';
 
 /**
  * Writes (after the entry's earlier writes) the next version of a prompted entry's pending
- * record, as it is now, and hands `written` its `rev`. Resolves to `false` when another gate wrote a newer version first (`write_lost_race`:
- * the caller adopts that one instead of acting on its own); a failed or refused write is reported
- * and reads as written (the confirmation goes on here).
+ * record, as it is now, and hands `written` its `rev`; then hands `after` whether it was written.
+ * Resolves to `false` (and `after` hears `false`) when another gate wrote a newer version first
+ * (`write_lost_race`: the caller adopts that one instead of acting on its own); a failed or
+ * refused write is reported and reads as written (the confirmation goes on here).
  */
-export function persist(ctx: GateContext, entry: Entry, written: (rev: number) => void): Promise<boolean> {
+export function persist(
+  ctx: GateContext,
+  entry: Entry,
+  written: (rev: number) => void,
+  after?: (won: boolean) => void,
+): Promise<boolean> {
   const snapshot = entry.conf.record; // what this write says, as of now
-  const settled = entry.io.then(() => writePending(ctx, entry, snapshot, written));
+  return inOrder(entry, () => writePending(ctx, entry, snapshot, written, after));
+}
+
+/**
+ * Runs `run` after the entry's earlier store work (its writes, and the reads that follow them)
+ * ended, and makes it the entry's latest: at once when none is in flight (no promise to wait
+ * for) and `now`, else chained. `run` must call `ended(entry)` when it is done with the store.
+ */
+export function inOrder<T>(entry: Entry, run: () => Promise<T>, now = true): Promise<T> {
+  const idle = entry.busy === 0 && now;
+  entry.busy++;
+  const settled = idle ? run() : entry.io.then(run);
   entry.io = settled;
   return settled;
+}
+
+/** Ends one piece of store work that `inOrder` started. */
+export function ended(entry: Entry): void {
+  entry.busy--;
 }
 
 /** `persist` once the entry's earlier writes ended; a failure is reported and reads as written. */
@@ -38,8 +60,10 @@ async function writePending(
   entry: Entry,
   snapshot: ConfirmationRecord,
   written: (rev: number) => void,
+  after: ((won: boolean) => void) | undefined,
 ): Promise<boolean> {
   const { id } = snapshot;
+  let won = true;
   try {
     // The version it follows is the one this gate wrote or read last, once the writes before it ended.
     const rev = entry.conf.record.rev;
@@ -54,15 +78,18 @@ async function writePending(
     const applying = ctx.kernel.apply(key, PENDING_CODEC, pendingStep, event, { basis });
     ctx.writing = undefined;
     const result = await applying;
-    if (!result.ok) return await refused(ctx, result, id, true);
-    if (result.effects[0] === 'lost') return false;
-    entry.committed = result.committed;
-    written(next.rev);
-    return true;
+    if (!result.ok) await refused(ctx, result, id, true);
+    else if (result.effects[0] === 'lost') won = false;
+    else {
+      entry.committed = result.committed;
+      written(next.rev);
+    }
   } catch (error) {
     fail(ctx, error, id);
-    return true;
   }
+  ended(entry);
+  after?.(won);
+  return won;
 }
 
 /**
@@ -105,7 +132,11 @@ export async function writeDecision(
       });
       if (!granted.ok) await refused(ctx, granted, record.id, undefined);
     }
-    if (wasPersisted) await dropPending(ctx, record.id, entry.committed);
+    if (wasPersisted) {
+      // The pending record's delete, in this frame (dropPending's, without a frame of its own).
+      const dropped = await drop(ctx, record.id, entry.committed);
+      if (!dropped.ok) await refused(ctx, dropped, record.id, undefined);
+    }
   } catch (error) {
     fail(ctx, error, record.id);
   }
@@ -140,17 +171,16 @@ export async function dropPending(
   basis?: Committed<ConfirmationRecord>,
 ): Promise<void> {
   try {
-    const done = await ctx.kernel.apply(
-      ctx.keys.pending(id),
-      PENDING_CODEC,
-      pendingStep,
-      { type: 'drop' },
-      { basis },
-    );
+    const done = await drop(ctx, id, basis);
     if (!done.ok) await refused(ctx, done, id, undefined);
   } catch (error) {
     fail(ctx, error, id);
   }
+}
+
+/** The kernel's delete of a pending record (`basis`: the version this gate committed). */
+function drop(ctx: GateContext, id: string, basis: Committed<ConfirmationRecord> | undefined) {
+  return ctx.kernel.apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' }, { basis });
 }
 
 /** The decision recorded for an id, or `undefined`; a store failure is reported and reads as none. */
