@@ -1,7 +1,8 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import { type Entry, fail, type GateContext } from './context.js';
 import { follow, removed, unfollow } from './followed.js';
-import { ended, isDecided, pendingIds, readPendingAt } from './persistence.js';
+import { ended } from './in-order.js';
+import { isDecided, pendingIds, readPendingAt } from './persistence.js';
 import { dispatch, isDone } from './runner.js';
 import { adoptRecorded, dropMirror } from './sync.js';
 

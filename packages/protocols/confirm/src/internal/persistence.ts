@@ -1,4 +1,10 @@
-import { type Committed, isParleyError, type KernelRefusal, type RecordCodec } from '@parley/core';
+import {
+  type ApplyResult,
+  type Committed,
+  isParleyError,
+  type KernelRefusal,
+  type RecordCodec,
+} from '@parley/core';
 import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
 import { ConfirmError } from '../errors.js';
 import { type Entry, fail, type GateContext } from './context.js';
@@ -11,7 +17,8 @@ import {
   toDecision,
 } from './records.js';
 import { recordDraft } from './draft.js';
-import { decisionStep, grantStep, pendingStep } from './step-store.js';
+import { decisionStep, grantStep, type PendingEffect, pendingStep } from './step-store.js';
+import { ended, inOrder } from './in-order.js';
 import { allowanceOf } from '../allowance.js';
 
 // The runner's store side: the one place records are written, each through the durable kernel
@@ -37,25 +44,10 @@ export function persist(
 }
 
 /**
- * Runs `run` after the entry's earlier store work (its writes, and the reads that follow them)
- * ended, and makes it the entry's latest: at once when none is in flight (no promise to wait
- * for) and `now`, else chained. `run` must call `ended(entry)` when it is done with the store.
+ * `persist` once the entry's earlier writes ended; a failure is reported and reads as written. No
+ * async frame: one kept alive across the kernel call held every local of the write.
  */
-export function inOrder<T>(entry: Entry, run: () => Promise<T>, now = true): Promise<T> {
-  const idle = entry.busy === 0 && now;
-  entry.busy++;
-  const settled = idle ? run() : entry.io.then(run);
-  entry.io = settled;
-  return settled;
-}
-
-/** Ends one piece of store work that `inOrder` started. */
-export function ended(entry: Entry): void {
-  entry.busy--;
-}
-
-/** `persist` once the entry's earlier writes ended; a failure is reported and reads as written. */
-async function writePending(
+function writePending(
   ctx: GateContext,
   entry: Entry,
   snapshot: ConfirmationRecord,
@@ -63,30 +55,45 @@ async function writePending(
   after: ((won: boolean) => void) | undefined,
 ): Promise<boolean> {
   const { id } = snapshot;
-  let won = true;
+  let applying: Promise<ApplyResult<ConfirmationRecord, PendingEffect>>;
+  // The version it follows is the one this gate wrote or read last, once the writes before it ended.
+  const rev = entry.conf.record.rev;
   try {
-    // The version it follows is the one this gate wrote or read last, once the writes before it ended.
-    const rev = entry.conf.record.rev;
-    const base = rev === 0 ? null : rev;
     const next = recordDraft(snapshot, true);
     next.rev = rev + 1;
-    const event = { type: 'write', base, record: next } as const;
+    const event = { type: 'write', base: rev === 0 ? null : rev, record: next } as const;
     // No read when this gate wrote the version it follows: the compare-and-set names that version.
     const basis = basisOf(entry, rev);
     const key = ctx.keys.pending(id);
     ctx.writing = key; // a change of `key` reported from inside the call is this write
-    const applying = ctx.kernel.apply(key, PENDING_CODEC, pendingStep, event, { basis });
-    ctx.writing = undefined;
-    const result = await applying;
-    if (!result.ok) await refused(ctx, result, id, true);
-    else if (result.effects[0] === 'lost') won = false;
-    else {
-      entry.committed = result.committed;
-      written(next.rev);
-    }
+    applying = ctx.kernel.apply(key, PENDING_CODEC, pendingStep, event, { basis });
   } catch (error) {
     fail(ctx, error, id);
+    return Promise.resolve(wrote(entry, after, true));
+  } finally {
+    ctx.writing = undefined;
   }
+  return applying.then(
+    (result) => {
+      if (!result.ok) return refused(ctx, result, id, true).then((won) => wrote(entry, after, won));
+      if (result.effects[0] === 'lost') return wrote(entry, after, false);
+      entry.committed = result.committed;
+      try {
+        written(rev + 1);
+      } catch (error) {
+        fail(ctx, error, id);
+      }
+      return wrote(entry, after, true);
+    },
+    (error: unknown) => {
+      fail(ctx, error, id);
+      return wrote(entry, after, true);
+    },
+  );
+}
+
+/** Ends a pending write: the entry's next store work may start, then `after` hears whether it was written. */
+function wrote(entry: Entry, after: ((won: boolean) => void) | undefined, won: boolean): boolean {
   ended(entry);
   after?.(won);
   return won;

@@ -13,7 +13,8 @@ import type {
 } from './confirmation.js';
 import type { Draft } from './draft.js';
 import { confirmStep, FOLLOWER_GRACE_MS, timeless } from './machine.js';
-import { ended, inOrder, persist, writeDecision } from './persistence.js';
+import { ended, inOrder } from './in-order.js';
+import { persist, writeDecision } from './persistence.js';
 import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
 import { announce, finish } from './announce.js';
 
