@@ -2,7 +2,7 @@ import type { StoreChange, Unsubscribe } from '@parley/core';
 import { type Entry, fail, type GateContext } from './context.js';
 import { follow, removed, unfollow } from './followed.js';
 import { ended } from './in-order.js';
-import { isDecided, pendingIds, readPendingAt } from './persistence.js';
+import { isDecided, pendingIds, readPendingAt } from './reads.js';
 import { dispatch, isDone } from './runner.js';
 import { adoptRecorded, dropMirror } from './sync.js';
 

@@ -239,34 +239,36 @@ function promoteNext(ctx: GateContext, sessionKey: string): void {
  * send began (answers that reached the gate before never count for it), it was delivered, or it
  * failed (a refused send or a host template that throws).
  */
-async function sendPrompt(
+function sendPrompt(
   ctx: GateContext,
   entry: Entry,
   kind: 'first' | 'step' | 'reprompt',
   sends: number,
-): Promise<void> {
+): Promise<void> | undefined {
   const { record } = entry.conf;
   const text = promptText(ctx, record, kind);
   if (text === undefined) {
     dispatch(ctx, entry, { type: 'send_failed', sends });
-    return;
+    return undefined;
   }
   const card = record.steps === null && ctx.cards ? buildCard(ctx, record) : undefined;
   dispatch(ctx, entry, { type: 'send_begun', sends, seq: ++ctx.arrivals });
   const outbound: Draft<OutboundInput> = { ...entry.address, text };
   if (card !== undefined) outbound.card = card;
-  const result = await ctx.bus.publishOutbound(outbound);
-  if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
-  if (result.status === 'rejected') {
-    fail(ctx, result.error ?? result.code, record.id);
-    dispatch(ctx, entry, { type: 'send_failed', sends });
-    return;
-  }
-  const order = result.status === 'sent' ? result.order : undefined;
-  const messageId = result.status === 'sent' ? result.messageId : undefined;
-  const shown: Draft<PromptShown> = { text, card };
-  if (messageId !== undefined) shown.messageId = messageId;
-  dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
+  // No async frame: what became of the send is handled in one callback.
+  return ctx.bus.publishOutbound(outbound).then((result) => {
+    if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
+    if (result.status === 'rejected') {
+      fail(ctx, result.error ?? result.code, record.id);
+      dispatch(ctx, entry, { type: 'send_failed', sends });
+      return;
+    }
+    const order = result.status === 'sent' ? result.order : undefined;
+    const messageId = result.status === 'sent' ? result.messageId : undefined;
+    const shown: Draft<PromptShown> = { text, card };
+    if (messageId !== undefined) shown.messageId = messageId;
+    dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
+  });
 }
 
 /** Stops listing an entry as followed from another gate. */
