@@ -1,4 +1,4 @@
-import type { ApplyResult, Committed } from '@parley/core';
+import type { Committed } from '@parley/core';
 import type { AuthorizeResult, ConfirmDecision } from '../decision.js';
 import { ConfirmError } from '../errors.js';
 import { type Entry, fail, type GateContext } from './context.js';
@@ -9,7 +9,7 @@ import {
   type ConfirmationRecord,
   toDecision,
 } from './records.js';
-import { decisionStep, grantStep, type PendingEffect, pendingStep } from './step-store.js';
+import { decisionStep, grantStep, pendingStep } from './step-store.js';
 import { ended, inOrder } from './in-order.js';
 import { recordDraft } from './draft.js';
 import { refused } from './reads.js';
@@ -49,11 +49,7 @@ export async function writeDecision(
       });
       if (!granted.ok) await refused(ctx, granted, record.id, undefined);
     }
-    if (wasPersisted) {
-      // The pending record's delete, in this frame (dropPending's, without a frame of its own).
-      const dropped = await drop(ctx, record.id, entry.committed);
-      if (!dropped.ok) await refused(ctx, dropped, record.id, undefined);
-    }
+    if (wasPersisted) await dropPending(ctx, record.id, entry.committed);
   } catch (error) {
     fail(ctx, error, record.id);
   }
@@ -88,16 +84,17 @@ export async function dropPending(
   basis?: Committed<ConfirmationRecord>,
 ): Promise<void> {
   try {
-    const done = await drop(ctx, id, basis);
+    const done = await ctx.kernel.apply(
+      ctx.keys.pending(id),
+      PENDING_CODEC,
+      pendingStep,
+      { type: 'drop' },
+      { basis },
+    );
     if (!done.ok) await refused(ctx, done, id, undefined);
   } catch (error) {
     fail(ctx, error, id);
   }
-}
-
-/** The kernel's delete of a pending record (`basis`: the version this gate committed). */
-function drop(ctx: GateContext, id: string, basis: Committed<ConfirmationRecord> | undefined) {
-  return ctx.kernel.apply(ctx.keys.pending(id), PENDING_CODEC, pendingStep, { type: 'drop' }, { basis });
 }
 
 /**
@@ -129,41 +126,26 @@ function writePending(
   after: ((won: boolean) => void) | undefined,
 ): Promise<boolean> {
   const { id } = snapshot;
-  let applying: Promise<ApplyResult<ConfirmationRecord, PendingEffect>>;
   // The version it follows is the one this gate wrote or read last, once the writes before it ended.
   const rev = entry.conf.record.rev;
-  try {
-    const next = recordDraft(snapshot, true);
-    next.rev = rev + 1;
-    const event = { type: 'write', base: rev === 0 ? null : rev, record: next } as const;
-    // No read when this gate wrote the version it follows: the compare-and-set names that version.
-    const basis = basisOf(entry, rev);
-    const key = ctx.keys.pending(id);
-    ctx.writing = key; // a change of `key` reported from inside the call is this write
-    applying = ctx.kernel.apply(key, PENDING_CODEC, pendingStep, event, { basis });
-  } catch (error) {
-    fail(ctx, error, id);
-    return Promise.resolve(wrote(ctx, entry, after, true));
-  } finally {
-    ctx.writing = undefined;
-  }
-  return applying.then(
-    (result) => {
-      if (!result.ok) return refused(ctx, result, id, true).then((won) => wrote(ctx, entry, after, won));
-      if (result.effects[0] === 'lost') return wrote(ctx, entry, after, false);
+  const next = recordDraft(snapshot, true);
+  next.rev = rev + 1;
+  const event = { type: 'write', base: rev === 0 ? null : rev, record: next } as const;
+  // No read when this gate wrote the version it follows: the compare-and-set names that version.
+  const basis = basisOf(entry, rev);
+  const key = ctx.keys.pending(id);
+  ctx.writing = key; // a change of `key` reported from inside the call is this write
+  const applying = ctx.kernel.apply(key, PENDING_CODEC, pendingStep, event, { basis });
+  ctx.writing = undefined;
+  // The kernel answers a failed store call with a refusal: it does not reject.
+  return applying.then((result) => {
+    if (!result.ok) return refused(ctx, result, id, true).then((won) => wrote(ctx, entry, after, won));
+    if (result.effects[0] !== 'lost') {
       entry.committed = result.committed;
-      try {
-        written(rev + 1);
-      } catch (error) {
-        fail(ctx, error, id);
-      }
-      return wrote(ctx, entry, after, true);
-    },
-    (error: unknown) => {
-      fail(ctx, error, id);
-      return wrote(ctx, entry, after, true);
-    },
-  );
+      written(rev + 1);
+    }
+    return wrote(ctx, entry, after, result.effects[0] !== 'lost');
+  });
 }
 
 /**

@@ -74,12 +74,9 @@ export function buildCard(ctx: GateContext, record: ConfirmationRecord): Outboun
 /** Sends a plain notice to a confirmation's session; a failed send (also one that throws) is reported. */
 export function notify(ctx: GateContext, address: SessionAddress, id: string, text: string): void {
   try {
-    void ctx.bus.publishOutbound({ ...address, text }).then(
-      (result) => {
-        if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
-      },
-      (error: unknown) => fail(ctx, error, id),
-    );
+    void ctx.bus.publishOutbound({ ...address, text }).then((result) => {
+      if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
+    });
   } catch (error) {
     fail(ctx, error, id);
   }
