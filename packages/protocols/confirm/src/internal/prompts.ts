@@ -71,11 +71,15 @@ export function buildCard(ctx: GateContext, record: ConfirmationRecord): Outboun
   return { title: '需要确认 Confirmation required', body, buttons };
 }
 
-/** Sends a plain notice to a confirmation's session; a failed send is reported. */
+/** Sends a plain notice to a confirmation's session; a failed send (also one that throws) is reported. */
 export function notify(ctx: GateContext, address: SessionAddress, id: string, text: string): void {
-  void ctx.bus.publishOutbound({ ...address, text }).then((result) => {
-    if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
-  });
+  try {
+    void ctx.bus.publishOutbound({ ...address, text }).then((result) => {
+      if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
+    });
+  } catch (error) {
+    fail(ctx, error, id);
+  }
 }
 
 /** What a notice shows of a confirmation. */
