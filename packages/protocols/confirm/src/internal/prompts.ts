@@ -71,12 +71,18 @@ export function buildCard(ctx: GateContext, record: ConfirmationRecord): Outboun
   return { title: '需要确认 Confirmation required', body, buttons };
 }
 
-/** Sends a plain notice to a confirmation's session; a failed send (also one that throws) is reported. */
+/**
+ * Sends a plain notice to a confirmation's session; a failed send (also one that throws or whose
+ * promise rejects) is reported.
+ */
 export function notify(ctx: GateContext, address: SessionAddress, id: string, text: string): void {
   try {
-    void ctx.bus.publishOutbound({ ...address, text }).then((result) => {
-      if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
-    });
+    void ctx.bus.publishOutbound({ ...address, text }).then(
+      (result) => {
+        if (result.status === 'rejected') fail(ctx, result.error ?? result.code, id);
+      },
+      (error: unknown) => fail(ctx, error, id),
+    );
   } catch (error) {
     fail(ctx, error, id);
   }

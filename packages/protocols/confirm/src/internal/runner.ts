@@ -255,20 +255,25 @@ function sendPrompt(
   dispatch(ctx, entry, { type: 'send_begun', sends, seq: ++ctx.arrivals });
   const outbound: Draft<OutboundInput> = { ...entry.address, text };
   if (card !== undefined) outbound.card = card;
-  // No async frame: what became of the send is handled in one callback.
-  return ctx.bus.publishOutbound(outbound).then((result) => {
-    if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
-    if (result.status === 'rejected') {
-      fail(ctx, result.error ?? result.code, record.id);
-      dispatch(ctx, entry, { type: 'send_failed', sends });
-      return;
-    }
-    const order = result.status === 'sent' ? result.order : undefined;
-    const messageId = result.status === 'sent' ? result.messageId : undefined;
-    const shown: Draft<PromptShown> = { text, card };
-    if (messageId !== undefined) shown.messageId = messageId;
-    dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
-  });
+  // No async frame: what became of the send is handled in one callback. A send whose promise
+  // rejects (a host's own bus) is reported like one that throws: whether it was seen is unknown, so
+  // it is not a refused send, and the confirmation waits for its answer or its deadline.
+  return ctx.bus.publishOutbound(outbound).then(
+    (result) => {
+      if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
+      if (result.status === 'rejected') {
+        fail(ctx, result.error ?? result.code, record.id);
+        dispatch(ctx, entry, { type: 'send_failed', sends });
+        return;
+      }
+      const order = result.status === 'sent' ? result.order : undefined;
+      const messageId = result.status === 'sent' ? result.messageId : undefined;
+      const shown: Draft<PromptShown> = { text, card };
+      if (messageId !== undefined) shown.messageId = messageId;
+      dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
+    },
+    (error: unknown) => fail(ctx, error, record.id),
+  );
 }
 
 /** Stops listing an entry as followed from another gate. */
