@@ -87,3 +87,15 @@ export function twoKernels(graceMs?: number) {
     b: createKernel({ store, clock, owner: 'b', ...grace }),
   };
 }
+
+/** Two kernels (owners `a` and `b`) over one plain memory store, on a clock starting at 1,000. */
+export function plainKernels() {
+  const clock = jumpClock(1_000);
+  const store = createMemoryStore({ clock });
+  return {
+    clock,
+    store,
+    a: createKernel({ store, clock, owner: 'a' }),
+    b: createKernel({ store, clock, owner: 'b' }),
+  };
+}

@@ -2,29 +2,18 @@
 // is parsed, a lease taken and given back writes the data's text it was written with, and anything
 // another writer, the clock or a closed store changed is read (or refused) as a full read would.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createKernel, createMemoryStore, type RecordCodec } from '../src/index.js';
-import { add, type Counter, counter, jumpClock } from './kernel-helpers.js';
+import type { RecordCodec } from '../src/index.js';
+import { add, type Counter, counter, plainKernels } from './kernel-helpers.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function setup() {
-  const clock = jumpClock(1_000);
-  const store = createMemoryStore({ clock });
-  return {
-    clock,
-    store,
-    a: createKernel({ store, clock, owner: 'a' }),
-    b: createKernel({ store, clock, owner: 'b' }),
-  };
-}
-
 const keep = (n: Counter | undefined) => ({ value: n, effects: [] });
 
 describe('a record this kernel wrote, while the store holds that write', () => {
   it('is read by parsing only its data', async () => {
-    const { a } = setup();
+    const { a } = plainKernels();
     await a.apply('k', counter, add, 1);
     const parse = vi.spyOn(JSON, 'parse');
     const done = await a.apply('k', counter, add, 2);
@@ -33,7 +22,7 @@ describe('a record this kernel wrote, while the store holds that write', () => {
   });
 
   it('is taken and given back without serialising anything, and stored as a full write stores it', async () => {
-    const { store, a, b } = setup();
+    const { store, a, b } = plainKernels();
     await a.apply('k', counter, add, 1, { basis: null });
     const stringify = vi.spyOn(JSON, 'stringify');
     const taken = await a.acquire('k', counter, { ttlMs: 1_000 });
@@ -50,7 +39,7 @@ describe('a record this kernel wrote, while the store holds that write', () => {
   });
 
   it('hands out a lease object of its own: changing one handed out earlier changes nothing stored', async () => {
-    const { store, a } = setup();
+    const { store, a } = plainKernels();
     const taken = await a.acquire('k', counter, { ttlMs: 1_000, change: () => ({ n: 1 }) });
     if (!taken.ok || taken.committed?.lease == null) throw new Error('not taken');
     (taken.committed.lease as { token: number }).token = 99; // a caller breaking readonly
@@ -64,7 +53,7 @@ describe('a record this kernel wrote, while the store holds that write', () => {
   });
 
   it('writes a change a step made in place to the value it was given, with a new deadline', async () => {
-    const { store, a } = setup();
+    const { store, a } = plainKernels();
     await a.apply('k', counter, add, 1);
     const taken = await a.acquire('k', counter, { ttlMs: 1_000 });
     if (!taken.ok) throw new Error('not taken');
@@ -80,7 +69,7 @@ describe('a record this kernel wrote, while the store holds that write', () => {
 
 describe('a record this kernel wrote, changed since', () => {
   it('is read from the store once another kernel wrote it', async () => {
-    const { a, b } = setup();
+    const { a, b } = plainKernels();
     await a.apply('k', counter, add, 1);
     await b.apply('k', counter, add, 10);
     const done = await a.apply('k', counter, add, 1);
@@ -88,14 +77,14 @@ describe('a record this kernel wrote, changed since', () => {
   });
 
   it('is refused corrupt_record once the store holds something else there', async () => {
-    const { store, a } = setup();
+    const { store, a } = plainKernels();
     await a.apply('k', counter, add, 1);
     await store.set('k', { not: 'a record' });
     expect(await a.apply('k', counter, add, 1)).toMatchObject({ ok: false, code: 'corrupt_record' });
   });
 
   it('is read as absent once it expired', async () => {
-    const { clock, a } = setup();
+    const { clock, a } = plainKernels();
     await a.apply(
       'k',
       counter,
@@ -108,7 +97,7 @@ describe('a record this kernel wrote, changed since', () => {
   });
 
   it('is refused store_failed once the store is closed', async () => {
-    const { store, a } = setup();
+    const { store, a } = plainKernels();
     await a.apply('k', counter, add, 1);
     await store.close();
     expect(await a.apply('k', counter, add, 1)).toMatchObject({ ok: false, code: 'store_failed' });
@@ -127,7 +116,7 @@ describe('a record this kernel wrote, read through another codec', () => {
   };
 
   it('is refused corrupt_record or record_version, as a full read refuses it, naming why', async () => {
-    const { a } = setup();
+    const { a } = plainKernels();
     await a.apply('k', counter, add, 1);
     expect(await a.apply('k', other, keep, null)).toMatchObject({
       code: 'corrupt_record',
@@ -145,7 +134,7 @@ describe('a record this kernel wrote, read through another codec', () => {
 
 describe('Kernel.read of a record this kernel wrote', () => {
   it('parses only its data while the store holds that write, and reads the store once it moved on', async () => {
-    const { store, a, b } = setup();
+    const { store, a, b } = plainKernels();
     await a.apply('k', counter, add, 1);
     const parse = vi.spyOn(JSON, 'parse');
     expect((await a.read('k', counter))?.value).toEqual({ n: 1 });

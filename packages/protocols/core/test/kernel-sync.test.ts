@@ -9,18 +9,7 @@ import {
   createMemoryStore,
   type StoreChange,
 } from '../src/index.js';
-import { add, type Counter, counter, jumpClock, scripted } from './kernel-helpers.js';
-
-function world() {
-  const clock = jumpClock(1_000);
-  const store = createMemoryStore({ clock });
-  return {
-    clock,
-    store,
-    a: createKernel({ store, clock, owner: 'a' }),
-    b: createKernel({ store, clock, owner: 'b' }),
-  };
-}
+import { add, type Counter, counter, scripted, plainKernels } from './kernel-helpers.js';
 
 /** Whether `promise` was already settled when it was handed over: its reaction runs before one more microtask. */
 async function settledAtOnce(promise: Promise<unknown>): Promise<boolean> {
@@ -39,7 +28,7 @@ async function settledAtOnce(promise: Promise<unknown>): Promise<boolean> {
 
 describe('the kernel on a memory store, synchronously', () => {
   it('settles every operation before the caller awaits it', async () => {
-    const { a } = world();
+    const { a } = plainKernels();
     expect(await settledAtOnce(a.apply('k', counter, add, 1))).toBe(true);
     expect(await settledAtOnce(a.read('k', counter))).toBe(true);
     const acquired = a.acquire('k', counter, { ttlMs: 1_000 });
@@ -59,7 +48,7 @@ describe('the kernel on a memory store, synchronously', () => {
   });
 
   it('has written, and told the watchers, by the time the call returns', async () => {
-    const { store, a } = world();
+    const { store, a } = plainKernels();
     const seen: StoreChange[] = [];
     store.watch?.('k', (change) => seen.push(change));
     const applying = a.apply('k', counter, add, 2);
@@ -68,7 +57,7 @@ describe('the kernel on a memory store, synchronously', () => {
   });
 
   it('rejects (never throws at the call) when a step or a codec throws', async () => {
-    const { a } = world();
+    const { a } = plainKernels();
     const failing = () => {
       throw new Error('step failed');
     };
@@ -94,7 +83,7 @@ describe('the kernel on a memory store, synchronously', () => {
   });
 
   it('re-reads and re-runs the step when a write lands between its read and its compare-and-set', async () => {
-    const { a, b } = world();
+    const { a, b } = plainKernels();
     let runs = 0;
     const racing = (current: Counter | undefined, by: number) => {
       runs++;
@@ -130,7 +119,7 @@ describe('the kernel on a memory store, synchronously', () => {
   });
 
   it('still retries through a store that is not a memory store, and gives up with write_conflict', async () => {
-    const { clock } = world();
+    const { clock } = plainKernels();
     const store = scripted(createMemoryStore({ clock }));
     const a = createKernel({ store, clock, owner: 'a' });
     const b = createKernel({ store, clock, owner: 'b' });
@@ -169,7 +158,7 @@ describe('the kernel on a memory store, synchronously', () => {
   });
 
   it('lets a committed record stand for the read when the store still holds it', async () => {
-    const { store, a } = world();
+    const { store, a } = plainKernels();
     const first = await a.apply('k', counter, add, 1);
     const basis = first.ok ? first.committed : undefined;
     expect(await a.read('k', counter, { basis: basis as Committed<Counter> })).toBe(basis);
