@@ -8,8 +8,7 @@ import { unfollowAll } from './internal/followed.js';
 import { install } from './internal/intake.js';
 import { openRequest } from './internal/open.js';
 import { settle } from './internal/runner.js';
-import { useDecision } from './internal/persistence.js';
-import { decisions, readDecision } from './internal/reads.js';
+import { decisions, readDecision, useDecision } from './internal/persistence.js';
 import { adoptRecorded, dropMirror, restore } from './internal/sync.js';
 import type { ConfirmGate, ConfirmGateOptions } from './types.js';
 

@@ -1,8 +1,7 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import { type Entry, fail, type GateContext } from './context.js';
 import { follow, removed, unfollow } from './followed.js';
-import { ended } from './in-order.js';
-import { isDecided, pendingIds, readPendingAt } from './reads.js';
+import { isDecided, pendingIds, readPendingAt } from './persistence.js';
 import { dispatch, isDone } from './runner.js';
 import { adoptRecorded, dropMirror } from './sync.js';
 
@@ -54,20 +53,15 @@ function onChange(ctx: GateContext, change: StoreChange): void {
 export function refresh(ctx: GateContext, entry: Entry, version?: number | null): void {
   const read = async (): Promise<void> => {
     const { id } = entry.conf.record;
+    if (isDone(entry)) return;
+    if (version != null && entry.committed?.storeVersion === version) return; // its own write
     try {
-      if (isDone(entry)) return;
-      if (version != null && entry.committed?.storeVersion === version) return; // its own write
       const record = await readPendingAt(ctx, id);
       if (record !== undefined) dispatch(ctx, entry, { type: 'stored', record, seq: ++ctx.arrivals });
     } catch (error) {
       fail(ctx, error, id);
-    } finally {
-      ended(entry);
     }
   };
-  // Always after a turn of the event loop's microtasks, even with nothing in flight: a change is
-  // often reported from inside another gate's write, which this read must not run within.
-  entry.busy++;
   entry.io = entry.io.then(read);
 }
 

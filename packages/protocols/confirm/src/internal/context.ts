@@ -45,10 +45,8 @@ export interface Entry {
   readonly address: SessionAddress;
   /** Answers that arrived while the prompt was in flight, judged again when its send settles. */
   waiting?: (() => void)[] | undefined;
-  /** Store writes of this entry, in order (and the reads that follow them): the latest one's promise. */
+  /** Store writes of this entry, in order. */
   io: Promise<unknown>;
-  /** How many of them have not ended yet (persistence.ts `inOrder`): at 0, the next one starts at once. */
-  busy: number;
   /**
    * The pending record as this gate last committed it, with its store version: the kernel's basis
    * for the next write (no read; its compare-and-set lands only on exactly that version) and how a

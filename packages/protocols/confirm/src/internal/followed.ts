@@ -2,7 +2,7 @@ import { parseSessionKey } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import { type Entry, type Followed, fail, type GateContext } from './context.js';
 import { confirmationOf } from './confirmation.js';
-import { readDecision, readPendingAt } from './reads.js';
+import { readDecision, readPendingAt } from './persistence.js';
 import type { ConfirmationRecord } from './records.js';
 import { FOLLOWER_GRACE_MS } from './machine.js';
 import { dispatch, entryOf, isDone } from './runner.js';

@@ -2,7 +2,7 @@ import { type InboundMessage, MAX_REMEMBERED_ID_LENGTH, toRememberedId } from '@
 import type { JsonValue } from '@parley/core';
 import type { ConfirmEvents } from '../events.js';
 import type { Entry, GateContext } from './context.js';
-import { loadRemote } from './reads.js';
+import { loadRemote } from './persistence.js';
 import type { ConfirmationRecord } from './records.js';
 import { followedFor, load, mirror } from './followed.js';
 import { consumed, dispatch, isDone } from './runner.js';

@@ -71,10 +71,7 @@ export function buildCard(ctx: GateContext, record: ConfirmationRecord): Outboun
   return { title: '需要确认 Confirmation required', body, buttons };
 }
 
-/**
- * Sends a plain notice to a confirmation's session; a failed send (also one that throws or whose
- * promise rejects) is reported.
- */
+/** Sends a plain notice to a confirmation's session; a failed send (also one that throws or rejects) is reported. */
 export function notify(ctx: GateContext, address: SessionAddress, id: string, text: string): void {
   try {
     void ctx.bus.publishOutbound({ ...address, text }).then(
@@ -84,7 +81,7 @@ export function notify(ctx: GateContext, address: SessionAddress, id: string, te
       (error: unknown) => fail(ctx, error, id),
     );
   } catch (error) {
-    fail(ctx, error, id);
+    fail(ctx, error, id); // a bus that throws at once: reported, and whatever sent the notice goes on
   }
 }
 

@@ -1,6 +1,6 @@
 import { allowanceCovers } from '../allowance.js';
 import type { Entry, GateContext } from './context.js';
-import { readGrant as readStoredGrant } from './reads.js';
+import { readGrant as readStoredGrant } from './persistence.js';
 import { activate, settle, transition } from './runner.js';
 
 /**

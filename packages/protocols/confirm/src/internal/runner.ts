@@ -13,7 +13,6 @@ import type {
 } from './confirmation.js';
 import type { Draft } from './draft.js';
 import { confirmStep, FOLLOWER_GRACE_MS, timeless } from './machine.js';
-import { ended, inOrder } from './in-order.js';
 import { persist, writeDecision } from './persistence.js';
 import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
 import { announce, finish } from './announce.js';
@@ -25,7 +24,7 @@ import { announce, finish } from './announce.js';
 
 /** An entry around a confirmation. */
 export function entryOf(conf: Confirmation, address: SessionAddress): Entry {
-  return { conf, address, io: SETTLED, busy: 0 };
+  return { conf, address, io: SETTLED };
 }
 
 /** The writes of an entry that made none yet: one settled promise for all of them. */
@@ -103,11 +102,10 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
     case 'write_then_send': {
       // The prompt goes out only once its record is written: a user who saw it and answers after
       // a crash is caught by the restarted gate. A write lost to another gate's adopts that one.
-      const { kind, sends } = effect;
-      void write(ctx, entry, (won) => {
-        if (isDone(entry) || entry.conf.sends !== sends) return;
-        if (won) void sendPrompt(ctx, entry, kind, sends);
-        else ctx.adopt(entry);
+      void write(ctx, entry).then((won) => {
+        if (isDone(entry) || entry.conf.sends !== effect.sends) return;
+        if (won) return sendPrompt(ctx, entry, effect.kind, effect.sends);
+        ctx.adopt(entry);
       });
       break;
     }
@@ -143,9 +141,9 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
   }
 }
 
-/** Writes the entry's record as it is now; its new `rev` comes back as an event, then `after` hears whether it was written. */
-function write(ctx: GateContext, entry: Entry, after?: (won: boolean) => void): Promise<boolean> {
-  return persist(ctx, entry, (rev) => dispatch(ctx, entry, { type: 'written', rev }), after);
+/** Writes the entry's record as it is now; its new `rev` comes back as an event. */
+function write(ctx: GateContext, entry: Entry): Promise<boolean> {
+  return persist(ctx, entry, (rev) => dispatch(ctx, entry, { type: 'written', rev }));
 }
 
 /** Sets the entry's one timer; when it fires, `event` goes to the step. */
@@ -195,16 +193,11 @@ function decided(
   if (list?.includes(entry)) list.splice(list.indexOf(entry), 1);
   remember(ctx, entry);
   wake(entry);
-  // Recorded after a turn of microtasks even with no write in flight: hosts that subscribe to
-  // `decided` right after the reply's `publishInbound` resolves still hear it.
-  const written = inOrder(
-    entry,
-    () => (effect.record ? writeDecision(ctx, entry, decision, effect.wasStored) : Promise.resolve(decision)),
-    false,
+  const written = entry.io.then(() =>
+    effect.record ? writeDecision(ctx, entry, decision, effect.wasStored) : decision,
   );
   ctx.settling.set(record.id, written); // `reconcile` reads the decision after its write
   entry.io = written.then((final) => {
-    ended(entry);
     ctx.settling.delete(record.id);
     // Only the gate whose decision was recorded tells the session (not one that lost the race).
     if (effect.notice !== undefined && final === decision && !effect.adopted)
@@ -239,41 +232,42 @@ function promoteNext(ctx: GateContext, sessionKey: string): void {
  * send began (answers that reached the gate before never count for it), it was delivered, or it
  * failed (a refused send or a host template that throws).
  */
-function sendPrompt(
+async function sendPrompt(
   ctx: GateContext,
   entry: Entry,
   kind: 'first' | 'step' | 'reprompt',
   sends: number,
-): Promise<void> | undefined {
+): Promise<void> {
   const { record } = entry.conf;
   const text = promptText(ctx, record, kind);
   if (text === undefined) {
     dispatch(ctx, entry, { type: 'send_failed', sends });
-    return undefined;
+    return;
   }
   const card = record.steps === null && ctx.cards ? buildCard(ctx, record) : undefined;
   dispatch(ctx, entry, { type: 'send_begun', sends, seq: ++ctx.arrivals });
   const outbound: Draft<OutboundInput> = { ...entry.address, text };
   if (card !== undefined) outbound.card = card;
-  // No async frame: what became of the send is handled in one callback. A send whose promise
-  // rejects (a host's own bus) is reported like one that throws: whether it was seen is unknown, so
-  // it is not a refused send, and the confirmation waits for its answer or its deadline.
-  return ctx.bus.publishOutbound(outbound).then(
-    (result) => {
-      if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
-      if (result.status === 'rejected') {
-        fail(ctx, result.error ?? result.code, record.id);
-        dispatch(ctx, entry, { type: 'send_failed', sends });
-        return;
-      }
-      const order = result.status === 'sent' ? result.order : undefined;
-      const messageId = result.status === 'sent' ? result.messageId : undefined;
-      const shown: Draft<PromptShown> = { text, card };
-      if (messageId !== undefined) shown.messageId = messageId;
-      dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
-    },
-    (error: unknown) => fail(ctx, error, record.id),
-  );
+  let result: Awaited<ReturnType<GateContext['bus']['publishOutbound']>>;
+  try {
+    result = await ctx.bus.publishOutbound(outbound);
+  } catch (error) {
+    // A bus that throws or rejects (a host's own bus) is reported. Whether the prompt was seen is
+    // unknown, so it is not a refused send: the confirmation waits for its answer or its deadline.
+    fail(ctx, error, record.id);
+    return;
+  }
+  if (isDone(entry) || entry.conf.sends !== sends) return; // settled, or a newer prompt went out meanwhile
+  if (result.status === 'rejected') {
+    fail(ctx, result.error ?? result.code, record.id);
+    dispatch(ctx, entry, { type: 'send_failed', sends });
+    return;
+  }
+  const order = result.status === 'sent' ? result.order : undefined;
+  const messageId = result.status === 'sent' ? result.messageId : undefined;
+  const shown: Draft<PromptShown> = { text, card };
+  if (messageId !== undefined) shown.messageId = messageId;
+  dispatch(ctx, entry, { type: 'delivered', sends, seq: ++ctx.arrivals, kind, order, shown });
 }
 
 /** Stops listing an entry as followed from another gate. */

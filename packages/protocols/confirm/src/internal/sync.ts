@@ -1,8 +1,7 @@
 import type { ConfirmDecision } from '../decision.js';
 import { type Entry, fail, type GateContext } from './context.js';
 import { follow, storedEntry } from './followed.js';
-import { dropPending } from './persistence.js';
-import { isDecided, pendingIds, readDecision, readPendingAt } from './reads.js';
+import { dropPending, isDecided, pendingIds, readDecision, readPendingAt } from './persistence.js';
 import { dispatch, settle } from './runner.js';
 
 // The confirmations a gate holds from the store: what was pending before it started (restore),
