@@ -4,7 +4,7 @@
 // fenced kernel record in the store), puts the committed present back into the host when it is not there, runs
 // the conflict loop with the tool gate (the gate's checks, its at-most-once memory, the conflict
 // detectors on the reply), builds the record with `complete`, commits the state, the record, the
-// gate's memory of the turn and the end of the lease in one compare-and-set of the head, and
+// gate's disabled tools and the end of the lease in one compare-and-set of the head, and
 // takes a checkpoint (a snapshot record plus the checkpoint log, a kernel record).
 //
 // By hand, the same guarantees with no Parley piece: the head read from a `Map` store that keeps

@@ -208,7 +208,7 @@ export async function runTurn<
       core.committed.head = headOf(committed, core.headKey);
       done = true;
       core.synced.turnId = turnId;
-      options.gate.restore(after.gate); // the gate forgets the call ids of earlier turns, as the head did
+      options.gate.restore(after.gate); // the gate forgets the turn's call ids, as the head does
       events.emit('committed', { turnId, turn, key, ok: outcome.ok });
       const taken = await checkpoint(core, after, `turn ${turn}`);
       const { data } = plan;

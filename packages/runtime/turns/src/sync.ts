@@ -88,22 +88,22 @@ export function presentOf<TState>(head: Head): TurnCheckpoint<TState> {
 }
 
 /**
- * The host's present as a checkpoint keeps it: a copy of its state, the gate's disabled tools and
- * the gate's memory of this turn only (turn numbers only grow within a branch, so the call ids of
- * earlier turns never come back, and a rollback restores the memory of its own checkpoint).
+ * The host's present as a checkpoint keeps it: a copy of its state and the gate's disabled tools,
+ * with no remembered call. A turn's call ids are asked for only while it runs (a later turn has a
+ * higher number, a rollback's next turn too, and a turn that died is run again from the head its
+ * calls never reached), so the present keeps none, and not copying the gate's memory is a large
+ * part of what a tool call costs a turn.
  */
 export function presentNow<TState>(
   core: RunnerCore<TState>,
   turn: number,
   turnId: string,
 ): TurnCheckpoint<TState> {
-  const gate = core.gate.snapshot();
-  return {
-    turn,
-    turnId,
-    state: copyOf(core.capture()),
-    gate: { ...gate, turns: gate.turns.filter((remembered) => remembered.turn >= turn) },
-  };
+  // the gate's own list of what is disabled now (a disable whose time passed is over), copied
+  const disabled = core.gate
+    .disabled()
+    .map(({ tool, until, reason }) => ({ tool, until: { ...until }, reason }));
+  return { turn, turnId, state: copyOf(core.capture()), gate: { version: 1, turns: [], disabled } };
 }
 
 /** Puts a kept present back into the gate and the host. */

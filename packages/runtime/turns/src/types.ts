@@ -6,7 +6,8 @@ import type { TurnRefusal } from './refusals.js';
 
 /**
  * What a checkpoint (and the runner's head) holds: the turn it closes, the host's state and the
- * tool gate's memory and disabled tools.
+ * tool gate's disabled tools. `gate.turns` is empty: a turn's call ids are asked for only while it
+ * runs (records written by earlier versions may still hold that turn's calls, and are read).
  *
  * @example
  * ```ts
@@ -125,7 +126,7 @@ export interface TurnRunnerOptions<
    * keep it); {@link MAX_INPUT_LENGTH} by default. A longer one is refused `input_too_large`.
    */
   readonly maxInputLength?: number;
-  /** The tool gate that judges and executes the model's calls; its memory is checkpointed. */
+  /** The tool gate that judges and executes the model's calls; its disabled tools are checkpointed. */
   readonly gate: ToolGate<string, TContext>;
   /** The conflict loop's options (detectors, stateTools, K, policy…); a new loop runs every turn. */
   readonly loop?: Omit<ConflictLoopOptions<TView>, 'gate' | 'clock'>;
