@@ -89,10 +89,10 @@ export function presentOf<TState>(head: Head): TurnCheckpoint<TState> {
 
 /**
  * The host's present as a checkpoint keeps it: a copy of its state and the gate's disabled tools,
- * with no remembered call. A turn's call ids are asked for only while it runs (a later turn has a
- * higher number, a rollback's next turn too, and a turn that died is run again from the head its
- * calls never reached), so the present keeps none, and not copying the gate's memory is a large
- * part of what a tool call costs a turn.
+ * with no remembered call. A turn's call ids are asked for only while it runs: a later turn has a
+ * higher number, the turn after a rollback starts from a checkpoint that never held its calls (the
+ * abandoned branch's calls are forgotten, as before), and a turn that died runs again from a head
+ * its calls never reached. Not copying the gate's memory is a large part of what a tool call costs.
  */
 export function presentNow<TState>(
   core: RunnerCore<TState>,
