@@ -160,7 +160,17 @@ describe('a corrupt record of format 4', () => {
     const record = (await store.get(KEY)) as { data: { flow: Record<string, JsonValue> } };
     const { fields: _fields, ...noFields } = record.data.flow; // at confirm, the goal's answers gone
     const { createdAt: _createdAt, ...noTime } = record.data.flow;
-    for (const flow of [noFields, noTime, { ...record.data.flow, done: true }]) {
+    const history = (stored: JsonValue) => ({ ...record.data.flow, history: stored });
+    const flows = [noFields, noTime, { ...record.data.flow, done: true }];
+    // a flat history entry without its event, of no step, at no time; no list; an entry stored whole that is not one
+    const histories = [
+      ['goal', 5],
+      ['nowhere', 'submit', 5],
+      ['goal', 'submit', '5'],
+      'goal',
+      [{ from: 'goal' }],
+    ];
+    for (const flow of [...flows, ...histories.map(history)]) {
       const value = { ...record, data: { ...record.data, flow } } as JsonValue;
       await store.set(KEY, value);
       expect(await sessions.resume('s1')).toMatchObject({ ok: false, code: 'corrupt_record' });

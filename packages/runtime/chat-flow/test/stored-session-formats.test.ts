@@ -117,26 +117,4 @@ describe('the stored record (format 4)', () => {
     const resumed = await sessions.resume('s1');
     expect(resumed.ok && resumed.session.record()).toEqual(start.session.record());
   });
-
-  it.each([
-    ['a history entry without its event', { history: ['goal', 5] }],
-    ['a history entry of no step', { history: ['nowhere', 'submit', 5] }],
-    ['a history entry at no time', { history: ['goal', 'submit', '5'] }],
-    ['a history that is not a list', { history: 'goal' }],
-    ['a history entry stored whole that is not one', { history: [{ from: 'goal' }] }],
-  ])('refuses %s as corrupt_record and leaves it as it is', async (_, flow) => {
-    const { sessions, store } = setup();
-    const start = await sessions.start('s1', { data: null });
-    if (!start.ok) throw new Error(start.message);
-    await start.session.submit(GOAL);
-    start.session.close();
-    const record = (await store.get(KEY)) as { data: { flow: Record<string, JsonValue> } };
-    const value = {
-      ...record,
-      data: { ...record.data, flow: { ...record.data.flow, ...flow } },
-    } as JsonValue;
-    await store.set(KEY, value);
-    expect(await sessions.resume('s1')).toMatchObject({ ok: false, code: 'corrupt_record' });
-    expect(await store.get(KEY)).toEqual(value);
-  });
 });
