@@ -1,8 +1,11 @@
-// The stored form of a session record (format 3): the flow snapshot without the fields whose value is
-// the one a new run starts with, and the record without its `null`s. Read back whole, then checked
-// like any snapshot: leaving a field out never stands for anything a new run does not start with.
+// The stored form of a session record (format 4): the flow snapshot without the fields whose value is
+// the one a new run starts with, its history as [from, event, ms after createdAt] (each entry's `to`
+// is the next one's `from`, the last one's the state), `updatedAt` and `savedAt` left out when they
+// are the last move's time, and the record without its `null`s. Read back whole, then checked like
+// any snapshot: leaving a field out never stands for anything the record did not hold. Format 3 (the
+// previous release's) is read by its own rules: the history whole, `savedAt` always stored.
 import type { JsonValue } from '@parley/core';
-import type { FlowSnapshot } from '@parley/fsm';
+import type { FlowSnapshot, HistoryEntry } from '@parley/fsm';
 import { isRecord } from './internal/record.js';
 import type { FlowSessionRecord } from './stored-session-record.js';
 
@@ -17,28 +20,41 @@ function empty(value: unknown): boolean {
 }
 
 /**
- * @internal The stored data of `record` at revision `rev`: its flow snapshot packed, `draft`, `retry`
- * and `expiresAt` left out when `null`. Plain JSON by construction.
+ * @internal The stored data (format 4) of `record` at revision `rev`: its flow snapshot packed,
+ * `draft`, `retry` and `expiresAt` left out when `null`, `savedAt` when it is the snapshot's
+ * `updatedAt`. Plain JSON by construction.
  */
 export function packRecord(record: FlowSessionRecord<string, unknown, unknown>, rev: number): JsonValue {
-  const { id, draft, data, retry, expiresAt, savedAt } = record;
-  const out: Packed = { id, flow: packSnapshot(record.flow) };
+  const { id, flow, draft, data, retry, expiresAt, savedAt } = record;
+  const out: Packed = { id, flow: packSnapshot(flow) };
   if (draft !== null) out.draft = draft;
   out.data = data;
   if (retry !== null) out.retry = retry;
   if (expiresAt !== null) out.expiresAt = expiresAt;
-  out.savedAt = savedAt;
+  if (savedAt !== flow.updatedAt) out.savedAt = savedAt;
   out.rev = rev;
   return out as JsonValue;
 }
 
-/** @internal The fields of stored data read back whole: what was left out is what a new run has. */
-export function unpackRecord(data: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { id, flow, draft = null, data: value, retry = null, expiresAt = null, savedAt } = data;
-  return { id, flow: unpackSnapshot(flow), draft, data: value, retry, expiresAt, savedAt };
+/**
+ * @internal The fields of stored data read back whole by the rules of its `format` (4, or 3 and 2:
+ * format 2 stored everything, which format 3's rules keep as it is).
+ */
+export function unpackRecord(
+  data: Readonly<Record<string, unknown>>,
+  format: number,
+): Record<string, unknown> {
+  const { id, draft = null, data: value, retry = null, expiresAt = null } = data;
+  const flow = format === 4 ? unpackSnapshot4(data.flow) : unpackSnapshot(data.flow);
+  const savedAt =
+    format === 4 && data.savedAt === undefined && isRecord(flow) ? flow.updatedAt : data.savedAt;
+  return { id, flow, draft, data: value, retry, expiresAt, savedAt };
 }
 
-/** The snapshot less the fields a new run of its flow starts with (`done` and `status` follow `state`). */
+/**
+ * The snapshot less the fields a new run of its flow starts with (`done` and `status` follow `state`,
+ * `updatedAt` is the last move's time), its history shortened.
+ */
 function packSnapshot(snapshot: Snapshot): Packed {
   const { state, context, done, createdAt, updatedAt, deadlines, history, status } = snapshot;
   const final = state === 'done';
@@ -46,9 +62,9 @@ function packSnapshot(snapshot: Snapshot): Packed {
   if (!empty(context)) out.context = context;
   if (done !== final) out.done = done;
   out.createdAt = createdAt;
-  if (updatedAt !== createdAt) out.updatedAt = updatedAt;
+  if (updatedAt !== lastMove(history, createdAt)) out.updatedAt = updatedAt;
   if (deadlines.length > 0) out.deadlines = deadlines;
-  if (history.length > 0) out.history = history;
+  if (history.length > 0) out.history = packHistory(history, state, createdAt);
   if (status !== (final ? 'done' : 'active')) out.status = status;
   const { fields, part, attempts, mark, notices, reviews } = snapshot;
   if (!empty(fields)) out.fields = fields;
@@ -60,11 +76,65 @@ function packSnapshot(snapshot: Snapshot): Packed {
   return out;
 }
 
+/** When the run last moved: its last history entry's time, or its creation. */
+function lastMove(history: readonly unknown[], createdAt: unknown): unknown {
+  return history.length > 0
+    ? (history[history.length - 1] as { readonly at?: unknown } | null)?.at
+    : createdAt;
+}
+
 /**
- * A stored snapshot with what was left out put back (a whole one, as format 2 stored it, is kept as
- * it is); anything that is not an object is left for `flow.restore` to refuse.
+ * The history as one flat list [from, event, at − createdAt, …]: each entry's `to` is the next one's
+ * `from` (the state for the last), as in every history a flow restores. When an entry would not
+ * come back exactly (not a whole number of ms after the creation, or not a link of that chain), the
+ * entries are stored whole instead.
  */
-function unpackSnapshot(value: unknown): unknown {
+function packHistory(history: readonly HistoryEntry[], state: string, createdAt: number): unknown[] {
+  const flat: unknown[] = [];
+  for (let k = 0; k < history.length; k++) {
+    const { from, to, event, at } = history[k] as HistoryEntry;
+    const ms = at - createdAt;
+    if (!(Number.isSafeInteger(ms) && createdAt + ms === at && to === (history[k + 1]?.from ?? state))) {
+      return history as unknown[];
+    }
+    flat.push(from, event, ms);
+  }
+  return flat;
+}
+
+/**
+ * A stored snapshot of format 4 with what was left out put back: a history of entries stored whole
+ * is kept as it is, a flat one is read as [from, event, ms after createdAt] triples, each `to` the
+ * next `from` or the state; anything else is left as it is for `flow.restore` to refuse.
+ */
+function unpackSnapshot4(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const { history, state, createdAt } = value;
+  if (!Array.isArray(history) || typeof createdAt !== 'number') return unpackSnapshot(value);
+  let whole: unknown[] = history;
+  if (!isRecord(history[0]) && history.length % 3 === 0) {
+    whole = [];
+    for (let k = 0; k < history.length; k += 3) {
+      const ms: unknown = history[k + 2];
+      const at = typeof ms === 'number' ? createdAt + ms : null;
+      whole.push({
+        from: history[k],
+        to: k + 3 < history.length ? history[k + 3] : state,
+        event: history[k + 1],
+        at,
+      });
+    }
+  }
+  const updatedAt = value.updatedAt === undefined ? lastMove(whole, createdAt) : value.updatedAt;
+  return unpackSnapshot(value, whole, updatedAt);
+}
+
+/**
+ * A stored snapshot of format 3 with what was left out put back (a whole one, as format 2 stored it,
+ * is kept as it is); anything that is not an object is left for `flow.restore` to refuse. Format 4
+ * passes its history and `updatedAt` read back.
+ */
+function unpackSnapshot(value: unknown, history?: unknown, updated?: unknown): unknown {
   if (!isRecord(value)) return value;
   const { machine, version, state, createdAt } = value;
   const final = state === 'done';
@@ -77,9 +147,9 @@ function unpackSnapshot(value: unknown): unknown {
     context: or(value.context, {}),
     done: or(value.done, final),
     createdAt,
-    updatedAt: or(value.updatedAt, createdAt),
+    updatedAt: or(updated ?? value.updatedAt, createdAt),
     deadlines: or(value.deadlines, []),
-    history: or(value.history, []),
+    history: or(history ?? value.history, []),
     status: or(value.status, final ? 'done' : 'active'),
     fields: or(value.fields, {}),
     part: or(value.part, 0),

@@ -1,5 +1,5 @@
-// Reading a stored session: through the kernel, and a record of format 2 (the previous release) as
-// the committed record it becomes on the next write (format 3, one compare-and-set on its version).
+// Reading a stored session: through the kernel, and a record of format 3 or 2 (earlier releases) as
+// the committed record it becomes on the next write (format 4, one compare-and-set on its version).
 import {
   type Committed,
   isParleyError,
@@ -11,28 +11,29 @@ import {
   type StoreEntry,
 } from '@parley/core';
 import { isRecord } from './internal/record.js';
-import { FLOW_SESSION_KIND, FORMER_SESSION_RECORD_FORMAT } from './stored-session-record.js';
+import { FLOW_SESSION_KIND, FORMER_SESSION_RECORD_FORMATS } from './stored-session-record.js';
 
 /**
- * @internal The committed record at `key` (`undefined`: none), or why it cannot be read. A record of
- * format 2 under another owner's lease valid at `now()` is refused `lease_held`: only its holder
- * changes it, and this release writes it only as format 3, so it waits until the lease is given back.
+ * @internal The committed record at `key` (`undefined`: none), or why it cannot be read; a former
+ * record is decoded by `former`. A record of a former format under another owner's lease valid at
+ * `now()` is refused `lease_held`: only its holder changes it, and this release writes it only as
+ * format 4, so it waits until the lease is given back.
  */
 export async function readSession<T>(
   kernel: Kernel,
   store: Store,
   key: string,
-  codec: RecordCodec<T>,
+  codecs: { readonly codec: RecordCodec<T>; readonly former: RecordCodec<T> },
   now: () => number,
 ): Promise<Committed<T> | undefined | KernelRefusal> {
   try {
-    return await kernel.read(key, codec);
+    return await kernel.read(key, codecs.codec);
   } catch (error) {
     for (const code of ['corrupt_record', 'record_version', 'store_failed'] as const) {
       if (!isParleyError(error, code)) continue;
       const refused: KernelRefusal = { ok: false, code, message: error.message, key };
       if (code !== 'record_version') return refused;
-      const former = await formerSession(store, key, codec, refused);
+      const former = await formerSession(store, key, codecs.former, refused);
       const lease = 'ok' in former ? null : former.lease;
       if (lease === null || now() >= lease.expiresAt) return former;
       const message = `${key} is leased by ${lease.owner} until ${lease.expiresAt}`;
@@ -43,14 +44,14 @@ export async function readSession<T>(
 }
 
 /**
- * @internal The session record of format 2 at `key` as a committed record of `codec` (its lease,
- * fence and deadline as stored: the next write lands only on this version, under the same guard);
- * `refused` when the key holds no such record.
+ * @internal The session record of a former format (3 or 2) at `key` as a committed record, its data
+ * read by `former` (its lease, fence and deadline as stored: the next write lands only on this
+ * version, under the same guard); `refused` when the key holds no such record.
  */
 export async function formerSession<T>(
   store: Store,
   key: string,
-  codec: RecordCodec<T>,
+  former: RecordCodec<T>,
   refused: KernelRefusal,
 ): Promise<Committed<T> | KernelRefusal> {
   let entry: StoreEntry | undefined;
@@ -62,7 +63,8 @@ export async function formerSession<T>(
   }
   const stored = entry?.value;
   if (entry === undefined || !isRecord(stored)) return refused;
-  if (stored.kind !== FLOW_SESSION_KIND || stored.version !== FORMER_SESSION_RECORD_FORMAT) return refused;
+  if (stored.kind !== FLOW_SESSION_KIND || !FORMER_SESSION_RECORD_FORMATS.includes(stored.version as number))
+    return refused;
   const corrupt = (why: string): KernelRefusal => ({
     ok: false,
     code: 'corrupt_record',
@@ -75,8 +77,8 @@ export async function formerSession<T>(
     return corrupt('lease or fence malformed');
   }
   if (deadlineAt !== null && !Number.isFinite(deadlineAt)) return corrupt('deadlineAt malformed');
-  const value = codec.decode(stored.data);
-  if (value === undefined) return corrupt(`data is not a valid ${codec.kind}`);
+  const value = former.decode(stored.data);
+  if (value === undefined) return corrupt(`data is not a valid ${former.kind}`);
   // every part checked above
   return { key, value, storeVersion: entry.version, lease, fence, deadlineAt } as Committed<T>;
 }

@@ -10,13 +10,16 @@ import { isRecord } from './internal/record.js';
  * ```ts
  * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/chat-flow';
  *
- * console.log(FLOW_SESSION_RECORD_FORMAT); // 3
+ * console.log(FLOW_SESSION_RECORD_FORMAT); // 4
  * ```
  */
-export const FLOW_SESSION_RECORD_FORMAT = 3;
+export const FLOW_SESSION_RECORD_FORMAT = 4;
 
-/** @internal The format before 3 (the whole flow snapshot stored), still read and written back as 3. */
-export const FORMER_SESSION_RECORD_FORMAT = 2;
+/**
+ * @internal The formats before 4 still read (3: the snapshot without what a new run has; 2: the whole
+ * snapshot), each written back as 4 by its next write.
+ */
+export const FORMER_SESSION_RECORD_FORMATS: readonly number[] = [3, 2];
 
 /** @internal The kind of a stored flow session's kernel record. */
 export const FLOW_SESSION_KIND = 'parley.fsm.session';

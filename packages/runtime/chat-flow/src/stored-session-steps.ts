@@ -26,20 +26,23 @@ export type SessionSlot<TStep extends string, TContext, TData> =
  * through `flow.restore`) each time it is read from the store; a handle's writes and the giving back
  * of its lease name the version it committed (the kernel's basis) and read nothing, so a turn reads
  * the record once, when it takes the lease. (Remembering decoded records by their JSON text, as it
- * did when a turn read the record three times, cost more than the checks it saved.)
+ * did when a turn read the record three times, cost more than the checks it saved.) `format` is the
+ * rules the data is read by: a codec of format 3 reads a former record (formats 3 and 2); whatever
+ * the codec, it writes format 4.
  */
 export function sessionCodec<TStep extends string, TContext, TData>(
   flow: Flow<TStep, TContext>,
   dataSchema: StandardSchemaV1 | undefined,
+  format: number = FLOW_SESSION_RECORD_FORMAT,
 ): RecordCodec<SessionSlot<TStep, TContext, TData>> {
   type Slot = SessionSlot<TStep, TContext, TData>;
   return {
     kind: FLOW_SESSION_KIND,
-    version: FLOW_SESSION_RECORD_FORMAT,
+    version: format,
     decode(data) {
       if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
       const rev = data.rev as number; // checked just above
-      const fields = unpackRecord(data); // format 3 leaves out what a new run has; format 2 stored it all
+      const fields = unpackRecord(data, format); // what format 4 or 3 left out put back (2 stored it all)
       const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
       // the data was read from the store: plain JSON
       const slot: Slot =

@@ -123,6 +123,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const owner = options.owner ?? createOwnerId('fsm-sessions');
   const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
+  const codecs = { codec, former: sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, 3) };
   const settings = handleSettings<TStep, TContext, TData>(options, kernel, codec, clock);
   const create = createStep<TStep, TContext, TData>(flow, settings.idleTimeoutMs);
   let events: Emitter<FlowSessionStoreEvents> | undefined;
@@ -151,9 +152,9 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return refuse(id, sessionCodeOf(refused.code), refused.message);
   }
 
-  /** A start refused `record_version`: a session of format 2 stored there exists; anything else is the kernel's. */
+  /** A start refused `record_version`: a session of format 3 or 2 stored there exists; anything else is the kernel's. */
   async function refuseFormer(id: string, key: string, done: KernelRefusal): Promise<FlowSessionRefusal> {
-    const former = await formerSession(store, key, codec, done);
+    const former = await formerSession(store, key, codecs.former, done);
     if (!('storeVersion' in former)) return refuseKernel(id, former);
     return refuse(id, 'exists', `a session ${id} is already stored`, { version: former.storeVersion });
   }
@@ -188,7 +189,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
       });
     },
     async resume(id) {
-      const found = await readSession(kernel, store, prefix + id, codec, () => clock.now()); // format 2 too
+      const found = await readSession(kernel, store, prefix + id, codecs, () => clock.now()); // formats 3 and 2 too
       if (found !== undefined && 'ok' in found) return refuseKernel(id, found);
       const checked = check(found?.value, id, clock.now());
       if (!checked.ok || found === undefined) {

@@ -1,7 +1,8 @@
-// The stored record's format 3: the flow snapshot is stored without the fields whose value is the
-// one a new run starts with (read back whole and checked like any snapshot); a record of format 2
-// (the whole snapshot, written by the previous release) is still read and written back as format 3;
-// a corrupt record of either format is refused and left as it is; a later format is foreign.
+// The stored record's format 4: the flow snapshot is stored without the fields whose value is the
+// one a new run starts with, its history as flat [from, event, ms after createdAt] triples (read back whole and
+// checked like any snapshot); a record of format 2 (the whole snapshot) is still read and written
+// back as format 4; a corrupt record is refused and left as it is; a later format is foreign.
+// Format 3 records: stored-session-formats.test.ts.
 import { createManualClock, createMemoryStore, type JsonValue } from '@parley/core';
 import { defineFlow } from '@parley/fsm';
 import { describe, expect, it } from 'vitest';
@@ -35,20 +36,19 @@ function withFlow(record: { readonly data: { readonly flow: object } }, patch: R
   return { ...record, data: { ...record.data, flow: { ...record.data.flow, ...patch } } } as JsonValue;
 }
 
-describe('the stored record (format 3)', () => {
+describe('the stored record (format 4)', () => {
   it('leaves out of the flow snapshot what a new run starts with, and reads it back whole', async () => {
     const { sessions, store, clock } = setup();
     const start = await sessions.start('s1', { data: { user: 'ann' } });
     if (!start.ok) throw new Error(start.message);
-    expect(FLOW_SESSION_RECORD_FORMAT).toBe(3);
+    expect(FLOW_SESSION_RECORD_FORMAT).toBe(4);
     expect(await store.get(KEY)).toEqual({
       kind: 'parley.fsm.session',
-      version: 3,
+      version: 4,
       data: {
         id: 's1',
         flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 1_000_000 },
         data: { user: 'ann' },
-        savedAt: 1_000_000,
         rev: 1,
       },
       ...{ lease: null, fence: 0, deadlineAt: null },
@@ -57,8 +57,8 @@ describe('the stored record (format 3)', () => {
     await start.session.submit(GOAL);
     expect((await store.get(KEY)) as JsonValue).toEqual({
       ...FORMAT_2,
-      version: 3,
-      data: format3Of(FORMAT_2),
+      version: 4,
+      data: format4Of(FORMAT_2),
     });
     const resumed = await sessions.resume('s1');
     if (!resumed.ok) throw new Error(resumed.message);
@@ -87,7 +87,7 @@ describe('the stored record (format 3)', () => {
 });
 
 describe('a record of format 2 (the whole snapshot)', () => {
-  it('is read, and its next write stores it as format 3', async () => {
+  it('is read, and its next write stores it as format 4', async () => {
     const { sessions, store } = setup();
     await store.set(KEY, FORMAT_2 as unknown as JsonValue);
     const resumed = await sessions.resume('s1');
@@ -96,7 +96,7 @@ describe('a record of format 2 (the whole snapshot)', () => {
     const answer = await resumed.session.submit({ confirm: 'YES' });
     expect(answer).toMatchObject({ ok: true, result: { ok: true, next: 'close' } });
     const stored = (await store.get(KEY)) as { version: number; data: { rev: number; flow: object } };
-    expect(stored).toMatchObject({ version: 3, data: { rev: 3, flow: { state: 'close' } } });
+    expect(stored).toMatchObject({ version: 4, data: { rev: 3, flow: { state: 'close' } } });
     expect(stored.data.flow).not.toHaveProperty('reviews');
   });
 
@@ -112,7 +112,7 @@ describe('a record of format 2 (the whole snapshot)', () => {
     if (!resumed.ok) throw new Error(resumed.message);
     expect(await resumed.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     const stored = (await store.get(KEY)) as { version: number; fence: number; lease: { token: number } };
-    expect(stored).toMatchObject({ version: 3, fence: 5, lease: { token: 5 } }); // the fence goes on
+    expect(stored).toMatchObject({ version: 4, fence: 5, lease: { token: 5 } }); // the fence goes on
   });
 
   it('is a stored session to start: refused exists and left as it is', async () => {
@@ -150,7 +150,7 @@ describe('a record of format 2 (the whole snapshot)', () => {
   });
 });
 
-describe('a corrupt record of format 3', () => {
+describe('a corrupt record of format 4', () => {
   it('is refused: what is left out is not a licence to leave out what the flow needs', async () => {
     const { sessions, store } = setup();
     const start = await sessions.start('s1', { data: null });
@@ -160,7 +160,17 @@ describe('a corrupt record of format 3', () => {
     const record = (await store.get(KEY)) as { data: { flow: Record<string, JsonValue> } };
     const { fields: _fields, ...noFields } = record.data.flow; // at confirm, the goal's answers gone
     const { createdAt: _createdAt, ...noTime } = record.data.flow;
-    for (const flow of [noFields, noTime, { ...record.data.flow, done: true }]) {
+    const history = (stored: JsonValue) => ({ ...record.data.flow, history: stored });
+    const flows = [noFields, noTime, { ...record.data.flow, done: true }];
+    // a flat history entry without its event, of no step, at no time; no list; an entry stored whole that is not one
+    const histories = [
+      ['goal', 5],
+      ['nowhere', 'submit', 5],
+      ['goal', 'submit', '5'],
+      'goal',
+      [{ from: 'goal' }],
+    ];
+    for (const flow of [...flows, ...histories.map(history)]) {
       const value = { ...record, data: { ...record.data, flow } } as JsonValue;
       await store.set(KEY, value);
       expect(await sessions.resume('s1')).toMatchObject({ ok: false, code: 'corrupt_record' });
@@ -253,15 +263,18 @@ describe('every field a run can hold', () => {
   });
 });
 
-/** The data of a format-2 record as format 3 stores it: what a new run starts with left out. */
-function format3Of(record: typeof FORMAT_2): JsonValue {
-  const { id, flow, data, savedAt, rev } = record.data;
-  const { machine, version, state, createdAt, updatedAt, history, fields } = flow;
+/**
+ * The data of a format-2 record as format 4 stores it: what a new run starts with left out, the
+ * history as flat [from, event, ms after createdAt] triples, `updatedAt` and `savedAt` (the last move's time).
+ */
+function format4Of(record: typeof FORMAT_2): JsonValue {
+  const { id, flow, data, rev } = record.data;
+  const { machine, version, state, createdAt, fields } = flow;
+  const history = ['goal', 'submit', 5];
   return {
     id,
-    flow: { machine, version, state, createdAt, updatedAt, history, fields },
+    flow: { machine, version, state, createdAt, history, fields },
     data,
-    savedAt,
     rev,
   } as unknown as JsonValue;
 }

@@ -61,7 +61,7 @@ describe('another kind of kernel record under the session key', () => {
   it('refuses a session record of another kernel format as foreign_version', async () => {
     const { env } = await tampered({});
     const record = (await env.store.get(KEY)) as Record<string, JsonValue>;
-    await env.store.set(KEY, { ...record, version: 4 }); // a later release's
+    await env.store.set(KEY, { ...record, version: 5 }); // a later release's
     expect(await env.sessions.resume('s1')).toMatchObject({ ok: false, code: 'foreign_version' });
   });
 });

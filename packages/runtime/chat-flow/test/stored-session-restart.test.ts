@@ -145,7 +145,7 @@ describe('records that cannot be resumed', () => {
   });
 
   it('refuses a kernel record of another record format as foreign_version', async () => {
-    expect((await stored({}, { version: 4 })).result).toMatchObject({ ok: false, code: 'foreign_version' });
+    expect((await stored({}, { version: 5 })).result).toMatchObject({ ok: false, code: 'foreign_version' });
   });
 
   it.each([

@@ -14,7 +14,7 @@ describe('start', () => {
     const { sessions, store } = await started();
     expect(await store.get('flow-session:s1')).toMatchObject({
       kind: 'parley.fsm.session',
-      version: 3,
+      version: 4,
       data: { rev: 1, id: 's1', flow: { state: 'goal' } },
       lease: null,
     });
