@@ -15,7 +15,16 @@ export interface Extra {
   version: number | null;
   /** A store write of this record is in flight: watch notifications are ours, not news. */
   busy: boolean;
+  /** The creation time, when `createdIn` cannot hold it (see {@link Outgoing}). */
+  createdAt: number | undefined;
 }
+
+/**
+ * What outgoing records keep their creation time from: read from the system clock within 24 days of
+ * it, a time is a small integer away, which a field holds unboxed (an epoch-ms time costs a boxed
+ * number, 16 bytes, per record).
+ */
+const EPOCH = Date.now();
 
 /**
  * The fields both sides track. Flat and small: times after `createdAt` are kept as offsets, which
@@ -31,6 +40,7 @@ abstract class TrackedRecord {
   deadlineIn: number;
   /** ms from `createdAt` to the latest deadline progress may reach. */
   readonly maxIn: number;
+  abstract readonly createdAt: number;
 
   constructor(
     readonly id: string,
@@ -39,7 +49,7 @@ abstract class TrackedRecord {
     readonly to: string,
     /** Released (undefined) once the record is dropped from the audit ring. */
     public payload: unknown,
-    readonly createdAt: number,
+    createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
     public human: boolean,
@@ -66,6 +76,12 @@ export class Outgoing extends TrackedRecord {
   /** Settles the request's promise; a failure is passed as a rejected promise (one slot, not two). */
   resolve: ((reply: Reply | Promise<never>) => void) | undefined = undefined;
   extra: Extra | undefined = undefined;
+  /**
+   * `createdAt` as a 32-bit integer offset from {@link EPOCH} when it is one and gives the time back
+   * exactly; else the time itself when that is not a 32-bit integer (the two cannot be confused);
+   * else NaN, and `extra` holds the time (a test clock near 0, say).
+   */
+  declare private readonly createdIn: number;
 
   constructor(
     id: string,
@@ -80,17 +96,53 @@ export class Outgoing extends TrackedRecord {
     human: boolean,
   ) {
     super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt, human);
+    const since = createdAt - EPOCH;
+    if ((since | 0) === since && since + EPOCH === createdAt) this.createdIn = since | 0;
+    else if ((createdAt | 0) !== createdAt && !Number.isNaN(createdAt)) this.createdIn = createdAt;
+    else {
+      this.createdIn = Number.NaN;
+      extraOf(this).createdAt = createdAt;
+    }
+  }
+
+  get createdAt(): number {
+    const kept = this.createdIn;
+    if ((kept | 0) === kept) return EPOCH + kept;
+    return Number.isNaN(kept) ? ((this.extra as Extra).createdAt as number) : kept;
   }
 }
 
 /** A request this correlator received and must answer. Kept in memory only. */
-export class Incoming extends TrackedRecord {}
+export class Incoming extends TrackedRecord {
+  declare readonly createdAt: number;
+
+  constructor(
+    id: string,
+    protocol: Protocol,
+    from: string,
+    to: string,
+    payload: unknown,
+    createdAt: number,
+    deadlineAt: number,
+    maxDeadlineAt: number,
+    human: boolean,
+  ) {
+    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt, human);
+    this.createdAt = createdAt;
+  }
+}
 
 export type AnyRecord = Outgoing | Incoming;
 
 /** The side information of a record, created on first use. */
 export function extraOf(record: Outgoing): Extra {
-  record.extra ??= { signal: undefined, offAbort: undefined, version: null, busy: false };
+  record.extra ??= {
+    signal: undefined,
+    offAbort: undefined,
+    version: null,
+    busy: false,
+    createdAt: undefined,
+  };
   return record.extra;
 }
 
