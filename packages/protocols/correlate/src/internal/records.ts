@@ -1,7 +1,7 @@
 import type { DeadlineHandle } from '@parley/core';
 import type { RequestState } from '@parley/fsm';
 import type { Protocol } from '../protocol.js';
-import type { Reply, TrackedRequest } from '../request-types.js';
+import type { Reply } from '../request-types.js';
 
 /**
  * What a record needs only now and then: an abort listener, or the version of its stored copy.
@@ -41,6 +41,8 @@ abstract class TrackedRecord {
   /** ms from `createdAt` to the latest deadline progress may reach. */
   readonly maxIn: number;
   abstract readonly createdAt: number;
+  /** Whether the request waits on a person (its deadline then uses the human timeout). */
+  abstract human: boolean;
 
   constructor(
     readonly id: string,
@@ -52,7 +54,6 @@ abstract class TrackedRecord {
     createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
-    public human: boolean,
   ) {
     this.deadlineIn = deadlineAt - createdAt;
     this.maxIn = maxDeadlineAt - createdAt;
@@ -82,6 +83,8 @@ export class Outgoing extends TrackedRecord {
    * else NaN, and `extra` holds the time (a test clock near 0, say).
    */
   declare private readonly createdIn: number;
+  /** `timeoutMs` (always above 0), negated while the request waits on a person: two fields in one slot. */
+  declare private timing: number;
 
   constructor(
     id: string,
@@ -92,10 +95,11 @@ export class Outgoing extends TrackedRecord {
     createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
-    readonly timeoutMs: number,
+    timeoutMs: number,
     human: boolean,
   ) {
-    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt, human);
+    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt);
+    this.timing = human ? -timeoutMs : timeoutMs;
     const since = createdAt - EPOCH;
     if ((since | 0) === since && since + EPOCH === createdAt) this.createdIn = since | 0;
     else if ((createdAt | 0) !== createdAt && !Number.isNaN(createdAt)) this.createdIn = createdAt;
@@ -110,11 +114,25 @@ export class Outgoing extends TrackedRecord {
     if ((kept | 0) === kept) return EPOCH + kept;
     return Number.isNaN(kept) ? ((this.extra as Extra).createdAt as number) : kept;
   }
+
+  /** The request's own timeout, which progress extends the deadline by. */
+  get timeoutMs(): number {
+    return Math.abs(this.timing);
+  }
+
+  get human(): boolean {
+    return this.timing < 0;
+  }
+
+  set human(human: boolean) {
+    this.timing = human ? -Math.abs(this.timing) : Math.abs(this.timing);
+  }
 }
 
 /** A request this correlator received and must answer. Kept in memory only. */
 export class Incoming extends TrackedRecord {
   declare readonly createdAt: number;
+  declare human: boolean;
 
   constructor(
     id: string,
@@ -127,8 +145,9 @@ export class Incoming extends TrackedRecord {
     maxDeadlineAt: number,
     human: boolean,
   ) {
-    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt, human);
+    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt);
     this.createdAt = createdAt;
+    this.human = human;
   }
 }
 
@@ -144,39 +163,6 @@ export function extraOf(record: Outgoing): Extra {
     createdAt: undefined,
   };
   return record.extra;
-}
-
-export function toTracked(record: AnyRecord): TrackedRequest {
-  const tracked: { -readonly [K in keyof TrackedRequest]: TrackedRequest[K] } = {
-    id: record.id,
-    protocol: record.protocol.name,
-    role: record instanceof Outgoing ? 'requester' : 'responder',
-    from: record.from,
-    to: record.to,
-    state: record.state,
-    payload: record.payload,
-    createdAt: record.createdAt,
-    deadlineAt: record.deadlineAt,
-    maxDeadlineAt: record.maxDeadlineAt,
-    waitingOnHuman: record.human,
-  };
-  if (record.response !== undefined) tracked.response = record.response;
-  if (record.reason !== undefined) tracked.reason = record.reason;
-  if (record.state !== 'pending') tracked.settledAt = record.settledAt;
-  return tracked;
-}
-
-export function toReply(record: Outgoing): Reply {
-  return {
-    requestId: record.id,
-    protocol: record.protocol.name,
-    state: record.state === 'approved' ? 'approved' : 'rejected',
-    approved: record.state === 'approved',
-    response: record.response,
-    reason: record.reason,
-    from: record.to,
-    settledAt: record.settledAt,
-  };
 }
 
 /**
