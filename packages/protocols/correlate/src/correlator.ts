@@ -6,7 +6,7 @@ import type { Correlator, CorrelatorEvents, CorrelatorOptions } from './types.js
 import type { Shared } from './internal/context.js';
 import { listRequests, statsOf } from './internal/listing.js';
 import { checkCorrelatorOptions } from './internal/options.js';
-import { toTracked } from './internal/records.js';
+import { toTracked } from './internal/views.js';
 import { createRequester } from './internal/requester.js';
 import { createResponder } from './internal/responder.js';
 import { handlerFailed, routeMessage } from './internal/route.js';

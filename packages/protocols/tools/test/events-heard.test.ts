@@ -34,6 +34,17 @@ describe('tool gate events, heard or not', () => {
     expect(refused).toHaveLength(1);
   });
 
+  it('keeps telling a listener when another one leaves twice', async () => {
+    const { gate } = setup();
+    const stopFirst = gate.on('executed', () => {});
+    stopFirst();
+    stopFirst(); // a second stop is a no-op: it does not count the listener that follows as gone
+    const executed: string[] = [];
+    gate.on('executed', (event) => executed.push(event.call.id));
+    await gate.process([moveCall('call_001')], { turn: 1, context: EXPLORING });
+    expect(executed).toEqual(['call_001']);
+  });
+
   it('does not announce a replayed call again, heard or not', async () => {
     const { gate } = setup();
     const executed: ToolGateEvents['executed'][] = [];

@@ -3,7 +3,8 @@ import type { RequestMessage } from '../messages.js';
 import type { Protocol } from '../protocol.js';
 import type { CorrelateRefusal, ReceiveResult } from '../receive-result.js';
 import type { Shared } from './context.js';
-import { Incoming, type Tracker, toTracked } from './records.js';
+import { Incoming, type Tracker } from './records.js';
+import { toTracked } from './views.js';
 
 /**
  * Admits a request whose payload was checked, unless its id is in use, its payload is invalid, it

@@ -1,7 +1,8 @@
 import type { CorrelateRefusalCode } from '../errors.js';
 import type { ListFilter, TrackedRequest } from '../request-types.js';
 import type { CorrelatorStats } from '../types.js';
-import { type Outgoing, type Tracker, toTracked } from './records.js';
+import type { Outgoing, Tracker } from './records.js';
+import { toTracked } from './views.js';
 import type { Responder } from './responder.js';
 
 /** The requests of both sides of a correlator that pass `filter`: sent ones first (pending, then settled). */

@@ -1,7 +1,8 @@
 import type { RequestEvent, RequestState } from '@parley/fsm';
 import { CorrelateError } from '../errors.js';
 import type { Shared } from './context.js';
-import { extraOf, type Outgoing, toReply, toTracked, type Tracker } from './records.js';
+import { extraOf, type Outgoing, type Tracker } from './records.js';
+import { toReply, toTracked } from './views.js';
 import { isPromise } from './util.js';
 import type { Waiters } from './waiters.js';
 

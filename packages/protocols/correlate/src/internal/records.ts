@@ -1,7 +1,7 @@
 import type { DeadlineHandle } from '@parley/core';
 import type { RequestState } from '@parley/fsm';
 import type { Protocol } from '../protocol.js';
-import type { Reply, TrackedRequest } from '../request-types.js';
+import type { Reply } from '../request-types.js';
 
 /**
  * What a record needs only now and then: an abort listener, or the version of its stored copy.
@@ -15,7 +15,16 @@ export interface Extra {
   version: number | null;
   /** A store write of this record is in flight: watch notifications are ours, not news. */
   busy: boolean;
+  /** The creation time, when `createdIn` cannot hold it (see {@link Outgoing}). */
+  createdAt: number | undefined;
 }
+
+/**
+ * What outgoing records keep their creation time from: read from the system clock within 24 days of
+ * it, a time is a small integer away, which a field holds unboxed (an epoch-ms time costs a boxed
+ * number, 16 bytes, per record).
+ */
+const EPOCH = Date.now();
 
 /**
  * The fields both sides track. Flat and small: times after `createdAt` are kept as offsets, which
@@ -31,6 +40,9 @@ abstract class TrackedRecord {
   deadlineIn: number;
   /** ms from `createdAt` to the latest deadline progress may reach. */
   readonly maxIn: number;
+  abstract readonly createdAt: number;
+  /** Whether the request waits on a person (its deadline then uses the human timeout). */
+  abstract human: boolean;
 
   constructor(
     readonly id: string,
@@ -39,10 +51,9 @@ abstract class TrackedRecord {
     readonly to: string,
     /** Released (undefined) once the record is dropped from the audit ring. */
     public payload: unknown,
-    readonly createdAt: number,
+    createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
-    public human: boolean,
   ) {
     this.deadlineIn = deadlineAt - createdAt;
     this.maxIn = maxDeadlineAt - createdAt;
@@ -66,6 +77,14 @@ export class Outgoing extends TrackedRecord {
   /** Settles the request's promise; a failure is passed as a rejected promise (one slot, not two). */
   resolve: ((reply: Reply | Promise<never>) => void) | undefined = undefined;
   extra: Extra | undefined = undefined;
+  /**
+   * `createdAt` as a 32-bit integer offset from {@link EPOCH} when it is one and gives the time back
+   * exactly; else the time itself when that is not a 32-bit integer (the two cannot be confused);
+   * else NaN, and `extra` holds the time (a test clock near 0, say).
+   */
+  declare private readonly createdIn: number;
+  /** `timeoutMs` (always above 0), negated while the request waits on a person: two fields in one slot. */
+  declare private timing: number;
 
   constructor(
     id: string,
@@ -76,55 +95,74 @@ export class Outgoing extends TrackedRecord {
     createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
-    readonly timeoutMs: number,
+    timeoutMs: number,
     human: boolean,
   ) {
-    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt, human);
+    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt);
+    this.timing = human ? -timeoutMs : timeoutMs;
+    const since = createdAt - EPOCH;
+    if ((since | 0) === since && since + EPOCH === createdAt) this.createdIn = since | 0;
+    else if ((createdAt | 0) !== createdAt && !Number.isNaN(createdAt)) this.createdIn = createdAt;
+    else {
+      this.createdIn = Number.NaN;
+      extraOf(this).createdAt = createdAt;
+    }
+  }
+
+  get createdAt(): number {
+    const kept = this.createdIn;
+    if ((kept | 0) === kept) return EPOCH + kept;
+    return Number.isNaN(kept) ? ((this.extra as Extra).createdAt as number) : kept;
+  }
+
+  /** The request's own timeout, which progress extends the deadline by. */
+  get timeoutMs(): number {
+    return Math.abs(this.timing);
+  }
+
+  get human(): boolean {
+    return this.timing < 0;
+  }
+
+  set human(human: boolean) {
+    this.timing = human ? -Math.abs(this.timing) : Math.abs(this.timing);
   }
 }
 
 /** A request this correlator received and must answer. Kept in memory only. */
-export class Incoming extends TrackedRecord {}
+export class Incoming extends TrackedRecord {
+  declare readonly createdAt: number;
+  declare human: boolean;
+
+  constructor(
+    id: string,
+    protocol: Protocol,
+    from: string,
+    to: string,
+    payload: unknown,
+    createdAt: number,
+    deadlineAt: number,
+    maxDeadlineAt: number,
+    human: boolean,
+  ) {
+    super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt);
+    this.createdAt = createdAt;
+    this.human = human;
+  }
+}
 
 export type AnyRecord = Outgoing | Incoming;
 
 /** The side information of a record, created on first use. */
 export function extraOf(record: Outgoing): Extra {
-  record.extra ??= { signal: undefined, offAbort: undefined, version: null, busy: false };
+  record.extra ??= {
+    signal: undefined,
+    offAbort: undefined,
+    version: null,
+    busy: false,
+    createdAt: undefined,
+  };
   return record.extra;
-}
-
-export function toTracked(record: AnyRecord): TrackedRequest {
-  const tracked: { -readonly [K in keyof TrackedRequest]: TrackedRequest[K] } = {
-    id: record.id,
-    protocol: record.protocol.name,
-    role: record instanceof Outgoing ? 'requester' : 'responder',
-    from: record.from,
-    to: record.to,
-    state: record.state,
-    payload: record.payload,
-    createdAt: record.createdAt,
-    deadlineAt: record.deadlineAt,
-    maxDeadlineAt: record.maxDeadlineAt,
-    waitingOnHuman: record.human,
-  };
-  if (record.response !== undefined) tracked.response = record.response;
-  if (record.reason !== undefined) tracked.reason = record.reason;
-  if (record.state !== 'pending') tracked.settledAt = record.settledAt;
-  return tracked;
-}
-
-export function toReply(record: Outgoing): Reply {
-  return {
-    requestId: record.id,
-    protocol: record.protocol.name,
-    state: record.state === 'approved' ? 'approved' : 'rejected',
-    approved: record.state === 'approved',
-    response: record.response,
-    reason: record.reason,
-    from: record.to,
-    settledAt: record.settledAt,
-  };
 }
 
 /**

@@ -6,7 +6,8 @@ import { eventAt } from '../request-step.js';
 import { about, admitRequest } from './admit.js';
 import { checkedResponse, pendingOrThrow, sendOrThrow } from './answer.js';
 import type { Shared } from './context.js';
-import { type Incoming, Tracker, toTracked } from './records.js';
+import { type Incoming, Tracker } from './records.js';
+import { toTracked } from './views.js';
 import { check, isPromise, nextState } from './util.js';
 
 export interface Responder {

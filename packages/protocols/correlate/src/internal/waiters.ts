@@ -2,7 +2,8 @@ import { CorrelateError } from '../errors.js';
 import type { Reply, TrackedRequest } from '../request-types.js';
 import type { Shared } from './context.js';
 import type { Durable } from './durable-types.js';
-import { type Outgoing, toReply, toTracked, type Tracker } from './records.js';
+import type { Outgoing, Tracker } from './records.js';
+import { toReply, toTracked } from './views.js';
 import { isThenable } from './util.js';
 
 type Handler = (request: TrackedRequest) => unknown;

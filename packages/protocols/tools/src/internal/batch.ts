@@ -7,6 +7,7 @@ import type { CallHandler, CallHandlerOptions } from './calls.js';
 import { checkRun } from './options.js';
 import { refuse } from './refuse.js';
 import type { Runtime, Settled } from './runtime.js';
+import { isPromise } from './promise.js';
 
 // A batch's answer as its calls settle: in order, with an event for each call.
 
@@ -108,14 +109,14 @@ export function processBatch<TContext>(
     const repeated = repeatedIds(calls);
     if (calls.length === 1) {
       const settled = handle(calls[0], 0, repeated, run, batch);
-      return settled instanceof Promise
+      return isPromise(settled)
         ? finishBatch(processor, settled, 0, calls, repeated, run, batch, collecting())
         : Promise.resolve(alone(settled, run.turn, processor));
     }
     const answer = collecting();
     for (let index = 0; index < calls.length; index++) {
       const settled = handle(calls[index], index, repeated, run, batch);
-      if (settled instanceof Promise)
+      if (isPromise(settled))
         return finishBatch(processor, settled, index, calls, repeated, run, batch, answer);
       collect(settled, run.turn, answer, processor);
     }

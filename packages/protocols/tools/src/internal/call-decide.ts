@@ -10,6 +10,7 @@ import type { StoredLookup } from './remembered.js';
 import { refuse } from './refuse.js';
 import type { CallBase, CheckedCall, Runtime, Settled } from './runtime.js';
 import type { StoredAnswers } from './stored.js';
+import { isPromise } from './promise.js';
 
 /** A call being judged; `ended` settles when it is done, made only when another call waits for it. */
 export interface Inflight {
@@ -84,7 +85,7 @@ export function decide<TContext>(
     memory.unreserve(size);
     throw error;
   }
-  if (answer instanceof Promise) return afterSettled(answer, () => memory.unreserve(size));
+  if (isPromise(answer)) return afterSettled(answer, () => memory.unreserve(size));
   memory.unreserve(size);
   return answer;
 }
@@ -115,7 +116,7 @@ function reserved<TContext>(
   }
   const judged = judgeCall(runtime, call, base.requested, run);
   const sameId = same?.id;
-  if (!(judged instanceof Promise)) return judgedCall(state, turn, call, judged, sameId, batch);
+  if (!isPromise(judged)) return judgedCall(state, turn, call, judged, sameId, batch);
   return judged.then((settled) => judgedCall(state, turn, call, settled, sameId, batch));
 }
 

@@ -7,6 +7,7 @@ import type { CallMemory } from './memory.js';
 import { refuse } from './refuse.js';
 import type { CallBase, CheckedCall, Settled } from './runtime.js';
 import type { StoredAnswers } from './stored.js';
+import { isPromise } from './promise.js';
 
 /** What judging a gate's calls one by one needs from the gate. */
 export interface CallHandlerOptions<TContext> {
@@ -151,7 +152,7 @@ function start<TContext>(
   }
   popActive(state); // nested calls popped their own before answering
   // Ended before this call's own answer is read, so the batch that came first goes on first.
-  if (!(answer instanceof Promise)) {
+  if (!isPromise(answer)) {
     ended(state, turn, call.id);
     return answer;
   }

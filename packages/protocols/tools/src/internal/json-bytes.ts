@@ -10,6 +10,9 @@ const MAX_DEPTH = 1_000;
  */
 export const NUMBER_BOUND = 25;
 
+/** What no object's `constructor` is: the shape read in objectBound compares with it. */
+const SHAPE_READ = Symbol('shape read');
+
 /**
  * The UTF-8 byte length of `canonicalJson(value)` from `@parley/core` (`exact`), or an upper bound
  * of it that counts every string character as its longest escape, 6 bytes (not `exact`: no string
@@ -21,7 +24,9 @@ export const NUMBER_BOUND = 25;
 export function jsonBytes(value: unknown, exact: boolean): number {
   if (value === undefined) return -1;
   try {
-    const bytes = bytesOf(value, 0, exact);
+    // a result is mostly an object: its bound is taken straight away (as bytesOf would at depth 0)
+    const record = !exact && typeof value === 'object' && value !== null && !Array.isArray(value);
+    const bytes = record ? objectBound(value, 1) : bytesOf(value, 0, exact);
     // The bound's walk also sees enumerable keys a polluted prototype adds: only the exact walk
     // (own keys, as canonicalJson reads them) may call a value not JSON.
     return bytes < 0 && !exact ? bytesOf(value, 0, true) : bytes;
@@ -133,7 +138,10 @@ function arrayBound(value: readonly unknown[], depth: number): number {
  * refused, which the exact walk then decides).
  */
 function objectBound(value: object, depth: number): number {
-  // isPlain written out: a call shared with objectBytes sees every shape and is not made inline
+  // isPlain written out: a call shared with objectBytes sees every shape and is not made inline.
+  // The read before it checks the object's shape, from which the optimiser then answers
+  // getPrototypeOf without calling it (a call each time otherwise); its value is not used.
+  if ((value as { constructor?: unknown }).constructor === SHAPE_READ) return -1;
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return -1; // Date, Map, a class
   const record = value as Readonly<Record<string, unknown>>;

@@ -7,6 +7,7 @@ import { at, finalRepair, type Judging, type Proposal } from './judging.js';
 import { allowed } from './policies.js';
 import { disabledText, invalidText, refuse, unknownText } from './refuse.js';
 import type { CheckedCall, Runtime, Settled } from './runtime.js';
+import { isPromise } from './promise.js';
 
 /**
  * Judges one well-formed call and runs it when every check passes. Never throws. Answers with a
@@ -24,7 +25,7 @@ export function judgeCall<TContext>(
   const tool = rt.byName.get(call.tool);
   const checked = tool === undefined ? undefined : checkArgs(tool, call.args);
   // the call as proposed is the first proposal (read for its tool and arguments only)
-  if (checked instanceof Promise) return checked.then((done) => round(j, call, tool, done, undefined));
+  if (isPromise(checked)) return checked.then((done) => round(j, call, tool, done, undefined));
   return round(j, call, tool, checked, undefined);
 }
 
@@ -89,7 +90,7 @@ async function repairRound<TContext>(
   const next = repair.repaired;
   const nextTool = j.rt.byName.get(next.tool);
   const maybe = nextTool === undefined ? undefined : checkArgs(nextTool, next.args);
-  const checked = maybe instanceof Promise ? await maybe : maybe;
+  const checked = isPromise(maybe) ? await maybe : maybe;
   return round(j, next, nextTool, checked, repair);
 }
 
@@ -102,7 +103,7 @@ function checkArgs(tool: AnyToolDefinition, args: unknown): Checked | Promise<Ch
   }
   try {
     const result = validateEither(tool.args, args);
-    if (!(result instanceof Promise)) return result.ok ? result : { ok: false, issues: result.issues };
+    if (!isPromise(result)) return result.ok ? result : { ok: false, issues: result.issues };
     return result.then(
       (settled): Checked => (settled.ok ? settled : { ok: false, issues: settled.issues }),
       unvalidated,

@@ -8,6 +8,7 @@ import { type ConsentTarget, effectFact, executorRan, recordConsent } from './co
 import { baseOfParts, type Judging, type Parts, refusedParts } from './judging.js';
 import { refuse } from './refuse.js';
 import type { CheckedCall, Runtime, Settled } from './runtime.js';
+import { isPromise } from './promise.js';
 
 // The end of a call's judgement: its confirmation, the claim in the store, the executor, and what
 // the executor's answer makes of the call.
@@ -21,8 +22,7 @@ export function confirmThenRun<TContext>(
 ): Settled | Promise<Settled> {
   const { rt, call, run } = j;
   const asked = askConfirmation(rt, tool, value, call, run);
-  if (asked instanceof Promise)
-    return asked.then((confirmed) => afterConfirmation(j, tool, value, parts, confirmed));
+  if (isPromise(asked)) return asked.then((confirmed) => afterConfirmation(j, tool, value, parts, confirmed));
   return afterConfirmation(j, tool, value, parts, asked);
 }
 
