@@ -15,16 +15,7 @@ export interface Extra {
   version: number | null;
   /** A store write of this record is in flight: watch notifications are ours, not news. */
   busy: boolean;
-  /** The creation time, when `createdIn` cannot hold it (see {@link Outgoing}). */
-  createdAt: number | undefined;
 }
-
-/**
- * What outgoing records keep their creation time from: read from the system clock within 24 days of
- * it, a time is a small integer away, which a field holds unboxed (an epoch-ms time costs a boxed
- * number, 16 bytes, per record).
- */
-const EPOCH = Date.now();
 
 /**
  * The fields both sides track. Flat and small: times after `createdAt` are kept as offsets, which
@@ -40,7 +31,6 @@ abstract class TrackedRecord {
   deadlineIn: number;
   /** ms from `createdAt` to the latest deadline progress may reach. */
   readonly maxIn: number;
-  abstract readonly createdAt: number;
   /** Whether the request waits on a person (its deadline then uses the human timeout). */
   abstract human: boolean;
 
@@ -51,7 +41,7 @@ abstract class TrackedRecord {
     readonly to: string,
     /** Released (undefined) once the record is dropped from the audit ring. */
     public payload: unknown,
-    createdAt: number,
+    readonly createdAt: number,
     deadlineAt: number,
     maxDeadlineAt: number,
   ) {
@@ -77,12 +67,6 @@ export class Outgoing extends TrackedRecord {
   /** Settles the request's promise; a failure is passed as a rejected promise (one slot, not two). */
   resolve: ((reply: Reply | Promise<never>) => void) | undefined = undefined;
   extra: Extra | undefined = undefined;
-  /**
-   * `createdAt` as a 32-bit integer offset from {@link EPOCH} when it is one and gives the time back
-   * exactly; else the time itself when that is not a 32-bit integer (the two cannot be confused);
-   * else NaN, and `extra` holds the time (a test clock near 0, say).
-   */
-  declare private readonly createdIn: number;
   /** `timeoutMs` (always above 0), negated while the request waits on a person: two fields in one slot. */
   declare private timing: number;
 
@@ -100,19 +84,6 @@ export class Outgoing extends TrackedRecord {
   ) {
     super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt);
     this.timing = human ? -timeoutMs : timeoutMs;
-    const since = createdAt - EPOCH;
-    if ((since | 0) === since && since + EPOCH === createdAt) this.createdIn = since | 0;
-    else if ((createdAt | 0) !== createdAt && !Number.isNaN(createdAt)) this.createdIn = createdAt;
-    else {
-      this.createdIn = Number.NaN;
-      extraOf(this).createdAt = createdAt;
-    }
-  }
-
-  get createdAt(): number {
-    const kept = this.createdIn;
-    if ((kept | 0) === kept) return EPOCH + kept;
-    return Number.isNaN(kept) ? ((this.extra as Extra).createdAt as number) : kept;
   }
 
   /** The request's own timeout, which progress extends the deadline by. */
@@ -131,7 +102,6 @@ export class Outgoing extends TrackedRecord {
 
 /** A request this correlator received and must answer. Kept in memory only. */
 export class Incoming extends TrackedRecord {
-  declare readonly createdAt: number;
   declare human: boolean;
 
   constructor(
@@ -146,7 +116,6 @@ export class Incoming extends TrackedRecord {
     human: boolean,
   ) {
     super(id, protocol, from, to, payload, createdAt, deadlineAt, maxDeadlineAt);
-    this.createdAt = createdAt;
     this.human = human;
   }
 }
@@ -160,7 +129,6 @@ export function extraOf(record: Outgoing): Extra {
     offAbort: undefined,
     version: null,
     busy: false,
-    createdAt: undefined,
   };
   return record.extra;
 }
