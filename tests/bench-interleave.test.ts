@@ -36,6 +36,7 @@ function runSuite(
           PARLEY_BENCH_JSON: json,
           PARLEY_BENCH_ROUNDS: '4',
           PARLEY_BENCH_WINDOW_MS: '5',
+          PARLEY_BENCH_WARM_UP_MS: '20',
           ...env,
         },
       },
