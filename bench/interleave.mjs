@@ -12,6 +12,8 @@ const number = (name, fallback) => {
 /** Rounds per suite and the window each case gets per round: 20 × 25 ms = 500 ms of timed calls per case. */
 export const ROUNDS = number('PARLEY_BENCH_ROUNDS', 20);
 export const WINDOW_MS = number('PARLEY_BENCH_WINDOW_MS', 25);
+/** Processes per case: a process can stay slower for its whole life, which one process per case cannot show. */
+export const PROCESSES = number('PARLEY_BENCH_PROCESSES', 3);
 /** How long a worker may take to answer a window (or `end`) before the run fails, naming the case. */
 export const DEADLINE_MS = number('PARLEY_BENCH_DEADLINE_MS', 60_000);
 /** How long a case may take to set up and warm up (a case may start servers) before the run fails. */
@@ -70,39 +72,53 @@ const median = (xs) => {
 };
 
 /**
- * Runs the cases of one time suite interleaved. Resolves with, per case, its totals
- * (`avgNs`, `p50Ns`, `p99Ns`, `cpuNs`, `batch`) and its `rounds` (one `{calls, wallNs, cpuNs}` per round).
+ * Runs the cases of one time suite interleaved, each in `PROCESSES` processes of its own. Resolves
+ * with, per case, its totals (`avgNs`, `cpuNs` over all windows; `p50Ns`, `p99Ns`, `batch`, the
+ * median of its processes') and its `rounds`: one `{calls, wallNs, cpuNs}` per round and process,
+ * at index `round * PROCESSES + process` for every case alike.
  */
 export async function runInterleaved(args, options, suite, cases) {
-  const workers = new Map();
+  const slots = cases.flatMap((name) => Array.from({ length: PROCESSES }, (_, k) => ({ name, k })));
   try {
     // Warm-ups one after another, so they do not compete for the cores.
-    for (const name of cases) {
-      const worker = startWorker(
+    for (const slot of slots) {
+      slot.worker = startWorker(
         args,
-        { ...options, env: { ...options.env, PARLEY_BENCH_SUITE: suite, PARLEY_BENCH_CASE: name } },
-        `"${suite} / ${name}"`,
+        { ...options, env: { ...options.env, PARLEY_BENCH_SUITE: suite, PARLEY_BENCH_CASE: slot.name } },
+        `"${suite} / ${slot.name}"${PROCESSES > 1 ? ` (process ${slot.k + 1})` : ''}`,
       );
-      workers.set(name, worker);
-      await worker.ask(undefined, READY_MS);
+      await slot.worker.ask(undefined, READY_MS);
     }
     // One untimed round first: a process that sat idle while the others warmed up may have
     // garbage or compilation of its warm-up still pending.
-    for (const name of cases) await workers.get(name).ask(`warm ${WINDOW_MS}`, DEADLINE_MS);
+    for (const slot of slots) await slot.worker.ask(`warm ${WINDOW_MS}`, DEADLINE_MS);
     const rounds = new Map(cases.map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      // The order rotates every round, so no case always runs first (or right after another).
-      for (let i = 0; i < cases.length; i++) {
-        const name = cases[(round + i) % cases.length];
-        rounds.get(name).push(await workers.get(name).ask(`run ${WINDOW_MS}`, DEADLINE_MS));
+      // The order rotates every round, so no process always runs first (or right after another).
+      for (let i = 0; i < slots.length; i++) {
+        const { name, k, worker } = slots[(round + i) % slots.length];
+        rounds.get(name)[round * PROCESSES + k] = await worker.ask(`run ${WINDOW_MS}`, DEADLINE_MS);
       }
     }
+    const ends = new Map(cases.map((name) => [name, []]));
+    for (const slot of slots) ends.get(slot.name).push(await slot.worker.ask('end', DEADLINE_MS));
     const results = {};
-    for (const name of cases)
-      results[name] = { ...(await workers.get(name).ask('end', DEADLINE_MS)), rounds: rounds.get(name) };
+    for (const name of cases) {
+      const all = rounds.get(name);
+      const total = (key) => all.reduce((t, r) => t + r[key], 0) / all.reduce((t, r) => t + r.calls, 0);
+      const mid = (key) => median(ends.get(name).map((e) => e[key]));
+      results[name] = {
+        avgNs: total('wallNs'),
+        p50Ns: mid('p50Ns'),
+        p99Ns: mid('p99Ns'),
+        cpuNs: total('cpuNs'),
+        batch: mid('batch'),
+        rounds: all,
+      };
+    }
     return results;
   } finally {
-    for (const worker of workers.values()) worker.kill();
+    for (const slot of slots) slot.worker?.kill();
   }
 }
 

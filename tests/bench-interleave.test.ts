@@ -17,7 +17,7 @@ afterAll(() => {
 /** Runs run.mjs on a folder holding one suite file whose body is `source`; resolves with its exit and output. */
 function runSuite(
   source: string,
-  env: Record<string, string> = {},
+  env: Record<string, string>,
 ): Promise<{ code: number; stderr: string; records: { ratio: number; rounds: number[] }[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-test-'));
   dirs.push(dir);
@@ -57,40 +57,38 @@ const work = (n: number) => () => {
 };`;
 
 describe('bench/run.mjs, interleaved windows', () => {
-  it('times a sync and an async suite in rounds, ten times the loop reading slower', async () => {
-    const { code, stderr, records } = await runSuite(`${loops}
-suite('tiny: sync loops', {
-  cases: { light: () => work(1_000), heavy: () => work(10_000) },
+  it('times a sync and an async case in rounds of two processes each, ten times the loop reading slower', async () => {
+    const { code, stderr, records } = await runSuite(
+      `${loops}
+suite('tiny: loops', {
+  cases: { light: () => work(1_000), heavy: () => async () => work(10_000)() },
   goals: [{ case: 'light', vs: 'heavy' }],
-});
-suite('tiny: async loops', {
-  cases: { light: () => async () => work(1_000)(), heavy: () => async () => work(10_000)() },
-  goals: [{ case: 'light', vs: 'heavy' }],
-});`);
+});`,
+      { PARLEY_BENCH_PROCESSES: '2' },
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(records).toHaveLength(2);
-    for (const record of records) {
-      expect(record.rounds).toHaveLength(4);
-      expect(record.ratio).toBeGreaterThan(1);
-    }
+    expect(records).toHaveLength(1);
+    expect(records[0]?.rounds).toHaveLength(4 * 2); // a ratio per round and pair of processes
+    expect(records[0]?.ratio).toBeGreaterThan(1);
   }, 60_000);
 
   it('fails the run, naming the case, when a worker exits before it answers', async () => {
-    const { code, stderr } = await runSuite(`${loops}
-// Dies on the first call after a pause: at the latest in its first window, after light's.
+    const { code, stderr } = await runSuite(
+      `${loops}
+// Dies on the first call after a pause: in its first process's untimed window at the latest,
+// after waiting out the second process's warm-up.
 let last = performance.now();
 const broken = () => {
   if (performance.now() - last > 3) process.exit(3);
   last = performance.now();
   return work(1_000)();
 };
-suite('tiny: dies', {
-  cases: { light: () => work(1_000), broken: () => broken },
-  goals: [{ case: 'light', vs: 'broken' }],
-});`);
+suite('tiny: dies', { cases: { broken: () => broken } });`,
+      { PARLEY_BENCH_PROCESSES: '2' },
+    );
     expect(code).toBe(1);
-    expect(stderr).toContain('case "tiny: dies / broken" exited (code 3) before it answered');
+    expect(stderr).toContain('case "tiny: dies / broken" (process 1) exited (code 3) before it answered');
   }, 60_000);
 
   it('fails the run, naming the case and the deadline, when a worker never gets ready', async () => {
@@ -98,7 +96,7 @@ suite('tiny: dies', {
       `suite('tiny: hangs', {
   cases: { stuck: () => { setInterval(() => {}, 1_000); return new Promise(() => {}); } },
 });`,
-      { PARLEY_BENCH_READY_MS: '500' },
+      { PARLEY_BENCH_PROCESSES: '1', PARLEY_BENCH_READY_MS: '500' },
     );
     expect(code).toBe(1);
     expect(stderr).toContain('case "tiny: hangs / stuck" did not answer "ready" within 0.5 s');
