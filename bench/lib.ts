@@ -2,6 +2,7 @@
 // `bench/run.mjs` runs every case of every suite in its own fresh Node process (cases that share
 // a process change each other's numbers through JIT and GC state) and prints ratios.
 import { do_not_optimize, measure } from 'mitata';
+import { serveWindows } from './windows.js';
 
 /** Builds the operation to time; setup runs once, outside the measurement. An operation returning a promise is awaited. */
 export type TimeCase = () => (() => unknown) | Promise<() => unknown>;
@@ -90,6 +91,11 @@ async function dispatch(): Promise<void> {
   const first = op();
   const isAsync = typeof (first as { then?: unknown } | null)?.then === 'function';
   await first;
+  if (mode === 'worker') {
+    // run.mjs's interleaved run: warm up here, then time only in the windows it hands out.
+    await serveWindows(op, isAsync, await batchSize(op, isAsync));
+    return;
+  }
   if (!isAsync) {
     const stats = await measure(() => do_not_optimize(op()), { min_cpu_time: 500e6 });
     process.stdout.write(`${JSON.stringify({ avgNs: stats.avg, p50Ns: stats.p50, p99Ns: stats.p99 })}\n`);
@@ -112,7 +118,7 @@ async function measureAsync(
   op: () => unknown,
   minNs: number,
 ): Promise<{ avgNs: number; p50Ns: number; p99Ns: number; cpuNs: number; batch: number }> {
-  const batch = await batchSize(op);
+  const batch = await batchSize(op, true);
   const perCall: number[] = [];
   let totalNs = 0;
   // CPU time of the process over the same calls: on a loaded machine the process waits for a core
@@ -135,6 +141,8 @@ async function measureAsync(
 
 /** Calls a case makes before it is timed, at the least, unless they take longer than 5 s (see `batchSize`). */
 const WARM_UP_CALLS = 5_000;
+/** The least time a case is warmed up for; `PARLEY_BENCH_WARM_UP_MS` lowers it (the bench's own test). */
+const WARM_UP_MS = Number(process.env.PARLEY_BENCH_WARM_UP_MS ?? 300);
 
 /**
  * How many calls of `op` take about 100 µs. Calls run for 300 ms and at least {@link WARM_UP_CALLS}
@@ -143,18 +151,24 @@ const WARM_UP_CALLS = 5_000;
  * thousand times in 300 ms on a loaded machine, 3–4× slower than after 5 000 calls, while its small
  * baseline was long warm), then for 20 ms to count.
  */
-async function batchSize(op: () => unknown): Promise<number> {
+async function batchSize(op: () => unknown, isAsync: boolean): Promise<number> {
+  // A sync op is not awaited: an `await` per call would warm up and count a microtask each.
+  const call = async (): Promise<void> => {
+    if (isAsync) await op();
+    else for (let i = 0; i < 100; i++) do_not_optimize(op());
+  };
+  const per = isAsync ? 1 : 100;
   const warmUp = performance.now();
   const warming = (calls: number): boolean => {
     const ms = performance.now() - warmUp;
-    return ms < 300 || (calls < WARM_UP_CALLS && ms < 5_000);
+    return ms < WARM_UP_MS || (calls < WARM_UP_CALLS && ms < 5_000);
   };
-  for (let calls = 0; warming(calls); calls++) await op();
+  for (let calls = 0; warming(calls); calls += per) await call();
   const start = performance.now();
   let calls = 0;
   while (performance.now() - start < 20) {
-    await op();
-    calls++;
+    await call();
+    calls += per;
   }
   const msPerCall = (performance.now() - start) / calls;
   return Math.max(1, Math.round(0.1 / msPerCall));

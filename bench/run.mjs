@@ -1,18 +1,23 @@
-// Runs every benchmark case in its own Node process and prints a table of ratios.
+// Runs every benchmark case in its own Node process and prints a table of ratios. The cases of a time
+// suite run interleaved: their processes take turns in short timed windows (bench/interleave.mjs).
 // Usage: npm run bench [-- filter]   (filter matches suite names; `a|b` runs the suites matching either)
+// PARLEY_BENCH_CASES names another folder of `*.bench.ts` files (the bench's own test uses one).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { roundRatios, runInterleaved } from './interleave.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const filter = process.argv[2] ?? '';
-const files = readdirSync(join(here, 'cases'))
+const casesDir = process.env.PARLEY_BENCH_CASES ?? join(here, 'cases');
+const files = readdirSync(casesDir)
   .filter((f) => f.endsWith('.bench.ts'))
   .sort();
+const nodeArgs = (file) => ['--expose-gc', '--import', 'tsx', join(casesDir, file)];
 
 function runCase(file, env) {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'cases', file)], {
+  const out = execFileSync(process.execPath, nodeArgs(file), {
     cwd: here,
     env: { ...process.env, ...env, NODE_ENV: 'production' },
     encoding: 'utf8',
@@ -46,13 +51,29 @@ for (const file of files) {
         .map((l) => l.toFixed(2))
         .join(' ');
     console.log(`\n▸ ${suite.name}  (load average ${load()})`);
-    const results = {};
+    const memory = suite.kind === 'memory';
+    const results = memory
+      ? Object.fromEntries(
+          suite.cases.map((name) => [
+            name,
+            runCase(file, {
+              PARLEY_BENCH_MODE: 'case',
+              PARLEY_BENCH_SUITE: suite.name,
+              PARLEY_BENCH_CASE: name,
+            }),
+          ]),
+        )
+      : await runInterleaved(
+          nodeArgs(file),
+          { cwd: here, env: { ...process.env, NODE_ENV: 'production', PARLEY_BENCH_MODE: 'worker' } },
+          suite.name,
+          suite.cases,
+        ).catch((error) => {
+          // A worker that died or hung: the run fails, naming the case (its stderr is above).
+          console.error(`bench: ${error.message}`);
+          process.exit(1);
+        });
     for (const name of suite.cases) {
-      results[name] = runCase(file, {
-        PARLEY_BENCH_MODE: 'case',
-        PARLEY_BENCH_SUITE: suite.name,
-        PARLEY_BENCH_CASE: name,
-      });
       const r = results[name];
       console.log(
         `  ${name.padEnd(28)} ${suite.kind === 'memory' ? `${fmtBytes(r.bytes)} / instance` : `${fmtTime(r.avgNs)} / op  (p99 ${fmtTime(r.p99Ns)}${r.cpuNs === undefined ? '' : `, CPU ${fmtTime(r.cpuNs)}`})`}`,
@@ -70,7 +91,9 @@ for (const file of files) {
           (goal.maxRatio === undefined || (b !== undefined && a.bytes <= goal.maxRatio * b.bytes));
         line = `${goal.case}: ${fmtBytes(a.bytes)}${goal.maxBytes ? ` (goal ≤ ${fmtBytes(goal.maxBytes)})` : ''}${ratio ? `, ${ratio.toFixed(1)}× less than ${goal.vs} (${fmtBytes(b.bytes)}; ${(1 / ratio).toFixed(2)}× of it${goal.maxRatio ? `, goal ≤ ${goal.maxRatio}×` : ''})` : ''}`;
       } else {
-        const ratio = b.avgNs / a.avgNs;
+        // Each round's ratio compares two windows taken moments apart; the median of them is the figure.
+        const wall = roundRatios(a, b);
+        const ratio = wall.median;
         if (goal.fasterBy !== undefined) ok = ratio >= goal.fasterBy;
         if (goal.slowerByAtMost !== undefined) ok = 1 / ratio <= goal.slowerByAtMost;
         line =
@@ -79,9 +102,9 @@ for (const file of files) {
             : `${goal.case} is ${(1 / ratio).toFixed(2)}× slower than ${goal.vs}`;
         if (goal.fasterBy !== undefined) line += ` (goal ≥ ${goal.fasterBy}× faster)`;
         if (goal.slowerByAtMost !== undefined) line += ` (goal ≤ ${goal.slowerByAtMost}× slower)`;
-        // Not judged: the goals are on wall-clock means; CPU time per call reads steadier under load.
-        if (a.cpuNs !== undefined && b.cpuNs !== undefined) {
-          const cpu = b.cpuNs / a.cpuNs;
+        // Not judged: the goals are on wall-clock time; CPU time per call reads steadier under load.
+        {
+          const cpu = roundRatios(a, b, 'cpuNs').median;
           line += cpu >= 1 ? ` [CPU ${cpu.toFixed(2)}× faster]` : ` [CPU ${(1 / cpu).toFixed(2)}× slower]`;
         }
       }
@@ -91,7 +114,11 @@ for (const file of files) {
         vs: goal.vs,
         kind: suite.kind ?? 'time',
         // Time: how many times faster the case is than what it is compared with (below 1: slower).
-        ratio: suite.kind === 'memory' ? undefined : b.avgNs / a.avgNs,
+        ratio: memory ? undefined : roundRatios(a, b).median,
+        // The same from the summed times of all rounds (b.avgNs / a.avgNs), and each round's ratio.
+        ratioOfSums: memory ? undefined : roundRatios(a, b).ofSums,
+        rounds: memory ? undefined : roundRatios(a, b).each,
+        cpuRatio: memory ? undefined : roundRatios(a, b, 'cpuNs').median,
         bytes: suite.kind === 'memory' ? a.bytes : undefined,
         goal: {
           fasterBy: goal.fasterBy,

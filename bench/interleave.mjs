@@ -1,0 +1,134 @@
+// The driver side of an interleaved run (see bench/README.md, "Interleaved windows"): every case of a
+// time suite runs in a process of its own (bench/windows.ts), the processes warm up one after another,
+// then take turns in short timed windows, so the two sides of a comparison see the same machine.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const number = (name, fallback) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} wants a positive number`);
+  return value;
+};
+/** Rounds per suite and the window each case gets per round: 20 × 25 ms = 500 ms of timed calls per case. */
+export const ROUNDS = number('PARLEY_BENCH_ROUNDS', 20);
+export const WINDOW_MS = number('PARLEY_BENCH_WINDOW_MS', 25);
+/** Processes per case: a process can stay slower for its whole life, which one process per case cannot show. */
+export const PROCESSES = number('PARLEY_BENCH_PROCESSES', 3);
+/** How long a worker may take to answer a window (or `end`) before the run fails, naming the case. */
+export const DEADLINE_MS = number('PARLEY_BENCH_DEADLINE_MS', 60_000);
+/** How long a case may take to set up and warm up (a case may start servers) before the run fails. */
+export const READY_MS = number('PARLEY_BENCH_READY_MS', 300_000);
+
+/** One case's process: `ask` sends a command line and resolves with the next `@bench` answer. */
+function startWorker(args, options, label) {
+  const child = spawn(process.execPath, args, { ...options, stdio: ['pipe', 'pipe', 'inherit'] });
+  const answers = [];
+  let waiting;
+  let gone;
+  const fail = (error) => {
+    gone ??= error;
+    if (waiting) waiting.reject(gone);
+    waiting = undefined;
+  };
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (!line.startsWith('@bench ')) return; // a case's own output is not protocol
+    const message = JSON.parse(line.slice(7));
+    if (waiting) {
+      waiting.resolve(message);
+      waiting = undefined;
+    } else answers.push(message);
+  });
+  child.on('error', (error) => fail(new Error(`case ${label}: ${error.message}`)));
+  child.on('exit', (code, signal) =>
+    fail(new Error(`case ${label} exited (${signal ?? `code ${code}`}) before it answered`)),
+  );
+  child.stdin.on('error', () => {}); // a dead worker's pipe; its exit is the error reported
+  /** Sends `command` (none: waits for the ready line) and waits at most `ms` for the answer. */
+  const ask = (command, ms) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting = undefined;
+        reject(new Error(`case ${label} did not answer "${command ?? 'ready'}" within ${ms / 1000} s`));
+      }, ms);
+      const settle = (f) => (value) => {
+        clearTimeout(timer);
+        f(value);
+      };
+      if (answers.length > 0) return settle(resolve)(answers.shift());
+      if (gone) return settle(reject)(gone);
+      waiting = { resolve: settle(resolve), reject: settle(reject) };
+      if (command !== undefined) child.stdin.write(`${command}\n`);
+    });
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return { ask, kill };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Runs the cases of one time suite interleaved, each in `PROCESSES` processes of its own. Resolves
+ * with, per case, its totals (`avgNs`, `cpuNs` over all windows; `p50Ns`, `p99Ns`, `batch`, the
+ * median of its processes') and its `rounds`: one `{calls, wallNs, cpuNs}` per round and process,
+ * at index `round * PROCESSES + process` for every case alike.
+ */
+export async function runInterleaved(args, options, suite, cases) {
+  const slots = cases.flatMap((name) => Array.from({ length: PROCESSES }, (_, k) => ({ name, k })));
+  try {
+    // Warm-ups one after another, so they do not compete for the cores.
+    for (const slot of slots) {
+      slot.worker = startWorker(
+        args,
+        { ...options, env: { ...options.env, PARLEY_BENCH_SUITE: suite, PARLEY_BENCH_CASE: slot.name } },
+        `"${suite} / ${slot.name}"${PROCESSES > 1 ? ` (process ${slot.k + 1})` : ''}`,
+      );
+      await slot.worker.ask(undefined, READY_MS);
+    }
+    // One untimed round first: a process that sat idle while the others warmed up may have
+    // garbage or compilation of its warm-up still pending.
+    for (const slot of slots) await slot.worker.ask(`warm ${WINDOW_MS}`, DEADLINE_MS);
+    const rounds = new Map(cases.map((name) => [name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // The order rotates every round, so no process always runs first (or right after another).
+      for (let i = 0; i < slots.length; i++) {
+        const { name, k, worker } = slots[(round + i) % slots.length];
+        rounds.get(name)[round * PROCESSES + k] = await worker.ask(`run ${WINDOW_MS}`, DEADLINE_MS);
+      }
+    }
+    const ends = new Map(cases.map((name) => [name, []]));
+    for (const slot of slots) ends.get(slot.name).push(await slot.worker.ask('end', DEADLINE_MS));
+    const results = {};
+    for (const name of cases) {
+      const all = rounds.get(name);
+      const total = (key) => all.reduce((t, r) => t + r[key], 0) / all.reduce((t, r) => t + r.calls, 0);
+      const mid = (key) => median(ends.get(name).map((e) => e[key]));
+      results[name] = {
+        avgNs: total('wallNs'),
+        p50Ns: mid('p50Ns'),
+        p99Ns: mid('p99Ns'),
+        cpuNs: total('cpuNs'),
+        batch: mid('batch'),
+        rounds: all,
+      };
+    }
+    return results;
+  } finally {
+    for (const slot of slots) slot.worker?.kill();
+  }
+}
+
+/**
+ * How many times faster `a` is than `b` (below 1: slower), from interleaved results: the median over
+ * rounds of each round's ratio (wall-clock `wallNs`, or `cpuNs`), and the ratio of the summed times.
+ */
+export function roundRatios(a, b, key = 'wallNs') {
+  const perCall = (r) => r[key] / r.calls;
+  const each = a.rounds.map((ra, i) => perCall(b.rounds[i]) / perCall(ra));
+  const sum = (rounds) => rounds.reduce((t, r) => t + r[key], 0) / rounds.reduce((t, r) => t + r.calls, 0);
+  return { median: median(each), ofSums: sum(b.rounds) / sum(a.rounds), each };
+}
