@@ -24,7 +24,7 @@ export type HandAnswer =
  * and at most one run per call id in a turn. A repeated id is answered from memory when its tool
  * and arguments are the same and refused `call_id_reused` when they are not; the canonical text of
  * the arguments (JSON of what zod returned, keys in schema order) is written only then. The last
- * `keepTurns` turns are remembered. `ran(turn)` lists what ran in a turn, as a durable record keeps it.
+ * `keepTurns` turns are remembered.
  */
 export function createHandGate(tools: Readonly<Record<string, HandTool>>, keepTurns = 2) {
   const allowed = new Set(Object.keys(tools));
@@ -62,13 +62,6 @@ export function createHandGate(tools: Readonly<Record<string, HandTool>>, keepTu
       };
       memory.set(call.id, { tool: call.tool, args: parsed.data, answer });
       return answer;
-    },
-    ran(turn: number): { id: string; tool: string; args: unknown; result: unknown }[] {
-      const out: { id: string; tool: string; args: unknown; result: unknown }[] = [];
-      for (const [id, ran] of turns.get(turn) ?? []) {
-        if (ran.answer.ok) out.push({ id, tool: ran.tool, args: ran.args, result: ran.answer.result });
-      }
-      return out;
     },
   };
 }

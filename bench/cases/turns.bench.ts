@@ -11,7 +11,7 @@
 // JSON text with a version (as a remote store would), the model's proposal awaited, each tool call
 // through the hand-written at-most-once gate (`../hand-gate.ts`: allowlist, zod, a call id runs at
 // most once per turn, a reused id with other content refused), the state copied, the head (turn,
-// state, record, what ran) written with a compare-and-set on the version read, and a checkpoint
+// state, record) written with a compare-and-set on the version read, and a checkpoint
 // record written (the one past the fifth deleted). It leaves out the lease (two hosts would be told
 // apart only by the compare-and-set failing), the open-turn mark, the submission journal, the
 // conflict detectors, the checkpoint log (so no rollback or undo), the gate's caps and records,
@@ -117,7 +117,7 @@ suite('turns: one turn with one tool call (memory store)', {
         tool_calls: [{ id: 'c1', tool: 'hit', args: { damage: 1 } }],
       };
       const store = createMapStore();
-      store.compareAndSet('g:head', null, { turn: 0, state: host.state, record: null, ran: [] });
+      store.compareAndSet('g:head', null, { turn: 0, state: host.state, record: null });
       const maxCheckpoints = 5;
       return async () => {
         const head = store.get('g:head') as { version: number; value: { turn: number } };
@@ -127,7 +127,7 @@ suite('turns: one turn with one tool call (memory store)', {
         for (const call of generated.tool_calls) answers.push(await gate.process(call, turn));
         const record = { turn, text: generated.text, calls: answers.length };
         const state = structuredClone(host.state);
-        const value = { turn, state, record, ran: gate.ran(turn) };
+        const value = { turn, state, record };
         if (store.compareAndSet('g:head', head.version, value) === undefined) throw new Error('conflict');
         store.compareAndSet(`g:checkpoint:${turn}`, null, { turn, state });
         store.delete(`g:checkpoint:${turn - maxCheckpoints}`);
