@@ -4,7 +4,7 @@ import { isParleyError } from '@parley/core';
 import { DEFAULT_TURN_LEASE_MS } from '@parley/chat-flow';
 import { describe, expect, it } from 'vitest';
 import { type CleanupHost, resumeCleanupSession, startCleanupSession } from '../src/host.js';
-import { sessionKey } from '../src/persistence.js';
+import { createCleanupSessions, sessionKey } from '../src/persistence.js';
 import { type CleanupRecord, toSessionJson } from '../src/session-json.js';
 import { createRig, linesOf, type Rig, TO_END, TO_EXECUTE } from './helpers.js';
 
@@ -12,9 +12,13 @@ async function drive(host: CleanupHost, replies: readonly string[]): Promise<voi
   for (const text of replies) await host.reply(text);
 }
 
-// the stored flow session record of @parley/fsm: the `data` of its durable-kernel record
-const stored = async (rig: Rig, id = 'sess_1') =>
-  ((await rig.store.inner.get(sessionKey(id))) as unknown as { data: CleanupRecord }).data;
+// the stored flow session record, read back through chat-flow's public API (its stored text is the
+// package's own format, which changes between versions)
+const stored = async (rig: Rig, id = 'sess_1'): Promise<CleanupRecord> => {
+  const read = await createCleanupSessions(rig.store.inner, { clock: rig.clock }).resume(id);
+  if (!read.ok) throw new Error(`session ${id} could not be read: ${read.code}`);
+  return read.session.record();
+};
 
 describe('execution', () => {
   it('runs nothing until the user triggers it by hand', async () => {
