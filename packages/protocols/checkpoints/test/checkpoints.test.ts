@@ -22,6 +22,21 @@ describe('take', () => {
     });
   });
 
+  it('gives every snapshot a key of its own, in one instance and across instances on one store', async () => {
+    const { checkpoints, store, clock } = setup();
+    const other = createCheckpoints<{ hp: number }>({ store, clock, keyPrefix: 'g:', maxCheckpoints: 5 });
+    const refs: string[] = [];
+    for (const [i, writer] of [checkpoints, other, checkpoints, other].entries()) {
+      const taken = await writer.take(`turn_${i}`, { hp: i, at: 'x' });
+      refs.push(taken.ok ? taken.checkpoint.ref : '');
+      // the same id taken again with other content (a racing writer's state) is refused, never overwritten
+      expect((await writer.take(`turn_${i}`, { hp: -1, at: 'y' })).ok).toBe(false);
+    }
+    expect(new Set(refs).size).toBe(4);
+    // a random part made once per instance and a count: shorter than a fresh nanoid per snapshot
+    for (const ref of refs) expect(ref).toMatch(/^g:checkpoint:turn_\d:[\w-]{10}[0-9a-z]+$/);
+  });
+
   it('drops the oldest beyond the cap, from the log and the store', async () => {
     const { checkpoints, store } = setup({ maxCheckpoints: 2 });
     await play(checkpoints, 1);
