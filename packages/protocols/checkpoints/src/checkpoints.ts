@@ -45,12 +45,10 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   if (typeof prefix !== 'string' || prefix.length === 0) {
     throw new CheckpointsError('invalid_argument', 'keyPrefix must be a non-empty string');
   }
-  const nonce = options.generateId ?? (() => generateId());
-  const max = async (): Promise<number> => {
-    const given = options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
-    return cap(typeof given === 'function' ? await given() : given);
-  };
-  if (typeof options.maxCheckpoints !== 'function') cap(options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS);
+  const nonce = options.generateId ?? counted(generateId().slice(0, NONCE_RANDOM));
+  const given = options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+  // a fixed cap is checked once, here, and read without an await; a function is read (and checked) at each call
+  const max = typeof given === 'function' ? async (): Promise<number> => cap(await given()) : cap(given);
 
   const io = createLogIo<TState>({ store, clock, logKey: `${prefix}checkpoints`, stateSchema });
   const ctx: CheckpointsContext<TState> = { ...io, store, clock, prefix, nonce, max };
@@ -85,6 +83,15 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       return { ok: true, committed: true, log: viewOf(log, saved.version) };
     },
   };
+}
+
+/** Random characters (of nanoid's 64) a snapshot key's suffix starts with: made once per instance. */
+const NONCE_RANDOM = 10;
+
+/** Suffixes unique in one instance (a count after `random`), and across instances by `random`. */
+function counted(random: string): () => string {
+  let made = 0;
+  return () => `${random}${(made++).toString(36)}`;
 }
 
 function cap(value: number): number {

@@ -8,8 +8,8 @@ export interface CheckpointsContext<TState> extends LogIo<TState> {
   readonly prefix: string;
   /** A fresh suffix for a snapshot key, so a writer that loses a race deletes only what it wrote. */
   readonly nonce: () => string;
-  /** The cap on kept checkpoints, read (and checked) at each call. */
-  readonly max: () => Promise<number>;
+  /** The cap on kept checkpoints: a fixed one (checked once), or read (and checked) at each call. */
+  readonly max: number | (() => Promise<number>);
 }
 
 /** @internal States are plain JSON (documented on `Checkpoints`); a Store refuses anything else when it writes. */

@@ -13,7 +13,7 @@ export async function rollbackTo<TState>(
   present: TState,
   ifVersion: number | null | undefined,
 ): Promise<Restored<TState>> {
-  const limit = await ctx.max();
+  const limit = typeof ctx.max === 'number' ? ctx.max : await ctx.max();
   if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: rollback is off');
   const current = await ctx.read();
   if ('ok' in current) return current;

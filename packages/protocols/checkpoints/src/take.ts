@@ -14,7 +14,7 @@ export async function takeCheckpoint<TState>(
   state: TState,
   label: string | undefined,
 ): ReturnType<Checkpoints<TState>['take']> {
-  const limit = await ctx.max();
+  const limit = typeof ctx.max === 'number' ? ctx.max : await ctx.max();
   if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: checkpoints are off');
   const current = await ctx.read();
   if ('ok' in current) return current;
@@ -34,12 +34,15 @@ export async function takeCheckpoint<TState>(
     ref: `${ctx.prefix}checkpoint:${id}:${ctx.nonce()}`, // every snapshot key is new
   };
   await ctx.store.set(checkpoint.ref, { kind: 'parley.checkpoint', id, state: json(state) });
-  const all = [...log.checkpoints, checkpoint];
-  const dropped = all.slice(0, Math.max(0, all.length - limit));
-  const next: LogRecord = { ...log, checkpoints: all.slice(dropped.length) };
+  // the oldest beyond the cap go (limit ≥ 1 here, so the new checkpoint is always kept)
+  const dropped = log.checkpoints.slice(0, Math.max(0, log.checkpoints.length + 1 - limit));
+  const kept = log.checkpoints.slice(dropped.length);
+  kept.push(checkpoint);
+  const next: LogRecord = { ...log, checkpoints: kept };
   const saved = await ctx.write(next, current.log, [checkpoint.ref], current.committed);
   if (!saved.ok) return saved;
-  for (const key of [...freed, ...dropped.map((c) => c.ref)]) await ctx.store.delete(key);
+  for (const key of freed) await ctx.store.delete(key);
+  for (const { ref } of dropped) await ctx.store.delete(ref);
   const view = viewOf(next, saved.version);
   return { ok: true, checkpoint: copyOf(checkpoint), dropped: dropped.map((c) => c.id), log: view };
 }

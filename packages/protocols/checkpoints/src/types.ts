@@ -146,7 +146,10 @@ export interface CheckpointsOptions {
   readonly maxCheckpoints?: number | (() => number | Promise<number>);
   /** Checks every state read back; one that fails is `corrupt_record`. */
   readonly stateSchema?: StandardSchemaV1;
-  /** Makes the unique suffix of every snapshot key (so racing writers never share one); nanoid by default. */
+  /**
+   * Makes the unique suffix of every snapshot key (so racing writers never share one); by default 10
+   * random characters made once per instance (nanoid's alphabet) followed by a count.
+   */
   readonly generateId?: IdGenerator;
 }
 

@@ -22,6 +22,43 @@ describe('take', () => {
     });
   });
 
+  it('gives every snapshot a key of its own, in one instance and across instances on one store', async () => {
+    const { checkpoints, store, clock } = setup();
+    const other = createCheckpoints<{ hp: number }>({ store, clock, keyPrefix: 'g:', maxCheckpoints: 5 });
+    const refs: string[] = [];
+    for (const [i, writer] of [checkpoints, other, checkpoints, other].entries()) {
+      const taken = await writer.take(`turn_${i}`, { hp: i, at: 'x' });
+      refs.push(taken.ok ? taken.checkpoint.ref : '');
+      // the same id taken again with other content (a racing writer's state) is refused, never overwritten
+      expect((await writer.take(`turn_${i}`, { hp: -1, at: 'y' })).ok).toBe(false);
+    }
+    expect(new Set(refs).size).toBe(4);
+    // a random part made once per instance and a count: shorter than a fresh nanoid per snapshot
+    for (const ref of refs) expect(ref).toMatch(/^g:checkpoint:turn_\d:[\w-]{10}[0-9a-z]+$/);
+  });
+
+  it('reads, rolls back to and drops snapshots whose keys end in the former 21-character nanoid', async () => {
+    const { checkpoints: before, store, clock } = setup({ generateId: () => 'V1StGXR8_Z5jdHi6B-myT' });
+    await play(before, 1);
+    const checkpoints = createCheckpoints<{ hp: number; at: string }>({
+      store,
+      clock,
+      keyPrefix: 'g:',
+      maxCheckpoints: 2,
+    });
+    expect((await checkpoints.load('turn_0')).ok && (await checkpoints.load('turn_0'))).toMatchObject({
+      state: { hp: 10, at: 'room_0' },
+    });
+    const back = await checkpoints.rollback('turn_0', { hp: 0, at: 'now' });
+    expect(back.ok && back.state).toEqual({ hp: 10, at: 'room_0' });
+    await checkpoints.commit();
+    const taken = await checkpoints.take('turn_2', { hp: 12, at: 'room_2' });
+    expect(taken.ok && taken.dropped).toEqual([]);
+    const next = await checkpoints.take('turn_3', { hp: 13, at: 'room_3' });
+    expect(next.ok && next.dropped).toEqual(['turn_0']);
+    expect(await store.get('g:checkpoint:turn_0:V1StGXR8_Z5jdHi6B-myT')).toBeUndefined();
+  });
+
   it('drops the oldest beyond the cap, from the log and the store', async () => {
     const { checkpoints, store } = setup({ maxCheckpoints: 2 });
     await play(checkpoints, 1);

@@ -104,6 +104,39 @@ describe('an effect that already took effect in the run', () => {
     expect(outcome.attempts[1]?.executed.map((call) => call.id)).toEqual(['d']);
   });
 
+  it('hands every call of a first answer to the gate and the detectors as proposed, recognising none', async () => {
+    const campaign = { hp: 20, at: 'market' };
+    const seen: unknown[] = [];
+    const watcher = defineDetector<Campaign>({
+      name: 'watcher',
+      detect: (_proposal, _state, context) => {
+        seen.push({ effects: context.effects, applied: context.applied });
+        return [];
+      },
+    });
+    const given: string[][] = [];
+    const gate = campaignGate(campaign);
+    const loop = createConflictLoop<Campaign>({
+      detectors: [watcher],
+      gate: (calls, context) => {
+        given.push(calls.map((call) => call.id));
+        return gate(calls, context);
+      },
+    });
+    const calls = [hpCall('a', -5), hpCall('b', -5)];
+    const outcome = await loop.run({
+      input: 'x',
+      generate: answers({ text: 't', tool_calls: calls }),
+      readState: () => campaign,
+    });
+
+    expect(given).toEqual([['a', 'b']]);
+    expect(seen).toEqual([{ effects: calls, applied: [] }]);
+    expect(outcome.attempts[0]).toMatchObject({ recognised: [], skippedCallIds: [], status: 'passed' });
+    expect(outcome.attempts[0]?.executed.map((call) => call.id)).toEqual(['a', 'b']);
+    expect(outcome.appliedActions.map((call) => call.id)).toEqual(['a', 'b']);
+  });
+
   it('prefers the call with the same id when several equal calls are proposed again', async () => {
     const campaign = { hp: 20, at: 'market' };
     const loop = createConflictLoop({ gate: campaignGate(campaign), maxRetries: 1 });

@@ -68,6 +68,10 @@ export function createLedger(): Ledger {
 
   return {
     sort(calls, keys) {
+      // Nothing taken and no id seen yet (every run's first judged answer): every call is new.
+      if (taken.length === 0 && ids.size === 0) {
+        return { recognised: [], reused: [], fresh: [...calls], effects: [...calls] };
+      }
       const reused: { call: ToolCall; attempt: number; tool: string }[] = [];
       const open: number[] = [];
       calls.forEach((call, index) => {
@@ -114,6 +118,7 @@ export function createLedger(): Ledger {
       }
     },
     applied() {
+      if (taken.length === 0) return [];
       return taken
         .filter((entry) => entry.status === 'applied')
         .map((entry) => ({ id: entry.id, tool: entry.tool, args: entry.args, attempt: entry.attempt }));

@@ -37,29 +37,32 @@ export async function judgeOutput<TState>(
   // abandoned when the signal fires (the gate is not, since what it ran must be known).
   const state = await withAbort(Promise.resolve().then(readState), signal);
   const found: Conflict[] = [];
-  const context = { attempt, applied: [...applied], effects: sorted.effects };
-  for (const detector of intercept ? detectors : []) {
-    for (const conflict of await withAbort(detectWith(detector, proposal, state, context), signal)) {
-      found.push({ detector: detector.name, ...conflict });
+  if (intercept && detectors.length > 0) {
+    const context = { attempt, applied: [...applied], effects: sorted.effects };
+    for (const detector of detectors) {
+      for (const conflict of await withAbort(detectWith(detector, proposal, state, context), signal)) {
+        found.push({ detector: detector.name, ...conflict });
+      }
     }
   }
   const conflicts = capConflicts(found);
-  const common = {
-    recognised: sorted.recognised,
-    skippedCallIds: sorted.recognised.map((call) => call.id),
-    alreadyApplied: ledger.applied(),
-  };
+  const { recognised } = sorted;
+  const skippedCallIds = recognised.map((call) => call.id);
   if (conflicts.length > 0 || sorted.reused.length > 0) {
     return {
       kind: 'retry',
       status: conflicts.length > 0 ? 'conflict' : 'tool_rejected',
       conflicts,
       ...(sorted.reused.length === 0 ? {} : { toolFeedback: { failed_calls: sorted.reused.map(reusedId) } }),
-      ...common,
+      recognised,
+      skippedCallIds,
+      alreadyApplied: ledger.applied(),
     };
   }
   const fresh = sorted.fresh;
-  if (gate === undefined || fresh.length === 0) return { kind: 'accept', status: 'passed', ...common };
+  if (gate === undefined || fresh.length === 0) {
+    return { kind: 'accept', status: 'passed', recognised, skippedCallIds, alreadyApplied: ledger.applied() };
+  }
   let result: unknown;
   try {
     result = await gate(fresh, { state, attempt, proposal, applied: [...applied], signal });
@@ -74,7 +77,8 @@ export async function judgeOutput<TState>(
   const failedIds = checked.failed.map((call) => call.id);
   ledger.record(fresh, keys, checked.executed, checked.deferred, failedIds, attempt);
   const done = {
-    ...common,
+    recognised,
+    skippedCallIds,
     alreadyApplied: ledger.applied(),
     executed: checked.executed,
     deferred: checked.deferred,
