@@ -39,6 +39,13 @@ export interface TurnWays<TStep extends string, TContext, TData, TTurn extends T
     fields: unknown,
     more?: More,
   ): Promise<StoredSubmitResult<TStep, TContext>>;
+  /** `submit`, its outcome mapped by `end` once asked (in the same reaction: one promise fewer). */
+  submitThen<R>(
+    turn: TTurn,
+    ctx: Ctx<TStep, TContext, TData>,
+    fields: unknown,
+    end: (written: StoredSubmitResult<TStep, TContext>) => R | Promise<R>,
+  ): Promise<R>;
   save(turn: TTurn): Promise<FlowSaveResult>;
   effect<T>(
     turn: TTurn,

@@ -123,7 +123,7 @@ function answered<TStep extends string, TContext, TData>(
   // nothing after the answer writes unless `after` runs (or a callback writes: the lease is taken again)
   const { after, claims } = state.options;
   turn.lastSubmit = after === undefined && claims === undefined;
-  return submitTurn(turn, state, ctx, fields).then((written) => {
+  return submitTurn(turn, state, ctx, fields, (written) => {
     if (!written.ok) throw new Refused(written.code, written.message, written.cause);
     return finishTurn(turn, state);
   });

@@ -26,14 +26,15 @@ export function contextOf<TStep extends string, TContext, TData>(
 }
 
 /** @internal Submits `fields` in `turn` as `ctx.submit` does, without binding it to the context. */
-export function submitTurn<TStep extends string, TContext, TData>(
+export function submitTurn<TStep extends string, TContext, TData, R>(
   turn: Turn<TStep, TContext, TData>,
   host: TurnHost<TStep, TContext, TData>,
   ctx: ChatContext<TStep, TContext, TData>,
   fields: unknown,
-): Promise<StoredSubmitResult<TStep, TContext>> {
+  end: (written: StoredSubmitResult<TStep, TContext>) => R | Promise<R>,
+): Promise<R> {
   host.ways ??= waysOf(host);
-  return host.ways.submit(turn, ctx, fields);
+  return host.ways.submitThen(turn, ctx, fields, end);
 }
 
 /** The ways of writing of every turn of `host`. */
@@ -42,12 +43,13 @@ function waysOf<TStep extends string, TContext, TData>(
 ): TurnWays<TStep, TContext, TData, Turn<TStep, TContext, TData>> {
   const { options, clock, events } = host;
   /** `ctx.submit` of `turn`: no async frame, the write's promise followed. */
-  const submitNow = (
+  const submitNow = <R>(
     turn: Turn<TStep, TContext, TData>,
     ctx: ChatContext<TStep, TContext, TData>,
     fields: unknown,
-    more?: { readonly transient?: { readonly [field: string]: JsonValue } },
-  ): Promise<StoredSubmitResult<TStep, TContext>> => {
+    more: { readonly transient?: { readonly [field: string]: JsonValue } } | undefined,
+    end: (written: StoredSubmitResult<TStep, TContext>) => R | Promise<R>,
+  ): Promise<R> => {
     const { session } = turn;
     const { state, part } = session.snapshot();
     const done = { step: state as TStep, part };
@@ -72,10 +74,10 @@ function waysOf<TStep extends string, TContext, TData>(
       if (!written.ok) {
         turn.ledger = before;
         turn.raced = free && written.code === 'conflict';
-        return written;
+        return end(written);
       }
       committed(turn, host, giveBack);
-      if (!written.result.ok) return written;
+      if (!written.result.ok) return end(written);
       if (claim !== undefined) {
         turn.claimed = claim;
         events.emit('effect-claimed', { id: session.id, ...pick(claim), at: claim.claimedAt });
@@ -85,11 +87,18 @@ function waysOf<TStep extends string, TContext, TData>(
       const ending = () => {
         if (made !== undefined && turn.claimed === made) dropClaim(turn, before.effect);
         const asking = turn.asked ? undefined : askNow(turn, options, ctx);
-        return asking === undefined ? written : asking.then(() => written);
+        return asking === undefined ? end(written) : asking.then(() => end(written));
       };
       const { after } = options;
       return after === undefined ? ending() : Promise.resolve(after(done, ctx)).then(ending);
     });
+  };
+  const guarded: typeof submitNow = (turn, ctx, fields, more, end) => {
+    try {
+      return submitNow(turn, ctx, fields, more, end);
+    } catch (error) {
+      return Promise.reject(error); // `claims` threw: a promise still answers
+    }
   };
   return {
     setData(turn, data) {
@@ -97,13 +106,8 @@ function waysOf<TStep extends string, TContext, TData>(
       turn.split = true;
       turn.dirty = true;
     },
-    submit(turn, ctx, fields, more) {
-      try {
-        return submitNow(turn, ctx, fields, more);
-      } catch (error) {
-        return Promise.reject(error); // `claims` threw: a promise still answers
-      }
-    },
+    submit: (turn, ctx, fields, more) => guarded(turn, ctx, fields, more, same),
+    submitThen: (turn, ctx, fields, end) => guarded(turn, ctx, fields, undefined, end),
     save: (turn) => saveTurn(turn, host),
     async effect(turn, ctx, name, run) {
       let claim = turn.claimed;
@@ -128,6 +132,8 @@ function waysOf<TStep extends string, TContext, TData>(
     },
   };
 }
+
+const same = <T>(value: T): T => value;
 
 /** Writes a claim of effect `name` before it runs; refused while an earlier outcome is unknown. */
 async function claimNow<TStep extends string, TContext, TData>(

@@ -90,14 +90,17 @@ function lastMove(history: readonly unknown[], createdAt: unknown): unknown {
  * entries are stored whole instead.
  */
 function packHistory(history: readonly HistoryEntry[], state: string, createdAt: number): unknown[] {
-  const flat: unknown[] = [];
+  // sized up front: pushing onto `[]` would give it room for 16 before the first triple
+  const flat: unknown[] = new Array(history.length * 3);
   for (let k = 0; k < history.length; k++) {
     const { from, to, event, at } = history[k] as HistoryEntry;
     const ms = at - createdAt;
     if (!(Number.isSafeInteger(ms) && createdAt + ms === at && to === (history[k + 1]?.from ?? state))) {
       return history as unknown[];
     }
-    flat.push(from, event, ms);
+    flat[3 * k] = from;
+    flat[3 * k + 1] = event;
+    flat[3 * k + 2] = ms;
   }
   return flat;
 }

@@ -24,6 +24,10 @@ const RELEASED: Promise<void> = Promise.resolve();
 /** A lease taken, with the committed record it was taken on. */
 type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
 /** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
+/** A write's outcome as a save's. */
+const saved = (done: Written<unknown> | FlowSessionRefusal): FlowSaveResult =>
+  done.ok ? { ok: true, version: done.version } : done;
+const same = <T>(value: T): T => value;
 const unchanged = <T>(value: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
   value,
   effects: [],
@@ -48,15 +52,14 @@ export class StoredSession<TStep extends string, TContext, TData>
   }
 
   update(data: TData, options: { readonly release?: boolean } = {}): Promise<FlowSaveResult> {
-    return this.exclusive(async () => {
+    return this.exclusive(() => {
       const refused = this.gate();
-      if (refused !== undefined) return refused;
+      if (refused !== undefined) return Promise.resolve(refused);
       const change: SessionChange<TStep, TContext, TData, undefined> = ({ flow, draft, retry }) => ({
         next: { flow, draft, data, retry },
         out: undefined,
       });
-      const saved = await this.write(change, options.release === true);
-      return saved.ok ? { ok: true, version: saved.version } : saved;
+      return this.write(change, options.release === true, saved);
     });
   }
 
@@ -215,28 +218,34 @@ export class StoredSession<TStep extends string, TContext, TData>
    * under its lease when it holds one), retrying a throwing store on the clock. No async frame of
    * its own: the kernel's answer is followed.
    */
-  protected write<R>(
+  protected write<R, A = Written<R> | FlowSessionRefusal>(
     change: SessionChange<TStep, TContext, TData, R>,
     release = false,
-  ): Promise<Written<R> | FlowSessionRefusal> {
-    const { kernel, codec, idleTimeoutMs } = this.settings;
+    then?: (saved: Written<R> | FlowSessionRefusal) => A,
+  ): Promise<A> {
+    const { idleTimeoutMs } = this.settings;
     const event: WriteEvent<TStep, TContext, TData, R> = {
       id: this.id,
       rev: this.rev,
       idleTimeoutMs,
       change,
     };
-    const step = writeStep<TStep, TContext, TData, R>();
-    const apply = () => {
-      const lease = this.lease;
-      const basis = this.basis(); // a retry after a failed store write names it again: the CAS decides
-      const options = lease === undefined ? { basis } : { lease, release, basis };
-      return kernel.apply(this.key, codec, step, event, options);
-    };
-    return apply().then((first) => {
-      if (first.ok) return this.wrote(first, release);
-      return this.retrying(apply, first).then((done) => (done.ok ? this.wrote(done, release) : done));
+    // `then` maps the outcome in the same reaction (one promise per write, not one more per caller)
+    const end = then ?? (same as (saved: Written<R> | FlowSessionRefusal) => A);
+    return this.applyWrite(event, release).then((first) => {
+      if (first.ok) return end(this.wrote(first, release));
+      const again = () => this.applyWrite(event, release); // made only when the store failed
+      return this.retrying(again, first).then((done) => end(done.ok ? this.wrote(done, release) : done));
     });
+  }
+
+  /** One kernel step of a write; a retry after a failed store write names the basis again: the CAS decides. */
+  private applyWrite<R>(event: WriteEvent<TStep, TContext, TData, R>, release: boolean) {
+    const { kernel, codec } = this.settings;
+    const lease = this.lease;
+    const basis = this.basis();
+    const options = lease === undefined ? { basis } : { lease, release, basis };
+    return kernel.apply(this.key, codec, writeStep<TStep, TContext, TData, R>(), event, options);
   }
 
   /** A kernel refusal as the handle's: a fenced-off lease is dropped, a lost race makes the handle stale. */
@@ -268,7 +277,7 @@ export class StoredSession<TStep extends string, TContext, TData>
         schedule = made.schedule;
         return made;
       };
-      return this.write(change, options.release === true).then((saved) => {
+      return this.write(change, options.release === true, (saved) => {
         if (!saved.ok) return saved;
         const result = saved.out;
         const retry = this.rec.retry;
