@@ -52,3 +52,57 @@ describe('the context a node works with', () => {
     ]);
   });
 });
+
+const deep = (levels: number): unknown => (levels === 0 ? 'deep' : [deep(levels - 1)]);
+
+describe('the output a node stores', () => {
+  const odd: unknown[] = [
+    { node: 'intel' },
+    'text',
+    7,
+    -0,
+    Number.NaN,
+    null,
+    undefined,
+    true,
+    [1, undefined, () => 1, Number.POSITIVE_INFINITY, { a: undefined }],
+    { nested: { list: [{ x: 1 }, 'y'], skip: undefined, fn: () => 1 }, 2: 'two', 1: 'one' },
+    { when: new Date(0), map: new Map([[1, 2]]), set: new Set([1]) },
+    JSON.parse('{"__proto__": {"polluted": true}, "ok": 1}'),
+    { toJSON: () => ({ swapped: true }) },
+    Object.assign(Object.create(null) as object, { bare: 1 }),
+    Object.assign(Object.create({ inherited: 1 }) as object, { own: 1 }),
+    { sym: Symbol('s'), [Symbol('k')]: 1, kept: 'yes' },
+    deep(80),
+  ];
+
+  it('is what its JSON text reads back as, a copy the work cannot change later', async () => {
+    for (const value of odd) {
+      const runner = createPipelineRunner({
+        store: createMemoryStore(),
+        clock: createManualClock(),
+        work: () => value,
+      });
+      const pipeline = definePipeline({ name: 'one', nodes: [{ id: 'a', kind: 'task', agent: 'w' }] });
+      const result = await runner.start(pipeline, { runId: 'r1' });
+      const output = result.ok ? result.nodes['a']?.output : 'refused';
+      expect(output).toStrictEqual(JSON.parse(JSON.stringify(value ?? null)));
+      if (typeof value === 'object' && value !== null) expect(output).not.toBe(value);
+    }
+  });
+
+  it('refuses what has no JSON text: a cycle, a BigInt', async () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle['self'] = cycle;
+    for (const value of [cycle, { big: 1n }, [1n]]) {
+      const runner = createPipelineRunner({
+        store: createMemoryStore(),
+        clock: createManualClock(),
+        work: () => value,
+      });
+      const pipeline = definePipeline({ name: 'one', nodes: [{ id: 'a', kind: 'task', agent: 'w' }] });
+      const result = await runner.start(pipeline, { runId: 'r1' });
+      expect(result.ok && result.nodes['a']?.reason).toMatch(/not JSON/);
+    }
+  });
+});
