@@ -111,15 +111,14 @@ export function attemptStep(
     const late = event.type === 'result' || event.type === 'error';
     return { value: current, effects: late ? [{ type: 'ignored', code: 'late_result' }] : [] };
   }
-  const timedOut: AttemptOutcome = { kind: 'timeout', message: `no result within ${current.timeoutMs} ms` };
   let outcome: AttemptOutcome;
   if (event.type === 'timer') {
     // A timer that fired early (a clock step) waits again for what is left.
     if (now < current.deadlineAt)
       return { value: current, effects: [{ type: 'wait', deadlineAt: current.deadlineAt }] };
-    outcome = timedOut;
+    outcome = timedOut(current);
   } else if (event.type === 'stop') outcome = { kind: 'stopped', message: event.message };
-  else if (now >= current.deadlineAt) outcome = timedOut;
+  else if (now >= current.deadlineAt) outcome = timedOut(current);
   else if (event.type === 'error') outcome = { kind: 'error', message: event.message };
   else outcome = { kind: 'value', value: event.value };
   const settled: AttemptEffect = { type: 'settled', outcome };
@@ -127,4 +126,9 @@ export function attemptStep(
     value: { ...current, outcome },
     effects: outcome.kind === 'value' ? [settled] : [{ type: 'abort', reason: outcome.message }, settled],
   };
+}
+
+/** The outcome of an attempt whose time ran out (its text made only when it did). */
+function timedOut(current: AttemptState): AttemptOutcome {
+  return { kind: 'timeout', message: `no result within ${current.timeoutMs} ms` };
 }

@@ -6,24 +6,32 @@ export interface LazyAbort {
   abort(reason: unknown): void;
 }
 
-/** @internal A {@link LazyAbort}: an `AbortController` costs an allocation and a native call per attempt. */
+/**
+ * @internal A {@link LazyAbort}: an `AbortController` costs an allocation and a native call per
+ * attempt. A class, so making one allocates one object and no closures.
+ */
+class LazyAbortController implements LazyAbort {
+  private controller: AbortController | undefined = undefined;
+  private aborted = false;
+  private why: unknown = undefined;
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.why);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.why = reason;
+    this.controller?.abort(reason);
+  }
+}
+
+/** @internal A {@link LazyAbort}. */
 export function lazyAbort(): LazyAbort {
-  let controller: AbortController | undefined;
-  let aborted = false;
-  let why: unknown;
-  return {
-    get signal() {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (aborted) controller.abort(why);
-      }
-      return controller.signal;
-    },
-    abort(reason) {
-      if (aborted) return;
-      aborted = true;
-      why = reason;
-      controller?.abort(reason);
-    },
-  };
+  return new LazyAbortController();
 }
