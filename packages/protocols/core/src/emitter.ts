@@ -95,28 +95,11 @@ export function createEmitter<TEvents extends EventMap<TEvents>>(
 ): Emitter<TEvents> {
   const inner = new EventEmitter();
   const report = options.onListenerError ?? rethrowLater;
-  // Listeners counted per event here (eventemitter3 builds a key text per listenerCount); each tally
-  // is replaced by removeAllListeners, so an unsubscribe from before it cannot change a later count.
-  const tallies = new Map<string, Tally>();
 
   function add(event: string, listener: (payload: never) => void, once: boolean): Unsubscribe {
     // Payload types are checked at the public signature; inside, the listener takes what emit was given.
     const call = listener as (payload: unknown) => void;
-    let tally = tallies.get(event);
-    if (tally === undefined) {
-      tally = { listeners: 0 };
-      tallies.set(event, tally);
-    }
-    const counted: Tally = tally;
-    counted.listeners++;
-    let live = true;
-    const leave = (): void => {
-      if (!live) return;
-      live = false;
-      counted.listeners--;
-    };
     const wrapped = (payload: unknown): void => {
-      if (once) leave(); // gone before it runs, as eventemitter3 removes it
       try {
         call(payload);
       } catch (error) {
@@ -126,7 +109,6 @@ export function createEmitter<TEvents extends EventMap<TEvents>>(
     if (once) inner.once(event, wrapped);
     else inner.on(event, wrapped);
     return () => {
-      leave();
       inner.off(event, wrapped);
     };
   }
@@ -135,18 +117,11 @@ export function createEmitter<TEvents extends EventMap<TEvents>>(
     on: (event, listener) => add(event, listener, false),
     once: (event, listener) => add(event, listener, true),
     emit: (event, payload) => inner.emit(event, payload),
-    listenerCount: (event) => tallies.get(event)?.listeners ?? 0,
+    listenerCount: (event) => inner.listenerCount(event),
     removeAllListeners(event) {
       inner.removeAllListeners(event);
-      if (event === undefined) tallies.clear();
-      else tallies.delete(event);
     },
   };
-}
-
-/** The listeners of one event counted since its last removeAllListeners. */
-interface Tally {
-  listeners: number;
 }
 
 function rethrowLater(error: unknown): void {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createEmitter, type Unsubscribe } from '../src/index.js';
 
-// listenerCount is asked on hot paths (the memory store on every write, the tool gate on every call),
-// so the emitter keeps the counts itself; these pin that they stay exact however listeners come and go.
+// listenerCount is asked on hot paths (the memory store on every write, the tool gate on every call,
+// which trusts it instead of counting its own listeners); these pin that the counts stay exact
+// however listeners come and go.
 interface Events {
   settled: { id: string };
   refused: { code: string };
