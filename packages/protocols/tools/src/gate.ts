@@ -5,7 +5,6 @@ import type { CreatedToolGate, ToolGate, ToolGateOptions } from './gate-types.js
 import { type BatchProcessor, processBatch } from './internal/batch.js';
 import { createCallHandler } from './internal/calls.js';
 import { createDisabledTools } from './internal/disabled.js';
-import { countListeners } from './internal/heard.js';
 import { createCallMemory } from './internal/memory.js';
 import { checkGateOptions, checkPolicies, storeOptions } from './internal/options.js';
 import type { Runtime } from './internal/runtime.js';
@@ -85,7 +84,6 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
   const events = createEmitter<ToolGateEvents>(
     options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
   );
-  const heard = countListeners(events);
   const emit = <K extends keyof ToolGateEvents & string>(event: K, payload: ToolGateEvents[K]): void => {
     events.emit(event, payload);
   };
@@ -132,7 +130,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
     handle,
     limits,
     emit,
-    hears: heard.hears,
+    hears: (event) => events.listenerCount(event) > 0,
     batches: 0,
   };
   const gate: ToolGate<ToolNameOf<TTools>, TContext> = {
@@ -156,7 +154,7 @@ export function createToolGate<const TTools extends readonly AnyToolDefinition[]
       disabledTools.clear();
       await memory.forgetAfter(undefined);
     },
-    on: heard.on,
+    on: events.on,
   };
   // Safe: a batch without a context reaches policies and executors as `undefined`, which
   // CreatedToolGate allows only when TContext admits it.

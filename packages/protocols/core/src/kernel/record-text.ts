@@ -63,16 +63,19 @@ export class WrittenRecords {
       return;
     }
     const found = this.byKey.get(key);
-    if (key !== this.last) {
+    const moved = key !== this.last;
+    if (moved) {
       this.byKey.delete(key); // moved to the end: the least recently written is forgotten first
       this.last = key;
-    } else if (found !== undefined) {
-      // written again in place: the entry is reused, not replaced
+    }
+    if (found !== undefined) {
+      // written again: the entry is reused, not replaced (and put back at the end when it moved)
       found.record = record;
       found.dataText = dataText;
       found.committed = undefined;
       found.storeVersion = storeVersion;
       noteLease(found, record.lease);
+      if (moved) this.byKey.set(key, found);
       return;
     }
     const entry: Written = {

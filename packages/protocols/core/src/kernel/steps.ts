@@ -118,11 +118,12 @@ export function acquirePlan<T>(
   const changed = change?.(current, lease, now);
   // the value as read keeps its data object (so the data's text is written once)
   const kept = changed === undefined || changed === current;
-  const next = envelope(codec, read.record, {
-    ...(kept ? {} : { data: codec.encode(changed) }),
-    lease: { owner, token, expiresAt: lease.expiresAt },
-    fence: token,
-  });
+  const held = { owner, token, expiresAt: lease.expiresAt };
+  const next = envelope(
+    codec,
+    read.record,
+    kept ? { lease: held, fence: token } : { data: codec.encode(changed), lease: held, fence: token },
+  );
   return { write: true, next, out: { lease, value: kept ? current : changed } };
 }
 
