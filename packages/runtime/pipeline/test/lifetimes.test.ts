@@ -44,21 +44,38 @@ describe('the lifetime of a run', () => {
     expect(result.ok && result.status).toBe('succeeded');
   });
 
-  it('keeps a finished run ttlMs, and its nodes ttlMs plus the longest wait past their last write', async () => {
+  it('keeps a finished run and its nodes ttlMs plus the longest wait past their last write', async () => {
     const { clock, runner, store } = setUp(() => ({}), { ttlMs: DAY });
     const run = runner.start(pipeline, { runId: 'r1' });
     await flush();
     clock.advance(3 * DAY);
     await runner.decide(pipeline, 'r1', 'approve', { approved: true });
     await drive(clock, run);
-    clock.advance(DAY - 1);
+    clock.advance(11 * DAY + MIN - 1); // ttlMs, the approval's wait and the lease grace
     expect(await store.get('pipeline:run:r1')).toMatchObject({ data: { status: 'succeeded' } });
-    expect(await store.get('pipeline:node:r1:approve')).toMatchObject({ data: { status: 'done' } });
-    clock.advance(1);
-    expect(await store.get('pipeline:run:r1')).toBeUndefined();
-    clock.advance(10 * DAY + MIN - 1); // the approval's wait, plus the lease grace
     expect(await store.get('pipeline:node:r1:execute')).toMatchObject({ data: { status: 'done' } });
     clock.advance(1);
+    expect(await store.get('pipeline:run:r1')).toBeUndefined();
     expect(await store.get('pipeline:node:r1:execute')).toBeUndefined();
+  });
+
+  it("keeps a finished header as long as its nodes: a reused run id never reads the former run's nodes", async () => {
+    const { clock, runner, calls } = setUp(() => ({}), { ttlMs: DAY });
+    const first = runner.start(pipeline, { runId: 'r1' });
+    await flush();
+    await runner.decide(pipeline, 'r1', 'approve', { approved: true });
+    expect(await drive(clock, first)).toMatchObject({ ok: true, status: 'succeeded' });
+    // past the header's ttlMs, within the nodes' lifetime (ttlMs plus the 10-day wait and the lease grace)
+    for (const step of [DAY, 5 * DAY, 5 * DAY + MIN - 1]) {
+      clock.advance(step); // 1 day, 6 days, then 11 days and the lease grace less 1 ms after the run finished
+      expect(await runner.start(pipeline, { runId: 'r1' })).toMatchObject({ ok: false, code: 'run_exists' });
+    }
+    clock.advance(1); // every record of the first run has expired: the id starts a new run from its first node
+    const second = runner.start(pipeline, { runId: 'r1' });
+    await flush();
+    expect(calls).toEqual(['plan#1', 'execute#1', 'plan#1']);
+    await runner.decide(pipeline, 'r1', 'approve', { approved: true });
+    expect(await drive(clock, second)).toMatchObject({ ok: true, status: 'succeeded' });
+    expect(calls).toEqual(['plan#1', 'execute#1', 'plan#1', 'execute#1']);
   });
 });

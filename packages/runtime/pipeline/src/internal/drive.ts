@@ -249,7 +249,7 @@ async function settleWork(
 
 /** Stores the run's final status in its header (once, whoever finishes first) and reports it. */
 async function finish(env: RunnerEnv, run: ActiveRun, status: RunStatus): Promise<RunResult> {
-  await finishHeader(env, run.header, status);
+  await finishHeader(env, run.header, status, run.ttlMs);
   if (env.events.listenerCount('run') > 0) env.events.emit('run', { runId: run.runId, status });
   const nodes: Record<string, NodeRecord> = {};
   const defined = run.definition.nodes;

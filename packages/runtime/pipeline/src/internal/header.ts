@@ -52,7 +52,9 @@ export async function createHeader(
 
 /**
  * Stores the run's final status in its header, once, whoever finishes first (a step on the fresh
- * record); a finished run's header lives `ttlMs` from now. `header` is the header as this runner
+ * record); a finished run's header lives `lifeMs` from now: the run's record lifetime, so it outlives
+ * every node record of the run and a start that reuses the run id is refused until they are all gone
+ * (a new run never reads the nodes of a former one). `header` is the header as this runner
  * last read or wrote it: the write starts from it, and reads again only when the store holds
  * another version (another runner finished the run first).
  * @throws CorruptRecord when the header fails its check; an Error when the store fails.
@@ -61,6 +63,7 @@ export async function finishHeader(
   env: RunnerEnv,
   header: Committed<RunRecord>,
   status: RunStatus,
+  lifeMs: number,
 ): Promise<void> {
   if (header.value.status !== 'running') return;
   const done = await env.kernel.apply(
@@ -68,7 +71,7 @@ export async function finishHeader(
     RUN_RECORD,
     (current: RunRecord | undefined, _event: undefined, now) =>
       current?.status === 'running'
-        ? { value: { ...current, status, endedAt: now }, effects: [], deadlineAt: now + env.ttlMs }
+        ? { value: { ...current, status, endedAt: now }, effects: [], deadlineAt: now + lifeMs }
         : { value: current, effects: [] },
     undefined,
     { basis: header },
