@@ -78,13 +78,7 @@ describe('the output a node stores', () => {
 
   it('is what its JSON text reads back as, a copy the work cannot change later', async () => {
     for (const value of odd) {
-      const runner = createPipelineRunner({
-        store: createMemoryStore(),
-        clock: createManualClock(),
-        work: () => value,
-      });
-      const pipeline = definePipeline({ name: 'one', nodes: [{ id: 'a', kind: 'task', agent: 'w' }] });
-      const result = await runner.start(pipeline, { runId: 'r1' });
+      const result = await runOne(value);
       const output = result.ok ? result.nodes['a']?.output : 'refused';
       expect(output).toStrictEqual(JSON.parse(JSON.stringify(value ?? null)));
       if (typeof value === 'object' && value !== null) expect(output).not.toBe(value);
@@ -95,14 +89,19 @@ describe('the output a node stores', () => {
     const cycle: Record<string, unknown> = { a: 1 };
     cycle['self'] = cycle;
     for (const value of [cycle, { big: 1n }, [1n]]) {
-      const runner = createPipelineRunner({
-        store: createMemoryStore(),
-        clock: createManualClock(),
-        work: () => value,
-      });
-      const pipeline = definePipeline({ name: 'one', nodes: [{ id: 'a', kind: 'task', agent: 'w' }] });
-      const result = await runner.start(pipeline, { runId: 'r1' });
+      const result = await runOne(value);
       expect(result.ok && result.nodes['a']?.reason).toMatch(/not JSON/);
     }
   });
 });
+
+/** Runs a one-node pipeline whose work returns `value`, on a fresh memory store. */
+function runOne(value: unknown) {
+  const runner = createPipelineRunner({
+    store: createMemoryStore(),
+    clock: createManualClock(),
+    work: () => value,
+  });
+  const pipeline = definePipeline({ name: 'one', nodes: [{ id: 'a', kind: 'task', agent: 'w' }] });
+  return runner.start(pipeline, { runId: 'r1' });
+}
