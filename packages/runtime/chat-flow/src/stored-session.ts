@@ -23,11 +23,11 @@ const DONE: Promise<unknown> = Promise.resolve();
 const RELEASED: Promise<void> = Promise.resolve();
 /** A lease taken, with the committed record it was taken on. */
 type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
-/** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
 /** A write's outcome as a save's. */
 const saved = (done: Written<unknown> | FlowSessionRefusal): FlowSaveResult =>
   done.ok ? { ok: true, version: done.version } : done;
 const same = <T>(value: T): T => value;
+/** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
 const unchanged = <T>(value: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
   value,
   effects: [],
