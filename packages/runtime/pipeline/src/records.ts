@@ -286,8 +286,7 @@ export const RUN_RECORD: RecordCodec<RunRecord> = {
  * How long a record of a running run lives past its write: `ttlMs` plus the run's longest wait
  * (the longest node timeout or approval wait, plus the lease grace). A running run writes again
  * within its longest wait, so none of its records expires while it runs, and all of them live at
- * least `ttlMs` past its last write. A finished run's header lives as long past its end, so it
- * outlives every node record of the run (a reused run id never reads a former run's nodes).
+ * least `ttlMs` past its last write. A finished run's header lives as long, outliving its nodes.
  */
 export function recordTtlMs(definition: PipelineDefinition, ttlMs: number, leaseGraceMs: number): number {
   let longest = 0;
