@@ -3,7 +3,7 @@ import { REVIEW_SEVERITIES, type ReviewIssue } from '@parley/conflict';
 import { z } from 'zod';
 import type { RetryContext } from './retry-context.js';
 import { FAILURE_KINDS, type FailureKind, type PipelineDefinition } from './types.js';
-import { encodeRunRecord } from './internal/header-json.js';
+import { jsonCopy } from './internal/json-copy.js';
 
 /**
  * The states a node goes through: `pending` → `running` (or `waiting` for a person) → `done`,
@@ -279,7 +279,7 @@ export const RUN_RECORD: RecordCodec<RunRecord> = {
   kind: 'parley.pipeline.run',
   version: 1,
   decode: parseRunRecord,
-  encode: encodeRunRecord, // as its JSON text would be read back: undefined fields left out
+  encode: jsonCopy, // as its JSON text would be read back: undefined fields left out
 };
 
 /**

@@ -4,6 +4,7 @@ import { type JsonValue, validate } from '@parley/core';
 import type { RetryContext } from '../retry-context.js';
 import type { NodeContext } from '../runner-types.js';
 import type { RunnerEnv } from './env.js';
+import { jsonCopy } from './json-copy.js';
 
 type WorkNode = NodeContext['node'];
 
@@ -32,7 +33,7 @@ export function clarify(node: WorkNode, checked: Checked & { ok: false }): Retry
 export function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Checked {
   let json: JsonValue;
   try {
-    json = copied(value ?? null, 0) ?? (JSON.parse(JSON.stringify(value ?? null)) as JsonValue); // what the store will keep
+    json = jsonCopy(value ?? null); // what the store will keep
   } catch (error) {
     return { ok: false, message: `the output is not JSON (${String(error)})` };
   }
@@ -48,39 +49,4 @@ export function checkOutput(env: RunnerEnv, node: WorkNode, value: unknown): Che
     missingFields: result.missingFields,
     json,
   };
-}
-
-/** How deep {@link copied} walks before it leaves the value to the JSON text round trip. */
-const MAX_DEPTH = 32;
-
-/**
- * What `JSON.parse(JSON.stringify(value))` gives, without the text, when `value` is made of plain
- * values only: strings, booleans, finite numbers, null, arrays and plain objects (`undefined` fields
- * left out). `undefined` for anything else, which the text round trip then decides (or refuses).
- */
-function copied(value: unknown, depth: number): JsonValue | undefined {
-  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : undefined; // -0 reads back 0
-  if (typeof value !== 'object' || depth >= MAX_DEPTH) return undefined;
-  if (Array.isArray(value)) {
-    const out: JsonValue[] = [];
-    for (let i = 0; i < value.length; i++) {
-      const item = copied(value[i], depth + 1);
-      if (item === undefined) return undefined;
-      out.push(item);
-    }
-    return out;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const source = value as Record<string, unknown>;
-  if (typeof source['toJSON'] === 'function') return undefined;
-  const out: Record<string, JsonValue> = {};
-  for (const key of Object.keys(source)) {
-    const field = source[key];
-    if (field === undefined) continue;
-    const item = key === '__proto__' ? undefined : copied(field, depth + 1);
-    if (item === undefined) return undefined;
-    out[key] = item;
-  }
-  return out;
 }
