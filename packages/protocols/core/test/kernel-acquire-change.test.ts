@@ -1,7 +1,7 @@
 // Kernel.acquire with `change`: the lease and a change of the value it guards, in one compare-and-set,
 // on the memory store's synchronous path and on any other store (a wrapper, so every call is awaited).
 import { describe, expect, it } from 'vitest';
-import { createKernel, createMemoryStore, type Lease } from '../src/index.js';
+import { createKernel, createMemoryStore, DEFAULT_GRACE_MS, type Lease } from '../src/index.js';
 import { add, type Counter, counter, jumpClock, twoKernels } from './kernel-helpers.js';
 
 /** A kernel over a plain memory store (the synchronous path), on a clock at 1,000. */
@@ -88,6 +88,43 @@ describe.each(paths)('Kernel.acquire with change (%s)', (_name, world) => {
       change: (current) => ({ n: (current?.n ?? 0) + 1 }),
     });
     expect(second.ok && second.committed).toMatchObject({ value: { n: 11 }, fence: 2 });
+  });
+});
+
+describe.each(paths)('Kernel.acquire with change and lifeMs (%s)', (_name, world) => {
+  it('sets the deadline of a changed record to now + lifeMs in the same write, so the store drops it after', async () => {
+    const { clock, store, a } = world();
+    const taken = await a.acquire('k', counter, { ttlMs: 500, lifeMs: 10_000, change: () => ({ n: 1 }) });
+    if (!taken.ok) throw new Error(taken.code);
+    expect(taken.committed).toMatchObject({ value: { n: 1 }, deadlineAt: 11_000, storeVersion: 1 });
+    expect((await store.getEntry('k'))?.value).toMatchObject({
+      deadlineAt: 11_000,
+      lease: { expiresAt: 1_500 },
+    });
+    clock.set(11_000 + DEFAULT_GRACE_MS); // the deadline and the kernel's grace are past
+    expect(await a.read('k', counter)).toBeUndefined();
+  });
+
+  it('keeps the deadline as read when the change keeps the value', async () => {
+    const { a } = world();
+    await a.apply('k', counter, () => ({ value: { n: 4 }, effects: [], deadlineAt: 9_000 }), null);
+    const kept = await a.acquire('k', counter, { ttlMs: 500, lifeMs: 60_000, change: (current) => current });
+    expect(kept.ok && kept.committed).toMatchObject({ value: { n: 4 }, deadlineAt: 9_000 });
+  });
+
+  it('refuses a lifeMs that is not a positive number, or one given without a change, and writes nothing', async () => {
+    const { store, a } = world();
+    for (const lifeMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(
+        a.acquire('k', counter, { ttlMs: 500, lifeMs, change: () => ({ n: 1 }) }),
+      ).rejects.toMatchObject({
+        code: 'invalid_argument',
+      });
+    }
+    await expect(a.acquire('k', counter, { ttlMs: 500, lifeMs: 1_000 })).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
+    expect(await store.getEntry('k')).toBeUndefined();
   });
 });
 

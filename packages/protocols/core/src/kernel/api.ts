@@ -135,6 +135,10 @@ export interface Kernel {
    * with the new lease and the time) returns the value to write with the lease in the same
    * compare-and-set: a lease and the first change under it in one write. It returns the value it was
    * given, or `undefined`, to keep the value as read; a lost race runs it again on a fresh read.
+   * `lifeMs` (only with `change`) gives a changed record its deadline, `now + lifeMs`, in that write,
+   * as a step's `deadlineAt` does in {@link Kernel.apply}; a kept value keeps its deadline.
+   * @throws KernelError `invalid_argument` for a `ttlMs` or `lifeMs` that is not a positive number of
+   * ms, or a `lifeMs` without a `change`.
    *
    * @example
    * ```ts
@@ -160,6 +164,7 @@ export interface Kernel {
       readonly force?: boolean;
       readonly basis?: Committed<T> | null;
       readonly change?: (current: T | undefined, lease: Lease, now: number) => T | undefined;
+      readonly lifeMs?: number;
     },
   ): Promise<
     { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal

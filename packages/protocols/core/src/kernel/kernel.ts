@@ -123,14 +123,19 @@ export function createKernel(options: KernelOptions): Kernel {
       };
     },
 
-    async acquire(key, codec, { ttlMs, force = false, basis, change }) {
+    async acquire(key, codec, { ttlMs, force = false, basis, change, lifeMs }) {
       ttlCheck(ttlMs, 'ttlMs');
+      if (lifeMs !== undefined) {
+        if (change === undefined)
+          throw invalid('lifeMs is the life of a changed record: give it with a change');
+        ttlCheck(lifeMs, 'lifeMs');
+      }
       const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
       const mutated = mutate(
         key,
         codec,
         DEFAULT_MAX_ATTEMPTS,
-        (read, now) => acquirePlan(key, codec, { owner, ttlMs, force, change }, read, now),
+        (read, now) => acquirePlan(key, codec, { owner, ttlMs, force, change, lifeMs }, read, now),
         first,
         change === undefined,
       );

@@ -105,11 +105,12 @@ export function acquirePlan<T>(
     readonly ttlMs: number;
     readonly force: boolean;
     readonly change: ((current: T | undefined, lease: Lease, now: number) => T | undefined) | undefined;
+    readonly lifeMs: number | undefined;
   },
   read: Fresh<T>,
   now: number,
 ): Plan<{ readonly lease: Lease; readonly value: T | undefined }> {
-  const { owner, ttlMs, force, change } = taking;
+  const { owner, ttlMs, force, change, lifeMs } = taking;
   const refused = force ? undefined : guard(key, read.record, undefined, now);
   if (refused !== undefined) return refused;
   const token = (read.record?.fence ?? 0) + 1;
@@ -122,7 +123,11 @@ export function acquirePlan<T>(
   const next = envelope(
     codec,
     read.record,
-    kept ? { lease: held, fence: token } : { data: codec.encode(changed), lease: held, fence: token },
+    kept
+      ? { lease: held, fence: token }
+      : lifeMs === undefined
+        ? { data: codec.encode(changed), lease: held, fence: token }
+        : { data: codec.encode(changed), lease: held, fence: token, deadlineAt: now + lifeMs },
   );
   return { write: true, next, out: { lease, value: kept ? current : changed } };
 }
