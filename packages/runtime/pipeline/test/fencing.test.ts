@@ -1,4 +1,4 @@
-import { createManualClock, createMemoryStore } from '@parley/core';
+import { createManualClock, createMemoryStore, type Store } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { definePipeline, type NodeContext, type TaskNode } from '../src/index.js';
 import { crashingStore, drive, flush, MIN, setUp } from './helpers.js';
@@ -130,12 +130,24 @@ describe('a lease taken on a node that was not started yet', () => {
     const clock = createManualClock();
     const store = createMemoryStore({ clock });
     const pipeline = single();
-    // a's process dies right after its lease on the node landed (write 2), before the start
-    const a = setUp(() => 'from a', { clock, store: crashingStore(store, 2, 'after'), runnerId: 'a' });
+    // a stores the run's header and dies before its node's write (write 2)…
+    const a = setUp(() => 'from a', { clock, store: crashingStore(store, 2, 'before'), runnerId: 'a' });
     expect(await drive(clock, a.runner.start(pipeline, { runId: 'r1' }))).toMatchObject({
       code: 'store_failed',
     });
     await a.runner.close();
+    // …having left a lease alone on the node, as a runner that spawns (its lease is written before
+    // the start) or one of an earlier version (lease and start in two writes) leaves it
+    const lease = { owner: 'a', token: 1, expiresAt: 2 * MIN }; // the 1 min timeout + 1 min grace
+    const record = {
+      kind: 'parley.pipeline.node',
+      version: 1,
+      data: null,
+      lease,
+      fence: 1,
+      deadlineAt: null,
+    };
+    await store.set('pipeline:node:r1:only', record);
     const b = setUp(() => 'from b', { clock, store, runnerId: 'b', leaseGraceMs: 1 });
     const result = await drive(clock, b.runner.resume(pipeline, { runId: 'r1' }));
     expect(result.ok && result.nodes['only']).toMatchObject({
@@ -145,6 +157,49 @@ describe('a lease taken on a node that was not started yet', () => {
     });
     expect(a.calls).toEqual([]);
     expect(b.calls).toEqual(['only#1']);
-    expect(clock.now()).toBe(MIN + 60_000); // a's lease: the node's 1 min timeout + a's default 1 min grace
+    expect(clock.now()).toBe(2 * MIN); // b waited for a's lease to expire
+  });
+});
+
+describe('a start written with the lease, on a node another runner finished first', () => {
+  it('writes only the lease, runs nothing, gives the lease back and reads the result that stands', async () => {
+    const clock = createManualClock();
+    const pipeline = single();
+    // the record another runner left: the same run finished elsewhere
+    const elsewhere = createMemoryStore({ clock });
+    await drive(
+      clock,
+      setUp(() => 'from c', { clock, store: elsewhere, runnerId: 'c' }).runner.start(pipeline, {
+        runId: 'r1',
+      }),
+    );
+    const done = (await elsewhere.getEntry('pipeline:node:r1:only'))?.value;
+    const inner = createMemoryStore({ clock });
+    let raced = false;
+    const store: Store = {
+      ...inner,
+      compareAndSet: async (key, ...rest) => {
+        if (key === 'pipeline:node:r1:only' && !raced && done !== undefined) {
+          raced = true; // c's end lands between b's read and b's lease + start
+          await inner.set(key, done);
+        }
+        return inner.compareAndSet(key, ...rest);
+      },
+    };
+    const b = setUp(() => 'from b', { clock, store, runnerId: 'b' });
+    const result = await drive(clock, b.runner.start(pipeline, { runId: 'r1' }));
+    expect(raced).toBe(true);
+    expect(b.calls).toEqual([]);
+    expect(result.ok && result.nodes['only']).toMatchObject({
+      status: 'done',
+      output: 'from c',
+      attempts: 1,
+    });
+    expect(b.events.ignored).toEqual([{ runId: 'r1', node: 'only', code: 'lost_race' }]);
+    expect(b.events.node).toEqual([]); // b moved no node
+    expect(await inner.get('pipeline:node:r1:only')).toMatchObject({
+      data: { output: 'from c' },
+      lease: null,
+    });
   });
 });

@@ -78,4 +78,17 @@ describe('the lifetime of a run', () => {
     expect(await drive(clock, second)).toMatchObject({ ok: true, status: 'succeeded' });
     expect(calls).toEqual(['plan#1', 'execute#1', 'plan#1', 'execute#1']);
   });
+
+  it("gives a node whose runner stopped mid-attempt the run's lifetime from its start, in the same write", async () => {
+    const { clock, runner, store } = setUp(() => new Promise(() => {}), { ttlMs: DAY }); // plan never answers
+    const run = runner.start(pipeline, { runId: 'r1' });
+    await flush();
+    expect(await store.get('pipeline:node:r1:plan')).toMatchObject({ data: { status: 'running' } });
+    await runner.close(); // the process stops; nobody resumes the run
+    expect(await run).toMatchObject({ ok: false, code: 'closed' });
+    clock.advance(11 * DAY + MIN - 1); // ttlMs, the approval's wait and the lease grace, from the start
+    expect(await store.get('pipeline:node:r1:plan')).toMatchObject({ data: { status: 'running' } });
+    clock.advance(1);
+    expect(await store.get('pipeline:node:r1:plan')).toBeUndefined();
+  });
 });

@@ -38,12 +38,12 @@ describe('a restarted runner', () => {
   it('resumes after the store failed between two writes', async () => {
     const clock = createManualClock();
     const store = createMemoryStore({ clock });
-    let writes = 0; // the header, intel's lease, its start, its end: the fifth write is bull's lease
+    let writes = 0; // the header, intel's lease and start (one write), its end: the fourth is bull's
     const flaky: Store = {
       ...store,
       getEntry: (key) => store.getEntry(key),
       compareAndSet: (...args) =>
-        ++writes === 5 ? Promise.reject(new Error('connection reset')) : store.compareAndSet(...args),
+        ++writes === 4 ? Promise.reject(new Error('connection reset')) : store.compareAndSet(...args),
     };
     const first = setUp(() => ({}), { clock, store: flaky });
     const failed = await drive(clock, first.runner.start(pipeline, { runId: 'r1' }));

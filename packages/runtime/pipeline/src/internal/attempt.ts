@@ -7,7 +7,8 @@ import type { NodeContext } from '../runner-types.js';
 import { afterFailure } from '../failure-policy.js';
 import type { FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
-import { holdLease, outputsOf, releaseLease, writeNode } from './io.js';
+import { outputsOf, writeNode } from './io.js';
+import { holdLease, releaseLease, startUnderLease } from './lease.js';
 import { lazyAbort } from './lazy-abort.js';
 import { checkOutput, clarify } from './output.js';
 
@@ -67,32 +68,11 @@ async function work(env: RunnerEnv, run: ActiveRun, node: WorkNode, extra: WorkE
       return { ok: false, kind: 'stopped' };
     if (run.controller.signal.aborted) return { ok: false, kind: 'stopped' };
     // Each attempt runs under this runner's lease on the node, long enough for the attempt.
-    if (!(await holdLease(env, run, node.id, node.timeoutMs + env.leaseGraceMs)))
-      return { ok: false, kind: 'stopped' };
-    const record = run.records.get(node.id) as NodeRecord;
-    const ask =
-      env.topology === undefined
-        ? undefined
-        : attemptSpawn({
-            runId: run.runId,
-            node,
-            spawns: record.spawns,
-            parent: run.parent ?? run.definition.owner,
-            spawnId: env.spawnId,
-          });
+    const leaseMs = node.timeoutMs + env.leaseGraceMs;
+    const begun = await begin(env, run, node, leaseMs, extra.revisedFor);
+    if (begun === undefined) return { ok: false, kind: 'stopped' };
+    const { started, ask } = begun;
     const spawnId = ask?.id;
-    if (record.spawnId !== undefined) env.topology?.finish(record.spawnId); // a run left by a crash
-    const started = await writeNode(env, run, node.id, {
-      type: 'start',
-      spawnId,
-      spawned: ask !== undefined,
-      revisedFor: extra.revisedFor,
-      lifeMs: run.ttlMs,
-    });
-    if (started === undefined) {
-      await releaseLease(env, run, node.id); // the node is not this attempt's to start: give it back
-      return { ok: false, kind: 'stopped' };
-    }
     const spawned = ask === undefined ? undefined : await spawnRun(env, run, ask);
     const settled: Settled | undefined =
       spawned === undefined || spawned.ok ? undefined : { kind: spawned.kind, message: spawned.message };
@@ -256,4 +236,47 @@ function attempt(env: RunnerEnv, run: ActiveRun, context: Omit<NodeContext, 'sig
       feed({ type: 'result', value });
     });
   });
+}
+
+/**
+ * Takes the node's lease and stores the attempt's start under it: in one write where no spawn is
+ * asked (no topology), else the lease first and the start after, its spawn counted on the record
+ * the lease was taken on. `undefined` when the node is not this attempt's to start.
+ */
+async function begin(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: WorkNode,
+  leaseMs: number,
+  revisedFor: WorkExtra['revisedFor'],
+): Promise<{ readonly started: NodeRecord; readonly ask: AttemptSpawn | undefined } | undefined> {
+  const lifeMs = run.ttlMs;
+  if (env.topology === undefined) {
+    const start = { type: 'start', spawnId: undefined, spawned: false, revisedFor, lifeMs } as const;
+    const started = await startUnderLease(env, run, node.id, leaseMs, start);
+    return started === undefined ? undefined : { started, ask: undefined };
+  }
+  if (!(await holdLease(env, run, node.id, leaseMs))) return undefined;
+  const record = run.records.get(node.id) as NodeRecord;
+  const ask = attemptSpawn({
+    runId: run.runId,
+    node,
+    spawns: record.spawns,
+    parent: run.parent ?? run.definition.owner,
+    spawnId: env.spawnId,
+  });
+  if (record.spawnId !== undefined) env.topology.finish(record.spawnId); // a run left by a crash
+  const spawnId = ask?.id;
+  const started = await writeNode(env, run, node.id, {
+    type: 'start',
+    spawnId,
+    spawned: ask !== undefined,
+    revisedFor,
+    lifeMs,
+  });
+  if (started === undefined) {
+    await releaseLease(env, run, node.id); // the node is not this attempt's to start: give it back
+    return undefined;
+  }
+  return { started, ask };
 }

@@ -7,7 +7,8 @@ import type { PipelineDefinition } from '../types.js';
 import { runApproval } from './approval.js';
 import { runWork } from './attempt.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
-import { CorruptRecord, holdLease, loadNode, releaseLease, writeNode } from './io.js';
+import { CorruptRecord, loadNode, writeNode } from './io.js';
+import { holdLease, releaseLease } from './lease.js';
 import type { NodeEvent } from '../node-step.js';
 import { type ReviewOutcome, runReview } from './review.js';
 

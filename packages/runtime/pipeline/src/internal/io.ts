@@ -1,11 +1,4 @@
-import {
-  type Committed as Stored,
-  isParleyError,
-  type KernelRecord,
-  type KernelRefusal,
-  type Lease,
-  type LeaseState,
-} from '@parley/core';
+import { type Committed as Stored, isParleyError, type KernelRefusal, type Lease } from '@parley/core';
 import { NODE_RECORD, nodeKey, type NodeRecord, nodeView } from '../records.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type NodeEffect, type NodeEvent, nodeStep, PENDING } from '../node-step.js';
@@ -21,7 +14,7 @@ export class CorruptRecord extends Error {
 }
 
 /** The error a kernel refusal other than a lease's or a stale step's is inside a run. */
-function thrown(refusal: KernelRefusal): Error {
+export function thrown(refusal: KernelRefusal): Error {
   if (refusal.code === 'corrupt_record' || refusal.code === 'record_version')
     return new CorruptRecord(refusal.key, refusal.message);
   return new Error(refusal.message);
@@ -61,7 +54,7 @@ export async function loadNode(env: RunnerEnv, run: ActiveRun, node: string): Pr
  * below its version needs no read and the next write starts from it (`undefined`: unknown, read
  * on the next change and by the next write).
  */
-function keep(
+export function keep(
   run: ActiveRun,
   node: string,
   record: NodeRecord,
@@ -110,7 +103,7 @@ export async function commitNode(
 }
 
 /** What a node step's kernel result means for the run, with its `node` event emitted. */
-function committed(
+export function committed(
   env: RunnerEnv,
   runId: string,
   node: string,
@@ -182,7 +175,7 @@ export async function writeNode(
 }
 
 /** Reports a write this runner did not make (`ignored`) and reads what the store holds instead. */
-async function lost(
+export async function lost(
   env: RunnerEnv,
   run: ActiveRun,
   node: string,
@@ -193,49 +186,6 @@ async function lost(
   await loadNode(env, run, node);
 }
 
-/**
- * Holds the node's lease for `ttlMs` more: renews the one this process holds, or takes it (a new
- * fencing token) when no valid lease is held, or when the stored one is this runner id's from before
- * a restart. `false` when another runner holds it or fenced this one off (`ignored`).
- */
-export async function holdLease(
-  env: RunnerEnv,
-  run: ActiveRun,
-  node: string,
-  ttlMs: number,
-): Promise<boolean> {
-  const held = run.leases.get(node);
-  const key = nodeKey(env.prefix, run.runId, node);
-  const stored = run.records.get(node);
-  let result: { readonly ok: true; readonly lease: Lease } | KernelRefusal;
-  if (held !== undefined) {
-    run.committed.delete(node); // the renewal writes a version this process is not told
-    result = await env.kernel.renew(held, { ttlMs });
-  } else {
-    const force = stored?.owner === env.runnerId; // this runner id's lease from before a restart
-    // A node last seen pending with no record is expected to have none: its lease is written
-    // without a read, and lands only where the key is still absent (else it is decided on a read).
-    const basis = run.committed.get(node) ?? (stored?.status === 'pending' ? null : undefined);
-    let acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force, basis });
-    if (!acquired.ok && acquired.code === 'lease_held' && !force) {
-      // A lease on a node with no data yet (taken just before a start): whose, and until when?
-      const lease = await leaseOnly(env, key);
-      if (lease?.owner === env.runnerId)
-        acquired = await env.kernel.acquire(key, NODE_RECORD, { ttlMs, force: true });
-      else if (lease !== undefined) run.blocked.set(node, lease.expiresAt);
-    }
-    if (acquired.ok) keep(run, node, nodeView(acquired.committed, PENDING), acquired.committed);
-    result = acquired;
-  }
-  if (result.ok) {
-    run.leases.set(node, result.lease);
-    return true;
-  }
-  if (result.code !== 'lease_lost' && result.code !== 'lease_held') throw thrown(result);
-  await lost(env, run, node, result.code);
-  return false;
-}
-
 /** The outputs of every done node, for a node's context. */
 export function outputsOf(run: ActiveRun): Record<string, NodeRecord['output']> {
   const outputs: Record<string, NodeRecord['output']> = {};
@@ -243,23 +193,4 @@ export function outputsOf(run: ActiveRun): Record<string, NodeRecord['output']> 
     if (record.status === 'done') outputs[id] = record.output;
   });
   return outputs;
-}
-
-/** Gives back the node's lease this process holds (best effort: it expires anyway). */
-export async function releaseLease(env: RunnerEnv, run: ActiveRun, node: string): Promise<void> {
-  const held = run.leases.get(node);
-  run.leases.delete(node);
-  if (held === undefined) return;
-  run.committed.delete(node); // the release writes a version this process is not told
-  await env.kernel.release(held);
-}
-
-/**
- * The lease of a kernel record that holds no data yet (`kernel.read` reports none): read from the
- * record's envelope, for a lease taken on a pending node just before its start was written.
- */
-async function leaseOnly(env: RunnerEnv, key: string): Promise<LeaseState | undefined> {
-  const record = (await env.store.getEntry(key))?.value as Partial<KernelRecord> | undefined; // checked below
-  const lease = record?.kind === NODE_RECORD.kind && record.data === null ? record.lease : undefined;
-  return typeof lease?.owner === 'string' && Number.isFinite(lease.expiresAt) ? lease : undefined;
 }

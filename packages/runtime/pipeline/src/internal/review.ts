@@ -6,7 +6,8 @@ import { revisionOrder, toReviseRequest } from '../revision.js';
 import type { ReviewNode } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { type WorkOutcome, runWork } from './attempt.js';
-import { holdLease, outputsOf, writeNode } from './io.js';
+import { outputsOf, writeNode } from './io.js';
+import { holdLease } from './lease.js';
 
 type Node = NodeContext['node'];
 
