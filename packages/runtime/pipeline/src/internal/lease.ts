@@ -33,9 +33,14 @@ export async function holdLease(
     run.leases.set(node, result.lease);
     return true;
   }
-  if (result.code !== 'lease_lost' && result.code !== 'lease_held') throw thrown(result);
-  await lost(env, run, node, result.code);
+  await refused(env, run, node, result);
   return false;
+}
+
+/** A lease refused is reported (`ignored`) and the node read again; any other refusal is thrown. */
+async function refused(env: RunnerEnv, run: ActiveRun, node: string, refusal: KernelRefusal): Promise<void> {
+  if (refusal.code !== 'lease_lost' && refusal.code !== 'lease_held') throw thrown(refusal);
+  await lost(env, run, node, refusal.code);
 }
 
 /**
@@ -67,8 +72,7 @@ export async function startUnderLease(
     lifeMs: start.lifeMs,
   });
   if (!taken.ok) {
-    if (taken.code !== 'lease_lost' && taken.code !== 'lease_held') throw thrown(taken);
-    await lost(env, run, node, taken.code);
+    await refused(env, run, node, taken);
     return undefined;
   }
   run.leases.set(node, taken.lease);
