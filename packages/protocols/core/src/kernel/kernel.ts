@@ -11,6 +11,7 @@ import { WrittenRecords } from './record-text.js';
 import type { Kernel } from './api.js';
 import type { Committed, RecordCodec } from './types.js';
 import {
+  acquireCheck,
   acquirePlan,
   committedRead,
   readFailed,
@@ -124,12 +125,7 @@ export function createKernel(options: KernelOptions): Kernel {
     },
 
     async acquire(key, codec, { ttlMs, force = false, basis, change, lifeMs }) {
-      ttlCheck(ttlMs, 'ttlMs');
-      if (lifeMs !== undefined) {
-        if (change === undefined)
-          throw invalid('lifeMs is the life of a changed record: give it with a change');
-        ttlCheck(lifeMs, 'lifeMs');
-      }
+      acquireCheck(ttlMs, lifeMs, change !== undefined);
       const first = basis === undefined ? undefined : basisRead(written, key, codec, basis);
       const mutated = mutate(
         key,

@@ -18,6 +18,14 @@ export function ttlCheck(ms: number, name: string): void {
     throw invalid(`${name} must be a positive number of ms, got ${String(ms)}`);
 }
 
+/** @internal Throws `invalid_argument` for `acquire`'s bad `ttlMs` or `lifeMs`, or a `lifeMs` without a change. */
+export function acquireCheck(ttlMs: number, lifeMs: number | undefined, changing: boolean): void {
+  ttlCheck(ttlMs, 'ttlMs');
+  if (lifeMs === undefined) return;
+  if (!changing) throw invalid('lifeMs is the life of a changed record: give it with a change');
+  ttlCheck(lifeMs, 'lifeMs');
+}
+
 /** The read a `basis: null` stands for: no record (a compare-and-set on it lands only on an absent key). */
 const ABSENT = { ok: true, record: undefined, committed: undefined, version: null } as const;
 
