@@ -128,15 +128,11 @@ export function acquirePlan<T>(
   // the value as read keeps its data object (so the data's text is written once)
   const kept = changed === undefined || changed === current;
   const held = { owner, token, expiresAt: lease.expiresAt };
-  const next = envelope(
-    codec,
-    read.record,
-    kept
-      ? { lease: held, fence: token }
-      : lifeMs === undefined
-        ? { data: codec.encode(changed), lease: held, fence: token }
-        : { data: codec.encode(changed), lease: held, fence: token, deadlineAt: now + lifeMs },
-  );
+  const patch: { -readonly [K in keyof KernelRecord]?: KernelRecord[K] } = kept
+    ? { lease: held, fence: token }
+    : { data: codec.encode(changed), lease: held, fence: token };
+  if (!kept && lifeMs !== undefined) patch.deadlineAt = now + lifeMs; // a changed record's life starts now
+  const next = envelope(codec, read.record, patch);
   return { write: true, next, out: { lease, value: kept ? current : changed } };
 }
 

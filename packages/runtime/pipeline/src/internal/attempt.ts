@@ -8,7 +8,7 @@ import { afterFailure } from '../failure-policy.js';
 import type { FailureKind } from '../types.js';
 import type { ActiveRun, RunnerEnv } from './env.js';
 import { outputsOf, writeNode } from './io.js';
-import { holdLease, releaseLease, startUnderLease } from './lease.js';
+import { startAfterLease, startUnderLease } from './lease.js';
 import { lazyAbort } from './lazy-abort.js';
 import { checkOutput, clarify } from './output.js';
 
@@ -256,27 +256,17 @@ async function begin(
     const started = await startUnderLease(env, run, node.id, leaseMs, start);
     return started === undefined ? undefined : { started, ask: undefined };
   }
-  if (!(await holdLease(env, run, node.id, leaseMs))) return undefined;
-  const record = run.records.get(node.id) as NodeRecord;
-  const ask = attemptSpawn({
-    runId: run.runId,
-    node,
-    spawns: record.spawns,
-    parent: run.parent ?? run.definition.owner,
-    spawnId: env.spawnId,
+  let ask: AttemptSpawn | undefined;
+  const started = await startAfterLease(env, run, node.id, leaseMs, (record) => {
+    ask = attemptSpawn({
+      runId: run.runId,
+      node,
+      spawns: record.spawns,
+      parent: run.parent ?? run.definition.owner,
+      spawnId: env.spawnId,
+    });
+    if (record.spawnId !== undefined) env.topology?.finish(record.spawnId); // a run left by a crash
+    return { type: 'start', spawnId: ask?.id, spawned: ask !== undefined, revisedFor, lifeMs };
   });
-  if (record.spawnId !== undefined) env.topology.finish(record.spawnId); // a run left by a crash
-  const spawnId = ask?.id;
-  const started = await writeNode(env, run, node.id, {
-    type: 'start',
-    spawnId,
-    spawned: ask !== undefined,
-    revisedFor,
-    lifeMs,
-  });
-  if (started === undefined) {
-    await releaseLease(env, run, node.id); // the node is not this attempt's to start: give it back
-    return undefined;
-  }
-  return { started, ask };
+  return started === undefined ? undefined : { started, ask };
 }

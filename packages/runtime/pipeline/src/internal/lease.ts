@@ -57,12 +57,7 @@ export async function startUnderLease(
   ttlMs: number,
   start: Start,
 ): Promise<NodeRecord | undefined> {
-  if (run.leases.has(node)) {
-    if (!(await holdLease(env, run, node, ttlMs))) return undefined;
-    const started = await writeNode(env, run, node, start);
-    if (started === undefined) await releaseLease(env, run, node);
-    return started;
-  }
+  if (run.leases.has(node)) return startAfterLease(env, run, node, ttlMs, () => start);
   let stepped: StepResult<NodeRecord, NodeEffect> | undefined; // the step as run on the read that won
   const taken = await take(env, run, node, ttlMs, {
     change: (current, _lease, now) => {
@@ -83,6 +78,24 @@ export async function startUnderLease(
   await lost(env, run, node, done.code); // the step refused the start: the lease was taken for nothing
   await releaseLease(env, run, node);
   return undefined;
+}
+
+/**
+ * Holds the node's lease for `ttlMs`, then writes the start `startOf` makes from the record the
+ * lease was held on. The started record, or `undefined` when the node is not this attempt's to
+ * start (the lease, when it was held, is given back).
+ */
+export async function startAfterLease(
+  env: RunnerEnv,
+  run: ActiveRun,
+  node: string,
+  ttlMs: number,
+  startOf: (record: NodeRecord) => Start,
+): Promise<NodeRecord | undefined> {
+  if (!(await holdLease(env, run, node, ttlMs))) return undefined;
+  const started = await writeNode(env, run, node, startOf(run.records.get(node) as NodeRecord));
+  if (started === undefined) await releaseLease(env, run, node); // not this attempt's to start: give it back
+  return started;
 }
 
 /**
