@@ -21,11 +21,13 @@ import type { Proposal } from '@parley/conflict';
 import { createMemoryStore } from '@parley/core';
 import { createToolGate, defineTool } from '@parley/tools';
 import { createTurnRunner } from '@parley/turns';
+import { nanoid } from 'nanoid';
 import { z } from 'zod';
 import { createHandGate } from '../hand-gate.js';
 import { suite } from '../lib.js';
 
 const HAND = 'hand-written loop: at-most-once gate, CAS head, checkpoint record';
+const HAND_KEPT = 'hand-written loop + lease, open mark, checkpoint log';
 
 /** A `Map` store that keeps JSON text and a version per key, with a compare-and-set. */
 function createMapStore() {
@@ -69,6 +71,90 @@ function makeHost() {
     tool_calls: [{ id: 'c1', tool: 'hit', args: { damage: 1 } }],
   };
   return { host, gate, proposal };
+}
+
+interface Head {
+  turn: number;
+  state: Game;
+  record: unknown;
+  lease: { owner: string; expiresAt: number } | null;
+  open: { turnId: string; input: string; startedAt: number } | null;
+  last: { turnId: string; input: string } | null;
+}
+
+interface Log {
+  checkpoints: { id: string; at: number; label: string; ref: string }[];
+}
+
+/**
+ * The goal's hand loop plus the three guarantees it leaves out, still with no Parley piece: before
+ * the model call, the head is written with a lease (owner and expiry) and the open turn (its id and
+ * input), so that a second host is fenced off and a restarted one finds the turn it crashed in; the
+ * commit clears both; the checkpoint is a snapshot record under a new key plus a checkpoint log
+ * (id, time, label, key of the last five), written with a compare-and-set, so a host can roll back.
+ * Still left out: the submission journal's replay, the conflict detectors, the gate's caps and
+ * records, and events. A reference row: it shows what those guarantees cost when written by hand.
+ */
+function handKept(): () => Promise<number> {
+  const host = { state: { hp: 1_000_000, at: 'gate' } as Game };
+  const gate = createHandGate({
+    hit: {
+      args: z.object({ damage: z.number().int() }),
+      execute: ({ damage }: { damage: number }) => {
+        host.state = { ...host.state, hp: host.state.hp - damage };
+        return host.state.hp;
+      },
+    },
+  });
+  const proposal = {
+    text: 'You lose 1 HP.',
+    tool_calls: [{ id: 'c1', tool: 'hit', args: { damage: 1 } }],
+  };
+  const store = createMapStore();
+  const owner = `host_${nanoid()}`;
+  const empty: Head = { turn: 0, state: host.state, record: null, lease: null, open: null, last: null };
+  store.compareAndSet('g:head', null, empty);
+  store.compareAndSet('g:log', null, { checkpoints: [] } satisfies Log);
+  const maxCheckpoints = 5;
+  let snapshots = 0;
+  return async () => {
+    const read = store.get('g:head') as { version: number; value: Head };
+    const now = Date.now();
+    const held = read.value.lease;
+    if (read.value.open !== null || (held !== null && held.owner !== owner && held.expiresAt > now)) {
+      throw new Error('a turn is open or the lease is held elsewhere');
+    }
+    const turn = read.value.turn + 1;
+    const turnId = `turn_${nanoid()}`;
+    const opened: Head = {
+      ...read.value,
+      lease: { owner, expiresAt: now + 30_000 },
+      open: { turnId, input: 'I attack', startedAt: now },
+    };
+    const version = store.compareAndSet('g:head', read.version, opened);
+    if (version === undefined) throw new Error('conflict');
+    const generated = await Promise.resolve(proposal); // the model call
+    const answers = [];
+    for (const call of generated.tool_calls) answers.push(await gate.process(call, turn));
+    const record = { turn, text: generated.text, calls: answers.length };
+    const state = structuredClone(host.state);
+    const done: Head = { turn, state, record, lease: null, open: null, last: { turnId, input: 'I attack' } };
+    if (store.compareAndSet('g:head', version, done) === undefined) throw new Error('conflict');
+    const ref = `g:checkpoint:${turnId}:${snapshots++}`;
+    store.compareAndSet(ref, null, { id: turnId, state });
+    const log = store.get('g:log') as { version: number; value: Log };
+    const checkpoints = [
+      ...log.value.checkpoints,
+      { id: turnId, at: Date.now(), label: `turn ${turn}`, ref },
+    ];
+    const dropped = checkpoints.length > maxCheckpoints ? checkpoints.shift() : undefined;
+    if (store.compareAndSet('g:log', log.version, { checkpoints }) === undefined) {
+      store.delete(ref);
+      throw new Error('conflict');
+    }
+    if (dropped !== undefined) store.delete(dropped.ref);
+    return turn;
+  };
 }
 
 suite('turns: one turn with one tool call (memory store)', {
@@ -134,6 +220,7 @@ suite('turns: one turn with one tool call (memory store)', {
         return record.turn;
       };
     },
+    [HAND_KEPT]: handKept,
   },
   goals: [
     {
@@ -141,5 +228,9 @@ suite('turns: one turn with one tool call (memory store)', {
       vs: HAND,
       slowerByAtMost: 4,
     },
+    // References (no goal): what the three guarantees the goal's baseline leaves out cost by hand,
+    // and how far Parley is from a hand loop that keeps them.
+    { case: HAND_KEPT, vs: HAND },
+    { case: 'parley createTurnRunner', vs: HAND_KEPT },
   ],
 });
