@@ -169,19 +169,26 @@ function digestOf(action: { name: string; args: unknown }): string {
  * With `equalWork`, it also does only what a restart-safe, action-bound decision needs (issue 36):
  * the SHA-256 digest of the action (`@noble/hashes`, as the gate), the pending record written as
  * JSON into a `Map` store before the prompt is sent, the decision record inserted when absent, and
- * the pending record deleted. What it leaves out, and the gate does: a second write of the pending
- * record when the send resolves (its delivery, which the order rule and a restarted gate read),
+ * the pending record deleted. With `delivery` (a reference row) it also writes the pending record
+ * again when the send resolves, with the delivery's place in the order of events, and takes a reply
+ * only if it arrived after that (the order rule). What the equal-work hop leaves out, and the gate
+ * does: that second write of the pending record (its delivery, which the order rule and a restarted gate read),
  * compare-and-set against another replica's writes, strict reads of stored records, the order
  * rule, who may answer, deadlines and their timers, events, the recently-decided set, and checks of
  * every request field.
  */
-async function handRoundTrip(equalWork: boolean): Promise<() => Promise<unknown>> {
+async function handRoundTrip(equalWork: boolean, delivery = false): Promise<() => Promise<unknown>> {
   const store = mapStore();
-  const waiting = new Map<string, { id: string; digest: string; resolve: (confirmed: boolean) => void }>();
+  type Waiter = { id: string; digest: string; deliveredAt: number; resolve: (confirmed: boolean) => void };
+  const waiting = new Map<string, Waiter>();
+  let arrivals = 0;
   const onInbound = (message: { chatId: string; senderId: string; text: string }): boolean => {
     const sessionKey = `feishu:${message.chatId}`;
     const waiter = waiting.get(sessionKey);
     if (waiter === undefined) return false;
+    // The order rule: a reply counts only if it arrived after the prompt was delivered (by
+    // sequence, not by a millisecond that both may share).
+    if (delivery && !(++arrivals > waiter.deliveredAt && waiter.deliveredAt > 0)) return false;
     waiting.delete(sessionKey);
     const confirmed = message.text.trim() === '确认';
     if (equalWork) {
@@ -212,11 +219,14 @@ async function handRoundTrip(equalWork: boolean): Promise<() => Promise<unknown>
     const chatId = `c${n++ % 1000}`;
     const action = { name: 'drop', args: { t: 'x' } };
     const digest = equalWork ? digestOf(action) : '';
-    const promise = new Promise<boolean>((resolve) =>
-      waiting.set(`feishu:${chatId}`, { id, digest, resolve }),
-    );
+    const waiter: Waiter = { id, digest, deliveredAt: 0, resolve: () => {} };
+    const promise = new Promise<boolean>((resolve) => {
+      waiter.resolve = resolve;
+      waiting.set(`feishu:${chatId}`, waiter);
+    });
+    let record: Record<string, unknown> | undefined;
     if (equalWork) {
-      const record = {
+      record = {
         rev: 1,
         id,
         sessionKey: `feishu:${chatId}`,
@@ -235,9 +245,14 @@ async function handRoundTrip(equalWork: boolean): Promise<() => Promise<unknown>
       };
       store.set(`p:${id}`, record, 300_000);
     }
-    void send(chatId, 'DROP x? 确认 / 取消').then(() =>
-      onInbound({ chatId, senderId: 'ou_a', text: '确认' }),
-    );
+    void send(chatId, 'DROP x? 确认 / 取消').then(() => {
+      if (delivery) {
+        // The delivery, written again into the pending record so a restarted host reads it too.
+        waiter.deliveredAt = ++arrivals;
+        store.set(`p:${id}`, { ...record, rev: 2, deliveredAt: waiter.deliveredAt }, 300_000);
+      }
+      onInbound({ chatId, senderId: 'ou_a', text: '确认' });
+    });
     return promise;
   };
 }
@@ -250,6 +265,7 @@ suite('confirm: round trip request → reply → decision', {
     'parley confirm gate': gateRoundTrip,
     'hand-written equal-work hop': () => handRoundTrip(true),
     'bare Map + Promise': () => handRoundTrip(false),
+    'equal-work hop + delivery write and order rule': () => handRoundTrip(true, true),
   },
   goals: [
     { case: 'parley confirm gate', vs: 'hand-written equal-work hop', slowerByAtMost: 1.5 },
@@ -257,5 +273,9 @@ suite('confirm: round trip request → reply → decision', {
     // equal-work hop alone is 12–23× it.
     { case: 'parley confirm gate', vs: 'bare Map + Promise' },
     { case: 'hand-written equal-work hop', vs: 'bare Map + Promise' },
+    // References: what the order rule costs by hand (the delivery written into the pending
+    // record, and the reply's arrival compared with it), and Parley against that hop.
+    { case: 'equal-work hop + delivery write and order rule', vs: 'hand-written equal-work hop' },
+    { case: 'parley confirm gate', vs: 'equal-work hop + delivery write and order rule' },
   ],
 });
