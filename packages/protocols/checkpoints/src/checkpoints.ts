@@ -1,9 +1,10 @@
 import { generateId, type JsonValue, systemClock } from '@parley/core';
 import type { CheckpointsContext } from './context.js';
 import { CheckpointsError, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS } from './errors.js';
-import { committed, createLogIo, refuse } from './log-io.js';
+import { committed, createLogIo, type LogIo, refuse } from './log-io.js';
 import { viewOf } from './log-record.js';
 import { rollbackTo, undoRollback } from './rollback.js';
+import { createSweep, type Sweep } from './sweep.js';
 import { takeCheckpoint } from './take.js';
 import type { Checkpoints, CheckpointsOptions } from './types.js';
 
@@ -50,9 +51,16 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
   // a fixed cap is checked once, here, and read without an await; a function is read (and checked) at each call
   const max = typeof given === 'function' ? async (): Promise<number> => cap(await given()) : cap(given);
 
-  const io = createLogIo<TState>({ store, clock, logKey: `${prefix}checkpoints`, stateSchema });
-  const ctx: CheckpointsContext<TState> = { ...io, store, clock, prefix, nonce, max };
-  const { read, write, loadState } = io;
+  const logKey = `${prefix}checkpoints`;
+  const io = createLogIo<TState>({ store, clock, logKey, stateSchema });
+  const sweep = createSweep(store, prefix, logKey);
+  // the first change of the log this instance writes also deletes what a crash left unnamed
+  const write: typeof io.write = (next, basis, written, committed) =>
+    sweep.pending()
+      ? sweptWrite(io.write, sweep, next, basis, written, committed)
+      : io.write(next, basis, written, committed);
+  const ctx: CheckpointsContext<TState> = { ...io, write, store, clock, prefix, logKey, nonce, max };
+  const { read, loadState } = io;
 
   return {
     async log() {
@@ -83,6 +91,17 @@ export function createCheckpoints<TState = JsonValue>(options: CheckpointsOption
       return { ok: true, committed: true, log: viewOf(log, saved.version) };
     },
   };
+}
+
+/** A log write, then (when it landed) the sweep, judged on the log as written. */
+async function sweptWrite(
+  write: LogIo<never>['write'],
+  sweep: Sweep,
+  ...[next, basis, written, committed]: Parameters<LogIo<never>['write']>
+): ReturnType<LogIo<never>['write']> {
+  const saved = await write(next, basis, written, committed);
+  if (saved.ok) await sweep.run(next, basis.rev + 1);
+  return saved;
 }
 
 /** Random characters (of nanoid's 64) a snapshot key's suffix starts with: made once per instance. */

@@ -1,4 +1,4 @@
-import { type CheckpointsContext, json } from './context.js';
+import { type CheckpointsContext, snapshotOf } from './context.js';
 import { refuse, stale } from './log-io.js';
 import { type LogRecord, viewOf } from './log-record.js';
 import type { Checkpoint, Restored } from './types.js';
@@ -37,7 +37,7 @@ export async function rollbackTo<TState>(
   const written: string[] = [];
   if (!pending || undo === null) {
     const ref = `${ctx.prefix}undo:${ctx.nonce()}`;
-    await ctx.store.set(ref, { kind: 'parley.checkpoint', id: fromId, state: json(present) });
+    await ctx.store.set(ref, snapshotOf(ctx, log, fromId, present));
     written.push(ref);
     undo = { ref, checkpoints: log.checkpoints };
   }

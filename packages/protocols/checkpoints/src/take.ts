@@ -1,5 +1,5 @@
 import { canonicalJson } from '@parley/core';
-import { type CheckpointsContext, json } from './context.js';
+import { type CheckpointsContext, json, snapshotOf } from './context.js';
 import { committed, refuse } from './log-io.js';
 import { copyOf, type LogRecord, viewOf } from './log-record.js';
 import type { Checkpoint, Checkpoints } from './types.js';
@@ -33,7 +33,7 @@ export async function takeCheckpoint<TState>(
     label: label ?? id,
     ref: `${ctx.prefix}checkpoint:${id}:${ctx.nonce()}`, // every snapshot key is new
   };
-  await ctx.store.set(checkpoint.ref, { kind: 'parley.checkpoint', id, state: json(state) });
+  await ctx.store.set(checkpoint.ref, snapshotOf(ctx, log, id, state));
   // the oldest beyond the cap go (limit ≥ 1 here, so the new checkpoint is always kept)
   const dropped = log.checkpoints.slice(0, Math.max(0, log.checkpoints.length + 1 - limit));
   const kept = log.checkpoints.slice(dropped.length);

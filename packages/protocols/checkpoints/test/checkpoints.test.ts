@@ -19,6 +19,8 @@ describe('take', () => {
       kind: 'parley.checkpoint',
       id: 'turn_0',
       state: { hp: 10, at: 'gate' },
+      log: 'g:checkpoints', // the log it belongs to, and the log's rev it was written against
+      basis: 0,
     });
   });
 
