@@ -188,7 +188,10 @@ async function handRoundTrip(equalWork: boolean, delivery = false): Promise<() =
     if (waiter === undefined) return false;
     // The order rule: a reply counts only if it arrived after the prompt was delivered (by
     // sequence, not by a millisecond that both may share).
-    if (delivery && !(++arrivals > waiter.deliveredAt && waiter.deliveredAt > 0)) return false;
+    if (delivery) {
+      const arrival = ++arrivals; // this reply's place in the order of events
+      if (waiter.deliveredAt === 0 || arrival < waiter.deliveredAt) return false;
+    }
     waiting.delete(sessionKey);
     const confirmed = message.text.trim() === '确认';
     if (equalWork) {

@@ -73,6 +73,25 @@ function makeHost() {
   return { host, gate, proposal };
 }
 
+/** The host of both hand loops: its state, the hand-written gate with the `hit` tool, and the proposal. */
+function makeHandHost() {
+  const host = { state: { hp: 1_000_000, at: 'gate' } as Game };
+  const gate = createHandGate({
+    hit: {
+      args: z.object({ damage: z.number().int() }),
+      execute: ({ damage }: { damage: number }) => {
+        host.state = { ...host.state, hp: host.state.hp - damage };
+        return host.state.hp;
+      },
+    },
+  });
+  const proposal = {
+    text: 'You lose 1 HP.',
+    tool_calls: [{ id: 'c1', tool: 'hit', args: { damage: 1 } }],
+  };
+  return { host, gate, proposal };
+}
+
 interface Head {
   turn: number;
   state: Game;
@@ -96,20 +115,7 @@ interface Log {
  * records, and events. A reference row: it shows what those guarantees cost when written by hand.
  */
 function handKept(): () => Promise<number> {
-  const host = { state: { hp: 1_000_000, at: 'gate' } as Game };
-  const gate = createHandGate({
-    hit: {
-      args: z.object({ damage: z.number().int() }),
-      execute: ({ damage }: { damage: number }) => {
-        host.state = { ...host.state, hp: host.state.hp - damage };
-        return host.state.hp;
-      },
-    },
-  });
-  const proposal = {
-    text: 'You lose 1 HP.',
-    tool_calls: [{ id: 'c1', tool: 'hit', args: { damage: 1 } }],
-  };
+  const { host, gate, proposal } = makeHandHost();
   const store = createMapStore();
   const owner = `host_${nanoid()}`;
   const empty: Head = { turn: 0, state: host.state, record: null, lease: null, open: null, last: null };
@@ -188,20 +194,7 @@ suite('turns: one turn with one tool call (memory store)', {
       };
     },
     [HAND]: () => {
-      const host = { state: { hp: 1_000_000, at: 'gate' } as Game };
-      const gate = createHandGate({
-        hit: {
-          args: z.object({ damage: z.number().int() }),
-          execute: ({ damage }: { damage: number }) => {
-            host.state = { ...host.state, hp: host.state.hp - damage };
-            return host.state.hp;
-          },
-        },
-      });
-      const proposal = {
-        text: 'You lose 1 HP.',
-        tool_calls: [{ id: 'c1', tool: 'hit', args: { damage: 1 } }],
-      };
+      const { host, gate, proposal } = makeHandHost();
       const store = createMapStore();
       store.compareAndSet('g:head', null, { turn: 0, state: host.state, record: null });
       const maxCheckpoints = 5;
