@@ -44,7 +44,13 @@ function crashable() {
     );
     return [...new Set(refs)].sort();
   };
-  return { inner, faults, open, keys, named };
+  /** Runs `call` until the process dies at `where` (the call never returns); the next process has no fault. */
+  const diesAt = async (where: 'logWrite' | 'deletes', call: () => Promise<unknown>): Promise<void> => {
+    faults[where] = true;
+    await dies(call());
+    faults[where] = false;
+  };
+  return { inner, faults, open, keys, named, diesAt };
 }
 
 /** Lets a call run up to the write it stops at (one that never returns, or a gate). */
@@ -55,12 +61,10 @@ async function dies(call: Promise<unknown>): Promise<void> {
 
 describe('snapshots a crash leaves unnamed', () => {
   it('are deleted by the first take after a restart when the process died before the log write', async () => {
-    const { faults, open, keys, named } = crashable();
+    const { open, keys, named, diesAt } = crashable();
     const first = open();
     await play(first, 2);
-    faults.logWrite = true;
-    await dies(first.take('turn_3', { hp: 3, at: 'x' }));
-    faults.logWrite = false;
+    await diesAt('logWrite', () => first.take('turn_3', { hp: 3, at: 'x' }));
     // the snapshot of turn_3 was written, and no log names it
     expect(await keys('g:checkpoint:')).toHaveLength(4);
 
@@ -71,12 +75,10 @@ describe('snapshots a crash leaves unnamed', () => {
   });
 
   it('are deleted when the process died after the log write, before it deleted what the log dropped', async () => {
-    const { faults, open, keys, named } = crashable();
+    const { open, keys, named, diesAt } = crashable();
     const first = open();
     await play(first, 2);
-    faults.deletes = true;
-    await dies(first.take('turn_3', { hp: 3, at: 'x' }));
-    faults.deletes = false;
+    await diesAt('deletes', () => first.take('turn_3', { hp: 3, at: 'x' }));
     expect(await keys('g:checkpoint:')).toHaveLength(4); // turn_0's snapshot, dropped from the log, is left
 
     await open().take('turn_4', { hp: 4, at: 'y' });
@@ -85,12 +87,10 @@ describe('snapshots a crash leaves unnamed', () => {
   });
 
   it('deletes the present a rollback kept when the process died before the rollback was logged', async () => {
-    const { faults, open, keys } = crashable();
+    const { open, keys, diesAt } = crashable();
     const first = open();
     await play(first, 2);
-    faults.logWrite = true;
-    await dies(first.rollback('turn_0', { hp: 99, at: 'now' }));
-    faults.logWrite = false;
+    await diesAt('logWrite', () => first.rollback('turn_0', { hp: 99, at: 'now' }));
     expect(await keys('g:undo:')).toHaveLength(1);
 
     await open().take('turn_3', { hp: 3, at: 'x' });
@@ -175,12 +175,10 @@ describe('snapshots a crash leaves unnamed', () => {
   });
 
   it('does not fail a take when the listing fails, and sweeps at the next take', async () => {
-    const { faults, open, keys, named } = crashable();
+    const { faults, open, keys, named, diesAt } = crashable();
     const first = open();
     await play(first, 1);
-    faults.logWrite = true;
-    await dies(first.take('turn_2', { hp: 2, at: 'z' }));
-    faults.logWrite = false;
+    await diesAt('logWrite', () => first.take('turn_2', { hp: 2, at: 'z' }));
     const second = open();
     faults.list = true;
     expect(await second.take('turn_2', { hp: 2, at: 'z' })).toMatchObject({ ok: true });
