@@ -1,0 +1,158 @@
+// bench/runs.mjs on a throwaway suite: a set saved with --save and read back with --with gives the
+// same table, and --against checks each median against a printed range, failing when one is outside.
+// The figures are whatever the machine measures; only how the script treats them is asserted.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bench = fileURLToPath(new URL('../bench/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'parley-bench-runs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs runs.mjs with `args` on the folder of throwaway suites; resolves with its exit and output. */
+function runs(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(bench, 'runs.mjs'), ...args],
+      {
+        cwd: bench,
+        env: {
+          ...process.env,
+          PARLEY_BENCH_CASES: dir,
+          PARLEY_BENCH_ROUNDS: '2',
+          PARLEY_BENCH_WINDOW_MS: '5',
+          PARLEY_BENCH_WARM_UP_MS: '20',
+          PARLEY_BENCH_PROCESSES: '1',
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The markdown rows of the first table in `text` whose header starts with `| suite |`. */
+const tableRows = (text: string): string[] => {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('| suite |'));
+  const rows: string[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line);
+  }
+  return rows;
+};
+
+const saved = join(dir, 'set.json');
+let first: { code: number; stdout: string; stderr: string };
+
+beforeAll(async () => {
+  const lib = JSON.stringify(join(bench, 'lib.ts'));
+  writeFileSync(
+    join(dir, 'tiny.bench.ts'),
+    `import { suite } from ${lib};
+const work = (n: number) => () => {
+  let x = 0;
+  for (let i = 0; i < n; i++) x = (x + i * 7) % 1_000_003;
+  return x;
+};
+suite('tiny: loops', {
+  cases: { heavy: () => work(10_000), light: () => work(1_000) },
+  goals: [{ case: 'heavy', vs: 'light', slowerByAtMost: 1_000 }, { case: 'light', vs: 'heavy' }],
+});`,
+  );
+  first = await runs(['--runs', '2', '--max-load', '1000', '--save', saved, 'tiny']);
+}, 120_000);
+
+describe('bench/runs.mjs', () => {
+  it('prints the median and range of the runs and saves them', () => {
+    expect(first.stderr).toContain('run 2 of 2');
+    expect(first.code).toBe(0);
+    const rows = tableRows(first.stdout);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(
+      /^\| tiny \| loops: heavy vs light \| ≤ 1000× slower \| [\d.]+× (slower|faster) \| [\d.]+× \w+ – [\d.]+× \w+ \| 2 of 2 \|$/,
+    );
+    expect(rows[1]).toMatch(/^\| tiny \| loops: light vs heavy \| — \| .* \| — \|$/);
+    const set = JSON.parse(readFileSync(saved, 'utf8'));
+    expect(set.runs).toHaveLength(2);
+    expect(set.filter).toBe('tiny');
+  });
+
+  it('reads a saved set back with --runs 0 --with: the same table', async () => {
+    const again = await runs(['--runs', '0', '--with', saved, 'tiny']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`2 from ${saved}`);
+    expect(tableRows(again.stdout)).toEqual(tableRows(first.stdout));
+  });
+
+  it('counts a goal met in four runs of five (or the same share) as met, and fewer as missed, in bold', async () => {
+    const set = JSON.parse(readFileSync(saved, 'utf8'));
+    const missed = structuredClone(set);
+    for (const run of missed.runs) for (const record of run) record.ok = false;
+    const file = join(dir, 'missed.json');
+    writeFileSync(file, JSON.stringify(missed));
+    const met = await runs([
+      '--runs',
+      '0',
+      ...[saved, saved, file, saved, saved].flatMap((f) => ['--with', f]),
+      'tiny',
+    ]);
+    expect(met.code).toBe(0);
+    expect(tableRows(met.stdout)[0]).toMatch(/\| 8 of 10 \|$/); // four in five
+    const under = await runs(['--runs', '0', '--with', saved, '--with', file, '--with', saved, 'tiny']);
+    expect(under.code).toBe(0);
+    expect(tableRows(under.stdout)[0]).toMatch(/\| \*\*4 of 6\*\* \|$/); // under four in five
+  });
+
+  it('--against: inside a printed range passes; outside it fails, naming the row', async () => {
+    const [row] = tableRows(first.stdout);
+    const cells = (row as string).split('|').map((cell) => cell.trim());
+    const median = cells[4] as string;
+    const printed = (range: string) =>
+      `# Benchmarks\n\n### a set\n\n| suite | comparison | goal | median of 5 | range | goal met |\n|---|---|---|---|---|---|\n| tiny | loops: heavy vs light | ≤ 1000× slower | ${median} | ${range} | 5 of 5 |\n`;
+    const inside = join(dir, 'inside.md');
+    writeFileSync(inside, printed(`${median} – ${median}`));
+    const pass = await runs(['--runs', '0', '--with', saved, '--against', inside, 'tiny']);
+    expect(pass.stderr).toBe('');
+    expect(pass.code).toBe(0);
+    expect(pass.stdout).toContain(
+      `| tiny | loops: heavy vs light | ${median} | ${median} – ${median} | ${median} | yes |`,
+    );
+    expect(pass.stdout).toContain('Every comparison both tables hold is inside the printed range.');
+
+    const outside = join(dir, 'outside.md');
+    writeFileSync(outside, printed('1000.00× faster – 2000.00× faster'));
+    const fail = await runs(['--runs', '0', '--with', saved, '--against', outside, 'tiny']);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toContain('| **no** |');
+    expect(fail.stdout).toContain('1 comparison(s) outside the printed range.');
+  });
+
+  it('refuses a file that is not a saved set, a printed table with none of its comparisons, and --runs 0 alone', async () => {
+    const notSaved = join(dir, 'not-saved.json');
+    writeFileSync(notSaved, '{"hello":1}');
+    const bad = await runs(['--runs', '0', '--with', notSaved]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('is not a set saved by bench/runs.mjs --save');
+
+    const other = join(dir, 'other.md');
+    writeFileSync(
+      other,
+      '| suite | comparison | goal | median of 5 | range | goal met |\n|---|---|---|---|---|---|\n| x | y: a vs b | — | 2.00× slower | 2.10× slower – 1.90× slower | — |\n',
+    );
+    const none = await runs(['--runs', '0', '--with', saved, '--against', other]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("table has none of this set's comparisons");
+
+    const alone = await runs(['--runs', '0']);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('--runs 0 needs at least one --with FILE');
+  });
+});
