@@ -8,7 +8,8 @@
 // --with FILE        adds the runs saved in FILE to the table (the median and range are over all runs)
 // --against FILE.md  checks this set against the first table of the same shape in FILE.md (the
 //                    README's): for each comparison, is this set's median inside the printed range?
-// --runs 0 with --with prints the table of the saved runs alone. With --against, a median outside
+// --runs 0 with --with prints the table of the saved runs alone (under their own filter when no
+// filter is given). With --against, a median outside
 // its printed range makes the exit code 1.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,8 +43,16 @@ const maxLoad = number('--max-load', 2, Number.MIN_VALUE);
 const [saveTo] = values('--save');
 const earlier = values('--with').map(readSaved);
 const [against] = values('--against');
-const filter = args[0] ?? '';
 if (runs === 0 && earlier.length === 0) throw new Error('--runs 0 needs at least one --with FILE');
+/** The suites to run: the argument, or with --runs 0 the saved sets' own filter when they share one. */
+const filter =
+  args[0] ?? (runs === 0 && new Set(earlier.map((set) => set.filter)).size === 1 ? earlier[0].filter : '');
+for (const set of earlier) {
+  if (set.filter !== filter)
+    process.stderr.write(
+      `${set.file} ran the suites matching '${set.filter}', this table '${filter}': only comparisons in every run are shown\n`,
+    );
+}
 
 /** A set written by --save: `{ filter, started, ended, node, runs: [[record…]…] }`. */
 function readSaved(file) {

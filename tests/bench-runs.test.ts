@@ -85,11 +85,15 @@ describe('bench/runs.mjs', () => {
     expect(set.filter).toBe('tiny');
   });
 
-  it('reads a saved set back with --runs 0 --with: the same table', async () => {
-    const again = await runs(['--runs', '0', '--with', saved, 'tiny']);
+  it('reads a saved set back with --runs 0 --with: the same table, under the filter it was run with', async () => {
+    const again = await runs(['--runs', '0', '--with', saved]);
+    expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`2 from ${saved}`);
+    expect(again.stdout).toContain(`2 runs of \`node bench/run.mjs tiny\`: 2 from ${saved}`);
     expect(tableRows(again.stdout)).toEqual(tableRows(first.stdout));
+    const other = await runs(['--runs', '0', '--with', saved, 'tiny: loops']);
+    expect(other.stderr).toContain("ran the suites matching 'tiny', this table 'tiny: loops'");
+    expect(tableRows(other.stdout)).toEqual(tableRows(first.stdout));
   });
 
   it('counts a goal met in four runs of five (or the same share) as met, and fewer as missed, in bold', async () => {
