@@ -9,8 +9,7 @@
 // --against FILE.md  checks this set against the first table of the same shape in FILE.md (the
 //                    README's): for each comparison, is this set's median inside the printed range?
 // --runs 0 with --with prints the table of the saved runs alone (under their own filter when no
-// filter is given). With --against, a median outside
-// its printed range makes the exit code 1.
+// filter is given). With --against, a median outside its printed range makes the exit code 1.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
