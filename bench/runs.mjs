@@ -55,9 +55,18 @@ for (const set of earlier) {
 
 /** A set written by --save: `{ filter, started, ended, node, runs: [[record…]…] }`. */
 function readSaved(file) {
-  const saved = JSON.parse(readFileSync(file, 'utf8'));
-  if (!Array.isArray(saved?.runs) || typeof saved.started !== 'string')
-    throw new Error(`${file} is not a set saved by bench/runs.mjs --save`);
+  let saved;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} cannot be read as a saved set: ${error.message}`);
+  }
+  const valid =
+    Array.isArray(saved?.runs) &&
+    saved.runs.length > 0 &&
+    saved.runs.every((run) => Array.isArray(run)) &&
+    ['filter', 'started', 'ended', 'node'].every((field) => typeof saved[field] === 'string');
+  if (!valid) throw new Error(`${file} is not a set saved by bench/runs.mjs --save`);
   return { ...saved, file };
 }
 

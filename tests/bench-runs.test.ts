@@ -145,6 +145,11 @@ describe('bench/runs.mjs', () => {
     const bad = await runs(['--runs', '0', '--with', notSaved]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not a set saved by bench/runs.mjs --save');
+    const cut = join(dir, 'cut.json');
+    writeFileSync(cut, readFileSync(saved, 'utf8').slice(0, 200)); // a set whose write was cut short
+    const broken = await runs(['--runs', '0', '--with', cut]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(`${cut} cannot be read as a saved set`);
 
     const other = join(dir, 'other.md');
     writeFileSync(
