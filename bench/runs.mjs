@@ -27,17 +27,16 @@ const values = (name) => {
   }
   return found;
 };
-const number = (name, fallback, least) => {
+const number = (name, fallback, least, whole = false) => {
   const [value] = values(name);
   if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) && name === '--runs')
-    throw new Error(`--runs wants a whole number, got ${value}`);
+  if (whole && !Number.isInteger(parsed)) throw new Error(`${name} wants a whole number, got ${value}`);
   if (!Number.isFinite(parsed) || parsed < least)
     throw new Error(`${name} wants a number of at least ${least}, got ${value}`);
   return parsed;
 };
-const runs = number('--runs', 5, 0);
+const runs = number('--runs', 5, 0, true);
 const maxLoad = number('--max-load', 2, Number.MIN_VALUE);
 const [saveTo] = values('--save');
 const earlier = values('--with').map(readSaved);
@@ -95,12 +94,15 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const ended = new Date();
-const node = process.versions.node;
-if (saveTo !== undefined) {
-  const set = { filter, started: started.toISOString(), ended: ended.toISOString(), node, runs: fresh };
-  writeFileSync(saveTo, `${JSON.stringify(set)}\n`);
-}
+/** This set, as --save writes it and as the table lists it. */
+const thisSet = {
+  filter,
+  started: started.toISOString(),
+  ended: new Date().toISOString(),
+  node: process.versions.node,
+  runs: fresh,
+};
+if (saveTo !== undefined) writeFileSync(saveTo, `${JSON.stringify(thisSet)}\n`);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -121,9 +123,7 @@ const goalText = ({ fasterBy, slowerByAtMost, maxBytes, maxRatio }) =>
 
 /** The set each record came from, with its runs. */
 const sets = [
-  ...(runs > 0
-    ? [{ label: 'this set', started: started.toISOString(), ended: ended.toISOString(), node, runs: fresh }]
-    : []),
+  ...(runs > 0 ? [{ ...thisSet, label: 'this set' }] : []),
   ...earlier.map((set) => ({ ...set, label: set.file })),
 ];
 const all = sets.flatMap((set) => set.runs);
