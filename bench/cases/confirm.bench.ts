@@ -295,3 +295,103 @@ suite('confirm: round trip request → reply → decision', {
     { case: 'parley confirm gate', vs: 'equal-work hop + delivery write and order rule' },
   ],
 });
+
+/**
+ * Parley: one confirm gate (memory store, manual clock) with a request per session, each measured
+ * once its prompt is out and the pending record is written twice (prompted, then delivered): the
+ * stored record's JSON text, the confirmation's state, its entry (address, write chain, timer,
+ * waiter), the committed copy the next write is based on, the window's timer and the caller's
+ * promise. By hand: the equal-work hop's pending state — the record as JSON text in a `Map` store,
+ * written again with its delivery, and a waiter (id, digest, delivery, resolve) in a `Map` by
+ * session, with its promise. It leaves out the timer, the state beyond the record, and the entry.
+ */
+function pendingGate(): () => Promise<unknown> {
+  const clock = createManualClock();
+  const bus = createMessageBus({ clock });
+  const store = createMemoryStore({ clock });
+  // Room for the warm-up's requests too (the default holds 10 000).
+  const gate = createConfirmGate({ bus, clock, store, cards: false, maxPending: 20_000 });
+  const ready = bus.attach(sink).then(() => gate.ready);
+  let prompted: (() => void) | undefined;
+  gate.on('prompted', () => prompted?.());
+  let n = 0;
+  return async () => {
+    await ready;
+    const out = new Promise<void>((resolve) => {
+      prompted = resolve;
+    });
+    const decision = gate.request({
+      sessionKey: `feishu:oc_${n++}`,
+      action: { name: 'drop', args: { t: 'x' } },
+      summary: 'DROP x',
+      requester: 'ou_a',
+    });
+    await out;
+    // The delivery write follows the send's promise: one turn of the event loop takes it in.
+    await new Promise((resolve) => setImmediate(resolve));
+    return [decision]; // kept, not awaited (it settles only when answered)
+  };
+}
+
+function pendingHand(): () => Promise<unknown> {
+  const store = mapStore();
+  type Waiter = { id: string; digest: string; deliveredAt: number; resolve: (confirmed: boolean) => void };
+  const waiting = new Map<string, Waiter>();
+  const send = async (_chatId: string, _text: string): Promise<void> => {};
+  let arrivals = 0;
+  let n = 0;
+  return async () => {
+    const id = `c${n}`;
+    const sessionKey = `feishu:oc_${n++}`;
+    const action = { name: 'drop', args: { t: 'x' } };
+    const digest = digestOf(action);
+    const waiter: Waiter = { id, digest, deliveredAt: 0, resolve: () => {} };
+    const decision = new Promise<boolean>((resolve) => {
+      waiter.resolve = resolve;
+      waiting.set(sessionKey, waiter);
+    });
+    const record = {
+      rev: 1,
+      id,
+      sessionKey,
+      action: { ...action, digest },
+      summary: 'DROP x',
+      requester: 'ou_a',
+      approvers: 'requester',
+      steps: null,
+      step: 0,
+      reprompts: 0,
+      timeoutMs: 300_000,
+      requestedAt: 0,
+      firstPromptedAt: 0,
+      promptedAt: 0,
+      expiresAt: 300_000,
+    };
+    store.set(`p:${id}`, record, 300_000);
+    await send(sessionKey, 'DROP x? 确认 / 取消');
+    waiter.deliveredAt = ++arrivals;
+    store.set(`p:${id}`, { ...record, rev: 2, deliveredAt: waiter.deliveredAt }, 300_000);
+    return [decision]; // kept, not awaited (it settles only when answered)
+  };
+}
+
+/** A case that builds its gate or store on its first call, so only the process measuring it holds one. */
+function once(build: () => () => Promise<unknown>): () => Promise<unknown> {
+  let make: (() => Promise<unknown>) | undefined;
+  return () => {
+    make ??= build();
+    return make();
+  };
+}
+
+suite('confirm: retained heap per pending confirmation (10k pending)', {
+  kind: 'memory',
+  instances: 10_000,
+  settle: true,
+  cases: {
+    'parley confirm gate': once(pendingGate),
+    'hand-written equal-work hop': once(pendingHand),
+  },
+  // A reference, not a goal: what a replica holds per confirmation it waits on (issue 36's scale-out row).
+  goals: [{ case: 'parley confirm gate', vs: 'hand-written equal-work hop' }],
+});
