@@ -57,3 +57,37 @@ export function recordDraft(r: ConfirmationRecord, delivered: boolean): Draft<Co
   if (delivered && r.order !== undefined) next.order = r.order;
   return next;
 }
+
+/** Every field of a pending record, in `recordDraft`'s order; the type refuses a list that misses one. */
+const RECORD_FIELDS = [
+  'rev',
+  'id',
+  'sessionKey',
+  'action',
+  'summary',
+  'requester',
+  'approvers',
+  'steps',
+  'step',
+  'reprompts',
+  'timeoutMs',
+  'requestedAt',
+  'firstPromptedAt',
+  'promptedAt',
+  'expiresAt',
+  'owner',
+  'deliveredAt',
+  'order',
+] as const satisfies readonly (keyof ConfirmationRecord)[];
+type Unlisted = Exclude<keyof ConfirmationRecord, (typeof RECORD_FIELDS)[number]>;
+const everyField: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyField;
+
+/**
+ * Whether two records hold the very same values in every field (objects by identity, as drafts
+ * share them): then one object can stand for both.
+ */
+export function sameRecord(a: ConfirmationRecord, b: ConfirmationRecord): boolean {
+  for (const field of RECORD_FIELDS) if (a[field] !== b[field]) return false;
+  return true;
+}

@@ -10,7 +10,7 @@ import {
   type ConfirmationRecord,
   toDecision,
 } from './records.js';
-import { recordDraft } from './draft.js';
+import { recordDraft, sameRecord } from './draft.js';
 import { decisionStep, grantStep, pendingStep } from './step-store.js';
 import { allowanceOf } from '../allowance.js';
 
@@ -58,11 +58,27 @@ async function writePending(
     if (result.effects[0] === 'lost') return false;
     entry.committed = result.committed;
     written(next.rev);
+    if (entry.committed === result.committed) entry.committed = shared(result.committed, entry.conf.record);
     return true;
   } catch (error) {
     fail(ctx, error, id);
     return true;
   }
+}
+
+/**
+ * The committed copy of a pending record, holding `record` instead of its own equal copy when
+ * the two hold the same values (the entry's record, once `written` gave it its `rev`): one object
+ * per pending confirmation instead of two. As a basis it is read for its `rev` and store version.
+ */
+function shared(
+  committed: Committed<ConfirmationRecord> | undefined,
+  record: ConfirmationRecord,
+): Committed<ConfirmationRecord> | undefined {
+  if (committed === undefined || committed.value === record || !sameRecord(committed.value, record))
+    return committed;
+  const { key, storeVersion, lease, fence, deadlineAt } = committed;
+  return { key, value: record, storeVersion, lease, fence, deadlineAt };
 }
 
 /**

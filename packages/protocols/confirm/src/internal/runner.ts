@@ -24,7 +24,18 @@ import { announce, finish } from './announce.js';
 
 /** An entry around a confirmation. */
 export function entryOf(conf: Confirmation, address: SessionAddress): Entry {
-  return { conf, address, io: SETTLED };
+  // Every field made here, so the fields set later fit in the object (no separate property store).
+  return {
+    conf,
+    address,
+    waiting: undefined,
+    io: SETTLED,
+    committed: undefined,
+    timer: undefined,
+    signal: undefined,
+    onAbort: undefined,
+    resolve: undefined,
+  };
 }
 
 /** The writes of an entry that made none yet: one settled promise for all of them. */
@@ -94,10 +105,10 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
     case 'timer':
       // Elapsed time within this process times the window (a wall-clock step neither ends it
       // early nor stretches it); the stored absolute deadline carries it across restarts.
-      arm(ctx, entry, effect.delayMs, { type: 'window_over' });
+      arm(ctx, entry, effect.delayMs, WINDOW_OVER);
       break;
     case 'grace':
-      arm(ctx, entry, FOLLOWER_GRACE_MS, { type: 'grace_over' });
+      arm(ctx, entry, FOLLOWER_GRACE_MS, GRACE_OVER);
       break;
     case 'write_then_send': {
       // The prompt goes out only once its record is written: a user who saw it and answers after
@@ -145,6 +156,10 @@ function perform(ctx: GateContext, entry: Entry, effect: ConfirmationEffect): vo
 function write(ctx: GateContext, entry: Entry): Promise<boolean> {
   return persist(ctx, entry, (rev) => dispatch(ctx, entry, { type: 'written', rev }));
 }
+
+/** The events of an entry's timer: one object each for every entry (events are never changed). */
+const WINDOW_OVER: ConfirmationEvent = { type: 'window_over' };
+const GRACE_OVER: ConfirmationEvent = { type: 'grace_over' };
 
 /** Sets the entry's one timer; when it fires, `event` goes to the step. */
 function arm(ctx: GateContext, entry: Entry, delayMs: number, event: ConfirmationEvent): void {
