@@ -33,8 +33,17 @@ export interface SessionAddress {
  * ```
  */
 export function sessionKeyOf(address: SessionAddress): string {
-  const base = `${escapePart(address.channel)}:${escapePart(address.chatId)}`;
-  return address.threadId === undefined ? base : `${base}:${escapePart(address.threadId)}`;
+  return sessionKeyFrom(address.channel, address.chatId, address.threadId);
+}
+
+/**
+ * @internal `sessionKeyOf` of an address given by its parts. The bus's own paths call this, so
+ * the code that builds keys sees only strings, whatever shapes of message objects pass through
+ * the bus (an inbound input, an outbound one, the host's own address objects).
+ */
+export function sessionKeyFrom(channel: string, chatId: string, threadId: string | undefined): string {
+  const base = `${escapePart(channel)}:${escapePart(chatId)}`;
+  return threadId === undefined ? base : `${base}:${escapePart(threadId)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { InboundInput, InboundMessage } from '../message.js';
 import type { PublishResult } from '../results.js';
-import { sessionKeyOf } from '../session-key.js';
+import { sessionKeyFrom } from '../session-key.js';
 import type { InboundInterceptor } from '../types.js';
 import { toInboundMessage } from './copy.js';
 import { type BusState, drop, offer } from './state.js';
@@ -16,7 +16,7 @@ export function publishInbound(
   if (problem !== undefined) {
     return Promise.resolve(drop(state, 'inbound', 'invalid_message', undefined, { error: problem }));
   }
-  const sessionKey = sessionKeyOf({ channel, chatId: input.chatId, threadId: input.threadId });
+  const sessionKey = sessionKeyFrom(channel, input.chatId, input.threadId);
   const message = toInboundMessage(input, channel, sessionKey, state.clock.now());
   if (state.closed) return Promise.resolve(drop(state, 'inbound', 'closed', message));
   return Promise.resolve(intercept(state, message, state.interceptors, 0));

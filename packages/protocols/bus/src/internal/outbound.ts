@@ -1,7 +1,7 @@
 import type { OutboundInput, OutboundMessage } from '../message.js';
 import { isPlatformOrder, type PlatformOrder } from '../order.js';
 import type { OutboundResult } from '../results.js';
-import { sessionKeyOf } from '../session-key.js';
+import { sessionKeyFrom } from '../session-key.js';
 import { toOutboundMessage } from './copy.js';
 import { type BusState, drop, offer } from './state.js';
 import { validateOutbound } from './validate.js';
@@ -10,7 +10,8 @@ import { validateOutbound } from './validate.js';
 export async function publishOutbound(state: BusState, input: OutboundInput): Promise<OutboundResult> {
   const problem = validateOutbound(input);
   if (problem !== undefined) return drop(state, 'outbound', 'invalid_message', undefined, { error: problem });
-  const message = toOutboundMessage(input, sessionKeyOf(input), state.clock.now());
+  const key = sessionKeyFrom(input.channel, input.chatId, input.threadId);
+  const message = toOutboundMessage(input, key, state.clock.now());
   if (state.closed) return drop(state, 'outbound', 'closed', message);
   const adapter = state.adapters.get(message.channel);
   if (adapter === undefined) {

@@ -7,7 +7,7 @@ import { isPlatformOrder } from '../order.js';
  */
 export function validateInbound(input: Omit<InboundInput, 'channel'>, channel: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return 'the message is not an object';
-  const address = checkAddress(channel, input);
+  const address = checkAddress(channel, input.chatId, input.threadId);
   if (address !== undefined) return address;
   if (!isId(input.senderId)) return 'senderId must be a non-empty string';
   if (input.text !== undefined && typeof input.text !== 'string') return 'text must be a string';
@@ -24,17 +24,18 @@ export function validateInbound(input: Omit<InboundInput, 'channel'>, channel: u
 /** Checks an outbound message; returns what is wrong. */
 export function validateOutbound(input: OutboundInput): string | undefined {
   if (typeof input !== 'object' || input === null) return 'the message is not an object';
-  const address = checkAddress(input.channel, input);
+  const address = checkAddress(input.channel, input.chatId, input.threadId);
   if (address !== undefined) return address;
   if (typeof input.text !== 'string') return 'text must be a string';
   if (input.card !== undefined && !Array.isArray(input.card?.buttons)) return 'card.buttons must be an array';
   return undefined;
 }
 
-function checkAddress(channel: unknown, input: { chatId: unknown; threadId?: unknown }): string | undefined {
+/** Checks an address given by its parts (so both directions' message shapes never meet here). */
+function checkAddress(channel: unknown, chatId: unknown, threadId: unknown): string | undefined {
   if (!isId(channel)) return 'channel must be a non-empty string';
-  if (!isId(input.chatId)) return 'chatId must be a non-empty string';
-  if (input.threadId !== undefined && !isId(input.threadId)) return 'threadId must be a non-empty string';
+  if (!isId(chatId)) return 'chatId must be a non-empty string';
+  if (threadId !== undefined && !isId(threadId)) return 'threadId must be a non-empty string';
   return undefined;
 }
 
