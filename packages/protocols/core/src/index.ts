@@ -46,6 +46,7 @@ export type {
 export type { MemoryStoreOptions } from './memory-store.js';
 export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './json.js';
 export { canonicalJson } from './canonical.js';
+export { copyWith } from './copy-with.js';
 export { createRecentMap } from './recent-map.js';
 export type { RecentMap, RecentMapOptions } from './recent-map.js';
 export { TOOL_FAILURE_STATUSES } from './tool-failure.js';
