@@ -37,7 +37,12 @@ describe('sameRecord', () => {
     expect(fields).toHaveLength(18); // every field of the type is set in FULL
     for (const field of fields) {
       const value = FULL[field];
-      const other = typeof value === 'number' ? value + 1 : typeof value === 'string' ? `${value}x` : structuredClone(value);
+      const other =
+        typeof value === 'number'
+          ? value + 1
+          : typeof value === 'string'
+            ? `${value}x`
+            : structuredClone(value);
       const changed = { ...FULL, [field]: other } as ConfirmationRecord;
       expect([field, sameRecord(FULL, changed)]).toEqual([field, false]);
       const { [field]: _, ...without } = FULL;

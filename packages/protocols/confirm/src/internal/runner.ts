@@ -1,4 +1,4 @@
-import type { OutboundInput, SessionAddress } from '@parley/bus';
+import type { SessionAddress } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
 import { type Entry, fail, type GateContext } from './context.js';
@@ -14,7 +14,7 @@ import type {
 import type { Draft } from './draft.js';
 import { confirmStep, FOLLOWER_GRACE_MS, timeless } from './machine.js';
 import { persist, writeDecision } from './persistence.js';
-import { buildCard, lateText, noticeText, notify, promptText } from './prompts.js';
+import { buildCard, lateText, noticeText, notify, outboundTo, promptText } from './prompts.js';
 import { announce, finish } from './announce.js';
 
 // The runner of the confirmations of one gate: the only place a confirmation's state changes
@@ -261,7 +261,7 @@ async function sendPrompt(
   }
   const card = record.steps === null && ctx.cards ? buildCard(ctx, record) : undefined;
   dispatch(ctx, entry, { type: 'send_begun', sends, seq: ++ctx.arrivals });
-  const outbound: Draft<OutboundInput> = { ...entry.address, text };
+  const outbound = outboundTo(entry.address, text);
   if (card !== undefined) outbound.card = card;
   let result: Awaited<ReturnType<GateContext['bus']['publishOutbound']>>;
   try {
