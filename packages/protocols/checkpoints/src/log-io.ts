@@ -1,6 +1,7 @@
 // The stored log: reading it, committing a change with one kernel write, loading a snapshot, and the
 // refusals those steps make. Internal to createCheckpoints.
 import {
+  copyWith,
   type Clock,
   type Committed,
   createKernel,
@@ -87,7 +88,7 @@ export function createLogIo<TState>(deps: {
     async write(next, read, written = [], basis) {
       const step = (current: LogRecord | undefined) =>
         (current?.rev ?? 0) === read.rev
-          ? { value: { ...next, rev: read.rev + 1 }, effects: [] }
+          ? { value: copyWith(next, { rev: read.rev + 1 }), effects: [] }
           : { value: current, effects: ['moved'] };
       const result = await kernel.apply(logKey, LOG, step, null, basis === undefined ? {} : { basis });
       if (result.ok && result.effects.length === 0 && result.committed !== undefined) {

@@ -1,3 +1,4 @@
+import { copyWith } from '@parley/core';
 import { type CheckpointsContext, snapshotOf } from './context.js';
 import { refuse, stale } from './log-io.js';
 import { type LogRecord, viewOf } from './log-record.js';
@@ -72,7 +73,7 @@ export async function undoRollback<TState>(
   }
   const kept = await ctx.loadState(log.undo.ref, log.rollback.fromId);
   if (!kept.ok) return kept;
-  const next: LogRecord = { ...log, checkpoints: log.undo.checkpoints, rollback: null, undo: null };
+  const next: LogRecord = copyWith(log, { checkpoints: log.undo.checkpoints, rollback: null, undo: null });
   const saved = await ctx.write(next, log);
   if (!saved.ok) return saved;
   await ctx.store.delete(log.undo.ref);

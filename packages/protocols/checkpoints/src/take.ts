@@ -1,4 +1,4 @@
-import { canonicalJson } from '@parley/core';
+import { copyWith, canonicalJson } from '@parley/core';
 import { type CheckpointsContext, json, snapshotOf } from './context.js';
 import { committed, refuse } from './log-io.js';
 import { copyOf, type LogRecord, viewOf } from './log-record.js';
@@ -38,7 +38,7 @@ export async function takeCheckpoint<TState>(
   const dropped = log.checkpoints.slice(0, Math.max(0, log.checkpoints.length + 1 - limit));
   const kept = log.checkpoints.slice(dropped.length);
   kept.push(checkpoint);
-  const next: LogRecord = { ...log, checkpoints: kept };
+  const next: LogRecord = copyWith(log, { checkpoints: kept });
   const saved = await ctx.write(next, current.log, [checkpoint.ref], current.committed);
   if (!saved.ok) return saved;
   for (const key of freed) await ctx.store.delete(key);

@@ -1,4 +1,4 @@
-import { createEmitter, systemClock } from '@parley/core';
+import { copyWith, createEmitter, systemClock } from '@parley/core';
 import { ConflictError } from './errors.js';
 import { checkDetectors } from './internal/detection.js';
 import { createLedger } from './internal/effects.js';
@@ -124,7 +124,7 @@ export function createConflictLoop<TState = unknown>(
             const policy =
               policyOf === undefined ? fixed : await withAbort(readPolicy(policyOf, fixed), context.signal);
             const judged = await judgeOutput(setup, output, context, policy.interceptOutput);
-            const decided: Judgement = { ...judged, maxRetries: policy.maxRetries };
+            const decided = copyWith(judged, { maxRetries: policy.maxRetries }) as Judgement;
             if (decided.kind !== 'retry' || (decided.conflicts ?? []).length === 0 || policy.retryWithDebug) {
               return decided;
             }

@@ -1,3 +1,4 @@
+import { copyWith } from '@parley/core';
 import type { ToolGate, ToolRunOptions, ToolRunOptionsWithoutContext } from './gate-types.js';
 import type { ToolBatchResult, ToolCallProposal } from './types.js';
 
@@ -65,6 +66,6 @@ export function toLoopGate<TState, TContext>(
   return (calls, context) => {
     // Safe: `select` may leave the context out only when TContext admits undefined (never otherwise).
     const run = select(context) as ToolRunOptions<TContext>;
-    return gate.process(calls, run.signal === undefined ? { ...run, signal: context.signal } : run);
+    return gate.process(calls, run.signal === undefined ? copyWith(run, { signal: context.signal }) : run);
   };
 }

@@ -1,3 +1,4 @@
+import { copyWith } from '@parley/core';
 // The head's lease as the runner takes it for one turn, rollback or undo, and gives it back.
 import type { Lease } from '@parley/core';
 import { TurnsError } from './errors.js';
@@ -55,7 +56,7 @@ export function createHeadLease<TState>(
         mark &&
         ((head: Head | undefined, lease: Lease, now: number) => {
           found.open = head?.open ?? null;
-          return head && { ...head, open: mark(head, lease, now) };
+          return head && copyWith(head, { open: mark(head, lease, now) });
         });
       const taken = await core.kernel.acquire(core.headKey, HEAD, {
         ttlMs,
@@ -96,7 +97,7 @@ async function markOpen<TState>(
     core.headKey,
     HEAD,
     (h: Head | undefined, _e: null, now: number) => ({
-      value: h && { ...h, open: mark(h, lease, now) },
+      value: h && copyWith(h, { open: mark(h, lease, now) }),
       effects: [],
     }),
     null,
@@ -115,7 +116,7 @@ export async function withdraw<TState>(
   const cleared = await core.kernel.apply(
     core.headKey,
     HEAD,
-    (h: Head | undefined) => ({ value: h && { ...h, open: null }, effects: [] }),
+    (h: Head | undefined) => ({ value: h && copyWith(h, { open: null }), effects: [] }),
     null,
     { lease, release: true, basis },
   );

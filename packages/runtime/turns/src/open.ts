@@ -1,3 +1,4 @@
+import { copyWith } from '@parley/core';
 import type { JsonValue, Lease } from '@parley/core';
 import { HEAD, type Head } from './head.js';
 import {
@@ -28,7 +29,7 @@ export async function openRunner<TState>(
   if (stored === undefined) {
     const present = first();
     const state = present.state as unknown as JsonValue; // what `capture` returned: plain JSON
-    const fresh: Head = { ...present, state, open: null, last: null, journal: [] };
+    const fresh: Head = copyWith(present, { state, open: null, last: null, journal: [] });
     const made = await core.kernel.apply(
       core.headKey,
       HEAD,
@@ -69,7 +70,7 @@ export async function openRunner<TState>(
         const cleared = await core.kernel.apply(
           core.headKey,
           HEAD,
-          (head: Head | undefined) => ({ value: head && { ...head, open: null }, effects: [] }),
+          (head: Head | undefined) => ({ value: head && copyWith(head, { open: null }), effects: [] }),
           null,
           { lease },
         );

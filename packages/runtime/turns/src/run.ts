@@ -1,7 +1,7 @@
 // One turn of a runner, as named steps: check its submission key, mark it open on the head under
 // the lease, run the conflict loop, commit the head with its record and journal, take the checkpoint.
 import { createConflictLoop } from '@parley/conflict';
-import { canonicalJson, type Emitter, type JsonValue, type Lease } from '@parley/core';
+import { canonicalJson, copyWith, type Emitter, type JsonValue, type Lease } from '@parley/core';
 import { toLoopGate } from '@parley/tools';
 import {
   HEAD,
@@ -95,14 +95,17 @@ function commitHead<TState>(
     core.headKey,
     HEAD,
     (h: Head | undefined, _e: null, now: number) => ({
-      value: h && {
-        ...h,
-        ...after,
-        state,
-        open: null,
-        last,
-        journal: journalWith(h.journal, last, now, journalTtlMs),
-      },
+      value:
+        h &&
+        copyWith(
+          h,
+          copyWith(after, {
+            state,
+            open: null,
+            last,
+            journal: journalWith(h.journal, last, now, journalTtlMs),
+          }),
+        ),
       effects: [],
     }),
     null,
@@ -181,11 +184,12 @@ export async function runTurn<
       events.emit('started', { turnId, turn, key });
       if (base.turnId !== core.synced.turnId) await putBack(core, before); // the committed head
       const plan = await options.prepare(start);
-      const loop = createConflictLoop<TView>({
-        ...options.loop,
-        clock,
-        gate: toLoopGate(options.gate, () => ({ turn, context: plan.context })),
-      });
+      const loop = createConflictLoop<TView>(
+        copyWith(options.loop ?? {}, {
+          clock,
+          gate: toLoopGate(options.gate, () => ({ turn, context: plan.context })),
+        }),
+      );
       const outcome = await loop.run({
         input: plan.request,
         generate: plan.generate,

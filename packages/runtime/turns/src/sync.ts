@@ -3,6 +3,7 @@
 // checkpoint of the committed turn, a head behind a rollback or undo.
 import type { CheckpointLog, Checkpoints } from '@parley/checkpoints';
 import {
+  copyWith,
   type ApplyResult,
   type Clock,
   type Emitter,
@@ -136,7 +137,10 @@ export async function writePresent<TState>(
   const written = await core.kernel.apply(
     core.headKey,
     HEAD,
-    (head: Head | undefined) => ({ value: head && { ...head, ...present, state }, effects: [] }),
+    (head: Head | undefined) => ({
+      value: head && copyWith(head, copyWith(present, { state })),
+      effects: [],
+    }),
     null,
     lease === undefined ? {} : { lease, release },
   );
