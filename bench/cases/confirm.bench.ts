@@ -174,6 +174,32 @@ function digestOf(action: { name: string; args: unknown }): string {
   return bytesToHex(sha256(utf8ToBytes(`${JSON.stringify(action.name)}\n${JSON.stringify(action.args)}`)));
 }
 
+/** The equal-work hop's pending record: the fields the gate's record has, as JSON. */
+function handPending(
+  id: string,
+  sessionKey: string,
+  action: { name: string; args: unknown },
+  digest: string,
+): Record<string, unknown> {
+  return {
+    rev: 1,
+    id,
+    sessionKey,
+    action: { ...action, digest },
+    summary: 'DROP x',
+    requester: 'ou_a',
+    approvers: 'requester',
+    steps: null,
+    step: 0,
+    reprompts: 0,
+    timeoutMs: 300_000,
+    requestedAt: 0,
+    firstPromptedAt: 0,
+    promptedAt: 0,
+    expiresAt: 300_000,
+  };
+}
+
 /**
  * The same hop by hand, with no Parley piece: a `Map` of waiters by session and a `Promise`; the
  * prompt goes to an adapter's async `send`, the reply comes back to a hand-written inbound handler
@@ -242,23 +268,7 @@ async function handRoundTrip(equalWork: boolean, delivery = false): Promise<() =
     });
     let record: Record<string, unknown> | undefined;
     if (equalWork) {
-      record = {
-        rev: 1,
-        id,
-        sessionKey: `feishu:${chatId}`,
-        action: { ...action, digest },
-        summary: 'DROP x',
-        requester: 'ou_a',
-        approvers: 'requester',
-        steps: null,
-        step: 0,
-        reprompts: 0,
-        timeoutMs: 300_000,
-        requestedAt: 0,
-        firstPromptedAt: 0,
-        promptedAt: 0,
-        expiresAt: 300_000,
-      };
+      record = handPending(id, `feishu:${chatId}`, action, digest);
       store.set(`p:${id}`, record, 300_000);
     }
     void send(chatId, 'DROP x? 确认 / 取消').then(() => {
@@ -350,23 +360,7 @@ function pendingHand(): () => Promise<unknown> {
       waiter.resolve = resolve;
       waiting.set(sessionKey, waiter);
     });
-    const record = {
-      rev: 1,
-      id,
-      sessionKey,
-      action: { ...action, digest },
-      summary: 'DROP x',
-      requester: 'ou_a',
-      approvers: 'requester',
-      steps: null,
-      step: 0,
-      reprompts: 0,
-      timeoutMs: 300_000,
-      requestedAt: 0,
-      firstPromptedAt: 0,
-      promptedAt: 0,
-      expiresAt: 300_000,
-    };
+    const record = handPending(id, sessionKey, action, digest);
     store.set(`p:${id}`, record, 300_000);
     await send(sessionKey, 'DROP x? 确认 / 取消');
     waiter.deliveredAt = ++arrivals;
