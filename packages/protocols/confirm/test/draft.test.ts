@@ -23,7 +23,7 @@ const FULL: ConfirmationRecord = {
   expiresAt: 300_012,
   owner: 'replica-a',
   deliveredAt: 13,
-  order: { seq: 7 } as unknown as NonNullable<ConfirmationRecord['order']>,
+  order: { scope: 'C1', position: [7] },
 };
 
 describe('sameRecord', () => {
