@@ -101,6 +101,11 @@ export class StoredSession<TStep extends string, TContext, TData>
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.chain.then(task, task);
     this.chain = run;
+    // an idle handle holds no answer: an open session is kept for many turns, its last result is not
+    const idle = () => {
+      if (this.chain === run) this.chain = DONE;
+    };
+    run.then(idle, idle);
     return run;
   }
 
