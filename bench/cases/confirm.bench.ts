@@ -185,7 +185,8 @@ function handPending(
     rev: 1,
     id,
     sessionKey,
-    action: { ...action, digest },
+    // field by field: on Node 20 a spread that then adds a field makes a hidden class per copy
+    action: { name: action.name, args: action.args, digest },
     summary: 'DROP x',
     requester: 'ou_a',
     approvers: 'requester',
@@ -275,7 +276,7 @@ async function handRoundTrip(equalWork: boolean, delivery = false): Promise<() =
       if (delivery) {
         // The delivery, written again into the pending record so a restarted host reads it too.
         waiter.deliveredAt = ++arrivals;
-        store.set(`p:${id}`, { ...record, rev: 2, deliveredAt: waiter.deliveredAt }, 300_000);
+        store.set(`p:${id}`, Object.assign({}, record, { rev: 2, deliveredAt: waiter.deliveredAt }), 300_000);
       }
       onInbound({ chatId, senderId: 'ou_a', text: '确认' });
     });
@@ -364,7 +365,7 @@ function pendingHand(): () => Promise<unknown> {
     store.set(`p:${id}`, record, 300_000);
     await send(sessionKey, 'DROP x? 确认 / 取消');
     waiter.deliveredAt = ++arrivals;
-    store.set(`p:${id}`, { ...record, rev: 2, deliveredAt: waiter.deliveredAt }, 300_000);
+    store.set(`p:${id}`, Object.assign({}, record, { rev: 2, deliveredAt: waiter.deliveredAt }), 300_000);
     return [decision]; // kept, not awaited (it settles only when answered)
   };
 }
