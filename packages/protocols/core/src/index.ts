@@ -48,6 +48,8 @@ export { parseJson, safeParseJson, stringifyJson, DEFAULT_JSON_LIMITS } from './
 export { canonicalJson } from './canonical.js';
 export { copyWith } from './copy-with.js';
 export { createRecentMap } from './recent-map.js';
+export { createChurnMap } from './churn-map.js';
+export type { ChurnMap } from './churn-map.js';
 export type { RecentMap, RecentMapOptions } from './recent-map.js';
 export { TOOL_FAILURE_STATUSES } from './tool-failure.js';
 export type { ToolFailureStatus } from './tool-failure.js';

@@ -1,3 +1,4 @@
+import { type ChurnMap, createChurnMap } from './churn-map.js';
 import { type Clock, systemClock } from './clock.js';
 import { createEmitter, type Emitter, type Unsubscribe } from './emitter.js';
 import { CoreError } from './errors.js';
@@ -55,7 +56,8 @@ export interface MemoryStoreOptions {
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const clock = options.clock ?? systemClock;
-  const data = new Map<string, Slot>();
+  // keys come and go (a pending record deleted once decided): see churn-map.ts
+  const data = createChurnMap<string, Slot>();
   const expiries = new DeadlineHeap<Slot>();
   let closed = false;
   const changes = createEmitter<{ change: StoreChange }>();
@@ -147,7 +149,7 @@ interface Slot extends HeapItem {
 
 /** The slots of one memory store, with its expiry heap and version and order counters. */
 interface Slots {
-  readonly data: Map<string, Slot>;
+  readonly data: ChurnMap<string, Slot>;
   readonly expiries: DeadlineHeap<Slot>;
   readonly clock: Clock;
   readonly notify: (key: string, version: number | null, kind: StoreChange['kind']) => void;

@@ -78,7 +78,7 @@ export function createRecentMap<K, V>(options: RecentMapOptions<K>): RecentMap<K
       },
     );
   }
-  const slots = new Map<K, Slot<V>>();
+  let slots = new Map<K, Slot<V>>();
   // the order of writes: key and write number side by side from `head` on (no object per write)
   let keys: K[] = [];
   let seqs: number[] = [];
@@ -113,6 +113,9 @@ export function createRecentMap<K, V>(options: RecentMapOptions<K>): RecentMap<K
   }
 
   function compact(): void {
+    // the entries go into a new Map too: V8 keeps what a busy Map held alive through its old hash
+    // tables (see churn-map.ts); by now at least `maxEntries` writes were evicted, deleted or replaced
+    slots = new Map(slots);
     if (stale === 0) {
       keys = keys.slice(head);
       seqs = seqs.slice(head);

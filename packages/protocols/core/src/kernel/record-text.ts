@@ -33,7 +33,9 @@ export interface Written {
  * is reused; the committed copy handed out for it stands for that record as a basis.
  */
 export class WrittenRecords {
-  private readonly byKey = new Map<string, Written>();
+  private byKey = new Map<string, Written>();
+  /** Keys forgotten since `byKey` was last made anew (see churn-map.ts: V8 keeps them otherwise). */
+  private forgotten = 0;
   /** The key written last: already at the end of `byKey`'s order, so written again in place. */
   private last: string | undefined;
 
@@ -58,14 +60,14 @@ export class WrittenRecords {
     storeVersion?: number,
   ): void {
     if (record === undefined) {
-      this.byKey.delete(key);
+      this.forget(key);
       if (key === this.last) this.last = undefined;
       return;
     }
     const found = this.byKey.get(key);
     const moved = key !== this.last;
     if (moved) {
-      this.byKey.delete(key); // moved to the end: the least recently written is forgotten first
+      this.forget(key); // moved to the end: the least recently written is forgotten first
       this.last = key;
     }
     if (found !== undefined) {
@@ -75,7 +77,7 @@ export class WrittenRecords {
       found.committed = undefined;
       found.storeVersion = storeVersion;
       noteLease(found, record.lease);
-      if (moved) this.byKey.set(key, found);
+      if (moved) this.add(key, found);
       return;
     }
     const entry: Written = {
@@ -88,13 +90,29 @@ export class WrittenRecords {
       leaseExpiresAt: 0,
     };
     noteLease(entry, record.lease);
-    this.byKey.set(key, entry);
+    this.add(key, entry);
     if (this.byKey.size > MAX_WRITTEN_RECORDS) {
       for (const oldest of this.byKey.keys()) {
-        this.byKey.delete(oldest);
+        this.forget(oldest);
         break;
       }
     }
+  }
+
+  private forget(key: string): void {
+    if (this.byKey.delete(key)) this.forgotten++;
+  }
+
+  /**
+   * Adds `key` last. After as many keys forgotten as the cap, the entries go into a new `Map` first:
+   * V8 keeps what a busy `Map` held alive through its old hash tables (see churn-map.ts).
+   */
+  private add(key: string, entry: Written): void {
+    if (this.forgotten >= MAX_WRITTEN_RECORDS) {
+      this.byKey = new Map(this.byKey);
+      this.forgotten = 0;
+    }
+    this.byKey.set(key, entry);
   }
 
   /** Notes the committed copy handed out for `record`, the last one written at its key. */
