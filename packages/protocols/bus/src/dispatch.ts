@@ -1,4 +1,4 @@
-import { createEmitter, type Emitter } from '@parley/core';
+import { createChurnMap, createEmitter, type Emitter } from '@parley/core';
 import { BusError } from './errors.js';
 import type { InboundMessage } from './message.js';
 import type { MessageBus } from './types.js';
@@ -123,7 +123,7 @@ export function dispatchBySession(
   );
   const events = createEmitter<SessionDispatchEvents>();
   /** Sessions with a running handler → the messages waiting behind it. */
-  const sessions = new Map<string, InboundMessage[]>();
+  const sessions = createChurnMap<string, InboundMessage[]>(); // sessions come and go
   let queued = 0;
   let wake: (() => void) | undefined;
   let idle: (() => void) | undefined;

@@ -3,6 +3,8 @@
 // deleted key until the Map grows, and each walk from its start steps over every hole at its head:
 // about as many as it has entries, on every start of a full host.
 
+import { createChurnMap } from '@parley/core';
+
 /** One open session and its neighbours in use order. */
 interface Entry<S> {
   session: S;
@@ -12,7 +14,8 @@ interface Entry<S> {
 
 /** @internal The sessions a host holds open by id, least recently used first. */
 export class OpenSessions<S extends { readonly id: string }> {
-  readonly #byId = new Map<string, Entry<S>>();
+  // sessions open and close all the time: a Map would keep every closed one alive (see createChurnMap)
+  readonly #byId = createChurnMap<string, Entry<S>>();
   #oldest: Entry<S> | undefined = undefined;
   #newest: Entry<S> | undefined = undefined;
 
@@ -83,5 +86,8 @@ export class OpenSessions<S extends { readonly id: string }> {
     else entry.older.newer = entry.newer;
     if (entry.newer === undefined) this.#newest = entry.older;
     else entry.newer.older = entry.older;
+    // an entry let go links to nothing: one the collector promoted would keep its neighbours alive
+    entry.older = undefined;
+    entry.newer = undefined;
   }
 }

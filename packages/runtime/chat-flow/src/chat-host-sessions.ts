@@ -1,5 +1,6 @@
 // The sessions a chat-flow host holds open: one task at a time per session, the least recently used
 // closed past `maxSessions`, and each turn run under the session's lease.
+import type { ChurnMap } from '@parley/core';
 import type { OpenSessions } from './chat-host-open.js';
 import { Refused, type TurnHost } from './chat-host-turn.js';
 import type { ChatFlowRefusalCode, ChatFlowResult } from './chat-host-types.js';
@@ -14,7 +15,7 @@ export interface HostState<TStep extends string, TContext, TData> extends TurnHo
   /** In use order: the first is the least recently used. */
   readonly open: OpenSessions<StoredFlowSession<TStep, TContext, TData>>;
   /** The last task of each session with one running, or `DONE` for an open session with none. */
-  readonly chains: Map<string, Promise<unknown>>;
+  readonly chains: ChurnMap<string, Promise<unknown>>;
   /** Whether a task of session `id` is running or waiting. */
   readonly busy: (id: string) => boolean;
   closed: boolean;

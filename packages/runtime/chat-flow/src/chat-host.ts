@@ -1,4 +1,4 @@
-import { type Clock, createEmitter, systemClock } from '@parley/core';
+import { type Clock, createChurnMap, createEmitter, systemClock } from '@parley/core';
 import { OpenSessions } from './chat-host-open.js';
 import {
   DONE,
@@ -71,7 +71,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
   options: ChatFlowHostOptions<TStep, TContext, TData>,
 ): ChatFlowHost<TData> {
   const clock: Clock = options.clock ?? systemClock;
-  const chains = new Map<string, Promise<unknown>>();
+  const chains = createChurnMap<string, Promise<unknown>>(); // sessions come and go
   const state: HostState<TStep, TContext, TData> = {
     options,
     clock,

@@ -1,5 +1,7 @@
 import type { MessageBus, SessionAddress } from '@parley/bus';
 import {
+  type ChurnMap,
+  createChurnMap,
   assertTimeoutMs,
   type Clock,
   type Committed,
@@ -88,32 +90,32 @@ export interface GateContext {
    */
   arrivals: number;
   /** The prompted confirmation of each session this gate asked in (or restored). */
-  readonly active: Map<string, Entry>;
+  readonly active: ChurnMap<string, Entry>;
   /** Requests waiting behind the active one, per session. */
-  readonly queued: Map<string, Entry[]>;
+  readonly queued: ChurnMap<string, Entry[]>;
   /** Every confirmation this gate holds a waiter or a restored record for. */
-  readonly byId: Map<string, Entry>;
+  readonly byId: ChurnMap<string, Entry>;
   /**
    * Confirmations pending on other gates of the same store that this gate loaded in full (a
    * message, click or deadline of theirs reached it), by id and by session.
    */
-  readonly mirrors: Map<string, Entry>;
-  readonly mirrorOf: Map<string, Entry>;
+  readonly mirrors: ChurnMap<string, Entry>;
+  readonly mirrorOf: ChurnMap<string, Entry>;
   /** The others it follows without holding them: a compact index entry each, by id and by session. */
-  readonly followed: Map<string, Followed>;
-  readonly followedOf: Map<string, Followed>;
+  readonly followed: ChurnMap<string, Followed>;
+  readonly followedOf: ChurnMap<string, Followed>;
   /** Per session, a followed one removed from the store within `afterDecisionMs` (at most `maxPending`). */
-  readonly followedLately: Map<string, Followed>;
+  readonly followedLately: ChurnMap<string, Followed>;
   /** The deadlines of the followed ones: one clock timer for all of them. */
   readonly deadlines: DeadlineQueue;
   /** The writes of confirmations settled here and not yet recorded, by id. */
-  readonly settling: Map<string, Promise<unknown>>;
+  readonly settling: ChurnMap<string, Promise<unknown>>;
   /** Ids settled lately, so a late click is refused as `settled` without a store read. */
   readonly recentlySettled: RecentMap<string, true>;
   /** Platform events (channel + event id) counted as answers lately: a redelivery counts once. */
   readonly countedEvents: RecentMap<string, string>;
   /** Per session, the confirmation decided there within `afterDecisionMs` (at most `maxPending`). */
-  readonly lately: Map<string, Entry>;
+  readonly lately: ChurnMap<string, Entry>;
   /**
    * The key of the record this gate is writing right now, while the kernel call runs: a store that
    * reports a change from inside that call (a memory store) reports this gate's own write.
@@ -171,19 +173,19 @@ export function createContext(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
     ),
     arrivals: 0,
-    active: new Map(),
-    queued: new Map(),
-    byId: new Map(),
-    mirrors: new Map(),
-    mirrorOf: new Map(),
-    followed: new Map(),
-    followedOf: new Map(),
-    followedLately: new Map(),
+    active: createChurnMap(),
+    queued: createChurnMap(),
+    byId: createChurnMap(),
+    mirrors: createChurnMap(),
+    mirrorOf: createChurnMap(),
+    followed: createChurnMap(),
+    followedOf: createChurnMap(),
+    followedLately: createChurnMap(),
     deadlines: createDeadlineQueue({ clock }),
-    settling: new Map(),
+    settling: createChurnMap(),
     recentlySettled: createRecentMap({ maxEntries: 10_000 }),
     countedEvents: createRecentMap({ maxEntries: MAX_COUNTED_EVENTS }),
-    lately: new Map(),
+    lately: createChurnMap(),
     writing: undefined,
     closed: false,
     loading: true,
