@@ -90,7 +90,9 @@ class Churn<K, V> implements ChurnMap<K, V> {
   }
 
   clear(): void {
-    this.#map = new Map();
+    // an iteration under way ends, as in a Map: it walks this very Map
+    if (this.#walking > 0) this.#map.clear();
+    else this.#map = new Map();
     this.#deleted = 0;
   }
 

@@ -113,6 +113,20 @@ describe('createChurnMap', () => {
     same(ours, reference);
   });
 
+  it('ends an iteration under way when cleared, as a Map does', () => {
+    const ours = createChurnMap<string, number>([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    const visited: string[] = [];
+    for (const key of ours.keys()) {
+      visited.push(key);
+      ours.clear();
+    }
+    expect(visited).toEqual(['a']);
+    expect(ours.size).toBe(0);
+  });
+
   it('stays a correct Map when an iteration is left unfinished', () => {
     const ours = createChurnMap<number, number>();
     const reference = new Map<number, number>();

@@ -95,16 +95,13 @@ export class StoredSession<TStep extends string, TContext, TData>
   }
 
   /**
-   * Runs one write at a time, in call order: each after the one before settles, however it settled
-   * (the caller of that one holds its promise, so no handler of its own is added to it).
+   * Runs one write at a time, in call order: each after the one before settles, however it settled.
+   * Once the last settled, the handle (held open for many turns) lets go of its answer.
    */
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.chain.then(task, task);
     this.chain = run;
-    // an idle handle holds no answer: an open session is kept for many turns, its last result is not
-    const idle = () => {
-      if (this.chain === run) this.chain = DONE;
-    };
+    const idle = () => (this.chain === run ? (this.chain = DONE) : undefined);
     run.then(idle, idle);
     return run;
   }
