@@ -48,12 +48,21 @@ export interface ChurnMap<K, V> extends Iterable<[K, V]> {
 /** The fewest deletions after which the entries move to a new `Map`. */
 const MIN_DELETIONS = 64;
 
+/**
+ * Iterators dropped before they ended (`map.keys().next()` to read the first key): once collected,
+ * nobody can go on with them, so their walk no longer holds the entries in place.
+ */
+const dropped = new FinalizationRegistry<() => void>((end) => end());
+
 class Churn<K, V> implements ChurnMap<K, V> {
   #map: Map<K, V>;
   /** Deletions since the entries last moved. */
   #deleted = 0;
   /** Iterations under way: while one walks the inner `Map`, the entries never move. */
   #walking = 0;
+  readonly #ended = (): void => {
+    this.#walking--;
+  };
 
   constructor(entries?: Iterable<readonly [K, V]>) {
     this.#map = new Map(entries);
@@ -116,13 +125,24 @@ class Churn<K, V> implements ChurnMap<K, V> {
     for (const [key, value] of this.entries()) callback(value, key, this);
   }
 
-  /** Walks `inner` (the live `Map`'s own iterator): the entries stay in that `Map` until it ends. */
-  *#walk<T>(inner: IterableIterator<T>): Generator<T, undefined, undefined> {
+  /**
+   * Walks `inner` (the live `Map`'s own iterator): the entries stay in that `Map` until the walk ends,
+   * runs out or is returned, or until its iterator, dropped unfinished, is collected.
+   */
+  #walk<T>(inner: IterableIterator<T>): IterableIterator<T> {
     this.#walking++;
+    const token = {};
+    const walk = this.#steps(inner, token);
+    dropped.register(walk, this.#ended, token);
+    return walk;
+  }
+
+  *#steps<T>(inner: IterableIterator<T>, token: object): Generator<T, undefined, undefined> {
     try {
       yield* inner;
     } finally {
-      this.#walking--;
+      dropped.unregister(token);
+      this.#ended();
     }
     return undefined;
   }
@@ -140,9 +160,9 @@ class Churn<K, V> implements ChurnMap<K, V> {
  * grows does not need it.
  *
  * Reading, writing and deleting work as in a `Map`, also while iterating. The entries never move
- * while an iteration of this map is under way. An iterator left unfinished (not run to the end,
- * nor ended by `break` or `return`) keeps them where they are for good: the map then behaves as
- * a plain `Map`.
+ * while an iteration of this map is under way. An iterator left unfinished (`keys().next()` to read
+ * the first key) keeps them in place until it is garbage collected; `for (const key of map.keys())`
+ * with `break` ends at once.
  *
  * @example
  * ```ts

@@ -87,7 +87,12 @@ export function removed(ctx: GateContext, followed: Followed): void {
   followed.until = now + afterDecisionMs;
   lately.delete(followed.sessionKey);
   lately.set(followed.sessionKey, followed);
-  if (lately.size > admit.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
+  if (lately.size > admit.maxPending) {
+    for (const oldest of lately.keys()) {
+      lately.delete(oldest); // the oldest; `break` ends the walk at once
+      break;
+    }
+  }
 }
 
 /**

@@ -232,7 +232,12 @@ function remember(ctx: GateContext, entry: Entry): void {
   const { lately } = ctx;
   lately.delete(sessionKey);
   lately.set(sessionKey, entry);
-  if (lately.size > ctx.rules.admit.maxPending) lately.delete(lately.keys().next().value as string); // the oldest
+  if (lately.size > ctx.rules.admit.maxPending) {
+    for (const oldest of lately.keys()) {
+      lately.delete(oldest); // the oldest; `break` ends the walk at once
+      break;
+    }
+  }
 }
 
 function promoteNext(ctx: GateContext, sessionKey: string): void {
