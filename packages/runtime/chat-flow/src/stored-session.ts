@@ -28,10 +28,7 @@ const saved = (done: Written<unknown> | FlowSessionRefusal): FlowSaveResult =>
   done.ok ? { ok: true, version: done.version } : done;
 const same = <T>(value: T): T => value;
 /** A step that changes nothing: with `release`, the write gives the lease back and nothing else. */
-const unchanged = <T>(value: T | undefined): { value: T | undefined; effects: readonly never[] } => ({
-  value,
-  effects: [],
-});
+const unchanged = <T>(value: T | undefined) => ({ value, effects: [] as readonly never[] });
 
 /**
  * @internal The handle of a record already written (by `start`) or read (by `resume`) at `version`.
@@ -101,7 +98,9 @@ export class StoredSession<TStep extends string, TContext, TData>
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.chain.then(task, task);
     this.chain = run;
-    const idle = () => (this.chain === run ? (this.chain = DONE) : undefined);
+    const idle = (): void => {
+      if (this.chain === run) this.chain = DONE;
+    };
     run.then(idle, idle);
     return run;
   }
