@@ -66,7 +66,26 @@ function readSaved(file) {
     saved.runs.every((run) => Array.isArray(run)) &&
     ['filter', 'started', 'ended', 'node'].every((field) => typeof saved[field] === 'string');
   if (!valid) throw new Error(`${file} is not a set saved by bench/runs.mjs --save`);
+  for (const [i, run] of saved.runs.entries()) {
+    for (const [j, record] of run.entries()) {
+      const why = recordProblem(record);
+      if (why !== undefined)
+        throw new Error(`${file}: run ${i + 1}, comparison ${j + 1} is not one bench/run.mjs wrote (${why})`);
+    }
+  }
   return { ...saved, file };
+}
+
+/** Why `r` is not a comparison as run.mjs records it, or undefined: the table would print NaN from it. */
+function recordProblem(r) {
+  if (typeof r !== 'object' || r === null) return 'not an object';
+  const text = ['suite', 'case', 'vs'].find((field) => typeof r[field] !== 'string');
+  if (text !== undefined) return `no ${text}`;
+  if (r.kind !== 'time' && r.kind !== 'memory') return `kind ${JSON.stringify(r.kind)}`;
+  if (typeof r.goal !== 'object' || r.goal === null) return 'no goal';
+  if (typeof r.ok !== 'boolean' || !Number.isFinite(r.load)) return 'no ok or load';
+  const figure = r.kind === 'time' ? 'ratio' : r.goal.maxRatio !== undefined ? 'share' : 'bytes';
+  return Number.isFinite(r[figure]) ? undefined : `${figure} ${JSON.stringify(r[figure])} is not a number`;
 }
 
 /** Waits (polling every 5 s, at most 10 minutes) until the one-minute load average is below `maxLoad`. */

@@ -139,7 +139,7 @@ describe('bench/runs.mjs', () => {
     expect(fail.stdout).toContain('1 comparison(s) outside the printed range.');
   });
 
-  it('refuses a file that is not a saved set, a printed table with none of its comparisons, and --runs 0 alone', async () => {
+  it('refuses a file that is not a saved set or holds a comparison of another shape, a printed table with none of its comparisons, and --runs 0 alone', async () => {
     const notSaved = join(dir, 'not-saved.json');
     writeFileSync(notSaved, '{"hello":1}');
     const bad = await runs(['--runs', '0', '--with', notSaved]);
@@ -150,13 +150,24 @@ describe('bench/runs.mjs', () => {
     const broken = await runs(['--runs', '0', '--with', cut]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(`${cut} cannot be read as a saved set`);
+    // a set of another shape: its table would have printed NaN
+    const set = JSON.parse(readFileSync(saved, 'utf8')) as { runs: Record<string, unknown>[][] };
+    const shaped = join(dir, 'shaped.json');
+    (set.runs[1] as Record<string, unknown>[])[0] = { ...set.runs[1]?.[0], ratio: '2.5' };
+    writeFileSync(shaped, JSON.stringify(set));
+    const other = await runs(['--runs', '0', '--with', shaped]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(
+      `${shaped}: run 2, comparison 1 is not one bench/run.mjs wrote (ratio "2.5"`,
+    );
+    expect(other.stdout).not.toContain('NaN');
 
-    const other = join(dir, 'other.md');
+    const otherTable = join(dir, 'other.md');
     writeFileSync(
-      other,
+      otherTable,
       '| suite | comparison | goal | median of 5 | range | goal met |\n|---|---|---|---|---|---|\n| x | y: a vs b | — | 2.00× slower | 2.10× slower – 1.90× slower | — |\n',
     );
-    const none = await runs(['--runs', '0', '--with', saved, '--against', other]);
+    const none = await runs(['--runs', '0', '--with', saved, '--against', otherTable]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("table has none of this set's comparisons");
 
