@@ -196,6 +196,15 @@ export function createContext(
   return ctx;
 }
 
+/** Forgets the oldest key of `lately` once it holds more than `max` (`break` ends the walk at once). */
+export function keepAtMost<V>(lately: ChurnMap<string, V>, max: number): void {
+  if (lately.size <= max) return;
+  for (const oldest of lately.keys()) {
+    lately.delete(oldest);
+    break;
+  }
+}
+
 /** Reports a failure the gate survives (a store write, a notice, a resume handler). */
 export function fail(ctx: GateContext, error: unknown, id?: string): void {
   ctx.events.emit('error', id === undefined ? { error } : { error, id });

@@ -1,6 +1,6 @@
 import { parseSessionKey } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
-import { type Entry, type Followed, fail, type GateContext } from './context.js';
+import { type Entry, type Followed, fail, type GateContext, keepAtMost } from './context.js';
 import { confirmationOf } from './confirmation.js';
 import { readDecision, readPendingAt } from './persistence.js';
 import type { ConfirmationRecord } from './records.js';
@@ -87,12 +87,7 @@ export function removed(ctx: GateContext, followed: Followed): void {
   followed.until = now + afterDecisionMs;
   lately.delete(followed.sessionKey);
   lately.set(followed.sessionKey, followed);
-  if (lately.size > admit.maxPending) {
-    for (const oldest of lately.keys()) {
-      lately.delete(oldest); // the oldest; `break` ends the walk at once
-      break;
-    }
-  }
+  keepAtMost(lately, admit.maxPending);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { SessionAddress } from '@parley/bus';
 import type { ConfirmDecision } from '../decision.js';
 import type { ConfirmOutcome, DecisionReason } from '../outcomes.js';
-import { type Entry, fail, type GateContext } from './context.js';
+import { type Entry, fail, type GateContext, keepAtMost } from './context.js';
 import type {
   Confirmation,
   ConfirmationEffect,
@@ -232,12 +232,7 @@ function remember(ctx: GateContext, entry: Entry): void {
   const { lately } = ctx;
   lately.delete(sessionKey);
   lately.set(sessionKey, entry);
-  if (lately.size > ctx.rules.admit.maxPending) {
-    for (const oldest of lately.keys()) {
-      lately.delete(oldest); // the oldest; `break` ends the walk at once
-      break;
-    }
-  }
+  keepAtMost(lately, ctx.rules.admit.maxPending);
 }
 
 function promoteNext(ctx: GateContext, sessionKey: string): void {
