@@ -2,6 +2,7 @@ import { assertTimeoutMs, createEmitter, createMemoryStore, generateId, systemCl
 import { createCorrelator, type Reply } from '@parley/correlate';
 import { type Conversations, createConversations } from './conversations.js';
 import { PeersError } from './errors.js';
+import { createLiveConversations, type LiveConversations } from './live.js';
 import {
   DEFAULT_CONVERSATION_MS,
   DEFAULT_MAX_CONVERSATIONS,
@@ -66,8 +67,8 @@ export function createPeers(options: PeersOptions): Peers {
   const prefix = options.keyPrefix ?? `peers:${self}:`;
   const conversations = createConversations(store, clock, { maxRounds, conversationMs });
   const events = createEmitter<PeersEvents>();
-  /** Conversations this instance opened, by id → expiry: the `maxConversations` bound. */
-  const live = new Map<string, number>();
+  /** Conversations this instance opened and has not seen expire: the `maxConversations` bound. */
+  const live = createLiveConversations();
   let requestId = '';
   let closed = false;
   const correlator = createCorrelator({
@@ -128,24 +129,24 @@ export function createPeers(options: PeersOptions): Peers {
 
 /**
  * Decides a send on the stored conversation: a new one only while fewer than `maxConversations`
- * opened here are live (`live` maps their ids to expiry, swept first).
+ * opened here are live (`live`, swept of the expired ones first).
  */
 async function claimConversation(
   conversations: Conversations,
-  live: Map<string, number>,
+  live: LiveConversations,
   limits: { readonly now: number; readonly maxConversations: number },
   key: string,
   input: SendInput,
 ): Promise<SendDecision> {
   const { now, maxConversations } = limits;
-  for (const [id, expiresAt] of live) if (expiresAt <= now) live.delete(id);
+  live.sweep(now);
   const admit = (): string | undefined =>
     live.size >= maxConversations
       ? `${live.size} conversations are open (maxConversations ${maxConversations})`
       : undefined;
   const decision = await conversations.claim(key, input, admit);
   if (decision.ok && !decision.replay && decision.round === 1) {
-    live.set(input.conversationId, decision.record.expiresAt);
+    live.add(input.conversationId, decision.record.expiresAt);
   }
   return decision;
 }
