@@ -124,7 +124,7 @@ export function createConflictLoop<TState = unknown>(
             const policy =
               policyOf === undefined ? fixed : await withAbort(readPolicy(policyOf, fixed), context.signal);
             const judged = await judgeOutput(setup, output, context, policy.interceptOutput);
-            const decided = copyWith(judged, { maxRetries: policy.maxRetries }) as Judgement;
+            const decided: Judgement = copyWith(judged, { maxRetries: policy.maxRetries });
             if (decided.kind !== 'retry' || (decided.conflicts ?? []).length === 0 || policy.retryWithDebug) {
               return decided;
             }
