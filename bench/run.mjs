@@ -119,6 +119,8 @@ for (const file of files) {
         ratioOfSums: memory ? undefined : roundRatios(a, b).ofSums,
         rounds: memory ? undefined : roundRatios(a, b).each,
         cpuRatio: memory ? undefined : roundRatios(a, b, 'cpuNs').median,
+        // Time: each side's mean per operation over all rounds, in ns (how fast this machine ran both).
+        ns: memory ? undefined : { case: a.avgNs, vs: b.avgNs },
         bytes: suite.kind === 'memory' ? a.bytes : undefined,
         goal: {
           fasterBy: goal.fasterBy,

@@ -10,9 +10,11 @@
 //                    README's): for each comparison, is this set's median inside the printed range?
 // --runs 0 with --with prints the table of the saved runs alone (under their own filter when no
 // filter is given). With --against, a median outside its printed range makes the exit code 1.
+// Under the table: each side's time per operation (runs saved before it was recorded have none),
+// and each set's Node version and CPU, so a rerun elsewhere can tell a slower machine from a change.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const here = new URL('.', import.meta.url).pathname;
@@ -52,7 +54,7 @@ for (const set of earlier) {
     );
 }
 
-/** A set written by --save: `{ filter, started, ended, node, runs: [[record…]…] }`. */
+/** A set written by --save: `{ filter, started, ended, node, machine?, runs: [[record…]…] }`. */
 function readSaved(file) {
   let saved;
   try {
@@ -64,7 +66,8 @@ function readSaved(file) {
     Array.isArray(saved?.runs) &&
     saved.runs.length > 0 &&
     saved.runs.every((run) => Array.isArray(run)) &&
-    ['filter', 'started', 'ended', 'node'].every((field) => typeof saved[field] === 'string');
+    ['filter', 'started', 'ended', 'node'].every((field) => typeof saved[field] === 'string') &&
+    (saved.machine === undefined || typeof saved.machine === 'string');
   if (!valid) throw new Error(`${file} is not a set saved by bench/runs.mjs --save`);
   for (const [i, run] of saved.runs.entries()) {
     for (const [j, record] of run.entries()) {
@@ -85,7 +88,15 @@ function recordProblem(r) {
   if (typeof r.goal !== 'object' || r.goal === null) return 'no goal';
   if (typeof r.ok !== 'boolean' || !Number.isFinite(r.load)) return 'no ok or load';
   const figure = r.kind === 'time' ? 'ratio' : r.goal.maxRatio !== undefined ? 'share' : 'bytes';
-  return Number.isFinite(r[figure]) ? undefined : `${figure} ${JSON.stringify(r[figure])} is not a number`;
+  if (!Number.isFinite(r[figure])) return `${figure} ${JSON.stringify(r[figure])} is not a number`;
+  // sets saved before the times per operation were recorded have no `ns`
+  const ns = r.ns;
+  if (
+    ns !== undefined &&
+    !(ns !== null && ['case', 'vs'].every((side) => ns[side] > 0 && Number.isFinite(ns[side])))
+  )
+    return `ns ${JSON.stringify(ns)} is not two times in ns`;
+  return undefined;
 }
 
 /** Waits (polling every 5 s, at most 10 minutes) until the one-minute load average is below `maxLoad`. */
@@ -119,6 +130,8 @@ const thisSet = {
   started: started.toISOString(),
   ended: new Date().toISOString(),
   node: process.versions.node,
+  // the CPU and how many: ratios taken on another machine may differ (the times per operation say how)
+  machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
   runs: fresh,
 };
 if (saveTo !== undefined) writeFileSync(saveTo, `${JSON.stringify(thisSet)}\n`);
@@ -149,7 +162,7 @@ const all = sets.flatMap((set) => set.runs);
 const clock = (iso) => iso.slice(11, 16);
 const spans = sets.map(
   (set) =>
-    `${set.runs.length} ${set.label === 'this set' ? 'now' : `from ${set.label}`} (${set.started.slice(0, 10)} ${clock(set.started)}–${clock(set.ended)} UTC, Node ${set.node})`,
+    `${set.runs.length} ${set.label === 'this set' ? 'now' : `from ${set.label}`} (${set.started.slice(0, 10)} ${clock(set.started)}–${clock(set.ended)} UTC, Node ${set.node}${set.machine === undefined ? '' : `, ${set.machine}`})`,
 );
 const loads = all.flat().map((r) => r.load);
 console.log(
@@ -194,6 +207,16 @@ for (const row of rows(all))
     `| ${row.suite} | ${row.comparison} | ${row.goal} | ${row.median} | ${row.range} | ${row.verdict} |`,
   );
 
+const sides = sideTimes(all);
+if (sides.length > 0) {
+  const n = all.filter((records) => records.some((r) => r.ns !== undefined)).length;
+  console.log(
+    `\nTime per operation of each side, in the ${n} run(s) that recorded it (the ratios above are of these; another machine may run both sides at other speeds):\n`,
+  );
+  console.log(`| suite | side | median of ${n} | range |\n|---|---|---|---|`);
+  for (const side of sides) console.log(`| ${side.suite} | ${side.name} | ${side.median} | ${side.range} |`);
+}
+
 if (against !== undefined) {
   // The same comparisons, judged against a printed table: is this set's median inside its range?
   const printed = printedTable(readFileSync(against, 'utf8'));
@@ -226,6 +249,38 @@ if (against !== undefined) {
   );
   // A figure a rerun cannot reproduce within its printed range is a defect: the run says so by failing.
   if (outside > 0) process.exitCode = 1;
+}
+
+/** Each side of the time comparisons, once, with the median and range of its time per operation. */
+function sideTimes(runSet) {
+  const recorded = runSet.filter((records) => records.some((r) => r.ns !== undefined));
+  const perSide = new Map();
+  for (const records of recorded) {
+    const seen = new Set();
+    for (const r of records) {
+      if (r.ns === undefined) continue;
+      for (const [name, ns] of [
+        [r.case, r.ns.case],
+        [r.vs, r.ns.vs],
+      ]) {
+        const key = `${r.suite}\u0000${name}`;
+        if (seen.has(key)) continue; // a side in several comparisons of one run: counted once
+        seen.add(key);
+        const entry = perSide.get(key) ?? { suite: r.suite, name, times: [] };
+        entry.times.push(ns);
+        perSide.set(key, entry);
+      }
+    }
+  }
+  const show = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
+  return [...perSide.values()]
+    .filter((entry) => entry.times.length === recorded.length)
+    .map(({ suite, name, times }) => ({
+      suite: suite.split(':')[0],
+      name: `${suite.slice(suite.indexOf(':') + 1).trim()}: ${name}`,
+      median: show(median(times)),
+      range: `${show(Math.min(...times))} – ${show(Math.max(...times))}`,
+    }));
 }
 
 /**

@@ -83,6 +83,44 @@ describe('bench/runs.mjs', () => {
     const set = JSON.parse(readFileSync(saved, 'utf8'));
     expect(set.runs).toHaveLength(2);
     expect(set.filter).toBe('tiny');
+    expect(set.machine).toMatch(/ × \d+$/);
+    for (const run of set.runs)
+      for (const record of run) {
+        expect(record.ns.case).toBeGreaterThan(0);
+        expect(record.ns.vs).toBeGreaterThan(0);
+      }
+  });
+
+  it("prints each side's time per operation under the table, once per side, and the machine of each set", async () => {
+    const again = await runs(['--runs', '0', '--with', saved]);
+    expect(again.code).toBe(0);
+    const set = JSON.parse(readFileSync(saved, 'utf8'));
+    expect(again.stdout).toContain(`, ${set.machine})`);
+    const lines = again.stdout.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('| suite | side | median of 2 | range |'));
+    expect(at).toBeGreaterThan(-1);
+    const sides = lines.slice(at + 2).filter((line) => line.startsWith('|'));
+    // heavy and light are each in two comparisons: one row each, with the median of the two runs
+    expect(sides).toHaveLength(2);
+    const heavyTimes = set.runs.map(
+      (run: { case: string; ns: { case: number } }[]) => run.find((r) => r.case === 'heavy')?.ns.case,
+    ) as number[];
+    const heavyMedian = ((heavyTimes[0] as number) + (heavyTimes[1] as number)) / 2;
+    expect(sides[0]).toBe(
+      `| tiny | loops: heavy | ${(heavyMedian / 1e3).toFixed(2)} µs | ${(Math.min(...heavyTimes) / 1e3).toFixed(2)} µs – ${(Math.max(...heavyTimes) / 1e3).toFixed(2)} µs |`,
+    );
+    expect(sides[1]).toMatch(/^\| tiny \| loops: light \| [\d.]+ µs \| [\d.]+ µs – [\d.]+ µs \|$/);
+
+    // a set saved before the times were recorded: the same table of ratios, and no table of times
+    const older = structuredClone(set);
+    delete older.machine;
+    for (const run of older.runs) for (const record of run) delete record.ns;
+    const olderFile = join(dir, 'older.json');
+    writeFileSync(olderFile, JSON.stringify(older));
+    const old = await runs(['--runs', '0', '--with', olderFile]);
+    expect(old.code).toBe(0);
+    expect(tableRows(old.stdout)).toEqual(tableRows(again.stdout));
+    expect(old.stdout).not.toContain('| suite | side |');
   });
 
   it('reads a saved set back with --runs 0 --with: the same table, under the filter it was run with', async () => {
@@ -161,6 +199,13 @@ describe('bench/runs.mjs', () => {
       `${shaped}: run 2, comparison 1 is not one bench/run.mjs wrote (ratio "2.5"`,
     );
     expect(other.stdout).not.toContain('NaN');
+    const timed = JSON.parse(readFileSync(saved, 'utf8')) as { runs: Record<string, unknown>[][] };
+    (timed.runs[0] as Record<string, unknown>[])[1] = { ...timed.runs[0]?.[1], ns: { case: 'x', vs: 1 } };
+    const badTimes = join(dir, 'bad-times.json');
+    writeFileSync(badTimes, JSON.stringify(timed));
+    const noTimes = await runs(['--runs', '0', '--with', badTimes]);
+    expect(noTimes.code).toBe(1);
+    expect(noTimes.stderr).toContain(`${badTimes}: run 1, comparison 2 is not one bench/run.mjs wrote (ns`);
 
     const otherTable = join(dir, 'other.md');
     writeFileSync(
