@@ -208,7 +208,11 @@ function writeSlot(
     isPlainJson(checked === 'envelope' ? (value as { readonly data?: JsonValue }).data : value, 0);
   // plain data not yet written as text is serialised as it is (stringifyJson would walk it again)
   const json =
-    text !== undefined && plain ? text : plain && checked === 'none' ? JSON.stringify(value) : stringifyJson(value);
+    text !== undefined && plain
+      ? text
+      : plain && checked === 'none'
+        ? JSON.stringify(value)
+        : stringifyJson(value);
   // A text composed of parts (the kernel writes a record around its data's text) is a tree of
   // pieces until read character by character; reading one flattens it into one string, so a
   // kept record holds one object instead of about a dozen.
