@@ -45,6 +45,11 @@ export interface LogIo<TState> {
     | CheckpointRefusal
   >;
   /**
+   * The log as this process last read or committed it, without reading the store (`undefined`: it
+   * holds none). It may be behind: only for a write whose compare-and-set decides.
+   */
+  held(): { log: LogRecord; version: number; committed: Committed<LogRecord> } | undefined;
+  /**
    * Commits `next` if the log is still the one read (its `rev`), with one kernel write; when it is
    * not, deletes the `written` keys (only this call's own) and refuses `conflict`. With `basis` (the
    * log as read) there is no second read, and the write lands only on exactly that log.
@@ -83,6 +88,12 @@ export function createLogIo<TState>(deps: {
         if (isParleyError(err, 'corrupt_record', 'record_version')) return refuse(err.code, err.message);
         throw err;
       }
+    },
+
+    held() {
+      return held === undefined
+        ? undefined
+        : { log: held.value, version: held.storeVersion, committed: held };
     },
 
     async write(next, read, written = [], basis) {

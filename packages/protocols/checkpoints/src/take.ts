@@ -7,19 +7,27 @@ import type { Checkpoint, Checkpoints } from './types.js';
 /**
  * @internal Keeps `state` as checkpoint `id` and drops the oldest beyond the cap; a pending rollback
  * is committed first. The same id with the same content is accepted again without a write.
+ *
+ * It starts from the log this process holds, without a read (on a remote store, a round trip saved
+ * per take): the log write's compare-and-set lands only on exactly that log. When the log moved, or
+ * the held log already names `id`, the take starts again from a fresh read (`fresh`).
  */
 export async function takeCheckpoint<TState>(
   ctx: CheckpointsContext<TState>,
   id: string,
   state: TState,
   label: string | undefined,
+  fresh = false,
 ): ReturnType<Checkpoints<TState>['take']> {
   const limit = typeof ctx.max === 'number' ? ctx.max : await ctx.max();
   if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: checkpoints are off');
-  const current = await ctx.read();
+  const held = fresh ? undefined : ctx.held();
+  const current = held ?? (await ctx.read());
   if ('ok' in current) return current;
   const { log, freed } = committed(current.log);
   const existing = log.checkpoints.find((c) => c.id === id);
+  // whether the id is kept, and with what, is answered on the log as the store holds it now
+  if (existing !== undefined && held !== undefined) return takeCheckpoint(ctx, id, state, label, true);
   if (existing !== undefined) {
     const kept = await ctx.loadState(existing.ref, id);
     if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
@@ -40,6 +48,9 @@ export async function takeCheckpoint<TState>(
   kept.push(checkpoint);
   const next: LogRecord = copyWith(log, { checkpoints: kept });
   const saved = await ctx.write(next, current.log, [checkpoint.ref], current.committed);
+  // the held log had moved: the write deleted its snapshot; once more from the log as it is now
+  if (!saved.ok && saved.code === 'conflict' && held !== undefined)
+    return takeCheckpoint(ctx, id, state, label, true);
   if (!saved.ok) return saved;
   for (const key of freed) await ctx.store.delete(key);
   for (const { ref } of dropped) await ctx.store.delete(ref);
