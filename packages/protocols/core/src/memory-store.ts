@@ -206,13 +206,11 @@ function writeSlot(
   const plain =
     checked === 'all' ||
     isPlainJson(checked === 'envelope' ? (value as { readonly data?: JsonValue }).data : value, 0);
-  // plain data not yet written as text is serialised as it is (stringifyJson would walk it again)
-  const json =
-    text !== undefined && plain
-      ? text
-      : plain && checked === 'none'
-        ? JSON.stringify(value)
-        : stringifyJson(value);
+  let json: string;
+  if (text !== undefined && plain) json = text;
+  // checked whole just now: serialised as it is (stringifyJson would walk it again)
+  else if (plain && checked === 'none') json = JSON.stringify(value);
+  else json = stringifyJson(value);
   // A text composed of parts (the kernel writes a record around its data's text) is a tree of
   // pieces until read character by character; reading one flattens it into one string, so a
   // kept record holds one object instead of about a dozen.
