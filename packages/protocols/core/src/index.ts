@@ -50,6 +50,8 @@ export { copyWith } from './copy-with.js';
 export { createRecentMap } from './recent-map.js';
 export { createChurnMap } from './churn-map.js';
 export type { ChurnMap } from './churn-map.js';
+export { DeadlineHeap } from './internal/heap.js';
+export type { HeapItem } from './internal/heap.js';
 export type { RecentMap, RecentMapOptions } from './recent-map.js';
 export { TOOL_FAILURE_STATUSES } from './tool-failure.js';
 export type { ToolFailureStatus } from './tool-failure.js';

@@ -1,4 +1,15 @@
-/** An entry of {@link DeadlineHeap}: due time, insertion order and its current slot. */
+/**
+ * An entry of {@link DeadlineHeap}: due time, insertion order and its current slot. The heap writes
+ * `index`; the caller sets `at` and a `seq` that orders entries due at the same time.
+ *
+ * @example
+ * ```ts
+ * import type { HeapItem } from '@parley/core';
+ *
+ * const item: HeapItem & { id: string } = { id: 'c1', at: 1_000, seq: 0, index: -1 };
+ * console.log(item.index); // -1 (in no heap)
+ * ```
+ */
 export interface HeapItem {
   at: number;
   seq: number;
@@ -7,32 +18,52 @@ export interface HeapItem {
 }
 
 /**
- * A binary min-heap ordered by `at`, then by insertion `seq`, with O(log n) removal of any item
- * (each item knows its slot). Shared by the manual clock and the deadline queue.
+ * A binary min-heap ordered by `at`, then by `seq`, with O(log n) removal and replacement of any item
+ * (each item knows its slot). The manual clock, the deadline queue and the memory store's expiries
+ * use it. It needs no clock or timer: use it where the due items are taken when work arrives, such as
+ * bounds on things that expire.
+ *
+ * @example
+ * ```ts
+ * import { DeadlineHeap, type HeapItem } from '@parley/core';
+ *
+ * const heap = new DeadlineHeap<HeapItem & { id: string }>();
+ * heap.push({ id: 'late', at: 300, seq: 0, index: -1 });
+ * const early = { id: 'early', at: 100, seq: 1, index: -1 };
+ * heap.push(early);
+ * console.log(heap.peek()?.id); // early
+ * heap.remove(early);
+ * console.log(heap.pop()?.id, heap.size); // late 0
+ * ```
  */
 export class DeadlineHeap<T extends HeapItem> {
   private readonly items: T[] = [];
 
+  /** How many items the heap holds. */
   get size(): number {
     return this.items.length;
   }
 
+  /** The earliest item, left in the heap. */
   peek(): T | undefined {
     return this.items[0];
   }
 
+  /** Adds `item` (its `at` and `seq` are read now: change them only through `replace`). */
   push(item: T): void {
     item.index = this.items.length;
     this.items.push(item);
     this.up(item.index);
   }
 
+  /** Takes the earliest item out. */
   pop(): T | undefined {
     const top = this.items[0];
     if (top !== undefined) this.remove(top);
     return top;
   }
 
+  /** Takes `item` out wherever it is; false when it is not in this heap. */
   remove(item: T): boolean {
     const index = item.index;
     if (index < 0 || this.items[index] !== item) return false;
@@ -61,6 +92,7 @@ export class DeadlineHeap<T extends HeapItem> {
     this.up(item.index);
   }
 
+  /** Takes every item out and returns them (in heap order, not sorted). */
   clear(): T[] {
     const all = this.items.splice(0);
     for (const item of all) item.index = -1;
