@@ -159,13 +159,13 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return refuse(id, 'exists', `a session ${id} is already stored`, { version: former.storeVersion });
   }
 
-  const handle = (id: string, committed: Committed<SessionSlot<TStep, TContext, TData>>) => {
+  const handle = (key: string, committed: Committed<SessionSlot<TStep, TContext, TData>>) => {
     // only readable slots reach here (checked by the caller)
     const { record, rev } = committed.value as Extract<
       SessionSlot<TStep, TContext, TData>,
       { record: unknown }
     >;
-    const session = new StoredSession(flow, settings, prefix + id, record, committed.storeVersion, rev);
+    const session = new StoredSession(flow, settings, key, record, committed.storeVersion, rev);
     session.adopt(committed); // its first turn takes the lease on this record, without a read
     return session;
   };
@@ -185,18 +185,19 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
           const version = done.committed?.storeVersion ?? null;
           return refuse(id, 'exists', `a session ${id} is already stored`, { version });
         }
-        return { ok: true, session: handle(id, done.committed) };
+        return { ok: true, session: handle(key, done.committed) };
       });
     },
     async resume(id) {
-      const found = await readSession(kernel, store, prefix + id, codecs, () => clock.now()); // formats 3 and 2 too
+      const key = prefix + id;
+      const found = await readSession(kernel, store, key, codecs, () => clock.now()); // formats 3 and 2 too
       if (found !== undefined && 'ok' in found) return refuseKernel(id, found);
       const checked = check(found?.value, id, clock.now());
       if (!checked.ok || found === undefined) {
         const code = checked.ok ? 'not_found' : checked.code;
         return refuse(id, code, checked.ok ? `no session ${id} is stored` : checked.reason);
       }
-      return { ok: true, session: handle(id, found) };
+      return { ok: true, session: handle(key, found) };
     },
     on(event, listener) {
       events ??= createEmitter();
