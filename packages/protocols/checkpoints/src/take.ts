@@ -17,17 +17,28 @@ export async function takeCheckpoint<TState>(
   id: string,
   state: TState,
   label: string | undefined,
-  fresh = false,
 ): ReturnType<Checkpoints<TState>['take']> {
   const limit = typeof ctx.max === 'number' ? ctx.max : await ctx.max();
   if (limit === 0) return refuse('disabled', 'maxCheckpoints is 0: checkpoints are off');
+  return takeFrom(ctx, limit, id, state, label, false);
+}
+
+/** The take under `limit` (read once per take), from the held log or, with `fresh`, a read of it. */
+async function takeFrom<TState>(
+  ctx: CheckpointsContext<TState>,
+  limit: number,
+  id: string,
+  state: TState,
+  label: string | undefined,
+  fresh: boolean,
+): ReturnType<Checkpoints<TState>['take']> {
   const held = fresh ? undefined : ctx.held();
   const current = held ?? (await ctx.read());
   if ('ok' in current) return current;
   const { log, freed } = committed(current.log);
   const existing = log.checkpoints.find((c) => c.id === id);
   // whether the id is kept, and with what, is answered on the log as the store holds it now
-  if (existing !== undefined && held !== undefined) return takeCheckpoint(ctx, id, state, label, true);
+  if (existing !== undefined && held !== undefined) return takeFrom(ctx, limit, id, state, label, true);
   if (existing !== undefined) {
     const kept = await ctx.loadState(existing.ref, id);
     if (kept.ok && canonicalJson(json(kept.state)) === canonicalJson(json(state)) && freed.length === 0) {
@@ -50,7 +61,7 @@ export async function takeCheckpoint<TState>(
   const saved = await ctx.write(next, current.log, [checkpoint.ref], current.committed);
   // the held log had moved: the write deleted its snapshot; once more from the log as it is now
   if (!saved.ok && saved.code === 'conflict' && held !== undefined)
-    return takeCheckpoint(ctx, id, state, label, true);
+    return takeFrom(ctx, limit, id, state, label, true);
   if (!saved.ok) return saved;
   for (const key of freed) await ctx.store.delete(key);
   for (const { ref } of dropped) await ctx.store.delete(ref);
