@@ -58,7 +58,10 @@ export interface ClaimRequest {
 
 /**
  * The result of {@link Kernel.apply}: the committed record (`undefined` when deleted or absent) and
- * the step's effects, or a refusal.
+ * the step's effects, or a refusal. `text` is the JSON text of the committed record's data (the
+ * codec's `encode` of its value) as this call wrote it; it is `undefined` when the call wrote
+ * nothing (the step kept the value) or deleted the record. A caller that keeps a record for long
+ * can keep this text instead of the decoded value and decode it when it is needed, without a read.
  *
  * @example
  * ```ts
@@ -70,7 +73,12 @@ export interface ClaimRequest {
  * ```
  */
 export type ApplyResult<T, X> =
-  | { readonly ok: true; readonly committed: Committed<T> | undefined; readonly effects: readonly X[] }
+  | {
+      readonly ok: true;
+      readonly committed: Committed<T> | undefined;
+      readonly effects: readonly X[];
+      readonly text?: string | undefined;
+    }
   | KernelRefusal;
 
 /**
@@ -167,7 +175,14 @@ export interface Kernel {
       readonly lifeMs?: number;
     },
   ): Promise<
-    { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined } | KernelRefusal
+    | {
+        readonly ok: true;
+        readonly lease: Lease;
+        readonly committed: Committed<T> | undefined;
+        /** The JSON text of the committed record's data as this call wrote it (see {@link ApplyResult}). */
+        readonly text?: string | undefined;
+      }
+    | KernelRefusal
   >;
   /** Extends a valid lease to `now + ttlMs`; `lease_lost` once it expired or another owner holds it. */
   renew(

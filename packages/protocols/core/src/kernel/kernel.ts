@@ -121,6 +121,7 @@ export function createKernel(options: KernelOptions): Kernel {
         ok: true,
         committed: committedOf(written, key, done.next, done.out.value, done.version),
         effects: done.out.effects,
+        text: done.text, // written only with data: a delete has none
       };
     },
 
@@ -141,6 +142,7 @@ export function createKernel(options: KernelOptions): Kernel {
         ok: true,
         lease: done.out.lease,
         committed: committedOf(written, key, done.next, done.out.value, done.version),
+        text: done.text,
       };
     },
 

@@ -23,6 +23,8 @@ export type Mutated<R> =
       readonly out: R;
       readonly next: KernelRecord | undefined;
       readonly version: number | null;
+      /** The JSON text of `next`'s data, when this change wrote it (and it has an envelope). */
+      readonly text?: string | undefined;
     }
   | KernelRefusal;
 
@@ -111,7 +113,7 @@ function attempt<T, R>(
 /** The answer of a write the store took: its data's text serves the next record that carries it. */
 function committed<R>(written: WrittenRecords, key: string, write: Write<R>, version: number): Mutated<R> {
   written.wrote(key, write.next, write.made?.dataText, version);
-  return { ok: true, out: write.out, next: write.next, version };
+  return { ok: true, out: write.out, next: write.next, version, text: write.made?.dataText };
 }
 
 /** The loop on a memory store: no promise, no await. */
