@@ -13,6 +13,20 @@
 export const DEFAULT_MAX_CHAT_SESSIONS = 1_000;
 
 /**
+ * How many of its most recently used open sessions a chat-flow host keeps decoded unless
+ * `maxDecodedSessions` says otherwise; an older idle one keeps its record as the JSON text its last
+ * write stored, decoded again (without a read) when the chat comes back.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_DECODED_SESSIONS } from '@parley/chat-flow';
+ *
+ * console.log(DEFAULT_MAX_DECODED_SESSIONS); // 64
+ * ```
+ */
+export const DEFAULT_MAX_DECODED_SESSIONS = 64;
+
+/**
  * How long a chat-flow host holds a session's lease for one turn unless `turnLeaseMs` says
  * otherwise (one minute): another replica's turn of that session is refused `lease_held` meanwhile.
  *

@@ -10,14 +10,28 @@ interface Entry<S> {
   session: S;
   older: Entry<S> | undefined;
   newer: Entry<S> | undefined;
+  /** One of the `hot` most recently used. */
+  hot: boolean;
 }
 
-/** @internal The sessions a host holds open by id, least recently used first. */
+/**
+ * @internal The sessions a host holds open by id, least recently used first. The `hot` most
+ * recently used are hot; `cool` hears each session that falls out of them (the host lets an idle
+ * one keep its record as text).
+ */
 export class OpenSessions<S extends { readonly id: string }> {
   // sessions open and close all the time: a Map would keep every closed one alive (see createChurnMap)
   readonly #byId = createChurnMap<string, Entry<S>>();
   #oldest: Entry<S> | undefined = undefined;
   #newest: Entry<S> | undefined = undefined;
+  /** The least recently used hot entry: it and every newer one are hot. */
+  #edge: Entry<S> | undefined = undefined;
+  #hotCount = 0;
+
+  constructor(
+    private readonly hot: number = Number.POSITIVE_INFINITY,
+    private readonly cool: (session: S) => void = () => {},
+  ) {}
 
   get size(): number {
     return this.#byId.size;
@@ -44,7 +58,7 @@ export class OpenSessions<S extends { readonly id: string }> {
    * held as an id before it opens another, in the task of that id (one at a time).
    */
   add(session: S): void {
-    const entry: Entry<S> = { session, older: undefined, newer: undefined };
+    const entry: Entry<S> = { session, older: undefined, newer: undefined, hot: false };
     this.#byId.set(session.id, entry);
     this.#link(entry);
   }
@@ -79,9 +93,22 @@ export class OpenSessions<S extends { readonly id: string }> {
     if (this.#newest === undefined) this.#oldest = entry;
     else this.#newest.newer = entry;
     this.#newest = entry;
+    entry.hot = true;
+    this.#edge ??= entry;
+    if (++this.#hotCount <= this.hot) return;
+    const cooled = this.#edge;
+    cooled.hot = false;
+    this.#edge = cooled.newer;
+    this.#hotCount--;
+    this.cool(cooled.session);
   }
 
   #unlink(entry: Entry<S>): void {
+    if (entry.hot) {
+      entry.hot = false;
+      this.#hotCount--;
+      if (this.#edge === entry) this.#edge = entry.newer;
+    }
     if (entry.older === undefined) this.#oldest = entry.newer;
     else entry.older.newer = entry.newer;
     if (entry.newer === undefined) this.#newest = entry.older;

@@ -167,6 +167,13 @@ export interface ChatFlowHostOptions<TStep extends string = string, TContext = u
   readonly clock?: Clock;
   /** Most sessions open at once ({@link DEFAULT_MAX_CHAT_SESSIONS}); idle ones are closed first. */
   readonly maxSessions?: number;
+  /**
+   * How many of the most recently used open sessions keep their record decoded
+   * ({@link DEFAULT_MAX_DECODED_SESSIONS}). An older idle one keeps only the JSON text its last write
+   * stored, and its next turn decodes that text again (no store read): less memory and collector
+   * work per open session, a few microseconds more on the turn that comes back.
+   */
+  readonly maxDecodedSessions?: number;
   /** Message ids remembered per session ({@link DEFAULT_MAX_SEEN_MESSAGES}). */
   readonly maxSeenMessages?: number;
   /**

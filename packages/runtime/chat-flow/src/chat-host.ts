@@ -15,11 +15,14 @@ import { Refused } from './chat-host-turn.js';
 import type { ChatFlowHost, ChatFlowHostEvents, ChatFlowHostOptions } from './chat-host-types.js';
 import {
   DEFAULT_MAX_CHAT_SESSIONS,
+  DEFAULT_MAX_DECODED_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
   DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,
 } from './chat-host-limits.js';
 import { ChatFlowError } from './errors.js';
+import { StoredSession } from './stored-session.js';
+import type { StoredFlowSession } from './stored-session-types.js';
 
 /**
  * Creates the host of a chat flow (a Telegram or Slack bot running a multi-step form): each reply is
@@ -32,7 +35,8 @@ import { ChatFlowError } from './errors.js';
  * `resolveEffect`. A callback that throws ends the turn as `callback_failed` with what was written
  * kept. Use it instead of hand-writing this loop around {@link createFlowSessionStore}.
  *
- * @throws ChatFlowError `invalid_argument` when `maxSessions` or `maxSeenMessages` is not a positive integer.
+ * @throws ChatFlowError `invalid_argument` when `maxSessions`, `maxDecodedSessions`, `maxSeenMessages`
+ * or `turnLeaseMs` is not a positive integer.
  * @example
  * ```ts
  * import { createManualClock, createMemoryStore } from '@parley/core';
@@ -72,6 +76,7 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
 ): ChatFlowHost<TData> {
   const clock: Clock = options.clock ?? systemClock;
   const chains = createChurnMap<string, Promise<unknown>>(); // sessions come and go
+  const decoded = positive(options.maxDecodedSessions ?? DEFAULT_MAX_DECODED_SESSIONS, 'maxDecodedSessions');
   const state: HostState<TStep, TContext, TData> = {
     options,
     clock,
@@ -80,7 +85,10 @@ export function createChatFlowHost<TStep extends string, TContext, TData>(
     maxSessions: positive(options.maxSessions ?? DEFAULT_MAX_CHAT_SESSIONS, 'maxSessions'),
     maxSeen: positive(options.maxSeenMessages ?? DEFAULT_MAX_SEEN_MESSAGES, 'maxSeenMessages'),
     turnLeaseMs: positive(options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS, 'turnLeaseMs'),
-    open: new OpenSessions(),
+    // a session that falls out of the most recently used keeps its record as text, when idle
+    open: new OpenSessions(decoded, (session) => {
+      if (!state.busy(session.id)) compactSession(session);
+    }),
     chains,
     busy: (id) => {
       const chain = chains.get(id);
@@ -149,4 +157,11 @@ function positive(value: number, option: string): number {
   throw new ChatFlowError('invalid_argument', `${option} must be a positive integer, not ${value}`, {
     details: { option },
   });
+}
+
+/** Lets an idle session of this package's store keep its record as text (another store's handle is left as it is). */
+function compactSession<TStep extends string, TContext, TData>(
+  session: StoredFlowSession<TStep, TContext, TData>,
+): void {
+  if (session instanceof StoredSession) session.compact();
 }

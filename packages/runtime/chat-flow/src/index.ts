@@ -31,6 +31,7 @@ export { createChatFlowHost } from './chat-host.js';
 export { CHAT_FLOW_REFUSAL_CODES } from './chat-host-types.js';
 export {
   DEFAULT_MAX_CHAT_SESSIONS,
+  DEFAULT_MAX_DECODED_SESSIONS,
   DEFAULT_MAX_SEEN_MESSAGES,
   DEFAULT_TURN_LEASE_MS,
   MAX_MESSAGE_ID_LENGTH,

@@ -138,3 +138,25 @@ export function readSessionRecord<TStep extends string, TContext, TData>(
     record: { ...value, flow: flowSnapshot } as unknown as FlowSessionRecord<TStep, TContext, TData>,
   };
 }
+
+/** @internal The draft of a record's current step and part, or `null`. */
+export function draftIn<TStep extends string>(record: {
+  readonly draft: FlowDraft<TStep> | null;
+  readonly flow: FlowSnapshot<TStep, unknown>;
+}): FlowDraft<TStep> | null {
+  const { draft, flow } = record;
+  return draft !== null && draft.step === flow.state && draft.part === flow.part ? draft : null;
+}
+
+/** The fields of a step, as a draft keeps them. */
+type Fields = { readonly [field: string]: JsonValue };
+
+/** @internal `fields` merged into `draft`: lists joined without duplicates, other fields replaced. */
+export function mergeDraft(draft: FlowDraft | null, fields: Fields): Fields {
+  const out: Record<string, JsonValue> = { ...draft?.fields };
+  for (const [name, value] of Object.entries(fields)) {
+    const before = out[name];
+    out[name] = Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])] : value;
+  }
+  return out;
+}

@@ -12,8 +12,15 @@ import {
 } from '@parley/core';
 import type { Flow } from '@parley/fsm';
 import type { FlowSnapshot } from '@parley/fsm';
-import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
+import {
+  draftIn,
+  type FlowDraft,
+  type FlowRetry,
+  type FlowSessionRecord,
+  mergeDraft,
+} from './stored-session-record.js';
 import type { SessionSlot, SessionVerdict } from './stored-session-steps.js';
+import { decodeText } from './stored-session-compact.js';
 import type { FlowSessionRefusal, FlowSessionRefusalCode } from './stored-session-refusals.js';
 import type { StoredFlowSessionEvents } from './stored-session-types.js';
 
@@ -44,7 +51,15 @@ export interface HandleSettings<TStep extends string, TContext = unknown, TData 
  */
 export abstract class SessionState<TStep extends string, TContext, TData> {
   readonly id: string;
-  protected rec: FlowSessionRecord<TStep, TContext, TData>;
+  /** The record decoded; `undefined` while the handle is compact (it keeps `#text` instead). */
+  #record: FlowSessionRecord<TStep, TContext, TData> | undefined;
+  /** The record as this handle last took, wrote or released it (the kernel's basis); `undefined` while compact. */
+  #committed: Committed<Slot<TStep, TContext, TData>> | undefined = undefined;
+  /** The JSON text of `#committed`'s data, when the write that committed it answered with it. */
+  #text: string | undefined = undefined;
+  /** The fence and deadline of the committed record, kept while the handle is compact. */
+  #fence = 0;
+  #deadlineAt: number | null = null;
   protected ver: number;
   protected rev: number;
   protected lease: Lease | undefined = undefined;
@@ -52,8 +67,6 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
   protected closed = false;
   private waits: Set<Sleeper> | undefined = undefined;
   protected events: Emitter<StoredFlowSessionEvents<TStep, TContext>> | undefined = undefined;
-  /** The record as this handle last took, wrote or released it: the kernel's basis (no read) for the next write. */
-  protected committed: Committed<Slot<TStep, TContext, TData>> | undefined = undefined;
   /** The record a write of this handle lost to (as that write read it): the next `acquire`'s basis. */
   protected newer: Committed<Slot<TStep, TContext, TData>> | undefined = undefined;
 
@@ -65,10 +78,72 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
     initialVersion: number,
     initialRev: number,
   ) {
-    this.rec = initial;
+    this.#record = initial;
     this.ver = initialVersion;
     this.rev = initialRev;
     this.id = initial.id;
+  }
+
+  /** The record this handle last wrote or read, decoded again first when the handle was compact. */
+  protected get rec(): FlowSessionRecord<TStep, TContext, TData> {
+    return this.#record ?? this.#decode();
+  }
+
+  protected set rec(record: FlowSessionRecord<TStep, TContext, TData>) {
+    this.#record = record;
+  }
+
+  /** The record as this handle last took, wrote or released it: the kernel's basis (no read) for the next write. */
+  protected get committed(): Committed<Slot<TStep, TContext, TData>> | undefined {
+    if (this.#record === undefined) this.#decode();
+    return this.#committed;
+  }
+
+  /**
+   * @internal Holds `committed` (written or read: `start` and `resume` hand theirs over) as the basis
+   * of the next write, with the text of its data when the write that committed it gave it.
+   */
+  hold(committed: Committed<Slot<TStep, TContext, TData>> | undefined, text: string | undefined): void {
+    this.#committed = committed;
+    this.#text = committed === undefined ? undefined : text;
+  }
+
+  /**
+   * @internal Lets go of the decoded record and keeps the text its last write stored, when the
+   * handle is idle (no lease, nothing waiting, no race lost) and the record it holds is exactly the
+   * one that write committed, unleased; the next use decodes it again, without a read. True when
+   * the handle is compact.
+   */
+  compact(): boolean {
+    const record = this.#record;
+    if (record === undefined) return true;
+    const held = this.#committed;
+    if (held === undefined || this.#text === undefined || this.closed || this.lost) return false;
+    if (this.lease !== undefined || this.newer !== undefined || (this.waits?.size ?? 0) > 0) return false;
+    const value = held.value;
+    if (held.storeVersion !== this.ver || held.lease !== null || 'problem' in value) return false;
+    if (value.record !== record || value.rev !== this.rev) return false;
+    this.#fence = held.fence;
+    this.#deadlineAt = held.deadlineAt;
+    this.#record = undefined;
+    this.#committed = undefined;
+    return true;
+  }
+
+  /** The record and basis read back from the text a compact handle keeps. */
+  #decode(): FlowSessionRecord<TStep, TContext, TData> {
+    const value = decodeText<TStep, TContext, TData>(this.flow, this.id, this.#text as string);
+    const { key, ver: storeVersion } = this;
+    this.#committed = {
+      key,
+      value,
+      storeVersion,
+      lease: null,
+      fence: this.#fence,
+      deadlineAt: this.#deadlineAt,
+    };
+    this.#record = value.record;
+    return value.record;
   }
 
   get version(): number {
@@ -195,6 +270,7 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
     done: {
       readonly committed: Committed<Slot<TStep, TContext, TData>> | undefined;
       readonly effects: readonly SessionVerdict<R>[];
+      readonly text?: string | undefined;
     },
     release: boolean,
   ): Written<R> | FlowSessionRefusal {
@@ -209,8 +285,9 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
     }
     this.rec = slot.record;
     this.rev = slot.rev;
-    this.committed = done.committed as Committed<Slot<TStep, TContext, TData>>; // present: the slot came from it
-    this.ver = this.committed.storeVersion;
+    const committed = done.committed as Committed<Slot<TStep, TContext, TData>>; // present: the slot came from it
+    this.hold(committed, done.text);
+    this.ver = committed.storeVersion;
     this.events?.emit('saved', { id: this.id, version: this.ver, at: slot.record.savedAt });
     return { ok: true, version: this.ver, out: verdict.out };
   }
@@ -218,23 +295,4 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
   protected draftOf(): FlowDraft<TStep> | null {
     return draftIn(this.rec);
   }
-}
-
-/** @internal The draft of a record's current step and part, or `null`. */
-export function draftIn<TStep extends string>(record: {
-  readonly draft: FlowDraft<TStep> | null;
-  readonly flow: FlowSnapshot<TStep, unknown>;
-}): FlowDraft<TStep> | null {
-  const { draft, flow } = record;
-  return draft !== null && draft.step === flow.state && draft.part === flow.part ? draft : null;
-}
-
-/** @internal `fields` merged into `draft`: lists joined without duplicates, other fields replaced. */
-export function mergeDraft(draft: FlowDraft | null, fields: Fields): Fields {
-  const out: Record<string, JsonValue> = { ...draft?.fields };
-  for (const [name, value] of Object.entries(fields)) {
-    const before = out[name];
-    out[name] = Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])] : value;
-  }
-  return out;
 }

@@ -159,14 +159,14 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return refuse(id, 'exists', `a session ${id} is already stored`, { version: former.storeVersion });
   }
 
-  const handle = (key: string, committed: Committed<SessionSlot<TStep, TContext, TData>>) => {
+  const handle = (key: string, committed: Committed<SessionSlot<TStep, TContext, TData>>, text?: string) => {
     // only readable slots reach here (checked by the caller)
     const { record, rev } = committed.value as Extract<
       SessionSlot<TStep, TContext, TData>,
       { record: unknown }
     >;
     const session = new StoredSession(flow, settings, key, record, committed.storeVersion, rev);
-    session.adopt(committed); // its first turn takes the lease on this record, without a read
+    session.hold(committed, text); // its first turn takes the lease on this record, without a read
     return session;
   };
 
@@ -185,7 +185,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
           const version = done.committed?.storeVersion ?? null;
           return refuse(id, 'exists', `a session ${id} is already stored`, { version });
         }
-        return { ok: true, session: handle(key, done.committed) };
+        return { ok: true, session: handle(key, done.committed, done.text) };
       });
     },
     async resume(id) {

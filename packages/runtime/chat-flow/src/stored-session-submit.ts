@@ -4,7 +4,8 @@ import type { JsonValue } from '@parley/core';
 import type { Flow, FlowSubmitResult } from '@parley/fsm';
 import { isRecord } from './internal/record.js';
 import type { FlowDraft, FlowRetry, FlowSessionRecord } from './stored-session-record.js';
-import { draftIn, type HandleSettings, mergeDraft } from './stored-session-state.js';
+import { draftIn, mergeDraft } from './stored-session-record.js';
+import type { HandleSettings } from './stored-session-state.js';
 import type { SessionParts } from './stored-session-steps.js';
 
 type Fields = { readonly [field: string]: JsonValue };

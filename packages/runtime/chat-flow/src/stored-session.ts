@@ -21,8 +21,8 @@ import type {
 
 const DONE: Promise<unknown> = Promise.resolve();
 const RELEASED: Promise<void> = Promise.resolve();
-/** A lease taken, with the committed record it was taken on. */
-type Taken<T> = { readonly ok: true; readonly lease: Lease; readonly committed: Committed<T> | undefined };
+/** A lease taken, with the committed record it was taken on (and its data's text when taking it wrote it). */
+type Taken<T> = { ok: true; lease: Lease; committed: Committed<T> | undefined; text?: string | undefined };
 /** A write's outcome as a save's. */
 const saved = (done: Written<unknown> | FlowSessionRefusal): FlowSaveResult =>
   done.ok ? { ok: true, version: done.version } : done;
@@ -129,7 +129,7 @@ export class StoredSession<TStep extends string, TContext, TData>
     this.rec = checked.out.record;
     this.rev = checked.out.rev;
     this.ver = taken.committed.storeVersion;
-    this.committed = taken.committed;
+    this.hold(taken.committed, taken.text);
     this.lost = false;
     return { ok: true, version: this.ver };
   }
@@ -147,18 +147,18 @@ export class StoredSession<TStep extends string, TContext, TData>
     if (done.ok || done.code !== 'store_failed') this.lease = undefined;
     if (done.ok && done.committed !== undefined) {
       this.ver = done.committed.storeVersion;
-      this.committed = done.committed;
+      this.hold(done.committed, done.text);
     }
   }
 
-  /** @internal Holds `committed` (the record `start` wrote or `resume` read) as the basis of the first turn. */
-  adopt(committed: Committed<Slot<TStep, TContext, TData>>): void {
-    this.committed = committed;
+  override compact(): boolean {
+    return this.chain === DONE && super.compact(); // no write of it is under way
   }
 
   /** The committed record this handle holds, when it is the version it last saw. */
   private basis(): Committed<Slot<TStep, TContext, TData>> | undefined {
-    return this.committed?.storeVersion === this.ver ? this.committed : undefined;
+    const committed = this.committed;
+    return committed?.storeVersion === this.ver ? committed : undefined;
   }
 
   /** Takes the lease, or renews the one this handle could not give back; with the committed record. */

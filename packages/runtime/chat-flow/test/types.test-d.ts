@@ -32,4 +32,10 @@ describe('createChatFlowHost', () => {
     // @ts-expect-error the data of a new session is the sessions' data
     void host.start('c1', { n: 'one' });
   });
+
+  it('takes its limits as numbers', () => {
+    createChatFlowHost({ sessions, read: () => undefined, maxSessions: 100, maxDecodedSessions: 10 });
+    // @ts-expect-error a limit is a number
+    createChatFlowHost({ sessions, read: () => undefined, maxDecodedSessions: '10' });
+  });
 });
