@@ -29,8 +29,8 @@ export class OpenSessions<S extends { readonly id: string }> {
   #hotCount = 0;
 
   constructor(
-    private readonly hot: number = Number.POSITIVE_INFINITY,
-    private readonly cool: (session: S) => void = () => {},
+    private readonly hot: number,
+    private readonly cool: (session: S) => void,
   ) {}
 
   get size(): number {

@@ -103,26 +103,26 @@ export abstract class SessionState<TStep extends string, TContext, TData> {
    * @internal Holds `committed` (written or read: `start` and `resume` hand theirs over) as the basis
    * of the next write, with the text of its data when the write that committed it gave it.
    */
-  hold(committed: Committed<Slot<TStep, TContext, TData>> | undefined, text: string | undefined): void {
+  hold(committed: Committed<Slot<TStep, TContext, TData>>, text: string | undefined): void {
     this.#committed = committed;
-    this.#text = committed === undefined ? undefined : text;
+    this.#text = text;
   }
 
   /**
    * @internal Lets go of the decoded record and keeps the text its last write stored, when the
-   * handle is idle (no lease, nothing waiting, no race lost) and the record it holds is exactly the
-   * one that write committed, unleased; the next use decodes it again, without a read. True when
-   * the handle is compact.
+   * handle is idle (no lease, nothing waiting, no race lost: a record a write lost to is held only
+   * then) and the record it holds is the one that write committed, unleased (a lease it could not
+   * give back leaves it leased); the next use decodes it again, without a read. A handle holds its
+   * committed record from `start` or `resume` on, and every write that moves its version or record
+   * moves its committed record with it. True when the handle is compact.
    */
   compact(): boolean {
     const record = this.#record;
     if (record === undefined) return true;
-    const held = this.#committed;
-    if (held === undefined || this.#text === undefined || this.closed || this.lost) return false;
-    if (this.lease !== undefined || this.newer !== undefined || (this.waits?.size ?? 0) > 0) return false;
-    const value = held.value;
-    if (held.storeVersion !== this.ver || held.lease !== null || 'problem' in value) return false;
-    if (value.record !== record || value.rev !== this.rev) return false;
+    const held = this.#committed as Committed<Slot<TStep, TContext, TData>>;
+    if (this.#text === undefined || this.lost || this.lease !== undefined) return false;
+    if ((this.waits?.size ?? 0) > 0 || held.lease !== null) return false;
+    if ((held.value as { readonly record?: unknown }).record !== record) return false;
     this.#fence = held.fence;
     this.#deadlineAt = held.deadlineAt;
     this.#record = undefined;

@@ -52,9 +52,9 @@ describe('OpenSessions: the hot ones', () => {
     expect(open.values().map((x) => x.id)).toEqual(['d', 'e', 'f']);
   });
 
-  it('cools nothing without a bound', () => {
+  it('cools nothing with no bound', () => {
     const cooled: string[] = [];
-    const open = new OpenSessions<S>(undefined, (session) => void cooled.push(session.id));
+    const open = new OpenSessions<S>(Number.POSITIVE_INFINITY, (session) => void cooled.push(session.id));
     for (let i = 0; i < 100; i++) open.add(s(`c${i}`));
     expect(cooled).toEqual([]);
     expect(open.size).toBe(100);
