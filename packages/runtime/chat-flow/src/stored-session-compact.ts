@@ -1,12 +1,8 @@
 // A session record kept as the JSON text its last write stored, decoded again when it is needed: what
 // a host does with the open sessions it has not used for a while (see `maxDecodedSessions`).
 import type { Flow } from '@parley/fsm';
-import {
-  FLOW_SESSION_RECORD_FORMAT,
-  type FlowSessionRecord,
-  readSessionRecord,
-} from './stored-session-record.js';
-import { unpackRecord } from './stored-session-pack.js';
+import { FLOW_SESSION_RECORD_FORMAT, type FlowSessionRecord } from './stored-session-record.js';
+import { decodeSlot } from './stored-session-steps.js';
 
 /**
  * @internal The record of session `id` read back from `text`, the data its last write stored (format
@@ -19,12 +15,16 @@ export function decodeText<TStep extends string, TContext, TData>(
   id: string,
   text: string,
 ): { readonly rev: number; readonly record: FlowSessionRecord<TStep, TContext, TData> } {
-  const data = JSON.parse(text) as Record<string, unknown>;
-  const fields = unpackRecord(data, FLOW_SESSION_RECORD_FORMAT);
-  const read = readSessionRecord<TStep, TContext, TData>(flow, id, fields, undefined);
-  if (!('ok' in read) || !Number.isSafeInteger(data.rev)) {
-    const reason = 'ok' in read ? 'no revision' : read.reason;
+  const slot = decodeSlot<TStep, TContext, TData>(
+    flow,
+    JSON.parse(text),
+    FLOW_SESSION_RECORD_FORMAT,
+    undefined,
+  );
+  if (slot === undefined || 'problem' in slot || slot.record.id !== id) {
+    const reason =
+      slot !== undefined && 'problem' in slot ? slot.problem.reason : 'no revision, or another id';
     throw new Error(`session ${id}: the record its last write stored does not read back (${reason})`);
   }
-  return { rev: data.rev as number, record: read.record };
+  return slot;
 }

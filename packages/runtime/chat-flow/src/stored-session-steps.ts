@@ -35,25 +35,34 @@ export function sessionCodec<TStep extends string, TContext, TData>(
   dataSchema: StandardSchemaV1 | undefined,
   format: number = FLOW_SESSION_RECORD_FORMAT,
 ): RecordCodec<SessionSlot<TStep, TContext, TData>> {
-  type Slot = SessionSlot<TStep, TContext, TData>;
   return {
     kind: FLOW_SESSION_KIND,
     version: format,
-    decode(data) {
-      if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
-      const rev = data.rev as number; // checked just above
-      const fields = unpackRecord(data, format); // what format 4 or 3 left out put back (2 stored it all)
-      const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
-      // the data was read from the store: plain JSON
-      const slot: Slot =
-        'ok' in read ? { rev, record: read.record } : { rev, problem: read, raw: data as JsonValue };
-      return slot;
-    },
+    decode: (data) => decodeSlot<TStep, TContext, TData>(flow, data, format, dataSchema),
     encode(slot) {
       if ('problem' in slot) return slot.raw;
       return packRecord(slot.record as FlowSessionRecord<string, unknown, unknown>, slot.rev);
     },
   };
+}
+
+/**
+ * @internal The slot of stored session data read by the rules of `format`: `undefined` when it is no
+ * session record at all (no object, revision or id), a problem when it is not one of `flow` (checked
+ * whole; the data by `dataSchema` when given).
+ */
+export function decodeSlot<TStep extends string, TContext, TData>(
+  flow: Flow<TStep, TContext>,
+  data: unknown,
+  format: number,
+  dataSchema: StandardSchemaV1 | undefined,
+): SessionSlot<TStep, TContext, TData> | undefined {
+  if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
+  const rev = data.rev as number; // checked just above
+  const fields = unpackRecord(data, format); // what format 4 or 3 left out put back (2 stored it all)
+  const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
+  // the data was read from the store: plain JSON
+  return 'ok' in read ? { rev, record: read.record } : { rev, problem: read, raw: data as JsonValue };
 }
 
 /** @internal A step's verdict: what it wrote, or why it wrote nothing. */

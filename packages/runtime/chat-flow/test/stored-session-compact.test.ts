@@ -91,6 +91,12 @@ describe('a stored session kept as text', () => {
       flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 0 },
     });
     expect(() => decodeText(intake, 's1', noRev)).toThrow(/no revision/);
+    const lost = JSON.stringify({
+      id: 's1',
+      flow: { machine: 'intake', version: 1, state: 'nowhere', createdAt: 0 },
+      rev: 1,
+    });
+    expect(() => decodeText(intake, 's1', lost)).toThrow(/s1: .*flow snapshot is refused/);
     const good = JSON.stringify({
       id: 's1',
       flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 0 },
