@@ -140,11 +140,9 @@ describe('scenario 1: the happy path', () => {
     const result = await run('happy-path');
     const audit = (await result.store.inner.get(auditKey('sess_1'))) as { transitions: { to: string }[] };
     expect(audit.transitions.map((t) => t.to).at(-1)).toBe('close');
-    // the session's durable-kernel record (kind parley.fsm.session) holds the flow under `data`
-    const record = (await result.store.inner.get(sessionKey('sess_1'))) as {
-      data: { flow: { state: string } };
-    };
-    expect(record.data.flow.state).toBe('done');
+    // the session's durable-kernel record (kind parley.fsm.session) holds the flow's state in `data`
+    const record = (await result.store.inner.get(sessionKey('sess_1'))) as { data: { state: string } };
+    expect(record.data.state).toBe('done');
     expect(result.auditExport).toMatchObject({ kind: 'cleanup-audit', session: { session_id: 'sess_1' } });
     expect(result.clock.pendingTimers()).toBe(0);
   });

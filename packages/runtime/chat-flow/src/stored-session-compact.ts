@@ -6,7 +6,7 @@ import { decodeSlot } from './stored-session-steps.js';
 
 /**
  * @internal The record of session `id` read back from `text`, the data its last write stored (format
- * 4, packed), as a resume would read it but without the data's schema: the data was taken when it
+ * 5, packed), as a resume would read it but without the data's schema: the data was taken when it
  * was written, and a record kept as text must come back as it was. A text this handle's own write
  * stored always decodes; one that does not is a defect, thrown as such.
  */

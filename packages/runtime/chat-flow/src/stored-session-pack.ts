@@ -1,9 +1,13 @@
-// The stored form of a session record (format 4): the flow snapshot without the fields whose value is
-// the one a new run starts with, its history as [from, event, ms after createdAt] (each entry's `to`
-// is the next one's `from`, the last one's the state), `updatedAt` and `savedAt` left out when they
-// are the last move's time, and the record without its `null`s. Read back whole, then checked like
-// any snapshot: leaving a field out never stands for anything the record did not hold. Format 3 (the
-// previous release's) is read by its own rules: the history whole, `savedAt` always stored.
+// The stored form of a session record (format 5): the fields of the flow snapshot written into the
+// record itself, less those whose value is the one a new run starts with; its history as [from,
+// event, ms after createdAt] (each entry's `to` is the next one's `from`, the last one's the state);
+// `updatedAt` and `savedAt` left out when they are the last move's time; the record's own times
+// (`createdAt`, `updatedAt`, `savedAt`, `expiresAt`) as their decimal text; the record without its
+// `null`s. Read back whole, then checked like any snapshot: leaving a field out never stands for
+// anything the record did not hold. Why text for a time: V8 writes a number past 2^31 through its
+// slow double formatting (about 200 ns a time, on every write), and the text of a number it has
+// formatted once comes from its number-to-text cache; an object more costs about 100 ns a write.
+// Formats 4 (the snapshot under `flow`, times as numbers), 3 and 2 are read by their own rules.
 import type { JsonValue } from '@parley/core';
 import type { FlowSnapshot, HistoryEntry } from '@parley/fsm';
 import { isRecord } from './internal/record.js';
@@ -20,31 +24,41 @@ function empty(value: unknown): boolean {
 }
 
 /**
- * @internal The stored data (format 4) of `record` at revision `rev`: its flow snapshot packed,
- * `draft`, `retry` and `expiresAt` left out when `null`, `savedAt` when it is the snapshot's
- * `updatedAt`. Plain JSON by construction.
+ * @internal The stored data (format 5) of `record` at revision `rev`: its flow snapshot's fields
+ * packed into it, `draft`, `retry` and `expiresAt` left out when `null`, `savedAt` when it is the
+ * snapshot's `updatedAt`, each time as its text. Plain JSON by construction (a record's times are
+ * numbers: its steps take them from the clock, and a record read back was checked whole).
  */
 export function packRecord(record: FlowSessionRecord<string, unknown, unknown>, rev: number): JsonValue {
   const { id, flow, draft, data, retry, expiresAt, savedAt } = record;
-  const out: Packed = { id, flow: packSnapshot(flow) };
+  const out: Packed = { id };
+  packSnapshot(flow, out);
   if (draft !== null) out.draft = draft;
   out.data = data;
   if (retry !== null) out.retry = retry;
-  if (expiresAt !== null) out.expiresAt = expiresAt;
-  if (savedAt !== flow.updatedAt) out.savedAt = savedAt;
+  if (expiresAt !== null) out.expiresAt = String(expiresAt);
+  if (savedAt !== flow.updatedAt) out.savedAt = String(savedAt);
   out.rev = rev;
   return out as JsonValue;
 }
 
 /**
- * @internal The fields of stored data read back whole by the rules of its `format` (4, or 3 and 2:
- * format 2 stored everything, which format 3's rules keep as it is).
+ * @internal The fields of stored data read back whole by the rules of its `format` (5; 4; or 3 and
+ * 2: format 2 stored everything, which format 3's rules keep as it is).
  */
 export function unpackRecord(
   data: Readonly<Record<string, unknown>>,
   format: number,
 ): Record<string, unknown> {
-  const { id, draft = null, data: value, retry = null, expiresAt = null } = data;
+  const { id, draft = null, data: value, retry = null } = data;
+  if (format === 5) {
+    const times = { ...data, createdAt: timeOf(data.createdAt), updatedAt: timeOf(data.updatedAt) };
+    const flow = unpackSnapshot4(times) as Snapshot; // `data` is an object: so is what it gives
+    const expiresAt = data.expiresAt === undefined ? null : timeOf(data.expiresAt);
+    const savedAt = data.savedAt === undefined ? flow.updatedAt : timeOf(data.savedAt);
+    return { id, flow, draft, data: value, retry, expiresAt, savedAt };
+  }
+  const { expiresAt = null } = data;
   const flow = format === 4 ? unpackSnapshot4(data.flow) : unpackSnapshot(data.flow);
   const savedAt =
     format === 4 && data.savedAt === undefined && isRecord(flow) ? flow.updatedAt : data.savedAt;
@@ -52,17 +66,31 @@ export function unpackRecord(
 }
 
 /**
- * The snapshot less the fields a new run of its flow starts with (`done` and `status` follow `state`,
- * `updatedAt` is the last move's time), its history shortened.
+ * A time stored as text read back: the number whose text it is, exactly (`String` of a number reads
+ * back as that number); a text no number writes, or anything else, is left as it is, for the
+ * record's checks to refuse.
  */
-function packSnapshot(snapshot: Snapshot): Packed {
+function timeOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const time = Number(value);
+  return String(time) === value ? time : value;
+}
+
+/**
+ * The snapshot's fields written into `out`, less those a new run of its flow starts with (`done`
+ * and `status` follow `state`, `updatedAt` is the last move's time), its history shortened, its
+ * times as text.
+ */
+function packSnapshot(snapshot: Snapshot, out: Packed): void {
   const { state, context, done, createdAt, updatedAt, deadlines, history, status } = snapshot;
   const final = state === 'done';
-  const out: Packed = { machine: snapshot.machine, version: snapshot.version, state };
+  out.machine = snapshot.machine;
+  out.version = snapshot.version;
+  out.state = state;
   if (!empty(context)) out.context = context;
   if (done !== final) out.done = done;
-  out.createdAt = createdAt;
-  if (updatedAt !== lastMove(history, createdAt)) out.updatedAt = updatedAt;
+  out.createdAt = String(createdAt);
+  if (updatedAt !== lastMove(history, createdAt)) out.updatedAt = String(updatedAt);
   if (deadlines.length > 0) out.deadlines = deadlines;
   if (history.length > 0) out.history = packHistory(history, state, createdAt);
   if (status !== (final ? 'done' : 'active')) out.status = status;
@@ -73,7 +101,6 @@ function packSnapshot(snapshot: Snapshot): Packed {
   if (mark !== null) out.mark = mark;
   if (notices.length > 0) out.notices = notices;
   if (reviews.length > 0) out.reviews = reviews;
-  return out;
 }
 
 /** When the run last moved: its last history entry's time, or its creation. */
@@ -106,7 +133,8 @@ function packHistory(history: readonly HistoryEntry[], state: string, createdAt:
 }
 
 /**
- * A stored snapshot of format 4 with what was left out put back: a history of entries stored whole
+ * A stored snapshot of format 4 (or the snapshot's fields of a record of format 5, its times read
+ * back) with what was left out put back: a history of entries stored whole
  * is kept as it is, a flat one is read as [from, event, ms after createdAt] triples, each `to` the
  * next `from` or the state; anything else is left as it is for `flow.restore` to refuse.
  */

@@ -1,5 +1,5 @@
-// Reading a stored session: through the kernel, and a record of format 3 or 2 (earlier releases) as
-// the committed record it becomes on the next write (format 4, one compare-and-set on its version).
+// Reading a stored session: through the kernel, and a record of format 4, 3 or 2 (earlier releases)
+// as the committed record it becomes on the next write (format 5, one compare-and-set on its version).
 import {
   type Committed,
   isParleyError,
@@ -17,13 +17,13 @@ import { FLOW_SESSION_KIND, FORMER_SESSION_RECORD_FORMATS } from './stored-sessi
  * @internal The committed record at `key` (`undefined`: none), or why it cannot be read; a former
  * record is decoded by `former`. A record of a former format under another owner's lease valid at
  * `now()` is refused `lease_held`: only its holder changes it, and this release writes it only as
- * format 4, so it waits until the lease is given back.
+ * format 5, so it waits until the lease is given back.
  */
 export async function readSession<T>(
   kernel: Kernel,
   store: Store,
   key: string,
-  codecs: { readonly codec: RecordCodec<T>; readonly former: RecordCodec<T> },
+  codecs: { readonly codec: RecordCodec<T>; readonly former: (format: number) => RecordCodec<T> },
   now: () => number,
 ): Promise<Committed<T> | undefined | KernelRefusal> {
   try {
@@ -44,14 +44,15 @@ export async function readSession<T>(
 }
 
 /**
- * @internal The session record of a former format (3 or 2) at `key` as a committed record, its data
- * read by `former` (its lease, fence and deadline as stored: the next write lands only on this
- * version, under the same guard); `refused` when the key holds no such record.
+ * @internal The session record of a former format (4, 3 or 2) at `key` as a committed record, its
+ * data read by the codec `former` gives for its format (its lease, fence and deadline as stored: the
+ * next write lands only on this version, under the same guard); `refused` when the key holds no
+ * such record.
  */
 export async function formerSession<T>(
   store: Store,
   key: string,
-  former: RecordCodec<T>,
+  former: (format: number) => RecordCodec<T>,
   refused: KernelRefusal,
 ): Promise<Committed<T> | KernelRefusal> {
   let entry: StoreEntry | undefined;
@@ -77,8 +78,9 @@ export async function formerSession<T>(
     return corrupt('lease or fence malformed');
   }
   if (deadlineAt !== null && !Number.isFinite(deadlineAt)) return corrupt('deadlineAt malformed');
-  const value = former.decode(stored.data);
-  if (value === undefined) return corrupt(`data is not a valid ${former.kind}`);
+  const codec = former(stored.version as number); // one of the former formats, checked above
+  const value = codec.decode(stored.data);
+  if (value === undefined) return corrupt(`data is not a valid ${codec.kind}`);
   // every part checked above
   return { key, value, storeVersion: entry.version, lease, fence, deadlineAt } as Committed<T>;
 }

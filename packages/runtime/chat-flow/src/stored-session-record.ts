@@ -10,16 +10,17 @@ import { isRecord } from './internal/record.js';
  * ```ts
  * import { FLOW_SESSION_RECORD_FORMAT } from '@parley/chat-flow';
  *
- * console.log(FLOW_SESSION_RECORD_FORMAT); // 4
+ * console.log(FLOW_SESSION_RECORD_FORMAT); // 5
  * ```
  */
-export const FLOW_SESSION_RECORD_FORMAT = 4;
+export const FLOW_SESSION_RECORD_FORMAT = 5;
 
 /**
- * @internal The formats before 4 still read (3: the snapshot without what a new run has; 2: the whole
- * snapshot), each written back as 4 by its next write.
+ * @internal The formats before 5 still read (4: the snapshot under `flow`, its history as flat
+ * triples, its times as numbers; 3: the snapshot without what a new run has; 2: the whole snapshot),
+ * each written back as 5 by its next write.
  */
-export const FORMER_SESSION_RECORD_FORMATS: readonly number[] = [3, 2];
+export const FORMER_SESSION_RECORD_FORMATS: readonly number[] = [4, 3, 2];
 
 /** @internal The kind of a stored flow session's kernel record. */
 export const FLOW_SESSION_KIND = 'parley.fsm.session';

@@ -27,8 +27,8 @@ export type SessionSlot<TStep extends string, TContext, TData> =
  * of its lease name the version it committed (the kernel's basis) and read nothing, so a turn reads
  * the record once, when it takes the lease. (Remembering decoded records by their JSON text, as it
  * did when a turn read the record three times, cost more than the checks it saved.) `format` is the
- * rules the data is read by: a codec of format 3 reads a former record (formats 3 and 2); whatever
- * the codec, it writes format 4.
+ * rules the data is read by: a codec of format 4 reads a former record of format 4, one of format 3
+ * those of formats 3 and 2; whatever the codec, it writes format 5.
  */
 export function sessionCodec<TStep extends string, TContext, TData>(
   flow: Flow<TStep, TContext>,
@@ -59,7 +59,7 @@ export function decodeSlot<TStep extends string, TContext, TData>(
 ): SessionSlot<TStep, TContext, TData> | undefined {
   if (!isRecord(data) || !Number.isSafeInteger(data.rev) || typeof data.id !== 'string') return undefined;
   const rev = data.rev as number; // checked just above
-  const fields = unpackRecord(data, format); // what format 4 or 3 left out put back (2 stored it all)
+  const fields = unpackRecord(data, format); // what format 5, 4 or 3 left out put back (2 stored it all)
   const read = readSessionRecord<TStep, TContext, TData>(flow, data.id, fields, dataSchema);
   // the data was read from the store: plain JSON
   return 'ok' in read ? { rev, record: read.record } : { rev, problem: read, raw: data as JsonValue };

@@ -123,7 +123,9 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const owner = options.owner ?? createOwnerId('fsm-sessions');
   const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
-  const codecs = { codec, former: sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, 3) };
+  const format4 = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, 4);
+  const format3 = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, 3);
+  const codecs = { codec, former: (format: number) => (format === 4 ? format4 : format3) };
   const settings = handleSettings<TStep, TContext, TData>(options, kernel, codec, clock);
   const create = createStep<TStep, TContext, TData>(flow, settings.idleTimeoutMs);
   let events: Emitter<FlowSessionStoreEvents> | undefined;
@@ -152,7 +154,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     return refuse(id, sessionCodeOf(refused.code), refused.message);
   }
 
-  /** A start refused `record_version`: a session of format 3 or 2 stored there exists; anything else is the kernel's. */
+  /** A start refused `record_version`: a session of format 4, 3 or 2 stored there exists; anything else is the kernel's. */
   async function refuseFormer(id: string, key: string, done: KernelRefusal): Promise<FlowSessionRefusal> {
     const former = await formerSession(store, key, codecs.former, done);
     if (!('storeVersion' in former)) return refuseKernel(id, former);
@@ -190,7 +192,7 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
     },
     async resume(id) {
       const key = prefix + id;
-      const found = await readSession(kernel, store, key, codecs, () => clock.now()); // formats 3 and 2 too
+      const found = await readSession(kernel, store, key, codecs, () => clock.now()); // formats 4, 3 and 2 too
       if (found !== undefined && 'ok' in found) return refuseKernel(id, found);
       const checked = check(found?.value, id, clock.now());
       if (!checked.ok || found === undefined) {

@@ -15,7 +15,7 @@ import { createRig, type Data, gate, NOTES, readField, signup } from './chat-hel
 const storedOf = async (rig: ReturnType<typeof createRig>) =>
   (await rig.store.get('flow-session:c1')) as {
     lease: unknown;
-    data: { flow: { state: string; fields: unknown }; data: { chatFlow: { seen: string[] } } };
+    data: { state: string; fields: unknown; data: { chatFlow: { seen: string[] } } };
   };
 
 describe('a reply written by compare-and-set alone', () => {
@@ -69,7 +69,7 @@ describe('a reply written by compare-and-set alone', () => {
     });
     expect(await first).toMatchObject({ ok: true, step: 'plan' });
     const stored = await storedOf(rig);
-    expect(stored.data.flow.state).toBe('plan');
+    expect(stored.data.state).toBe('plan');
     expect(stored.data.data.chatFlow.seen).toEqual(['m1']);
     expect(stored.lease).toBeNull();
   });
@@ -91,7 +91,7 @@ describe('a reply written by compare-and-set alone', () => {
     expect(await b.reply('c1', 'pro', { messageId: 'm2' })).toMatchObject({ ok: true, step: 'confirm' });
     expect(await first).toMatchObject({ ok: true, step: 'plan' });
     const stored = await storedOf(rig);
-    expect(stored.data.flow.fields).toEqual({ email: { email: 'ada@example.org' }, plan: { plan: 'pro' } });
+    expect(stored.data.fields).toEqual({ email: { email: 'ada@example.org' }, plan: { plan: 'pro' } });
     expect(stored.data.data.chatFlow.seen).toEqual(['m1', 'm2']);
     expect(stored.lease).toBeNull();
   });
@@ -108,7 +108,7 @@ describe('a reply written by compare-and-set alone', () => {
       ok: false,
       code: 'lease_held',
     });
-    expect((await storedOf(rig)).data.flow.state).toBe('email');
+    expect((await storedOf(rig)).data.state).toBe('email');
   });
 });
 
@@ -192,7 +192,7 @@ describe('a reply whose read returns a promise', () => {
     expect(settled).toBe(false); // the lease was refused, and the turn waits for its read to end
     reading.open();
     expect(await answer).toMatchObject({ ok: false, code: 'lease_held' });
-    expect((await storedOf(rig)).data.flow.state).toBe('email');
+    expect((await storedOf(rig)).data.state).toBe('email');
   });
 });
 
@@ -224,7 +224,7 @@ describe('a reply written by compare-and-set alone, across a restart', () => {
       ok: false,
       code: 'expired',
     });
-    const stored = (await store.get('flow-session:c1')) as { data: { flow: { state: string } } };
-    expect(stored.data.flow.state).toBe('email');
+    const stored = (await store.get('flow-session:c1')) as { data: { state: string } };
+    expect(stored.data.state).toBe('email');
   });
 });

@@ -6,8 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createRig, gate, NOTES, readField } from './chat-helpers.js';
 
 const fieldsOf = async (rig: ReturnType<typeof createRig>): Promise<unknown> => {
-  const stored = (await rig.store.get('flow-session:c1')) as { data: { flow: { fields: unknown } } };
-  return stored.data.flow.fields;
+  const stored = (await rig.store.get('flow-session:c1')) as { data: { fields: unknown } };
+  return stored.data.fields;
 };
 
 /** Waits (a bounded number of ticks) until a turn holds the lease of c1; `what` names what never came. */

@@ -57,7 +57,7 @@ describe('TSDoc examples', () => {
   });
 
   it('stored flow session constants', () => {
-    expect(FLOW_SESSION_RECORD_FORMAT).toBe(4);
+    expect(FLOW_SESSION_RECORD_FORMAT).toBe(5);
     expect(FLOW_SESSION_REFUSAL_CODES.includes('conflict')).toBe(true);
     expect(DEFAULT_SAVE_RETRY_DELAYS_MS).toEqual([1000, 2000, 4000]);
     expect(DEFAULT_EFFECT_RETRY_DELAYS_MS.length + 1).toBe(3);

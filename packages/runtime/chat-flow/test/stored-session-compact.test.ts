@@ -80,7 +80,7 @@ describe('a stored session kept as text', () => {
   it('throws on a text that does not read back as a record of the session', () => {
     const text = JSON.stringify({
       id: 's2',
-      flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 0 },
+      ...{ machine: 'intake', version: 1, state: 'goal', createdAt: '0' },
       rev: 1,
     });
     expect(() => decodeText(intake, 's1', text)).toThrow(
@@ -88,18 +88,18 @@ describe('a stored session kept as text', () => {
     );
     const noRev = JSON.stringify({
       id: 's1',
-      flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 0 },
+      ...{ machine: 'intake', version: 1, state: 'goal', createdAt: '0' },
     });
     expect(() => decodeText(intake, 's1', noRev)).toThrow(/no revision/);
     const lost = JSON.stringify({
       id: 's1',
-      flow: { machine: 'intake', version: 1, state: 'nowhere', createdAt: 0 },
+      ...{ machine: 'intake', version: 1, state: 'nowhere', createdAt: '0' },
       rev: 1,
     });
     expect(() => decodeText(intake, 's1', lost)).toThrow(/s1: .*flow snapshot is refused/);
     const good = JSON.stringify({
       id: 's1',
-      flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 0 },
+      ...{ machine: 'intake', version: 1, state: 'goal', createdAt: '0' },
       rev: 3,
     });
     expect(decodeText(intake, 's1', good)).toMatchObject({

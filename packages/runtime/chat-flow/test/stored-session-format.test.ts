@@ -1,8 +1,9 @@
-// The stored record's format 4: the flow snapshot is stored without the fields whose value is the
-// one a new run starts with, its history as flat [from, event, ms after createdAt] triples (read back whole and
-// checked like any snapshot); a record of format 2 (the whole snapshot) is still read and written
-// back as format 4; a corrupt record is refused and left as it is; a later format is foreign.
-// Format 3 records: stored-session-formats.test.ts.
+// The stored record's format 5: the flow snapshot's fields are stored in the record itself, without
+// those whose value is the one a new run starts with, its history as flat [from, event, ms after
+// createdAt] triples, its times as their text (read back whole and checked like any snapshot); a
+// record of format 2 (the whole snapshot) is still read and written back as format 5; a corrupt
+// record is refused and left as it is; a later format is foreign. Formats 4 and 3, and format 5's
+// times: stored-session-formats.test.ts.
 import { createManualClock, createMemoryStore, type JsonValue } from '@parley/core';
 import { defineFlow } from '@parley/fsm';
 import { describe, expect, it } from 'vitest';
@@ -36,18 +37,17 @@ function withFlow(record: { readonly data: { readonly flow: object } }, patch: R
   return { ...record, data: { ...record.data, flow: { ...record.data.flow, ...patch } } } as JsonValue;
 }
 
-describe('the stored record (format 4)', () => {
+describe('the stored record (format 5)', () => {
   it('leaves out of the flow snapshot what a new run starts with, and reads it back whole', async () => {
     const { sessions, store, clock } = setup();
     const start = await sessions.start('s1', { data: { user: 'ann' } });
     if (!start.ok) throw new Error(start.message);
-    expect(FLOW_SESSION_RECORD_FORMAT).toBe(4);
+    expect(FLOW_SESSION_RECORD_FORMAT).toBe(5);
     expect(await store.get(KEY)).toEqual({
       kind: 'parley.fsm.session',
-      version: 4,
+      version: 5,
       data: {
-        id: 's1',
-        flow: { machine: 'intake', version: 1, state: 'goal', createdAt: 1_000_000 },
+        ...{ id: 's1', machine: 'intake', version: 1, state: 'goal', createdAt: '1000000' },
         data: { user: 'ann' },
         rev: 1,
       },
@@ -57,8 +57,8 @@ describe('the stored record (format 4)', () => {
     await start.session.submit(GOAL);
     expect((await store.get(KEY)) as JsonValue).toEqual({
       ...FORMAT_2,
-      version: 4,
-      data: format4Of(FORMAT_2),
+      version: 5,
+      data: format5Of(FORMAT_2),
     });
     const resumed = await sessions.resume('s1');
     if (!resumed.ok) throw new Error(resumed.message);
@@ -72,14 +72,14 @@ describe('the stored record (format 4)', () => {
     const { session } = start;
     await session.submit({ goal: 'remove reposts' }); // kept as the goal's draft
     expect(await store.get(KEY)).toMatchObject({
-      data: { draft: { step: 'goal', part: 0, fields: { goal: 'remove reposts' } }, expiresAt: 1_060_000 },
+      data: { draft: { step: 'goal', part: 0, fields: { goal: 'remove reposts' } }, expiresAt: '1060000' },
     });
     await session.submit(GOAL);
     await session.submit({ confirm: 'YES' });
     clock.advance(1);
     await session.submit({ audit_saved: false }); // the retry policy marks the session and counts
-    const stored = (await store.get(KEY)) as { data: { flow: Record<string, JsonValue> } };
-    expect(stored.data.flow).toMatchObject({ mark: 'close_pending', attempts: { close: 1 } });
+    const stored = (await store.get(KEY)) as { data: Record<string, JsonValue> };
+    expect(stored.data).toMatchObject({ mark: 'close_pending', attempts: { close: 1 } });
     const resumed = await sessions.resume('s1');
     if (!resumed.ok) throw new Error(resumed.message);
     expect(resumed.session.record()).toEqual(session.record());
@@ -87,7 +87,7 @@ describe('the stored record (format 4)', () => {
 });
 
 describe('a record of format 2 (the whole snapshot)', () => {
-  it('is read, and its next write stores it as format 4', async () => {
+  it('is read, and its next write stores it as format 5', async () => {
     const { sessions, store } = setup();
     await store.set(KEY, FORMAT_2 as unknown as JsonValue);
     const resumed = await sessions.resume('s1');
@@ -95,9 +95,10 @@ describe('a record of format 2 (the whole snapshot)', () => {
     expect(resumed.session).toMatchObject({ step: 'confirm', data: { user: 'ann' }, version: 1 });
     const answer = await resumed.session.submit({ confirm: 'YES' });
     expect(answer).toMatchObject({ ok: true, result: { ok: true, next: 'close' } });
-    const stored = (await store.get(KEY)) as { version: number; data: { rev: number; flow: object } };
-    expect(stored).toMatchObject({ version: 4, data: { rev: 3, flow: { state: 'close' } } });
-    expect(stored.data.flow).not.toHaveProperty('reviews');
+    const stored = (await store.get(KEY)) as { version: number; data: { rev: number } };
+    expect(stored).toMatchObject({ version: 5, data: { rev: 3, state: 'close', createdAt: '1000000' } });
+    expect(stored.data).not.toHaveProperty('reviews');
+    expect(stored.data).not.toHaveProperty('flow');
   });
 
   it('is refused lease_held while another owner holds its lease, and taken once it expired', async () => {
@@ -112,7 +113,7 @@ describe('a record of format 2 (the whole snapshot)', () => {
     if (!resumed.ok) throw new Error(resumed.message);
     expect(await resumed.session.acquire({ ttlMs: 1_000 })).toMatchObject({ ok: true });
     const stored = (await store.get(KEY)) as { version: number; fence: number; lease: { token: number } };
-    expect(stored).toMatchObject({ version: 4, fence: 5, lease: { token: 5 } }); // the fence goes on
+    expect(stored).toMatchObject({ version: 5, fence: 5, lease: { token: 5 } }); // the fence goes on
   });
 
   it('is a stored session to start: refused exists and left as it is', async () => {
@@ -150,18 +151,19 @@ describe('a record of format 2 (the whole snapshot)', () => {
   });
 });
 
-describe('a corrupt record of format 4', () => {
+describe('a corrupt record of format 5', () => {
   it('is refused: what is left out is not a licence to leave out what the flow needs', async () => {
     const { sessions, store } = setup();
     const start = await sessions.start('s1', { data: null });
     if (!start.ok) throw new Error(start.message);
     await start.session.submit(GOAL);
     start.session.close();
-    const record = (await store.get(KEY)) as { data: { flow: Record<string, JsonValue> } };
-    const { fields: _fields, ...noFields } = record.data.flow; // at confirm, the goal's answers gone
-    const { createdAt: _createdAt, ...noTime } = record.data.flow;
-    const history = (stored: JsonValue) => ({ ...record.data.flow, history: stored });
-    const flows = [noFields, noTime, { ...record.data.flow, done: true }];
+    const record = (await store.get(KEY)) as { data: Record<string, JsonValue> };
+    const { fields: _fields, ...noFields } = record.data; // at confirm, the goal's answers gone
+    const { createdAt: _createdAt, ...noTime } = record.data;
+    const { machine: _machine, ...noMachine } = record.data;
+    const history = (stored: JsonValue) => ({ ...record.data, history: stored });
+    const flows = [noFields, noTime, noMachine, { ...record.data, done: true }];
     // a flat history entry without its event, of no step, at no time; no list; an entry stored whole that is not one
     const histories = [
       ['goal', 5],
@@ -170,8 +172,8 @@ describe('a corrupt record of format 4', () => {
       'goal',
       [{ from: 'goal' }],
     ];
-    for (const flow of [...flows, ...histories.map(history)]) {
-      const value = { ...record, data: { ...record.data, flow } } as JsonValue;
+    for (const data of [...flows, ...histories.map(history)]) {
+      const value = { ...record, data } as JsonValue;
       await store.set(KEY, value);
       expect(await sessions.resume('s1')).toMatchObject({ ok: false, code: 'corrupt_record' });
       expect(await store.get(KEY)).toEqual(value);
@@ -226,13 +228,14 @@ describe('every field a run can hold', () => {
       clock.advance(1);
       const written = await session.submit(answer);
       expect(written).toMatchObject({ ok: true });
-      const stored = (await store.get('flow-session:r1')) as { data: { flow: object } };
-      kept.push(Object.keys(stored.data.flow));
+      const stored = (await store.get('flow-session:r1')) as { data: object };
+      kept.push(Object.keys(stored.data));
       const resumed = await sessions.resume('r1');
       if (!resumed.ok) throw new Error(resumed.message);
       expect(resumed.session.record()).toEqual(session.record());
     }
     expect(kept[0]).toEqual([
+      'id',
       'machine',
       'version',
       'state',
@@ -241,6 +244,8 @@ describe('every field a run can hold', () => {
       'updatedAt',
       'fields',
       'part',
+      'data',
+      'rev',
     ]);
     expect(kept.at(-1)).toEqual(
       expect.arrayContaining(['history', 'status', 'attempts', 'mark', 'notices', 'reviews']),
@@ -254,27 +259,26 @@ describe('every field a run can hold', () => {
     if (!start.ok) throw new Error(start.message);
     for (const answer of [GOAL, { confirm: 'YES' }, { audit_saved: true }])
       await start.session.submit(answer);
-    const stored = (await store.get(KEY)) as { data: { flow: Record<string, JsonValue> } };
-    expect(stored.data.flow).toMatchObject({ state: 'done' });
-    expect(Object.keys(stored.data.flow)).not.toContain('done');
-    expect(Object.keys(stored.data.flow)).not.toContain('status');
+    const stored = (await store.get(KEY)) as { data: Record<string, JsonValue> };
+    expect(stored.data).toMatchObject({ state: 'done' });
+    expect(Object.keys(stored.data)).not.toContain('done');
+    expect(Object.keys(stored.data)).not.toContain('status');
     const resumed = await sessions.resume('s1');
     expect(resumed.ok && resumed.session.done).toBe(true);
   });
 });
 
 /**
- * The data of a format-2 record as format 4 stores it: what a new run starts with left out, the
- * history as flat [from, event, ms after createdAt] triples, `updatedAt` and `savedAt` (the last move's time).
+ * The data of a format-2 record as format 5 stores it: the snapshot's fields in the record, what a
+ * new run starts with left out, the history as flat [from, event, ms after createdAt] triples,
+ * `updatedAt` and `savedAt` (the last move's time) left out, the creation time as its text.
  */
-function format4Of(record: typeof FORMAT_2): JsonValue {
+function format5Of(record: typeof FORMAT_2): JsonValue {
   const { id, flow, data, rev } = record.data;
   const { machine, version, state, createdAt, fields } = flow;
   const history = ['goal', 'submit', 5];
   return {
-    id,
-    flow: { machine, version, state, createdAt, history, fields },
-    data,
-    rev,
+    ...{ id, machine, version, state, createdAt: String(createdAt), history, fields },
+    ...{ data, rev },
   } as unknown as JsonValue;
 }

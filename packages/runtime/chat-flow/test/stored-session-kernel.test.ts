@@ -71,9 +71,9 @@ describe('two writers', () => {
     expect(await mine.session.submit(GOAL)).toMatchObject({ ok: true, result: { ok: true } });
     expect(raced).toBe(true);
     const stored = (await env.store.get('flow-session:s1')) as {
-      data: { rev: number; flow: { state: string } };
+      data: { rev: number; state: string };
     };
-    expect([stored.data.rev, stored.data.flow.state]).toEqual([2, 'confirm']);
+    expect([stored.data.rev, stored.data.state]).toEqual([2, 'confirm']);
     session.close();
   });
 

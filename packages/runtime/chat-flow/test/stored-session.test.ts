@@ -14,8 +14,8 @@ describe('start', () => {
     const { sessions, store } = await started();
     expect(await store.get('flow-session:s1')).toMatchObject({
       kind: 'parley.fsm.session',
-      version: 4,
-      data: { rev: 1, id: 's1', flow: { state: 'goal' } },
+      version: 5,
+      data: { rev: 1, id: 's1', state: 'goal' },
       lease: null,
     });
     expect(await sessions.start('s1', { data: null })).toMatchObject({

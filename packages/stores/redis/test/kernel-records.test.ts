@@ -59,9 +59,9 @@ describe('chat-flow hosts on two replicas over Redis', () => {
       code: 'duplicate',
     });
     expect(await two.reply('c1', 'pro', { messageId: 'm2' })).toMatchObject({ ok: true, step: 'done' });
-    const stored = (await a.get('flow-session:c1')) as { kind: string; data: { flow: { fields: unknown } } };
+    const stored = (await a.get('flow-session:c1')) as { kind: string; data: { fields: unknown } };
     expect(stored.kind).toBe('parley.fsm.session');
-    expect(stored.data.flow.fields).toEqual({ email: { email: 'ada@example.org' }, plan: { plan: 'pro' } });
+    expect(stored.data.fields).toEqual({ email: { email: 'ada@example.org' }, plan: { plan: 'pro' } });
   });
 });
 
