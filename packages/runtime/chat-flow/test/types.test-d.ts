@@ -1,8 +1,8 @@
 import { createMemoryStore } from '@parley/core';
-import { defineFlow } from '@parley/fsm';
+import { defineFlow, type FlowSnapshot } from '@parley/fsm';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createChatFlowHost, createFlowSessionStore } from '../src/index.js';
+import { createChatFlowHost, createFlowSessionStore, type FlowSessionRecord } from '../src/index.js';
 
 describe('createChatFlowHost', () => {
   const flow = defineFlow({
@@ -37,5 +37,14 @@ describe('createChatFlowHost', () => {
     createChatFlowHost({ sessions, read: () => undefined, maxSessions: 100, maxDecodedSessions: 10 });
     // @ts-expect-error a limit is a number
     createChatFlowHost({ sessions, read: () => undefined, maxDecodedSessions: '10' });
+  });
+});
+
+describe('the stored record (format 5)', () => {
+  it('has no field of the flow snapshot named as one of the record’s own, so both fit in one object', () => {
+    // format 5 stores the snapshot's fields beside the record's own (`rev` is the stored revision)
+    type Own = Exclude<keyof FlowSessionRecord, 'kind' | 'format' | 'flow'> | 'rev';
+    expectTypeOf<Extract<keyof FlowSnapshot<string, unknown>, Own>>().toEqualTypeOf<never>();
+    expectTypeOf<Own>().toEqualTypeOf<'id' | 'draft' | 'data' | 'retry' | 'expiresAt' | 'savedAt' | 'rev'>();
   });
 });
