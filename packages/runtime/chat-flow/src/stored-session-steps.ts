@@ -27,8 +27,8 @@ export type SessionSlot<TStep extends string, TContext, TData> =
  * of its lease name the version it committed (the kernel's basis) and read nothing, so a turn reads
  * the record once, when it takes the lease. (Remembering decoded records by their JSON text, as it
  * did when a turn read the record three times, cost more than the checks it saved.) `format` is the
- * rules the data is read by: a codec of format 4 reads a former record of format 4, one of format 3
- * those of formats 3 and 2; whatever the codec, it writes format 5.
+ * rules the data is read by: a codec of a former format reads a record of that format (format 2 by
+ * format 3's rules, which keep what it stored); whatever the codec, it writes format 5.
  */
 export function sessionCodec<TStep extends string, TContext, TData>(
   flow: Flow<TStep, TContext>,

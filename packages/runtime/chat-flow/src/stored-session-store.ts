@@ -123,9 +123,11 @@ export function createFlowSessionStore<TStep extends string, TContext, TData = J
   const owner = options.owner ?? createOwnerId('fsm-sessions');
   const kernel = createKernel({ store, clock, owner });
   const codec = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema);
-  const format4 = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, 4);
-  const format3 = sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, 3);
-  const codecs = { codec, former: (format: number) => (format === 4 ? format4 : format3) };
+  // a former record (rare: read once, then written back as the current format) by its format's rules
+  const codecs = {
+    codec,
+    former: (format: number) => sessionCodec<TStep, TContext, TData>(flow, options.dataSchema, format),
+  };
   const settings = handleSettings<TStep, TContext, TData>(options, kernel, codec, clock);
   const create = createStep<TStep, TContext, TData>(flow, settings.idleTimeoutMs);
   let events: Emitter<FlowSessionStoreEvents> | undefined;
