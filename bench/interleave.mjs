@@ -72,19 +72,23 @@ const median = (xs) => {
 };
 
 /**
- * Runs the cases of one time suite interleaved, each in `PROCESSES` processes of its own. Resolves
- * with, per case, its totals (`avgNs`, `cpuNs` over all windows; `p50Ns`, `p99Ns`, `batch`, the
- * median of its processes') and its `rounds`: one `{calls, wallNs, cpuNs}` per round and process,
- * at index `round * PROCESSES + process` for every case alike.
+ * Runs the cases of one time suite interleaved, each in `PROCESSES` processes of its own. A case is
+ * its name, or `{ name, case, args, cwd }`: the case `case` of the suite, run with other node
+ * arguments or in another folder (bench/ab.mjs runs a case of two builds so), reported as `name`.
+ * Resolves with, per case name, its totals (`avgNs`, `cpuNs` over all windows; `p50Ns`, `p99Ns`,
+ * `batch`, the median of its processes') and its `rounds`: one `{calls, wallNs, cpuNs}` per round
+ * and process, at index `round * PROCESSES + process` for every case alike.
  */
 export async function runInterleaved(args, options, suite, cases) {
-  const slots = cases.flatMap((name) => Array.from({ length: PROCESSES }, (_, k) => ({ name, k })));
+  const specs = cases.map((c) => (typeof c === 'string' ? { name: c, case: c } : c));
+  const slots = specs.flatMap((spec) => Array.from({ length: PROCESSES }, (_, k) => ({ ...spec, k })));
   try {
     // Warm-ups one after another, so they do not compete for the cores.
     for (const slot of slots) {
+      const env = { ...options.env, PARLEY_BENCH_SUITE: suite, PARLEY_BENCH_CASE: slot.case };
       slot.worker = startWorker(
-        args,
-        { ...options, env: { ...options.env, PARLEY_BENCH_SUITE: suite, PARLEY_BENCH_CASE: slot.name } },
+        slot.args ?? args,
+        { ...options, cwd: slot.cwd ?? options.cwd, env },
         `"${suite} / ${slot.name}"${PROCESSES > 1 ? ` (process ${slot.k + 1})` : ''}`,
       );
       await slot.worker.ask(undefined, READY_MS);
@@ -92,7 +96,8 @@ export async function runInterleaved(args, options, suite, cases) {
     // One untimed round first: a process that sat idle while the others warmed up may have
     // garbage or compilation of its warm-up still pending.
     for (const slot of slots) await slot.worker.ask(`warm ${WINDOW_MS}`, DEADLINE_MS);
-    const rounds = new Map(cases.map((name) => [name, []]));
+    const names = specs.map((spec) => spec.name);
+    const rounds = new Map(names.map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // The order rotates every round, so no process always runs first (or right after another).
       for (let i = 0; i < slots.length; i++) {
@@ -100,10 +105,10 @@ export async function runInterleaved(args, options, suite, cases) {
         rounds.get(name)[round * PROCESSES + k] = await worker.ask(`run ${WINDOW_MS}`, DEADLINE_MS);
       }
     }
-    const ends = new Map(cases.map((name) => [name, []]));
+    const ends = new Map(names.map((name) => [name, []]));
     for (const slot of slots) ends.get(slot.name).push(await slot.worker.ask('end', DEADLINE_MS));
     const results = {};
-    for (const name of cases) {
+    for (const name of names) {
       const all = rounds.get(name);
       const total = (key) => all.reduce((t, r) => t + r[key], 0) / all.reduce((t, r) => t + r.calls, 0);
       const mid = (key) => median(ends.get(name).map((e) => e[key]));
