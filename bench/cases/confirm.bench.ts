@@ -10,6 +10,7 @@ import { createManualClock, createMemoryStore, type ManualClock } from '@parley/
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { gateRoundTrip, sink } from '../confirm-round-trip.js';
+import { guardedHop } from '../guarded-hop.js';
 import { suite } from '../lib.js';
 
 const SESSIONS = 10_000;
@@ -284,6 +285,33 @@ async function handRoundTrip(equalWork: boolean, delivery = false): Promise<() =
   };
 }
 
+/**
+ * By hand, the guarantees the gate keeps beyond the equal-work hop (bench/guarded-hop.ts): every
+ * request field checked, the arguments hashed as canonical JSON, the pending record written with a
+ * compare-and-set (absent) and again with its delivery (on the version written), a deadline timer,
+ * events, the reply judged by the order rule, who may answer, the deadline and the word (NFKC,
+ * format characters, case), the decision written first-writer-wins, the pending record deleted on
+ * its version, the recently decided ids kept. It has no bus: the prompt and the reply go straight
+ * to the send and to the hop.
+ */
+function guardedRoundTrip(): () => Promise<unknown> {
+  const hop = guardedHop(
+    async () => {},
+    () => 0,
+  );
+  hop.events.on('prompted', ({ sessionKey }: { sessionKey: string }) => {
+    hop.inbound({ channel: 'feishu', chatId: sessionKey.slice(7), senderId: 'ou_a', text: '确认' });
+  });
+  let n = 0;
+  return () =>
+    hop.request({
+      sessionKey: `feishu:c${n++ % 1000}`,
+      action: { name: 'drop', args: { t: 'x' } },
+      summary: 'DROP x',
+      requester: 'ou_a',
+    });
+}
+
 // Both sides: request → prompt sent through an async adapter send → reply "确认" handed back inbound
 // and taken by the session's waiter → decision. What each adds is in the comments above
 // `gateRoundTrip` (confirm-round-trip.ts) and `handRoundTrip`.
@@ -293,6 +321,7 @@ suite('confirm: round trip request → reply → decision', {
     'hand-written equal-work hop': () => handRoundTrip(true),
     'bare Map + Promise': () => handRoundTrip(false),
     'equal-work hop + delivery write and order rule': () => handRoundTrip(true, true),
+    "hand-written hop with the gate's guarantees": guardedRoundTrip,
   },
   goals: [
     { case: 'parley confirm gate', vs: 'hand-written equal-work hop', slowerByAtMost: 1.5 },
@@ -304,6 +333,9 @@ suite('confirm: round trip request → reply → decision', {
     // record, and the reply's arrival compared with it), and Parley against that hop.
     { case: 'equal-work hop + delivery write and order rule', vs: 'hand-written equal-work hop' },
     { case: 'parley confirm gate', vs: 'equal-work hop + delivery write and order rule' },
+    // References: every guarantee the gate keeps, by hand, against the goal's baseline, and Parley against it.
+    { case: "hand-written hop with the gate's guarantees", vs: 'hand-written equal-work hop' },
+    { case: 'parley confirm gate', vs: "hand-written hop with the gate's guarantees" },
   ],
 });
 
