@@ -13,9 +13,17 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { prepareTree, resolveCommit } from './ab-tree.mjs';
-import { PROCESSES, ROUNDS, roundRatios, runInterleaved } from './interleave.mjs';
+import { ROUNDS, roundRatios, runInterleaved } from './interleave.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
+/**
+ * Processes per case and side: more than run.mjs's three, since a process can stay slower for its
+ * whole life and a change of a few percent is what is looked for (PARLEY_BENCH_PROCESSES sets it).
+ */
+export const AB_PROCESSES = Number(process.env.PARLEY_BENCH_PROCESSES ?? 8);
+if (!Number.isInteger(AB_PROCESSES) || AB_PROCESSES < 1) {
+  throw new Error('bench ab: PARLEY_BENCH_PROCESSES wants a whole number of at least 1');
+}
 
 /** The command line: `{ ref, baseCases, filter, casePart, json }`; throws on what it cannot read. */
 export function parseArgs(argv) {
@@ -54,7 +62,7 @@ const median = (xs) => {
  * of every round's ratio, the same per process pair (round ratios of process k of both), and the
  * CPU ratio. Process pairs that disagree show a process that stayed slower for its whole life.
  */
-export function compare(a, b, processes = PROCESSES) {
+export function compare(a, b, processes = AB_PROCESSES) {
   const wall = roundRatios(b, a);
   const perProcess = Array.from({ length: processes }, (_, k) =>
     median(wall.each.filter((_, i) => i % processes === k)),
@@ -98,6 +106,7 @@ async function main(argv) {
   if (!existsSync(baseCases)) throw new Error(`bench ab: no case folder ${baseCases}`);
   const nodeArgs = (dir, file) => ['--expose-gc', '--import', tsx, join(dir, file)];
   const records = [];
+  const processes = AB_PROCESSES;
   const files = readdirSync(hereCases).filter(
     (f) => f.endsWith('.bench.ts') && existsSync(join(baseCases, f)),
   );
@@ -109,17 +118,19 @@ async function main(argv) {
       const cases = suite.cases.filter((c) => base.cases.includes(c) && c.includes(options.casePart));
       if (cases.length === 0) continue;
       console.log(
-        `\n▸ ${suite.name}  (load average ${loadavg()[0].toFixed(2)}; ${ROUNDS} rounds × ${PROCESSES} processes per side)`,
+        `\n▸ ${suite.name}  (load average ${loadavg()[0].toFixed(2)}; ${ROUNDS} rounds × ${processes} processes per side)`,
       );
       const specs = cases.flatMap((c) => [
         { name: `base: ${c}`, case: c, args: nodeArgs(baseCases, file), cwd: dirname(baseCases) },
         { name: `here: ${c}`, case: c, args: nodeArgs(hereCases, file), cwd: dirname(hereCases) },
       ]);
       const env = { ...process.env, NODE_ENV: 'production', PARLEY_BENCH_MODE: 'worker' };
-      const results = await runInterleaved([], { env }, suite.name, specs);
+      // Alternating (base, here, base, here…): with each side's processes one after another, the
+      // chat-flow host of two commits 4 % apart read 1.28× and 1.31× apart in two runs (1.04× so).
+      const results = await runInterleaved([], { env }, suite.name, specs, { alternate: true, processes });
       const side = (which, c) => results[`${which}: ${c}`];
       for (const c of cases) {
-        const r = compare(side('base', c), side('here', c));
+        const r = compare(side('base', c), side('here', c), processes);
         const each = r.perProcess.map((x) => x.toFixed(3)).join(', ');
         console.log(
           `  ${c}: here ${times(r.median)} than base  (per process pair ${each}; CPU ${times(r.cpu)})`,

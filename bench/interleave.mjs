@@ -72,16 +72,27 @@ const median = (xs) => {
 };
 
 /**
- * Runs the cases of one time suite interleaved, each in `PROCESSES` processes of its own. A case is
- * its name, or `{ name, case, args, cwd }`: the case `case` of the suite, run with other node
- * arguments or in another folder (bench/ab.mjs runs a case of two builds so), reported as `name`.
+ * Runs the cases of one time suite interleaved, each in `processes` processes of its own
+ * (`PROCESSES` by default). A case is its name, or `{ name, case, args, cwd }`: the case `case` of
+ * the suite, run with other node arguments or in another folder (bench/ab.mjs runs a case of two
+ * builds so), reported as `name`.
  * Resolves with, per case name, its totals (`avgNs`, `cpuNs` over all windows; `p50Ns`, `p99Ns`,
  * `batch`, the median of its processes') and its `rounds`: one `{calls, wallNs, cpuNs}` per round
- * and process, at index `round * PROCESSES + process` for every case alike.
+ * and process, at index `round * processes + process` for every case alike.
  */
-export async function runInterleaved(args, options, suite, cases) {
+export async function runInterleaved(
+  args,
+  options,
+  suite,
+  cases,
+  { alternate = false, processes = PROCESSES } = {},
+) {
   const specs = cases.map((c) => (typeof c === 'string' ? { name: c, case: c } : c));
-  const slots = specs.flatMap((spec) => Array.from({ length: PROCESSES }, (_, k) => ({ ...spec, k })));
+  // By case, each case's processes one after another; or, with `alternate`, the first process of
+  // every case, then the second of every case…, so no case's processes always follow their own.
+  const slots = alternate
+    ? Array.from({ length: processes }, (_, k) => specs.map((spec) => ({ ...spec, k }))).flat()
+    : specs.flatMap((spec) => Array.from({ length: processes }, (_, k) => ({ ...spec, k })));
   try {
     // Warm-ups one after another, so they do not compete for the cores.
     for (const slot of slots) {
@@ -89,7 +100,7 @@ export async function runInterleaved(args, options, suite, cases) {
       slot.worker = startWorker(
         slot.args ?? args,
         { ...options, cwd: slot.cwd ?? options.cwd, env },
-        `"${suite} / ${slot.name}"${PROCESSES > 1 ? ` (process ${slot.k + 1})` : ''}`,
+        `"${suite} / ${slot.name}"${processes > 1 ? ` (process ${slot.k + 1})` : ''}`,
       );
       await slot.worker.ask(undefined, READY_MS);
     }
@@ -102,7 +113,7 @@ export async function runInterleaved(args, options, suite, cases) {
       // The order rotates every round, so no process always runs first (or right after another).
       for (let i = 0; i < slots.length; i++) {
         const { name, k, worker } = slots[(round + i) % slots.length];
-        rounds.get(name)[round * PROCESSES + k] = await worker.ask(`run ${WINDOW_MS}`, DEADLINE_MS);
+        rounds.get(name)[round * processes + k] = await worker.ask(`run ${WINDOW_MS}`, DEADLINE_MS);
       }
     }
     const ends = new Map(names.map((name) => [name, []]));
