@@ -21,6 +21,7 @@ import type { Proposal } from '@parley/conflict';
 import { createMemoryStore } from '@parley/core';
 import { createToolGate, defineTool } from '@parley/tools';
 import { createTurnRunner } from '@parley/turns';
+import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
 import { z } from 'zod';
 import { createHandGate } from '../hand-gate.js';
@@ -28,6 +29,7 @@ import { suite } from '../lib.js';
 
 const HAND = 'hand-written loop: at-most-once gate, CAS head, checkpoint record';
 const HAND_KEPT = 'hand-written loop + lease, open mark, checkpoint log';
+const HAND_GUARDED = 'hand-written loop with every guarantee the runner keeps';
 
 /** A `Map` store that keeps JSON text and a version per key, with a compare-and-set. */
 function createMapStore() {
@@ -105,6 +107,37 @@ interface Log {
   checkpoints: { id: string; at: number; label: string; ref: string }[];
 }
 
+/** A settled turn kept in the guarded loop's submission journal. */
+interface Settled {
+  key: string;
+  content: string;
+  at: number;
+}
+
+/** The proposal's shape, as the conflict loop checks it: text, at most 16 calls, ids unique, arguments objects. */
+function checkProposal(proposal: {
+  text: unknown;
+  tool_calls: readonly { id: unknown; tool: unknown; args: unknown }[];
+}) {
+  if (
+    typeof proposal.text !== 'string' ||
+    !Array.isArray(proposal.tool_calls) ||
+    proposal.tool_calls.length > 16
+  ) {
+    throw new Error('conflict: not a proposal');
+  }
+  const ids = new Set<unknown>();
+  for (const call of proposal.tool_calls) {
+    if (typeof call.id !== 'string' || call.id === '' || ids.has(call.id) || typeof call.tool !== 'string') {
+      throw new Error('conflict: a call without a fresh id or a tool');
+    }
+    if (typeof call.args !== 'object' || call.args === null || Array.isArray(call.args)) {
+      throw new Error('conflict: arguments that are not an object');
+    }
+    ids.add(call.id);
+  }
+}
+
 /**
  * The goal's hand loop plus the three guarantees it leaves out, still with no Parley piece: before
  * the model call, the head is written with a lease (owner and expiry) and the open turn (its id and
@@ -113,18 +146,29 @@ interface Log {
  * (id, time, label, key of the last five), written with a compare-and-set, so a host can roll back.
  * Still left out: the submission journal's replay, the conflict detectors, the gate's caps and
  * records, and events. A reference row: it shows what those guarantees cost when written by hand.
+ * With `guarded`, the rest of what the runner keeps, still by hand: the input as canonical JSON with
+ * a length cap, the proposal's shape checked (text, at most 16 calls, ids unique and present,
+ * arguments objects), each call's arguments checked as JSON within a size cap, the submission
+ * journal pruned in the committed head, the head's own copy of the record, and events (`started`,
+ * one `executed` per call, `committed`). No conflict detector runs on either side (the bench's
+ * runner has none configured).
  */
-function handKept(): () => Promise<number> {
+function handKept(guarded = false): () => Promise<number> {
   const { host, gate, proposal } = makeHandHost();
   const store = createMapStore();
+  const events = new EventEmitter();
   const owner = `host_${nanoid()}`;
   const empty: Head = { turn: 0, state: host.state, record: null, lease: null, open: null, last: null };
-  store.compareAndSet('g:head', null, empty);
+  store.compareAndSet('g:head', null, guarded ? { ...empty, journal: [] } : empty);
   store.compareAndSet('g:log', null, { checkpoints: [] } satisfies Log);
   const maxCheckpoints = 5;
   let snapshots = 0;
   return async () => {
-    const read = store.get('g:head') as { version: number; value: Head };
+    const input = 'I attack';
+    // Guarded: the input as canonical JSON, its length capped (a string's JSON is canonical).
+    const content = guarded ? JSON.stringify(input) : input;
+    if (content.length > 1_000_000) throw new Error('input_too_large');
+    const read = store.get('g:head') as { version: number; value: Head & { journal?: Settled[] } };
     const now = Date.now();
     const held = read.value.lease;
     if (read.value.open !== null || (held !== null && held.owner !== owner && held.expiresAt > now)) {
@@ -135,17 +179,39 @@ function handKept(): () => Promise<number> {
     const opened: Head = {
       ...read.value,
       lease: { owner, expiresAt: now + 30_000 },
-      open: { turnId, input: 'I attack', startedAt: now },
+      open: { turnId, input: content, startedAt: now },
     };
     const version = store.compareAndSet('g:head', read.version, opened);
     if (version === undefined) throw new Error('conflict');
+    if (guarded) events.emit('started', { turnId, turn, key: turnId });
     const generated = await Promise.resolve(proposal); // the model call
+    if (guarded) checkProposal(generated);
     const answers = [];
-    for (const call of generated.tool_calls) answers.push(await gate.process(call, turn));
+    for (const call of generated.tool_calls) {
+      // Guarded: the arguments are JSON within a size cap, and each outcome is recorded and reported.
+      if (guarded && (JSON.stringify(call.args)?.length ?? Infinity) > 64 * 1024)
+        throw new Error('too_large');
+      const answer = await gate.process(call, turn);
+      if (guarded) events.emit('executed', { id: call.id, tool: call.tool, turn, ok: answer.ok, at: now });
+      answers.push(answer);
+    }
     const record = { turn, text: generated.text, calls: answers.length };
     const state = structuredClone(host.state);
-    const done: Head = { turn, state, record, lease: null, open: null, last: { turnId, input: 'I attack' } };
+    const last = { turnId, input: content };
+    const done: Head & { journal?: Settled[] } = guarded
+      ? {
+          turn,
+          state,
+          record: structuredClone(record), // the head's own copy: the caller keeps `record`
+          lease: null,
+          open: null,
+          last,
+          // The submission journal, its expired entries dropped (an unkeyed turn adds none).
+          journal: (read.value.journal ?? []).filter((entry) => entry.at + 86_400_000 > now),
+        }
+      : { turn, state, record, lease: null, open: null, last };
     if (store.compareAndSet('g:head', version, done) === undefined) throw new Error('conflict');
+    if (guarded) events.emit('committed', { turnId, turn, key: turnId, ok: true });
     const ref = `g:checkpoint:${turnId}:${snapshots++}`;
     store.compareAndSet(ref, null, { id: turnId, state });
     const log = store.get('g:log') as { version: number; value: Log };
@@ -213,7 +279,8 @@ suite('turns: one turn with one tool call (memory store)', {
         return record.turn;
       };
     },
-    [HAND_KEPT]: handKept,
+    [HAND_KEPT]: () => handKept(),
+    [HAND_GUARDED]: () => handKept(true),
   },
   goals: [
     {
@@ -225,5 +292,8 @@ suite('turns: one turn with one tool call (memory store)', {
     // and how far Parley is from a hand loop that keeps them.
     { case: HAND_KEPT, vs: HAND },
     { case: 'parley createTurnRunner', vs: HAND_KEPT },
+    // References: the runner's remaining guarantees by hand too, against the goal's baseline, and Parley against that.
+    { case: HAND_GUARDED, vs: HAND },
+    { case: 'parley createTurnRunner', vs: HAND_GUARDED },
   ],
 });
