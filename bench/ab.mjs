@@ -5,7 +5,8 @@
 //                                                     its own under the temporary folder (kept)
 //   node bench/ab.mjs --base-cases DIR [filter]      the base is the case files in DIR
 //
-// filter picks suites as run.mjs does (`a|b`); --case keeps the cases whose name contains `part`.
+// filter picks suites as run.mjs does (`a|b`); --case keeps the cases whose name contains `part`;
+// --runs N times each suite N times over and prints the median of the runs; --json FILE keeps them.
 // The packages here must be built (`npm run build`); the base tree links this checkout's
 // node_modules, so both sides run the same third-party versions. See bench/README.md, "A/B".
 import { execFileSync } from 'node:child_process';
@@ -27,7 +28,14 @@ if (!Number.isInteger(AB_PROCESSES) || AB_PROCESSES < 1) {
 
 /** The command line: `{ ref, baseCases, filter, casePart, json }`; throws on what it cannot read. */
 export function parseArgs(argv) {
-  const options = { ref: undefined, baseCases: undefined, filter: '', casePart: '', json: undefined };
+  const options = {
+    ref: undefined,
+    baseCases: undefined,
+    filter: '',
+    casePart: '',
+    json: undefined,
+    runs: 1,
+  };
   const positional = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -39,7 +47,12 @@ export function parseArgs(argv) {
     if (arg === '--base-cases') options.baseCases = resolve(value());
     else if (arg === '--case') options.casePart = value();
     else if (arg === '--json') options.json = resolve(value());
-    else if (arg.startsWith('--')) throw new Error(`bench ab: unknown option ${arg}`);
+    else if (arg === '--runs') {
+      options.runs = Number(value());
+      if (!Number.isInteger(options.runs) || options.runs < 1) {
+        throw new Error('bench ab: --runs wants a whole number of at least 1');
+      }
+    } else if (arg.startsWith('--')) throw new Error(`bench ab: unknown option ${arg}`);
     else positional.push(arg);
   }
   if (options.baseCases === undefined) options.ref = positional.shift();
@@ -125,22 +138,36 @@ async function main(argv) {
         { name: `here: ${c}`, case: c, args: nodeArgs(hereCases, file), cwd: dirname(hereCases) },
       ]);
       const env = { ...process.env, NODE_ENV: 'production', PARLEY_BENCH_MODE: 'worker' };
-      // Alternating (base, here, base, here…): with each side's processes one after another, the
-      // chat-flow host of two commits 4 % apart read 1.28× and 1.31× apart in two runs (1.04× so).
-      const results = await runInterleaved([], { env }, suite.name, specs, { alternate: true, processes });
-      const side = (which, c) => results[`${which}: ${c}`];
-      for (const c of cases) {
-        const r = compare(side('base', c), side('here', c), processes);
-        const each = r.perProcess.map((x) => x.toFixed(3)).join(', ');
-        console.log(
-          `  ${c}: here ${times(r.median)} than base  (per process pair ${each}; CPU ${times(r.cpu)})`,
-        );
-        records.push({ suite: suite.name, case: c, ...r, load: loadavg()[0] });
+      const medians = new Map(cases.map((c) => [c, []]));
+      for (let run = 1; run <= options.runs; run++) {
+        if (options.runs > 1)
+          console.log(`  run ${run} of ${options.runs} (load average ${loadavg()[0].toFixed(2)})`);
+        // Alternating (base, here, base, here…): with each side's processes one after another, the
+        // chat-flow host of two commits 4 % apart read 1.28× and 1.31× apart in two runs (1.04× so).
+        const results = await runInterleaved([], { env }, suite.name, specs, { alternate: true, processes });
+        const side = (which, c) => results[`${which}: ${c}`];
+        for (const c of cases) {
+          const r = compare(side('base', c), side('here', c), processes);
+          const each = r.perProcess.map((x) => x.toFixed(3)).join(', ');
+          console.log(
+            `  ${c}: here ${times(r.median)} than base  (per process pair ${each}; CPU ${times(r.cpu)})`,
+          );
+          medians.get(c).push(r.median);
+          records.push({ suite: suite.name, case: c, run, ...r, load: loadavg()[0] });
+        }
+        // The suite's own comparisons, as each side reads them in this same run.
+        for (const goal of suite.goals.filter((g) => cases.includes(g.case) && cases.includes(g.vs))) {
+          const ratio = (which) => times(roundRatios(side(which, goal.case), side(which, goal.vs)).median);
+          console.log(`  · ${goal.case} vs ${goal.vs}: base ${ratio('base')}, here ${ratio('here')}`);
+        }
       }
-      // The suite's own comparisons, as each side reads them in this same run.
-      for (const goal of suite.goals.filter((g) => cases.includes(g.case) && cases.includes(g.vs))) {
-        const ratio = (which) => times(roundRatios(side(which, goal.case), side(which, goal.vs)).median);
-        console.log(`  · ${goal.case} vs ${goal.vs}: base ${ratio('base')}, here ${ratio('here')}`);
+      if (options.runs > 1) {
+        for (const [c, all] of medians) {
+          const each = all.map((x) => x.toFixed(3)).join(', ');
+          console.log(
+            `  = ${c}: here ${times(median(all))} than base, median of ${all.length} runs (${each})`,
+          );
+        }
       }
     }
   }

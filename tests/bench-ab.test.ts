@@ -131,6 +131,9 @@ describe('bench/ab.mjs', () => {
     expect(() => parseArgs(['HEAD', '--fast'])).toThrow('unknown option --fast');
     expect(() => parseArgs(['HEAD', 'a', 'b'])).toThrow('unexpected b');
     expect(() => parseArgs(['--case'])).toThrow('--case wants a value');
+    expect(parseArgs(['HEAD', '--runs', '3']).runs).toBe(3);
+    expect(() => parseArgs(['HEAD', '--runs', '0'])).toThrow('--runs wants a whole number');
+    expect(() => parseArgs(['HEAD', '--runs', '1.5'])).toThrow('--runs wants a whole number');
   });
 
   it('pairs the rounds of each process: a ratio per process pair, and the median of all', () => {
@@ -173,6 +176,8 @@ suite('tiny: loops', { cases: { loop: () => work, fixed: () => fixed }, goals: [
             'tiny',
             '--case',
             'loop',
+            '--runs',
+            '2',
             '--json',
             json,
           ],
@@ -194,12 +199,17 @@ suite('tiny: loops', { cases: { loop: () => work, fixed: () => fixed }, goals: [
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const records = JSON.parse(readFileSync(json, 'utf8'));
-    // Only the case --case names; here's loop does a tenth of the base's.
-    expect(records.map((r: { case: string }) => r.case)).toEqual(['loop']);
-    expect(records[0].median).toBeGreaterThan(1);
-    expect(records[0].perProcess).toHaveLength(2);
-    expect(stdout).toContain('loop: here');
-    expect(stdout).toContain('than base');
+    // Only the case --case names, once per run; here's loop does a tenth of the base's.
+    expect(records.map((r: { case: string; run: number }) => `${r.case} ${r.run}`)).toEqual([
+      'loop 1',
+      'loop 2',
+    ]);
+    for (const record of records) {
+      expect(record.median).toBeGreaterThan(1);
+      expect(record.perProcess).toHaveLength(2);
+    }
+    expect(stdout).toContain('run 2 of 2');
+    expect(stdout).toMatch(/= loop: here [\d.]+× faster than base, median of 2 runs/);
   }, 60_000);
 
   it('fails naming the filter when no time suite matches on both sides', async () => {
