@@ -83,9 +83,15 @@ export function compare(a, b, processes = AB_PROCESSES) {
   return { median: wall.median, perProcess, cpu: roundRatios(b, a, 'cpuNs').median };
 }
 
-/** `2.43× faster` or `1.10× slower`, for a ratio of how many times faster. */
+/** `2.430× faster` or `1.100× slower`, for a ratio of how many times faster. */
 export const times = (ratio) =>
   ratio >= 1 ? `${ratio.toFixed(3)}× faster` : `${(1 / ratio).toFixed(3)}× slower`;
+
+/** `2.430× faster than base`, or `as fast as base (1.000×)` when it rounds to 1 either way. */
+export const thanBase = (ratio) => {
+  const text = times(ratio);
+  return text.startsWith('1.000×') ? 'as fast as base (1.000×)' : `${text} than base`;
+};
 
 /** This checkout's tsx, for both sides: a folder of case files elsewhere may have no node_modules. */
 const tsx = import.meta.resolve('tsx');
@@ -149,9 +155,7 @@ async function main(argv) {
         for (const c of cases) {
           const r = compare(side('base', c), side('here', c), processes);
           const each = r.perProcess.map((x) => x.toFixed(3)).join(', ');
-          console.log(
-            `  ${c}: here ${times(r.median)} than base  (per process pair ${each}; CPU ${times(r.cpu)})`,
-          );
+          console.log(`  ${c}: here ${thanBase(r.median)}  (per process pair ${each}; CPU ${times(r.cpu)})`);
           medians.get(c).push(r.median);
           records.push({ suite: suite.name, case: c, run, ...r, load: loadavg()[0] });
         }
@@ -164,9 +168,7 @@ async function main(argv) {
       if (options.runs > 1) {
         for (const [c, all] of medians) {
           const each = all.map((x) => x.toFixed(3)).join(', ');
-          console.log(
-            `  = ${c}: here ${times(median(all))} than base, median of ${all.length} runs (${each})`,
-          );
+          console.log(`  = ${c}: here ${thanBase(median(all))}, median of ${all.length} runs (${each})`);
         }
       }
     }

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script of the bench, without types
-import { compare, parseArgs, times } from '../bench/ab.mjs';
+import { compare, parseArgs, thanBase, times } from '../bench/ab.mjs';
 // @ts-expect-error: a plain .mjs script of the bench, without types
 import { prepareTree, resolveCommit } from '../bench/ab-tree.mjs';
 
@@ -146,6 +146,10 @@ describe('bench/ab.mjs', () => {
     expect(r.median).toBeCloseTo(1.625);
     expect(times(2)).toBe('2.000× faster');
     expect(times(0.5)).toBe('2.000× slower');
+    expect(thanBase(0.9999)).toBe('as fast as base (1.000×)');
+    expect(thanBase(1.0004)).toBe('as fast as base (1.000×)');
+    expect(thanBase(1.0006)).toBe('1.001× faster than base');
+    expect(thanBase(0.5)).toBe('2.000× slower than base');
   });
 
   it('times each case as the base and as here, interleaved: ten times the loop reads slower', async () => {
