@@ -29,11 +29,15 @@ export async function gateRoundTrip(): Promise<() => Promise<unknown>> {
       text: '确认',
     });
   });
-  return () =>
-    gate.request({
-      sessionKey: `feishu:c${n++ % 1000}`,
-      action: { name: 'drop', args: { t: 'x' } },
-      summary: 'DROP x',
-      requester: 'ou_a',
-    });
+  return () => gate.request(roundTripRequest(n++));
+}
+
+/** The request of the `n`-th round trip, the same for every side that times one: 1 000 sessions in turn. */
+export function roundTripRequest(n: number) {
+  return {
+    sessionKey: `feishu:c${n % 1000}`,
+    action: { name: 'drop', args: { t: 'x' } },
+    summary: 'DROP x',
+    requester: 'ou_a',
+  };
 }

@@ -195,5 +195,5 @@ export function guardedHop(send: (chatId: string, text: string) => Promise<void>
     });
   };
 
-  return { request, inbound, events, pending: () => waiting.size };
+  return { request, inbound, events };
 }

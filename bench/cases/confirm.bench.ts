@@ -9,7 +9,7 @@ import { createConfirmGate } from '@parley/confirm';
 import { createManualClock, createMemoryStore, type ManualClock } from '@parley/core';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { gateRoundTrip, sink } from '../confirm-round-trip.js';
+import { gateRoundTrip, roundTripRequest, sink } from '../confirm-round-trip.js';
 import { guardedHop } from '../guarded-hop.js';
 import { suite } from '../lib.js';
 
@@ -303,13 +303,7 @@ function guardedRoundTrip(): () => Promise<unknown> {
     hop.inbound({ channel: 'feishu', chatId: sessionKey.slice(7), senderId: 'ou_a', text: '确认' });
   });
   let n = 0;
-  return () =>
-    hop.request({
-      sessionKey: `feishu:c${n++ % 1000}`,
-      action: { name: 'drop', args: { t: 'x' } },
-      summary: 'DROP x',
-      requester: 'ou_a',
-    });
+  return () => hop.request(roundTripRequest(n++));
 }
 
 // Both sides: request → prompt sent through an async adapter send → reply "确认" handed back inbound
