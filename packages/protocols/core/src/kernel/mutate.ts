@@ -83,6 +83,7 @@ export function createMutate(context: Context) {
 function attempt<T, R>(
   { clock, graceMs, maxBytes, written }: Context,
   key: string,
+  codec: RecordCodec<T> | undefined,
   read: Decoded<T>,
   basis: Fresh<T> | undefined,
   decide: (read: Fresh<T>, now: number) => Plan<R>,
@@ -99,7 +100,7 @@ function attempt<T, R>(
   }
   if (!plan.write) return { ok: true, out: plan.out, next: read.record, version: read.version };
   const next = plan.next;
-  const made = next === undefined ? undefined : recordText(key, next, written);
+  const made = next === undefined ? undefined : recordText(key, next, written, codec);
   if (made !== undefined && tooLarge(made.text, maxBytes)) {
     return refusal('too_large', key, `the record of ${key} is larger than ${maxBytes} bytes`);
   }
@@ -138,7 +139,7 @@ function mutateDirect<T, R>(
         return readRefusal(key, err);
       }
     }
-    const found = attempt(context, key, read, basis, decide);
+    const found = attempt(context, key, codec, read, basis, decide);
     if (found === AGAIN) {
       basis = undefined;
       n--;
@@ -176,7 +177,7 @@ async function mutateAsync<T, R>(
         return readRefusal(key, err);
       }
     }
-    const found = attempt(context, key, read, basis, decide);
+    const found = attempt(context, key, codec, read, basis, decide);
     if (found === AGAIN) {
       basis = undefined;
       n--;

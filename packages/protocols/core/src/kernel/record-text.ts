@@ -3,7 +3,7 @@
 // serialising and checking it again.
 import type { Checked } from '../internal/direct-store.js';
 import { hasEnvelopeKeys } from './record.js';
-import type { Committed, KernelRecord, LeaseState } from './types.js';
+import type { Committed, KernelRecord, LeaseState, RecordCodec } from './types.js';
 
 /** @internal How many keys' last records one kernel remembers (the least recently written is forgotten). */
 export const MAX_WRITTEN_RECORDS = 64;
@@ -137,7 +137,7 @@ function noteLease(entry: Written, lease: LeaseState | null): void {
 
 /**
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
- * that data object before. `dataText` is the data's text when it was serialised now (to remember
+ * that data object before, or else from `codec.text` when the codec writes one. `dataText` is the data's text when it was serialised now (to remember
  * once the store took it); `checked` says which parts were checked as plain JSON before.
  * `undefined` when JSON.stringify throws (a cycle, a bigint): the store refuses the record, naming where.
  */
@@ -145,6 +145,7 @@ export function recordText(
   key: string,
   record: KernelRecord,
   written: WrittenRecords,
+  codec?: RecordCodec<unknown>,
 ): { readonly text: string; readonly dataText: string | undefined; readonly checked: Checked } | undefined {
   const data: unknown = record.data;
   const envelope =
@@ -154,7 +155,7 @@ export function recordText(
     return text === undefined ? undefined : { text, dataText: undefined, checked: 'none' };
   }
   const known = written.textOf(key, data);
-  const dataText = known ?? stringified(data);
+  const dataText = known ?? codecText(codec, record) ?? stringified(data);
   if (dataText === undefined) return undefined;
   const text = `${envelope[0]}${dataText}${envelope[1]}`;
   // the envelope's parts are checked plain below, and known data was checked when first written
@@ -194,6 +195,18 @@ function headOf(kind: string, version: number): string | undefined {
   const text = `{"kind":"${kind}","version":${version},"data":`;
   heads.set(kind, { version, text });
   return text;
+}
+
+/** The text `codec` writes for `record`'s data, when the record is of its kind and format and it writes one. */
+function codecText(codec: RecordCodec<unknown> | undefined, record: KernelRecord): string | undefined {
+  if (codec?.text === undefined || record.kind !== codec.kind || record.version !== codec.version) {
+    return undefined;
+  }
+  try {
+    return codec.text(record.data);
+  } catch {
+    return undefined; // serialised instead
+  }
 }
 
 /** `JSON.stringify(value)`, or `undefined` where it throws. */

@@ -28,6 +28,14 @@ export interface RecordCodec<T> {
   /** The stored data of a value: plain JSON, never `null`. */
   encode(value: T): JsonValue;
   /**
+   * The JSON text of `data`, a value `encode` returned, when the codec can write it for less than
+   * `JSON.stringify` does (from the kept texts of parts it wrote before, say); `undefined` leaves it
+   * to `JSON.stringify`. The kernel stores this text as the record's data and may later read it back
+   * in place of `data`, so it must read back (`JSON.parse`) as `data` does: a text that does not is
+   * the codec's bug. The store still checks `data` as plain JSON. Optional.
+   */
+  text?(data: JsonValue): string | undefined;
+  /**
    * Reads what the package stored before it kept its record in the kernel (a value that is no kernel
    * record at all): the value it stands for, or `undefined` (then `corrupt_record`). The value is read
    * as committed, with no lease and no deadline, and the next write stores it as a kernel record with
