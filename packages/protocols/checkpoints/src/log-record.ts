@@ -42,7 +42,41 @@ export const LOG: RecordCodec<LogRecord> = {
     return okRollback && okUndo ? (v as unknown as LogRecord) : undefined;
   },
   encode: (log) => log as unknown as JsonValue, // plain JSON by construction
+  text: (data) => logText(data as unknown as LogRecord),
 };
+
+/**
+ * Where an entry keeps its own JSON text once written (a property JSON, spreads and key lists skip):
+ * an entry is never changed once made, and what a caller is shown is a copy of it.
+ */
+const TEXT = Symbol('parley.checkpoints.text');
+
+/**
+ * The log's JSON, with each entry serialised once: a take adds one entry to a log that held the
+ * others, so only that one is serialised. `undefined` (the log serialised whole) for a log with
+ * other fields than its four or a revision that is no integer.
+ */
+function logText(log: LogRecord): string | undefined {
+  const { rev, checkpoints, rollback, undo } = log;
+  if (!Number.isSafeInteger(rev) || Object.keys(log).length !== 4) return undefined;
+  // a rollback's undo (kept only until the next command) is serialised whole
+  return `{"rev":${rev},"checkpoints":${listText(checkpoints)},"rollback":${JSON.stringify(rollback)},"undo":${JSON.stringify(undo)}}`;
+}
+
+/** A list of entries as JSON, from the text each entry keeps. */
+function listText(list: readonly Checkpoint[]): string {
+  let text = '[';
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i] as Checkpoint & { [TEXT]?: string };
+    let entryText = entry[TEXT];
+    if (entryText === undefined) {
+      entryText = JSON.stringify(entry);
+      Object.defineProperty(entry, TEXT, { value: entryText });
+    }
+    text += i === 0 ? entryText : `,${entryText}`;
+  }
+  return `${text}]`;
+}
 
 /** @internal Checks a stored snapshot: written by this package for `id`, its state passing the schema. */
 export function readSnapshot(
