@@ -48,6 +48,19 @@ describe('a codec that writes its data text (the memory store)', () => {
     expect((await readBack(store, 'b', counter))?.value).toEqual({ n: 4 });
   });
 
+  it('serialises the data when the codec gives an empty text or no string at all', async () => {
+    const store = createMemoryStore();
+    const kernel = createKernel({ store, owner: 'a' });
+    const empty = spaced(() => '');
+    const fromEmpty = await kernel.apply('a', empty.codec, add, 2);
+    expect(fromEmpty.ok && fromEmpty.text).toBe('{"n":2}');
+    const number = spaced(() => 42 as unknown as string);
+    const fromNumber = await kernel.apply('b', number.codec, add, 3);
+    expect(fromNumber.ok && fromNumber.text).toBe('{"n":3}');
+    expect([empty.calls.mock.calls.length, number.calls.mock.calls.length]).toEqual([1, 1]);
+    expect((await readBack(store, 'b', counter))?.value).toEqual({ n: 3 });
+  });
+
   it('does not ask again for the text of data it wrote before (a lease taken and given back)', async () => {
     const store = createMemoryStore();
     const { codec, calls } = spaced();

@@ -137,8 +137,9 @@ function noteLease(entry: Written, lease: LeaseState | null): void {
 
 /**
  * @internal `JSON.stringify(record)`, with the data's text taken from `texts` when this kernel wrote
- * that data object before, or else from `codec.text` when the codec writes one. `dataText` is the data's text when it was serialised now (to remember
- * once the store took it); `checked` says which parts were checked as plain JSON before.
+ * that data object before, or else from `codec.text` when the codec writes one. `dataText` is the
+ * data's text when it was serialised now (to remember once the store took it); `checked` says which
+ * parts were checked as plain JSON before.
  * `undefined` when JSON.stringify throws (a cycle, a bigint): the store refuses the record, naming where.
  */
 export function recordText(
@@ -197,15 +198,19 @@ function headOf(kind: string, version: number): string | undefined {
   return text;
 }
 
-/** The text `codec` writes for `record`'s data, when the record is of its kind and format and it writes one. */
+/**
+ * The text `codec` writes for `record`'s data, when the record is of its kind and format and it
+ * writes one; anything but a non-empty string (a throw included) leaves the data to be serialised.
+ */
 function codecText(codec: RecordCodec<unknown> | undefined, record: KernelRecord): string | undefined {
   if (codec?.text === undefined || record.kind !== codec.kind || record.version !== codec.version) {
     return undefined;
   }
   try {
-    return codec.text(record.data);
+    const text: unknown = codec.text(record.data);
+    return typeof text === 'string' && text.length > 0 ? text : undefined;
   } catch {
-    return undefined; // serialised instead
+    return undefined;
   }
 }
 

@@ -29,10 +29,11 @@ export interface RecordCodec<T> {
   encode(value: T): JsonValue;
   /**
    * The JSON text of `data`, a value `encode` returned, when the codec can write it for less than
-   * `JSON.stringify` does (from the kept texts of parts it wrote before, say); `undefined` leaves it
-   * to `JSON.stringify`. The kernel stores this text as the record's data and may later read it back
-   * in place of `data`, so it must read back (`JSON.parse`) as `data` does: a text that does not is
-   * the codec's bug. The store still checks `data` as plain JSON. Optional.
+   * `JSON.stringify` does (from the kept texts of parts it wrote before, say); `undefined` (or
+   * anything but a non-empty string, or a throw) leaves it to `JSON.stringify`. The kernel stores
+   * this text as the record's data and may later read it back in place of `data`, so it must read
+   * back (`JSON.parse`) as `data` does: a text that does not is the codec's bug. The store still
+   * checks `data` as plain JSON. Optional.
    */
   text?(data: JsonValue): string | undefined;
   /**
