@@ -125,7 +125,6 @@ async function main(argv) {
   if (!existsSync(baseCases)) throw new Error(`bench ab: no case folder ${baseCases}`);
   const nodeArgs = (dir, file) => ['--expose-gc', '--import', tsx, join(dir, file)];
   const records = [];
-  const processes = AB_PROCESSES;
   const files = readdirSync(hereCases).filter(
     (f) => f.endsWith('.bench.ts') && existsSync(join(baseCases, f)),
   );
@@ -137,7 +136,7 @@ async function main(argv) {
       const cases = suite.cases.filter((c) => base.cases.includes(c) && c.includes(options.casePart));
       if (cases.length === 0) continue;
       console.log(
-        `\n▸ ${suite.name}  (load average ${loadavg()[0].toFixed(2)}; ${ROUNDS} rounds × ${processes} processes per side)`,
+        `\n▸ ${suite.name}  (load average ${loadavg()[0].toFixed(2)}; ${ROUNDS} rounds × ${AB_PROCESSES} processes per side)`,
       );
       const specs = cases.flatMap((c) => [
         { name: `base: ${c}`, case: c, args: nodeArgs(baseCases, file), cwd: dirname(baseCases) },
@@ -150,10 +149,13 @@ async function main(argv) {
           console.log(`  run ${run} of ${options.runs} (load average ${loadavg()[0].toFixed(2)})`);
         // Alternating (base, here, base, here…): with each side's processes one after another, the
         // chat-flow host of two commits 4 % apart read 1.28× and 1.31× apart in two runs (1.04× so).
-        const results = await runInterleaved([], { env }, suite.name, specs, { alternate: true, processes });
+        const results = await runInterleaved([], { env }, suite.name, specs, {
+          alternate: true,
+          processes: AB_PROCESSES,
+        });
         const side = (which, c) => results[`${which}: ${c}`];
         for (const c of cases) {
-          const r = compare(side('base', c), side('here', c), processes);
+          const r = compare(side('base', c), side('here', c));
           const each = r.perProcess.map((x) => x.toFixed(3)).join(', ');
           console.log(`  ${c}: here ${thanBase(r.median)}  (per process pair ${each}; CPU ${times(r.cpu)})`);
           medians.get(c).push(r.median);
