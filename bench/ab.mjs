@@ -106,7 +106,11 @@ function listSuites(casesDir, file, filter) {
   const last = out.trim().split('\n').at(-1);
   const suites = last === undefined || last === '' ? [] : JSON.parse(last);
   return suites.filter(
-    (s) => (s.kind ?? 'time') === 'time' && (!filter || filter.split('|').some((p) => s.name.includes(p))),
+    // A suite whose cases start servers of their own (`alone`) cannot be interleaved.
+    (s) =>
+      (s.kind ?? 'time') === 'time' &&
+      s.alone !== true &&
+      (!filter || filter.split('|').some((p) => s.name.includes(p))),
   );
 }
 

@@ -39,6 +39,13 @@ export interface SuiteDefinition {
    * of `instances` (at most 500) so compiled code and caches filled once are not counted.
    */
   readonly settle?: boolean;
+  /**
+   * For time suites whose cases start servers or processes of their own (the scale-out suites): each
+   * case is timed alone, in one process, one case after another, and not interleaved. Interleaving
+   * keeps every case's processes alive at once (three per case), so their servers and replicas
+   * would share the cores with the case being timed.
+   */
+  readonly alone?: boolean;
   readonly cases: Readonly<Record<string, TimeCase | MemoryCase>>;
   readonly goals?: readonly Goal[];
 }
@@ -60,6 +67,7 @@ async function dispatch(): Promise<void> {
     const list = [...suites].map(([name, d]) => ({
       name,
       kind: d.kind ?? 'time',
+      alone: d.alone === true,
       cases: Object.keys(d.cases),
       goals: d.goals ?? [],
     }));

@@ -29,6 +29,18 @@ function runCase(file, env) {
   return last === undefined || last === '' ? [] : JSON.parse(last);
 }
 
+/**
+ * The results of cases timed alone as one round each (all their calls), so a comparison reads the
+ * ratio of their means as interleaved ones read the median of their rounds.
+ */
+const aloneRounds = (results) =>
+  Object.fromEntries(
+    Object.entries(results).map(([name, r]) => [
+      name,
+      { ...r, rounds: [{ calls: 1, wallNs: r.avgNs, cpuNs: r.cpuNs }] },
+    ]),
+  );
+
 const fmtTime = (ns) =>
   ns >= 1e6
     ? `${(ns / 1e6).toFixed(2)} ms`
@@ -52,27 +64,34 @@ for (const file of files) {
         .join(' ');
     console.log(`\n▸ ${suite.name}  (load average ${load()})`);
     const memory = suite.kind === 'memory';
+    // One process per case, one case after another: memory suites, and time suites whose cases
+    // start servers of their own (`alone`), which must not run beside each other.
+    const oneByOne = () =>
+      Object.fromEntries(
+        suite.cases.map((name) => [
+          name,
+          runCase(file, {
+            PARLEY_BENCH_MODE: 'case',
+            PARLEY_BENCH_SUITE: suite.name,
+            PARLEY_BENCH_CASE: name,
+          }),
+        ]),
+      );
+    if (suite.alone) console.log('  (each case timed alone, one after another: not interleaved)');
     const results = memory
-      ? Object.fromEntries(
-          suite.cases.map((name) => [
-            name,
-            runCase(file, {
-              PARLEY_BENCH_MODE: 'case',
-              PARLEY_BENCH_SUITE: suite.name,
-              PARLEY_BENCH_CASE: name,
-            }),
-          ]),
-        )
-      : await runInterleaved(
-          nodeArgs(file),
-          { cwd: here, env: { ...process.env, NODE_ENV: 'production', PARLEY_BENCH_MODE: 'worker' } },
-          suite.name,
-          suite.cases,
-        ).catch((error) => {
-          // A worker that died or hung: the run fails, naming the case (its stderr is above).
-          console.error(`bench: ${error.message}`);
-          process.exit(1);
-        });
+      ? oneByOne()
+      : suite.alone
+        ? aloneRounds(oneByOne())
+        : await runInterleaved(
+            nodeArgs(file),
+            { cwd: here, env: { ...process.env, NODE_ENV: 'production', PARLEY_BENCH_MODE: 'worker' } },
+            suite.name,
+            suite.cases,
+          ).catch((error) => {
+            // A worker that died or hung: the run fails, naming the case (its stderr is above).
+            console.error(`bench: ${error.message}`);
+            process.exit(1);
+          });
     for (const name of suite.cases) {
       const r = results[name];
       console.log(
@@ -103,7 +122,8 @@ for (const file of files) {
         if (goal.fasterBy !== undefined) line += ` (goal ≥ ${goal.fasterBy}× faster)`;
         if (goal.slowerByAtMost !== undefined) line += ` (goal ≤ ${goal.slowerByAtMost}× slower)`;
         // Not judged: the goals are on wall-clock time; CPU time per call reads steadier under load.
-        {
+        // (A sync case timed alone, through mitata, has no CPU time.)
+        if (a.cpuNs !== undefined && b.cpuNs !== undefined) {
           const cpu = roundRatios(a, b, 'cpuNs').median;
           line += cpu >= 1 ? ` [CPU ${cpu.toFixed(2)}× faster]` : ` [CPU ${(1 / cpu).toFixed(2)}× slower]`;
         }
@@ -118,7 +138,7 @@ for (const file of files) {
         // The same from the summed times of all rounds (b.avgNs / a.avgNs), and each round's ratio.
         ratioOfSums: memory ? undefined : roundRatios(a, b).ofSums,
         rounds: memory ? undefined : roundRatios(a, b).each,
-        cpuRatio: memory ? undefined : roundRatios(a, b, 'cpuNs').median,
+        cpuRatio: memory || a.cpuNs === undefined ? undefined : roundRatios(a, b, 'cpuNs').median,
         // Time: each side's mean per operation over all rounds, in ns (how fast this machine ran both).
         ns: memory ? undefined : { case: a.avgNs, vs: b.avgNs },
         bytes: suite.kind === 'memory' ? a.bytes : undefined,

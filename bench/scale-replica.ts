@@ -6,15 +6,17 @@ import { type ConfirmDecision, createConfirmGate } from '@parley/confirm';
 import { createRedisStore } from '@parley/redis';
 import { Redis } from 'ioredis';
 
-/** What the driver sends: prompt `count` confirmations, answer `n` of them, or report the heap. */
+/** What the driver sends: answer `n` confirmations, report the heap or what it follows, or stop. */
 export type ReplicaCommand =
   | { readonly type: 'answer'; readonly n: number }
   | { readonly type: 'heap' }
+  | { readonly type: 'followed' }
   | { readonly type: 'stop' };
 /** What a replica answers. */
 export type ReplicaReport =
   | { readonly type: 'ready'; readonly prompted: number; readonly ms: number }
   | { readonly type: 'answered'; readonly n: number }
+  | { readonly type: 'followed'; readonly held: number; readonly followed: number }
   | { readonly type: 'heap'; readonly bytes: number; readonly held: number; readonly followed: number };
 
 const port = Number(process.env.SCALE_REDIS_PORT);
@@ -73,6 +75,10 @@ let next = 0;
 process.on('message', async (command: ReplicaCommand) => {
   if (command.type === 'stop') {
     process.exit(0);
+  }
+  if (command.type === 'followed') {
+    send({ type: 'followed', held: gate.pending().length, followed: gate.followed().length });
+    return;
   }
   if (command.type === 'heap') {
     const gc = (globalThis as { gc?: () => void }).gc;

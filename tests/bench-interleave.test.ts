@@ -93,6 +93,38 @@ suite('tiny: dies', { cases: { broken: () => broken } });`,
     expect(stderr).toContain('case "tiny: dies / broken" (process 1) exited (code 3) before it answered');
   }, 60_000);
 
+  // Each case holds a lock file while its process lives, as a case holding a server's port would:
+  // a second process of any case started while one lives fails to take it and throws.
+  const locked = (lock: string, alone: boolean): string => `${loops}
+import { openSync, rmSync } from 'node:fs';
+const hold = () => {
+  openSync(${JSON.stringify(lock)}, 'wx'); // throws EEXIST while another case's process holds it
+  process.on('exit', () => rmSync(${JSON.stringify(lock)}, { force: true }));
+};
+suite('tiny: servers', {
+  alone: ${alone},
+  cases: {
+    light: () => { hold(); return async () => work(1_000)(); },
+    heavy: () => { hold(); return async () => work(10_000)(); },
+  },
+  goals: [{ case: 'light', vs: 'heavy' }],
+});`;
+
+  it('times the cases of an `alone` suite one after another, never two processes at once', async () => {
+    const lock = join(mkdtempSync(join(tmpdir(), 'parley-bench-lock-')), 'held');
+    dirs.push(join(lock, '..'));
+    const { code, stderr, records } = await runSuite(locked(lock, true), {});
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.rounds).toHaveLength(1); // each case's calls as one round
+    expect(records[0]?.ratio).toBeGreaterThan(1);
+    // The same suite interleaved keeps its processes alive together, and the second cannot start.
+    const interleaved = await runSuite(locked(lock, false), { PARLEY_BENCH_PROCESSES: '2' });
+    expect(interleaved.code).toBe(1);
+    expect(interleaved.stderr).toContain('EEXIST');
+  }, 60_000);
+
   it('fails the run, naming the case and the deadline, when a worker never gets ready', async () => {
     const { code, stderr } = await runSuite(
       `suite('tiny: hangs', {

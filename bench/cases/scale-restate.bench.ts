@@ -11,13 +11,14 @@
 // 'on Restate'`; the Redis suite's `scale-out` leaves it out, as it takes 15–25 minutes) and when the
 // restate-server binary is installed; each case starts its own server.
 import { execFileSync, fork } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { InboundResult } from '@parley/restate';
 import { freeLoopbackPorts, restateServerBinary, startRestateServer } from '@parley/restate/testing';
 import { post } from '../ingress.js';
 import { exitAfterResult, suite } from '../lib.js';
+import { cpuSeconds } from '../proc-cpu.js';
 import type { EndpointCommand, EndpointReport } from '../scale-restate-endpoint.js';
 
 exitAfterResult();
@@ -45,16 +46,6 @@ function descendants(pid: number): { pid: number; comm: string }[] {
   };
   walk(pid);
   return found;
-}
-
-/** CPU seconds a process has used (user + system), from /proc; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return 0;
-  }
 }
 
 async function endpoints(count: number): Promise<() => Promise<unknown>> {
@@ -181,6 +172,7 @@ const selected =
   filter.includes('on Restate') || (process.env.PARLEY_BENCH_SUITE ?? '').endsWith('pending on Restate');
 if (selected && installed()) {
   suite(`scale-out: ${PER_OP} decisions per operation with ${PENDING} pending on Restate`, {
+    alone: true, // each case's servers and replicas run with nothing else timed beside them
     cases: {
       '1 endpoint replica': () => endpoints(1),
       '2 endpoint replicas': () => endpoints(2),

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { startRedis } from '../../packages/stores/redis/test/helpers.js';
 import { exitAfterResult, suite } from '../lib.js';
+import { cpuSeconds } from '../proc-cpu.js';
 import type { ReplicaCommand, ReplicaReport } from '../scale-replica.js';
 
 exitAfterResult();
@@ -77,6 +78,7 @@ async function replicas(count: number): Promise<() => Promise<unknown>> {
   const started = await Promise.all(
     names.map((name) => start(name, server.port, Math.ceil(PENDING / count))),
   );
+  await caughtUp(started);
   for (const [i, replica] of started.entries()) {
     const heap = await replica.ask({ type: 'heap' });
     if (heap.type === 'heap') {
@@ -88,7 +90,11 @@ async function replicas(count: number): Promise<() => Promise<unknown>> {
   }
   const shares = started.map((_, i) => Math.floor(PER_OP / count) + (i < PER_OP % count ? 1 : 0));
   let decided = 0;
-  watchRedis(server.client(), () => decided);
+  watchRedis(
+    server.client(),
+    started.map((replica) => replica.child.pid as number),
+    () => decided,
+  );
   // Per operation: PER_OP decisions, so the time of one decision is the printed time / PER_OP.
   return async () => {
     const reports = await Promise.all(
@@ -102,26 +108,65 @@ async function replicas(count: number): Promise<() => Promise<unknown>> {
   };
 }
 
+/** How long the replicas may take to follow each other's pending confirmations before the case fails. */
+const CATCH_UP_MS = 600_000;
+
+/**
+ * Waits until every replica follows all the confirmations the others prompted: a replica reads
+ * another's records as their changes reach it, and reads the whole prefix once when its watch is
+ * live, so it may still be reading when the prompting is over. Timing starts on the steady state.
+ */
+async function caughtUp(started: readonly Replica[]): Promise<void> {
+  const began = performance.now();
+  for (;;) {
+    const reports = await Promise.all(started.map((replica) => replica.ask({ type: 'followed' })));
+    const behind = reports.filter(
+      (report) => report.type !== 'followed' || report.held + report.followed < PENDING,
+    );
+    if (behind.length === 0) break;
+    const ms = performance.now() - began;
+    if (ms > CATCH_UP_MS) {
+      throw new Error(
+        `${behind.length} replica(s) did not follow all ${PENDING} pending confirmations within ${CATCH_UP_MS / 1000} s`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (started.length > 1) {
+    process.stderr.write(
+      `    every replica follows the others' confirmations ${((performance.now() - began) / 1000).toFixed(1)} s after the last was prompted\n`,
+    );
+  }
+}
+
 /**
  * Prints, every second while decisions are made, how busy redis-server was (its own CPU time from
- * `INFO cpu`, in % of one core: near 100 % it is the limit) and the decisions per second.
+ * `INFO cpu`, in % of one core: near 100 % it is the limit), how busy the replicas were together
+ * (from /proc, in % of one core: near 200 % the machine's two cores are the limit), their CPU time
+ * per decision, and the decisions per second.
  */
-function watchRedis(redis: Redis, decided: () => number): void {
+function watchRedis(redis: Redis, replicaPids: readonly number[], decided: () => number): void {
   const field = (info: string, name: string): number =>
     Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
-  const cpu = async (): Promise<number> => {
+  const sample = async () => {
     const info = await redis.info('cpu');
-    return field(info, 'used_cpu_user') + field(info, 'used_cpu_sys');
+    return {
+      at: performance.now(),
+      cpu: field(info, 'used_cpu_user') + field(info, 'used_cpu_sys'),
+      replicas: replicaPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+      decided: decided(),
+    };
   };
-  let last = { at: performance.now(), cpu: Number.NaN, decided: 0 };
+  let last: Awaited<ReturnType<typeof sample>> | undefined;
   const timer = setInterval(async () => {
-    const now = { at: performance.now(), cpu: await cpu(), decided: decided() };
-    const seconds = (now.at - last.at) / 1000;
-    if (!Number.isNaN(last.cpu) && now.decided > last.decided) {
-      const busy = ((now.cpu - last.cpu) / seconds) * 100;
-      const rate = (now.decided - last.decided) / seconds;
+    const now = await sample();
+    if (last !== undefined && now.decided > last.decided) {
+      const seconds = (now.at - last.at) / 1000;
+      const pct = (a: number, b: number): string => (((a - b) / seconds) * 100).toFixed(0);
+      const decisions = now.decided - last.decided;
+      const perDecision = ((now.replicas - last.replicas) * 1e6) / decisions;
       process.stderr.write(
-        `    redis-server ${busy.toFixed(0)} % of a core, ${rate.toFixed(0)} decisions/s\n`,
+        `    redis-server ${pct(now.cpu, last.cpu)} % of a core, replicas ${pct(now.replicas, last.replicas)} % (${perDecision.toFixed(0)} µs per decision), ${(decisions / seconds).toFixed(0)} decisions/s\n`,
       );
     }
     last = now;
@@ -141,6 +186,7 @@ function redisInstalled(): boolean {
 const selected = (process.env.PARLEY_BENCH_FILTER ?? '').includes('scale-out');
 if (selected || redisInstalled()) {
   suite(`scale-out: ${PER_OP} decisions per operation with ${PENDING} pending on Redis`, {
+    alone: true, // each case's servers and replicas run with nothing else timed beside them
     cases: {
       '1 replica': () => replicas(1),
       '2 replicas': () => replicas(2),
