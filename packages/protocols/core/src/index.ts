@@ -63,7 +63,7 @@ export type { KernelOptions } from './kernel/kernel.js';
 export { runEffects, DEFAULT_MAX_ROUNDS } from './kernel/run-effects.js';
 export { createOwnerId } from './kernel/owner.js';
 export { DEFAULT_LIST_LIMIT } from './kernel/list.js';
-export type { KernelList, RefusedRecord } from './kernel/list.js';
+export type { KernelList, ListedRecord, RefusedRecord } from './kernel/list.js';
 export { KernelError, KERNEL_ERROR_CODES } from './kernel/errors.js';
 export type { KernelErrorCode } from './kernel/errors.js';
 export { CLAIM_RECORDS, DEFAULT_CLAIM_RETAIN_MS } from './kernel/claims.js';

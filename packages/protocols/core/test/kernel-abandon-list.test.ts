@@ -1,15 +1,7 @@
 // Kernel.abandon (a claim given back when its effect did not run) and Kernel.list (records under a prefix).
 import { describe, expect, it } from 'vitest';
-import {
-  type ClaimResult,
-  createKernel,
-  createMemoryStore,
-  DEFAULT_LIST_LIMIT,
-  type HeldClaim,
-  type JsonValue,
-  type Store,
-} from '../src/index.js';
-import { counter, twoKernels } from './kernel-helpers.js';
+import { type ClaimResult, createKernel, DEFAULT_LIST_LIMIT, type HeldClaim } from '../src/index.js';
+import { counter, envelope, twoKernels, unlistable } from './kernel-helpers.js';
 
 const effect = { id: 'send', digest: 'd1', leaseMs: 1_000 };
 
@@ -82,15 +74,6 @@ describe('Kernel.abandon', () => {
   });
 });
 
-const envelope = (kind: string, version: number, data: JsonValue): JsonValue => ({
-  kind,
-  version,
-  data,
-  lease: null,
-  fence: 0,
-  deadlineAt: null,
-});
-
 describe('Kernel.list', () => {
   it('lists the records under a prefix sorted by key, and reports the ones the codec refuses', async () => {
     const { store, a } = setup();
@@ -139,13 +122,7 @@ describe('Kernel.list', () => {
   });
 
   it('throws store_failed when the store cannot list', async () => {
-    const broken: Store = {
-      ...createMemoryStore(),
-      list: () => ({
-        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('connection reset')) }),
-      }),
-    };
-    const kernel = createKernel({ store: broken, owner: 'a' });
+    const kernel = createKernel({ store: unlistable(), owner: 'a' });
     await expect(kernel.list('k:', counter)).rejects.toMatchObject({
       code: 'store_failed',
       message: expect.stringContaining('connection reset'),

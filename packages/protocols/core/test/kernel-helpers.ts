@@ -3,10 +3,29 @@ import {
   type Clock,
   createKernel,
   createMemoryStore,
+  type JsonValue,
   type RecordCodec,
   type Store,
   type TimerHandle,
 } from '../src/index.js';
+
+/** A memory store whose listing fails as a dropped connection would. */
+export const unlistable = (): Store => ({
+  ...createMemoryStore(),
+  list: () => ({
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('connection reset')) }),
+  }),
+});
+
+/** A kernel record's stored form, as another writer or version might have written it. */
+export const envelope = (kind: string, version: number, data: JsonValue): JsonValue => ({
+  kind,
+  version,
+  data,
+  lease: null,
+  fence: 0,
+  deadlineAt: null,
+});
 
 export interface Counter {
   readonly n: number;

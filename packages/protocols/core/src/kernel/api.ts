@@ -1,6 +1,6 @@
 // The kernel's interface and its claim shapes (types only).
 import type { JsonValue } from '../json.js';
-import type { KernelList } from './list.js';
+import type { KernelList, ListedRecord } from './list.js';
 import type { Committed, KernelRefusal, KernelStep, Lease, RecordCodec } from './types.js';
 
 /**
@@ -246,4 +246,33 @@ export interface Kernel {
     codec: RecordCodec<T>,
     options?: { readonly limit?: number },
   ): Promise<KernelList<T>>;
+  /**
+   * The records whose keys start with `prefix`, one at a time as the store lists them (unsorted, no
+   * limit), each read through `codec` as {@link Kernel.list} reads them: a committed record
+   * (`ok: true`) or one the codec refuses (`ok: false`, never thrown); tombstones and lease-only
+   * records are skipped. Nothing is held but the record yielded, so a caller can walk a prefix of any
+   * size; stopping early (`break`) ends the store's listing.
+   *
+   * @throws KernelError `store_failed` when the store's listing fails (from the iteration).
+   * @example
+   * ```ts
+   * import { createKernel, createMemoryStore, type RecordCodec } from '@parley/core';
+   *
+   * const counter: RecordCodec<number> = {
+   *   kind: 'example.counter', version: 1,
+   *   decode: (data) => (typeof data === 'number' ? data : undefined),
+   *   encode: (value) => value,
+   * };
+   * const store = createMemoryStore();
+   * const kernel = createKernel({ store, owner: 'worker-a' });
+   * await kernel.apply('count:a', counter, () => ({ value: 1, effects: [] }), null);
+   * await store.set('count:b', 'not a record');
+   * for await (const item of kernel.each('count:', counter)) {
+   *   console.log(item.ok ? [item.committed.key, item.committed.value] : [item.key, item.code]);
+   * }
+   * // [ 'count:a', 1 ]
+   * // [ 'count:b', 'corrupt_record' ]
+   * ```
+   */
+  each<T>(prefix: string, codec: RecordCodec<T>): AsyncIterable<ListedRecord<T>>;
 }

@@ -2,7 +2,7 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Store, StoreEntry } from '../store.js';
 import { abandonStep, CLAIM_RECORDS, claimStep, settleStep } from './claims.js';
-import { DEFAULT_LIST_LIMIT, listRecords } from './list.js';
+import { DEFAULT_LIST_LIMIT, eachRecord, listRecords } from './list.js';
 import { createOwnerId } from './owner.js';
 import { directOf } from '../internal/direct-store.js';
 import { createMutate, versionOf } from './mutate.js';
@@ -191,6 +191,8 @@ export function createKernel(options: KernelOptions): Kernel {
       if (!(Number.isInteger(limit) && limit > 0)) throw invalid('limit must be a positive integer');
       return listRecords(store, prefix, codec, limit);
     },
+
+    each: (prefix, codec) => eachRecord(store, prefix, codec),
   };
   return kernel;
 }

@@ -1,5 +1,5 @@
 // Listing the committed records under a key prefix through a codec, reporting the ones it refuses.
-import type { Store } from '../store.js';
+import type { Store, StoreEntry } from '../store.js';
 import { KernelError } from './errors.js';
 import { decodeEntry, messageOf } from './record.js';
 import type { Committed, RecordCodec } from './types.js';
@@ -52,6 +52,67 @@ export interface KernelList<T> {
 }
 
 /**
+ * One record `Kernel.each` read under a prefix: committed and read through the codec (`ok: true`), or
+ * refused by it (`ok: false`, with the key, the reason and a message), as `Kernel.list` reports it.
+ *
+ * @example
+ * ```ts
+ * import type { ListedRecord } from '@parley/core';
+ *
+ * const refused: ListedRecord<number> = { ok: false, key: 'run:7', code: 'corrupt_record', message: 'run:7: not a kernel record' };
+ * console.log(refused.ok); // false
+ * ```
+ */
+export type ListedRecord<T> =
+  | { readonly ok: true; readonly committed: Committed<T> }
+  | ({ readonly ok: false } & RefusedRecord);
+
+/** An entry read through `codec`; `undefined` for a tombstone or a lease-only record. */
+function listed<T>(entry: StoreEntry, codec: RecordCodec<T>): ListedRecord<T> | undefined {
+  const read = decodeEntry(entry.key, entry, codec);
+  if (!read.ok) return { ok: false, key: entry.key, code: read.code, message: read.message };
+  return read.committed === undefined ? undefined : { ok: true, committed: read.committed };
+}
+
+const listFailed = (prefix: string, err: unknown): KernelError =>
+  new KernelError('store_failed', `listing ${prefix} failed: ${messageOf(err)}`, {
+    cause: err,
+    details: { prefix },
+  });
+
+/**
+ * Each entry under `prefix` read through `codec` as the store lists it (`undefined` for a tombstone
+ * or a lease-only record); a failed listing throws `store_failed`, and a caller that stops early
+ * ends the store's listing.
+ */
+async function* readEach<T>(
+  store: Store,
+  prefix: string,
+  codec: RecordCodec<T>,
+): AsyncGenerator<ListedRecord<T> | undefined, void, undefined> {
+  const entries = store.list(prefix)[Symbol.asyncIterator]();
+  let ended = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<StoreEntry>;
+      try {
+        next = await entries.next();
+      } catch (err) {
+        ended = true; // a listing that threw is over
+        throw listFailed(prefix, err);
+      }
+      if (next.done === true) {
+        ended = true;
+        return;
+      }
+      yield listed(next.value, codec);
+    }
+  } finally {
+    if (!ended) await entries.return?.();
+  }
+}
+
+/**
  * @internal Reads at most `limit` entries under `prefix`: values through `codec`, tombstones and
  * lease-only records skipped, refusals reported.
  */
@@ -66,22 +127,30 @@ export async function listRecords<T>(
   let seen = 0;
   let truncated = false;
   try {
-    for await (const entry of store.list(prefix)) {
+    for await (const item of readEach(store, prefix, codec)) {
       if (seen === limit) {
         truncated = true;
         break;
       }
       seen++;
-      const read = decodeEntry(entry.key, entry, codec);
-      if (!read.ok) refused.push({ key: entry.key, code: read.code, message: read.message });
-      else if (read.committed !== undefined) records.push(read.committed);
+      if (item?.ok === false) refused.push({ key: item.key, code: item.code, message: item.message });
+      else if (item !== undefined) records.push(item.committed);
     }
   } catch (err) {
-    throw new KernelError('store_failed', `listing ${prefix} failed: ${messageOf(err)}`, {
-      cause: err,
-      details: { prefix },
-    });
+    throw err instanceof KernelError ? err : listFailed(prefix, err);
   }
   const byKey = (a: { key: string }, b: { key: string }): number => (a.key < b.key ? -1 : 1);
   return { records: records.sort(byKey), refused: refused.sort(byKey), truncated };
+}
+
+/**
+ * @internal Every record under `prefix` as the store lists it, one at a time: nothing is held
+ * beyond the record yielded, so a caller may read a prefix of any size.
+ */
+export async function* eachRecord<T>(
+  store: Store,
+  prefix: string,
+  codec: RecordCodec<T>,
+): AsyncGenerator<ListedRecord<T>, void, undefined> {
+  for await (const item of readEach(store, prefix, codec)) if (item !== undefined) yield item;
 }
