@@ -35,10 +35,16 @@ function lossyStore() {
   const inner = createMemoryStore({ clock });
   const watchers = new Set<{ prefix: string; options: StoreWatchOptions }>();
   let muted = false;
+  const reads: string[] = []; // the keys read one by one (get, getEntry), on either connection
   const connect = (failing: Set<'get' | 'getEntry' | 'list'>): Store => ({
-    get: (key) => (failing.has('get') ? Promise.reject(new Error('get failed')) : inner.get(key)),
-    getEntry: (key) =>
-      failing.has('getEntry') ? Promise.reject(new Error('getEntry failed')) : inner.getEntry(key),
+    get: (key) => {
+      reads.push(key);
+      return failing.has('get') ? Promise.reject(new Error('get failed')) : inner.get(key);
+    },
+    getEntry: (key) => {
+      reads.push(key);
+      return failing.has('getEntry') ? Promise.reject(new Error('getEntry failed')) : inner.getEntry(key);
+    },
     set: inner.set,
     delete: inner.delete,
     compareAndSet: inner.compareAndSet,
@@ -66,6 +72,7 @@ function lossyStore() {
     store: connect(failing),
     other: connect(otherFailing),
     watchers,
+    reads,
     failing,
     otherFailing,
     mute: (value: boolean) => {
@@ -233,6 +240,37 @@ describe('resync', () => {
     a.clock.advance(1);
     await b.channel.say('g1', 'alice', '确认');
     expect(await decision).toMatchObject({ id, outcome: 'confirmed', decidedBy: 'alice' });
+  });
+
+  it("reads another gate's pending records once, by the listing, at start and on reconnect: then only their decisions", async () => {
+    const lossy = lossyStore();
+    const a = await setup({ replicaId: 'pod-a' }, lossy);
+    lossy.mute(true); // B hears nothing of A's prompts: only its listings find them
+    const asked = [
+      await a.ask(),
+      await a.ask({ sessionKey: 'feishu:g2' }),
+      await a.ask({ sessionKey: 'feishu:g3' }),
+    ];
+    await drain();
+    lossy.reads.length = 0;
+    const b = await a.restart({ replicaId: 'pod-b' });
+    await drain();
+    expect(b.gate.followed().length).toBe(3);
+    const pendingReads = () => lossy.reads.filter((key) => key.startsWith('confirm:pending:'));
+    const decisionReads = () => lossy.reads.filter((key) => key.startsWith('confirm:decision:'));
+    expect(pendingReads()).toEqual([]);
+    expect(decisionReads().sort()).toEqual(asked.map(({ id }) => `confirm:decision:${id}`).sort());
+    lossy.reads.length = 0;
+    lossy.reconnect();
+    await drain();
+    // A re-reads the three it holds (another gate may have written them); B only lists them
+    expect(pendingReads().sort()).toEqual(asked.map(({ id }) => `confirm:pending:${id}`).sort());
+    expect(decisionReads()).toHaveLength(6); // each gate checks each once for a decision
+    expect(b.gate.followed().length).toBe(3);
+    lossy.mute(false);
+    a.clock.advance(1);
+    await b.channel.say('g2', 'alice', '确认');
+    expect(await asked[1]?.decision).toMatchObject({ id: asked[1]?.id, outcome: 'confirmed' });
   });
 
   it('unsubscribes on close', async () => {

@@ -1,7 +1,7 @@
 import type { StoreChange, Unsubscribe } from '@parley/core';
 import { type Entry, fail, type GateContext } from './context.js';
 import { follow, removed, unfollow } from './followed.js';
-import { isDecided, pendingIds, readPendingAt } from './persistence.js';
+import { isDecided, pendingRecords, readPendingAt } from './persistence.js';
 import { dispatch, isDone } from './runner.js';
 import { adoptRecorded, dropMirror } from './sync.js';
 
@@ -90,10 +90,9 @@ async function resync(ctx: GateContext): Promise<void> {
   }
   try {
     const gone = new Set(ctx.followed.keys());
-    for await (const id of pendingIds(ctx)) {
+    for await (const { id, record } of pendingRecords(ctx)) {
       gone.delete(id);
       if (ctx.mirrors.has(id) || ctx.byId.has(id)) continue;
-      const record = await readPendingAt(ctx, id);
       if (record === undefined || (await isDecided(ctx, record.id))) gone.add(id);
       else follow(ctx, record);
     }

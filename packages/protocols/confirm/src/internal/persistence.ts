@@ -207,10 +207,29 @@ export function readPendingAt(ctx: GateContext, id: string): Promise<Confirmatio
   return readRecord(ctx, ctx.keys.pending(id), PENDING_CODEC);
 }
 
-/** The ids of the pending records in the store (read each with `readPendingAt`). */
-export async function* pendingIds(ctx: GateContext): AsyncIterable<string> {
+/**
+ * The pending records in the store with their ids, one at a time as the store lists them: each is
+ * read once, by the listing itself, strictly (one that cannot be used is reported, as `readPendingAt`
+ * reports it, and comes as `undefined`); store failures throw.
+ */
+export async function* pendingRecords(
+  ctx: GateContext,
+): AsyncIterable<{ readonly id: string; readonly record: ConfirmationRecord | undefined }> {
   const prefix = ctx.keys.pendingPrefix;
-  for await (const item of ctx.store.list(prefix)) yield item.key.slice(prefix.length);
+  try {
+    for await (const item of ctx.kernel.each(prefix, PENDING_CODEC)) {
+      if (item.ok) {
+        yield { id: item.committed.key.slice(prefix.length), record: item.committed.value };
+        continue;
+      }
+      const { key, code, message } = item;
+      await refused(ctx, { ok: false, code, message, key }, undefined, undefined);
+      yield { id: key.slice(prefix.length), record: undefined };
+    }
+  } catch (error) {
+    if (isParleyError(error, 'store_failed')) throw error.cause ?? error; // the store's own error
+    throw error;
+  }
 }
 
 /** The recorded decisions, read strictly (records that cannot be read are reported and skipped). */

@@ -1,7 +1,7 @@
 import type { ConfirmDecision } from '../decision.js';
 import { type Entry, fail, type GateContext } from './context.js';
 import { follow, storedEntry } from './followed.js';
-import { dropPending, isDecided, pendingIds, readDecision, readPendingAt } from './persistence.js';
+import { dropPending, isDecided, pendingRecords, readDecision } from './persistence.js';
 import { dispatch, settle } from './runner.js';
 
 // The confirmations a gate holds from the store: what was pending before it started (restore),
@@ -17,8 +17,7 @@ import { dispatch, settle } from './runner.js';
 export async function restore(ctx: GateContext): Promise<void> {
   const undelivered: Entry[] = [];
   try {
-    for await (const id of pendingIds(ctx)) {
-      const record = await readPendingAt(ctx, id);
+    for await (const { record } of pendingRecords(ctx)) {
       if (record === undefined || ctx.byId.has(record.id) || ctx.active.has(record.sessionKey)) continue;
       if (await isDecided(ctx, record.id)) {
         await dropPending(ctx, record.id);
