@@ -242,7 +242,7 @@ describe('resync', () => {
     expect(await decision).toMatchObject({ id, outcome: 'confirmed', decidedBy: 'alice' });
   });
 
-  it("reads another gate's pending records once, by the listing, at start and on reconnect: then only their decisions", async () => {
+  it("reads another gate's pending records once, by the listing: at start, then their decisions; on reconnect, nothing more of those followed at that version", async () => {
     const lossy = lossyStore();
     const a = await setup({ replicaId: 'pod-a' }, lossy);
     lossy.mute(true); // B hears nothing of A's prompts: only its listings find them
@@ -263,14 +263,46 @@ describe('resync', () => {
     lossy.reads.length = 0;
     lossy.reconnect();
     await drain();
-    // A re-reads the three it holds (another gate may have written them); B only lists them
-    expect(pendingReads().sort()).toEqual(asked.map(({ id }) => `confirm:pending:${id}`).sort());
-    expect(decisionReads()).toHaveLength(6); // each gate checks each once for a decision
+    // A checks the three it holds for a decision and re-reads them (another gate may have written
+    // them); B lists them, and reads nothing more of those it follows at the version listed
+    const ids = (prefix: string) => asked.map(({ id }) => `${prefix}${id}`).sort();
+    expect(pendingReads().sort()).toEqual(ids('confirm:pending:'));
+    expect(decisionReads().sort()).toEqual(ids('confirm:decision:'));
     expect(b.gate.followed().length).toBe(3);
     lossy.mute(false);
     a.clock.advance(1);
     await b.channel.say('g2', 'alice', '确认');
     expect(await asked[1]?.decision).toMatchObject({ id: asked[1]?.id, outcome: 'confirmed' });
+  });
+
+  it('takes, on reconnect, a followed confirmation whose record moved on unheard, and checks it for a decision', async () => {
+    const lossy = lossyStore();
+    const steps = [
+      { prompt: 'Confirm #1 (YES)', expect: 'YES' },
+      { prompt: 'Confirm #2 (YES)', expect: 'YES' },
+    ];
+    const a = await setup({ replicaId: 'pod-a' }, lossy);
+    const b = await a.restart({ replicaId: 'pod-b' });
+    const { decision, id } = await a.ask({ steps });
+    await drain();
+    expect(b.gate.followed().map((f) => f.id)).toEqual([id]);
+    const decisionReads = () => lossy.reads.filter((key) => key === `confirm:decision:${id}`).length;
+    lossy.reads.length = 0;
+    lossy.reconnect();
+    await drain();
+    expect(decisionReads()).toBe(1); // A's, for the one it holds; B follows it at the version listed
+    lossy.mute(true);
+    a.clock.advance(1);
+    await a.channel.say('g1', 'alice', 'YES'); // step 1 answered on A: a newer record B does not hear of
+    await drain();
+    lossy.mute(false);
+    lossy.reads.length = 0;
+    lossy.reconnect();
+    await drain();
+    expect(decisionReads()).toBe(2); // A's, and B's for the newer version
+    a.clock.advance(1);
+    await b.channel.say('g1', 'alice', 'YES'); // step 2 on B: it knows step 1 was answered
+    expect(await decision).toMatchObject({ id, outcome: 'confirmed' });
   });
 
   it('unsubscribes on close', async () => {

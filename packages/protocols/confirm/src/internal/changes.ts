@@ -93,6 +93,10 @@ async function resync(ctx: GateContext): Promise<void> {
     for await (const { id, record } of pendingRecords(ctx)) {
       gone.delete(id);
       if (ctx.mirrors.has(id) || ctx.byId.has(id)) continue;
+      // Followed at this version already (its change was heard): nothing to learn. A decision
+      // recorded beside it (its delete failed) is found when a reply or its deadline loads it, as
+      // for a record read on its change.
+      if (record !== undefined && record.rev <= (ctx.followed.get(id)?.rev ?? -1)) continue;
       if (record === undefined || (await isDecided(ctx, record.id))) gone.add(id);
       else follow(ctx, record);
     }
