@@ -3,6 +3,7 @@
 // prompts its share of the pending confirmations, then answers them on the driver's command.
 import { createMessageBus } from '@parley/bus';
 import { type ConfirmDecision, createConfirmGate } from '@parley/confirm';
+import type { Store } from '@parley/core';
 import { createRedisStore } from '@parley/redis';
 import { Redis } from 'ioredis';
 
@@ -16,7 +17,13 @@ export type ReplicaCommand =
 export type ReplicaReport =
   | { readonly type: 'ready'; readonly prompted: number; readonly ms: number }
   | { readonly type: 'answered'; readonly n: number }
-  | { readonly type: 'followed'; readonly held: number; readonly followed: number }
+  | {
+      readonly type: 'followed';
+      readonly held: number;
+      readonly followed: number;
+      /** The listings of the store under way. */
+      readonly listing: number;
+    }
   | { readonly type: 'heap'; readonly bytes: number; readonly held: number; readonly followed: number };
 
 const port = Number(process.env.SCALE_REDIS_PORT);
@@ -25,7 +32,27 @@ const count = Number(process.env.SCALE_PENDING ?? 0);
 const send = (report: ReplicaReport): void => void process.send?.(report);
 
 const redis = new Redis({ host: '127.0.0.1', port });
-const store = createRedisStore({ redis, prefix: 'scale:' });
+const redisStore = createRedisStore({ redis, prefix: 'scale:' });
+// The gate's listings of the store (when its watch is live, and after a reconnect) counted while
+// they run, so the driver can wait until this replica has read the prefix through.
+let listing = 0;
+const store: Store = {
+  get: (key) => redisStore.get(key),
+  getEntry: (key) => redisStore.getEntry(key),
+  set: (key, value, options) => redisStore.set(key, value, options),
+  delete: (key) => redisStore.delete(key),
+  compareAndSet: (key, expected, value, options) => redisStore.compareAndSet(key, expected, value, options),
+  watch: (prefix, listener, options) => redisStore.watch(prefix, listener, options),
+  close: () => redisStore.close(),
+  async *list(prefix) {
+    listing++;
+    try {
+      yield* redisStore.list(prefix);
+    } finally {
+      listing--;
+    }
+  },
+};
 const bus = createMessageBus();
 await bus.attach({ channel: 'feishu', send: async () => {} });
 const gate = createConfirmGate({
@@ -77,7 +104,7 @@ process.on('message', async (command: ReplicaCommand) => {
     process.exit(0);
   }
   if (command.type === 'followed') {
-    send({ type: 'followed', held: gate.pending().length, followed: gate.followed().length });
+    send({ type: 'followed', held: gate.pending().length, followed: gate.followed().length, listing });
     return;
   }
   if (command.type === 'heap') {

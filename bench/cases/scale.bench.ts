@@ -112,29 +112,30 @@ async function replicas(count: number): Promise<() => Promise<unknown>> {
 const CATCH_UP_MS = 600_000;
 
 /**
- * Waits until every replica follows all the confirmations the others prompted: a replica reads
- * another's records as their changes reach it, and reads the whole prefix once when its watch is
- * live, so it may still be reading when the prompting is over. Timing starts on the steady state.
+ * Waits until every replica follows all the confirmations the others prompted and has read the
+ * prefix through: a replica reads another's records as their changes reach it, and lists the whole
+ * prefix once when its watch is live, so it may still be reading when the prompting is over.
+ * Timing starts on the steady state.
  */
 async function caughtUp(started: readonly Replica[]): Promise<void> {
   const began = performance.now();
   for (;;) {
     const reports = await Promise.all(started.map((replica) => replica.ask({ type: 'followed' })));
     const behind = reports.filter(
-      (report) => report.type !== 'followed' || report.held + report.followed < PENDING,
+      (report) => report.type !== 'followed' || report.held + report.followed < PENDING || report.listing > 0,
     );
     if (behind.length === 0) break;
     const ms = performance.now() - began;
     if (ms > CATCH_UP_MS) {
       throw new Error(
-        `${behind.length} replica(s) did not follow all ${PENDING} pending confirmations within ${CATCH_UP_MS / 1000} s`,
+        `${behind.length} replica(s) did not follow all ${PENDING} pending confirmations and read the prefix through within ${CATCH_UP_MS / 1000} s`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   if (started.length > 1) {
     process.stderr.write(
-      `    every replica follows the others' confirmations ${((performance.now() - began) / 1000).toFixed(1)} s after the last was prompted\n`,
+      `    every replica follows the others' confirmations and has read the prefix through ${((performance.now() - began) / 1000).toFixed(1)} s after the last was prompted\n`,
     );
   }
 }
