@@ -191,7 +191,6 @@ export function createKernel(options: KernelOptions): Kernel {
       if (!(Number.isInteger(limit) && limit > 0)) throw invalid('limit must be a positive integer');
       return listRecords(store, prefix, codec, limit);
     },
-
     each: (prefix, codec) => eachRecord(store, prefix, codec),
   };
   return kernel;
