@@ -6,6 +6,7 @@ import { type ConfirmDecision, createConfirmGate } from '@parley/confirm';
 import type { Store } from '@parley/core';
 import { createRedisStore } from '@parley/redis';
 import { Redis } from 'ioredis';
+import { delegating } from '../tests/support/stores.js';
 
 /** What the driver sends: answer `n` confirmations, report the heap or what it follows, or stop. */
 export type ReplicaCommand =
@@ -37,13 +38,7 @@ const redisStore = createRedisStore({ redis, prefix: 'scale:' });
 // they run, so the driver can wait until this replica has read the prefix through.
 let listing = 0;
 const store: Store = {
-  get: (key) => redisStore.get(key),
-  getEntry: (key) => redisStore.getEntry(key),
-  set: (key, value, options) => redisStore.set(key, value, options),
-  delete: (key) => redisStore.delete(key),
-  compareAndSet: (key, expected, value, options) => redisStore.compareAndSet(key, expected, value, options),
-  watch: (prefix, listener, options) => redisStore.watch(prefix, listener, options),
-  close: () => redisStore.close(),
+  ...delegating(redisStore),
   async *list(prefix) {
     listing++;
     try {

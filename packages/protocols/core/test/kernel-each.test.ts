@@ -8,6 +8,7 @@ import {
   type Store,
   type StoreEntry,
 } from '../src/index.js';
+import { delegating } from '../../../../tests/support/stores.js';
 import { counter, envelope, twoKernels, unlistable } from './kernel-helpers.js';
 
 async function all<T>(items: AsyncIterable<ListedRecord<T>>): Promise<ListedRecord<T>[]> {
@@ -22,14 +23,7 @@ function counting(): { store: Store; listed: () => number; ended: () => boolean 
   let listed = 0;
   let ended = false;
   const store: Store = {
-    ...inner,
-    get: (key) => inner.get(key),
-    getEntry: (key) => inner.getEntry(key),
-    set: (key, value, options) => inner.set(key, value, options),
-    delete: (key) => inner.delete(key),
-    compareAndSet: (key, expected, value, options) => inner.compareAndSet(key, expected, value, options),
-    watch: undefined,
-    close: () => inner.close(),
+    ...delegating(inner),
     list: (prefix) => ({
       [Symbol.asyncIterator]: () => {
         const entries = inner.list(prefix)[Symbol.asyncIterator]();
