@@ -173,7 +173,7 @@ const selected =
 if (selected && installed()) {
   suite(`scale-out: ${PER_OP} decisions per operation with ${PENDING} pending on Restate`, {
     alone: true, // each case's servers and replicas run with nothing else timed beside them
-    // an operation takes 200–300 ms here: 500 ms (the default) timed two of them, 10 s times 30–50
+    // an operation took 117–295 ms here (2 December): 500 ms (the default) timed about two, 10 s times 34–85
     timedMs: 10_000,
     cases: {
       '1 endpoint replica': () => endpoints(1),
